@@ -1,0 +1,6 @@
+import { z } from 'zod';
+
+/** Success bodies are `{ data }` (DESIGN.md section 4). */
+export function dataEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ data, message: z.string().optional() });
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * The one failure envelope (DESIGN.md section 4). It serves every client path of SPEC.md section 8:
+ * login/register read `data.message`, the others read `errors[0]`, then `message`.
+ */
+export const errorEnvelopeSchema = z.object({
+  error: z.literal(true),
+  code: z.string(),
+  message: z.string(),
+  errors: z.array(z.string()),
+  data: z.object({ message: z.string() }),
+  requestId: z.string(),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+/** Stable machine-readable codes; messages are for people and may change. */
+export const errorCodes = [
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'TENANT_MISMATCH',
+  'TENANT_NOT_FOUND',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'UNAVAILABLE',
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export const GENERIC_ERROR_MESSAGE = 'Something went wrong, please try again.';
+export const TENANT_NOT_SETUP_MESSAGE = 'Tenant is not setup.';

@@ -1,0 +1,6 @@
+export * from './catalog';
+export * from './envelope';
+export * from './errors';
+export * from './money';
+export * from './store';
+export * from './tenant';

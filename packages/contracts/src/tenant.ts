@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+export const hostNameQuerySchema = z.object({
+  hostName: z
+    .string()
+    .trim()
+    .min(1, 'hostName is required')
+    .max(253, 'hostName is longer than 253 characters'),
+});
+
+/** Tenant lookup by host (SPEC.md section 7). An unknown host answers without a tenantId. */
+export const tenantLookupSchema = z.object({
+  tenantId: z.string().optional(),
+  isWs2Public: z.boolean(),
+  erpUrl: z.string().nullable(),
+});
+export type TenantLookup = z.infer<typeof tenantLookupSchema>;
+
+export const tenantIdQuerySchema = z.object({
+  tenantId: z.string().trim().min(1, 'tenantId is required').max(64),
+});
+
+export const tenantSchema = z.object({
+  tenantId: z.string(),
+  name: z.string(),
+  isWs2Public: z.boolean(),
+  erpUrl: z.string().nullable(),
+  productStores: z.array(
+    z.object({
+      tenantId: z.string(),
+      productStoreId: z.string(),
+      storeName: z.string(),
+      hostName: z.string(),
+      hostNames: z.array(z.string()),
+    }),
+  ),
+});
+export type Tenant = z.infer<typeof tenantSchema>;

@@ -1,0 +1,40 @@
+import { foreignKey, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { productStores, tenants } from './tenancy';
+
+/** CMS pages. `pageLinks` holds where the page is linked: TOP, MENU, BOTTOM, FOOTER. */
+export const cmsPages = pgTable(
+  'cms_pages',
+  {
+    tenantId: text('tenant_id').notNull(),
+    pageId: text('page_id').notNull(),
+    productStoreId: text('product_store_id').notNull(),
+    pageTitle: text('page_title').notNull(),
+    pageUrl: text('page_url').notNull(),
+    content: text('content').notNull().default(''),
+    pageLinks: text('page_links').array().notNull().default([]),
+    sequenceNum: integer('sequence_num').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.pageId] }),
+    uniqueIndex('cms_pages_url_uq').on(t.tenantId, t.productStoreId, t.pageUrl),
+    foreignKey({ columns: [t.tenantId, t.productStoreId], foreignColumns: [productStores.tenantId, productStores.productStoreId] }),
+  ],
+);
+
+/** FAQs are survey questions of survey HELP_AND_FAQS (SPEC.md section 7). */
+export const faqs = pgTable(
+  'faqs',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productStoreSurveyId: text('product_store_survey_id').notNull(),
+    faqId: text('faq_id').notNull(),
+    question: text('question').notNull(),
+    answer: text('answer').notNull(),
+    sequenceNum: integer('sequence_num').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productStoreSurveyId, t.faqId] }),
+    foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
+  ],
+);

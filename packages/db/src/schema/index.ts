@@ -1,0 +1,5 @@
+export * from './catalog';
+export * from './content';
+export * from './store';
+export * from './tenancy';
+export * from './users';

@@ -1,0 +1,43 @@
+import { boolean, foreignKey, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/** A store owner's account on the platform. Everything a store owns hangs off `tenant_id`. */
+export const tenants = pgTable('tenants', {
+  tenantId: text('tenant_id').primaryKey(),
+  name: text('name').notNull(),
+  /** false once access constraints are added: the store is private (DESIGN.md section 3). */
+  isWs2Public: boolean('is_ws2_public').notNull().default(true),
+  erpUrl: text('erp_url'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const productStores = pgTable(
+  'product_stores',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.tenantId),
+    productStoreId: text('product_store_id').notNull(),
+    storeName: text('store_name').notNull(),
+    currencyUomId: text('currency_uom_id').notNull().default('USD'),
+    /** The host used in links we send out (mail, sitemap); never taken from a request. */
+    canonicalHost: text('canonical_host').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productStoreId] }),
+    // Store ids are how clients name a store (SPEC.md: 9000, 9001, 9002): unique on the platform.
+    uniqueIndex('product_stores_store_id_uq').on(t.productStoreId),
+  ],
+);
+
+export const storeHosts = pgTable(
+  'store_hosts',
+  {
+    hostName: text('host_name').primaryKey(),
+    tenantId: text('tenant_id').notNull(),
+    productStoreId: text('product_store_id').notNull(),
+  },
+  (t) => [
+    index('store_hosts_tenant_idx').on(t.tenantId, t.productStoreId),
+    foreignKey({ columns: [t.tenantId, t.productStoreId], foreignColumns: [productStores.tenantId, productStores.productStoreId] }),
+  ],
+);
