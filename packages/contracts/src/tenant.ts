@@ -1,11 +1,7 @@
 import { z } from 'zod';
 
 export const hostNameQuerySchema = z.object({
-  hostName: z
-    .string()
-    .trim()
-    .min(1, 'hostName is required')
-    .max(253, 'hostName is longer than 253 characters'),
+  hostName: z.string().trim().min(1, 'hostName is required').max(253, 'hostName is longer than 253 characters'),
 });
 
 /** Tenant lookup by host (SPEC.md section 7). An unknown host answers without a tenantId. */

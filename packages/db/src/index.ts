@@ -1,4 +1,4 @@
 export * from './client';
 export { DataDirLockedError } from './lock';
-export * as schema from './schema/index';
 export { hashPassword, verifyPassword } from './password';
+export * as schema from './schema/index';

@@ -44,7 +44,8 @@ export function acquireDirLock(lockPath: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number.parseInt(readFileSync(lockPath, 'utf8').trim(), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
+      // Our own pid counts too: a second open in this process would corrupt the directory just the same.
+      if (Number.isInteger(holder) && isAlive(holder)) {
         throw new DataDirLockedError(lockPath, holder);
       }
       // A stale lock from a process that died without cleaning up.

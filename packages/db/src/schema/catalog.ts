@@ -1,4 +1,14 @@
-import { boolean, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { productStores, tenants } from './tenancy';
 
 export const catalogs = pgTable(
@@ -13,7 +23,10 @@ export const catalogs = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.prodCatalogId] }),
     index('catalogs_store_idx').on(t.tenantId, t.productStoreId, t.sequenceNum),
-    foreignKey({ columns: [t.tenantId, t.productStoreId], foreignColumns: [productStores.tenantId, productStores.productStoreId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productStoreId],
+      foreignColumns: [productStores.tenantId, productStores.productStoreId],
+    }),
   ],
 );
 
@@ -49,8 +62,14 @@ export const categoryRollups = pgTable(
     primaryKey({ columns: [t.tenantId, t.parentProductCategoryId, t.productCategoryId] }),
     index('category_rollups_child_idx').on(t.tenantId, t.productCategoryId),
     // Composite keys with tenant_id make a link across two tenants impossible in the database itself.
-    foreignKey({ columns: [t.tenantId, t.parentProductCategoryId], foreignColumns: [categories.tenantId, categories.productCategoryId] }).onDelete('cascade'),
-    foreignKey({ columns: [t.tenantId, t.productCategoryId], foreignColumns: [categories.tenantId, categories.productCategoryId] }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.parentProductCategoryId],
+      foreignColumns: [categories.tenantId, categories.productCategoryId],
+    }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.productCategoryId],
+      foreignColumns: [categories.tenantId, categories.productCategoryId],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -66,8 +85,14 @@ export const catalogCategories = pgTable(
     primaryKey({ columns: [t.tenantId, t.prodCatalogId, t.productCategoryId] }),
     index('catalog_categories_seq_idx').on(t.tenantId, t.prodCatalogId, t.sequenceNum),
     index('catalog_categories_category_idx').on(t.tenantId, t.productCategoryId),
-    foreignKey({ columns: [t.tenantId, t.prodCatalogId], foreignColumns: [catalogs.tenantId, catalogs.prodCatalogId] }).onDelete('cascade'),
-    foreignKey({ columns: [t.tenantId, t.productCategoryId], foreignColumns: [categories.tenantId, categories.productCategoryId] }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.prodCatalogId],
+      foreignColumns: [catalogs.tenantId, catalogs.prodCatalogId],
+    }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.productCategoryId],
+      foreignColumns: [categories.tenantId, categories.productCategoryId],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -114,7 +139,13 @@ export const productCategories = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productCategoryId, t.productId] }),
     index('product_categories_product_idx').on(t.tenantId, t.productId),
-    foreignKey({ columns: [t.tenantId, t.productCategoryId], foreignColumns: [categories.tenantId, categories.productCategoryId] }).onDelete('cascade'),
-    foreignKey({ columns: [t.tenantId, t.productId], foreignColumns: [products.tenantId, products.productId] }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.productCategoryId],
+      foreignColumns: [categories.tenantId, categories.productCategoryId],
+    }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
   ],
 );

@@ -18,7 +18,10 @@ export const cmsPages = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.pageId] }),
     uniqueIndex('cms_pages_url_uq').on(t.tenantId, t.productStoreId, t.pageUrl),
-    foreignKey({ columns: [t.tenantId, t.productStoreId], foreignColumns: [productStores.tenantId, productStores.productStoreId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productStoreId],
+      foreignColumns: [productStores.tenantId, productStores.productStoreId],
+    }),
   ],
 );
 

@@ -39,7 +39,10 @@ export const storeSettings = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productStoreId] }),
-    foreignKey({ columns: [t.tenantId, t.productStoreId], foreignColumns: [productStores.tenantId, productStores.productStoreId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productStoreId],
+      foreignColumns: [productStores.tenantId, productStores.productStoreId],
+    }),
   ],
 );
 
@@ -74,6 +77,9 @@ export const banners = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.bannerId] }),
-    foreignKey({ columns: [t.tenantId, t.productStoreId], foreignColumns: [productStores.tenantId, productStores.productStoreId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productStoreId],
+      foreignColumns: [productStores.tenantId, productStores.productStoreId],
+    }),
   ],
 );

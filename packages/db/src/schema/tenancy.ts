@@ -38,6 +38,9 @@ export const storeHosts = pgTable(
   },
   (t) => [
     index('store_hosts_tenant_idx').on(t.tenantId, t.productStoreId),
-    foreignKey({ columns: [t.tenantId, t.productStoreId], foreignColumns: [productStores.tenantId, productStores.productStoreId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productStoreId],
+      foreignColumns: [productStores.tenantId, productStores.productStoreId],
+    }),
   ],
 );

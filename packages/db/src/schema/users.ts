@@ -13,7 +13,9 @@ export const users = pgTable(
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     phone: text('phone'),
-    role: text('role', { enum: ['admin', 'shopper'] }).notNull().default('shopper'),
+    role: text('role', { enum: ['admin', 'shopper'] })
+      .notNull()
+      .default('shopper'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

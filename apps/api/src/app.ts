@@ -1,0 +1,103 @@
+import type { Database } from '@app/db';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { App } from './lib/app-types';
+import { PublicReadCache } from './lib/public-cache';
+import { catalogRoutes, createCatalogService } from './modules/catalog/index';
+import { healthRoutes } from './modules/health/health.routes';
+import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
+import { createStoreService, storeRoutes } from './modules/store/index';
+import { createTenantService, tenantRoutes } from './modules/tenant/index';
+import errors from './plugins/errors';
+import openapi from './plugins/openapi';
+import { requestIdFor } from './plugins/request-id';
+import tenancy from './plugins/tenancy';
+
+export interface BuildOptions {
+  config: Pick<Config, 'DATA_DIR' | 'DEV_TENANT_ID' | 'LOG_LEVEL' | 'TRUST_PROXY' | 'NODE_ENV'>;
+  database: Database;
+  /** Generates media that is missing but derivable (the demo seed's images). */
+  generateMedia?: (key: string) => Promise<MediaObject | null>;
+  logger?: FastifyServerOptions['logger'];
+  /** Registers the storefront pages last, after every API route (the React Router hand-off). */
+  pages?: (app: App) => Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    publicCache: PublicReadCache;
+    tenants: import('./modules/tenant/index').TenantService;
+  }
+}
+
+export const PLATFORM_PATHS = ['/api/docs'];
+
+/** Builds the whole server without listening, so tests drive it with `inject`. */
+export async function buildApp(opts: BuildOptions): Promise<App> {
+  const { config, database } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    genReqId: requestIdFor,
+    requestIdLogLabel: 'requestId',
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    // Fastify waits forever by default; a slow client must not hold a socket.
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 72_000,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(errors);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        imgSrc: ["'self'", 'data:', 'https:', 'http:'],
+        formAction: ["'self'"],
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fields: 20, fieldSize: 16 * 1024, files: 0, parts: 20 },
+  });
+  await app.register(openapi);
+
+  const tenants = createTenantService(database.db, { devTenantId: config.DEV_TENANT_ID });
+  const cache = new PublicReadCache();
+  await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
+
+  await app.register(healthRoutes, { ping: () => database.ping() });
+  await app.register(tenantRoutes, { tenants });
+  await app.register(storeRoutes, { store: createStoreService(database.db), tenants, cache });
+  await app.register(catalogRoutes, { catalog: createCatalogService(database.db), tenants, cache });
+  await app.register(mediaRoutes, {
+    storage: createDiskStorage(`${config.DATA_DIR}/media`),
+    generate: opts.generateMedia,
+  });
+  if (opts.pages) await opts.pages(app);
+
+  app.decorate('publicCache', cache);
+  app.decorate('tenants', tenants);
+  return app;
+}

@@ -1,0 +1,31 @@
+import type { ErrorCode } from '@app/contracts';
+
+/**
+ * An exceptional outcome with the HTTP status it maps to. Expected business outcomes (out of stock,
+ * bad promo code) are returned as typed results instead; this is for the request that cannot go on.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors: string[] = [message],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  static badRequest(message: string, errors?: string[]) {
+    return new AppError(400, 'BAD_REQUEST', message, errors);
+  }
+  static notFound(message: string) {
+    return new AppError(404, 'NOT_FOUND', message);
+  }
+  static forbidden(message: string, code: ErrorCode = 'FORBIDDEN') {
+    return new AppError(403, code, message);
+  }
+  static conflict(message: string) {
+    return new AppError(409, 'CONFLICT', message);
+  }
+}

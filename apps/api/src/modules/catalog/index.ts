@@ -1,0 +1,2 @@
+export { catalogRoutes } from './catalog.routes';
+export { type CatalogService, createCatalogService } from './catalog.service';

@@ -1,0 +1,2 @@
+export { mediaRoutes } from './media.routes';
+export { createDiskStorage, type MediaObject, type MediaStorage } from './media.storage';

@@ -1,0 +1,60 @@
+import { errorEnvelopeSchema } from '@app/contracts';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { AppError } from '../../lib/errors';
+import { MEDIA_KEY, type MediaObject, type MediaStorage } from './media.storage';
+
+interface Deps {
+  storage: MediaStorage;
+  /** Makes an object that is missing but can be generated (the demo seed's images). */
+  generate?: (key: string) => Promise<MediaObject | null>;
+}
+
+/**
+ * Serves stored media at /media/<key>. Keys start with a namespace and the owning tenant
+ * (`seed/<tenantId>/...`, `t/<tenantId>/...`): a host may only read its own tenant's media.
+ */
+export async function mediaRoutes(app: App, { storage, generate }: Deps) {
+  const inFlight = new Map<string, Promise<MediaObject | null>>();
+
+  async function load(key: string): Promise<MediaObject | null> {
+    const stored = await storage.get(key);
+    if (stored || !generate) return stored;
+    let p = inFlight.get(key);
+    if (!p) {
+      p = (async () => {
+        const made = await generate(key);
+        if (made) await storage.put(key, made);
+        return made;
+      })().finally(() => inFlight.delete(key));
+      inFlight.set(key, p);
+    }
+    return p;
+  }
+
+  app.get(
+    '/media/*',
+    {
+      schema: {
+        tags: ['media'],
+        summary: "An image or file of this store's media",
+        params: z.object({ '*': z.string() }),
+        response: { 200: z.any(), 404: errorEnvelopeSchema, 403: errorEnvelopeSchema },
+      },
+    },
+    async (req, reply) => {
+      const key = req.params['*'];
+      const owner = key.split('/')[1];
+      if (!MEDIA_KEY.test(key) || key.includes('..') || owner !== req.tenantCtx.tenantId) {
+        throw AppError.notFound('No such media file.');
+      }
+      const obj = await load(key);
+      if (!obj) throw AppError.notFound('No such media file.');
+      return reply
+        .header('Cache-Control', 'public, max-age=86400, stale-while-revalidate=604800')
+        .header('Content-Type', obj.contentType)
+        .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .send(obj.body);
+    },
+  );
+}

@@ -1,0 +1,2 @@
+export { storeRoutes } from './store.routes';
+export { createStoreService, DEFAULT_THEME_COLORS, type StoreService } from './store.service';

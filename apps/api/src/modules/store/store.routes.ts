@@ -1,0 +1,144 @@
+import {
+  bannerSchema,
+  cmsFetchQuerySchema,
+  cmsPageSchema,
+  dataEnvelope,
+  productStoreQuerySchema,
+  seoMetaEntrySchema,
+  storeConfigSchema,
+  storeDetailsSchema,
+  themeColorsSchema,
+} from '@app/contracts';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { tenantErrors } from '../../lib/app-types';
+import type { PublicReadCache } from '../../lib/public-cache';
+import { sendPublic } from '../../lib/public-cache';
+import { storeIdFor } from '../../plugins/tenancy';
+import type { TenantService } from '../tenant/tenant.service';
+import { DEFAULT_THEME_COLORS, type StoreService } from './store.service';
+
+interface Deps {
+  store: StoreService;
+  tenants: TenantService;
+  cache: PublicReadCache;
+}
+
+/** Store and CMS reads of SPEC.md section 7; public, tenant-bound, cacheable. */
+export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
+  app.get(
+    '/api/v1/store/detail/fetch',
+    {
+      schema: {
+        tags: ['store'],
+        summary: 'Store details: template, theme, colours, logo, company, newsletter embed, chat',
+        querystring: productStoreQuerySchema,
+        response: { 200: dataEnvelope(storeDetailsSchema), ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      const ctx = req.tenantCtx;
+      const id = await storeIdFor(ctx, tenants, req.query.productStoreId);
+      const entry = await cache.get(ctx.tenantId, `details:${id}:${ctx.origin}`, async () => ({
+        data: await store.details(ctx, id),
+      }));
+      return sendPublic(req, reply, entry);
+    },
+  );
+
+  app.get(
+    '/api/v1/store/config/fetch',
+    {
+      schema: {
+        tags: ['store'],
+        summary: 'Store configuration read at start-up: template, theme, themeColors, chat',
+        description: 'SPEC.md leaves this path open; it sits beside the other store-service reads.',
+        querystring: productStoreQuerySchema,
+        response: { 200: dataEnvelope(storeConfigSchema), ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      const ctx = req.tenantCtx;
+      const id = await storeIdFor(ctx, tenants, req.query.productStoreId);
+      const entry = await cache.get(ctx.tenantId, `config:${id}`, async () => ({ data: await store.config(ctx, id) }));
+      return sendPublic(req, reply, entry);
+    },
+  );
+
+  app.get(
+    '/api/v1/store/default/theme_colors/fetch',
+    {
+      schema: {
+        tags: ['store'],
+        summary: "The platform's default theme colours (THEME_FASHION)",
+        response: {
+          200: dataEnvelope(z.object({ theme: z.string(), themeColors: themeColorsSchema })),
+          ...tenantErrors,
+        },
+      },
+    },
+    async (req, reply) => {
+      const entry = await cache.get(req.tenantCtx.tenantId, 'default-theme', async () => ({
+        data: { theme: 'THEME_FASHION', themeColors: DEFAULT_THEME_COLORS },
+      }));
+      return sendPublic(req, reply, entry, 3600);
+    },
+  );
+
+  app.get(
+    '/api/v1/cms/fetch',
+    {
+      schema: {
+        tags: ['cms'],
+        summary: 'Content pages: all, those flagged pageLink, or one by pageUrl (with its content)',
+        querystring: cmsFetchQuerySchema.extend(productStoreQuerySchema.shape),
+        response: { 200: dataEnvelope(z.array(cmsPageSchema)), ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      const ctx = req.tenantCtx;
+      const { pageUrl, pageLink, productStoreId } = req.query;
+      const id = await storeIdFor(ctx, tenants, productStoreId);
+      const entry = await cache.get(ctx.tenantId, `cms:${id}:${pageUrl ?? ''}:${pageLink ?? ''}`, async () => ({
+        data: await store.cmsPages(ctx, id, { pageUrl, pageLink }),
+      }));
+      return sendPublic(req, reply, entry);
+    },
+  );
+
+  app.get(
+    '/api/v1/product/banner/fetch',
+    {
+      schema: {
+        tags: ['store'],
+        summary: 'Home page banners in display order',
+        querystring: productStoreQuerySchema,
+        response: { 200: dataEnvelope(z.array(bannerSchema)), ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      const ctx = req.tenantCtx;
+      const id = await storeIdFor(ctx, tenants, req.query.productStoreId);
+      const entry = await cache.get(ctx.tenantId, `banners:${id}:${ctx.origin}`, async () => ({
+        data: await store.banners(ctx, id),
+      }));
+      return sendPublic(req, reply, entry);
+    },
+  );
+
+  app.get(
+    '/assets/seo-meta.config.json',
+    {
+      schema: {
+        tags: ['store'],
+        summary: "Per-route title, keywords and description; 'default' carries the brand name",
+        response: { 200: z.array(seoMetaEntrySchema), ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      const ctx = req.tenantCtx;
+      const entry = await cache.get(ctx.tenantId, 'seo-meta', () => store.seoMeta(ctx));
+      return sendPublic(req, reply, entry, 300);
+    },
+  );
+}

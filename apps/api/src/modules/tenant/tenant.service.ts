@@ -1,0 +1,136 @@
+import type { Tenant, TenantLookup } from '@app/contracts';
+import { type Db, schema } from '@app/db';
+import { asc, eq } from 'drizzle-orm';
+
+export const DEV_TENANT_ALIAS = 'development';
+
+/** SPEC.md section 1: outside registered hosts, a host containing these names is a development host. */
+export function isDevHost(hostName: string): boolean {
+  return hostName.includes('localhost') || hostName.includes('development');
+}
+
+/** Lower-case, no port, no trailing dot: the form host names are stored in. */
+export function normaliseHost(raw: string): string {
+  let h = raw.trim().toLowerCase();
+  if (h.startsWith('[')) h = h.slice(0, h.indexOf(']') + 1);
+  else h = h.replace(/:\d+$/, '');
+  return h.replace(/\.$/, '');
+}
+
+export interface HostBinding {
+  tenantId: string;
+  productStoreId: string;
+  viaDevAlias: boolean;
+}
+
+interface CacheEntry<T> {
+  value: T;
+  expires: number;
+}
+
+// Host bindings change rarely (a new domain); a short TTL bounds staleness across processes.
+const HOST_TTL_MS = 30_000;
+
+export function createTenantService(db: Db, opts: { devTenantId?: string }) {
+  const hostCache = new Map<string, CacheEntry<HostBinding | null>>();
+  const storesCache = new Map<string, CacheEntry<Set<string>>>();
+
+  async function registeredHost(hostName: string): Promise<HostBinding | null> {
+    const rows = await db
+      .select({ tenantId: schema.storeHosts.tenantId, productStoreId: schema.storeHosts.productStoreId })
+      .from(schema.storeHosts)
+      .where(eq(schema.storeHosts.hostName, hostName))
+      .limit(1);
+    const row = rows[0];
+    return row ? { ...row, viaDevAlias: false } : null;
+  }
+
+  async function devBinding(): Promise<HostBinding | null> {
+    const q = db
+      .select({ tenantId: schema.productStores.tenantId, productStoreId: schema.productStores.productStoreId })
+      .from(schema.productStores)
+      .orderBy(asc(schema.productStores.productStoreId))
+      .limit(1);
+    const rows = opts.devTenantId ? await q.where(eq(schema.productStores.tenantId, opts.devTenantId)) : await q;
+    const row = rows[0];
+    return row ? { ...row, viaDevAlias: true } : null;
+  }
+
+  return {
+    /** Registered hosts win; then the development alias; otherwise no tenant. */
+    async resolveHost(rawHost: string): Promise<HostBinding | null> {
+      const hostName = normaliseHost(rawHost);
+      const now = Date.now();
+      const cached = hostCache.get(hostName);
+      if (cached && cached.expires > now) return cached.value;
+      let value = await registeredHost(hostName);
+      if (!value && isDevHost(hostName)) value = await devBinding();
+      if (hostCache.size > 10_000) hostCache.clear(); // bounded: hostile Host headers cannot grow it
+      hostCache.set(hostName, { value, expires: now + HOST_TTL_MS });
+      return value;
+    },
+
+    /** The product stores a tenant owns, to refuse another tenant's productStoreId. */
+    async storeIds(tenantId: string): Promise<Set<string>> {
+      const now = Date.now();
+      const cached = storesCache.get(tenantId);
+      if (cached && cached.expires > now) return cached.value;
+      const rows = await db
+        .select({ id: schema.productStores.productStoreId })
+        .from(schema.productStores)
+        .where(eq(schema.productStores.tenantId, tenantId));
+      const value = new Set(rows.map((r) => r.id));
+      storesCache.set(tenantId, { value, expires: now + HOST_TTL_MS });
+      return value;
+    },
+
+    async lookupByHostName(rawHost: string): Promise<TenantLookup> {
+      const binding = await this.resolveHost(rawHost);
+      if (!binding) return { isWs2Public: true, erpUrl: null };
+      const rows = await db
+        .select({ isWs2Public: schema.tenants.isWs2Public, erpUrl: schema.tenants.erpUrl })
+        .from(schema.tenants)
+        .where(eq(schema.tenants.tenantId, binding.tenantId))
+        .limit(1);
+      const t = rows[0];
+      if (!t) return { isWs2Public: true, erpUrl: null };
+      return { tenantId: binding.tenantId, isWs2Public: t.isWs2Public, erpUrl: t.erpUrl };
+    },
+
+    async getTenant(tenantId: string): Promise<Tenant | null> {
+      const [t] = await db.select().from(schema.tenants).where(eq(schema.tenants.tenantId, tenantId)).limit(1);
+      if (!t) return null;
+      const stores = await db
+        .select()
+        .from(schema.productStores)
+        .where(eq(schema.productStores.tenantId, tenantId))
+        .orderBy(asc(schema.productStores.productStoreId));
+      const hosts = await db
+        .select()
+        .from(schema.storeHosts)
+        .where(eq(schema.storeHosts.tenantId, tenantId))
+        .orderBy(asc(schema.storeHosts.hostName));
+      return {
+        tenantId: t.tenantId,
+        name: t.name,
+        isWs2Public: t.isWs2Public,
+        erpUrl: t.erpUrl,
+        productStores: stores.map((s) => ({
+          tenantId: s.tenantId,
+          productStoreId: s.productStoreId,
+          storeName: s.storeName,
+          hostName: s.canonicalHost,
+          hostNames: hosts.filter((h) => h.productStoreId === s.productStoreId).map((h) => h.hostName),
+        })),
+      };
+    },
+
+    /** Drop cached bindings after a change to hosts or stores. */
+    invalidate() {
+      hostCache.clear();
+      storesCache.clear();
+    },
+  };
+}
+
+export type TenantService = ReturnType<typeof createTenantService>;

@@ -1,0 +1,144 @@
+import { type ErrorCode, type ErrorEnvelope, GENERIC_ERROR_MESSAGE } from '@app/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import FindMyWay from 'find-my-way';
+import { AppError } from '../lib/errors';
+
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  errors: string[] = [message],
+) {
+  const body: ErrorEnvelope = {
+    error: true,
+    code,
+    message,
+    errors,
+    data: { message },
+    requestId: String(reply.request.id),
+  };
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode; message: (e: FastifyError) => string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: () => 'The request body is not valid JSON.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: () => 'The request says it sends JSON but the body is empty.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: () => 'The request body is larger than this endpoint accepts.',
+  },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: () => 'The uploaded file is too large.' },
+  FST_FILES_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: () => 'Too many files in the request.' },
+  FST_FIELDS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: () => 'Too many form fields in the request.' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: () => 'The request is not a valid multipart form.',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: (e) =>
+      `Unsupported content type${e.message.includes(':') ? `: ${e.message.split(':').pop()?.trim()}` : ''}.`,
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: () => 'The Content-Length header does not match the body.',
+  },
+  FST_ERR_VALIDATION: { status: 400, code: 'VALIDATION_FAILED', message: (e) => e.message },
+};
+
+/** "body.email: Invalid email address" — every field problem names its field. */
+function zodIssues(err: FastifyError & { validation?: unknown; validationContext?: string }): string[] {
+  const list = (err.validation ?? []) as Array<{
+    instancePath?: string;
+    message?: string;
+    params?: { issue?: { path?: unknown[]; message?: string; code?: string; keys?: string[] } };
+  }>;
+  return list.map((v) => {
+    const issue = v.params?.issue;
+    const where = [err.validationContext, ...((issue?.path as unknown[]) ?? [])]
+      .filter((p) => p !== undefined && p !== '')
+      .join('.');
+    let msg = issue?.message ?? v.message ?? 'is invalid';
+    if (issue?.code === 'unrecognized_keys' && issue.keys?.length) msg = `unknown field(s): ${issue.keys.join(', ')}`;
+    return where ? `${where}: ${msg}` : msg;
+  });
+}
+
+async function errorsPlugin(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof AppError) {
+      for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+      if (err.statusCode >= 500) req.log.error({ err }, 'request failed');
+      return sendError(reply, err.statusCode, err.code, err.message, err.errors);
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const errors = zodIssues(err as FastifyError & { validation?: unknown; validationContext?: string });
+      return sendError(reply, 400, 'VALIDATION_FAILED', errors[0] ?? 'The request is not valid.', errors);
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err, issues: err.cause?.issues }, 'response did not match its schema');
+      return sendError(reply, 500, 'INTERNAL', GENERIC_ERROR_MESSAGE);
+    }
+    const known = err.code ? FASTIFY_CODES[err.code] : undefined;
+    if (known) return sendError(reply, known.status, known.code, known.message(err));
+    if (err.statusCode === 429) {
+      return sendError(reply, 429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.');
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      // Client errors raised by plugins: their messages are written for callers.
+      return sendError(reply, err.statusCode, 'BAD_REQUEST', err.message);
+    }
+    // Anything else is ours: log it whole, tell the caller nothing about internals.
+    req.log.error({ err }, 'unhandled error');
+    return sendError(reply, 500, 'INTERNAL', GENERIC_ERROR_MESSAGE);
+  });
+
+  // Fastify answers 404 for a known path with another method; HTTP says 405 with Allow.
+  const known = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.url === '*' || (route.url.endsWith('/*') && route.url.length <= 2)) return;
+    let set = methodsByPath.get(route.url);
+    if (!set) {
+      set = new Set();
+      methodsByPath.set(route.url, set);
+      known.on('GET', route.url, () => {}, { path: route.url });
+    }
+    for (const m of methods) set.add(m);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const match = known.find('GET', path);
+    const allowed = match ? methodsByPath.get((match.store as { path: string }).path) : undefined;
+    if (allowed && !allowed.has(req.method)) {
+      const allow = [...allowed].filter((m) => m !== 'HEAD');
+      reply.header('Allow', allow.join(', '));
+      return sendError(
+        reply,
+        405,
+        'METHOD_NOT_ALLOWED',
+        `${req.method} is not allowed on ${path}. Allowed: ${allow.join(', ')}.`,
+      );
+    }
+    return sendError(reply, 404, 'NOT_FOUND', `No endpoint ${req.method} ${path}.`);
+  });
+}
+
+export default fp(errorsPlugin, { name: 'errors' });

@@ -1,0 +1,103 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The real server as a separate process: start-up, host routing over HTTP, the PGlite lock,
+// data kept across a restart, and a clean SIGTERM. Runs on PGlite: it is about the process.
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sf-proc-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(port: number, env: Record<string, string> = {}): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    env: { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+/** node:http, because fetch drops a custom Host header. */
+function get(port: number, path: string, host = 'localhost'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function waitReady(port: number, proc: Proc, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (proc.child.exitCode !== null) throw new Error(`server exited early:\n${proc.output()}`);
+    try {
+      if ((await get(port, '/readyz')).status === 200) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not ready in time:\n${proc.output()}`);
+}
+
+describe('server process', () => {
+  it('starts, serves each store by host, refuses a second process on the same data, keeps data, stops on SIGTERM', async () => {
+    const port = await freePort();
+    const first = startServer(port);
+    await waitReady(port, first);
+
+    for (const [host, store] of [['lighting.localhost', '9000'], ['garden.localhost', '9001'], ['power.localhost', '9002'], ['localhost', '9000']]) {
+      const res = await get(port, '/api/v1/store/config/fetch', host);
+      expect(res.status, host).toBe(200);
+      expect(JSON.parse(res.body).data.productStoreId).toBe(store);
+    }
+
+    // A second process on the same DATA_DIR stops at once with a message that says why.
+    const second = startServer(await freePort());
+    const code = await second.exited;
+    expect(code).toBe(75);
+    expect(second.output()).toMatch(/already open in process \d+/);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    // Restart on the same directory: the data is still there and the seed is not applied twice.
+    const again = startServer(port);
+    await waitReady(port, again);
+    const tenant = await get(port, '/api/fetch/tenant?tenantId=garden', 'garden.localhost');
+    expect(JSON.parse(tenant.body).data.productStores[0].productStoreId).toBe('9001');
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  }, 120_000);
+
+  it('refuses to start with a bad setting and names it', async () => {
+    const proc = startServer(await freePort(), { PORT: 'eighty', DATABASE_URL: 'mysql://x' });
+    expect(await proc.exited).toBe(78);
+    expect(proc.output()).toContain('PORT');
+    expect(proc.output()).toContain('DATABASE_URL');
+  });
+});

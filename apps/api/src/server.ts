@@ -1,0 +1,69 @@
+import { type Database, DataDirLockedError, openDatabase } from '@app/db';
+import { type BuildOptions, buildApp } from './app';
+import { type Config, ConfigError, loadConfig } from './config';
+
+/**
+ * Opens the database, applies migrations, seeds an empty database with the demo stores, and
+ * listens. SIGTERM stops accepting, lets in-flight requests finish, closes the database, exits 0.
+ */
+export async function start(overrides: Partial<Pick<BuildOptions, 'pages'>> = {}) {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+
+  let database: Database;
+  try {
+    database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(err.message);
+      process.exit(75); // EX_TEMPFAIL
+    }
+    throw err;
+  }
+
+  await database.migrate();
+  const seed = await import('@app/db/seed');
+  if (config.SEED_ON_START) await seed.seedDatabase(database.db);
+
+  const app = await buildApp({ config, database, generateMedia: seed.renderSeedImage, pages: overrides.pages });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining in-flight requests');
+    const force = setTimeout(() => {
+      app.log.warn('grace period over: closing with requests still open');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  return app;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  start().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Database, openDatabase } from '@app/db';
+import { renderSeedImage, seedDatabase } from '@app/db/seed';
+import pg from 'pg';
+import { type BuildOptions, buildApp } from '../app';
+import type { App } from '../lib/app-types';
+
+export const SEEDED_HOSTS = {
+  lighting: { host: 'lighting.localhost', storeId: '9000' },
+  garden: { host: 'garden.localhost', storeId: '9001' },
+  power: { host: 'power.localhost', storeId: '9002' },
+} as const;
+export type SeededTenant = keyof typeof SEEDED_HOSTS;
+export const SEEDED_TENANTS = Object.keys(SEEDED_HOSTS) as SeededTenant[];
+
+/**
+ * A fresh, migrated database: PGlite in memory, or a new database on the PostgreSQL of
+ * TEST_DATABASE_URL (dropped on close) when the suite runs in its `postgres` project.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  if (process.env.TEST_DB !== 'postgres') {
+    const db = await openDatabase({ dataDir: 'memory://' });
+    await db.migrate();
+    return db;
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 4 });
+  await db.migrate();
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      const a = new pg.Client({ connectionString: url });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: App;
+  database: Database;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(opts: Partial<BuildOptions> & { seed?: boolean } = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  if (opts.seed !== false) await seedDatabase(database.db);
+  const dataDir = mkdtempSync(join(tmpdir(), 'sf-test-'));
+  const app = await buildApp({
+    config: { DATA_DIR: dataDir, LOG_LEVEL: 'silent', TRUST_PROXY: false, NODE_ENV: 'test', DEV_TENANT_ID: undefined },
+    database,
+    generateMedia: renderSeedImage,
+    logger: false,
+    ...opts,
+  });
+  return {
+    app,
+    database,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A multipart/form-data body as a browser would send it. */
+export function multipart(fields: Record<string, string>) {
+  const boundary = `----sf${randomBytes(8).toString('hex')}`;
+  const body = `${Object.entries(fields)
+    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join('')}--${boundary}--\r\n`;
+  return { payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

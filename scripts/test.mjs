@@ -1,0 +1,43 @@
+// `npm test`: the whole suite. Unit and integration tests (Vitest, on PGlite and, when
+// TEST_DATABASE_URL is set, on PostgreSQL too), then browser tests in Chromium (Playwright).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const run = (cmd, args, env = {}) => {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+
+function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/snap/bin/chromium'];
+  return candidates.find((p) => p && existsSync(p));
+}
+
+function ensureChromium() {
+  let found = findChromium();
+  if (found) return found;
+  const isRoot = process.getuid?.() === 0;
+  const isDebian = existsSync('/etc/debian_version');
+  if (isRoot && isDebian) {
+    console.log('Chromium not found: installing Debian\'s chromium package…');
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' });
+    found = findChromium();
+    if (found) return found;
+  }
+  console.error(
+    'The browser tests need Chromium and none was found.\n' +
+      'Install it with:  sudo apt-get update && sudo apt-get install -y chromium\n' +
+      'or point CHROMIUM_PATH at a Chromium or Chrome binary.',
+  );
+  process.exit(1);
+}
+
+const hasBrowserTests = existsSync('e2e/playwright.config.ts');
+const chromium = hasBrowserTests ? ensureChromium() : undefined;
+
+run('npx', ['vitest', 'run']);
+if (hasBrowserTests) {
+  run('npm', ['run', 'build', '--workspaces', '--if-present']);
+  run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { CHROMIUM_PATH: chromium });
+}

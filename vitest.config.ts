@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+// The same integration suite runs on the embedded PGlite and, when TEST_DATABASE_URL is set,
+// on a real PostgreSQL (DESIGN.md section 2).
+const include = ['packages/**/*.test.ts', 'apps/api/**/*.test.ts'];
+const common = {
+  include,
+  setupFiles: ['apps/api/src/test/setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks' as const,
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { ...common, name: 'pglite', env: { TEST_DB: 'pglite' } } },
+      // Process tests start the server on its embedded PGlite: running them twice proves nothing more.
+      ...(process.env.TEST_DATABASE_URL
+        ? [{ test: { ...common, name: 'postgres', env: { TEST_DB: 'postgres' }, exclude: ['**/*.process.test.ts', '**/node_modules/**'] } }]
+        : []),
+    ],
+  },
+});
