@@ -17,7 +17,16 @@ export default defineConfig({
       { test: { ...common, name: 'pglite', env: { TEST_DB: 'pglite' } } },
       // Process tests start the server on its embedded PGlite: running them twice proves nothing more.
       ...(process.env.TEST_DATABASE_URL
-        ? [{ test: { ...common, name: 'postgres', env: { TEST_DB: 'postgres' }, exclude: ['**/*.process.test.ts', '**/node_modules/**'] } }]
+        ? [
+            {
+              test: {
+                ...common,
+                name: 'postgres',
+                env: { TEST_DB: 'postgres' },
+                exclude: ['**/*.process.test.ts', '**/node_modules/**'],
+              },
+            },
+          ]
         : []),
     ],
   },

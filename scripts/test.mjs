@@ -9,7 +9,13 @@ const run = (cmd, args, env = {}) => {
 };
 
 function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/snap/bin/chromium'];
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/snap/bin/chromium',
+  ];
   return candidates.find((p) => p && existsSync(p));
 }
 
@@ -19,7 +25,7 @@ function ensureChromium() {
   const isRoot = process.getuid?.() === 0;
   const isDebian = existsSync('/etc/debian_version');
   if (isRoot && isDebian) {
-    console.log('Chromium not found: installing Debian\'s chromium package…');
+    console.log("Chromium not found: installing Debian's chromium package…");
     run('apt-get', ['update', '-qq']);
     run('apt-get', ['install', '-y', '-qq', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' });
     found = findChromium();

@@ -1,4 +1,5 @@
 import type { Database } from '@app/db';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -10,6 +11,7 @@ import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import { healthRoutes } from './modules/health/health.routes';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
 import { createStoreService, storeRoutes } from './modules/store/index';
+import { registerPages } from './modules/storefront/pages';
 import { createTenantService, tenantRoutes } from './modules/tenant/index';
 import errors from './plugins/errors';
 import openapi from './plugins/openapi';
@@ -17,13 +19,16 @@ import { requestIdFor } from './plugins/request-id';
 import tenancy from './plugins/tenancy';
 
 export interface BuildOptions {
-  config: Pick<Config, 'DATA_DIR' | 'DEV_TENANT_ID' | 'LOG_LEVEL' | 'TRUST_PROXY' | 'NODE_ENV'>;
+  config: Pick<Config, 'DATA_DIR' | 'DEV_TENANT_ID' | 'LOG_LEVEL' | 'TRUST_PROXY' | 'NODE_ENV'> &
+    Partial<Pick<Config, 'CHAT_WIDGET_URL' | 'PLATFORM_NAME'>>;
   database: Database;
   /** Generates media that is missing but derivable (the demo seed's images). */
   generateMedia?: (key: string) => Promise<MediaObject | null>;
   logger?: FastifyServerOptions['logger'];
-  /** Registers the storefront pages last, after every API route (the React Router hand-off). */
-  pages?: (app: App) => Promise<void>;
+  /** The storefront's build (apps/web/build); its pages are served after every API route. */
+  webBuildDir?: string;
+  /** Extra routes registered before the pages (tests). */
+  extraRoutes?: (app: App) => Promise<void>;
 }
 
 declare module 'fastify' {
@@ -63,6 +68,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
 
   await app.register(errors);
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 4 } } });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -85,19 +91,31 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   const tenants = createTenantService(database.db, { devTenantId: config.DEV_TENANT_ID });
   const cache = new PublicReadCache();
+  const store = createStoreService(database.db);
+  const catalog = createCatalogService(database.db);
+  app.decorate('publicCache', cache);
+  app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
 
   await app.register(healthRoutes, { ping: () => database.ping() });
   await app.register(tenantRoutes, { tenants });
-  await app.register(storeRoutes, { store: createStoreService(database.db), tenants, cache });
-  await app.register(catalogRoutes, { catalog: createCatalogService(database.db), tenants, cache });
+  await app.register(storeRoutes, { store, tenants, cache });
+  await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(mediaRoutes, {
     storage: createDiskStorage(`${config.DATA_DIR}/media`),
     generate: opts.generateMedia,
   });
-  if (opts.pages) await opts.pages(app);
-
-  app.decorate('publicCache', cache);
-  app.decorate('tenants', tenants);
+  if (opts.extraRoutes) await opts.extraRoutes(app);
+  if (opts.webBuildDir) {
+    await registerPages(app, {
+      buildDir: opts.webBuildDir,
+      tenants,
+      store,
+      catalog,
+      cache,
+      chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
+      platformName: config.PLATFORM_NAME ?? 'Storefront Platform',
+    });
+  }
   return app;
 }

@@ -27,6 +27,10 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
   /** Where the chat provider's widget script is loaded from (SPEC.md section 7, "Other"). */
   CHAT_WIDGET_URL: z.url().default('https://embed.tawk.to'),
+  /** Shown in the storefront's copyright strip ("Powered by ..."). */
+  PLATFORM_NAME: z.string().min(1).max(60).default('Storefront Platform'),
+  /** The built storefront (React Router's build directory). */
+  WEB_BUILD_DIR: z.string().min(1).default('apps/web/build'),
   /** Seconds to let in-flight requests finish after SIGTERM. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(120).default(10),
   TRUST_PROXY: z
@@ -57,7 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (c.NODE_ENV === 'production') throw new ConfigError(['SESSION_SECRET: required in production']);
     secret = localSecret(c.DATA_DIR);
   }
-  return { ...c, DATA_DIR: resolve(c.DATA_DIR), SESSION_SECRET: secret };
+  return { ...c, DATA_DIR: resolve(c.DATA_DIR), WEB_BUILD_DIR: resolve(c.WEB_BUILD_DIR), SESSION_SECRET: secret };
 }
 
 /** Outside production a secret is generated once and kept in DATA_DIR, so sessions survive restarts. */

@@ -29,7 +29,16 @@ interface Proc {
 
 function startServer(port: number, env: Record<string, string> = {}): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    env: { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -70,7 +79,12 @@ describe('server process', () => {
     const first = startServer(port);
     await waitReady(port, first);
 
-    for (const [host, store] of [['lighting.localhost', '9000'], ['garden.localhost', '9001'], ['power.localhost', '9002'], ['localhost', '9000']]) {
+    for (const [host, store] of [
+      ['lighting.localhost', '9000'],
+      ['garden.localhost', '9001'],
+      ['power.localhost', '9002'],
+      ['localhost', '9000'],
+    ]) {
       const res = await get(port, '/api/v1/store/config/fetch', host);
       expect(res.status, host).toBe(200);
       expect(JSON.parse(res.body).data.productStoreId).toBe(store);

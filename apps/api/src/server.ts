@@ -1,12 +1,12 @@
 import { type Database, DataDirLockedError, openDatabase } from '@app/db';
-import { type BuildOptions, buildApp } from './app';
+import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 
 /**
  * Opens the database, applies migrations, seeds an empty database with the demo stores, and
  * listens. SIGTERM stops accepting, lets in-flight requests finish, closes the database, exits 0.
  */
-export async function start(overrides: Partial<Pick<BuildOptions, 'pages'>> = {}) {
+export async function start() {
   let config: Config;
   try {
     config = loadConfig();
@@ -33,7 +33,12 @@ export async function start(overrides: Partial<Pick<BuildOptions, 'pages'>> = {}
   const seed = await import('@app/db/seed');
   if (config.SEED_ON_START) await seed.seedDatabase(database.db);
 
-  const app = await buildApp({ config, database, generateMedia: seed.renderSeedImage, pages: overrides.pages });
+  const app = await buildApp({
+    config,
+    database,
+    generateMedia: seed.renderSeedImage,
+    webBuildDir: config.WEB_BUILD_DIR,
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -3,4 +3,5 @@ export * from './envelope';
 export * from './errors';
 export * from './money';
 export * from './store';
+export * from './storefront';
 export * from './tenant';

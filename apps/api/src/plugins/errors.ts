@@ -123,7 +123,7 @@ async function errorsPlugin(app: FastifyInstance) {
     for (const m of methods) set.add(m);
   });
 
-  app.setNotFoundHandler((req, reply) => {
+  app.decorate('sendNotFound', (req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0] ?? '/';
     const match = known.find('GET', path);
     const allowed = match ? methodsByPath.get((match.store as { path: string }).path) : undefined;
@@ -139,6 +139,14 @@ async function errorsPlugin(app: FastifyInstance) {
     }
     return sendError(reply, 404, 'NOT_FOUND', `No endpoint ${req.method} ${path}.`);
   });
+  app.setNotFoundHandler((req, reply) => app.sendNotFound(req, reply));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** 404, or 405 with Allow when the path exists with other methods. */
+    sendNotFound(req: FastifyRequest, reply: FastifyReply): FastifyReply;
+  }
 }
 
 export default fp(errorsPlugin, { name: 'errors' });

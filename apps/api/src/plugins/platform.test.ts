@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../test/harness';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
-    pages: async (app) => {
+    extraRoutes: async (app) => {
       // Routes used only here: a JSON body with a strict schema, and a failure of ours.
       app.post(
         '/skulocity/api/v1/test/echo',

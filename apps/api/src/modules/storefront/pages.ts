@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createRequestHandler, type ServerBuild } from 'react-router';
+import type { App } from '../../lib/app-types';
+import { AppError } from '../../lib/errors';
+import { resolveRequestTenant } from '../../plugins/tenancy';
+import { type StorefrontDeps, storefrontApi } from './storefront.api';
+
+/** Paths that belong to the API: never rendered as pages, so a miss there is a JSON 404/405. */
+const API_PREFIXES = ['/api/', '/skulocity/', '/media/', '/assets/seo-meta.config.json'];
+
+export interface PagesOptions extends StorefrontDeps {
+  /** apps/web/build: server/index.js and client/. */
+  buildDir: string;
+}
+
+function pageCsp(nonce: string, chatOrigin: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' ${chatOrigin}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https: http:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${chatOrigin}`,
+    // The newsletter embed lives in a sandboxed frame; its form may post to the provider.
+    `frame-src 'self' https: ${chatOrigin}`,
+    "form-action 'self' https:",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+/**
+ * The storefront: React Router's server build behind a catch-all route registered after every API
+ * route. Responses go out through Fastify (not a hijacked socket), so request ids, security headers
+ * and compression apply to pages exactly as to the API.
+ */
+export async function registerPages(app: App, opts: PagesOptions) {
+  const serverEntry = join(opts.buildDir, 'server/index.js');
+  if (!existsSync(serverEntry)) {
+    throw new Error(`The storefront is not built (${serverEntry} is missing): run npm run build.`);
+  }
+  const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
+  const handle = createRequestHandler(build, 'production');
+  const chatOrigin = new URL(opts.chatWidgetUrl).origin;
+
+  await app.register(fastifyStatic, {
+    root: join(opts.buildDir, 'client'),
+    wildcard: false,
+    index: false,
+    setHeaders(res, path) {
+      // Vite's hashed assets never change; everything else in public/ may.
+      res.header(
+        'Cache-Control',
+        path.includes(`${join(opts.buildDir, 'client', 'assets')}/`)
+          ? 'public, max-age=31536000, immutable'
+          : 'public, max-age=3600',
+      );
+    },
+  });
+
+  await app.register(async (pages) => {
+    // Form posts reach React Router actions as the raw stream: no parsing here.
+    pages.removeAllContentTypeParsers();
+    pages.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+
+    pages.route({
+      method: ['GET', 'HEAD', 'POST'],
+      url: '*',
+      config: { tenant: false },
+      schema: { hide: true },
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const path = req.url.split('?')[0] ?? '/';
+        if (API_PREFIXES.some((p) => path.startsWith(p))) return app.sendNotFound(req, reply);
+
+        let ctx = null;
+        try {
+          ctx = await resolveRequestTenant(req, app.tenants);
+        } catch (err) {
+          // An unknown host still gets a page: 'Tenant is not setup.' (SPEC.md section 4).
+          if (!(err instanceof AppError && err.code === 'TENANT_NOT_FOUND')) throw err;
+        }
+        const nonce = randomBytes(16).toString('base64');
+        const controller = new AbortController();
+        reply.raw.once('close', () => controller.abort());
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(req.headers)) {
+          if (Array.isArray(v)) for (const x of v) headers.append(k, x);
+          else if (v !== undefined) headers.set(k, v);
+        }
+        const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
+        if (req.method !== 'GET' && req.method !== 'HEAD' && req.body) {
+          init.body = Readable.toWeb(req.body as Readable) as ReadableStream;
+          init.duplex = 'half';
+        }
+        const request = new Request(`${req.protocol}://${req.host}${req.url}`, init);
+        const response = await handle(request, {
+          api: storefrontApi(ctx, opts),
+          nonce,
+          requestId: String(req.id),
+        });
+
+        reply.code(response.status);
+        for (const [k, v] of response.headers) {
+          if (k !== 'set-cookie' && k !== 'content-length') reply.header(k, v);
+        }
+        const cookies = response.headers.getSetCookie();
+        if (cookies.length) reply.header('set-cookie', cookies);
+        if ((response.headers.get('content-type') ?? '').startsWith('text/html')) {
+          reply.header('content-security-policy', pageCsp(nonce, chatOrigin));
+          // Pages carry the shopper's header (name, cart count): never shared by caches.
+          reply.header('cache-control', 'private, no-cache');
+        }
+        if (!response.body || req.method === 'HEAD') return reply.send();
+        return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+      },
+    });
+  });
+}

@@ -1,0 +1,249 @@
+import { type Catalog, type Category, type CmsPage, categoryFooterLabel, type StoreDetails } from '@app/contracts';
+import { Mail, MapPin, Phone } from 'lucide-react';
+import { Link } from 'react-router';
+import { titleCase } from '../../lib/title-case';
+
+export const ADDRESS_PLACEHOLDER = 'Company Address Goes Here';
+export const PHONE_PLACEHOLDER = '123-456-7890';
+export const EMAIL_PLACEHOLDER = '{email}';
+/** SPEC.md section 9: at most ten categories, five a column. */
+const FOOTER_CATEGORIES = 10;
+
+export function footerCategories(catalogs: Catalog[]): Category[] {
+  const seen = new Set<string>();
+  const out: Category[] = [];
+  for (const c of catalogs.flatMap((x) => x.categoryList)) {
+    if (seen.has(c.productCategoryId)) continue;
+    seen.add(c.productCategoryId);
+    out.push(c);
+    if (out.length === FOOTER_CATEGORIES) break;
+  }
+  return out;
+}
+
+function addressLine(store: StoreDetails): string | null {
+  const a = store.companyAddress;
+  const parts = [a.address1, a.address2, [a.city, a.postalCode].filter(Boolean).join(' '), a.countryGeoId].filter(
+    (p) => p && String(p).trim(),
+  );
+  return parts.length ? parts.join(', ') : null;
+}
+
+function phoneLine(store: StoreDetails): string | null {
+  const c = store.companyContact;
+  if (!c.contactNumber) return null;
+  return [c.countryCode, c.areaCode ? `(${c.areaCode})` : null, c.contactNumber].filter(Boolean).join(' ');
+}
+
+const heading = 'mb-4 text-sm font-semibold tracking-wide text-white uppercase';
+const link = 'text-sm text-white/75 hover:text-white hover:underline';
+
+function CategoryColumn({ items, testId }: { items: Category[]; testId: string }) {
+  return (
+    <ul className="space-y-2.5" data-testid={testId}>
+      {items.map((c) => (
+        <li key={c.productCategoryId}>
+          <Link to={`/categories/${c.productCategoryId}`} className={link}>
+            {categoryFooterLabel(c)}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SocialIcons() {
+  // Four icons without links (SPEC.md section 2): shown, not clickable.
+  const icons: Array<[string, string]> = [
+    ['Facebook', 'M14 8h2.5V4.5H14c-2.5 0-4 1.6-4 4V11H7.5v3.5H10V21h3.5v-6.5H16l.5-3.5h-3V8.6c0-.4.2-.6.5-.6z'],
+    [
+      'Instagram',
+      'M8 3h8a5 5 0 015 5v8a5 5 0 01-5 5H8a5 5 0 01-5-5V8a5 5 0 015-5zm4 5a4 4 0 100 8 4 4 0 000-8zm5.2-1.7a1 1 0 100 2 1 1 0 000-2z',
+    ],
+    ['X', 'M4 4h4.5l4 5.6L17 4h3l-6.1 7.2L21 20h-4.5l-4.4-6.1L7 20H4l6.6-7.7z'],
+    [
+      'YouTube',
+      'M21.6 7.2a2.5 2.5 0 00-1.8-1.8C18.2 5 12 5 12 5s-6.2 0-7.8.4a2.5 2.5 0 00-1.8 1.8C2 8.8 2 12 2 12s0 3.2.4 4.8a2.5 2.5 0 001.8 1.8C5.8 19 12 19 12 19s6.2 0 7.8-.4a2.5 2.5 0 001.8-1.8c.4-1.6.4-4.8.4-4.8s0-3.2-.4-4.8zM10 15V9l5.2 3z',
+    ],
+  ];
+  return (
+    <div className="flex gap-3" data-testid="social-icons">
+      {icons.map(([name, d]) => (
+        <span
+          key={name}
+          role="img"
+          aria-label={name}
+          className="flex size-9 items-center justify-center rounded-full bg-white/10 text-white/85"
+        >
+          <svg viewBox="0 0 24 24" className="size-4" fill="currentColor" aria-hidden>
+            <path d={d} />
+          </svg>
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function Subscribe({ store }: { store: StoreDetails }) {
+  if (store.newsLetter.iframe) {
+    const doc = `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;font:14px system-ui,sans-serif;color:#fff;background:transparent}form{display:flex;gap:8px;flex-wrap:wrap}input{flex:1;min-width:0;height:40px;border-radius:6px;border:1px solid #cbd5e1;padding:0 12px;font:inherit}button{height:40px;border:0;border-radius:6px;padding:0 16px;font:600 14px system-ui,sans-serif;background:rgb(${store.themeColors.action});color:#fff;cursor:pointer}</style></head><body>${store.newsLetter.iframe}</body></html>`;
+    return (
+      <iframe
+        title="Newsletter signup"
+        sandbox="allow-forms allow-popups"
+        srcDoc={doc}
+        className="h-14 w-full border-0"
+        data-testid="newsletter-embed"
+      />
+    );
+  }
+  return (
+    <form className="space-y-2" onSubmit={(e) => e.preventDefault()} data-testid="newsletter-fallback">
+      <p className="text-sm text-white/75">Get new arrivals, offers and tips in your inbox. Unsubscribe at any time.</p>
+      <div className="flex gap-2">
+        <label htmlFor="footer-email" className="sr-only">
+          Email address
+        </label>
+        <input
+          id="footer-email"
+          type="email"
+          name="email"
+          placeholder="Email address"
+          autoComplete="email"
+          className="h-10 min-w-0 flex-1 rounded-md border border-white/20 bg-white px-3 text-sm text-slate-900 placeholder:text-slate-500"
+        />
+        <button
+          type="submit"
+          className="h-10 shrink-0 rounded-md bg-action px-4 text-sm font-semibold text-white hover:opacity-90"
+        >
+          Subscribe
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Footer of SPEC.md section 2. DEFAULT and ONE share the data and differ in arrangement. */
+export function Footer({ store, catalogs, pages }: { store: StoreDetails; catalogs: Catalog[]; pages: CmsPage[] }) {
+  if (store.template !== 'DEFAULT' && store.template !== 'ONE') return null;
+  const cats = footerCategories(catalogs);
+  const bottom = pages.filter((p) => p.pageLinks.includes('BOTTOM'));
+  const footerLinks = pages.filter((p) => p.pageLinks.includes('FOOTER'));
+  const address = addressLine(store);
+  const phone = phoneLine(store);
+  const email = store.emailAddress || EMAIL_PLACEHOLDER;
+  const one = store.template === 'ONE';
+
+  const contact = (
+    <div className="space-y-3 text-sm text-white/75" data-testid="company-contact">
+      <p className="font-semibold text-white">{store.companyName || store.storeName}</p>
+      <p className="flex gap-2">
+        <MapPin aria-hidden className="mt-0.5 size-4 shrink-0" />
+        <span data-testid="company-address">{address ?? ADDRESS_PLACEHOLDER}</span>
+      </p>
+      <p className="flex gap-2">
+        <Phone aria-hidden className="mt-0.5 size-4 shrink-0" />
+        <span data-testid="company-phone">{phone ?? PHONE_PLACEHOLDER}</span>
+      </p>
+      <p className="flex gap-2">
+        <Mail aria-hidden className="mt-0.5 size-4 shrink-0" />
+        <span data-testid="company-email">{email}</span>
+      </p>
+    </div>
+  );
+
+  return (
+    <footer className="bg-dark text-white" data-testid="footer" data-template={store.template}>
+      <div className="mx-auto max-w-7xl px-4 py-12">
+        <div className={`grid gap-10 ${one ? 'md:grid-cols-2 lg:grid-cols-5' : 'sm:grid-cols-2 lg:grid-cols-5'}`}>
+          {one ? (
+            <div className="space-y-5 lg:col-span-2">
+              <h2 className={heading}>Stay in touch</h2>
+              <Subscribe store={store} />
+              <SocialIcons />
+              {contact}
+            </div>
+          ) : (
+            <div className="space-y-5 lg:col-span-2">
+              <h2 className={heading}>{store.companyName || store.storeName}</h2>
+              {contact}
+              <Link
+                to="/contact"
+                className="inline-flex h-10 items-center rounded-md bg-action px-5 text-sm font-semibold text-white hover:opacity-90"
+              >
+                Contact Seller
+              </Link>
+            </div>
+          )}
+          <div>
+            <h2 className={heading}>Browse categories</h2>
+            <div className="grid grid-cols-2 gap-x-6">
+              <CategoryColumn items={cats.slice(0, 5)} testId="footer-categories-1" />
+              <CategoryColumn items={cats.slice(5, 10)} testId="footer-categories-2" />
+            </div>
+          </div>
+          <div>
+            <h2 className={heading}>Quick Links</h2>
+            <CategoryColumn items={cats} testId="footer-quick-links" />
+          </div>
+          <div className="space-y-8">
+            {bottom.length > 0 && (
+              <div data-testid="footer-learn-more">
+                <h2 className={heading}>Learn More</h2>
+                <ul className="space-y-2.5">
+                  {bottom.map((p) => (
+                    <li key={p.id}>
+                      <Link to={`/page/details/${p.pageUrl}`} className={link}>
+                        {titleCase(p.pageTitle)}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            {one ? (
+              <Link
+                to="/contact"
+                className="inline-flex h-10 items-center rounded-md bg-action px-5 text-sm font-semibold text-white hover:opacity-90"
+              >
+                Contact Seller
+              </Link>
+            ) : (
+              <div className="space-y-4">
+                <h2 className={heading}>Subscribe</h2>
+                <Subscribe store={store} />
+                <SocialIcons />
+              </div>
+            )}
+          </div>
+        </div>
+        <nav
+          aria-label="Legal"
+          className="mt-10 flex flex-wrap gap-x-6 gap-y-2 border-t border-white/15 pt-6"
+          data-testid="footer-bottom-links"
+        >
+          {footerLinks.map((p) => (
+            <Link key={p.id} to={`/page/details/${p.pageUrl}`} className={link}>
+              {p.pageTitle}
+            </Link>
+          ))}
+        </nav>
+      </div>
+    </footer>
+  );
+}
+
+export function CopyrightStrip({ companyName, platformName }: { companyName: string; platformName: string }) {
+  return (
+    <div className="bg-black/90 text-white/75" data-testid="copyright">
+      <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-1 px-4 py-3 text-xs sm:flex-row">
+        <p>
+          All Rights Reserved 2023 · <span className="text-white">{companyName}</span>
+        </p>
+        <p>
+          Powered by <span className="font-semibold text-white">{platformName}</span>
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from 'lucide-react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+
+/** Toast kinds and timings of SPEC.md section 8. */
+export type ToastKind = 'success' | 'error' | 'warning' | 'standard' | 'customInfo';
+
+const SPEC: Record<ToastKind, { header: string; ms: number }> = {
+  success: { header: 'Info', ms: 5000 },
+  error: { header: 'Error!!!', ms: 5000 },
+  warning: { header: 'Warning', ms: 5000 },
+  standard: { header: 'Notice', ms: 5000 },
+  customInfo: { header: 'Info', ms: 3000 },
+};
+
+interface Toast {
+  id: number;
+  kind: ToastKind;
+  message: string;
+}
+
+const ToastContext = createContext<(kind: ToastKind, message: string) => void>(() => {});
+
+export function useToast() {
+  return useContext(ToastContext);
+}
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const next = useRef(1);
+  const dismiss = useCallback((id: number) => setToasts((t) => t.filter((x) => x.id !== id)), []);
+  const show = useCallback((kind: ToastKind, message: string) => {
+    const id = next.current++;
+    setToasts((t) => [...t.slice(-3), { id, kind, message }]);
+  }, []);
+  const value = useMemo(() => show, [show]);
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <section
+        aria-label="Notifications"
+        aria-live="polite"
+        className="pointer-events-none fixed top-4 right-4 z-[100] flex w-[min(22rem,calc(100vw-2rem))] flex-col gap-3"
+      >
+        {toasts.map((t) => (
+          <ToastItem key={t.id} toast={t} onDone={dismiss} />
+        ))}
+      </section>
+    </ToastContext.Provider>
+  );
+}
+
+const ICON = { success: CircleCheck, error: CircleAlert, warning: TriangleAlert, standard: Info, customInfo: Info };
+const TONE: Record<ToastKind, string> = {
+  success: 'border-l-emerald-500',
+  error: 'border-l-red-500',
+  warning: 'border-l-amber-500',
+  standard: 'border-l-slate-400',
+  customInfo: 'border-l-sky-500',
+};
+
+function ToastItem({ toast, onDone }: { toast: Toast; onDone: (id: number) => void }) {
+  const { header, ms } = SPEC[toast.kind];
+  useEffect(() => {
+    const timer = setTimeout(() => onDone(toast.id), ms);
+    return () => clearTimeout(timer);
+  }, [toast.id, ms, onDone]);
+  const Icon = ICON[toast.kind];
+  return (
+    <div
+      role={toast.kind === 'error' ? 'alert' : 'status'}
+      data-kind={toast.kind}
+      className={`pointer-events-auto flex items-start gap-3 rounded-lg border border-l-4 border-slate-200 bg-white p-4 shadow-lg ${TONE[toast.kind]}`}
+    >
+      <Icon aria-hidden className="mt-0.5 size-5 shrink-0 text-slate-500" />
+      <div className="min-w-0 flex-1">
+        <p className="text-sm font-semibold text-slate-900">{header}</p>
+        <p className="mt-0.5 text-sm text-slate-700">{toast.message}</p>
+      </div>
+      <button
+        type="button"
+        onClick={() => onDone(toast.id)}
+        className="rounded p-0.5 text-slate-400 hover:text-slate-700"
+        aria-label="Dismiss notification"
+      >
+        <X aria-hidden className="size-4" />
+      </button>
+    </div>
+  );
+}

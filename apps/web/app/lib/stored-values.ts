@@ -1,0 +1,40 @@
+import type { SessionUser, ShellData } from '@app/contracts';
+
+/**
+ * SPEC.md section 3 lists the values clients keep in browser storage. The server is the source of
+ * truth (session cookie, host-resolved tenant); these mirror it for scripts and other clients.
+ */
+export function persistStoreValues(shell: ShellData, user: SessionUser | null) {
+  try {
+    const s = window.localStorage;
+    const { store, tenant } = shell;
+    const values: Record<string, string> = {
+      tenantId: tenant.viaDevAlias ? 'development' : tenant.tenantId,
+      productStoreId: tenant.productStoreId,
+      template: store.template,
+      theme: store.theme,
+      primaryColor: store.themeColors.primary,
+      secondaryColor: store.themeColors.secondary,
+      bannerColor: store.themeColors.banner,
+      actionColor: store.themeColors.action,
+      promotionTitle: store.promotionTitle ?? '',
+      storeLogo: store.logo.url ?? '',
+      companyName: store.companyName ?? '',
+      isWs2Public: String(tenant.isWs2Public),
+      chatWidgetId: store.chat.dataWidgetId ?? '',
+      storeData: JSON.stringify(store),
+      mainData: JSON.stringify(shell.main),
+      isLogin: user ? 'true' : 'false',
+    };
+    for (const [k, v] of Object.entries(values)) s.setItem(k, v);
+    if (user) {
+      s.setItem('userFirstName', user.firstName);
+      s.setItem('partyId', user.partyId);
+      s.setItem('userLoginId', user.userLoginId);
+    } else {
+      for (const k of ['userFirstName', 'partyId', 'userLoginId', 'token']) s.removeItem(k);
+    }
+  } catch {
+    // Storage can be full or disabled (private mode); the page works without it.
+  }
+}

@@ -1,0 +1,172 @@
+import './lib/context';
+import type { ShellData } from '@app/contracts';
+import { TENANT_NOT_SETUP_MESSAGE } from '@app/contracts';
+import { type ReactNode, useEffect } from 'react';
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
+  useLocation,
+  useRouteLoaderData,
+} from 'react-router';
+import type { Route } from './+types/root';
+import stylesheet from './app.css?url';
+import { CategoryBar } from './components/layout/category-bar';
+import { ChatWidget } from './components/layout/chat-widget';
+import { CopyrightStrip, Footer } from './components/layout/footer';
+import { Header } from './components/layout/header';
+import { LoadingBar } from './components/layout/loading-bar';
+import { TopStrip } from './components/layout/top-strip';
+import { ToastProvider, useToast } from './components/ui/toast';
+import { frameParts } from './lib/layout-rules';
+import { useNonce } from './lib/nonce';
+import { seoFor } from './lib/seo';
+import { persistStoreValues } from './lib/stored-values';
+import { themeCss } from './lib/theme';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const shell = await context.api.shell();
+  if (!shell) throw data({ tenantMissing: true }, { status: 404 });
+  const [user, cartSize] = await Promise.all([context.api.user(), context.api.cartSize()]);
+  return { shell, user, cartSize };
+}
+
+/** The frame's data changes only after an action (login, cart change), not on every navigation. */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod ? defaultShouldRevalidate : false;
+}
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }];
+
+export function meta({ data: d, location }: Route.MetaArgs) {
+  if (!d) return [{ title: TENANT_NOT_SETUP_MESSAGE }, { name: 'robots', content: 'noindex' }];
+  const { shell } = d;
+  const seo = seoFor(shell.seo, location.pathname, shell.store.storeName);
+  const url = `https://${shell.tenant.hostName}${location.pathname}`;
+  return [
+    { title: seo.title },
+    { name: 'keywords', content: seo.keywords },
+    { name: 'description', content: seo.description },
+    { tagName: 'link', rel: 'canonical', href: url },
+    { property: 'og:type', content: 'website' },
+    { property: 'og:site_name', content: shell.store.storeName },
+    { property: 'og:title', content: seo.title },
+    { property: 'og:description', content: seo.description },
+    { property: 'og:url', content: url },
+    ...(shell.store.logo.url ? [{ property: 'og:image', content: shell.store.logo.url }] : []),
+  ];
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const root = useRouteLoaderData<typeof loader>('root');
+  const store = root?.shell.store;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {store && <meta name="theme-color" content={`rgb(${store.themeColors.primary})`} />}
+        {store && <style data-theme={store.theme}>{themeCss(store.themeColors)}</style>}
+        <link rel="icon" href={store?.logo.url ?? '/favicon.svg'} />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { shell, user, cartSize } = loaderData;
+  return (
+    <ToastProvider>
+      <Frame shell={shell} user={user} cartSize={cartSize}>
+        <Outlet />
+      </Frame>
+    </ToastProvider>
+  );
+}
+
+function Frame({
+  shell,
+  user,
+  cartSize,
+  children,
+}: {
+  shell: ShellData;
+  user: Route.ComponentProps['loaderData']['user'];
+  cartSize: number;
+  children: ReactNode;
+}) {
+  const location = useLocation();
+  const parts = frameParts(location.pathname);
+  const { store, main, pages } = shell;
+
+  useEffect(() => persistStoreValues(shell, user), [shell, user]);
+
+  return (
+    <>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-[200] focus:rounded focus:bg-white focus:px-4 focus:py-2"
+      >
+        Skip to content
+      </a>
+      <LoadingBar />
+      {parts.topStrip && <TopStrip promotionTitle={store.promotionTitle} pages={pages} />}
+      {parts.header && <Header store={store} user={user} cartSize={cartSize} />}
+      {parts.categoryBar && <CategoryBar catalogs={main.catalogCol} pages={pages} />}
+      <main id="main" className="flex-1">
+        {children}
+      </main>
+      {parts.footer && <Footer store={store} catalogs={main.catalogCol} pages={pages} />}
+      {parts.copyright && (
+        <CopyrightStrip companyName={store.companyName || store.storeName} platformName={shell.platformName} />
+      )}
+      <ChatWidget widgetId={store.chat.dataWidgetId} baseUrl={shell.chatWidgetUrl} />
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const tenantMissing = isRouteErrorResponse(error) && (error.data as { tenantMissing?: boolean })?.tenantMissing;
+  return (
+    <ToastProvider>
+      <ErrorPage tenantMissing={Boolean(tenantMissing)} status={isRouteErrorResponse(error) ? error.status : 500} />
+    </ToastProvider>
+  );
+}
+
+function ErrorPage({ tenantMissing, status }: { tenantMissing: boolean; status: number }) {
+  const toast = useToast();
+  useEffect(() => {
+    if (tenantMissing) toast('error', TENANT_NOT_SETUP_MESSAGE);
+  }, [tenantMissing, toast]);
+  return (
+    <main id="main" className="flex flex-1 items-center justify-center bg-slate-50 px-4 py-24">
+      <div className="max-w-md text-center">
+        <p className="text-sm font-semibold tracking-wide text-slate-500 uppercase">
+          {tenantMissing ? 'Store unavailable' : `Error ${status}`}
+        </p>
+        <h1 className="mt-3 text-3xl font-bold text-slate-900">
+          {tenantMissing ? TENANT_NOT_SETUP_MESSAGE : 'Something went wrong, please try again.'}
+        </h1>
+        <p className="mt-4 text-slate-600">
+          {tenantMissing
+            ? 'No store is set up for this address. Check the address, or ask the store owner to finish setting up their domain.'
+            : 'We could not show this page. Please try again in a moment.'}
+        </p>
+      </div>
+    </main>
+  );
+}

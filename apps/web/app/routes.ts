@@ -1,0 +1,55 @@
+import { index, layout, prefix, type RouteConfig, route } from '@react-router/dev/routes';
+
+/** The route table of SPEC.md section 2; every route module is loaded on demand. */
+export default [
+  index('routes/storefront/home.tsx'),
+  ...prefix('auth', [
+    index('routes/auth/index.tsx'),
+    route('login', 'routes/auth/login.tsx'),
+    route('register', 'routes/auth/register.tsx'),
+    route('forgot-password', 'routes/auth/forgot-password.tsx'),
+    route('logout', 'routes/auth/logout.tsx'),
+  ]),
+  route('categories/:categoryId', 'routes/storefront/category.tsx'),
+  ...prefix('product', [
+    index('routes/storefront/product-index.tsx'),
+    route('search', 'routes/storefront/search-redirect.tsx'),
+    route('search/:searchText', 'routes/storefront/search.tsx'),
+  ]),
+  route('checkout', 'routes/storefront/checkout.tsx'),
+  route('cart', 'routes/storefront/cart.tsx'),
+  route('faqs', 'routes/storefront/faqs.tsx'),
+  ...prefix('page', [
+    index('routes/storefront/page-index.tsx'),
+    route('details/:pageUrl', 'routes/storefront/page-details.tsx'),
+  ]),
+  route('contact', 'routes/storefront/contact.tsx'),
+  ...prefix('order', [
+    index('routes/storefront/order-index.tsx'),
+    route('history', 'routes/storefront/order-history.tsx'),
+  ]),
+  layout('routes/account/guard.tsx', [
+    ...prefix('account', [
+      index('routes/account/index.tsx'),
+      route('profile', 'routes/account/profile.tsx'),
+      route('profile/settings', 'routes/account/profile-settings.tsx'),
+      route('password', 'routes/account/password.tsx'),
+      route('payment-methods', 'routes/account/payment-methods.tsx'),
+      route('wishlist', 'routes/account/wishlist.tsx'),
+    ]),
+  ]),
+  layout('routes/manage-store/guard.tsx', [
+    ...prefix('manage-store', [
+      index('routes/manage-store/index.tsx'),
+      route('settings/theme', 'routes/manage-store/theme.tsx'),
+      route('settings/banners', 'routes/manage-store/banners.tsx'),
+      route('settings/cms', 'routes/manage-store/cms.tsx'),
+      route('settings/cms/details', 'routes/manage-store/cms-details.tsx'),
+      route('settings/other', 'routes/manage-store/other.tsx'),
+      route('settings/access', 'routes/manage-store/access.tsx'),
+      route('bonanza-connect', 'routes/manage-store/bonanza-connect.tsx'),
+    ]),
+  ]),
+  route(':slug/:productId', 'routes/storefront/product.tsx'),
+  route('*', 'routes/storefront/not-found.tsx'),
+] satisfies RouteConfig;

@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react';
+import { Link, useRouteLoaderData } from 'react-router';
+import type { loader as rootLoader } from '../../root';
+
+/** Auth screens have no header or footer (SPEC.md section 2): a centred card with the store's logo. */
+export function AuthCard({
+  title,
+  lead,
+  children,
+  footer,
+}: {
+  title: string;
+  lead?: string;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const store = root?.shell.store;
+  return (
+    <div className="flex min-h-screen flex-col items-center justify-center bg-brand-xlight px-4 py-12">
+      <Link to="/" className="mb-8" aria-label={`${store?.storeName ?? 'Store'} home`}>
+        {store?.logo.url ? (
+          <img src={store.logo.url} alt={store.storeName} width={200} height={44} className="h-10 w-auto" />
+        ) : (
+          <span className="text-2xl font-bold text-brand">{store?.storeName}</span>
+        )}
+      </Link>
+      <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+        {lead && <p className="mt-2 text-sm text-slate-600">{lead}</p>}
+        <div className="mt-6">{children}</div>
+      </div>
+      {footer && <div className="mt-6 text-sm text-slate-600">{footer}</div>}
+    </div>
+  );
+}
+
+export function Field({
+  label,
+  name,
+  type = 'text',
+  autoComplete,
+  required = true,
+}: {
+  label: string;
+  name: string;
+  type?: string;
+  autoComplete?: string;
+  required?: boolean;
+}) {
+  return (
+    <div>
+      <label htmlFor={name} className="mb-1.5 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        required={required}
+        className="h-11 w-full rounded-md border border-slate-300 px-3 text-[15px] focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light"
+      />
+    </div>
+  );
+}
+
+export const submitClass =
+  'h-11 w-full rounded-md bg-action text-sm font-semibold text-white hover:opacity-90 disabled:opacity-60';

@@ -1,0 +1,9 @@
+import { DashboardLayout } from './dashboard';
+
+export default function Page() {
+  return (
+    <DashboardLayout title="Banners">
+      <p className="text-slate-600">These settings apply to your whole store.</p>
+    </DashboardLayout>
+  );
+}

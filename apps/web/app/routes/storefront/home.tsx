@@ -1,0 +1,109 @@
+import { categoryImage, categoryLabel } from '@app/contracts';
+import { ArrowRight } from 'lucide-react';
+import { Link, useRouteLoaderData } from 'react-router';
+import { NO_IMAGE } from '../../components/layout/category-bar';
+import type { loader as rootLoader } from '../../root';
+import type { Route } from './+types/home';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { banners: await context.api.banners() };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const [hero, ...rest] = loaderData.banners;
+  const catalogs = root?.shell.main.catalogCol ?? [];
+  return (
+    <>
+      {hero && (
+        <section className="relative overflow-hidden bg-dark" aria-label="Featured">
+          <img
+            src={hero.imageUrl}
+            alt=""
+            width={1600}
+            height={600}
+            fetchPriority="high"
+            className="absolute inset-0 h-full w-full object-cover opacity-90"
+          />
+          <div className="absolute inset-0 bg-gradient-to-r from-black/70 via-black/40 to-transparent" />
+          <div className="relative mx-auto flex min-h-[320px] max-w-7xl flex-col justify-center px-4 py-16 md:min-h-[420px]">
+            <h1 className="max-w-xl text-3xl font-bold tracking-tight text-white md:text-5xl">{hero.title}</h1>
+            {hero.subtitle && <p className="mt-4 max-w-lg text-base text-white/90 md:text-lg">{hero.subtitle}</p>}
+            {hero.linkUrl && (
+              <Link
+                to={hero.linkUrl}
+                className="mt-8 inline-flex h-12 w-fit items-center gap-2 rounded-md bg-action px-6 text-sm font-semibold text-white hover:opacity-90"
+              >
+                {hero.ctaLabel ?? 'Shop now'}
+                <ArrowRight aria-hidden className="size-4" />
+              </Link>
+            )}
+          </div>
+        </section>
+      )}
+      <div className="mx-auto max-w-7xl px-4 py-12">
+        {catalogs.map((catalog) => (
+          <section key={catalog.prodCatalogId} className="mb-14" aria-labelledby={`cat-${catalog.prodCatalogId}`}>
+            <div className="mb-5 flex items-end justify-between">
+              <h2
+                id={`cat-${catalog.prodCatalogId}`}
+                className="text-xl font-bold tracking-tight text-slate-900 md:text-2xl"
+              >
+                {catalog.catalogName}
+              </h2>
+            </div>
+            <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
+              {catalog.categoryList.slice(0, 6).map((c) => (
+                <li key={c.productCategoryId}>
+                  <Link to={`/categories/${c.productCategoryId}`} className="group block">
+                    <div className="aspect-[4/3] overflow-hidden rounded-xl bg-slate-100">
+                      <img
+                        src={categoryImage(c) ?? NO_IMAGE}
+                        alt=""
+                        width={300}
+                        height={225}
+                        loading="lazy"
+                        className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
+                      />
+                    </div>
+                    <p className="mt-2 text-sm font-medium text-slate-800 group-hover:text-brand">{categoryLabel(c)}</p>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+        {rest.length > 0 && (
+          <section className="grid gap-4 md:grid-cols-2" aria-label="Promotions">
+            {rest.map((b) => (
+              <Link
+                key={b.bannerId}
+                to={b.linkUrl ?? '/'}
+                className="group relative block overflow-hidden rounded-2xl bg-dark"
+              >
+                <img
+                  src={b.imageUrl}
+                  alt=""
+                  width={800}
+                  height={300}
+                  loading="lazy"
+                  className="h-48 w-full object-cover opacity-90 transition-transform duration-300 group-hover:scale-105 md:h-56"
+                />
+                <div className="absolute inset-0 bg-gradient-to-r from-black/65 to-transparent" />
+                <div className="absolute inset-0 flex flex-col justify-center p-6">
+                  <h2 className="text-xl font-bold text-white md:text-2xl">{b.title}</h2>
+                  {b.subtitle && <p className="mt-1 max-w-xs text-sm text-white/90">{b.subtitle}</p>}
+                  {b.ctaLabel && (
+                    <span className="mt-4 text-sm font-semibold text-white underline underline-offset-4">
+                      {b.ctaLabel}
+                    </span>
+                  )}
+                </div>
+              </Link>
+            ))}
+          </section>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import type { MainData } from './catalog';
+import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
+
+/** Everything the storefront frame needs, resolved on the server for the request's host. */
+export interface ShellData {
+  tenant: {
+    tenantId: string;
+    productStoreId: string;
+    hostName: string;
+    viaDevAlias: boolean;
+    isWs2Public: boolean;
+  };
+  store: StoreDetails;
+  main: MainData;
+  pages: CmsPage[];
+  seo: SeoMetaEntry[];
+  /** Where the chat widget script comes from (configuration, not store data). */
+  chatWidgetUrl: string;
+  platformName: string;
+}
+
+export interface SessionUser {
+  userId: string;
+  firstName: string;
+  /** SPEC.md stores the user type as partyId; 'admin' sees Manage Store. */
+  partyId: 'admin' | 'shopper';
+  userLoginId: string;
+}
+
+/**
+ * What the page server hands to React Router loaders: in-process calls bound to the request's
+ * tenant, so server rendering never goes through HTTP to itself.
+ */
+export interface StorefrontApi {
+  shell(): Promise<ShellData | null>;
+  user(): Promise<SessionUser | null>;
+  cartSize(): Promise<number>;
+  banners(): Promise<Banner[]>;
+  cmsPage(pageUrl: string): Promise<CmsPage | null>;
+}
+
+export interface PageLoadContext {
+  api: StorefrontApi;
+  /** Per-response CSP nonce for the scripts React Router writes inline. */
+  nonce: string;
+  requestId: string;
+}
