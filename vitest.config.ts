@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // The same integration suite runs on the embedded PGlite and, when TEST_DATABASE_URL is set,
 // on a real PostgreSQL (DESIGN.md section 2).
-const include = ['packages/**/*.test.ts', 'apps/api/**/*.test.ts'];
+const include = ['packages/**/*.test.ts', 'apps/api/**/*.test.ts', 'apps/web/app/**/*.test.ts'];
 const common = {
   include,
   setupFiles: ['apps/api/src/test/setup.ts'],
@@ -23,7 +23,7 @@ export default defineConfig({
                 ...common,
                 name: 'postgres',
                 env: { TEST_DB: 'postgres' },
-                exclude: ['**/*.process.test.ts', '**/node_modules/**'],
+                exclude: ['**/*.process.test.ts', 'apps/web/**', '**/node_modules/**'],
               },
             },
           ]

@@ -31,7 +31,6 @@ export function CategoryBar({ catalogs, pages }: { catalogs: Catalog[]; pages: C
     if (restoreFocus) openerRef.current?.focus();
   }, []);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the reaction to a new path
   useEffect(() => setOpen(null), [location.pathname]);
 
   useEffect(() => {

@@ -10,7 +10,6 @@ export function UserMenu({ user, template }: { user: SessionUser | null; templat
   const ref = useRef<HTMLDivElement>(null);
   const menuId = useId();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the reaction to a new path
   useEffect(() => setOpen(false), [location.pathname]);
   useEffect(() => {
     if (!open) return;

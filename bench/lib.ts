@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { request } from 'node:http';
+import autocannon from 'autocannon';
+
+export interface Result {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(
+  name: string,
+  opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; connections?: number; duration?: number },
+): Promise<Result> {
+  const r = await autocannon({
+    url: opts.url,
+    method: opts.method ?? 'GET',
+    headers: opts.headers,
+    body: opts.body,
+    connections: opts.connections ?? 50,
+    duration: opts.duration ?? 10,
+  });
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+/** The production server on a fresh, seeded PGlite (or DATABASE_URL) in its own process. */
+export async function startServer(port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const dataDir = `.bench/data-${port}`;
+  rmSync(dataDir, { recursive: true, force: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    env: { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const until = Date.now() + 120_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error('server exited');
+    if ((await fetchStatus(port, '/readyz')) === 200) return child;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGTERM');
+  throw new Error('server did not become ready');
+}
+
+export function fetchBody(port: number, path: string, host: string, method = 'GET', body?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers: { host, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+    });
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+async function fetchStatus(port: number, path: string): Promise<number> {
+  try {
+    return (await fetchBody(port, path, 'localhost')).status;
+  } catch {
+    return 0;
+  }
+}
+
+export function table(results: Result[]) {
+  const rows = results.map((r) => ({
+    name: r.name,
+    'req/s': Math.round(r.rps),
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+  }));
+  console.table(rows);
+}

@@ -1,0 +1,74 @@
+/**
+ * `npm run bench:pages`: Lighthouse (mobile preset) on the pages of each demo store against the
+ * production server, and the JavaScript a first visit downloads (gzip and brotli sizes).
+ * A benchmark, not a test: it prints figures and asserts nothing.
+ */
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { fetchBody, startServer } from './lib';
+
+const PORT = 3293;
+const STORES = ['lighting', 'garden', 'power'];
+const PATHS = (process.env.BENCH_PAGES ?? '/').split(',');
+
+async function firstLoadJs(host: string, path: string) {
+  const html = (await fetchBody(PORT, path, host)).body.toString();
+  const srcs = new Set<string>();
+  for (const m of html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+\.js)"/g)) srcs.add(m[1]!);
+  for (const m of html.matchAll(/import\("([^"]+\.js)"\)|from "([^"]+\.js)"/g)) srcs.add((m[1] ?? m[2])!);
+  let raw = 0;
+  let gz = 0;
+  let br = 0;
+  for (const src of srcs) {
+    const body = (await fetchBody(PORT, src, host)).body;
+    raw += body.length;
+    gz += gzipSync(body, { level: 9 }).length;
+    br += brotliCompressSync(body).length;
+  }
+  return { files: srcs.size, rawKb: raw / 1024, gzipKb: gz / 1024, brotliKb: br / 1024 };
+}
+
+const server = await startServer(PORT);
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  const rows = [];
+  for (const store of STORES) {
+    for (const path of PATHS) {
+      const url = `http://${store}.localhost:${PORT}${path}`;
+      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
+      const js = await firstLoadJs(`${store}.localhost`, path);
+      const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100);
+      rows.push({
+        page: `${store} ${path}`,
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        'best-practices': score('best-practices'),
+        seo: score('seo'),
+        'LCP ms': Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+        'TBT ms': Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
+        CLS: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
+        'JS gzip KB': Number(js.gzipKb.toFixed(1)),
+        'JS br KB': Number(js.brotliKb.toFixed(1)),
+      });
+      for (const [k, c] of Object.entries(lhr.categories)) {
+        if ((c.score ?? 0) < 0.95) {
+          const failing = c.auditRefs
+            .map((r) => lhr.audits[r.id])
+            .filter((a) => a && a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative')
+            .map((a) => a!.id);
+          console.log(`${store} ${path} ${k}: ${failing.join(', ')}`);
+        }
+      }
+    }
+  }
+  console.table(rows);
+} finally {
+  chrome.kill();
+  server.kill('SIGTERM');
+}
