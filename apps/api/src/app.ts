@@ -49,7 +49,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     },
     genReqId: requestIdFor,
-    requestIdLogLabel: 'requestId',
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     // Fastify waits forever by default; a slow client must not hold a socket.
