@@ -19,10 +19,10 @@ const cases = [
     name: 'POST main (multipart)',
     path: '/skulocity/api/v1/public/ecommerce/main',
     method: 'POST' as const,
-    headers: { host, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    headers: { host, 'content-type': `multipart/form-data; boundary=${boundary}` } as Record<string, string>,
     body: form,
   },
-  { name: 'GET cms fetch', path: '/api/v1/cms/fetch', method: 'GET' as const, headers: { host }, body: undefined },
+  { name: 'GET cms fetch', path: '/api/v1/cms/fetch', method: 'GET' as const, headers: { host } as Record<string, string>, body: undefined },
 ];
 
 const server = await startServer(PORT);

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Database, openDatabase } from '@app/db';
+import type { Database } from '@app/db';
+import { openTestDatabase } from '@app/db/testing';
 import { renderSeedImage, seedDatabase } from '@app/db/seed';
-import pg from 'pg';
 import { type BuildOptions, buildApp } from '../app';
 import type { App } from '../lib/app-types';
 
@@ -13,41 +13,9 @@ export const SEEDED_HOSTS = {
   garden: { host: 'garden.localhost', storeId: '9001' },
   power: { host: 'power.localhost', storeId: '9002' },
 } as const;
+export { openTestDatabase };
 export type SeededTenant = keyof typeof SEEDED_HOSTS;
 export const SEEDED_TENANTS = Object.keys(SEEDED_HOSTS) as SeededTenant[];
-
-/**
- * A fresh, migrated database: PGlite in memory, or a new database on the PostgreSQL of
- * TEST_DATABASE_URL (dropped on close) when the suite runs in its `postgres` project.
- */
-export async function openTestDatabase(): Promise<Database> {
-  if (process.env.TEST_DB !== 'postgres') {
-    const db = await openDatabase({ dataDir: 'memory://' });
-    await db.migrate();
-    return db;
-  }
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const dbUrl = new URL(url);
-  dbUrl.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 4 });
-  await db.migrate();
-  return {
-    ...db,
-    async close() {
-      await db.close();
-      const a = new pg.Client({ connectionString: url });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
-}
 
 export interface TestApp {
   app: App;

@@ -1,0 +1,253 @@
+/**
+ * The three demo stores of DESIGN.md "Seeded demo stores". `seedDatabase` fills an empty database
+ * in one transaction; on a database that already has stores it does nothing unless forced, so a
+ * restart never overwrites what a store owner changed.
+ */
+import { count, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../src/client';
+import { hashPassword } from '../src/password';
+import * as s from '../src/schema/index';
+import { type BuiltStore, builtStores, mediaPath, SEED_STORES } from './build';
+
+export { renderSeedImage } from './images';
+export { SEED_STORES };
+
+/** Demo logins, listed in the README. */
+export const SEED_USERS = SEED_STORES.flatMap((store) => [
+  {
+    tenantId: store.tenantId,
+    userId: `${store.prefix}-U-OWNER`,
+    email: `owner@${store.tenantId}.test`,
+    password: 'owner-demo-1',
+    firstName: 'Olivia',
+    lastName: 'Owner',
+    role: 'admin' as const,
+  },
+  {
+    tenantId: store.tenantId,
+    userId: `${store.prefix}-U-SHOPPER`,
+    email: `shopper@${store.tenantId}.test`,
+    password: 'shopper-demo-1',
+    firstName: 'Sam',
+    lastName: 'Shopper',
+    role: 'shopper' as const,
+  },
+]);
+
+// Hashing is deliberately slow; tests seed many databases in one process, so hash once.
+let hashed: Promise<Map<string, string>> | undefined;
+function passwordHashes(): Promise<Map<string, string>> {
+  hashed ??= (async () => {
+    const out = new Map<string, string>();
+    for (const pw of new Set(SEED_USERS.map((u) => u.password))) out.set(pw, await hashPassword(pw));
+    return out;
+  })();
+  return hashed;
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Deletes the seeded tenants' rows, children first, so `--force` can seed again. */
+async function removeSeededTenants(tx: Tx, tenantIds: string[]) {
+  const byTenant = [
+    s.productCategories,
+    s.products,
+    s.catalogCategories,
+    s.categoryRollups,
+    s.categories,
+    s.catalogs,
+    s.cmsPages,
+    s.faqs,
+    s.banners,
+    s.seoMeta,
+    s.storeSettings,
+    s.storeHosts,
+    s.users,
+    s.productStores,
+  ] as const;
+  for (const table of byTenant) await tx.delete(table).where(inArray(table.tenantId, tenantIds));
+  await tx.delete(s.tenants).where(inArray(s.tenants.tenantId, tenantIds));
+}
+
+async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
+  const { store } = b;
+  const t = store.tenantId;
+  const st = store.settings;
+  await tx.insert(s.tenants).values({ tenantId: t, name: store.tenantName, isWs2Public: true, erpUrl: null });
+  await tx.insert(s.productStores).values({
+    tenantId: t,
+    productStoreId: store.productStoreId,
+    storeName: store.storeName,
+    currencyUomId: 'USD',
+    canonicalHost: store.canonicalHost,
+  });
+  await tx
+    .insert(s.storeHosts)
+    .values(store.hosts.map((hostName) => ({ hostName, tenantId: t, productStoreId: store.productStoreId })));
+  await tx.insert(s.storeSettings).values({
+    tenantId: t,
+    productStoreId: store.productStoreId,
+    template: st.template,
+    theme: 'THEME_FASHION',
+    colorPrimary: st.colors.primary,
+    colorSecondary: st.colors.secondary,
+    colorBanner: st.colors.banner,
+    colorAction: st.colors.action,
+    logoUrl: mediaPath(t, 'logo.svg'),
+    headerTitle: st.headerTitle,
+    headerDescription: st.headerDescription,
+    pageTitle: st.pageTitle,
+    promotionTitle: st.promotionTitle,
+    companyName: st.companyName,
+    address1: st.address1,
+    address2: st.address2,
+    city: st.city,
+    countryGeoId: st.countryGeoId,
+    postalCode: st.postalCode,
+    emailAddress: st.emailAddress,
+    countryCode: st.countryCode,
+    areaCode: st.areaCode,
+    contactNumber: st.contactNumber,
+    newsletterEmbed: st.newsletterEmbed,
+    contactPage: null,
+    chatWidgetId: null,
+  });
+
+  const categoryImage = (id: string, image: 'http' | 's3' | 'none') => {
+    const path = mediaPath(t, `categories/${id.toLowerCase()}.webp`);
+    return {
+      linkTwoImageUrl: image === 'http' ? path : null,
+      // The object-storage key of an S3-only image is served by our media route under the same path.
+      linkTwoImageUrlS3: image === 's3' ? path : null,
+    };
+  };
+  await tx.insert(s.categories).values([
+    ...store.categories.map((c) => ({
+      tenantId: t,
+      productCategoryId: c.id,
+      categoryName: c.name,
+      description: c.description,
+      longDescription: c.longDescription,
+      ...categoryImage(c.id, c.image),
+    })),
+    ...store.subcategories.map((c) => ({
+      tenantId: t,
+      productCategoryId: c.id,
+      categoryName: c.name,
+      description: c.name,
+      longDescription: null,
+      ...categoryImage(c.id, 'http'),
+    })),
+  ]);
+  if (store.subcategories.length) {
+    await tx.insert(s.categoryRollups).values(
+      store.subcategories.map((c, i) => ({
+        tenantId: t,
+        parentProductCategoryId: c.parent,
+        productCategoryId: c.id,
+        sequenceNum: i,
+      })),
+    );
+  }
+  await tx.insert(s.catalogs).values(
+    store.catalogs.map((c, i) => ({
+      tenantId: t,
+      prodCatalogId: c.id,
+      productStoreId: store.productStoreId,
+      catalogName: c.name,
+      sequenceNum: i,
+    })),
+  );
+  await tx.insert(s.catalogCategories).values(
+    store.catalogs.flatMap((c) =>
+      c.categories.map((productCategoryId, i) => ({
+        tenantId: t,
+        prodCatalogId: c.id,
+        productCategoryId,
+        sequenceNum: i,
+      })),
+    ),
+  );
+  await tx.insert(s.products).values(b.products);
+  await tx.insert(s.productCategories).values(
+    b.productCategories.map(([productCategoryId, productId, sequenceNum]) => ({
+      tenantId: t,
+      productCategoryId,
+      productId,
+      sequenceNum,
+    })),
+  );
+  await tx.insert(s.cmsPages).values(
+    store.pages.map((p, i) => ({
+      tenantId: t,
+      pageId: p.id,
+      productStoreId: store.productStoreId,
+      pageTitle: p.title,
+      pageUrl: p.url,
+      content: p.content,
+      pageLinks: [...p.links],
+      sequenceNum: i,
+    })),
+  );
+  await tx.insert(s.banners).values(
+    store.banners.map((x, i) => ({
+      tenantId: t,
+      bannerId: x.id,
+      productStoreId: store.productStoreId,
+      title: x.title,
+      subtitle: x.subtitle,
+      imageUrl: mediaPath(t, `banners/${x.id.toLowerCase()}.webp`),
+      linkUrl: x.link,
+      ctaLabel: x.cta,
+      sequenceNum: i,
+    })),
+  );
+  await tx.insert(s.faqs).values(
+    store.faqs.map(([question, answer], i) => ({
+      tenantId: t,
+      productStoreSurveyId: 'HELP_AND_FAQS',
+      faqId: `FAQ${String(i + 1).padStart(2, '0')}`,
+      question,
+      answer,
+      sequenceNum: i,
+    })),
+  );
+  await tx.insert(s.seoMeta).values([
+    // The store's brand name is the default keywords and description (issue 2, SPEC.md section 7).
+    { tenantId: t, route: 'default', title: store.storeName, keywords: store.storeName, description: store.storeName },
+    ...store.seo.map((e) => ({ tenantId: t, ...e })),
+  ]);
+  await tx.insert(s.users).values(
+    SEED_USERS.filter((u) => u.tenantId === t).map((u) => ({
+      tenantId: t,
+      userId: u.userId,
+      email: u.email,
+      passwordHash: hashes.get(u.password) as string,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      role: u.role,
+    })),
+  );
+}
+
+export interface SeedOptions {
+  /** Replace the demo stores even if the database already has stores. */
+  force?: boolean;
+}
+
+export async function seedDatabase(db: Db, opts: SeedOptions = {}): Promise<{ seeded: boolean }> {
+  const hashes = await passwordHashes();
+  return db.transaction(async (tx) => {
+    // Several app processes may start together on one PostgreSQL: only one of them seeds.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(727002)`);
+    const [row] = await tx.select({ n: count() }).from(s.tenants);
+    if ((row?.n ?? 0) > 0 && !opts.force) return { seeded: false };
+    const stores = builtStores();
+    await removeSeededTenants(
+      tx,
+      stores.map((b) => b.store.tenantId),
+    );
+    for (const b of stores) await insertStore(tx, b, hashes);
+    return { seeded: true };
+  });
+}

@@ -1,0 +1,146 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/client';
+import { verifyPassword } from '../src/password';
+import * as s from '../src/schema/index';
+import { openTestDatabase } from '../src/testing';
+import { renderSeedImage, SEED_STORES, SEED_USERS, seedDatabase } from './index';
+
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+  expect(await seedDatabase(database.db)).toEqual({ seeded: true });
+});
+afterAll(async () => {
+  await database.close();
+});
+
+const tenants = SEED_STORES.map((x) => x.tenantId);
+
+async function countOf(table: typeof s.products | typeof s.categories | typeof s.faqs | typeof s.banners, t: string) {
+  const [row] = await database.db.select({ n: count() }).from(table).where(eq(table.tenantId, t));
+  return row?.n ?? 0;
+}
+
+/** Everything a shopper can see of a store, in a stable order: equal dumps mean equal stores. */
+async function dump(t: string) {
+  const db = database.db;
+  return {
+    products: await db.select().from(s.products).where(eq(s.products.tenantId, t)).orderBy(asc(s.products.productId)),
+    categories: await db
+      .select()
+      .from(s.categories)
+      .where(eq(s.categories.tenantId, t))
+      .orderBy(asc(s.categories.productCategoryId)),
+    pages: (
+      await db.select().from(s.cmsPages).where(eq(s.cmsPages.tenantId, t)).orderBy(asc(s.cmsPages.pageId))
+    ).map(({ updatedAt: _, ...p }) => p),
+    settings: (await db.select().from(s.storeSettings).where(eq(s.storeSettings.tenantId, t))).map(
+      ({ updatedAt: _, ...p }) => p,
+    ),
+  };
+}
+
+describe('seeded demo stores', () => {
+  it.each(tenants)('%s is a believable shop: catalogs, 12+ categories, 80+ products, pages, banners, FAQs', async (t) => {
+    const catalogs = await database.db.select().from(s.catalogs).where(eq(s.catalogs.tenantId, t));
+    expect(catalogs.length).toBeGreaterThanOrEqual(t === 'power' ? 6 : 2);
+    expect(await countOf(s.categories, t)).toBeGreaterThanOrEqual(12);
+    expect(await countOf(s.products, t)).toBeGreaterThanOrEqual(80);
+    expect(await countOf(s.banners, t)).toBeGreaterThanOrEqual(2);
+    expect(await countOf(s.faqs, t)).toBeGreaterThanOrEqual(6);
+
+    const products = await database.db.select().from(s.products).where(eq(s.products.tenantId, t));
+    expect(products.some((p) => p.stockQuantity === 0)).toBe(true);
+    expect(products.some((p) => p.salePrice !== null && p.salePrice < p.listPrice)).toBe(true);
+    expect(products.every((p) => p.listPrice > 0 && Number.isInteger(p.listPrice))).toBe(true);
+    expect(products.some((p) => !p.smallImageUrl && !p.mediumImageUrl && !p.detailImageUrl)).toBe(true);
+    // Pictures are made locally and served by our own media route: no external URLs.
+    for (const p of products) {
+      for (const u of [p.smallImageUrl, p.mediumImageUrl, p.detailImageUrl]) {
+        if (u) expect(u.startsWith(`/media/seed/${t}/products/`)).toBe(true);
+      }
+    }
+    expect(new Set(products.map((p) => p.slug)).size).toBe(products.length);
+
+    const pages = await database.db.select().from(s.cmsPages).where(eq(s.cmsPages.tenantId, t));
+    for (const flag of ['TOP', 'MENU', 'BOTTOM', 'FOOTER']) expect(pages.some((p) => p.pageLinks.includes(flag))).toBe(true);
+    expect(pages.some((p) => p.pageLinks.includes('BOTTOM') && p.pageTitle === p.pageTitle.toLowerCase())).toBe(true);
+
+    const categories = await database.db.select().from(s.categories).where(eq(s.categories.tenantId, t));
+    expect(categories.some((c) => c.linkTwoImageUrl)).toBe(true);
+    expect(categories.some((c) => !c.linkTwoImageUrl && c.linkTwoImageUrlS3)).toBe(true);
+    expect(categories.some((c) => !c.linkTwoImageUrl && !c.linkTwoImageUrlS3)).toBe(true);
+    const rollups = await database.db.select().from(s.categoryRollups).where(eq(s.categoryRollups.tenantId, t));
+    expect(rollups.length).toBeGreaterThan(0);
+
+    const [settings] = await database.db.select().from(s.storeSettings).where(eq(s.storeSettings.tenantId, t));
+    expect(settings?.chatWidgetId).toBeNull();
+  });
+
+  it('gives each store its own template, palette and footer data', async () => {
+    const all = await database.db.select().from(s.storeSettings).orderBy(asc(s.storeSettings.productStoreId));
+    const [lighting, garden, power] = all;
+    expect([lighting?.template, garden?.template, power?.template]).toEqual(['DEFAULT', 'ONE', 'DEFAULT']);
+    expect(garden?.newsletterEmbed).toContain('<form');
+    expect(power?.colorPrimary).not.toBe(lighting?.colorPrimary);
+    expect(power?.address1).toBeNull();
+    expect(power?.contactNumber).toBeNull();
+    expect(power?.promotionTitle).toBeNull();
+    expect(lighting?.promotionTitle).toBeTruthy();
+  });
+
+  it('creates an owner (admin) and a shopper per store with the README passwords', async () => {
+    for (const u of SEED_USERS) {
+      const [row] = await database.db
+        .select()
+        .from(s.users)
+        .where(and(eq(s.users.tenantId, u.tenantId), eq(s.users.email, u.email)));
+      expect(row?.role).toBe(u.role);
+      expect(row?.passwordHash.startsWith('$argon2id$')).toBe(true);
+      expect(await verifyPassword(row?.passwordHash ?? '', u.password)).toBe(true);
+    }
+    expect(SEED_USERS.map((u) => u.email)).toContain('owner@lighting.test');
+  });
+
+  it('does nothing on a database that already has stores, and reseeds identically when forced', async () => {
+    const before = await Promise.all(tenants.map(dump));
+    await database.db
+      .update(s.products)
+      .set({ productName: 'Changed by the owner' })
+      .where(and(eq(s.products.tenantId, 'lighting'), eq(s.products.productId, 'LGT-1001')));
+    expect(await seedDatabase(database.db)).toEqual({ seeded: false });
+    const [kept] = await database.db
+      .select({ name: s.products.productName })
+      .from(s.products)
+      .where(and(eq(s.products.tenantId, 'lighting'), eq(s.products.productId, 'LGT-1001')));
+    expect(kept?.name).toBe('Changed by the owner');
+
+    expect(await seedDatabase(database.db, { force: true })).toEqual({ seeded: true });
+    expect(await Promise.all(tenants.map(dump))).toEqual(before);
+  });
+});
+
+describe('seed pictures', () => {
+  it('draws product, category and banner pictures as WebP and the logo as SVG', async () => {
+    const product = await renderSeedImage('seed/lighting/products/lgt-1001-medium.webp');
+    expect(product?.contentType).toBe('image/webp');
+    expect(product?.body.subarray(8, 12).toString()).toBe('WEBP');
+    const { default: sharp } = await import('sharp');
+    expect((await sharp(product?.body).metadata()).width).toBe(800);
+    expect((await renderSeedImage('seed/garden/categories/grd_houseplants.webp'))?.contentType).toBe('image/webp');
+    const banner = await renderSeedImage('seed/power/banners/pwr-banner-1.webp');
+    expect((await sharp(banner?.body).metadata()).width).toBe(1600);
+    const logo = await renderSeedImage('seed/garden/logo.svg');
+    expect(logo?.body.toString()).toContain('Fernwood Garden Supply');
+  });
+
+  it('is deterministic and knows only its own keys', async () => {
+    const a = await renderSeedImage('seed/power/products/pwr-1001-small.webp');
+    const b = await renderSeedImage('seed/power/products/pwr-1001-small.webp');
+    expect(a?.body.equals(b?.body as Buffer)).toBe(true);
+    expect(await renderSeedImage('seed/power/products/lgt-1001-small.webp')).toBeNull();
+    expect(await renderSeedImage('seed/nobody/logo.svg')).toBeNull();
+    expect(await renderSeedImage('t/lighting/upload.webp')).toBeNull();
+  });
+});

@@ -1,0 +1,139 @@
+/** The shape of one seeded store, written as data so the seed reads like a shop's back office. */
+
+/** How a category's image is stored: a hosted http image, only an object-storage key, or none. */
+export type CategoryImage = 'http' | 's3' | 'none';
+
+/** The drawing used for generated product and category pictures (see images.ts). */
+export type Glyph =
+  | 'pendant'
+  | 'chandelier'
+  | 'floor-lamp'
+  | 'table-lamp'
+  | 'desk-lamp'
+  | 'sconce'
+  | 'flush'
+  | 'track'
+  | 'vanity'
+  | 'lantern'
+  | 'path-light'
+  | 'string'
+  | 'bulb'
+  | 'plant'
+  | 'seedling'
+  | 'seed-packet'
+  | 'herb'
+  | 'trowel'
+  | 'shears'
+  | 'watering-can'
+  | 'hose'
+  | 'pot'
+  | 'raised-bed'
+  | 'soil-bag'
+  | 'birdhouse'
+  | 'chair'
+  | 'drill'
+  | 'saw'
+  | 'sander'
+  | 'grinder'
+  | 'wrench'
+  | 'screwdriver'
+  | 'hammer'
+  | 'battery'
+  | 'charger'
+  | 'mower'
+  | 'trimmer'
+  | 'blower'
+  | 'toolbox'
+  | 'workbench'
+  | 'helmet'
+  | 'jacket';
+
+/** [product name, brand, list price in dollars, sale price in dollars or 0 for none] */
+export type ItemRow = readonly [string, string, number, number?];
+
+export interface SeedCategory {
+  id: string;
+  /** null exercises the label fallback (categoryName, else description, else id). */
+  name: string | null;
+  /** Short label: the footer shows it first (SPEC.md section 2). */
+  description: string;
+  longDescription: string;
+  image: CategoryImage;
+  glyph: Glyph;
+  /** Sentences the product descriptions of this category draw on. */
+  features: readonly string[];
+  /** Typical shipping weight in grams. */
+  weight: number;
+  items: readonly ItemRow[];
+}
+
+/** A child category under a catalog category (a rollup edge); products join it by name. */
+export interface SeedSubcategory {
+  id: string;
+  parent: string;
+  name: string;
+  match: RegExp;
+}
+
+export interface SeedCatalog {
+  id: string;
+  name: string;
+  categories: readonly string[];
+}
+
+export interface SeedPage {
+  id: string;
+  title: string;
+  url: string;
+  links: readonly ('TOP' | 'MENU' | 'BOTTOM' | 'FOOTER')[];
+  content: string;
+}
+
+export interface SeedBanner {
+  id: string;
+  title: string;
+  subtitle: string;
+  link: string;
+  cta: string;
+}
+
+export interface SeedStore {
+  tenantId: string;
+  tenantName: string;
+  productStoreId: string;
+  storeName: string;
+  hosts: readonly string[];
+  canonicalHost: string;
+  /** Three-letter prefix of product ids and SKUs. */
+  prefix: string;
+  settings: {
+    template: string;
+    colors: { primary: string; secondary: string; banner: string; action: string };
+    headerTitle: string;
+    headerDescription: string;
+    pageTitle: string;
+    promotionTitle: string | null;
+    companyName: string;
+    address1: string | null;
+    address2: string | null;
+    city: string | null;
+    countryGeoId: string | null;
+    postalCode: string | null;
+    emailAddress: string;
+    countryCode: string | null;
+    areaCode: string | null;
+    contactNumber: string | null;
+    newsletterEmbed: string | null;
+  };
+  /** Colours of the generated pictures: background tints and object finishes. */
+  art: { backgrounds: readonly string[]; finishes: readonly string[] };
+  /** Brand → finish colour for product pictures (power tools come in their brand's colour). */
+  brandColors?: Readonly<Record<string, string>>;
+  subcategories: readonly SeedSubcategory[];
+  catalogs: readonly SeedCatalog[];
+  categories: readonly SeedCategory[];
+  pages: readonly SeedPage[];
+  banners: readonly SeedBanner[];
+  faqs: readonly (readonly [string, string])[];
+  seo: readonly { route: string; title: string; description: string; keywords: string }[];
+}

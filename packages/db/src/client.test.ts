@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './client';
+import { DataDirLockedError } from './lock';
+import * as s from './schema/index';
+import { openTestDatabase } from './testing';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'sf-db-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('migrations', () => {
+  it('apply twice without error and create pg_trgm', async () => {
+    const database = await openTestDatabase();
+    try {
+      await database.migrate();
+      const ext = await database.db.execute(sql`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`);
+      expect((ext as unknown as { rows: unknown[] }).rows).toHaveLength(1);
+      // Every tenant-owned table puts tenant_id first in its primary key.
+      const keys = await database.db.execute(sql`
+        SELECT c.relname AS table, a.attname AS first
+        FROM pg_constraint k
+        JOIN pg_class c ON c.oid = k.conrelid
+        JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1]
+        WHERE k.contype = 'p' AND c.relnamespace = 'public'::regnamespace`);
+      const rows = (keys as unknown as { rows: Array<{ table: string; first: string }> }).rows;
+      const exempt = new Set(['tenants', 'store_hosts']);
+      for (const r of rows.filter((x) => !exempt.has(x.table))) expect([r.table, r.first]).toEqual([r.table, 'tenant_id']);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('embedded PGlite on disk', () => {
+  it('keeps data across a close and reopen (a restart)', async () => {
+    const dataDir = tempDir();
+    const first = await openDatabase({ dataDir });
+    await first.migrate();
+    await first.db.insert(s.tenants).values({ tenantId: 'kept', name: 'Kept Store' });
+    await first.close();
+
+    const second = await openDatabase({ dataDir });
+    try {
+      await second.migrate();
+      const rows = await second.db.select().from(s.tenants).where(eq(s.tenants.tenantId, 'kept'));
+      expect(rows.map((r) => r.name)).toEqual(['Kept Store']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses a second open of the same directory with a message naming the holder', async () => {
+    const dataDir = tempDir();
+    const first = await openDatabase({ dataDir });
+    try {
+      const err = await openDatabase({ dataDir }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DataDirLockedError);
+      expect((err as Error).message).toContain(`already open in process ${process.pid}`);
+      expect((err as Error).message).toContain('DATA_DIR');
+    } finally {
+      await first.close();
+    }
+    // Released on close: the directory opens again.
+    const again = await openDatabase({ dataDir });
+    await again.close();
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const dataDir = tempDir();
+    // A pid far above any real one: the holder crashed long ago.
+    writeFileSync(join(dataDir, 'pg.lock'), '2147483646');
+    const database = await openDatabase({ dataDir });
+    await database.close();
+  });
+});
