@@ -42,8 +42,9 @@ function ensureChromium() {
 const hasBrowserTests = existsSync('e2e/playwright.config.ts');
 const chromium = hasBrowserTests ? ensureChromium() : undefined;
 
+// The production build first: the server process test and the browser tests both serve it.
+run('npm', ['run', 'build', '--workspaces', '--if-present']);
 run('npx', ['vitest', 'run']);
 if (hasBrowserTests) {
-  run('npm', ['run', 'build', '--workspaces', '--if-present']);
   run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { CHROMIUM_PATH: chromium });
 }

@@ -63,18 +63,20 @@ const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode; message: 
 
 /** "body.email: Invalid email address" — every field problem names its field. */
 function zodIssues(err: FastifyError & { validation?: unknown; validationContext?: string }): string[] {
+  // fastify-type-provider-zod puts the zod path in `instancePath` ("/items/0/qty") and the rest
+  // of the issue (keys, expected, ...) in `params`.
   const list = (err.validation ?? []) as Array<{
     instancePath?: string;
+    keyword?: string;
     message?: string;
-    params?: { issue?: { path?: unknown[]; message?: string; code?: string; keys?: string[] } };
+    params?: { keys?: string[] };
   }>;
   return list.map((v) => {
-    const issue = v.params?.issue;
-    const where = [err.validationContext, ...((issue?.path as unknown[]) ?? [])]
-      .filter((p) => p !== undefined && p !== '')
-      .join('.');
-    let msg = issue?.message ?? v.message ?? 'is invalid';
-    if (issue?.code === 'unrecognized_keys' && issue.keys?.length) msg = `unknown field(s): ${issue.keys.join(', ')}`;
+    const path = (v.instancePath ?? '').split('/').filter(Boolean);
+    const where = [err.validationContext, ...path].filter((p) => p !== undefined && p !== '').join('.');
+    let msg = v.message ?? 'is invalid';
+    if (v.keyword === 'invalid_type' && msg.endsWith('received undefined')) msg = 'is required';
+    if (v.keyword === 'unrecognized_keys' && v.params?.keys?.length) msg = `unknown field(s): ${v.params.keys.join(', ')}`;
     return where ? `${where}: ${msg}` : msg;
   });
 }

@@ -19,7 +19,8 @@ const mainBodySchema = z
   .strictObject({
     productStoreId: z.string().trim().max(32, 'productStoreId is longer than 32 characters').optional(),
   })
-  .optional();
+  // A POST with no body at all arrives as null: the host's store.
+  .nullish();
 
 export async function catalogRoutes(app: App, { catalog, tenants, cache }: Deps) {
   async function sendMain(req: FastifyRequest, reply: FastifyReply, requested?: string) {
