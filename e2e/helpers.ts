@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { request } from 'node:http';
 import type { Page } from '@playwright/test';
 import { PORT } from './playwright.config';
 
@@ -16,7 +17,28 @@ export async function snap(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
 }
 
-export async function apiJson<T>(page: Page, store: StoreName, path: string): Promise<T> {
-  const res = await page.request.get(`${STORES[store].url}${path}`);
-  return (await res.json()) as T;
+/**
+ * A GET from the test process itself, to 127.0.0.1 with the store's Host header: Node's resolver,
+ * unlike Chromium's, does not map *.localhost to loopback on every system.
+ */
+export function fetchText(store: StoreName, path: string): Promise<{ status: number; body: string }> {
+  const host = new URL(STORES[store].url).host;
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: PORT, path, headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export async function apiJson<T>(_page: Page | null, store: StoreName, path: string): Promise<T> {
+  const res = await fetchText(store, path);
+  if (res.status !== 200) throw new Error(`GET ${path} on ${store}: ${res.status} ${res.body.slice(0, 200)}`);
+  return JSON.parse(res.body) as T;
 }

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { apiJson, snap, STORE_NAMES, STORES, type StoreName } from './helpers';
+import { apiJson, fetchText, snap, STORE_NAMES, STORES, type StoreName } from './helpers';
 import { PORT } from './playwright.config';
 
 interface Category {
@@ -29,8 +29,8 @@ const details = async (page: Page, store: StoreName) =>
 
 test.describe('server-rendered frame', () => {
   for (const store of STORE_NAMES) {
-    test(`${store}: the HTML of / already holds catalogs, theme colours and template`, async ({ request, page }) => {
-      const html = await (await request.get(`${STORES[store].url}/`)).text();
+    test(`${store}: the HTML of / already holds catalogs, theme colours and template`, async ({ page }) => {
+      const html = (await fetchText(store, '/')).body;
       const catalogs = await mainData(page, store);
       for (const c of catalogs) expect(html).toContain(c.catalogName.replace(/&/g, '&amp;'));
       expect(html).toMatch(/--brand:\d{1,3}, \d{1,3}, \d{1,3}/);
@@ -324,7 +324,8 @@ test.describe('tenancy, SEO and accessibility', () => {
   for (const store of STORE_NAMES) {
     test(`${store}: no serious or critical accessibility violation on the home page`, async ({ page }) => {
       await page.goto(`${STORES[store].url}/`);
-      const result = await new AxeBuilder({ page }).analyze();
+      // The newsletter embed is a sandboxed frame without scripts: axe cannot run inside it.
+      const result = await new AxeBuilder({ page }).exclude('[data-testid=newsletter-embed]').analyze();
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     });

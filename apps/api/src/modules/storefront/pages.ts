@@ -50,19 +50,26 @@ export async function registerPages(app: App, opts: PagesOptions) {
   const handle = createRequestHandler(build, 'production');
   const chatOrigin = new URL(opts.chatWidgetUrl).origin;
 
-  await app.register(fastifyStatic, {
-    root: join(opts.buildDir, 'client'),
-    wildcard: false,
-    index: false,
-    setHeaders(res, path) {
-      // Vite's hashed assets never change; everything else in public/ may.
-      res.header(
-        'Cache-Control',
-        path.includes(`${join(opts.buildDir, 'client', 'assets')}/`)
-          ? 'public, max-age=31536000, immutable'
-          : 'public, max-age=3600',
-      );
-    },
+  // Built files are the same for every store, and an unknown host's 'Tenant is not setup.' page
+  // needs its scripts too: static routes are not bound to a tenant.
+  await app.register(async (assets) => {
+    assets.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), tenant: false };
+    });
+    await assets.register(fastifyStatic, {
+      root: join(opts.buildDir, 'client'),
+      wildcard: false,
+      index: false,
+      setHeaders(res, path) {
+        // Vite's hashed assets never change; everything else in public/ may.
+        res.header(
+          'Cache-Control',
+          path.includes(`${join(opts.buildDir, 'client', 'assets')}/`)
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=3600',
+        );
+      },
+    });
   });
 
   await app.register(async (pages) => {
