@@ -22,7 +22,13 @@ const cases = [
     headers: { host, 'content-type': `multipart/form-data; boundary=${boundary}` } as Record<string, string>,
     body: form,
   },
-  { name: 'GET cms fetch', path: '/api/v1/cms/fetch', method: 'GET' as const, headers: { host } as Record<string, string>, body: undefined },
+  {
+    name: 'GET cms fetch',
+    path: '/api/v1/cms/fetch',
+    method: 'GET' as const,
+    headers: { host } as Record<string, string>,
+    body: undefined,
+  },
 ];
 
 const server = await startServer(PORT);
@@ -42,13 +48,18 @@ try {
     await new Promise<void>((r) => bare.listen(BARE_PORT, '127.0.0.1', () => r()));
     const opts = { method: c.method, headers: c.headers, body: c.body, duration: DURATION };
     const ours = await load(`${c.name} (ours)`, { url: `http://127.0.0.1:${PORT}${c.path}`, ...opts });
-    const bareResult = await load(`${c.name} (bare node:http)`, { url: `http://127.0.0.1:${BARE_PORT}${c.path}`, ...opts });
+    const bareResult = await load(`${c.name} (bare node:http)`, {
+      url: `http://127.0.0.1:${BARE_PORT}${c.path}`,
+      ...opts,
+    });
     await new Promise<void>((r) => bare.close(() => r()));
     results.push({ ours, bare: bareResult });
   }
   table(results.flatMap((r) => [r.ours, r.bare]));
   for (const { ours, bare } of results) {
-    console.log(`${ours.name.replace(' (ours)', '')}: ours/bare = ${(ours.rps / bare.rps).toFixed(2)} req/s, p99 ${ours.p99} ms vs ${bare.p99} ms`);
+    console.log(
+      `${ours.name.replace(' (ours)', '')}: ours/bare = ${(ours.rps / bare.rps).toFixed(2)} req/s, p99 ${ours.p99} ms vs ${bare.p99} ms`,
+    );
   }
 } finally {
   server.kill('SIGTERM');

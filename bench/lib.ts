@@ -14,7 +14,14 @@ export interface Result {
 
 export async function load(
   name: string,
-  opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; connections?: number; duration?: number },
+  opts: {
+    url: string;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    duration?: number;
+  },
 ): Promise<Result> {
   const r = await autocannon({
     url: opts.url,
@@ -32,7 +39,15 @@ export async function startServer(port: number, env: Record<string, string> = {}
   const dataDir = `.bench/data-${port}`;
   rmSync(dataDir, { recursive: true, force: true });
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    env: { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const until = Date.now() + 120_000;
@@ -45,7 +60,14 @@ export async function startServer(port: number, env: Record<string, string> = {}
   throw new Error('server did not become ready');
 }
 
-export function fetchBody(port: number, path: string, host: string, method = 'GET', body?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
+export function fetchBody(
+  port: number,
+  path: string,
+  host: string,
+  method = 'GET',
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method, headers: { host, ...headers } }, (res) => {
       const chunks: Buffer[] = [];

@@ -15,7 +15,8 @@ const PATHS = (process.env.BENCH_PAGES ?? '/').split(',');
 async function firstLoadJs(host: string, path: string) {
   const html = (await fetchBody(PORT, path, host)).body.toString();
   const srcs = new Set<string>();
-  for (const m of html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+\.js)"/g)) srcs.add(m[1]!);
+  for (const m of html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+\.js)"/g))
+    srcs.add(m[1]!);
   for (const m of html.matchAll(/import\("([^"]+\.js)"\)|from "([^"]+\.js)"/g)) srcs.add((m[1] ?? m[2])!);
   let raw = 0;
   let gz = 0;
@@ -32,7 +33,16 @@ async function firstLoadJs(host: string, path: string) {
 const server = await startServer(PORT);
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   const rows = [];

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { apiJson, fetchText, snap, STORE_NAMES, STORES, type StoreName } from './helpers';
+import { apiJson, fetchText, STORE_NAMES, STORES, type StoreName, snap } from './helpers';
 import { PORT } from './playwright.config';
 
 interface Category {
@@ -22,10 +22,16 @@ interface Page_ {
 }
 
 const mainData = async (page: Page, store: StoreName) =>
-  (await apiJson<{ data: { catalogCol: Catalog[] } }>(page, store, '/skulocity/api/v1/public/ecommerce/categories')).data.catalogCol;
-const cmsPages = async (page: Page, store: StoreName) => (await apiJson<{ data: Page_[] }>(page, store, '/api/v1/cms/fetch')).data;
+  (await apiJson<{ data: { catalogCol: Catalog[] } }>(page, store, '/skulocity/api/v1/public/ecommerce/categories'))
+    .data.catalogCol;
+const cmsPages = async (page: Page, store: StoreName) =>
+  (await apiJson<{ data: Page_[] }>(page, store, '/api/v1/cms/fetch')).data;
 const details = async (page: Page, store: StoreName) =>
-  (await apiJson<{ data: Record<string, never> & { companyName: string; storeName: string; promotionTitle: string | null } }>(page, store, '/api/v1/store/detail/fetch')).data;
+  (
+    await apiJson<{
+      data: Record<string, never> & { companyName: string; storeName: string; promotionTitle: string | null };
+    }>(page, store, '/api/v1/store/detail/fetch')
+  ).data;
 
 test.describe('server-rendered frame', () => {
   for (const store of STORE_NAMES) {
@@ -35,6 +41,21 @@ test.describe('server-rendered frame', () => {
       for (const c of catalogs) expect(html).toContain(c.catalogName.replace(/&/g, '&amp;'));
       expect(html).toMatch(/--brand:\d{1,3}, \d{1,3}, \d{1,3}/);
       expect(html).toContain(`data-template="${STORES[store].template}"`);
+    });
+  }
+
+  for (const store of STORE_NAMES) {
+    test(`${store}: the store's theme colours are what the page is painted with`, async ({ page }) => {
+      const { data } = await apiJson<{ data: { themeColors: Record<'primary' | 'action' | 'banner', string> } }>(
+        page,
+        store,
+        `/api/v1/store/config/fetch?productStoreId=${STORES[store].storeId}`,
+      );
+      await page.goto(`${STORES[store].url}/`);
+      const rgb = (v: string) => `rgb(${v.split(',').map((x) => x.trim()).join(', ')})`;
+      const search = page.getByTestId('search-desktop').locator('xpath=ancestor::form//button[@type="submit"]');
+      await expect(search).toHaveCSS('background-color', rgb(data.themeColors.action));
+      await expect(page.getByTestId('top-strip')).toHaveCSS('background-color', rgb(data.themeColors.banner));
     });
   }
 
@@ -61,7 +82,11 @@ test.describe('top strip', () => {
     await expect(page.getByTestId('locale-label')).toHaveText('EN, $');
     const top = (await cmsPages(page, 'lighting')).filter((p) => p.pageLinks.includes('TOP'));
     expect(top.length).toBeGreaterThan(0);
-    for (const p of top) await expect(page.getByTestId('top-strip').getByRole('link', { name: p.pageTitle })).toHaveAttribute('href', `/page/details/${p.pageUrl}`);
+    for (const p of top)
+      await expect(page.getByTestId('top-strip').getByRole('link', { name: p.pageTitle })).toHaveAttribute(
+        'href',
+        `/page/details/${p.pageUrl}`,
+      );
   });
 
   test("shows 'Promotion title is not set.' when the store has none", async ({ page }) => {
@@ -152,7 +177,9 @@ test.describe('category bar', () => {
         for (const [i, c] of catalog.categoryList.entries()) {
           const label = c.categoryName || c.description || c.productCategoryId;
           await expect(items.nth(i)).toHaveText(label);
-          const expected = c.linkTwoImageUrl?.startsWith('http') ? c.linkTwoImageUrl : c.linkTwoImageUrlS3 || '/no-product-image.svg';
+          const expected = c.linkTwoImageUrl?.startsWith('http')
+            ? c.linkTwoImageUrl
+            : c.linkTwoImageUrlS3 || '/no-product-image.svg';
           await expect(items.nth(i).locator('img')).toHaveAttribute('src', expected);
         }
         await page.keyboard.press('Escape');
@@ -176,7 +203,10 @@ test.describe('category bar', () => {
     const menu = (await cmsPages(page, 'lighting')).filter((p) => p.pageLinks.includes('MENU'));
     await page.getByTestId('category-bar').getByRole('button', { name: 'More' }).click();
     for (const p of menu) {
-      await expect(page.getByTestId('category-overlay').getByRole('link', { name: p.pageTitle })).toHaveAttribute('href', `/page/details/${p.pageUrl}`);
+      await expect(page.getByTestId('category-overlay').getByRole('link', { name: p.pageTitle })).toHaveAttribute(
+        'href',
+        `/page/details/${p.pageUrl}`,
+      );
     }
   });
 
@@ -195,7 +225,9 @@ test.describe('category bar', () => {
 
 test.describe('footer', () => {
   for (const store of STORE_NAMES) {
-    test(`${store}: categories, Quick Links, Learn More, FOOTER links, contact, subscribe, copyright`, async ({ page }) => {
+    test(`${store}: categories, Quick Links, Learn More, FOOTER links, contact, subscribe, copyright`, async ({
+      page,
+    }) => {
       await page.goto(`${STORES[store].url}/`);
       const cats: Category[] = [];
       for (const c of (await mainData(page, store)).flatMap((x) => x.categoryList)) {
@@ -217,16 +249,26 @@ test.describe('footer', () => {
       if (bottom.length) {
         await expect(learn.getByRole('heading')).toHaveText('Learn More');
         for (const p of bottom) {
-          const titled = p.pageTitle.replace(/\b([a-z])/g, (m, _c, i) => (i === 0 || !/^(a|an|and|as|at|but|by|for|in|of|on|or|the|to)\b/.test(p.pageTitle.slice(i)) ? m.toUpperCase() : m));
+          const titled = p.pageTitle.replace(/\b([a-z])/g, (m, _c, i) =>
+            i === 0 || !/^(a|an|and|as|at|but|by|for|in|of|on|or|the|to)\b/.test(p.pageTitle.slice(i))
+              ? m.toUpperCase()
+              : m,
+          );
           await expect(learn.getByRole('link', { name: titled })).toHaveAttribute('href', `/page/details/${p.pageUrl}`);
         }
       } else {
         await expect(learn).toHaveCount(0);
       }
       for (const p of pages.filter((x) => x.pageLinks.includes('FOOTER'))) {
-        await expect(page.getByTestId('footer-bottom-links').getByRole('link', { name: p.pageTitle })).toHaveAttribute('href', `/page/details/${p.pageUrl}`);
+        await expect(page.getByTestId('footer-bottom-links').getByRole('link', { name: p.pageTitle })).toHaveAttribute(
+          'href',
+          `/page/details/${p.pageUrl}`,
+        );
       }
-      await expect(page.getByTestId('footer').getByRole('link', { name: 'Contact Seller' })).toHaveAttribute('href', '/contact');
+      await expect(page.getByTestId('footer').getByRole('link', { name: 'Contact Seller' })).toHaveAttribute(
+        'href',
+        '/contact',
+      );
       const icons = page.getByTestId('social-icons').getByRole('img');
       await expect(icons).toHaveCount(4);
       await expect(page.getByTestId('social-icons').getByRole('link')).toHaveCount(0);
@@ -261,7 +303,8 @@ test.describe('layout by route and the guard', () => {
     for (const path of ['/auth/login', '/auth/register', '/auth/forgot-password']) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      for (const id of ['top-strip', 'category-bar', 'footer', 'copyright', 'logo']) await expect(page.getByTestId(id)).toHaveCount(0);
+      for (const id of ['top-strip', 'category-bar', 'footer', 'copyright', 'logo'])
+        await expect(page.getByTestId(id)).toHaveCount(0);
     }
     await snap(page, 'auth-forgot-password');
   });
@@ -307,7 +350,11 @@ test.describe('tenancy, SEO and accessibility', () => {
   });
 
   test('title, keywords, description, canonical and Open Graph come from the SEO config', async ({ page }) => {
-    const seo = await apiJson<Array<{ route: string; title: string; description: string; keywords: string }>>(page, 'lighting', '/assets/seo-meta.config.json');
+    const seo = await apiJson<Array<{ route: string; title: string; description: string; keywords: string }>>(
+      page,
+      'lighting',
+      '/assets/seo-meta.config.json',
+    );
     const home = seo.find((e) => e.route === '/')!;
     await page.goto('/');
     await expect(page).toHaveTitle(home.title);

@@ -6,7 +6,14 @@ const dataDir = '.e2e-data';
 rmSync(dataDir, { recursive: true, force: true });
 const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', NODE_ENV: 'development' },
+  env: {
+    ...process.env,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    NODE_ENV: 'development',
+  },
 });
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -72,10 +72,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {store && <meta name="theme-color" content={`rgb(${store.themeColors.primary})`} />}
-        {store && <style data-theme={store.theme}>{themeCss(store.themeColors)}</style>}
         <link rel="icon" href={store?.logo.url ?? '/favicon.svg'} />
         <Meta />
         <Links />
+        {/* After the stylesheet, so the store's colours win over the built-in defaults. */}
+        {store && <style data-theme={store.theme}>{themeCss(store.themeColors)}</style>}
       </head>
       <body className="flex min-h-screen flex-col">
         {children}

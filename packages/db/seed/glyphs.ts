@@ -57,7 +57,10 @@ export const GLYPHS: Record<Glyph, (f: string) => string> = {
   vanity: (f) =>
     `<rect x="20" y="86" width="160" height="12" rx="6" fill="${f}"/>` +
     [45, 100, 155]
-      .map((x) => `<line x1="${x}" y1="92" x2="${x}" y2="110" stroke="${f}" stroke-width="4"/><circle cx="${x}" cy="126" r="22" fill="#fafaf9" stroke="#e7e5e4" stroke-width="2"/>`)
+      .map(
+        (x) =>
+          `<line x1="${x}" y1="92" x2="${x}" y2="110" stroke="${f}" stroke-width="4"/><circle cx="${x}" cy="126" r="22" fill="#fafaf9" stroke="#e7e5e4" stroke-width="2"/>`,
+      )
       .join(''),
   lantern: (f) =>
     `<path d="M64 60 L100 30 L136 60 Z" fill="${f}"/><rect x="70" y="60" width="60" height="92" fill="${GLOW}" stroke="${f}" stroke-width="8"/>` +

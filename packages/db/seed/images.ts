@@ -42,7 +42,7 @@ function bannerArt(store: SeedStore, glyph: Glyph, seed: number): string {
 function logoSvg(store: SeedStore): string {
   const c = store.settings.colors;
   const name = store.storeName;
-  const width = 56 + name.length * 11;
+  const width = 64 + Math.ceil(name.length * 12.5);
   const glyph: Glyph = store.categories[0]?.glyph ?? 'bulb';
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="48" viewBox="0 0 ${width} 48" role="img" aria-label="${name}">
 <rect x="2" y="2" width="44" height="44" rx="12" fill="${rgb(c.primary)}"/>

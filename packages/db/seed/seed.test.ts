@@ -32,9 +32,9 @@ async function dump(t: string) {
       .from(s.categories)
       .where(eq(s.categories.tenantId, t))
       .orderBy(asc(s.categories.productCategoryId)),
-    pages: (
-      await db.select().from(s.cmsPages).where(eq(s.cmsPages.tenantId, t)).orderBy(asc(s.cmsPages.pageId))
-    ).map(({ updatedAt: _, ...p }) => p),
+    pages: (await db.select().from(s.cmsPages).where(eq(s.cmsPages.tenantId, t)).orderBy(asc(s.cmsPages.pageId))).map(
+      ({ updatedAt: _, ...p }) => p,
+    ),
     settings: (await db.select().from(s.storeSettings).where(eq(s.storeSettings.tenantId, t))).map(
       ({ updatedAt: _, ...p }) => p,
     ),
@@ -42,41 +42,45 @@ async function dump(t: string) {
 }
 
 describe('seeded demo stores', () => {
-  it.each(tenants)('%s is a believable shop: catalogs, 12+ categories, 80+ products, pages, banners, FAQs', async (t) => {
-    const catalogs = await database.db.select().from(s.catalogs).where(eq(s.catalogs.tenantId, t));
-    expect(catalogs.length).toBeGreaterThanOrEqual(t === 'power' ? 6 : 2);
-    expect(await countOf(s.categories, t)).toBeGreaterThanOrEqual(12);
-    expect(await countOf(s.products, t)).toBeGreaterThanOrEqual(80);
-    expect(await countOf(s.banners, t)).toBeGreaterThanOrEqual(2);
-    expect(await countOf(s.faqs, t)).toBeGreaterThanOrEqual(6);
+  it.each(tenants)(
+    '%s is a believable shop: catalogs, 12+ categories, 80+ products, pages, banners, FAQs',
+    async (t) => {
+      const catalogs = await database.db.select().from(s.catalogs).where(eq(s.catalogs.tenantId, t));
+      expect(catalogs.length).toBeGreaterThanOrEqual(t === 'power' ? 6 : 2);
+      expect(await countOf(s.categories, t)).toBeGreaterThanOrEqual(12);
+      expect(await countOf(s.products, t)).toBeGreaterThanOrEqual(80);
+      expect(await countOf(s.banners, t)).toBeGreaterThanOrEqual(2);
+      expect(await countOf(s.faqs, t)).toBeGreaterThanOrEqual(6);
 
-    const products = await database.db.select().from(s.products).where(eq(s.products.tenantId, t));
-    expect(products.some((p) => p.stockQuantity === 0)).toBe(true);
-    expect(products.some((p) => p.salePrice !== null && p.salePrice < p.listPrice)).toBe(true);
-    expect(products.every((p) => p.listPrice > 0 && Number.isInteger(p.listPrice))).toBe(true);
-    expect(products.some((p) => !p.smallImageUrl && !p.mediumImageUrl && !p.detailImageUrl)).toBe(true);
-    // Pictures are made locally and served by our own media route: no external URLs.
-    for (const p of products) {
-      for (const u of [p.smallImageUrl, p.mediumImageUrl, p.detailImageUrl]) {
-        if (u) expect(u.startsWith(`/media/seed/${t}/products/`)).toBe(true);
+      const products = await database.db.select().from(s.products).where(eq(s.products.tenantId, t));
+      expect(products.some((p) => p.stockQuantity === 0)).toBe(true);
+      expect(products.some((p) => p.salePrice !== null && p.salePrice < p.listPrice)).toBe(true);
+      expect(products.every((p) => p.listPrice > 0 && Number.isInteger(p.listPrice))).toBe(true);
+      expect(products.some((p) => !p.smallImageUrl && !p.mediumImageUrl && !p.detailImageUrl)).toBe(true);
+      // Pictures are made locally and served by our own media route: no external URLs.
+      for (const p of products) {
+        for (const u of [p.smallImageUrl, p.mediumImageUrl, p.detailImageUrl]) {
+          if (u) expect(u.startsWith(`/media/seed/${t}/products/`)).toBe(true);
+        }
       }
-    }
-    expect(new Set(products.map((p) => p.slug)).size).toBe(products.length);
+      expect(new Set(products.map((p) => p.slug)).size).toBe(products.length);
 
-    const pages = await database.db.select().from(s.cmsPages).where(eq(s.cmsPages.tenantId, t));
-    for (const flag of ['TOP', 'MENU', 'BOTTOM', 'FOOTER']) expect(pages.some((p) => p.pageLinks.includes(flag))).toBe(true);
-    expect(pages.some((p) => p.pageLinks.includes('BOTTOM') && p.pageTitle === p.pageTitle.toLowerCase())).toBe(true);
+      const pages = await database.db.select().from(s.cmsPages).where(eq(s.cmsPages.tenantId, t));
+      for (const flag of ['TOP', 'MENU', 'BOTTOM', 'FOOTER'])
+        expect(pages.some((p) => p.pageLinks.includes(flag))).toBe(true);
+      expect(pages.some((p) => p.pageLinks.includes('BOTTOM') && p.pageTitle === p.pageTitle.toLowerCase())).toBe(true);
 
-    const categories = await database.db.select().from(s.categories).where(eq(s.categories.tenantId, t));
-    expect(categories.some((c) => c.linkTwoImageUrl)).toBe(true);
-    expect(categories.some((c) => !c.linkTwoImageUrl && c.linkTwoImageUrlS3)).toBe(true);
-    expect(categories.some((c) => !c.linkTwoImageUrl && !c.linkTwoImageUrlS3)).toBe(true);
-    const rollups = await database.db.select().from(s.categoryRollups).where(eq(s.categoryRollups.tenantId, t));
-    expect(rollups.length).toBeGreaterThan(0);
+      const categories = await database.db.select().from(s.categories).where(eq(s.categories.tenantId, t));
+      expect(categories.some((c) => c.linkTwoImageUrl)).toBe(true);
+      expect(categories.some((c) => !c.linkTwoImageUrl && c.linkTwoImageUrlS3)).toBe(true);
+      expect(categories.some((c) => !c.linkTwoImageUrl && !c.linkTwoImageUrlS3)).toBe(true);
+      const rollups = await database.db.select().from(s.categoryRollups).where(eq(s.categoryRollups.tenantId, t));
+      expect(rollups.length).toBeGreaterThan(0);
 
-    const [settings] = await database.db.select().from(s.storeSettings).where(eq(s.storeSettings.tenantId, t));
-    expect(settings?.chatWidgetId).toBeNull();
-  });
+      const [settings] = await database.db.select().from(s.storeSettings).where(eq(s.storeSettings.tenantId, t));
+      expect(settings?.chatWidgetId).toBeNull();
+    },
+  );
 
   it('gives each store its own template, palette and footer data', async () => {
     const all = await database.db.select().from(s.storeSettings).orderBy(asc(s.storeSettings.productStoreId));

@@ -34,7 +34,8 @@ describe('migrations', () => {
         WHERE k.contype = 'p' AND c.relnamespace = 'public'::regnamespace`);
       const rows = (keys as unknown as { rows: Array<{ table: string; first: string }> }).rows;
       const exempt = new Set(['tenants', 'store_hosts']);
-      for (const r of rows.filter((x) => !exempt.has(x.table))) expect([r.table, r.first]).toEqual([r.table, 'tenant_id']);
+      for (const r of rows.filter((x) => !exempt.has(x.table)))
+        expect([r.table, r.first]).toEqual([r.table, 'tenant_id']);
     } finally {
       await database.close();
     }

@@ -76,7 +76,8 @@ function zodIssues(err: FastifyError & { validation?: unknown; validationContext
     const where = [err.validationContext, ...path].filter((p) => p !== undefined && p !== '').join('.');
     let msg = v.message ?? 'is invalid';
     if (v.keyword === 'invalid_type' && msg.endsWith('received undefined')) msg = 'is required';
-    if (v.keyword === 'unrecognized_keys' && v.params?.keys?.length) msg = `unknown field(s): ${v.params.keys.join(', ')}`;
+    if (v.keyword === 'unrecognized_keys' && v.params?.keys?.length)
+      msg = `unknown field(s): ${v.params.keys.join(', ')}`;
     return where ? `${where}: ${msg}` : msg;
   });
 }

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '@app/db';
-import { openTestDatabase } from '@app/db/testing';
 import { renderSeedImage, seedDatabase } from '@app/db/seed';
+import { openTestDatabase } from '@app/db/testing';
 import { type BuildOptions, buildApp } from '../app';
 import type { App } from '../lib/app-types';
 

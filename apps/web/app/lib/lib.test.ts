@@ -6,12 +6,22 @@ import { themeCss } from './theme';
 import { titleCase } from './title-case';
 
 describe('frameParts (SPEC.md section 2, layout by route)', () => {
-  it.each(['/auth/register', '/auth/login', '/auth/forgot-password', '/manage-store/bonanza-connect', '/auth/reset/abc', '/x/auth/y'])(
-    'hides the whole frame on %s',
-    (path) => {
-      expect(frameParts(path)).toEqual({ header: false, topStrip: false, categoryBar: false, footer: false, copyright: false });
-    },
-  );
+  it.each([
+    '/auth/register',
+    '/auth/login',
+    '/auth/forgot-password',
+    '/manage-store/bonanza-connect',
+    '/auth/reset/abc',
+    '/x/auth/y',
+  ])('hides the whole frame on %s', (path) => {
+    expect(frameParts(path)).toEqual({
+      header: false,
+      topStrip: false,
+      categoryBar: false,
+      footer: false,
+      copyright: false,
+    });
+  });
   it.each([
     '/account/profile',
     '/account/password',
@@ -25,9 +35,24 @@ describe('frameParts (SPEC.md section 2, layout by route)', () => {
     '/manage-store/settings/access',
     '/order/history/',
   ])('shows everything but the category bar on %s', (path) => {
-    expect(frameParts(path)).toEqual({ header: true, topStrip: true, categoryBar: false, footer: true, copyright: true });
+    expect(frameParts(path)).toEqual({
+      header: true,
+      topStrip: true,
+      categoryBar: false,
+      footer: true,
+      copyright: true,
+    });
   });
-  it.each(['/', '/cart', '/checkout', '/faqs', '/categories/abc', '/lamp/LT-1', '/account/profile/settings', '/contact'])('shows everything on %s', (path) => {
+  it.each([
+    '/',
+    '/cart',
+    '/checkout',
+    '/faqs',
+    '/categories/abc',
+    '/lamp/LT-1',
+    '/account/profile/settings',
+    '/contact',
+  ])('shows everything on %s', (path) => {
     expect(Object.values(frameParts(path)).every(Boolean)).toBe(true);
   });
 });
@@ -37,12 +62,19 @@ describe('safeRedirect', () => {
     expect(safeRedirect('/account/profile')).toBe('/account/profile');
     expect(safeRedirect('/product/search/lamp?sort=price')).toBe('/product/search/lamp?sort=price');
   });
-  it.each(['https://evil.example', '//evil.example', '/\\evil.example', 'javascript:alert(1)', ' //evil.example', '/\t/evil.example', 'evil', '', null])(
-    'sends %s to /',
-    (to) => {
-      expect(safeRedirect(to as string)).toBe('/');
-    },
-  );
+  it.each([
+    'https://evil.example',
+    '//evil.example',
+    '/\\evil.example',
+    'javascript:alert(1)',
+    ' //evil.example',
+    '/\t/evil.example',
+    'evil',
+    '',
+    null,
+  ])('sends %s to /', (to) => {
+    expect(safeRedirect(to as string)).toBe('/');
+  });
 });
 
 describe('seoFor', () => {

@@ -423,17 +423,14 @@ export const garden: SeedStore = {
       'When can I plant out perennials?',
       'Any time the ground is not frozen. Spring and autumn are best; water well for the first few weeks.',
     ],
-    [
-      'Are your seeds organic?',
-      'All our vegetable and herb seeds are certified organic and open-pollinated.',
-    ],
+    ['Are your seeds organic?', 'All our vegetable and herb seeds are certified organic and open-pollinated.'],
     [
       'How long do seeds keep?',
       'In their resealed foil packet, in a cool dry place, most seeds keep for two to three years.',
     ],
     [
       'Do you offer a guarantee on tools?',
-      'Forged hand tools carry a lifetime guarantee against breakage. Other tools carry their maker\'s warranty.',
+      "Forged hand tools carry a lifetime guarantee against breakage. Other tools carry their maker's warranty.",
     ],
     [
       'Can I return a plant?',

@@ -35,7 +35,12 @@ export const lighting: SeedStore = {
   },
   subcategories: [
     { id: 'LGT_PENDANTS_GLASS', parent: 'LGT_PENDANTS', name: 'Glass Pendants', match: /glass|globe|opal/i },
-    { id: 'LGT_PENDANTS_NATURAL', parent: 'LGT_PENDANTS', name: 'Rattan & Paper Pendants', match: /rattan|paper|wood/i },
+    {
+      id: 'LGT_PENDANTS_NATURAL',
+      parent: 'LGT_PENDANTS',
+      name: 'Rattan & Paper Pendants',
+      match: /rattan|paper|wood/i,
+    },
     { id: 'LGT_BEDSIDE', parent: 'LGT_TABLE_LAMPS', name: 'Bedside Lamps', match: /bedside|touch|mushroom|ball/i },
   ],
   catalogs: [
@@ -396,7 +401,7 @@ export const lighting: SeedStore = {
       {
         slug: 'lighting-buying-guide',
         title: 'Lighting Buying Guide',
-        body: '<h2>Layer your light</h2><p>Every room needs three layers: ambient light from the ceiling, task light where you read or cook, and accent light that picks out art and texture.</p><h2>Pick the right size</h2><p>Add a room\'s length and width in feet: the sum, in inches, is a good diameter for its ceiling fixture.</p>',
+        body: "<h2>Layer your light</h2><p>Every room needs three layers: ambient light from the ceiling, task light where you read or cook, and accent light that picks out art and texture.</p><h2>Pick the right size</h2><p>Add a room's length and width in feet: the sum, in inches, is a good diameter for its ceiling fixture.</p>",
       },
       {
         slug: 'bulb-guide',

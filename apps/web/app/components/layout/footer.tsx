@@ -86,7 +86,7 @@ function SocialIcons() {
 
 function Subscribe({ store }: { store: StoreDetails }) {
   if (store.newsLetter.iframe) {
-    const doc = `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;font:14px system-ui,sans-serif;color:#fff;background:transparent}form{display:flex;gap:8px;flex-wrap:wrap}input{flex:1;min-width:0;height:40px;border-radius:6px;border:1px solid #cbd5e1;padding:0 12px;font:inherit}button{height:40px;border:0;border-radius:6px;padding:0 16px;font:600 14px system-ui,sans-serif;background:rgb(${store.themeColors.action});color:#fff;cursor:pointer}</style></head><body>${store.newsLetter.iframe}</body></html>`;
+    const doc = `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;font:14px system-ui,sans-serif;color:#fff;background:transparent}form{display:flex;gap:8px;flex-wrap:wrap;align-items:center}label{flex-basis:100%;font-weight:600}input{flex:1;min-width:0;height:40px;border-radius:6px;border:1px solid #cbd5e1;padding:0 12px;font:inherit}button{height:40px;border:0;border-radius:6px;padding:0 16px;font:600 14px system-ui,sans-serif;background:rgb(${store.themeColors.action});color:#fff;cursor:pointer}</style></head><body>${store.newsLetter.iframe}</body></html>`;
     return (
       <iframe
         title="Newsletter signup"
@@ -100,7 +100,7 @@ function Subscribe({ store }: { store: StoreDetails }) {
   return (
     <form className="space-y-2" onSubmit={(e) => e.preventDefault()} data-testid="newsletter-fallback">
       <p className="text-sm text-white/75">Get new arrivals, offers and tips in your inbox. Unsubscribe at any time.</p>
-      <div className="flex gap-2">
+      <div className="flex flex-wrap gap-2">
         <label htmlFor="footer-email" className="sr-only">
           Email address
         </label>
@@ -110,7 +110,7 @@ function Subscribe({ store }: { store: StoreDetails }) {
           name="email"
           placeholder="Email address"
           autoComplete="email"
-          className="h-10 min-w-0 flex-1 rounded-md border border-white/20 bg-white px-3 text-sm text-slate-900 placeholder:text-slate-500"
+          className="h-10 min-w-[12rem] flex-1 rounded-md border border-white/20 bg-white px-3 text-sm text-slate-900 placeholder:text-slate-500"
         />
         <button
           type="submit"

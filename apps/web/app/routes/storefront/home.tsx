@@ -23,9 +23,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             width={1600}
             height={600}
             fetchPriority="high"
-            className="absolute inset-0 h-full w-full object-cover opacity-90"
+            className="absolute inset-0 h-full w-full object-cover object-right opacity-90"
           />
-          <div className="absolute inset-0 bg-gradient-to-r from-black/70 via-black/40 to-transparent" />
+          {/* On a phone the text covers the picture: a stronger scrim keeps it readable. */}
+          <div className="absolute inset-0 bg-gradient-to-r from-black/80 via-black/60 to-black/30 md:from-black/70 md:via-black/40 md:to-transparent" />
           <div className="relative mx-auto flex min-h-[320px] max-w-7xl flex-col justify-center px-4 py-16 md:min-h-[420px]">
             <h1 className="max-w-xl text-3xl font-bold tracking-tight text-white md:text-5xl">{hero.title}</h1>
             {hero.subtitle && <p className="mt-4 max-w-lg text-base text-white/90 md:text-lg">{hero.subtitle}</p>}
