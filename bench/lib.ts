@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { request } from 'node:http';
 import autocannon from 'autocannon';
@@ -41,7 +42,9 @@ export async function startServer(port: number, env: Record<string, string> = {}
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
     env: {
       ...process.env,
-      NODE_ENV: 'development',
+      // The production configuration, as a deployment would run it.
+      NODE_ENV: 'production',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,

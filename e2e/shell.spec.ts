@@ -52,7 +52,11 @@ test.describe('server-rendered frame', () => {
         `/api/v1/store/config/fetch?productStoreId=${STORES[store].storeId}`,
       );
       await page.goto(`${STORES[store].url}/`);
-      const rgb = (v: string) => `rgb(${v.split(',').map((x) => x.trim()).join(', ')})`;
+      const rgb = (v: string) =>
+        `rgb(${v
+          .split(',')
+          .map((x) => x.trim())
+          .join(', ')})`;
       const search = page.getByTestId('search-desktop').locator('xpath=ancestor::form//button[@type="submit"]');
       await expect(search).toHaveCSS('background-color', rgb(data.themeColors.action));
       await expect(page.getByTestId('top-strip')).toHaveCSS('background-color', rgb(data.themeColors.banner));
@@ -375,6 +379,18 @@ test.describe('tenancy, SEO and accessibility', () => {
       const result = await new AxeBuilder({ page }).exclude('[data-testid=newsletter-embed]').analyze();
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    });
+  }
+
+  for (const store of STORE_NAMES) {
+    test(`${store}: the home page raises no browser issue (CSP, mixed content, cookies)`, async ({ page }) => {
+      const cdp = await page.context().newCDPSession(page);
+      const issues: string[] = [];
+      cdp.on('Audits.issueAdded', (e) => issues.push(JSON.stringify(e.issue).slice(0, 300)));
+      await cdp.send('Audits.enable');
+      await page.goto(`${STORES[store].url}/`, { waitUntil: 'networkidle' });
+      await page.getByTestId('category-bar').getByRole('button').first().click();
+      expect(issues).toEqual([]);
     });
   }
 

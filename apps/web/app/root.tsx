@@ -1,6 +1,6 @@
 import './lib/context';
 import type { ShellData } from '@app/contracts';
-import { TENANT_NOT_SETUP_MESSAGE } from '@app/contracts';
+import { TENANT_NOT_SETUP_MESSAGE } from '@app/contracts/client';
 import { type ReactNode, useEffect } from 'react';
 import {
   data,

@@ -33,5 +33,4 @@ export const errorCodes = [
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
-export const GENERIC_ERROR_MESSAGE = 'Something went wrong, please try again.';
-export const TENANT_NOT_SETUP_MESSAGE = 'Tenant is not setup.';
+export { GENERIC_ERROR_MESSAGE, TENANT_NOT_SETUP_MESSAGE } from './messages';

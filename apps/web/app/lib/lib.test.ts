@@ -102,3 +102,15 @@ describe('themeCss and titleCase', () => {
     expect(titleCase('returns & refunds')).toBe('Returns & Refunds');
   });
 });
+
+describe('mediaSrcSet', () => {
+  it('offers widths of our own media only', async () => {
+    const { mediaSrcSet } = await import('./media');
+    expect(mediaSrcSet('http://a.localhost/media/seed/a/x.webp', [160, 320])).toBe(
+      'http://a.localhost/media/seed/a/x.webp?w=160 160w, http://a.localhost/media/seed/a/x.webp?w=320 320w',
+    );
+    expect(mediaSrcSet('https://cdn.example/x.webp', [160])).toBeUndefined();
+    expect(mediaSrcSet(null, [160])).toBeUndefined();
+    expect(mediaSrcSet('/no-product-image.svg', [160])).toBeUndefined();
+  });
+});

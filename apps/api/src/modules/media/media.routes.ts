@@ -14,6 +14,13 @@ interface Deps {
  * Serves stored media at /media/<key>. Keys start with a namespace and the owning tenant
  * (`seed/<tenantId>/...`, `t/<tenantId>/...`): a host may only read its own tenant's media.
  */
+/**
+ * Widths a picture can be asked for (`?w=`), like an image CDN's: a phone downloads a 480 px hero,
+ * not the 1600 px original. A fixed list keeps the number of stored variants bounded.
+ */
+export const MEDIA_WIDTHS = [160, 320, 480, 640, 800, 1200, 1600] as const;
+const RESIZABLE = /\.(webp|png|jpe?g|avif)$/i;
+
 export async function mediaRoutes(app: App, { storage, generate }: Deps) {
   const inFlight = new Map<string, Promise<MediaObject | null>>();
 
@@ -32,6 +39,24 @@ export async function mediaRoutes(app: App, { storage, generate }: Deps) {
     return p;
   }
 
+  async function loadWidth(key: string, width: number): Promise<MediaObject | null> {
+    if (!RESIZABLE.test(key)) return load(key);
+    const variantKey = key.replace(RESIZABLE, `.w${width}.webp`);
+    const stored = await storage.get(variantKey);
+    if (stored) return stored;
+    const original = await load(key);
+    if (!original) return null;
+    const { default: sharp } = await import('sharp');
+    // Never enlarge: a request wider than the original gets the original's width.
+    const body = await sharp(original.body)
+      .resize({ width, withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer();
+    const made = { body, contentType: 'image/webp' };
+    await storage.put(variantKey, made);
+    return made;
+  }
+
   app.get(
     '/media/*',
     {
@@ -39,6 +64,15 @@ export async function mediaRoutes(app: App, { storage, generate }: Deps) {
         tags: ['media'],
         summary: "An image or file of this store's media",
         params: z.object({ '*': z.string() }),
+        querystring: z.strictObject({
+          w: z.coerce
+            .number()
+            .int()
+            .refine((n) => (MEDIA_WIDTHS as readonly number[]).includes(n), {
+              message: `must be one of ${MEDIA_WIDTHS.join(', ')}`,
+            })
+            .optional(),
+        }),
         response: { 200: z.any(), 404: errorEnvelopeSchema, 403: errorEnvelopeSchema },
       },
     },
@@ -48,7 +82,7 @@ export async function mediaRoutes(app: App, { storage, generate }: Deps) {
       if (!MEDIA_KEY.test(key) || key.includes('..') || owner !== req.tenantCtx.tenantId) {
         throw AppError.notFound('No such media file.');
       }
-      const obj = await load(key);
+      const obj = req.query.w ? await loadWidth(key, req.query.w) : await load(key);
       if (!obj) throw AppError.notFound('No such media file.');
       return reply
         .header('Cache-Control', 'public, max-age=86400, stale-while-revalidate=604800')

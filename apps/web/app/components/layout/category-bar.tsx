@@ -1,7 +1,9 @@
-import { type Catalog, type CmsPage, categoryImage, categoryLabel } from '@app/contracts';
+import type { Catalog, CmsPage } from '@app/contracts';
+import { categoryImage, categoryLabel } from '@app/contracts/client';
 import { ChevronDown } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { mediaSrcSet } from '../../lib/media';
 
 export const NO_IMAGE = '/no-product-image.svg';
 const MORE = '__more__';
@@ -114,6 +116,8 @@ export function CategoryBar({ catalogs, pages }: { catalogs: Catalog[]; pages: C
                     >
                       <img
                         src={categoryImage(c) ?? NO_IMAGE}
+                        srcSet={mediaSrcSet(categoryImage(c), [160])}
+                        sizes="56px"
                         alt=""
                         width={56}
                         height={56}

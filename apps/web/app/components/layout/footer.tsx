@@ -1,4 +1,5 @@
-import { type Catalog, type Category, type CmsPage, categoryFooterLabel, type StoreDetails } from '@app/contracts';
+import type { Catalog, Category, CmsPage, StoreDetails } from '@app/contracts';
+import { categoryFooterLabel } from '@app/contracts/client';
 import { Mail, MapPin, Phone } from 'lucide-react';
 import { Link } from 'react-router';
 import { titleCase } from '../../lib/title-case';

@@ -32,7 +32,7 @@ export function Header({ store, user, cartSize }: Props) {
           <Link
             to="/account/wishlist"
             className="flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-slate-800 hover:text-brand"
-            aria-label={one ? undefined : 'Wishlist'}
+            aria-label={one ? 'My Wishlist' : 'Wishlist'}
             data-testid="wishlist-link"
           >
             <Heart aria-hidden className="size-6" />

@@ -1,4 +1,4 @@
-import { categoryImage, categoryLabel } from '@app/contracts';
+import { categoryImage, categoryLabel } from '@app/contracts/client';
 import { data, Link, useRouteLoaderData } from 'react-router';
 import { NO_IMAGE } from '../../components/layout/category-bar';
 import { Breadcrumbs, EmptyState, PageContainer } from '../../components/ui/page';

@@ -1,7 +1,8 @@
-import { categoryImage, categoryLabel } from '@app/contracts';
+import { categoryImage, categoryLabel } from '@app/contracts/client';
 import { ArrowRight } from 'lucide-react';
 import { Link, useRouteLoaderData } from 'react-router';
 import { NO_IMAGE } from '../../components/layout/category-bar';
+import { mediaSrcSet } from '../../lib/media';
 import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/home';
 
@@ -19,6 +20,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <section className="relative overflow-hidden bg-dark" aria-label="Featured">
           <img
             src={hero.imageUrl}
+            srcSet={mediaSrcSet(hero.imageUrl, [640, 800, 1200, 1600])}
+            sizes="100vw"
             alt=""
             width={1600}
             height={600}
@@ -60,6 +63,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                     <div className="aspect-[4/3] overflow-hidden rounded-xl bg-slate-100">
                       <img
                         src={categoryImage(c) ?? NO_IMAGE}
+                        srcSet={mediaSrcSet(categoryImage(c), [160, 320, 480])}
+                        sizes="(min-width: 1024px) 200px, (min-width: 640px) 33vw, 50vw"
                         alt=""
                         width={300}
                         height={225}
@@ -84,6 +89,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               >
                 <img
                   src={b.imageUrl}
+                  srcSet={mediaSrcSet(b.imageUrl, [480, 800, 1200])}
+                  sizes="(min-width: 768px) 50vw, 100vw"
                   alt=""
                   width={800}
                   height={300}

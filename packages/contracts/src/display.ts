@@ -1,0 +1,34 @@
+/**
+ * Display rules shared by the server and the browser. Nothing here imports zod, so the storefront
+ * bundle stays small and free of zod's eval probe (our CSP forbids eval): browser code imports
+ * `@app/contracts/client`, never the package root.
+ */
+import type { Category } from './catalog';
+
+/** Category label rule of SPEC.md section 2 (category bar): name, else description, else id. */
+export function categoryLabel(c: Pick<Category, 'categoryName' | 'description' | 'productCategoryId'>): string {
+  return c.categoryName?.trim() || c.description?.trim() || c.productCategoryId;
+}
+
+/** Footer label rule of SPEC.md section 2: description, else name, else id. */
+export function categoryFooterLabel(c: Pick<Category, 'categoryName' | 'description' | 'productCategoryId'>): string {
+  return c.description?.trim() || c.categoryName?.trim() || c.productCategoryId;
+}
+
+/** Image rule: linkTwoImageUrl when it starts with http, else the S3 key, else null (placeholder). */
+export function categoryImage(c: Pick<Category, 'linkTwoImageUrl' | 'linkTwoImageUrlS3'>): string | null {
+  if (c.linkTwoImageUrl?.startsWith('http')) return c.linkTwoImageUrl;
+  return c.linkTwoImageUrlS3 || null;
+}
+
+/** Product display image: the first of small, medium, detail that starts with http. */
+export function productDisplayImage(p: {
+  smallImageUrl?: string | null;
+  mediumImageUrl?: string | null;
+  detailImageUrl?: string | null;
+}): string | null {
+  for (const u of [p.smallImageUrl, p.mediumImageUrl, p.detailImageUrl]) {
+    if (u?.startsWith('http')) return u;
+  }
+  return null;
+}

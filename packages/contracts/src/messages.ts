@@ -1,0 +1,3 @@
+/** Texts the shopper sees, shared by server and browser (SPEC.md section 8). */
+export const GENERIC_ERROR_MESSAGE = 'Something went wrong, please try again.';
+export const TENANT_NOT_SETUP_MESSAGE = 'Tenant is not setup.';
