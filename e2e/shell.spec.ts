@@ -402,3 +402,48 @@ test.describe('tenancy, SEO and accessibility', () => {
     expect(box!.x + box!.width).toBeGreaterThan(vp.width - 40);
   });
 });
+
+test.describe('behaviour', () => {
+  test('scroll position is restored when going back', async ({ page }) => {
+    await page.goto('/');
+    const link = page.getByTestId('footer-categories-1').getByRole('link').first();
+    await link.scrollIntoViewIfNeeded();
+    const before = await page.evaluate(() => window.scrollY);
+    expect(before).toBeGreaterThan(500);
+    await link.click();
+    await expect(page).toHaveURL(/\/categories\//);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(50);
+    await page.goBack();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before - 50);
+  });
+
+  test('store values are kept in browser storage for scripts and later visits', async ({ page }) => {
+    await page.goto(`${STORES.garden.url}/`);
+    await expect(page.getByTestId('logo')).toBeVisible();
+    const stored = await page.evaluate(() => ({ ...window.localStorage }));
+    expect(stored.productStoreId).toBe('9001');
+    expect(stored.template).toBe('ONE');
+    expect(stored.isLogin).toBe('false');
+    const main = JSON.parse(stored.mainData ?? '{}') as { catalogCol?: unknown[] };
+    expect(main.catalogCol?.length).toBeGreaterThanOrEqual(2);
+    // Later navigations use what the page already holds: no refetch of the store's start-up data.
+    const refetched: string[] = [];
+    page.on('request', (r) => {
+      if (/\/(main|store\/config\/fetch|store\/detail\/fetch|cms\/fetch)\b/.test(r.url())) refetched.push(r.url());
+    });
+    await page.getByTestId('footer').getByRole('link', { name: 'Contact Seller' }).click();
+    await expect(page).toHaveURL(/\/contact$/);
+    await page.getByTestId('logo').click();
+    await expect(page).toHaveURL(`${STORES.garden.url}/`);
+    expect(refetched).toEqual([]);
+  });
+
+  test('an error toast shows Error!!! and leaves after five seconds', async ({ page }) => {
+    await page.goto(`http://nowhere.shop.test:${PORT}/`);
+    const toast = page.getByRole('alert');
+    await expect(toast).toContainText('Error!!!');
+    await page.waitForTimeout(3500);
+    await expect(toast).toBeVisible();
+    await expect(toast).toBeHidden({ timeout: 4000 });
+  });
+});

@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+
+/**
+ * The chat widget (SPEC.md section 1) on a server of this spec's own, whose garden store has a
+ * widget id. The chat provider is on the internet: its script is answered by a stand-in here.
+ */
+const PORT = 3195;
+const DATA_DIR = '.e2e-data-chat';
+const WIDGET = 'a1b2c3d4e5/default';
+const PROVIDER = 'https://chat-provider.example';
+const base = `http://garden.localhost:${PORT}`;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+let server: ChildProcess;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  rmSync(`${ROOT}/${DATA_DIR}`, { recursive: true, force: true });
+  const prep = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/fixtures/store-with-chat.ts', DATA_DIR, WIDGET], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (prep.status !== 0) throw new Error(prep.stderr);
+  server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(PORT),
+      DATA_DIR,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+      CHAT_WIDGET_URL: PROVIDER,
+    },
+  });
+  for (let i = 0; i < 240; i++) {
+    const ok = await fetch(`http://127.0.0.1:${PORT}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('chat test server did not start');
+});
+
+test.afterAll(async () => {
+  server?.kill('SIGTERM');
+  await new Promise((r) => server?.once('exit', r));
+  rmSync(`${ROOT}/${DATA_DIR}`, { recursive: true, force: true });
+});
+
+test('the provider script loads on shop pages of a store with a widget id, never on checkout or login', async ({
+  page,
+}) => {
+  const loaded: string[] = [];
+  await page.route(`${PROVIDER}/**`, (route) => {
+    loaded.push(route.request().url());
+    return route.fulfill({ contentType: 'text/javascript', body: 'window.__chatLoaded = true;' });
+  });
+  await page.goto(`${base}/`);
+  await expect(page.locator('script[data-chat-widget]')).toHaveAttribute('src', `${PROVIDER}/${WIDGET}`);
+  await expect.poll(() => page.evaluate(() => (window as { __chatLoaded?: boolean }).__chatLoaded)).toBe(true);
+  expect(loaded).toEqual([`${PROVIDER}/${WIDGET}`]);
+
+  for (const path of ['/checkout', '/auth/login']) {
+    const fresh = await page.context().newPage();
+    await fresh.goto(`${base}${path}`);
+    await expect(fresh.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(fresh.locator('script[data-chat-widget]')).toHaveCount(0);
+    await fresh.close();
+  }
+  expect(loaded).toHaveLength(1);
+});
+
+test('a store without a widget id loads no chat script', async ({ page }) => {
+  await page.goto(`http://lighting.localhost:${PORT}/`);
+  await expect(page.getByTestId('logo')).toBeVisible();
+  await expect(page.locator('script[data-chat-widget]')).toHaveCount(0);
+});
