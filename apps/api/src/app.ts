@@ -10,6 +10,7 @@ import { PublicReadCache } from './lib/public-cache';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import { healthRoutes } from './modules/health/health.routes';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
+import { createProductsService, productsRoutes } from './modules/products/index';
 import { createStoreService, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/pages';
 import { createTenantService, tenantRoutes } from './modules/tenant/index';
@@ -92,6 +93,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const cache = new PublicReadCache();
   const store = createStoreService(database.db);
   const catalog = createCatalogService(database.db);
+  const products = createProductsService(database.db);
+  const storage = createDiskStorage(`${config.DATA_DIR}/media`);
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
@@ -100,10 +103,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(tenantRoutes, { tenants });
   await app.register(storeRoutes, { store, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
-  await app.register(mediaRoutes, {
-    storage: createDiskStorage(`${config.DATA_DIR}/media`),
-    generate: opts.generateMedia,
-  });
+  await app.register(productsRoutes, { products, cache, storage, generate: opts.generateMedia });
+  await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     await registerPages(app, {

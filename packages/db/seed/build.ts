@@ -55,7 +55,100 @@ export interface SeedProductRow {
   weightGrams: number;
   isFeatured: boolean;
   introductionDate: Date;
+  productType: 'FINISHED_GOOD' | 'CONFIGURABLE';
+  categoryNames: string;
 }
+
+export interface SeedFeature {
+  productId: string;
+  featureId: string;
+  label: string;
+  value: string;
+  sequenceNum: number;
+}
+export interface SeedOption {
+  productId: string;
+  optionId: string;
+  optionName: string;
+  sequenceNum: number;
+  choices: { choiceId: string; label: string; priceDelta: number; isDefault: boolean }[];
+}
+export interface SeedReview {
+  reviewId: string;
+  productId: string;
+  authorName: string;
+  rating: number;
+  title: string;
+  body: string;
+  createdAt: Date;
+}
+
+/** Options a configurable product of each store offers, with price deltas in minor units. */
+const OPTION_SETS: Record<string, { name: string; choices: [string, number][] }[]> = {
+  LGT: [
+    {
+      name: 'Finish',
+      choices: [
+        ['Antique Brass', 0],
+        ['Matte Black', 0],
+        ['Polished Nickel', 2000],
+      ],
+    },
+    {
+      name: 'Cord length',
+      choices: [
+        ['1 m', 0],
+        ['2 m', 1500],
+        ['3 m', 2500],
+      ],
+    },
+  ],
+  GRD: [
+    {
+      name: 'Size',
+      choices: [
+        ['Small', -500],
+        ['Medium', 0],
+        ['Large', 1500],
+      ],
+    },
+  ],
+  PWR: [
+    {
+      name: 'Kit',
+      choices: [
+        ['Bare tool', 0],
+        ['With 2.0 Ah battery and charger', 7900],
+        ['With 2 × 5.0 Ah batteries and charger', 14900],
+      ],
+    },
+  ],
+};
+
+const REVIEWERS = [
+  'Maya R.',
+  'Daniel K.',
+  'Priya S.',
+  'Tom H.',
+  'Aisha B.',
+  'Lucas M.',
+  'Grace L.',
+  'Omar F.',
+  'Hannah W.',
+  'Ken T.',
+];
+const REVIEW_TEXT: Record<number, [string, string][]> = {
+  5: [
+    ['Exactly what I hoped for', 'Well made, arrived quickly and looks even better than the photos.'],
+    ['Great quality', 'Solid build and easy to set up. Would buy again.'],
+  ],
+  4: [
+    ['Very good', 'Does the job well. Packaging could have been a little better.'],
+    ['Happy with it', 'Good value for the price; took a few minutes longer to set up than expected.'],
+  ],
+  3: [['Decent', 'Fine for the price, but the finish is not as nice as I expected.']],
+  2: [['Not for me', 'Smaller than I thought. Customer service was helpful with the return.']],
+};
 
 export interface ProductArt {
   glyph: Glyph;
@@ -66,6 +159,13 @@ export interface ProductArt {
 export interface BuiltStore {
   store: SeedStore;
   products: SeedProductRow[];
+  features: SeedFeature[];
+  options: SeedOption[];
+  /** [productId, relatedProductId, type, sequence] */
+  associations: [string, string, 'RELATED' | 'ACCESSORY', number][];
+  /** Products with a downloadable spec sheet. */
+  specSheets: string[];
+  reviews: SeedReview[];
   /** [categoryId, productId, sequence] */
   productCategories: [string, string, number][];
   art: Map<string, ProductArt>;
@@ -75,6 +175,12 @@ export function buildStore(store: SeedStore): BuiltStore {
   const products: SeedProductRow[] = [];
   const productCategories: [string, string, number][] = [];
   const art = new Map<string, ProductArt>();
+  const features: SeedFeature[] = [];
+  const options: SeedOption[] = [];
+  const associations: BuiltStore['associations'] = [];
+  const specSheets: string[] = [];
+  const reviews: SeedReview[] = [];
+  const byCategory = new Map<string, string[]>();
   let n = 0;
   for (const cat of store.categories) {
     cat.items.forEach(([name, brand, list, sale], i) => {
@@ -97,7 +203,7 @@ export function buildStore(store: SeedStore): BuiltStore {
         brandName: brand,
         shortDescription: `${first}`,
         description: [
-          `The ${name} by ${brand}. ${cat.longDescription}`,
+          `The ${name} by ${brand.replace(/\.$/, '')}. ${cat.longDescription}`,
           `${first} ${second}`,
           `${third} Backed by ${brand}'s warranty and our ${store.prefix === 'GRD' ? '60' : '30'}-day returns.`,
         ].join('\n\n'),
@@ -111,10 +217,69 @@ export function buildStore(store: SeedStore): BuiltStore {
         weightGrams: Math.round(cat.weight * (0.6 + (h % 80) / 100)),
         isFeatured: n % 7 === 0,
         introductionDate: new Date(CATALOG_EPOCH - ((n * 37) % 240) * DAY),
+        productType: n % 10 === 3 ? 'CONFIGURABLE' : 'FINISHED_GOOD',
+        categoryNames: [
+          cat.name,
+          cat.description,
+          ...store.subcategories.filter((x) => x.parent === cat.id && x.match.test(name)).map((x) => x.name),
+        ]
+          .filter(Boolean)
+          .join(' '),
       });
       productCategories.push([cat.id, productId, i]);
       for (const sub of store.subcategories) {
         if (sub.parent === cat.id && sub.match.test(name)) productCategories.push([sub.id, productId, i]);
+      }
+      byCategory.set(cat.id, [...(byCategory.get(cat.id) ?? []), productId]);
+      const weight = Math.round(cat.weight * (0.6 + (h % 80) / 100));
+      [
+        ['Brand', brand],
+        ['Collection', name.split(' ')[0] as string],
+        ['Shipping weight', weight >= 1000 ? `${(weight / 1000).toFixed(1)} kg` : `${weight} g`],
+        ['Warranty', `${1 + (hash(brand) % 5)} years`],
+        ['Category', cat.description],
+      ].forEach(([label, value], k) => {
+        features.push({
+          productId,
+          featureId: `F${k + 1}`,
+          label: label as string,
+          value: value as string,
+          sequenceNum: k,
+        });
+      });
+      if (n % 10 === 3) {
+        (OPTION_SETS[store.prefix] ?? []).forEach((o, k) => {
+          options.push({
+            productId,
+            optionId: `OPT${k + 1}`,
+            optionName: o.name,
+            sequenceNum: k,
+            choices: o.choices.map(([label, priceDelta], c) => ({
+              choiceId: `C${c + 1}`,
+              label,
+              priceDelta,
+              isDefault: priceDelta === 0 && !o.choices.slice(0, c).some(([, d]) => d === 0),
+            })),
+          });
+        });
+      }
+      if (n % 3 === 1) specSheets.push(productId);
+      // Most products have a few reviews; the ratings lean positive, as real shops' do.
+      const reviewCount = h % 5 === 0 ? 0 : h % 13;
+      for (let r = 0; r < reviewCount; r++) {
+        const rh = hash(`${productId}-${r}`);
+        const rating = [5, 5, 5, 4, 4, 4, 3, 2][rh % 8] as number;
+        const texts = REVIEW_TEXT[rating] as [string, string][];
+        const [title, body] = texts[rh % texts.length] as [string, string];
+        reviews.push({
+          reviewId: `${productId}-R${String(r + 1).padStart(2, '0')}`,
+          productId,
+          authorName: REVIEWERS[rh % REVIEWERS.length] as string,
+          rating,
+          title,
+          body,
+          createdAt: new Date(CATALOG_EPOCH + ((rh % 50) + 1) * DAY),
+        });
       }
       art.set(productId.toLowerCase(), {
         glyph: cat.glyph,
@@ -124,7 +289,18 @@ export function buildStore(store: SeedStore): BuiltStore {
       n++;
     });
   }
-  return { store, products, productCategories, art };
+  // Related: the next products of the same category; accessory: one from the next category.
+  const cats = [...byCategory.keys()];
+  cats.forEach((catId, ci) => {
+    const ids = byCategory.get(catId) as string[];
+    const other = byCategory.get(cats[(ci + 1) % cats.length] as string) as string[];
+    ids.forEach((id, i) => {
+      for (let k = 1; k <= 4 && k < ids.length; k++)
+        associations.push([id, ids[(i + k) % ids.length] as string, 'RELATED', k]);
+      associations.push([id, other[i % other.length] as string, 'ACCESSORY', 10]);
+    });
+  });
+  return { store, products, productCategories, art, features, options, associations, specSheets, reviews };
 }
 
 let built: BuiltStore[] | undefined;

@@ -4,6 +4,7 @@
  */
 import { builtStores, hash } from './build';
 import { GLYPHS } from './glyphs';
+import { textPdf } from './pdf';
 import type { Glyph, SeedStore } from './types';
 
 export interface SeedImage {
@@ -80,6 +81,27 @@ export async function renderSeedImage(key: string): Promise<SeedImage | null> {
     return { body: await toWebp(productCard(art.glyph, art.finish, art.background, size)), contentType: 'image/webp' };
   }
 
+  const sheet = /^content\/([a-z0-9-]+)-spec-sheet\.pdf$/.exec(rest);
+  if (sheet) {
+    const id = (sheet[1] as string).toUpperCase();
+    const p = built.products.find((x) => x.productId === id);
+    if (!p || !built.specSheets.includes(id)) return null;
+    const feats = built.features.filter((f) => f.productId === id);
+    const body = textPdf([
+      { text: store.storeName, size: 11, gap: 0 },
+      { text: p.productName, size: 22, bold: true, gap: 40 },
+      { text: `${p.brandName} - SKU ${p.sku}`, size: 12, gap: 24 },
+      { text: 'Specifications', size: 14, bold: true, gap: 40 },
+      ...feats.map((f) => ({ text: `${f.label}: ${f.value}`, size: 11, gap: 18 })),
+      { text: 'About this product', size: 14, bold: true, gap: 36 },
+      ...p.description
+        .split('\n\n')
+        .flatMap((para) => wrap(para, 90))
+        .map((text) => ({ text, size: 10, gap: 15 })),
+    ]);
+    return { body, contentType: 'application/pdf' };
+  }
+
   const category = /^categories\/([a-z0-9_]+)\.webp$/i.exec(rest);
   if (category) {
     const id = (category[1] as string).toUpperCase();
@@ -101,4 +123,17 @@ export async function renderSeedImage(key: string): Promise<SeedImage | null> {
     return { body: await toWebp(bannerArt(store, glyph, hash(b.id))), contentType: 'image/webp' };
   }
   return null;
+}
+
+function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + word.length + 1 > width) {
+      out.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) out.push(line);
+  return out;
 }

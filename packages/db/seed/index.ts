@@ -50,6 +50,13 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Deletes the seeded tenants' rows, children first, so `--force` can seed again. */
 async function removeSeededTenants(tx: Tx, tenantIds: string[]) {
   const byTenant = [
+    s.productReviews,
+    s.productContents,
+    s.productAssociations,
+    s.productConfigChoices,
+    s.productConfigOptions,
+    s.productFeatures,
+    s.contactMessages,
     s.productCategories,
     s.products,
     s.catalogCategories,
@@ -177,6 +184,48 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
       sequenceNum,
     })),
   );
+  await tx.insert(s.productFeatures).values(b.features.map((f) => ({ tenantId: t, ...f })));
+  if (b.options.length) {
+    await tx.insert(s.productConfigOptions).values(b.options.map(({ choices: _, ...o }) => ({ tenantId: t, ...o })));
+    await tx
+      .insert(s.productConfigChoices)
+      .values(
+        b.options.flatMap((o) =>
+          o.choices.map((c, i) => ({
+            tenantId: t,
+            productId: o.productId,
+            optionId: o.optionId,
+            sequenceNum: i,
+            ...c,
+          })),
+        ),
+      );
+  }
+  await tx.insert(s.productAssociations).values(
+    b.associations.map(([productId, relatedProductId, assocType, sequenceNum]) => ({
+      tenantId: t,
+      productId,
+      relatedProductId,
+      assocType,
+      sequenceNum,
+    })),
+  );
+  await tx.insert(s.productContents).values(
+    b.specSheets.map((productId) => ({
+      tenantId: t,
+      productId,
+      contentId: 'SPEC_SHEET',
+      title: 'Specification sheet',
+      fileName: `${productId.toLowerCase()}-spec-sheet.pdf`,
+      mediaKey: `seed/${t}/content/${productId.toLowerCase()}-spec-sheet.pdf`,
+      contentType: 'application/pdf',
+    })),
+  );
+  if (b.reviews.length) {
+    await tx
+      .insert(s.productReviews)
+      .values(b.reviews.map((r) => ({ tenantId: t, status: 'PUBLISHED' as const, ...r })));
+  }
   await tx.insert(s.cmsPages).values(
     store.pages.map((p, i) => ({
       tenantId: t,

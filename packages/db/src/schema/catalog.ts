@@ -1,5 +1,8 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
+  customType,
   foreignKey,
   index,
   integer,
@@ -96,6 +99,8 @@ export const catalogCategories = pgTable(
   ],
 );
 
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
 /** Money is integer minor units with the currency beside it (DESIGN.md section 2). */
 export const products = pgTable(
   'products',
@@ -118,13 +123,168 @@ export const products = pgTable(
     weightGrams: integer('weight_grams'),
     isFeatured: boolean('is_featured').notNull().default(false),
     introductionDate: timestamp('introduction_date', { withTimezone: true }).notNull().defaultNow(),
+    /** FINISHED_GOOD, or CONFIGURABLE: options priced through getConfigDetailsEvent. */
+    productType: text('product_type').notNull().default('FINISHED_GOOD'),
+    /** Names of the product's categories, kept by the catalog service; weighted into search. */
+    categoryNames: text('category_names').notNull().default(''),
+    /** The price shoppers pay: sale price when set. Sorting and price filters use it. */
+    effectivePrice: integer('effective_price').generatedAlwaysAs(sql`coalesce(sale_price, list_price)`),
+    /**
+     * Full-text document: name and brand weigh most, then categories, then descriptions
+     * (DESIGN.md: weighted tsvector with websearch_to_tsquery). 'simple' for names keeps
+     * brand and model words unstemmed; 'english' stems the prose.
+     */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`setweight(to_tsvector('simple', coalesce(product_name, '')), 'A') || setweight(to_tsvector('english', coalesce(product_name, '')), 'A') || setweight(to_tsvector('simple', coalesce(brand_name, '')), 'A') || setweight(to_tsvector('english', coalesce(category_names, '')), 'B') || setweight(to_tsvector('english', coalesce(short_description, '') || ' ' || coalesce(description, '')), 'C')`,
+    ),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productId] }),
     uniqueIndex('products_sku_uq').on(t.tenantId, t.sku),
     index('products_slug_idx').on(t.tenantId, t.slug),
     index('products_new_idx').on(t.tenantId, t.introductionDate),
+    index('products_price_idx').on(t.tenantId, t.effectivePrice),
+    index('products_featured_idx').on(t.tenantId, t.isFeatured),
+    index('products_search_idx').using('gin', t.searchVector),
+    // Typo tolerance and autocomplete: trigram similarity on names.
+    index('products_name_trgm_idx').using('gin', sql`lower(${t.productName}) gin_trgm_ops`),
+    check('products_price_ck', sql`${t.listPrice} >= 0 AND (${t.salePrice} IS NULL OR ${t.salePrice} >= 0)`),
+    check('products_stock_ck', sql`${t.stockQuantity} >= 0`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
+  ],
+);
+
+/** Features and specifications shown on the product page ("Finish: Brass", "Bulb base: E26"). */
+export const productFeatures = pgTable(
+  'product_features',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productId: text('product_id').notNull(),
+    featureId: text('feature_id').notNull(),
+    label: text('label').notNull(),
+    value: text('value').notNull(),
+    sequenceNum: integer('sequence_num').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.featureId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** An option of a configurable product (Finish, Length) and its choices with price deltas. */
+export const productConfigOptions = pgTable(
+  'product_config_options',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productId: text('product_id').notNull(),
+    optionId: text('option_id').notNull(),
+    optionName: text('option_name').notNull(),
+    sequenceNum: integer('sequence_num').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.optionId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+  ],
+);
+
+export const productConfigChoices = pgTable(
+  'product_config_choices',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productId: text('product_id').notNull(),
+    optionId: text('option_id').notNull(),
+    choiceId: text('choice_id').notNull(),
+    label: text('label').notNull(),
+    /** Added to the product's price, minor units; may be negative. */
+    priceDelta: integer('price_delta').notNull().default(0),
+    isDefault: boolean('is_default').notNull().default(false),
+    sequenceNum: integer('sequence_num').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.optionId, t.choiceId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productId, t.optionId],
+      foreignColumns: [productConfigOptions.tenantId, productConfigOptions.productId, productConfigOptions.optionId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** Related products and accessories shown under a product. */
+export const productAssociations = pgTable(
+  'product_associations',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productId: text('product_id').notNull(),
+    relatedProductId: text('related_product_id').notNull(),
+    assocType: text('assoc_type', { enum: ['RELATED', 'ACCESSORY'] })
+      .notNull()
+      .default('RELATED'),
+    sequenceNum: integer('sequence_num').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.relatedProductId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.relatedProductId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** Downloadable content of a product (a spec sheet, a manual), kept in media storage. */
+export const productContents = pgTable(
+  'product_contents',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productId: text('product_id').notNull(),
+    contentId: text('content_id').notNull(),
+    title: text('title').notNull(),
+    fileName: text('file_name').notNull(),
+    mediaKey: text('media_key').notNull(),
+    contentType: text('content_type').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.contentId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** Shopper reviews; the product page shows their summary. Writing them comes with orders. */
+export const productReviews = pgTable(
+  'product_reviews',
+  {
+    tenantId: text('tenant_id').notNull(),
+    reviewId: text('review_id').notNull(),
+    productId: text('product_id').notNull(),
+    authorName: text('author_name').notNull(),
+    rating: integer('rating').notNull(),
+    title: text('title'),
+    body: text('body'),
+    status: text('status', { enum: ['PUBLISHED', 'PENDING', 'REJECTED'] })
+      .notNull()
+      .default('PUBLISHED'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.reviewId] }),
+    index('product_reviews_product_idx').on(t.tenantId, t.productId, t.status),
+    check('product_reviews_rating_ck', sql`${t.rating} BETWEEN 1 AND 5`),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { foreignKey, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { productStores, tenants } from './tenancy';
 
 /** CMS pages. `pageLinks` holds where the page is linked: TOP, MENU, BOTTOM, FOOTER. */
@@ -39,5 +39,27 @@ export const faqs = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productStoreSurveyId, t.faqId] }),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
+  ],
+);
+
+/** Messages shoppers send from /contact: kept for the store, and mailed to its address. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    tenantId: text('tenant_id').notNull(),
+    messageId: text('message_id').notNull(),
+    productStoreId: text('product_store_id').notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    message: text('message').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.messageId] }),
+    index('contact_messages_store_idx').on(t.tenantId, t.productStoreId, t.createdAt),
+    foreignKey({
+      columns: [t.tenantId, t.productStoreId],
+      foreignColumns: [productStores.tenantId, productStores.productStoreId],
+    }),
   ],
 );

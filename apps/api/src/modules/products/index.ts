@@ -1,0 +1,2 @@
+export { productsRoutes } from './products.routes';
+export { createProductsService, type ProductsService } from './products.service';

@@ -1,0 +1,189 @@
+import {
+  autocompleteQuerySchema,
+  autocompleteSchema,
+  configPriceRequestSchema,
+  configPriceSchema,
+  dataEnvelope,
+  downloadQuerySchema,
+  errorEnvelopeSchema,
+  MAX_PAGE_SIZE,
+  PRICE_BANDS,
+  PRODUCT_SORTS,
+  productDetailsQuerySchema,
+  productDetailsSchema,
+  productListQuerySchema,
+  productPageSchema,
+  SEARCH_SORTS,
+  SORT_LABELS,
+  searchOptionsSchema,
+  searchQuerySchema,
+  searchResultSchema,
+  subcategoryQuerySchema,
+  subcategoryResultSchema,
+} from '@app/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { tenantErrors } from '../../lib/app-types';
+import { AppError } from '../../lib/errors';
+import type { PublicReadCache } from '../../lib/public-cache';
+import { sendPublic } from '../../lib/public-cache';
+import type { MediaStorage } from '../media/index';
+import { type ProductsService, priceBandLabel } from './products.service';
+
+interface Deps {
+  products: ProductsService;
+  cache: PublicReadCache;
+  storage: MediaStorage;
+  /** Draws seeded files that are not stored yet (the demo spec sheets). */
+  generate?: (key: string) => Promise<{ body: Buffer; contentType: string } | null>;
+}
+
+const BASE = '/skulocity/api/v1/public/ecommerce';
+
+/**
+ * Public catalog reads (SPEC.md section 7). Answers are the same for every shopper of a store:
+ * cached per tenant, sent with Cache-Control and an ETag, 304 when unchanged.
+ */
+export async function productsRoutes(app: App, { products, cache, storage, generate }: Deps) {
+  async function cached(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    name: string,
+    compute: () => Promise<unknown>,
+  ): Promise<void> {
+    const ctx = req.tenantCtx;
+    // The origin is part of the key: answers carry absolute media URLs of the host that asked.
+    const key = `${name}:${ctx.origin}:${JSON.stringify(req.query)}`;
+    const entry = await cache.get(ctx.tenantId, key, async () => ({ data: await compute() }));
+    await sendPublic(req, reply, entry);
+  }
+
+  app.get(
+    `${BASE}/product`,
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'Products of a category, or featured and new products for the home page',
+        description: `Sorts: ${PRODUCT_SORTS.join(', ')}. Prices in minor units; priceMax is inclusive. At most ${MAX_PAGE_SIZE} per page.`,
+        querystring: productListQuerySchema,
+        response: { 200: dataEnvelope(productPageSchema), ...tenantErrors },
+      },
+    },
+    (req, reply) => cached(req, reply, 'list', () => products.list(req.tenantCtx, req.query)),
+  );
+
+  app.get(
+    `${BASE}/product/subcategory`,
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'A category with its breadcrumb and child categories (rollups)',
+        querystring: subcategoryQuerySchema,
+        response: { 200: dataEnvelope(subcategoryResultSchema), ...tenantErrors },
+      },
+    },
+    (req, reply) => cached(req, reply, 'sub', () => products.subcategories(req.tenantCtx, req.query.productCategoryId)),
+  );
+
+  app.get(
+    `${BASE}/getproductdetails`,
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'One product: images, prices, stock, features, options, downloads, related products, reviews',
+        querystring: productDetailsQuerySchema,
+        response: { 200: dataEnvelope(productDetailsSchema), ...tenantErrors },
+      },
+    },
+    (req, reply) => cached(req, reply, 'details', () => products.details(req.tenantCtx, req.query.productId)),
+  );
+
+  app.get(
+    `${BASE}/product/search`,
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'Ranked full-text search with facets and typo tolerance',
+        description:
+          'searchText takes web search syntax ("a phrase", -exclude, or). When nothing matches, a corrected ' +
+          'query is searched and named in searchedFor.',
+        querystring: searchQuerySchema,
+        response: { 200: dataEnvelope(searchResultSchema), ...tenantErrors },
+      },
+    },
+    (req, reply) => cached(req, reply, 'search', () => products.search(req.tenantCtx, req.query)),
+  );
+
+  app.get(
+    `${BASE}/product/autocomplete`,
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'Products and categories as the shopper types (header search box)',
+        querystring: autocompleteQuerySchema,
+        response: { 200: dataEnvelope(autocompleteSchema), ...tenantErrors },
+      },
+    },
+    (req, reply) => cached(req, reply, 'ac', () => products.autocomplete(req.tenantCtx, req.query.q)),
+  );
+
+  app.get(
+    `${BASE}/product/advanced/searchoptions`,
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'The sorts, facets, price bands and brands this store offers',
+        response: { 200: dataEnvelope(searchOptionsSchema), ...tenantErrors },
+      },
+    },
+    (req, reply) =>
+      cached(req, reply, 'options', async () => ({
+        sorts: SEARCH_SORTS.map((value) => ({ value, label: SORT_LABELS[value] })),
+        facets: ['category', 'brand', 'price', 'inStock'] as const,
+        priceBands: PRICE_BANDS.map(([min, max]) => ({ min, max, label: priceBandLabel(min, max) })),
+        brands: await products.brands(req.tenantCtx),
+        pageSizes: [12, 24, 48],
+      })),
+  );
+
+  app.post(
+    '/skulocity/api/v1/crmsfa/orders/getConfigDetailsEvent',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'Prices a configuration of a configurable product',
+        body: configPriceRequestSchema,
+        response: { 200: dataEnvelope(configPriceSchema), ...tenantErrors },
+      },
+    },
+    async (req) => ({ data: await products.configPrice(req.tenantCtx, req.body) }),
+  );
+
+  app.get(
+    '/skulocity/api/v1/catalog/product/items/downloadProdContent',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: "Downloads a product's content (a spec sheet)",
+        querystring: downloadQuerySchema,
+        response: { 200: z.any(), 400: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema },
+      },
+    },
+    async (req, reply) => {
+      const row = await products.content(req.tenantCtx, req.query.productId, req.query.contentId);
+      let file = await storage.get(row.mediaKey);
+      if (!file && generate) {
+        file = await generate(row.mediaKey);
+        if (file) await storage.put(row.mediaKey, file);
+      }
+      if (!file) throw AppError.notFound(`The file of ${row.title} is missing; the store has been told.`);
+      return reply
+        .header('Content-Type', row.contentType)
+        .header('Content-Disposition', `attachment; filename="${row.fileName.replace(/[^\w.-]/g, '_')}"`)
+        .header('Cache-Control', 'public, max-age=3600')
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .send(file.body);
+    },
+  );
+}

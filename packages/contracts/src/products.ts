@@ -1,0 +1,267 @@
+import { z } from 'zod';
+
+/** Public catalog payloads (SPEC.md section 7 "Catalog (public)"). Money is integer minor units. */
+
+export const PRODUCT_SORTS = ['featured', 'price_asc', 'price_desc', 'newest', 'name'] as const;
+export const SEARCH_SORTS = ['relevance', ...PRODUCT_SORTS] as const;
+export const SORT_LABELS: Record<(typeof SEARCH_SORTS)[number], string> = {
+  relevance: 'Best match',
+  featured: 'Featured',
+  price_asc: 'Price: low to high',
+  price_desc: 'Price: high to low',
+  newest: 'Newest',
+  name: 'Name: A to Z',
+};
+export const MAX_PAGE_SIZE = 48;
+export const DEFAULT_PAGE_SIZE = 24;
+
+/** Price bands of the price facet, in minor units: [min, max) with max null for "and up". */
+export const PRICE_BANDS: readonly (readonly [number, number | null])[] = [
+  [0, 2500],
+  [2500, 5000],
+  [5000, 10000],
+  [10000, 20000],
+  [20000, 50000],
+  [50000, null],
+];
+
+const id = (name: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${name} is required`)
+    .max(64, `${name} is longer than 64 characters`)
+    .regex(/^[A-Za-z0-9_.-]+$/, `${name} has characters an id cannot have`);
+
+const minor = (name: string) =>
+  z.coerce.number().int(`${name} must be a whole number of cents`).min(0, `${name} cannot be negative`);
+
+/** Filters and paging shared by the category list and search. */
+export const listFilterShape = {
+  brand: z
+    .string()
+    .max(500)
+    .transform((s) =>
+      s
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+    )
+    .optional(),
+  priceMin: minor('priceMin').optional(),
+  priceMax: minor('priceMax').optional(),
+  inStock: z.enum(['true', 'false']).optional(),
+  page: z.coerce.number().int().min(1, 'page starts at 1').max(10_000).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE, `pageSize is at most ${MAX_PAGE_SIZE}`)
+    .default(DEFAULT_PAGE_SIZE),
+};
+
+export const productListQuerySchema = z.strictObject({
+  productCategoryId: id('productCategoryId').optional(),
+  featured: z.enum(['true', 'false']).optional(),
+  sort: z.enum(PRODUCT_SORTS).default('featured'),
+  ...listFilterShape,
+});
+export type ProductListQuery = z.infer<typeof productListQuerySchema>;
+
+export const searchQuerySchema = z.strictObject({
+  searchText: z.string().trim().min(1, 'searchText is required').max(200, 'searchText is longer than 200 characters'),
+  productCategoryId: id('productCategoryId').optional(),
+  sort: z.enum(SEARCH_SORTS).default('relevance'),
+  ...listFilterShape,
+});
+export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+export const productSummarySchema = z.object({
+  productId: z.string(),
+  productName: z.string(),
+  slug: z.string(),
+  brandName: z.string().nullable(),
+  smallImageUrl: z.string().nullable(),
+  mediumImageUrl: z.string().nullable(),
+  detailImageUrl: z.string().nullable(),
+  listPrice: z.number().int(),
+  salePrice: z.number().int().nullable(),
+  price: z.number().int(),
+  currencyUomId: z.string(),
+  inStock: z.boolean(),
+  /** Only when few are left ("Only 3 left"); null otherwise. */
+  lowStock: z.number().int().nullable(),
+  productType: z.string(),
+  rating: z.object({ average: z.number().nullable(), count: z.number().int() }),
+});
+export type ProductSummary = z.infer<typeof productSummarySchema>;
+
+const facetCount = z.object({ value: z.string(), label: z.string(), count: z.number().int() });
+export const facetsSchema = z.object({
+  categories: z.array(facetCount),
+  brands: z.array(facetCount),
+  prices: z.array(
+    z.object({ min: z.number().int(), max: z.number().int().nullable(), label: z.string(), count: z.number().int() }),
+  ),
+  inStock: z.number().int(),
+});
+export type Facets = z.infer<typeof facetsSchema>;
+
+export const productPageSchema = z.object({
+  products: z.array(productSummarySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  pageCount: z.number().int(),
+  facets: facetsSchema,
+});
+export type ProductPage = z.infer<typeof productPageSchema>;
+
+export const searchResultSchema = productPageSchema.extend({
+  searchText: z.string(),
+  /** Set when too little matched and a corrected query was searched instead. */
+  searchedFor: z.string().nullable(),
+  /** Other queries to try when nothing matched. */
+  suggestions: z.array(z.string()),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+export const breadcrumbSchema = z.array(z.object({ productCategoryId: z.string(), label: z.string() }));
+
+export const subcategoryQuerySchema = z.strictObject({ productCategoryId: id('productCategoryId') });
+export const subcategoryResultSchema = z.object({
+  category: z.object({
+    productCategoryId: z.string(),
+    categoryName: z.string().nullable(),
+    description: z.string().nullable(),
+    longDescription: z.string().nullable(),
+    linkTwoImageUrl: z.string().nullable(),
+    linkTwoImageUrlS3: z.string().nullable(),
+  }),
+  breadcrumb: breadcrumbSchema,
+  subcategories: z.array(
+    z.object({
+      productCategoryId: z.string(),
+      categoryName: z.string().nullable(),
+      description: z.string().nullable(),
+      linkTwoImageUrl: z.string().nullable(),
+      linkTwoImageUrlS3: z.string().nullable(),
+      productCount: z.number().int(),
+    }),
+  ),
+});
+export type SubcategoryResult = z.infer<typeof subcategoryResultSchema>;
+
+export const productDetailsQuerySchema = z.strictObject({ productId: id('productId') });
+export const configOptionSchema = z.object({
+  optionId: z.string(),
+  optionName: z.string(),
+  choices: z.array(
+    z.object({ choiceId: z.string(), label: z.string(), priceDelta: z.number().int(), isDefault: z.boolean() }),
+  ),
+});
+export const productDetailsSchema = productSummarySchema.extend({
+  sku: z.string(),
+  shortDescription: z.string().nullable(),
+  description: z.string().nullable(),
+  weightGrams: z.number().int().nullable(),
+  features: z.array(z.object({ label: z.string(), value: z.string() })),
+  configOptions: z.array(configOptionSchema),
+  contents: z.array(
+    z.object({ contentId: z.string(), title: z.string(), fileName: z.string(), downloadUrl: z.string() }),
+  ),
+  related: z.array(productSummarySchema),
+  accessories: z.array(productSummarySchema),
+  reviewSummary: z.object({
+    average: z.number().nullable(),
+    count: z.number().int(),
+    distribution: z.object({ 1: z.number(), 2: z.number(), 3: z.number(), 4: z.number(), 5: z.number() }),
+    latest: z.array(
+      z.object({
+        authorName: z.string(),
+        rating: z.number().int(),
+        title: z.string().nullable(),
+        body: z.string().nullable(),
+        createdAt: z.string(),
+      }),
+    ),
+  }),
+  breadcrumb: breadcrumbSchema,
+});
+export type ProductDetails = z.infer<typeof productDetailsSchema>;
+
+export const configPriceRequestSchema = z.strictObject({
+  productId: id('productId'),
+  /** optionId → choiceId; every option of the product exactly once. */
+  selections: z.record(z.string().max(64), z.string().max(64)),
+  quantity: z.coerce
+    .number()
+    .int()
+    .min(1, 'quantity must be at least 1')
+    .max(999, 'quantity is at most 999')
+    .default(1),
+});
+export const configPriceSchema = z.object({
+  productId: z.string(),
+  currencyUomId: z.string(),
+  basePrice: z.number().int(),
+  unitPrice: z.number().int(),
+  quantity: z.number().int(),
+  totalPrice: z.number().int(),
+  selections: z.array(
+    z.object({
+      optionId: z.string(),
+      optionName: z.string(),
+      choiceId: z.string(),
+      label: z.string(),
+      priceDelta: z.number().int(),
+    }),
+  ),
+});
+export type ConfigPrice = z.infer<typeof configPriceSchema>;
+
+export const autocompleteQuerySchema = z.strictObject({
+  q: z.string().trim().min(1, 'q is required').max(100, 'q is longer than 100 characters'),
+});
+export const autocompleteSchema = z.object({
+  products: z.array(
+    z.object({
+      productId: z.string(),
+      productName: z.string(),
+      slug: z.string(),
+      imageUrl: z.string().nullable(),
+      price: z.number().int(),
+      currencyUomId: z.string(),
+    }),
+  ),
+  categories: z.array(z.object({ productCategoryId: z.string(), label: z.string() })),
+});
+export type Autocomplete = z.infer<typeof autocompleteSchema>;
+
+export const searchOptionsSchema = z.object({
+  sorts: z.array(z.object({ value: z.string(), label: z.string() })),
+  facets: z.array(z.enum(['category', 'brand', 'price', 'inStock'])),
+  priceBands: z.array(z.object({ min: z.number().int(), max: z.number().int().nullable(), label: z.string() })),
+  brands: z.array(z.string()),
+  pageSizes: z.array(z.number().int()),
+});
+
+export const downloadQuerySchema = z.strictObject({ productId: id('productId'), contentId: id('contentId') });
+
+export const faqQuerySchema = z.strictObject({
+  productStoreSurveyId: z.literal('HELP_AND_FAQS', { error: 'productStoreSurveyId must be HELP_AND_FAQS' }),
+});
+export const faqsSchema = z.object({
+  productStoreSurveyId: z.string(),
+  questions: z.array(z.object({ faqId: z.string(), question: z.string(), answer: z.string() })),
+});
+export type Faqs = z.infer<typeof faqsSchema>;
+
+export const countriesSchema = z.array(
+  z.object({
+    geoId: z.string(),
+    iso2: z.string(),
+    name: z.string(),
+    regions: z.array(z.object({ geoId: z.string(), name: z.string() })),
+  }),
+);
