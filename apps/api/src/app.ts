@@ -112,6 +112,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       tenants,
       store,
       catalog,
+      products,
       cache,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
       platformName: config.PLATFORM_NAME ?? 'Storefront Platform',

@@ -1,4 +1,5 @@
 import type { MainData } from './catalog';
+import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
 import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
 
 /** Everything the storefront frame needs, resolved on the server for the request's host. */
@@ -37,7 +38,22 @@ export interface StorefrontApi {
   cartSize(): Promise<number>;
   banners(): Promise<Banner[]>;
   cmsPage(pageUrl: string): Promise<CmsPage | null>;
+  /**
+   * Catalog reads for pages. `params` are the page URL's search params as they came: invalid ones
+   * are dropped (a hand-edited URL shows the default view, not an error page).
+   */
+  products(params: Record<string, string>): Promise<ProductPage>;
+  category(productCategoryId: string): Promise<SubcategoryResult | null>;
+  product(productId: string): Promise<ProductDetails | null>;
+  search(searchText: string, params: Record<string, string>): Promise<SearchResult>;
+  faqs(): Promise<Faqs>;
+  /** Stores a contact-form message for the store and mails it to the store's address. */
+  sendContactMessage(input: { name: string; email: string; message: string }): Promise<ContactResult>;
 }
+
+export type ContactResult =
+  | { ok: true }
+  | { ok: false; message: string; fieldErrors: Partial<Record<'name' | 'email' | 'message', string>> };
 
 export interface PageLoadContext {
   api: StorefrontApi;

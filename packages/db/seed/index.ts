@@ -187,19 +187,17 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
   await tx.insert(s.productFeatures).values(b.features.map((f) => ({ tenantId: t, ...f })));
   if (b.options.length) {
     await tx.insert(s.productConfigOptions).values(b.options.map(({ choices: _, ...o }) => ({ tenantId: t, ...o })));
-    await tx
-      .insert(s.productConfigChoices)
-      .values(
-        b.options.flatMap((o) =>
-          o.choices.map((c, i) => ({
-            tenantId: t,
-            productId: o.productId,
-            optionId: o.optionId,
-            sequenceNum: i,
-            ...c,
-          })),
-        ),
-      );
+    await tx.insert(s.productConfigChoices).values(
+      b.options.flatMap((o) =>
+        o.choices.map((c, i) => ({
+          tenantId: t,
+          productId: o.productId,
+          optionId: o.optionId,
+          sequenceNum: i,
+          ...c,
+        })),
+      ),
+    );
   }
   await tx.insert(s.productAssociations).values(
     b.associations.map(([productId, relatedProductId, assocType, sequenceNum]) => ({

@@ -2,7 +2,10 @@ import {
   bannerSchema,
   cmsFetchQuerySchema,
   cmsPageSchema,
+  countriesSchema,
   dataEnvelope,
+  faqQuerySchema,
+  faqsSchema,
   productStoreQuerySchema,
   seoMetaEntrySchema,
   storeConfigSchema,
@@ -15,6 +18,7 @@ import { tenantErrors } from '../../lib/app-types';
 import type { PublicReadCache } from '../../lib/public-cache';
 import { sendPublic } from '../../lib/public-cache';
 import { storeIdFor } from '../../plugins/tenancy';
+import { COUNTRIES } from '../geo/index';
 import type { TenantService } from '../tenant/tenant.service';
 import { DEFAULT_THEME_COLORS, type StoreService } from './store.service';
 
@@ -139,6 +143,39 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
       const ctx = req.tenantCtx;
       const entry = await cache.get(ctx.tenantId, 'seo-meta', () => store.seoMeta(ctx));
       return sendPublic(req, reply, entry, 300);
+    },
+  );
+
+  app.get(
+    '/skulocity/api/v1/public/ecommerce/surveyDetails',
+    {
+      schema: {
+        tags: ['store'],
+        summary: 'FAQs: the questions and answers of survey HELP_AND_FAQS',
+        querystring: faqQuerySchema,
+        response: { 200: dataEnvelope(faqsSchema), ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      const ctx = req.tenantCtx;
+      const id = req.query.productStoreSurveyId;
+      const entry = await cache.get(ctx.tenantId, `faqs:${id}`, async () => ({ data: await store.faqs(ctx, id) }));
+      return sendPublic(req, reply, entry);
+    },
+  );
+
+  app.get(
+    '/skulocity/api/v1/public/ecommerce/countries',
+    {
+      schema: {
+        tags: ['store'],
+        summary: 'Countries with their states or regions, for address forms',
+        response: { 200: dataEnvelope(countriesSchema), ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      const entry = await cache.get('*', 'countries', async () => ({ data: COUNTRIES }));
+      return sendPublic(req, reply, entry, 86_400);
     },
   );
 }

@@ -2,6 +2,7 @@ import {
   type Banner,
   type CmsPage,
   DEFAULT_THEME,
+  type Faqs,
   PAGE_LINK_FLAGS,
   type PageLinkFlag,
   type SeoMetaEntry,
@@ -140,6 +141,20 @@ export function createStoreService(db: Db) {
     },
 
     /** Per-route SEO entries; the `default` entry always exists and carries the brand name. */
+    /** FAQs are the questions of survey HELP_AND_FAQS (SPEC.md section 7). */
+    async faqs(ctx: TenantContext, productStoreSurveyId: string): Promise<Faqs> {
+      const f = schema.faqs;
+      const rows = await db
+        .select()
+        .from(f)
+        .where(and(eq(f.tenantId, ctx.tenantId), eq(f.productStoreSurveyId, productStoreSurveyId)))
+        .orderBy(asc(f.sequenceNum), asc(f.faqId));
+      return {
+        productStoreSurveyId,
+        questions: rows.map((r) => ({ faqId: r.faqId, question: r.question, answer: r.answer })),
+      };
+    },
+
     async seoMeta(ctx: TenantContext): Promise<SeoMetaEntry[]> {
       const rows = await db
         .select()

@@ -1,7 +1,10 @@
-import type { ShellData, StorefrontApi } from '@app/contracts';
+import { productListQuerySchema, type ShellData, type StorefrontApi, searchQuerySchema } from '@app/contracts';
+import type { z } from 'zod';
 import type { TenantContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
 import type { PublicReadCache } from '../../lib/public-cache';
 import type { CatalogService } from '../catalog/index';
+import type { ProductsService } from '../products/index';
 import type { StoreService } from '../store/index';
 import type { TenantService } from '../tenant/index';
 
@@ -9,6 +12,7 @@ export interface StorefrontDeps {
   tenants: TenantService;
   store: StoreService;
   catalog: CatalogService;
+  products: ProductsService;
   cache: PublicReadCache;
   chatWidgetUrl: string;
   platformName: string;
@@ -24,6 +28,10 @@ export function storefrontApi(ctx: TenantContext | null, deps: StorefrontDeps): 
     if (!ctx) throw new Error('no tenant');
     const entry = await deps.cache.get(ctx.tenantId, `page:${key}:${ctx.origin}`, compute);
     return JSON.parse(entry.json) as T;
+  };
+  const notFound = (err: unknown) => {
+    if (err instanceof AppError && err.statusCode === 404) return null;
+    throw err;
   };
   return {
     shell() {
@@ -73,5 +81,58 @@ export function storefrontApi(ctx: TenantContext | null, deps: StorefrontDeps): 
       const pages = await cached(`cms:${pageUrl}`, () => deps.store.cmsPages(ctx, ctx.productStoreId, { pageUrl }));
       return pages[0] ?? null;
     },
+    async products(params) {
+      if (!ctx) throw new Error('no tenant');
+      const q = lenient(productListQuerySchema, params);
+      return cached(`products:${JSON.stringify(q)}`, () => deps.products.list(ctx, q));
+    },
+    async category(id) {
+      if (!ctx) return null;
+      return cached(`category:${id}`, () => deps.products.subcategories(ctx, id)).catch(notFound);
+    },
+    async product(id) {
+      if (!ctx) return null;
+      return cached(`product:${id}`, () => deps.products.details(ctx, id)).catch(notFound);
+    },
+    async search(searchText, params) {
+      if (!ctx) throw new Error('no tenant');
+      const q = lenient(searchQuerySchema, { ...params, searchText });
+      return cached(`search:${JSON.stringify(q)}`, () => deps.products.search(ctx, q));
+    },
+    async sendContactMessage() {
+      // Filled in by the contact module (next commit).
+      return { ok: false as const, message: 'The contact form is not available yet.', fieldErrors: {} };
+    },
+    async faqs() {
+      if (!ctx) throw new Error('no tenant');
+      return cached('faqs', () => deps.store.faqs(ctx, 'HELP_AND_FAQS'));
+    },
   };
+}
+
+/** Parses page URL params with an API schema, dropping the params it rejects. */
+function lenient<S extends z.ZodType>(schema: S, params: Record<string, string>): z.infer<S> {
+  const input: Record<string, string> = { ...params };
+  for (let i = 0; i < 10; i++) {
+    const r = schema.safeParse(input);
+    if (r.success) return r.data;
+    const bad = new Set(r.error.issues.map((x) => String(x.path[0] ?? '')));
+    let dropped = false;
+    for (const k of bad) {
+      if (k && k in input && k !== 'searchText') {
+        delete input[k];
+        dropped = true;
+      }
+    }
+    // Unknown keys are reported without a path: keep only what the schema knows.
+    if (!dropped) {
+      for (const issue of r.error.issues) {
+        if (issue.code === 'unrecognized_keys') for (const k of issue.keys) delete input[k];
+      }
+      const again = schema.safeParse(input);
+      if (again.success) return again.data;
+      break;
+    }
+  }
+  throw AppError.badRequest('The search is not valid.');
 }

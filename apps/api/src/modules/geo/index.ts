@@ -1,0 +1,1 @@
+export { COUNTRIES } from './countries';
