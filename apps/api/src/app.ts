@@ -8,7 +8,9 @@ import type { Config } from './config';
 import type { App } from './lib/app-types';
 import { PublicReadCache } from './lib/public-cache';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
+import { contactRoutes, createContactService } from './modules/contact/index';
 import { healthRoutes } from './modules/health/health.routes';
+import { createMailer, type Mailer } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
 import { createProductsService, productsRoutes } from './modules/products/index';
 import { createStoreService, storeRoutes } from './modules/store/index';
@@ -21,13 +23,15 @@ import tenancy from './plugins/tenancy';
 
 export interface BuildOptions {
   config: Pick<Config, 'DATA_DIR' | 'DEV_TENANT_ID' | 'LOG_LEVEL' | 'TRUST_PROXY' | 'NODE_ENV'> &
-    Partial<Pick<Config, 'CHAT_WIDGET_URL' | 'PLATFORM_NAME'>>;
+    Partial<Pick<Config, 'CHAT_WIDGET_URL' | 'PLATFORM_NAME' | 'SMTP_URL' | 'MAIL_FROM'>>;
   database: Database;
   /** Generates media that is missing but derivable (the demo seed's images). */
   generateMedia?: (key: string) => Promise<MediaObject | null>;
   logger?: FastifyServerOptions['logger'];
   /** The storefront's build (apps/web/build); its pages are served after every API route. */
   webBuildDir?: string;
+  /** Outgoing mail; by default SMTP_URL, else .eml files in DATA_DIR/outbox. */
+  mailer?: Mailer;
   /** Extra routes registered before the pages (tests). */
   extraRoutes?: (app: App) => Promise<void>;
 }
@@ -95,6 +99,15 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const catalog = createCatalogService(database.db);
   const products = createProductsService(database.db);
   const storage = createDiskStorage(`${config.DATA_DIR}/media`);
+  const mailer =
+    opts.mailer ??
+    createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM ?? 'Storefront Platform <no-reply@storefront.localhost>',
+      outboxDir: `${config.DATA_DIR}/outbox`,
+    });
+  app.addHook('onClose', async () => mailer.close());
+  const contact = createContactService(database.db, { mailer, store, log: app.log });
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
@@ -103,6 +116,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(tenantRoutes, { tenants });
   await app.register(storeRoutes, { store, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
+  await app.register(contactRoutes, { contact });
   await app.register(productsRoutes, { products, cache, storage, generate: opts.generateMedia });
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
   if (opts.extraRoutes) await opts.extraRoutes(app);
@@ -113,6 +127,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       store,
       catalog,
       products,
+      contact,
       cache,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
       platformName: config.PLATFORM_NAME ?? 'Storefront Platform',

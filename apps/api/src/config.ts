@@ -37,6 +37,13 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** smtp:// or smtps:// server for outgoing mail; unset = .eml files in DATA_DIR/outbox. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** The From address of mail the platform sends. */
+  MAIL_FROM: z.string().min(3).default('Storefront Platform <no-reply@storefront.localhost>'),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'SESSION_SECRET'> & { SESSION_SECRET: string };

@@ -52,11 +52,14 @@ export const contactMessages = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     message: text('message').notNull(),
+    /** Kept to rate-limit senders across app processes; cleared with the message. */
+    clientIp: text('client_ip'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.messageId] }),
     index('contact_messages_store_idx').on(t.tenantId, t.productStoreId, t.createdAt),
+    index('contact_messages_ip_idx').on(t.tenantId, t.clientIp, t.createdAt),
     foreignKey({
       columns: [t.tenantId, t.productStoreId],
       foreignColumns: [productStores.tenantId, productStores.productStoreId],

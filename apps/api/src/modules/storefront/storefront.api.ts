@@ -1,9 +1,17 @@
-import { productListQuerySchema, type ShellData, type StorefrontApi, searchQuerySchema } from '@app/contracts';
+import {
+  type ContactResult,
+  contactRequestSchema,
+  productListQuerySchema,
+  type ShellData,
+  type StorefrontApi,
+  searchQuerySchema,
+} from '@app/contracts';
 import type { z } from 'zod';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { PublicReadCache } from '../../lib/public-cache';
 import type { CatalogService } from '../catalog/index';
+import type { ContactService } from '../contact/index';
 import type { ProductsService } from '../products/index';
 import type { StoreService } from '../store/index';
 import type { TenantService } from '../tenant/index';
@@ -13,6 +21,7 @@ export interface StorefrontDeps {
   store: StoreService;
   catalog: CatalogService;
   products: ProductsService;
+  contact: ContactService;
   cache: PublicReadCache;
   chatWidgetUrl: string;
   platformName: string;
@@ -22,7 +31,11 @@ export interface StorefrontDeps {
  * The in-process API that page loaders call, bound to one request's tenant. Shell data is shared
  * through the same per-tenant cache as the public JSON reads, so a page costs no queries when warm.
  */
-export function storefrontApi(ctx: TenantContext | null, deps: StorefrontDeps): StorefrontApi {
+export function storefrontApi(
+  ctx: TenantContext | null,
+  deps: StorefrontDeps,
+  request: { ip: string | null } = { ip: null },
+): StorefrontApi {
   let shell: Promise<ShellData | null> | undefined;
   const cached = async <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     if (!ctx) throw new Error('no tenant');
@@ -99,9 +112,27 @@ export function storefrontApi(ctx: TenantContext | null, deps: StorefrontDeps): 
       const q = lenient(searchQuerySchema, { ...params, searchText });
       return cached(`search:${JSON.stringify(q)}`, () => deps.products.search(ctx, q));
     },
-    async sendContactMessage() {
-      // Filled in by the contact module (next commit).
-      return { ok: false as const, message: 'The contact form is not available yet.', fieldErrors: {} };
+    async sendContactMessage(input): Promise<ContactResult> {
+      if (!ctx) throw new Error('no tenant');
+      const parsed = contactRequestSchema.safeParse(input);
+      if (!parsed.success) {
+        const fieldErrors: Extract<ContactResult, { ok: false }>['fieldErrors'] = {};
+        for (const issue of parsed.error.issues) {
+          const field = issue.path[0];
+          if ((field === 'name' || field === 'email' || field === 'message') && !fieldErrors[field]) {
+            fieldErrors[field] = issue.message;
+          }
+        }
+        return { ok: false, message: 'Please check the fields marked below.', fieldErrors };
+      }
+      try {
+        await deps.contact.submit(ctx, parsed.data, request.ip);
+        return { ok: true };
+      } catch (err) {
+        if (err instanceof AppError && err.statusCode === 429)
+          return { ok: false, message: err.message, fieldErrors: {} };
+        throw err;
+      }
     },
     async faqs() {
       if (!ctx) throw new Error('no tenant');

@@ -1,0 +1,2 @@
+export { contactRoutes } from './contact.routes';
+export { CONTACT_LIMIT, type ContactService, createContactService } from './contact.service';

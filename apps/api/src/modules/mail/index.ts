@@ -1,0 +1,1 @@
+export { createMailer, type Mailer, type MailMessage } from './mailer';
