@@ -22,13 +22,20 @@ const cases = [
     headers: { host, 'content-type': `multipart/form-data; boundary=${boundary}` } as Record<string, string>,
     body: form,
   },
-  {
-    name: 'GET cms fetch',
-    path: '/api/v1/cms/fetch',
+  ...[
+    ['GET cms fetch', '/api/v1/cms/fetch'],
+    [
+      'GET category products',
+      '/skulocity/api/v1/public/ecommerce/product?productCategoryId=LGT_PENDANTS&sort=price_asc',
+    ],
+    ['GET search', '/skulocity/api/v1/public/ecommerce/product/search?searchText=brass%20lamp'],
+  ].map(([name, path]) => ({
+    name: name as string,
+    path: path as string,
     method: 'GET' as const,
     headers: { host } as Record<string, string>,
     body: undefined,
-  },
+  })),
 ];
 
 const server = await startServer(PORT);

@@ -152,40 +152,48 @@ export function createProductsService(db: Db) {
     }));
   }
 
-  async function facets(ctx: TenantContext, f: FilterSet): Promise<Facets> {
-    const [cats, brands, prices, stock] = await Promise.all([
-      db
-        .select({ id: pc.productCategoryId, count: sql<number>`count(DISTINCT ${p.productId})::int` })
-        .from(p)
-        .innerJoin(pc, and(eq(pc.tenantId, p.tenantId), eq(pc.productId, p.productId)))
-        .where(where(f, 'category'))
-        .groupBy(pc.productCategoryId),
-      db
-        .select({ brand: p.brandName, count: sql<number>`count(*)::int` })
-        .from(p)
-        .where(and(where(f, 'brand'), sql`${p.brandName} IS NOT NULL`))
-        .groupBy(p.brandName),
-      db
-        .select({
-          band: sql<number>`CASE ${sql.join(
-            PRICE_BANDS.map(([min, max], i) =>
-              max === null
-                ? sql`WHEN ${p.effectivePrice} >= ${min} THEN ${i}`
-                : sql`WHEN ${p.effectivePrice} >= ${min} AND ${p.effectivePrice} < ${max} THEN ${i}`,
-            ),
-            sql` `,
-          )} END`,
-          count: sql<number>`count(*)::int`,
-        })
-        .from(p)
-        .where(where(f, 'price'))
-        .groupBy(sql`1`),
-      db
-        .select({ count: sql<number>`count(*)::int` })
-        .from(p)
-        .where(and(where(f, 'stock'), gt(p.stockQuantity, 0))),
-    ]);
-    const ids = cats.map((c) => c.id);
+  /**
+   * Total and every facet in one pass over the matching products: the match is evaluated once into
+   * a small materialised set with a flag per filter, and each facet counts the rows that pass every
+   * filter but its own (so a facet's count is what choosing it will show).
+   */
+  async function totalAndFacets(ctx: TenantContext, f: FilterSet): Promise<{ total: number; facets: Facets }> {
+    const flag = (c?: SQL) => c ?? sql`TRUE`;
+    const bands = sql.join(
+      PRICE_BANDS.map(([min, max], i) =>
+        max === null
+          ? sql`WHEN effective_price >= ${min} THEN ${i}`
+          : sql`WHEN effective_price >= ${min} AND effective_price < ${max} THEN ${i}`,
+      ),
+      sql` `,
+    );
+    const res = await db.execute(sql`
+      WITH m AS MATERIALIZED (
+        SELECT ${p.productId} AS product_id, ${p.brandName} AS brand_name, ${p.effectivePrice} AS effective_price,
+               ${p.stockQuantity} AS stock_quantity,
+               ${flag(f.category)} AS f_cat, ${flag(f.brand)} AS f_brand, ${flag(f.price)} AS f_price, ${flag(f.stock)} AS f_stock
+        FROM ${p} WHERE ${and(...f.base)}
+      )
+      SELECT
+        (SELECT count(*)::int FROM m WHERE f_cat AND f_brand AND f_price AND f_stock) AS total,
+        (SELECT count(*)::int FROM m WHERE f_cat AND f_brand AND f_price AND stock_quantity > 0) AS in_stock,
+        (SELECT coalesce(json_agg(x), '[]') FROM (
+           SELECT brand_name AS v, count(*)::int AS n FROM m
+           WHERE f_cat AND f_price AND f_stock AND brand_name IS NOT NULL GROUP BY brand_name) x) AS brands,
+        (SELECT coalesce(json_agg(x), '[]') FROM (
+           SELECT CASE ${bands} END AS v, count(*)::int AS n FROM m
+           WHERE f_cat AND f_brand AND f_stock GROUP BY 1) x) AS prices,
+        (SELECT coalesce(json_agg(x), '[]') FROM (
+           SELECT ${pc.productCategoryId} AS v, count(*)::int AS n FROM m
+           JOIN ${pc} ON ${pc.tenantId} = ${ctx.tenantId} AND ${pc.productId} = m.product_id
+           WHERE f_brand AND f_price AND f_stock GROUP BY 1) x) AS categories`);
+    const row = (res as unknown as { rows: Record<string, unknown>[] }).rows[0] ?? {};
+    // node-postgres parses json columns; PGlite may hand them over as text.
+    const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+    const cats = json<{ v: string; n: number }[]>(row.categories);
+    const brands = json<{ v: string; n: number }[]>(row.brands);
+    const prices = json<{ v: number | null; n: number }[]>(row.prices);
+    const ids = cats.map((c) => c.v);
     const labels = ids.length
       ? await db
           .select()
@@ -193,21 +201,24 @@ export function createProductsService(db: Db) {
           .where(and(eq(cat.tenantId, ctx.tenantId), inArray(cat.productCategoryId, ids)))
       : [];
     const labelOf = new Map(labels.map((c) => [c.productCategoryId, categoryLabel(c)]));
-    const bandCount = new Map(prices.map((x) => [Number(x.band), x.count]));
+    const bandCount = new Map(prices.map((x) => [Number(x.v), x.n]));
     return {
-      categories: cats
-        .map((c) => ({ value: c.id, label: labelOf.get(c.id) ?? c.id, count: c.count }))
-        .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)),
-      brands: brands
-        .map((b) => ({ value: b.brand as string, label: b.brand as string, count: b.count }))
-        .sort((a, b) => a.label.localeCompare(b.label)),
-      prices: PRICE_BANDS.map(([min, max], i) => ({
-        min,
-        max,
-        label: priceBandLabel(min, max),
-        count: bandCount.get(i) ?? 0,
-      })).filter((b) => b.count > 0),
-      inStock: stock[0]?.count ?? 0,
+      total: Number(row.total ?? 0),
+      facets: {
+        categories: cats
+          .map((c) => ({ value: c.v, label: labelOf.get(c.v) ?? c.v, count: c.n }))
+          .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)),
+        brands: brands
+          .map((b) => ({ value: b.v, label: b.v, count: b.n }))
+          .sort((a, b) => a.label.localeCompare(b.label)),
+        prices: PRICE_BANDS.map(([min, max], i) => ({
+          min,
+          max,
+          label: priceBandLabel(min, max),
+          count: bandCount.get(i) ?? 0,
+        })).filter((b) => b.count > 0),
+        inStock: Number(row.in_stock ?? 0),
+      },
     };
   }
 
@@ -219,39 +230,37 @@ export function createProductsService(db: Db) {
     rank?: SQL,
   ): Promise<ProductPage> {
     const f = filtersOf(ctx, q, match);
-    const w = where(f);
-    const [rows, [{ total } = { total: 0 }], fs] = await Promise.all([
+    const [rows, counted] = await Promise.all([
       db
         .select()
         .from(p)
-        .where(w)
+        .where(where(f))
         .orderBy(...orderOf(sort, rank))
         .limit(q.pageSize)
         .offset((q.page - 1) * q.pageSize),
-      db.select({ total: sql<number>`count(*)::int` }).from(p).where(w),
-      facets(ctx, f),
+      totalAndFacets(ctx, f),
     ]);
     return {
       products: await summaries(ctx, rows),
-      total,
+      total: counted.total,
       page: q.page,
       pageSize: q.pageSize,
-      pageCount: Math.max(1, Math.ceil(total / q.pageSize)),
-      facets: fs,
+      pageCount: Math.max(1, Math.ceil(counted.total / q.pageSize)),
+      facets: counted.facets,
     };
   }
 
   function textMatch(text: string): { match: SQL; rank: SQL } {
-    const english = sql`websearch_to_tsquery('english', ${text})`;
-    const simple = sql`websearch_to_tsquery('simple', ${text})`;
     const words = queryWords(text);
     const prefix = usesOperators(text) ? null : prefixTsQuery(words);
+    // One tsquery (OR of stemmed, unstemmed and the word being typed): one GIN lookup, one rank.
+    const tsq = prefix
+      ? sql`(websearch_to_tsquery('english', ${text}) || websearch_to_tsquery('simple', ${text}) || to_tsquery('simple', ${prefix}))`
+      : sql`(websearch_to_tsquery('english', ${text}) || websearch_to_tsquery('simple', ${text}))`;
     const lower = text.toLowerCase();
-    const match = prefix
-      ? sql`(${p.searchVector} @@ ${english} OR ${p.searchVector} @@ ${simple} OR ${p.searchVector} @@ to_tsquery('simple', ${prefix}))`
-      : sql`(${p.searchVector} @@ ${english} OR ${p.searchVector} @@ ${simple})`;
+    const match = sql`${p.searchVector} @@ ${tsq}`;
     // Exact name first, then names that start with the query, then full-text rank.
-    const rank = sql`(CASE WHEN lower(${p.productName}) = ${lower} THEN 100 WHEN starts_with(lower(${p.productName}), ${lower}) THEN 10 ELSE 0 END + ts_rank_cd(${p.searchVector}, ${english}) + ts_rank_cd(${p.searchVector}, ${simple}))`;
+    const rank = sql`(CASE WHEN lower(${p.productName}) = ${lower} THEN 100 WHEN starts_with(lower(${p.productName}), ${lower}) THEN 10 ELSE 0 END + ts_rank_cd(${p.searchVector}, ${tsq}))`;
     return { match, rank };
   }
 

@@ -1,0 +1,159 @@
+/** The generated catalog of the search scale benchmark: deterministic names, brands and prices. */
+import { type Database, schema } from '@app/db';
+
+export const COUNT = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+export const TENANT = 'scale';
+
+const ADJ = [
+  'Arden',
+  'Marlow',
+  'Kinsley',
+  'Ostra',
+  'Bexley',
+  'Harrow',
+  'Celeste',
+  'Wren',
+  'Loft',
+  'Ember',
+  'Tove',
+  'Sora',
+  'Mesa',
+  'Orbit',
+  'Pillar',
+  'Dune',
+  'Mira',
+  'Hollis',
+  'Focus',
+  'Halo',
+  'Studio',
+  'Pivot',
+  'Crescent',
+  'Harbor',
+  'Summit',
+  'Granite',
+  'Cedar',
+  'Aspen',
+  'Willow',
+  'Juniper',
+];
+const MAT = [
+  'Brass',
+  'Walnut',
+  'Oak',
+  'Glass',
+  'Ceramic',
+  'Rattan',
+  'Steel',
+  'Linen',
+  'Marble',
+  'Copper',
+  'Bamboo',
+  'Concrete',
+  'Velvet',
+  'Leather',
+  'Wool',
+];
+const KIND = [
+  'Pendant',
+  'Chandelier',
+  'Floor Lamp',
+  'Table Lamp',
+  'Desk Lamp',
+  'Sconce',
+  'Mirror',
+  'Side Table',
+  'Armchair',
+  'Sofa',
+  'Rug',
+  'Vase',
+  'Planter',
+  'Shelf',
+  'Stool',
+  'Bench',
+  'Cabinet',
+  'Clock',
+  'Cushion',
+  'Throw',
+];
+const BRANDS = [
+  'Halden & Co.',
+  'Lumen Works',
+  'Nordlys',
+  'Atelier Nine',
+  'Forge',
+  'Brightline',
+  'Terra Studio',
+  'Ashby',
+  'Greenway',
+  'Ironclad',
+];
+const pick = <T>(list: readonly T[], n: number) => list[n % list.length] as T;
+
+export function queries(): string[] {
+  const out: string[] = [];
+  for (let i = 0; out.length < 200; i++) {
+    switch (i % 8) {
+      case 0:
+        out.push(pick(KIND, i).toLowerCase());
+        break;
+      case 1:
+        out.push(`${pick(MAT, i)} ${pick(KIND, i * 7)}`.toLowerCase());
+        break;
+      case 2:
+        out.push(`"${pick(MAT, i + 3)} ${pick(KIND, i + 5)}"`);
+        break;
+      case 3:
+        out.push(pick(BRANDS, i));
+        break;
+      case 4:
+        out.push(
+          pick(KIND, i + 2)
+            .slice(0, 4)
+            .toLowerCase(),
+        );
+        break; // typing a prefix
+      case 5:
+        out.push(`${pick(KIND, i + 1).toLowerCase()} -${pick(MAT, i).toLowerCase()}`);
+        break;
+      case 6:
+        out.push(`${pick(ADJ, i)} ${pick(MAT, i * 3)}`);
+        break;
+      default: {
+        // One letter swapped: the typo-tolerant path.
+        const w = pick(KIND, i + 4)
+          .split(' ')[0]!
+          .toLowerCase();
+        out.push(w.length > 4 ? `${w.slice(0, 2)}${w[3]}${w[2]}${w.slice(4)}` : w);
+      }
+    }
+  }
+  return out;
+}
+
+export async function fill(database: Database) {
+  const db = database.db;
+  await db.insert(schema.tenants).values({ tenantId: TENANT, name: 'Scale Test' });
+  const batch = 1000;
+  for (let start = 0; start < COUNT; start += batch) {
+    const rows = [];
+    for (let i = start; i < Math.min(COUNT, start + batch); i++) {
+      const name = `${pick(ADJ, i)} ${pick(MAT, Math.floor(i / 7))} ${pick(KIND, Math.floor(i / 3))} ${i}`;
+      rows.push({
+        tenantId: TENANT,
+        productId: `S-${i}`,
+        sku: `S-${i}`,
+        productName: name,
+        slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+        brandName: pick(BRANDS, i * 13),
+        shortDescription: `A ${pick(MAT, i).toLowerCase()} ${pick(KIND, i).toLowerCase()} for every room.`,
+        description: `Made of ${pick(MAT, i * 5).toLowerCase()} by ${pick(BRANDS, i)}. Designed to last, easy to care for, and covered by a two-year warranty.`,
+        listPrice: 1000 + ((i * 7919) % 90000),
+        salePrice: i % 5 === 0 ? 900 + ((i * 7919) % 80000) : null,
+        stockQuantity: i % 11 === 0 ? 0 : (i * 31) % 200,
+        isFeatured: i % 50 === 0,
+        categoryNames: pick(KIND, Math.floor(i / 3)),
+      });
+    }
+    await db.insert(schema.products).values(rows);
+  }
+}
