@@ -16,7 +16,14 @@ import { and, asc, desc, eq, exists, gt, gte, inArray, lte, ne, type SQL, sql } 
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
-import { correctQuery, prefixTsQuery, queryWords, usesOperators } from './search-text';
+import {
+  buildVocabulary,
+  correctQuery,
+  prefixTsQuery,
+  queryWords,
+  usesOperators,
+  type Vocabulary,
+} from './search-text';
 
 const p = schema.products;
 const pc = schema.productCategories;
@@ -96,16 +103,16 @@ function orderOf(sort: Sort, rank?: SQL): SQL[] {
 
 export function createProductsService(db: Db) {
   /** Words a store's catalog knows (names, brands, categories), for typo correction. Cached. */
-  const vocabularies = new Map<string, { words: Set<string>; expires: number }>();
+  const vocabularies = new Map<string, { words: Vocabulary; expires: number }>();
 
-  async function vocabulary(tenantId: string): Promise<Set<string>> {
+  async function vocabulary(tenantId: string): Promise<Vocabulary> {
     const hit = vocabularies.get(tenantId);
     if (hit && hit.expires > Date.now()) return hit.words;
     const rows = await db.execute<{ w: string }>(sql`
       SELECT DISTINCT w FROM ${p},
         regexp_split_to_table(lower(${p.productName} || ' ' || coalesce(${p.brandName}, '') || ' ' || ${p.categoryNames}), '[^[:alnum:]]+') AS w
-      WHERE ${p.tenantId} = ${tenantId} AND length(w) > 2`);
-    const words = new Set((rows as unknown as { rows: { w: string }[] }).rows.map((r) => r.w));
+      WHERE ${p.tenantId} = ${tenantId} AND length(w) > 2 AND w !~ '^[0-9]+$'`);
+    const words = buildVocabulary((rows as unknown as { rows: { w: string }[] }).rows.map((r) => r.w));
     if (vocabularies.size > 1000) vocabularies.clear();
     vocabularies.set(tenantId, { words, expires: Date.now() + 5 * 60_000 });
     return words;
@@ -230,9 +237,11 @@ export function createProductsService(db: Db) {
     rank?: SQL,
   ): Promise<ProductPage> {
     const f = filtersOf(ctx, q, match);
-    const [rows, counted] = await Promise.all([
+    // Order and cut on ids alone, then read the page's full rows: sorting thousands of matches
+    // with their descriptions and search vectors attached costs more than the search itself.
+    const [ids, counted] = await Promise.all([
       db
-        .select()
+        .select({ id: p.productId })
         .from(p)
         .where(where(f))
         .orderBy(...orderOf(sort, rank))
@@ -240,6 +249,15 @@ export function createProductsService(db: Db) {
         .offset((q.page - 1) * q.pageSize),
       totalAndFacets(ctx, f),
     ]);
+    const order = new Map(ids.map((x, i) => [x.id, i]));
+    const rows = ids.length
+      ? (
+          await db
+            .select()
+            .from(p)
+            .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.productId, [...order.keys()])))
+        ).sort((a, b) => (order.get(a.productId) ?? 0) - (order.get(b.productId) ?? 0))
+      : [];
     return {
       products: await summaries(ctx, rows),
       total: counted.total,
@@ -260,7 +278,7 @@ export function createProductsService(db: Db) {
     const lower = text.toLowerCase();
     const match = sql`${p.searchVector} @@ ${tsq}`;
     // Exact name first, then names that start with the query, then full-text rank.
-    const rank = sql`(CASE WHEN lower(${p.productName}) = ${lower} THEN 100 WHEN starts_with(lower(${p.productName}), ${lower}) THEN 10 ELSE 0 END + ts_rank_cd(${p.searchVector}, ${tsq}))`;
+    const rank = sql`(CASE WHEN lower(${p.productName}) = ${lower} THEN 100 WHEN starts_with(lower(${p.productName}), ${lower}) THEN 10 ELSE 0 END + ts_rank(${p.searchVector}, ${tsq}))`;
     return { match, rank };
   }
 

@@ -39,22 +39,51 @@ export function similarity(a: string, b: string): number {
 const THRESHOLD = 0.3;
 
 /**
+ * A store's words with an inverted trigram index, so a correction looks only at words that share
+ * a trigram with the misspelt one instead of scanning the whole vocabulary.
+ */
+export interface Vocabulary {
+  words: ReadonlySet<string>;
+  byTrigram: ReadonlyMap<string, readonly string[]>;
+  sizes: ReadonlyMap<string, number>;
+}
+
+export function buildVocabulary(words: Iterable<string>): Vocabulary {
+  const set = new Set<string>();
+  const byTrigram = new Map<string, string[]>();
+  const sizes = new Map<string, number>();
+  for (const w of words) {
+    if (set.has(w)) continue;
+    set.add(w);
+    const tri = trigrams(w);
+    sizes.set(w, tri.size);
+    for (const t of tri) {
+      const list = byTrigram.get(t);
+      if (list) list.push(w);
+      else byTrigram.set(t, [w]);
+    }
+  }
+  return { words: set, byTrigram, sizes };
+}
+
+/**
  * Replaces each word the catalog does not know by the most similar word it does know.
  * Returns null when nothing changed or nothing close enough exists.
  */
-export function correctQuery(words: string[], vocabulary: ReadonlySet<string>): string | null {
+export function correctQuery(words: string[], vocabulary: Vocabulary): string | null {
   let changed = false;
   const out = words.map((w) => {
-    if (vocabulary.has(w) || /^\d+$/.test(w)) return w;
+    if (vocabulary.words.has(w) || /^\d+$/.test(w)) return w;
+    const tri = trigrams(w);
+    const shared = new Map<string, number>();
+    for (const t of tri) for (const v of vocabulary.byTrigram.get(t) ?? []) shared.set(v, (shared.get(v) ?? 0) + 1);
     let best = '';
     let bestScore = THRESHOLD;
-    for (const v of vocabulary) {
-      // Cheap length filter first: words of very different length cannot be similar enough.
-      if (Math.abs(v.length - w.length) > 3) continue;
-      const s = similarity(w, v);
-      if (s > bestScore || (s === bestScore && best && v < best)) {
+    for (const [v, n] of shared) {
+      const score = n / (tri.size + (vocabulary.sizes.get(v) ?? 0) - n);
+      if (score > bestScore || (score === bestScore && best && v < best)) {
         best = v;
-        bestScore = s;
+        bestScore = score;
       }
     }
     if (!best) return w;
