@@ -11,7 +11,19 @@ import { fetchBody, startServer } from './lib';
 
 const PORT = 3293;
 const STORES = ['lighting', 'garden', 'power'];
-const PATHS = (process.env.BENCH_PAGES ?? '/').split(',');
+/**
+ * Pages measured per store: BENCH_PAGES (comma list) or, by default, the home page, the store's
+ * first category, its first featured product and a search, found through the store's own API.
+ */
+async function pagesOf(host: string): Promise<string[]> {
+  if (process.env.BENCH_PAGES) return process.env.BENCH_PAGES.split(',');
+  const json = async (path: string) => JSON.parse((await fetchBody(PORT, path, host)).body.toString()).data;
+  const main = await json('/skulocity/api/v1/public/ecommerce/categories');
+  const category = main.catalogCol[0].categoryList[0].productCategoryId as string;
+  const featured = (await json('/skulocity/api/v1/public/ecommerce/product?featured=true&pageSize=1')).products[0];
+  const word = (featured.productName as string).split(' ').at(-1)?.toLowerCase() ?? 'new';
+  return ['/', `/categories/${category}`, `/${featured.slug}/${featured.productId}`, `/product/search/${word}`];
+}
 
 async function firstLoadJs(host: string, path: string) {
   const html = (await fetchBody(PORT, path, host)).body.toString();
@@ -62,7 +74,7 @@ const chrome = await chromeLauncher.launch({
 try {
   const rows = [];
   for (const store of STORES) {
-    for (const path of PATHS) {
+    for (const path of await pagesOf(`${store}.localhost`)) {
       const url = `http://${store}.localhost:${PORT}${path}`;
       await warmUp(`${store}.localhost`, path);
       const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
