@@ -23,7 +23,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
-      args: [...CHROMIUM_ARGS],
+      // *.shop.test lets tests open any store host on loopback.
+      args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP *.shop.test 127.0.0.1'],
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
