@@ -1,3 +1,5 @@
 // The zod-free part of the contracts, for browser code (see display.ts).
+export * from './catalog-options';
 export * from './display';
 export * from './messages';
+export * from './money';

@@ -1,4 +1,5 @@
 export * from './catalog';
+export * from './catalog-options';
 export * from './contact';
 export * from './envelope';
 export * from './errors';

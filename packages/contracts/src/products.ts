@@ -1,29 +1,7 @@
 import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PRODUCT_SORTS, SEARCH_SORTS } from './catalog-options';
 
 /** Public catalog payloads (SPEC.md section 7 "Catalog (public)"). Money is integer minor units. */
-
-export const PRODUCT_SORTS = ['featured', 'price_asc', 'price_desc', 'newest', 'name'] as const;
-export const SEARCH_SORTS = ['relevance', ...PRODUCT_SORTS] as const;
-export const SORT_LABELS: Record<(typeof SEARCH_SORTS)[number], string> = {
-  relevance: 'Best match',
-  featured: 'Featured',
-  price_asc: 'Price: low to high',
-  price_desc: 'Price: high to low',
-  newest: 'Newest',
-  name: 'Name: A to Z',
-};
-export const MAX_PAGE_SIZE = 48;
-export const DEFAULT_PAGE_SIZE = 24;
-
-/** Price bands of the price facet, in minor units: [min, max) with max null for "and up". */
-export const PRICE_BANDS: readonly (readonly [number, number | null])[] = [
-  [0, 2500],
-  [2500, 5000],
-  [5000, 10000],
-  [10000, 20000],
-  [20000, 50000],
-  [50000, null],
-];
 
 const id = (name: string) =>
   z

@@ -9,6 +9,7 @@ import {
   MAX_PAGE_SIZE,
   PRICE_BANDS,
   PRODUCT_SORTS,
+  priceBandLabel,
   productDetailsQuerySchema,
   productDetailsSchema,
   productListQuerySchema,
@@ -29,7 +30,7 @@ import { AppError } from '../../lib/errors';
 import type { PublicReadCache } from '../../lib/public-cache';
 import { sendPublic } from '../../lib/public-cache';
 import type { MediaStorage } from '../media/index';
-import { type ProductsService, priceBandLabel } from './products.service';
+import type { ProductsService } from './products.service';
 
 interface Deps {
   products: ProductsService;

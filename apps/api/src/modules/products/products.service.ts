@@ -7,6 +7,7 @@ import {
   type ProductListQuery,
   type ProductPage,
   type ProductSummary,
+  priceBandLabel,
   type SearchQuery,
   type SearchResult,
   type SubcategoryResult,
@@ -32,15 +33,6 @@ const LOW_STOCK = 5;
 
 type Row = typeof p.$inferSelect;
 type Sort = SearchQuery['sort'];
-
-const money = (minor: number, currency = 'USD') =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(minor / 100);
-
-export function priceBandLabel(min: number, max: number | null): string {
-  if (min === 0 && max !== null) return `Under ${money(max)}`;
-  if (max === null) return `${money(min)} and up`;
-  return `${money(min)} – ${money(max)}`;
-}
 
 /** Filters split by facet dimension: a facet counts with every filter except its own. */
 interface FilterSet {

@@ -1,3 +1,4 @@
+import { ChevronRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
@@ -49,7 +50,7 @@ export function Breadcrumbs({ items }: { items: Array<{ label: string; to?: stri
       <ol className="flex flex-wrap items-center gap-1.5">
         {items.map((it, i) => (
           <li key={`${it.label}-${i}`} className="flex items-center gap-1.5">
-            {i > 0 && <span aria-hidden>/</span>}
+            {i > 0 && <ChevronRight aria-hidden className="size-3.5 shrink-0 text-slate-400" />}
             {it.to ? (
               <Link to={it.to} className="hover:text-brand hover:underline">
                 {it.label}

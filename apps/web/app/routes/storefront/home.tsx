@@ -1,13 +1,32 @@
+import type { ProductSummary } from '@app/contracts';
 import { categoryImage, categoryLabel } from '@app/contracts/client';
 import { ArrowRight } from 'lucide-react';
 import { Link, useRouteLoaderData } from 'react-router';
 import { NO_IMAGE } from '../../components/layout/category-bar';
+import { ProductGrid } from '../../components/product/product-card';
 import { mediaSrcSet } from '../../lib/media';
 import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/home';
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { banners: await context.api.banners() };
+  const [banners, featured, newest] = await Promise.all([
+    context.api.banners(),
+    context.api.products({ featured: 'true', pageSize: '8' }),
+    context.api.products({ sort: 'newest', pageSize: '8' }),
+  ]);
+  return { banners, featured: featured.products, newest: newest.products };
+}
+
+function ProductShelf({ id, title, products }: { id: string; title: string; products: ProductSummary[] }) {
+  if (products.length === 0) return null;
+  return (
+    <section className="mb-16" aria-labelledby={id} data-testid={id}>
+      <h2 id={id} className="mb-6 text-xl font-bold tracking-tight text-slate-900 md:text-2xl">
+        {title}
+      </h2>
+      <ProductGrid products={products} />
+    </section>
+  );
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -46,6 +65,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </section>
       )}
       <div className="mx-auto max-w-7xl px-4 py-12">
+        <ProductShelf id="featured" title="Featured" products={loaderData.featured} />
         {catalogs.map((catalog) => (
           <section key={catalog.prodCatalogId} className="mb-14" aria-labelledby={`cat-${catalog.prodCatalogId}`}>
             <div className="mb-5 flex items-end justify-between">
@@ -79,6 +99,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </ul>
           </section>
         ))}
+        <ProductShelf id="new-arrivals" title="New arrivals" products={loaderData.newest} />
         {rest.length > 0 && (
           <section className="grid gap-4 md:grid-cols-2" aria-label="Promotions">
             {rest.map((b) => (

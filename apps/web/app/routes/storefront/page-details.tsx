@@ -1,29 +1,36 @@
 import { data } from 'react-router';
 import { Breadcrumbs, PageContainer } from '../../components/ui/page';
+import { withRootMeta } from '../../lib/meta';
 import { titleCase } from '../../lib/title-case';
+import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/page-details';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const page = /^[a-z0-9][a-z0-9-]{0,99}$/.test(params.pageUrl) ? await context.api.cmsPage(params.pageUrl) : null;
-  if (!page) throw data({ message: 'Page not found' }, { status: 404 });
+  if (!page) throw data(null, { status: 404 });
   return { page };
 }
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return d ? [{ title: titleCase(d.page.pageTitle) }] : [{ title: 'Page not found' }];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  const root = matches.find((m) => m?.id === 'root')?.data as Awaited<ReturnType<typeof rootLoader>> | undefined;
+  const storeName = root?.shell.store.storeName ?? '';
+  const title = d ? `${titleCase(d.page.pageTitle)} | ${storeName}` : `Page not found | ${storeName}`;
+  return withRootMeta(matches, [{ title }, { property: 'og:title', content: title }]);
 }
 
 export default function ContentPage({ loaderData }: Route.ComponentProps) {
   const { page } = loaderData;
+  const title = titleCase(page.pageTitle);
   return (
     <PageContainer narrow>
-      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: titleCase(page.pageTitle) }]} />
+      <Breadcrumbs items={[{ label: 'Home', to: '/' }, { label: title }]} />
       <article>
-        <h1 className="text-3xl font-bold tracking-tight text-slate-900">{titleCase(page.pageTitle)}</h1>
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900 md:text-4xl">{title}</h1>
         {/* Sanitised on the server before it is stored in the answer. */}
-        <div className="prose-cms mt-6" dangerouslySetInnerHTML={{ __html: page.content ?? '' }} />
+        <div className="prose-cms mt-8" dangerouslySetInnerHTML={{ __html: page.content ?? '' }} />
       </article>
     </PageContainer>
   );
 }
+
 export { ErrorBoundary } from './not-found';

@@ -1,12 +1,260 @@
-import { data } from 'react-router';
+import type { ProductDetails, ShellData } from '@app/contracts';
+import { decimalAmount, productDisplayImage } from '@app/contracts/client';
+import { CircleCheck, CircleX, Download, TriangleAlert } from 'lucide-react';
+import { data, redirect, useRouteLoaderData } from 'react-router';
+import { ProductGrid, productHref } from '../../components/product/product-card';
+import { galleryImages, ProductGallery } from '../../components/product/product-gallery';
+import { PurchaseForm } from '../../components/product/purchase-form';
+import { RatingStars } from '../../components/product/rating-stars';
+import { Reviews } from '../../components/product/reviews';
+import { Breadcrumbs, PageContainer } from '../../components/ui/page';
+import { jsonLdHtml } from '../../lib/json-ld';
+import { withRootMeta } from '../../lib/meta';
+import { useNonce } from '../../lib/nonce';
+import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/product';
 
-// Product detail comes with the catalog work; until then every product URL is an honest 404.
-export function loader({ params }: Route.LoaderArgs) {
-  throw data({ message: `Product ${params.productId} not found` }, { status: 404 });
+const ID = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const product = ID.test(params.productId) ? await context.api.product(params.productId) : null;
+  if (!product) throw data(null, { status: 404 });
+  if (product.slug !== params.slug) {
+    // An old or mistyped slug: one address per product, the query string kept (campaign tags).
+    throw redirect(`${productHref(product)}${new URL(request.url).search}`, 301);
+  }
+  return { product };
 }
 
-export default function ProductPage() {
-  return null;
+type RootData = Awaited<ReturnType<typeof rootLoader>>;
+
+function siteUrl(shell: ShellData | undefined): string {
+  return `https://${shell?.tenant.hostName ?? ''}`;
 }
+
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  const root = matches.find((m) => m?.id === 'root')?.data as RootData | undefined;
+  const storeName = root?.shell.store.storeName ?? '';
+  if (!d) return withRootMeta(matches, [{ title: `Product not found | ${storeName}` }]);
+  const p = d.product;
+  const title = `${p.productName} | ${storeName}`;
+  const description = p.shortDescription ?? '';
+  const url = `${siteUrl(root?.shell)}${productHref(p)}`;
+  const image = productDisplayImage(p);
+  return withRootMeta(matches, [
+    { title },
+    { name: 'description', content: description },
+    { tagName: 'link', rel: 'canonical', href: url },
+    { property: 'og:type', content: 'product' },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: description },
+    { property: 'og:url', content: url },
+    ...(image ? [{ property: 'og:image', content: image }] : []),
+  ]);
+}
+
+const SCHEMA = 'https://schema.org';
+
+function structuredData(p: ProductDetails, base: string) {
+  const url = `${base}${productHref(p)}`;
+  const image = productDisplayImage(p);
+  const product = {
+    '@context': SCHEMA,
+    '@type': 'Product',
+    name: p.productName,
+    sku: p.sku,
+    ...(p.brandName ? { brand: { '@type': 'Brand', name: p.brandName } } : {}),
+    ...(image ? { image: [image] } : {}),
+    description: p.shortDescription ?? p.description ?? undefined,
+    offers: {
+      '@type': 'Offer',
+      price: decimalAmount(p.price, p.currencyUomId),
+      priceCurrency: p.currencyUomId,
+      availability: `${SCHEMA}/${p.inStock ? 'InStock' : 'OutOfStock'}`,
+      url,
+    },
+    ...(p.reviewSummary.count > 0 && p.reviewSummary.average !== null
+      ? {
+          aggregateRating: {
+            '@type': 'AggregateRating',
+            ratingValue: p.reviewSummary.average,
+            reviewCount: p.reviewSummary.count,
+          },
+        }
+      : {}),
+  };
+  const crumbs = [
+    { name: 'Home', item: `${base}/` },
+    ...p.breadcrumb.map((b) => ({ name: b.label, item: `${base}/categories/${b.productCategoryId}` })),
+    { name: p.productName, item: url },
+  ];
+  const breadcrumbList = {
+    '@context': SCHEMA,
+    '@type': 'BreadcrumbList',
+    itemListElement: crumbs.map((c, i) => ({ '@type': 'ListItem', position: i + 1, ...c })),
+  };
+  return [product, breadcrumbList];
+}
+
+function StockStatus({ product }: { product: ProductDetails }) {
+  if (!product.inStock)
+    return (
+      <p className="flex items-center gap-2 text-sm font-medium text-slate-700" data-testid="stock-status">
+        <CircleX aria-hidden className="size-4 text-slate-500" /> Sold out
+      </p>
+    );
+  if (product.lowStock != null)
+    return (
+      <p className="flex items-center gap-2 text-sm font-medium text-amber-800" data-testid="stock-status">
+        <TriangleAlert aria-hidden className="size-4" /> Only {product.lowStock} left in stock
+      </p>
+    );
+  return (
+    <p className="flex items-center gap-2 text-sm font-medium text-emerald-800" data-testid="stock-status">
+      <CircleCheck aria-hidden className="size-4" /> In stock, ready to ship
+    </p>
+  );
+}
+
+function fileKind(fileName: string): string {
+  const ext = /\.(\w{2,5})$/.exec(fileName)?.[1];
+  return ext ? ext.toUpperCase() : 'File';
+}
+
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const { product: p } = loaderData;
+  const nonce = useNonce();
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const paragraphs = (p.description ?? '')
+    .split(/\n\s*\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const hasDetails = paragraphs.length > 0 || p.features.length > 0 || p.contents.length > 0;
+
+  return (
+    <PageContainer>
+      {structuredData(p, siteUrl(root?.shell)).map((d) => (
+        <script
+          key={d['@type']}
+          type="application/ld+json"
+          nonce={nonce}
+          dangerouslySetInnerHTML={{ __html: jsonLdHtml(d) }}
+        />
+      ))}
+      <Breadcrumbs
+        items={[
+          { label: 'Home', to: '/' },
+          ...p.breadcrumb.map((b) => ({ label: b.label, to: `/categories/${b.productCategoryId}` })),
+          { label: p.productName },
+        ]}
+      />
+
+      <div className="grid gap-8 md:grid-cols-2 lg:gap-14">
+        <ProductGallery images={galleryImages(p)} name={p.productName} />
+
+        <div className="min-w-0">
+          {p.brandName && (
+            <p className="text-xs font-semibold tracking-widest text-slate-500 uppercase" data-testid="product-brand">
+              {p.brandName}
+            </p>
+          )}
+          <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-900 md:text-4xl">{p.productName}</h1>
+          <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-slate-600">
+            {p.reviewSummary.count > 0 && (
+              <a href="#reviews-heading" className="hover:underline">
+                <RatingStars average={p.reviewSummary.average} count={p.reviewSummary.count} />
+              </a>
+            )}
+            <span>SKU {p.sku}</span>
+          </div>
+          {p.shortDescription && <p className="mt-5 leading-7 text-slate-700">{p.shortDescription}</p>}
+          <div className="mt-4">
+            <StockStatus product={p} />
+          </div>
+          <div className="mt-6 border-t border-slate-200 pt-6">
+            <PurchaseForm product={p} />
+          </div>
+        </div>
+      </div>
+
+      {hasDetails && (
+        <section aria-labelledby="details-heading" className="mt-16 border-t border-slate-200 py-12">
+          <h2 id="details-heading" className="text-2xl font-bold tracking-tight text-slate-900">
+            Product details
+          </h2>
+          <div className="mt-6 grid gap-10 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:gap-16">
+            <div className="space-y-4 leading-7 text-slate-700" data-testid="description">
+              {paragraphs.map((para, i) => (
+                <p key={i}>{para}</p>
+              ))}
+            </div>
+            <div className="space-y-10">
+              {p.features.length > 0 && (
+                <div>
+                  <h3 className="mb-3 text-sm font-semibold tracking-widest text-slate-500 uppercase">
+                    Specifications
+                  </h3>
+                  <table className="w-full text-sm" data-testid="features">
+                    <tbody className="divide-y divide-slate-200 border-y border-slate-200">
+                      {p.features.map((f) => (
+                        <tr key={f.label}>
+                          <th scope="row" className="w-2/5 py-3 pr-4 text-left font-medium text-slate-900">
+                            {f.label}
+                          </th>
+                          <td className="py-3 text-slate-700">{f.value}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              {p.contents.length > 0 && (
+                <div>
+                  <h3 className="mb-3 text-sm font-semibold tracking-widest text-slate-500 uppercase">Downloads</h3>
+                  <ul className="space-y-2" data-testid="downloads">
+                    {p.contents.map((c) => (
+                      <li key={c.contentId}>
+                        <a
+                          href={c.downloadUrl}
+                          download={c.fileName}
+                          className="flex items-center gap-3 rounded-md border border-slate-200 px-4 py-3 text-sm hover:border-slate-900"
+                        >
+                          <Download aria-hidden className="size-5 shrink-0 text-slate-700" />
+                          <span className="flex-1 font-medium text-slate-900">{c.title}</span>
+                          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-700">
+                            {fileKind(c.fileName)}
+                          </span>
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )}
+            </div>
+          </div>
+        </section>
+      )}
+
+      <Reviews summary={p.reviewSummary} />
+
+      {p.accessories.length > 0 && (
+        <section aria-labelledby="accessories-heading" className="border-t border-slate-200 py-12">
+          <h2 id="accessories-heading" className="mb-6 text-2xl font-bold tracking-tight text-slate-900">
+            Accessories
+          </h2>
+          <ProductGrid products={p.accessories} />
+        </section>
+      )}
+      {p.related.length > 0 && (
+        <section aria-labelledby="related-heading" className="border-t border-slate-200 py-12">
+          <h2 id="related-heading" className="mb-6 text-2xl font-bold tracking-tight text-slate-900">
+            You may also like
+          </h2>
+          <ProductGrid products={p.related} />
+        </section>
+      )}
+    </PageContainer>
+  );
+}
+
 export { ErrorBoundary } from './not-found';

@@ -1,0 +1,202 @@
+import type { ConfigPrice, ProductDetails } from '@app/contracts';
+import { formatMoney, GENERIC_ERROR_MESSAGE } from '@app/contracts/client';
+import { Loader2, Minus, Plus, ShoppingBag } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Form } from 'react-router';
+import { Price } from './price';
+
+const CONFIG_PRICE_URL = '/skulocity/api/v1/crmsfa/orders/getConfigDetailsEvent';
+const MIN_QTY = 1;
+const MAX_QTY = 99;
+
+type Selections = Record<string, string>;
+
+const clampQty = (n: number) => (Number.isFinite(n) ? Math.min(MAX_QTY, Math.max(MIN_QTY, Math.round(n))) : MIN_QTY);
+
+function defaultSelections(options: ProductDetails['configOptions']): Selections {
+  const out: Selections = {};
+  for (const o of options) {
+    const c = o.choices.find((x) => x.isDefault) ?? o.choices[0];
+    if (c) out[o.optionId] = c.choiceId;
+  }
+  return out;
+}
+
+function deltaOf(options: ProductDetails['configOptions'], selections: Selections): number {
+  let sum = 0;
+  for (const o of options) sum += o.choices.find((c) => c.choiceId === selections[o.optionId])?.priceDelta ?? 0;
+  return sum;
+}
+
+/**
+ * Price, options, quantity and Add to cart. One form posting to /cart: without JavaScript the option
+ * radios and the quantity field are what it sends (productId, quantity, selections[optionId]). With
+ * JavaScript, a changed option is priced by the server (getConfigDetailsEvent); the last good price
+ * stays on screen while the new one loads.
+ */
+export function PurchaseForm({ product }: { product: ProductDetails }) {
+  const options = product.configOptions;
+  const configurable = product.productType === 'CONFIGURABLE' && options.length > 0;
+  const [selections, setSelections] = useState<Selections>(() => defaultSelections(options));
+  const [quantity, setQuantity] = useState<number | ''>(1);
+  const [unitPrice, setUnitPrice] = useState(() => product.price + deltaOf(options, defaultSelections(options)));
+  const [pricing, setPricing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const inflight = useRef<AbortController | null>(null);
+
+  useEffect(() => () => inflight.current?.abort(), []);
+
+  async function reprice(next: Selections) {
+    inflight.current?.abort();
+    const controller = new AbortController();
+    inflight.current = controller;
+    setPricing(true);
+    setError(null);
+    try {
+      const res = await fetch(CONFIG_PRICE_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ productId: product.productId, selections: next, quantity: clampQty(Number(quantity)) }),
+        signal: controller.signal,
+      });
+      const body = (await res.json().catch(() => null)) as { data?: ConfigPrice; message?: string } | null;
+      if (!res.ok || !body?.data) {
+        setError(body?.message || GENERIC_ERROR_MESSAGE);
+        return;
+      }
+      setUnitPrice(body.data.unitPrice);
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') return;
+      setError(GENERIC_ERROR_MESSAGE);
+    } finally {
+      if (inflight.current === controller) {
+        inflight.current = null;
+        setPricing(false);
+      }
+    }
+  }
+
+  const choose = (optionId: string, choiceId: string) => {
+    const next = { ...selections, [optionId]: choiceId };
+    setSelections(next);
+    void reprice(next);
+  };
+
+  // The list price moves with the options exactly as the price does.
+  const onSale = product.salePrice != null && product.salePrice < product.listPrice;
+  const compareAt = onSale ? product.listPrice + (unitPrice - product.price) : null;
+  const qty = quantity === '' ? MIN_QTY : quantity;
+
+  return (
+    <Form method="post" action="/cart" className="space-y-6" data-testid="add-to-cart-form">
+      <input type="hidden" name="intent" value="add" />
+      <input type="hidden" name="productId" value={product.productId} />
+
+      <div aria-live="polite" aria-busy={pricing} data-testid="product-price">
+        <div className={`flex items-center gap-3 transition-opacity ${pricing ? 'opacity-60' : ''}`}>
+          <Price price={unitPrice} compareAt={compareAt} currency={product.currencyUomId} size="lg" />
+          {pricing && <Loader2 aria-label="Updating price" className="size-5 animate-spin text-slate-500" />}
+        </div>
+        {qty > 1 && (
+          <p className="mt-1 text-sm text-slate-600" data-testid="price-total">
+            {formatMoney(unitPrice * qty, product.currencyUomId)} for {qty}
+          </p>
+        )}
+        {configurable && <p className="mt-1 text-xs text-slate-500">Price depends on the options you choose.</p>}
+      </div>
+      {error && (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {error}
+        </p>
+      )}
+
+      {configurable &&
+        options.map((o) => {
+          const chosen = o.choices.find((c) => c.choiceId === selections[o.optionId]);
+          return (
+            <fieldset key={o.optionId} data-testid="config-option">
+              <legend className="mb-2 text-sm text-slate-700">
+                <span className="font-semibold text-slate-900">{o.optionName}</span>
+                {chosen && <span>: {chosen.label}</span>}
+              </legend>
+              <div className="flex flex-wrap gap-2">
+                {o.choices.map((c) => (
+                  <label key={c.choiceId} className="relative">
+                    <input
+                      type="radio"
+                      name={`selections[${o.optionId}]`}
+                      value={c.choiceId}
+                      checked={selections[o.optionId] === c.choiceId}
+                      onChange={() => choose(o.optionId, c.choiceId)}
+                      className="peer absolute inset-0 size-full cursor-pointer appearance-none rounded-full"
+                    />
+                    <span className="flex h-10 items-center gap-1.5 rounded-full border border-slate-300 px-4 text-sm text-slate-900 peer-checked:border-slate-900 peer-checked:bg-slate-900 peer-checked:text-white peer-hover:border-slate-900">
+                      {c.label}
+                      {c.priceDelta !== 0 && (
+                        <span className="text-xs opacity-75">
+                          {c.priceDelta > 0 ? '+' : '−'}
+                          {formatMoney(Math.abs(c.priceDelta), product.currencyUomId, { trim: true })}
+                        </span>
+                      )}
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          );
+        })}
+
+      <div className="flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="quantity" className="mb-2 block text-sm font-semibold text-slate-900">
+            Quantity
+          </label>
+          <div className="flex h-12 w-36 items-center rounded-md border border-slate-300 focus-within:border-slate-900 focus-within:ring-1 focus-within:ring-slate-900">
+            <button
+              type="button"
+              onClick={() => setQuantity(clampQty(qty - 1))}
+              disabled={qty <= MIN_QTY}
+              aria-label="Decrease quantity"
+              className="flex h-full w-11 items-center justify-center text-slate-700 hover:text-slate-900 disabled:text-slate-300"
+            >
+              <Minus aria-hidden className="size-4" />
+            </button>
+            <input
+              id="quantity"
+              name="quantity"
+              type="number"
+              inputMode="numeric"
+              min={MIN_QTY}
+              max={MAX_QTY}
+              step={1}
+              required
+              value={quantity}
+              onChange={(e) => setQuantity(e.target.value === '' ? '' : clampQty(Number(e.target.value)))}
+              onBlur={() => setQuantity(qty)}
+              className="h-full w-full min-w-0 [appearance:textfield] border-0 bg-transparent text-center text-base font-medium text-slate-900 focus:outline-none [&::-webkit-inner-spin-button]:appearance-none"
+              data-testid="quantity"
+            />
+            <button
+              type="button"
+              onClick={() => setQuantity(clampQty(qty + 1))}
+              disabled={qty >= MAX_QTY}
+              aria-label="Increase quantity"
+              className="flex h-full w-11 items-center justify-center text-slate-700 hover:text-slate-900 disabled:text-slate-300"
+            >
+              <Plus aria-hidden className="size-4" />
+            </button>
+          </div>
+        </div>
+        <button
+          type="submit"
+          disabled={!product.inStock}
+          className="flex h-12 min-w-[10rem] flex-1 items-center justify-center gap-2 rounded-md bg-action px-6 text-base font-semibold text-white hover:opacity-90 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-700"
+          data-testid="add-to-cart"
+        >
+          {product.inStock && <ShoppingBag aria-hidden className="size-5" />}
+          {product.inStock ? 'Add to cart' : 'Sold out'}
+        </button>
+      </div>
+    </Form>
+  );
+}
