@@ -133,9 +133,18 @@ export function queries(): string[] {
 export async function fill(database: Database) {
   const db = database.db;
   await db.insert(schema.tenants).values({ tenantId: TENANT, name: 'Scale Test' });
+  // A category per kind and one per material: every product sits in two, as in a real store, so the
+  // category facet has real memberships to count.
+  const categoryOf = (kind: string) => `K-${kind.toLowerCase().replace(/ /g, '-')}`;
+  const materialOf = (mat: string) => `M-${mat.toLowerCase()}`;
+  await db.insert(schema.categories).values([
+    ...KIND.map((k) => ({ tenantId: TENANT, productCategoryId: categoryOf(k), categoryName: `${k}s` })),
+    ...MAT.map((m) => ({ tenantId: TENANT, productCategoryId: materialOf(m), categoryName: m })),
+  ]);
   const batch = 1000;
   for (let start = 0; start < COUNT; start += batch) {
     const rows = [];
+    const memberships = [];
     for (let i = start; i < Math.min(COUNT, start + batch); i++) {
       const name = `${pick(ADJ, i)} ${pick(MAT, Math.floor(i / 7))} ${pick(KIND, Math.floor(i / 3))} ${i}`;
       rows.push({
@@ -151,9 +160,14 @@ export async function fill(database: Database) {
         salePrice: i % 5 === 0 ? 900 + ((i * 7919) % 80000) : null,
         stockQuantity: i % 11 === 0 ? 0 : (i * 31) % 200,
         isFeatured: i % 50 === 0,
-        categoryNames: pick(KIND, Math.floor(i / 3)),
+        categoryNames: `${pick(KIND, Math.floor(i / 3))} ${pick(MAT, Math.floor(i / 7))}`,
       });
+      memberships.push(
+        { tenantId: TENANT, productId: `S-${i}`, productCategoryId: categoryOf(pick(KIND, Math.floor(i / 3))) },
+        { tenantId: TENANT, productId: `S-${i}`, productCategoryId: materialOf(pick(MAT, Math.floor(i / 7))) },
+      );
     }
     await db.insert(schema.products).values(rows);
+    await db.insert(schema.productCategories).values(memberships);
   }
 }

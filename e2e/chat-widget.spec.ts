@@ -18,6 +18,8 @@ let server: ChildProcess;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
+  // Migrating and seeding a fresh store, then starting a server, takes a while on a busy 2-core CI box.
+  test.setTimeout(180_000);
   rmSync(`${ROOT}/${DATA_DIR}`, { recursive: true, force: true });
   const prep = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/fixtures/store-with-chat.ts', DATA_DIR, WIDGET], {
     cwd: ROOT,
