@@ -137,10 +137,12 @@ export async function fill(database: Database) {
   // category facet has real memberships to count.
   const categoryOf = (kind: string) => `K-${kind.toLowerCase().replace(/ /g, '-')}`;
   const materialOf = (mat: string) => `M-${mat.toLowerCase()}`;
-  await db.insert(schema.categories).values([
-    ...KIND.map((k) => ({ tenantId: TENANT, productCategoryId: categoryOf(k), categoryName: `${k}s` })),
-    ...MAT.map((m) => ({ tenantId: TENANT, productCategoryId: materialOf(m), categoryName: m })),
-  ]);
+  await db
+    .insert(schema.categories)
+    .values([
+      ...KIND.map((k) => ({ tenantId: TENANT, productCategoryId: categoryOf(k), categoryName: `${k}s` })),
+      ...MAT.map((m) => ({ tenantId: TENANT, productCategoryId: materialOf(m), categoryName: m })),
+    ]);
   const batch = 1000;
   for (let start = 0; start < COUNT; start += batch) {
     const rows = [];
