@@ -22,10 +22,23 @@ export async function load(
     body?: string;
     connections?: number;
     duration?: number;
+    /** A path per request (the i-th request gets pathFor(i)); else every request uses url's path. */
+    pathFor?: (i: number) => string;
   },
 ): Promise<Result> {
+  let i = 0;
+  const pathFor = opts.pathFor;
   const r = await autocannon({
     url: opts.url,
+    ...(pathFor
+      ? {
+          requests: [
+            {
+              setupRequest: (req: autocannon.Request) => ({ ...req, path: pathFor(i++) }),
+            },
+          ],
+        }
+      : {}),
     method: opts.method ?? 'GET',
     headers: opts.headers,
     body: opts.body,

@@ -19,7 +19,10 @@ async function run(label: string, database: Database) {
   const t0 = Date.now();
   await database.migrate();
   await fill(database);
-  await database.db.execute(`ANALYZE products` as never);
+  // What autovacuum does shortly after a bulk load on a real server: statistics, and the visibility
+  // map that lets a bitmap scan skip rechecking pages that are all visible.
+  await database.db.execute(`VACUUM ANALYZE products` as never);
+  await database.db.execute(`VACUUM ANALYZE product_categories` as never);
   console.log(`${label}: ${COUNT} products loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const service = createProductsService(database.db);
   const ctx: TenantContext = {
