@@ -7,6 +7,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import type { App } from './lib/app-types';
 import { PublicReadCache } from './lib/public-cache';
+import { authRoutes, createAuthService } from './modules/auth/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import { contactRoutes, createContactService } from './modules/contact/index';
 import { healthRoutes } from './modules/health/health.routes';
@@ -108,6 +109,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     });
   app.addHook('onClose', async () => mailer.close());
   const contact = createContactService(database.db, { mailer, store, log: app.log });
+  // Tests make many failed logins on purpose; waiting out the slow-down would only make them slow.
+  const auth = createAuthService(database.db, { mailer, store, log: app.log, slowDown: config.NODE_ENV !== 'test' });
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
@@ -117,6 +120,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(storeRoutes, { store, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
+  await app.register(authRoutes, { auth });
   await app.register(productsRoutes, { products, cache, storage, generate: opts.generateMedia });
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
   if (opts.extraRoutes) await opts.extraRoutes(app);
@@ -128,6 +132,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       catalog,
       products,
       contact,
+      auth,
       cache,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
       platformName: config.PLATFORM_NAME ?? 'Storefront Platform',

@@ -1,6 +1,6 @@
 import './lib/context';
 import type { ShellData } from '@app/contracts';
-import { TENANT_NOT_SETUP_MESSAGE } from '@app/contracts/client';
+import { LOGOUT_MESSAGE, TENANT_NOT_SETUP_MESSAGE } from '@app/contracts/client';
 import { type ReactNode, useEffect } from 'react';
 import {
   data,
@@ -26,7 +26,7 @@ import { ToastProvider, useToast } from './components/ui/toast';
 import { frameParts } from './lib/layout-rules';
 import { useNonce } from './lib/nonce';
 import { seoFor } from './lib/seo';
-import { persistStoreValues } from './lib/stored-values';
+import { persistStoreValues, takeLogoutFlash } from './lib/stored-values';
 import { themeCss } from './lib/theme';
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -115,6 +115,10 @@ function Frame({
   const { store, main, pages } = shell;
 
   useEffect(() => persistStoreValues(shell, user), [shell, user]);
+  const toast = useToast();
+  useEffect(() => {
+    if (!user && takeLogoutFlash()) toast('success', LOGOUT_MESSAGE);
+  }, [user, toast]);
 
   return (
     <>

@@ -33,4 +33,4 @@ export const errorCodes = [
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
-export { GENERIC_ERROR_MESSAGE, TENANT_NOT_SETUP_MESSAGE } from './messages';
+export { GENERIC_ERROR_MESSAGE, LOGOUT_MESSAGE, TENANT_NOT_SETUP_MESSAGE } from './messages';

@@ -49,11 +49,32 @@ export interface StorefrontApi {
   faqs(): Promise<Faqs>;
   /** Stores a contact-form message for the store and mails it to the store's address. */
   sendContactMessage(input: { name: string; email: string; message: string }): Promise<ContactResult>;
+  /** Logs in; on success `cookie` is the Set-Cookie header the page response must carry. */
+  login(input: { email: string; password: string }): Promise<LoginOutcome>;
+  /**
+   * Creates an account. `cookie` is set only when a new account was logged in; an existing email gets
+   * the same message and no cookie (its owner is emailed).
+   */
+  register(input: Record<RegisterField | 'phone', string>): Promise<RegisterOutcome>;
+  /** Ends the request's session; `cookie` clears it in the browser. */
+  logout(): Promise<{ cookie: string }>;
 }
 
-export type ContactResult =
-  | { ok: true }
-  | { ok: false; message: string; fieldErrors: Partial<Record<'name' | 'email' | 'message', string>> };
+export type FormOutcome<F extends string> = {
+  ok: false;
+  status: 400 | 401 | 403 | 429;
+  message: string;
+  fieldErrors: Partial<Record<F, string>>;
+};
+
+export type RegisterField = 'firstName' | 'lastName' | 'email' | 'password';
+export type RegisterOutcome =
+  | { ok: true; message: string; cookie: string | null }
+  | FormOutcome<RegisterField | 'phone'>;
+
+export type LoginOutcome = { ok: true; user: SessionUser; cookie: string } | FormOutcome<'email' | 'password'>;
+
+export type ContactResult = { ok: true } | FormOutcome<'name' | 'email' | 'message'>;
 
 export interface PageLoadContext {
   api: StorefrontApi;

@@ -38,3 +38,24 @@ export function persistStoreValues(shell: ShellData, user: SessionUser | null) {
     // Storage can be full or disabled (private mode); the page works without it.
   }
 }
+
+const LOGOUT_FLASH = 'flash:logged-out';
+
+/** Set as the Logout form submits; the next page without a user shows the logout toast once. */
+export function markLogout() {
+  try {
+    window.sessionStorage.setItem(LOGOUT_FLASH, '1');
+  } catch {
+    // No storage: the shopper is logged out all the same, only without the toast.
+  }
+}
+
+export function takeLogoutFlash(): boolean {
+  try {
+    const had = window.sessionStorage.getItem(LOGOUT_FLASH) !== null;
+    window.sessionStorage.removeItem(LOGOUT_FLASH);
+    return had;
+  } catch {
+    return false;
+  }
+}

@@ -1,4 +1,4 @@
-import { foreignKey, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, foreignKey, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { tenants } from './tenancy';
 
 /** Shoppers and store owners. An account belongs to one tenant: the same email may exist in two stores. */
@@ -23,4 +23,43 @@ export const users = pgTable(
     uniqueIndex('users_email_uq').on(t.tenantId, t.email),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
   ],
+);
+
+/**
+ * Login sessions. The browser holds a random 256-bit token; only its SHA-256 is stored, so a copy
+ * of this table opens no account. A session belongs to one tenant: its token means nothing on
+ * another store's host.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tenantId: text('tenant_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    userId: text('user_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.tokenHash] }),
+    index('sessions_user_idx').on(t.tenantId, t.userId),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.userId] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Attempts at login and the other abuse-prone account actions, by client address and by account:
+ * the rate limits count them here, so they hold across app processes sharing one database.
+ */
+export const authAttempts = pgTable(
+  'auth_attempts',
+  {
+    tenantId: text('tenant_id').notNull(),
+    action: text('action', { enum: ['login', 'register', 'forgot', 'reset'] }).notNull(),
+    /** `ip:<address>` or `account:<email>`. */
+    subject: text('subject').notNull(),
+    succeeded: boolean('succeeded').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('auth_attempts_lookup_idx').on(t.tenantId, t.action, t.subject, t.createdAt)],
 );

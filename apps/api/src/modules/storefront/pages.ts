@@ -108,7 +108,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
         }
         const request = new Request(`${req.protocol}://${req.host}${req.url}`, init);
         const response = await handle(request, {
-          api: storefrontApi(ctx, opts, { ip: req.ip }),
+          api: storefrontApi(ctx, opts, { ip: req.ip, headers: req.headers, secure: req.protocol === 'https' }),
           nonce,
           requestId: String(req.id),
         });

@@ -1,7 +1,14 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   type ContactResult,
   contactRequestSchema,
+  type FormOutcome,
+  type LoginOutcome,
+  loginRequestSchema,
   productListQuerySchema,
+  REGISTER_MESSAGE,
+  type RegisterOutcome,
+  registerRequestSchema,
   type ShellData,
   type StorefrontApi,
   searchQuerySchema,
@@ -10,6 +17,8 @@ import type { z } from 'zod';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { PublicReadCache } from '../../lib/public-cache';
+import { type AuthService, clearedSessionCookie, requestToken, sessionCookie } from '../auth/index';
+import { assertSameOrigin } from '../auth/session-token';
 import type { CatalogService } from '../catalog/index';
 import type { ContactService } from '../contact/index';
 import type { ProductsService } from '../products/index';
@@ -22,6 +31,7 @@ export interface StorefrontDeps {
   catalog: CatalogService;
   products: ProductsService;
   contact: ContactService;
+  auth: AuthService;
   cache: PublicReadCache;
   chatWidgetUrl: string;
   platformName: string;
@@ -34,9 +44,12 @@ export interface StorefrontDeps {
 export function storefrontApi(
   ctx: TenantContext | null,
   deps: StorefrontDeps,
-  request: { ip: string | null } = { ip: null },
+  request: { ip: string | null; headers?: IncomingHttpHeaders; secure?: boolean } = { ip: null },
 ): StorefrontApi {
   let shell: Promise<ShellData | null> | undefined;
+  let user: ReturnType<StorefrontApi['user']> | undefined;
+  const headers = request.headers ?? {};
+  const token = requestToken(headers);
   const cached = async <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     if (!ctx) throw new Error('no tenant');
     const entry = await deps.cache.get(ctx.tenantId, `page:${key}:${ctx.origin}`, compute);
@@ -78,10 +91,11 @@ export function storefrontApi(
       })();
       return shell;
     },
-    // Sessions and carts arrive with the accounts and cart work.
-    async user() {
-      return null;
+    user() {
+      user ??= ctx && token ? deps.auth.resolve(ctx, token.token) : Promise.resolve(null);
+      return user;
     },
+    // Carts arrive with the cart work.
     async cartSize() {
       return 0;
     },
@@ -115,30 +129,84 @@ export function storefrontApi(
     async sendContactMessage(input): Promise<ContactResult> {
       if (!ctx) throw new Error('no tenant');
       const parsed = contactRequestSchema.safeParse(input);
-      if (!parsed.success) {
-        const fieldErrors: Extract<ContactResult, { ok: false }>['fieldErrors'] = {};
-        for (const issue of parsed.error.issues) {
-          const field = issue.path[0];
-          if ((field === 'name' || field === 'email' || field === 'message') && !fieldErrors[field]) {
-            fieldErrors[field] = issue.message;
-          }
-        }
-        return { ok: false, message: 'Please check the fields marked below.', fieldErrors };
-      }
+      if (!parsed.success) return fieldFailure(parsed.error, ['name', 'email', 'message']);
       try {
         await deps.contact.submit(ctx, parsed.data, request.ip);
         return { ok: true };
       } catch (err) {
-        if (err instanceof AppError && err.statusCode === 429)
-          return { ok: false, message: err.message, fieldErrors: {} };
-        throw err;
+        return formFailure(err);
       }
+    },
+    async login(input): Promise<LoginOutcome> {
+      if (!ctx) throw new Error('no tenant');
+      const parsed = loginRequestSchema.safeParse(input);
+      if (!parsed.success) return fieldFailure(parsed.error, ['email', 'password']);
+      try {
+        assertSameOrigin('POST', headers, ctx.origin);
+        const r = await deps.auth.login(ctx, parsed.data, {
+          ip: request.ip,
+          userAgent: headers['user-agent'] ?? null,
+          previousToken: token?.token,
+        });
+        return {
+          ok: true,
+          user: { userId: r.userId, firstName: r.firstName, partyId: r.partyId, userLoginId: r.userLoginId },
+          cookie: sessionCookie(r.token, new Date(r.expiresAt), Boolean(request.secure)),
+        };
+      } catch (err) {
+        return formFailure(err);
+      }
+    },
+    async register(input): Promise<RegisterOutcome> {
+      if (!ctx) throw new Error('no tenant');
+      const parsed = registerRequestSchema.safeParse(input);
+      if (!parsed.success) return fieldFailure(parsed.error, ['firstName', 'lastName', 'email', 'password', 'phone']);
+      try {
+        assertSameOrigin('POST', headers, ctx.origin);
+        const r = await deps.auth.register(ctx, parsed.data, {
+          ip: request.ip,
+          userAgent: headers['user-agent'] ?? null,
+        });
+        return {
+          ok: true,
+          message: REGISTER_MESSAGE,
+          cookie: r.created ? sessionCookie(r.token, r.expiresAt, Boolean(request.secure)) : null,
+        };
+      } catch (err) {
+        return formFailure(err);
+      }
+    },
+    async logout() {
+      if (!ctx) throw new Error('no tenant');
+      if (token) {
+        if (token.via === 'cookie') assertSameOrigin('POST', headers, ctx.origin);
+        await deps.auth.logout(ctx, token.token);
+      }
+      return { cookie: clearedSessionCookie(Boolean(request.secure)) };
     },
     async faqs() {
       if (!ctx) throw new Error('no tenant');
       return cached('faqs', () => deps.store.faqs(ctx, 'HELP_AND_FAQS'));
     },
   };
+}
+
+/** A form's validation failure: the first message per field, for display next to the fields. */
+function fieldFailure<F extends string>(error: z.ZodError, fields: readonly F[]): FormOutcome<F> {
+  const fieldErrors: Partial<Record<F, string>> = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0] as F;
+    if (fields.includes(field) && !fieldErrors[field]) fieldErrors[field] = issue.message;
+  }
+  return { ok: false, status: 400, message: 'Please check the fields marked below.', fieldErrors };
+}
+
+/** A refusal the shopper can act on (wrong password, too many tries, foreign origin) becomes a message. */
+function formFailure(err: unknown): FormOutcome<never> {
+  if (err instanceof AppError && (err.statusCode === 401 || err.statusCode === 403 || err.statusCode === 429)) {
+    return { ok: false, status: err.statusCode, message: err.message, fieldErrors: {} };
+  }
+  throw err;
 }
 
 /** Parses page URL params with an API schema, dropping the params it rejects. */

@@ -1,10 +1,31 @@
-import { Form, Link, useSearchParams } from 'react-router';
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { safeRedirect } from '../../lib/safe-redirect';
-import { AuthCard, Field, submitClass } from './auth-card';
+import type { Route } from './+types/login';
+import { AuthCard, Field, FormAlert, submitClass } from './auth-card';
 
-export default function Login() {
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const email = String(form.get('email') ?? '').slice(0, 400);
+  const password = String(form.get('password') ?? '').slice(0, 400);
+  const result = await context.api.login({ email, password });
+  if (result.ok) {
+    // Back to the page the guard sent the shopper from: same-origin relative paths only.
+    throw redirect(safeRedirect(String(form.get('redirectUrl') ?? '')), { headers: { 'Set-Cookie': result.cookie } });
+  }
+  // The email comes back so the shopper need not type it again; the password never does.
+  return data({ result, email }, { status: result.status });
+}
+
+export function meta() {
+  return [{ title: 'Log in' }, { name: 'robots', content: 'noindex' }];
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
+  const navigation = useNavigation();
   const redirectUrl = safeRedirect(params.get('redirectUrl'));
+  const failure = actionData && !actionData.result.ok ? actionData.result : null;
+  const busy = navigation.state === 'submitting';
   return (
     <AuthCard
       title="Log in"
@@ -21,17 +42,31 @@ export default function Login() {
         </>
       }
     >
-      <Form method="post" className="space-y-4">
+      <Form method="post" className="space-y-4" data-testid="login-form">
+        <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
         <input type="hidden" name="redirectUrl" value={redirectUrl} />
-        <Field label="Email" name="email" type="email" autoComplete="email" />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={actionData?.email}
+          error={failure?.fieldErrors.email}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          error={failure?.fieldErrors.password}
+        />
         <div className="flex justify-end">
           <Link to="/auth/forgot-password" className="text-sm font-medium text-brand hover:underline">
             Forgot your password?
           </Link>
         </div>
-        <button type="submit" className={submitClass}>
-          Log in
+        <button type="submit" className={submitClass} disabled={busy}>
+          {busy ? 'Logging in…' : 'Log in'}
         </button>
       </Form>
     </AuthCard>

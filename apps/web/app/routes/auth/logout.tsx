@@ -1,8 +1,14 @@
 import { redirect } from 'react-router';
+import type { Route } from './+types/logout';
 
-// Sessions arrive with the accounts work; until then there is nothing to end.
-export function action() {
-  return redirect('/');
+/**
+ * Ends the session and goes home (SPEC.md section 4). The header's Logout button leaves a flag in
+ * sessionStorage so the home page can say 'You have been logged out successfully!'; the stored
+ * values are cleared by the root once it renders without a user.
+ */
+export async function action({ context }: Route.ActionArgs) {
+  const { cookie } = await context.api.logout();
+  throw redirect('/', { headers: { 'Set-Cookie': cookie } });
 }
 
 export function loader() {

@@ -1,7 +1,56 @@
-import { Form, Link } from 'react-router';
-import { AuthCard, Field, submitClass } from './auth-card';
+import { CircleCheck } from 'lucide-react';
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { safeRedirect } from '../../lib/safe-redirect';
+import type { Route } from './+types/register';
+import { AuthCard, Field, FormAlert, submitClass } from './auth-card';
 
-export default function Register() {
+const FIELDS = ['firstName', 'lastName', 'email', 'password', 'phone'] as const;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const input = Object.fromEntries(FIELDS.map((f) => [f, String(form.get(f) ?? '').slice(0, 400)])) as Record<
+    (typeof FIELDS)[number],
+    string
+  >;
+  const result = await context.api.register(input);
+  // A new account is logged in and goes where the shopper was heading.
+  if (result.ok && result.cookie) {
+    throw redirect(safeRedirect(String(form.get('redirectUrl') ?? '')), { headers: { 'Set-Cookie': result.cookie } });
+  }
+  // What was typed comes back (never the password) so nothing has to be typed twice.
+  const { password: _password, ...kept } = input;
+  return data({ result, values: kept }, { status: result.ok ? 200 : result.status });
+}
+
+export function meta() {
+  return [{ title: 'Create an account' }, { name: 'robots', content: 'noindex' }];
+}
+
+export default function Register({ actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const redirectUrl = safeRedirect(params.get('redirectUrl'));
+  const result = actionData?.result;
+  const failure = result && !result.ok ? result : null;
+  const values = actionData?.values;
+  const busy = navigation.state === 'submitting';
+  const loginLink = `/auth/login${params.get('redirectUrl') ? `?redirectUrl=${encodeURIComponent(redirectUrl)}` : ''}`;
+
+  if (result?.ok) {
+    // An email that already had an account ends here, and so would anything else that did not log in.
+    return (
+      <AuthCard title="Check your email">
+        <div role="status" className="flex gap-3 text-slate-700" data-testid="register-done">
+          <CircleCheck aria-hidden className="size-6 shrink-0 text-emerald-700" />
+          <p>{result.message}</p>
+        </div>
+        <Link to={loginLink} className={`${submitClass} mt-6 flex items-center justify-center`}>
+          Go to log in
+        </Link>
+      </AuthCard>
+    );
+  }
+
   return (
     <AuthCard
       title="Create an account"
@@ -9,21 +58,58 @@ export default function Register() {
       footer={
         <>
           Already have an account?{' '}
-          <Link to="/auth/login" className="font-semibold text-brand hover:underline">
+          <Link to={loginLink} className="font-semibold text-brand hover:underline">
             Log in
           </Link>
         </>
       }
     >
-      <Form method="post" className="space-y-4">
+      <Form method="post" className="space-y-4" data-testid="register-form">
+        <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
+        <input type="hidden" name="redirectUrl" value={redirectUrl} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="First name" name="firstName" autoComplete="given-name" />
-          <Field label="Last name" name="lastName" autoComplete="family-name" />
+          <Field
+            label="First name"
+            name="firstName"
+            autoComplete="given-name"
+            defaultValue={values?.firstName}
+            error={failure?.fieldErrors.firstName}
+          />
+          <Field
+            label="Last name"
+            name="lastName"
+            autoComplete="family-name"
+            defaultValue={values?.lastName}
+            error={failure?.fieldErrors.lastName}
+          />
         </div>
-        <Field label="Email" name="email" type="email" autoComplete="email" />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" />
-        <button type="submit" className={submitClass}>
-          Create account
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={values?.email}
+          error={failure?.fieldErrors.email}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 10 characters. Avoid common passwords and your email address."
+          error={failure?.fieldErrors.password}
+        />
+        <Field
+          label="Phone (optional)"
+          name="phone"
+          type="tel"
+          autoComplete="tel"
+          required={false}
+          defaultValue={values?.phone}
+          error={failure?.fieldErrors.phone}
+        />
+        <button type="submit" className={submitClass} disabled={busy}>
+          {busy ? 'Creating your account…' : 'Create account'}
         </button>
       </Form>
     </AuthCard>

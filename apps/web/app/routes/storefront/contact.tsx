@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   };
   const result: ContactResult = await context.api.sendContactMessage(values);
   if (result.ok) return { result, values: { name: values.name.trim(), email: values.email.trim(), message: '' } };
-  return data({ result, values }, { status: result.fieldErrors && Object.keys(result.fieldErrors).length ? 400 : 429 });
+  return data({ result, values }, { status: result.status });
 }
 
 export function meta({ matches }: Route.MetaArgs) {

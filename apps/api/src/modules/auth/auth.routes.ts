@@ -1,0 +1,125 @@
+import {
+  dataEnvelope,
+  errorEnvelopeSchema,
+  LOGOUT_MESSAGE,
+  loginRequestSchema,
+  loginResultSchema,
+  profileSchema,
+  REGISTER_MESSAGE,
+  registerRequestSchema,
+} from '@app/contracts';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { tenantErrors } from '../../lib/app-types';
+import { AppError } from '../../lib/errors';
+import type { AuthService, SessionUser } from './auth.service';
+import { assertSameOrigin, clearedSessionCookie, requestToken, sessionCookie } from './session-token';
+
+const BASE = '/skulocity/api/v1';
+const authErrors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
+
+/**
+ * The signed-in user of a request, or 401. A cookie-borne session must come from this store's own
+ * pages for anything but a read (CSRF); a bearer token is not sent by browsers on their own.
+ */
+export async function requireUser(auth: AuthService, req: FastifyRequest): Promise<SessionUser> {
+  const found = requestToken(req.headers);
+  if (found?.via === 'cookie') assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
+  const user = found ? await auth.resolve(req.tenantCtx, found.token) : null;
+  if (!user) throw new AppError(401, 'UNAUTHENTICATED', 'Please log in to continue.');
+  return user;
+}
+
+export async function authRoutes(app: App, { auth }: { auth: AuthService }) {
+  app.post(
+    `${BASE}/login`,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Logs in with email and password',
+        description:
+          'Opens a session: the token is set as an httpOnly cookie for the web app and returned for API ' +
+          'clients (send it as `Authorization: Bearer`). A wrong password and an unknown email get the same ' +
+          'answer. Limited per client address and per account (429 with Retry-After).',
+        body: loginRequestSchema,
+        response: { 200: dataEnvelope(loginResultSchema), ...authErrors, 429: errorEnvelopeSchema },
+      },
+    },
+    async (req, reply) => {
+      // Login CSRF: a foreign page must not sign the browser into an account of its choosing.
+      assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
+      const result = await auth.login(req.tenantCtx, req.body, {
+        ip: req.ip,
+        userAgent: req.headers['user-agent'] ?? null,
+        previousToken: requestToken(req.headers)?.token,
+      });
+      reply.header('set-cookie', sessionCookie(result.token, new Date(result.expiresAt), req.protocol === 'https'));
+      return { data: result };
+    },
+  );
+
+  app.post(
+    `${BASE}/public/ecommerce/profile/newUser`,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Creates a shopper account of this store',
+        description:
+          'Names, email, password (at least 10 characters, not a common one, not the email) and an optional ' +
+          'phone. Unknown fields (a role, say) are refused. A new account is logged in (cookie set). An email ' +
+          'that already has an account gets the same status and body, no session, and its owner an email. ' +
+          'At most 10 sign-ups per client address per hour.',
+        body: registerRequestSchema,
+        response: {
+          200: dataEnvelope(z.object({ message: z.string() })),
+          ...tenantErrors,
+          429: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (req, reply) => {
+      assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
+      const r = await auth.register(req.tenantCtx, req.body, {
+        ip: req.ip,
+        userAgent: req.headers['user-agent'] ?? null,
+      });
+      if (r.created) reply.header('set-cookie', sessionCookie(r.token, r.expiresAt, req.protocol === 'https'));
+      return { data: { message: REGISTER_MESSAGE }, message: REGISTER_MESSAGE };
+    },
+  );
+
+  app.post(
+    `${BASE}/logout`,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Ends the current session',
+        description: 'Revokes the session of the cookie or bearer token and clears the cookie. Always succeeds.',
+        response: { 200: dataEnvelope(z.object({ loggedOut: z.literal(true) })), ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      const found = requestToken(req.headers);
+      if (found?.via === 'cookie') assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
+      if (found) await auth.logout(req.tenantCtx, found.token);
+      reply.header('set-cookie', clearedSessionCookie(req.protocol === 'https'));
+      return { data: { loggedOut: true as const }, message: LOGOUT_MESSAGE };
+    },
+  );
+
+  app.post(
+    `${BASE}/ecommerce/profile/view`,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "The signed-in user's profile",
+        response: { 200: dataEnvelope(profileSchema), ...authErrors },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      return { data: await auth.profile(req.tenantCtx, user.userId) };
+    },
+  );
+}

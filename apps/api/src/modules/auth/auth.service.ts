@@ -1,0 +1,266 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  LOGIN_FAILED_MESSAGE,
+  type LoginRequest,
+  type LoginResult,
+  type Profile,
+  type RegisterRequest,
+} from '@app/contracts';
+import { type Db, hashPassword, schema, verifyPassword } from '@app/db';
+import { and, count, eq, gt, lt } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { TenantContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+import type { Mailer } from '../mail/index';
+import type { StoreService } from '../store/index';
+
+const u = schema.users;
+const s = schema.sessions;
+const a = schema.authAttempts;
+
+/** Thirty days, then the shopper logs in again. */
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * Login limits, counted in the database so they hold across processes: per client address (many
+ * accounts tried from one place) and per account (one account tried from many places).
+ */
+export const LOGIN_LIMITS = {
+  windowMs: 15 * 60_000,
+  perIp: 30,
+  failuresPerAccount: 10,
+  /** From this many recent failures on, each answer waits longer (250 ms doubling, at most 2 s). */
+  slowAfter: 3,
+} as const;
+
+/** Sign-ups per client address per hour: a family behind one router, not a bot farm. */
+export const REGISTER_LIMITS = { windowMs: 60 * 60_000, perIp: 10 } as const;
+
+type Action = (typeof a.$inferInsert)['action'];
+
+export interface SessionUser {
+  userId: string;
+  firstName: string;
+  partyId: 'admin' | 'shopper';
+  userLoginId: string;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const rateLimited = (retryAfterMs: number) =>
+  new AppError(429, 'RATE_LIMITED', 'Too many attempts. Please wait a few minutes and try again.', undefined, {
+    'Retry-After': String(Math.ceil(retryAfterMs / 1000)),
+  });
+
+const toSessionUser = (row: typeof u.$inferSelect): SessionUser => ({
+  userId: row.userId,
+  firstName: row.firstName,
+  partyId: row.role,
+  userLoginId: row.email,
+});
+
+export interface AuthDeps {
+  mailer: Mailer;
+  store: StoreService;
+  log: FastifyBaseLogger;
+  /** Failed logins wait longer each time; tests turn it off rather than wait. */
+  slowDown?: boolean;
+}
+
+export function createAuthService(db: Db, deps: AuthDeps) {
+  // Unknown emails are checked against this hash too, so both answers take as long (no timing oracle).
+  let dummyHash: Promise<string> | undefined;
+  const slowDown = deps.slowDown ?? true;
+
+  async function attempts(ctx: TenantContext, action: Action, subject: string, windowMs: number, onlyFailures = false) {
+    const since = new Date(Date.now() - windowMs);
+    const [row] = await db
+      .select({ n: count() })
+      .from(a)
+      .where(
+        and(
+          eq(a.tenantId, ctx.tenantId),
+          eq(a.action, action),
+          eq(a.subject, subject),
+          gt(a.createdAt, since),
+          ...(onlyFailures ? [eq(a.succeeded, false)] : []),
+        ),
+      );
+    return row?.n ?? 0;
+  }
+
+  async function record(ctx: TenantContext, action: Action, subjects: string[], succeeded: boolean) {
+    await db.insert(a).values(subjects.map((subject) => ({ tenantId: ctx.tenantId, action, subject, succeeded })));
+  }
+
+  /** Mail about an account, signed with the store's name; a mail outage never fails the request. */
+  async function mail(
+    ctx: TenantContext,
+    to: string,
+    subject: (store: string) => string,
+    text: (store: string) => string,
+  ) {
+    const store = await deps.store.details(ctx, ctx.productStoreId);
+    await deps.mailer
+      .send({ to, subject: subject(store.storeName), text: text(store.storeName) })
+      .catch((err: unknown) => deps.log.error({ err }, 'account mail not sent'));
+  }
+
+  async function startSession(ctx: TenantContext, userId: string, userAgent: string | null) {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+    await db.insert(s).values({
+      tenantId: ctx.tenantId,
+      tokenHash: hashToken(token),
+      userId,
+      expiresAt,
+      userAgent: userAgent?.slice(0, 300) ?? null,
+    });
+    return { token, expiresAt };
+  }
+
+  return {
+    /**
+     * Checks the password and opens a new session. The answer to a wrong password and to an unknown
+     * email is the same, in words, status and time. `previousToken` (the session the browser already
+     * had, if any) is revoked: a login always gets a fresh token (no session fixation).
+     */
+    async login(
+      ctx: TenantContext,
+      input: LoginRequest,
+      client: { ip: string | null; userAgent: string | null; previousToken?: string | null },
+    ): Promise<LoginResult> {
+      const ipSubject = `ip:${client.ip ?? 'unknown'}`;
+      const accountSubject = `account:${input.email}`;
+      const [byIp, failures] = await Promise.all([
+        attempts(ctx, 'login', ipSubject, LOGIN_LIMITS.windowMs),
+        attempts(ctx, 'login', accountSubject, LOGIN_LIMITS.windowMs, true),
+      ]);
+      if (byIp >= LOGIN_LIMITS.perIp || failures >= LOGIN_LIMITS.failuresPerAccount) {
+        throw rateLimited(LOGIN_LIMITS.windowMs);
+      }
+      if (slowDown && failures >= LOGIN_LIMITS.slowAfter) {
+        await sleep(Math.min(2000, 250 * 2 ** (failures - LOGIN_LIMITS.slowAfter)));
+      }
+
+      const [user] = await db
+        .select()
+        .from(u)
+        .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, input.email)));
+      dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+      const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
+      await record(ctx, 'login', [ipSubject, accountSubject], Boolean(user && ok));
+      if (!user || !ok) throw new AppError(401, 'UNAUTHENTICATED', LOGIN_FAILED_MESSAGE);
+
+      if (client.previousToken) await this.logout(ctx, client.previousToken);
+      const session = await startSession(ctx, user.userId, client.userAgent);
+      return { ...toSessionUser(user), token: session.token, expiresAt: session.expiresAt.toISOString() };
+    },
+
+    /**
+     * Creates a shopper account of this store and logs it in. An email that already has an account
+     * gets the same answer and no session; its owner is told by email (no enumeration). `created`
+     * is for the caller to set the cookie; it must not reach the response body.
+     */
+    async register(
+      ctx: TenantContext,
+      input: RegisterRequest,
+      client: { ip: string | null; userAgent: string | null },
+    ): Promise<{ created: false } | { created: true; token: string; expiresAt: Date }> {
+      const ipSubject = `ip:${client.ip ?? 'unknown'}`;
+      if ((await attempts(ctx, 'register', ipSubject, REGISTER_LIMITS.windowMs)) >= REGISTER_LIMITS.perIp) {
+        throw rateLimited(REGISTER_LIMITS.windowMs);
+      }
+      await record(ctx, 'register', [ipSubject], true);
+      const passwordHash = await hashPassword(input.password);
+      const userId = `U-${randomUUID()}`;
+      // ON CONFLICT: two sign-ups racing for one email make one account, and the loser is told like any other.
+      const inserted = await db
+        .insert(u)
+        .values({
+          tenantId: ctx.tenantId,
+          userId,
+          email: input.email,
+          passwordHash,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          phone: input.phone ?? null,
+          role: 'shopper',
+        })
+        .onConflictDoNothing()
+        .returning({ userId: u.userId });
+      if (inserted.length === 0) {
+        await mail(
+          ctx,
+          input.email,
+          (store) => `Your ${store} account`,
+          (store) =>
+            `Someone, perhaps you, tried to create an account at ${store} with this email address.\n\n` +
+            `You already have an account: log in with it, or use "Forgot your password?" on the login page.\n` +
+            `If it was not you, you can ignore this message; nothing has changed.`,
+        );
+        return { created: false };
+      }
+      await mail(
+        ctx,
+        input.email,
+        (store) => `Welcome to ${store}`,
+        (store) =>
+          `Hello ${input.firstName},\n\nYour account at ${store} is ready. You can follow your orders, keep your ` +
+          `addresses and save a wishlist.\n\nIf you did not create this account, reply to this email.`,
+      );
+      const session = await startSession(ctx, userId, client.userAgent);
+      return { created: true, ...session };
+    },
+
+    /** Revokes one session. Unknown or foreign tokens are ignored: logging out always succeeds. */
+    async logout(ctx: TenantContext, token: string) {
+      await db.delete(s).where(and(eq(s.tenantId, ctx.tenantId), eq(s.tokenHash, hashToken(token))));
+    },
+
+    /** Ends every session of a user (password change or reset), except `keepToken` if given. */
+    async revokeAll(ctx: TenantContext, userId: string) {
+      await db.delete(s).where(and(eq(s.tenantId, ctx.tenantId), eq(s.userId, userId)));
+    },
+
+    /**
+     * The user a token belongs to, on this store only: the lookup is by tenant and token hash, so a
+     * token from another store finds nothing. Expired sessions are deleted when met.
+     */
+    async resolve(ctx: TenantContext, token: string | null | undefined): Promise<SessionUser | null> {
+      if (!token || token.length > 100) return null;
+      const tokenHash = hashToken(token);
+      const [row] = await db
+        .select({ user: u, expiresAt: s.expiresAt })
+        .from(s)
+        .innerJoin(u, and(eq(u.tenantId, s.tenantId), eq(u.userId, s.userId)))
+        .where(and(eq(s.tenantId, ctx.tenantId), eq(s.tokenHash, tokenHash)));
+      if (!row) return null;
+      if (row.expiresAt.getTime() <= Date.now()) {
+        await db.delete(s).where(and(eq(s.tenantId, ctx.tenantId), lt(s.expiresAt, new Date())));
+        return null;
+      }
+      return toSessionUser(row.user);
+    },
+
+    async profile(ctx: TenantContext, userId: string): Promise<Profile> {
+      const [row] = await db
+        .select()
+        .from(u)
+        .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
+      if (!row) throw new AppError(401, 'UNAUTHENTICATED', 'Please log in again.');
+      return {
+        userId: row.userId,
+        email: row.email,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        phone: row.phone,
+        partyId: row.role,
+        createdAt: row.createdAt.toISOString(),
+      };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

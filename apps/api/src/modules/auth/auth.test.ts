@@ -1,0 +1,264 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { schema } from '@app/db';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { hashToken, LOGIN_LIMITS, REGISTER_LIMITS } from './auth.service';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+beforeEach(async () => {
+  await t.database.db.delete(schema.authAttempts);
+  await t.database.db.delete(schema.sessions);
+});
+
+const LIGHTING = 'lighting.localhost';
+const GARDEN = 'garden.localhost';
+const shopper = { email: 'shopper@lighting.test', password: 'shopper-demo-1' };
+const owner = { email: 'owner@lighting.test', password: 'owner-demo-1' };
+
+const login = (payload: object, opts: { host?: string; ip?: string; headers?: Record<string, string> } = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/skulocity/api/v1/login',
+    headers: { host: opts.host ?? LIGHTING, ...opts.headers },
+    payload,
+    remoteAddress: opts.ip ?? '10.0.0.1',
+  });
+const profile = (headers: Record<string, string>, host = LIGHTING) =>
+  t.app.inject({ method: 'POST', url: '/skulocity/api/v1/ecommerce/profile/view', headers: { host, ...headers } });
+const cookieOf = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie']).split(';')[0] ?? '';
+
+describe('POST /login', () => {
+  it('opens a session: first name, user type and login id, an httpOnly SameSite cookie and a bearer token', async () => {
+    const res = await login(shopper);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.data).toMatchObject({ firstName: 'Sam', partyId: 'shopper', userLoginId: 'shopper@lighting.test' });
+    expect(body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/^sid=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+/);
+    expect(cookie).not.toContain('Secure'); // plain http in tests; https adds it
+    // Only the token's hash is stored.
+    const rows = await t.database.db.select().from(schema.sessions);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.tokenHash).toBe(hashToken(body.data.token));
+    expect(JSON.stringify(rows)).not.toContain(body.data.token);
+  });
+
+  it('answers a wrong password and an unknown email alike (status and body but the request id)', async () => {
+    const wrong = await login({ ...shopper, password: 'not-the-password' });
+    const unknown = await login({ email: 'nobody@lighting.test', password: 'not-the-password' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    const strip = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
+    expect(strip(wrong.json())).toEqual(strip(unknown.json()));
+    expect(wrong.json()).toMatchObject({ error: true, data: { message: 'The email or password is incorrect.' } });
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('takes the email in any case and refuses unknown fields and bad emails with a message naming them', async () => {
+    expect((await login({ email: 'Shopper@Lighting.TEST', password: shopper.password })).statusCode).toBe(200);
+    const extra = await login({ ...shopper, role: 'admin' });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().message).toContain('role');
+    const bad = await login({ email: 'not-an-email', password: 'x' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('email');
+  });
+
+  it("a store's accounts do not exist on another store's host", async () => {
+    expect((await login(shopper, { host: GARDEN })).statusCode).toBe(401);
+    expect(
+      (await login({ email: 'shopper@garden.test', password: 'shopper-demo-1' }, { host: GARDEN })).statusCode,
+    ).toBe(200);
+  });
+
+  it('gives a fresh token at every login and revokes the one the browser had (no fixation)', async () => {
+    const first = cookieOf(await login(shopper));
+    const second = await login(shopper, { headers: { cookie: first } });
+    expect(cookieOf(second)).not.toBe(first);
+    expect((await profile({ cookie: first })).statusCode).toBe(401);
+    expect((await profile({ cookie: cookieOf(second) })).statusCode).toBe(200);
+  });
+
+  it('refuses a login posted from another site (login CSRF)', async () => {
+    const res = await login(shopper, { headers: { origin: 'https://evil.example' } });
+    expect(res.statusCode).toBe(403);
+    expect(await t.database.db.select().from(schema.sessions)).toHaveLength(0);
+    expect((await login(shopper, { headers: { origin: 'http://lighting.localhost' } })).statusCode).toBe(200);
+  });
+
+  it('limits failures per account with 429 and Retry-After, even from many addresses', async () => {
+    for (let i = 0; i < LOGIN_LIMITS.failuresPerAccount; i++) {
+      expect((await login({ ...shopper, password: `wrong-${i}` }, { ip: `10.1.0.${i}` })).statusCode).toBe(401);
+    }
+    const blocked = await login(shopper, { ip: '10.2.0.1' });
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Another account is not affected.
+    expect((await login(owner, { ip: '10.2.0.2' })).statusCode).toBe(200);
+  });
+
+  it('limits attempts per client address across accounts', async () => {
+    for (let i = 0; i < LOGIN_LIMITS.perIp; i++) {
+      await login({ email: `guess${i}@lighting.test`, password: 'guess' }, { ip: '10.3.0.1' });
+    }
+    expect((await login(owner, { ip: '10.3.0.1' })).statusCode).toBe(429);
+    expect((await login(owner, { ip: '10.3.0.2' })).statusCode).toBe(200);
+  });
+});
+
+describe('sessions', () => {
+  it('the profile answers with the cookie or the bearer token, and 401 without', async () => {
+    const res = await login(owner);
+    const token = res.json().data.token as string;
+    const viaCookie = await profile({ cookie: cookieOf(res) });
+    expect(viaCookie.statusCode).toBe(200);
+    expect(viaCookie.json().data).toMatchObject({
+      email: 'owner@lighting.test',
+      firstName: 'Olivia',
+      partyId: 'admin',
+    });
+    expect(viaCookie.json().data).not.toHaveProperty('passwordHash');
+    expect((await profile({ authorization: `Bearer ${token}` })).statusCode).toBe(200);
+    const none = await profile({});
+    expect(none.statusCode).toBe(401);
+    expect(none.json().message).toBe('Please log in to continue.');
+  });
+
+  it("a token of one store is refused on another store's host", async () => {
+    const token = (await login(shopper)).json().data.token as string;
+    expect((await profile({ authorization: `Bearer ${token}` }, GARDEN)).statusCode).toBe(401);
+    expect((await profile({ cookie: `sid=${token}` }, GARDEN)).statusCode).toBe(401);
+  });
+
+  it('a cookie-authenticated change from another site is refused (CSRF); a bearer token is not a cookie', async () => {
+    const res = await login(shopper);
+    expect((await profile({ cookie: cookieOf(res), origin: 'https://evil.example' })).statusCode).toBe(403);
+    expect((await profile({ cookie: cookieOf(res), 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
+    expect((await profile({ cookie: cookieOf(res), origin: 'http://lighting.localhost' })).statusCode).toBe(200);
+    const token = res.json().data.token as string;
+    expect((await profile({ authorization: `Bearer ${token}`, origin: 'https://evil.example' })).statusCode).toBe(200);
+  });
+
+  it('logout revokes the session and clears the cookie; logging out twice is fine', async () => {
+    const res = await login(shopper);
+    const cookie = cookieOf(res);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/skulocity/api/v1/logout',
+      headers: { host: LIGHTING, cookie },
+    });
+    expect(out.statusCode).toBe(200);
+    expect(out.json().message).toBe('You have been logged out successfully!');
+    expect(String(out.headers['set-cookie'])).toMatch(/^sid=; .*Max-Age=0/);
+    expect((await profile({ cookie })).statusCode).toBe(401);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/skulocity/api/v1/logout',
+      headers: { host: LIGHTING, cookie },
+    });
+    expect(again.statusCode).toBe(200);
+  });
+
+  it('an expired session is refused and removed', async () => {
+    const token = (await login(shopper)).json().data.token as string;
+    const s = schema.sessions;
+    await t.database.db
+      .update(s)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(s.tenantId, 'lighting'), eq(s.tokenHash, hashToken(token))));
+    expect((await profile({ authorization: `Bearer ${token}` })).statusCode).toBe(401);
+    expect(await t.database.db.select().from(s)).toHaveLength(0);
+  });
+});
+
+describe('POST /public/ecommerce/profile/newUser', () => {
+  const register = (payload: object, opts: { host?: string; ip?: string } = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/skulocity/api/v1/public/ecommerce/profile/newUser',
+      headers: { host: opts.host ?? LIGHTING },
+      payload,
+      remoteAddress: opts.ip ?? '10.9.0.1',
+    });
+  const outbox = () => {
+    const dir = join(t.dataDir, 'outbox');
+    return existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')) : [];
+  };
+  const newUser = (email: string) => ({
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    email,
+    password: 'compilers-1952',
+  });
+
+  it('creates a shopper of this store only, logs it in and welcomes it by email', async () => {
+    const before = outbox().length;
+    const res = await register({ ...newUser('Grace@Example.com'), phone: '+1 415 555 0100' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.message).toBe('Thanks for signing up! We have sent you an email about your account.');
+    const cookie = cookieOf(res);
+    expect(cookie).toMatch(/^sid=/);
+    const me = await profile({ cookie });
+    expect(me.json().data).toMatchObject({ email: 'grace@example.com', firstName: 'Grace', partyId: 'shopper' });
+    const mails = outbox().slice(before);
+    expect(
+      mails.some((m) => m.includes('Subject: Welcome to Brightside Lighting') && m.includes('grace@example.com')),
+    ).toBe(true);
+    // The account exists on this store, not on another.
+    expect((await login({ email: 'grace@example.com', password: 'compilers-1952' }, { host: GARDEN })).statusCode).toBe(
+      401,
+    );
+  });
+
+  it('answers an email that has an account exactly like a new one, without a session, and tells its owner', async () => {
+    const fresh = await register(newUser('fresh-one@example.com'));
+    const before = outbox().length;
+    const taken = await register({ ...newUser('shopper@lighting.test'), password: 'another-pass-77' });
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    const strip = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
+    expect(strip(taken.json())).toEqual(strip(fresh.json()));
+    expect(taken.headers['set-cookie']).toBeUndefined();
+    // The existing account is untouched: its old password still works, the new one does not.
+    expect((await login(shopper)).statusCode).toBe(200);
+    expect((await login({ email: shopper.email, password: 'another-pass-77' })).statusCode).toBe(401);
+    expect(
+      outbox()
+        .slice(before)
+        .some((m) => m.includes('You already have an account')),
+    ).toBe(true);
+  });
+
+  it('refuses a role or any unknown field (mass assignment), and weak passwords, naming the problem', async () => {
+    const admin = await register({ ...newUser('mallory@example.com'), role: 'admin' });
+    expect(admin.statusCode).toBe(400);
+    expect(admin.json().message).toContain('role');
+    const party = await register({ ...newUser('mallory@example.com'), partyId: 'admin' });
+    expect(party.statusCode).toBe(400);
+    const users = await t.database.db.select().from(schema.users).where(eq(schema.users.email, 'mallory@example.com'));
+    expect(users).toHaveLength(0);
+    const short = await register({ ...newUser('mallory@example.com'), password: 'short' });
+    expect(short.json().message).toContain('at least 10 characters');
+    const common = await register({ ...newUser('mallory@example.com'), password: 'password123' });
+    expect(common.json().message).toContain('too common');
+    const own = await register({ ...newUser('mallory@example.com'), password: 'mallory-secret' });
+    expect(own.json().message).toContain('must not contain your email');
+  });
+
+  it('limits sign-ups per client address', async () => {
+    for (let i = 0; i < REGISTER_LIMITS.perIp; i++) {
+      expect((await register(newUser(`bulk${i}@example.com`), { ip: '10.8.0.1' })).statusCode).toBe(200);
+    }
+    const blocked = await register(newUser('bulk-last@example.com'), { ip: '10.8.0.1' });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBeDefined();
+  });
+});

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+/** Accounts and sessions (SPEC.md section 7 "Auth and profile"). */
+
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'The email address is too long.')
+  .pipe(z.email('Please enter a valid email address.'));
+
+export const loginRequestSchema = z.strictObject({
+  email,
+  // Never trimmed: a password may begin or end with a space. Capped so argon2 is not fed megabytes.
+  password: z.string().min(1, 'Please enter your password.').max(200, 'The password is too long.'),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+/** What SPEC.md's client keeps after a login: first name, user type (partyId) and login id. */
+export const sessionUserSchema = z.object({
+  userId: z.string(),
+  firstName: z.string(),
+  partyId: z.enum(['admin', 'shopper']),
+  userLoginId: z.string(),
+});
+
+export const loginResultSchema = sessionUserSchema.extend({
+  /** For API clients that send `Authorization: Bearer`; the web app uses the httpOnly cookie. */
+  token: z.string(),
+  expiresAt: z.string(),
+});
+export type LoginResult = z.infer<typeof loginResultSchema>;
+
+export const profileSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  phone: z.string().nullable(),
+  partyId: z.enum(['admin', 'shopper']),
+  createdAt: z.string(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** The one answer to a failed login, whether or not the email has an account (no enumeration). */
+export const LOGIN_FAILED_MESSAGE = 'The email or password is incorrect.';
+
+/** Passwords people reach for first; refused whatever their length. */
+const COMMON_PASSWORDS = new Set([
+  'password123',
+  'password1234',
+  '1234567890',
+  '12345678910',
+  'qwertyuiop',
+  'iloveyou123',
+  'letmein1234',
+  'welcome123',
+  'administrator',
+  'passw0rd123',
+]);
+
+const name = (label: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Please enter your ${label}.`)
+    .max(50, `Your ${label} is longer than 50 characters.`)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+    .refine((v) => !/[\u0000-\u001f<>]/.test(v), `Your ${label} has characters a name cannot have.`);
+
+/**
+ * Registration (SPEC.md: payload not shown). Strict: a `role`, `partyId` or any other field is
+ * refused, so nobody registers themselves as a store owner.
+ */
+export const registerRequestSchema = z
+  .strictObject({
+    firstName: name('first name'),
+    lastName: name('last name'),
+    email,
+    password: z
+      .string()
+      .min(10, 'Use at least 10 characters for your password.')
+      .max(200, 'The password is too long.')
+      .refine((v) => !COMMON_PASSWORDS.has(v.toLowerCase()), 'This password is too common. Please choose another.')
+      .refine((v) => new Set(v).size >= 4, 'This password is too easy to guess. Please choose another.'),
+    phone: z
+      .string()
+      .trim()
+      .max(20, 'The phone number is too long.')
+      .regex(/^\+?[0-9 ()-]{7,20}$/, 'Please enter a phone number of digits, spaces, +, - or brackets.')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+  })
+  .refine((v) => !v.password.toLowerCase().includes(v.email.split('@')[0] ?? '\u0000'), {
+    path: ['password'],
+    message: 'Your password must not contain your email address.',
+  });
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+/**
+ * The one answer to a registration, whether the email was new or already had an account: a stranger
+ * learns nothing from it. The owner of an existing account is told by email instead.
+ */
+export const REGISTER_MESSAGE = 'Thanks for signing up! We have sent you an email about your account.';
