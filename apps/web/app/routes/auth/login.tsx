@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { safeRedirect } from '../../lib/safe-redirect';
 import type { Route } from './+types/login';
@@ -26,6 +27,15 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const redirectUrl = safeRedirect(params.get('redirectUrl'));
   const failure = actionData && !actionData.result.ok ? actionData.result : null;
   const busy = navigation.state === 'submitting';
+  // After a refusal the password is emptied and focused, ready for another try (as without JavaScript).
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const input = failure ? formRef.current?.querySelector<HTMLInputElement>('input[name="password"]') : null;
+    if (input) {
+      input.value = '';
+      input.focus();
+    }
+  }, [failure]);
   return (
     <AuthCard
       title="Log in"
@@ -42,7 +52,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
         </>
       }
     >
-      <Form method="post" className="space-y-4" data-testid="login-form">
+      <Form method="post" ref={formRef} className="space-y-4" data-testid="login-form">
         <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
         <input type="hidden" name="redirectUrl" value={redirectUrl} />
         <Field

@@ -1,0 +1,123 @@
+import { expect, type Page, test } from '@playwright/test';
+import { STORES, snap } from './helpers';
+
+/** Browser tests of accounts: log in, land where the guard sent you from, the header menu, logout, sign-up. */
+
+const lighting = STORES.lighting.url;
+const shopper = { email: 'shopper@lighting.test', password: 'shopper-demo-1' };
+const owner = { email: 'owner@lighting.test', password: 'owner-demo-1' };
+
+async function logIn(page: Page, who: { email: string; password: string }) {
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+test('a visitor sent to login from an account page lands back on it, with the first name in the header', async ({
+  page,
+}) => {
+  await page.goto(`${lighting}/account/password`);
+  await expect(page).toHaveURL(`${lighting}/auth/login?redirectUrl=%2Faccount%2Fpassword`);
+  await logIn(page, shopper);
+  await expect(page).toHaveURL(`${lighting}/account/password`);
+  await expect(page.getByTestId('user-menu-button')).toHaveText('Sam');
+  await page.waitForFunction(() => window.localStorage.getItem('isLogin') === 'true');
+  expect(await page.evaluate(() => window.localStorage.getItem('userFirstName'))).toBe('Sam');
+  // The session is an httpOnly cookie: no script can read it.
+  expect(await page.evaluate(() => document.cookie)).not.toContain('sid=');
+});
+
+test('a wrong password says so, keeps the email and marks nothing as logged in', async ({ page }) => {
+  await page.goto(`${lighting}/auth/login`);
+  await logIn(page, { email: shopper.email, password: 'not-my-password' });
+  await expect(page.getByTestId('form-error')).toHaveText('The email or password is incorrect.');
+  await expect(page.getByLabel('Email')).toHaveValue(shopper.email);
+  await expect(page.getByLabel('Password')).toHaveValue('');
+  await snap(page, 'auth-login-error');
+});
+
+test('login works without JavaScript, through the plain form', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${lighting}/auth/login?redirectUrl=%2Ffaqs`);
+  await logIn(page, shopper);
+  await expect(page).toHaveURL(`${lighting}/faqs`);
+  await expect(page.getByTestId('user-menu-button')).toHaveText('Sam');
+  await context.close();
+});
+
+test('the header menu offers Manage Store to the store owner only', async ({ page }) => {
+  await page.goto(`${lighting}/auth/login`);
+  await logIn(page, owner);
+  await expect(page).toHaveURL(`${lighting}/`);
+  await page.getByTestId('user-menu-button').click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem')).toHaveText(['My Profile', 'Manage Store', 'Logout']);
+  await snap(page, 'auth-owner-menu');
+
+  await page.context().clearCookies();
+  await page.goto(`${lighting}/auth/login`);
+  await logIn(page, shopper);
+  await expect(page).toHaveURL(`${lighting}/`);
+  await page.getByTestId('user-menu-button').click();
+  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(['My Profile', 'Logout']);
+});
+
+test('logout ends the session, goes home, clears the stored values and says so', async ({ page }) => {
+  await page.goto(`${lighting}/auth/login?redirectUrl=%2Faccount%2Fprofile`);
+  await logIn(page, shopper);
+  await expect(page).toHaveURL(`${lighting}/account/profile`);
+  await page.getByTestId('user-menu-button').click();
+  await page.getByTestId('logout-button').click();
+  await expect(page).toHaveURL(`${lighting}/`);
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByRole('status')).toContainText(
+    'You have been logged out successfully!',
+  );
+  await expect(page.getByTestId('login-link')).toBeVisible();
+  await page.waitForFunction(() => window.localStorage.getItem('isLogin') === 'false');
+  expect(await page.evaluate(() => window.localStorage.getItem('userFirstName'))).toBeNull();
+  // The old session is gone: account pages send the visitor to login again.
+  await page.goto(`${lighting}/account/profile`);
+  await expect(page).toHaveURL(/\/auth\/login\?redirectUrl=/);
+});
+
+test('a new shopper signs up and is logged in; a taken email only gets "check your email"', async ({ page }) => {
+  const email = `e2e-${Date.now()}@example.com`;
+  await page.goto(`${lighting}/auth/register?redirectUrl=%2Faccount%2Fprofile`);
+  await page.getByLabel('First name').fill('Grace');
+  await page.getByLabel('Last name').fill('Hopper');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('short');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  // The browser's own minimum does not exist here; the server's message shows by the field.
+  await expect(page.getByTestId('error-password')).toHaveText('Use at least 10 characters for your password.');
+  await expect(page.getByLabel('First name')).toHaveValue('Grace');
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+  await snap(page, 'auth-register-error');
+  await page.getByLabel('Password').fill('compilers-1952');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(`${lighting}/account/profile`);
+  await expect(page.getByTestId('user-menu-button')).toHaveText('Grace');
+
+  await page.context().clearCookies();
+  await page.goto(`${lighting}/auth/register`);
+  await page.getByLabel('First name').fill('Someone');
+  await page.getByLabel('Last name').fill('Else');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('a-different-pass-1');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('register-done')).toContainText('We have sent you an email about your account.');
+  await expect(page.getByTestId('login-link')).toHaveCount(0); // no header on auth pages
+  await page.goto(`${lighting}/account/profile`);
+  await expect(page).toHaveURL(/\/auth\/login/);
+});
+
+test('login and sign-up pages look right at 375 px', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(`${lighting}/auth/login`);
+  await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
+  await snap(page, 'auth-login-mobile');
+  await page.goto(`${lighting}/auth/register`);
+  await expect(page.getByRole('heading', { name: 'Create an account' })).toBeVisible();
+  await snap(page, 'auth-register-mobile');
+});
