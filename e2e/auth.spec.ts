@@ -67,6 +67,9 @@ test('logout ends the session, goes home, clears the stored values and says so',
   await page.goto(`${lighting}/auth/login?redirectUrl=%2Faccount%2Fprofile`);
   await logIn(page, shopper);
   await expect(page).toHaveURL(`${lighting}/account/profile`);
+  await expect(page.getByTestId('account-summary')).toContainText('Sam Shopper');
+  await expect(page.getByTestId('account-summary')).toContainText('shopper@lighting.test');
+  await snap(page, 'account-overview');
   await page.getByTestId('user-menu-button').click();
   await page.getByTestId('logout-button').click();
   await expect(page).toHaveURL(`${lighting}/`);

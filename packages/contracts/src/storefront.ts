@@ -1,3 +1,4 @@
+import type { Profile } from './auth';
 import type { MainData } from './catalog';
 import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
 import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
@@ -35,6 +36,8 @@ export interface SessionUser {
 export interface StorefrontApi {
   shell(): Promise<ShellData | null>;
   user(): Promise<SessionUser | null>;
+  /** The signed-in user's own details, or null when nobody is signed in. */
+  profile(): Promise<Profile | null>;
   cartSize(): Promise<number>;
   banners(): Promise<Banner[]>;
   cmsPage(pageUrl: string): Promise<CmsPage | null>;

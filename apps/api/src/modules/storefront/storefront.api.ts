@@ -95,6 +95,10 @@ export function storefrontApi(
       user ??= ctx && token ? deps.auth.resolve(ctx, token.token) : Promise.resolve(null);
       return user;
     },
+    async profile() {
+      const signedIn = await this.user();
+      return ctx && signedIn ? deps.auth.profile(ctx, signedIn.userId) : null;
+    },
     // Carts arrive with the cart work.
     async cartSize() {
       return 0;
