@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
 
@@ -123,4 +125,48 @@ test('login and sign-up pages look right at 375 px', async ({ page }) => {
   await page.goto(`${lighting}/auth/register`);
   await expect(page.getByRole('heading', { name: 'Create an account' })).toBeVisible();
   await snap(page, 'auth-register-mobile');
+});
+
+/** The newest reset link mailed to `to`, read from the dev outbox the e2e server writes (.eml files). */
+function resetLinkFor(to: string): string | null {
+  const dir = '.e2e-data/outbox';
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).sort().reverse();
+  } catch {
+    return null;
+  }
+  for (const f of files) {
+    const raw = readFileSync(join(dir, f), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
+    if (!raw.includes(`To: ${to}`)) continue;
+    const m = raw.match(/(http:\/\/\S+\/auth\/reset-password\?token=[A-Za-z0-9_-]+)/);
+    if (m) return m[1] ?? null;
+  }
+  return null;
+}
+
+test('a forgotten password is reset from the link in the mail, and the new one logs in', async ({ page }) => {
+  const power = STORES.power.url;
+  const email = 'shopper@power.test';
+  await page.goto(`${power}/auth/forgot-password`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByTestId('forgot-done')).toContainText('If an account exists for this email');
+  await expect.poll(() => resetLinkFor(email)).toMatch(/^http:\/\/power\.localhost:\d+\/auth\/reset-password\?token=/);
+  const link = resetLinkFor(email) as string;
+  await page.goto(link);
+  await page.getByLabel('New password').fill('power-tools-2026');
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page.getByTestId('reset-done')).toContainText('Your password has been changed.');
+  await snap(page, 'auth-reset-done');
+  // The link worked once.
+  await page.goto(link);
+  await page.getByLabel('New password').fill('power-tools-2027');
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page.getByTestId('form-error')).toContainText('invalid, used or expired');
+  await page.goto(`${power}/auth/login`);
+  await logIn(page, { email, password: 'power-tools-2026' });
+  await expect(page.getByTestId('user-menu-button')).toHaveText('Sam');
 });

@@ -24,7 +24,12 @@ import tenancy from './plugins/tenancy';
 
 export interface BuildOptions {
   config: Pick<Config, 'DATA_DIR' | 'DEV_TENANT_ID' | 'LOG_LEVEL' | 'TRUST_PROXY' | 'NODE_ENV'> &
-    Partial<Pick<Config, 'CHAT_WIDGET_URL' | 'PLATFORM_NAME' | 'SMTP_URL' | 'MAIL_FROM'>>;
+    Partial<
+      Pick<
+        Config,
+        'CHAT_WIDGET_URL' | 'PLATFORM_NAME' | 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_SCHEME' | 'PUBLIC_PORT' | 'PORT'
+      >
+    >;
   database: Database;
   /** Generates media that is missing but derivable (the demo seed's images). */
   generateMedia?: (key: string) => Promise<MediaObject | null>;
@@ -110,7 +115,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('onClose', async () => mailer.close());
   const contact = createContactService(database.db, { mailer, store, log: app.log });
   // Tests make many failed logins on purpose; waiting out the slow-down would only make them slow.
-  const auth = createAuthService(database.db, { mailer, store, log: app.log, slowDown: config.NODE_ENV !== 'test' });
+  const production = config.NODE_ENV === 'production';
+  const linkScheme = config.PUBLIC_SCHEME ?? (production ? 'https' : 'http');
+  const linkPort = config.PUBLIC_PORT ?? (production ? undefined : config.PORT);
+  const auth = createAuthService(database.db, {
+    mailer,
+    store,
+    log: app.log,
+    slowDown: config.NODE_ENV !== 'test',
+    linkOrigin: (host) =>
+      `${linkScheme}://${host}${linkPort && linkPort !== 80 && linkPort !== 443 ? `:${linkPort}` : ''}`,
+  });
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });

@@ -44,6 +44,12 @@ const envSchema = z.object({
     .optional(),
   /** The From address of mail the platform sends. */
   MAIL_FROM: z.string().min(3).default('Storefront Platform <no-reply@storefront.localhost>'),
+  /**
+   * How links in mail reach a store: scheme and port put around its canonical host (from the
+   * database, never from the request). Defaults: https and no port in production, else http and PORT.
+   */
+  PUBLIC_SCHEME: z.enum(['http', 'https']).optional(),
+  PUBLIC_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'SESSION_SECRET'> & { SESSION_SECRET: string };

@@ -59,6 +59,14 @@ const COMMON_PASSWORDS = new Set([
   'passw0rd123',
 ]);
 
+/** The strength rule of every new password (sign-up, reset, change). */
+const newPassword = z
+  .string()
+  .min(10, 'Use at least 10 characters for your password.')
+  .max(200, 'The password is too long.')
+  .refine((v) => !COMMON_PASSWORDS.has(v.toLowerCase()), 'This password is too common. Please choose another.')
+  .refine((v) => new Set(v).size >= 4, 'This password is too easy to guess. Please choose another.');
+
 const name = (label: string) =>
   z
     .string()
@@ -77,12 +85,7 @@ export const registerRequestSchema = z
     firstName: name('first name'),
     lastName: name('last name'),
     email,
-    password: z
-      .string()
-      .min(10, 'Use at least 10 characters for your password.')
-      .max(200, 'The password is too long.')
-      .refine((v) => !COMMON_PASSWORDS.has(v.toLowerCase()), 'This password is too common. Please choose another.')
-      .refine((v) => new Set(v).size >= 4, 'This password is too easy to guess. Please choose another.'),
+    password: newPassword,
     phone: z
       .string()
       .trim()
@@ -102,3 +105,23 @@ export type RegisterRequest = z.infer<typeof registerRequestSchema>;
  * learns nothing from it. The owner of an existing account is told by email instead.
  */
 export const REGISTER_MESSAGE = 'Thanks for signing up! We have sent you an email about your account.';
+
+export const forgotPasswordQuerySchema = z.strictObject({ email });
+
+/** The one answer to a reset request, whether or not the email has an account here. */
+export const FORGOT_MESSAGE =
+  'If an account exists for this email, we have sent a link to choose a new password. It works for one hour.';
+
+export const resetPasswordRequestSchema = z.strictObject({
+  token: z
+    .string()
+    .trim()
+    .min(20, 'The reset link is incomplete.')
+    .max(100, 'The reset link is not valid.')
+    .regex(/^[A-Za-z0-9_-]+$/, 'The reset link is not valid.'),
+  password: newPassword,
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+
+export const RESET_INVALID_MESSAGE = 'This reset link is invalid, used or expired. Please ask for a new one.';
+export const RESET_DONE_MESSAGE = 'Your password has been changed. Please log in with your new password.';

@@ -59,6 +59,13 @@ export interface StorefrontApi {
    * the same message and no cookie (its owner is emailed).
    */
   register(input: Record<RegisterField | 'phone', string>): Promise<RegisterOutcome>;
+  /** Mails a reset link when the email has an account; the same answer either way. */
+  forgotPassword(email: string): Promise<{ ok: true; message: string } | FormOutcome<'email'>>;
+  /** Sets a new password from a reset link; `cookie` clears any session in this browser. */
+  resetPassword(input: {
+    token: string;
+    password: string;
+  }): Promise<{ ok: true; message: string; cookie: string } | FormOutcome<'token' | 'password'>>;
   /** Ends the request's session; `cookie` clears it in the browser. */
   logout(): Promise<{ cookie: string }>;
 }

@@ -63,3 +63,24 @@ export const authAttempts = pgTable(
   },
   (t) => [index('auth_attempts_lookup_idx').on(t.tenantId, t.action, t.subject, t.createdAt)],
 );
+
+/**
+ * Single-use password reset links: the mailed token's SHA-256, the user and store it is bound to,
+ * an expiry an hour out, and when it was used.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    tenantId: text('tenant_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    userId: text('user_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.tokenHash] }),
+    index('password_resets_user_idx').on(t.tenantId, t.userId),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.userId] }).onDelete('cascade'),
+  ],
+);

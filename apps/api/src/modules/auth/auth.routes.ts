@@ -1,12 +1,16 @@
 import {
   dataEnvelope,
   errorEnvelopeSchema,
+  FORGOT_MESSAGE,
+  forgotPasswordQuerySchema,
   LOGOUT_MESSAGE,
   loginRequestSchema,
   loginResultSchema,
   profileSchema,
   REGISTER_MESSAGE,
+  RESET_DONE_MESSAGE,
   registerRequestSchema,
+  resetPasswordRequestSchema,
 } from '@app/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -86,6 +90,46 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }) {
       });
       if (r.created) reply.header('set-cookie', sessionCookie(r.token, r.expiresAt, req.protocol === 'https'));
       return { data: { message: REGISTER_MESSAGE }, message: REGISTER_MESSAGE };
+    },
+  );
+
+  const messageEnvelope = dataEnvelope(z.object({ message: z.string() }));
+
+  app.get(
+    `${BASE}/public/ecommerce/forgotpassword`,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Mails a password reset link',
+        description:
+          'Always the same answer. When the email has an account in this store, a single-use link valid for one ' +
+          "hour is mailed to it, on the store's canonical host. Limited per client address and per account.",
+        querystring: forgotPasswordQuerySchema,
+        response: { 200: messageEnvelope, ...tenantErrors, 429: errorEnvelopeSchema },
+      },
+    },
+    async (req, reply) => {
+      await auth.forgotPassword(req.tenantCtx, req.query.email, { ip: req.ip });
+      reply.header('cache-control', 'no-store');
+      return { data: { message: FORGOT_MESSAGE }, message: FORGOT_MESSAGE };
+    },
+  );
+
+  app.post(
+    `${BASE}/public/ecommerce/resetpassword`,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sets a new password from a reset link',
+        description: 'The link works once and for one hour, on its own store only. Every session of the user ends.',
+        body: resetPasswordRequestSchema,
+        response: { 200: messageEnvelope, ...tenantErrors, 429: errorEnvelopeSchema },
+      },
+    },
+    async (req, reply) => {
+      await auth.resetPassword(req.tenantCtx, req.body, { ip: req.ip });
+      reply.header('set-cookie', clearedSessionCookie(req.protocol === 'https'));
+      return { data: { message: RESET_DONE_MESSAGE }, message: RESET_DONE_MESSAGE };
     },
   );
 

@@ -5,10 +5,12 @@ import {
   type LoginRequest,
   type LoginResult,
   type Profile,
+  RESET_INVALID_MESSAGE,
   type RegisterRequest,
+  type ResetPasswordRequest,
 } from '@app/contracts';
 import { type Db, hashPassword, schema, verifyPassword } from '@app/db';
-import { and, count, eq, gt, lt } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
@@ -18,6 +20,7 @@ import type { StoreService } from '../store/index';
 const u = schema.users;
 const s = schema.sessions;
 const a = schema.authAttempts;
+const r = schema.passwordResets;
 
 /** Thirty days, then the shopper logs in again. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -33,6 +36,11 @@ export const LOGIN_LIMITS = {
   /** From this many recent failures on, each answer waits longer (250 ms doubling, at most 2 s). */
   slowAfter: 3,
 } as const;
+
+/** Reset mails: per address (someone sweeping emails) and per account (someone flooding one inbox). */
+export const FORGOT_LIMITS = { windowMs: 60 * 60_000, perIp: 10, perAccount: 3 } as const;
+/** Reset links live an hour and work once. */
+export const RESET_TTL_MS = 60 * 60_000;
 
 /** Sign-ups per client address per hour: a family behind one router, not a bot farm. */
 export const REGISTER_LIMITS = { windowMs: 60 * 60_000, perIp: 10 } as const;
@@ -66,6 +74,8 @@ export interface AuthDeps {
   log: FastifyBaseLogger;
   /** Failed logins wait longer each time; tests turn it off rather than wait. */
   slowDown?: boolean;
+  /** scheme://host[:port] for links in mail, from a store's canonical host (never the request's Host). */
+  linkOrigin: (canonicalHost: string) => string;
 }
 
 export function createAuthService(db: Db, deps: AuthDeps) {
@@ -212,6 +222,91 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       );
       const session = await startSession(ctx, userId, client.userAgent);
       return { created: true, ...session };
+    },
+
+    /**
+     * Mails a single-use reset link, bound to the user and this store, if the email has an account
+     * here. The caller answers the same either way; only the limits show through (429).
+     */
+    async forgotPassword(ctx: TenantContext, email: string, client: { ip: string | null }) {
+      const ipSubject = `ip:${client.ip ?? 'unknown'}`;
+      const accountSubject = `account:${email}`;
+      const [byIp, byAccount] = await Promise.all([
+        attempts(ctx, 'forgot', ipSubject, FORGOT_LIMITS.windowMs),
+        attempts(ctx, 'forgot', accountSubject, FORGOT_LIMITS.windowMs),
+      ]);
+      if (byIp >= FORGOT_LIMITS.perIp || byAccount >= FORGOT_LIMITS.perAccount) {
+        throw rateLimited(FORGOT_LIMITS.windowMs);
+      }
+      await record(ctx, 'forgot', [ipSubject, accountSubject], true);
+      const [user] = await db
+        .select()
+        .from(u)
+        .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, email)));
+      if (!user) return;
+      const token = randomBytes(32).toString('base64url');
+      await db.insert(r).values({
+        tenantId: ctx.tenantId,
+        tokenHash: hashToken(token),
+        userId: user.userId,
+        expiresAt: new Date(Date.now() + RESET_TTL_MS),
+      });
+      const [store] = await db
+        .select({ host: schema.productStores.canonicalHost })
+        .from(schema.productStores)
+        .where(
+          and(
+            eq(schema.productStores.tenantId, ctx.tenantId),
+            eq(schema.productStores.productStoreId, ctx.productStoreId),
+          ),
+        );
+      if (!store) return;
+      const link = `${deps.linkOrigin(store.host)}/auth/reset-password?token=${token}`;
+      await mail(
+        ctx,
+        user.email,
+        (name) => `Reset your ${name} password`,
+        (name) =>
+          `Hello ${user.firstName},\n\nSomeone, hopefully you, asked to reset the password of your ${name} account.\n` +
+          `Choose a new password here (the link works once, for one hour):\n\n${link}\n\n` +
+          `If you did not ask, ignore this message: your password stays as it is.`,
+      );
+    },
+
+    /**
+     * Sets a new password from a reset link of this store. The link works once; every session of the
+     * user ends (whoever had the old password is logged out).
+     */
+    async resetPassword(ctx: TenantContext, input: ResetPasswordRequest, client: { ip: string | null }) {
+      const ipSubject = `ip:${client.ip ?? 'unknown'}`;
+      if ((await attempts(ctx, 'reset', ipSubject, FORGOT_LIMITS.windowMs, true)) >= LOGIN_LIMITS.failuresPerAccount) {
+        throw rateLimited(FORGOT_LIMITS.windowMs);
+      }
+      const passwordHash = await hashPassword(input.password);
+      const userId = await db.transaction(async (tx) => {
+        // Marking it used in the same statement that checks it: two clicks cannot both succeed.
+        const [used] = await tx
+          .update(r)
+          .set({ usedAt: new Date() })
+          .where(
+            and(
+              eq(r.tenantId, ctx.tenantId),
+              eq(r.tokenHash, hashToken(input.token)),
+              isNull(r.usedAt),
+              gt(r.expiresAt, new Date()),
+            ),
+          )
+          .returning({ userId: r.userId });
+        if (!used) return null;
+        await tx
+          .update(u)
+          .set({ passwordHash })
+          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, used.userId)));
+        await tx.delete(s).where(and(eq(s.tenantId, ctx.tenantId), eq(s.userId, used.userId)));
+        return used.userId;
+      });
+      await record(ctx, 'reset', [ipSubject], userId !== null);
+      if (!userId) throw new AppError(400, 'BAD_REQUEST', RESET_INVALID_MESSAGE);
     },
 
     /** Revokes one session. Unknown or foreign tokens are ignored: logging out always succeeds. */

@@ -262,3 +262,92 @@ describe('POST /public/ecommerce/profile/newUser', () => {
     expect(blocked.headers['retry-after']).toBeDefined();
   });
 });
+
+describe('forgot and reset password', () => {
+  const forgot = (email: string, host = LIGHTING, ip = '10.7.0.1') =>
+    t.app.inject({
+      method: 'GET',
+      url: `/skulocity/api/v1/public/ecommerce/forgotpassword?email=${encodeURIComponent(email)}`,
+      headers: { host },
+      remoteAddress: ip,
+    });
+  const reset = (payload: object, host = LIGHTING) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/skulocity/api/v1/public/ecommerce/resetpassword',
+      headers: { host },
+      payload,
+      remoteAddress: '10.7.0.2',
+    });
+  const mails = () => {
+    const dir = join(t.dataDir, 'outbox');
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .sort()
+          .map((f) => readFileSync(join(dir, f), 'utf8'))
+      : [];
+  };
+  /** The reset link of the newest mail (quoted-printable soft breaks undone). */
+  const lastLink = () => {
+    const text = (mails().at(-1) ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    return text.match(/(https?:\/\/\S+\/auth\/reset-password\?token=[A-Za-z0-9_-]+)/)?.[1] ?? '';
+  };
+  const owner2 = { email: 'owner@lighting.test', password: 'owner-demo-1' };
+
+  beforeEach(async () => {
+    await t.database.db.delete(schema.passwordResets);
+  });
+
+  it("answers alike for an account and a stranger, and mails the account a link on the store's canonical host", async () => {
+    const before = mails().length;
+    const none = await forgot('nobody@lighting.test');
+    // Asked through another of the store's host names: the link still names the canonical host.
+    const some = await forgot('owner@lighting.test', 'lighting.shop.test');
+    expect(none.statusCode).toBe(200);
+    expect(some.statusCode).toBe(200);
+    const strip = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
+    expect(strip(none.json())).toEqual(strip(some.json()));
+    expect(mails().length).toBe(before + 1);
+    expect(lastLink()).toMatch(/^http:\/\/lighting\.localhost\/auth\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('a link sets the password once, ends every session, and is refused the second time', async () => {
+    const session = cookieOf(await login(owner2));
+    await forgot(owner2.email);
+    const token = new URL(lastLink()).searchParams.get('token') ?? '';
+    const res = await reset({ token, password: 'brand-new-pass-9' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.message).toBe('Your password has been changed. Please log in with your new password.');
+    expect((await profile({ cookie: session })).statusCode).toBe(401);
+    expect((await login(owner2)).statusCode).toBe(401);
+    expect((await login({ ...owner2, password: 'brand-new-pass-9' })).statusCode).toBe(200);
+    const again = await reset({ token, password: 'another-pass-10' });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe('This reset link is invalid, used or expired. Please ask for a new one.');
+    // Put the demo password back for the other tests.
+    await forgot(owner2.email);
+    const back = new URL(lastLink()).searchParams.get('token') ?? '';
+    await t.database.db.delete(schema.authAttempts);
+    expect((await reset({ token: back, password: 'owner-demo-1' })).statusCode).toBe(200);
+  });
+
+  it('an expired link, or a link of another store, is refused; weak passwords are refused by name', async () => {
+    await forgot('shopper@lighting.test');
+    const token = new URL(lastLink()).searchParams.get('token') ?? '';
+    expect((await reset({ token, password: 'brand-new-pass-9' }, GARDEN)).statusCode).toBe(400);
+    const weak = await reset({ token, password: 'short' });
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().message).toContain('at least 10 characters');
+    await t.database.db.update(schema.passwordResets).set({ expiresAt: new Date(Date.now() - 1000) });
+    expect((await reset({ token, password: 'brand-new-pass-9' })).statusCode).toBe(400);
+    expect((await login(shopper)).statusCode).toBe(200);
+  });
+
+  it('limits reset mails per account with 429', async () => {
+    for (let i = 0; i < 3; i++)
+      expect((await forgot('shopper@lighting.test', LIGHTING, `10.6.0.${i}`)).statusCode).toBe(200);
+    const blocked = await forgot('shopper@lighting.test', LIGHTING, '10.6.0.9');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBeDefined();
+  });
+});

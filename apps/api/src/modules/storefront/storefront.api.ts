@@ -2,13 +2,17 @@ import type { IncomingHttpHeaders } from 'node:http';
 import {
   type ContactResult,
   contactRequestSchema,
+  FORGOT_MESSAGE,
   type FormOutcome,
+  forgotPasswordQuerySchema,
   type LoginOutcome,
   loginRequestSchema,
   productListQuerySchema,
   REGISTER_MESSAGE,
+  RESET_DONE_MESSAGE,
   type RegisterOutcome,
   registerRequestSchema,
+  resetPasswordRequestSchema,
   type ShellData,
   type StorefrontApi,
   searchQuerySchema,
@@ -177,6 +181,35 @@ export function storefrontApi(
           cookie: r.created ? sessionCookie(r.token, r.expiresAt, Boolean(request.secure)) : null,
         };
       } catch (err) {
+        return formFailure(err);
+      }
+    },
+    async forgotPassword(email) {
+      if (!ctx) throw new Error('no tenant');
+      const parsed = forgotPasswordQuerySchema.safeParse({ email });
+      if (!parsed.success) return fieldFailure(parsed.error, ['email']);
+      try {
+        await deps.auth.forgotPassword(ctx, parsed.data.email, { ip: request.ip });
+        return { ok: true as const, message: FORGOT_MESSAGE };
+      } catch (err) {
+        return formFailure(err);
+      }
+    },
+    async resetPassword(input) {
+      if (!ctx) throw new Error('no tenant');
+      const parsed = resetPasswordRequestSchema.safeParse(input);
+      if (!parsed.success) return fieldFailure(parsed.error, ['token', 'password']);
+      try {
+        await deps.auth.resetPassword(ctx, parsed.data, { ip: request.ip });
+        return {
+          ok: true as const,
+          message: RESET_DONE_MESSAGE,
+          cookie: clearedSessionCookie(Boolean(request.secure)),
+        };
+      } catch (err) {
+        if (err instanceof AppError && err.statusCode === 400) {
+          return { ok: false as const, status: 400 as const, message: err.message, fieldErrors: {} };
+        }
         return formFailure(err);
       }
     },
