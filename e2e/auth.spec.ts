@@ -170,3 +170,24 @@ test('a forgotten password is reset from the link in the mail, and the new one l
   await logIn(page, { email, password: 'power-tools-2026' });
   await expect(page.getByTestId('user-menu-button')).toHaveText('Sam');
 });
+
+test('My Profile saves, and the password page refuses a wrong current password by its field', async ({ page }) => {
+  const garden = STORES.garden.url;
+  await page.goto(`${garden}/auth/login?redirectUrl=%2Faccount%2Fprofile%2Fsettings`);
+  await logIn(page, { email: 'shopper@garden.test', password: 'shopper-demo-1' });
+  await expect(page).toHaveURL(`${garden}/account/profile/settings`);
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('shopper@garden.test');
+  await page.getByLabel('Phone (optional)').fill('+1 503 555 0123');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('Your profile has been saved.');
+  await page.reload();
+  await expect(page.getByLabel('Phone (optional)')).toHaveValue('+1 503 555 0123');
+  await snap(page, 'account-profile-settings');
+
+  await page.goto(`${garden}/account/password`);
+  await page.getByLabel('Current password').fill('not-my-password');
+  await page.getByLabel('New password').fill('garden-gnome-42');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByTestId('error-currentPassword')).toHaveText('The current password is not correct.');
+  await expect(page.getByLabel('Current password')).toHaveValue('');
+});

@@ -76,6 +76,12 @@ const name = (label: string) =>
     // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
     .refine((v) => !/[\u0000-\u001f<>]/.test(v), `Your ${label} has characters a name cannot have.`);
 
+const phone = z
+  .string()
+  .trim()
+  .max(20, 'The phone number is too long.')
+  .regex(/^\+?[0-9 ()-]{7,20}$/, 'Please enter a phone number of digits, spaces, +, - or brackets.');
+
 /**
  * Registration (SPEC.md: payload not shown). Strict: a `role`, `partyId` or any other field is
  * refused, so nobody registers themselves as a store owner.
@@ -86,13 +92,7 @@ export const registerRequestSchema = z
     lastName: name('last name'),
     email,
     password: newPassword,
-    phone: z
-      .string()
-      .trim()
-      .max(20, 'The phone number is too long.')
-      .regex(/^\+?[0-9 ()-]{7,20}$/, 'Please enter a phone number of digits, spaces, +, - or brackets.')
-      .optional()
-      .or(z.literal('').transform(() => undefined)),
+    phone: phone.optional().or(z.literal('').transform(() => undefined)),
   })
   .refine((v) => !v.password.toLowerCase().includes(v.email.split('@')[0] ?? '\u0000'), {
     path: ['password'],
@@ -125,3 +125,22 @@ export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 
 export const RESET_INVALID_MESSAGE = 'This reset link is invalid, used or expired. Please ask for a new one.';
 export const RESET_DONE_MESSAGE = 'Your password has been changed. Please log in with your new password.';
+
+/** My Profile. Changing the email needs the current password (a borrowed session cannot take the account). */
+export const profileUpdateSchema = z.strictObject({
+  firstName: name('first name'),
+  lastName: name('last name'),
+  email,
+  phone: phone.nullable().or(z.literal('').transform(() => null)),
+  currentPassword: z.string().max(200, 'The password is too long.').optional(),
+});
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+export const passwordChangeSchema = z.strictObject({
+  currentPassword: z.string().min(1, 'Please enter your current password.').max(200, 'The password is too long.'),
+  newPassword: newPassword,
+});
+export type PasswordChange = z.infer<typeof passwordChangeSchema>;
+
+export const PROFILE_SAVED_MESSAGE = 'Your profile has been saved.';
+export const PASSWORD_CHANGED_MESSAGE = 'Your password has been changed. Other devices have been logged out.';

@@ -66,13 +66,25 @@ export interface StorefrontApi {
     token: string;
     password: string;
   }): Promise<{ ok: true; message: string; cookie: string } | FormOutcome<'token' | 'password'>>;
+  /** Saves My Profile for the signed-in user. */
+  updateProfile(
+    input: Record<'firstName' | 'lastName' | 'email' | 'phone' | 'currentPassword', string>,
+  ): Promise<
+    | { ok: true; message: string; profile: Profile }
+    | FormOutcome<'firstName' | 'lastName' | 'email' | 'phone' | 'currentPassword'>
+  >;
+  /** Changes the signed-in user's password; other sessions end. */
+  changePassword(input: {
+    currentPassword: string;
+    newPassword: string;
+  }): Promise<{ ok: true; message: string } | FormOutcome<'currentPassword' | 'newPassword'>>;
   /** Ends the request's session; `cookie` clears it in the browser. */
   logout(): Promise<{ cookie: string }>;
 }
 
 export type FormOutcome<F extends string> = {
   ok: false;
-  status: 400 | 401 | 403 | 429;
+  status: 400 | 401 | 403 | 409 | 429;
   message: string;
   fieldErrors: Partial<Record<F, string>>;
 };

@@ -6,7 +6,11 @@ import {
   LOGOUT_MESSAGE,
   loginRequestSchema,
   loginResultSchema,
+  PASSWORD_CHANGED_MESSAGE,
+  PROFILE_SAVED_MESSAGE,
+  passwordChangeSchema,
   profileSchema,
+  profileUpdateSchema,
   REGISTER_MESSAGE,
   RESET_DONE_MESSAGE,
   registerRequestSchema,
@@ -164,6 +168,46 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }) {
     async (req) => {
       const user = await requireUser(auth, req);
       return { data: await auth.profile(req.tenantCtx, user.userId) };
+    },
+  );
+
+  app.put(
+    `${BASE}/ecommerce/profile/update`,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Saves My Profile: names, email and phone',
+        description: 'A new email needs `currentPassword` and must not belong to another account of the store (409).',
+        body: profileUpdateSchema,
+        response: {
+          200: dataEnvelope(profileSchema),
+          ...authErrors,
+          409: errorEnvelopeSchema,
+          429: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      return { data: await auth.updateProfile(req.tenantCtx, user.userId, req.body), message: PROFILE_SAVED_MESSAGE };
+    },
+  );
+
+  app.post(
+    `${BASE}/ecommerce/profile/changepassword`,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Changes the password',
+        description: 'Needs the current password. Every other session of the user ends; this one stays.',
+        body: passwordChangeSchema,
+        response: { 200: messageEnvelope, ...authErrors, 429: errorEnvelopeSchema },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      await auth.changePassword(req.tenantCtx, user.userId, requestToken(req.headers)?.token ?? null, req.body);
+      return { data: { message: PASSWORD_CHANGED_MESSAGE }, message: PASSWORD_CHANGED_MESSAGE };
     },
   );
 }

@@ -4,13 +4,15 @@ import {
   LOGIN_FAILED_MESSAGE,
   type LoginRequest,
   type LoginResult,
+  type PasswordChange,
   type Profile,
+  type ProfileUpdate,
   RESET_INVALID_MESSAGE,
   type RegisterRequest,
   type ResetPasswordRequest,
 } from '@app/contracts';
 import { type Db, hashPassword, schema, verifyPassword } from '@app/db';
-import { and, count, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
@@ -128,6 +130,29 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       userAgent: userAgent?.slice(0, 300) ?? null,
     });
     return { token, expiresAt };
+  }
+
+  /** The current password of a signed-in user, under the login limits of the account. */
+  async function checkPassword(
+    ctx: TenantContext,
+    userId: string,
+    email: string,
+    password: string | undefined,
+    field: string,
+  ) {
+    const subject = `account:${email}`;
+    if ((await attempts(ctx, 'login', subject, LOGIN_LIMITS.windowMs, true)) >= LOGIN_LIMITS.failuresPerAccount) {
+      throw rateLimited(LOGIN_LIMITS.windowMs);
+    }
+    const [row] = await db
+      .select({ hash: u.passwordHash })
+      .from(u)
+      .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
+    const ok = Boolean(row && password && (await verifyPassword(row.hash, password)));
+    if (!ok) {
+      await record(ctx, 'login', [subject], false);
+      throw AppError.badRequest(`${field}: the current password is not correct.`);
+    }
   }
 
   return {
@@ -337,6 +362,45 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         return null;
       }
       return toSessionUser(row.user);
+    },
+
+    /**
+     * Saves My Profile. A new email needs the current password and must be free in this store; a
+     * wrong password counts as a failed login of the account.
+     */
+    async updateProfile(ctx: TenantContext, userId: string, input: ProfileUpdate): Promise<Profile> {
+      const current = await this.profile(ctx, userId);
+      if (input.email !== current.email) {
+        await checkPassword(ctx, userId, current.email, input.currentPassword, 'currentPassword');
+        const [taken] = await db
+          .select({ userId: u.userId })
+          .from(u)
+          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, input.email), ne(u.userId, userId)));
+        if (taken) {
+          throw new AppError(409, 'CONFLICT', 'email: another account of this store already uses this email address.');
+        }
+      }
+      await db
+        .update(u)
+        .set({ firstName: input.firstName, lastName: input.lastName, email: input.email, phone: input.phone })
+        .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
+      return this.profile(ctx, userId);
+    },
+
+    /** Changes the password (the current one is required) and ends every other session of the user. */
+    async changePassword(ctx: TenantContext, userId: string, currentToken: string | null, input: PasswordChange) {
+      const me = await this.profile(ctx, userId);
+      await checkPassword(ctx, userId, me.email, input.currentPassword, 'currentPassword');
+      const passwordHash = await hashPassword(input.newPassword);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(u)
+          .set({ passwordHash })
+          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
+        const others = [eq(s.tenantId, ctx.tenantId), eq(s.userId, userId)];
+        if (currentToken) others.push(ne(s.tokenHash, hashToken(currentToken)));
+        await tx.delete(s).where(and(...others));
+      });
     },
 
     async profile(ctx: TenantContext, userId: string): Promise<Profile> {

@@ -351,3 +351,68 @@ describe('forgot and reset password', () => {
     expect(blocked.headers['retry-after']).toBeDefined();
   });
 });
+
+describe('profile update and password change', () => {
+  const put = (cookie: string, payload: object) =>
+    t.app.inject({
+      method: 'PUT',
+      url: '/skulocity/api/v1/ecommerce/profile/update',
+      headers: { host: LIGHTING, cookie },
+      payload,
+    });
+  const change = (cookie: string, payload: object, origin?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/skulocity/api/v1/ecommerce/profile/changepassword',
+      headers: { host: LIGHTING, cookie, ...(origin ? { origin } : {}) },
+      payload,
+    });
+  const grace = { email: 'grace.p@example.com', password: 'compilers-1952' };
+
+  beforeAll(async () => {
+    await t.app.inject({
+      method: 'POST',
+      url: '/skulocity/api/v1/public/ecommerce/profile/newUser',
+      headers: { host: LIGHTING },
+      payload: { firstName: 'Grace', lastName: 'Hopper', ...grace },
+      remoteAddress: '10.5.0.1',
+    });
+  });
+
+  it('saves names and phone; an email change needs the current password and a free address', async () => {
+    const cookie = cookieOf(await login(grace));
+    const same = { firstName: 'Amazing', lastName: 'Grace', email: grace.email, phone: '+1 212 555 0199' };
+    const saved = await put(cookie, same);
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().data).toMatchObject({ firstName: 'Amazing', lastName: 'Grace', phone: '+1 212 555 0199' });
+    const noPassword = await put(cookie, { ...same, email: 'grace.new@example.com' });
+    expect(noPassword.statusCode).toBe(400);
+    expect(noPassword.json().message).toContain('currentPassword');
+    const taken = await put(cookie, { ...same, email: 'shopper@lighting.test', currentPassword: grace.password });
+    expect(taken.statusCode).toBe(409);
+    const role = await put(cookie, { ...same, role: 'admin' });
+    expect(role.statusCode).toBe(400);
+    const moved = await put(cookie, { ...same, email: 'grace.new@example.com', currentPassword: grace.password });
+    expect(moved.statusCode).toBe(200);
+    expect((await login({ ...grace, email: 'grace.new@example.com' })).statusCode).toBe(200);
+    await put(cookie, { ...same, email: grace.email, currentPassword: grace.password });
+    expect((await put('', same)).statusCode).toBe(401);
+  });
+
+  it('a password change needs the current one, keeps this session and ends the others', async () => {
+    const here = cookieOf(await login(grace));
+    const elsewhere = cookieOf(await login(grace));
+    const wrong = await change(here, { currentPassword: 'not-it', newPassword: 'a-whole-new-pass' });
+    expect(wrong.statusCode).toBe(400);
+    expect(
+      (await change(here, { currentPassword: grace.password, newPassword: 'a-whole-new-pass' }, 'https://evil.example'))
+        .statusCode,
+    ).toBe(403);
+    const ok = await change(here, { currentPassword: grace.password, newPassword: 'a-whole-new-pass' });
+    expect(ok.statusCode).toBe(200);
+    expect((await profile({ cookie: here })).statusCode).toBe(200);
+    expect((await profile({ cookie: elsewhere })).statusCode).toBe(401);
+    expect((await login(grace)).statusCode).toBe(401);
+    await change(here, { currentPassword: 'a-whole-new-pass', newPassword: grace.password });
+  });
+});

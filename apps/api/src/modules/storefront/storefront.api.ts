@@ -7,7 +7,11 @@ import {
   forgotPasswordQuerySchema,
   type LoginOutcome,
   loginRequestSchema,
+  PASSWORD_CHANGED_MESSAGE,
+  PROFILE_SAVED_MESSAGE,
+  passwordChangeSchema,
   productListQuerySchema,
+  profileUpdateSchema,
   REGISTER_MESSAGE,
   RESET_DONE_MESSAGE,
   type RegisterOutcome,
@@ -213,6 +217,38 @@ export function storefrontApi(
         return formFailure(err);
       }
     },
+    async updateProfile(input) {
+      if (!ctx) throw new Error('no tenant');
+      const fields = ['firstName', 'lastName', 'email', 'phone', 'currentPassword'] as const;
+      const parsed = profileUpdateSchema.safeParse({ ...input, currentPassword: input.currentPassword || undefined });
+      if (!parsed.success) return fieldFailure(parsed.error, fields);
+      try {
+        assertSameOrigin('POST', headers, ctx.origin);
+        const me = await this.user();
+        if (!me)
+          return { ok: false as const, status: 401 as const, message: 'Please log in to continue.', fieldErrors: {} };
+        const profile = await deps.auth.updateProfile(ctx, me.userId, parsed.data);
+        return { ok: true as const, message: PROFILE_SAVED_MESSAGE, profile };
+      } catch (err) {
+        return formFailure(err, fields);
+      }
+    },
+    async changePassword(input) {
+      if (!ctx) throw new Error('no tenant');
+      const fields = ['currentPassword', 'newPassword'] as const;
+      const parsed = passwordChangeSchema.safeParse(input);
+      if (!parsed.success) return fieldFailure(parsed.error, fields);
+      try {
+        assertSameOrigin('POST', headers, ctx.origin);
+        const me = await this.user();
+        if (!me)
+          return { ok: false as const, status: 401 as const, message: 'Please log in to continue.', fieldErrors: {} };
+        await deps.auth.changePassword(ctx, me.userId, token?.token ?? null, parsed.data);
+        return { ok: true as const, message: PASSWORD_CHANGED_MESSAGE };
+      } catch (err) {
+        return formFailure(err, fields);
+      }
+    },
     async logout() {
       if (!ctx) throw new Error('no tenant');
       if (token) {
@@ -238,13 +274,29 @@ function fieldFailure<F extends string>(error: z.ZodError, fields: readonly F[])
   return { ok: false, status: 400, message: 'Please check the fields marked below.', fieldErrors };
 }
 
-/** A refusal the shopper can act on (wrong password, too many tries, foreign origin) becomes a message. */
-function formFailure(err: unknown): FormOutcome<never> {
-  if (err instanceof AppError && (err.statusCode === 401 || err.statusCode === 403 || err.statusCode === 429)) {
-    return { ok: false, status: err.statusCode, message: err.message, fieldErrors: {} };
+/**
+ * A refusal the shopper can act on (wrong password, too many tries, foreign origin, a taken email)
+ * becomes a message; a service error that names one of the form's fields ("email: …") goes by it.
+ */
+function formFailure<F extends string = never>(err: unknown, fields: readonly F[] = []): FormOutcome<F> {
+  if (err instanceof AppError && [400, 401, 403, 409, 429].includes(err.statusCode)) {
+    const status = err.statusCode as FormOutcome<F>['status'];
+    const m = /^(\w+): (.+)$/.exec(err.message);
+    const field = m?.[1] as F | undefined;
+    if (m && field && fields.includes(field)) {
+      return {
+        ok: false,
+        status,
+        message: 'Please check the fields marked below.',
+        fieldErrors: { [field]: sentence(m[2] ?? '') } as Partial<Record<F, string>>,
+      };
+    }
+    return { ok: false, status, message: err.message, fieldErrors: {} };
   }
   throw err;
 }
+
+const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Parses page URL params with an API schema, dropping the params it rejects. */
 function lenient<S extends z.ZodType>(schema: S, params: Record<string, string>): z.infer<S> {

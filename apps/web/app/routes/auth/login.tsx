@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { safeRedirect } from '../../lib/safe-redirect';
 import type { Route } from './+types/login';
-import { AuthCard, Field, FormAlert, submitClass } from './auth-card';
+import { AuthCard } from './auth-card';
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();

@@ -1,8 +1,9 @@
 import { CircleCheck } from 'lucide-react';
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { safeRedirect } from '../../lib/safe-redirect';
 import type { Route } from './+types/register';
-import { AuthCard, Field, FormAlert, submitClass } from './auth-card';
+import { AuthCard } from './auth-card';
 
 const FIELDS = ['firstName', 'lastName', 'email', 'password', 'phone'] as const;
 

@@ -1,7 +1,8 @@
 import { CircleCheck } from 'lucide-react';
 import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import type { Route } from './+types/reset-password';
-import { AuthCard, Field, FormAlert, submitClass } from './auth-card';
+import { AuthCard } from './auth-card';
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();

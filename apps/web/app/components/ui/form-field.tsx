@@ -1,0 +1,73 @@
+/** Form parts of the storefront: fields with their errors next to them, and a form-wide alert. */
+
+/** A labelled input; an error shows under it, is its description, and marks it invalid. */
+export function Field({
+  label,
+  name,
+  type = 'text',
+  autoComplete,
+  required = true,
+  defaultValue,
+  error,
+  hint,
+}: {
+  label: string;
+  name: string;
+  type?: string;
+  autoComplete?: string;
+  required?: boolean;
+  defaultValue?: string;
+  error?: string;
+  hint?: string;
+}) {
+  const errorId = `${name}-error`;
+  const hintId = `${name}-hint`;
+  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div>
+      <label htmlFor={name} className="mb-1.5 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        required={required}
+        defaultValue={defaultValue}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={`h-11 w-full rounded-md border px-3 text-[15px] focus:outline-none focus:ring-2 ${
+          error ? 'border-red-600 focus:ring-red-200' : 'border-slate-300 focus:border-brand focus:ring-brand-light'
+        }`}
+      />
+      {hint && !error && (
+        <p id={hintId} className="mt-1.5 text-sm text-slate-500">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="mt-1.5 text-sm font-medium text-red-700" data-testid={`error-${name}`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A form-wide problem (wrong password, too many tries), announced to screen readers. */
+export function FormAlert({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p
+      role="alert"
+      className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+      data-testid="form-error"
+    >
+      {message}
+    </p>
+  );
+}
+
+export const submitClass =
+  'h-11 w-full rounded-md bg-action text-sm font-semibold text-white hover:opacity-90 disabled:opacity-60';
