@@ -11,7 +11,7 @@ import { authRoutes, createAuthService } from './modules/auth/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import { contactRoutes, createContactService } from './modules/contact/index';
 import { healthRoutes } from './modules/health/health.routes';
-import { createMailer, type Mailer } from './modules/mail/index';
+import { createMailer, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
 import { createProductsService, productsRoutes } from './modules/products/index';
 import { createStoreService, storeRoutes } from './modules/store/index';
@@ -136,6 +136,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
   await app.register(authRoutes, { auth });
+  // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
+  if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
+    await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
+  }
   await app.register(productsRoutes, { products, cache, storage, generate: opts.generateMedia });
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
   if (opts.extraRoutes) await opts.extraRoutes(app);

@@ -1,1 +1,2 @@
+export { mailboxRoutes } from './mailbox.routes';
 export { createMailer, type Mailer, type MailMessage } from './mailer';
