@@ -7,6 +7,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import type { App } from './lib/app-types';
 import { PublicReadCache } from './lib/public-cache';
+import { addressesRoutes, createAddressesService } from './modules/addresses/index';
 import { authRoutes, createAuthService } from './modules/auth/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import { contactRoutes, createContactService } from './modules/contact/index';
@@ -136,6 +137,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
   await app.register(authRoutes, { auth });
+  const addresses = createAddressesService(database.db);
+  await app.register(addressesRoutes, { addresses, auth });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });

@@ -1,3 +1,4 @@
+export * from './addresses';
 export * from './auth';
 export * from './catalog';
 export * from './catalog-options';

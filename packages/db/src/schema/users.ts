@@ -84,3 +84,32 @@ export const passwordResets = pgTable(
     foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.userId] }).onDelete('cascade'),
   ],
 );
+
+/**
+ * A shopper's postal addresses (SPEC.md's contact mechanisms). One default for shipping and one for
+ * billing at most, kept so by the service in one transaction.
+ */
+export const postalAddresses = pgTable(
+  'postal_addresses',
+  {
+    tenantId: text('tenant_id').notNull(),
+    contactMechId: text('contact_mech_id').notNull(),
+    userId: text('user_id').notNull(),
+    toName: text('to_name').notNull(),
+    address1: text('address1').notNull(),
+    address2: text('address2'),
+    city: text('city').notNull(),
+    postalCode: text('postal_code').notNull(),
+    countryGeoId: text('country_geo_id').notNull(),
+    stateProvinceGeoId: text('state_province_geo_id'),
+    phone: text('phone'),
+    isDefaultShipping: boolean('is_default_shipping').notNull().default(false),
+    isDefaultBilling: boolean('is_default_billing').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.contactMechId] }),
+    index('postal_addresses_user_idx').on(t.tenantId, t.userId),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.userId] }).onDelete('cascade'),
+  ],
+);

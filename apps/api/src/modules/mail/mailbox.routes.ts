@@ -11,7 +11,7 @@ import { AppError } from '../../lib/errors';
  */
 const NAME = /^[\w.-]+\.eml$/;
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** A header of a raw message, unfolded; RFC 2047 words decoded for UTF-8 Q and B encodings. */
@@ -57,13 +57,13 @@ export async function mailboxRoutes(app: App, { outboxDir }: { outboxDir: string
     }
   };
   const page = (title: string, body: string) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#0f172a}table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.5rem;border-bottom:1px solid #e2e8f0}pre{white-space:pre-wrap;background:#f8fafc;padding:1rem;border-radius:.5rem}a{color:#1d4ed8}</style></head><body>${body}</body></html>`;
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#0f172a}table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.5rem;border-bottom:1px solid #e2e8f0}pre{white-space:pre-wrap;background:#f8fafc;padding:1rem;border-radius:.5rem}a{color:#1d4ed8}</style></head><body>${body}</body></html>`;
 
   app.get('/dev/mailbox', { config: { tenant: false }, schema: { hide: true } }, async (_req, reply) => {
     const rows = await Promise.all(
       (await list()).slice(0, 200).map(async (f) => {
         const raw = await readFile(join(outboxDir, f), 'utf8');
-        return `<tr><td>${escape(header(raw, 'Date'))}</td><td>${escape(header(raw, 'To'))}</td><td><a href="/dev/mailbox/${f}">${escape(header(raw, 'Subject') || '(no subject)')}</a></td></tr>`;
+        return `<tr><td>${escapeHtml(header(raw, 'Date'))}</td><td>${escapeHtml(header(raw, 'To'))}</td><td><a href="/dev/mailbox/${f}">${escapeHtml(header(raw, 'Subject') || '(no subject)')}</a></td></tr>`;
       }),
     );
     const body = rows.length
@@ -72,7 +72,7 @@ export async function mailboxRoutes(app: App, { outboxDir }: { outboxDir: string
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(page('Dev mailbox', `<h1>Dev mailbox</h1><p>${escape(outboxDir)}</p>${body}`));
+      .send(page('Dev mailbox', `<h1>Dev mailbox</h1><p>${escapeHtml(outboxDir)}</p>${body}`));
   });
 
   app.get(
@@ -91,14 +91,14 @@ export async function mailboxRoutes(app: App, { outboxDir }: { outboxDir: string
       } catch {
         throw AppError.notFound('No such message in the mailbox.');
       }
-      const text = escape(textBody(raw)).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
+      const text = escapeHtml(textBody(raw)).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
         .send(
           page(
             header(raw, 'Subject'),
-            `<p><a href="/dev/mailbox">← All mail</a></p><h1>${escape(header(raw, 'Subject'))}</h1><p>To: ${escape(header(raw, 'To'))}<br>From: ${escape(header(raw, 'From'))}<br>Date: ${escape(header(raw, 'Date'))}</p><pre>${text}</pre>`,
+            `<p><a href="/dev/mailbox">← All mail</a></p><h1>${escapeHtml(header(raw, 'Subject'))}</h1><p>To: ${escapeHtml(header(raw, 'To'))}<br>From: ${escapeHtml(header(raw, 'From'))}<br>Date: ${escapeHtml(header(raw, 'Date'))}</p><pre>${text}</pre>`,
           ),
         );
     },

@@ -1,0 +1,97 @@
+import {
+  addressInputSchema,
+  addressSchema,
+  addressUpdateSchema,
+  contactMechQuerySchema,
+  dataEnvelope,
+  errorEnvelopeSchema,
+} from '@app/contracts';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { tenantErrors } from '../../lib/app-types';
+import { type AuthService, requireUser } from '../auth/index';
+import type { AddressesService } from './addresses.service';
+
+const BASE = '/skulocity/api/v1';
+const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
+
+/** The signed-in shopper's postal addresses; paths (and their spelling) as SPEC.md section 7. */
+export async function addressesRoutes(
+  app: App,
+  { addresses, auth }: { addresses: AddressesService; auth: AuthService },
+) {
+  const path = `${BASE}/parties/contect/postaladdress`;
+
+  app.get(
+    path,
+    {
+      schema: {
+        tags: ['account'],
+        summary: "The signed-in shopper's addresses, default shipping first",
+        response: { 200: dataEnvelope(z.array(addressSchema)), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const user = await requireUser(auth, req);
+      reply.header('cache-control', 'private, no-store');
+      return { data: await addresses.list(req.tenantCtx, user.userId) };
+    },
+  );
+
+  app.post(
+    path,
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Adds an address',
+        description:
+          'Country and region from GET /public/ecommerce/countries; a region is required where the country has ' +
+          'them. The postal code must have the country’s form. The first address is the default for shipping and ' +
+          'billing. At most 20 addresses (409).',
+        body: addressInputSchema,
+        response: { 200: dataEnvelope(addressSchema), ...errors, 409: errorEnvelopeSchema },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      return { data: await addresses.create(req.tenantCtx, user.userId, req.body), message: 'Address added.' };
+    },
+  );
+
+  app.put(
+    path,
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Updates an address',
+        body: addressUpdateSchema,
+        response: { 200: dataEnvelope(addressSchema), ...errors },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      const { contactMechId, ...input } = req.body;
+      return {
+        data: await addresses.update(req.tenantCtx, user.userId, contactMechId, input),
+        message: 'Address saved.',
+      };
+    },
+  );
+
+  app.delete(
+    `${BASE}/parties/contect/mechs`,
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Removes an address (a contact mechanism) of the signed-in shopper',
+        querystring: contactMechQuerySchema,
+        response: { 200: dataEnvelope(z.object({ removed: z.literal(true) })), ...errors },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      await addresses.remove(req.tenantCtx, user.userId, req.query.contactMechId);
+      return { data: { removed: true as const }, message: 'Address removed.' };
+    },
+  );
+}

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { type Address, type AddressInput, MAX_ADDRESSES } from '@app/contracts';
+import { type Db, schema } from '@app/db';
+import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
+import type { TenantContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+import { COUNTRIES } from '../geo/index';
+
+const pa = schema.postalAddresses;
+
+/** Postal code forms where a wrong one is a common, costly mistake; elsewhere letters, digits, spaces, dashes. */
+const POSTAL_CODES: Record<string, { re: RegExp; example: string }> = {
+  USA: { re: /^\d{5}(-\d{4})?$/, example: '94109 or 94109-1234' },
+  CAN: { re: /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i, example: 'K1A 0B1' },
+  GBR: { re: /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i, example: 'SW1A 1AA' },
+  AUS: { re: /^\d{4}$/, example: '2000' },
+  DEU: { re: /^\d{5}$/, example: '10115' },
+  FRA: { re: /^\d{5}$/, example: '75001' },
+  NLD: { re: /^\d{4} ?[A-Z]{2}$/i, example: '1012 AB' },
+};
+
+/** The country and region exist and belong together; the postal code has the country's form. */
+function checkPlace(input: AddressInput) {
+  const country = COUNTRIES.find((c) => c.geoId === input.countryGeoId);
+  if (!country) throw AppError.badRequest('countryGeoId: we do not ship to this country.');
+  if (country.regions.length > 0) {
+    if (!input.stateProvinceGeoId)
+      throw AppError.badRequest(`stateProvinceGeoId: please choose a state or region of ${country.name}.`);
+    if (!country.regions.some((r) => r.geoId === input.stateProvinceGeoId)) {
+      throw AppError.badRequest(`stateProvinceGeoId: this is not a state or region of ${country.name}.`);
+    }
+  } else if (input.stateProvinceGeoId) {
+    throw AppError.badRequest(`stateProvinceGeoId: ${country.name} addresses have no state or region.`);
+  }
+  const rule = POSTAL_CODES[country.geoId];
+  if (rule ? !rule.re.test(input.postalCode) : !/^[A-Za-z0-9 -]{2,10}$/.test(input.postalCode)) {
+    throw AppError.badRequest(
+      `postalCode: this is not a postal code of ${country.name}${rule ? ` (for example ${rule.example})` : ''}.`,
+    );
+  }
+}
+
+const toAddress = (r: typeof pa.$inferSelect): Address => ({
+  contactMechId: r.contactMechId,
+  toName: r.toName,
+  address1: r.address1,
+  address2: r.address2,
+  city: r.city,
+  postalCode: r.postalCode.toUpperCase(),
+  countryGeoId: r.countryGeoId,
+  stateProvinceGeoId: r.stateProvinceGeoId,
+  phone: r.phone,
+  isDefaultShipping: r.isDefaultShipping,
+  isDefaultBilling: r.isDefaultBilling,
+});
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export function createAddressesService(db: Db) {
+  /** A new default clears the user's other default of the same kind. */
+  async function keepOneDefault(tx: Tx, ctx: TenantContext, userId: string, keep: string, input: AddressInput) {
+    const mine = and(eq(pa.tenantId, ctx.tenantId), eq(pa.userId, userId), ne(pa.contactMechId, keep));
+    if (input.isDefaultShipping) await tx.update(pa).set({ isDefaultShipping: false }).where(mine);
+    if (input.isDefaultBilling) await tx.update(pa).set({ isDefaultBilling: false }).where(mine);
+  }
+
+  async function own(ctx: TenantContext, userId: string, contactMechId: string) {
+    const [row] = await db
+      .select()
+      .from(pa)
+      .where(and(eq(pa.tenantId, ctx.tenantId), eq(pa.userId, userId), eq(pa.contactMechId, contactMechId)));
+    // Another shopper's address is "not found", exactly like one that does not exist.
+    if (!row) throw AppError.notFound('No such address in your account.');
+    return row;
+  }
+
+  return {
+    async list(ctx: TenantContext, userId: string): Promise<Address[]> {
+      const rows = await db
+        .select()
+        .from(pa)
+        .where(and(eq(pa.tenantId, ctx.tenantId), eq(pa.userId, userId)))
+        .orderBy(desc(pa.isDefaultShipping), asc(pa.createdAt));
+      return rows.map(toAddress);
+    },
+
+    /** Adds an address; the first one becomes the default for shipping and billing. */
+    async create(ctx: TenantContext, userId: string, input: AddressInput): Promise<Address> {
+      checkPlace(input);
+      return db.transaction(async (tx) => {
+        const [n] = await tx
+          .select({ n: count() })
+          .from(pa)
+          .where(and(eq(pa.tenantId, ctx.tenantId), eq(pa.userId, userId)));
+        const existing = n?.n ?? 0;
+        if (existing >= MAX_ADDRESSES) {
+          throw new AppError(
+            409,
+            'CONFLICT',
+            `You can keep up to ${MAX_ADDRESSES} addresses. Please remove one first.`,
+          );
+        }
+        const first = existing === 0;
+        const values = {
+          ...input,
+          isDefaultShipping: first || Boolean(input.isDefaultShipping),
+          isDefaultBilling: first || Boolean(input.isDefaultBilling),
+        };
+        const contactMechId = `CM-${randomUUID()}`;
+        await keepOneDefault(tx, ctx, userId, contactMechId, values);
+        const [row] = await tx
+          .insert(pa)
+          .values({ tenantId: ctx.tenantId, contactMechId, userId, ...values })
+          .returning();
+        return toAddress(row as typeof pa.$inferSelect);
+      });
+    },
+
+    async update(ctx: TenantContext, userId: string, contactMechId: string, input: AddressInput): Promise<Address> {
+      checkPlace(input);
+      const current = await own(ctx, userId, contactMechId);
+      return db.transaction(async (tx) => {
+        // A default stays a default unless another address takes over: unticking alone is ignored.
+        const values = {
+          ...input,
+          isDefaultShipping: current.isDefaultShipping || Boolean(input.isDefaultShipping),
+          isDefaultBilling: current.isDefaultBilling || Boolean(input.isDefaultBilling),
+        };
+        await keepOneDefault(tx, ctx, userId, contactMechId, values);
+        const [row] = await tx
+          .update(pa)
+          .set(values)
+          .where(and(eq(pa.tenantId, ctx.tenantId), eq(pa.contactMechId, contactMechId)))
+          .returning();
+        return toAddress(row as typeof pa.$inferSelect);
+      });
+    },
+
+    /** Removes an address; a removed default passes to the oldest address left. */
+    async remove(ctx: TenantContext, userId: string, contactMechId: string) {
+      const current = await own(ctx, userId, contactMechId);
+      await db.transaction(async (tx) => {
+        await tx.delete(pa).where(and(eq(pa.tenantId, ctx.tenantId), eq(pa.contactMechId, contactMechId)));
+        if (!current.isDefaultShipping && !current.isDefaultBilling) return;
+        const [next] = await tx
+          .select({ id: pa.contactMechId })
+          .from(pa)
+          .where(and(eq(pa.tenantId, ctx.tenantId), eq(pa.userId, userId)))
+          .orderBy(asc(pa.createdAt))
+          .limit(1);
+        if (!next) return;
+        await tx
+          .update(pa)
+          .set({
+            ...(current.isDefaultShipping ? { isDefaultShipping: true } : {}),
+            ...(current.isDefaultBilling ? { isDefaultBilling: true } : {}),
+          })
+          .where(and(eq(pa.tenantId, ctx.tenantId), eq(pa.contactMechId, next.id)));
+      });
+    },
+  };
+}
+
+export type AddressesService = ReturnType<typeof createAddressesService>;

@@ -1,0 +1,2 @@
+export { addressesRoutes } from './addresses.routes';
+export { type AddressesService, createAddressesService } from './addresses.service';
