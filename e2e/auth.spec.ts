@@ -191,3 +191,49 @@ test('My Profile saves, and the password page refuses a wrong current password b
   await expect(page.getByTestId('error-currentPassword')).toHaveText('The current password is not correct.');
   await expect(page.getByLabel('Current password')).toHaveValue('');
 });
+
+test('addresses: add with a checked postal code, defaults, edit and remove', async ({ page }) => {
+  const power = STORES.power.url;
+  await page.goto(`${power}/auth/login?redirectUrl=%2Faccount%2Faddresses`);
+  await logIn(page, { email: 'owner@power.test', password: 'owner-demo-1' });
+  await expect(page).toHaveURL(`${power}/account/addresses`);
+  const form = page.getByTestId('address-form');
+  await form.getByLabel('Full name').fill('Olivia Owner');
+  await form.getByLabel('Street address').fill('200 Industrial Way');
+  await form.getByLabel('City').fill('Austin');
+  await form.getByLabel('Postal code').fill('ABCDE');
+  await form.getByLabel('State or region').selectOption('US_TX');
+  await form.getByRole('button', { name: 'Save address' }).click();
+  await expect(page.getByTestId('error-postalCode')).toContainText('not a postal code of United States');
+  await expect(form.getByLabel('Street address')).toHaveValue('200 Industrial Way');
+  await form.getByLabel('Postal code').fill('78701');
+  await form.getByRole('button', { name: 'Save address' }).click();
+  const cards = page.getByTestId('address-card');
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText('Austin, Texas 78701');
+  await expect(cards.first()).toContainText('Default shipping');
+
+  await page.getByRole('button', { name: 'Add an address' }).click();
+  await form.getByLabel('Full name').fill('Olivia at the shop');
+  await form.getByLabel('Street address').fill('10 Queen St W');
+  await form.getByLabel('City').fill('Toronto');
+  await form.getByLabel('Country').selectOption('CAN');
+  await form.getByLabel('State or region').selectOption('CA_ON');
+  await form.getByLabel('Postal code').fill('M5H 2N2');
+  await form.getByLabel('Use as my default shipping address').check();
+  await form.getByRole('button', { name: 'Save address' }).click();
+  await expect(cards).toHaveCount(2);
+  await expect(cards.first()).toContainText('Toronto, Ontario M5H 2N2');
+  await expect(cards.first()).toContainText('Default shipping');
+  await expect(cards.nth(1)).not.toContainText('Default shipping');
+  await snap(page, 'account-addresses');
+
+  await cards.nth(1).getByRole('button', { name: 'Edit' }).click();
+  await form.getByLabel('City').fill('Round Rock');
+  await form.getByLabel('Postal code').fill('78664');
+  await form.getByRole('button', { name: 'Save address' }).click();
+  await expect(cards.nth(1)).toContainText('Round Rock, Texas 78664');
+  await cards.first().getByRole('button', { name: 'Remove' }).click();
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText('Default shipping');
+});

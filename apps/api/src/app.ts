@@ -115,6 +115,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     });
   app.addHook('onClose', async () => mailer.close());
   const contact = createContactService(database.db, { mailer, store, log: app.log });
+  const addresses = createAddressesService(database.db);
   // Tests make many failed logins on purpose; waiting out the slow-down would only make them slow.
   const production = config.NODE_ENV === 'production';
   const linkScheme = config.PUBLIC_SCHEME ?? (production ? 'https' : 'http');
@@ -137,7 +138,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
   await app.register(authRoutes, { auth });
-  const addresses = createAddressesService(database.db);
   await app.register(addressesRoutes, { addresses, auth });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
@@ -155,6 +155,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       products,
       contact,
       auth,
+      addresses,
       cache,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
       platformName: config.PLATFORM_NAME ?? 'Storefront Platform',

@@ -35,6 +35,7 @@ export default [
       route('profile', 'routes/account/profile.tsx'),
       route('profile/settings', 'routes/account/profile-settings.tsx'),
       route('password', 'routes/account/password.tsx'),
+      route('addresses', 'routes/account/addresses.tsx'),
       route('payment-methods', 'routes/account/payment-methods.tsx'),
       route('wishlist', 'routes/account/wishlist.tsx'),
     ]),

@@ -1,3 +1,4 @@
+import type { Address } from './addresses';
 import type { Profile } from './auth';
 import type { MainData } from './catalog';
 import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
@@ -78,6 +79,13 @@ export interface StorefrontApi {
     currentPassword: string;
     newPassword: string;
   }): Promise<{ ok: true; message: string } | FormOutcome<'currentPassword' | 'newPassword'>>;
+  /** The signed-in shopper's addresses and the countries (with regions) an address may name. */
+  addresses(): Promise<{ addresses: Address[]; countries: Country[] }>;
+  /** Adds an address, or updates the one `contactMechId` names. */
+  saveAddress(
+    input: Record<AddressField | 'contactMechId' | 'isDefaultShipping' | 'isDefaultBilling', string>,
+  ): Promise<{ ok: true; message: string } | FormOutcome<AddressField>>;
+  removeAddress(contactMechId: string): Promise<{ ok: true; message: string } | FormOutcome<never>>;
   /** Ends the request's session; `cookie` clears it in the browser. */
   logout(): Promise<{ cookie: string }>;
 }
@@ -88,6 +96,21 @@ export type FormOutcome<F extends string> = {
   message: string;
   fieldErrors: Partial<Record<F, string>>;
 };
+
+export type AddressField =
+  | 'toName'
+  | 'address1'
+  | 'address2'
+  | 'city'
+  | 'postalCode'
+  | 'countryGeoId'
+  | 'stateProvinceGeoId'
+  | 'phone';
+export interface Country {
+  geoId: string;
+  name: string;
+  regions: { geoId: string; name: string }[];
+}
 
 export type RegisterField = 'firstName' | 'lastName' | 'email' | 'password';
 export type RegisterOutcome =

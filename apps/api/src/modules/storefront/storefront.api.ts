@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import {
+  type AddressField,
+  addressInputSchema,
   type ContactResult,
   contactRequestSchema,
   FORGOT_MESSAGE,
@@ -25,10 +27,12 @@ import type { z } from 'zod';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { PublicReadCache } from '../../lib/public-cache';
+import type { AddressesService } from '../addresses/index';
 import { type AuthService, clearedSessionCookie, requestToken, sessionCookie } from '../auth/index';
 import { assertSameOrigin } from '../auth/session-token';
 import type { CatalogService } from '../catalog/index';
 import type { ContactService } from '../contact/index';
+import { COUNTRIES } from '../geo/index';
 import type { ProductsService } from '../products/index';
 import type { StoreService } from '../store/index';
 import type { TenantService } from '../tenant/index';
@@ -40,6 +44,7 @@ export interface StorefrontDeps {
   products: ProductsService;
   contact: ContactService;
   auth: AuthService;
+  addresses: AddressesService;
   cache: PublicReadCache;
   chatWidgetUrl: string;
   platformName: string;
@@ -67,6 +72,16 @@ export function storefrontApi(
     if (err instanceof AppError && err.statusCode === 404) return null;
     throw err;
   };
+  function currentUser() {
+    user ??= ctx && token ? deps.auth.resolve(ctx, token.token) : Promise.resolve(null);
+    return user;
+  }
+  /** The signed-in user, or a 401 the forms turn into a message. */
+  async function signedIn() {
+    const me = await currentUser();
+    if (!me) throw new AppError(401, 'UNAUTHENTICATED', 'Please log in to continue.');
+    return me;
+  }
   return {
     shell() {
       shell ??= (async () => {
@@ -99,12 +114,9 @@ export function storefrontApi(
       })();
       return shell;
     },
-    user() {
-      user ??= ctx && token ? deps.auth.resolve(ctx, token.token) : Promise.resolve(null);
-      return user;
-    },
+    user: currentUser,
     async profile() {
-      const signedIn = await this.user();
+      const signedIn = await currentUser();
       return ctx && signedIn ? deps.auth.profile(ctx, signedIn.userId) : null;
     },
     // Carts arrive with the cart work.
@@ -224,9 +236,7 @@ export function storefrontApi(
       if (!parsed.success) return fieldFailure(parsed.error, fields);
       try {
         assertSameOrigin('POST', headers, ctx.origin);
-        const me = await this.user();
-        if (!me)
-          return { ok: false as const, status: 401 as const, message: 'Please log in to continue.', fieldErrors: {} };
+        const me = await signedIn();
         const profile = await deps.auth.updateProfile(ctx, me.userId, parsed.data);
         return { ok: true as const, message: PROFILE_SAVED_MESSAGE, profile };
       } catch (err) {
@@ -240,13 +250,58 @@ export function storefrontApi(
       if (!parsed.success) return fieldFailure(parsed.error, fields);
       try {
         assertSameOrigin('POST', headers, ctx.origin);
-        const me = await this.user();
-        if (!me)
-          return { ok: false as const, status: 401 as const, message: 'Please log in to continue.', fieldErrors: {} };
+        const me = await signedIn();
         await deps.auth.changePassword(ctx, me.userId, token?.token ?? null, parsed.data);
         return { ok: true as const, message: PASSWORD_CHANGED_MESSAGE };
       } catch (err) {
         return formFailure(err, fields);
+      }
+    },
+    async addresses() {
+      const me = await currentUser();
+      const countries = COUNTRIES.map(({ geoId, name, regions }) => ({ geoId, name, regions }));
+      return { addresses: ctx && me ? await deps.addresses.list(ctx, me.userId) : [], countries };
+    },
+    async saveAddress(input) {
+      if (!ctx) throw new Error('no tenant');
+      const fields: AddressField[] = [
+        'toName',
+        'address1',
+        'address2',
+        'city',
+        'postalCode',
+        'countryGeoId',
+        'stateProvinceGeoId',
+        'phone',
+      ];
+      const parsed = addressInputSchema.safeParse({
+        ...Object.fromEntries(fields.map((f) => [f, input[f] ?? ''])),
+        isDefaultShipping: input.isDefaultShipping === 'on',
+        isDefaultBilling: input.isDefaultBilling === 'on',
+      });
+      if (!parsed.success) return fieldFailure(parsed.error, fields);
+      try {
+        assertSameOrigin('POST', headers, ctx.origin);
+        const me = await signedIn();
+        if (input.contactMechId) await deps.addresses.update(ctx, me.userId, input.contactMechId, parsed.data);
+        else await deps.addresses.create(ctx, me.userId, parsed.data);
+        return { ok: true as const, message: input.contactMechId ? 'Address saved.' : 'Address added.' };
+      } catch (err) {
+        return formFailure(err, fields);
+      }
+    },
+    async removeAddress(contactMechId) {
+      if (!ctx) throw new Error('no tenant');
+      try {
+        assertSameOrigin('POST', headers, ctx.origin);
+        const me = await signedIn();
+        await deps.addresses.remove(ctx, me.userId, contactMechId);
+        return { ok: true as const, message: 'Address removed.' };
+      } catch (err) {
+        if (err instanceof AppError && err.statusCode === 404) {
+          return { ok: false as const, status: 400 as const, message: err.message, fieldErrors: {} };
+        }
+        return formFailure(err);
       }
     },
     async logout() {

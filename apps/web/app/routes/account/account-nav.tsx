@@ -6,6 +6,7 @@ const LINKS = [
   ['/account/profile', 'Overview'],
   ['/account/profile/settings', 'My Profile'],
   ['/account/password', 'Password'],
+  ['/account/addresses', 'Addresses'],
   ['/account/payment-methods', 'Payment methods'],
   ['/account/wishlist', 'Wishlist'],
   ['/order/history', 'Orders'],

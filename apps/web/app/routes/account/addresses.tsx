@@ -1,0 +1,303 @@
+import type { Address, Country } from '@app/contracts';
+import { useEffect, useRef, useState } from 'react';
+import { data, Form, useNavigation } from 'react-router';
+import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
+import { useActionToast } from '../../lib/use-action-toast';
+import type { Route } from './+types/addresses';
+import { AccountLayout } from './account-nav';
+
+const FIELDS = [
+  'contactMechId',
+  'toName',
+  'address1',
+  'address2',
+  'city',
+  'postalCode',
+  'countryGeoId',
+  'stateProvinceGeoId',
+  'phone',
+  'isDefaultShipping',
+  'isDefaultBilling',
+] as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return context.api.addresses();
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  if (form.get('intent') === 'remove') {
+    const result = await context.api.removeAddress(String(form.get('contactMechId') ?? ''));
+    return data({ result, values: null }, { status: result.ok ? 200 : result.status });
+  }
+  const values = Object.fromEntries(FIELDS.map((f) => [f, String(form.get(f) ?? '').slice(0, 400)])) as Record<
+    (typeof FIELDS)[number],
+    string
+  >;
+  const result = await context.api.saveAddress(values);
+  return data({ result, values }, { status: result.ok ? 200 : result.status });
+}
+
+export function meta() {
+  return [{ title: 'Addresses' }, { name: 'robots', content: 'noindex' }];
+}
+
+const select =
+  'h-11 w-full rounded-md border border-slate-300 bg-white px-3 text-[15px] focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light';
+
+function regionName(countries: Country[], a: Address) {
+  const c = countries.find((x) => x.geoId === a.countryGeoId);
+  return { country: c?.name ?? a.countryGeoId, region: c?.regions.find((r) => r.geoId === a.stateProvinceGeoId)?.name };
+}
+
+function AddressCard({ a, countries, onEdit }: { a: Address; countries: Country[]; onEdit: () => void }) {
+  const { country, region } = regionName(countries, a);
+  return (
+    <li className="flex flex-col rounded-xl border border-slate-200 p-5" data-testid="address-card">
+      <div className="flex flex-wrap gap-2">
+        {a.isDefaultShipping && (
+          <span className="rounded-full bg-brand-xlight px-2.5 py-0.5 text-xs font-semibold text-brand">
+            Default shipping
+          </span>
+        )}
+        {a.isDefaultBilling && (
+          <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700">
+            Default billing
+          </span>
+        )}
+      </div>
+      <address className="mt-3 text-sm leading-6 text-slate-700 not-italic">
+        <span className="font-semibold text-slate-900">{a.toName}</span>
+        <br />
+        {a.address1}
+        {a.address2 && (
+          <>
+            <br />
+            {a.address2}
+          </>
+        )}
+        <br />
+        {a.city}
+        {region ? `, ${region}` : ''} {a.postalCode}
+        <br />
+        {country}
+        {a.phone && (
+          <>
+            <br />
+            {a.phone}
+          </>
+        )}
+      </address>
+      <div className="mt-4 flex gap-4 text-sm">
+        <button type="button" onClick={onEdit} className="font-semibold text-brand hover:underline">
+          Edit
+        </button>
+        <Form method="post">
+          <input type="hidden" name="intent" value="remove" />
+          <input type="hidden" name="contactMechId" value={a.contactMechId} />
+          <button type="submit" className="font-semibold text-slate-600 hover:text-red-700 hover:underline">
+            Remove
+          </button>
+        </Form>
+      </div>
+    </li>
+  );
+}
+
+function AddressForm({
+  countries,
+  initial,
+  failure,
+  onCancel,
+}: {
+  countries: Country[];
+  initial: Partial<Record<(typeof FIELDS)[number], string>>;
+  failure: { message: string; fieldErrors: Partial<Record<string, string>> } | null;
+  onCancel: () => void;
+}) {
+  const navigation = useNavigation();
+  const [country, setCountry] = useState(initial.countryGeoId || 'USA');
+  const regions = countries.find((c) => c.geoId === country)?.regions ?? [];
+  const e = failure?.fieldErrors ?? {};
+  return (
+    <Form method="post" className="space-y-4 rounded-xl border border-slate-200 p-5" data-testid="address-form">
+      <h2 className="text-lg font-semibold text-slate-900">{initial.contactMechId ? 'Edit address' : 'New address'}</h2>
+      <FormAlert message={failure && Object.keys(e).length === 0 ? failure.message : null} />
+      <input type="hidden" name="contactMechId" value={initial.contactMechId ?? ''} />
+      <Field label="Full name" name="toName" autoComplete="name" defaultValue={initial.toName} error={e.toName} />
+      <Field
+        label="Street address"
+        name="address1"
+        autoComplete="address-line1"
+        defaultValue={initial.address1}
+        error={e.address1}
+      />
+      <Field
+        label="Apartment, suite, etc. (optional)"
+        name="address2"
+        autoComplete="address-line2"
+        required={false}
+        defaultValue={initial.address2 ?? ''}
+        error={e.address2}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="City" name="city" autoComplete="address-level2" defaultValue={initial.city} error={e.city} />
+        <Field
+          label="Postal code"
+          name="postalCode"
+          autoComplete="postal-code"
+          defaultValue={initial.postalCode}
+          error={e.postalCode}
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <label htmlFor="countryGeoId" className="mb-1.5 block text-sm font-medium text-slate-800">
+            Country
+          </label>
+          <select
+            id="countryGeoId"
+            name="countryGeoId"
+            autoComplete="country"
+            className={select}
+            value={country}
+            onChange={(ev) => setCountry(ev.target.value)}
+          >
+            {countries.map((c) => (
+              <option key={c.geoId} value={c.geoId}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          {e.countryGeoId && <p className="mt-1.5 text-sm font-medium text-red-700">{e.countryGeoId}</p>}
+        </div>
+        {regions.length > 0 && (
+          <div>
+            <label htmlFor="stateProvinceGeoId" className="mb-1.5 block text-sm font-medium text-slate-800">
+              State or region
+            </label>
+            <select
+              id="stateProvinceGeoId"
+              name="stateProvinceGeoId"
+              autoComplete="address-level1"
+              className={select}
+              defaultValue={initial.stateProvinceGeoId ?? ''}
+              required
+              aria-invalid={e.stateProvinceGeoId ? true : undefined}
+            >
+              <option value="">Choose…</option>
+              {regions.map((r) => (
+                <option key={r.geoId} value={r.geoId}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+            {e.stateProvinceGeoId && (
+              <p className="mt-1.5 text-sm font-medium text-red-700" data-testid="error-stateProvinceGeoId">
+                {e.stateProvinceGeoId}
+              </p>
+            )}
+          </div>
+        )}
+      </div>
+      <Field
+        label="Phone (optional)"
+        name="phone"
+        type="tel"
+        autoComplete="tel"
+        required={false}
+        defaultValue={initial.phone ?? ''}
+        error={e.phone}
+      />
+      <div className="flex flex-col gap-2 text-sm text-slate-700">
+        <label className="flex items-center gap-2">
+          <input
+            type="checkbox"
+            name="isDefaultShipping"
+            defaultChecked={initial.isDefaultShipping === 'on'}
+            className="size-4 accent-action"
+          />
+          Use as my default shipping address
+        </label>
+        <label className="flex items-center gap-2">
+          <input
+            type="checkbox"
+            name="isDefaultBilling"
+            defaultChecked={initial.isDefaultBilling === 'on'}
+            className="size-4 accent-action"
+          />
+          Use as my default billing address
+        </label>
+      </div>
+      <div className="flex gap-3">
+        <button
+          type="submit"
+          className={`${submitClass} sm:w-auto sm:px-8`}
+          disabled={navigation.state === 'submitting'}
+        >
+          Save address
+        </button>
+        <button
+          type="button"
+          onClick={onCancel}
+          className="h-11 rounded-md px-4 text-sm font-semibold text-slate-700 hover:bg-slate-100"
+        >
+          Cancel
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+const asForm = (a: Address): Partial<Record<(typeof FIELDS)[number], string>> => ({
+  ...a,
+  address2: a.address2 ?? '',
+  stateProvinceGeoId: a.stateProvinceGeoId ?? '',
+  phone: a.phone ?? '',
+  isDefaultShipping: a.isDefaultShipping ? 'on' : '',
+  isDefaultBilling: a.isDefaultBilling ? 'on' : '',
+});
+
+export default function Addresses({ loaderData, actionData }: Route.ComponentProps) {
+  const { addresses, countries } = loaderData;
+  const result = actionData?.result;
+  const failure = result && !result.ok ? result : null;
+  useActionToast(result);
+  // The form is open while editing, after a refusal (with what was typed), or when there is no address yet.
+  const [editing, setEditing] = useState<Partial<Record<(typeof FIELDS)[number], string>> | null>(null);
+  const last = useRef(result);
+  useEffect(() => {
+    if (result === last.current) return;
+    last.current = result;
+    setEditing(result?.ok ? null : (actionData?.values ?? null));
+  }, [result, actionData]);
+  const open =
+    editing ?? (failure && actionData?.values ? actionData.values : null) ?? (addresses.length === 0 ? {} : null);
+
+  return (
+    <AccountLayout title="Addresses">
+      {addresses.length > 0 && (
+        <ul className="grid gap-4 sm:grid-cols-2" data-testid="address-list">
+          {addresses.map((a) => (
+            <AddressCard key={a.contactMechId} a={a} countries={countries} onEdit={() => setEditing(asForm(a))} />
+          ))}
+        </ul>
+      )}
+      <div className="mt-6">
+        {open ? (
+          <AddressForm
+            key={open.contactMechId ?? 'new'}
+            countries={countries}
+            initial={open}
+            failure={failure}
+            onCancel={() => setEditing(null)}
+          />
+        ) : (
+          <button type="button" onClick={() => setEditing({})} className={`${submitClass} sm:w-auto sm:px-8`}>
+            Add an address
+          </button>
+        )}
+      </div>
+    </AccountLayout>
+  );
+}
