@@ -14,6 +14,7 @@ import { contactRoutes, createContactService } from './modules/contact/index';
 import { healthRoutes } from './modules/health/health.routes';
 import { createMailer, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
+import { cardsRoutes, createCardsService, createTestPaymentProvider } from './modules/payments/index';
 import { createProductsService, productsRoutes } from './modules/products/index';
 import { createStoreService, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/pages';
@@ -116,6 +117,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('onClose', async () => mailer.close());
   const contact = createContactService(database.db, { mailer, store, log: app.log });
   const addresses = createAddressesService(database.db);
+  const cards = createCardsService(database.db, createTestPaymentProvider());
   // Tests make many failed logins on purpose; waiting out the slow-down would only make them slow.
   const production = config.NODE_ENV === 'production';
   const linkScheme = config.PUBLIC_SCHEME ?? (production ? 'https' : 'http');
@@ -139,6 +141,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(contactRoutes, { contact });
   await app.register(authRoutes, { auth });
   await app.register(addressesRoutes, { addresses, auth });
+  await app.register(cardsRoutes, { cards, auth });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });

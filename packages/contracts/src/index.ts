@@ -1,5 +1,6 @@
 export * from './addresses';
 export * from './auth';
+export * from './cards';
 export * from './catalog';
 export * from './catalog-options';
 export * from './contact';

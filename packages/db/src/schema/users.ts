@@ -1,4 +1,14 @@
-import { boolean, foreignKey, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { tenants } from './tenancy';
 
 /** Shoppers and store owners. An account belongs to one tenant: the same email may exist in two stores. */
@@ -110,6 +120,33 @@ export const postalAddresses = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.contactMechId] }),
     index('postal_addresses_user_idx').on(t.tenantId, t.userId),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.userId] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Saved cards: the payment provider's token and what a shopper needs to recognise the card. The card
+ * number and the security code never reach this table (or any other).
+ */
+export const savedCards = pgTable(
+  'saved_cards',
+  {
+    tenantId: text('tenant_id').notNull(),
+    paymentMethodId: text('payment_method_id').notNull(),
+    userId: text('user_id').notNull(),
+    provider: text('provider').notNull(),
+    providerToken: text('provider_token').notNull(),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    nameOnCard: text('name_on_card').notNull(),
+    billingContactMechId: text('billing_contact_mech_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.paymentMethodId] }),
+    index('saved_cards_user_idx').on(t.tenantId, t.userId),
     foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.userId] }).onDelete('cascade'),
   ],
 );

@@ -1,0 +1,87 @@
+import {
+  cardCreateSchema,
+  cardEditSchema,
+  dataEnvelope,
+  errorEnvelopeSchema,
+  paymentMethodQuerySchema,
+  savedCardSchema,
+} from '@app/contracts';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { tenantErrors } from '../../lib/app-types';
+import { type AuthService, requireUser } from '../auth/index';
+import type { CardsService } from './cards.service';
+
+const BASE = '/skulocity/api/v1/ecommerce/profile';
+const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
+
+/** Saved cards of the signed-in shopper (SPEC.md section 7 names create and edit; list and delete are ours). */
+export async function cardsRoutes(app: App, { cards, auth }: { cards: CardsService; auth: AuthService }) {
+  app.get(
+    `${BASE}/creditCards`,
+    {
+      schema: {
+        tags: ['account'],
+        summary: "The signed-in shopper's saved cards (brand, last four, expiry; never the number)",
+        response: { 200: dataEnvelope(z.array(savedCardSchema)), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const user = await requireUser(auth, req);
+      reply.header('cache-control', 'private, no-store');
+      return { data: await cards.list(req.tenantCtx, user.userId) };
+    },
+  );
+
+  app.post(
+    `${BASE}/createCreditCard`,
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Saves a card, tokenised by the payment provider',
+        description:
+          'The number and CVC go to the provider and are neither stored nor logged. With the built-in test ' +
+          'provider, 4242 4242 4242 4242 succeeds and 4000 0000 0000 0002 is declined (422).',
+        body: cardCreateSchema,
+        response: { 200: dataEnvelope(savedCardSchema), ...errors, 422: errorEnvelopeSchema },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      return { data: await cards.create(req.tenantCtx, user.userId, req.body), message: 'Card saved.' };
+    },
+  );
+
+  app.put(
+    `${BASE}/editCreditCard`,
+    {
+      schema: {
+        tags: ['account'],
+        summary: "Changes a saved card's expiry, name or billing address",
+        body: cardEditSchema,
+        response: { 200: dataEnvelope(savedCardSchema), ...errors },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      return { data: await cards.edit(req.tenantCtx, user.userId, req.body), message: 'Card saved.' };
+    },
+  );
+
+  app.delete(
+    `${BASE}/deleteCreditCard`,
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Removes a saved card',
+        querystring: paymentMethodQuerySchema,
+        response: { 200: dataEnvelope(z.object({ removed: z.literal(true) })), ...errors },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      await cards.remove(req.tenantCtx, user.userId, req.query.paymentMethodId);
+      return { data: { removed: true as const }, message: 'Card removed.' };
+    },
+  );
+}

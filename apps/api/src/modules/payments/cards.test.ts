@@ -1,0 +1,129 @@
+import { schema } from '@app/db';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { luhn, TEST_CARDS } from './test-provider';
+
+let t: TestApp;
+let sam: string;
+let olivia: string;
+const LIGHTING = 'lighting.localhost';
+const P = '/skulocity/api/v1/ecommerce/profile';
+const logs: string[] = [];
+
+async function cookieFor(email: string, password: string) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/skulocity/api/v1/login',
+    headers: { host: LIGHTING },
+    payload: { email, password },
+  });
+  return String(res.headers['set-cookie']).split(';')[0] ?? '';
+}
+
+beforeAll(async () => {
+  // Keep every log line the server writes, to prove the card number never reaches the logs.
+  t = await createTestApp({
+    logger: { level: 'trace', stream: { write: (line: string) => logs.push(line) } } as never,
+  });
+  sam = await cookieFor('shopper@lighting.test', 'shopper-demo-1');
+  olivia = await cookieFor('owner@lighting.test', 'owner-demo-1');
+});
+afterAll(async () => {
+  await t.close();
+});
+beforeEach(async () => {
+  await t.database.db.delete(schema.savedCards);
+});
+
+const call = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  cookie: string,
+  payload?: object,
+  host = LIGHTING,
+) => t.app.inject({ method, url, headers: { host, cookie }, ...(payload ? { payload } : {}) });
+const nextYear = new Date().getUTCFullYear() + 1;
+const card = {
+  cardNumber: '4242 4242 4242 4242',
+  cvc: '123',
+  expMonth: 12,
+  expYear: nextYear,
+  nameOnCard: 'Sam Shopper',
+};
+
+describe('saved cards', () => {
+  it('saves a card as a provider token: brand, last four and expiry come back, never the number or CVC', async () => {
+    const res = await call('POST', `${P}/createCreditCard`, sam, card);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({
+      brand: 'Visa',
+      last4: '4242',
+      expMonth: 12,
+      expYear: nextYear,
+      expired: false,
+    });
+    expect(res.body).not.toContain(TEST_CARDS.success);
+    const list = await call('GET', `${P}/creditCards`, sam);
+    expect(list.json().data).toHaveLength(1);
+    // Nowhere in the database, nowhere in the logs.
+    const dump = await t.database.db.execute(sql`SELECT * FROM saved_cards`);
+    const stored = JSON.stringify(dump);
+    expect(stored).not.toContain(TEST_CARDS.success);
+    expect(stored).toMatch(/tok_test_/);
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs.join('\n')).not.toContain(TEST_CARDS.success);
+    expect(logs.join('\n')).not.toContain('4242 4242 4242 4242');
+  });
+
+  it('a declined card is refused with 422 and nothing is saved; a mistyped number is a 400 naming the field', async () => {
+    const declined = await call('POST', `${P}/createCreditCard`, sam, { ...card, cardNumber: TEST_CARDS.declined });
+    expect(declined.statusCode).toBe(422);
+    expect(declined.json().message).toBe('The card was declined. Please use another card.');
+    const typo = await call('POST', `${P}/createCreditCard`, sam, { ...card, cardNumber: '4242424242424241' });
+    expect(typo.statusCode).toBe(400);
+    expect(typo.json().message).toContain('cardNumber');
+    const old = await call('POST', `${P}/createCreditCard`, sam, { ...card, expYear: 2001 });
+    expect(old.statusCode).toBe(400);
+    expect((await call('GET', `${P}/creditCards`, sam)).json().data).toEqual([]);
+    expect(luhn(TEST_CARDS.success)).toBe(true);
+  });
+
+  it('edits expiry and name, removes; another shopper or store cannot see or touch it', async () => {
+    const id = (await call('POST', `${P}/createCreditCard`, sam, card)).json().data.paymentMethodId as string;
+    const edit = await call('PUT', `${P}/editCreditCard`, sam, {
+      paymentMethodId: id,
+      expMonth: 6,
+      expYear: nextYear + 2,
+      nameOnCard: 'S Shopper',
+    });
+    expect(edit.json().data).toMatchObject({
+      expMonth: 6,
+      expYear: nextYear + 2,
+      nameOnCard: 'S Shopper',
+      last4: '4242',
+    });
+    expect((await call('GET', `${P}/creditCards`, olivia)).json().data).toEqual([]);
+    expect(
+      (
+        await call('PUT', `${P}/editCreditCard`, olivia, {
+          paymentMethodId: id,
+          expMonth: 1,
+          expYear: nextYear,
+          nameOnCard: 'x',
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect((await call('DELETE', `${P}/deleteCreditCard?paymentMethodId=${id}`, olivia)).statusCode).toBe(404);
+    expect((await call('GET', `${P}/creditCards`, sam, undefined, 'garden.localhost')).statusCode).toBe(401);
+    expect((await call('GET', `${P}/creditCards`, '')).statusCode).toBe(401);
+    expect((await call('DELETE', `${P}/deleteCreditCard?paymentMethodId=${id}`, sam)).statusCode).toBe(200);
+    expect((await call('GET', `${P}/creditCards`, sam)).json().data).toEqual([]);
+  });
+
+  it('a billing address must be one of the shopper’s own', async () => {
+    const res = await call('POST', `${P}/createCreditCard`, sam, { ...card, billingContactMechId: 'CM-not-mine' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain('billingContactMechId');
+  });
+});

@@ -1,0 +1,54 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { CardDetails, PaymentProvider, TokenizeResult } from './provider';
+
+/**
+ * The built-in test provider: offline, deterministic, documented in the README.
+ * - 4242 4242 4242 4242 (any future expiry, any CVC) succeeds;
+ * - 4000 0000 0000 0002 is declined;
+ * - any other number passing the Luhn check succeeds, one failing it is refused as invalid.
+ */
+export const TEST_CARDS = { success: '4242424242424242', declined: '4000000000000002' } as const;
+
+export function luhn(number: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let d = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return number.length >= 12 && sum % 10 === 0;
+}
+
+export function cardBrand(number: string): string {
+  if (/^4/.test(number)) return 'Visa';
+  if (/^(5[1-5]|2[2-7])/.test(number)) return 'Mastercard';
+  if (/^3[47]/.test(number)) return 'American Express';
+  if (/^6(011|5)/.test(number)) return 'Discover';
+  return 'Card';
+}
+
+export function expired(expMonth: number, expYear: number, now = new Date()): boolean {
+  return expYear < now.getUTCFullYear() || (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1);
+}
+
+export function createTestPaymentProvider(): PaymentProvider {
+  const key = randomBytes(32);
+  return {
+    id: 'test',
+    async tokenizeCard(card: CardDetails): Promise<TokenizeResult> {
+      if (!luhn(card.number))
+        return { ok: false, reason: 'invalid_number', message: 'cardNumber: this card number is not valid.' };
+      if (expired(card.expMonth, card.expYear))
+        return { ok: false, reason: 'expired', message: 'expYear: this card has expired.' };
+      if (card.number === TEST_CARDS.declined) {
+        return { ok: false, reason: 'declined', message: 'The card was declined. Please use another card.' };
+      }
+      // A token that reveals nothing of the number (a keyed hash plus randomness), like a real provider's.
+      const token = `tok_test_${createHmac('sha256', key).update(card.number).update(randomBytes(8)).digest('hex').slice(0, 24)}`;
+      return { ok: true, token, brand: cardBrand(card.number), last4: card.number.slice(-4) };
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/**
+ * Saved cards (SPEC.md: /ecommerce/profile/createCreditCard and editCreditCard). The number and the
+ * security code go to the payment provider to be tokenised and are never stored or echoed back.
+ */
+const month = z.coerce
+  .number()
+  .int('expMonth must be a whole number')
+  .min(1, 'expMonth is 1 to 12')
+  .max(12, 'expMonth is 1 to 12');
+const year = z.coerce
+  .number()
+  .int('expYear must be a whole number')
+  .min(2000, 'expYear is a four-digit year')
+  .max(2100, 'expYear is a four-digit year');
+
+export const cardCreateSchema = z.strictObject({
+  cardNumber: z
+    .string()
+    .transform((v) => v.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(/^\d{12,19}$/, 'Please enter the card number (12 to 19 digits).')),
+  cvc: z
+    .string()
+    .trim()
+    .regex(/^\d{3,4}$/, 'Please enter the 3 or 4 digit security code.'),
+  expMonth: month,
+  expYear: year,
+  nameOnCard: z.string().trim().min(1, 'Please enter the name on the card.').max(100, 'The name is too long.'),
+  billingContactMechId: z.string().trim().max(64).nullish(),
+});
+export type CardCreate = z.infer<typeof cardCreateSchema>;
+
+/** What can change on a saved card without typing the number again: expiry, name, billing address. */
+export const cardEditSchema = z.strictObject({
+  paymentMethodId: z.string().trim().min(1, 'paymentMethodId is required').max(64),
+  expMonth: month,
+  expYear: year,
+  nameOnCard: z.string().trim().min(1, 'Please enter the name on the card.').max(100, 'The name is too long.'),
+  billingContactMechId: z.string().trim().max(64).nullish(),
+});
+export type CardEdit = z.infer<typeof cardEditSchema>;
+
+export const paymentMethodQuerySchema = z.strictObject({
+  paymentMethodId: z.string().trim().min(1, 'paymentMethodId is required').max(64),
+});
+
+export const savedCardSchema = z.object({
+  paymentMethodId: z.string(),
+  brand: z.string(),
+  last4: z.string(),
+  expMonth: z.number(),
+  expYear: z.number(),
+  nameOnCard: z.string(),
+  billingContactMechId: z.string().nullable(),
+  expired: z.boolean(),
+});
+export type SavedCard = z.infer<typeof savedCardSchema>;
