@@ -237,3 +237,31 @@ test('addresses: add with a checked postal code, defaults, edit and remove', asy
   await expect(cards).toHaveCount(1);
   await expect(cards.first()).toContainText('Default shipping');
 });
+
+test('payment methods: a declined card is refused, a good one is saved as brand and last four, then removed', async ({
+  page,
+}) => {
+  const garden = STORES.garden.url;
+  await page.goto(`${garden}/auth/login?redirectUrl=%2Faccount%2Fpayment-methods`);
+  await logIn(page, { email: 'shopper@garden.test', password: 'shopper-demo-1' });
+  await expect(page).toHaveURL(`${garden}/account/payment-methods`);
+  const form = page.getByTestId('card-form');
+  await form.getByLabel('Name on card').fill('Sam Shopper');
+  await form.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await form.getByLabel('Year').selectOption(String(new Date().getUTCFullYear() + 2));
+  await form.getByLabel('Security code').fill('123');
+  await form.getByRole('button', { name: 'Save card' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('The card was declined. Please use another card.');
+  await form.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await form.getByLabel('Security code').fill('123');
+  await form.getByRole('button', { name: 'Save card' }).click();
+  const cards = page.getByTestId('saved-card');
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText('Visa ending in 4242');
+  await expect(page.getByTestId('card-list')).not.toContainText('4242 4242');
+  await expect(form.getByLabel('Card number')).toHaveValue('');
+  await expect(form.getByLabel('Security code')).toHaveValue('');
+  await snap(page, 'account-payment-methods');
+  await cards.first().getByRole('button', { name: 'Remove' }).click();
+  await expect(cards).toHaveCount(0);
+});

@@ -159,6 +159,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       contact,
       auth,
       addresses,
+      cards,
       cache,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
       platformName: config.PLATFORM_NAME ?? 'Storefront Platform',

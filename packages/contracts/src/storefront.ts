@@ -1,5 +1,6 @@
 import type { Address } from './addresses';
 import type { Profile } from './auth';
+import type { SavedCard } from './cards';
 import type { MainData } from './catalog';
 import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
 import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
@@ -85,6 +86,13 @@ export interface StorefrontApi {
   saveAddress(
     input: Record<AddressField | 'contactMechId' | 'isDefaultShipping' | 'isDefaultBilling', string>,
   ): Promise<{ ok: true; message: string } | FormOutcome<AddressField>>;
+  /** The signed-in shopper's saved cards, and addresses to bill them to. */
+  cards(): Promise<{ cards: SavedCard[]; addresses: Address[] }>;
+  /** Saves a new card through the payment provider. */
+  addCard(
+    input: Record<CardField | 'billingContactMechId', string>,
+  ): Promise<{ ok: true; message: string } | FormOutcome<CardField>>;
+  removeCard(paymentMethodId: string): Promise<{ ok: true; message: string } | FormOutcome<never>>;
   removeAddress(contactMechId: string): Promise<{ ok: true; message: string } | FormOutcome<never>>;
   /** Ends the request's session; `cookie` clears it in the browser. */
   logout(): Promise<{ cookie: string }>;
@@ -92,7 +100,7 @@ export interface StorefrontApi {
 
 export type FormOutcome<F extends string> = {
   ok: false;
-  status: 400 | 401 | 403 | 409 | 429;
+  status: 400 | 401 | 403 | 404 | 409 | 422 | 429;
   message: string;
   fieldErrors: Partial<Record<F, string>>;
 };
@@ -111,6 +119,8 @@ export interface Country {
   name: string;
   regions: { geoId: string; name: string }[];
 }
+
+export type CardField = 'cardNumber' | 'cvc' | 'expMonth' | 'expYear' | 'nameOnCard' | 'billingContactMechId';
 
 export type RegisterField = 'firstName' | 'lastName' | 'email' | 'password';
 export type RegisterOutcome =

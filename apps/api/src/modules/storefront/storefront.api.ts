@@ -2,7 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import {
   type AddressField,
   addressInputSchema,
+  type CardField,
   type ContactResult,
+  cardCreateSchema,
   contactRequestSchema,
   FORGOT_MESSAGE,
   type FormOutcome,
@@ -33,6 +35,7 @@ import { assertSameOrigin } from '../auth/session-token';
 import type { CatalogService } from '../catalog/index';
 import type { ContactService } from '../contact/index';
 import { COUNTRIES } from '../geo/index';
+import type { CardsService } from '../payments/index';
 import type { ProductsService } from '../products/index';
 import type { StoreService } from '../store/index';
 import type { TenantService } from '../tenant/index';
@@ -45,6 +48,7 @@ export interface StorefrontDeps {
   contact: ContactService;
   auth: AuthService;
   addresses: AddressesService;
+  cards: CardsService;
   cache: PublicReadCache;
   chatWidgetUrl: string;
   platformName: string;
@@ -290,6 +294,40 @@ export function storefrontApi(
         return formFailure(err, fields);
       }
     },
+    async cards() {
+      const me = await currentUser();
+      if (!ctx || !me) return { cards: [], addresses: [] };
+      const [cards, addresses] = await Promise.all([
+        deps.cards.list(ctx, me.userId),
+        deps.addresses.list(ctx, me.userId),
+      ]);
+      return { cards, addresses };
+    },
+    async addCard(input) {
+      if (!ctx) throw new Error('no tenant');
+      const fields: CardField[] = ['cardNumber', 'cvc', 'expMonth', 'expYear', 'nameOnCard', 'billingContactMechId'];
+      const parsed = cardCreateSchema.safeParse({ ...input, billingContactMechId: input.billingContactMechId || null });
+      if (!parsed.success) return fieldFailure(parsed.error, fields);
+      try {
+        assertSameOrigin('POST', headers, ctx.origin);
+        const me = await signedIn();
+        await deps.cards.create(ctx, me.userId, parsed.data);
+        return { ok: true as const, message: 'Card saved.' };
+      } catch (err) {
+        return formFailure(err, fields);
+      }
+    },
+    async removeCard(paymentMethodId) {
+      if (!ctx) throw new Error('no tenant');
+      try {
+        assertSameOrigin('POST', headers, ctx.origin);
+        const me = await signedIn();
+        await deps.cards.remove(ctx, me.userId, paymentMethodId);
+        return { ok: true as const, message: 'Card removed.' };
+      } catch (err) {
+        return formFailure(err);
+      }
+    },
     async removeAddress(contactMechId) {
       if (!ctx) throw new Error('no tenant');
       try {
@@ -334,7 +372,7 @@ function fieldFailure<F extends string>(error: z.ZodError, fields: readonly F[])
  * becomes a message; a service error that names one of the form's fields ("email: …") goes by it.
  */
 function formFailure<F extends string = never>(err: unknown, fields: readonly F[] = []): FormOutcome<F> {
-  if (err instanceof AppError && [400, 401, 403, 409, 429].includes(err.statusCode)) {
+  if (err instanceof AppError && [400, 401, 403, 404, 409, 422, 429].includes(err.statusCode)) {
     const status = err.statusCode as FormOutcome<F>['status'];
     const m = /^(\w+): (.+)$/.exec(err.message);
     const field = m?.[1] as F | undefined;
