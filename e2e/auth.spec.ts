@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
@@ -264,4 +265,42 @@ test('payment methods: a declined card is refused, a good one is saved as brand 
   await snap(page, 'account-payment-methods');
   await cards.first().getByRole('button', { name: 'Remove' }).click();
   await expect(cards).toHaveCount(0);
+});
+
+/** A form POST as a browser without JavaScript sends it, to 127.0.0.1 with the store's Host header. */
+function postForm(path: string, fields: Record<string, string>): Promise<{ status: number; location: string }> {
+  const { host, origin } = new URL(lighting);
+  const body = new URLSearchParams(fields).toString();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: Number(new URL(lighting).port),
+        path,
+        method: 'POST',
+        headers: {
+          host,
+          origin,
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: String(res.headers.location ?? '') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('after login, a redirectUrl pointing off the store always lands on / (open redirect)', async () => {
+  for (const hostile of ['https://evil.example', '//evil.example', '/\\evil.example', 'javascript:alert(1)']) {
+    const res = await postForm('/auth/login', { ...shopper, redirectUrl: hostile });
+    expect(res.status, hostile).toBe(302);
+    expect(res.location, hostile).toBe('/');
+  }
+  const fine = await postForm('/auth/login', { ...shopper, redirectUrl: '/account/addresses?x=1' });
+  expect(fine.location).toBe('/account/addresses?x=1');
 });
