@@ -214,7 +214,7 @@ test('addresses: add with a checked postal code, defaults, edit and remove', asy
   await expect(cards.first()).toContainText('Austin, Texas 78701');
   await expect(cards.first()).toContainText('Default shipping');
 
-  await page.getByRole('button', { name: 'Add an address' }).click();
+  await page.getByRole('link', { name: 'Add an address' }).click();
   await form.getByLabel('Full name').fill('Olivia at the shop');
   await form.getByLabel('Street address').fill('10 Queen St W');
   await form.getByLabel('City').fill('Toronto');
@@ -237,6 +237,31 @@ test('addresses: add with a checked postal code, defaults, edit and remove', asy
   await cards.first().getByRole('button', { name: 'Remove' }).click();
   await expect(cards).toHaveCount(1);
   await expect(cards.first()).toContainText('Default shipping');
+});
+
+test('addresses work without JavaScript: add, open another form by link, cancel it', async ({ browser }) => {
+  const garden = STORES.garden.url;
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${garden}/auth/login?redirectUrl=%2Faccount%2Faddresses`);
+  await logIn(page, { email: 'owner@garden.test', password: 'owner-demo-1' });
+  await expect(page).toHaveURL(`${garden}/account/addresses`);
+  const form = page.getByTestId('address-form');
+  await form.getByLabel('Full name').fill('Olivia Owner');
+  await form.getByLabel('Street address').fill('1 Garden Row');
+  await form.getByLabel('City').fill('Portland');
+  await form.getByLabel('State or region').selectOption('US_OR');
+  await form.getByLabel('Postal code').fill('97201');
+  await form.getByRole('button', { name: 'Save address' }).click();
+  await expect(page.getByTestId('address-card')).toHaveCount(1);
+  await expect(form).toHaveCount(0);
+  await page.getByRole('link', { name: 'Add an address' }).click();
+  await expect(page).toHaveURL(`${garden}/account/addresses?new`);
+  await expect(form.getByLabel('Full name')).toHaveValue('');
+  await form.getByRole('link', { name: 'Cancel' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Add an address' })).toBeVisible();
+  await context.close();
 });
 
 test('payment methods: a declined card is refused, a good one is saved as brand and last four, then removed', async ({

@@ -1,6 +1,6 @@
 import type { Address, Country } from '@app/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { data, Form, useNavigation } from 'react-router';
+import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/addresses';
@@ -237,13 +237,16 @@ function AddressForm({
         >
           Save address
         </button>
-        <button
-          type="button"
+        {/* A link, so that without JavaScript it closes a form opened by ?new. */}
+        <Link
+          to={{ search: '' }}
+          replace
+          preventScrollReset
           onClick={onCancel}
-          className="h-11 rounded-md px-4 text-sm font-semibold text-slate-700 hover:bg-slate-100"
+          className="inline-flex h-11 items-center rounded-md px-4 text-sm font-semibold text-slate-700 hover:bg-slate-100"
         >
           Cancel
-        </button>
+        </Link>
       </div>
     </Form>
   );
@@ -271,8 +274,12 @@ export default function Addresses({ loaderData, actionData }: Route.ComponentPro
     last.current = result;
     setEditing(result?.ok ? null : (actionData?.values ?? null));
   }, [result, actionData]);
+  // ?new opens an empty form: the "Add an address" link works without JavaScript.
+  const [params] = useSearchParams();
   const open =
-    editing ?? (failure && actionData?.values ? actionData.values : null) ?? (addresses.length === 0 ? {} : null);
+    editing ??
+    (failure && actionData?.values ? actionData.values : null) ??
+    (addresses.length === 0 || (params.has('new') && !result?.ok) ? {} : null);
 
   return (
     <AccountLayout title="Addresses">
@@ -293,9 +300,17 @@ export default function Addresses({ loaderData, actionData }: Route.ComponentPro
             onCancel={() => setEditing(null)}
           />
         ) : (
-          <button type="button" onClick={() => setEditing({})} className={`${submitClass} sm:w-auto sm:px-8`}>
+          <Link
+            to="?new"
+            preventScrollReset
+            onClick={(ev) => {
+              ev.preventDefault();
+              setEditing({});
+            }}
+            className={`${submitClass} inline-flex items-center sm:w-auto sm:px-8`}
+          >
             Add an address
-          </button>
+          </Link>
         )}
       </div>
     </AccountLayout>
