@@ -292,27 +292,39 @@ test('payment methods: a declined card is refused, a good one is saved as brand 
   await expect(cards).toHaveCount(0);
 });
 
-/** A form POST as a browser without JavaScript sends it, to 127.0.0.1 with the store's Host header. */
-function postForm(path: string, fields: Record<string, string>): Promise<{ status: number; location: string }> {
-  const { host, origin } = new URL(lighting);
-  const body = new URLSearchParams(fields).toString();
+interface RawResponse {
+  status: number;
+  location: string;
+  cookies: string[];
+  body: string;
+}
+
+/** A request as a browser without JavaScript sends it, to 127.0.0.1 with the store's Host header. */
+function raw(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body = ''): Promise<RawResponse> {
+  const { host, port } = new URL(lighting);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
         host: '127.0.0.1',
-        port: Number(new URL(lighting).port),
+        port: Number(port),
         path,
-        method: 'POST',
-        headers: {
-          host,
-          origin,
-          'content-type': 'application/x-www-form-urlencoded',
-          'content-length': Buffer.byteLength(body),
-        },
+        method,
+        headers: { host, ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: String(res.headers.location ?? '') }));
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            location: String(res.headers.location ?? ''),
+            cookies: res.headers['set-cookie'] ?? [],
+            body: text,
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -320,12 +332,68 @@ function postForm(path: string, fields: Record<string, string>): Promise<{ statu
   });
 }
 
+/** Opens the login page as a new browser would: its pre-session cookie and the form's CSRF token. */
+async function loginPage(): Promise<{ cookie: string; csrf: string }> {
+  const page = await raw('GET', '/auth/login', {});
+  const cookie = page.cookies.map((c) => c.split(';')[0]).find((c) => c?.startsWith('csrf=')) ?? '';
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+  expect(cookie).not.toBe('');
+  expect(csrf).not.toBe('');
+  return { cookie, csrf };
+}
+
+function postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return raw(
+    'POST',
+    path,
+    {
+      origin: new URL(lighting).origin,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...headers,
+    },
+    new URLSearchParams(fields).toString(),
+  );
+}
+
+test("a login form posted without the page's CSRF token, or from another site, opens no session", async () => {
+  const { cookie, csrf } = await loginPage();
+  const sessionSet = (r: RawResponse) => r.cookies.some((c) => c.startsWith('sid=') && !c.startsWith('sid=;'));
+
+  const forged = await postForm('/auth/login', shopper, { cookie });
+  expect(forged.status).toBe(403);
+  expect(forged.body).toContain('This form has expired or did not come from this store. Please try again.');
+  expect(sessionSet(forged)).toBe(false);
+
+  const foreign = await postForm(
+    '/auth/login',
+    { ...shopper, _csrf: csrf },
+    { cookie, origin: 'https://evil.example' },
+  );
+  // React Router refuses a foreign Origin by itself (400) before our check (403) would.
+  expect(foreign.status).toBeGreaterThanOrEqual(400);
+  expect(sessionSet(foreign)).toBe(false);
+
+  // Another browser's token does not go with this browser's cookie.
+  const other = await loginPage();
+  const swapped = await postForm('/auth/login', { ...shopper, _csrf: other.csrf }, { cookie });
+  expect(swapped.status).toBe(403);
+
+  const real = await postForm('/auth/login', { ...shopper, _csrf: csrf }, { cookie });
+  expect(real.status).toBe(302);
+  expect(sessionSet(real)).toBe(true);
+});
+
 test('after login, a redirectUrl pointing off the store always lands on / (open redirect)', async () => {
+  const { cookie, csrf } = await loginPage();
   for (const hostile of ['https://evil.example', '//evil.example', '/\\evil.example', 'javascript:alert(1)']) {
-    const res = await postForm('/auth/login', { ...shopper, redirectUrl: hostile });
+    const res = await postForm('/auth/login', { ...shopper, redirectUrl: hostile, _csrf: csrf }, { cookie });
     expect(res.status, hostile).toBe(302);
     expect(res.location, hostile).toBe('/');
   }
-  const fine = await postForm('/auth/login', { ...shopper, redirectUrl: '/account/addresses?x=1' });
+  const fine = await postForm(
+    '/auth/login',
+    { ...shopper, redirectUrl: '/account/addresses?x=1', _csrf: csrf },
+    { cookie },
+  );
   expect(fine.location).toBe('/account/addresses?x=1');
 });

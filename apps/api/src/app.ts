@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Database } from '@app/db';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
@@ -29,7 +30,14 @@ export interface BuildOptions {
     Partial<
       Pick<
         Config,
-        'CHAT_WIDGET_URL' | 'PLATFORM_NAME' | 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_SCHEME' | 'PUBLIC_PORT' | 'PORT'
+        | 'CHAT_WIDGET_URL'
+        | 'PLATFORM_NAME'
+        | 'SMTP_URL'
+        | 'MAIL_FROM'
+        | 'PUBLIC_SCHEME'
+        | 'PUBLIC_PORT'
+        | 'PORT'
+        | 'SESSION_SECRET'
       >
     >;
   database: Database;
@@ -126,6 +134,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     mailer,
     store,
     log: app.log,
+    // loadConfig always provides one; a test app without it signs with a secret of its own.
+    secret: config.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
     slowDown: config.NODE_ENV !== 'test',
     linkOrigin: (host) =>
       `${linkScheme}://${host}${linkPort && linkPort !== 80 && linkPort !== 443 ? `:${linkPort}` : ''}`,

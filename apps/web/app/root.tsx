@@ -33,12 +33,15 @@ export async function loader({ context }: Route.LoaderArgs) {
   const shell = await context.api.shell();
   if (!shell) throw data({ tenantMissing: true }, { status: 404 });
   const [user, cartSize] = await Promise.all([context.api.user(), context.api.cartSize()]);
-  return { shell, user, cartSize };
+  return { shell, user, cartSize, csrfToken: context.csrfToken };
 }
 
-/** The frame's data changes only after an action (login, cart change), not on every navigation. */
-export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return formMethod ? defaultShouldRevalidate : false;
+/**
+ * The frame's data changes only after an action (login, cart change), not on every navigation.
+ * After any action, even a refused one: the session, and so the forms' CSRF token, may have changed.
+ */
+export function shouldRevalidate({ formMethod }: ShouldRevalidateFunctionArgs) {
+  return Boolean(formMethod);
 }
 
 export function meta({ data: d, location }: Route.MetaArgs) {

@@ -28,6 +28,8 @@ export const loginResultSchema = sessionUserSchema.extend({
   /** For API clients that send `Authorization: Bearer`; the web app uses the httpOnly cookie. */
   token: z.string(),
   expiresAt: z.string(),
+  /** For a client that keeps the cookie instead: send it as `X-CSRF-Token` with each change. */
+  csrfToken: z.string(),
 });
 export type LoginResult = z.infer<typeof loginResultSchema>;
 

@@ -1,5 +1,6 @@
 // The zod-free part of the contracts, for browser code (see display.ts).
 export * from './catalog-options';
+export * from './csrf';
 export * from './display';
 export * from './messages';
 export * from './money';

@@ -95,7 +95,8 @@ export interface StorefrontApi {
   removeCard(paymentMethodId: string): Promise<{ ok: true; message: string } | FormOutcome<never>>;
   removeAddress(contactMechId: string): Promise<{ ok: true; message: string } | FormOutcome<never>>;
   /** Ends the request's session; `cookie` clears it in the browser. */
-  logout(): Promise<{ cookie: string }>;
+  /** `cookie: null` when the post was refused (no CSRF token): the session stays. */
+  logout(): Promise<{ cookie: string | null }>;
 }
 
 export type FormOutcome<F extends string> = {
@@ -133,6 +134,8 @@ export type ContactResult = { ok: true } | FormOutcome<'name' | 'email' | 'messa
 
 export interface PageLoadContext {
   api: StorefrontApi;
+  /** The token every form posts back in its hidden `_csrf` field. */
+  csrfToken: string;
   /** Per-response CSP nonce for the scripts React Router writes inline. */
   nonce: string;
   requestId: string;

@@ -55,3 +55,20 @@ export function multipart(fields: Record<string, string>) {
     .join('')}--${boundary}--\r\n`;
   return { payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/** A signed-in browser's headers: the session cookie and the CSRF token its pages would send. */
+export type BrowserSession = { cookie: string; 'x-csrf-token': string };
+
+export async function signIn(app: App, email: string, password: string, host: string): Promise<BrowserSession> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/skulocity/api/v1/login',
+    headers: { host },
+    payload: { email, password },
+  });
+  if (res.statusCode !== 200) throw new Error(`login of ${email} on ${host} failed: ${res.body}`);
+  return {
+    cookie: String(res.headers['set-cookie']).split(';')[0] ?? '',
+    'x-csrf-token': res.json().data.csrfToken as string,
+  };
+}

@@ -1,23 +1,15 @@
 import { schema } from '@app/db';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 
 let t: TestApp;
-let sam: string;
-let olivia: string;
-let gardenSam: string;
+let sam: BrowserSession;
+let olivia: BrowserSession;
+let gardenSam: BrowserSession;
 const LIGHTING = 'lighting.localhost';
 const URL = '/skulocity/api/v1/parties/contect/postaladdress';
 
-async function cookieFor(email: string, password: string, host = LIGHTING) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/skulocity/api/v1/login',
-    headers: { host },
-    payload: { email, password },
-  });
-  return String(res.headers['set-cookie']).split(';')[0] ?? '';
-}
+const cookieFor = (email: string, password: string, host = LIGHTING) => signIn(t.app, email, password, host);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -34,11 +26,11 @@ beforeEach(async () => {
 
 const call = (
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  cookie: string,
+  session: Partial<BrowserSession>,
   payload?: object,
   url = URL,
   host = LIGHTING,
-) => t.app.inject({ method, url, headers: { host, cookie }, ...(payload ? { payload } : {}) });
+) => t.app.inject({ method, url, headers: { host, ...session }, ...(payload ? { payload } : {}) });
 const home = {
   toName: 'Sam Shopper',
   address1: '1 Market Street',
@@ -108,7 +100,7 @@ describe('postal addresses', () => {
     // Sam's garden-store session means nothing on the lighting store, and the other way round.
     expect((await call('GET', gardenSam)).statusCode).toBe(401);
     expect((await call('GET', sam, undefined, URL, 'garden.localhost')).statusCode).toBe(401);
-    expect((await call('GET', '')).statusCode).toBe(401);
+    expect((await call('GET', {})).statusCode).toBe(401);
     expect((await call('GET', sam)).json().data).toHaveLength(1);
   });
 
@@ -122,13 +114,16 @@ describe('postal addresses', () => {
     expect(list[0]).toMatchObject({ address1: '2 Second St', isDefaultShipping: true, isDefaultBilling: true });
   });
 
-  it('a change posted from another site with the cookie is refused (CSRF)', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: URL,
-      headers: { host: LIGHTING, cookie: sam, origin: 'https://evil.example' },
-      payload: home,
-    });
-    expect(res.statusCode).toBe(403);
+  it('a cookie-borne change needs this store as origin and the CSRF token of this session', async () => {
+    const post = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: URL, headers: { host: LIGHTING, ...headers }, payload: home });
+    expect((await post({ ...sam, origin: 'https://evil.example' })).statusCode).toBe(403);
+    const noToken = await post({ cookie: sam.cookie, origin: 'http://lighting.localhost' });
+    expect(noToken.statusCode).toBe(403);
+    expect(noToken.json().message).toContain('did not come from this store');
+    // Olivia's token does not go with Sam's cookie.
+    expect((await post({ cookie: sam.cookie, 'x-csrf-token': olivia['x-csrf-token'] })).statusCode).toBe(403);
+    expect((await call('GET', sam)).json().data).toEqual([]);
+    expect((await post({ ...sam, origin: 'http://lighting.localhost' })).statusCode).toBe(200);
   });
 });

@@ -22,20 +22,41 @@ import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
 import type { AuthService, SessionUser } from './auth.service';
+import { CSRF_HEADER, csrfBinding, csrfRefused, newCsrfCookie } from './csrf';
 import { assertSameOrigin, clearedSessionCookie, requestToken, sessionCookie } from './session-token';
 
 const BASE = '/skulocity/api/v1';
 const authErrors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
- * The signed-in user of a request, or 401. A cookie-borne session must come from this store's own
- * pages for anything but a read (CSRF); a bearer token is not sent by browsers on their own.
+ * CSRF defence for a change authenticated by the session cookie: it must come from this store's own
+ * origin and carry the `X-CSRF-Token` of this session. A bearer token is not sent by browsers on
+ * their own, so bearer requests need neither.
  */
-export async function requireUser(auth: AuthService, req: FastifyRequest): Promise<SessionUser> {
+function assertCookieChangeAllowed(auth: AuthService, req: FastifyRequest) {
+  if (SAFE_METHODS.has(req.method)) return;
+  assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
+  if (!auth.csrf.valid(req.tenantCtx.tenantId, csrfBinding(req.headers), req.headers[CSRF_HEADER])) {
+    throw csrfRefused();
+  }
+}
+
+/**
+ * The signed-in user of a request, or 401; a cookie-borne change must then pass the CSRF checks.
+ * `readOnly` is for the SPEC's reads sent as POST (profile view): a foreign page cannot read their
+ * answer, so they need no token.
+ */
+export async function requireUser(
+  auth: AuthService,
+  req: FastifyRequest,
+  opts: { readOnly?: boolean } = {},
+): Promise<SessionUser> {
   const found = requestToken(req.headers);
-  if (found?.via === 'cookie') assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
   const user = found ? await auth.resolve(req.tenantCtx, found.token) : null;
   if (!user) throw new AppError(401, 'UNAUTHENTICATED', 'Please log in to continue.');
+  if (found?.via === 'cookie' && !opts.readOnly) assertCookieChangeAllowed(auth, req);
   return user;
 }
 
@@ -97,6 +118,31 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }) {
     },
   );
 
+  app.get(
+    `${BASE}/public/ecommerce/csrftoken`,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The CSRF token of this browser',
+        description:
+          'For a client that uses the session cookie: send the token as `X-CSRF-Token` with every change ' +
+          "(the store's pages put it in their forms). It is bound to the store and to the session, or, " +
+          'before a login, to a `csrf` cookie set by this call; it changes when the session does.',
+        response: { 200: dataEnvelope(z.object({ csrfToken: z.string() })), ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      let binding = csrfBinding(req.headers);
+      if (!binding) {
+        const fresh = newCsrfCookie(req.protocol === 'https');
+        binding = fresh.value;
+        reply.header('set-cookie', fresh.header);
+      }
+      reply.header('cache-control', 'private, no-store');
+      return { data: { csrfToken: auth.csrf.tokenFor(req.tenantCtx.tenantId, binding) } };
+    },
+  );
+
   const messageEnvelope = dataEnvelope(z.object({ message: z.string() }));
 
   app.get(
@@ -149,7 +195,7 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }) {
     },
     async (req, reply) => {
       const found = requestToken(req.headers);
-      if (found?.via === 'cookie') assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
+      if (found?.via === 'cookie') assertCookieChangeAllowed(auth, req);
       if (found) await auth.logout(req.tenantCtx, found.token);
       reply.header('set-cookie', clearedSessionCookie(req.protocol === 'https'));
       return { data: { loggedOut: true as const }, message: LOGOUT_MESSAGE };
@@ -166,7 +212,7 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }) {
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = await requireUser(auth, req, { readOnly: true });
       return { data: await auth.profile(req.tenantCtx, user.userId) };
     },
   );

@@ -18,6 +18,7 @@ import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { Mailer } from '../mail/index';
 import type { StoreService } from '../store/index';
+import { createCsrf } from './csrf';
 
 const u = schema.users;
 const s = schema.sessions;
@@ -72,6 +73,8 @@ const toSessionUser = (row: typeof u.$inferSelect): SessionUser => ({
 
 export interface AuthDeps {
   mailer: Mailer;
+  /** Signs CSRF tokens (SESSION_SECRET). */
+  secret: string;
   store: StoreService;
   log: FastifyBaseLogger;
   /** Failed logins wait longer each time; tests turn it off rather than wait. */
@@ -155,7 +158,11 @@ export function createAuthService(db: Db, deps: AuthDeps) {
     }
   }
 
+  const csrf = createCsrf(deps.secret);
+
   return {
+    csrf,
+
     /**
      * Checks the password and opens a new session. The answer to a wrong password and to an unknown
      * email is the same, in words, status and time. `previousToken` (the session the browser already
@@ -190,7 +197,12 @@ export function createAuthService(db: Db, deps: AuthDeps) {
 
       if (client.previousToken) await this.logout(ctx, client.previousToken);
       const session = await startSession(ctx, user.userId, client.userAgent);
-      return { ...toSessionUser(user), token: session.token, expiresAt: session.expiresAt.toISOString() };
+      return {
+        ...toSessionUser(user),
+        token: session.token,
+        expiresAt: session.expiresAt.toISOString(),
+        csrfToken: csrf.tokenFor(ctx.tenantId, session.token),
+      };
     },
 
     /**

@@ -34,6 +34,11 @@ const login = (payload: object, opts: { host?: string; ip?: string; headers?: Re
 const profile = (headers: Record<string, string>, host = LIGHTING) =>
   t.app.inject({ method: 'POST', url: '/skulocity/api/v1/ecommerce/profile/view', headers: { host, ...headers } });
 const cookieOf = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie']).split(';')[0] ?? '';
+/** What a browser sends after this login: the cookie, and the CSRF token its pages carry. */
+const sessionOf = (res: { headers: Record<string, unknown>; json: () => { data: { csrfToken: string } } }) => ({
+  cookie: cookieOf(res),
+  'x-csrf-token': res.json().data.csrfToken,
+});
 
 describe('POST /login', () => {
   it('opens a session: first name, user type and login id, an httpOnly SameSite cookie and a bearer token', async () => {
@@ -139,32 +144,92 @@ describe('sessions', () => {
     expect((await profile({ cookie: `sid=${token}` }, GARDEN)).statusCode).toBe(401);
   });
 
-  it('a cookie-authenticated change from another site is refused (CSRF); a bearer token is not a cookie', async () => {
+  it('a cookie-authenticated change needs this origin and the CSRF token of the session; a bearer token needs neither', async () => {
     const res = await login(shopper);
-    expect((await profile({ cookie: cookieOf(res), origin: 'https://evil.example' })).statusCode).toBe(403);
-    expect((await profile({ cookie: cookieOf(res), 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
-    expect((await profile({ cookie: cookieOf(res), origin: 'http://lighting.localhost' })).statusCode).toBe(200);
+    const session = sessionOf(res);
+    const rename = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/skulocity/api/v1/ecommerce/profile/update',
+        headers: { host: LIGHTING, ...headers },
+        payload: { firstName: 'Mallory', lastName: 'Shopper', email: shopper.email, phone: null },
+      });
+    expect((await rename({ ...session, origin: 'https://evil.example' })).statusCode).toBe(403);
+    expect((await rename({ ...session, 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
+    const noToken = await rename({ cookie: session.cookie, origin: 'http://lighting.localhost' });
+    expect(noToken.statusCode).toBe(403);
+    expect(noToken.json().message).toContain('did not come from this store');
+    expect((await rename({ cookie: session.cookie, 'x-csrf-token': 'x'.repeat(43) })).statusCode).toBe(403);
+    expect((await profile({ cookie: session.cookie })).json().data.firstName).toBe('Sam');
+
+    // The token a client fetches for its cookie is the one login gave; a new session has another.
+    const fetched = await t.app.inject({
+      method: 'GET',
+      url: '/skulocity/api/v1/public/ecommerce/csrftoken',
+      headers: { host: LIGHTING, cookie: session.cookie },
+    });
+    expect(fetched.json().data.csrfToken).toBe(session['x-csrf-token']);
+    expect(fetched.headers['cache-control']).toBe('private, no-store');
+    expect(sessionOf(await login(shopper))['x-csrf-token']).not.toBe(session['x-csrf-token']);
+
     const token = res.json().data.token as string;
-    expect((await profile({ authorization: `Bearer ${token}`, origin: 'https://evil.example' })).statusCode).toBe(200);
+    const bearer = await rename({ authorization: `Bearer ${token}`, origin: 'https://evil.example' });
+    expect(bearer.statusCode).toBe(200);
+    const ok = await rename({ ...session, origin: 'http://lighting.localhost' });
+    expect(ok.statusCode).toBe(200);
+    await t.app.inject({
+      method: 'PUT',
+      url: '/skulocity/api/v1/ecommerce/profile/update',
+      headers: { host: LIGHTING, ...session },
+      payload: { firstName: 'Sam', lastName: 'Shopper', email: shopper.email, phone: null },
+    });
+  });
+
+  it('before a login, the CSRF token is bound to a cookie of its own and to the store', async () => {
+    const first = await t.app.inject({
+      method: 'GET',
+      url: '/skulocity/api/v1/public/ecommerce/csrftoken',
+      headers: { host: LIGHTING },
+    });
+    const setCookie = String(first.headers['set-cookie']);
+    expect(setCookie).toMatch(/^csrf=[\w-]{22}; Path=\/; HttpOnly; SameSite=Lax$/);
+    const cookie = setCookie.split(';')[0] ?? '';
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/skulocity/api/v1/public/ecommerce/csrftoken',
+      headers: { host: LIGHTING, cookie },
+    });
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(again.json().data.csrfToken).toBe(first.json().data.csrfToken);
+    const garden = await t.app.inject({
+      method: 'GET',
+      url: '/skulocity/api/v1/public/ecommerce/csrftoken',
+      headers: { host: GARDEN, cookie },
+    });
+    expect(garden.json().data.csrfToken).not.toBe(first.json().data.csrfToken);
   });
 
   it('logout revokes the session and clears the cookie; logging out twice is fine', async () => {
     const res = await login(shopper);
-    const cookie = cookieOf(res);
-    const out = await t.app.inject({
+    const { cookie } = sessionOf(res);
+    const forged = await t.app.inject({
       method: 'POST',
       url: '/skulocity/api/v1/logout',
       headers: { host: LIGHTING, cookie },
+    });
+    expect(forged.statusCode).toBe(403);
+    expect((await profile({ cookie })).statusCode).toBe(200);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/skulocity/api/v1/logout',
+      headers: { host: LIGHTING, ...sessionOf(res) },
     });
     expect(out.statusCode).toBe(200);
     expect(out.json().message).toBe('You have been logged out successfully!');
     expect(String(out.headers['set-cookie'])).toMatch(/^sid=; .*Max-Age=0/);
     expect((await profile({ cookie })).statusCode).toBe(401);
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/skulocity/api/v1/logout',
-      headers: { host: LIGHTING, cookie },
-    });
+    // The ended session cannot log out again, but a client without one always can.
+    const again = await t.app.inject({ method: 'POST', url: '/skulocity/api/v1/logout', headers: { host: LIGHTING } });
     expect(again.statusCode).toBe(200);
   });
 
@@ -353,18 +418,19 @@ describe('forgot and reset password', () => {
 });
 
 describe('profile update and password change', () => {
-  const put = (cookie: string, payload: object) =>
+  type Session = ReturnType<typeof sessionOf>;
+  const put = (session: Session | Record<string, never>, payload: object) =>
     t.app.inject({
       method: 'PUT',
       url: '/skulocity/api/v1/ecommerce/profile/update',
-      headers: { host: LIGHTING, cookie },
+      headers: { host: LIGHTING, ...session },
       payload,
     });
-  const change = (cookie: string, payload: object, origin?: string) =>
+  const change = (session: Session, payload: object, origin?: string) =>
     t.app.inject({
       method: 'POST',
       url: '/skulocity/api/v1/ecommerce/profile/changepassword',
-      headers: { host: LIGHTING, cookie, ...(origin ? { origin } : {}) },
+      headers: { host: LIGHTING, ...session, ...(origin ? { origin } : {}) },
       payload,
     });
   const grace = { email: 'grace.p@example.com', password: 'compilers-1952' };
@@ -380,7 +446,7 @@ describe('profile update and password change', () => {
   });
 
   it('saves names and phone; an email change needs the current password and a free address', async () => {
-    const cookie = cookieOf(await login(grace));
+    const cookie = sessionOf(await login(grace));
     const same = { firstName: 'Amazing', lastName: 'Grace', email: grace.email, phone: '+1 212 555 0199' };
     const saved = await put(cookie, same);
     expect(saved.statusCode).toBe(200);
@@ -396,12 +462,12 @@ describe('profile update and password change', () => {
     expect(moved.statusCode).toBe(200);
     expect((await login({ ...grace, email: 'grace.new@example.com' })).statusCode).toBe(200);
     await put(cookie, { ...same, email: grace.email, currentPassword: grace.password });
-    expect((await put('', same)).statusCode).toBe(401);
+    expect((await put({}, same)).statusCode).toBe(401);
   });
 
   it('a password change needs the current one, keeps this session and ends the others', async () => {
-    const here = cookieOf(await login(grace));
-    const elsewhere = cookieOf(await login(grace));
+    const here = sessionOf(await login(grace));
+    const elsewhere = sessionOf(await login(grace));
     const wrong = await change(here, { currentPassword: 'not-it', newPassword: 'a-whole-new-pass' });
     expect(wrong.statusCode).toBe(400);
     expect(
@@ -410,8 +476,8 @@ describe('profile update and password change', () => {
     ).toBe(403);
     const ok = await change(here, { currentPassword: grace.password, newPassword: 'a-whole-new-pass' });
     expect(ok.statusCode).toBe(200);
-    expect((await profile({ cookie: here })).statusCode).toBe(200);
-    expect((await profile({ cookie: elsewhere })).statusCode).toBe(401);
+    expect((await profile({ cookie: here.cookie })).statusCode).toBe(200);
+    expect((await profile({ cookie: elsewhere.cookie })).statusCode).toBe(401);
     expect((await login(grace)).statusCode).toBe(401);
     await change(here, { currentPassword: 'a-whole-new-pass', newPassword: grace.password });
   });

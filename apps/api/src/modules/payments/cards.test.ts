@@ -1,25 +1,17 @@
 import { schema } from '@app/db';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { luhn, TEST_CARDS } from './test-provider';
 
 let t: TestApp;
-let sam: string;
-let olivia: string;
+let sam: BrowserSession;
+let olivia: BrowserSession;
 const LIGHTING = 'lighting.localhost';
 const P = '/skulocity/api/v1/ecommerce/profile';
 const logs: string[] = [];
 
-async function cookieFor(email: string, password: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/skulocity/api/v1/login',
-    headers: { host: LIGHTING },
-    payload: { email, password },
-  });
-  return String(res.headers['set-cookie']).split(';')[0] ?? '';
-}
+const cookieFor = (email: string, password: string, host = LIGHTING) => signIn(t.app, email, password, host);
 
 beforeAll(async () => {
   // Keep every log line the server writes, to prove the card number never reaches the logs.
@@ -39,10 +31,10 @@ beforeEach(async () => {
 const call = (
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
-  cookie: string,
+  session: Partial<BrowserSession>,
   payload?: object,
   host = LIGHTING,
-) => t.app.inject({ method, url, headers: { host, cookie }, ...(payload ? { payload } : {}) });
+) => t.app.inject({ method, url, headers: { host, ...session }, ...(payload ? { payload } : {}) });
 const nextYear = new Date().getUTCFullYear() + 1;
 const card = {
   cardNumber: '4242 4242 4242 4242',
@@ -116,7 +108,7 @@ describe('saved cards', () => {
     ).toBe(404);
     expect((await call('DELETE', `${P}/deleteCreditCard?paymentMethodId=${id}`, olivia)).statusCode).toBe(404);
     expect((await call('GET', `${P}/creditCards`, sam, undefined, 'garden.localhost')).statusCode).toBe(401);
-    expect((await call('GET', `${P}/creditCards`, '')).statusCode).toBe(401);
+    expect((await call('GET', `${P}/creditCards`, {})).statusCode).toBe(401);
     expect((await call('DELETE', `${P}/deleteCreditCard?paymentMethodId=${id}`, sam)).statusCode).toBe(200);
     expect((await call('GET', `${P}/creditCards`, sam)).json().data).toEqual([]);
   });

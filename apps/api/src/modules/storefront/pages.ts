@@ -9,6 +9,7 @@ import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { App } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
 import { resolveRequestTenant } from '../../plugins/tenancy';
+import { CSRF_FIELD, CSRF_HEADER, csrfBinding, newCsrfCookie } from '../auth/csrf';
 import { type StorefrontDeps, storefrontApi } from './storefront.api';
 
 /** Paths that belong to the API: never rendered as pages, so a miss there is a JSON 404/405. */
@@ -34,6 +35,21 @@ function pageCsp(nonce: string, chatOrigin: string): string {
     "base-uri 'self'",
     "object-src 'none'",
   ].join('; ');
+}
+
+/** The CSRF token a form post carries: the header, else the hidden field of a form body. */
+async function submittedToken(request: Request): Promise<string | null> {
+  const header = request.headers.get(CSRF_HEADER);
+  if (header) return header;
+  const type = request.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return null;
+  try {
+    // A clone: React Router reads the body itself afterwards.
+    const field = (await request.clone().formData()).get(CSRF_FIELD);
+    return typeof field === 'string' ? field : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -107,8 +123,20 @@ export async function registerPages(app: App, opts: PagesOptions) {
           init.duplex = 'half';
         }
         const request = new Request(`${req.protocol}://${req.host}${req.url}`, init);
+        const secure = req.protocol === 'https';
+
+        // CSRF: every form of the pages carries the token of this browser's cookie; a browser that
+        // has no cookie yet gets the pre-session one with this response.
+        const tenantKey = ctx?.tenantId ?? '';
+        const binding = csrfBinding(req.headers);
+        const fresh = binding ? null : newCsrfCookie(secure);
+        const csrfToken = opts.auth.csrf.tokenFor(tenantKey, binding ?? fresh?.value ?? '');
+        const csrfValid =
+          req.method === 'POST' && opts.auth.csrf.valid(tenantKey, binding, await submittedToken(request));
+
         const response = await handle(request, {
-          api: storefrontApi(ctx, opts, { ip: req.ip, headers: req.headers, secure: req.protocol === 'https' }),
+          api: storefrontApi(ctx, opts, { ip: req.ip, headers: req.headers, secure, csrfValid }),
+          csrfToken,
           nonce,
           requestId: String(req.id),
         });
@@ -118,6 +146,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
           if (k !== 'set-cookie' && k !== 'content-length') reply.header(k, v);
         }
         const cookies = response.headers.getSetCookie();
+        if (fresh) cookies.unshift(fresh.header);
         if (cookies.length) reply.header('set-cookie', cookies);
         if ((response.headers.get('content-type') ?? '').startsWith('text/html')) {
           reply.header('content-security-policy', pageCsp(nonce, chatOrigin));

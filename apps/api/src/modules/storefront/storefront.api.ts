@@ -30,6 +30,7 @@ import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { PublicReadCache } from '../../lib/public-cache';
 import type { AddressesService } from '../addresses/index';
+import { csrfRefused } from '../auth/csrf';
 import { type AuthService, clearedSessionCookie, requestToken, sessionCookie } from '../auth/index';
 import { assertSameOrigin } from '../auth/session-token';
 import type { CatalogService } from '../catalog/index';
@@ -61,7 +62,13 @@ export interface StorefrontDeps {
 export function storefrontApi(
   ctx: TenantContext | null,
   deps: StorefrontDeps,
-  request: { ip: string | null; headers?: IncomingHttpHeaders; secure?: boolean } = { ip: null },
+  request: {
+    ip: string | null;
+    headers?: IncomingHttpHeaders;
+    secure?: boolean;
+    /** Whether the form post carried this browser's CSRF token (checked by the page handler). */
+    csrfValid?: boolean;
+  } = { ip: null },
 ): StorefrontApi {
   let shell: Promise<ShellData | null> | undefined;
   let user: ReturnType<StorefrontApi['user']> | undefined;
@@ -79,6 +86,11 @@ export function storefrontApi(
   function currentUser() {
     user ??= ctx && token ? deps.auth.resolve(ctx, token.token) : Promise.resolve(null);
     return user;
+  }
+  /** Every change a form asks for: from this store's own origin, with this browser's CSRF token. */
+  function assertFormFromStore(origin: string) {
+    assertSameOrigin('POST', headers, origin);
+    if (!request.csrfValid) throw csrfRefused();
   }
   /** The signed-in user, or a 401 the forms turn into a message. */
   async function signedIn() {
@@ -159,6 +171,7 @@ export function storefrontApi(
       const parsed = contactRequestSchema.safeParse(input);
       if (!parsed.success) return fieldFailure(parsed.error, ['name', 'email', 'message']);
       try {
+        assertFormFromStore(ctx.origin);
         await deps.contact.submit(ctx, parsed.data, request.ip);
         return { ok: true };
       } catch (err) {
@@ -170,7 +183,7 @@ export function storefrontApi(
       const parsed = loginRequestSchema.safeParse(input);
       if (!parsed.success) return fieldFailure(parsed.error, ['email', 'password']);
       try {
-        assertSameOrigin('POST', headers, ctx.origin);
+        assertFormFromStore(ctx.origin);
         const r = await deps.auth.login(ctx, parsed.data, {
           ip: request.ip,
           userAgent: headers['user-agent'] ?? null,
@@ -190,7 +203,7 @@ export function storefrontApi(
       const parsed = registerRequestSchema.safeParse(input);
       if (!parsed.success) return fieldFailure(parsed.error, ['firstName', 'lastName', 'email', 'password', 'phone']);
       try {
-        assertSameOrigin('POST', headers, ctx.origin);
+        assertFormFromStore(ctx.origin);
         const r = await deps.auth.register(ctx, parsed.data, {
           ip: request.ip,
           userAgent: headers['user-agent'] ?? null,
@@ -209,6 +222,7 @@ export function storefrontApi(
       const parsed = forgotPasswordQuerySchema.safeParse({ email });
       if (!parsed.success) return fieldFailure(parsed.error, ['email']);
       try {
+        assertFormFromStore(ctx.origin);
         await deps.auth.forgotPassword(ctx, parsed.data.email, { ip: request.ip });
         return { ok: true as const, message: FORGOT_MESSAGE };
       } catch (err) {
@@ -220,6 +234,7 @@ export function storefrontApi(
       const parsed = resetPasswordRequestSchema.safeParse(input);
       if (!parsed.success) return fieldFailure(parsed.error, ['token', 'password']);
       try {
+        assertFormFromStore(ctx.origin);
         await deps.auth.resetPassword(ctx, parsed.data, { ip: request.ip });
         return {
           ok: true as const,
@@ -239,7 +254,7 @@ export function storefrontApi(
       const parsed = profileUpdateSchema.safeParse({ ...input, currentPassword: input.currentPassword || undefined });
       if (!parsed.success) return fieldFailure(parsed.error, fields);
       try {
-        assertSameOrigin('POST', headers, ctx.origin);
+        assertFormFromStore(ctx.origin);
         const me = await signedIn();
         const profile = await deps.auth.updateProfile(ctx, me.userId, parsed.data);
         return { ok: true as const, message: PROFILE_SAVED_MESSAGE, profile };
@@ -253,7 +268,7 @@ export function storefrontApi(
       const parsed = passwordChangeSchema.safeParse(input);
       if (!parsed.success) return fieldFailure(parsed.error, fields);
       try {
-        assertSameOrigin('POST', headers, ctx.origin);
+        assertFormFromStore(ctx.origin);
         const me = await signedIn();
         await deps.auth.changePassword(ctx, me.userId, token?.token ?? null, parsed.data);
         return { ok: true as const, message: PASSWORD_CHANGED_MESSAGE };
@@ -285,7 +300,7 @@ export function storefrontApi(
       });
       if (!parsed.success) return fieldFailure(parsed.error, fields);
       try {
-        assertSameOrigin('POST', headers, ctx.origin);
+        assertFormFromStore(ctx.origin);
         const me = await signedIn();
         if (input.contactMechId) await deps.addresses.update(ctx, me.userId, input.contactMechId, parsed.data);
         else await deps.addresses.create(ctx, me.userId, parsed.data);
@@ -309,7 +324,7 @@ export function storefrontApi(
       const parsed = cardCreateSchema.safeParse({ ...input, billingContactMechId: input.billingContactMechId || null });
       if (!parsed.success) return fieldFailure(parsed.error, fields);
       try {
-        assertSameOrigin('POST', headers, ctx.origin);
+        assertFormFromStore(ctx.origin);
         const me = await signedIn();
         await deps.cards.create(ctx, me.userId, parsed.data);
         return { ok: true as const, message: 'Card saved.' };
@@ -320,7 +335,7 @@ export function storefrontApi(
     async removeCard(paymentMethodId) {
       if (!ctx) throw new Error('no tenant');
       try {
-        assertSameOrigin('POST', headers, ctx.origin);
+        assertFormFromStore(ctx.origin);
         const me = await signedIn();
         await deps.cards.remove(ctx, me.userId, paymentMethodId);
         return { ok: true as const, message: 'Card removed.' };
@@ -331,7 +346,7 @@ export function storefrontApi(
     async removeAddress(contactMechId) {
       if (!ctx) throw new Error('no tenant');
       try {
-        assertSameOrigin('POST', headers, ctx.origin);
+        assertFormFromStore(ctx.origin);
         const me = await signedIn();
         await deps.addresses.remove(ctx, me.userId, contactMechId);
         return { ok: true as const, message: 'Address removed.' };
@@ -344,10 +359,13 @@ export function storefrontApi(
     },
     async logout() {
       if (!ctx) throw new Error('no tenant');
-      if (token) {
-        if (token.via === 'cookie') assertSameOrigin('POST', headers, ctx.origin);
-        await deps.auth.logout(ctx, token.token);
+      // A forged logout (no token) changes nothing.
+      try {
+        assertFormFromStore(ctx.origin);
+      } catch {
+        return { cookie: null };
       }
+      if (token) await deps.auth.logout(ctx, token.token);
       return { cookie: clearedSessionCookie(Boolean(request.secure)) };
     },
     async faqs() {

@@ -1,8 +1,9 @@
 import type { SessionUser } from '@app/contracts';
 import { ChevronDown, CircleUser } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Form, Link, useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { markLogout } from '../../lib/stored-values';
+import { PostForm } from '../ui/post-form';
 
 /** Logged in: the first name with My Profile, Manage Store (admins only) and Logout. */
 export function UserMenu({ user, template }: { user: SessionUser | null; template: string }) {
@@ -72,11 +73,11 @@ export function UserMenu({ user, template }: { user: SessionUser | null; templat
               Manage Store
             </Link>
           )}
-          <Form method="post" action="/auth/logout" onSubmit={markLogout}>
+          <PostForm action="/auth/logout" onSubmit={markLogout}>
             <button role="menuitem" type="submit" className={item} data-testid="logout-button">
               Logout
             </button>
-          </Form>
+          </PostForm>
         </div>
       )}
     </div>

@@ -2,7 +2,7 @@ import type { ConfigPrice, ProductDetails } from '@app/contracts';
 import { formatMoney, GENERIC_ERROR_MESSAGE } from '@app/contracts/client';
 import { Loader2, Minus, Plus, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { Form } from 'react-router';
+import { PostForm } from '../ui/post-form';
 import { Price } from './price';
 
 const CONFIG_PRICE_URL = '/skulocity/api/v1/crmsfa/orders/getConfigDetailsEvent';
@@ -88,7 +88,7 @@ export function PurchaseForm({ product }: { product: ProductDetails }) {
   const qty = quantity === '' ? MIN_QTY : quantity;
 
   return (
-    <Form method="post" action="/cart" className="space-y-6" data-testid="add-to-cart-form">
+    <PostForm action="/cart" className="space-y-6" data-testid="add-to-cart-form">
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={product.productId} />
 
@@ -197,6 +197,6 @@ export function PurchaseForm({ product }: { product: ProductDetails }) {
           {product.inStock ? 'Add to cart' : 'Sold out'}
         </button>
       </div>
-    </Form>
+    </PostForm>
   );
 }

@@ -1,7 +1,8 @@
 import type { Address, Country } from '@app/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { data, Link, useNavigation, useSearchParams } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/addresses';
 import { AccountLayout } from './account-nav';
@@ -92,13 +93,13 @@ function AddressCard({ a, countries, onEdit }: { a: Address; countries: Country[
         <button type="button" onClick={onEdit} className="font-semibold text-brand hover:underline">
           Edit
         </button>
-        <Form method="post">
+        <PostForm>
           <input type="hidden" name="intent" value="remove" />
           <input type="hidden" name="contactMechId" value={a.contactMechId} />
           <button type="submit" className="font-semibold text-slate-600 hover:text-red-700 hover:underline">
             Remove
           </button>
-        </Form>
+        </PostForm>
       </div>
     </li>
   );
@@ -120,7 +121,7 @@ function AddressForm({
   const regions = countries.find((c) => c.geoId === country)?.regions ?? [];
   const e = failure?.fieldErrors ?? {};
   return (
-    <Form method="post" className="space-y-4 rounded-xl border border-slate-200 p-5" data-testid="address-form">
+    <PostForm className="space-y-4 rounded-xl border border-slate-200 p-5" data-testid="address-form">
       <h2 className="text-lg font-semibold text-slate-900">{initial.contactMechId ? 'Edit address' : 'New address'}</h2>
       <FormAlert message={failure && Object.keys(e).length === 0 ? failure.message : null} />
       <input type="hidden" name="contactMechId" value={initial.contactMechId ?? ''} />
@@ -248,7 +249,7 @@ function AddressForm({
           Cancel
         </Link>
       </div>
-    </Form>
+    </PostForm>
   );
 }
 

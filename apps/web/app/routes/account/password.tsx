@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { data, Form, useNavigation } from 'react-router';
+import { data, useNavigation } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/password';
 import { AccountLayout } from './account-nav';
@@ -30,7 +31,7 @@ export default function ChangePassword({ actionData }: Route.ComponentProps) {
   }, [result]);
   return (
     <AccountLayout title="Password">
-      <Form method="post" ref={formRef} className="max-w-md space-y-4" data-testid="password-form">
+      <PostForm ref={formRef} className="max-w-md space-y-4" data-testid="password-form">
         <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
         <Field
           label="Current password"
@@ -54,7 +55,7 @@ export default function ChangePassword({ actionData }: Route.ComponentProps) {
         >
           Change password
         </button>
-      </Form>
+      </PostForm>
     </AccountLayout>
   );
 }

@@ -1,7 +1,8 @@
 import { CreditCard } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import { data, Form, useNavigation } from 'react-router';
+import { data, useNavigation } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/payment-methods';
 import { AccountLayout } from './account-nav';
@@ -75,7 +76,7 @@ export default function PaymentMethods({ loaderData, actionData }: Route.Compone
                     </span>
                   )}
                 </p>
-                <Form method="post" className="mt-3">
+                <PostForm className="mt-3">
                   <input type="hidden" name="intent" value="remove" />
                   <input type="hidden" name="paymentMethodId" value={c.paymentMethodId} />
                   <button
@@ -84,7 +85,7 @@ export default function PaymentMethods({ loaderData, actionData }: Route.Compone
                   >
                     Remove
                   </button>
-                </Form>
+                </PostForm>
               </div>
             </li>
           ))}
@@ -92,8 +93,7 @@ export default function PaymentMethods({ loaderData, actionData }: Route.Compone
       ) : (
         <p className="text-slate-600">No saved cards yet. Save one to check out faster.</p>
       )}
-      <Form
-        method="post"
+      <PostForm
         ref={formRef}
         className="mt-8 max-w-xl space-y-4 rounded-xl border border-slate-200 p-5"
         data-testid="card-form"
@@ -170,7 +170,7 @@ export default function PaymentMethods({ loaderData, actionData }: Route.Compone
         >
           Save card
         </button>
-      </Form>
+      </PostForm>
     </AccountLayout>
   );
 }

@@ -1,5 +1,6 @@
-import { data, Form, useNavigation } from 'react-router';
+import { data, useNavigation } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/profile-settings';
 import { AccountLayout } from './account-nav';
@@ -36,7 +37,7 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
   if (!profile) return null;
   return (
     <AccountLayout title="My Profile">
-      <Form method="post" className="max-w-xl space-y-4" data-testid="profile-form">
+      <PostForm className="max-w-xl space-y-4" data-testid="profile-form">
         <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
@@ -86,7 +87,7 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
         >
           Save profile
         </button>
-      </Form>
+      </PostForm>
     </AccountLayout>
   );
 }

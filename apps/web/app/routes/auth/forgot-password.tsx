@@ -1,6 +1,7 @@
 import { CircleCheck } from 'lucide-react';
-import { data, Form, Link, useNavigation } from 'react-router';
+import { data, Link, useNavigation } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
 import type { Route } from './+types/forgot-password';
 import { AuthCard } from './auth-card';
 
@@ -40,7 +41,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       lead="Enter the email you shop with. We will send you a link to choose a new password."
       footer={back}
     >
-      <Form method="post" className="space-y-4" data-testid="forgot-form">
+      <PostForm className="space-y-4" data-testid="forgot-form">
         <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
         <Field
           label="Email"
@@ -53,7 +54,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         <button type="submit" className={submitClass} disabled={navigation.state === 'submitting'}>
           Send reset link
         </button>
-      </Form>
+      </PostForm>
     </AuthCard>
   );
 }

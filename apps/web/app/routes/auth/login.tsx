@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
 import { safeRedirect } from '../../lib/safe-redirect';
 import type { Route } from './+types/login';
 import { AuthCard } from './auth-card';
@@ -53,7 +54,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
         </>
       }
     >
-      <Form method="post" ref={formRef} className="space-y-4" data-testid="login-form">
+      <PostForm ref={formRef} className="space-y-4" data-testid="login-form">
         <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
         <input type="hidden" name="redirectUrl" value={redirectUrl} />
         <Field
@@ -79,7 +80,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
         <button type="submit" className={submitClass} disabled={busy}>
           {busy ? 'Logging in…' : 'Log in'}
         </button>
-      </Form>
+      </PostForm>
     </AuthCard>
   );
 }

@@ -8,7 +8,7 @@ import type { Route } from './+types/logout';
  */
 export async function action({ context }: Route.ActionArgs) {
   const { cookie } = await context.api.logout();
-  throw redirect('/', { headers: { 'Set-Cookie': cookie } });
+  throw redirect('/', cookie ? { headers: { 'Set-Cookie': cookie } } : undefined);
 }
 
 export function loader() {

@@ -1,6 +1,7 @@
 import { CircleCheck } from 'lucide-react';
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
 import { safeRedirect } from '../../lib/safe-redirect';
 import type { Route } from './+types/register';
 import { AuthCard } from './auth-card';
@@ -65,7 +66,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
         </>
       }
     >
-      <Form method="post" className="space-y-4" data-testid="register-form">
+      <PostForm className="space-y-4" data-testid="register-form">
         <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
         <input type="hidden" name="redirectUrl" value={redirectUrl} />
         <div className="grid gap-4 sm:grid-cols-2">
@@ -112,7 +113,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
         <button type="submit" className={submitClass} disabled={busy}>
           {busy ? 'Creating your account…' : 'Create account'}
         </button>
-      </Form>
+      </PostForm>
     </AuthCard>
   );
 }

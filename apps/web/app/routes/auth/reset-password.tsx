@@ -1,6 +1,7 @@
 import { CircleCheck } from 'lucide-react';
-import { data, Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { data, Link, useNavigation, useSearchParams } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
 import type { Route } from './+types/reset-password';
 import { AuthCard } from './auth-card';
 
@@ -48,7 +49,7 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
         </Link>
       }
     >
-      <Form method="post" className="space-y-4" data-testid="reset-form">
+      <PostForm className="space-y-4" data-testid="reset-form">
         <FormAlert message={linkProblem ? (failure.fieldErrors.token ?? failure.message) : null} />
         <input type="hidden" name="token" value={params.get('token') ?? ''} />
         <Field
@@ -62,7 +63,7 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
         <button type="submit" className={submitClass} disabled={navigation.state === 'submitting'}>
           Save new password
         </button>
-      </Form>
+      </PostForm>
     </AuthCard>
   );
 }

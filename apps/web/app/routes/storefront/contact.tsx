@@ -1,9 +1,10 @@
 import type { ContactResult } from '@app/contracts';
 import { CircleCheck, Mail, MapPin, Phone } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
-import { data, Form, Link, useNavigation, useRouteLoaderData } from 'react-router';
+import { data, Link, useNavigation, useRouteLoaderData } from 'react-router';
 import { ADDRESS_PLACEHOLDER, EMAIL_PLACEHOLDER, PHONE_PLACEHOLDER } from '../../components/layout/footer';
 import { PageContainer, PageTitle } from '../../components/ui/page';
+import { PostForm } from '../../components/ui/post-form';
 import { useToast } from '../../components/ui/toast';
 import { withRootMeta } from '../../lib/meta';
 import type { loader as rootLoader } from '../../root';
@@ -175,7 +176,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
               <h2 id="contact-form-heading" className="text-lg font-semibold text-slate-900">
                 Send us a message
               </h2>
-              <Form method="post" ref={formRef} className="mt-6 space-y-5" data-testid="contact-form">
+              <PostForm ref={formRef} className="mt-6 space-y-5" data-testid="contact-form">
                 {formError && (
                   <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
                     {formError}
@@ -219,7 +220,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
                 >
                   {sending ? 'Sending…' : 'Send message'}
                 </button>
-              </Form>
+              </PostForm>
             </>
           )}
         </section>

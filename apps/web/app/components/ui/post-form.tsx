@@ -1,0 +1,19 @@
+import { CSRF_FIELD } from '@app/contracts/client';
+import type { ComponentProps } from 'react';
+import { Form, useRouteLoaderData } from 'react-router';
+import type { loader as rootLoader } from '../../root';
+
+/**
+ * A form that asks the server for a change. It always carries the hidden CSRF token, which the server
+ * requires on every post: use it for every POST form, so that none can forget the token. The token
+ * comes with the frame's data, which is reloaded after every action (the session may have changed).
+ */
+export function PostForm({ children, ...props }: Omit<ComponentProps<typeof Form>, 'method'>) {
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  return (
+    <Form method="post" {...props}>
+      <input type="hidden" name={CSRF_FIELD} value={root?.csrfToken ?? ''} />
+      {children}
+    </Form>
+  );
+}
