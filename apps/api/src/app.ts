@@ -10,6 +10,7 @@ import type { App } from './lib/app-types';
 import { PublicReadCache } from './lib/public-cache';
 import { addressesRoutes, createAddressesService } from './modules/addresses/index';
 import { authRoutes, createAuthService } from './modules/auth/index';
+import { cartRoutes, createCartService, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import { contactRoutes, createContactService } from './modules/contact/index';
 import { healthRoutes } from './modules/health/health.routes';
@@ -140,6 +141,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     linkOrigin: (host) =>
       `${linkScheme}://${host}${linkPort && linkPort !== 80 && linkPort !== 443 ? `:${linkPort}` : ''}`,
   });
+  const cart = createCartService(database.db, { products });
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
@@ -149,9 +151,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(storeRoutes, { store, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
-  await app.register(authRoutes, { auth });
+  await app.register(authRoutes, { auth, afterLogin: mergeGuestCartOnLogin(cart) });
   await app.register(addressesRoutes, { addresses, auth });
   await app.register(cardsRoutes, { cards, auth });
+  await app.register(cartRoutes, { cart, auth });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -170,6 +173,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       auth,
       addresses,
       cards,
+      cart,
       cache,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
       platformName: config.PLATFORM_NAME ?? 'Storefront Platform',

@@ -1,6 +1,7 @@
 export * from './addresses';
 export * from './auth';
 export * from './cards';
+export * from './cart';
 export * from './catalog';
 export * from './catalog-options';
 export * from './contact';

@@ -1,6 +1,7 @@
 import type { Address } from './addresses';
 import type { Profile } from './auth';
 import type { SavedCard } from './cards';
+import type { Cart } from './cart';
 import type { MainData } from './catalog';
 import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
 import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
@@ -41,6 +42,10 @@ export interface StorefrontApi {
   /** The signed-in user's own details, or null when nobody is signed in. */
   profile(): Promise<Profile | null>;
   cartSize(): Promise<number>;
+  /** The request's cart (the account's, else the guest cookie's), priced now. */
+  cart(): Promise<Cart>;
+  /** One change to the cart, as the cart page's and product page's forms ask for it. */
+  cartAction(action: CartAction): Promise<CartActionOutcome>;
   banners(): Promise<Banner[]>;
   cmsPage(pageUrl: string): Promise<CmsPage | null>;
   /**
@@ -54,11 +59,14 @@ export interface StorefrontApi {
   faqs(): Promise<Faqs>;
   /** Stores a contact-form message for the store and mails it to the store's address. */
   sendContactMessage(input: { name: string; email: string; message: string }): Promise<ContactResult>;
-  /** Logs in; on success `cookie` is the Set-Cookie header the page response must carry. */
+  /**
+   * Logs in; on success `cookies` are the Set-Cookie headers the page response must carry (the
+   * session, and the guest cart's cookie cleared once that cart joined the account's).
+   */
   login(input: { email: string; password: string }): Promise<LoginOutcome>;
   /**
-   * Creates an account. `cookie` is set only when a new account was logged in; an existing email gets
-   * the same message and no cookie (its owner is emailed).
+   * Creates an account. `cookies` are set only when a new account was logged in; an existing email
+   * gets the same message and no cookie (its owner is emailed).
    */
   register(input: Record<RegisterField | 'phone', string>): Promise<RegisterOutcome>;
   /** Mails a reset link when the email has an account; the same answer either way. */
@@ -124,11 +132,9 @@ export interface Country {
 export type CardField = 'cardNumber' | 'cvc' | 'expMonth' | 'expYear' | 'nameOnCard' | 'billingContactMechId';
 
 export type RegisterField = 'firstName' | 'lastName' | 'email' | 'password';
-export type RegisterOutcome =
-  | { ok: true; message: string; cookie: string | null }
-  | FormOutcome<RegisterField | 'phone'>;
+export type RegisterOutcome = { ok: true; message: string; cookies: string[] } | FormOutcome<RegisterField | 'phone'>;
 
-export type LoginOutcome = { ok: true; user: SessionUser; cookie: string } | FormOutcome<'email' | 'password'>;
+export type LoginOutcome = { ok: true; user: SessionUser; cookies: string[] } | FormOutcome<'email' | 'password'>;
 
 export type ContactResult = { ok: true } | FormOutcome<'name' | 'email' | 'message'>;
 
@@ -140,3 +146,16 @@ export interface PageLoadContext {
   nonce: string;
   requestId: string;
 }
+
+export type CartAction =
+  | { intent: 'add'; productId: string; quantity: string; selections?: Record<string, string> }
+  | { intent: 'update'; lineId: string; quantity: string }
+  | { intent: 'remove'; lineId: string }
+  | { intent: 'promo'; promoCode: string }
+  | { intent: 'remove-promo' }
+  | { intent: 'empty' };
+
+/** `cookies` carries a new guest cart's cookie. */
+export type CartActionOutcome =
+  | { ok: true; message: string; cookies: string[] }
+  | FormOutcome<'quantity' | 'promoCode' | 'selections'>;

@@ -8,6 +8,7 @@ import type { Db } from '../src/client';
 import { hashPassword } from '../src/password';
 import * as s from '../src/schema/index';
 import { type BuiltStore, builtStores, mediaPath, SEED_STORES } from './build';
+import { commerceSeed } from './commerce';
 
 export { renderSeedImage } from './images';
 export { SEED_STORES };
@@ -50,6 +51,16 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Deletes the seeded tenants' rows, children first, so `--force` can seed again. */
 async function removeSeededTenants(tx: Tx, tenantIds: string[]) {
   const byTenant = [
+    s.orderStatusHistory,
+    s.orderLines,
+    s.promoRedemptions,
+    s.orders,
+    s.promoCodes,
+    s.shippingMethods,
+    s.taxRates,
+    s.wishlistItems,
+    s.cartLines,
+    s.carts,
     s.productReviews,
     s.productContents,
     s.productAssociations,
@@ -264,6 +275,10 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
     { tenantId: t, route: 'default', title: store.storeName, keywords: store.storeName, description: store.storeName },
     ...store.seo.map((e) => ({ tenantId: t, ...e })),
   ]);
+  const commerce = commerceSeed(store.prefix);
+  await tx.insert(s.shippingMethods).values(commerce.shipping.map((m) => ({ tenantId: t, ...m })));
+  await tx.insert(s.taxRates).values(commerce.taxes.map((x) => ({ tenantId: t, ...x })));
+  await tx.insert(s.promoCodes).values(commerce.promos.map((x) => ({ tenantId: t, ...x })));
   await tx.insert(s.users).values(
     SEED_USERS.filter((u) => u.tenantId === t).map((u) => ({
       tenantId: t,

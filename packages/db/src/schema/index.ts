@@ -1,4 +1,5 @@
 export * from './catalog';
+export * from './commerce';
 export * from './content';
 export * from './store';
 export * from './tenancy';

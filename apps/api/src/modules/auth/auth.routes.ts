@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   dataEnvelope,
   errorEnvelopeSchema,
@@ -20,6 +21,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
+import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { AuthService, SessionUser } from './auth.service';
 import { CSRF_HEADER, csrfBinding, csrfRefused, newCsrfCookie } from './csrf';
@@ -60,7 +62,29 @@ export async function requireUser(
   return user;
 }
 
-export async function authRoutes(app: App, { auth }: { auth: AuthService }) {
+/**
+ * The signed-in user if there is one (routes open to guests too, such as the cart). A change made
+ * with the session cookie must still pass the CSRF checks; a guest's cookie-borne change must come
+ * from this store's origin.
+ */
+export async function optionalUser(auth: AuthService, req: FastifyRequest): Promise<SessionUser | null> {
+  const found = requestToken(req.headers);
+  const user = found ? await auth.resolve(req.tenantCtx, found.token) : null;
+  if (user && found?.via === 'cookie') assertCookieChangeAllowed(auth, req);
+  if (!user) assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
+  return user;
+}
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  /**
+   * Runs once a browser has a new session (login, sign-up): the cart module merges the guest cart
+   * into the account's here. Returns cookies to set (the guest cart's, cleared).
+   */
+  afterLogin?: (ctx: TenantContext, headers: IncomingHttpHeaders, userId: string) => Promise<string[]>;
+}
+
+export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptions) {
   app.post(
     `${BASE}/login`,
     {
@@ -83,7 +107,11 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }) {
         userAgent: req.headers['user-agent'] ?? null,
         previousToken: requestToken(req.headers)?.token,
       });
-      reply.header('set-cookie', sessionCookie(result.token, new Date(result.expiresAt), req.protocol === 'https'));
+      const extra = (await afterLogin?.(req.tenantCtx, req.headers, result.userId)) ?? [];
+      reply.header('set-cookie', [
+        sessionCookie(result.token, new Date(result.expiresAt), req.protocol === 'https'),
+        ...extra,
+      ]);
       return { data: result };
     },
   );
@@ -113,7 +141,10 @@ export async function authRoutes(app: App, { auth }: { auth: AuthService }) {
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
       });
-      if (r.created) reply.header('set-cookie', sessionCookie(r.token, r.expiresAt, req.protocol === 'https'));
+      if (r.created) {
+        const extra = (await afterLogin?.(req.tenantCtx, req.headers, r.userId)) ?? [];
+        reply.header('set-cookie', [sessionCookie(r.token, r.expiresAt, req.protocol === 'https'), ...extra]);
+      }
       return { data: { message: REGISTER_MESSAGE }, message: REGISTER_MESSAGE };
     },
   );

@@ -214,7 +214,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       ctx: TenantContext,
       input: RegisterRequest,
       client: { ip: string | null; userAgent: string | null },
-    ): Promise<{ created: false } | { created: true; token: string; expiresAt: Date }> {
+    ): Promise<{ created: false } | { created: true; userId: string; token: string; expiresAt: Date }> {
       const ipSubject = `ip:${client.ip ?? 'unknown'}`;
       if ((await attempts(ctx, 'register', ipSubject, REGISTER_LIMITS.windowMs)) >= REGISTER_LIMITS.perIp) {
         throw rateLimited(REGISTER_LIMITS.windowMs);
@@ -258,7 +258,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
           `addresses and save a wishlist.\n\nIf you did not create this account, reply to this email.`,
       );
       const session = await startSession(ctx, userId, client.userAgent);
-      return { created: true, ...session };
+      return { created: true, userId, ...session };
     },
 
     /**

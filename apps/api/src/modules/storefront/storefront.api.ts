@@ -1,8 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import {
+  type AddConfigToCart,
   type AddressField,
+  addConfigToCartSchema,
   addressInputSchema,
+  addToCartSchema,
   type CardField,
+  type CartActionOutcome,
   type ContactResult,
   cardCreateSchema,
   contactRequestSchema,
@@ -11,11 +15,13 @@ import {
   forgotPasswordQuerySchema,
   type LoginOutcome,
   loginRequestSchema,
+  modifyCartSchema,
   PASSWORD_CHANGED_MESSAGE,
   PROFILE_SAVED_MESSAGE,
   passwordChangeSchema,
   productListQuerySchema,
   profileUpdateSchema,
+  promoCodeRequestSchema,
   REGISTER_MESSAGE,
   RESET_DONE_MESSAGE,
   type RegisterOutcome,
@@ -32,7 +38,8 @@ import type { PublicReadCache } from '../../lib/public-cache';
 import type { AddressesService } from '../addresses/index';
 import { csrfRefused } from '../auth/csrf';
 import { type AuthService, clearedSessionCookie, requestToken, sessionCookie } from '../auth/index';
-import { assertSameOrigin } from '../auth/session-token';
+import { assertSameOrigin, cookieValue } from '../auth/session-token';
+import { CART_COOKIE, type CartOwner, type CartService, cartCookie, mergeGuestCartOnLogin } from '../cart/index';
 import type { CatalogService } from '../catalog/index';
 import type { ContactService } from '../contact/index';
 import { COUNTRIES } from '../geo/index';
@@ -50,6 +57,7 @@ export interface StorefrontDeps {
   auth: AuthService;
   addresses: AddressesService;
   cards: CardsService;
+  cart: CartService;
   cache: PublicReadCache;
   chatWidgetUrl: string;
   platformName: string;
@@ -86,6 +94,10 @@ export function storefrontApi(
   function currentUser() {
     user ??= ctx && token ? deps.auth.resolve(ctx, token.token) : Promise.resolve(null);
     return user;
+  }
+  async function owner(): Promise<CartOwner> {
+    const me = await currentUser();
+    return { userId: me?.userId ?? null, guestToken: me ? null : cookieValue(headers.cookie, CART_COOKIE) };
   }
   /** Every change a form asks for: from this store's own origin, with this browser's CSRF token. */
   function assertFormFromStore(origin: string) {
@@ -135,9 +147,77 @@ export function storefrontApi(
       const signedIn = await currentUser();
       return ctx && signedIn ? deps.auth.profile(ctx, signedIn.userId) : null;
     },
-    // Carts arrive with the cart work.
     async cartSize() {
-      return 0;
+      return ctx ? deps.cart.size(ctx, await owner()) : 0;
+    },
+    async cart() {
+      if (!ctx) throw new Error('no tenant');
+      return deps.cart.view(ctx, await owner());
+    },
+    async cartAction(action): Promise<CartActionOutcome> {
+      if (!ctx) throw new Error('no tenant');
+      try {
+        assertFormFromStore(ctx.origin);
+        const who = await owner();
+        const cookies: string[] = [];
+        let message: string;
+        switch (action.intent) {
+          case 'add': {
+            const quantity = Number(action.quantity || '1');
+            const parsed = action.selections
+              ? addConfigToCartSchema.safeParse({
+                  productId: action.productId,
+                  quantity,
+                  selections: action.selections,
+                })
+              : addToCartSchema.safeParse({ productId: action.productId, quantity });
+            if (!parsed.success) return fieldFailure(parsed.error, ['quantity', 'selections'] as const);
+            const { issuedGuestToken } =
+              'selections' in parsed.data
+                ? await deps.cart.addConfigured(ctx, who, parsed.data as AddConfigToCart)
+                : await deps.cart.add(ctx, who, parsed.data);
+            if (issuedGuestToken) cookies.push(cartCookie(issuedGuestToken, Boolean(request.secure)));
+            message = 'Added to your cart.';
+            break;
+          }
+          case 'update': {
+            const parsed = modifyCartSchema.safeParse({ lineId: action.lineId, quantity: Number(action.quantity) });
+            if (!parsed.success) return fieldFailure(parsed.error, ['quantity'] as const);
+            await deps.cart.modify(ctx, who, parsed.data.lineId, parsed.data.quantity);
+            message = 'Your cart has been updated.';
+            break;
+          }
+          case 'remove':
+            await deps.cart.remove(ctx, who, action.lineId);
+            message = 'Removed from your cart.';
+            break;
+          case 'promo': {
+            const parsed = promoCodeRequestSchema.safeParse({ promoCode: action.promoCode });
+            if (!parsed.success) return fieldFailure(parsed.error, ['promoCode'] as const);
+            try {
+              await deps.cart.applyPromo(ctx, who, parsed.data.promoCode);
+            } catch (err) {
+              if (err instanceof AppError && err.statusCode === 422) {
+                return { ok: false, status: 422, message: err.message, fieldErrors: { promoCode: err.message } };
+              }
+              throw err;
+            }
+            message = 'Promo code applied.';
+            break;
+          }
+          case 'remove-promo':
+            await deps.cart.removePromo(ctx, who);
+            message = 'Promo code removed.';
+            break;
+          case 'empty':
+            await deps.cart.empty(ctx, who);
+            message = 'Your cart is empty.';
+            break;
+        }
+        return { ok: true, message, cookies };
+      } catch (err) {
+        return formFailure(err, ['quantity'] as const);
+      }
     },
     async banners() {
       if (!ctx) return [];
@@ -189,10 +269,11 @@ export function storefrontApi(
           userAgent: headers['user-agent'] ?? null,
           previousToken: token?.token,
         });
+        const merged = await mergeGuestCartOnLogin(deps.cart)(ctx, headers, r.userId);
         return {
           ok: true,
           user: { userId: r.userId, firstName: r.firstName, partyId: r.partyId, userLoginId: r.userLoginId },
-          cookie: sessionCookie(r.token, new Date(r.expiresAt), Boolean(request.secure)),
+          cookies: [sessionCookie(r.token, new Date(r.expiresAt), Boolean(request.secure)), ...merged],
         };
       } catch (err) {
         return formFailure(err);
@@ -208,11 +289,13 @@ export function storefrontApi(
           ip: request.ip,
           userAgent: headers['user-agent'] ?? null,
         });
-        return {
-          ok: true,
-          message: REGISTER_MESSAGE,
-          cookie: r.created ? sessionCookie(r.token, r.expiresAt, Boolean(request.secure)) : null,
-        };
+        const cookies = r.created
+          ? [
+              sessionCookie(r.token, r.expiresAt, Boolean(request.secure)),
+              ...(await mergeGuestCartOnLogin(deps.cart)(ctx, headers, r.userId)),
+            ]
+          : [];
+        return { ok: true, message: REGISTER_MESSAGE, cookies };
       } catch (err) {
         return formFailure(err);
       }

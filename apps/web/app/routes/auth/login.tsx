@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { PostForm } from '../../components/ui/post-form';
+import { setCookies } from '../../lib/cookies';
 import { safeRedirect } from '../../lib/safe-redirect';
 import type { Route } from './+types/login';
 import { AuthCard } from './auth-card';
@@ -13,7 +14,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await context.api.login({ email, password });
   if (result.ok) {
     // Back to the page the guard sent the shopper from: same-origin relative paths only.
-    throw redirect(safeRedirect(String(form.get('redirectUrl') ?? '')), { headers: { 'Set-Cookie': result.cookie } });
+    throw redirect(safeRedirect(String(form.get('redirectUrl') ?? '')), { headers: setCookies(result.cookies) });
   }
   // The email comes back so the shopper need not type it again; the password never does.
   return data({ result, email }, { status: result.status });

@@ -2,6 +2,7 @@ import { CircleCheck } from 'lucide-react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { PostForm } from '../../components/ui/post-form';
+import { setCookies } from '../../lib/cookies';
 import { safeRedirect } from '../../lib/safe-redirect';
 import type { Route } from './+types/register';
 import { AuthCard } from './auth-card';
@@ -16,8 +17,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   >;
   const result = await context.api.register(input);
   // A new account is logged in and goes where the shopper was heading.
-  if (result.ok && result.cookie) {
-    throw redirect(safeRedirect(String(form.get('redirectUrl') ?? '')), { headers: { 'Set-Cookie': result.cookie } });
+  if (result.ok && result.cookies.length) {
+    throw redirect(safeRedirect(String(form.get('redirectUrl') ?? '')), { headers: setCookies(result.cookies) });
   }
   // What was typed comes back (never the password) so nothing has to be typed twice.
   const { password: _password, ...kept } = input;

@@ -1,0 +1,205 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  addConfigToCartSchema,
+  addToCartSchema,
+  cartLineQuerySchema,
+  cartSchema,
+  dataEnvelope,
+  errorEnvelopeSchema,
+  modifyCartSchema,
+  promoCodeRequestSchema,
+} from '@app/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { tenantErrors } from '../../lib/app-types';
+import type { TenantContext } from '../../lib/context';
+import { type AuthService, optionalUser } from '../auth/index';
+import { cookieValue } from '../auth/session-token';
+import type { CartOwner, CartService } from './cart.service';
+
+const BASE = '/skulocity/api/v1';
+const cartEnvelope = dataEnvelope(z.object({ cart: cartSchema }));
+const errors = { ...tenantErrors, 409: errorEnvelopeSchema, 422: errorEnvelopeSchema } as const;
+
+/** The guest cart's cookie: a random token; the database keeps its SHA-256. */
+export const CART_COOKIE = 'cart';
+const CART_TTL_S = 30 * 24 * 3600;
+
+export function cartCookie(token: string, secure: boolean) {
+  return `${CART_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${CART_TTL_S}${secure ? '; Secure' : ''}`;
+}
+
+export function clearedCartCookie(secure: boolean) {
+  return `${CART_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`;
+}
+
+/** At login or sign-up: the guest cart of this browser joins the account's, and its cookie goes. */
+export function mergeGuestCartOnLogin(cart: CartService) {
+  return async (ctx: TenantContext, headers: IncomingHttpHeaders, userId: string): Promise<string[]> => {
+    const token = cookieValue(headers.cookie, CART_COOKIE);
+    if (!token) return [];
+    await cart.mergeGuestCart(ctx, token, userId);
+    return [clearedCartCookie(false)];
+  };
+}
+
+/** Whose cart a request means: the signed-in user's, else the guest cookie's. */
+export async function cartOwner(auth: AuthService, req: FastifyRequest): Promise<CartOwner> {
+  const user = await optionalUser(auth, req);
+  return { userId: user?.userId ?? null, guestToken: user ? null : cookieValue(req.headers.cookie, CART_COOKIE) };
+}
+
+/** Cart paths as SPEC.md section 7; prices and totals always come from the server. */
+export async function cartRoutes(app: App, { cart, auth }: { cart: CartService; auth: AuthService }) {
+  const answer = async (req: FastifyRequest, reply: FastifyReply, owner: CartOwner, message?: string) => {
+    reply.header('cache-control', 'private, no-store');
+    return { data: { cart: await cart.view(req.tenantCtx, owner) }, ...(message ? { message } : {}) };
+  };
+  const issue = (req: FastifyRequest, reply: FastifyReply, token: string | null) => {
+    if (token) reply.header('set-cookie', cartCookie(token, req.protocol === 'https'));
+  };
+
+  app.get(
+    `${BASE}/public/ecommerce/cart/showcart`,
+    {
+      schema: {
+        tags: ['cart'],
+        summary: 'The cart: lines, totals and data.cart.shoppingCartSize',
+        description:
+          "The signed-in shopper's cart, else the guest cart of the `cart` cookie. Every price is read from the " +
+          'catalog now; a line that cannot be bought as it is carries a `problem`.',
+        response: { 200: cartEnvelope, ...tenantErrors },
+      },
+    },
+    async (req, reply) => answer(req, reply, await cartOwner(auth, req)),
+  );
+
+  app.post(
+    `${BASE}/public/ecommerce/product/addToCart`,
+    {
+      schema: {
+        tags: ['cart'],
+        summary: 'Adds a product to the cart',
+        description:
+          'Quantity is a whole number from 1 to 99 per line; more than the stock is refused (409 OUT_OF_STOCK). A ' +
+          'guest without a cart gets one, with the `cart` cookie. Configurable products go through ' +
+          'addConfigItemsToCart.',
+        body: addToCartSchema,
+        response: { 200: cartEnvelope, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const owner = await cartOwner(auth, req);
+      const { issuedGuestToken } = await cart.add(req.tenantCtx, owner, req.body);
+      issue(req, reply, issuedGuestToken);
+      return answer(req, reply, { ...owner, guestToken: owner.guestToken ?? issuedGuestToken }, 'Added to your cart.');
+    },
+  );
+
+  app.post(
+    `${BASE}/crmsfa/orders/addConfigItemsToCart`,
+    {
+      schema: {
+        tags: ['cart'],
+        summary: 'Adds a configured product to the cart',
+        description: 'One choice for every option of the product, as getConfigDetailsEvent prices it.',
+        body: addConfigToCartSchema,
+        response: { 200: cartEnvelope, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const owner = await cartOwner(auth, req);
+      const { issuedGuestToken } = await cart.addConfigured(req.tenantCtx, owner, req.body);
+      issue(req, reply, issuedGuestToken);
+      return answer(req, reply, { ...owner, guestToken: owner.guestToken ?? issuedGuestToken }, 'Added to your cart.');
+    },
+  );
+
+  app.put(
+    `${BASE}/public/ecommerce/cart/modifycart`,
+    {
+      schema: {
+        tags: ['cart'],
+        summary: "Changes a line's quantity",
+        description: 'From 1 to 99 and within the stock; to take a line out, DELETE /public/ecommerce/cart/line.',
+        body: modifyCartSchema,
+        response: { 200: cartEnvelope, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const owner = await cartOwner(auth, req);
+      await cart.modify(req.tenantCtx, owner, req.body.lineId, req.body.quantity);
+      return answer(req, reply, owner, 'Your cart has been updated.');
+    },
+  );
+
+  app.delete(
+    `${BASE}/public/ecommerce/cart/line`,
+    {
+      schema: {
+        tags: ['cart'],
+        summary: 'Takes a line out of the cart',
+        querystring: cartLineQuerySchema,
+        response: { 200: cartEnvelope, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const owner = await cartOwner(auth, req);
+      await cart.remove(req.tenantCtx, owner, req.query.lineId);
+      return answer(req, reply, owner, 'Removed from your cart.');
+    },
+  );
+
+  app.post(
+    `${BASE}/public/ecommerce/cart/emptycart`,
+    {
+      schema: {
+        tags: ['cart'],
+        summary: 'Empties the cart',
+        response: { 200: cartEnvelope, ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      const owner = await cartOwner(auth, req);
+      await cart.empty(req.tenantCtx, owner);
+      return answer(req, reply, owner, 'Your cart is empty.');
+    },
+  );
+
+  app.post(
+    `${BASE}/public/ecommerce/cart/addpromocode`,
+    {
+      schema: {
+        tags: ['cart'],
+        summary: 'Puts a promo code on the cart',
+        description:
+          'Any case. Refused with 422 PROMO_INVALID and the reason (unknown, not active yet, expired, used up, ' +
+          'minimum subtotal not reached). The order checks it again, with its usage limits, when placed.',
+        body: promoCodeRequestSchema,
+        response: { 200: cartEnvelope, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const owner = await cartOwner(auth, req);
+      await cart.applyPromo(req.tenantCtx, owner, req.body.promoCode);
+      return answer(req, reply, owner, 'Promo code applied.');
+    },
+  );
+
+  app.delete(
+    `${BASE}/public/ecommerce/cart/promocode`,
+    {
+      schema: {
+        tags: ['cart'],
+        summary: 'Takes the promo code off the cart',
+        response: { 200: cartEnvelope, ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      const owner = await cartOwner(auth, req);
+      await cart.removePromo(req.tenantCtx, owner);
+      return answer(req, reply, owner, 'Promo code removed.');
+    },
+  );
+}

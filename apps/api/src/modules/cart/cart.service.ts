@@ -1,0 +1,414 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  type AddConfigToCart,
+  type AddToCart,
+  type Cart,
+  type CartLine,
+  MAX_CART_LINES,
+  MAX_LINE_QUANTITY,
+} from '@app/contracts';
+import { productDisplayImage } from '@app/contracts/client';
+import { type Db, schema } from '@app/db';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { TenantContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+import { absoluteMediaUrl } from '../../lib/urls';
+import type { ProductsService } from '../products/index';
+import { evaluatePromo } from './promo';
+
+const c = schema.carts;
+const cl = schema.cartLines;
+const p = schema.products;
+const pc = schema.promoCodes;
+
+/** Who a cart belongs to: a signed-in user, or a guest by the token of its `cart` cookie. */
+export interface CartOwner {
+  userId: string | null;
+  guestToken: string | null;
+}
+
+export const hashGuestToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const newGuestToken = () => randomBytes(24).toString('base64url');
+
+const outOfStock = (name: string) => new AppError(409, 'OUT_OF_STOCK', `${name} is out of stock.`);
+const onlyLeft = (name: string, n: number) =>
+  new AppError(409, 'OUT_OF_STOCK', `Only ${n} of ${name} ${n === 1 ? 'is' : 'are'} left in stock.`);
+
+/** "FINISH=BRASS;LENGTH=L2": one key per configuration, whatever order the choices came in. */
+const configKeyOf = (selections: Record<string, string>) =>
+  Object.keys(selections)
+    .sort()
+    .map((k) => `${k}=${selections[k]}`)
+    .join(';');
+const selectionsOf = (key: string): Record<string, string> =>
+  Object.fromEntries(key ? key.split(';').map((kv) => kv.split('=') as [string, string]) : []);
+
+export function createCartService(db: Db, deps: { products: ProductsService }) {
+  async function findCart(ctx: TenantContext, owner: CartOwner) {
+    if (owner.userId) {
+      const [row] = await db
+        .select()
+        .from(c)
+        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.userId, owner.userId)));
+      return row ?? null;
+    }
+    if (owner.guestToken) {
+      const [row] = await db
+        .select()
+        .from(c)
+        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.guestTokenHash, hashGuestToken(owner.guestToken))));
+      return row ?? null;
+    }
+    return null;
+  }
+
+  /**
+   * The owner's cart, created when missing. A guest without a token gets one: the caller sets it as
+   * the `cart` cookie (`issuedGuestToken`).
+   */
+  async function ensureCart(ctx: TenantContext, owner: CartOwner) {
+    const found = await findCart(ctx, owner);
+    if (found) return { cart: found, issuedGuestToken: null as string | null };
+    const guestToken = owner.userId ? null : (owner.guestToken ?? newGuestToken());
+    const cartId = randomUUID();
+    await db
+      .insert(c)
+      .values({
+        tenantId: ctx.tenantId,
+        cartId,
+        userId: owner.userId,
+        guestTokenHash: guestToken ? hashGuestToken(guestToken) : null,
+      })
+      .onConflictDoNothing();
+    // Two first requests of one shopper may race: whichever row won is the cart.
+    const cart = await findCart(ctx, { userId: owner.userId, guestToken });
+    if (!cart) throw new Error('cart not created');
+    return { cart, issuedGuestToken: guestToken !== owner.guestToken ? guestToken : null };
+  }
+
+  async function productFor(ctx: TenantContext, productId: string) {
+    const [row] = await db
+      .select({
+        productId: p.productId,
+        productName: p.productName,
+        stockQuantity: p.stockQuantity,
+        productType: p.productType,
+      })
+      .from(p)
+      .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, productId)));
+    if (!row) throw AppError.notFound(`Product ${productId} does not exist in this store.`);
+    return row;
+  }
+
+  /** Adds to the line of this product and configuration, within the stock and the per-line cap. */
+  async function addLine(ctx: TenantContext, owner: CartOwner, productId: string, quantity: number, configKey: string) {
+    const product = await productFor(ctx, productId);
+    if (product.stockQuantity <= 0) throw outOfStock(product.productName);
+    const { cart, issuedGuestToken } = await ensureCart(ctx, owner);
+    const [existing] = await db
+      .select()
+      .from(cl)
+      .where(
+        and(
+          eq(cl.tenantId, ctx.tenantId),
+          eq(cl.cartId, cart.cartId),
+          eq(cl.productId, productId),
+          eq(cl.configKey, configKey),
+        ),
+      );
+    const wanted = (existing?.quantity ?? 0) + quantity;
+    if (wanted > MAX_LINE_QUANTITY) {
+      throw AppError.badRequest(`quantity: a cart holds at most ${MAX_LINE_QUANTITY} of one product.`);
+    }
+    if (wanted > product.stockQuantity) throw onlyLeft(product.productName, product.stockQuantity);
+    if (existing) {
+      await db
+        .update(cl)
+        .set({ quantity: wanted })
+        .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId), eq(cl.lineId, existing.lineId)));
+    } else {
+      const [{ n } = { n: 0 }] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(cl)
+        .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)));
+      if (n >= MAX_CART_LINES) throw AppError.badRequest(`A cart holds at most ${MAX_CART_LINES} different products.`);
+      await db.insert(cl).values({
+        tenantId: ctx.tenantId,
+        cartId: cart.cartId,
+        lineId: randomUUID().slice(0, 8),
+        productId,
+        quantity: wanted,
+        configKey,
+      });
+    }
+    await touch(ctx, cart.cartId);
+    return { issuedGuestToken };
+  }
+
+  async function touch(ctx: TenantContext, cartId: string) {
+    await db
+      .update(c)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cartId)));
+  }
+
+  async function lineOf(ctx: TenantContext, owner: CartOwner, lineId: string) {
+    const cart = await findCart(ctx, owner);
+    const [line] = cart
+      ? await db
+          .select()
+          .from(cl)
+          .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId), eq(cl.lineId, lineId)))
+      : [];
+    if (!cart || !line) throw AppError.notFound('That item is no longer in your cart.');
+    return { cart, line };
+  }
+
+  /** Prices a cart from the catalog as it is now: nothing the client sent is trusted. */
+  async function price(ctx: TenantContext, cart: { cartId: string; promoCode: string | null } | null): Promise<Cart> {
+    const [store] = await db
+      .select({ currency: schema.productStores.currencyUomId })
+      .from(schema.productStores)
+      .where(
+        and(
+          eq(schema.productStores.tenantId, ctx.tenantId),
+          eq(schema.productStores.productStoreId, ctx.productStoreId),
+        ),
+      );
+    const currency = store?.currency ?? 'USD';
+    const empty: Cart = {
+      currency,
+      lines: [],
+      shoppingCartSize: 0,
+      subtotal: 0,
+      discount: 0,
+      promo: null,
+      promoProblem: null,
+      total: 0,
+      weightGrams: 0,
+    };
+    if (!cart) return empty;
+    const rows = await db
+      .select({ line: cl, product: p })
+      .from(cl)
+      .innerJoin(p, and(eq(p.tenantId, cl.tenantId), eq(p.productId, cl.productId)))
+      .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)))
+      .orderBy(asc(cl.createdAt), asc(cl.lineId));
+    const lines: CartLine[] = [];
+    let weightGrams = 0;
+    for (const { line, product } of rows) {
+      let unitPrice = product.effectivePrice ?? product.listPrice;
+      let optionsText: string | null = null;
+      let problem: string | null = null;
+      if (line.configKey) {
+        try {
+          const priced = await deps.products.configPrice(ctx, {
+            productId: product.productId,
+            selections: selectionsOf(line.configKey),
+            quantity: line.quantity,
+          });
+          unitPrice = priced.unitPrice;
+          optionsText = priced.selections.map((s) => `${s.optionName}: ${s.label}`).join(', ');
+        } catch {
+          // The store changed the product's options since: the line cannot be bought as it is.
+          problem = 'These options are no longer available. Please remove it and choose again.';
+        }
+      }
+      if (product.stockQuantity <= 0) problem = 'Out of stock';
+      else if (line.quantity > product.stockQuantity) problem = `Only ${product.stockQuantity} left in stock`;
+      weightGrams += (product.weightGrams ?? 0) * line.quantity;
+      lines.push({
+        lineId: line.lineId,
+        productId: product.productId,
+        productName: product.productName,
+        slug: product.slug,
+        imageUrl: productDisplayImage({
+          smallImageUrl: absoluteMediaUrl(ctx, product.smallImageUrl),
+          mediumImageUrl: absoluteMediaUrl(ctx, product.mediumImageUrl),
+          detailImageUrl: absoluteMediaUrl(ctx, product.detailImageUrl),
+        }),
+        optionsText,
+        quantity: line.quantity,
+        unitPrice,
+        listUnitPrice: !line.configKey && product.salePrice !== null ? product.listPrice : null,
+        lineTotal: unitPrice * line.quantity,
+        stockQuantity: product.stockQuantity,
+        problem,
+      });
+    }
+    const subtotal = lines.reduce((s, l) => s + l.lineTotal, 0);
+    let discount = 0;
+    let promo: Cart['promo'] = null;
+    let promoProblem: string | null = null;
+    if (cart.promoCode) {
+      const [code] = await db
+        .select()
+        .from(pc)
+        .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, cart.promoCode)));
+      const result = evaluatePromo(code ?? null, subtotal, currency, new Date());
+      promo = code ? { code: code.code, description: code.description } : null;
+      if (result.ok) discount = result.discount;
+      else promoProblem = result.message;
+    }
+    return {
+      currency,
+      lines,
+      shoppingCartSize: lines.reduce((s, l) => s + l.quantity, 0),
+      subtotal,
+      discount,
+      promo,
+      promoProblem,
+      total: subtotal - discount,
+      weightGrams,
+    };
+  }
+
+  return {
+    findCart,
+    price,
+
+    async view(ctx: TenantContext, owner: CartOwner): Promise<Cart> {
+      return price(ctx, await findCart(ctx, owner));
+    },
+
+    /** The number of items, for the header badge: one cheap query. */
+    async size(ctx: TenantContext, owner: CartOwner): Promise<number> {
+      const cart = await findCart(ctx, owner);
+      if (!cart) return 0;
+      const [row] = await db
+        .select({ n: sql<number>`coalesce(sum(${cl.quantity}), 0)::int` })
+        .from(cl)
+        .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)));
+      return row?.n ?? 0;
+    },
+
+    async add(ctx: TenantContext, owner: CartOwner, input: AddToCart) {
+      const product = await productFor(ctx, input.productId);
+      if (product.productType === 'CONFIGURABLE') {
+        throw AppError.badRequest(`Please choose the options of ${product.productName} first.`);
+      }
+      return addLine(ctx, owner, input.productId, input.quantity, '');
+    },
+
+    async addConfigured(ctx: TenantContext, owner: CartOwner, input: AddConfigToCart) {
+      // Prices and checks the configuration: every option chosen once, from its own choices.
+      const priced = await deps.products.configPrice(ctx, { ...input });
+      const selections = Object.fromEntries(priced.selections.map((s) => [s.optionId, s.choiceId]));
+      return addLine(ctx, owner, input.productId, input.quantity, configKeyOf(selections));
+    },
+
+    async modify(ctx: TenantContext, owner: CartOwner, lineId: string, quantity: number) {
+      const { cart, line } = await lineOf(ctx, owner, lineId);
+      const product = await productFor(ctx, line.productId);
+      if (quantity > product.stockQuantity) {
+        if (product.stockQuantity <= 0) throw outOfStock(product.productName);
+        throw onlyLeft(product.productName, product.stockQuantity);
+      }
+      await db
+        .update(cl)
+        .set({ quantity })
+        .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId), eq(cl.lineId, lineId)));
+      await touch(ctx, cart.cartId);
+    },
+
+    async remove(ctx: TenantContext, owner: CartOwner, lineId: string) {
+      const { cart } = await lineOf(ctx, owner, lineId);
+      await db.delete(cl).where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId), eq(cl.lineId, lineId)));
+      await touch(ctx, cart.cartId);
+    },
+
+    async empty(ctx: TenantContext, owner: CartOwner) {
+      const cart = await findCart(ctx, owner);
+      if (!cart) return;
+      await db.delete(cl).where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)));
+      await db
+        .update(c)
+        .set({ promoCode: null, updatedAt: new Date() })
+        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)));
+    },
+
+    /** Puts a code on the cart if it applies to it now; the order re-checks it when placed. */
+    async applyPromo(ctx: TenantContext, owner: CartOwner, code: string) {
+      const cart = await findCart(ctx, owner);
+      if (!cart) throw new AppError(422, 'PROMO_INVALID', 'Add something to your cart before using a promo code.');
+      const [row] = await db
+        .select()
+        .from(pc)
+        .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, code)));
+      const priced = await price(ctx, { cartId: cart.cartId, promoCode: null });
+      const result = evaluatePromo(row ?? null, priced.subtotal, priced.currency, new Date());
+      if (!result.ok) throw new AppError(422, 'PROMO_INVALID', result.message);
+      await db
+        .update(c)
+        .set({ promoCode: code, updatedAt: new Date() })
+        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)));
+    },
+
+    async removePromo(ctx: TenantContext, owner: CartOwner) {
+      const cart = await findCart(ctx, owner);
+      if (!cart) return;
+      await db
+        .update(c)
+        .set({ promoCode: null, updatedAt: new Date() })
+        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)));
+    },
+
+    /**
+     * At login the guest's cart joins the account's: quantities of the same line add up (within the
+     * cap and the stock), the guest cart is deleted, and a promo code carries over if the account's
+     * cart has none.
+     */
+    async mergeGuestCart(ctx: TenantContext, guestToken: string, userId: string) {
+      const guest = await findCart(ctx, { userId: null, guestToken });
+      if (!guest) return;
+      const guestLines = await db
+        .select()
+        .from(cl)
+        .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, guest.cartId)));
+      const { cart } = await ensureCart(ctx, { userId, guestToken: null });
+      await db.transaction(async (tx) => {
+        const mine = await tx
+          .select()
+          .from(cl)
+          .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)));
+        const stock = new Map(
+          (
+            await tx
+              .select({ id: p.productId, stock: p.stockQuantity })
+              .from(p)
+              .where(
+                and(
+                  eq(p.tenantId, ctx.tenantId),
+                  inArray(
+                    p.productId,
+                    guestLines.map((l) => l.productId),
+                  ),
+                ),
+              )
+          ).map((r) => [r.id, r.stock]),
+        );
+        for (const g of guestLines) {
+          const same = mine.find((m) => m.productId === g.productId && m.configKey === g.configKey);
+          const cap = Math.min(MAX_LINE_QUANTITY, Math.max(1, stock.get(g.productId) ?? 1));
+          if (same) {
+            await tx
+              .update(cl)
+              .set({ quantity: Math.min(cap, same.quantity + g.quantity) })
+              .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId), eq(cl.lineId, same.lineId)));
+          } else if (mine.length < MAX_CART_LINES) {
+            await tx.insert(cl).values({ ...g, cartId: cart.cartId, quantity: Math.min(cap, g.quantity) });
+          }
+        }
+        if (!cart.promoCode && guest.promoCode) {
+          await tx
+            .update(c)
+            .set({ promoCode: guest.promoCode })
+            .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)));
+        }
+        await tx.delete(c).where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, guest.cartId)));
+      });
+    },
+  };
+}
+
+export type CartService = ReturnType<typeof createCartService>;

@@ -1,0 +1,83 @@
+import type * as schema from '../src/schema/index';
+
+/**
+ * What each demo store needs to sell: shipping methods, tax rates and promo codes (listed in the
+ * README). Amounts are integer cents (the stores sell in USD).
+ */
+type Shipping = Omit<typeof schema.shippingMethods.$inferInsert, 'tenantId'>;
+type Tax = Omit<typeof schema.taxRates.$inferInsert, 'tenantId'>;
+type Promo = Omit<typeof schema.promoCodes.$inferInsert, 'tenantId'>;
+
+const NORTH_AMERICA = ['USA', 'CAN'];
+
+const shipping = (freeAbove: number): Shipping[] => [
+  {
+    methodId: 'STANDARD',
+    name: 'Standard',
+    description: '3 to 5 business days',
+    kind: 'weight',
+    countries: NORTH_AMERICA,
+    weightTable: [
+      { upToGrams: 2000, rate: 695 },
+      { upToGrams: 10000, rate: 1295 },
+      { upToGrams: 1000000, rate: 2495 },
+    ],
+    freeAbove,
+    sequenceNum: 0,
+  },
+  {
+    methodId: 'EXPRESS',
+    name: 'Express',
+    description: '1 to 2 business days',
+    kind: 'flat',
+    countries: NORTH_AMERICA,
+    flatRate: 2495,
+    sequenceNum: 1,
+  },
+  {
+    methodId: 'INTERNATIONAL',
+    name: 'International',
+    description: '7 to 14 business days, duties paid on delivery',
+    kind: 'flat',
+    countries: ['GBR', 'IRL', 'FRA', 'DEU', 'NLD', 'BEL', 'ESP', 'ITA', 'AUS', 'NZL', 'JPN', 'MEX'],
+    flatRate: 3995,
+    sequenceNum: 2,
+  },
+];
+
+const taxes: Tax[] = [
+  { countryGeoId: 'USA', regionGeoId: 'US_CA', label: 'CA sales tax', rateBasisPoints: 725 },
+  { countryGeoId: 'USA', regionGeoId: 'US_NY', label: 'NY sales tax', rateBasisPoints: 400 },
+  { countryGeoId: 'USA', regionGeoId: 'US_TX', label: 'TX sales tax', rateBasisPoints: 625 },
+  { countryGeoId: 'USA', regionGeoId: 'US_WA', label: 'WA sales tax', rateBasisPoints: 650 },
+  { countryGeoId: 'USA', regionGeoId: 'US_OR', label: 'No sales tax', rateBasisPoints: 0 },
+  { countryGeoId: 'CAN', regionGeoId: '', label: 'GST', rateBasisPoints: 500, taxShipping: true },
+  { countryGeoId: 'CAN', regionGeoId: 'CA_ON', label: 'HST', rateBasisPoints: 1300, taxShipping: true },
+];
+
+const promos = (prefix: string): Promo[] => [
+  { code: 'WELCOME10', kind: 'percent', value: 10, description: '10% off your order' },
+  {
+    code: `${prefix}SAVE20`,
+    kind: 'amount',
+    value: 2000,
+    description: '$20 off orders of $150 or more',
+    minSubtotal: 15000,
+  },
+  {
+    code: 'ONCE15',
+    kind: 'percent',
+    value: 15,
+    description: '15% off, once per customer',
+    perCustomerLimit: 1,
+  },
+  { code: 'EXPIRED5', kind: 'percent', value: 5, description: 'Last season', endsAt: new Date('2024-01-01T00:00:00Z') },
+];
+
+export function commerceSeed(prefix: string) {
+  return {
+    shipping: shipping(prefix === 'PWR' ? 25000 : 9900),
+    taxes,
+    promos: promos(prefix),
+  };
+}
