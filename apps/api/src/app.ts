@@ -12,10 +12,12 @@ import { addressesRoutes, createAddressesService } from './modules/addresses/ind
 import { authRoutes, createAuthService } from './modules/auth/index';
 import { cartRoutes, createCartService, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
+import { checkoutRoutes, createCheckoutService } from './modules/checkout/index';
 import { contactRoutes, createContactService } from './modules/contact/index';
 import { healthRoutes } from './modules/health/health.routes';
 import { createMailer, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
+import { createOrdersService, ordersRoutes } from './modules/orders/index';
 import { cardsRoutes, createCardsService, createTestPaymentProvider } from './modules/payments/index';
 import { createProductsService, productsRoutes } from './modules/products/index';
 import { createStoreService, storeRoutes } from './modules/store/index';
@@ -131,17 +133,28 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const production = config.NODE_ENV === 'production';
   const linkScheme = config.PUBLIC_SCHEME ?? (production ? 'https' : 'http');
   const linkPort = config.PUBLIC_PORT ?? (production ? undefined : config.PORT);
+  const linkOrigin = (host: string) =>
+    `${linkScheme}://${host}${linkPort && linkPort !== 80 && linkPort !== 443 ? `:${linkPort}` : ''}`;
+  // loadConfig always provides one; a test app without it signs with a secret of its own.
+  const sessionSecret = config.SESSION_SECRET ?? randomBytes(32).toString('base64url');
   const auth = createAuthService(database.db, {
     mailer,
     store,
     log: app.log,
-    // loadConfig always provides one; a test app without it signs with a secret of its own.
-    secret: config.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+    secret: sessionSecret,
     slowDown: config.NODE_ENV !== 'test',
-    linkOrigin: (host) =>
-      `${linkScheme}://${host}${linkPort && linkPort !== 80 && linkPort !== 443 ? `:${linkPort}` : ''}`,
+    linkOrigin,
   });
   const cart = createCartService(database.db, { products });
+  const orders = createOrdersService(database.db, { secret: sessionSecret });
+  const checkout = createCheckoutService(database.db, {
+    cart,
+    orders,
+    cards,
+    mailer,
+    log: app.log,
+    linkOrigin,
+  });
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
@@ -155,6 +168,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(addressesRoutes, { addresses, auth });
   await app.register(cardsRoutes, { cards, auth });
   await app.register(cartRoutes, { cart, auth });
+  await app.register(checkoutRoutes, { checkout, auth, addresses, cards });
+  await app.register(ordersRoutes, { orders, auth, store });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -174,6 +189,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       addresses,
       cards,
       cart,
+      checkout,
+      orders,
       cache,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
       platformName: config.PLATFORM_NAME ?? 'Storefront Platform',

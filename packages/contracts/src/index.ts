@@ -4,6 +4,7 @@ export * from './cards';
 export * from './cart';
 export * from './catalog';
 export * from './catalog-options';
+export * from './checkout';
 export * from './contact';
 export * from './envelope';
 export * from './errors';

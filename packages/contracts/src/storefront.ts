@@ -3,6 +3,7 @@ import type { Profile } from './auth';
 import type { SavedCard } from './cards';
 import type { Cart } from './cart';
 import type { MainData } from './catalog';
+import type { Order, OrderSummary, Quote, ShippingRate } from './checkout';
 import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
 import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
 
@@ -44,6 +45,13 @@ export interface StorefrontApi {
   cartSize(): Promise<number>;
   /** The request's cart (the account's, else the guest cookie's), priced now. */
   cart(): Promise<Cart>;
+  /** Everything the checkout page shows for a destination (and, signed in, saved addresses and cards). */
+  checkout(destination: { countryGeoId: string; stateProvinceGeoId?: string }): Promise<CheckoutView>;
+  /** Places the order from the checkout form; `idempotencyKey` comes with the form. */
+  placeOrder(input: Record<string, string>): Promise<PlaceOrderOutcome>;
+  /** One order, for its owner or with its signed link; null when neither. */
+  order(orderId: string, key: string | null): Promise<Order | null>;
+  orderHistory(page: number): Promise<{ orders: OrderSummary[]; total: number; page: number; pageSize: number }>;
   /** One change to the cart, as the cart page's and product page's forms ask for it. */
   cartAction(action: CartAction): Promise<CartActionOutcome>;
   banners(): Promise<Banner[]>;
@@ -159,3 +167,34 @@ export type CartAction =
 export type CartActionOutcome =
   | { ok: true; message: string; cookies: string[] }
   | FormOutcome<'quantity' | 'promoCode' | 'selections'>;
+
+export interface CheckoutView {
+  cart: Cart;
+  shippingMethods: ShippingRate[];
+  quote: Quote;
+  countries: Country[];
+  signedIn: boolean;
+  email: string | null;
+  addresses: Address[];
+  cards: SavedCard[];
+}
+
+export type CheckoutField =
+  | 'email'
+  | 'toName'
+  | 'address1'
+  | 'address2'
+  | 'city'
+  | 'postalCode'
+  | 'countryGeoId'
+  | 'stateProvinceGeoId'
+  | 'phone'
+  | 'shippingMethodId'
+  | 'cardNumber'
+  | 'cvc'
+  | 'expMonth'
+  | 'expYear'
+  | 'nameOnCard'
+  | 'paymentMethodId';
+
+export type PlaceOrderOutcome = { ok: true; order: Order } | FormOutcome<CheckoutField>;

@@ -1,2 +1,2 @@
 export { addressesRoutes } from './addresses.routes';
-export { type AddressesService, createAddressesService } from './addresses.service';
+export { type AddressesService, checkPlace, createAddressesService } from './addresses.service';

@@ -34,6 +34,19 @@ export function createCardsService(db: Db, provider: PaymentProvider) {
   }
 
   return {
+    provider,
+
+    /** A saved card of this shopper, with its provider token, for checkout to charge. */
+    async forCharge(ctx: TenantContext, userId: string, paymentMethodId: string) {
+      const [row] = await db
+        .select()
+        .from(sc)
+        .where(and(eq(sc.tenantId, ctx.tenantId), eq(sc.userId, userId), eq(sc.paymentMethodId, paymentMethodId)));
+      if (!row) throw AppError.badRequest('paymentMethodId: choose one of your saved cards.');
+      if (expired(row.expMonth, row.expYear)) throw AppError.badRequest('paymentMethodId: this card has expired.');
+      return { token: row.providerToken, brand: row.brand, last4: row.last4 };
+    },
+
     async list(ctx: TenantContext, userId: string): Promise<SavedCard[]> {
       const rows = await db
         .select()

@@ -1,4 +1,5 @@
 export { cardsRoutes } from './cards.routes';
 export { type CardsService, createCardsService } from './cards.service';
+export { createPayPalClient, type PayPalClient, type PayPalConfig } from './paypal-client';
 export type { PaymentProvider } from './provider';
 export { createTestPaymentProvider, TEST_CARDS } from './test-provider';

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { CardDetails, PaymentProvider, TokenizeResult } from './provider';
+import type { CardDetails, ChargeRequest, ChargeResult, PaymentProvider, TokenizeResult } from './provider';
 
 /**
  * The built-in test provider: offline, deterministic, documented in the README.
@@ -36,8 +36,30 @@ export function expired(expMonth: number, expYear: number, now = new Date()): bo
 
 export function createTestPaymentProvider(): PaymentProvider {
   const key = randomBytes(32);
+  // Charges by idempotency key, as a real provider keeps them: the same key charges once.
+  const charges = new Map<string, ChargeResult>();
+  const tokens = new Map<string, { brand: string; last4: string }>();
   return {
     id: 'test',
+    async charge(req: ChargeRequest): Promise<ChargeResult> {
+      const seen = charges.get(req.idempotencyKey);
+      if (seen) return seen;
+      let result: ChargeResult;
+      if (req.source.kind === 'card') {
+        const t = await this.tokenizeCard(req.source.card);
+        result = t.ok ? { ok: true, chargeId: '', brand: t.brand, last4: t.last4 } : t;
+      } else {
+        // Saved tokens of this process are known; others (a restart) are charged as a Visa.
+        const known = tokens.get(req.source.token);
+        result = req.source.token.startsWith('tok_test_')
+          ? { ok: true, chargeId: '', brand: known?.brand ?? 'Card', last4: known?.last4 ?? '' }
+          : { ok: false, reason: 'declined', message: 'The card was declined. Please use another card.' };
+      }
+      if (result.ok) result = { ...result, chargeId: `ch_test_${randomBytes(12).toString('hex')}` };
+      charges.set(req.idempotencyKey, result);
+      return result;
+    },
+    async refund() {},
     async tokenizeCard(card: CardDetails): Promise<TokenizeResult> {
       if (!luhn(card.number))
         return { ok: false, reason: 'invalid_number', message: 'cardNumber: this card number is not valid.' };
@@ -48,6 +70,7 @@ export function createTestPaymentProvider(): PaymentProvider {
       }
       // A token that reveals nothing of the number (a keyed hash plus randomness), like a real provider's.
       const token = `tok_test_${createHmac('sha256', key).update(card.number).update(randomBytes(8)).digest('hex').slice(0, 24)}`;
+      tokens.set(token, { brand: cardBrand(card.number), last4: card.number.slice(-4) });
       return { ok: true, token, brand: cardBrand(card.number), last4: card.number.slice(-4) };
     },
   };

@@ -7,9 +7,11 @@ import {
   addToCartSchema,
   type CardField,
   type CartActionOutcome,
+  type CheckoutField,
   type ContactResult,
   cardCreateSchema,
   contactRequestSchema,
+  destinationQuerySchema,
   FORGOT_MESSAGE,
   type FormOutcome,
   forgotPasswordQuerySchema,
@@ -17,8 +19,10 @@ import {
   loginRequestSchema,
   modifyCartSchema,
   PASSWORD_CHANGED_MESSAGE,
+  type PlaceOrderOutcome,
   PROFILE_SAVED_MESSAGE,
   passwordChangeSchema,
+  placeOrderSchema,
   productListQuerySchema,
   profileUpdateSchema,
   promoCodeRequestSchema,
@@ -31,7 +35,7 @@ import {
   type StorefrontApi,
   searchQuerySchema,
 } from '@app/contracts';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { PublicReadCache } from '../../lib/public-cache';
@@ -41,8 +45,10 @@ import { type AuthService, clearedSessionCookie, requestToken, sessionCookie } f
 import { assertSameOrigin, cookieValue } from '../auth/session-token';
 import { CART_COOKIE, type CartOwner, type CartService, cartCookie, mergeGuestCartOnLogin } from '../cart/index';
 import type { CatalogService } from '../catalog/index';
+import type { CheckoutService } from '../checkout/index';
 import type { ContactService } from '../contact/index';
 import { COUNTRIES } from '../geo/index';
+import type { OrdersService } from '../orders/index';
 import type { CardsService } from '../payments/index';
 import type { ProductsService } from '../products/index';
 import type { StoreService } from '../store/index';
@@ -58,6 +64,8 @@ export interface StorefrontDeps {
   addresses: AddressesService;
   cards: CardsService;
   cart: CartService;
+  checkout: CheckoutService;
+  orders: OrdersService;
   cache: PublicReadCache;
   chatWidgetUrl: string;
   platformName: string;
@@ -153,6 +161,109 @@ export function storefrontApi(
     async cart() {
       if (!ctx) throw new Error('no tenant');
       return deps.cart.view(ctx, await owner());
+    },
+    async checkout(destination) {
+      if (!ctx) throw new Error('no tenant');
+      const me = await currentUser();
+      const dest = lenient(destinationQuerySchema, destination as Record<string, string>);
+      const [options, profile, saved, savedCards] = await Promise.all([
+        deps.checkout.options(ctx, await owner(), dest),
+        me ? deps.auth.profile(ctx, me.userId) : null,
+        me ? deps.addresses.list(ctx, me.userId) : [],
+        me ? deps.cards.list(ctx, me.userId) : [],
+      ]);
+      const countries = COUNTRIES.map(({ geoId, name, regions }) => ({ geoId, name, regions }));
+      return {
+        ...options,
+        countries,
+        signedIn: Boolean(me),
+        email: profile?.email ?? null,
+        addresses: saved,
+        cards: savedCards,
+      };
+    },
+    async placeOrder(input): Promise<PlaceOrderOutcome> {
+      if (!ctx) throw new Error('no tenant');
+      const fields: CheckoutField[] = [
+        'email',
+        'toName',
+        'address1',
+        'address2',
+        'city',
+        'postalCode',
+        'countryGeoId',
+        'stateProvinceGeoId',
+        'phone',
+        'shippingMethodId',
+        'cardNumber',
+        'cvc',
+        'expMonth',
+        'expYear',
+        'nameOnCard',
+        'paymentMethodId',
+      ];
+      const me = await currentUser();
+      const v = (k: string) => input[k] ?? '';
+      const payment =
+        v('paymentMethod') === 'saved-card'
+          ? { method: 'saved-card', paymentMethodId: v('paymentMethodId') }
+          : {
+              method: 'card',
+              cardNumber: v('cardNumber'),
+              cvc: v('cvc'),
+              expMonth: v('expMonth'),
+              expYear: v('expYear'),
+              nameOnCard: v('nameOnCard'),
+            };
+      const parsed = placeOrderSchema.safeParse({
+        ...(me ? {} : { email: v('email') }),
+        shipTo: {
+          toName: v('toName'),
+          address1: v('address1'),
+          address2: v('address2'),
+          city: v('city'),
+          postalCode: v('postalCode'),
+          countryGeoId: v('countryGeoId'),
+          stateProvinceGeoId: v('stateProvinceGeoId'),
+          phone: v('phone'),
+        },
+        shippingMethodId: v('shippingMethodId'),
+        payment,
+      });
+      if (!parsed.success) {
+        // Nested paths (shipTo.city, payment.cvc) are reported by their last part, the form's field name.
+        const flat = new z.ZodError(parsed.error.issues.map((i) => ({ ...i, path: [i.path.at(-1) ?? ''] })));
+        return fieldFailure(flat, fields);
+      }
+      const key = v('idempotencyKey');
+      if (key.length < 8 || key.length > 100) {
+        return { ok: false, status: 400, message: 'This form has expired. Please try again.', fieldErrors: {} };
+      }
+      try {
+        assertFormFromStore(ctx.origin);
+        const profile = me ? await deps.auth.profile(ctx, me.userId) : null;
+        const order = await deps.checkout.placeOrder(
+          ctx,
+          { owner: await owner(), userId: me?.userId ?? null, accountEmail: profile?.email ?? null },
+          parsed.data,
+          key,
+        );
+        return { ok: true, order };
+      } catch (err) {
+        return formFailure(err, fields);
+      }
+    },
+    async order(orderId, key) {
+      if (!ctx) return null;
+      const me = await currentUser();
+      return deps.orders
+        .read(ctx, orderId.slice(0, 64), { userId: me?.userId ?? null, key: key?.slice(0, 200) })
+        .catch(notFound);
+    },
+    async orderHistory(page) {
+      if (!ctx) throw new Error('no tenant');
+      const me = await signedIn();
+      return deps.orders.history(ctx, me.userId, Number.isInteger(page) && page >= 1 && page <= 1000 ? page : 1);
     },
     async cartAction(action): Promise<CartActionOutcome> {
       if (!ctx) throw new Error('no tenant');

@@ -1,17 +1,436 @@
-import { ShoppingBag } from 'lucide-react';
+import type { CheckoutField, CheckoutView } from '@app/contracts';
+import { formatMoney } from '@app/contracts/client';
+import { Lock, ShoppingBag } from 'lucide-react';
+import { useState } from 'react';
+import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { EmptyState, PageContainer, PageTitle } from '../../components/ui/page';
+import { PostForm } from '../../components/ui/post-form';
+import type { Route } from './+types/checkout';
 
-export default function CheckoutPage() {
+export function meta() {
+  return [{ title: 'Checkout' }, { name: 'robots', content: 'noindex' }];
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const countryGeoId = url.searchParams.get('countryGeoId') ?? 'USA';
+  const stateProvinceGeoId = url.searchParams.get('stateProvinceGeoId') ?? undefined;
+  const view = await context.api.checkout({ countryGeoId, ...(stateProvinceGeoId ? { stateProvinceGeoId } : {}) });
+  // A fresh key per rendering of the form: submitting the same form twice places one order.
+  return { view, idempotencyKey: crypto.randomUUID(), countryGeoId, stateProvinceGeoId: stateProvinceGeoId ?? '' };
+}
+
+const FIELDS = [
+  'email',
+  'toName',
+  'address1',
+  'address2',
+  'city',
+  'postalCode',
+  'countryGeoId',
+  'stateProvinceGeoId',
+  'phone',
+  'shippingMethodId',
+  'paymentMethod',
+  'paymentMethodId',
+  'cardNumber',
+  'cvc',
+  'expMonth',
+  'expYear',
+  'nameOnCard',
+  'idempotencyKey',
+] as const;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const input = Object.fromEntries(FIELDS.map((f) => [f, String(form.get(f) ?? '').slice(0, 200)]));
+  const result = await context.api.placeOrder(input);
+  if (result.ok) {
+    const key = result.order.accessKey ? `&key=${encodeURIComponent(result.order.accessKey)}` : '';
+    throw redirect(`/order?orderId=${encodeURIComponent(result.order.orderId)}${key}&placed=1`);
+  }
+  // What was typed comes back, except the card's number and security code.
+  const { cardNumber: _n, cvc: _c, ...values } = input;
+  return data({ result, values }, { status: result.status });
+}
+
+export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { view, idempotencyKey } = loaderData;
+  const [params, setParams] = useSearchParams();
+  const navigation = useNavigation();
+  const failure = actionData && !actionData.result.ok ? actionData.result : null;
+  const e: Partial<Record<CheckoutField, string>> = failure?.fieldErrors ?? {};
+  const values = actionData?.values ?? {};
+  const defaultAddress = view.addresses.find((a) => a.isDefaultShipping) ?? view.addresses[0];
+  const initial = (k: string) =>
+    values[k] ?? (defaultAddress ? String((defaultAddress as Record<string, unknown>)[k] ?? '') : '');
+  const country = params.get('countryGeoId') ?? values.countryGeoId ?? defaultAddress?.countryGeoId ?? 'USA';
+  const regions = view.countries.find((c) => c.geoId === country)?.regions ?? [];
+  const [payWith, setPayWith] = useState(values.paymentMethod || (view.cards.length ? 'saved-card' : 'card'));
+
+  if (view.cart.lines.length === 0) {
+    return (
+      <PageContainer narrow>
+        <PageTitle>Checkout</PageTitle>
+        <EmptyState
+          icon={<ShoppingBag className="size-10" />}
+          title="There is nothing to check out"
+          action={{ to: '/', label: 'Continue shopping' }}
+        >
+          Add products to your cart, then come back here to pay.
+        </EmptyState>
+      </PageContainer>
+    );
+  }
+
+  // Rates depend on the destination: a new country or region reloads them, keeping what was typed.
+  const destinationChanged = (name: 'countryGeoId' | 'stateProvinceGeoId', value: string) => {
+    const next = new URLSearchParams(params);
+    next.set(name, value);
+    if (name === 'countryGeoId') next.delete('stateProvinceGeoId');
+    setParams(next, { replace: true, preventScrollReset: true });
+  };
+  const q = view.quote;
+  const busy = navigation.state === 'submitting';
+
   return (
-    <PageContainer narrow>
+    <PageContainer>
       <PageTitle>Checkout</PageTitle>
-      <EmptyState
-        icon={<ShoppingBag className="size-10" />}
-        title="There is nothing to check out"
-        action={{ to: '/', label: 'Continue shopping' }}
-      >
-        Add products to your cart, then come back here to pay.
-      </EmptyState>
+      <PostForm className="grid gap-10 lg:grid-cols-[1fr_24rem]" data-testid="checkout-form">
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <div className="space-y-8">
+          <FormAlert message={failure && Object.keys(e).length === 0 ? failure.message : null} />
+
+          <section aria-labelledby="contact-h" className="space-y-4">
+            <h2 id="contact-h" className="text-lg font-semibold text-slate-900">
+              Contact
+            </h2>
+            {view.signedIn ? (
+              <p className="text-sm text-slate-700">
+                Receipt goes to <strong>{view.email}</strong>
+              </p>
+            ) : (
+              <>
+                <Field
+                  label="Email"
+                  name="email"
+                  type="email"
+                  autoComplete="email"
+                  defaultValue={values.email}
+                  error={e.email}
+                />
+                <p className="text-sm text-slate-600">
+                  Have an account?{' '}
+                  <Link to="/auth/login?redirectUrl=%2Fcheckout" className="font-medium text-brand hover:underline">
+                    Log in
+                  </Link>{' '}
+                  to use your saved addresses and cards.
+                </p>
+              </>
+            )}
+          </section>
+
+          <section aria-labelledby="ship-h" className="space-y-4">
+            <h2 id="ship-h" className="text-lg font-semibold text-slate-900">
+              Shipping address
+            </h2>
+            <Field
+              label="Full name"
+              name="toName"
+              autoComplete="name"
+              defaultValue={initial('toName')}
+              error={e.toName}
+            />
+            <Field
+              label="Street address"
+              name="address1"
+              autoComplete="address-line1"
+              defaultValue={initial('address1')}
+              error={e.address1}
+            />
+            <Field
+              label="Apartment, suite (optional)"
+              name="address2"
+              autoComplete="address-line2"
+              required={false}
+              defaultValue={initial('address2')}
+              error={e.address2}
+            />
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field
+                label="City"
+                name="city"
+                autoComplete="address-level2"
+                defaultValue={initial('city')}
+                error={e.city}
+              />
+              <Field
+                label="Postal code"
+                name="postalCode"
+                autoComplete="postal-code"
+                defaultValue={initial('postalCode')}
+                error={e.postalCode}
+              />
+            </div>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Select
+                label="Country"
+                name="countryGeoId"
+                value={country}
+                onChange={(v) => destinationChanged('countryGeoId', v)}
+                options={view.countries.map((c) => [c.geoId, c.name])}
+                error={e.countryGeoId}
+              />
+              {regions.length > 0 && (
+                <Select
+                  key={country}
+                  label="State or region"
+                  name="stateProvinceGeoId"
+                  defaultValue={params.get('stateProvinceGeoId') ?? initial('stateProvinceGeoId')}
+                  onChange={(v) => destinationChanged('stateProvinceGeoId', v)}
+                  options={[['', 'Choose…'], ...regions.map((r) => [r.geoId, r.name] as [string, string])]}
+                  error={e.stateProvinceGeoId}
+                />
+              )}
+            </div>
+            <Field
+              label="Phone (optional)"
+              name="phone"
+              type="tel"
+              autoComplete="tel"
+              required={false}
+              defaultValue={initial('phone')}
+              error={e.phone}
+            />
+          </section>
+
+          <fieldset className="space-y-3" aria-describedby={e.shippingMethodId ? 'shippingMethodId-error' : undefined}>
+            <legend className="mb-3 text-lg font-semibold text-slate-900">Shipping method</legend>
+            {view.shippingMethods.length === 0 && (
+              <p className="text-sm text-red-700">We do not ship to this country yet.</p>
+            )}
+            {view.shippingMethods.map((m, i) => (
+              <label
+                key={m.methodId}
+                className="flex cursor-pointer items-center justify-between gap-3 rounded-lg border border-slate-300 p-4 has-[:checked]:border-slate-900 has-[:checked]:ring-1 has-[:checked]:ring-slate-900"
+              >
+                <span className="flex items-center gap-3">
+                  <input
+                    type="radio"
+                    name="shippingMethodId"
+                    value={m.methodId}
+                    defaultChecked={values.shippingMethodId ? values.shippingMethodId === m.methodId : i === 0}
+                    className="size-4"
+                  />
+                  <span>
+                    <span className="block font-medium text-slate-900">{m.name}</span>
+                    <span className="block text-sm text-slate-600">{m.description}</span>
+                    {m.freeAbove !== null && (
+                      <span className="block text-sm text-green-800">
+                        Free when you spend {formatMoney(m.freeAbove, view.cart.currency)} more
+                      </span>
+                    )}
+                  </span>
+                </span>
+                <span className="font-medium text-slate-900">
+                  {m.rate === 0 ? 'Free' : formatMoney(m.rate, view.cart.currency)}
+                </span>
+              </label>
+            ))}
+            {e.shippingMethodId && (
+              <p
+                id="shippingMethodId-error"
+                className="text-sm font-medium text-red-700"
+                data-testid="error-shippingMethodId"
+              >
+                {e.shippingMethodId}
+              </p>
+            )}
+          </fieldset>
+
+          <fieldset className="space-y-4">
+            <legend className="mb-3 text-lg font-semibold text-slate-900">Payment</legend>
+            {view.cards.length > 0 && (
+              <div className="flex gap-4 text-sm">
+                {(
+                  [
+                    ['saved-card', 'Saved card'],
+                    ['card', 'New card'],
+                  ] as const
+                ).map(([v, label]) => (
+                  <label key={v} className="flex items-center gap-2">
+                    <input
+                      type="radio"
+                      name="paymentMethod"
+                      value={v}
+                      checked={payWith === v}
+                      onChange={() => setPayWith(v)}
+                    />
+                    {label}
+                  </label>
+                ))}
+              </div>
+            )}
+            {view.cards.length === 0 && <input type="hidden" name="paymentMethod" value="card" />}
+            {payWith === 'saved-card' && view.cards.length > 0 ? (
+              <Select
+                label="Card"
+                name="paymentMethodId"
+                defaultValue={values.paymentMethodId}
+                options={view.cards.map((c) => [
+                  c.paymentMethodId,
+                  `${c.brand} •••• ${c.last4}, expires ${c.expMonth}/${c.expYear}`,
+                ])}
+                error={e.paymentMethodId}
+              />
+            ) : (
+              <div className="space-y-4 rounded-lg border border-slate-200 p-4">
+                <Field
+                  label="Card number"
+                  name="cardNumber"
+                  autoComplete="cc-number"
+                  error={e.cardNumber}
+                  hint="Test store: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined."
+                />
+                <div className="grid grid-cols-3 gap-3">
+                  <Field
+                    label="Month"
+                    name="expMonth"
+                    autoComplete="cc-exp-month"
+                    defaultValue={values.expMonth}
+                    error={e.expMonth}
+                  />
+                  <Field
+                    label="Year"
+                    name="expYear"
+                    autoComplete="cc-exp-year"
+                    defaultValue={values.expYear}
+                    error={e.expYear}
+                  />
+                  <Field label="CVC" name="cvc" autoComplete="cc-csc" error={e.cvc} />
+                </div>
+                <Field
+                  label="Name on card"
+                  name="nameOnCard"
+                  autoComplete="cc-name"
+                  defaultValue={values.nameOnCard}
+                  error={e.nameOnCard}
+                />
+              </div>
+            )}
+          </fieldset>
+        </div>
+
+        <aside
+          aria-label="Order summary"
+          className="h-fit space-y-4 rounded-2xl border border-slate-200 bg-slate-50 p-6 lg:sticky lg:top-6"
+        >
+          <h2 className="text-lg font-semibold text-slate-900">Order summary</h2>
+          <ul className="space-y-3 text-sm">
+            {view.cart.lines.map((l) => (
+              <li key={l.lineId} className="flex justify-between gap-3">
+                <span className="text-slate-700">
+                  {l.quantity} × {l.productName}
+                  {l.optionsText && <span className="block text-xs text-slate-500">{l.optionsText}</span>}
+                </span>
+                <span className="font-medium text-slate-900">{formatMoney(l.lineTotal, view.cart.currency)}</span>
+              </li>
+            ))}
+          </ul>
+          <Totals quote={q} view={view} />
+          <button
+            type="submit"
+            disabled={busy || view.shippingMethods.length === 0}
+            className={`${submitClass} flex items-center justify-center gap-2`}
+          >
+            <Lock aria-hidden className="size-4" />
+            {busy ? 'Placing your order…' : 'Place order'}
+          </button>
+          <Link to="/cart" className="block text-center text-sm text-brand hover:underline">
+            Back to cart
+          </Link>
+        </aside>
+      </PostForm>
     </PageContainer>
+  );
+}
+
+function Totals({ quote: q, view }: { quote: CheckoutView['quote']; view: CheckoutView }) {
+  const m = (n: number) => formatMoney(n, view.cart.currency);
+  return (
+    <dl className="space-y-2 border-t border-slate-200 pt-4 text-sm" data-testid="checkout-totals">
+      <div className="flex justify-between">
+        <dt className="text-slate-600">Subtotal</dt>
+        <dd>{m(q.subtotal)}</dd>
+      </div>
+      {q.discount > 0 && (
+        <div className="flex justify-between text-green-800">
+          <dt>Discount ({view.cart.promo?.code})</dt>
+          <dd>−{m(q.discount)}</dd>
+        </div>
+      )}
+      <div className="flex justify-between">
+        <dt className="text-slate-600">Shipping</dt>
+        <dd>{q.shipping === 0 ? 'Free' : m(q.shipping)}</dd>
+      </div>
+      <div className="flex justify-between">
+        <dt className="text-slate-600">{q.taxLabel ?? 'Tax'}</dt>
+        <dd>{m(q.tax)}</dd>
+      </div>
+      <div className="flex justify-between border-t border-slate-200 pt-3 text-base font-semibold text-slate-900">
+        <dt>Total</dt>
+        <dd data-testid="checkout-total">{m(q.total)}</dd>
+      </div>
+      <p className="text-xs text-slate-500">
+        Shipping and tax shown for the first method; the order uses the one you choose.
+      </p>
+    </dl>
+  );
+}
+
+function Select({
+  label,
+  name,
+  options,
+  value,
+  defaultValue,
+  onChange,
+  error,
+}: {
+  label: string;
+  name: string;
+  options: [string, string][];
+  value?: string;
+  defaultValue?: string;
+  onChange?: (v: string) => void;
+  error?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={name} className="mb-1.5 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select
+        id={name}
+        name={name}
+        {...(value !== undefined ? { value } : { defaultValue })}
+        onChange={(ev) => onChange?.(ev.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${name}-error` : undefined}
+        className={`h-11 w-full rounded-md border bg-white px-3 text-[15px] ${error ? 'border-red-600' : 'border-slate-300'}`}
+      >
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p id={`${name}-error`} className="mt-1.5 text-sm font-medium text-red-700" data-testid={`error-${name}`}>
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

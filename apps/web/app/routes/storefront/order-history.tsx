@@ -1,17 +1,67 @@
+import { formatMoney } from '@app/contracts/client';
 import { Package } from 'lucide-react';
+import { Link, redirect } from 'react-router';
 import { EmptyState, PageContainer, PageTitle } from '../../components/ui/page';
+import type { Route } from './+types/order-history';
 
-export default function OrderHistory() {
+export function meta() {
+  return [{ title: 'Order history' }, { name: 'robots', content: 'noindex' }];
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  if (!(await context.api.user())) {
+    throw redirect(`/auth/login?redirectUrl=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  return context.api.orderHistory(Number(url.searchParams.get('page') ?? '1'));
+}
+
+export default function OrderHistory({ loaderData }: Route.ComponentProps) {
+  const { orders, total, page, pageSize } = loaderData;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
     <PageContainer>
       <PageTitle>Order history</PageTitle>
-      <EmptyState
-        icon={<Package className="size-10" />}
-        title="No orders yet"
-        action={{ to: '/', label: 'Start shopping' }}
-      >
-        Orders you place will be listed here with their status.
-      </EmptyState>
+      {orders.length === 0 ? (
+        <EmptyState
+          icon={<Package className="size-10" />}
+          title="No orders yet"
+          action={{ to: '/', label: 'Start shopping' }}
+        >
+          Orders you place will be listed here with their status.
+        </EmptyState>
+      ) : (
+        <>
+          <ul className="divide-y divide-slate-200 rounded-2xl border border-slate-200" data-testid="order-history">
+            {orders.map((o) => (
+              <li key={o.orderId}>
+                <Link
+                  to={`/order?orderId=${encodeURIComponent(o.orderId)}`}
+                  className="flex flex-wrap items-center justify-between gap-3 p-4 hover:bg-slate-50"
+                >
+                  <span>
+                    <span className="block font-medium text-slate-900">Order {o.orderId}</span>
+                    <span className="block text-sm text-slate-600">
+                      {new Date(o.placedAt).toLocaleDateString('en-US', { dateStyle: 'medium' })}
+                    </span>
+                  </span>
+                  <span className="rounded-full bg-slate-100 px-3 py-1 text-sm text-slate-800">{o.statusLabel}</span>
+                  <span className="font-semibold text-slate-900">{formatMoney(o.total, o.currency)}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+          {pages > 1 && (
+            <nav aria-label="Pages" className="mt-6 flex justify-center gap-4 text-sm">
+              {page > 1 && <Link to={`?page=${page - 1}`}>← Newer</Link>}
+              <span>
+                Page {page} of {pages}
+              </span>
+              {page < pages && <Link to={`?page=${page + 1}`}>Older →</Link>}
+            </nav>
+          )}
+        </>
+      )}
     </PageContainer>
   );
 }

@@ -1,5 +1,130 @@
-import { redirect } from 'react-router';
+import { formatMoney } from '@app/contracts/client';
+import { CheckCircle2, FileDown } from 'lucide-react';
+import { data, Link, redirect } from 'react-router';
+import { PageContainer, PageTitle } from '../../components/ui/page';
+import type { Route } from './+types/order-index';
 
-export function loader() {
-  return redirect('/order/history');
+export function meta() {
+  return [{ title: 'Your order' }, { name: 'robots', content: 'noindex' }];
+}
+
+/** One order: for its owner, or for a guest through the signed link of the confirmation and email. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const orderId = url.searchParams.get('orderId');
+  if (!orderId) throw redirect('/order/history');
+  const key = url.searchParams.get('key');
+  const order = await context.api.order(orderId, key);
+  if (!order) throw data({ message: 'Order not found' }, { status: 404 });
+  const pdfUrl = `/skulocity/api/v1/ecommerce/order/order/pdf?orderId=${encodeURIComponent(order.orderId)}${key ? `&key=${encodeURIComponent(key)}` : ''}`;
+  return { order, placed: url.searchParams.has('placed'), pdfUrl };
+}
+
+export default function OrderPage({ loaderData }: Route.ComponentProps) {
+  const { order, placed, pdfUrl } = loaderData;
+  const m = (n: number) => formatMoney(n, order.currency);
+  const s = order.shipTo;
+  return (
+    <PageContainer narrow>
+      {placed && (
+        <div className="mb-8 flex items-start gap-3 rounded-2xl border border-green-200 bg-green-50 p-5" role="status">
+          <CheckCircle2 aria-hidden className="mt-0.5 size-6 shrink-0 text-green-700" />
+          <div>
+            <p className="font-semibold text-green-900">Thank you! Your order has been placed.</p>
+            <p className="text-sm text-green-900">A receipt is on its way to {order.email}.</p>
+          </div>
+        </div>
+      )}
+      <PageTitle lead={`Placed ${new Date(order.placedAt).toLocaleDateString('en-US', { dateStyle: 'long' })}`}>
+        Order {order.orderId}
+      </PageTitle>
+      <div className="mb-6 flex flex-wrap items-center gap-3">
+        <span className="rounded-full bg-slate-900 px-3 py-1 text-sm font-medium text-white" data-testid="order-status">
+          {order.statusLabel}
+        </span>
+        <a
+          href={pdfUrl}
+          className="inline-flex items-center gap-1.5 text-sm font-medium text-brand hover:underline"
+          data-testid="invoice-link"
+        >
+          <FileDown aria-hidden className="size-4" />
+          Download invoice (PDF)
+        </a>
+      </div>
+      <ul className="divide-y divide-slate-200 border-y border-slate-200" data-testid="order-lines">
+        {order.lines.map((l) => (
+          <li key={l.lineNo} className="flex justify-between gap-4 py-4 text-sm">
+            <span>
+              <span className="font-medium text-slate-900">{l.productName}</span>
+              {l.optionsText && <span className="block text-slate-600">{l.optionsText}</span>}
+              <span className="block text-slate-600">
+                {l.quantity} × {m(l.unitPrice)}
+              </span>
+            </span>
+            <span className="font-medium text-slate-900">{m(l.lineTotal)}</span>
+          </li>
+        ))}
+      </ul>
+      <dl className="ml-auto mt-4 max-w-xs space-y-1.5 text-sm" data-testid="order-totals">
+        <div className="flex justify-between">
+          <dt className="text-slate-600">Subtotal</dt>
+          <dd>{m(order.subtotal)}</dd>
+        </div>
+        {order.discount > 0 && (
+          <div className="flex justify-between text-green-800">
+            <dt>Discount ({order.promoCode})</dt>
+            <dd>−{m(order.discount)}</dd>
+          </div>
+        )}
+        <div className="flex justify-between">
+          <dt className="text-slate-600">Shipping ({order.shippingMethod})</dt>
+          <dd>{order.shipping === 0 ? 'Free' : m(order.shipping)}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt className="text-slate-600">Tax</dt>
+          <dd>{m(order.tax)}</dd>
+        </div>
+        <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold">
+          <dt>Total</dt>
+          <dd data-testid="order-total">{m(order.total)}</dd>
+        </div>
+      </dl>
+      <div className="mt-10 grid gap-6 sm:grid-cols-2">
+        <section>
+          <h2 className="mb-2 font-semibold text-slate-900">Ships to</h2>
+          <address className="text-sm not-italic text-slate-700">
+            {s.toName}
+            <br />
+            {s.address1}
+            {s.address2 && (
+              <>
+                <br />
+                {s.address2}
+              </>
+            )}
+            <br />
+            {s.city} {s.postalCode}, {s.countryGeoId}
+          </address>
+        </section>
+        <section>
+          <h2 className="mb-2 font-semibold text-slate-900">Payment</h2>
+          <p className="text-sm text-slate-700">{order.payment}</p>
+          <h2 className="mb-2 mt-4 font-semibold text-slate-900">History</h2>
+          <ol className="space-y-1 text-sm text-slate-700">
+            {order.history.map((h) => (
+              <li key={`${h.status}-${h.at}`}>
+                {new Date(h.at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}:{' '}
+                {h.note ?? h.status}
+              </li>
+            ))}
+          </ol>
+        </section>
+      </div>
+      <p className="mt-10">
+        <Link to="/" className="text-sm font-medium text-brand hover:underline">
+          Continue shopping
+        </Link>
+      </p>
+    </PageContainer>
+  );
 }

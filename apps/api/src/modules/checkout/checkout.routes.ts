@@ -1,0 +1,150 @@
+import {
+  addressSchema,
+  cartSchema,
+  dataEnvelope,
+  destinationQuerySchema,
+  errorEnvelopeSchema,
+  orderSchema,
+  placeOrderSchema,
+  quoteSchema,
+  reviewRequestSchema,
+  savedCardSchema,
+  shippingRateSchema,
+} from '@app/contracts';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { tenantErrors } from '../../lib/app-types';
+import { AppError } from '../../lib/errors';
+import type { AddressesService } from '../addresses/index';
+import { type AuthService, optionalUser, requireUser } from '../auth/index';
+import { cartOwner } from '../cart/index';
+import type { CardsService } from '../payments/index';
+import type { Buyer, CheckoutService } from './checkout.service';
+
+const BASE = '/skulocity/api/v1';
+const errors = {
+  ...tenantErrors,
+  401: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
+} as const;
+const optionsEnvelope = dataEnvelope(
+  z.object({ cart: cartSchema, shippingMethods: z.array(shippingRateSchema), quote: quoteSchema }),
+);
+
+interface Deps {
+  checkout: CheckoutService;
+  auth: AuthService;
+  addresses: AddressesService;
+  cards: CardsService;
+}
+
+/** Who is buying: the signed-in shopper (their account email) or a guest with the cart cookie. */
+export async function buyerOf(auth: AuthService, req: FastifyRequest): Promise<Buyer> {
+  const user = await optionalUser(auth, req);
+  const owner = await cartOwner(auth, req);
+  if (!user) return { owner, userId: null, accountEmail: null };
+  const profile = await auth.profile(req.tenantCtx, user.userId);
+  return { owner, userId: user.userId, accountEmail: profile.email };
+}
+
+/** Checkout paths as SPEC.md section 7. Guests may check out; totals are always the server's. */
+export async function checkoutRoutes(app: App, { checkout, auth, addresses, cards }: Deps) {
+  app.get(
+    `${BASE}/public/ecommerce/checkout/checkoutoptions`,
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'Checkout options for a destination: the cart, shipping methods with rates, the totals',
+        description: 'Defaults to the United States. The totals use the first shipping method.',
+        querystring: destinationQuerySchema,
+        response: { 200: optionsEnvelope, ...tenantErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await checkout.options(req.tenantCtx, await cartOwner(auth, req), req.query) };
+    },
+  );
+
+  app.get(
+    `${BASE}/ecommerce/checkout/checkoutoptions`,
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: "The signed-in shopper's checkout options: the above, plus saved addresses and cards",
+        querystring: destinationQuerySchema,
+        response: {
+          200: dataEnvelope(
+            z.object({
+              cart: cartSchema,
+              shippingMethods: z.array(shippingRateSchema),
+              quote: quoteSchema,
+              addresses: z.array(addressSchema),
+              cards: z.array(savedCardSchema),
+            }),
+          ),
+          ...errors,
+        },
+      },
+    },
+    async (req, reply) => {
+      const user = await requireUser(auth, req);
+      const [options, saved, savedCards] = await Promise.all([
+        checkout.options(req.tenantCtx, { userId: user.userId, guestToken: null }, req.query),
+        addresses.list(req.tenantCtx, user.userId),
+        cards.list(req.tenantCtx, user.userId),
+      ]);
+      reply.header('cache-control', 'private, no-store');
+      return { data: { ...options, addresses: saved, cards: savedCards } };
+    },
+  );
+
+  app.post(
+    `${BASE}/ecommerce/checkout/review`,
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'What the order will cost, before paying',
+        description: 'Checks the cart (stock), the address (per country) and that the method ships there.',
+        body: reviewRequestSchema,
+        response: {
+          200: dataEnvelope(z.object({ cart: cartSchema, quote: quoteSchema, shippingMethod: z.string() })),
+          ...errors,
+        },
+      },
+    },
+    async (req) => {
+      const buyer = await buyerOf(auth, req);
+      return { data: await checkout.review(req.tenantCtx, buyer.owner, req.body) };
+    },
+  );
+
+  app.post(
+    `${BASE}/ecommerce/checkout/processorder`,
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'Places the order and takes the payment',
+        description:
+          'Needs an `Idempotency-Key` header (8 to 100 characters): the same key returns the same order; the same ' +
+          'key with another cart, address or payment is refused (409). Stock is taken atomically: a line that ' +
+          'sold out is refused by name (409 OUT_OF_STOCK) and nothing is charged. A declined card gives 422 ' +
+          'PAYMENT_DECLINED and leaves no order. Guests give an email; the answer carries their signed link.',
+        headers: z.object({ 'idempotency-key': z.string().min(8).max(100).optional() }).passthrough(),
+        body: placeOrderSchema,
+        response: { 200: dataEnvelope(orderSchema), ...errors },
+      },
+    },
+    async (req) => {
+      const key = req.headers['idempotency-key'];
+      if (typeof key !== 'string' || key.length < 8 || key.length > 100) {
+        throw AppError.badRequest('Idempotency-Key: send a unique key of 8 to 100 characters with each new order.');
+      }
+      const buyer = await buyerOf(auth, req);
+      const order = await checkout.placeOrder(req.tenantCtx, buyer, req.body, key);
+      return { data: order, message: 'Thank you! Your order has been placed.' };
+    },
+  );
+}

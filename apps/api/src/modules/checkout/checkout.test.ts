@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto';
+import { schema } from '@app/db';
+import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestApp } from '../../test/harness';
+import { TEST_CARDS } from '../payments/test-provider';
+
+let t: TestApp;
+const LIGHTING = 'lighting.localhost';
+const B = '/skulocity/api/v1';
+let product: { productId: string; price: number };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const p = schema.products;
+  const [row] = await t.database.db
+    .select()
+    .from(p)
+    .where(and(eq(p.tenantId, 'lighting'), gt(p.stockQuantity, 5), ne(p.productType, 'CONFIGURABLE')))
+    .orderBy(asc(p.productId))
+    .limit(1);
+  if (!row) throw new Error('no product');
+  product = { productId: row.productId, price: row.salePrice ?? row.listPrice };
+});
+afterAll(async () => {
+  await t.close();
+});
+beforeEach(async () => {
+  await t.database.db.delete(schema.carts);
+  await t.database.db.delete(schema.orders);
+  await t.database.db.delete(schema.promoRedemptions);
+  await t.database.db
+    .update(schema.products)
+    .set({ stockQuantity: 20 })
+    .where(eq(schema.products.productId, product.productId));
+});
+
+const shipTo = {
+  toName: 'Grace Hopper',
+  address1: '1 Market Street',
+  city: 'San Francisco',
+  postalCode: '94105',
+  countryGeoId: 'USA',
+  stateProvinceGeoId: 'US_CA',
+};
+const card = {
+  method: 'card',
+  cardNumber: TEST_CARDS.success,
+  cvc: '123',
+  expMonth: 12,
+  expYear: 2099,
+  nameOnCard: 'G Hopper',
+};
+
+async function guestCart(quantity = 1) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${B}/public/ecommerce/product/addToCart`,
+    headers: { host: LIGHTING },
+    payload: { productId: product.productId, quantity },
+  });
+  return String([res.headers['set-cookie']].flat()[0]).split(';')[0] as string;
+}
+const place = (headers: Record<string, string>, payload: object, key: string | null = randomUUID()) =>
+  t.app.inject({
+    method: 'POST',
+    url: `${B}/ecommerce/checkout/processorder`,
+    headers: { host: LIGHTING, ...(key ? { 'idempotency-key': key } : {}), ...headers },
+    payload,
+  });
+const stock = async () =>
+  (await t.database.db.select().from(schema.products).where(eq(schema.products.productId, product.productId)))[0]
+    ?.stockQuantity;
+
+describe('checkout options', () => {
+  it('lists the methods that ship to the destination with their rates, and totals with tax', async () => {
+    const cookie = await guestCart(1);
+    const us = await t.app.inject({
+      method: 'GET',
+      url: `${B}/public/ecommerce/checkout/checkoutoptions?countryGeoId=USA&stateProvinceGeoId=US_CA`,
+      headers: { host: LIGHTING, cookie },
+    });
+    const d = us.json().data;
+    expect(d.shippingMethods.map((m: { methodId: string }) => m.methodId)).toEqual(['STANDARD', 'EXPRESS']);
+    expect(d.quote.taxLabel).toBe('CA sales tax');
+    expect(d.quote.total).toBe(d.quote.subtotal - d.quote.discount + d.quote.shipping + d.quote.tax);
+    const uk = await t.app.inject({
+      method: 'GET',
+      url: `${B}/public/ecommerce/checkout/checkoutoptions?countryGeoId=GBR`,
+      headers: { host: LIGHTING, cookie },
+    });
+    expect(uk.json().data.shippingMethods.map((m: { methodId: string }) => m.methodId)).toEqual(['INTERNATIONAL']);
+  });
+});
+
+describe('placing an order', () => {
+  it('a guest pays by card: the order is paid, stock taken, cart emptied, totals from the server', async () => {
+    const cookie = await guestCart(2);
+    const res = await place(
+      { cookie },
+      { email: 'grace@example.com', shipTo, shippingMethodId: 'STANDARD', payment: card },
+    );
+    expect(res.statusCode).toBe(200);
+    const order = res.json().data;
+    expect(order).toMatchObject({ status: 'paid', email: 'grace@example.com', payment: 'Visa •••• 4242' });
+    expect(order.subtotal).toBe(product.price * 2);
+    expect(order.total).toBe(order.subtotal - order.discount + order.shipping + order.tax);
+    expect(order.tax).toBe(Math.round(((order.subtotal - order.discount) * 725) / 10000));
+    expect(order.accessKey).toMatch(/^\d+\.[\w-]+$/);
+    expect(await stock()).toBe(18);
+    const cart = await t.app.inject({
+      method: 'GET',
+      url: `${B}/public/ecommerce/cart/showcart`,
+      headers: { host: LIGHTING, cookie },
+    });
+    expect(cart.json().data.cart.shoppingCartSize).toBe(0);
+    // The card number is nowhere in the order.
+    const [row] = await t.database.db.select().from(schema.orders);
+    expect(JSON.stringify(row)).not.toContain(TEST_CARDS.success);
+
+    // The guest's signed link opens it; without it, or with another order's, it is not found.
+    const withKey = await t.app.inject({
+      method: 'GET',
+      url: `${B}/ecommerce/order/status?orderId=${order.orderId}&key=${encodeURIComponent(order.accessKey)}`,
+      headers: { host: LIGHTING },
+    });
+    expect(withKey.statusCode).toBe(200);
+    expect(withKey.json().data.history.map((h: { status: string }) => h.status)).toEqual(['placed', 'paid']);
+    const without = await t.app.inject({
+      method: 'GET',
+      url: `${B}/ecommerce/order/status?orderId=${order.orderId}`,
+      headers: { host: LIGHTING },
+    });
+    expect(without.statusCode).toBe(404);
+    const otherStore = await t.app.inject({
+      method: 'GET',
+      url: `${B}/ecommerce/order/status?orderId=${order.orderId}&key=${encodeURIComponent(order.accessKey)}`,
+      headers: { host: 'garden.localhost' },
+    });
+    expect(otherStore.statusCode).toBe(404);
+    const pdf = await t.app.inject({
+      method: 'GET',
+      url: `${B}/ecommerce/order/order/pdf?orderId=${order.orderId}&key=${encodeURIComponent(order.accessKey)}`,
+      headers: { host: LIGHTING },
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('the same Idempotency-Key twice gives one order; with another cart it is refused', async () => {
+    const cookie = await guestCart(1);
+    const body = { email: 'grace@example.com', shipTo, shippingMethodId: 'STANDARD', payment: card };
+    const key = randomUUID();
+    const first = await place({ cookie }, body, key);
+    const again = await place({ cookie }, body, key);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.orderId).toBe(first.json().data.orderId);
+    expect(await t.database.db.select().from(schema.orders)).toHaveLength(1);
+    expect(await stock()).toBe(19);
+    await t.app.inject({
+      method: 'POST',
+      url: `${B}/public/ecommerce/product/addToCart`,
+      headers: { host: LIGHTING, cookie },
+      payload: { productId: product.productId, quantity: 3 },
+    });
+    expect((await place({ cookie }, body, key)).statusCode).toBe(409);
+    expect((await place({ cookie }, { ...body, shippingMethodId: 'EXPRESS' }, key)).statusCode).toBe(409);
+    expect((await place({ cookie }, body, null)).statusCode).toBe(400);
+  });
+
+  it('a declined card leaves no order and no stock taken', async () => {
+    const cookie = await guestCart(2);
+    const res = await place(
+      { cookie },
+      {
+        email: 'grace@example.com',
+        shipTo,
+        shippingMethodId: 'STANDARD',
+        payment: { ...card, cardNumber: TEST_CARDS.declined },
+      },
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe('PAYMENT_DECLINED');
+    expect(await t.database.db.select().from(schema.orders)).toHaveLength(0);
+    expect(await stock()).toBe(20);
+    const cart = await t.app.inject({
+      method: 'GET',
+      url: `${B}/public/ecommerce/cart/showcart`,
+      headers: { host: LIGHTING, cookie },
+    });
+    expect(cart.json().data.cart.shoppingCartSize).toBe(2);
+  });
+
+  it('20 parallel orders for the last 5 units make exactly 5 orders and leave stock 0', async () => {
+    await t.database.db
+      .update(schema.products)
+      .set({ stockQuantity: 5 })
+      .where(eq(schema.products.productId, product.productId));
+    const cookies = await Promise.all(Array.from({ length: 20 }, () => guestCart(1)));
+    const results = await Promise.all(
+      cookies.map((cookie, i) =>
+        place({ cookie }, { email: `buyer${i}@example.com`, shipTo, shippingMethodId: 'STANDARD', payment: card }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(5);
+    expect(codes.filter((c) => c === 409)).toHaveLength(15);
+    expect(results.find((r) => r.statusCode === 409)?.json().code).toBe('OUT_OF_STOCK');
+    expect(await stock()).toBe(0);
+    expect(await t.database.db.select().from(schema.orders)).toHaveLength(5);
+  });
+
+  it('refuses a method that does not ship to the address, a bad postal code, and prices sent by the client', async () => {
+    const cookie = await guestCart(1);
+    const base = { email: 'grace@example.com', shipTo, shippingMethodId: 'STANDARD', payment: card };
+    const intl = await place({ cookie }, { ...base, shippingMethodId: 'INTERNATIONAL' });
+    expect(intl.statusCode).toBe(400);
+    expect(intl.json().message).toContain('shippingMethodId');
+    const zip = await place({ cookie }, { ...base, shipTo: { ...shipTo, postalCode: 'ABC' } });
+    expect(zip.json().message).toContain('postalCode');
+    expect((await place({ cookie }, { ...base, total: 1 })).statusCode).toBe(400);
+    expect((await place({ cookie }, { ...base, email: undefined })).statusCode).toBe(400);
+    expect(await t.database.db.select().from(schema.orders)).toHaveLength(0);
+  });
+
+  it("a shopper's order: in their history, not another shopper's; a once-per-customer code works once", async () => {
+    const sam = await signIn(t.app, 'shopper@lighting.test', 'shopper-demo-1', LIGHTING);
+    const olivia = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);
+    const buy = async () => {
+      await t.app.inject({
+        method: 'POST',
+        url: `${B}/public/ecommerce/product/addToCart`,
+        headers: { host: LIGHTING, ...sam },
+        payload: { productId: product.productId, quantity: 1 },
+      });
+      const promo = await t.app.inject({
+        method: 'POST',
+        url: `${B}/public/ecommerce/cart/addpromocode`,
+        headers: { host: LIGHTING, ...sam },
+        payload: { promoCode: 'once15' },
+      });
+      expect(promo.statusCode).toBe(200);
+      return place(sam, { shipTo, shippingMethodId: 'STANDARD', payment: card });
+    };
+    const first = await buy();
+    expect(first.statusCode).toBe(200);
+    const order = first.json().data;
+    expect(order.discount).toBe(Math.round((product.price * 15) / 100));
+    expect(order.promoCode).toBe('ONCE15');
+    expect(order.email).toBe('shopper@lighting.test');
+    expect(order.accessKey).toBeNull();
+    const second = await buy();
+    expect(second.statusCode).toBe(422);
+    expect(second.json().message).toBe('ONCE15 can be used only once per customer.');
+
+    const history = await t.app.inject({
+      method: 'GET',
+      url: `${B}/ecommerce/order/history`,
+      headers: { host: LIGHTING, ...sam },
+    });
+    expect(history.json().data.orders.map((o: { orderId: string }) => o.orderId)).toEqual([order.orderId]);
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url: `${B}/ecommerce/order/history`,
+      headers: { host: LIGHTING, ...olivia },
+    });
+    expect(theirs.json().data.orders).toEqual([]);
+    for (const url of [
+      `/ecommerce/order/status?orderId=${order.orderId}`,
+      `/ecommerce/order/order/pdf?orderId=${order.orderId}`,
+    ]) {
+      expect(
+        (await t.app.inject({ method: 'GET', url: `${B}${url}`, headers: { host: LIGHTING, ...olivia } })).statusCode,
+      ).toBe(404);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `${B}${url}`, headers: { host: LIGHTING, ...sam } })).statusCode,
+      ).toBe(200);
+    }
+  });
+});

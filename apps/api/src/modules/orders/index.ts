@@ -1,0 +1,3 @@
+export { canTransition, ORDER_TRANSITIONS, STATUS_LABELS } from './order-state';
+export { ordersRoutes } from './orders.routes';
+export { createOrdersService, type OrdersService } from './orders.service';

@@ -1,0 +1,531 @@
+import { formatMoney } from '@app/contracts';
+import PDFDocument from 'pdfkit';
+
+export interface InvoiceData {
+  store: {
+    name: string;
+    addressLines: string[];
+    email: string | null;
+    phone: string | null;
+    hostName: string;
+    /** "R, G, B" such as "34, 87, 122"; null or unreadable falls back to dark slate. */
+    brandRgb: string | null;
+  };
+  order: {
+    orderId: string;
+    placedAt: Date;
+    statusLabel: string;
+    /** ISO 4217 */
+    currency: string;
+    customer: { name: string; email: string };
+    shipTo: string[];
+    /** null when the billing address is not known apart from the shipping one. */
+    billTo: string[] | null;
+    /** e.g. "Visa •••• 4242" or "PayPal" */
+    payment: string;
+    shippingMethod: string;
+    lines: {
+      name: string;
+      productId: string;
+      options: string | null;
+      quantity: number;
+      unitPriceMinor: number;
+      lineTotalMinor: number;
+    }[];
+    subtotalMinor: number;
+    /** A positive amount taken off the subtotal. */
+    discountMinor: number;
+    promoCode: string | null;
+    shippingMinor: number;
+    taxMinor: number;
+    totalMinor: number;
+  };
+}
+
+type Doc = PDFKit.PDFDocument;
+type Rgb = [number, number, number];
+
+// US Letter in points: most of our stores sell in North America.
+const PAGE_W = 612;
+const PAGE_H = 792;
+const LEFT = 54;
+const RIGHT = PAGE_W - 54;
+const WIDTH = RIGHT - LEFT;
+const TOP = 54;
+/** Content stops here; the footer lives below it on every page. */
+const CONTENT_BOTTOM = PAGE_H - 76;
+const FOOTER_RULE_Y = PAGE_H - 60;
+
+const INK = '#0F172A';
+const TEXT = '#334155';
+const MUTED = '#64748B';
+const RULE = '#E2E8F0';
+const HEAD_FILL = '#F1F5F9';
+const SLATE: Rgb = [30, 41, 59];
+
+const REGULAR = 'Helvetica';
+const BOLD = 'Helvetica-Bold';
+
+// Table columns: right edges of the numbers line up with the totals block below.
+const CELL_PAD = 8;
+const COL_GAP = 10;
+const AMOUNT_W = 84;
+const UNIT_W = 84;
+const QTY_W = 36;
+const AMOUNT_X = RIGHT - CELL_PAD - AMOUNT_W;
+const UNIT_X = AMOUNT_X - COL_GAP - UNIT_W;
+const QTY_X = UNIT_X - COL_GAP - QTY_W;
+const ITEM_X = LEFT + CELL_PAD;
+const ITEM_W = QTY_X - COL_GAP - ITEM_X;
+
+/** A row must fit on one page, so a pathological name is cut rather than overflow the footer. */
+const MAX_CELL_CHARS = 400;
+
+/**
+ * Render the invoice of one order as a US Letter PDF. Only the standard Helvetica fonts are used
+ * (no font files to ship or find), so text is reduced to what WinAnsi can draw first.
+ */
+export function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const { store, order } = data;
+    const doc = new PDFDocument({
+      size: 'LETTER',
+      // Bottom margin is small so pdfkit never breaks a page on its own while drawing the footer:
+      // every page break is decided here, where the table header can be repeated.
+      margins: { top: TOP, left: LEFT, right: PAGE_W - RIGHT, bottom: 16 },
+      bufferPages: true,
+      displayTitle: true,
+      lang: 'en-US',
+      // The info dictionary is written as UTF-16, so it keeps the names as typed.
+      info: {
+        Title: `Invoice for order ${order.orderId} - ${store.name}`,
+        Author: store.name,
+        Subject: `Invoice for order ${order.orderId}`,
+        Creator: store.hostName,
+      },
+    });
+    const chunks: Uint8Array[] = [];
+    doc.on('data', (chunk: Uint8Array) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    try {
+      new InvoiceLayout(doc, data).draw();
+      doc.end();
+    } catch (err) {
+      reject(err);
+    }
+  });
+}
+
+class InvoiceLayout {
+  private y = TOP;
+  private readonly brand: Rgb;
+  /** The brand colour, unless it is too pale to read as text on white. */
+  private readonly brandText: Rgb;
+  private readonly currency: string;
+
+  constructor(
+    private readonly doc: Doc,
+    private readonly data: InvoiceData,
+  ) {
+    this.brand = parseRgb(data.store.brandRgb) ?? SLATE;
+    this.brandText = contrastOnWhite(this.brand) >= 3 ? this.brand : SLATE;
+    this.currency = data.order.currency;
+  }
+
+  draw(): void {
+    this.brandBar();
+    this.header();
+    this.parties();
+    this.lineTable();
+    this.totals();
+    this.footers();
+  }
+
+  private brandBar(): void {
+    this.doc.rect(0, 0, PAGE_W, 6).fill(this.brand);
+  }
+
+  private header(): void {
+    const { store, order } = this.data;
+    const metaW = 220;
+    const metaX = RIGHT - metaW;
+    const storeW = metaX - 24 - LEFT;
+
+    let left = TOP;
+    left += this.write(store.name, LEFT, left, { font: BOLD, size: 20, color: this.brandText, width: storeW });
+    left += 6;
+    for (const line of store.addressLines) {
+      left += this.write(line, LEFT, left, { size: 9, color: TEXT, width: storeW, lineGap: 1.5 });
+    }
+    for (const contact of [store.email, store.phone]) {
+      if (contact) left += this.write(contact, LEFT, left, { size: 9, color: MUTED, width: storeW, lineGap: 1.5 });
+    }
+
+    let right = TOP;
+    right += this.write('Invoice', metaX, right, { font: BOLD, size: 20, color: INK, width: metaW, align: 'right' });
+    right += 8;
+    const meta: [string, string][] = [
+      ['Order number', order.orderId],
+      ['Order date', formatDate(order.placedAt)],
+      ['Status', order.statusLabel],
+    ];
+    const labelW = 76;
+    for (const [label, value] of meta) {
+      this.write(label, metaX, right, { size: 9, color: MUTED, width: labelW });
+      right +=
+        this.write(value, metaX + labelW, right, {
+          font: BOLD,
+          size: 9,
+          color: INK,
+          width: metaW - labelW,
+          align: 'right',
+        }) + 4;
+    }
+
+    this.y = Math.max(left, right) + 18;
+    this.rule(this.y);
+    this.y += 18;
+  }
+
+  private parties(): void {
+    const { order } = this.data;
+    const gap = 24;
+    const colW = (WIDTH - 2 * gap) / 3;
+    const billTo = order.billTo?.length ? order.billTo : [order.customer.name];
+    const columns: [string, string[]][][] = [
+      [['Bill to', [...billTo, order.customer.email]]],
+      [['Ship to', order.shipTo]],
+      [
+        ['Payment', [order.payment]],
+        ['Shipping method', [order.shippingMethod]],
+      ],
+    ];
+    let bottom = this.y;
+    columns.forEach((blocks, i) => {
+      const x = LEFT + i * (colW + gap);
+      let y = this.y;
+      blocks.forEach(([title, lines], b) => {
+        if (b > 0) y += 10;
+        y += this.label(title, x, y, colW) + 4;
+        for (const line of lines) y += this.write(line, x, y, { size: 9.5, color: TEXT, width: colW, lineGap: 1.5 });
+      });
+      bottom = Math.max(bottom, y);
+    });
+    this.y = bottom + 26;
+  }
+
+  private lineTable(): void {
+    this.tableHeader();
+    for (const line of this.data.order.lines) {
+      const name = clip(line.name);
+      const options = line.options ? clip(line.options) : null;
+      const nameH = this.measure(name, { size: 10, width: ITEM_W, lineGap: 1 });
+      const optionsH = options ? 2 + this.measure(options, { size: 8.5, width: ITEM_W, lineGap: 1 }) : 0;
+      const rowH = 9 + nameH + optionsH + 9;
+      if (this.y + rowH > CONTENT_BOTTOM) {
+        this.newPage();
+        this.tableHeader();
+      }
+      const top = this.y + 9;
+      this.write(name, ITEM_X, top, { size: 10, color: INK, width: ITEM_W, lineGap: 1 });
+      if (options) this.write(options, ITEM_X, top + nameH + 2, { size: 8.5, color: MUTED, width: ITEM_W, lineGap: 1 });
+      const num = { size: 10, color: INK, align: 'right' as const };
+      this.write(formatCount(line.quantity), QTY_X, top, { ...num, width: QTY_W });
+      this.write(this.money(line.unitPriceMinor), UNIT_X, top, { ...num, width: UNIT_W });
+      this.write(this.money(line.lineTotalMinor), AMOUNT_X, top, { ...num, width: AMOUNT_W });
+      this.y += rowH;
+      this.rule(this.y);
+    }
+  }
+
+  private tableHeader(): void {
+    const h = 22;
+    this.doc.rect(LEFT, this.y, WIDTH, h).fill(HEAD_FILL);
+    const y = this.y + 7.5;
+    this.label('Item', ITEM_X, y, ITEM_W);
+    this.label('Qty', QTY_X, y, QTY_W, 'right');
+    this.label('Unit price', UNIT_X, y, UNIT_W, 'right');
+    this.label('Amount', AMOUNT_X, y, AMOUNT_W, 'right');
+    this.y += h;
+  }
+
+  private totals(): void {
+    const { order, store } = this.data;
+    const rows: [string, string][] = [['Subtotal', this.money(order.subtotalMinor)]];
+    if (order.discountMinor !== 0) {
+      const label = order.promoCode ? `Discount (${clip(order.promoCode, 60)})` : 'Discount';
+      rows.push([label, this.money(-Math.abs(order.discountMinor))]);
+    }
+    rows.push(['Shipping', this.money(order.shippingMinor)], ['Tax', this.money(order.taxMinor)]);
+
+    const boxW = 250;
+    const boxX = RIGHT - CELL_PAD - boxW;
+    const valueW = 100;
+    const labelW = boxW - valueW - 8;
+    // A long promo code wraps its label, so each row is as tall as its label.
+    const heights = rows.map(([label]) => Math.max(18, this.measure(label, { size: 10, width: labelW }) + 6));
+    const blockH = 14 + heights.reduce((a, b) => a + b, 0) + 10 + 22;
+    // The totals stay together: splitting "Total" from its subtotal would read as a different invoice.
+    if (this.y + blockH > CONTENT_BOTTOM) this.newPage();
+
+    let y = this.y + 14;
+    const blockTop = y;
+    rows.forEach(([label, value], i) => {
+      this.write(label, boxX, y, { size: 10, color: TEXT, width: labelW });
+      this.write(value, RIGHT - CELL_PAD - valueW, y, { size: 10, color: INK, width: valueW, align: 'right' });
+      y += heights[i] ?? 18;
+    });
+    y += 2;
+    this.doc
+      .moveTo(boxX, y)
+      .lineTo(RIGHT - CELL_PAD, y)
+      .lineWidth(1)
+      .strokeColor(INK)
+      .stroke();
+    y += 8;
+    this.write('Total', boxX, y, { font: BOLD, size: 12, color: INK, width: labelW });
+    this.write(this.money(order.totalMinor), RIGHT - CELL_PAD - valueW, y, {
+      font: BOLD,
+      size: 12,
+      color: INK,
+      width: valueW,
+      align: 'right',
+    });
+    y += 22;
+
+    // The space left of the totals tells the customer where to ask about the order.
+    const contact = [store.email, store.phone].filter((c): c is string => Boolean(c));
+    if (contact.length) {
+      const noteW = boxX - 28 - LEFT;
+      let noteY = blockTop;
+      noteY += this.label('Questions?', LEFT, noteY, noteW) + 4;
+      noteY += this.write(`Contact ${store.name} at ${contact.join(' or ')}.`, LEFT, noteY, {
+        size: 9,
+        color: TEXT,
+        width: noteW,
+        lineGap: 1.5,
+      });
+      y = Math.max(y, noteY);
+    }
+    this.y = y;
+  }
+
+  /** Footers go on last, when the page count is known. */
+  private footers(): void {
+    const { store } = this.data;
+    const range = this.doc.bufferedPageRange();
+    for (let i = 0; i < range.count; i++) {
+      this.doc.switchToPage(range.start + i);
+      this.rule(FOOTER_RULE_Y);
+      const y = FOOTER_RULE_Y + 9;
+      this.write(`Thank you for shopping at ${store.name}`, LEFT, y, { size: 8.5, color: TEXT, width: WIDTH - 120 });
+      this.write(store.hostName, LEFT, y + 12, {
+        size: 8.5,
+        color: MUTED,
+        width: WIDTH - 120,
+        link: `https://${store.hostName}`,
+      });
+      this.write(`Page ${i + 1} of ${range.count}`, RIGHT - 110, y, {
+        size: 8.5,
+        color: MUTED,
+        width: 110,
+        align: 'right',
+      });
+    }
+  }
+
+  /** Pages after the first carry a short header so a loose sheet still says whose invoice it is. */
+  private newPage(): void {
+    const { store, order } = this.data;
+    this.doc.addPage();
+    this.brandBar();
+    this.write(store.name, LEFT, TOP, { font: BOLD, size: 11, color: this.brandText, width: WIDTH / 2 });
+    this.write(`Invoice for order ${order.orderId} (continued)`, LEFT + WIDTH / 2, TOP + 1.5, {
+      size: 9,
+      color: MUTED,
+      width: WIDTH / 2,
+      align: 'right',
+    });
+    this.y = TOP + 20;
+    this.rule(this.y);
+    this.y += 14;
+  }
+
+  private label(text: string, x: number, y: number, width: number, align: 'left' | 'right' = 'left'): number {
+    return this.write(text.toUpperCase(), x, y, {
+      font: BOLD,
+      size: 7.5,
+      color: MUTED,
+      width,
+      align,
+      characterSpacing: 0.6,
+    });
+  }
+
+  private rule(y: number): void {
+    this.doc.moveTo(LEFT, y).lineTo(RIGHT, y).lineWidth(0.75).strokeColor(RULE).stroke();
+  }
+
+  private money(amountMinor: number): string {
+    return moneyText(amountMinor, this.currency);
+  }
+
+  private measure(text: string, o: Omit<TextStyle, 'color'>): number {
+    const safe = toWinAnsi(text);
+    if (!safe) return 0;
+    this.doc.font(o.font ?? REGULAR).fontSize(o.size);
+    return this.doc.heightOfString(safe, {
+      width: o.width,
+      lineGap: o.lineGap ?? 0,
+      characterSpacing: o.characterSpacing ?? 0,
+    });
+  }
+
+  /** Draws one block of text at an absolute position and returns its height. */
+  private write(text: string, x: number, y: number, o: TextStyle): number {
+    const safe = toWinAnsi(text);
+    if (!safe) return 0;
+    const height = this.measure(text, o);
+    this.doc
+      .font(o.font ?? REGULAR)
+      .fontSize(o.size)
+      .fillColor(o.color)
+      .text(safe, x, y, {
+        width: o.width,
+        align: o.align ?? 'left',
+        lineGap: o.lineGap ?? 0,
+        characterSpacing: o.characterSpacing ?? 0,
+        ...(o.link ? { link: o.link } : {}),
+      });
+    return height;
+  }
+}
+
+interface TextStyle {
+  font?: string;
+  size: number;
+  color: string | Rgb;
+  width: number;
+  align?: 'left' | 'right';
+  lineGap?: number;
+  characterSpacing?: number;
+  link?: string;
+}
+
+function parseRgb(value: string | null): Rgb | null {
+  const m = value?.match(/^\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*$/);
+  if (!m) return null;
+  const rgb: Rgb = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return rgb.every((c) => c <= 255) ? rgb : null;
+}
+
+/** WCAG contrast ratio of the colour against white. */
+function contrastOnWhite([r, g, b]: Rgb): number {
+  const lin = (c: number) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  return 1.05 / (luminance + 0.05);
+}
+
+// The order's instant has no store time zone with it; UTC keeps the date the same on every server.
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+const countFormat = new Intl.NumberFormat('en-US');
+
+function formatDate(date: Date): string {
+  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+}
+
+function formatCount(n: number): string {
+  return countFormat.format(n);
+}
+
+/**
+ * Money as the storefront prints it. Some symbols (₹, ₩, ₪...) are not in WinAnsi: the ISO code
+ * stands in for them, since "?1,234.00" would be no amount at all.
+ */
+function moneyText(amountMinor: number, currency: string): string {
+  const text = formatMoney(amountMinor, currency);
+  if ([...text].every(isWinAnsi)) return text;
+  return text.replace(/[^\u0020-\u007e\u00a0-\u00ff]+/gu, `${currency.toUpperCase()}\u00a0`);
+}
+
+function clip(text: string, max = MAX_CELL_CHARS): string {
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : text;
+}
+
+/** Characters past Latin-1 that WinAnsi (and so pdfkit's standard fonts) can still draw. */
+const WIN_ANSI_EXTRA = new Set(
+  '\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021\u2022\u2026\u2030\u2039\u203a\u20ac\u2122',
+);
+
+function isWinAnsi(ch: string): boolean {
+  const cp = ch.codePointAt(0) ?? 0;
+  // 0x80-0x9F are C1 controls in Unicode; pdfkit would send them as the WinAnsi glyphs at those codes.
+  return (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || WIN_ANSI_EXTRA.has(ch);
+}
+
+/** Look-alikes for characters WinAnsi lacks that customers and merchants commonly type or paste. */
+const SUBSTITUTES: Record<string, string> = {
+  '\u2010': '-', // hyphen
+  '\u2011': '-', // non-breaking hyphen
+  '\u2012': '\u2013', // figure dash
+  '\u2015': '\u2014', // horizontal bar
+  '\u2212': '-', // minus sign
+  '\u2032': "'", // prime
+  '\u2033': '"', // double prime
+  '\u2043': '-', // hyphen bullet
+  '\u2219': '\u2022', // bullet operator
+  '\u25cf': '\u2022', // black circle
+  '\u25e6': '\u2022', // white bullet
+  '\u2027': '\u00b7', // hyphenation point
+  '\u201b': '\u2018',
+  '\u201f': '\u201c',
+  '\u2116': 'No.',
+  '\u0141': 'L',
+  '\u0142': 'l',
+  '\u0110': 'D',
+  '\u0111': 'd',
+  '\u0131': 'i',
+  '\u0127': 'h',
+  '\u0126': 'H',
+};
+
+const SPACES = /[\t\n\v\f\r\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/gu;
+/** Invisible joiners and emoji variation selectors: they belong to the character before them. */
+const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]|\p{Variation_Selector}/u;
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * Reduce text to what the standard Helvetica can draw. pdfkit maps the WinAnsi punctuation (•, “ ”,
+ * – —, €) itself but writes any other character as a wrong glyph, so those are replaced first: accents
+ * that WinAnsi lacks are dropped ("ő" → "o"), and whatever has no stand-in becomes one "?" per
+ * visible character, so an emoji built of several code points is still a single "?".
+ */
+export function toWinAnsi(text: string): string {
+  let out = '';
+  for (const { segment } of graphemes.segment(text.replace(SPACES, ' ').normalize('NFC'))) {
+    out += graphemeToWinAnsi(segment);
+  }
+  return out;
+}
+
+function graphemeToWinAnsi(grapheme: string): string {
+  let out = '';
+  for (const ch of grapheme) {
+    if (isWinAnsi(ch)) out += ch;
+    else if (SUBSTITUTES[ch] !== undefined) out += SUBSTITUTES[ch];
+    else if (INVISIBLE.test(ch)) continue;
+    else {
+      const base = ch.normalize('NFD').replace(/\p{M}/gu, '');
+      if (base && [...base].every(isWinAnsi)) out += base;
+      else if (/\p{M}/u.test(ch)) continue;
+      else if (/\p{Cc}/u.test(ch)) continue;
+      else return '?';
+    }
+  }
+  return out;
+}

@@ -1,0 +1,99 @@
+import {
+  dataEnvelope,
+  errorEnvelopeSchema,
+  orderHistoryQuerySchema,
+  orderSchema,
+  orderStatusQuerySchema,
+  orderSummarySchema,
+} from '@app/contracts';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { tenantErrors } from '../../lib/app-types';
+import { type AuthService, optionalUser, requireUser } from '../auth/index';
+import type { StoreService } from '../store/index';
+import { invoiceData } from './invoice-data';
+import { renderInvoicePdf } from './invoice-pdf';
+import type { OrdersService } from './orders.service';
+
+const BASE = '/skulocity/api/v1';
+const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
+
+/** Order history, one order, and its PDF invoice; paths as SPEC.md section 7. */
+export async function ordersRoutes(
+  app: App,
+  { orders, auth, store }: { orders: OrdersService; auth: AuthService; store: StoreService },
+) {
+  app.get(
+    `${BASE}/ecommerce/order/history`,
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "The signed-in shopper's orders, newest first, 10 a page",
+        querystring: orderHistoryQuerySchema,
+        response: {
+          200: dataEnvelope(
+            z.object({
+              orders: z.array(orderSummarySchema),
+              total: z.number().int(),
+              page: z.number().int(),
+              pageSize: z.number().int(),
+            }),
+          ),
+          ...errors,
+        },
+      },
+    },
+    async (req, reply) => {
+      const user = await requireUser(auth, req);
+      reply.header('cache-control', 'private, no-store');
+      return { data: await orders.history(req.tenantCtx, user.userId, req.query.page) };
+    },
+  );
+
+  app.get(
+    `${BASE}/ecommerce/order/status`,
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'One order: lines, address, payment, shipping, status history',
+        description:
+          "The shopper's own order, or, for a guest, the order its signed link names (`key`). Anyone else gets 404.",
+        querystring: orderStatusQuerySchema,
+        response: { 200: dataEnvelope(orderSchema), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const user = await optionalUser(auth, req);
+      reply.header('cache-control', 'private, no-store');
+      return {
+        data: await orders.read(req.tenantCtx, req.query.orderId, { userId: user?.userId ?? null, key: req.query.key }),
+      };
+    },
+  );
+
+  app.get(
+    `${BASE}/ecommerce/order/order/pdf`,
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "The order's invoice as a PDF, for its owner (or its signed link)",
+        querystring: orderStatusQuerySchema,
+        response: { ...errors },
+      },
+    },
+    async (req, reply) => {
+      const user = await optionalUser(auth, req);
+      const order = await orders.read(req.tenantCtx, req.query.orderId, {
+        userId: user?.userId ?? null,
+        key: req.query.key,
+      });
+      const details = await store.details(req.tenantCtx, req.tenantCtx.productStoreId);
+      const pdf = await renderInvoicePdf(invoiceData(order, details, req.tenantCtx.hostName));
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="invoice-${order.orderId}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf as never);
+    },
+  );
+}

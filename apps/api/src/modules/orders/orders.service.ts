@@ -1,0 +1,144 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Order, OrderStatus, OrderSummary } from '@app/contracts';
+import { type Db, schema } from '@app/db';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
+import type { TenantContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+import { STATUS_LABELS } from './order-state';
+
+const o = schema.orders;
+const ol = schema.orderLines;
+const oh = schema.orderStatusHistory;
+
+export const ORDERS_PAGE_SIZE = 10;
+/** A guest's link to an order works this long. */
+const ACCESS_TTL_MS = 90 * 24 * 3600 * 1000;
+
+/**
+ * Orders as shoppers read them. A signed-in shopper sees their own orders; a guest reaches an order
+ * only through its signed link (`expiry.signature`, bound to the store and the order).
+ */
+export function createOrdersService(db: Db, deps: { secret: string }) {
+  const sign = (tenantId: string, orderId: string, expires: number) =>
+    createHmac('sha256', deps.secret).update(`order\0${tenantId}\0${orderId}\0${expires}`).digest('base64url');
+
+  function accessKey(ctx: TenantContext, orderId: string, now = Date.now()): string {
+    const expires = Math.floor((now + ACCESS_TTL_MS) / 1000);
+    return `${expires}.${sign(ctx.tenantId, orderId, expires)}`;
+  }
+
+  function keyValid(ctx: TenantContext, orderId: string, key: string | undefined): boolean {
+    const [exp, sig] = (key ?? '').split('.');
+    const expires = Number(exp);
+    if (!sig || !Number.isInteger(expires) || expires * 1000 < Date.now()) return false;
+    const expected = Buffer.from(sign(ctx.tenantId, orderId, expires));
+    const given = Buffer.from(sig);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  async function load(ctx: TenantContext, orderId: string, withKey: boolean): Promise<Order | null> {
+    const [row] = await db
+      .select()
+      .from(o)
+      .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
+    if (!row) return null;
+    const [lines, history] = await Promise.all([
+      db
+        .select()
+        .from(ol)
+        .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, orderId)))
+        .orderBy(asc(ol.lineNo)),
+      db
+        .select()
+        .from(oh)
+        .where(and(eq(oh.tenantId, ctx.tenantId), eq(oh.orderId, orderId)))
+        .orderBy(asc(oh.seq)),
+    ]);
+    const status = row.status as OrderStatus;
+    return {
+      orderId: row.orderId,
+      status,
+      statusLabel: STATUS_LABELS[status],
+      placedAt: row.placedAt.toISOString(),
+      email: row.email,
+      currency: row.currency,
+      lines: lines.map((l) => ({
+        lineNo: l.lineNo,
+        productId: l.productId,
+        productName: l.productName,
+        optionsText: l.optionsText,
+        quantity: l.quantity,
+        unitPrice: l.unitPrice,
+        lineTotal: l.lineTotal,
+      })),
+      subtotal: row.subtotal,
+      discount: row.discount,
+      promoCode: row.promoCode,
+      shipping: row.shippingTotal,
+      tax: row.taxTotal,
+      total: row.grandTotal,
+      shippingMethod: row.shippingMethodName,
+      shipTo: row.shipTo,
+      payment: row.paymentLabel,
+      history: history.map((h) => ({ status: h.status as OrderStatus, note: h.note, at: h.createdAt.toISOString() })),
+      accessKey: withKey ? accessKey(ctx, row.orderId) : null,
+    };
+  }
+
+  return {
+    accessKey,
+
+    /** The order for its owner, or for whoever holds its signed link; 404 for anyone else. */
+    async read(ctx: TenantContext, orderId: string, who: { userId: string | null; key?: string }): Promise<Order> {
+      const [row] = await db
+        .select({ userId: o.userId })
+        .from(o)
+        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
+      const mine = row && who.userId !== null && row.userId === who.userId;
+      if (!row || !(mine || keyValid(ctx, orderId, who.key))) {
+        throw AppError.notFound(`Order ${orderId} was not found.`);
+      }
+      return (await load(ctx, orderId, !mine)) as Order;
+    },
+
+    /** The order right after checkout placed it: the buyer gets the signed link if they are a guest. */
+    async placed(ctx: TenantContext, orderId: string, guest: boolean): Promise<Order> {
+      const order = await load(ctx, orderId, guest);
+      if (!order) throw AppError.notFound(`Order ${orderId} was not found.`);
+      return order;
+    },
+
+    async history(
+      ctx: TenantContext,
+      userId: string,
+      page: number,
+    ): Promise<{ orders: OrderSummary[]; total: number; page: number; pageSize: number }> {
+      const where = and(eq(o.tenantId, ctx.tenantId), eq(o.userId, userId));
+      const [rows, [{ n } = { n: 0 }]] = await Promise.all([
+        db
+          .select()
+          .from(o)
+          .where(where)
+          .orderBy(desc(o.placedAt), desc(o.orderId))
+          .limit(ORDERS_PAGE_SIZE)
+          .offset((page - 1) * ORDERS_PAGE_SIZE),
+        db.select({ n: count() }).from(o).where(where),
+      ]);
+      return {
+        orders: rows.map((r) => ({
+          orderId: r.orderId,
+          status: r.status as OrderStatus,
+          statusLabel: STATUS_LABELS[r.status as OrderStatus],
+          placedAt: r.placedAt.toISOString(),
+          currency: r.currency,
+          total: r.grandTotal,
+        })),
+        total: n,
+        page,
+        pageSize: ORDERS_PAGE_SIZE,
+      };
+    },
+  };
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -1,0 +1,89 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { STORES, snap } from './helpers';
+
+/** Buying: a guest with the test card on one store, a signed-in shopper with a saved address on another. */
+
+async function addFirstProductToCart(page: Page, base: string, search: string) {
+  await page.goto(`${base}/product/search/${search}?inStock=true`);
+  await page.getByTestId('product-card').first().getByRole('link').first().click();
+  await expect(page.getByTestId('add-to-cart-form')).toBeVisible();
+  await page.getByTestId('add-to-cart').click();
+  await expect(page).toHaveURL(`${base}/cart`);
+  await expect(page.getByTestId('cart-line')).toHaveCount(1);
+}
+
+async function fillCard(page: Locator, number: string) {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Month').fill('12');
+  await page.getByLabel('Year').fill('2099');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Name on card').fill('Grace Hopper');
+}
+
+test('a guest buys with the test card: cart badge, promo code, declined card kept nothing, order confirmed', async ({
+  page,
+}) => {
+  const base = STORES.lighting.url;
+  await addFirstProductToCart(page, base, 'lamp');
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+  await page.getByLabel('Promo code').fill('welcome10');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('applied-promo')).toContainText('WELCOME10');
+  await expect(page.getByTestId('cart-discount')).toBeVisible();
+  await snap(page, 'cart');
+  await page.getByRole('link', { name: 'Check out' }).click();
+
+  await expect(page).toHaveURL(`${base}/checkout`);
+  const form = page.getByTestId('checkout-form');
+  await form.getByLabel('Email').fill('grace@example.com');
+  await form.getByLabel('Full name').fill('Grace Hopper');
+  await form.getByLabel('Street address').fill('1 Market Street');
+  await form.getByLabel('City').fill('San Francisco');
+  await form.getByLabel('Postal code').fill('94105');
+  await form.getByLabel('State or region').selectOption('US_CA');
+  await expect(page.getByTestId('checkout-totals')).toContainText('CA sales tax');
+  await fillCard(form, '4000 0000 0000 0002');
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('The card was declined. Please use another card.');
+  await expect(form.getByLabel('City')).toHaveValue('San Francisco');
+
+  await fillCard(form, '4242 4242 4242 4242');
+  await snap(page, 'checkout');
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await expect(page.getByTestId('order-totals')).toContainText('WELCOME10');
+  await snap(page, 'order-confirmation');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('invoice-link').click();
+  expect((await download).suggestedFilename()).toMatch(/^invoice-LIG-[A-Z0-9]{8}\.pdf$/);
+  await expect(page.getByTestId('cart-count')).toHaveText('0');
+});
+
+test('a signed-in shopper buys on another store and finds the order in the history', async ({ page }) => {
+  const base = STORES.power.url;
+  await page.goto(`${base}/auth/login`);
+  await page.getByLabel('Email').fill('shopper@power.test');
+  await page.getByLabel('Password').fill('shopper-demo-1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('user-menu-button')).toBeVisible();
+  await addFirstProductToCart(page, base, 'drill');
+  await page.getByRole('link', { name: 'Check out' }).click();
+  await expect(page.getByText('Receipt goes to')).toContainText('shopper@power.test');
+  await page.getByLabel('Full name').fill('Sam Shopper');
+  await page.getByLabel('Street address').fill('200 Industrial Way');
+  await page.getByLabel('City').fill('Austin');
+  await page.getByLabel('Postal code').fill('78701');
+  await page.getByLabel('State or region').selectOption('US_TX');
+  await page.getByRole('radio', { name: /Express/ }).check();
+  await fillCard(page.getByTestId('checkout-form'), '4242424242424242');
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+  const heading = await page.getByRole('heading', { level: 1 }).textContent();
+  const orderId = heading?.replace('Order ', '').trim() ?? '';
+  await expect(page.getByTestId('order-totals')).toContainText('Express');
+
+  await page.goto(`${base}/order/history`);
+  await expect(page.getByTestId('order-history')).toContainText(orderId);
+  await snap(page, 'order-history');
+});

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { addressInputSchema } from './addresses';
+import { cardCreateSchema } from './cards';
+
+/** Where an order goes: a saved address of the shopper, or one typed at checkout. */
+export const shipToSchema = addressInputSchema.omit({ isDefaultShipping: true, isDefaultBilling: true });
+
+export const destinationQuerySchema = z.strictObject({
+  countryGeoId: z.string().trim().max(10).default('USA'),
+  stateProvinceGeoId: z.string().trim().max(20).optional(),
+});
+
+export const shippingRateSchema = z.object({
+  methodId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  /** Integer minor units; 0 when the order ships free. */
+  rate: z.number().int(),
+  /** Spend this much more (discounted subtotal) to ship free; null when it never is or already is. */
+  freeAbove: z.number().int().nullable(),
+});
+export type ShippingRate = z.infer<typeof shippingRateSchema>;
+
+export const quoteSchema = z.object({
+  currency: z.string(),
+  subtotal: z.number().int(),
+  discount: z.number().int(),
+  shipping: z.number().int(),
+  tax: z.number().int(),
+  taxLabel: z.string().nullable(),
+  total: z.number().int(),
+});
+export type Quote = z.infer<typeof quoteSchema>;
+
+const payment = z.discriminatedUnion('method', [
+  cardCreateSchema.omit({ billingContactMechId: true }).extend({ method: z.literal('card') }),
+  z.strictObject({
+    method: z.literal('saved-card'),
+    paymentMethodId: z.string().trim().min(1, 'paymentMethodId: choose one of your saved cards.').max(64),
+  }),
+]);
+
+/** POST /ecommerce/checkout/processorder (with an Idempotency-Key header). */
+export const placeOrderSchema = z.strictObject({
+  /** Required for guests; a signed-in shopper's account email is used otherwise. */
+  email: z.email('Please enter a valid email address.').max(200).optional(),
+  shipTo: shipToSchema,
+  shippingMethodId: z.string().trim().min(1, 'Please choose a shipping method.').max(64),
+  payment,
+});
+export type PlaceOrder = z.infer<typeof placeOrderSchema>;
+
+/** POST /ecommerce/checkout/review: what the order would cost, before paying. */
+export const reviewRequestSchema = placeOrderSchema.omit({ payment: true, email: true });
+
+export const orderStatuses = [
+  'placed',
+  'paid',
+  'fulfilled',
+  'delivered',
+  'completed',
+  'cancelled',
+  'refunded',
+] as const;
+export type OrderStatus = (typeof orderStatuses)[number];
+
+export const orderAddressSchema = z.object({
+  toName: z.string(),
+  address1: z.string(),
+  address2: z.string().nullable(),
+  city: z.string(),
+  postalCode: z.string(),
+  countryGeoId: z.string(),
+  stateProvinceGeoId: z.string().nullable(),
+  phone: z.string().nullable(),
+});
+
+export const orderSchema = z.object({
+  orderId: z.string(),
+  status: z.enum(orderStatuses),
+  statusLabel: z.string(),
+  placedAt: z.string(),
+  email: z.string(),
+  currency: z.string(),
+  lines: z.array(
+    z.object({
+      lineNo: z.number().int(),
+      productId: z.string(),
+      productName: z.string(),
+      optionsText: z.string().nullable(),
+      quantity: z.number().int(),
+      unitPrice: z.number().int(),
+      lineTotal: z.number().int(),
+    }),
+  ),
+  subtotal: z.number().int(),
+  discount: z.number().int(),
+  promoCode: z.string().nullable(),
+  shipping: z.number().int(),
+  tax: z.number().int(),
+  total: z.number().int(),
+  shippingMethod: z.string(),
+  shipTo: orderAddressSchema,
+  payment: z.string(),
+  history: z.array(z.object({ status: z.enum(orderStatuses), note: z.string().nullable(), at: z.string() })),
+  /** For guests: the signed link to this order (confirmation page and email). */
+  accessKey: z.string().nullable(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+export const orderSummarySchema = orderSchema.pick({
+  orderId: true,
+  status: true,
+  statusLabel: true,
+  placedAt: true,
+  currency: true,
+  total: true,
+});
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+
+export const orderHistoryQuerySchema = z.strictObject({
+  page: z.coerce.number().int().min(1).max(1000).default(1),
+});
+
+export const orderStatusQuerySchema = z.strictObject({
+  orderId: z.string().trim().min(1, 'orderId is required').max(64),
+  /** The signed link's key, for guests. */
+  key: z.string().max(200).optional(),
+});
