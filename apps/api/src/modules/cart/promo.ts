@@ -10,7 +10,7 @@ export type PromoResult = { ok: true; discount: number } | { ok: false; message:
  * more than the subtotal). Usage limits are checked when the order is placed, under a lock.
  */
 export function evaluatePromo(code: PromoRow | null, subtotal: number, currency: string, now: Date): PromoResult {
-  if (!code || !code.active) return { ok: false, message: 'That promo code is not valid.' };
+  if (!code?.active) return { ok: false, message: 'That promo code is not valid.' };
   if (code.startsAt && now < code.startsAt) return { ok: false, message: `${code.code} is not active yet.` };
   if (code.endsAt && now >= code.endsAt) return { ok: false, message: `${code.code} has expired.` };
   if (code.usageLimit !== null && code.timesUsed >= code.usageLimit) {

@@ -78,14 +78,17 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
   }
 
   /** The cart must be buyable as it is, and the method must ship to the address. */
+  async function loadCart(ctx: TenantContext, owner: CartOwner) {
+    const cartRow = await deps.cart.findCart(ctx, owner);
+    return { cartRow, cart: await deps.cart.price(ctx, cartRow) };
+  }
+
   async function priced(
     ctx: TenantContext,
-    owner: CartOwner,
+    { cartRow, cart }: Awaited<ReturnType<typeof loadCart>>,
     shipTo: PlaceOrder['shipTo'],
     shippingMethodId: string,
   ): Promise<{ cart: Cart; cartRow: { cartId: string; promoCode: string | null }; quote: Quote; method: string }> {
-    const cartRow = await deps.cart.findCart(ctx, owner);
-    const cart = await deps.cart.price(ctx, cartRow);
     if (!cartRow || cart.lines.length === 0) throw AppError.badRequest('Your cart is empty.');
     const problem = cart.lines.find((l) => l.problem);
     if (problem) throw new AppError(409, 'OUT_OF_STOCK', `${problem.productName}: ${problem.problem}.`);
@@ -268,7 +271,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       owner: CartOwner,
       input: { shipTo: PlaceOrder['shipTo']; shippingMethodId: string },
     ) {
-      const r = await priced(ctx, owner, input.shipTo, input.shippingMethodId);
+      const r = await priced(ctx, await loadCart(ctx, owner), input.shipTo, input.shippingMethodId);
       return { cart: r.cart, quote: r.quote, shippingMethod: r.method };
     },
 
@@ -286,7 +289,8 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       // What was asked (address, method, email, payment) and with which cart, hashed apart: a retry
       // after success finds the cart emptied by its own order, and must still get that order.
       const inputHash = sha256({ shipTo: input.shipTo, method: input.shippingMethodId, email, paymentFingerprint });
-      const cartNow = await deps.cart.price(ctx, await deps.cart.findCart(ctx, buyer.owner));
+      const loaded = await loadCart(ctx, buyer.owner);
+      const cartNow = loaded.cart;
       const cartHash = sha256(cartNow.lines.map((l) => [l.productId, l.optionsText, l.quantity]));
       const found = await existing(ctx, idempotencyKey);
       if (found) {
@@ -298,7 +302,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         return deps.orders.placed(ctx, found.orderId, !buyer.userId);
       }
       const requestHash = `${inputHash}:${cartHash}`;
-      const { cart, cartRow, quote: q, method } = await priced(ctx, buyer.owner, input.shipTo, input.shippingMethodId);
+      const { cart, cartRow, quote: q, method } = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
 
       // The saved card must be the shopper's own; a typed card is only checked by the provider.
       const source =
