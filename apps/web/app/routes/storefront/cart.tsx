@@ -10,10 +10,6 @@ import { setCookies } from '../../lib/cookies';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/cart';
 
-export function meta() {
-  return [{ title: 'Shopping cart' }, { name: 'robots', content: 'noindex' }];
-}
-
 export async function loader({ context }: Route.LoaderArgs) {
   return { cart: await context.api.cart() };
 }

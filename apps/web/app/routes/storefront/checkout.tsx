@@ -8,10 +8,6 @@ import { EmptyState, PageContainer, PageTitle } from '../../components/ui/page';
 import { PostForm } from '../../components/ui/post-form';
 import type { Route } from './+types/checkout';
 
-export function meta() {
-  return [{ title: 'Checkout' }, { name: 'robots', content: 'noindex' }];
-}
-
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const countryGeoId = url.searchParams.get('countryGeoId') ?? 'USA';
