@@ -261,13 +261,19 @@ export const productContents = pgTable(
   ],
 );
 
-/** Shopper reviews; the product page shows their summary. Writing them comes with orders. */
+/**
+ * Shopper reviews; the product page shows their summary. A review written through the store carries
+ * the shopper's id and the order that proves the purchase (one review per shopper and product);
+ * seeded reviews have neither.
+ */
 export const productReviews = pgTable(
   'product_reviews',
   {
     tenantId: text('tenant_id').notNull(),
     reviewId: text('review_id').notNull(),
     productId: text('product_id').notNull(),
+    userId: text('user_id'),
+    orderId: text('order_id'),
     authorName: text('author_name').notNull(),
     rating: integer('rating').notNull(),
     title: text('title'),
@@ -280,6 +286,7 @@ export const productReviews = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.reviewId] }),
     index('product_reviews_product_idx').on(t.tenantId, t.productId, t.status),
+    uniqueIndex('product_reviews_user_uq').on(t.tenantId, t.productId, t.userId).where(sql`${t.userId} IS NOT NULL`),
     check('product_reviews_rating_ck', sql`${t.rating} BETWEEN 1 AND 5`),
     foreignKey({
       columns: [t.tenantId, t.productId],

@@ -274,3 +274,104 @@ export const wishlistItems = pgTable(
     }).onDelete('cascade'),
   ],
 );
+
+/**
+ * Return requests (RMA). A shopper asks to send back delivered lines of an order; the request has a
+ * state machine of its own (the returns module) and never covers more than was bought, counting the
+ * quantities of earlier requests that were not rejected.
+ */
+export const returnRequests = pgTable(
+  'return_requests',
+  {
+    tenantId: text('tenant_id').notNull(),
+    returnId: text('return_id').notNull(),
+    orderId: text('order_id').notNull(),
+    userId: text('user_id'),
+    status: text('status').notNull(),
+    reason: text('reason').notNull(),
+    note: text('note'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.returnId] }),
+    index('return_requests_order_idx').on(t.tenantId, t.orderId),
+    index('return_requests_user_idx').on(t.tenantId, t.userId, t.createdAt),
+    foreignKey({ columns: [t.tenantId, t.orderId], foreignColumns: [orders.tenantId, orders.orderId] }).onDelete(
+      'cascade',
+    ),
+  ],
+);
+
+export const returnLines = pgTable(
+  'return_lines',
+  {
+    tenantId: text('tenant_id').notNull(),
+    returnId: text('return_id').notNull(),
+    orderId: text('order_id').notNull(),
+    /** The order line this returns. */
+    lineNo: integer('line_no').notNull(),
+    quantity: integer('quantity').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.returnId, t.lineNo] }),
+    index('return_lines_order_idx').on(t.tenantId, t.orderId, t.lineNo),
+    check('return_lines_quantity_ck', sql`${t.quantity} > 0`),
+    foreignKey({
+      columns: [t.tenantId, t.returnId],
+      foreignColumns: [returnRequests.tenantId, returnRequests.returnId],
+    }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.orderId, t.lineNo],
+      foreignColumns: [orderLines.tenantId, orderLines.orderId, orderLines.lineNo],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** Every status a return request went through. */
+export const returnStatusHistory = pgTable(
+  'return_status_history',
+  {
+    tenantId: text('tenant_id').notNull(),
+    returnId: text('return_id').notNull(),
+    seq: integer('seq').notNull(),
+    status: text('status').notNull(),
+    note: text('note'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.returnId, t.seq] }),
+    foreignKey({
+      columns: [t.tenantId, t.returnId],
+      foreignColumns: [returnRequests.tenantId, returnRequests.returnId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * A PayPal payment on its way: created when the shopper chooses PayPal, used when PayPal sends them
+ * back approved. It keeps what the shopper asked for (address, shipping method, email) and the
+ * amount PayPal was asked to take, so the capture can be checked against the order it pays for.
+ * No stock is held while the shopper is at PayPal: the order is reserved at capture time.
+ */
+export const paypalCheckouts = pgTable(
+  'paypal_checkouts',
+  {
+    tenantId: text('tenant_id').notNull(),
+    paypalOrderId: text('paypal_order_id').notNull(),
+    cartId: text('cart_id').notNull(),
+    userId: text('user_id'),
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** Set once the capture placed the order. */
+    orderId: text('order_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.paypalOrderId] }),
+    index('paypal_checkouts_created_idx').on(t.createdAt),
+    foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }).onDelete('cascade'),
+  ],
+);
