@@ -23,6 +23,7 @@ import { createProductsService, productsRoutes } from './modules/products/index'
 import { createStoreService, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/pages';
 import { createTenantService, tenantRoutes } from './modules/tenant/index';
+import { createWishlistService, wishlistRoutes } from './modules/wishlist/index';
 import errors from './plugins/errors';
 import openapi from './plugins/openapi';
 import { requestIdFor } from './plugins/request-id';
@@ -146,6 +147,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     linkOrigin,
   });
   const cart = createCartService(database.db, { products });
+  const wishlist = createWishlistService(database.db, { cart });
   const orders = createOrdersService(database.db, { secret: sessionSecret });
   const checkout = createCheckoutService(database.db, {
     cart,
@@ -168,6 +170,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(addressesRoutes, { addresses, auth });
   await app.register(cardsRoutes, { cards, auth });
   await app.register(cartRoutes, { cart, auth });
+  await app.register(wishlistRoutes, { wishlist, cart, auth });
   await app.register(checkoutRoutes, { checkout, auth, addresses, cards });
   await app.register(ordersRoutes, { orders, auth, store });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
@@ -189,6 +192,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       addresses,
       cards,
       cart,
+      wishlist,
       checkout,
       orders,
       cache,

@@ -13,3 +13,4 @@ export * from './products';
 export * from './store';
 export * from './storefront';
 export * from './tenant';
+export * from './wishlist';

@@ -6,6 +6,7 @@ import type { MainData } from './catalog';
 import type { Order, OrderSummary, Quote, ShippingRate } from './checkout';
 import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
 import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
+import type { Wishlist } from './wishlist';
 
 /** Everything the storefront frame needs, resolved on the server for the request's host. */
 export interface ShellData {
@@ -54,6 +55,12 @@ export interface StorefrontApi {
   orderHistory(page: number): Promise<{ orders: OrderSummary[]; total: number; page: number; pageSize: number }>;
   /** One change to the cart, as the cart page's and product page's forms ask for it. */
   cartAction(action: CartAction): Promise<CartActionOutcome>;
+  /** The signed-in shopper's wishlist, priced now; empty for a guest. */
+  wishlist(): Promise<Wishlist>;
+  /** The product ids on the signed-in shopper's wishlist (header count, hearts); none for a guest. */
+  wishlistProductIds(): Promise<string[]>;
+  /** One change to the wishlist, as the wishlist page's forms and the hearts ask for it. */
+  wishlistAction(action: WishlistAction): Promise<WishlistActionOutcome>;
   banners(): Promise<Banner[]>;
   cmsPage(pageUrl: string): Promise<CmsPage | null>;
   /**
@@ -70,13 +77,16 @@ export interface StorefrontApi {
   /**
    * Logs in; on success `cookies` are the Set-Cookie headers the page response must carry (the
    * session, and the guest cart's cookie cleared once that cart joined the account's).
+   * `wishlistProductId` is a guest's heart carried through the login form: the product goes on the
+   * wishlist once logged in, and is dropped without a word when it is not one of this store's.
    */
-  login(input: { email: string; password: string }): Promise<LoginOutcome>;
+  login(input: { email: string; password: string; wishlistProductId?: string }): Promise<LoginOutcome>;
   /**
    * Creates an account. `cookies` are set only when a new account was logged in; an existing email
-   * gets the same message and no cookie (its owner is emailed).
+   * gets the same message and no cookie (its owner is emailed). A new account gets the
+   * `wishlistProductId` on its wishlist, as with login.
    */
-  register(input: Record<RegisterField | 'phone', string>): Promise<RegisterOutcome>;
+  register(input: Record<RegisterField | 'phone', string> & { wishlistProductId?: string }): Promise<RegisterOutcome>;
   /** Mails a reset link when the email has an account; the same answer either way. */
   forgotPassword(email: string): Promise<{ ok: true; message: string } | FormOutcome<'email'>>;
   /** Sets a new password from a reset link; `cookie` clears any session in this browser. */
@@ -167,6 +177,9 @@ export type CartAction =
 export type CartActionOutcome =
   | { ok: true; message: string; cookies: string[] }
   | FormOutcome<'quantity' | 'promoCode' | 'selections'>;
+
+export type WishlistAction = { intent: 'add' | 'remove' | 'move-to-cart'; productId: string };
+export type WishlistActionOutcome = { ok: true; message: string } | FormOutcome<'productId'>;
 
 export interface CheckoutView {
   cart: Cart;

@@ -34,6 +34,9 @@ import {
   type ShellData,
   type StorefrontApi,
   searchQuerySchema,
+  type WishlistActionOutcome,
+  wishlistAddSchema,
+  wishlistProductIdSchema,
 } from '@app/contracts';
 import { z } from 'zod';
 import type { TenantContext } from '../../lib/context';
@@ -53,6 +56,7 @@ import type { CardsService } from '../payments/index';
 import type { ProductsService } from '../products/index';
 import type { StoreService } from '../store/index';
 import type { TenantService } from '../tenant/index';
+import type { WishlistService } from '../wishlist/index';
 
 export interface StorefrontDeps {
   tenants: TenantService;
@@ -64,6 +68,7 @@ export interface StorefrontDeps {
   addresses: AddressesService;
   cards: CardsService;
   cart: CartService;
+  wishlist: WishlistService;
   checkout: CheckoutService;
   orders: OrdersService;
   cache: PublicReadCache;
@@ -117,6 +122,20 @@ export function storefrontApi(
     const me = await currentUser();
     if (!me) throw new AppError(401, 'UNAUTHENTICATED', 'Please log in to continue.');
     return me;
+  }
+  /**
+   * The product of a guest's heart, carried through the login or sign-up form, once that succeeded.
+   * Anything wrong with it (not an id, not this store's, a full wishlist) drops it: the login stands.
+   */
+  async function addCarriedWishlistItem(userId: string, productId: string | undefined) {
+    if (!ctx || !productId) return;
+    const parsed = wishlistProductIdSchema.safeParse(productId);
+    if (!parsed.success) return;
+    try {
+      await deps.wishlist.add(ctx, userId, parsed.data);
+    } catch (err) {
+      if (!(err instanceof AppError && err.statusCode < 500)) throw err;
+    }
   }
   return {
     shell() {
@@ -330,6 +349,40 @@ export function storefrontApi(
         return formFailure(err, ['quantity'] as const);
       }
     },
+    async wishlist() {
+      if (!ctx) throw new Error('no tenant');
+      const me = await currentUser();
+      return me ? deps.wishlist.list(ctx, me.userId) : { currency: 'USD', items: [], count: 0 };
+    },
+    async wishlistProductIds() {
+      const me = await currentUser();
+      return ctx && me ? deps.wishlist.productIds(ctx, me.userId) : [];
+    },
+    async wishlistAction(action): Promise<WishlistActionOutcome> {
+      if (!ctx) throw new Error('no tenant');
+      const parsed = wishlistAddSchema.safeParse({ productId: action.productId });
+      if (!parsed.success) return fieldFailure(parsed.error, ['productId'] as const);
+      const { productId } = parsed.data;
+      try {
+        assertFormFromStore(ctx.origin);
+        const me = await signedIn();
+        switch (action.intent) {
+          case 'add': {
+            const { added } = await deps.wishlist.add(ctx, me.userId, productId);
+            return { ok: true, message: added ? 'Added to your wishlist.' : 'Already in your wishlist.' };
+          }
+          case 'remove':
+            await deps.wishlist.remove(ctx, me.userId, productId);
+            return { ok: true, message: 'Removed from your wishlist.' };
+          case 'move-to-cart': {
+            const { productName } = await deps.wishlist.moveToCart(ctx, me.userId, productId);
+            return { ok: true, message: `${productName} was moved to your cart.` };
+          }
+        }
+      } catch (err) {
+        return formFailure(err);
+      }
+    },
     async banners() {
       if (!ctx) return [];
       return cached('banners', () => deps.store.banners(ctx, ctx.productStoreId));
@@ -371,7 +424,8 @@ export function storefrontApi(
     },
     async login(input): Promise<LoginOutcome> {
       if (!ctx) throw new Error('no tenant');
-      const parsed = loginRequestSchema.safeParse(input);
+      const { wishlistProductId, ...credentials } = input;
+      const parsed = loginRequestSchema.safeParse(credentials);
       if (!parsed.success) return fieldFailure(parsed.error, ['email', 'password']);
       try {
         assertFormFromStore(ctx.origin);
@@ -381,6 +435,7 @@ export function storefrontApi(
           previousToken: token?.token,
         });
         const merged = await mergeGuestCartOnLogin(deps.cart)(ctx, headers, r.userId);
+        await addCarriedWishlistItem(r.userId, wishlistProductId);
         return {
           ok: true,
           user: { userId: r.userId, firstName: r.firstName, partyId: r.partyId, userLoginId: r.userLoginId },
@@ -392,7 +447,8 @@ export function storefrontApi(
     },
     async register(input): Promise<RegisterOutcome> {
       if (!ctx) throw new Error('no tenant');
-      const parsed = registerRequestSchema.safeParse(input);
+      const { wishlistProductId, ...fields } = input;
+      const parsed = registerRequestSchema.safeParse(fields);
       if (!parsed.success) return fieldFailure(parsed.error, ['firstName', 'lastName', 'email', 'password', 'phone']);
       try {
         assertFormFromStore(ctx.origin);
@@ -406,6 +462,7 @@ export function storefrontApi(
               ...(await mergeGuestCartOnLogin(deps.cart)(ctx, headers, r.userId)),
             ]
           : [];
+        if (r.created) await addCarriedWishlistItem(r.userId, wishlistProductId);
         return { ok: true, message: REGISTER_MESSAGE, cookies };
       } catch (err) {
         return formFailure(err);

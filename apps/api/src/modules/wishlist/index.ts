@@ -1,0 +1,2 @@
+export { wishlistRoutes } from './wishlist.routes';
+export { createWishlistService, type WishlistService } from './wishlist.service';

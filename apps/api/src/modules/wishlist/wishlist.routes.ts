@@ -1,0 +1,125 @@
+import {
+  cartSchema,
+  dataEnvelope,
+  errorEnvelopeSchema,
+  wishlistAddSchema,
+  wishlistItemParamsSchema,
+  wishlistSchema,
+} from '@app/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { tenantErrors } from '../../lib/app-types';
+import { type AuthService, requireUser } from '../auth/index';
+import type { CartService } from '../cart/index';
+import type { WishlistService } from './wishlist.service';
+
+const BASE = '/skulocity/api/v1';
+const wishlistEnvelope = dataEnvelope(z.object({ wishlist: wishlistSchema }));
+const errors = {
+  ...tenantErrors,
+  401: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
+} as const;
+
+const SIGNED_IN =
+  'For a signed-in shopper (401 otherwise); a change sent with the session cookie needs the CSRF token. ';
+
+/**
+ * Wishlist paths. SPEC.md shows none ("Wishlist calls: not shown"), so these are ours, in the style
+ * of the account's paths (`/ecommerce/...`, signed in) and named by product: a shopper holds one row
+ * per product, so the product id is the item's id (the wishlist decision in docs/decisions).
+ */
+export async function wishlistRoutes(
+  app: App,
+  { wishlist, cart, auth }: { wishlist: WishlistService; cart: CartService; auth: AuthService },
+) {
+  const answer = async (req: FastifyRequest, reply: FastifyReply, userId: string, message?: string) => {
+    reply.header('cache-control', 'private, no-store');
+    return { data: { wishlist: await wishlist.list(req.tenantCtx, userId) }, ...(message ? { message } : {}) };
+  };
+
+  app.get(
+    `${BASE}/ecommerce/wishlist`,
+    {
+      schema: {
+        tags: ['wishlist'],
+        summary: "The shopper's wishlist, priced now",
+        description: `${SIGNED_IN}Newest first; prices and stock are read from the catalog on every call.`,
+        response: { 200: wishlistEnvelope, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const user = await requireUser(auth, req);
+      return answer(req, reply, user.userId);
+    },
+  );
+
+  app.post(
+    `${BASE}/ecommerce/wishlist/items`,
+    {
+      schema: {
+        tags: ['wishlist'],
+        summary: 'Adds a product to the wishlist',
+        description:
+          `${SIGNED_IN}A product of this store (404 otherwise). Adding one that is already there changes ` +
+          'nothing. At most 200 products (422 beyond).',
+        body: wishlistAddSchema,
+        response: { 200: wishlistEnvelope, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const user = await requireUser(auth, req);
+      const { added } = await wishlist.add(req.tenantCtx, user.userId, req.body.productId);
+      return answer(req, reply, user.userId, added ? 'Added to your wishlist.' : 'Already in your wishlist.');
+    },
+  );
+
+  app.delete(
+    `${BASE}/ecommerce/wishlist/items/:productId`,
+    {
+      schema: {
+        tags: ['wishlist'],
+        summary: 'Takes a product off the wishlist',
+        description: `${SIGNED_IN}A product that is not on this shopper's wishlist is a 404.`,
+        params: wishlistItemParamsSchema,
+        response: { 200: wishlistEnvelope, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const user = await requireUser(auth, req);
+      await wishlist.remove(req.tenantCtx, user.userId, req.params.productId);
+      return answer(req, reply, user.userId, 'Removed from your wishlist.');
+    },
+  );
+
+  app.post(
+    `${BASE}/ecommerce/wishlist/items/:productId/movetocart`,
+    {
+      schema: {
+        tags: ['wishlist'],
+        summary: 'Moves a product from the wishlist to the cart',
+        description:
+          `${SIGNED_IN}Adds one to the cart with the cart's rules, then takes it off the wishlist. Out of stock ` +
+          '(409 OUT_OF_STOCK) or a product whose options must be chosen first (422): the item stays on the ' +
+          'wishlist.',
+        params: wishlistItemParamsSchema,
+        response: {
+          200: dataEnvelope(z.object({ wishlist: wishlistSchema, cart: cartSchema })),
+          ...errors,
+        },
+      },
+    },
+    async (req, reply) => {
+      const user = await requireUser(auth, req);
+      await wishlist.moveToCart(req.tenantCtx, user.userId, req.params.productId);
+      reply.header('cache-control', 'private, no-store');
+      const [list, shoppingCart] = await Promise.all([
+        wishlist.list(req.tenantCtx, user.userId),
+        cart.view(req.tenantCtx, { userId: user.userId, guestToken: null }),
+      ]);
+      return { data: { wishlist: list, cart: shoppingCart }, message: 'Moved to your cart.' };
+    },
+  );
+}
