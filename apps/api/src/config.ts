@@ -50,6 +50,13 @@ const envSchema = z.object({
    */
   PUBLIC_SCHEME: z.enum(['http', 'https']).optional(),
   PUBLIC_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  /**
+   * PayPal REST credentials of the platform (all three, or none: then checkout offers cards only).
+   * https://api-m.sandbox.paypal.com for the sandbox, https://api-m.paypal.com live, or a stand-in.
+   */
+  PAYPAL_BASE_URL: z.url().optional(),
+  PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+  PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'SESSION_SECRET'> & { SESSION_SECRET: string };
@@ -69,6 +76,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
   }
   const c = parsed.data;
+  const paypalSet = [c.PAYPAL_BASE_URL, c.PAYPAL_CLIENT_ID, c.PAYPAL_CLIENT_SECRET].filter(Boolean).length;
+  if (paypalSet !== 0 && paypalSet !== 3) {
+    throw new ConfigError(['PAYPAL_BASE_URL, PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET: set all three, or none']);
+  }
   let secret = c.SESSION_SECRET;
   if (!secret) {
     if (c.NODE_ENV === 'production') throw new ConfigError(['SESSION_SECRET: required in production']);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addressInputSchema } from './addresses';
 import { cardCreateSchema } from './cards';
+import { returnableLineSchema, returnRequestSchema } from './returns';
 
 /** Where an order goes: a saved address of the shopper, or one typed at checkout. */
 export const shipToSchema = addressInputSchema.omit({ isDefaultShipping: true, isDefaultBilling: true });
@@ -49,6 +50,20 @@ export const placeOrderSchema = z.strictObject({
   payment,
 });
 export type PlaceOrder = z.infer<typeof placeOrderSchema>;
+
+/**
+ * POST /public/ecommerce/createPaypalOrder: the checkout without the payment, which PayPal takes.
+ * The capture (POST /public/ecommerce/capturePaypalOrder) names the PayPal order only.
+ */
+export const payPalCheckoutSchema = placeOrderSchema.omit({ payment: true });
+export type PayPalCheckout = z.infer<typeof payPalCheckoutSchema>;
+export const payPalCaptureSchema = z.strictObject({
+  paypalOrderId: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9-]{1,64}$/i, 'paypalOrderId: this is not a PayPal order id.'),
+});
+export const payPalCreatedSchema = z.object({ paypalOrderId: z.string(), approveUrl: z.url() });
 
 /** POST /ecommerce/checkout/review: what the order would cost, before paying. */
 export const reviewRequestSchema = placeOrderSchema.omit({ payment: true, email: true });
@@ -105,6 +120,10 @@ export const orderSchema = z.object({
   history: z.array(z.object({ status: z.enum(orderStatuses), note: z.string().nullable(), at: z.string() })),
   /** For guests: the signed link to this order (confirmation page and email). */
   accessKey: z.string().nullable(),
+  /** The order's return requests, oldest first. */
+  returns: z.array(returnRequestSchema),
+  /** Lines that can still be sent back, with how many; empty unless the order was delivered. */
+  returnable: z.array(returnableLineSchema),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -29,11 +29,16 @@ export const errorCodes = [
   'OUT_OF_STOCK',
   'PROMO_INVALID',
   'PAYMENT_DECLINED',
+  'PAYMENT_AMOUNT_CHANGED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
   'INTERNAL',
   'UNAVAILABLE',
+  'NOT_RETURNABLE',
+  'RETURN_QUANTITY_EXCEEDED',
+  'REVIEW_NOT_ALLOWED',
+  'ALREADY_REVIEWED',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

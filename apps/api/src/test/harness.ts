@@ -24,16 +24,27 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(opts: Partial<BuildOptions> & { seed?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: Omit<Partial<BuildOptions>, 'config'> & { config?: Partial<BuildOptions['config']>; seed?: boolean } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   if (opts.seed !== false) await seedDatabase(database.db);
   const dataDir = mkdtempSync(join(tmpdir(), 'sf-test-'));
+  const { config, ...rest } = opts;
   const app = await buildApp({
-    config: { DATA_DIR: dataDir, LOG_LEVEL: 'silent', TRUST_PROXY: false, NODE_ENV: 'test', DEV_TENANT_ID: undefined },
     database,
     generateMedia: renderSeedImage,
     logger: false,
-    ...opts,
+    ...rest,
+    // Tests name only the settings they are about; the rest are the test defaults.
+    config: {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      TRUST_PROXY: false,
+      NODE_ENV: 'test',
+      DEV_TENANT_ID: undefined,
+      ...config,
+    },
   });
   return {
     app,

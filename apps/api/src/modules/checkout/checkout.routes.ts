@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   addressSchema,
   cartSchema,
@@ -5,6 +6,9 @@ import {
   destinationQuerySchema,
   errorEnvelopeSchema,
   orderSchema,
+  payPalCaptureSchema,
+  payPalCheckoutSchema,
+  payPalCreatedSchema,
   placeOrderSchema,
   quoteSchema,
   reviewRequestSchema,
@@ -144,6 +148,55 @@ export async function checkoutRoutes(app: App, { checkout, auth, addresses, card
       }
       const buyer = await buyerOf(auth, req);
       const order = await checkout.placeOrder(req.tenantCtx, buyer, req.body, key);
+      return { data: order, message: 'Thank you! Your order has been placed.' };
+    },
+  );
+
+  app.post(
+    `${BASE}/public/ecommerce/createPaypalOrder`,
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'Starts paying with PayPal: a PayPal order for the checkout total, and where to approve it',
+        description:
+          'Takes the checkout without the payment. Answers the PayPal order id and the approval URL to send the ' +
+          'shopper to; PayPal sends them back to /checkout/paypal/return on this store. Nothing is reserved until ' +
+          'the capture. An optional `Idempotency-Key` makes a retry return the same PayPal order. 400 when the ' +
+          'platform has no PayPal credentials.',
+        headers: z.object({ 'idempotency-key': z.string().min(8).max(100).optional() }).passthrough(),
+        body: payPalCheckoutSchema,
+        response: { 200: dataEnvelope(payPalCreatedSchema), ...errors, 502: errorEnvelopeSchema },
+      },
+    },
+    async (req) => {
+      const buyer = await buyerOf(auth, req);
+      const key = req.headers['idempotency-key'];
+      const data = await checkout.createPayPalOrder(req.tenantCtx, buyer, req.body, {
+        returnOrigin: `${req.protocol}://${req.host}`,
+        requestKey: typeof key === 'string' ? key : randomUUID(),
+      });
+      return { data };
+    },
+  );
+
+  app.post(
+    `${BASE}/public/ecommerce/capturePaypalOrder`,
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'Finishes paying with PayPal: places the order and captures the approved PayPal payment',
+        description:
+          'The PayPal order must be one this shopper (or this guest cart) started. Stock is taken as for a card, ' +
+          "PayPal's amount and currency are checked against the order before and after the capture (409 " +
+          'PAYMENT_AMOUNT_CHANGED when the cart changed meanwhile), a refused capture gives 422 PAYMENT_DECLINED and ' +
+          'leaves no order. Capturing again returns the same order.',
+        body: payPalCaptureSchema,
+        response: { 200: dataEnvelope(orderSchema), ...errors, 502: errorEnvelopeSchema },
+      },
+    },
+    async (req) => {
+      const buyer = await buyerOf(auth, req);
+      const order = await checkout.capturePayPal(req.tenantCtx, buyer, req.body.paypalOrderId);
       return { data: order, message: 'Thank you! Your order has been placed.' };
     },
   );

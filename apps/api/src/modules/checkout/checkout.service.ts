@@ -1,5 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Cart, Order, PlaceOrder, Quote, ShippingRate } from '@app/contracts';
+import {
+  type Cart,
+  type Order,
+  type PayPalCheckout,
+  type PlaceOrder,
+  payPalCheckoutSchema,
+  type Quote,
+  type ShippingRate,
+} from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
 import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
@@ -10,7 +18,7 @@ import { checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, evaluatePromo } from '../cart/index';
 import type { Mailer } from '../mail/index';
 import type { OrdersService } from '../orders/orders.service';
-import type { CardsService } from '../payments/index';
+import type { CardsService, PayPalClient } from '../payments/index';
 import { quote, shippingRate, shipsTo, taxRateFor } from './quote';
 
 const sm = schema.shippingMethods;
@@ -21,6 +29,7 @@ const pc = schema.promoCodes;
 const pr = schema.promoRedemptions;
 const cl = schema.cartLines;
 const c = schema.carts;
+const ppc = schema.paypalCheckouts;
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -30,6 +39,8 @@ export interface CheckoutDeps {
   cards: CardsService;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** Unset when the platform has no PayPal credentials: checkout then offers cards only. */
+  paypal?: PayPalClient | undefined;
   /** scheme://host[:port] for links in mail, from the store's canonical host. */
   linkOrigin: (canonicalHost: string) => string;
 }
@@ -39,6 +50,22 @@ export interface Buyer {
   owner: CartOwner;
   userId: string | null;
   accountEmail: string | null;
+}
+
+/** What an order is asked for with, whatever pays for it. */
+type OrderRequest = Omit<PlaceOrder, 'payment'> & {
+  payment: PlaceOrder['payment'] | { method: 'paypal'; paypalOrderId: string };
+};
+
+/** One way of paying, as the place-order steps see it. */
+interface Payer {
+  providerId: string;
+  /** Part of the idempotency hash: the same key with another way of paying is a different order. */
+  fingerprint: string;
+  /** Shown until the payment says more ("Visa •••• 4242"). */
+  labelGuess: string;
+  /** Takes the money for the reserved order, or throws the AppError the shopper sees. */
+  take(orderId: string, q: Quote): Promise<{ ref: string; label: string; note: string }>;
 }
 
 /** A short order number a shopper can read out on the phone: store prefix, then 8 characters. */
@@ -107,7 +134,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       orderId: string;
       buyer: Buyer;
       email: string;
-      input: PlaceOrder;
+      input: Pick<PlaceOrder, 'shipTo' | 'shippingMethodId'>;
       cart: Cart;
       cartRow: { promoCode: string | null };
       quote: Quote;
@@ -115,6 +142,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       idempotencyKey: string;
       requestHash: string;
       paymentLabel: string;
+      paymentProvider: string;
     },
   ) {
     for (const line of a.cart.lines) {
@@ -208,7 +236,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         phone: s.phone ?? null,
       },
       billTo: null,
-      paymentProvider: deps.cards.provider.id,
+      paymentProvider: a.paymentProvider,
       paymentLabel: a.paymentLabel,
       idempotencyKey: a.idempotencyKey,
       requestHash: a.requestHash,
@@ -252,6 +280,253 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     return row ?? null;
   }
 
+  function requirePayPal() {
+    if (!deps.paypal) throw AppError.badRequest('PayPal is not available in this store. Please pay by card.');
+    return deps.paypal;
+  }
+
+  async function storeOf(ctx: TenantContext) {
+    const [store] = await db
+      .select({ host: schema.productStores.canonicalHost, name: schema.productStores.storeName })
+      .from(schema.productStores)
+      .where(
+        and(
+          eq(schema.productStores.tenantId, ctx.tenantId),
+          eq(schema.productStores.productStoreId, ctx.productStoreId),
+        ),
+      );
+    return store ?? null;
+  }
+
+  /** A typed card, or a saved card that must be the shopper's own; charged through the provider. */
+  async function cardPayer(ctx: TenantContext, buyer: Buyer, payment: PlaceOrder['payment']): Promise<Payer> {
+    const source =
+      payment.method === 'card'
+        ? {
+            kind: 'card' as const,
+            card: {
+              number: payment.cardNumber,
+              cvc: payment.cvc,
+              expMonth: payment.expMonth,
+              expYear: payment.expYear,
+              name: payment.nameOnCard,
+            },
+          }
+        : buyer.userId
+          ? { kind: 'token' as const, ...(await deps.cards.forCharge(ctx, buyer.userId, payment.paymentMethodId)) }
+          : (() => {
+              throw AppError.badRequest('paymentMethodId: log in to pay with a saved card.');
+            })();
+    return {
+      providerId: deps.cards.provider.id,
+      fingerprint:
+        payment.method === 'card' ? `card:${payment.cardNumber.slice(-4)}` : `saved:${payment.paymentMethodId}`,
+      labelGuess: source.kind === 'token' ? `${source.brand} •••• ${source.last4}` : 'Card',
+      async take(orderId, q) {
+        const charge = await deps.cards.provider.charge({
+          amountMinor: q.total,
+          currency: q.currency,
+          source: source.kind === 'card' ? source : { kind: 'token', token: source.token },
+          // One charge per reservation: a retry after a decline makes a new order, so a new charge.
+          idempotencyKey: `${ctx.tenantId}:${orderId}`,
+          description: `Order ${orderId}`,
+        });
+        if (!charge.ok) {
+          if (charge.reason === 'declined') throw new AppError(422, 'PAYMENT_DECLINED', charge.message);
+          throw AppError.badRequest(charge.message);
+        }
+        const label = charge.last4 ? `${charge.brand} •••• ${charge.last4}` : charge.brand;
+        return { ref: charge.chargeId, label, note: charge.brand };
+      },
+    };
+  }
+
+  /**
+   * Captures the shopper's approved PayPal order for the reserved order. PayPal's order must be for
+   * this order's amount and currency, checked before the capture (the cart may have changed while
+   * the shopper was at PayPal) and again on the capture PayPal reports.
+   */
+  function payPalPayer(ctx: TenantContext, row: typeof ppc.$inferSelect): Payer {
+    const paypal = requirePayPal();
+    const changed = () =>
+      new AppError(
+        409,
+        'PAYMENT_AMOUNT_CHANGED',
+        'Your order total changed while you were at PayPal. Please check your order and pay again.',
+      );
+    return {
+      providerId: 'paypal',
+      fingerprint: `paypal:${row.paypalOrderId}`,
+      labelGuess: 'PayPal',
+      async take(_orderId, q) {
+        if (row.amount !== q.total || row.currency !== q.currency) throw changed();
+        const at = await paypal.getOrder(row.paypalOrderId);
+        if (at.amountMinor !== q.total || at.currency !== q.currency) throw changed();
+        // PayPal answers a repeated request id with the first capture, never a second one.
+        const requestId = `${ctx.tenantId}:capture:${row.paypalOrderId}`;
+        const capture = await paypal
+          .captureOrder(row.paypalOrderId, requestId)
+          .catch(() => paypal.captureOrder(row.paypalOrderId, requestId));
+        if (!capture.ok) {
+          deps.log.warn(
+            { paypalOrderId: row.paypalOrderId, issue: capture.issue, debugId: capture.debugId },
+            'PayPal capture refused',
+          );
+          if (capture.reason === 'declined') throw new AppError(422, 'PAYMENT_DECLINED', capture.message);
+          if (capture.reason === 'not_found') throw AppError.notFound(capture.message);
+          throw AppError.conflict(capture.message);
+        }
+        if (capture.amountMinor !== q.total || capture.currency !== q.currency) {
+          // Cannot happen unless PayPal misbehaves; the money must then be sorted out by hand.
+          deps.log.error(
+            {
+              paypalOrderId: row.paypalOrderId,
+              captureId: capture.captureId,
+              captured: capture.amountMinor,
+              expected: q.total,
+            },
+            'PayPal captured a different amount than the order total; refund it by hand',
+          );
+          throw changed();
+        }
+        return { ref: capture.captureId, label: 'PayPal', note: 'PayPal' };
+      },
+    };
+  }
+
+  /**
+   * Reserve, take the payment, confirm (DESIGN.md section 7), for any way of paying. The same
+   * Idempotency-Key returns the same order; the same key with another cart or request is a 409.
+   */
+  async function place(
+    ctx: TenantContext,
+    buyer: Buyer,
+    input: OrderRequest,
+    idempotencyKey: string,
+    payer: Payer,
+  ): Promise<Order> {
+    const email = buyer.accountEmail ?? input.email;
+    if (!email) throw AppError.badRequest('email: please enter your email address for the receipt.');
+    // What was asked (address, method, email, payment) and with which cart, hashed apart: a retry
+    // after success finds the cart emptied by its own order, and must still get that order.
+    const inputHash = sha256({
+      shipTo: input.shipTo,
+      method: input.shippingMethodId,
+      email,
+      paymentFingerprint: payer.fingerprint,
+    });
+    const loaded = await loadCart(ctx, buyer.owner);
+    const cartNow = loaded.cart;
+    const cartHash = sha256(cartNow.lines.map((l) => [l.productId, l.optionsText, l.quantity]));
+    const found = await existing(ctx, idempotencyKey);
+    if (found) {
+      const [askedFor, withCart] = found.requestHash.split(':');
+      const sameCart = cartNow.lines.length === 0 || withCart === cartHash;
+      if (askedFor !== inputHash || !sameCart || found.userId !== buyer.userId) {
+        throw AppError.conflict('This Idempotency-Key was already used for a different order.');
+      }
+      return deps.orders.placed(ctx, found.orderId, !buyer.userId);
+    }
+    const requestHash = `${inputHash}:${cartHash}`;
+    const { cart, cartRow, quote: q, method } = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
+
+    const orderId = newOrderId(ctx.tenantId);
+    try {
+      await db.transaction((tx) =>
+        reserve(ctx, tx, {
+          orderId,
+          buyer,
+          email,
+          input,
+          cart,
+          cartRow,
+          quote: q,
+          method,
+          idempotencyKey,
+          requestHash,
+          paymentLabel: payer.labelGuess,
+          paymentProvider: payer.providerId,
+        }),
+      );
+    } catch (err) {
+      // The same key sent twice at once: the other request made the order.
+      if (isUniqueViolation(err)) {
+        const raced = await existing(ctx, idempotencyKey);
+        if (raced && raced.requestHash === requestHash && raced.userId === buyer.userId) {
+          return deps.orders.placed(ctx, raced.orderId, !buyer.userId);
+        }
+        if (raced) throw AppError.conflict('This Idempotency-Key was already used for a different order.');
+      }
+      throw err;
+    }
+
+    // Step 2: the payment. A refusal, or an error, undoes step 1.
+    let paid: Awaited<ReturnType<Payer['take']>>;
+    try {
+      paid = await payer.take(orderId, q);
+    } catch (err) {
+      await release(ctx, orderId, cart, cartRow.promoCode);
+      throw err;
+    }
+
+    // Step 3: confirm. The order is paid and the cart is emptied.
+    const cartId = cartRow.cartId;
+    await db.transaction(async (tx) => {
+      await tx
+        .update(o)
+        .set({ status: 'paid', paymentRef: paid.ref, paymentLabel: paid.label, updatedAt: new Date() })
+        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
+      await tx.insert(schema.orderStatusHistory).values({
+        tenantId: ctx.tenantId,
+        orderId,
+        seq: 2,
+        status: 'paid',
+        note: `Payment received (${paid.note})`,
+      });
+      await tx.delete(cl).where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cartId)));
+      await tx
+        .update(c)
+        .set({ promoCode: null, updatedAt: new Date() })
+        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cartId)));
+    });
+
+    const order = await deps.orders.placed(ctx, orderId, !buyer.userId);
+    // A mail outage never fails a paid order.
+    await sendConfirmation(ctx, order).catch((err: unknown) => deps.log.error({ err, orderId }, 'order mail not sent'));
+    return order;
+  }
+
+  /** The receipt by email: lines, totals and, for a guest, the signed link to the order. */
+  async function sendConfirmation(ctx: TenantContext, order: Order) {
+    const store = await storeOf(ctx);
+    if (!store) return;
+    // Links go to the store's canonical host from the database, never the request's Host.
+    const key = order.accessKey ? `&key=${encodeURIComponent(order.accessKey)}` : '';
+    const link = `${deps.linkOrigin(store.host)}/order?orderId=${encodeURIComponent(order.orderId)}${key}`;
+    const money = (n: number) => formatMoney(n, order.currency);
+    await deps.mailer.send({
+      to: order.email,
+      subject: `Your ${store.name} order ${order.orderId}`,
+      text: [
+        `Thank you for your order at ${store.name}.`,
+        '',
+        `Order ${order.orderId}`,
+        ...order.lines.map(
+          (l) => `${l.quantity} x ${l.productName}${l.optionsText ? ` (${l.optionsText})` : ''}: ${money(l.lineTotal)}`,
+        ),
+        '',
+        `Subtotal: ${money(order.subtotal)}`,
+        ...(order.discount ? [`Discount (${order.promoCode}): -${money(order.discount)}`] : []),
+        `Shipping (${order.shippingMethod}): ${money(order.shipping)}`,
+        `Tax: ${money(order.tax)}`,
+        `Total: ${money(order.total)}`,
+        `Paid with: ${order.payment}`,
+        '',
+        `See your order: ${link}`,
+      ].join('\n'),
+    });
+  }
+
   return {
     /** What the checkout steps need: the cart, shipping methods for the destination, and the totals. */
     async options(
@@ -280,176 +555,90 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
      * cart, address or payment is refused (409). Nothing the client sends about money is used.
      */
     async placeOrder(ctx: TenantContext, buyer: Buyer, input: PlaceOrder, idempotencyKey: string): Promise<Order> {
+      return place(ctx, buyer, input, idempotencyKey, await cardPayer(ctx, buyer, input.payment));
+    },
+
+    /**
+     * PayPal, step one: prices the checkout as `review` does and asks PayPal for an order of exactly
+     * that total. Nothing is reserved while the shopper is at PayPal; `capturePayPal` places the
+     * order when they come back. `requestKey` makes a retried create return the same PayPal order.
+     */
+    async createPayPalOrder(
+      ctx: TenantContext,
+      buyer: Buyer,
+      input: PayPalCheckout,
+      a: { returnOrigin: string; requestKey: string },
+    ): Promise<{ paypalOrderId: string; approveUrl: string }> {
+      const paypal = requirePayPal();
       const email = buyer.accountEmail ?? input.email;
       if (!email) throw AppError.badRequest('email: please enter your email address for the receipt.');
-      const paymentFingerprint =
-        input.payment.method === 'card'
-          ? `card:${input.payment.cardNumber.slice(-4)}`
-          : `saved:${input.payment.paymentMethodId}`;
-      // What was asked (address, method, email, payment) and with which cart, hashed apart: a retry
-      // after success finds the cart emptied by its own order, and must still get that order.
-      const inputHash = sha256({ shipTo: input.shipTo, method: input.shippingMethodId, email, paymentFingerprint });
-      const loaded = await loadCart(ctx, buyer.owner);
-      const cartNow = loaded.cart;
-      const cartHash = sha256(cartNow.lines.map((l) => [l.productId, l.optionsText, l.quantity]));
-      const found = await existing(ctx, idempotencyKey);
-      if (found) {
-        const [askedFor, withCart] = found.requestHash.split(':');
-        const sameCart = cartNow.lines.length === 0 || withCart === cartHash;
-        if (askedFor !== inputHash || !sameCart || found.userId !== buyer.userId) {
-          throw AppError.conflict('This Idempotency-Key was already used for a different order.');
-        }
-        return deps.orders.placed(ctx, found.orderId, !buyer.userId);
-      }
-      const requestHash = `${inputHash}:${cartHash}`;
-      const { cart, cartRow, quote: q, method } = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
-
-      // The saved card must be the shopper's own; a typed card is only checked by the provider.
-      const source =
-        input.payment.method === 'card'
-          ? {
-              kind: 'card' as const,
-              card: {
-                number: input.payment.cardNumber,
-                cvc: input.payment.cvc,
-                expMonth: input.payment.expMonth,
-                expYear: input.payment.expYear,
-                name: input.payment.nameOnCard,
-              },
-            }
-          : buyer.userId
-            ? {
-                kind: 'token' as const,
-                ...(await deps.cards.forCharge(ctx, buyer.userId, input.payment.paymentMethodId)),
-              }
-            : (() => {
-                throw AppError.badRequest('paymentMethodId: log in to pay with a saved card.');
-              })();
-
-      const orderId = newOrderId(ctx.tenantId);
-      const paymentLabelGuess = source.kind === 'token' ? `${source.brand} •••• ${source.last4}` : 'Card';
-      try {
-        await db.transaction((tx) =>
-          reserve(ctx, tx, {
-            orderId,
-            buyer,
-            email,
-            input,
-            cart,
-            cartRow,
-            quote: q,
-            method,
-            idempotencyKey,
-            requestHash,
-            paymentLabel: paymentLabelGuess,
-          }),
-        );
-      } catch (err) {
-        // The same key sent twice at once: the other request made the order.
-        if (isUniqueViolation(err)) {
-          const raced = await existing(ctx, idempotencyKey);
-          if (raced && raced.requestHash === requestHash && raced.userId === buyer.userId) {
-            return deps.orders.placed(ctx, raced.orderId, !buyer.userId);
-          }
-          if (raced) throw AppError.conflict('This Idempotency-Key was already used for a different order.');
-        }
-        throw err;
-      }
-
-      // Step 2: charge. A refusal undoes step 1.
-      let charge: Awaited<ReturnType<typeof deps.cards.provider.charge>>;
-      try {
-        charge = await deps.cards.provider.charge({
-          amountMinor: q.total,
-          currency: q.currency,
-          source: source.kind === 'card' ? source : { kind: 'token', token: source.token },
-          // One charge per reservation: a retry after a decline makes a new order, so a new charge.
-          idempotencyKey: `${ctx.tenantId}:${orderId}`,
-          description: `Order ${orderId}`,
-        });
-      } catch (err) {
-        await release(ctx, orderId, cart, cartRow.promoCode);
-        throw err;
-      }
-      if (!charge.ok) {
-        await release(ctx, orderId, cart, cartRow.promoCode);
-        if (charge.reason === 'declined') throw new AppError(422, 'PAYMENT_DECLINED', charge.message);
-        throw AppError.badRequest(charge.message);
-      }
-
-      // Step 3: confirm. The order is paid and the cart is emptied.
-      const cartId = cartRow.cartId;
-      await db.transaction(async (tx) => {
-        await tx
-          .update(o)
-          .set({
-            status: 'paid',
-            paymentRef: charge.chargeId,
-            paymentLabel: charge.last4 ? `${charge.brand} •••• ${charge.last4}` : charge.brand,
-            updatedAt: new Date(),
-          })
-          .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
-        await tx.insert(schema.orderStatusHistory).values({
-          tenantId: ctx.tenantId,
-          orderId,
-          seq: 2,
-          status: 'paid',
-          note: `Payment received (${charge.brand})`,
-        });
-        await tx.delete(cl).where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cartId)));
-        await tx
-          .update(c)
-          .set({ promoCode: null, updatedAt: new Date() })
-          .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cartId)));
-      });
-
-      const order = await deps.orders.placed(ctx, orderId, !buyer.userId);
-      // A mail outage never fails a paid order.
-      await this.sendConfirmation(ctx, order).catch((err: unknown) =>
-        deps.log.error({ err, orderId }, 'order mail not sent'),
+      const { cartRow, quote: q } = await priced(
+        ctx,
+        await loadCart(ctx, buyer.owner),
+        input.shipTo,
+        input.shippingMethodId,
       );
+      const store = await storeOf(ctx);
+      const created = await paypal.createOrder({
+        amountMinor: q.total,
+        currency: q.currency,
+        referenceId: cartRow.cartId,
+        requestId: `${ctx.tenantId}:${a.requestKey}`,
+        returnUrl: `${a.returnOrigin}/checkout/paypal/return`,
+        cancelUrl: `${a.returnOrigin}/checkout?paypal=cancelled`,
+        ...(store ? { brandName: store.name } : {}),
+      });
+      await db
+        .insert(ppc)
+        .values({
+          tenantId: ctx.tenantId,
+          paypalOrderId: created.id,
+          cartId: cartRow.cartId,
+          userId: buyer.userId,
+          request: { ...input, email },
+          amount: q.total,
+          currency: q.currency,
+          idempotencyKey: `paypal:${created.id}`,
+        })
+        .onConflictDoNothing();
+      return { paypalOrderId: created.id, approveUrl: created.approveUrl };
+    },
+
+    /**
+     * PayPal, step two, when the shopper comes back approved: reserves the order, checks that PayPal's
+     * order is for this order's amount and currency, captures, confirms. Capturing again returns the
+     * same order. A PayPal order of another shopper or cart is a 404, as if it did not exist.
+     */
+    async capturePayPal(ctx: TenantContext, buyer: Buyer, paypalOrderId: string): Promise<Order> {
+      requirePayPal();
+      const [row] = await db
+        .select()
+        .from(ppc)
+        .where(and(eq(ppc.tenantId, ctx.tenantId), eq(ppc.paypalOrderId, paypalOrderId)));
+      const cartRow = row ? await deps.cart.findCart(ctx, buyer.owner) : null;
+      if (!row || row.userId !== buyer.userId || (!buyer.userId && cartRow?.cartId !== row.cartId)) {
+        throw AppError.notFound('This PayPal payment could not be found. Please start the payment again.');
+      }
+      if (row.orderId) return deps.orders.placed(ctx, row.orderId, !buyer.userId);
+      const parsed = payPalCheckoutSchema.parse(row.request);
+      const order = await place(
+        ctx,
+        buyer,
+        { ...parsed, payment: { method: 'paypal', paypalOrderId } },
+        row.idempotencyKey,
+        payPalPayer(ctx, row),
+      );
+      await db
+        .update(ppc)
+        .set({ orderId: order.orderId })
+        .where(and(eq(ppc.tenantId, ctx.tenantId), eq(ppc.paypalOrderId, paypalOrderId)));
       return order;
     },
 
-    /** The receipt by email: lines, totals and, for a guest, the signed link to the order. */
-    async sendConfirmation(ctx: TenantContext, order: Order) {
-      const [store] = await db
-        .select({ host: schema.productStores.canonicalHost, name: schema.productStores.storeName })
-        .from(schema.productStores)
-        .where(
-          and(
-            eq(schema.productStores.tenantId, ctx.tenantId),
-            eq(schema.productStores.productStoreId, ctx.productStoreId),
-          ),
-        );
-      if (!store) return;
-      // Links go to the store's canonical host from the database, never the request's Host.
-      const key = order.accessKey ? `&key=${encodeURIComponent(order.accessKey)}` : '';
-      const link = `${deps.linkOrigin(store.host)}/order?orderId=${encodeURIComponent(order.orderId)}${key}`;
-      const money = (n: number) => formatMoney(n, order.currency);
-      await deps.mailer.send({
-        to: order.email,
-        subject: `Your ${store.name} order ${order.orderId}`,
-        text: [
-          `Thank you for your order at ${store.name}.`,
-          '',
-          `Order ${order.orderId}`,
-          ...order.lines.map(
-            (l) =>
-              `${l.quantity} x ${l.productName}${l.optionsText ? ` (${l.optionsText})` : ''}: ${money(l.lineTotal)}`,
-          ),
-          '',
-          `Subtotal: ${money(order.subtotal)}`,
-          ...(order.discount ? [`Discount (${order.promoCode}): -${money(order.discount)}`] : []),
-          `Shipping (${order.shippingMethod}): ${money(order.shipping)}`,
-          `Tax: ${money(order.tax)}`,
-          `Total: ${money(order.total)}`,
-          `Paid with: ${order.payment}`,
-          '',
-          `See your order: ${link}`,
-        ].join('\n'),
-      });
-    },
+    /** Whether PayPal is offered at checkout (the platform has PayPal credentials). */
+    payPalEnabled: () => Boolean(deps.paypal),
+
+    sendConfirmation,
   };
 }
 

@@ -224,6 +224,18 @@ describe('placing an order', () => {
     expect(await t.database.db.select().from(schema.orders)).toHaveLength(0);
   });
 
+  it('offers no PayPal when the platform has no PayPal credentials', async () => {
+    const cookie = await guestCart(1);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${B}/public/ecommerce/createPaypalOrder`,
+      headers: { host: LIGHTING, cookie },
+      payload: { email: 'grace@example.com', shipTo, shippingMethodId: 'STANDARD' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/PayPal is not available/);
+  });
+
   it("a shopper's order: in their history, not another shopper's; a once-per-customer code works once", async () => {
     const sam = await signIn(t.app, 'shopper@lighting.test', 'shopper-demo-1', LIGHTING);
     const olivia = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);
