@@ -9,6 +9,7 @@ import { hashPassword } from '../src/password';
 import * as s from '../src/schema/index';
 import { type BuiltStore, builtStores, mediaPath, SEED_STORES } from './build';
 import { commerceSeed } from './commerce';
+import { seedOrders } from './orders';
 
 export { renderSeedImage } from './images';
 export { SEED_STORES };
@@ -51,6 +52,9 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Deletes the seeded tenants' rows, children first, so `--force` can seed again. */
 async function removeSeededTenants(tx: Tx, tenantIds: string[]) {
   const byTenant = [
+    s.returnStatusHistory,
+    s.returnLines,
+    s.returnRequests,
     s.orderStatusHistory,
     s.orderLines,
     s.promoRedemptions,
@@ -290,6 +294,18 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
       role: u.role,
     })),
   );
+  const past = seedOrders(
+    b,
+    SEED_USERS.filter((u) => u.tenantId === t),
+  );
+  await tx.insert(s.orders).values(past.orders);
+  await tx.insert(s.orderLines).values(past.lines);
+  await tx.insert(s.orderStatusHistory).values(past.history);
+  if (past.returns.length) {
+    await tx.insert(s.returnRequests).values(past.returns);
+    await tx.insert(s.returnLines).values(past.returnLines);
+    await tx.insert(s.returnStatusHistory).values(past.returnHistory);
+  }
 }
 
 export interface SeedOptions {

@@ -38,6 +38,13 @@ async function dump(t: string) {
     settings: (await db.select().from(s.storeSettings).where(eq(s.storeSettings.tenantId, t))).map(
       ({ updatedAt: _, ...p }) => p,
     ),
+
+    orders: await db.select().from(s.orders).where(eq(s.orders.tenantId, t)).orderBy(asc(s.orders.orderId)),
+    returns: await db
+      .select()
+      .from(s.returnRequests)
+      .where(eq(s.returnRequests.tenantId, t))
+      .orderBy(asc(s.returnRequests.returnId)),
   };
 }
 
@@ -105,6 +112,33 @@ describe('seeded demo stores', () => {
       expect(await verifyPassword(row?.passwordHash ?? '', u.password)).toBe(true);
     }
     expect(SEED_USERS.map((u) => u.email)).toContain('owner@lighting.test');
+  });
+
+  it('gives every demo account past orders: delivered, completed, paid and cancelled, with their history', async () => {
+    for (const u of SEED_USERS) {
+      const orders = await database.db
+        .select()
+        .from(s.orders)
+        .where(and(eq(s.orders.tenantId, u.tenantId), eq(s.orders.userId, u.userId)))
+        .orderBy(asc(s.orders.orderId));
+      const prefix = `${u.tenantId.slice(0, 3).toUpperCase()}-DEMO-${u.role === 'admin' ? 'O' : 'S'}`;
+      expect(orders.map((o) => [o.orderId, o.status])).toEqual([
+        [`${prefix}1`, 'delivered'],
+        [`${prefix}2`, 'completed'],
+        [`${prefix}3`, 'paid'],
+        [`${prefix}4`, 'cancelled'],
+      ]);
+      for (const o of orders) {
+        expect(o.grandTotal).toBe(o.subtotal - o.discount + o.shippingTotal + o.taxTotal);
+        const history = await database.db
+          .select()
+          .from(s.orderStatusHistory)
+          .where(and(eq(s.orderStatusHistory.tenantId, u.tenantId), eq(s.orderStatusHistory.orderId, o.orderId)))
+          .orderBy(asc(s.orderStatusHistory.seq));
+        expect(history[0]?.status).toBe('placed');
+        expect(history.at(-1)?.status).toBe(o.status);
+      }
+    }
   });
 
   it('does nothing on a database that already has stores, and reseeds identically when forced', async () => {
