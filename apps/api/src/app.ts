@@ -20,6 +20,8 @@ import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/medi
 import { createOrdersService, ordersRoutes } from './modules/orders/index';
 import { cardsRoutes, createCardsService, createTestPaymentProvider } from './modules/payments/index';
 import { createProductsService, productsRoutes } from './modules/products/index';
+import { createReturnsService, returnsRoutes } from './modules/returns/index';
+import { createReviewsService, reviewsRoutes } from './modules/reviews/index';
 import { createStoreService, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/pages';
 import { createTenantService, tenantRoutes } from './modules/tenant/index';
@@ -157,6 +159,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     log: app.log,
     linkOrigin,
   });
+  const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
+  // A new review changes the product's summary: the store's cached catalog answers go.
+  const reviews = createReviewsService(database.db, { onChange: (tenantId) => cache.invalidateTenant(tenantId) });
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
@@ -173,6 +178,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(wishlistRoutes, { wishlist, cart, auth });
   await app.register(checkoutRoutes, { checkout, auth, addresses, cards });
   await app.register(ordersRoutes, { orders, auth, store });
+  await app.register(returnsRoutes, { returns, auth });
+  await app.register(reviewsRoutes, { reviews, auth });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -195,6 +202,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       wishlist,
       checkout,
       orders,
+      returns,
+      reviews,
       cache,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
       platformName: config.PLATFORM_NAME ?? 'Storefront Platform',

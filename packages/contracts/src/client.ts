@@ -4,3 +4,4 @@ export * from './csrf';
 export * from './display';
 export * from './messages';
 export * from './money';
+export * from './return-reasons';

@@ -10,6 +10,7 @@ export * from './envelope';
 export * from './errors';
 export * from './money';
 export * from './products';
+export * from './returns';
 export * from './store';
 export * from './storefront';
 export * from './tenant';

@@ -5,6 +5,7 @@ import type { Cart } from './cart';
 import type { MainData } from './catalog';
 import type { Order, OrderSummary, Quote, ShippingRate } from './checkout';
 import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
+import type { ReviewEligibility } from './returns';
 import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
 import type { Wishlist } from './wishlist';
 
@@ -53,6 +54,16 @@ export interface StorefrontApi {
   /** One order, for its owner or with its signed link; null when neither. */
   order(orderId: string, key: string | null): Promise<Order | null>;
   orderHistory(page: number): Promise<{ orders: OrderSummary[]; total: number; page: number; pageSize: number }>;
+  /** Asks for a return of chosen lines of an order, from the order page's form (`key`: a guest's link). */
+  requestReturn(
+    input: ReturnFormInput,
+  ): Promise<{ ok: true; message: string; returnId: string } | FormOutcome<ReturnField>>;
+  /** Whether the signed-in shopper may review the product (the product page's form). */
+  reviewEligibility(productId: string): Promise<ReviewEligibility | null>;
+  /** Publishes the signed-in shopper's review of a product they bought. */
+  writeReview(
+    input: Record<'productId' | ReviewField, string>,
+  ): Promise<{ ok: true; message: string } | FormOutcome<ReviewField>>;
   /** One change to the cart, as the cart page's and product page's forms ask for it. */
   cartAction(action: CartAction): Promise<CartActionOutcome>;
   /** The signed-in shopper's wishlist, priced now; empty for a guest. */
@@ -211,3 +222,15 @@ export type CheckoutField =
   | 'paymentMethodId';
 
 export type PlaceOrderOutcome = { ok: true; order: Order } | FormOutcome<CheckoutField>;
+
+export type ReturnField = 'lines' | 'reason' | 'note';
+export interface ReturnFormInput {
+  orderId: string;
+  key: string | null;
+  reason: string;
+  note: string;
+  /** Quantities as the form sent them; lines left at 0 are not returned. */
+  lines: { lineNo: number; quantity: string }[];
+}
+
+export type ReviewField = 'rating' | 'title' | 'text';

@@ -4,6 +4,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { orderReturns } from '../returns/index';
 import { STATUS_LABELS } from './order-state';
 
 const o = schema.orders;
@@ -36,6 +37,26 @@ export function createOrdersService(db: Db, deps: { secret: string }) {
     return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
+  /**
+   * Whether `who` may see and act on the order: its signed-in owner (`mine`), or a holder of its
+   * signed link. Anyone else gets the same 404 as for an order that does not exist.
+   */
+  async function access(
+    ctx: TenantContext,
+    orderId: string,
+    who: { userId: string | null; key?: string },
+  ): Promise<{ mine: boolean }> {
+    const [row] = await db
+      .select({ userId: o.userId })
+      .from(o)
+      .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
+    const mine = Boolean(row && who.userId !== null && row.userId === who.userId);
+    if (!row || !(mine || keyValid(ctx, orderId, who.key))) {
+      throw AppError.notFound(`Order ${orderId} was not found.`);
+    }
+    return { mine };
+  }
+
   async function load(ctx: TenantContext, orderId: string, withKey: boolean): Promise<Order | null> {
     const [row] = await db
       .select()
@@ -55,6 +76,16 @@ export function createOrdersService(db: Db, deps: { secret: string }) {
         .orderBy(asc(oh.seq)),
     ]);
     const status = row.status as OrderStatus;
+    const orderLines = lines.map((l) => ({
+      lineNo: l.lineNo,
+      productId: l.productId,
+      productName: l.productName,
+      optionsText: l.optionsText,
+      quantity: l.quantity,
+      unitPrice: l.unitPrice,
+      lineTotal: l.lineTotal,
+    }));
+    const { returns, returnable } = await orderReturns(db, ctx, { orderId: row.orderId, status, lines: orderLines });
     return {
       orderId: row.orderId,
       status,
@@ -62,15 +93,7 @@ export function createOrdersService(db: Db, deps: { secret: string }) {
       placedAt: row.placedAt.toISOString(),
       email: row.email,
       currency: row.currency,
-      lines: lines.map((l) => ({
-        lineNo: l.lineNo,
-        productId: l.productId,
-        productName: l.productName,
-        optionsText: l.optionsText,
-        quantity: l.quantity,
-        unitPrice: l.unitPrice,
-        lineTotal: l.lineTotal,
-      })),
+      lines: orderLines,
       subtotal: row.subtotal,
       discount: row.discount,
       promoCode: row.promoCode,
@@ -82,6 +105,8 @@ export function createOrdersService(db: Db, deps: { secret: string }) {
       payment: row.paymentLabel,
       history: history.map((h) => ({ status: h.status as OrderStatus, note: h.note, at: h.createdAt.toISOString() })),
       accessKey: withKey ? accessKey(ctx, row.orderId) : null,
+      returns,
+      returnable,
     };
   }
 
@@ -90,16 +115,11 @@ export function createOrdersService(db: Db, deps: { secret: string }) {
 
     /** The order for its owner, or for whoever holds its signed link; 404 for anyone else. */
     async read(ctx: TenantContext, orderId: string, who: { userId: string | null; key?: string }): Promise<Order> {
-      const [row] = await db
-        .select({ userId: o.userId })
-        .from(o)
-        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
-      const mine = row && who.userId !== null && row.userId === who.userId;
-      if (!row || !(mine || keyValid(ctx, orderId, who.key))) {
-        throw AppError.notFound(`Order ${orderId} was not found.`);
-      }
+      const { mine } = await access(ctx, orderId, who);
       return (await load(ctx, orderId, !mine)) as Order;
     },
+
+    access,
 
     /** The order right after checkout placed it: the buyer gets the signed link if they are a guest. */
     async placed(ctx: TenantContext, orderId: string, guest: boolean): Promise<Order> {

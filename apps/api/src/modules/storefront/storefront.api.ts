@@ -11,6 +11,7 @@ import {
   type ContactResult,
   cardCreateSchema,
   contactRequestSchema,
+  createReturnSchema,
   destinationQuerySchema,
   FORGOT_MESSAGE,
   type FormOutcome,
@@ -31,6 +32,7 @@ import {
   type RegisterOutcome,
   registerRequestSchema,
   resetPasswordRequestSchema,
+  reviewCreateSchema,
   type ShellData,
   type StorefrontApi,
   searchQuerySchema,
@@ -54,6 +56,8 @@ import { COUNTRIES } from '../geo/index';
 import type { OrdersService } from '../orders/index';
 import type { CardsService } from '../payments/index';
 import type { ProductsService } from '../products/index';
+import type { ReturnsService } from '../returns/index';
+import type { ReviewsService } from '../reviews/index';
 import type { StoreService } from '../store/index';
 import type { TenantService } from '../tenant/index';
 import type { WishlistService } from '../wishlist/index';
@@ -71,6 +75,8 @@ export interface StorefrontDeps {
   wishlist: WishlistService;
   checkout: CheckoutService;
   orders: OrdersService;
+  returns: ReturnsService;
+  reviews: ReviewsService;
   cache: PublicReadCache;
   chatWidgetUrl: string;
   platformName: string;
@@ -283,6 +289,67 @@ export function storefrontApi(
       if (!ctx) throw new Error('no tenant');
       const me = await signedIn();
       return deps.orders.history(ctx, me.userId, Number.isInteger(page) && page >= 1 && page <= 1000 ? page : 1);
+    },
+    async requestReturn(input) {
+      if (!ctx) throw new Error('no tenant');
+      const fields = ['lines', 'reason', 'note'] as const;
+      const parsed = createReturnSchema.safeParse({
+        orderId: input.orderId,
+        key: input.key || undefined,
+        // Lines left at 0 are the ones the shopper keeps.
+        lines: input.lines
+          .map((l) => ({ lineNo: l.lineNo, quantity: Number(l.quantity || '0') }))
+          .filter((l) => l.quantity !== 0),
+        reason: input.reason,
+        note: input.note,
+      });
+      if (!parsed.success) {
+        const failure = fieldFailure(parsed.error, fields);
+        // The API names the reason codes; a shopper picks from the list.
+        if (failure.fieldErrors.reason) failure.fieldErrors.reason = 'Choose a reason for the return.';
+        return failure;
+      }
+      try {
+        assertFormFromStore(ctx.origin);
+        const me = await currentUser();
+        if (!me && !parsed.data.key) throw new AppError(401, 'UNAUTHENTICATED', 'Please log in to request a return.');
+        const created = await deps.returns.create(
+          ctx,
+          { userId: me?.userId ?? null, key: parsed.data.key },
+          parsed.data,
+        );
+        return {
+          ok: true as const,
+          message: `Return ${created.returnId} requested. We have emailed you a confirmation.`,
+          returnId: created.returnId,
+        };
+      } catch (err) {
+        return formFailure(err, fields);
+      }
+    },
+    async reviewEligibility(productId) {
+      if (!ctx) return null;
+      const me = await currentUser();
+      return deps.reviews.eligibility(ctx, me?.userId ?? null, productId.slice(0, 64)).catch(notFound);
+    },
+    async writeReview(input) {
+      if (!ctx) throw new Error('no tenant');
+      const fields = ['rating', 'title', 'text'] as const;
+      const parsed = reviewCreateSchema.safeParse({
+        productId: input.productId,
+        rating: Number(input.rating || '0'),
+        title: input.title,
+        text: input.text,
+      });
+      if (!parsed.success) return fieldFailure(parsed.error, fields);
+      try {
+        assertFormFromStore(ctx.origin);
+        const me = await signedIn();
+        await deps.reviews.create(ctx, me.userId, parsed.data);
+        return { ok: true as const, message: 'Thank you! Your review is published.' };
+      } catch (err) {
+        return formFailure(err, fields);
+      }
     },
     async cartAction(action): Promise<CartActionOutcome> {
       if (!ctx) throw new Error('no tenant');

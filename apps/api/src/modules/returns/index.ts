@@ -1,0 +1,3 @@
+export { HOLDING_RETURN_STATUSES, RETURN_TRANSITIONS, RETURNABLE_ORDER_STATUSES } from './return-state';
+export { returnsRoutes } from './returns.routes';
+export { createReturnsService, orderReturns, type ReturnsService } from './returns.service';

@@ -1,0 +1,7 @@
+export { reviewsRoutes } from './reviews.routes';
+export {
+  createReviewsService,
+  REVIEWABLE_ORDER_STATUSES,
+  type ReviewsService,
+  reviewAuthorName,
+} from './reviews.service';
