@@ -60,7 +60,9 @@ test('a guest buys with the test card: cart badge, promo code, declined card kep
   await expect(page.getByTestId('cart-count')).toHaveText('0');
 });
 
-test('a signed-in shopper buys on another store and finds the order in the history', async ({ page }) => {
+test('a signed-in shopper pays with PayPal on another store, finds the order in the history and gets the PDF', async ({
+  page,
+}) => {
   const base = STORES.power.url;
   await page.goto(`${base}/auth/login`);
   // Not shopper@power.test: the password-reset browser test changes that account's password.
@@ -76,15 +78,43 @@ test('a signed-in shopper buys on another store and finds the order in the histo
   await page.getByLabel('City').fill('Austin');
   await page.getByLabel('Postal code').fill('78701');
   await page.getByLabel('State or region').selectOption('US_TX');
+  // The summary follows the chosen method.
+  const standardTotal = await page.getByTestId('checkout-total').textContent();
   await page.getByRole('radio', { name: /Express/ }).check();
-  await fillCard(page.getByTestId('checkout-form'), '4242424242424242');
-  await page.getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByTestId('checkout-total')).not.toHaveText(standardTotal ?? '');
+  const total = (await page.getByTestId('checkout-total').textContent()) ?? '';
+  await page.getByRole('radio', { name: 'PayPal' }).check();
+  await snap(page, 'checkout-paypal');
+  await page.getByRole('button', { name: 'Continue to PayPal' }).click();
+
+  // The stand-in's approval page approves and sends the shopper back; the store captures.
   await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`^${base}/order\\?orderId=POW-`));
+  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await expect(page.getByTestId('order-totals')).toContainText('Express');
+  await expect(page.getByTestId('order-totals')).toContainText(total);
+  await expect(page.getByText('PayPal').first()).toBeVisible();
   const heading = await page.getByRole('heading', { level: 1 }).textContent();
   const orderId = heading?.replace('Order ', '').trim() ?? '';
-  await expect(page.getByTestId('order-totals')).toContainText('Express');
+  await expect(page.getByTestId('cart-count')).toHaveText('0');
 
   await page.goto(`${base}/order/history`);
   await expect(page.getByTestId('order-history')).toContainText(orderId);
   await snap(page, 'order-history');
+  await page.getByRole('link', { name: orderId }).first().click();
+  const download = page.waitForEvent('download');
+  await page.getByTestId('invoice-link').click();
+  expect((await download).suggestedFilename()).toBe(`invoice-${orderId}.pdf`);
+});
+
+test('leaving PayPal without paying brings the shopper back to checkout with nothing charged', async ({ page }) => {
+  const base = STORES.garden.url;
+  await addFirstProductToCart(page, base, 'seed');
+  await page.goto(`${base}/checkout?paypal=cancelled`);
+  await expect(page.getByText('You left PayPal without paying.')).toBeVisible();
+  await page.goto(`${base}/checkout/paypal/return?token=NOT-A-REAL-ORDER`);
+  await expect(page.getByTestId('paypal-failure')).toContainText('could not be found');
+  await page.getByRole('link', { name: 'Back to checkout' }).click();
+  await expect(page).toHaveURL(`${base}/checkout`);
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
 });

@@ -7,6 +7,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
  * itself and *.shop.test is mapped there so any host name can be opened.
  */
 export const PORT = Number(process.env.E2E_PORT ?? 3190);
+/** The PayPal stand-in (PayPal's REST API and approval page) the server pays through. */
+export const PAYPAL_PORT = PORT + 1;
 
 export default defineConfig({
   testDir: '.',
@@ -28,14 +30,35 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
-  webServer: {
-    command: 'node e2e/start-server.mjs',
-    cwd: '..',
-    url: `http://127.0.0.1:${PORT}/readyz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: { PORT: String(PORT) },
-  },
+  webServer: [
+    {
+      command: 'node --import tsx e2e/paypal-stand-in.ts',
+      cwd: '..',
+      url: `http://127.0.0.1:${PAYPAL_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PAYPAL_STAND_IN_PORT: String(PAYPAL_PORT),
+        PAYPAL_CLIENT_ID: 'e2e-client',
+        PAYPAL_CLIENT_SECRET: 'e2e-secret',
+      },
+    },
+    {
+      command: 'node e2e/start-server.mjs',
+      cwd: '..',
+      url: `http://127.0.0.1:${PORT}/readyz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(PORT),
+        PAYPAL_BASE_URL: `http://127.0.0.1:${PAYPAL_PORT}`,
+        PAYPAL_CLIENT_ID: 'e2e-client',
+        PAYPAL_CLIENT_SECRET: 'e2e-secret',
+      },
+    },
+  ],
 });

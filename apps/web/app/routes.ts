@@ -18,6 +18,7 @@ export default [
     route('search/:searchText', 'routes/storefront/search.tsx'),
   ]),
   route('checkout', 'routes/storefront/checkout.tsx'),
+  route('checkout/paypal/return', 'routes/storefront/paypal-return.tsx'),
   route('cart', 'routes/storefront/cart.tsx'),
   route('faqs', 'routes/storefront/faqs.tsx'),
   ...prefix('page', [

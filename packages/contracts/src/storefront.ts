@@ -48,9 +48,20 @@ export interface StorefrontApi {
   /** The request's cart (the account's, else the guest cookie's), priced now. */
   cart(): Promise<Cart>;
   /** Everything the checkout page shows for a destination (and, signed in, saved addresses and cards). */
-  checkout(destination: { countryGeoId: string; stateProvinceGeoId?: string }): Promise<CheckoutView>;
-  /** Places the order from the checkout form; `idempotencyKey` comes with the form. */
+  checkout(destination: {
+    countryGeoId: string;
+    stateProvinceGeoId?: string;
+    shippingMethodId?: string;
+  }): Promise<CheckoutView>;
+  /**
+   * Places the order from the checkout form; `idempotencyKey` comes with the form. With PayPal
+   * chosen it starts the PayPal payment and answers where to approve it.
+   */
   placeOrder(input: Record<string, string>): Promise<PlaceOrderOutcome>;
+  /** When PayPal sends the shopper back approved: places the order and captures the payment. */
+  capturePayPal(
+    paypalOrderId: string,
+  ): Promise<{ ok: true; order: Order } | { ok: false; status: number; message: string }>;
   /** One order, for its owner or with its signed link; null when neither. */
   order(orderId: string, key: string | null): Promise<Order | null>;
   orderHistory(page: number): Promise<{ orders: OrderSummary[]; total: number; page: number; pageSize: number }>;
@@ -201,6 +212,10 @@ export interface CheckoutView {
   email: string | null;
   addresses: Address[];
   cards: SavedCard[];
+  /** The method the totals are for. */
+  shippingMethodId: string | null;
+  /** PayPal is offered (the platform has PayPal credentials). */
+  paypal: boolean;
 }
 
 export type CheckoutField =
@@ -221,7 +236,11 @@ export type CheckoutField =
   | 'nameOnCard'
   | 'paymentMethodId';
 
-export type PlaceOrderOutcome = { ok: true; order: Order } | FormOutcome<CheckoutField>;
+/** Paid and placed, or (PayPal) on the way to PayPal's approval page. */
+export type PlaceOrderOutcome =
+  | { ok: true; order: Order; approveUrl?: undefined }
+  | { ok: true; approveUrl: string; order?: undefined }
+  | FormOutcome<CheckoutField>;
 
 export type ReturnField = 'lines' | 'reason' | 'note';
 export interface ReturnFormInput {

@@ -528,17 +528,26 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
   }
 
   return {
-    /** What the checkout steps need: the cart, shipping methods for the destination, and the totals. */
+    /**
+     * What the checkout steps need: the cart, shipping methods for the destination, and the totals
+     * with the chosen method (the first one when none or an unknown one is chosen).
+     */
     async options(
       ctx: TenantContext,
       owner: CartOwner,
-      destination: { countryGeoId: string; stateProvinceGeoId?: string },
+      destination: { countryGeoId: string; stateProvinceGeoId?: string | undefined },
+      shippingMethodId?: string,
     ) {
       const cart = await deps.cart.view(ctx, owner);
       const shipping = await rates(ctx, cart, destination.countryGeoId);
       const tax = await taxFor(ctx, destination.countryGeoId, destination.stateProvinceGeoId);
-      const first = shipping[0];
-      return { cart, shippingMethods: shipping, quote: quote(cart, first?.rate ?? 0, tax) };
+      const chosen = shipping.find((r) => r.methodId === shippingMethodId) ?? shipping[0];
+      return {
+        cart,
+        shippingMethods: shipping,
+        shippingMethodId: chosen?.methodId ?? null,
+        quote: quote(cart, chosen?.rate ?? 0, tax),
+      };
     },
 
     async review(

@@ -20,9 +20,12 @@ import {
   loginRequestSchema,
   modifyCartSchema,
   PASSWORD_CHANGED_MESSAGE,
+  type PlaceOrder,
   type PlaceOrderOutcome,
   PROFILE_SAVED_MESSAGE,
   passwordChangeSchema,
+  payPalCaptureSchema,
+  payPalCheckoutSchema,
   placeOrderSchema,
   productListQuerySchema,
   profileUpdateSchema,
@@ -190,9 +193,10 @@ export function storefrontApi(
     async checkout(destination) {
       if (!ctx) throw new Error('no tenant');
       const me = await currentUser();
-      const dest = lenient(destinationQuerySchema, destination as Record<string, string>);
+      const { shippingMethodId, ...where } = destination;
+      const dest = lenient(destinationQuerySchema, where as Record<string, string>);
       const [options, profile, saved, savedCards] = await Promise.all([
-        deps.checkout.options(ctx, await owner(), dest),
+        deps.checkout.options(ctx, await owner(), dest, shippingMethodId?.slice(0, 64)),
         me ? deps.auth.profile(ctx, me.userId) : null,
         me ? deps.addresses.list(ctx, me.userId) : [],
         me ? deps.cards.list(ctx, me.userId) : [],
@@ -205,6 +209,7 @@ export function storefrontApi(
         email: profile?.email ?? null,
         addresses: saved,
         cards: savedCards,
+        paypal: deps.checkout.payPalEnabled(),
       };
     },
     async placeOrder(input): Promise<PlaceOrderOutcome> {
@@ -229,8 +234,10 @@ export function storefrontApi(
       ];
       const me = await currentUser();
       const v = (k: string) => input[k] ?? '';
-      const payment =
-        v('paymentMethod') === 'saved-card'
+      const paypal = v('paymentMethod') === 'paypal';
+      const payment = paypal
+        ? undefined
+        : v('paymentMethod') === 'saved-card'
           ? { method: 'saved-card', paymentMethodId: v('paymentMethodId') }
           : {
               method: 'card',
@@ -240,7 +247,7 @@ export function storefrontApi(
               expYear: v('expYear'),
               nameOnCard: v('nameOnCard'),
             };
-      const parsed = placeOrderSchema.safeParse({
+      const parsed = (paypal ? payPalCheckoutSchema : placeOrderSchema).safeParse({
         ...(me ? {} : { email: v('email') }),
         shipTo: {
           toName: v('toName'),
@@ -253,7 +260,7 @@ export function storefrontApi(
           phone: v('phone'),
         },
         shippingMethodId: v('shippingMethodId'),
-        payment,
+        ...(payment ? { payment } : {}),
       });
       if (!parsed.success) {
         // Nested paths (shipTo.city, payment.cvc) are reported by their last part, the form's field name.
@@ -267,15 +274,32 @@ export function storefrontApi(
       try {
         assertFormFromStore(ctx.origin);
         const profile = me ? await deps.auth.profile(ctx, me.userId) : null;
-        const order = await deps.checkout.placeOrder(
-          ctx,
-          { owner: await owner(), userId: me?.userId ?? null, accountEmail: profile?.email ?? null },
-          parsed.data,
-          key,
-        );
+        const buyer = { owner: await owner(), userId: me?.userId ?? null, accountEmail: profile?.email ?? null };
+        if (paypal) {
+          const started = await deps.checkout.createPayPalOrder(ctx, buyer, parsed.data, {
+            returnOrigin: ctx.origin,
+            requestKey: key,
+          });
+          return { ok: true, approveUrl: started.approveUrl };
+        }
+        const order = await deps.checkout.placeOrder(ctx, buyer, parsed.data as PlaceOrder, key);
         return { ok: true, order };
       } catch (err) {
         return formFailure(err, fields);
+      }
+    },
+    async capturePayPal(paypalOrderId) {
+      if (!ctx) throw new Error('no tenant');
+      const parsed = payPalCaptureSchema.safeParse({ paypalOrderId });
+      if (!parsed.success) return { ok: false, status: 400, message: 'This PayPal payment could not be found.' };
+      const me = await currentUser();
+      try {
+        const profile = me ? await deps.auth.profile(ctx, me.userId) : null;
+        const buyer = { owner: await owner(), userId: me?.userId ?? null, accountEmail: profile?.email ?? null };
+        return { ok: true, order: await deps.checkout.capturePayPal(ctx, buyer, parsed.data.paypalOrderId) };
+      } catch (err) {
+        const failure = formFailure(err, []);
+        return { ok: false, status: failure.status, message: failure.message };
       }
     },
     async order(orderId, key) {

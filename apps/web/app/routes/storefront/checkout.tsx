@@ -12,9 +12,18 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const countryGeoId = url.searchParams.get('countryGeoId') ?? 'USA';
   const stateProvinceGeoId = url.searchParams.get('stateProvinceGeoId') ?? undefined;
-  const view = await context.api.checkout({ countryGeoId, ...(stateProvinceGeoId ? { stateProvinceGeoId } : {}) });
+  const shippingMethodId = url.searchParams.get('shippingMethodId') ?? undefined;
+  const view = await context.api.checkout({
+    countryGeoId,
+    ...(stateProvinceGeoId ? { stateProvinceGeoId } : {}),
+    ...(shippingMethodId ? { shippingMethodId } : {}),
+  });
   // A fresh key per rendering of the form: submitting the same form twice places one order.
-  return { view, idempotencyKey: crypto.randomUUID(), countryGeoId, stateProvinceGeoId: stateProvinceGeoId ?? '' };
+  return {
+    view,
+    idempotencyKey: crypto.randomUUID(),
+    paypalCancelled: url.searchParams.get('paypal') === 'cancelled',
+  };
 }
 
 const FIELDS = [
@@ -42,6 +51,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const input = Object.fromEntries(FIELDS.map((f) => [f, String(form.get(f) ?? '').slice(0, 200)]));
   const result = await context.api.placeOrder(input);
+  // PayPal: off to PayPal's page; it sends the shopper back to /checkout/paypal/return.
+  if (result.ok && result.approveUrl !== undefined) throw redirect(result.approveUrl);
   if (result.ok) {
     const key = result.order.accessKey ? `&key=${encodeURIComponent(result.order.accessKey)}` : '';
     throw redirect(`/order?orderId=${encodeURIComponent(result.order.orderId)}${key}&placed=1`);
@@ -52,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { view, idempotencyKey } = loaderData;
+  const { view, idempotencyKey, paypalCancelled } = loaderData;
   const [params, setParams] = useSearchParams();
   const navigation = useNavigation();
   const failure = actionData && !actionData.result.ok ? actionData.result : null;
@@ -64,6 +75,11 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const country = params.get('countryGeoId') ?? values.countryGeoId ?? defaultAddress?.countryGeoId ?? 'USA';
   const regions = view.countries.find((c) => c.geoId === country)?.regions ?? [];
   const [payWith, setPayWith] = useState(values.paymentMethod || (view.cards.length ? 'saved-card' : 'card'));
+  const payOptions: [string, string][] = [
+    ...(view.cards.length > 0 ? ([['saved-card', 'Saved card']] as [string, string][]) : []),
+    ['card', view.cards.length > 0 ? 'New card' : 'Card'],
+    ...(view.paypal ? ([['paypal', 'PayPal']] as [string, string][]) : []),
+  ];
 
   if (view.cart.lines.length === 0) {
     return (
@@ -81,7 +97,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   }
 
   // Rates depend on the destination: a new country or region reloads them, keeping what was typed.
-  const destinationChanged = (name: 'countryGeoId' | 'stateProvinceGeoId', value: string) => {
+  const destinationChanged = (name: 'countryGeoId' | 'stateProvinceGeoId' | 'shippingMethodId', value: string) => {
     const next = new URLSearchParams(params);
     next.set(name, value);
     if (name === 'countryGeoId') next.delete('stateProvinceGeoId');
@@ -97,6 +113,11 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <div className="space-y-8">
           <FormAlert message={failure && Object.keys(e).length === 0 ? failure.message : null} />
+          {paypalCancelled && !failure && (
+            <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+              You left PayPal without paying. Nothing was charged: choose how to pay and place your order.
+            </p>
+          )}
 
           <section aria-labelledby="contact-h" className="space-y-4">
             <h2 id="contact-h" className="text-lg font-semibold text-slate-900">
@@ -216,7 +237,14 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                     type="radio"
                     name="shippingMethodId"
                     value={m.methodId}
-                    defaultChecked={values.shippingMethodId ? values.shippingMethodId === m.methodId : i === 0}
+                    defaultChecked={
+                      values.shippingMethodId
+                        ? values.shippingMethodId === m.methodId
+                        : view.shippingMethodId
+                          ? view.shippingMethodId === m.methodId
+                          : i === 0
+                    }
+                    onChange={() => destinationChanged('shippingMethodId', m.methodId)}
                     className="size-4"
                   />
                   <span>
@@ -247,15 +275,13 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
 
           <fieldset className="space-y-4">
             <legend className="mb-3 text-lg font-semibold text-slate-900">Payment</legend>
-            {view.cards.length > 0 && (
-              <div className="flex gap-4 text-sm">
-                {(
-                  [
-                    ['saved-card', 'Saved card'],
-                    ['card', 'New card'],
-                  ] as const
-                ).map(([v, label]) => (
-                  <label key={v} className="flex items-center gap-2">
+            {payOptions.length > 1 ? (
+              <div className="flex flex-wrap gap-3 text-sm" role="radiogroup" aria-label="Pay with">
+                {payOptions.map(([v, label]) => (
+                  <label
+                    key={v}
+                    className="flex cursor-pointer items-center gap-2 rounded-lg border border-slate-300 px-4 py-2.5 font-medium has-[:checked]:border-slate-900 has-[:checked]:ring-1 has-[:checked]:ring-slate-900"
+                  >
                     <input
                       type="radio"
                       name="paymentMethod"
@@ -263,13 +289,19 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                       checked={payWith === v}
                       onChange={() => setPayWith(v)}
                     />
-                    {label}
+                    {v === 'paypal' ? <PayPalMark /> : label}
                   </label>
                 ))}
               </div>
+            ) : (
+              <input type="hidden" name="paymentMethod" value="card" />
             )}
-            {view.cards.length === 0 && <input type="hidden" name="paymentMethod" value="card" />}
-            {payWith === 'saved-card' && view.cards.length > 0 ? (
+            {payWith === 'paypal' ? (
+              <p className="rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm text-slate-700">
+                You will approve the payment on PayPal, then come back here to see your order. Nothing is charged until
+                you approve it.
+              </p>
+            ) : payWith === 'saved-card' && view.cards.length > 0 ? (
               <Select
                 label="Card"
                 name="paymentMethodId"
@@ -341,7 +373,13 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             className={`${submitClass} flex items-center justify-center gap-2`}
           >
             <Lock aria-hidden className="size-4" />
-            {busy ? 'Placing your order…' : 'Place order'}
+            {busy
+              ? payWith === 'paypal'
+                ? 'Opening PayPal…'
+                : 'Placing your order…'
+              : payWith === 'paypal'
+                ? 'Continue to PayPal'
+                : 'Place order'}
           </button>
           <Link to="/cart" className="block text-center text-sm text-brand hover:underline">
             Back to cart
@@ -378,10 +416,17 @@ function Totals({ quote: q, view }: { quote: CheckoutView['quote']; view: Checko
         <dt>Total</dt>
         <dd data-testid="checkout-total">{m(q.total)}</dd>
       </div>
-      <p className="text-xs text-slate-500">
-        Shipping and tax shown for the first method; the order uses the one you choose.
-      </p>
     </dl>
+  );
+}
+
+/** PayPal's name as its wordmark colours; no image request, no third-party script. */
+function PayPalMark() {
+  return (
+    <span className="text-base font-bold italic tracking-tight">
+      <span className="text-[#003087]">Pay</span>
+      <span className="text-[#009cde]">Pal</span>
+    </span>
   );
 }
 
