@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { STORES, snap } from './helpers';
+import { STORES, type StoreName, snap } from './helpers';
 
 /** Buying: a guest with the test card on one store, a signed-in shopper with a saved address on another. */
 
@@ -78,6 +78,7 @@ test('a signed-in shopper pays with PayPal on another store, finds the order in 
   await page.getByLabel('City').fill('Austin');
   await page.getByLabel('Postal code').fill('78701');
   await page.getByLabel('State or region').selectOption('US_TX');
+  await expect(page.getByTestId('checkout-totals')).toContainText('TX sales tax');
   // The summary follows the chosen method.
   const standardTotal = await page.getByTestId('checkout-total').textContent();
   await page.getByRole('radio', { name: /Express/ }).check();
@@ -118,3 +119,58 @@ test('leaving PayPal without paying brings the shopper back to checkout with not
   await expect(page).toHaveURL(`${base}/checkout`);
   await expect(page.getByTestId('cart-count')).toHaveText('1');
 });
+
+/** What each store sells that a search finds in stock. */
+const SEARCH: Record<StoreName, string> = { lighting: 'lamp', garden: 'seed', power: 'drill' };
+
+async function fillAddress(page: Page) {
+  await page.getByLabel('Full name').fill('Ada Lovelace');
+  await page.getByLabel('Street address').fill('12 Analytical Row');
+  await page.getByLabel('City').fill('Seattle');
+  await page.getByLabel('Postal code').fill('98101');
+  await page.getByLabel('State or region').selectOption('US_WA');
+}
+
+for (const store of ['garden', 'power'] as const) {
+  test(`a guest buys with the test card on the ${store} store`, async ({ page }) => {
+    const base = STORES[store].url;
+    if (store === 'garden') await page.setViewportSize({ width: 375, height: 812 });
+    await addFirstProductToCart(page, base, SEARCH[store]);
+    await page.goto(`${base}/checkout`);
+    await page.getByTestId('checkout-form').getByLabel('Email').fill(`guest-${store}@example.com`);
+    await fillAddress(page);
+    await fillCard(page.getByTestId('checkout-form'), '4242 4242 4242 4242');
+    await expect(page.getByTestId('checkout-totals')).toContainText('WA sales tax');
+    const total = (await page.getByTestId('checkout-total').textContent()) ?? '';
+    if (store === 'garden') await snap(page, 'checkout-mobile');
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+    await expect(page.getByTestId('order-status')).toHaveText('Paid');
+    await expect(page.getByTestId('order-totals')).toContainText(`Total${total}`);
+    if (store === 'garden') await snap(page, 'order-confirmation-mobile');
+  });
+}
+
+for (const store of ['lighting', 'garden'] as const) {
+  test(`a new shopper signs up on the ${store} store and buys with the test card`, async ({ page }) => {
+    const base = STORES[store].url;
+    const email = `buyer-${store}-${Date.now()}@example.com`;
+    await page.goto(`${base}/auth/register`);
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('engines-of-1843');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('user-menu-button')).toHaveText('Ada');
+    await addFirstProductToCart(page, base, SEARCH[store]);
+    await page.goto(`${base}/checkout`);
+    await expect(page.getByText('Receipt goes to')).toContainText(email);
+    await fillAddress(page);
+    await fillCard(page.getByTestId('checkout-form'), '4242424242424242');
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+    const orderId = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').replace('Order ', '').trim();
+    await page.goto(`${base}/order/history`);
+    await expect(page.getByTestId('order-history')).toContainText(orderId);
+  });
+}

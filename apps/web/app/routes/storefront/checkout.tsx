@@ -1,7 +1,7 @@
 import type { CheckoutField, CheckoutView } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
 import { Lock, ShoppingBag } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { EmptyState, PageContainer, PageTitle } from '../../components/ui/page';
@@ -65,6 +65,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
   const { view, idempotencyKey, paypalCancelled } = loaderData;
   const [params, setParams] = useSearchParams();
+  const latestParams = useRef(params);
+  useEffect(() => {
+    latestParams.current = params;
+  }, [params]);
   const navigation = useNavigation();
   const failure = actionData && !actionData.result.ok ? actionData.result : null;
   const e: Partial<Record<CheckoutField, string>> = failure?.fieldErrors ?? {};
@@ -98,9 +102,12 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
 
   // Rates depend on the destination: a new country or region reloads them, keeping what was typed.
   const destinationChanged = (name: 'countryGeoId' | 'stateProvinceGeoId' | 'shippingMethodId', value: string) => {
-    const next = new URLSearchParams(params);
+    // From the last change asked for, not the last one loaded: a region then a method, chosen
+    // quickly, must both reach the URL.
+    const next = new URLSearchParams(latestParams.current);
     next.set(name, value);
     if (name === 'countryGeoId') next.delete('stateProvinceGeoId');
+    latestParams.current = next;
     setParams(next, { replace: true, preventScrollReset: true });
   };
   const q = view.quote;
