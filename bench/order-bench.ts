@@ -1,0 +1,240 @@
+/**
+ * Order placement under load (part of `npm run bench`): the whole app in this process, listening on
+ * loopback, on a seeded PGlite (on disk, as `npm start` runs it) and, when BENCH_DATABASE_URL or
+ * TEST_DATABASE_URL is set, on PostgreSQL. Many guests check out one product at once with the test
+ * card; the product has fewer units than there are orders, so the last ones must be refused.
+ * Afterwards the books are checked: units sold equal stock taken, no order beyond the stock, and
+ * every order's totals add up. A benchmark: it prints figures; a broken book stops it with an error.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Database, openDatabase, schema } from '@app/db';
+import { seedDatabase } from '@app/db/seed';
+import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../apps/api/src/app';
+
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
+const STOCK = ORDERS - 40;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const PORT = 3293;
+const HOST = 'lighting.localhost';
+const B = '/skulocity/api/v1';
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+function post(path: string, body: object, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: string; cookie: string | undefined }>((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path,
+        method: 'POST',
+        agent,
+        headers: {
+          host: HOST,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: text,
+            cookie: [res.headers['set-cookie']].flat()[0]?.split(';')[0],
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function pool<T>(items: T[], width: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const item = items[next++] as T;
+        await work(item);
+      }
+    }),
+  );
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function run(label: string, database: Database) {
+  await database.migrate();
+  await seedDatabase(database.db);
+  const dataDir = mkdtempSync(join(tmpdir(), 'sf-order-bench-'));
+  const app = await buildApp({
+    config: {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: false,
+      NODE_ENV: 'production',
+      DEV_TENANT_ID: undefined,
+    },
+    database,
+    logger: false,
+  });
+  await app.listen({ port: PORT, host: '127.0.0.1' });
+  try {
+    const p = schema.products;
+    const [product] = await database.db
+      .select()
+      .from(p)
+      .where(and(eq(p.tenantId, 'lighting'), gt(p.stockQuantity, 0), ne(p.productType, 'CONFIGURABLE')))
+      .orderBy(asc(p.productId))
+      .limit(1);
+    if (!product) throw new Error('no product to sell');
+    await database.db
+      .update(p)
+      .set({ stockQuantity: STOCK })
+      .where(and(eq(p.tenantId, 'lighting'), eq(p.productId, product.productId)));
+
+    // One guest cart per order, filled before the clock starts.
+    const carts: string[] = [];
+    await pool(
+      Array.from({ length: ORDERS }, (_, i) => i),
+      CONCURRENCY,
+      async () => {
+        const res = await post(`${B}/public/ecommerce/product/addToCart`, {
+          productId: product.productId,
+          quantity: 1,
+        });
+        if (res.status !== 200 || !res.cookie) throw new Error(`addToCart: ${res.status} ${res.body}`);
+        carts.push(res.cookie);
+      },
+    );
+
+    const latencies: number[] = [];
+    const outcomes = new Map<number, number>();
+    const started = performance.now();
+    await pool(carts, CONCURRENCY, async (cookie) => {
+      const t0 = performance.now();
+      const res = await post(
+        `${B}/ecommerce/checkout/processorder`,
+        {
+          email: 'bench@example.com',
+          shipTo: {
+            toName: 'Bench Buyer',
+            address1: '1 Market Street',
+            city: 'San Francisco',
+            postalCode: '94105',
+            countryGeoId: 'USA',
+            stateProvinceGeoId: 'US_CA',
+          },
+          shippingMethodId: 'STANDARD',
+          payment: {
+            method: 'card',
+            cardNumber: '4242424242424242',
+            cvc: '123',
+            expMonth: 12,
+            expYear: 2099,
+            nameOnCard: 'Bench Buyer',
+          },
+        },
+        { cookie, 'idempotency-key': randomUUID() },
+      );
+      latencies.push(performance.now() - t0);
+      outcomes.set(res.status, (outcomes.get(res.status) ?? 0) + 1);
+      if (res.status !== 200 && res.status !== 409) throw new Error(`processorder: ${res.status} ${res.body}`);
+    });
+    const seconds = (performance.now() - started) / 1000;
+
+    // The books.
+    const placed = outcomes.get(200) ?? 0;
+    const [after] = await database.db
+      .select({ stock: p.stockQuantity })
+      .from(p)
+      .where(and(eq(p.tenantId, 'lighting'), eq(p.productId, product.productId)));
+    const ol = schema.orderLines;
+    const o = schema.orders;
+    const [sold] = await database.db
+      .select({ units: sql<number>`coalesce(sum(${ol.quantity}), 0)::int` })
+      .from(ol)
+      .innerJoin(o, and(eq(o.tenantId, ol.tenantId), eq(o.orderId, ol.orderId)))
+      .where(and(eq(ol.tenantId, 'lighting'), eq(ol.productId, product.productId), eq(o.email, 'bench@example.com')));
+    const [badTotals] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(o)
+      .where(
+        sql`${o.tenantId} = 'lighting' AND ${o.email} = 'bench@example.com' AND (${o.status} <> 'paid' OR ${o.subtotal} <> (
+          SELECT sum(line_total) FROM order_lines l WHERE l.tenant_id = ${o.tenantId} AND l.order_id = ${o.orderId})
+          OR ${o.grandTotal} <> ${o.subtotal} - ${o.discount} + ${o.shippingTotal} + ${o.taxTotal})`,
+      );
+    const problems = [
+      placed !== STOCK && `${placed} orders placed for ${STOCK} units`,
+      after?.stock !== 0 && `stock left ${after?.stock}, expected 0`,
+      sold?.units !== STOCK - (after?.stock ?? 0) &&
+        `${sold?.units} units on orders, ${STOCK - (after?.stock ?? 0)} taken from stock`,
+      (badTotals?.n ?? 0) > 0 && `${badTotals?.n} orders whose totals do not add up`,
+      (outcomes.get(409) ?? 0) !== ORDERS - STOCK &&
+        `${outcomes.get(409) ?? 0} refused as sold out, expected ${ORDERS - STOCK}`,
+    ].filter(Boolean);
+    if (problems.length) throw new Error(`${label}: the books do not add up: ${problems.join('; ')}`);
+
+    latencies.sort((a, b) => a - b);
+    return {
+      database: label,
+      requests: ORDERS,
+      'orders placed': placed,
+      'sold out (409)': outcomes.get(409) ?? 0,
+      'orders/s': Math.round(placed / seconds),
+      'p50 ms': Math.round(percentile(latencies, 50)),
+      'p99 ms': Math.round(percentile(latencies, 99)),
+      books: 'add up',
+    };
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const rows = [];
+const pgliteDir = mkdtempSync(join(tmpdir(), 'sf-order-bench-pglite-'));
+const lite = await openDatabase({ dataDir: pgliteDir });
+try {
+  rows.push(await run('PGlite', lite));
+} finally {
+  await lite.close();
+  rmSync(pgliteDir, { recursive: true, force: true });
+}
+
+const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+if (url) {
+  const name = `bench_orders_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: u.toString(), poolSize: 10 });
+  try {
+    rows.push(await run('PostgreSQL', database));
+  } finally {
+    await database.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+} else {
+  console.log('PostgreSQL row skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL to include it.');
+}
+console.log(`Order placement: ${ORDERS} guest checkouts, ${CONCURRENCY} at a time, ${STOCK} units in stock`);
+console.table(rows);
+agent.destroy();
