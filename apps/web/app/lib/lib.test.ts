@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { jsonLdHtml } from './json-ld';
 import { frameParts } from './layout-rules';
 import { safeRedirect } from './safe-redirect';
 import { seoFor } from './seo';
@@ -112,5 +113,20 @@ describe('mediaSrcSet', () => {
     expect(mediaSrcSet('https://cdn.example/x.webp', [160])).toBeUndefined();
     expect(mediaSrcSet(null, [160])).toBeUndefined();
     expect(mediaSrcSet('/no-product-image.svg', [160])).toBeUndefined();
+  });
+});
+
+describe('jsonLdHtml', () => {
+  it('keeps a hostile review inside its script element, and the data intact', () => {
+    const review = {
+      '@type': 'Review',
+      reviewBody: '<b>Bright</b> </script><script>alert(1)</script> <!-- x \u2028',
+      name: '</SCRIPT><img src=x onerror=alert(1)>',
+    };
+    const html = jsonLdHtml({ '@type': 'Product', review: [review] });
+    expect(html).not.toContain('<');
+    expect(html.toLowerCase()).not.toContain('</script');
+    expect(html).toContain('\\u003c/script>');
+    expect(JSON.parse(html)).toEqual({ '@type': 'Product', review: [review] });
   });
 });

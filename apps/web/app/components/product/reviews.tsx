@@ -1,11 +1,19 @@
 import type { ProductDetails } from '@app/contracts';
 import { MessageSquareText } from 'lucide-react';
 import { RatingStars } from './rating-stars';
+import { WriteReview, type WriteReviewProps } from './write-review';
 
 const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 const LEVELS = [5, 4, 3, 2, 1] as const;
 
-export function Reviews({ summary }: { summary: ProductDetails['reviewSummary'] }) {
+export function Reviews({
+  summary,
+  write,
+}: {
+  summary: ProductDetails['reviewSummary'];
+  /** The "Write a review" part; absent, the section only shows. */
+  write?: WriteReviewProps;
+}) {
   const { average, count, distribution, latest } = summary;
   return (
     <section aria-labelledby="reviews-heading" className="border-t border-slate-200 py-12" data-testid="reviews">
@@ -15,7 +23,7 @@ export function Reviews({ summary }: { summary: ProductDetails['reviewSummary'] 
       {count === 0 ? (
         <div className="mt-6 flex items-center gap-3 text-slate-600">
           <MessageSquareText aria-hidden className="size-6 text-slate-400" />
-          <p>No reviews yet. Bought this? Tell other shoppers what you think.</p>
+          <p data-testid="no-reviews">No reviews yet. Bought this? Tell other shoppers what you think.</p>
         </div>
       ) : (
         <div className="mt-8 grid gap-10 md:grid-cols-[280px_minmax(0,1fr)] lg:gap-16">
@@ -58,8 +66,15 @@ export function Reviews({ summary }: { summary: ProductDetails['reviewSummary'] 
               <li key={`${r.authorName}-${r.createdAt}-${i}`} className="py-6 first:pt-0">
                 <article>
                   <RatingStars average={r.rating} showCount={false} />
-                  {r.title && <h3 className="mt-2 font-semibold text-slate-900">{r.title}</h3>}
-                  {r.body && <p className="mt-1 leading-7 text-slate-700">{r.body}</p>}
+                  {r.title && <h3 className="mt-2 font-semibold break-words text-slate-900">{r.title}</h3>}
+                  {r.body && (
+                    <p
+                      className="mt-1 leading-7 break-words whitespace-pre-line text-slate-700"
+                      data-testid="review-body"
+                    >
+                      {r.body}
+                    </p>
+                  )}
                   <p className="mt-2 text-sm text-slate-500">
                     {r.authorName} · <time dateTime={r.createdAt}>{DATE.format(new Date(r.createdAt))}</time>
                   </p>
@@ -69,6 +84,7 @@ export function Reviews({ summary }: { summary: ProductDetails['reviewSummary'] 
           </ul>
         </div>
       )}
+      {write && <WriteReview {...write} />}
     </section>
   );
 }

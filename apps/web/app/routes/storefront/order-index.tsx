@@ -1,7 +1,10 @@
+import type { FormOutcome, ReturnField } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
 import { CheckCircle2, FileDown } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
+import { OrderReturns } from '../../components/order/order-returns';
 import { PageContainer, PageTitle } from '../../components/ui/page';
+import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/order-index';
 
 export function meta() {
@@ -17,11 +20,42 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const order = await context.api.order(orderId, key);
   if (!order) throw data({ message: 'Order not found' }, { status: 404 });
   const pdfUrl = `/skulocity/api/v1/ecommerce/order/order/pdf?orderId=${encodeURIComponent(order.orderId)}${key ? `&key=${encodeURIComponent(key)}` : ''}`;
-  return { order, placed: url.searchParams.has('placed'), pdfUrl };
+  return { order, placed: url.searchParams.has('placed'), pdfUrl, accessKey: key };
 }
 
-export default function OrderPage({ loaderData }: Route.ComponentProps) {
-  const { order, placed, pdfUrl } = loaderData;
+/** The order page's one form so far: a return request (intent 'return'). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const text = (name: string, max: number) => String(form.get(name) ?? '').slice(0, max);
+  if (text('intent', 20) !== 'return') {
+    const unknown: FormOutcome<ReturnField> = {
+      ok: false,
+      status: 400,
+      message: 'Unknown order action.',
+      fieldErrors: {},
+    };
+    return data({ result: unknown }, { status: 400 });
+  }
+  // One select per returnable line, named qty-<lineNo>.
+  const lines: { lineNo: number; quantity: string }[] = [];
+  for (const [k, v] of form) {
+    const m = /^qty-(\d{1,5})$/.exec(k);
+    if (m) lines.push({ lineNo: Number(m[1]), quantity: String(v).slice(0, 10) });
+  }
+  const result = await context.api.requestReturn({
+    orderId: text('orderId', 64),
+    key: text('key', 200) || null,
+    reason: text('reason', 40),
+    note: text('note', 2000),
+    lines: lines.slice(0, 100),
+  });
+  return data({ result }, result.ok ? undefined : { status: result.status });
+}
+
+export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, placed, pdfUrl, accessKey } = loaderData;
+  const result = actionData?.result;
+  useActionToast(result);
   const m = (n: number) => formatMoney(n, order.currency);
   const s = order.shipTo;
   return (
@@ -120,6 +154,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           </ol>
         </section>
       </div>
+      <OrderReturns order={order} accessKey={accessKey} failure={result && !result.ok ? result : null} />
       <p className="mt-10">
         <Link to="/" className="text-sm font-medium text-brand hover:underline">
           Continue shopping

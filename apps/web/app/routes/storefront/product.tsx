@@ -1,4 +1,4 @@
-import type { ProductDetails, ShellData } from '@app/contracts';
+import type { FormOutcome, ProductDetails, ReviewField, ShellData } from '@app/contracts';
 import { decimalAmount, productDisplayImage } from '@app/contracts/client';
 import { CircleCheck, CircleX, Download, TriangleAlert } from 'lucide-react';
 import { data, redirect, useRouteLoaderData } from 'react-router';
@@ -11,6 +11,7 @@ import { Breadcrumbs, PageContainer } from '../../components/ui/page';
 import { jsonLdHtml } from '../../lib/json-ld';
 import { withRootMeta } from '../../lib/meta';
 import { useNonce } from '../../lib/nonce';
+import { useActionToast } from '../../lib/use-action-toast';
 import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/product';
 
@@ -23,7 +24,27 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     // An old or mistyped slug: one address per product, the query string kept (campaign tags).
     throw redirect(`${productHref(product)}${new URL(request.url).search}`, 301);
   }
-  return { product };
+  // Per shopper, so never part of the cached product answer.
+  const review = await context.api.reviewEligibility(product.productId);
+  return { product, review };
+}
+
+/** The product page's own form: a review (intent 'review'). Cart and wishlist forms post elsewhere. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const form = await request.formData();
+  const text = (name: string, max: number) => String(form.get(name) ?? '').slice(0, max);
+  if (text('intent', 20) !== 'review') {
+    const unknown: FormOutcome<ReviewField> = { ok: false, status: 400, message: 'Unknown action.', fieldErrors: {} };
+    return data({ result: unknown }, { status: 400 });
+  }
+  // A little over the limits, so that a too-long text is refused by name rather than cut.
+  const result = await context.api.writeReview({
+    productId: params.productId.slice(0, 64),
+    rating: text('rating', 4),
+    title: text('title', 200),
+    text: text('text', 4100),
+  });
+  return data({ result }, result.ok ? undefined : { status: result.status });
 }
 
 type RootData = Awaited<ReturnType<typeof rootLoader>>;
@@ -80,6 +101,15 @@ function structuredData(p: ProductDetails, base: string) {
             ratingValue: p.reviewSummary.average,
             reviewCount: p.reviewSummary.count,
           },
+          // Shoppers' own words: jsonLdHtml escapes `<`, so a review cannot close the script element.
+          review: p.reviewSummary.latest.map((r) => ({
+            '@type': 'Review',
+            author: { '@type': 'Person', name: r.authorName },
+            datePublished: r.createdAt.slice(0, 10),
+            reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5 },
+            ...(r.title ? { name: r.title } : {}),
+            ...(r.body ? { reviewBody: r.body } : {}),
+          })),
         }
       : {}),
   };
@@ -121,8 +151,10 @@ function fileKind(fileName: string): string {
   return ext ? ext.toUpperCase() : 'File';
 }
 
-export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product: p } = loaderData;
+export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { product: p, review } = loaderData;
+  const reviewResult = actionData?.result;
+  useActionToast(reviewResult);
   const nonce = useNonce();
   const root = useRouteLoaderData<typeof rootLoader>('root');
   const paragraphs = (p.description ?? '')
@@ -235,7 +267,15 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
         </section>
       )}
 
-      <Reviews summary={p.reviewSummary} />
+      <Reviews
+        summary={p.reviewSummary}
+        write={{
+          productId: p.productId,
+          eligibility: review,
+          loginHref: `/auth/login?redirectUrl=${encodeURIComponent(`${productHref(p)}#reviews-heading`)}`,
+          failure: reviewResult && !reviewResult.ok ? reviewResult : null,
+        }}
+      />
 
       {p.accessories.length > 0 && (
         <section aria-labelledby="accessories-heading" className="border-t border-slate-200 py-12">
