@@ -65,6 +65,17 @@ export const payPalCaptureSchema = z.strictObject({
 });
 export const payPalCreatedSchema = z.object({ paypalOrderId: z.string(), approveUrl: z.url() });
 
+/**
+ * POST /ecommerce/checkout/create/postaladdress/andPurpose: a new address saved from checkout, for
+ * shipping (the default) or billing; with `setDefault` it becomes the default for that purpose.
+ */
+export const checkoutAddressSchema = addressInputSchema
+  .omit({ isDefaultShipping: true, isDefaultBilling: true })
+  .extend({
+    contactMechPurposeTypeId: z.enum(['SHIPPING_LOCATION', 'BILLING_LOCATION']).default('SHIPPING_LOCATION'),
+    setDefault: z.boolean().default(false),
+  });
+
 /** POST /ecommerce/checkout/review: what the order would cost, before paying. */
 export const reviewRequestSchema = placeOrderSchema.omit({ payment: true, email: true });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   addressSchema,
   cartSchema,
+  checkoutAddressSchema,
   dataEnvelope,
   destinationQuerySchema,
   errorEnvelopeSchema,
@@ -198,6 +199,32 @@ export async function checkoutRoutes(app: App, { checkout, auth, addresses, card
       const buyer = await buyerOf(auth, req);
       const order = await checkout.capturePayPal(req.tenantCtx, buyer, req.body.paypalOrderId);
       return { data: order, message: 'Thank you! Your order has been placed.' };
+    },
+  );
+
+  app.post(
+    `${BASE}/ecommerce/checkout/create/postaladdress/andPurpose`,
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: "Saves an address typed at checkout to the shopper's account, for shipping or billing",
+        description:
+          'As POST /ecommerce/profile/postaladdress (same checks, at most 20 addresses: 409), with the purpose ' +
+          'SHIPPING_LOCATION (default) or BILLING_LOCATION; `setDefault` makes it the default for that purpose. ' +
+          "The answer is the saved address, to pass as the order's shipTo.",
+        body: checkoutAddressSchema,
+        response: { 200: dataEnvelope(addressSchema), ...errors },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      const { contactMechPurposeTypeId: purpose, setDefault, ...address } = req.body;
+      const saved = await addresses.create(req.tenantCtx, user.userId, {
+        ...address,
+        ...(setDefault && purpose === 'SHIPPING_LOCATION' ? { isDefaultShipping: true } : {}),
+        ...(setDefault && purpose === 'BILLING_LOCATION' ? { isDefaultBilling: true } : {}),
+      });
+      return { data: saved, message: 'Address saved.' };
     },
   );
 }

@@ -224,6 +224,46 @@ describe('placing an order', () => {
     expect(await t.database.db.select().from(schema.orders)).toHaveLength(0);
   });
 
+  it('saves an address typed at checkout to the account, for shipping or billing, and only when signed in', async () => {
+    const url = `${B}/ecommerce/checkout/create/postaladdress/andPurpose`;
+    expect((await t.app.inject({ method: 'POST', url, headers: { host: LIGHTING }, payload: shipTo })).statusCode).toBe(
+      401,
+    );
+    const sam = await signIn(t.app, 'shopper@lighting.test', 'shopper-demo-1', LIGHTING);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { host: LIGHTING, ...sam },
+      payload: { ...shipTo, postalCode: 'nope' },
+    });
+    expect(bad.statusCode).toBe(400);
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { host: LIGHTING, ...sam },
+      payload: { ...shipTo, toName: 'Billing Office', contactMechPurposeTypeId: 'BILLING_LOCATION', setDefault: true },
+    });
+    expect(res.statusCode).toBe(200);
+    const saved = res.json().data;
+    expect(saved).toMatchObject({ toName: 'Billing Office', isDefaultBilling: true });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `${B}/ecommerce/checkout/checkoutoptions`,
+      headers: { host: LIGHTING, ...sam },
+    });
+    const mine = list.json().data.addresses as Array<{ contactMechId: string; isDefaultBilling: boolean }>;
+    expect(mine.find((a) => a.contactMechId === saved.contactMechId)?.isDefaultBilling).toBe(true);
+    expect(mine.filter((a) => a.isDefaultBilling)).toHaveLength(1);
+    // Another shopper does not see it.
+    const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url: `${B}/ecommerce/checkout/checkoutoptions`,
+      headers: { host: LIGHTING, ...owner },
+    });
+    expect(JSON.stringify(theirs.json().data.addresses)).not.toContain(saved.contactMechId);
+  });
+
   it('offers no PayPal when the platform has no PayPal credentials', async () => {
     const cookie = await guestCart(1);
     const res = await t.app.inject({
