@@ -32,8 +32,13 @@ import { themeCss } from './lib/theme';
 export async function loader({ context }: Route.LoaderArgs) {
   const shell = await context.api.shell();
   if (!shell) throw data({ tenantMissing: true }, { status: 404 });
-  const [user, cartSize] = await Promise.all([context.api.user(), context.api.cartSize()]);
-  return { shell, user, cartSize, csrfToken: context.csrfToken };
+  // The wishlist's product ids (none for a guest): the header counts them and every heart reads them.
+  const [user, cartSize, wishlist] = await Promise.all([
+    context.api.user(),
+    context.api.cartSize(),
+    context.api.wishlistProductIds(),
+  ]);
+  return { shell, user, cartSize, wishlist, csrfToken: context.csrfToken };
 }
 
 /**
@@ -92,10 +97,10 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { shell, user, cartSize } = loaderData;
+  const { shell, user, cartSize, wishlist } = loaderData;
   return (
     <ToastProvider>
-      <Frame shell={shell} user={user} cartSize={cartSize}>
+      <Frame shell={shell} user={user} cartSize={cartSize} wishlistCount={wishlist.length}>
         <Outlet />
       </Frame>
     </ToastProvider>
@@ -106,11 +111,13 @@ function Frame({
   shell,
   user,
   cartSize,
+  wishlistCount,
   children,
 }: {
   shell: ShellData;
   user: Route.ComponentProps['loaderData']['user'];
   cartSize: number;
+  wishlistCount: number;
   children: ReactNode;
 }) {
   const location = useLocation();
@@ -133,7 +140,7 @@ function Frame({
       </a>
       <LoadingBar />
       {parts.topStrip && <TopStrip promotionTitle={store.promotionTitle} pages={pages} />}
-      {parts.header && <Header store={store} user={user} cartSize={cartSize} />}
+      {parts.header && <Header store={store} user={user} cartSize={cartSize} wishlistCount={wishlistCount} />}
       {parts.categoryBar && <CategoryBar catalogs={main.catalogCol} pages={pages} />}
       <main id="main" className="flex-1">
         {children}

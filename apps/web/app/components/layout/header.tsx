@@ -8,20 +8,30 @@ interface Props {
   store: StoreDetails;
   user: SessionUser | null;
   cartSize: number;
+  /** Products on the signed-in shopper's wishlist; 0 for a guest, and then no badge. */
+  wishlistCount: number;
 }
 
 /** Header of both templates; ONE adds the Shopping Cart and My Wishlist labels. */
-export function Header({ store, user, cartSize }: Props) {
+export function Header({ store, user, cartSize, wishlistCount }: Props) {
   const one = store.template === 'ONE';
   const name = store.logo.headerTitle || store.storeName;
   return (
     <header className="border-b border-slate-200 bg-white" data-template={store.template}>
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-3 md:gap-6 md:py-4">
-        <Link to="/" className="flex shrink-0 items-center" aria-label={`${name} home`} data-testid="logo">
+        {/* The logo gives way on a narrow phone (a signed-in name, the wishlist and cart badges must fit
+            in 375 px without the page scrolling sideways); it keeps its proportions. */}
+        <Link to="/" className="flex min-w-0 items-center" aria-label={`${name} home`} data-testid="logo">
           {store.logo.url ? (
-            <img src={store.logo.url} alt={name} width={176} height={38} className="h-8 w-auto md:h-10" />
+            <img
+              src={store.logo.url}
+              alt={name}
+              width={176}
+              height={38}
+              className="h-8 w-auto max-w-full object-contain object-left md:h-10"
+            />
           ) : (
-            <span className="text-xl font-bold text-brand">{name}</span>
+            <span className="truncate text-xl font-bold text-brand">{name}</span>
           )}
         </Link>
         <div className="flex flex-1 justify-center">
@@ -32,10 +42,20 @@ export function Header({ store, user, cartSize }: Props) {
           <Link
             to="/account/wishlist"
             className="flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-slate-800 hover:text-brand"
-            aria-label={one ? 'My Wishlist' : 'Wishlist'}
+            aria-label={`${one ? 'My Wishlist' : 'Wishlist'}${wishlistCount > 0 ? `, ${wishlistCount} ${wishlistCount === 1 ? 'item' : 'items'}` : ''}`}
             data-testid="wishlist-link"
           >
-            <Heart aria-hidden className="size-6" />
+            <span className="relative">
+              <Heart aria-hidden className="size-6" />
+              {wishlistCount > 0 && (
+                <span
+                  data-testid="wishlist-count"
+                  className="absolute -top-1.5 -right-2 flex h-5 min-w-5 items-center justify-center rounded-full bg-action px-1 text-[11px] font-bold text-white"
+                >
+                  {wishlistCount}
+                </span>
+              )}
+            </span>
             {one && <span className="hidden lg:inline">My Wishlist</span>}
           </Link>
           <Link

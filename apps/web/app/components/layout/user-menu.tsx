@@ -56,7 +56,7 @@ export function UserMenu({ user, template }: { user: SessionUser | null; templat
         data-testid="user-menu-button"
       >
         <CircleUser aria-hidden className="size-6" />
-        <span className="max-w-[8rem] truncate">{user.firstName}</span>
+        <span className="max-w-[5rem] truncate sm:max-w-[8rem]">{user.firstName}</span>
         <ChevronDown aria-hidden className="size-4" />
       </button>
       {open && (

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { mediaSrcSet } from '../../lib/media';
 import { Price } from './price';
 import { RatingStars } from './rating-stars';
+import { WishlistHeart } from './wishlist-heart';
 
 export const NO_PRODUCT_IMAGE = '/no-product-image.svg';
 const CARD_WIDTHS = [160, 320, 480, 640] as const;
@@ -98,6 +99,11 @@ export function ProductCard({
             currency={product.currencyUomId}
           />
         </div>
+      </div>
+      {/* Last in the markup (the card's own link comes first), drawn over the picture's corner and
+          above the link stretched across the card. */}
+      <div className="absolute top-2 right-2 z-10">
+        <WishlistHeart productId={product.productId} productName={product.productName} variant="icon" />
       </div>
     </article>
   );

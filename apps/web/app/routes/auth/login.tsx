@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { carriedWishlistId } from '../../components/product/wishlist-heart';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { PostForm } from '../../components/ui/post-form';
 import { setCookies } from '../../lib/cookies';
@@ -11,7 +12,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const email = String(form.get('email') ?? '').slice(0, 400);
   const password = String(form.get('password') ?? '').slice(0, 400);
-  const result = await context.api.login({ email, password });
+  // A guest's heart: the product goes on the wishlist with this login (an odd value is dropped).
+  const wishlistProductId = carriedWishlistId(String(form.get('wishlist') ?? '')) ?? undefined;
+  const result = await context.api.login({ email, password, wishlistProductId });
   if (result.ok) {
     // Back to the page the guard sent the shopper from: same-origin relative paths only.
     throw redirect(safeRedirect(String(form.get('redirectUrl') ?? '')), { headers: setCookies(result.cookies) });
@@ -28,6 +31,14 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const redirectUrl = safeRedirect(params.get('redirectUrl'));
+  const wishlist = carriedWishlistId(params.get('wishlist'));
+  // Login and sign-up link to each other with both parameters, so either way the shopper comes back.
+  const onward = [
+    params.get('redirectUrl') ? `redirectUrl=${encodeURIComponent(redirectUrl)}` : '',
+    wishlist ? `wishlist=${encodeURIComponent(wishlist)}` : '',
+  ]
+    .filter(Boolean)
+    .join('&');
   const failure = actionData && !actionData.result.ok ? actionData.result : null;
   const busy = navigation.state === 'submitting';
   // After a refusal the password is emptied and focused, ready for another try (as without JavaScript).
@@ -42,14 +53,15 @@ export default function Login({ actionData }: Route.ComponentProps) {
   return (
     <AuthCard
       title="Log in"
-      lead="Welcome back. Log in to see your orders, addresses and wishlist."
+      lead={
+        wishlist
+          ? 'Log in and the product goes on your wishlist; then you are taken back to where you were.'
+          : 'Welcome back. Log in to see your orders, addresses and wishlist.'
+      }
       footer={
         <>
           New here?{' '}
-          <Link
-            to={`/auth/register${params.get('redirectUrl') ? `?redirectUrl=${encodeURIComponent(redirectUrl)}` : ''}`}
-            className="font-semibold text-brand hover:underline"
-          >
+          <Link to={`/auth/register${onward ? `?${onward}` : ''}`} className="font-semibold text-brand hover:underline">
             Create an account
           </Link>
         </>
@@ -58,6 +70,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
       <PostForm ref={formRef} className="space-y-4" data-testid="login-form">
         <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
         <input type="hidden" name="redirectUrl" value={redirectUrl} />
+        {wishlist && <input type="hidden" name="wishlist" value={wishlist} />}
         <Field
           label="Email"
           name="email"

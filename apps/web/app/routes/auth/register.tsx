@@ -1,5 +1,6 @@
 import { CircleCheck } from 'lucide-react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { carriedWishlistId } from '../../components/product/wishlist-heart';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { PostForm } from '../../components/ui/post-form';
 import { setCookies } from '../../lib/cookies';
@@ -15,7 +16,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     (typeof FIELDS)[number],
     string
   >;
-  const result = await context.api.register(input);
+  // A guest's heart: a new account starts with the product on its wishlist (an odd value is dropped).
+  const wishlistProductId = carriedWishlistId(String(form.get('wishlist') ?? '')) ?? undefined;
+  const result = await context.api.register({ ...input, wishlistProductId });
   // A new account is logged in and goes where the shopper was heading.
   if (result.ok && result.cookies.length) {
     throw redirect(safeRedirect(String(form.get('redirectUrl') ?? '')), { headers: setCookies(result.cookies) });
@@ -37,7 +40,15 @@ export default function Register({ actionData }: Route.ComponentProps) {
   const failure = result && !result.ok ? result : null;
   const values = actionData?.values;
   const busy = navigation.state === 'submitting';
-  const loginLink = `/auth/login${params.get('redirectUrl') ? `?redirectUrl=${encodeURIComponent(redirectUrl)}` : ''}`;
+  const wishlist = carriedWishlistId(params.get('wishlist'));
+  // Login and sign-up link to each other with both parameters, so either way the shopper comes back.
+  const onward = [
+    params.get('redirectUrl') ? `redirectUrl=${encodeURIComponent(redirectUrl)}` : '',
+    wishlist ? `wishlist=${encodeURIComponent(wishlist)}` : '',
+  ]
+    .filter(Boolean)
+    .join('&');
+  const loginLink = `/auth/login${onward ? `?${onward}` : ''}`;
 
   if (result?.ok) {
     // An email that already had an account ends here, and so would anything else that did not log in.
@@ -70,6 +81,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
       <PostForm className="space-y-4" data-testid="register-form">
         <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
         <input type="hidden" name="redirectUrl" value={redirectUrl} />
+        {wishlist && <input type="hidden" name="wishlist" value={wishlist} />}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
             label="First name"

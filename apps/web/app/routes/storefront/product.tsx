@@ -7,6 +7,7 @@ import { galleryImages, ProductGallery } from '../../components/product/product-
 import { PurchaseForm } from '../../components/product/purchase-form';
 import { RatingStars } from '../../components/product/rating-stars';
 import { Reviews } from '../../components/product/reviews';
+import { WishlistHeart } from '../../components/product/wishlist-heart';
 import { Breadcrumbs, PageContainer } from '../../components/ui/page';
 import { jsonLdHtml } from '../../lib/json-ld';
 import { withRootMeta } from '../../lib/meta';
@@ -205,6 +206,10 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           </div>
           <div className="mt-6 border-t border-slate-200 pt-6">
             <PurchaseForm product={p} />
+            {/* Its own form: forms cannot nest, and the heart posts elsewhere (the wishlist). */}
+            <div className="mt-3">
+              <WishlistHeart productId={p.productId} productName={p.productName} variant="button" />
+            </div>
           </div>
         </div>
       </div>
