@@ -1,5 +1,7 @@
+import { request as httpRequest } from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
 import { apiJson, fetchText, STORES, snap } from './helpers';
+import { PORT } from './playwright.config';
 
 /**
  * Returns and reviews with the seeded history of shopper@lighting.test (the auth tests only log it
@@ -109,4 +111,69 @@ test('a shopper returns one line of a delivered order, then reviews its product;
   expect(html).not.toContain('<script>alert(1)');
   expect(html).toContain('\\u003c/script>\\u003cscript>alert(1)\\u003c/script>');
   expect(dialogs).toEqual([]);
+});
+
+/** A GET with the browser's cookies, from the test process (Node does not resolve *.localhost). */
+function getWithCookies<T>(path: string, cookie: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port: PORT, path, headers: { host: new URL(base).host, cookie } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          body += c;
+        });
+        res.on('end', () => resolve(JSON.parse(body) as T));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('without JavaScript: a return of the completed order and a review of a paid one, through the plain forms', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await logIn(page, '/order?orderId=LIG-DEMO-S2');
+  // The seeded, refunded return of this order, and the form for what is left.
+  const requests = page.getByTestId('return-request');
+  await expect(requests).toHaveCount(1);
+  await expect(requests.first().getByTestId('return-status')).toHaveText('Refunded');
+  const form = page.getByTestId('return-form');
+  const selects = form.getByRole('combobox', { name: /quantity to return/ });
+  await expect(selects).toHaveCount(2);
+  await selects.nth(1).selectOption('1');
+  await form.getByLabel('Reason').selectOption({ label: 'No longer needed' });
+  await form.getByRole('button', { name: 'Request a return' }).click();
+  await expect(requests).toHaveCount(2);
+  await expect(requests.first().getByTestId('return-status')).toHaveText('Requested');
+  await expect(requests.first()).toContainText('No longer needed');
+
+  // Nothing chosen: the form says so by its field.
+  await form.getByLabel('Reason').selectOption({ label: 'Other reason' });
+  await form.getByRole('button', { name: 'Request a return' }).click();
+  await expect(page.getByTestId('error-lines')).toHaveText('Choose at least one item to return.');
+
+  const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const paid = await getWithCookies<{ data: { lines: { productId: string }[] } }>(
+    '/skulocity/api/v1/ecommerce/order/status?orderId=LIG-DEMO-S3',
+    cookie,
+  );
+  const productId = paid.data.lines[0]?.productId ?? '';
+  const details = await apiJson<Details>(
+    null,
+    'lighting',
+    `/skulocity/api/v1/public/ecommerce/getproductdetails?productId=${productId}`,
+  );
+  await page.goto(`${base}/${details.data.slug}/${productId}`);
+  const write = page.getByTestId('review-form');
+  await write.getByText('5 · Excellent').click();
+  await write.getByLabel('Your review').fill('Green shade, warm light, solid brass.');
+  await write.getByRole('button', { name: 'Publish review' }).click();
+  await expect(page.getByTestId('review-note')).toContainText('You reviewed this product on');
+  await expect(page.getByTestId('review-body').first()).toHaveText('Green shade, warm light, solid brass.');
+  await context.close();
 });
