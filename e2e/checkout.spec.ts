@@ -73,6 +73,9 @@ test('a signed-in shopper pays with PayPal on another store, finds the order in 
   await addFirstProductToCart(page, base, 'drill');
   await page.getByRole('link', { name: 'Check out' }).click();
   await expect(page.getByText('Receipt goes to')).toContainText('owner@power.test');
+  // Another test may have saved addresses for this account: ship to a new one.
+  const newAddress = page.getByRole('radio', { name: 'A new address' });
+  if (await newAddress.count()) await newAddress.check();
   await page.getByLabel('Full name').fill('Olivia Owner');
   await page.getByLabel('Street address').fill('200 Industrial Way');
   await page.getByLabel('City').fill('Austin');
@@ -153,6 +156,8 @@ for (const store of ['garden', 'power'] as const) {
 
 for (const store of ['lighting', 'garden'] as const) {
   test(`a new shopper signs up on the ${store} store and buys with the test card`, async ({ page }) => {
+    // Sign-up and two purchases.
+    test.setTimeout(60_000);
     const base = STORES[store].url;
     const email = `buyer-${store}-${Date.now()}@example.com`;
     await page.goto(`${base}/auth/register`);
@@ -172,5 +177,19 @@ for (const store of ['lighting', 'garden'] as const) {
     const orderId = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').replace('Order ', '').trim();
     await page.goto(`${base}/order/history`);
     await expect(page.getByTestId('order-history')).toContainText(orderId);
+    // The address typed at checkout was kept ("Save this address" is on by default) and is offered next time.
+    await page.goto(`${base}/account/addresses`);
+    await expect(page.getByText('12 Analytical Row')).toBeVisible();
+    await addFirstProductToCart(page, base, SEARCH[store]);
+    await page.goto(`${base}/checkout`);
+    await expect(page.getByTestId('saved-address')).toHaveCount(1);
+    await expect(page.getByRole('radio', { name: /Ada Lovelace/ })).toBeChecked();
+    await expect(page.getByTestId('new-address')).toBeHidden();
+    await expect(page.getByTestId('checkout-totals')).toContainText('WA sales tax');
+    await fillCard(page.getByTestId('checkout-form'), '4242424242424242');
+    if (store === 'lighting') await snap(page, 'checkout-saved-address');
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+    await expect(page.getByText('12 Analytical Row')).toBeVisible();
   });
 }

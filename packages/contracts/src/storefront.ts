@@ -49,7 +49,8 @@ export interface StorefrontApi {
   cart(): Promise<Cart>;
   /** Everything the checkout page shows for a destination (and, signed in, saved addresses and cards). */
   checkout(destination: {
-    countryGeoId: string;
+    /** Unset: the signed-in shopper's default shipping address, else the United States. */
+    countryGeoId?: string;
     stateProvinceGeoId?: string;
     shippingMethodId?: string;
   }): Promise<CheckoutView>;
@@ -216,9 +217,12 @@ export interface CheckoutView {
   shippingMethodId: string | null;
   /** PayPal is offered (the platform has PayPal credentials). */
   paypal: boolean;
+  /** Where the rates and tax shown are for. */
+  destination: { countryGeoId: string; stateProvinceGeoId: string | null };
 }
 
 export type CheckoutField =
+  | 'shipToContactMechId'
   | 'email'
   | 'toName'
   | 'address1'

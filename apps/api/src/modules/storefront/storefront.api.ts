@@ -194,11 +194,20 @@ export function storefrontApi(
       if (!ctx) throw new Error('no tenant');
       const me = await currentUser();
       const { shippingMethodId, ...where } = destination;
-      const dest = lenient(destinationQuerySchema, where as Record<string, string>);
-      const [options, profile, saved, savedCards] = await Promise.all([
+      const saved = me ? await deps.addresses.list(ctx, me.userId) : [];
+      // No destination asked for yet: the shopper's default shipping address decides the rates.
+      const home = saved.find((a) => a.isDefaultShipping) ?? saved[0];
+      const asked =
+        where.countryGeoId || !home
+          ? where
+          : {
+              countryGeoId: home.countryGeoId,
+              ...(home.stateProvinceGeoId ? { stateProvinceGeoId: home.stateProvinceGeoId } : {}),
+            };
+      const dest = lenient(destinationQuerySchema, asked as Record<string, string>);
+      const [options, profile, savedCards] = await Promise.all([
         deps.checkout.options(ctx, await owner(), dest, shippingMethodId?.slice(0, 64)),
         me ? deps.auth.profile(ctx, me.userId) : null,
-        me ? deps.addresses.list(ctx, me.userId) : [],
         me ? deps.cards.list(ctx, me.userId) : [],
       ]);
       const countries = COUNTRIES.map(({ geoId, name, regions }) => ({ geoId, name, regions }));
@@ -210,6 +219,7 @@ export function storefrontApi(
         addresses: saved,
         cards: savedCards,
         paypal: deps.checkout.payPalEnabled(),
+        destination: { countryGeoId: dest.countryGeoId, stateProvinceGeoId: dest.stateProvinceGeoId ?? null },
       };
     },
     async placeOrder(input): Promise<PlaceOrderOutcome> {
@@ -231,9 +241,36 @@ export function storefrontApi(
         'expYear',
         'nameOnCard',
         'paymentMethodId',
+        'shipToContactMechId',
       ];
       const me = await currentUser();
-      const v = (k: string) => input[k] ?? '';
+      // A saved address chosen: it is used as saved, whatever the (hidden) address fields hold.
+      const chosen =
+        me && input.shipToContactMechId && input.shipToContactMechId !== 'new' ? input.shipToContactMechId : null;
+      const savedAddress = chosen
+        ? (await deps.addresses.list(ctx, me?.userId ?? '')).find((a) => a.contactMechId === chosen)
+        : undefined;
+      if (chosen && !savedAddress) {
+        return {
+          ok: false,
+          status: 400,
+          message: 'Please check the fields marked below.',
+          fieldErrors: { shipToContactMechId: 'Please choose one of your addresses.' },
+        };
+      }
+      const fromSaved = savedAddress
+        ? {
+            toName: savedAddress.toName,
+            address1: savedAddress.address1,
+            address2: savedAddress.address2 ?? '',
+            city: savedAddress.city,
+            postalCode: savedAddress.postalCode,
+            countryGeoId: savedAddress.countryGeoId,
+            stateProvinceGeoId: savedAddress.stateProvinceGeoId ?? '',
+            phone: savedAddress.phone ?? '',
+          }
+        : {};
+      const v = (k: string) => (fromSaved as Record<string, string>)[k] ?? input[k] ?? '';
       const paypal = v('paymentMethod') === 'paypal';
       const payment = paypal
         ? undefined
@@ -283,6 +320,10 @@ export function storefrontApi(
           return { ok: true, approveUrl: started.approveUrl };
         }
         const order = await deps.checkout.placeOrder(ctx, buyer, parsed.data as PlaceOrder, key);
+        if (me && !savedAddress && input.saveAddress === 'on') {
+          // A full address book must not spoil a paid order: the address is then just not kept.
+          await deps.addresses.create(ctx, me.userId, parsed.data.shipTo).catch(() => undefined);
+        }
         return { ok: true, order };
       } catch (err) {
         return formFailure(err, fields);

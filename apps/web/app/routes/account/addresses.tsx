@@ -1,7 +1,8 @@
 import type { Address, Country } from '@app/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { data, Link, useNavigation, useSearchParams } from 'react-router';
-import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
+import { AddressFields } from '../../components/ui/address-fields';
+import { FormAlert, submitClass } from '../../components/ui/form-field';
 import { PostForm } from '../../components/ui/post-form';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/addresses';
@@ -42,9 +43,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 export function meta() {
   return [{ title: 'Addresses' }, { name: 'robots', content: 'noindex' }];
 }
-
-const select =
-  'h-11 w-full rounded-md border border-slate-300 bg-white px-3 text-[15px] focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light';
 
 function regionName(countries: Country[], a: Address) {
   const c = countries.find((x) => x.geoId === a.countryGeoId);
@@ -118,97 +116,18 @@ function AddressForm({
 }) {
   const navigation = useNavigation();
   const [country, setCountry] = useState(initial.countryGeoId || 'USA');
-  const regions = countries.find((c) => c.geoId === country)?.regions ?? [];
   const e = failure?.fieldErrors ?? {};
   return (
     <PostForm className="space-y-4 rounded-xl border border-slate-200 p-5" data-testid="address-form">
       <h2 className="text-lg font-semibold text-slate-900">{initial.contactMechId ? 'Edit address' : 'New address'}</h2>
       <FormAlert message={failure && Object.keys(e).length === 0 ? failure.message : null} />
       <input type="hidden" name="contactMechId" value={initial.contactMechId ?? ''} />
-      <Field label="Full name" name="toName" autoComplete="name" defaultValue={initial.toName} error={e.toName} />
-      <Field
-        label="Street address"
-        name="address1"
-        autoComplete="address-line1"
-        defaultValue={initial.address1}
-        error={e.address1}
-      />
-      <Field
-        label="Apartment, suite, etc. (optional)"
-        name="address2"
-        autoComplete="address-line2"
-        required={false}
-        defaultValue={initial.address2 ?? ''}
-        error={e.address2}
-      />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="City" name="city" autoComplete="address-level2" defaultValue={initial.city} error={e.city} />
-        <Field
-          label="Postal code"
-          name="postalCode"
-          autoComplete="postal-code"
-          defaultValue={initial.postalCode}
-          error={e.postalCode}
-        />
-      </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <label htmlFor="countryGeoId" className="mb-1.5 block text-sm font-medium text-slate-800">
-            Country
-          </label>
-          <select
-            id="countryGeoId"
-            name="countryGeoId"
-            autoComplete="country"
-            className={select}
-            value={country}
-            onChange={(ev) => setCountry(ev.target.value)}
-          >
-            {countries.map((c) => (
-              <option key={c.geoId} value={c.geoId}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-          {e.countryGeoId && <p className="mt-1.5 text-sm font-medium text-red-700">{e.countryGeoId}</p>}
-        </div>
-        {regions.length > 0 && (
-          <div>
-            <label htmlFor="stateProvinceGeoId" className="mb-1.5 block text-sm font-medium text-slate-800">
-              State or region
-            </label>
-            <select
-              id="stateProvinceGeoId"
-              name="stateProvinceGeoId"
-              autoComplete="address-level1"
-              className={select}
-              defaultValue={initial.stateProvinceGeoId ?? ''}
-              required
-              aria-invalid={e.stateProvinceGeoId ? true : undefined}
-            >
-              <option value="">Choose…</option>
-              {regions.map((r) => (
-                <option key={r.geoId} value={r.geoId}>
-                  {r.name}
-                </option>
-              ))}
-            </select>
-            {e.stateProvinceGeoId && (
-              <p className="mt-1.5 text-sm font-medium text-red-700" data-testid="error-stateProvinceGeoId">
-                {e.stateProvinceGeoId}
-              </p>
-            )}
-          </div>
-        )}
-      </div>
-      <Field
-        label="Phone (optional)"
-        name="phone"
-        type="tel"
-        autoComplete="tel"
-        required={false}
-        defaultValue={initial.phone ?? ''}
-        error={e.phone}
+      <AddressFields
+        countries={countries}
+        initial={initial}
+        errors={e}
+        country={country}
+        onCountryChange={setCountry}
       />
       <div className="flex flex-col gap-2 text-sm text-slate-700">
         <label className="flex items-center gap-2">

@@ -3,6 +3,7 @@ import { formatMoney } from '@app/contracts/client';
 import { Lock, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { AddressFields, SelectField } from '../../components/ui/address-fields';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { EmptyState, PageContainer, PageTitle } from '../../components/ui/page';
 import { PostForm } from '../../components/ui/post-form';
@@ -10,11 +11,11 @@ import type { Route } from './+types/checkout';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const countryGeoId = url.searchParams.get('countryGeoId') ?? 'USA';
+  const countryGeoId = url.searchParams.get('countryGeoId') ?? undefined;
   const stateProvinceGeoId = url.searchParams.get('stateProvinceGeoId') ?? undefined;
   const shippingMethodId = url.searchParams.get('shippingMethodId') ?? undefined;
   const view = await context.api.checkout({
-    countryGeoId,
+    ...(countryGeoId ? { countryGeoId } : {}),
     ...(stateProvinceGeoId ? { stateProvinceGeoId } : {}),
     ...(shippingMethodId ? { shippingMethodId } : {}),
   });
@@ -28,6 +29,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 const FIELDS = [
   'email',
+  'shipToContactMechId',
+  'saveAddress',
   'toName',
   'address1',
   'address2',
@@ -74,10 +77,11 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const e: Partial<Record<CheckoutField, string>> = failure?.fieldErrors ?? {};
   const values = actionData?.values ?? {};
   const defaultAddress = view.addresses.find((a) => a.isDefaultShipping) ?? view.addresses[0];
-  const initial = (k: string) =>
-    values[k] ?? (defaultAddress ? String((defaultAddress as Record<string, unknown>)[k] ?? '') : '');
-  const country = params.get('countryGeoId') ?? values.countryGeoId ?? defaultAddress?.countryGeoId ?? 'USA';
-  const regions = view.countries.find((c) => c.geoId === country)?.regions ?? [];
+  // A saved address is chosen by default; the new-address fields start empty (or as typed).
+  const shipChoice = values.shipToContactMechId || defaultAddress?.contactMechId || 'new';
+  const newAddress: Record<string, string> = values;
+  const country = params.get('countryGeoId') ?? values.countryGeoId ?? view.destination.countryGeoId;
+  const countryName = (geoId: string) => view.countries.find((c) => c.geoId === geoId)?.name ?? geoId;
   const [payWith, setPayWith] = useState(values.paymentMethod || (view.cards.length ? 'saved-card' : 'card'));
   const payOptions: [string, string][] = [
     ...(view.cards.length > 0 ? ([['saved-card', 'Saved card']] as [string, string][]) : []),
@@ -101,12 +105,16 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   }
 
   // Rates depend on the destination: a new country or region reloads them, keeping what was typed.
-  const destinationChanged = (name: 'countryGeoId' | 'stateProvinceGeoId' | 'shippingMethodId', value: string) => {
+  const destinationChanged = (
+    change: Partial<Record<'countryGeoId' | 'stateProvinceGeoId' | 'shippingMethodId', string | null>>,
+  ) => {
     // From the last change asked for, not the last one loaded: a region then a method, chosen
     // quickly, must both reach the URL.
     const next = new URLSearchParams(latestParams.current);
-    next.set(name, value);
-    if (name === 'countryGeoId') next.delete('stateProvinceGeoId');
+    for (const [name, value] of Object.entries(change)) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
     latestParams.current = next;
     setParams(next, { replace: true, preventScrollReset: true });
   };
@@ -116,7 +124,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   return (
     <PageContainer>
       <PageTitle>Checkout</PageTitle>
-      <PostForm className="grid gap-10 lg:grid-cols-[1fr_24rem]" data-testid="checkout-form">
+      {/* The server checks every field and says what is wrong by the field (hidden fields included). */}
+      <PostForm noValidate className="grid gap-10 lg:grid-cols-[1fr_24rem]" data-testid="checkout-form">
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <div className="space-y-8">
           <FormAlert message={failure && Object.keys(e).length === 0 ? failure.message : null} />
@@ -155,78 +164,79 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             )}
           </section>
 
-          <section aria-labelledby="ship-h" className="space-y-4">
+          <section aria-labelledby="ship-h" className="group/ship space-y-4">
             <h2 id="ship-h" className="text-lg font-semibold text-slate-900">
               Shipping address
             </h2>
-            <Field
-              label="Full name"
-              name="toName"
-              autoComplete="name"
-              defaultValue={initial('toName')}
-              error={e.toName}
-            />
-            <Field
-              label="Street address"
-              name="address1"
-              autoComplete="address-line1"
-              defaultValue={initial('address1')}
-              error={e.address1}
-            />
-            <Field
-              label="Apartment, suite (optional)"
-              name="address2"
-              autoComplete="address-line2"
-              required={false}
-              defaultValue={initial('address2')}
-              error={e.address2}
-            />
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Field
-                label="City"
-                name="city"
-                autoComplete="address-level2"
-                defaultValue={initial('city')}
-                error={e.city}
+            {view.addresses.length > 0 && (
+              <div role="radiogroup" aria-labelledby="ship-h" className="grid gap-3 sm:grid-cols-2">
+                {view.addresses.map((a) => (
+                  <label key={a.contactMechId} className={choiceClass} data-testid="saved-address">
+                    <input
+                      type="radio"
+                      name="shipToContactMechId"
+                      value={a.contactMechId}
+                      defaultChecked={shipChoice === a.contactMechId}
+                      onChange={() =>
+                        destinationChanged({
+                          countryGeoId: a.countryGeoId,
+                          stateProvinceGeoId: a.stateProvinceGeoId ?? '',
+                        })
+                      }
+                      className="mt-1 size-4"
+                    />
+                    <span className="text-sm text-slate-700">
+                      <span className="block font-medium text-slate-900">{a.toName}</span>
+                      {a.address1}
+                      {a.address2 ? `, ${a.address2}` : ''}
+                      <br />
+                      {a.city}, {a.postalCode}
+                      <br />
+                      {countryName(a.countryGeoId)}
+                    </span>
+                  </label>
+                ))}
+                <label className={choiceClass}>
+                  <input
+                    id="ship-new"
+                    type="radio"
+                    name="shipToContactMechId"
+                    value="new"
+                    defaultChecked={shipChoice === 'new'}
+                    className="mt-1 size-4"
+                  />
+                  <span className="text-sm font-medium text-slate-900">A new address</span>
+                </label>
+                {e.shipToContactMechId && (
+                  <p className="text-sm font-medium text-red-700 sm:col-span-2">{e.shipToContactMechId}</p>
+                )}
+              </div>
+            )}
+            {/* Shown with the "new address" choice by CSS alone, so it works without JavaScript too. */}
+            <div
+              className={
+                view.addresses.length > 0 ? 'hidden space-y-4 group-has-[#ship-new:checked]/ship:block' : 'space-y-4'
+              }
+              data-testid="new-address"
+            >
+              <AddressFields
+                countries={view.countries}
+                initial={{
+                  ...newAddress,
+                  stateProvinceGeoId: params.get('stateProvinceGeoId') ?? newAddress.stateProvinceGeoId ?? '',
+                }}
+                errors={e}
+                country={country}
+                onCountryChange={(v) => destinationChanged({ countryGeoId: v, stateProvinceGeoId: null })}
+                onRegionChange={(v) => destinationChanged({ stateProvinceGeoId: v })}
               />
-              <Field
-                label="Postal code"
-                name="postalCode"
-                autoComplete="postal-code"
-                defaultValue={initial('postalCode')}
-                error={e.postalCode}
-              />
-            </div>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Select
-                label="Country"
-                name="countryGeoId"
-                value={country}
-                onChange={(v) => destinationChanged('countryGeoId', v)}
-                options={view.countries.map((c) => [c.geoId, c.name])}
-                error={e.countryGeoId}
-              />
-              {regions.length > 0 && (
-                <Select
-                  key={country}
-                  label="State or region"
-                  name="stateProvinceGeoId"
-                  defaultValue={params.get('stateProvinceGeoId') ?? initial('stateProvinceGeoId')}
-                  onChange={(v) => destinationChanged('stateProvinceGeoId', v)}
-                  options={[['', 'Choose…'], ...regions.map((r) => [r.geoId, r.name] as [string, string])]}
-                  error={e.stateProvinceGeoId}
-                />
+              {view.signedIn && (
+                <label className="flex items-center gap-2 text-sm text-slate-700">
+                  <input type="checkbox" name="saveAddress" defaultChecked className="size-4 accent-action" />
+                  Save this address to my account
+                </label>
               )}
             </div>
-            <Field
-              label="Phone (optional)"
-              name="phone"
-              type="tel"
-              autoComplete="tel"
-              required={false}
-              defaultValue={initial('phone')}
-              error={e.phone}
-            />
           </section>
 
           <fieldset className="space-y-3" aria-describedby={e.shippingMethodId ? 'shippingMethodId-error' : undefined}>
@@ -251,7 +261,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                           ? view.shippingMethodId === m.methodId
                           : i === 0
                     }
-                    onChange={() => destinationChanged('shippingMethodId', m.methodId)}
+                    onChange={() => destinationChanged({ shippingMethodId: m.methodId })}
                     className="size-4"
                   />
                   <span>
@@ -309,7 +319,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                 you approve it.
               </p>
             ) : payWith === 'saved-card' && view.cards.length > 0 ? (
-              <Select
+              <SelectField
                 label="Card"
                 name="paymentMethodId"
                 defaultValue={values.paymentMethodId}
@@ -428,57 +438,14 @@ function Totals({ quote: q, view }: { quote: CheckoutView['quote']; view: Checko
 }
 
 /** PayPal's name as its wordmark colours; no image request, no third-party script. */
+const choiceClass =
+  'flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-4 has-[:checked]:border-slate-900 has-[:checked]:ring-1 has-[:checked]:ring-slate-900';
+
 function PayPalMark() {
   return (
     <span className="text-base font-bold italic tracking-tight">
       <span className="text-[#003087]">Pay</span>
       <span className="text-[#009cde]">Pal</span>
     </span>
-  );
-}
-
-function Select({
-  label,
-  name,
-  options,
-  value,
-  defaultValue,
-  onChange,
-  error,
-}: {
-  label: string;
-  name: string;
-  options: [string, string][];
-  value?: string;
-  defaultValue?: string;
-  onChange?: (v: string) => void;
-  error?: string;
-}) {
-  return (
-    <div>
-      <label htmlFor={name} className="mb-1.5 block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <select
-        id={name}
-        name={name}
-        {...(value !== undefined ? { value } : { defaultValue })}
-        onChange={(ev) => onChange?.(ev.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${name}-error` : undefined}
-        className={`h-11 w-full rounded-md border bg-white px-3 text-[15px] ${error ? 'border-red-600' : 'border-slate-300'}`}
-      >
-        {options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p id={`${name}-error`} className="mt-1.5 text-sm font-medium text-red-700" data-testid={`error-${name}`}>
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
