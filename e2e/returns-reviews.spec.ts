@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { apiJson, fetchText, STORES, snap } from './helpers';
 import { PORT } from './playwright.config';
@@ -15,6 +16,16 @@ const TEXT = 'Lovely <b>glow</b> in the evening. </script><script>alert(1)</scri
 
 interface Details {
   data: { productId: string; slug: string; productName: string; reviewSummary: { count: number } };
+}
+
+/** No serious or critical accessibility problem, and nothing wider than a 375 px phone. */
+async function looksRight(page: Page) {
+  const result = await new AxeBuilder({ page }).exclude('[data-testid=newsletter-embed]').analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await page.setViewportSize({ width: 375, height: 812 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 async function logIn(page: Page, redirectUrl: string) {
@@ -52,6 +63,7 @@ test('a shopper returns one line of a delivered order, then reviews its product;
   await form.getByLabel(new RegExp(line.productName)).selectOption('1');
   await form.getByLabel('Reason').selectOption({ label: 'Arrived damaged' });
   await form.getByLabel(/Anything we should know/).fill('The glass shade arrived cracked.');
+  await looksRight(page);
   await snap(page, 'order-return-form');
   await page.setViewportSize({ width: 375, height: 812 });
   await snap(page, 'order-return-form-375');
@@ -83,6 +95,7 @@ test('a shopper returns one line of a delivered order, then reviews its product;
   await write.getByText('4 · Very good').click();
   await write.getByLabel('Title (optional)').fill(TITLE);
   await write.getByLabel('Your review').fill(TEXT);
+  await looksRight(page);
   await reviews.screenshot({ path: 'test-results/screenshots/product-review-form.png' });
   await page.setViewportSize({ width: 375, height: 812 });
   await reviews.screenshot({ path: 'test-results/screenshots/product-review-form-375.png' });
