@@ -18,7 +18,12 @@ import { healthRoutes } from './modules/health/health.routes';
 import { createMailer, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
 import { createOrdersService, ordersRoutes } from './modules/orders/index';
-import { cardsRoutes, createCardsService, createTestPaymentProvider } from './modules/payments/index';
+import {
+  cardsRoutes,
+  createCardsService,
+  createPayPalClient,
+  createTestPaymentProvider,
+} from './modules/payments/index';
 import { createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsRoutes } from './modules/reviews/index';
@@ -42,6 +47,9 @@ export interface BuildOptions {
         | 'MAIL_FROM'
         | 'PUBLIC_SCHEME'
         | 'PUBLIC_PORT'
+        | 'PAYPAL_BASE_URL'
+        | 'PAYPAL_CLIENT_ID'
+        | 'PAYPAL_CLIENT_SECRET'
         | 'PORT'
         | 'SESSION_SECRET'
       >
@@ -151,7 +159,16 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const cart = createCartService(database.db, { products });
   const wishlist = createWishlistService(database.db, { cart });
   const orders = createOrdersService(database.db, { secret: sessionSecret });
+  const paypal =
+    config.PAYPAL_BASE_URL && config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET
+      ? createPayPalClient({
+          baseUrl: config.PAYPAL_BASE_URL,
+          clientId: config.PAYPAL_CLIENT_ID,
+          clientSecret: config.PAYPAL_CLIENT_SECRET,
+        })
+      : undefined;
   const checkout = createCheckoutService(database.db, {
+    paypal,
     cart,
     orders,
     cards,
@@ -177,7 +194,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(cartRoutes, { cart, auth });
   await app.register(wishlistRoutes, { wishlist, cart, auth });
   await app.register(checkoutRoutes, { checkout, auth, addresses, cards });
-  await app.register(ordersRoutes, { orders, auth, store });
+  await app.register(ordersRoutes, { orders, auth, store, cart });
   await app.register(returnsRoutes, { returns, auth });
   await app.register(reviewsRoutes, { reviews, auth });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.

@@ -152,6 +152,19 @@ export const orderHistoryQuerySchema = z.strictObject({
   page: z.coerce.number().int().min(1).max(1000).default(1),
 });
 
+/** POST /ecommerce/order/reorder: the lines of one of the shopper's orders, into their cart again. */
+export const reorderRequestSchema = z.strictObject({
+  orderId: z.string().trim().min(1, 'orderId is required').max(64),
+});
+export const reorderResultSchema = z.object({
+  /** Lines put in the cart. */
+  added: z.number().int(),
+  /** Lines that could not be, and why, in words for the shopper. */
+  skipped: z.array(z.object({ productName: z.string(), reason: z.string() })),
+  shoppingCartSize: z.number().int(),
+});
+export type ReorderResult = z.infer<typeof reorderResultSchema>;
+
 export const orderStatusQuerySchema = z.strictObject({
   orderId: z.string().trim().min(1, 'orderId is required').max(64),
   /** The signed link's key, for guests. */

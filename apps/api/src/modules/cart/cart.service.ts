@@ -6,6 +6,7 @@ import {
   type CartLine,
   MAX_CART_LINES,
   MAX_LINE_QUANTITY,
+  type ReorderResult,
 } from '@app/contracts';
 import { productDisplayImage } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
@@ -288,6 +289,42 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
         throw AppError.badRequest(`Please choose the options of ${product.productName} first.`);
       }
       return addLine(ctx, owner, input.productId, input.quantity, '');
+    },
+
+    /**
+     * "Buy again": lines of an earlier order into the cart, at today's prices. A line whose product
+     * is gone, sold out or short, or that had options (to be chosen again), is skipped and named.
+     */
+    async reorder(
+      ctx: TenantContext,
+      owner: CartOwner,
+      lines: { productId: string; productName: string; quantity: number; optionsText: string | null }[],
+    ): Promise<ReorderResult & { message: string }> {
+      let added = 0;
+      const skipped: ReorderResult['skipped'] = [];
+      for (const line of lines) {
+        if (line.optionsText) {
+          skipped.push({ productName: line.productName, reason: 'choose its options again on the product page' });
+          continue;
+        }
+        try {
+          await this.add(ctx, owner, { productId: line.productId, quantity: Math.min(line.quantity, 99) });
+          added++;
+        } catch (err) {
+          if (!(err instanceof AppError) || err.statusCode >= 500) throw err;
+          skipped.push({
+            productName: line.productName,
+            reason: err.statusCode === 404 ? 'no longer sold' : err.message,
+          });
+        }
+      }
+      const message =
+        added === 0
+          ? 'None of these products can be added to your cart now.'
+          : added === lines.length
+            ? 'The products of this order are in your cart.'
+            : `Added to your cart, except: ${skipped.map((x) => `${x.productName} (${x.reason})`).join('; ')}.`;
+      return { added, skipped, shoppingCartSize: await this.size(ctx, owner), message };
     },
 
     async addConfigured(ctx: TenantContext, owner: CartOwner, input: AddConfigToCart) {

@@ -5,11 +5,14 @@ import {
   orderSchema,
   orderStatusQuerySchema,
   orderSummarySchema,
+  reorderRequestSchema,
+  reorderResultSchema,
 } from '@app/contracts';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
 import { type AuthService, optionalUser, requireUser } from '../auth/index';
+import type { CartService } from '../cart/index';
 import type { StoreService } from '../store/index';
 import { invoiceData } from './invoice-data';
 import { renderInvoicePdf } from './invoice-pdf';
@@ -21,7 +24,7 @@ const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 /** Order history, one order, and its PDF invoice; paths as SPEC.md section 7. */
 export async function ordersRoutes(
   app: App,
-  { orders, auth, store }: { orders: OrdersService; auth: AuthService; store: StoreService },
+  { orders, auth, store, cart }: { orders: OrdersService; auth: AuthService; store: StoreService; cart: CartService },
 ) {
   app.get(
     `${BASE}/ecommerce/order/history`,
@@ -94,6 +97,31 @@ export async function ordersRoutes(
         .header('content-disposition', `attachment; filename="invoice-${order.orderId}.pdf"`)
         .header('cache-control', 'private, no-store')
         .send(pdf as never);
+    },
+  );
+
+  app.post(
+    `${BASE}/ecommerce/order/reorder`,
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "Buy again: the lines of one of the shopper's orders, into their cart",
+        description:
+          "At today's prices. A line whose product is gone, sold out or short of the quantity, or that had options " +
+          "(they must be chosen again), is skipped and named in `skipped`. Another shopper's order is a 404.",
+        body: reorderRequestSchema,
+        response: { 200: dataEnvelope(reorderResultSchema), ...errors },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(auth, req);
+      const order = await orders.read(req.tenantCtx, req.body.orderId, { userId: user.userId });
+      const { message, ...data } = await cart.reorder(
+        req.tenantCtx,
+        { userId: user.userId, guestToken: null },
+        order.lines,
+      );
+      return { data, message };
     },
   );
 }

@@ -343,6 +343,19 @@ export function storefrontApi(
         return { ok: false, status: failure.status, message: failure.message };
       }
     },
+    async reorder(orderId) {
+      if (!ctx) throw new Error('no tenant');
+      try {
+        assertFormFromStore(ctx.origin);
+        const me = await signedIn();
+        const order = await deps.orders.read(ctx, orderId.slice(0, 64), { userId: me.userId });
+        const owner = { userId: me.userId, guestToken: null };
+        const result = await deps.cart.reorder(ctx, owner, order.lines);
+        return { ok: true, message: result.message, result };
+      } catch (err) {
+        return formFailure(err);
+      }
+    },
     async order(orderId, key) {
       if (!ctx) return null;
       const me = await currentUser();
