@@ -31,6 +31,7 @@ test('a guest buys with the test card: cart badge, promo code, declined card kep
   await expect(page.getByTestId('applied-promo')).toContainText('WELCOME10');
   await expect(page.getByTestId('cart-discount')).toBeVisible();
   await snap(page, 'cart');
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
   await page.getByRole('link', { name: 'Check out' }).click();
 
   await expect(page).toHaveURL(`${base}/checkout`);

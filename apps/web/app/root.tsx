@@ -65,8 +65,12 @@ export function meta({ data: d, location }: Route.MetaArgs) {
     { property: 'og:description', content: seo.description },
     { property: 'og:url', content: url },
     ...(shell.store.logo.url ? [{ property: 'og:image', content: shell.store.logo.url }] : []),
+    // A shopper's own pages are nobody's search result.
+    ...(PRIVATE_PATHS.test(location.pathname) ? [{ name: 'robots', content: 'noindex' }] : []),
   ];
 }
+
+const PRIVATE_PATHS = /^\/(cart|checkout|order|account|manage-store)(\/|$)/;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
