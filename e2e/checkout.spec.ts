@@ -3,13 +3,16 @@ import { STORES, type StoreName, snap } from './helpers';
 
 /** Buying: a guest with the test card on one store, a signed-in shopper with a saved address on another. */
 
+/** Adds the first in-stock search result; answers the product page's URL. */
 async function addFirstProductToCart(page: Page, base: string, search: string) {
   await page.goto(`${base}/product/search/${search}?inStock=true`);
   await page.getByTestId('product-card').first().getByRole('link').first().click();
   await expect(page.getByTestId('add-to-cart-form')).toBeVisible();
+  const productUrl = page.url();
   await page.getByTestId('add-to-cart').click();
   await expect(page).toHaveURL(`${base}/cart`);
   await expect(page.getByTestId('cart-line')).toHaveCount(1);
+  return productUrl;
 }
 
 async function fillCard(page: Locator, number: string) {
@@ -61,9 +64,10 @@ test('a guest buys with the test card: cart badge, promo code, declined card kep
   await expect(page.getByTestId('cart-count')).toHaveText('0');
 });
 
-test('a signed-in shopper pays with PayPal on another store, finds the order in the history and gets the PDF', async ({
+test('a signed-in shopper pays with PayPal on another store, then: history, PDF, buy again, a return, a review', async ({
   page,
 }) => {
+  test.setTimeout(60_000);
   const base = STORES.power.url;
   await page.goto(`${base}/auth/login`);
   // Not shopper@power.test: the password-reset browser test changes that account's password.
@@ -71,7 +75,7 @@ test('a signed-in shopper pays with PayPal on another store, finds the order in 
   await page.getByLabel('Password').fill('owner-demo-1');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByTestId('user-menu-button')).toBeVisible();
-  await addFirstProductToCart(page, base, 'drill');
+  const productUrl = await addFirstProductToCart(page, base, 'drill');
   await page.getByRole('link', { name: 'Check out' }).click();
   await expect(page.getByText('Receipt goes to')).toContainText('owner@power.test');
   // Another test may have saved addresses for this account: ship to a new one.
@@ -110,6 +114,33 @@ test('a signed-in shopper pays with PayPal on another store, finds the order in 
   const download = page.waitForEvent('download');
   await page.getByTestId('invoice-link').click();
   expect((await download).suggestedFilename()).toBe(`invoice-${orderId}.pdf`);
+
+  // Buy again: the order's line is in the cart at today's price.
+  await page.getByTestId('buy-again').click();
+  await expect(page).toHaveURL(`${base}/cart`);
+  await expect(page.getByText('The products of this order are in your cart.')).toBeVisible();
+  await expect(page.getByTestId('cart-line')).toHaveCount(1);
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+
+  // A return of the seeded delivered order, then a review of the drill just bought.
+  await page.goto(`${base}/order?orderId=POW-DEMO-O1`);
+  await expect(page.getByTestId('order-status')).toHaveText('Delivered');
+  const returnForm = page.getByTestId('return-form');
+  await returnForm
+    .getByRole('combobox', { name: /quantity to return/ })
+    .first()
+    .selectOption('1');
+  await returnForm.getByLabel('Reason').selectOption({ label: 'Arrived damaged' });
+  await returnForm.getByRole('button', { name: 'Request a return' }).click();
+  await expect(page.getByTestId('return-request').first().getByTestId('return-status')).toHaveText('Requested');
+
+  await page.goto(productUrl);
+  const review = page.getByTestId('review-form');
+  await review.getByText('5 · Excellent').click();
+  await review.getByLabel('Your review').fill('Drives 3-inch screws <b>all day</b>.');
+  await review.getByRole('button', { name: 'Publish review' }).click();
+  await expect(page.getByTestId('review-note')).toContainText('You reviewed this product on');
+  await expect(page.getByTestId('review-body').first()).toHaveText('Drives 3-inch screws <b>all day</b>.');
 });
 
 test('leaving PayPal without paying brings the shopper back to checkout with nothing charged', async ({ page }) => {

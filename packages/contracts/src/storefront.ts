@@ -3,7 +3,7 @@ import type { Profile } from './auth';
 import type { SavedCard } from './cards';
 import type { Cart } from './cart';
 import type { MainData } from './catalog';
-import type { Order, OrderSummary, Quote, ReorderResult, ShippingRate } from './checkout';
+import type { Order, OrderSummary, Quote, ShippingRate } from './checkout';
 import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
 import type { ReviewEligibility } from './returns';
 import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
@@ -65,8 +65,6 @@ export interface StorefrontApi {
   ): Promise<{ ok: true; order: Order } | { ok: false; status: number; message: string }>;
   /** One order, for its owner or with its signed link; null when neither. */
   order(orderId: string, key: string | null): Promise<Order | null>;
-  /** "Buy again": the signed-in shopper's order's lines into their cart. */
-  reorder(orderId: string): Promise<{ ok: true; message: string; result: ReorderResult } | FormOutcome<never>>;
   orderHistory(page: number): Promise<{ orders: OrderSummary[]; total: number; page: number; pageSize: number }>;
   /** Asks for a return of chosen lines of an order, from the order page's form (`key`: a guest's link). */
   requestReturn(
@@ -196,7 +194,9 @@ export type CartAction =
   | { intent: 'remove'; lineId: string }
   | { intent: 'promo'; promoCode: string }
   | { intent: 'remove-promo' }
-  | { intent: 'empty' };
+  | { intent: 'empty' }
+  /** "Buy again": the lines of one of the signed-in shopper's orders. */
+  | { intent: 'reorder'; orderId: string };
 
 /** `cookies` carries a new guest cart's cookie. */
 export type CartActionOutcome =

@@ -19,6 +19,7 @@ import { type CartOwner, type CartService, evaluatePromo } from '../cart/index';
 import type { Mailer } from '../mail/index';
 import type { OrdersService } from '../orders/orders.service';
 import type { CardsService, PayPalClient } from '../payments/index';
+import { storeIdentity } from '../store/index';
 import { quote, shippingRate, shipsTo, taxRateFor } from './quote';
 
 const sm = schema.shippingMethods;
@@ -285,19 +286,6 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     return deps.paypal;
   }
 
-  async function storeOf(ctx: TenantContext) {
-    const [store] = await db
-      .select({ host: schema.productStores.canonicalHost, name: schema.productStores.storeName })
-      .from(schema.productStores)
-      .where(
-        and(
-          eq(schema.productStores.tenantId, ctx.tenantId),
-          eq(schema.productStores.productStoreId, ctx.productStoreId),
-        ),
-      );
-    return store ?? null;
-  }
-
   /** A typed card, or a saved card that must be the shopper's own; charged through the provider. */
   async function cardPayer(ctx: TenantContext, buyer: Buyer, payment: PlaceOrder['payment']): Promise<Payer> {
     const source =
@@ -498,7 +486,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
 
   /** The receipt by email: lines, totals and, for a guest, the signed link to the order. */
   async function sendConfirmation(ctx: TenantContext, order: Order) {
-    const store = await storeOf(ctx);
+    const store = await storeIdentity(db, ctx);
     if (!store) return;
     // Links go to the store's canonical host from the database, never the request's Host.
     const key = order.accessKey ? `&key=${encodeURIComponent(order.accessKey)}` : '';
@@ -587,7 +575,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         input.shipTo,
         input.shippingMethodId,
       );
-      const store = await storeOf(ctx);
+      const store = await storeIdentity(db, ctx);
       const created = await paypal.createOrder({
         amountMinor: q.total,
         currency: q.currency,

@@ -16,6 +16,7 @@ import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { Mailer } from '../mail/index';
 import type { OrdersService } from '../orders/orders.service';
+import { storeIdentity } from '../store/index';
 import { canTransitionReturn, HOLDING_RETURN_STATUSES, RETURNABLE_ORDER_STATUSES } from './return-state';
 
 const o = schema.orders;
@@ -211,15 +212,7 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
   }
 
   async function sendRequested(ctx: TenantContext, order: Order, ret: ReturnRequest) {
-    const [store] = await db
-      .select({ host: schema.productStores.canonicalHost, name: schema.productStores.storeName })
-      .from(schema.productStores)
-      .where(
-        and(
-          eq(schema.productStores.tenantId, ctx.tenantId),
-          eq(schema.productStores.productStoreId, ctx.productStoreId),
-        ),
-      );
+    const store = await storeIdentity(db, ctx);
     if (!store) return;
     const [row] = await db
       .select({ userId: o.userId })

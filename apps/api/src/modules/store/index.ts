@@ -1,2 +1,3 @@
 export { storeRoutes } from './store.routes';
 export { createStoreService, DEFAULT_THEME_COLORS, type StoreService } from './store.service';
+export { storeIdentity } from './store-identity';

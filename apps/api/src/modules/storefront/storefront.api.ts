@@ -343,19 +343,6 @@ export function storefrontApi(
         return { ok: false, status: failure.status, message: failure.message };
       }
     },
-    async reorder(orderId) {
-      if (!ctx) throw new Error('no tenant');
-      try {
-        assertFormFromStore(ctx.origin);
-        const me = await signedIn();
-        const order = await deps.orders.read(ctx, orderId.slice(0, 64), { userId: me.userId });
-        const owner = { userId: me.userId, guestToken: null };
-        const result = await deps.cart.reorder(ctx, owner, order.lines);
-        return { ok: true, message: result.message, result };
-      } catch (err) {
-        return formFailure(err);
-      }
-    },
     async order(orderId, key) {
       if (!ctx) return null;
       const me = await currentUser();
@@ -488,6 +475,13 @@ export function storefrontApi(
             await deps.cart.empty(ctx, who);
             message = 'Your cart is empty.';
             break;
+          case 'reorder': {
+            // "Buy again" on the order page: only the signed-in owner's own order.
+            const me = await signedIn();
+            const order = await deps.orders.read(ctx, action.orderId.slice(0, 64), { userId: me.userId });
+            message = (await deps.cart.reorder(ctx, who, order.lines)).message;
+            break;
+          }
         }
         return { ok: true, message, cookies };
       } catch (err) {

@@ -1,4 +1,4 @@
-import type { WishlistAction, WishlistItem } from '@app/contracts';
+import type { WishlistAction, WishlistActionOutcome, WishlistItem } from '@app/contracts';
 import { CircleCheck, CircleX, Heart, ShoppingBag, Trash2, TriangleAlert } from 'lucide-react';
 import { data, Link, redirect, useNavigation } from 'react-router';
 import { Price } from '../../components/product/price';
@@ -33,13 +33,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const productId = text('productId');
   const redirectTo = form.has('redirectTo') ? safeRedirect(text('redirectTo', 2000)) : null;
   if (!INTENTS.includes(intent)) {
-    const result = { ok: false as const, status: 400 as const, message: 'Unknown wishlist action.', fieldErrors: {} };
+    const result: WishlistActionOutcome = {
+      ok: false,
+      status: 400,
+      message: 'Unknown wishlist action.',
+      fieldErrors: {},
+    };
     return data({ result }, 400);
   }
   const result = await context.api.wishlistAction({ intent, productId });
   if (redirectTo && result.ok) throw redirect(redirectTo);
   // The session ended since the page was shown: log in again, and a heart's product comes along.
-  if (redirectTo && result.status === 401) {
+  if (redirectTo && !result.ok && result.status === 401) {
     throw redirect(intent === 'add' ? wishlistLoginUrl(redirectTo, productId) : loginUrlFor(redirectTo));
   }
   // Anything else refused (a full wishlist, a product gone) is said here, next to the list it is about.

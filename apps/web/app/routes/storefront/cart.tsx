@@ -1,4 +1,4 @@
-import type { CartAction, CartLine } from '@app/contracts';
+import type { CartAction, CartActionOutcome, CartLine } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
 import { Lock, ShoppingBag, Tag, Trash2, X } from 'lucide-react';
 import { data, Link, useNavigation } from 'react-router';
@@ -17,6 +17,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 const text = (form: FormData, name: string) => String(form.get(name) ?? '').slice(0, 100);
 
 /** One action for the cart, switching on the form's intent (Hydrogen's cart.tsx). */
+const unknownAction: CartActionOutcome = { ok: false, status: 400, message: 'Unknown cart action.', fieldErrors: {} };
+
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = text(form, 'intent');
@@ -50,11 +52,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'empty':
       cartAction = { intent };
       break;
+    case 'reorder':
+      cartAction = { intent: 'reorder', orderId: text(form, 'orderId') };
+      break;
     default:
-      return data(
-        { result: { ok: false as const, status: 400 as const, message: 'Unknown cart action.', fieldErrors: {} } },
-        400,
-      );
+      return data({ result: unknownAction }, 400);
   }
   const result = await context.api.cartAction(cartAction);
   if (result.ok) return data({ result }, { headers: setCookies(result.cookies) });

@@ -1,9 +1,10 @@
 import type { FormOutcome, ReturnField } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
-import { CheckCircle2, FileDown } from 'lucide-react';
+import { CheckCircle2, FileDown, RotateCcw } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
 import { OrderReturns } from '../../components/order/order-returns';
 import { PageContainer, PageTitle } from '../../components/ui/page';
+import { PostForm } from '../../components/ui/post-form';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/order-index';
 
@@ -84,6 +85,21 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           <FileDown aria-hidden className="size-4" />
           Download invoice (PDF)
         </a>
+        {/* The owner's own order (a guest's link carries a key): its lines into the cart again. */}
+        {!accessKey && (
+          <PostForm action="/cart" className="ml-auto">
+            <input type="hidden" name="intent" value="reorder" />
+            <input type="hidden" name="orderId" value={order.orderId} />
+            <button
+              type="submit"
+              className="inline-flex h-9 items-center gap-1.5 rounded-md border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-50"
+              data-testid="buy-again"
+            >
+              <RotateCcw aria-hidden className="size-4" />
+              Buy again
+            </button>
+          </PostForm>
+        )}
       </div>
       <ul className="divide-y divide-slate-200 border-y border-slate-200" data-testid="order-lines">
         {order.lines.map((l) => (
