@@ -29,3 +29,10 @@ export class AppError extends Error {
     return new AppError(409, 'CONFLICT', message);
   }
 }
+
+/**
+ * A unique-constraint violation (SQLSTATE 23505), as node-postgres throws it and as drizzle wraps
+ * PGlite's (in `cause`): the sign that a concurrent request wrote the same row first.
+ */
+export const isUniqueViolation = (err: unknown): boolean =>
+  (err as { code?: string })?.code === '23505' || (err as { cause?: { code?: string } })?.cause?.code === '23505';

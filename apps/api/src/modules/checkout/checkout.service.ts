@@ -13,7 +13,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
-import { AppError } from '../../lib/errors';
+import { AppError, isUniqueViolation } from '../../lib/errors';
 import { checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, evaluatePromo } from '../cart/index';
 import type { Mailer } from '../mail/index';
@@ -78,10 +78,6 @@ function newOrderId(tenantId: string) {
 }
 
 const sha256 = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
-
-/** The rows a unique violation left behind look the same on PostgreSQL and PGlite. */
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string })?.code === '23505' || (err as { cause?: { code?: string } })?.cause?.code === '23505';
 
 /**
  * Checkout as named steps, each with its undo (DESIGN.md section 7): reserve (stock, promo use and

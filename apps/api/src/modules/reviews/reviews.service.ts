@@ -3,7 +3,7 @@ import type { OrderStatus, Review, ReviewCreate, ReviewEligibility } from '@app/
 import { type Db, schema } from '@app/db';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
-import { AppError } from '../../lib/errors';
+import { AppError, isUniqueViolation } from '../../lib/errors';
 
 const rv = schema.productReviews;
 const p = schema.products;
@@ -12,9 +12,6 @@ const ol = schema.orderLines;
 
 /** A paid order proves the purchase; one that was cancelled or refunded does not. */
 export const REVIEWABLE_ORDER_STATUSES: readonly OrderStatus[] = ['paid', 'fulfilled', 'delivered', 'completed'];
-
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string })?.code === '23505' || (err as { cause?: { code?: string } })?.cause?.code === '23505';
 
 const toReview = (r: typeof rv.$inferSelect): Review => ({
   reviewId: r.reviewId,
