@@ -22,3 +22,11 @@ export const tenantErrors = {
   403: errorEnvelopeSchema,
   404: errorEnvelopeSchema,
 } as const;
+
+/** What a signed-in change can also answer: not signed in, a conflict, a rule refused. */
+export const changeErrors = {
+  ...tenantErrors,
+  401: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
+} as const;

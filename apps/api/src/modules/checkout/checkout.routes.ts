@@ -19,7 +19,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
-import { tenantErrors } from '../../lib/app-types';
+import { changeErrors, tenantErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
 import type { AddressesService } from '../addresses/index';
 import { type AuthService, optionalUser, requireUser } from '../auth/index';
@@ -28,12 +28,7 @@ import type { CardsService } from '../payments/index';
 import type { Buyer, CheckoutService } from './checkout.service';
 
 const BASE = '/skulocity/api/v1';
-const errors = {
-  ...tenantErrors,
-  401: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  422: errorEnvelopeSchema,
-} as const;
+const errors = changeErrors;
 const optionsEnvelope = dataEnvelope(
   z.object({ cart: cartSchema, shippingMethods: z.array(shippingRateSchema), quote: quoteSchema }),
 );

@@ -2,24 +2,18 @@ import {
   createReturnSchema,
   createRmaReturnSchema,
   dataEnvelope,
-  errorEnvelopeSchema,
   RETURN_REASONS,
   returnRequestSchema,
 } from '@app/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../lib/app-types';
-import { tenantErrors } from '../../lib/app-types';
+import { changeErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
 import { type AuthService, optionalUser } from '../auth/index';
 import type { ReturnAsker, ReturnsService } from './returns.service';
 
 const BASE = '/skulocity/api/v1';
-const errors = {
-  ...tenantErrors,
-  401: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  422: errorEnvelopeSchema,
-} as const;
+const errors = changeErrors;
 
 const RULES =
   "Only the order's owner, signed in, or a guest sending the order's signed link as `key`; anyone else gets 404. " +

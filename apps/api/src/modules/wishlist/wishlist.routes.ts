@@ -1,27 +1,15 @@
-import {
-  cartSchema,
-  dataEnvelope,
-  errorEnvelopeSchema,
-  wishlistAddSchema,
-  wishlistItemParamsSchema,
-  wishlistSchema,
-} from '@app/contracts';
+import { cartSchema, dataEnvelope, wishlistAddSchema, wishlistItemParamsSchema, wishlistSchema } from '@app/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
-import { tenantErrors } from '../../lib/app-types';
+import { changeErrors } from '../../lib/app-types';
 import { type AuthService, requireUser } from '../auth/index';
 import type { CartService } from '../cart/index';
 import type { WishlistService } from './wishlist.service';
 
 const BASE = '/skulocity/api/v1';
 const wishlistEnvelope = dataEnvelope(z.object({ wishlist: wishlistSchema }));
-const errors = {
-  ...tenantErrors,
-  401: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  422: errorEnvelopeSchema,
-} as const;
+const errors = changeErrors;
 
 const SIGNED_IN =
   'For a signed-in shopper (401 otherwise); a change sent with the session cookie needs the CSRF token. ';
