@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressInputSchema } from './addresses';
+import { addressInputSchema, addressSchema } from './addresses';
 import { cardCreateSchema } from './cards';
 import { returnableLineSchema, returnRequestSchema } from './returns';
 
@@ -90,15 +90,11 @@ export const orderStatuses = [
 ] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
-export const orderAddressSchema = z.object({
-  toName: z.string(),
-  address1: z.string(),
-  address2: z.string().nullable(),
-  city: z.string(),
-  postalCode: z.string(),
-  countryGeoId: z.string(),
-  stateProvinceGeoId: z.string().nullable(),
-  phone: z.string().nullable(),
+/** An address as the order keeps it: a copy, not a link to the address book. */
+export const orderAddressSchema = addressSchema.omit({
+  contactMechId: true,
+  isDefaultShipping: true,
+  isDefaultBilling: true,
 });
 
 export const orderSchema = z.object({

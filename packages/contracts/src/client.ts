@@ -1,4 +1,5 @@
 // The zod-free part of the contracts, for browser code (see display.ts).
+export * from './address-fields';
 export * from './catalog-options';
 export * from './csrf';
 export * from './display';

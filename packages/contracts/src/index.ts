@@ -1,3 +1,4 @@
+export * from './address-fields';
 export * from './addresses';
 export * from './auth';
 export * from './cards';

@@ -1,3 +1,4 @@
+import type { AddressField } from './address-fields';
 import type { Address } from './addresses';
 import type { Profile } from './auth';
 import type { SavedCard } from './cards';
@@ -155,15 +156,6 @@ export type FormOutcome<F extends string> = {
   fieldErrors: Partial<Record<F, string>>;
 };
 
-export type AddressField =
-  | 'toName'
-  | 'address1'
-  | 'address2'
-  | 'city'
-  | 'postalCode'
-  | 'countryGeoId'
-  | 'stateProvinceGeoId'
-  | 'phone';
 export interface Country {
   geoId: string;
   name: string;

@@ -15,6 +15,7 @@ import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
 import type { ProductsService } from '../products/index';
+import { storeIdentity } from '../store/store-identity';
 import { evaluatePromo } from './promo';
 
 const c = schema.carts;
@@ -167,15 +168,7 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
 
   /** Prices a cart from the catalog as it is now: nothing the client sent is trusted. */
   async function price(ctx: TenantContext, cart: { cartId: string; promoCode: string | null } | null): Promise<Cart> {
-    const [store] = await db
-      .select({ currency: schema.productStores.currencyUomId })
-      .from(schema.productStores)
-      .where(
-        and(
-          eq(schema.productStores.tenantId, ctx.tenantId),
-          eq(schema.productStores.productStoreId, ctx.productStoreId),
-        ),
-      );
+    const store = await storeIdentity(db, ctx);
     const currency = store?.currency ?? 'USD';
     const empty: Cart = {
       currency,

@@ -608,8 +608,9 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         .select()
         .from(ppc)
         .where(and(eq(ppc.tenantId, ctx.tenantId), eq(ppc.paypalOrderId, paypalOrderId)));
-      const cartRow = row ? await deps.cart.findCart(ctx, buyer.owner) : null;
-      if (!row || row.userId !== buyer.userId || (!buyer.userId && cartRow?.cartId !== row.cartId)) {
+      // A guest is known by the cart that started the PayPal order; a shopper by their account.
+      const guestCart = row && !buyer.userId ? await deps.cart.findCart(ctx, buyer.owner) : null;
+      if (!row || row.userId !== buyer.userId || (!buyer.userId && guestCart?.cartId !== row.cartId)) {
         throw AppError.notFound('This PayPal payment could not be found. Please start the payment again.');
       }
       if (row.orderId) return deps.orders.placed(ctx, row.orderId, !buyer.userId);

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import {
+  ADDRESS_FIELDS,
   type AddConfigToCart,
-  type AddressField,
   addConfigToCartSchema,
   addressInputSchema,
   addToCartSchema,
@@ -226,14 +226,7 @@ export function storefrontApi(
       if (!ctx) throw new Error('no tenant');
       const fields: CheckoutField[] = [
         'email',
-        'toName',
-        'address1',
-        'address2',
-        'city',
-        'postalCode',
-        'countryGeoId',
-        'stateProvinceGeoId',
-        'phone',
+        ...ADDRESS_FIELDS,
         'shippingMethodId',
         'cardNumber',
         'cvc',
@@ -258,19 +251,10 @@ export function storefrontApi(
           fieldErrors: { shipToContactMechId: 'Please choose one of your addresses.' },
         };
       }
-      const fromSaved = savedAddress
-        ? {
-            toName: savedAddress.toName,
-            address1: savedAddress.address1,
-            address2: savedAddress.address2 ?? '',
-            city: savedAddress.city,
-            postalCode: savedAddress.postalCode,
-            countryGeoId: savedAddress.countryGeoId,
-            stateProvinceGeoId: savedAddress.stateProvinceGeoId ?? '',
-            phone: savedAddress.phone ?? '',
-          }
+      const fromSaved: Record<string, string> = savedAddress
+        ? Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, savedAddress[f] ?? '']))
         : {};
-      const v = (k: string) => (fromSaved as Record<string, string>)[k] ?? input[k] ?? '';
+      const v = (k: string) => fromSaved[k] ?? input[k] ?? '';
       const paypal = v('paymentMethod') === 'paypal';
       const payment = paypal
         ? undefined
@@ -286,16 +270,7 @@ export function storefrontApi(
             };
       const parsed = (paypal ? payPalCheckoutSchema : placeOrderSchema).safeParse({
         ...(me ? {} : { email: v('email') }),
-        shipTo: {
-          toName: v('toName'),
-          address1: v('address1'),
-          address2: v('address2'),
-          city: v('city'),
-          postalCode: v('postalCode'),
-          countryGeoId: v('countryGeoId'),
-          stateProvinceGeoId: v('stateProvinceGeoId'),
-          phone: v('phone'),
-        },
+        shipTo: Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, v(f)])),
         shippingMethodId: v('shippingMethodId'),
         ...(payment ? { payment } : {}),
       });
@@ -673,16 +648,7 @@ export function storefrontApi(
     },
     async saveAddress(input) {
       if (!ctx) throw new Error('no tenant');
-      const fields: AddressField[] = [
-        'toName',
-        'address1',
-        'address2',
-        'city',
-        'postalCode',
-        'countryGeoId',
-        'stateProvinceGeoId',
-        'phone',
-      ];
+      const fields = ADDRESS_FIELDS;
       const parsed = addressInputSchema.safeParse({
         ...Object.fromEntries(fields.map((f) => [f, input[f] ?? ''])),
         isDefaultShipping: input.isDefaultShipping === 'on',

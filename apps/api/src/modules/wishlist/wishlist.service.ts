@@ -6,6 +6,7 @@ import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
 import type { CartService } from '../cart/index';
+import { storeIdentity } from '../store/store-identity';
 
 const w = schema.wishlistItems;
 const p = schema.products;
@@ -42,15 +43,7 @@ export function createWishlistService(db: Db, deps: { cart: CartService }) {
   return {
     /** The items priced from the catalog as it is now, newest first. */
     async list(ctx: TenantContext, userId: string): Promise<Wishlist> {
-      const [store] = await db
-        .select({ currency: schema.productStores.currencyUomId })
-        .from(schema.productStores)
-        .where(
-          and(
-            eq(schema.productStores.tenantId, ctx.tenantId),
-            eq(schema.productStores.productStoreId, ctx.productStoreId),
-          ),
-        );
+      const store = await storeIdentity(db, ctx);
       const rows = await db
         .select({ addedAt: w.createdAt, product: p })
         .from(w)

@@ -1,15 +1,5 @@
-import type { Country } from '@app/contracts';
+import type { AddressField, Country } from '@app/contracts';
 import { Field } from './form-field';
-
-export type AddressFieldName =
-  | 'toName'
-  | 'address1'
-  | 'address2'
-  | 'city'
-  | 'postalCode'
-  | 'countryGeoId'
-  | 'stateProvinceGeoId'
-  | 'phone';
 
 const selectClass =
   'h-11 w-full rounded-md border bg-white px-3 text-[15px] focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light';
@@ -77,7 +67,7 @@ export function AddressFields({
   onRegionChange,
 }: {
   countries: Country[];
-  initial: Partial<Record<AddressFieldName, string>>;
+  initial: Partial<Record<AddressField, string>>;
   errors: Partial<Record<string, string>>;
   country: string;
   onCountryChange: (geoId: string) => void;

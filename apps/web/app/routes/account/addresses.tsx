@@ -1,4 +1,5 @@
 import type { Address, Country } from '@app/contracts';
+import { ADDRESS_FIELDS } from '@app/contracts/client';
 import { useEffect, useRef, useState } from 'react';
 import { data, Link, useNavigation, useSearchParams } from 'react-router';
 import { AddressFields } from '../../components/ui/address-fields';
@@ -8,19 +9,7 @@ import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/addresses';
 import { AccountLayout } from './account-nav';
 
-const FIELDS = [
-  'contactMechId',
-  'toName',
-  'address1',
-  'address2',
-  'city',
-  'postalCode',
-  'countryGeoId',
-  'stateProvinceGeoId',
-  'phone',
-  'isDefaultShipping',
-  'isDefaultBilling',
-] as const;
+const FIELDS = ['contactMechId', ...ADDRESS_FIELDS, 'isDefaultShipping', 'isDefaultBilling'] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
   return context.api.addresses();

@@ -1,5 +1,5 @@
 import type { CheckoutField, CheckoutView } from '@app/contracts';
-import { formatMoney } from '@app/contracts/client';
+import { ADDRESS_FIELDS, formatMoney } from '@app/contracts/client';
 import { Lock, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
@@ -31,14 +31,7 @@ const FIELDS = [
   'email',
   'shipToContactMechId',
   'saveAddress',
-  'toName',
-  'address1',
-  'address2',
-  'city',
-  'postalCode',
-  'countryGeoId',
-  'stateProvinceGeoId',
-  'phone',
+  ...ADDRESS_FIELDS,
   'shippingMethodId',
   'paymentMethod',
   'paymentMethodId',
