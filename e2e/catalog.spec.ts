@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { apiJson, fetchText, STORES, snap } from './helpers';
+import { apiJson, fetchText, hydrated, STORES, snap } from './helpers';
 
 /** The catalog pages of the storefront: home shelves, category, product, search, FAQs, CMS, contact. */
 
@@ -45,11 +45,6 @@ const cardPrices = async (page: Page) =>
       .getByTestId('price-current')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-amount')))
   ).map(Number);
-
-/** The frame stores the store's values once React runs: after that, typing reaches React state. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => window.localStorage.getItem('productStoreId') !== null);
-}
 
 async function noSeriousA11yIssue(page: Page) {
   const result = await new AxeBuilder({ page }).exclude('[data-testid=newsletter-embed]').analyze();

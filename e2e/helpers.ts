@@ -42,3 +42,11 @@ export async function apiJson<T>(_page: Page | null, store: StoreName, path: str
   if (res.status !== 200) throw new Error(`GET ${path} on ${store}: ${res.status} ${res.body.slice(0, 200)}`);
   return JSON.parse(res.body) as T;
 }
+
+/**
+ * The frame stores the store's values once React runs: after that, clicks and typing reach React.
+ * A click on a server-rendered button before then does nothing.
+ */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => window.localStorage.getItem('productStoreId') !== null);
+}

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { apiJson, fetchText, STORE_NAMES, STORES, type StoreName, snap } from './helpers';
+import { apiJson, fetchText, hydrated, STORE_NAMES, STORES, type StoreName, snap } from './helpers';
 import { PORT } from './playwright.config';
 
 interface Category {
@@ -156,6 +156,7 @@ test.describe('search box', () => {
 test.describe('category bar', () => {
   test('a tab opens its overlay; the same tab closes it; another switches', async ({ page }) => {
     await page.goto('/');
+    await hydrated(page);
     const catalogs = await mainData(page, 'lighting');
     const [first, second] = catalogs;
     const bar = page.getByTestId('category-bar');
@@ -174,6 +175,7 @@ test.describe('category bar', () => {
     await page.goto('/');
     for (const store of STORE_NAMES) {
       await page.goto(`${STORES[store].url}/`);
+      await hydrated(page);
       const catalogs = await mainData(page, store);
       for (const catalog of catalogs) {
         await page.getByTestId('category-bar').getByRole('button', { name: catalog.catalogName, exact: true }).click();
@@ -216,6 +218,7 @@ test.describe('category bar', () => {
 
   test('keyboard: focus moves into the overlay; Escape closes it and returns focus', async ({ page }) => {
     await page.goto('/');
+    await hydrated(page);
     const [first] = await mainData(page, 'lighting');
     const tab = page.getByTestId('category-bar').getByRole('button', { name: first!.catalogName });
     await tab.focus();
