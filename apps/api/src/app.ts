@@ -175,6 +175,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     mailer,
     log: app.log,
     linkOrigin,
+    onStockChange: (tenantId, productIds) => products.stockChanged(tenantId, productIds),
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
   // A new review changes the product's summary: the store's cached catalog answers go.

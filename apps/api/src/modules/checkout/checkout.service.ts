@@ -44,6 +44,8 @@ export interface CheckoutDeps {
   paypal?: PayPalClient | undefined;
   /** scheme://host[:port] for links in mail, from the store's canonical host. */
   linkOrigin: (canonicalHost: string) => string;
+  /** After an order took or gave back stock (committed): product search reads those products' stock. */
+  onStockChange?: (tenantId: string, productIds: string[]) => void;
 }
 
 /** Who is buying: an account (its email) or a guest (the email typed at checkout). */
@@ -242,6 +244,14 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
 
   /** Undo of step 1: the stock and the promo use go back, and the order is gone. */
   async function release(ctx: TenantContext, orderId: string, cart: Cart, promoCode: string | null) {
+    await releaseInTx(ctx, orderId, cart, promoCode);
+    deps.onStockChange?.(
+      ctx.tenantId,
+      cart.lines.map((l) => l.productId),
+    );
+  }
+
+  async function releaseInTx(ctx: TenantContext, orderId: string, cart: Cart, promoCode: string | null) {
     await db.transaction(async (tx) => {
       const [gone] = await tx
         .delete(o)
@@ -443,6 +453,10 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       }
       throw err;
     }
+    deps.onStockChange?.(
+      ctx.tenantId,
+      cart.lines.map((l) => l.productId),
+    );
 
     // Step 2: the payment. A refusal, or an error, undoes step 1.
     let paid: Awaited<ReturnType<Payer['take']>>;

@@ -1,22 +1,20 @@
 import {
   type ConfigPrice,
   categoryLabel,
-  type Facets,
-  PRICE_BANDS,
   type ProductDetails,
   type ProductListQuery,
   type ProductPage,
   type ProductSummary,
-  priceBandLabel,
   type SearchQuery,
   type SearchResult,
   type SubcategoryResult,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { type AnyColumn, and, asc, desc, eq, exists, gt, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
+import { createSearchIndexes, type SearchIndexOptions, searchTsQuery, tsQueryOf } from './search-index';
 import {
   buildVocabulary,
   correctQuery,
@@ -32,76 +30,16 @@ const cat = schema.categories;
 const LOW_STOCK = 5;
 
 type Row = typeof p.$inferSelect;
+
 type Sort = SearchQuery['sort'];
 
-/** Filters split by facet dimension: a facet counts with every filter except its own. */
-interface FilterSet {
-  base: SQL[];
-  category?: SQL;
-  brand?: SQL;
-  price?: SQL;
-  stock?: SQL;
+export interface ProductsServiceOptions {
+  searchIndex?: SearchIndexOptions;
 }
 
-const inCategory = (tenantId: string, categoryId: string) =>
-  exists(
-    sql`(SELECT 1 FROM ${pc} WHERE ${pc.tenantId} = ${tenantId} AND ${pc.productId} = ${p.productId} AND ${pc.productCategoryId} = ${categoryId})`,
-  );
+export function createProductsService(db: Db, opts: ProductsServiceOptions = {}) {
+  const indexes = createSearchIndexes(db, opts.searchIndex);
 
-function filtersOf(
-  ctx: TenantContext,
-  q: Omit<ProductListQuery, 'sort'> | Omit<SearchQuery, 'sort'>,
-  match?: SQL,
-): FilterSet {
-  const base: SQL[] = [eq(p.tenantId, ctx.tenantId)];
-  if (match) base.push(match);
-  if ('featured' in q && q.featured === 'true') base.push(eq(p.isFeatured, true));
-  const f: FilterSet = { base };
-  if (q.productCategoryId) f.category = inCategory(ctx.tenantId, q.productCategoryId);
-  if (q.brand?.length) f.brand = inArray(p.brandName, q.brand);
-  const price: SQL[] = [];
-  if (q.priceMin !== undefined) price.push(gte(p.effectivePrice, q.priceMin));
-  if (q.priceMax !== undefined) price.push(lte(p.effectivePrice, q.priceMax));
-  if (price.length) f.price = and(...price);
-  if (q.inStock === 'true') f.stock = gt(p.stockQuantity, 0);
-  return f;
-}
-
-const FILTER_KEYS = ['category', 'brand', 'price', 'stock'] as const;
-type FilterKey = (typeof FILTER_KEYS)[number];
-
-function where(f: FilterSet, without?: FilterKey): SQL | undefined {
-  const parts = [...f.base];
-  for (const k of FILTER_KEYS) {
-    const c = f[k];
-    if (c && k !== without) parts.push(c);
-  }
-  return and(...parts);
-}
-
-/** Sort keys, computed inside the pass over the matches and ordered on there. */
-type OrderKey = { key: SQL; desc: boolean };
-
-function orderOf(sort: Sort, rank?: SQL): OrderKey[] {
-  const up = (key: SQL | AnyColumn) => ({ key: sql`${key}`, desc: false });
-  const down = (key: SQL | AnyColumn) => ({ key: sql`${key}`, desc: true });
-  switch (sort) {
-    case 'price_asc':
-      return [up(p.effectivePrice), up(p.productId)];
-    case 'price_desc':
-      return [down(p.effectivePrice), up(p.productId)];
-    case 'newest':
-      return [down(p.introductionDate), up(p.productId)];
-    case 'name':
-      return [up(p.productName), up(p.productId)];
-    case 'relevance':
-      return rank ? [down(rank), down(p.isFeatured), up(p.productId)] : orderOf('featured');
-    default:
-      return [down(p.isFeatured), down(p.introductionDate), up(p.productId)];
-  }
-}
-
-export function createProductsService(db: Db) {
   /** Words a store's catalog knows (names, brands, categories), for typo correction. Cached. */
   const vocabularies = new Map<string, { words: Vocabulary; expires: number }>();
 
@@ -160,128 +98,34 @@ export function createProductsService(db: Db) {
   }
 
   /**
-   * One page of ids, the total and every facet. Each facet counts the rows that pass every filter
-   * but its own (so a facet's count is what choosing it will show).
-   *
-   * A broad query (a brand: 20,000 of 100,000 products) matches rows on nearly every page of the
-   * table, so each pass over the matches costs a visit of the whole table. Hence two queries, sent
-   * together so that PostgreSQL runs them on two connections at once (PGlite runs them in turn):
-   * - the page's ids, total, in-stock, brands and price bands from one pass: the match is
-   *   evaluated once into a materialised set carrying the sort keys and a flag per active filter;
-   * - categories, on their own: counting them joins every match to its memberships, which at
-   *   20,000 matches costs more than everything else together. Joined to the materialised set,
-   *   PostgreSQL had no statistics for it and hashed all the store's memberships instead of the
-   *   matches (spilling to disk); joined to products, it sees the full-text index's estimate.
+   * A page of products with the total and facets, answered by the tenant's search index (match,
+   * rank, filters, facets, order); then the page's rows are read by id.
    */
-  async function pageAndFacets(
-    ctx: TenantContext,
-    f: FilterSet,
-    order: OrderKey[],
-    limit: number,
-    offset: number,
-  ): Promise<{ ids: string[]; total: number; facets: Facets }> {
-    // Only the filters in use get a flag column: with none, the counts read the set unfiltered
-    // and keep its row estimate.
-    const active = FILTER_KEYS.filter((k) => f[k]);
-    const flags = active.map((k) => sql`, ${f[k]} AS ${sql.raw(`f_${k}`)}`);
-    const passing = (without?: FilterKey, ...more: SQL[]) => {
-      const parts = [...active.filter((k) => k !== without).map((k) => sql.raw(`f_${k}`)), ...more];
-      return parts.length ? sql`WHERE ${sql.join(parts, sql` AND `)}` : sql``;
-    };
-    const keys = order.map((o, i) => sql`, ${o.key} AS ${sql.raw(`k${i}`)}`);
-    const orderBy = sql.join(
-      order.map((o, i) => sql.raw(`k${i} ${o.desc ? 'DESC' : 'ASC'}`)),
-      sql`, `,
-    );
-    const bands = sql.join(
-      PRICE_BANDS.map(([min, max], i) =>
-        max === null
-          ? sql`WHEN effective_price >= ${min} THEN ${i}`
-          : sql`WHEN effective_price >= ${min} AND effective_price < ${max} THEN ${i}`,
-      ),
-      sql` `,
-    );
-    const [res, cats] = await Promise.all([
-      db.execute(sql`
-      WITH m AS MATERIALIZED (
-        SELECT ${p.productId} AS product_id, ${p.brandName} AS brand_name, ${p.effectivePrice} AS effective_price,
-               ${p.stockQuantity} AS stock_quantity${sql.join(keys, sql``)}${sql.join(flags, sql``)}
-        FROM ${p} WHERE ${and(...f.base)}
-      )
-      SELECT
-        (SELECT coalesce(json_agg(product_id ORDER BY ${orderBy}), '[]') FROM (
-           SELECT * FROM m ${passing()} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}) x) AS ids,
-        (SELECT count(*)::int FROM m ${passing()}) AS total,
-        (SELECT count(*)::int FROM m ${passing('stock', sql`stock_quantity > 0`)}) AS in_stock,
-        (SELECT coalesce(json_agg(x), '[]') FROM (
-           SELECT brand_name AS v, count(*)::int AS n FROM m
-           ${passing('brand', sql`brand_name IS NOT NULL`)} GROUP BY brand_name) x) AS brands,
-        (SELECT coalesce(json_agg(x), '[]') FROM (
-           SELECT CASE ${bands} END AS v, count(*)::int AS n FROM m
-           ${passing('price')} GROUP BY 1) x) AS prices`),
-      db.transaction(async (tx) => {
-        // The other query of the pair already keeps a second core busy: parallel workers on this
-        // one (PostgreSQL plans two for a broad match) only queue behind it. Measured at 100,000
-        // products on two cores: p50 82 -> 68 ms, p95 145 -> 112 ms.
-        await tx.execute(sql`SET LOCAL max_parallel_workers_per_gather = 0`);
-        return tx
-          .select({ v: pc.productCategoryId, n: sql<number>`count(*)::int` })
-          .from(pc)
-          .where(
-            and(
-              eq(pc.tenantId, ctx.tenantId),
-              inArray(pc.productId, tx.select({ id: p.productId }).from(p).where(where(f, 'category'))),
-            ),
-          )
-          .groupBy(pc.productCategoryId);
-      }),
-    ]);
-    const row = (res as unknown as { rows: Record<string, unknown>[] }).rows[0] ?? {};
-    // node-postgres parses json columns; PGlite may hand them over as text.
-    const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-    const brands = json<{ v: string; n: number }[]>(row.brands);
-    const prices = json<{ v: number | null; n: number }[]>(row.prices);
-    const ids = cats.map((c) => c.v);
-    const labels = ids.length
-      ? await db
-          .select()
-          .from(cat)
-          .where(and(eq(cat.tenantId, ctx.tenantId), inArray(cat.productCategoryId, ids)))
-      : [];
-    const labelOf = new Map(labels.map((c) => [c.productCategoryId, categoryLabel(c)]));
-    const bandCount = new Map(prices.map((x) => [Number(x.v), x.n]));
-    return {
-      ids: json<string[]>(row.ids),
-      total: Number(row.total ?? 0),
-      facets: {
-        categories: cats
-          .map((c) => ({ value: c.v, label: labelOf.get(c.v) ?? c.v, count: c.n }))
-          .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)),
-        brands: brands
-          .map((b) => ({ value: b.v, label: b.v, count: b.n }))
-          .sort((a, b) => a.label.localeCompare(b.label)),
-        prices: PRICE_BANDS.map(([min, max], i) => ({
-          min,
-          max,
-          label: priceBandLabel(min, max),
-          count: bandCount.get(i) ?? 0,
-        })).filter((b) => b.count > 0),
-        inStock: Number(row.in_stock ?? 0),
-      },
-    };
-  }
-
   async function page(
     ctx: TenantContext,
-    q: Omit<ProductListQuery, 'sort'>,
+    q: Omit<ProductListQuery, 'sort'> | Omit<SearchQuery, 'sort'>,
     sort: Sort,
-    match?: SQL,
-    rank?: SQL,
+    text?: string,
   ): Promise<ProductPage> {
-    const f = filtersOf(ctx, q, match);
-    // Order and cut on ids alone, then read the page's full rows: sorting thousands of matches
-    // with their descriptions and search vectors attached costs more than the search itself.
-    const counted = await pageAndFacets(ctx, f, orderOf(sort, rank), q.pageSize, (q.page - 1) * q.pageSize);
+    const [index, tsq] = await Promise.all([
+      indexes.get(ctx.tenantId),
+      text === undefined ? undefined : tsQueryOf(db, searchTsQuery(text)),
+    ]);
+    const counted = index.query({
+      match: tsq ? index.match(tsq) : null,
+      filters: {
+        featured: 'featured' in q && q.featured === 'true',
+        categoryId: q.productCategoryId,
+        brands: q.brand?.length ? q.brand : undefined,
+        priceMin: q.priceMin,
+        priceMax: q.priceMax,
+        inStock: q.inStock === 'true',
+      },
+      sort,
+      relevance: tsq && text !== undefined ? { plan: index.rankPlan(tsq), text: text.toLowerCase() } : undefined,
+      offset: (q.page - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
     const order = new Map(counted.ids.map((id, i) => [id, i]));
     const rows = order.size
       ? (
@@ -299,22 +143,6 @@ export function createProductsService(db: Db) {
       pageCount: Math.max(1, Math.ceil(counted.total / q.pageSize)),
       facets: counted.facets,
     };
-  }
-
-  function textMatch(text: string): { match: SQL; rank: SQL } {
-    const words = queryWords(text);
-    const prefix = usesOperators(text) ? null : prefixTsQuery(words);
-    // One tsquery (OR of stemmed, unstemmed and the word being typed): one GIN lookup, one rank.
-    const tsq = prefix
-      ? sql`(websearch_to_tsquery('english', ${text}) || websearch_to_tsquery('simple', ${text}) || to_tsquery('simple', ${prefix}))`
-      : sql`(websearch_to_tsquery('english', ${text}) || websearch_to_tsquery('simple', ${text}))`;
-    const lower = text.toLowerCase();
-    const match = sql`${p.searchVector} @@ ${tsq}`;
-    // Exact name first, then names that start with the query, then full-text rank. The prefix test
-    // lower-cases only as many characters as the query has (lower() maps character by character):
-    // lower-casing every whole name cost more than ts_rank on a brand's 20,000 matches.
-    const rank = sql`(CASE WHEN lower(left(${p.productName}, char_length(${lower}))) <> ${lower} THEN 0 WHEN lower(${p.productName}) = ${lower} THEN 100 ELSE 10 END + ts_rank(${p.searchVector}, ${tsq}))`;
-    return { match, rank };
   }
 
   async function categoryRow(ctx: TenantContext, id: string) {
@@ -361,55 +189,37 @@ export function createProductsService(db: Db) {
     },
 
     async search(ctx: TenantContext, q: SearchQuery): Promise<SearchResult> {
-      const first = textMatch(q.searchText);
-      let result = await page(ctx, q, q.sort, first.match, first.rank);
+      let result = await page(ctx, q, q.sort, q.searchText);
       let searchedFor: string | null = null;
       if (result.total === 0 && !usesOperators(q.searchText)) {
         const corrected = correctQuery(queryWords(q.searchText), await vocabulary(ctx.tenantId));
         if (corrected) {
-          const second = textMatch(corrected);
-          const retry = await page(ctx, q, q.sort, second.match, second.rank);
+          const retry = await page(ctx, q, q.sort, corrected);
           if (retry.total > 0) {
             result = retry;
             searchedFor = corrected;
           }
         }
       }
-      let suggestions: string[] = [];
-      if (result.total === 0) {
-        // Nothing at all: offer the store's biggest categories to browse instead.
-        const top = await db
-          .select({ id: pc.productCategoryId, n: sql<number>`count(*)::int` })
-          .from(pc)
-          .where(eq(pc.tenantId, ctx.tenantId))
-          .groupBy(pc.productCategoryId)
-          .orderBy(desc(sql`2`), asc(pc.productCategoryId))
-          .limit(4);
-        const rows = top.length
-          ? await db
-              .select()
-              .from(cat)
-              .where(
-                and(
-                  eq(cat.tenantId, ctx.tenantId),
-                  inArray(
-                    cat.productCategoryId,
-                    top.map((t) => t.id),
-                  ),
-                ),
-              )
-          : [];
-        suggestions = top.map((t) =>
-          categoryLabel(
-            rows.find((r) => r.productCategoryId === t.id) ?? {
-              productCategoryId: t.id,
-              categoryName: null,
-              description: null,
-            },
-          ),
-        );
-      }
+      // Nothing at all: offer the store's biggest categories to browse instead.
+      const suggestions = result.total === 0 ? (await indexes.get(ctx.tenantId)).topCategories(4) : [];
       return { ...result, searchText: q.searchText, searchedFor, suggestions };
+    },
+
+    /** The tenant's products, prices, names or categories changed: searches read them afresh. */
+    catalogChanged(tenantId: string) {
+      indexes.invalidate(tenantId);
+    },
+
+    /** Stock of these products changed (an order took or gave back stock). */
+    stockChanged(tenantId: string, productIds: string[]) {
+      indexes.stockChanged(tenantId, productIds);
+    },
+
+    /** Builds the tenant's search index now if it is not loaded; figures of the loaded indexes. */
+    async searchIndexStats(tenantId?: string) {
+      if (tenantId) await indexes.get(tenantId);
+      return indexes.stats();
     },
 
     async autocomplete(ctx: TenantContext, text: string) {

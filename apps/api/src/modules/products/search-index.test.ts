@@ -1,0 +1,453 @@
+import { categoryLabel, type Facets, PRICE_BANDS, priceBandLabel, type SearchQuery } from '@app/contracts';
+import { type Database, type Db, schema } from '@app/db';
+import { seedDatabase } from '@app/db/seed';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TenantContext } from '../../lib/context';
+import { openTestDatabase } from '../../test/harness';
+import { createProductsService, type ProductsService } from './products.service';
+import { buildTenantIndex, compareLexemes, decodeTsQuery, pgQsort, searchTsQuery, tsQueryOf } from './search-index';
+
+const p = schema.products;
+const pc = schema.productCategories;
+
+/** A generated store with many equal names, brands and words: ties and prefixes everywhere. */
+const GEN = 'gen';
+const WORDS = ['Arden', 'Marlow', 'Brass', 'Walnut', 'Glass', 'Lamp', 'Lamps', 'Lampshade', 'Pendant', 'Sconce'];
+const BRANDS = ['Halden & Co.', 'Lumen Works', 'Nordlys', 'Atelier Nine', null];
+async function fillGenerated(db: Db, count: number) {
+  await db.insert(schema.tenants).values({ tenantId: GEN, name: 'Generated' });
+  await db.insert(schema.categories).values([
+    { tenantId: GEN, productCategoryId: 'G-LAMPS', categoryName: 'Lamps' },
+    { tenantId: GEN, productCategoryId: 'G-BRASS', categoryName: 'Brass' },
+    { tenantId: GEN, productCategoryId: 'G-GLASS', categoryName: null, description: 'Glass things' },
+  ]);
+  const w = (i: number) => WORDS[i % WORDS.length] as string;
+  const rows = [];
+  const memberships = [];
+  for (let i = 0; i < count; i++) {
+    // Names repeat (ties on the tiers and the rank), some equal the query words exactly.
+    const name = i % 17 === 0 ? w(i) : `${w(i)} ${w(Math.floor(i / 3))} ${w(Math.floor(i / 7))}`;
+    rows.push({
+      tenantId: GEN,
+      productId: `G-${String(i).padStart(4, '0')}`,
+      sku: `G-${i}`,
+      productName: name,
+      slug: `g-${i}`,
+      brandName: BRANDS[(i * 7) % BRANDS.length] ?? null,
+      shortDescription: i % 3 ? `A ${w(i + 1).toLowerCase()} for every room.` : null,
+      description: `Made of ${w(i * 5).toLowerCase()} by hand. ${i % 4 ? 'Lamp lamp lamp.' : ''} Far words: ${'x '.repeat(i % 120)} brass.`,
+      listPrice: 1000 + ((i * 7919) % 60000),
+      salePrice: i % 5 === 0 ? 900 + ((i * 7919) % 50000) : null,
+      stockQuantity: i % 11 === 0 ? 0 : (i * 31) % 20,
+      isFeatured: i % 9 === 0,
+      introductionDate: new Date(Date.UTC(2026, 0, 1 + (i % 40))),
+      categoryNames: i % 2 ? 'Lamps Brass' : 'Glass',
+    });
+    if (i % 2)
+      memberships.push({ tenantId: GEN, productId: `G-${String(i).padStart(4, '0')}`, productCategoryId: 'G-LAMPS' });
+    if (i % 2)
+      memberships.push({ tenantId: GEN, productId: `G-${String(i).padStart(4, '0')}`, productCategoryId: 'G-BRASS' });
+    else
+      memberships.push({ tenantId: GEN, productId: `G-${String(i).padStart(4, '0')}`, productCategoryId: 'G-GLASS' });
+  }
+  await db.insert(p).values(rows);
+  await db.insert(pc).values(memberships);
+}
+
+const rowsOf = async <T>(db: Db, q: SQL) => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
+
+type Query = Omit<SearchQuery, 'page' | 'pageSize'> & { page?: number; pageSize?: number };
+
+/**
+ * The SQL search this index replaced, written plainly: the oracle of these tests. Every filter in
+ * the WHERE clause, each facet with every filter but its own, order by the name tiers + ts_rank.
+ */
+async function oracle(db: Db, tenantId: string, q: Query) {
+  const tsq = searchTsQuery(q.searchText);
+  const lower = q.searchText.toLowerCase();
+  const conds = (without?: string): SQL => {
+    const parts: SQL[] = [sql`${p.tenantId} = ${tenantId}`, sql`${p.searchVector} @@ ${tsq}`];
+    if (q.productCategoryId && without !== 'category')
+      parts.push(
+        sql`EXISTS (SELECT 1 FROM ${pc} WHERE ${pc.tenantId} = ${tenantId} AND ${pc.productId} = ${p.productId} AND ${pc.productCategoryId} = ${q.productCategoryId})`,
+      );
+    if (q.brand?.length && without !== 'brand')
+      parts.push(
+        sql`${p.brandName} IN (${sql.join(
+          q.brand.map((b) => sql`${b}`),
+          sql`, `,
+        )})`,
+      );
+    if (q.priceMin !== undefined && without !== 'price') parts.push(sql`${p.effectivePrice} >= ${q.priceMin}`);
+    if (q.priceMax !== undefined && without !== 'price') parts.push(sql`${p.effectivePrice} <= ${q.priceMax}`);
+    if (q.inStock === 'true' && without !== 'stock') parts.push(sql`${p.stockQuantity} > 0`);
+    return sql.join(parts, sql` AND `);
+  };
+  const order = {
+    relevance: sql`(CASE WHEN lower(left(${p.productName}, char_length(${lower}))) <> ${lower} THEN 0 WHEN lower(${p.productName}) = ${lower} THEN 100 ELSE 10 END + ts_rank(${p.searchVector}, ${tsq})) DESC, ${p.isFeatured} DESC, ${p.productId}`,
+    featured: sql`${p.isFeatured} DESC, ${p.introductionDate} DESC, ${p.productId}`,
+    price_asc: sql`${p.effectivePrice}, ${p.productId}`,
+    price_desc: sql`${p.effectivePrice} DESC, ${p.productId}`,
+    newest: sql`${p.introductionDate} DESC, ${p.productId}`,
+    name: sql`${p.productName}, ${p.productId}`,
+  }[q.sort];
+  const pageSize = q.pageSize ?? 24;
+  const ids = await rowsOf<{ id: string }>(
+    db,
+    sql`SELECT ${p.productId} AS id FROM ${p} WHERE ${conds()} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${((q.page ?? 1) - 1) * pageSize}`,
+  );
+  const [count] = await rowsOf<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${p} WHERE ${conds()}`);
+  const [stocked] = await rowsOf<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM ${p} WHERE ${conds('stock')} AND ${p.stockQuantity} > 0`,
+  );
+  const brands = await rowsOf<{ v: string; n: number }>(
+    db,
+    sql`SELECT ${p.brandName} AS v, count(*)::int AS n FROM ${p} WHERE ${conds('brand')} AND ${p.brandName} IS NOT NULL GROUP BY 1`,
+  );
+  const bands = await rowsOf<{ v: number; n: number }>(
+    db,
+    sql`SELECT CASE ${sql.join(
+      PRICE_BANDS.map(([min, max], i) =>
+        max === null
+          ? sql`WHEN ${p.effectivePrice} >= ${min} THEN ${i}::int`
+          : sql`WHEN ${p.effectivePrice} >= ${min} AND ${p.effectivePrice} < ${max} THEN ${i}::int`,
+      ),
+      sql` `,
+    )} END AS v, count(*)::int AS n FROM ${p} WHERE ${conds('price')} GROUP BY 1`,
+  );
+  const cats = await rowsOf<{ v: string; n: number; name: string | null; description: string | null }>(
+    db,
+    sql`SELECT ${pc.productCategoryId} AS v, count(*)::int AS n, min(c.category_name) AS name, min(c.description) AS description
+        FROM ${pc} JOIN ${p} ON ${p.tenantId} = ${pc.tenantId} AND ${p.productId} = ${pc.productId}
+        LEFT JOIN categories c ON c.tenant_id = ${pc.tenantId} AND c.product_category_id = ${pc.productCategoryId}
+        WHERE ${conds('category')} GROUP BY 1`,
+  );
+  const facets: Facets = {
+    categories: cats
+      .map((c) => ({
+        value: c.v,
+        label: categoryLabel({ productCategoryId: c.v, categoryName: c.name, description: c.description }),
+        count: c.n,
+      }))
+      .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)),
+    brands: brands.map((b) => ({ value: b.v, label: b.v, count: b.n })).sort((a, b) => a.label.localeCompare(b.label)),
+    prices: PRICE_BANDS.map(([min, max], i) => ({
+      min,
+      max,
+      label: priceBandLabel(min, max),
+      count: bands.find((b) => Number(b.v) === i)?.n ?? 0,
+    })).filter((b) => b.count > 0),
+    inStock: stocked?.n ?? 0,
+  };
+  return { ids: ids.map((r) => r.id), total: count?.n ?? 0, facets };
+}
+
+const ctxOf = (tenantId: string): TenantContext => ({
+  tenantId,
+  productStoreId: 'none',
+  hostName: `${tenantId}.test`,
+  viaDevAlias: false,
+  origin: `http://${tenantId}.test`,
+});
+
+let database: Database;
+let db: Db;
+let service: ProductsService;
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db;
+  await seedDatabase(db);
+  await fillGenerated(db, 1500);
+  service = createProductsService(db);
+});
+afterAll(() => database.close());
+
+const search = (tenantId: string, q: Query) =>
+  service.search(ctxOf(tenantId), { page: 1, pageSize: 24, ...q } as SearchQuery);
+
+describe('tsquery and sort helpers', () => {
+  it('decodes PostgreSQL binary tsquery in item order (operator, right, left)', async () => {
+    const [row] = await rowsOf<{ q: string }>(
+      db,
+      sql`SELECT encode(tsquerysend(to_tsquery('simple', 'a:*B & !b <2> c')), 'hex') AS q`,
+    );
+    const q = decodeTsQuery(Buffer.from(row?.q ?? '', 'hex'));
+    expect(q.root).toEqual({
+      op: 'and',
+      left: { op: 'val', lexeme: 'a', prefix: true, weight: 4 },
+      right: {
+        op: 'phrase',
+        distance: 2,
+        left: { op: 'not', arg: { op: 'val', lexeme: 'b', prefix: false, weight: 0 } },
+        right: { op: 'val', lexeme: 'c', prefix: false, weight: 0 },
+      },
+    });
+    expect(q.operands.map((o) => o.lexeme)).toEqual(['c', 'b', 'a']);
+  });
+
+  it("orders lexemes as PostgreSQL does and sorts like PostgreSQL's qsort", () => {
+    expect(['b', 'ab', 'a', 'é', 'z', '😀', '\uffee'].sort(compareLexemes)).toEqual([
+      'a',
+      'ab',
+      'b',
+      'z',
+      'é',
+      '\uffee',
+      '😀',
+    ]);
+    for (const n of [3, 8, 41, 200]) {
+      const list = Array.from({ length: n }, (_, i) => (i * 7919) % 13);
+      pgQsort(list, (a, b) => a - b);
+      expect(list).toEqual([...list].sort((a, b) => a - b));
+    }
+  });
+});
+
+describe('the index answers as the SQL search did', () => {
+  const lighting: Query[] = [
+    { searchText: 'lamp', sort: 'relevance' },
+    { searchText: 'pendant', sort: 'relevance', pageSize: 48 },
+    { searchText: 'Arden Brass Dome Pendant', sort: 'relevance' },
+    { searchText: 'arden', sort: 'relevance' },
+    { searchText: 'chandel', sort: 'relevance' },
+    { searchText: '"glass globe"', sort: 'relevance' },
+    { searchText: 'pendant -glass', sort: 'relevance', pageSize: 48 },
+    { searchText: 'brass or glass', sort: 'relevance' },
+    { searchText: 'lamp -"floor lamp"', sort: 'relevance' },
+    { searchText: 'table lamps', sort: 'relevance' },
+    { searchText: 'l', sort: 'relevance', pageSize: 10, page: 2 },
+    { searchText: 'lamp', sort: 'price_asc' },
+    { searchText: 'lamp', sort: 'price_desc', page: 2, pageSize: 5 },
+    { searchText: 'lamp', sort: 'newest' },
+    { searchText: 'lamp', sort: 'name' },
+    { searchText: 'lamp', sort: 'featured' },
+    { searchText: 'lamp', sort: 'relevance', inStock: 'true' },
+    { searchText: 'lamp', sort: 'relevance', priceMin: 5000, priceMax: 20000 },
+    { searchText: 'lamp', sort: 'relevance', priceMin: 10000 },
+    { searchText: 'the', sort: 'relevance' },
+  ];
+  const generated: Query[] = [
+    { searchText: 'lamp', sort: 'relevance' },
+    { searchText: 'Lamp', sort: 'relevance', page: 3 },
+    { searchText: 'lamps', sort: 'relevance' },
+    { searchText: 'lam', sort: 'relevance' },
+    { searchText: 'brass lamp', sort: 'relevance' },
+    { searchText: 'arden brass walnut glass', sort: 'relevance' },
+    { searchText: 'brass lamp pendant sconce glass walnut marlow arden', sort: 'relevance' },
+    { searchText: '"brass lamp"', sort: 'relevance' },
+    { searchText: '"lamp the brass"', sort: 'relevance' },
+    { searchText: '"x x brass"', sort: 'relevance' },
+    { searchText: 'lamp -brass', sort: 'relevance' },
+    { searchText: '-lamp', sort: 'relevance' },
+    { searchText: 'walnut or sconce -"brass lamp"', sort: 'relevance', page: 2 },
+    { searchText: 'Halden', sort: 'relevance' },
+    { searchText: 'lumen works', sort: 'relevance' },
+    { searchText: 'lamp', sort: 'relevance', brand: ['Nordlys'] },
+    { searchText: 'lamp', sort: 'relevance', brand: ['Nordlys', 'Halden & Co.'], inStock: 'true' },
+    { searchText: 'lamp', sort: 'relevance', brand: ['Nobody'] },
+    { searchText: 'lamp', sort: 'relevance', productCategoryId: 'G-BRASS' },
+    { searchText: 'glass', sort: 'relevance', productCategoryId: 'G-GLASS', priceMax: 30000 },
+    { searchText: 'glass', sort: 'relevance', productCategoryId: 'G-NONE' },
+    {
+      searchText: 'lamp',
+      sort: 'price_asc',
+      productCategoryId: 'G-LAMPS',
+      brand: ['Lumen Works'],
+      priceMin: 2000,
+      priceMax: 40000,
+      inStock: 'true',
+      page: 2,
+      pageSize: 10,
+    },
+    { searchText: 'brass', sort: 'price_desc' },
+    { searchText: 'brass', sort: 'newest', page: 4 },
+    { searchText: 'brass', sort: 'name', page: 2 },
+    { searchText: 'brass', sort: 'featured', pageSize: 48 },
+  ];
+
+  it.each([...lighting.map((q) => ['lighting', q] as const), ...generated.map((q) => [GEN, q] as const)])(
+    '%s: %j',
+    async (tenantId, q) => {
+      const expected = await oracle(db, tenantId, q);
+      const got = await search(tenantId, q);
+      expect(got.searchedFor).toBeNull();
+      expect({ ids: got.products.map((x) => x.productId), total: got.total, facets: got.facets }).toEqual(expected);
+    },
+  );
+
+  it('computes ts_rank to the bit for every match', async () => {
+    const index = await buildTenantIndex(db, GEN);
+    const ids = index.ids;
+    for (const text of ['lamp', 'lam', 'brass lamp', '"brass lamp"', 'marlow brass glass', 'lamp or x', 'x']) {
+      const tsq = searchTsQuery(text);
+      const q = await tsQueryOf(db, tsq);
+      const plan = index.rankPlan(q);
+      const rows = await rowsOf<{ id: string; r: number }>(
+        db,
+        sql`SELECT ${p.productId} AS id, ts_rank(${p.searchVector}, ${tsq})::float8 AS r FROM ${p}
+            WHERE ${p.tenantId} = ${GEN} AND ${p.searchVector} @@ ${tsq}`,
+      );
+      expect(rows.length, text).toBeGreaterThan(0);
+      const match = index.match(q);
+      let matched = 0;
+      for (const w of match) matched += popcount(w);
+      expect(matched, text).toBe(rows.length);
+      for (const r of rows) expect(index.rank(plan, ids.indexOf(r.id)), `${text} ${r.id}`).toBe(r.r);
+    }
+    // An AND at the top (no prefix, only one configuration yields lexemes): ts_rank's other formula.
+    const tsq = sql`to_tsquery('simple', 'brass & lamp & x')`;
+    const q = await tsQueryOf(db, tsq);
+    const plan = index.rankPlan(q);
+    expect(plan.and).toBe(true);
+    const rows = await rowsOf<{ id: string; r: number }>(
+      db,
+      sql`SELECT ${p.productId} AS id, ts_rank(${p.searchVector}, ${tsq})::float8 AS r FROM ${p}
+          WHERE ${p.tenantId} = ${GEN} AND ${p.searchVector} @@ ${tsq}`,
+    );
+    expect(rows.length).toBeGreaterThan(10);
+    for (const r of rows) expect(index.rank(plan, ids.indexOf(r.id)), r.id).toBe(r.r);
+  });
+
+  it('lists a category with the same pages and facets as the search path', async () => {
+    const list = await service.list(ctxOf(GEN), {
+      productCategoryId: 'G-LAMPS',
+      sort: 'featured',
+      featured: 'true',
+      page: 1,
+      pageSize: 24,
+    });
+    const [n] = await rowsOf<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM ${p} JOIN ${pc} ON ${pc.tenantId} = ${p.tenantId} AND ${pc.productId} = ${p.productId}
+          WHERE ${p.tenantId} = ${GEN} AND ${p.isFeatured} AND ${pc.productCategoryId} = 'G-LAMPS'`,
+    );
+    expect(list.total).toBe(n?.n);
+    expect(list.facets.categories.find((c) => c.value === 'G-LAMPS')?.count).toBe(n?.n);
+  });
+});
+
+function popcount(x: number) {
+  let n = 0;
+  for (let v = x >>> 0; v; v &= v - 1) n++;
+  return n;
+}
+
+describe('freshness', () => {
+  it('sees a renamed product, a new price, stock gone and a category change in the next search', async () => {
+    const ctx = ctxOf(GEN);
+    const id = 'G-0003';
+    await search(GEN, { searchText: 'lamp', sort: 'relevance' }); // the index is loaded
+    await db
+      .update(p)
+      .set({ productName: 'Zyzzyva Lantern' })
+      .where(and(eq(p.tenantId, GEN), eq(p.productId, id)));
+    service.catalogChanged(GEN);
+    const renamed = await search(GEN, { searchText: 'zyzzyva', sort: 'relevance' });
+    expect(renamed.products.map((x) => x.productId)).toEqual([id]);
+
+    await db
+      .update(p)
+      .set({ listPrice: 123_456, salePrice: null })
+      .where(and(eq(p.tenantId, GEN), eq(p.productId, id)));
+    service.catalogChanged(GEN);
+    const priced = await search(GEN, { searchText: 'zyzzyva', sort: 'relevance', priceMin: 100_000 });
+    expect(priced.total).toBe(1);
+    expect(priced.facets.prices).toEqual([expect.objectContaining({ min: 50000, count: 1 })]);
+
+    expect((await search(GEN, { searchText: 'zyzzyva', sort: 'relevance', inStock: 'true' })).total).toBe(1);
+    await db
+      .update(p)
+      .set({ stockQuantity: 0 })
+      .where(and(eq(p.tenantId, GEN), eq(p.productId, id)));
+    service.stockChanged(GEN, [id]);
+    const gone = await search(GEN, { searchText: 'zyzzyva', sort: 'relevance', inStock: 'true' });
+    expect(gone.total).toBe(0);
+    expect(gone.facets.inStock).toBe(0);
+
+    await db.delete(pc).where(and(eq(pc.tenantId, GEN), eq(pc.productId, id)));
+    await db.insert(pc).values({ tenantId: GEN, productId: id, productCategoryId: 'G-GLASS' });
+    service.catalogChanged(GEN);
+    const moved = await search(GEN, { searchText: 'zyzzyva', sort: 'relevance' });
+    expect(moved.facets.categories.map((c) => c.value)).toEqual(['G-GLASS']);
+    expect((await search(GEN, { searchText: 'zyzzyva', sort: 'relevance', productCategoryId: 'G-LAMPS' })).total).toBe(
+      0,
+    );
+    expect(await service.list(ctx, { productCategoryId: 'G-GLASS', sort: 'name', page: 1, pageSize: 48 })).toEqual(
+      expect.objectContaining({ total: 751 }),
+    );
+  });
+
+  it('rebuilds after its time to live without being told (writes of another process)', async () => {
+    const other = createProductsService(db, { searchIndex: { ttlMs: 1 } });
+    const ctx = ctxOf(GEN);
+    const q = { searchText: 'quokka', sort: 'relevance', page: 1, pageSize: 24 } as SearchQuery;
+    expect((await other.search(ctx, q)).total).toBe(0);
+    await db
+      .update(p)
+      .set({ productName: 'Quokka Lamp' })
+      .where(and(eq(p.tenantId, GEN), eq(p.productId, 'G-0004')));
+    let total = 0;
+    for (let i = 0; i < 50 && total === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      total = (await other.search(ctx, q)).total;
+    }
+    expect(total).toBe(1);
+  });
+
+  it('tells checkout stock changes apart from catalog changes: stock alone needs no rebuild', async () => {
+    const id = 'G-0005';
+    await search(GEN, { searchText: 'lamp', sort: 'relevance' });
+    const before = (await service.searchIndexStats()).find((s) => s.tenantId === GEN);
+    await db
+      .update(p)
+      .set({ stockQuantity: 0 })
+      .where(and(eq(p.tenantId, GEN), eq(p.productId, id)));
+    service.stockChanged(GEN, [id]);
+    const all = await service.list(ctxOf(GEN), { sort: 'featured', inStock: 'true', page: 1, pageSize: 48 });
+    const [n] = await rowsOf<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM ${p} WHERE ${p.tenantId} = ${GEN} AND ${p.stockQuantity} > 0`,
+    );
+    expect(all.total).toBe(n?.n);
+    const after = (await service.searchIndexStats()).find((s) => s.tenantId === GEN);
+    expect(after?.buildMs).toBe(before?.buildMs); // the same index, patched
+  });
+});
+
+describe('tenants', () => {
+  it("never answers with another tenant's products, with both indexes loaded", async () => {
+    const own = async (tenantId: string) =>
+      new Set(
+        (
+          await rowsOf<{ id: string }>(db, sql`SELECT ${p.productId} AS id FROM ${p} WHERE ${p.tenantId} = ${tenantId}`)
+        ).map((r) => r.id),
+      );
+    const ids = { lighting: await own('lighting'), garden: await own('garden'), [GEN]: await own(GEN) };
+    for (const text of ['a', 'lamp', 'brass', 'garden', 'Kinsley']) {
+      for (const tenantId of ['lighting', 'garden', GEN] as const) {
+        const r = await search(tenantId, { searchText: text, sort: 'relevance', pageSize: 48 });
+        for (const x of r.products) expect(ids[tenantId].has(x.productId), `${tenantId} ${text}`).toBe(true);
+      }
+    }
+    expect((await search('garden', { searchText: 'Kinsley', sort: 'relevance' })).total).toBe(0);
+    const loaded = (await service.searchIndexStats()).map((s) => s.tenantId);
+    expect(loaded).toEqual(expect.arrayContaining(['lighting', 'garden', GEN]));
+  });
+
+  it('keeps the indexes of all tenants under the memory budget, least recently used out first', async () => {
+    const small = createProductsService(db, { searchIndex: { budgetBytes: 1 } });
+    await small.search(ctxOf('lighting'), { searchText: 'lamp', sort: 'relevance', page: 1, pageSize: 24 });
+    await small.search(ctxOf('garden'), { searchText: 'rake', sort: 'relevance', page: 1, pageSize: 24 });
+    expect((await small.searchIndexStats()).map((s) => s.tenantId)).toEqual(['garden']);
+    // Evicted is only forgotten: the next search builds it again.
+    const again = await small.search(ctxOf('lighting'), {
+      searchText: 'lamp',
+      sort: 'relevance',
+      page: 1,
+      pageSize: 24,
+    });
+    expect(again.total).toBeGreaterThan(0);
+  });
+});

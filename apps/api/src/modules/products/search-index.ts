@@ -1,0 +1,1100 @@
+/**
+ * Product search in process (decision 014). PostgreSQL stays the source of truth and the text
+ * analyser: it stems the query (websearch_to_tsquery) and computes every product's tsvector. This
+ * module keeps, per tenant, what a search needs from those vectors and from the filterable columns
+ * in typed arrays, and answers match, rank, facets, sort and paging without reading the table.
+ *
+ * Answers equal the SQL they replace: `search_vector @@ q`, ordered by the name tiers plus
+ * `ts_rank(search_vector, q)` (reproduced from PostgreSQL's tsrank.c with its float4 arithmetic, so
+ * ties order as they did), facets counted with every filter but their own. The tests compare both.
+ */
+import { categoryLabel, type Facets, PRICE_BANDS, priceBandLabel } from '@app/contracts';
+import { type Db, schema } from '@app/db';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { prefixTsQuery, queryWords, usesOperators } from './search-text';
+
+// ---------------------------------------------------------------------------------------------
+// tsquery: PostgreSQL's binary form (tsquerysend), which keeps the order of the query's items.
+// ts_rank depends on that order (see rankPlan), which the text form does not preserve.
+
+export interface TsOperand {
+  op: 'val';
+  lexeme: string;
+  prefix: boolean;
+  /** Weight mask (A = 8, B = 4, C = 2, D = 1); 0 means any weight. */
+  weight: number;
+}
+export type TsNode =
+  | TsOperand
+  | { op: 'not'; arg: TsNode }
+  | { op: 'and' | 'or'; left: TsNode; right: TsNode }
+  | { op: 'phrase'; left: TsNode; right: TsNode; distance: number };
+
+export interface TsQuery {
+  root: TsNode | null;
+  /** The operands in PostgreSQL's item order. */
+  operands: TsOperand[];
+}
+
+const QI_VAL = 1;
+const OP_NOT = 1;
+const OP_AND = 2;
+const OP_PHRASE = 4;
+
+/** Decodes tsquerysend's bytes: int32 size, then items in prefix order (operator, right, left). */
+export function decodeTsQuery(bytes: Uint8Array): TsQuery {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const size = view.getInt32(0);
+  const decoder = new TextDecoder();
+  let at = 4;
+  type Item = TsOperand | { op: 'opr'; oper: number; distance: number };
+  const items: Item[] = [];
+  for (let i = 0; i < size; i++) {
+    const type = bytes[at++];
+    if (type === QI_VAL) {
+      const weight = bytes[at++] as number;
+      const prefix = bytes[at++] !== 0;
+      const end = bytes.indexOf(0, at);
+      items.push({ op: 'val', weight, prefix, lexeme: decoder.decode(bytes.subarray(at, end)) });
+      at = end + 1;
+    } else {
+      const oper = bytes[at++] as number;
+      let distance = 0;
+      if (oper === OP_PHRASE) {
+        distance = view.getInt16(at);
+        at += 2;
+      }
+      items.push({ op: 'opr', oper, distance });
+    }
+  }
+  let pos = 0;
+  const tree = (): TsNode => {
+    const item = items[pos++];
+    if (!item) throw new Error('malformed tsquery');
+    if (item.op === 'val') return item;
+    if (item.oper === OP_NOT) return { op: 'not', arg: tree() };
+    const right = tree();
+    const left = tree();
+    if (item.oper === OP_PHRASE) return { op: 'phrase', left, right, distance: item.distance };
+    return { op: item.oper === OP_AND ? 'and' : 'or', left, right }; // OP_OR = 3
+  };
+  return {
+    root: size ? tree() : null,
+    operands: items.filter((x): x is TsOperand => x.op === 'val'),
+  };
+}
+
+/** Lexeme order of PostgreSQL (tsCompareString): UTF-8 bytes, then length. */
+export function compareLexemes(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // UTF-16 puts surrogates (code points above U+FFFF) below U+E000..U+FFFF; UTF-8 puts them above.
+    if (x >= 0xd800 && x < 0xe000) x += 0x10000;
+    if (y >= 0xd800 && y < 0xe000) y += 0x10000;
+    return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+/**
+ * PostgreSQL's qsort (src/include/lib/sort_template.h), element for element: ts_rank keeps the
+ * first of equal operands ("lamp" and "lamp:*") after this sort, and which one that is depends on
+ * the algorithm, not only on the comparator.
+ */
+export function pgQsort<T>(arr: T[], cmp: (a: T, b: T) => number, base = 0, count = arr.length): void {
+  const swap = (i: number, j: number) => {
+    const t = arr[i] as T;
+    arr[i] = arr[j] as T;
+    arr[j] = t;
+  };
+  const c = (i: number, j: number) => cmp(arr[i] as T, arr[j] as T);
+  const med3 = (a: number, b: number, m: number) =>
+    c(a, b) < 0 ? (c(b, m) < 0 ? b : c(a, m) < 0 ? m : a) : c(b, m) > 0 ? b : c(a, m) < 0 ? a : m;
+  let a = base;
+  let n = count;
+  for (;;) {
+    if (n < 7) {
+      for (let pm = a + 1; pm < a + n; pm++) for (let pl = pm; pl > a && c(pl - 1, pl) > 0; pl--) swap(pl, pl - 1);
+      return;
+    }
+    let presorted = true;
+    for (let pm = a + 1; pm < a + n; pm++) {
+      if (c(pm - 1, pm) > 0) {
+        presorted = false;
+        break;
+      }
+    }
+    if (presorted) return;
+    let pm = a + Math.floor(n / 2);
+    if (n > 7) {
+      let pl = a;
+      let pn = a + n - 1;
+      if (n > 40) {
+        const d = Math.floor(n / 8);
+        pl = med3(pl, pl + d, pl + 2 * d);
+        pm = med3(pm - d, pm, pm + d);
+        pn = med3(pn - 2 * d, pn - d, pn);
+      }
+      pm = med3(pl, pm, pn);
+    }
+    swap(a, pm);
+    let pa = a + 1;
+    let pb = pa;
+    let pc = a + n - 1;
+    let pd = pc;
+    for (;;) {
+      while (pb <= pc) {
+        const r = c(pb, a);
+        if (r > 0) break;
+        if (r === 0) swap(pa++, pb);
+        pb++;
+      }
+      while (pb <= pc) {
+        const r = c(pc, a);
+        if (r < 0) break;
+        if (r === 0) swap(pc, pd--);
+        pc--;
+      }
+      if (pb > pc) break;
+      swap(pb++, pc--);
+    }
+    const pn = a + n;
+    let d1 = Math.min(pa - a, pb - pa);
+    for (let i = 0; i < d1; i++) swap(a + i, pb - d1 + i);
+    d1 = Math.min(pd - pc, pn - pd - 1);
+    for (let i = 0; i < d1; i++) swap(pb + i, pn - d1 + i);
+    d1 = pb - pa;
+    const d2 = pd - pc;
+    if (d1 <= d2) {
+      if (d1 > 1) pgQsort(arr, cmp, a, d1);
+      if (d2 > 1) {
+        a = pn - d2;
+        n = d2;
+        continue;
+      }
+    } else {
+      if (d2 > 1) pgQsort(arr, cmp, pn - d2, d2);
+      if (d1 > 1) {
+        n = d1;
+        continue;
+      }
+    }
+    return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ts_rank (tsrank.c, default weights, normalization 0), in float4 like the C code: every float
+// operation is rounded with Math.fround (a double result rounded to float equals the float result
+// for + - * / and sqrt), the steps C does in double stay in double.
+
+const f = Math.fround;
+/** D, C, B, A: WEP_GETWEIGHT 0..3. */
+const WEIGHTS = [f(0.1), f(0.2), f(0.4), f(1)];
+const MAXENTRYPOS = 1 << 14;
+const WORD_DISTANCE = Array.from({ length: 101 }, (_, w) => f(1 / (1.005 + 0.05 * Math.exp(f(w) / 1.5 - 2))));
+const wordDistance = (w: number) => (w > 100 ? f(1e-30) : (WORD_DISTANCE[w] as number));
+
+/** The query's distinct operands in ts_rank's order, each as a range of lexeme ids. */
+export interface RankPlan {
+  and: boolean;
+  ranges: Int32Array; // lo, hi pairs
+  size: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class Grow<T extends Int32Array | Uint16Array> {
+  n = 0;
+  constructor(
+    public a: T,
+    private readonly make: (n: number) => T,
+  ) {}
+  push(v: number) {
+    if (this.n === this.a.length) {
+      const b = this.make(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+  done(): T {
+    return this.a.slice(0, this.n) as T;
+  }
+}
+
+export interface IndexFilters {
+  featured?: boolean;
+  categoryId?: string;
+  brands?: string[];
+  priceMin?: number;
+  priceMax?: number;
+  inStock?: boolean;
+}
+
+export type IndexSort = 'relevance' | 'featured' | 'price_asc' | 'price_desc' | 'newest' | 'name';
+
+export interface IndexPage {
+  ids: string[];
+  total: number;
+  facets: Facets;
+}
+
+interface ProductRow {
+  id: string;
+  name: string;
+  brand: string | null;
+  price: number;
+  stock: number;
+  featured: boolean;
+  made: number;
+  named: number;
+  v: string | null;
+}
+
+const F_CATEGORY = 1;
+const F_BRAND = 2;
+const F_PRICE = 4;
+const F_STOCK = 8;
+
+/** One tenant's products, as typed arrays over document numbers (documents in product id order). */
+export class TenantIndex {
+  readonly n: number;
+  readonly ids: string[];
+  private readonly docOf: Map<string, number>;
+  private readonly lowerNames: string[];
+  private readonly price: Int32Array;
+  private readonly stock: Int32Array;
+  private readonly featured: Uint8Array;
+  /** dense_rank by introduction date and by name, computed by PostgreSQL (its collation). */
+  private readonly made: Int32Array;
+  private readonly named: Int32Array;
+  private readonly brand: Int32Array;
+  private readonly brands: string[];
+  private readonly categories: { id: string; label: string }[];
+  private readonly categoryOf: Map<string, number>;
+  private readonly docCatStart: Int32Array;
+  private readonly docCats: Int32Array;
+  /** Lexemes in PostgreSQL's order; a lexeme's id is its place here. */
+  private readonly lexemes: string[];
+  private readonly lexemeId: Map<string, number>;
+  /** Inverted: documents of lexeme l are postDocs[postStart[l] .. postStart[l + 1]). */
+  private readonly postStart: Int32Array;
+  private readonly postDocs: Int32Array;
+  /** Forward: a document's lexemes (ascending ids) with their positions (WordEntryPos: weight << 14 | pos). */
+  private readonly docEntryStart: Int32Array;
+  private readonly entryLex: Int32Array;
+  private readonly entryPosStart: Int32Array;
+  private readonly positions: Uint16Array;
+  readonly bytes: number;
+  readonly builtAt = Date.now();
+
+  constructor(
+    rows: ProductRow[],
+    memberships: { productId: string; categoryId: string }[],
+    categoryRows: { productCategoryId: string; categoryName: string | null; description: string | null }[],
+    readonly buildMs: { read: number; total: number },
+  ) {
+    const n = rows.length;
+    this.n = n;
+    this.ids = rows.map((r) => r.id);
+    this.docOf = new Map(this.ids.map((id, i) => [id, i]));
+    this.lowerNames = rows.map((r) => r.name.toLowerCase());
+    this.price = Int32Array.from(rows, (r) => r.price);
+    this.stock = Int32Array.from(rows, (r) => r.stock);
+    this.featured = Uint8Array.from(rows, (r) => (r.featured ? 1 : 0));
+    this.made = Int32Array.from(rows, (r) => r.made);
+    this.named = Int32Array.from(rows, (r) => r.named);
+    const brandOf = new Map<string, number>();
+    this.brands = [];
+    this.brand = Int32Array.from(rows, (r) => {
+      if (r.brand === null) return -1;
+      let b = brandOf.get(r.brand);
+      if (b === undefined) {
+        b = this.brands.push(r.brand) - 1;
+        brandOf.set(r.brand, b);
+      }
+      return b;
+    });
+
+    this.categories = categoryRows.map((c) => ({ id: c.productCategoryId, label: categoryLabel(c) }));
+    this.categoryOf = new Map(this.categories.map((c, i) => [c.id, i]));
+    const catCount = new Int32Array(n + 1);
+    const member: [number, number][] = [];
+    for (const m of memberships) {
+      const d = this.docOf.get(m.productId);
+      if (d === undefined) continue;
+      let c = this.categoryOf.get(m.categoryId);
+      if (c === undefined) {
+        // A membership of a category row that does not exist: counted under its id, as SQL did.
+        c = this.categories.push({ id: m.categoryId, label: m.categoryId }) - 1;
+        this.categoryOf.set(m.categoryId, c);
+      }
+      member.push([d, c]);
+      (catCount[d + 1] as number)++;
+    }
+    for (let d = 0; d < n; d++) (catCount[d + 1] as number) += catCount[d] as number;
+    this.docCatStart = catCount;
+    this.docCats = new Int32Array(member.length);
+    const fill = catCount.slice(0, n);
+    for (const [d, c] of member) this.docCats[(fill[d] as number)++] = c;
+
+    // The tsvectors, from their text form: 'lexeme':1A,7 'other':3B ...
+    const tempOf = new Map<string, number>();
+    const temps: string[] = [];
+    const docEntryStart = new Int32Array(n + 1);
+    const entryLex = new Grow(new Int32Array(1 << 16), (k) => new Int32Array(k));
+    const entryPos = new Grow(new Int32Array(1 << 16), (k) => new Int32Array(k));
+    const positions = new Grow(new Uint16Array(1 << 16), (k) => new Uint16Array(k));
+    for (let d = 0; d < n; d++) {
+      const s = (rows[d] as ProductRow).v ?? '';
+      const len = s.length;
+      let i = 0;
+      while (i < len) {
+        i++; // opening quote
+        let lex = '';
+        let start = i;
+        for (;;) {
+          const ch = s.charCodeAt(i);
+          if (ch === 39) {
+            if (s.charCodeAt(i + 1) === 39) {
+              lex += s.slice(start, i + 1);
+              i += 2;
+              start = i;
+              continue;
+            }
+            lex += s.slice(start, i);
+            i++;
+            break;
+          }
+          if (ch === 92) {
+            lex += s.slice(start, i) + s.charAt(i + 1);
+            i += 2;
+            start = i;
+            continue;
+          }
+          if (Number.isNaN(ch)) throw new Error('malformed tsvector text');
+          i++;
+        }
+        let t = tempOf.get(lex);
+        if (t === undefined) {
+          t = temps.push(lex) - 1;
+          tempOf.set(lex, t);
+        }
+        entryLex.push(t);
+        entryPos.push(positions.n);
+        if (s.charCodeAt(i) === 58) {
+          i++;
+          for (;;) {
+            let p = 0;
+            let ch = s.charCodeAt(i);
+            while (ch >= 48 && ch <= 57) {
+              p = p * 10 + ch - 48;
+              ch = s.charCodeAt(++i);
+            }
+            let w = 0;
+            if (ch === 65) w = 3;
+            else if (ch === 66) w = 2;
+            else if (ch === 67) w = 1;
+            if (ch >= 65 && ch <= 68) i++;
+            positions.push((w << 14) | p);
+            if (s.charCodeAt(i) !== 44) break;
+            i++;
+          }
+        }
+        if (s.charCodeAt(i) === 32) i++;
+      }
+      docEntryStart[d + 1] = entryLex.n;
+    }
+    entryPos.push(positions.n);
+
+    // Lexeme ids in PostgreSQL's order, so a prefix is a range of ids and a document's entries
+    // stay in the order ts_rank visits them.
+    const order = temps.map((_, i) => i).sort((a, b) => compareLexemes(temps[a] as string, temps[b] as string));
+    const remap = new Int32Array(temps.length);
+    order.forEach((t, i) => {
+      remap[t] = i;
+    });
+    this.lexemes = order.map((t) => temps[t] as string);
+    this.lexemeId = new Map(this.lexemes.map((l, i) => [l, i]));
+    const lex = entryLex.done();
+    for (let e = 0; e < lex.length; e++) lex[e] = remap[lex[e] as number] as number;
+    this.docEntryStart = docEntryStart;
+    this.entryLex = lex;
+    this.entryPosStart = entryPos.done();
+    this.positions = positions.done();
+
+    const postStart = new Int32Array(this.lexemes.length + 1);
+    for (let e = 0; e < lex.length; e++) (postStart[(lex[e] as number) + 1] as number)++;
+    for (let l = 0; l < this.lexemes.length; l++) (postStart[l + 1] as number) += postStart[l] as number;
+    const postDocs = new Int32Array(lex.length);
+    const next = postStart.slice(0, this.lexemes.length);
+    for (let d = 0; d < n; d++) {
+      const end = docEntryStart[d + 1] as number;
+      for (let e = docEntryStart[d] as number; e < end; e++) {
+        const l = lex[e] as number;
+        postDocs[(next[l] as number)++] = d;
+        // PostgreSQL writes lexemes in its order; should a version differ, ranks would too.
+        if (e > (docEntryStart[d] as number) && l <= (lex[e - 1] as number)) throw new Error('tsvector out of order');
+      }
+    }
+    this.postStart = postStart;
+    this.postDocs = postDocs;
+
+    const strings = (list: string[]) => list.reduce((s, x) => s + 40 + 2 * x.length, 0);
+    this.bytes =
+      [
+        this.price,
+        this.stock,
+        this.featured,
+        this.made,
+        this.named,
+        this.brand,
+        this.docCatStart,
+        this.docCats,
+        this.postStart,
+        this.postDocs,
+        this.docEntryStart,
+        this.entryLex,
+        this.entryPosStart,
+        this.positions,
+      ].reduce((s, a) => s + a.byteLength, 0) +
+      strings(this.ids) * 2 + // the ids and the id -> document map
+      strings(this.lowerNames) +
+      strings(this.lexemes) * 2;
+  }
+
+  /** Stock changes in place (checkout): no rebuild. */
+  setStock(productId: string, stock: number) {
+    const d = this.docOf.get(productId);
+    if (d !== undefined) this.stock[d] = stock;
+  }
+
+  // ---- matching -------------------------------------------------------------------------------
+
+  private words() {
+    return new Uint32Array((this.n + 31) >>> 5);
+  }
+
+  /** Lexeme ids an operand stands for: one, or a prefix's range. */
+  private range(o: TsOperand): [number, number] {
+    if (!o.prefix) {
+      const id = this.lexemeId.get(o.lexeme);
+      return id === undefined ? [0, 0] : [id, id + 1];
+    }
+    let lo = 0;
+    let hi = this.lexemes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareLexemes(this.lexemes[mid] as string, o.lexeme) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    while (end < this.lexemes.length && (this.lexemes[end] as string).startsWith(o.lexeme)) end++;
+    return [lo, end];
+  }
+
+  /** First entry of document d with a lexeme id >= lo. */
+  private entryFrom(d: number, lo: number): number {
+    let a = this.docEntryStart[d] as number;
+    let b = this.docEntryStart[d + 1] as number;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if ((this.entryLex[mid] as number) < lo) a = mid + 1;
+      else b = mid;
+    }
+    return a;
+  }
+
+  private weightAllowed(d: number, lo: number, hi: number, mask: number): boolean {
+    const end = this.docEntryStart[d + 1] as number;
+    for (let e = this.entryFrom(d, lo); e < end && (this.entryLex[e] as number) < hi; e++) {
+      for (let k = this.entryPosStart[e] as number; k < (this.entryPosStart[e + 1] as number); k++) {
+        if (mask & (1 << ((this.positions[k] as number) >> 14))) return true;
+      }
+    }
+    return false;
+  }
+
+  private operandSet(o: TsOperand): Uint32Array {
+    const set = this.words();
+    const [lo, hi] = this.range(o);
+    for (let l = lo; l < hi; l++) {
+      for (let k = this.postStart[l] as number; k < (this.postStart[l + 1] as number); k++) {
+        const d = this.postDocs[k] as number;
+        set[d >>> 5] = (set[d >>> 5] as number) | (1 << (d & 31));
+      }
+    }
+    if (o.weight && o.weight !== 15) {
+      forEachDoc(set, (d) => {
+        if (!this.weightAllowed(d, lo, hi, o.weight)) set[d >>> 5] = (set[d >>> 5] as number) & ~(1 << (d & 31));
+      });
+    }
+    return set;
+  }
+
+  /** Documents matching the node; a phrase as the AND of its parts when `loose` (candidates). */
+  private evaluate(node: TsNode, loose = false): Uint32Array {
+    switch (node.op) {
+      case 'val':
+        return this.operandSet(node);
+      case 'not': {
+        if (loose) throw new Error('a negation inside a phrase is not supported');
+        const a = this.evaluate(node.arg);
+        for (let w = 0; w < a.length; w++) a[w] = ~(a[w] as number);
+        const tail = this.n & 31;
+        if (tail && a.length) a[a.length - 1] = (a[a.length - 1] as number) & ((1 << tail) - 1);
+        return a;
+      }
+      case 'and':
+      case 'or': {
+        const a = this.evaluate(node.left, loose);
+        const b = this.evaluate(node.right, loose);
+        if (node.op === 'and') for (let w = 0; w < a.length; w++) a[w] = (a[w] as number) & (b[w] as number);
+        else for (let w = 0; w < a.length; w++) a[w] = (a[w] as number) | (b[w] as number);
+        return a;
+      }
+      case 'phrase': {
+        const a = this.evaluate(node.left, true);
+        const b = this.evaluate(node.right, true);
+        for (let w = 0; w < a.length; w++) a[w] = (a[w] as number) & (b[w] as number);
+        if (!loose) {
+          forEachDoc(a, (d) => {
+            if (!this.phrase(node, d).pos.length) a[d >>> 5] = (a[d >>> 5] as number) & ~(1 << (d & 31));
+          });
+        }
+        return a;
+      }
+    }
+  }
+
+  /** Positions of a phrase part in document d, as TS_phrase_execute computes them. */
+  private phrase(node: TsNode, d: number): { pos: number[]; width: number } {
+    switch (node.op) {
+      case 'val': {
+        const [lo, hi] = this.range(node);
+        const out: number[] = [];
+        const end = this.docEntryStart[d + 1] as number;
+        let entries = 0;
+        for (let e = this.entryFrom(d, lo); e < end && (this.entryLex[e] as number) < hi; e++, entries++) {
+          for (let k = this.entryPosStart[e] as number; k < (this.entryPosStart[e + 1] as number); k++) {
+            const p = this.positions[k] as number;
+            if (!node.weight || node.weight & (1 << (p >> 14))) out.push(p & 0x3fff);
+          }
+        }
+        if (entries > 1) {
+          out.sort((x, y) => x - y);
+          return { pos: out.filter((p, i) => i === 0 || p !== out[i - 1]), width: 0 };
+        }
+        return { pos: out, width: 0 };
+      }
+      case 'phrase': {
+        const l = this.phrase(node.left, d);
+        const r = this.phrase(node.right, d);
+        const offset = node.distance + r.width;
+        const left = new Set(l.pos);
+        return { pos: r.pos.filter((p) => left.has(p - offset)), width: node.distance + l.width + r.width };
+      }
+      case 'and':
+      case 'or': {
+        const l = this.phrase(node.left, d);
+        const r = this.phrase(node.right, d);
+        const width = Math.max(l.width, r.width);
+        const ls = l.pos.map((p) => p + width - l.width);
+        const rs = r.pos.map((p) => p + width - r.width);
+        if (node.op === 'and') {
+          const set = new Set(rs);
+          return { pos: ls.filter((p) => set.has(p)), width };
+        }
+        const all = [...new Set([...ls, ...rs])].sort((x, y) => x - y);
+        return { pos: all, width };
+      }
+      case 'not':
+        throw new Error('a negation inside a phrase is not supported');
+    }
+  }
+
+  /** The documents matching the query, as a bit set; null for an empty query (matches nothing). */
+  match(q: TsQuery): Uint32Array {
+    return q.root ? this.evaluate(q.root) : this.words();
+  }
+
+  // ---- ranking ------------------------------------------------------------------------------
+
+  rankPlan(q: TsQuery): RankPlan {
+    const items = [...q.operands];
+    const cmp = (a: TsOperand, b: TsOperand) => compareLexemes(a.lexeme, b.lexeme);
+    if (items.length >= 2) pgQsort(items, cmp);
+    const unique: TsOperand[] = [];
+    for (const it of items)
+      if (!unique.length || cmp(it, unique[unique.length - 1] as TsOperand) !== 0) unique.push(it);
+    const ranges = new Int32Array(unique.length * 2);
+    unique.forEach((o, i) => {
+      ranges.set(this.range(o), i * 2);
+    });
+    const top = q.root;
+    return { and: !!top && (top.op === 'and' || top.op === 'phrase'), ranges, size: unique.length };
+  }
+
+  /** ts_rank(search_vector, q) of document d. */
+  rank(plan: RankPlan, d: number): number {
+    if (this.docEntryStart[d] === this.docEntryStart[d + 1] || plan.size === 0) return 0;
+    if (plan.and && plan.size >= 2) {
+      const res = this.rankAnd(plan, d);
+      return res < 0 ? f(1e-20) : res;
+    }
+    return this.rankOr(plan, d);
+  }
+
+  private rankOr(plan: RankPlan, d: number): number {
+    let res = 0;
+    const end = this.docEntryStart[d + 1] as number;
+    for (let i = 0; i < plan.size; i++) {
+      const lo = plan.ranges[2 * i] as number;
+      const hi = plan.ranges[2 * i + 1] as number;
+      if (lo === hi) continue;
+      for (let e = this.entryFrom(d, lo); e < end && (this.entryLex[e] as number) < hi; e++) {
+        const from = this.entryPosStart[e] as number;
+        const count = (this.entryPosStart[e + 1] as number) - from;
+        let resj = 0;
+        let wjm = -1;
+        let jm = 0;
+        // An entry without positions counts as one position of weight D (tsrank.c's posnull).
+        for (let j = 0; j < Math.max(count, 1); j++) {
+          const w = WEIGHTS[count ? (this.positions[from + j] as number) >> 14 : 0] as number;
+          resj = f(resj + f(w / ((j + 1) * (j + 1))));
+          if (w > wjm) {
+            wjm = w;
+            jm = j;
+          }
+        }
+        res = f(res + f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1)))) / 1.64493406685);
+      }
+    }
+    return f(res / plan.size);
+  }
+
+  private rankAnd(plan: RankPlan, d: number): number {
+    let res = -1;
+    const end = this.docEntryStart[d + 1] as number;
+    // pos[i]: the last entry seen of operand i (tsrank.c keeps one per operand); -1 none.
+    const last = new Int32Array(plan.size).fill(-1);
+    const posOf = (e: number): number[] => {
+      const from = this.entryPosStart[e] as number;
+      const to = this.entryPosStart[e + 1] as number;
+      // No positions: one at MAXENTRYPOS - 1, weight D (tsrank.c's POSNULL); marked negative.
+      if (from === to) return [-(MAXENTRYPOS - 1)];
+      return Array.from(this.positions.subarray(from, to));
+    };
+    for (let i = 0; i < plan.size; i++) {
+      const lo = plan.ranges[2 * i] as number;
+      const hi = plan.ranges[2 * i + 1] as number;
+      if (lo === hi) continue;
+      for (let e = this.entryFrom(d, lo); e < end && (this.entryLex[e] as number) < hi; e++) {
+        last[i] = e;
+        const post = posOf(e);
+        for (let k = 0; k < i; k++) {
+          if ((last[k] as number) < 0) continue;
+          const ct = posOf(last[k] as number);
+          for (const pl of post) {
+            for (const pp of ct) {
+              const nullPos = pl < 0 || pp < 0;
+              let dist = Math.abs((Math.abs(pl) & 0x3fff) - (Math.abs(pp) & 0x3fff));
+              if (dist || nullPos) {
+                if (!dist) dist = MAXENTRYPOS;
+                const wl = WEIGHTS[pl < 0 ? 0 : pl >> 14] as number;
+                const wp = WEIGHTS[pp < 0 ? 0 : pp >> 14] as number;
+                const curw = f(Math.sqrt(f(f(wl * wp) * wordDistance(dist))));
+                res = res < 0 ? curw : f(1.0 - (1.0 - res) * (1.0 - curw));
+              }
+            }
+          }
+        }
+      }
+    }
+    return res;
+  }
+
+  // ---- answering ------------------------------------------------------------------------------
+
+  /**
+   * One page of ids, the total and every facet. Each facet counts the documents that pass every
+   * filter but its own, so a facet's count is what choosing it will show.
+   */
+  query(opts: {
+    match: Uint32Array | null;
+    filters: IndexFilters;
+    sort: IndexSort;
+    /** For relevance: the query's rank plan and its lower-cased text (the name tiers). */
+    relevance?: { plan: RankPlan; text: string };
+    offset: number;
+    limit: number;
+  }): IndexPage {
+    const { filters } = opts;
+    const cat = filters.categoryId === undefined ? -2 : (this.categoryOf.get(filters.categoryId) ?? -1);
+    const brandOk = new Uint8Array(this.brands.length);
+    const brandFilter = !!filters.brands?.length;
+    for (const b of filters.brands ?? []) {
+      const i = this.brands.indexOf(b);
+      if (i >= 0) brandOk[i] = 1;
+    }
+    const priceFilter = filters.priceMin !== undefined || filters.priceMax !== undefined;
+    const min = filters.priceMin ?? -Infinity;
+    const max = filters.priceMax ?? Infinity;
+    const catCount = new Int32Array(this.categories.length);
+    const brandCount = new Int32Array(this.brands.length);
+    const bandCount = new Int32Array(PRICE_BANDS.length);
+    let inStock = 0;
+    const passing = new Grow(new Int32Array(1024), (k) => new Int32Array(k));
+
+    const visit = (d: number) => {
+      if (filters.featured && !this.featured[d]) return;
+      let fail = 0;
+      const s0 = this.docCatStart[d] as number;
+      const s1 = this.docCatStart[d + 1] as number;
+      if (cat !== -2) {
+        let found = false;
+        for (let k = s0; k < s1; k++) if (this.docCats[k] === cat) found = true;
+        if (!found) fail |= F_CATEGORY;
+      }
+      const b = this.brand[d] as number;
+      if (brandFilter && (b < 0 || !brandOk[b])) fail |= F_BRAND;
+      const price = this.price[d] as number;
+      if (priceFilter && (price < min || price > max)) fail |= F_PRICE;
+      const stocked = (this.stock[d] as number) > 0;
+      if (filters.inStock && !stocked) fail |= F_STOCK;
+      if (fail === 0) passing.push(d);
+      if ((fail & ~F_STOCK) === 0 && stocked) inStock++;
+      if ((fail & ~F_BRAND) === 0 && b >= 0) (brandCount[b] as number)++;
+      if ((fail & ~F_PRICE) === 0) {
+        for (let i = 0; i < PRICE_BANDS.length; i++) {
+          const [lo, hi] = PRICE_BANDS[i] as readonly [number, number | null];
+          if (price >= lo && (hi === null || price < hi)) {
+            (bandCount[i] as number)++;
+            break;
+          }
+        }
+      }
+      if ((fail & ~F_CATEGORY) === 0) for (let k = s0; k < s1; k++) (catCount[this.docCats[k] as number] as number)++;
+    };
+    if (opts.match) forEachDoc(opts.match, visit);
+    else for (let d = 0; d < this.n; d++) visit(d);
+
+    const docs = passing.done();
+    const ids = this.order(docs, opts.sort, opts.relevance, opts.offset + opts.limit)
+      .slice(opts.offset, opts.offset + opts.limit)
+      .map((d) => this.ids[d] as string);
+
+    const categories: Facets['categories'] = [];
+    catCount.forEach((count, i) => {
+      if (count > 0) {
+        const c = this.categories[i] as { id: string; label: string };
+        categories.push({ value: c.id, label: c.label, count });
+      }
+    });
+    const brands: Facets['brands'] = [];
+    brandCount.forEach((count, i) => {
+      if (count > 0) brands.push({ value: this.brands[i] as string, label: this.brands[i] as string, count });
+    });
+    return {
+      ids,
+      total: docs.length,
+      facets: {
+        categories: categories.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)),
+        brands: brands.sort((a, b) => a.label.localeCompare(b.label)),
+        prices: PRICE_BANDS.map(([lo, hi], i) => ({
+          min: lo,
+          max: hi,
+          label: priceBandLabel(lo, hi),
+          count: bandCount[i] as number,
+        })).filter((b) => b.count > 0),
+        inStock,
+      },
+    };
+  }
+
+  /**
+   * The first `want` documents in the order of the sort: a key, larger first, then the document
+   * number (product id order), or for relevance featured first and then the document number.
+   */
+  private order(
+    docs: Int32Array,
+    sort: IndexSort,
+    relevance: { plan: RankPlan; text: string } | undefined,
+    want: number,
+  ) {
+    const m = docs.length;
+    const key = new Float64Array(m);
+    const tie = new Float64Array(m);
+    for (let i = 0; i < m; i++) {
+      const d = docs[i] as number;
+      tie[i] = d;
+      switch (sort) {
+        case 'price_asc':
+          key[i] = -(this.price[d] as number);
+          break;
+        case 'price_desc':
+          key[i] = this.price[d] as number;
+          break;
+        case 'newest':
+          key[i] = this.made[d] as number;
+          break;
+        case 'name':
+          key[i] = -(this.named[d] as number);
+          break;
+        case 'relevance':
+          if (relevance) {
+            const name = this.lowerNames[d] as string;
+            const tier = !name.startsWith(relevance.text) ? 0 : name.length === relevance.text.length ? 100 : 10;
+            // int + float4 is float8 in PostgreSQL: the same sum here.
+            key[i] = tier + this.rank(relevance.plan, d);
+            tie[i] = (this.featured[d] ? 0 : this.n) + d;
+            break;
+          }
+          key[i] = (this.featured[d] as number) * 2 ** 31 + (this.made[d] as number);
+          break;
+        default:
+          key[i] = (this.featured[d] as number) * 2 ** 31 + (this.made[d] as number);
+      }
+    }
+    const before = (a: number, b: number) =>
+      (key[a] as number) > (key[b] as number) ||
+      ((key[a] as number) === (key[b] as number) && (tie[a] as number) < (tie[b] as number));
+    const take = Math.min(want, m);
+    let picked: number[];
+    if (take * 8 < m) {
+      // A heap of the best `take` seen so far, worst on top.
+      const heap: number[] = [];
+      const down = (i: number) => {
+        for (;;) {
+          const l = 2 * i + 1;
+          const r = l + 1;
+          let w = i;
+          if (l < heap.length && before(heap[w] as number, heap[l] as number)) w = l;
+          if (r < heap.length && before(heap[w] as number, heap[r] as number)) w = r;
+          if (w === i) return;
+          [heap[i], heap[w]] = [heap[w] as number, heap[i] as number];
+          i = w;
+        }
+      };
+      for (let i = 0; i < m; i++) {
+        if (heap.length < take) {
+          heap.push(i);
+          let c = heap.length - 1;
+          while (c > 0) {
+            const p = (c - 1) >> 1;
+            if (!before(heap[p] as number, heap[c] as number)) break;
+            [heap[p], heap[c]] = [heap[c] as number, heap[p] as number];
+            c = p;
+          }
+        } else if (take > 0 && before(i, heap[0] as number)) {
+          heap[0] = i;
+          down(0);
+        }
+      }
+      picked = heap;
+    } else {
+      picked = Array.from({ length: m }, (_, i) => i);
+    }
+    picked.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    return picked.slice(0, take).map((i) => docs[i] as number);
+  }
+
+  /** The store's biggest categories by products (ties by id), for "nothing matched". */
+  topCategories(count: number): string[] {
+    const sizes = new Int32Array(this.categories.length);
+    for (const c of this.docCats) (sizes[c] as number)++;
+    return this.categories
+      .map((c, i) => ({ c, n: sizes[i] as number }))
+      .filter((x) => x.n > 0)
+      .sort((a, b) => b.n - a.n || (a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0))
+      .slice(0, count)
+      .map((x) => x.c.label);
+  }
+}
+
+function forEachDoc(set: Uint32Array, fn: (d: number) => void) {
+  for (let w = 0; w < set.length; w++) {
+    let x = set[w] as number;
+    while (x) {
+      const low = x & -x;
+      fn((w << 5) + 31 - Math.clz32(low));
+      x ^= low;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const p = schema.products;
+
+async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** Reads a tenant's searchable products and builds its index. */
+export async function buildTenantIndex(db: Db, tenantId: string): Promise<TenantIndex> {
+  const t0 = performance.now();
+  const [rows, memberships, categories] = await Promise.all([
+    rowsOf<ProductRow>(
+      db,
+      sql`SELECT product_id AS id, product_name AS name, brand_name AS brand,
+                 coalesce(effective_price, list_price) AS price, stock_quantity AS stock, is_featured AS featured,
+                 (dense_rank() OVER (ORDER BY introduction_date))::int AS made,
+                 (dense_rank() OVER (ORDER BY product_name))::int AS named,
+                 search_vector::text AS v
+          FROM ${p} WHERE ${p.tenantId} = ${tenantId} ORDER BY product_id`,
+    ),
+    db
+      .select({ productId: schema.productCategories.productId, categoryId: schema.productCategories.productCategoryId })
+      .from(schema.productCategories)
+      .where(eq(schema.productCategories.tenantId, tenantId)),
+    db
+      .select({
+        productCategoryId: schema.categories.productCategoryId,
+        categoryName: schema.categories.categoryName,
+        description: schema.categories.description,
+      })
+      .from(schema.categories)
+      .where(eq(schema.categories.tenantId, tenantId)),
+  ]);
+  const read = performance.now() - t0;
+  const buildMs = { read, total: 0 };
+  const index = new TenantIndex(rows, memberships, categories, buildMs);
+  buildMs.total = performance.now() - t0;
+  return index;
+}
+
+export interface SearchIndexOptions {
+  /** After this long an index is rebuilt in the background (writes of other processes). */
+  ttlMs?: number;
+  /** Indexes of all tenants together stay under this estimate; the least recently used go. */
+  budgetBytes?: number;
+}
+
+interface Entry {
+  index?: TenantIndex;
+  building?: Promise<TenantIndex>;
+  refreshing?: boolean;
+  stockPending: Set<string>;
+  stockPatch?: Promise<void>;
+}
+
+/**
+ * Every tenant's index, built on first use (one build at a time per tenant), dropped when the
+ * tenant's catalog changes, rebuilt in the background after the TTL while the old one answers,
+ * and evicted least recently used past the memory budget.
+ */
+export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
+  const ttlMs = opts.ttlMs ?? 60_000;
+  const budget = opts.budgetBytes ?? 512 * 1024 * 1024;
+  const entries = new Map<string, Entry>();
+
+  function install(tenantId: string, entry: Entry, index: TenantIndex) {
+    if (entries.get(tenantId) !== entry) return; // invalidated meanwhile: this one is already old
+    entry.index = index;
+    let total = 0;
+    for (const e of entries.values()) total += e.index?.bytes ?? 0;
+    for (const [id, e] of entries) {
+      if (total <= budget) break;
+      if (id === tenantId || !e.index) continue;
+      total -= e.index.bytes;
+      entries.delete(id);
+    }
+  }
+
+  function build(tenantId: string, entry: Entry): Promise<TenantIndex> {
+    const building = buildTenantIndex(db, tenantId).then(
+      (index) => {
+        install(tenantId, entry, index);
+        entry.building = undefined;
+        return index;
+      },
+      (err) => {
+        entry.building = undefined;
+        if (!entry.index && entries.get(tenantId) === entry) entries.delete(tenantId);
+        throw err;
+      },
+    );
+    entry.building = building;
+    return building;
+  }
+
+  async function patchStock(tenantId: string, entry: Entry, index: TenantIndex) {
+    while (entry.stockPatch) await entry.stockPatch;
+    if (!entry.stockPending.size) return;
+    const ids = [...entry.stockPending];
+    entry.stockPending.clear();
+    entry.stockPatch = (async () => {
+      const rows = await db
+        .select({ id: p.productId, stock: p.stockQuantity })
+        .from(p)
+        .where(and(eq(p.tenantId, tenantId), inArray(p.productId, ids)));
+      for (const r of rows) index.setStock(r.id, r.stock);
+    })().finally(() => {
+      entry.stockPatch = undefined;
+    });
+    await entry.stockPatch;
+  }
+
+  return {
+    async get(tenantId: string): Promise<TenantIndex> {
+      let entry = entries.get(tenantId);
+      if (entry) {
+        entries.delete(tenantId); // most recently used last
+        entries.set(tenantId, entry);
+      } else {
+        entry = { stockPending: new Set() };
+        entries.set(tenantId, entry);
+      }
+      let index = entry.index;
+      if (!index) index = await (entry.building ?? build(tenantId, entry));
+      else if (!entry.building && Date.now() - index.builtAt > ttlMs) {
+        // Stale: answer from the old index while a new one is read; a failed refresh keeps the old.
+        build(tenantId, entry).catch(() => {});
+      }
+      if (entry.stockPending.size || entry.stockPatch) await patchStock(tenantId, entry, index);
+      return index;
+    },
+
+    /** The tenant's products, prices, categories or names changed: the next search rebuilds. */
+    invalidate(tenantId: string) {
+      entries.delete(tenantId);
+    },
+
+    /** Stock of these products changed: the next search reads it (one small query, no rebuild). */
+    stockChanged(tenantId: string, productIds: string[]) {
+      const entry = entries.get(tenantId);
+      if (entry) for (const id of productIds) entry.stockPending.add(id);
+    },
+
+    stats() {
+      return [...entries].map(([tenantId, e]) => ({
+        tenantId,
+        products: e.index?.n ?? 0,
+        bytes: e.index?.bytes ?? 0,
+        buildMs: e.index?.buildMs,
+      }));
+    },
+  };
+}
+
+export type SearchIndexes = ReturnType<typeof createSearchIndexes>;
+
+/** The tsquery of a search text: stemmed, unstemmed, and the word being typed as a prefix. */
+export function searchTsQuery(text: string): SQL {
+  const prefix = usesOperators(text) ? null : prefixTsQuery(queryWords(text));
+  // One tsquery (OR of stemmed, unstemmed and the word being typed): one parse, one rank.
+  return prefix
+    ? sql`(websearch_to_tsquery('english', ${text}) || websearch_to_tsquery('simple', ${text}) || to_tsquery('simple', ${prefix}))`
+    : sql`(websearch_to_tsquery('english', ${text}) || websearch_to_tsquery('simple', ${text}))`;
+}
+
+/** The query text as PostgreSQL parses it, in tsquerysend's form (one round trip, no table read). */
+export async function tsQueryOf(db: Db, tsquery: SQL): Promise<TsQuery> {
+  const [row] = await rowsOf<{ q: string }>(db, sql`SELECT encode(tsquerysend(${tsquery}), 'hex') AS q`);
+  return decodeTsQuery(Uint8Array.from(Buffer.from(row?.q ?? '00000000', 'hex')));
+}
