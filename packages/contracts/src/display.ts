@@ -32,3 +32,15 @@ export function productDisplayImage(p: {
   }
   return null;
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * "Nov 23, 2026": a date as en-US `dateStyle: 'medium'` prints it, in UTC so the server and the
+ * browser agree. By hand, because the first `Intl.DateTimeFormat` of a page loads ICU data on the
+ * main thread (25-30 ms) while the page hydrates; money.test.ts holds it to Intl's output.
+ */
+export function formatDate(iso: string | Date): string {
+  const d = typeof iso === 'string' ? new Date(iso) : iso;
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
+}

@@ -1,11 +1,9 @@
 import type { FormOutcome, Order, ReturnField, ReturnStatus } from '@app/contracts';
-import { RETURN_NOTE_MAX, RETURN_REASON_LABELS, RETURN_REASONS } from '@app/contracts/client';
+import { formatDate, RETURN_NOTE_MAX, RETURN_REASON_LABELS, RETURN_REASONS } from '@app/contracts/client';
 import { PackageOpen, Undo2 } from 'lucide-react';
 import { useNavigation } from 'react-router';
 import { FormAlert } from '../ui/form-field';
 import { PostForm } from '../ui/post-form';
-
-const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 const BADGE: Record<ReturnStatus, string> = {
   requested: 'bg-amber-100 text-amber-900',
@@ -36,7 +34,7 @@ function ReturnList({ order }: { order: Order }) {
             </span>
           </div>
           <p className="mt-1 text-sm text-slate-600">
-            Requested <time dateTime={r.createdAt}>{DATE.format(new Date(r.createdAt))}</time> · {r.reasonLabel}
+            Requested <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time> · {r.reasonLabel}
           </p>
           <ul className="mt-3 space-y-1 text-sm text-slate-800">
             {r.lines.map((l) => (

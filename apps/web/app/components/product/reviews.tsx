@@ -1,9 +1,9 @@
 import type { ProductDetails } from '@app/contracts';
+import { formatDate } from '@app/contracts/client';
 import { MessageSquareText } from 'lucide-react';
 import { RatingStars } from './rating-stars';
 import { WriteReview, type WriteReviewProps } from './write-review';
 
-const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 const LEVELS = [5, 4, 3, 2, 1] as const;
 
 export function Reviews({
@@ -76,7 +76,7 @@ export function Reviews({
                     </p>
                   )}
                   <p className="mt-2 text-sm text-slate-500">
-                    {r.authorName} · <time dateTime={r.createdAt}>{DATE.format(new Date(r.createdAt))}</time>
+                    {r.authorName} · <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
                   </p>
                 </article>
               </li>

@@ -1,12 +1,11 @@
 import type { FormOutcome, ReviewEligibility, ReviewField } from '@app/contracts';
-import { REVIEW_TEXT_MAX, REVIEW_TITLE_MAX } from '@app/contracts/client';
+import { formatDate, REVIEW_TEXT_MAX, REVIEW_TITLE_MAX } from '@app/contracts/client';
 import { PenLine, Star } from 'lucide-react';
 import { Link, useNavigation } from 'react-router';
 import { Field, FormAlert } from '../ui/form-field';
 import { PostForm } from '../ui/post-form';
 
 const WORDS = ['Poor', 'Fair', 'Good', 'Very good', 'Excellent'] as const;
-const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 export interface WriteReviewProps {
   productId: string;
@@ -46,8 +45,7 @@ export function WriteReview({ productId, eligibility, loginHref, failure }: Writ
     return (
       <p className={box} data-testid="review-note">
         You reviewed this product on{' '}
-        <time dateTime={eligibility.review.createdAt}>{DATE.format(new Date(eligibility.review.createdAt))}</time>.
-        Thank you!
+        <time dateTime={eligibility.review.createdAt}>{formatDate(eligibility.review.createdAt)}</time>. Thank you!
       </p>
     );
   }
