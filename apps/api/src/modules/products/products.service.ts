@@ -30,6 +30,22 @@ const cat = schema.categories;
 const LOW_STOCK = 5;
 
 type Row = typeof p.$inferSelect;
+const summaryColumns = {
+  productId: p.productId,
+  productName: p.productName,
+  slug: p.slug,
+  brandName: p.brandName,
+  smallImageUrl: p.smallImageUrl,
+  mediumImageUrl: p.mediumImageUrl,
+  detailImageUrl: p.detailImageUrl,
+  listPrice: p.listPrice,
+  salePrice: p.salePrice,
+  effectivePrice: p.effectivePrice,
+  currencyUomId: p.currencyUomId,
+  stockQuantity: p.stockQuantity,
+  productType: p.productType,
+};
+type SummaryRow = Pick<Row, keyof typeof summaryColumns>;
 
 type Sort = SearchQuery['sort'];
 
@@ -73,8 +89,12 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     );
   }
 
-  async function summaries(ctx: TenantContext, rows: Row[]): Promise<ProductSummary[]> {
-    const rated = await ratings(
+  async function summaries(
+    ctx: TenantContext,
+    rows: SummaryRow[],
+    rated?: Awaited<ReturnType<typeof ratings>>,
+  ): Promise<ProductSummary[]> {
+    rated ??= await ratings(
       ctx.tenantId,
       rows.map((r) => r.productId),
     );
@@ -127,16 +147,19 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       limit: q.pageSize,
     });
     const order = new Map(counted.ids.map((id, i) => [id, i]));
-    const rows = order.size
-      ? (
-          await db
-            .select()
+    // The page's rows (only what a summary shows) and their ratings, read side by side.
+    const [rows, rated] = order.size
+      ? await Promise.all([
+          db
+            .select(summaryColumns)
             .from(p)
-            .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.productId, [...order.keys()])))
-        ).sort((a, b) => (order.get(a.productId) ?? 0) - (order.get(b.productId) ?? 0))
-      : [];
+            .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.productId, counted.ids))),
+          ratings(ctx.tenantId, counted.ids),
+        ])
+      : [[], new Map()];
+    rows.sort((a, b) => (order.get(a.productId) ?? 0) - (order.get(b.productId) ?? 0));
     return {
-      products: await summaries(ctx, rows),
+      products: await summaries(ctx, rows, rated),
       total: counted.total,
       page: q.page,
       pageSize: q.pageSize,

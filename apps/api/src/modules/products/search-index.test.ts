@@ -294,7 +294,12 @@ describe('the index answers as the SQL search did', () => {
       let matched = 0;
       for (const w of match) matched += popcount(w);
       expect(matched, text).toBe(rows.length);
-      for (const r of rows) expect(index.rank(plan, ids.indexOf(r.id)), `${text} ${r.id}`).toBe(r.r);
+      const docs = Int32Array.from(rows, (r) => ids.indexOf(r.id));
+      const all = index.rankAll(plan, docs);
+      rows.forEach((r, i) => {
+        expect(index.rank(plan, docs[i] as number), `${text} ${r.id}`).toBe(r.r);
+        expect(all[docs[i] as number], `${text} ${r.id}, all at once`).toBe(r.r);
+      });
     }
     // An AND at the top (no prefix, only one configuration yields lexemes): ts_rank's other formula.
     const tsq = sql`to_tsquery('simple', 'brass & lamp & x')`;
