@@ -34,6 +34,25 @@ async function run(label: string, database: Database) {
   };
   const list = queries();
   const q = (searchText: string) => ({ searchText, sort: 'relevance' as const, page: 1, pageSize: 24 });
+  // The tenant's search index (decision 014), built before the warm-up so its cost is seen apart.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage();
+  const [stats] = await service.searchIndexStats(TENANT);
+  gc?.();
+  const after = process.memoryUsage();
+  const mb = (b: number) => Number((b / 2 ** 20).toFixed(1));
+  // Typed arrays live outside the JS heap: heapUsed counts the strings and maps, arrayBuffers the rest.
+  console.log(`${label}: search index`, {
+    products: stats?.products,
+    'read ms': Math.round(stats?.buildMs?.read ?? 0),
+    'build ms (read included)': Math.round(stats?.buildMs?.total ?? 0),
+    'estimated MB': mb(stats?.bytes ?? 0),
+    'heap used before/after MB': `${mb(before.heapUsed)} / ${mb(after.heapUsed)}`,
+    'array buffers before/after MB': `${mb(before.arrayBuffers)} / ${mb(after.arrayBuffers)}`,
+    'growth MB': mb(after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers),
+    'gc before measuring': gc ? 'yes' : 'no (run with --expose-gc)',
+  });
   // Warm-up: one pass over the list, so the timed pass sees what a running server has: the
   // database's buffer cache, query plans and the typo vocabulary.
   for (const text of list) await service.search(ctx, q(text));
