@@ -232,6 +232,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     /** The tenant's products, prices, names or categories changed: searches read them afresh. */
     catalogChanged(tenantId: string) {
       indexes.invalidate(tenantId);
+      vocabularies.delete(tenantId);
     },
 
     /** Stock of these products changed (an order took or gave back stock). */

@@ -260,6 +260,92 @@ const F_BRAND = 2;
 const F_PRICE = 4;
 const F_STOCK = 8;
 
+interface ParsedVectors {
+  temps: string[];
+  docEntryStart: Int32Array;
+  entryLex: Grow<Int32Array>;
+  entryPos: Grow<Int32Array>;
+  positions: Grow<Uint16Array>;
+}
+
+/**
+ * The tsvectors from their text form ('lexeme':1A,7 'other':3B ...), lexemes numbered in order of
+ * appearance. The longest step of a build: it yields to the event loop every few thousand products
+ * so that requests keep being answered while a large store's index is rebuilt.
+ */
+async function parseVectors(rows: ProductRow[]): Promise<ParsedVectors> {
+  const n = rows.length;
+  const tempOf = new Map<string, number>();
+  const temps: string[] = [];
+  const docEntryStart = new Int32Array(n + 1);
+  const entryLex = new Grow(new Int32Array(1 << 16), (k) => new Int32Array(k));
+  const entryPos = new Grow(new Int32Array(1 << 16), (k) => new Int32Array(k));
+  const positions = new Grow(new Uint16Array(1 << 16), (k) => new Uint16Array(k));
+  for (let d = 0; d < n; d++) {
+    if (d % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
+    const s = (rows[d] as ProductRow).v ?? '';
+    const len = s.length;
+    let i = 0;
+    while (i < len) {
+      i++; // opening quote
+      let lex = '';
+      let start = i;
+      for (;;) {
+        const ch = s.charCodeAt(i);
+        if (ch === 39) {
+          if (s.charCodeAt(i + 1) === 39) {
+            lex += s.slice(start, i + 1);
+            i += 2;
+            start = i;
+            continue;
+          }
+          lex += s.slice(start, i);
+          i++;
+          break;
+        }
+        if (ch === 92) {
+          lex += s.slice(start, i) + s.charAt(i + 1);
+          i += 2;
+          start = i;
+          continue;
+        }
+        if (Number.isNaN(ch)) throw new Error('malformed tsvector text');
+        i++;
+      }
+      let t = tempOf.get(lex);
+      if (t === undefined) {
+        t = temps.push(lex) - 1;
+        tempOf.set(lex, t);
+      }
+      entryLex.push(t);
+      entryPos.push(positions.n);
+      if (s.charCodeAt(i) === 58) {
+        i++;
+        for (;;) {
+          let p = 0;
+          let ch = s.charCodeAt(i);
+          while (ch >= 48 && ch <= 57) {
+            p = p * 10 + ch - 48;
+            ch = s.charCodeAt(++i);
+          }
+          let w = 0;
+          if (ch === 65) w = 3;
+          else if (ch === 66) w = 2;
+          else if (ch === 67) w = 1;
+          if (ch >= 65 && ch <= 68) i++;
+          positions.push((w << 14) | p);
+          if (s.charCodeAt(i) !== 44) break;
+          i++;
+        }
+      }
+      if (s.charCodeAt(i) === 32) i++;
+    }
+    docEntryStart[d + 1] = entryLex.n;
+  }
+  entryPos.push(positions.n);
+  return { temps, docEntryStart, entryLex, entryPos, positions };
+}
+
 /** One tenant's products, as typed arrays over document numbers (documents in product id order). */
 export class TenantIndex {
   readonly n: number;
@@ -302,6 +388,7 @@ export class TenantIndex {
 
   constructor(
     rows: ProductRow[],
+    vectors: ParsedVectors,
     memberships: { productId: string; categoryId: string }[],
     categoryRows: { productCategoryId: string; categoryName: string | null; description: string | null }[],
     readonly buildMs: { read: number; total: number },
@@ -354,74 +441,7 @@ export class TenantIndex {
     const fill = catCount.slice(0, n);
     for (const [d, c] of member) this.docCats[(fill[d] as number)++] = c;
 
-    // The tsvectors, from their text form: 'lexeme':1A,7 'other':3B ...
-    const tempOf = new Map<string, number>();
-    const temps: string[] = [];
-    const docEntryStart = new Int32Array(n + 1);
-    const entryLex = new Grow(new Int32Array(1 << 16), (k) => new Int32Array(k));
-    const entryPos = new Grow(new Int32Array(1 << 16), (k) => new Int32Array(k));
-    const positions = new Grow(new Uint16Array(1 << 16), (k) => new Uint16Array(k));
-    for (let d = 0; d < n; d++) {
-      const s = (rows[d] as ProductRow).v ?? '';
-      const len = s.length;
-      let i = 0;
-      while (i < len) {
-        i++; // opening quote
-        let lex = '';
-        let start = i;
-        for (;;) {
-          const ch = s.charCodeAt(i);
-          if (ch === 39) {
-            if (s.charCodeAt(i + 1) === 39) {
-              lex += s.slice(start, i + 1);
-              i += 2;
-              start = i;
-              continue;
-            }
-            lex += s.slice(start, i);
-            i++;
-            break;
-          }
-          if (ch === 92) {
-            lex += s.slice(start, i) + s.charAt(i + 1);
-            i += 2;
-            start = i;
-            continue;
-          }
-          if (Number.isNaN(ch)) throw new Error('malformed tsvector text');
-          i++;
-        }
-        let t = tempOf.get(lex);
-        if (t === undefined) {
-          t = temps.push(lex) - 1;
-          tempOf.set(lex, t);
-        }
-        entryLex.push(t);
-        entryPos.push(positions.n);
-        if (s.charCodeAt(i) === 58) {
-          i++;
-          for (;;) {
-            let p = 0;
-            let ch = s.charCodeAt(i);
-            while (ch >= 48 && ch <= 57) {
-              p = p * 10 + ch - 48;
-              ch = s.charCodeAt(++i);
-            }
-            let w = 0;
-            if (ch === 65) w = 3;
-            else if (ch === 66) w = 2;
-            else if (ch === 67) w = 1;
-            if (ch >= 65 && ch <= 68) i++;
-            positions.push((w << 14) | p);
-            if (s.charCodeAt(i) !== 44) break;
-            i++;
-          }
-        }
-        if (s.charCodeAt(i) === 32) i++;
-      }
-      docEntryStart[d + 1] = entryLex.n;
-    }
-    entryPos.push(positions.n);
+    const { temps, docEntryStart, entryLex, entryPos, positions } = vectors;
 
     // Lexeme ids in PostgreSQL's order, so a prefix is a range of ids and a document's entries
     // stay in the order ts_rank visits them.
@@ -590,14 +610,77 @@ export class TenantIndex {
         const b = this.evaluate(node.right, true);
         for (let w = 0; w < a.length; w++) a[w] = (a[w] as number) & (b[w] as number);
         if (!loose) {
-          const positions = this.phrase(node).at;
+          const chain = this.chainOf(node);
+          const found = chain ? (d: number) => this.chainAt(chain, d) : this.phrase(node).at;
           forEachDoc(a, (d) => {
-            if (!positions(d).length) a[d >>> 5] = (a[d >>> 5] as number) & ~(1 << (d & 31));
+            const hit = found(d);
+            if (hit === false || (hit !== true && !hit.length)) a[d >>> 5] = (a[d >>> 5] as number) & ~(1 << (d & 31));
           });
         }
         return a;
       }
     }
+  }
+
+  /**
+   * A phrase of plain words (what websearch_to_tsquery makes of quoted text), however nested, is
+   * a chain: each word at a fixed distance after the first. Null when a part is anything else.
+   */
+  private chainOf(node: TsNode): { lexeme: number; offset: number }[] | null {
+    const out: { lexeme: number; offset: number }[] = [];
+    const walk = (n: TsNode, end: number): boolean => {
+      // `end`: where this part must end, relative to the chain's end; returns false if not plain.
+      if (n.op === 'val') {
+        if (n.prefix || n.weight) return false;
+        const id = this.lexemeId.get(n.lexeme);
+        out.push({ lexeme: id ?? -1, offset: end });
+        return true;
+      }
+      if (n.op !== 'phrase') return false;
+      const right = this.phrase(n.right).width;
+      return walk(n.right, end) && walk(n.left, end - right - n.distance);
+    };
+    if (!walk(node, 0)) return null;
+    return out.sort((x, y) => x.offset - y.offset);
+  }
+
+  /** chainAt's scratch: the entry of each word of the chain in the document at hand. */
+  private chainEntries: number[] = [];
+
+  /** Whether document d has the chain's words at their distances (no allocation: it runs per candidate). */
+  private chainAt(chain: { lexeme: number; offset: number }[], d: number): boolean {
+    const first = chain[0] as { lexeme: number; offset: number };
+    const entries = this.chainEntries;
+    for (let i = 0; i < chain.length; i++) {
+      const e = this.entryOf(d, (chain[i] as { lexeme: number }).lexeme);
+      if (e < 0) return false;
+      entries[i] = e;
+    }
+    const e0 = entries[0] as number;
+    for (let k = this.entryPosStart[e0] as number; k < (this.entryPosStart[e0 + 1] as number); k++) {
+      const start = ((this.positions[k] as number) & 0x3fff) - first.offset;
+      let all = true;
+      for (let i = 1; i < chain.length && all; i++) {
+        const want = start + (chain[i] as { offset: number }).offset;
+        const e = entries[i] as number;
+        all = false;
+        for (let j = this.entryPosStart[e] as number; j < (this.entryPosStart[e + 1] as number); j++) {
+          if (((this.positions[j] as number) & 0x3fff) === want) {
+            all = true;
+            break;
+          }
+        }
+      }
+      if (all) return true;
+    }
+    return false;
+  }
+
+  /** The entry of lexeme l in document d, or -1. */
+  private entryOf(d: number, l: number): number {
+    if (l < 0) return -1;
+    const e = this.entryFrom(d, l);
+    return e < (this.docEntryStart[d + 1] as number) && this.entryLex[e] === l ? e : -1;
   }
 
   /**
@@ -1029,7 +1112,7 @@ export async function buildTenantIndex(db: Db, tenantId: string): Promise<Tenant
   ]);
   const read = performance.now() - t0;
   const buildMs = { read, total: 0 };
-  const index = new TenantIndex(rows, memberships, categories, buildMs);
+  const index = new TenantIndex(rows, await parseVectors(rows), memberships, categories, buildMs);
   buildMs.total = performance.now() - t0;
   return index;
 }
