@@ -192,6 +192,31 @@ describe('placing an order', () => {
     expect(cart.json().data.cart.shoppingCartSize).toBe(2);
   });
 
+  it('an order that takes the last units is seen by the next search (its in-stock filter and count)', async () => {
+    const p = schema.products;
+    await t.database.db.update(p).set({ stockQuantity: 2 }).where(eq(p.productId, product.productId));
+    const [row] = await t.database.db.select().from(p).where(eq(p.productId, product.productId));
+    // pageSize differs between the two searches: the public read cache keeps each URL's answer.
+    const search = async (pageSize: number) =>
+      (
+        await t.app.inject({
+          url: `${B}/public/ecommerce/product/search?searchText=${encodeURIComponent(row?.productName ?? '')}&inStock=true&pageSize=${pageSize}`,
+          headers: { host: LIGHTING },
+        })
+      ).json().data as { products: { productId: string }[]; facets: { inStock: number } };
+    const before = await search(48);
+    expect(before.products.map((x) => x.productId)).toContain(product.productId);
+    const cookie = await guestCart(2);
+    const res = await place(
+      { cookie },
+      { email: 'grace@example.com', shipTo, shippingMethodId: 'STANDARD', payment: card },
+    );
+    expect(res.statusCode).toBe(200);
+    const after = await search(47);
+    expect(after.products.map((x) => x.productId)).not.toContain(product.productId);
+    expect(after.facets.inStock).toBe(before.facets.inStock - 1);
+  });
+
   it('20 parallel orders for the last 5 units make exactly 5 orders and leave stock 0', async () => {
     await t.database.db
       .update(schema.products)
