@@ -5,7 +5,7 @@ import type { RenderToPipeableStreamOptions } from 'react-dom/server';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router';
 import { NonceContext } from './lib/nonce';
-import { lowPriorityModulePreloads } from './lib/script-priority';
+import { paintFirst } from './lib/paint-first';
 
 export const streamTimeout = 5_000;
 
@@ -50,7 +50,7 @@ export default function handleRequest(
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           pipe(body);
           resolve(
-            new Response(createReadableStreamFromReadable(body.pipe(lowPriorityModulePreloads())), {
+            new Response(createReadableStreamFromReadable(body.pipe(paintFirst())), {
               headers: responseHeaders,
               status: responseStatusCode,
             }),

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { jsonLdHtml } from './json-ld';
 import { frameParts } from './layout-rules';
 import { safeRedirect } from './safe-redirect';
-import { lowPriorityModulePreloads } from './script-priority';
 import { seoFor } from './seo';
 import { themeCss } from './theme';
 import { titleCase } from './title-case';
@@ -129,45 +128,5 @@ describe('jsonLdHtml', () => {
     expect(html.toLowerCase()).not.toContain('</script');
     expect(html).toContain('\\u003c/script>');
     expect(JSON.parse(html)).toEqual({ '@type': 'Product', review: [review] });
-  });
-});
-
-describe('lowPriorityModulePreloads', () => {
-  const run = async (chunks: Buffer[]) => {
-    const t = lowPriorityModulePreloads();
-    const out: Buffer[] = [];
-    t.on('data', (c: Buffer | string) => out.push(Buffer.from(c)));
-    const ended = new Promise((resolve) => t.on('end', resolve));
-    for (const c of chunks) t.write(c);
-    t.end();
-    await ended;
-    return Buffer.concat(out).toString('utf8');
-  };
-  const page =
-    '<html><head><title>Café</title><link rel="modulepreload" href="/a.js"/><link rel="modulepreload" href="/b.js"/></head>' +
-    '<body><p>Text mentioning <link rel="modulepreload" in the body stays as written.</p></body></html>';
-
-  it('lowers every preload of the head and leaves the body alone, however the stream is cut', async () => {
-    const expected = page
-      .replace(
-        '<link rel="modulepreload" href="/a.js"/>',
-        '<link rel="modulepreload" fetchpriority="low" href="/a.js"/>',
-      )
-      .replace(
-        '<link rel="modulepreload" href="/b.js"/>',
-        '<link rel="modulepreload" fetchpriority="low" href="/b.js"/>',
-      );
-    const bytes = Buffer.from(page, 'utf8');
-    expect(await run([bytes])).toBe(expected);
-    // Cut into pieces: through the tag names, and (at 23) between the two bytes of "é".
-    for (const size of [7, 23]) {
-      const pieces = [];
-      for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size));
-      expect(await run(pieces)).toBe(expected);
-    }
-  });
-
-  it('passes a document without a head through unchanged', async () => {
-    expect(await run([Buffer.from('<p>naïve</p>')])).toBe('<p>naïve</p>');
   });
 });
