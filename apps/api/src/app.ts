@@ -50,6 +50,8 @@ export interface BuildOptions {
         | 'PAYPAL_BASE_URL'
         | 'PAYPAL_CLIENT_ID'
         | 'PAYPAL_CLIENT_SECRET'
+        | 'SEARCH_INDEX_MEMORY_MB'
+        | 'SEARCH_INDEX_TTL_SECONDS'
         | 'PORT'
         | 'SESSION_SECRET'
       >
@@ -127,7 +129,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const cache = new PublicReadCache();
   const store = createStoreService(database.db);
   const catalog = createCatalogService(database.db);
-  const products = createProductsService(database.db);
+  const products = createProductsService(database.db, {
+    searchIndex: {
+      budgetBytes: (config.SEARCH_INDEX_MEMORY_MB ?? 512) * 2 ** 20,
+      ttlMs: (config.SEARCH_INDEX_TTL_SECONDS ?? 60) * 1000,
+    },
+  });
   const storage = createDiskStorage(`${config.DATA_DIR}/media`);
   const mailer =
     opts.mailer ??

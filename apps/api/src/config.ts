@@ -57,6 +57,10 @@ const envSchema = z.object({
   PAYPAL_BASE_URL: z.url().optional(),
   PAYPAL_CLIENT_ID: z.string().min(1).optional(),
   PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Product search indexes of all stores together stay under this (decision 014); least recently used go. */
+  SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(16).max(65_536).default(512),
+  /** After this long a store's search index is read again: bounds how long other processes' writes go unseen. */
+  SEARCH_INDEX_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'SESSION_SECRET'> & { SESSION_SECRET: string };

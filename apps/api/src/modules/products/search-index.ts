@@ -1127,8 +1127,10 @@ export interface SearchIndexOptions {
 interface Entry {
   index?: TenantIndex;
   building?: Promise<TenantIndex>;
-  refreshing?: boolean;
+  /** Products whose stock changed: read and patched before the next answer. */
   stockPending: Set<string>;
+  /** Those that changed while a build was reading: the new index may hold their old stock. */
+  stockDuringBuild: Set<string>;
   stockPatch?: Promise<void>;
 }
 
@@ -1160,6 +1162,8 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
       (index) => {
         install(tenantId, entry, index);
         entry.building = undefined;
+        for (const id of entry.stockDuringBuild) entry.stockPending.add(id);
+        entry.stockDuringBuild.clear();
         return index;
       },
       (err) => {
@@ -1196,7 +1200,7 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
         entries.delete(tenantId); // most recently used last
         entries.set(tenantId, entry);
       } else {
-        entry = { stockPending: new Set() };
+        entry = { stockPending: new Set(), stockDuringBuild: new Set() };
         entries.set(tenantId, entry);
       }
       let index = entry.index;
@@ -1217,7 +1221,11 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
     /** Stock of these products changed: the next search reads it (one small query, no rebuild). */
     stockChanged(tenantId: string, productIds: string[]) {
       const entry = entries.get(tenantId);
-      if (entry) for (const id of productIds) entry.stockPending.add(id);
+      if (!entry) return; // not loaded: its build will read the new stock
+      for (const id of productIds) {
+        entry.stockPending.add(id);
+        if (entry.building) entry.stockDuringBuild.add(id);
+      }
     },
 
     stats() {
