@@ -39,6 +39,8 @@ async function logIn(page: Page, redirectUrl: string) {
 test('a shopper returns one line of a delivered order, then reviews its product; the review shows literally', async ({
   page,
 }) => {
+  // A long journey (login, order, return, review, screenshots at two widths) on a shared 2-core box.
+  test.setTimeout(60_000);
   const dialogs: string[] = [];
   page.on('dialog', async (d) => {
     dialogs.push(d.message());
