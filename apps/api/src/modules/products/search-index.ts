@@ -368,7 +368,6 @@ export class TenantIndex {
   private readonly docCats: Int32Array;
   /** Lexemes in PostgreSQL's order; a lexeme's id is its place here. */
   private readonly lexemes: string[];
-  private readonly lexemeId: Map<string, number>;
   /** Inverted: documents of lexeme l are postDocs[postStart[l] .. postStart[l + 1]). */
   private readonly postStart: Int32Array;
   private readonly postDocs: Int32Array;
@@ -451,7 +450,6 @@ export class TenantIndex {
       remap[t] = i;
     });
     this.lexemes = order.map((t) => temps[t] as string);
-    this.lexemeId = new Map(this.lexemes.map((l, i) => [l, i]));
     const lex = entryLex.done();
     for (let e = 0; e < lex.length; e++) lex[e] = remap[lex[e] as number] as number;
     this.docEntryStart = docEntryStart;
@@ -501,7 +499,7 @@ export class TenantIndex {
       ].reduce((s, a) => s + a.byteLength, 0) +
       strings(this.ids) * 2 + // the ids and the id -> document map
       strings(this.lowerNames) +
-      strings(this.lexemes) * 2;
+      strings(this.lexemes);
   }
 
   /** Stock changes in place (checkout): no rebuild. */
@@ -529,20 +527,29 @@ export class TenantIndex {
   }
 
   private findRange(o: TsOperand): [number, number] {
-    if (!o.prefix) {
-      const id = this.lexemeId.get(o.lexeme);
-      return id === undefined ? [0, 0] : [id, id + 1];
-    }
+    const lo = this.lowerBound(o.lexeme);
+    if (!o.prefix) return this.lexemes[lo] === o.lexeme ? [lo, lo + 1] : [0, 0];
+    let end = lo;
+    while (end < this.lexemes.length && (this.lexemes[end] as string).startsWith(o.lexeme)) end++;
+    return [lo, end];
+  }
+
+  /** The id of the first lexeme not before `lexeme` (a binary search: no map of 100,000 strings). */
+  private lowerBound(lexeme: string): number {
     let lo = 0;
     let hi = this.lexemes.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareLexemes(this.lexemes[mid] as string, o.lexeme) < 0) lo = mid + 1;
+      if (compareLexemes(this.lexemes[mid] as string, lexeme) < 0) lo = mid + 1;
       else hi = mid;
     }
-    let end = lo;
-    while (end < this.lexemes.length && (this.lexemes[end] as string).startsWith(o.lexeme)) end++;
-    return [lo, end];
+    return lo;
+  }
+
+  /** The id of a lexeme, or -1 if no product has it. */
+  private lexemeIdOf(lexeme: string): number {
+    const i = this.lowerBound(lexeme);
+    return this.lexemes[i] === lexeme ? i : -1;
   }
 
   /** First entry of document d with a lexeme id >= lo. */
@@ -632,8 +639,7 @@ export class TenantIndex {
       // `end`: where this part must end, relative to the chain's end; returns false if not plain.
       if (n.op === 'val') {
         if (n.prefix || n.weight) return false;
-        const id = this.lexemeId.get(n.lexeme);
-        out.push({ lexeme: id ?? -1, offset: end });
+        out.push({ lexeme: this.lexemeIdOf(n.lexeme), offset: end });
         return true;
       }
       if (n.op !== 'phrase') return false;
