@@ -451,6 +451,61 @@ describe('freshness', () => {
     const after = (await service.searchIndexStats()).find((s) => s.tenantId === GEN);
     expect(after?.buildMs).toBe(before?.buildMs); // the same index, patched
   });
+
+  it('keeps a stock change made while a background rebuild was reading', async () => {
+    // A database whose build read can be held after it has read (old stock in hand).
+    let hold: Promise<void> | null = null;
+    let release = () => {};
+    const gated = new Proxy(db, {
+      get(target, prop) {
+        if (prop === 'execute') {
+          return async (q: SQL) => {
+            const result = await target.execute(q);
+            const text = (q as unknown as { queryChunks: { value?: unknown }[] }).queryChunks
+              .map((c) => String(c?.value ?? ''))
+              .join(' ');
+            if (hold && text.includes('dense_rank')) await hold;
+            return result;
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as Db;
+    const racing = createProductsService(gated, { searchIndex: { ttlMs: 1 } });
+    const ctx = ctxOf(GEN);
+    const id = 'G-0006';
+    await db
+      .update(p)
+      .set({ stockQuantity: 7 })
+      .where(and(eq(p.tenantId, GEN), eq(p.productId, id)));
+    const q = { searchText: 'lamp', sort: 'relevance', inStock: 'true', page: 1, pageSize: 48 } as SearchQuery;
+    const inStock = async () => (await racing.search(ctx, q)).facets.inStock;
+    const before = await inStock();
+    const first = (await racing.searchIndexStats()).find((s) => s.tenantId === GEN)?.buildMs;
+
+    hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    await new Promise((r) => setTimeout(r, 5)); // past the TTL: the next search starts a rebuild
+    await inStock(); // answered by the old index; the rebuild reads stock 7 and is held
+    await new Promise((r) => setTimeout(r, 50));
+    await db
+      .update(p)
+      .set({ stockQuantity: 0 })
+      .where(and(eq(p.tenantId, GEN), eq(p.productId, id)));
+    racing.stockChanged(GEN, [id]);
+    expect(await inStock()).toBe(before - 1); // the old index, patched
+    hold = null;
+    release();
+    for (let i = 0; i < 100; i++) {
+      const now = (await racing.searchIndexStats()).find((s) => s.tenantId === GEN)?.buildMs;
+      if (now !== first) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect((await racing.searchIndexStats()).find((s) => s.tenantId === GEN)?.buildMs).not.toBe(first);
+    expect(await inStock()).toBe(before - 1); // the new index, read before the change, patched again
+  });
 });
 
 describe('tenants', () => {
