@@ -506,6 +506,42 @@ describe('freshness', () => {
     expect((await racing.searchIndexStats()).find((s) => s.tenantId === GEN)?.buildMs).not.toBe(first);
     expect(await inStock()).toBe(before - 1); // the new index, read before the change, patched again
   });
+
+  it('keeps answering from the old index when a refresh fails, and tries again only after another TTL', async () => {
+    let failing = false;
+    let builds = 0;
+    const flaky = new Proxy(db, {
+      get(target, prop) {
+        if (prop === 'execute') {
+          return async (q: SQL) => {
+            const text = (q as unknown as { queryChunks: { value?: unknown }[] }).queryChunks
+              .map((c) => String(c?.value ?? ''))
+              .join(' ');
+            if (text.includes('dense_rank')) {
+              builds++;
+              if (failing) throw new Error('database gone');
+            }
+            return target.execute(q);
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as Db;
+    const svc = createProductsService(flaky, { searchIndex: { ttlMs: 200 } });
+    const q = { searchText: 'lamp', sort: 'relevance', page: 1, pageSize: 24 } as SearchQuery;
+    const total = (await svc.search(ctxOf(GEN), q)).total;
+    expect(builds).toBe(1);
+    failing = true;
+    await new Promise((r) => setTimeout(r, 250));
+    for (let i = 0; i < 5; i++) expect((await svc.search(ctxOf(GEN), q)).total).toBe(total);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(builds).toBe(2); // one failed refresh, not one per search
+    failing = false;
+    await new Promise((r) => setTimeout(r, 250));
+    await svc.search(ctxOf(GEN), q);
+    expect(builds).toBe(3);
+  });
 });
 
 describe('tenants', () => {

@@ -383,7 +383,6 @@ export class TenantIndex {
   private readonly entryPosStart: Int32Array;
   private readonly positions: Uint16Array;
   readonly bytes: number;
-  readonly builtAt = Date.now();
 
   constructor(
     rows: ProductRow[],
@@ -1132,6 +1131,8 @@ export interface SearchIndexOptions {
 
 interface Entry {
   index?: TenantIndex;
+  /** When the index is to be read again (the TTL; after a failed refresh, one TTL later). */
+  staleAt: number;
   building?: Promise<TenantIndex>;
   /** Products whose stock changed: read and patched before the next answer. */
   stockPending: Set<string>;
@@ -1153,6 +1154,7 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
   function install(tenantId: string, entry: Entry, index: TenantIndex) {
     if (entries.get(tenantId) !== entry) return; // invalidated meanwhile: this one is already old
     entry.index = index;
+    entry.staleAt = Date.now() + ttlMs;
     let total = 0;
     for (const e of entries.values()) total += e.index?.bytes ?? 0;
     for (const [id, e] of entries) {
@@ -1175,6 +1177,8 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
       (err) => {
         entry.building = undefined;
         if (!entry.index && entries.get(tenantId) === entry) entries.delete(tenantId);
+        // A failed refresh keeps the old index for another TTL rather than retrying on every search.
+        entry.staleAt = Date.now() + ttlMs;
         throw err;
       },
     );
@@ -1206,12 +1210,12 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
         entries.delete(tenantId); // most recently used last
         entries.set(tenantId, entry);
       } else {
-        entry = { stockPending: new Set(), stockDuringBuild: new Set() };
+        entry = { staleAt: 0, stockPending: new Set(), stockDuringBuild: new Set() };
         entries.set(tenantId, entry);
       }
       let index = entry.index;
       if (!index) index = await (entry.building ?? build(tenantId, entry));
-      else if (!entry.building && Date.now() - index.builtAt > ttlMs) {
+      else if (!entry.building && Date.now() > entry.staleAt) {
         // Stale: answer from the old index while a new one is read; a failed refresh keeps the old.
         build(tenantId, entry).catch(() => {});
       }
