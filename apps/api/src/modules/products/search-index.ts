@@ -393,34 +393,56 @@ export class TenantIndex {
   ) {
     const n = rows.length;
     this.n = n;
-    this.ids = rows.map((r) => r.id);
-    this.docOf = new Map(this.ids.map((id, i) => [id, i]));
-    this.lowerNames = rows.map((r) => r.name.toLowerCase());
-    this.price = Int32Array.from(rows, (r) => r.price);
-    this.band = Uint8Array.from(rows, (r) => {
-      const i = PRICE_BANDS.findIndex(([lo, hi]) => r.price >= lo && (hi === null || r.price < hi));
-      return i < 0 ? PRICE_BANDS.length : i;
-    });
-    this.stock = Int32Array.from(rows, (r) => r.stock);
-    this.featured = Uint8Array.from(rows, (r) => (r.featured ? 1 : 0));
-    this.made = Int32Array.from(rows, (r) => r.made);
-    this.named = Int32Array.from(rows, (r) => r.named);
-    const brandOf = new Map<string, number>();
+    this.ids = new Array(n);
+    this.lowerNames = new Array(n);
+    this.docOf = new Map();
+    for (let d = 0; d < n; d++) {
+      const r = rows[d] as ProductRow;
+      this.ids[d] = r.id;
+      this.docOf.set(r.id, d);
+      this.lowerNames[d] = r.name.toLowerCase();
+    }
+    this.price = new Int32Array(n);
+    this.band = new Uint8Array(n);
+    this.stock = new Int32Array(n);
+    this.featured = new Uint8Array(n);
+    this.made = new Int32Array(n);
+    this.named = new Int32Array(n);
+    this.brand = new Int32Array(n);
     this.brands = [];
-    this.brand = Int32Array.from(rows, (r) => {
-      if (r.brand === null) return -1;
-      let b = brandOf.get(r.brand);
-      if (b === undefined) {
-        b = this.brands.push(r.brand) - 1;
-        brandOf.set(r.brand, b);
+    const brandOf = new Map<string, number>();
+    for (let d = 0; d < n; d++) {
+      const r = rows[d] as ProductRow;
+      this.price[d] = r.price;
+      let band = 0;
+      while (band < PRICE_BANDS.length) {
+        const [lo, hi] = PRICE_BANDS[band] as readonly [number, number | null];
+        if (r.price >= lo && (hi === null || r.price < hi)) break;
+        band++;
       }
-      return b;
-    });
+      this.band[d] = band; // PRICE_BANDS.length: in no band
+      this.stock[d] = r.stock;
+      this.featured[d] = r.featured ? 1 : 0;
+      this.made[d] = r.made;
+      this.named[d] = r.named;
+      let b = -1;
+      if (r.brand !== null) {
+        b = brandOf.get(r.brand) ?? -1;
+        if (b < 0) {
+          b = this.brands.push(r.brand) - 1;
+          brandOf.set(r.brand, b);
+        }
+      }
+      this.brand[d] = b;
+    }
 
     this.categories = categoryRows.map((c) => ({ id: c.productCategoryId, label: categoryLabel(c) }));
     this.categoryOf = new Map(this.categories.map((c, i) => [c.id, i]));
     const catCount = new Int32Array(n + 1);
-    const member: [number, number][] = [];
+    // Typed pairs, not 200,000 small arrays: this runs without yielding to the event loop.
+    const memberDoc = new Int32Array(memberships.length);
+    const memberCat = new Int32Array(memberships.length);
+    let members = 0;
     for (const m of memberships) {
       const d = this.docOf.get(m.productId);
       if (d === undefined) continue;
@@ -430,14 +452,15 @@ export class TenantIndex {
         c = this.categories.push({ id: m.categoryId, label: m.categoryId }) - 1;
         this.categoryOf.set(m.categoryId, c);
       }
-      member.push([d, c]);
+      memberDoc[members] = d;
+      memberCat[members++] = c;
       (catCount[d + 1] as number)++;
     }
     for (let d = 0; d < n; d++) (catCount[d + 1] as number) += catCount[d] as number;
     this.docCatStart = catCount;
-    this.docCats = new Int32Array(member.length);
+    this.docCats = new Int32Array(members);
     const fill = catCount.slice(0, n);
-    for (const [d, c] of member) this.docCats[(fill[d] as number)++] = c;
+    for (let k = 0; k < members; k++) this.docCats[(fill[memberDoc[k] as number] as number)++] = memberCat[k] as number;
 
     const { temps, docEntryStart, entryLex, entryPos, positions } = vectors;
 
