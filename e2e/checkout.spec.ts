@@ -225,3 +225,21 @@ for (const store of ['lighting', 'garden'] as const) {
     await expect(page.getByText('12 Analytical Row')).toBeVisible();
   });
 }
+
+test('without JavaScript a guest adds to the cart and buys: every step is a plain form post', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const base = STORES.power.url;
+  // The first add of a browser: the cart is made, its cookie issued, and the page shows it at once.
+  await addFirstProductToCart(page, base, SEARCH.power);
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+  await page.getByRole('link', { name: 'Check out' }).click();
+  await expect(page).toHaveURL(`${base}/checkout`);
+  await page.getByTestId('checkout-form').getByLabel('Email').fill('guest-nojs@example.com');
+  await fillAddress(page);
+  await fillCard(page.getByTestId('checkout-form'), '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await context.close();
+});

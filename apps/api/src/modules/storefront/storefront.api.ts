@@ -117,9 +117,18 @@ export function storefrontApi(
     user ??= ctx && token ? deps.auth.resolve(ctx, token.token) : Promise.resolve(null);
     return user;
   }
+  /**
+   * A guest's cart token issued by a change in this very request (the first add to cart): the page's
+   * loaders run after the action in the same request, before the browser has the new cookie, and
+   * must read the cart it was just given. Without JavaScript, that render is what the shopper sees.
+   */
+  let issuedCartToken: string | null = null;
   async function owner(): Promise<CartOwner> {
     const me = await currentUser();
-    return { userId: me?.userId ?? null, guestToken: me ? null : cookieValue(headers.cookie, CART_COOKIE) };
+    return {
+      userId: me?.userId ?? null,
+      guestToken: me ? null : (issuedCartToken ?? cookieValue(headers.cookie, CART_COOKIE)),
+    };
   }
   /** Every change a form asks for: from this store's own origin, with this browser's CSRF token. */
   function assertFormFromStore(origin: string) {
@@ -413,7 +422,10 @@ export function storefrontApi(
               'selections' in parsed.data
                 ? await deps.cart.addConfigured(ctx, who, parsed.data as AddConfigToCart)
                 : await deps.cart.add(ctx, who, parsed.data);
-            if (issuedGuestToken) cookies.push(cartCookie(issuedGuestToken, Boolean(request.secure)));
+            if (issuedGuestToken) {
+              issuedCartToken = issuedGuestToken;
+              cookies.push(cartCookie(issuedGuestToken, Boolean(request.secure)));
+            }
             message = 'Added to your cart.';
             break;
           }
