@@ -145,7 +145,11 @@ test.describe('search box', () => {
   test('works without JavaScript through the form', async ({ browser }) => {
     const ctx = await browser.newContext({ javaScriptEnabled: false });
     const page = await ctx.newPage();
-    await page.goto(`${STORES.lighting.url}/`);
+    // Empty does nothing here too: the shopper stays on the page the form was on.
+    await page.goto(`${STORES.lighting.url}/faqs`);
+    await page.getByTestId('search-desktop').press('Enter');
+    await expect(page).toHaveURL(/\/faqs$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.getByTestId('search-desktop').fill('desk lamp');
     await page.getByTestId('search-desktop').press('Enter');
     await expect(page).toHaveURL(/\/product\/search\/desk%20lamp$/);
@@ -169,6 +173,32 @@ test.describe('category bar', () => {
     await expect(overlay).toHaveAttribute('aria-label', `${second!.catalogName} categories`);
     await bar.getByRole('button', { name: second!.catalogName }).click();
     await expect(overlay).toBeHidden();
+  });
+
+  test('a tab clicked while the app is still loading opens once it has loaded', async ({ page }) => {
+    // Hold the app's entry module back, so the click lands on the server-rendered page for sure.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(/\/assets\/entry\.client-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    const [first] = await mainData(page, 'lighting');
+    const tab = page.getByTestId('category-bar').getByRole('button', { name: first!.catalogName });
+    await tab.click();
+    await expect(page.getByTestId('category-overlay')).toHaveCount(0);
+    release();
+    await expect(page.getByTestId('category-overlay')).toHaveAttribute(
+      'aria-label',
+      `${first!.catalogName} categories`,
+    );
+    await expect(tab).toHaveAttribute('aria-expanded', 'true');
+    // Held once, not twice: the next click closes it, and React alone handles it.
+    await tab.click();
+    await expect(page.getByTestId('category-overlay')).toBeHidden();
   });
 
   test('labels and images follow the fallback rules', async ({ page }) => {

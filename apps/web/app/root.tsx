@@ -23,6 +23,7 @@ import { Header } from './components/layout/header';
 import { LoadingBar } from './components/layout/loading-bar';
 import { TopStrip } from './components/layout/top-strip';
 import { ToastProvider, useToast } from './components/ui/toast';
+import { replayHeldClick } from './lib/held-click';
 import { frameParts } from './lib/layout-rules';
 import { useNonce } from './lib/nonce';
 import { seoFor } from './lib/seo';
@@ -102,6 +103,8 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const { shell, user, cartSize, wishlist } = loaderData;
+  // Hydrated: a button clicked while the app was still loading gets its click now.
+  useEffect(replayHeldClick, []);
   return (
     <ToastProvider>
       <Frame shell={shell} user={user} cartSize={cartSize} wishlistCount={wishlist.length}>

@@ -34,13 +34,16 @@ const page = [
 ].join('');
 
 describe('paintFirst', () => {
-  it('lowers the head’s preloads, holds the app script and adds its starter, however the stream is cut', async () => {
+  it('takes the preloads out of the head, holds the app script and adds its starter, however the stream is cut', async () => {
     const whole = await run([Buffer.from(page)]);
-    expect(whole.match(/<link rel="modulepreload" fetchpriority="low" href=/g)).toHaveLength(2);
+    expect(whole).not.toContain('modulepreload" href');
+    expect(whole).toContain('<head><title>Café Lámpara</title></head>');
     expect(whole).not.toContain('type="module" async');
     expect(whole).toContain(
       `<script nonce="n0nce" type="text/x-after-first-paint">${APP}</script><script nonce="n0nce">`,
     );
+    // The starter carries the preloads it will add when it starts the app.
+    expect(whole).toContain('var preloads=["/assets/entry.client-1.js","/assets/root-1.js"];');
     expect(whole).toContain('<main>Prices from €5 · “Lámparas”</main>');
     expect(whole.endsWith('<script nonce="n0nce">window.__ctx.more = 1;</script></body></html>')).toBe(true);
     // Through tags, through the app script, and between the bytes of a character.
@@ -52,35 +55,197 @@ describe('paintFirst', () => {
     expect(await run(cut(other, 5))).toBe(other);
     expect(await run([Buffer.from('<p>naïve</p>')])).toBe('<p>naïve</p>');
   });
+});
 
-  it('starts the held script after a frame, or after the timer in a tab that gets no frames', async () => {
-    const starter = /<script nonce="n0nce">(\(function\(\)\{.*?\}\)\(\);)<\/script>/;
-    const html = await run([Buffer.from(page)]);
-    for (const frames of [true, false]) {
-      const calls: string[] = [];
-      const held = {
-        nonce: 'n0nce',
-        textContent: APP,
-        replaceWith: (s: { type: string; nonce: string; textContent: string }) =>
-          calls.push(`${s.type}|${s.nonce}|${s.textContent}`),
-      };
-      const me = { previousElementSibling: held, remove: () => calls.push('removed') };
-      const timers: (() => void)[] = [];
-      const rafs: (() => void)[] = [];
-      const context = {
-        document: { currentScript: me, createElement: () => ({ type: '', nonce: '', textContent: '' }) },
-        requestAnimationFrame: (f: () => void) => rafs.push(f),
-        setTimeout: (f: () => void) => timers.push(f),
-      };
-      runInNewContext(starter.exec(html)?.[1] as string, context);
-      // Parsed: it has removed itself and started nothing yet.
-      expect(calls).toEqual(['removed']);
-      expect(rafs).toHaveLength(1);
-      // A frame (then the timeout it sets), or only the fallback timer: started once either way.
-      if (frames) for (const f of rafs) f();
-      for (const f of timers.splice(0)) f();
-      for (const f of timers.splice(0)) f();
-      expect(calls).toEqual(['removed', `module|n0nce|${APP}`]);
+/**
+ * The starter, run in a sandbox with just the browser APIs it uses, each driven by the test:
+ * performance entries, frames, timers, decoding, events.
+ */
+async function starterIn(opts: { timing: boolean; pictures: { onScreen: boolean; decodes?: boolean }[] }) {
+  const html = await run([Buffer.from(page)]);
+  const code = /<script nonce="n0nce">(\(function\(\)\{.*?\}\)\(\);)<\/script>/.exec(html)?.[1] as string;
+  const calls: string[] = [];
+  const held = {
+    nonce: 'n0nce',
+    textContent: APP,
+    replaceWith: (s: { type: string; textContent: string }) => calls.push(`start ${s.type} ${s.textContent}`),
+  };
+  const timers: { f: () => void; ms: number }[] = [];
+  const frames: (() => void)[] = [];
+  const observers: { type: string; seen: (list: { getEntries(): unknown[] }) => void; off: boolean }[] = [];
+  const listeners = new Map<string, (e: unknown) => void>();
+  const decoders: (() => void)[] = [];
+  const pictures = opts.pictures.map((p) => ({
+    getBoundingClientRect: () =>
+      p.onScreen
+        ? { width: 200, top: 300, bottom: 500, left: 0, right: 200 }
+        : { width: 200, top: 900, bottom: 1100, left: 0, right: 200 },
+    decode: () =>
+      new Promise<void>((resolve, reject) =>
+        decoders.push(() => (p.decodes === false ? reject(new Error('bad')) : resolve())),
+      ),
+  }));
+  class PerformanceObserver {
+    static supportedEntryTypes = opts.timing ? ['element', 'paint', 'largest-contentful-paint'] : ['paint'];
+    entry: (typeof observers)[number];
+    constructor(seen: (typeof observers)[number]['seen']) {
+      this.entry = { type: '', seen, off: false };
+      observers.push(this.entry);
     }
+    observe(o: { type: string; buffered: boolean }) {
+      expect(o.buffered).toBe(true);
+      this.entry.type = o.type;
+    }
+    disconnect() {
+      this.entry.off = true;
+    }
+  }
+  const document = {
+    currentScript: { previousElementSibling: held, remove: () => calls.push('removed') },
+    head: {
+      appendChild: (l: { rel: string; href: string; nonce: string }) => calls.push(`${l.rel} ${l.href} ${l.nonce}`),
+    },
+    createElement: () => ({}),
+    querySelectorAll: (selector: string) => {
+      expect(selector).toBe('img[elementtiming=first-paint]');
+      return pictures;
+    },
+    addEventListener: (type: string, f: (e: unknown) => void, capture: boolean) => {
+      expect(capture).toBe(true);
+      listeners.set(type, f);
+    },
+    removeEventListener: (type: string) => listeners.delete(type),
+  };
+  const window: { PerformanceObserver: typeof PerformanceObserver; __takeHeldClick?: () => unknown } = {
+    PerformanceObserver,
+  };
+  runInNewContext(code, {
+    Promise,
+    window,
+    document,
+    innerHeight: 823,
+    innerWidth: 412,
+    requestAnimationFrame: (f: () => void) => frames.push(f),
+    setTimeout: (f: () => void, ms: number) => timers.push({ f, ms }),
+  });
+  const report = (type: string, entries: unknown[]) => {
+    for (const o of observers) if (o.type === type && !o.off) o.seen({ getEntries: () => entries });
+  };
+  return {
+    calls,
+    started: () => calls.filter((c) => c.startsWith('start')).length,
+    /** Runs the timeouts of 0 ms that are due (not the 1.5 s fallback). */
+    tick: () => {
+      for (const t of timers.filter((x) => x.ms === 0)) t.f();
+    },
+    fallback: () => timers.find((t) => t.ms === 1500)?.f(),
+    frame: () => {
+      for (const f of frames.splice(0)) f();
+    },
+    decodeAll: async () => {
+      for (const d of decoders.splice(0)) d();
+      await new Promise((r) => setImmediate(r));
+    },
+    firstContentfulPaint: () => report('paint', [{ name: 'first-paint' }, { name: 'first-contentful-paint' }]),
+    presented: (i: number) => report('element', [{ element: pictures[i] }]),
+    event: (type: string, target?: unknown) => {
+      const e = {
+        target,
+        prevented: false,
+        stopped: false,
+        preventDefault() {
+          this.prevented = true;
+        },
+        stopImmediatePropagation() {
+          this.stopped = true;
+        },
+      };
+      listeners.get(type)?.(e);
+      return e;
+    },
+    listeners,
+    window,
+    observers,
+  };
+}
+
+describe('the starter', () => {
+  const app = `start module ${APP}`;
+  const preloadsAdded = ['modulepreload /assets/entry.client-1.js n0nce', 'modulepreload /assets/root-1.js n0nce'];
+
+  it('removes itself and starts nothing at parse time', async () => {
+    const s = await starterIn({ timing: true, pictures: [{ onScreen: true }] });
+    expect(s.calls).toEqual(['removed']);
+  });
+
+  it('waits until every first-paint picture on screen has been presented, then adds the preloads and starts the app', async () => {
+    const s = await starterIn({
+      timing: true,
+      pictures: [{ onScreen: true }, { onScreen: true }, { onScreen: false }],
+    });
+    s.presented(0);
+    s.tick();
+    expect(s.started()).toBe(0);
+    s.firstContentfulPaint();
+    s.tick();
+    expect(s.started()).toBe(0);
+    // The third is below the fold: the browser will not report it, and it is not waited for.
+    s.presented(1);
+    s.tick();
+    expect(s.calls).toEqual(['removed', ...preloadsAdded, app]);
+    expect(s.observers.every((o) => o.off)).toBe(true);
+    s.fallback();
+    expect(s.started()).toBe(1);
+  });
+
+  it('starts at the first contentful paint on a page without a first-paint picture on screen', async () => {
+    for (const pictures of [[], [{ onScreen: false }]]) {
+      const s = await starterIn({ timing: true, pictures });
+      s.tick();
+      expect(s.started()).toBe(0);
+      s.firstContentfulPaint();
+      s.tick();
+      expect(s.started()).toBe(1);
+    }
+  });
+
+  it('without Element Timing: waits for the pictures to decode (or fail to) and two frames', async () => {
+    const s = await starterIn({ timing: false, pictures: [{ onScreen: true }, { onScreen: true, decodes: false }] });
+    s.frame();
+    expect(s.started()).toBe(0);
+    await s.decodeAll();
+    s.frame();
+    s.tick();
+    expect(s.started()).toBe(0);
+    s.frame();
+    s.tick();
+    expect(s.calls).toEqual(['removed', ...preloadsAdded, app]);
+  });
+
+  it('starts after 1.5 s whatever happens, and at once on the first touch or key', async () => {
+    const slow = await starterIn({ timing: true, pictures: [{ onScreen: true }] });
+    slow.fallback();
+    expect(slow.started()).toBe(1);
+    for (const type of ['pointerdown', 'keydown']) {
+      const s = await starterIn({ timing: true, pictures: [{ onScreen: true }] });
+      s.event(type);
+      expect(s.started()).toBe(1);
+    }
+  });
+
+  it('holds the last click on a type="button" button for the app, and stops holding once taken', async () => {
+    const s = await starterIn({ timing: true, pictures: [{ onScreen: true }] });
+    const tab = { id: 'tab' };
+    const link = { closest: () => null };
+    expect(s.event('click', link).stopped).toBe(false);
+    const first = s.event('click', {
+      closest: (sel: string) => (sel === 'button[type=button]' ? { id: 'other' } : null),
+    });
+    const second = s.event('click', { closest: () => tab });
+    expect([first.prevented, first.stopped, second.prevented, second.stopped]).toEqual([true, true, true, true]);
+    expect(s.started()).toBe(1);
+    expect(s.window.__takeHeldClick?.()).toBe(tab);
+    expect([...s.listeners.keys()]).toEqual([]);
+    expect(s.window.__takeHeldClick?.()).toBe(null);
   });
 });

@@ -1,6 +1,7 @@
 import type { ProductSummary } from '@app/contracts';
 import { productDisplayImage } from '@app/contracts/client';
 import { Link } from 'react-router';
+import { FIRST_PAINT_IMAGE } from '../../lib/first-paint-image';
 import { mediaSrcSet } from '../../lib/media';
 import { Price } from './price';
 import { RatingStars } from './rating-stars';
@@ -70,6 +71,7 @@ export function ProductCard({
           width={480}
           height={480}
           loading={eager ? 'eager' : 'lazy'}
+          {...(eager ? FIRST_PAINT_IMAGE : {})}
           decoding="async"
           className={`h-full w-full object-cover transition-transform duration-500 group-hover:scale-[1.04] ${product.inStock ? '' : 'opacity-70'}`}
         />
@@ -117,7 +119,10 @@ export function ProductGrid({
   products: ProductSummary[];
   /** Columns on a wide screen: 3 next to a filter sidebar, 4 on a full-width page. */
   columns?: 3 | 4;
-  /** Cards above the fold load at once (they are the page's largest paint). */
+  /**
+   * Cards above the fold load at once and first: they are the page's largest paint, and the app
+   * starts only once they are decoded (paint-first.ts).
+   */
   eagerCount?: number;
 }) {
   const grid = columns === 3 ? 'lg:grid-cols-3' : 'md:grid-cols-3 lg:grid-cols-4';

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FIRST_PAINT_IMAGE } from '../../lib/first-paint-image';
 import { mediaSrcSet } from '../../lib/media';
 import { NO_PRODUCT_IMAGE } from './product-card';
 
@@ -40,7 +41,7 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
           alt={name}
           width={1200}
           height={1200}
-          fetchPriority="high"
+          {...FIRST_PAINT_IMAGE}
           className="h-full w-full object-cover"
           data-testid="gallery-main"
         />

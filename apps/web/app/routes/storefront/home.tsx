@@ -4,6 +4,7 @@ import { ArrowRight } from 'lucide-react';
 import { Link, useRouteLoaderData } from 'react-router';
 import { NO_IMAGE } from '../../components/layout/category-bar';
 import { ProductGrid } from '../../components/product/product-card';
+import { FIRST_PAINT_IMAGE } from '../../lib/first-paint-image';
 import { mediaSrcSet } from '../../lib/media';
 import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/home';
@@ -44,7 +45,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             alt=""
             width={1600}
             height={600}
-            fetchPriority="high"
+            {...FIRST_PAINT_IMAGE}
             className="absolute inset-0 h-full w-full object-cover object-right opacity-90"
           />
           {/* On a phone the text covers the picture: a stronger scrim keeps it readable. */}
