@@ -38,6 +38,9 @@ async function firstLoadJs(host: string, path: string) {
   for (const m of html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+\.js)"/g))
     srcs.add(m[1]!);
   for (const m of html.matchAll(/import\("([^"]+\.js)"\)|from "([^"]+\.js)"/g)) srcs.add((m[1] ?? m[2])!);
+  // The module preloads the starter adds once the first pictures are on screen (paint-first.ts).
+  const held = /var preloads=(\[[^\]]*\]);/.exec(html);
+  for (const src of held ? (JSON.parse(held[1]!) as string[]) : []) srcs.add(src);
   let raw = 0;
   let gz = 0;
   let br = 0;
