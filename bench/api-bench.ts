@@ -16,10 +16,14 @@ const boundary = '----bench';
 const form = `--${boundary}\r\nContent-Disposition: form-data; name="productStoreId"\r\n\r\n9000\r\n--${boundary}--\r\n`;
 // Words shoppers of the lighting store type. With a price cap that differs on every request (and
 // never filters anything out), each request is a new URL: the per-tenant read cache never answers,
-// so this row measures the search itself, database included.
+// so these rows measure the listing and the search themselves (index, parsed texts and product
+// cards of the products service included; decision 014).
 const WORDS = ['pendant', 'brass', 'lamp', 'glass', 'sconce', 'floor', 'table', 'led', 'chandelier', 'rattan'];
 const uncachedSearch = (i: number) =>
   `/skulocity/api/v1/public/ecommerce/product/search?searchText=${WORDS[i % WORDS.length]}&priceMax=${10_000_000 + i}`;
+const CATEGORIES = ['LGT_PENDANTS', 'LGT_CHANDELIERS', 'LGT_FLOOR_LAMPS', 'LGT_TABLE_LAMPS'];
+const uncachedList = (i: number) =>
+  `/skulocity/api/v1/public/ecommerce/product?productCategoryId=${CATEGORIES[i % CATEGORIES.length]}&sort=price_asc&priceMax=${10_000_000 + i}`;
 
 const cases: Array<{
   name: string;
@@ -50,14 +54,17 @@ const cases: Array<{
     headers: { host } as Record<string, string>,
     body: undefined,
   })),
-  {
-    name: 'GET search, uncached',
-    path: uncachedSearch(0),
-    method: 'GET',
-    headers: { host },
+  ...[
+    ['GET category products, uncached', uncachedList],
+    ['GET search, uncached', uncachedSearch],
+  ].map(([name, pathFor]) => ({
+    name: name as string,
+    path: (pathFor as (i: number) => string)(0),
+    method: 'GET' as const,
+    headers: { host } as Record<string, string>,
     body: undefined,
-    pathFor: uncachedSearch,
-  },
+    pathFor: pathFor as (i: number) => string,
+  })),
 ];
 
 const server = await startServer(PORT);

@@ -1,7 +1,9 @@
 /**
  * `npm run bench:search`: search at scale. A generated tenant of 100,000 products, then a fixed list
  * of 200 queries (words, phrases, prefixes, brands, typos) through the search service, on PGlite and,
- * when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL. Prints p50 and p95 per database.
+ * when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL. Prints p50 and p95 per database,
+ * twice: each text the first time the service sees it (PostgreSQL parses it, the page's product cards
+ * are read) and the same texts again (both kept in memory by the service).
  * A benchmark, not a test: it prints figures and asserts nothing.
  */
 import { randomBytes } from 'node:crypto';
@@ -24,7 +26,6 @@ async function run(label: string, database: Database) {
   await database.db.execute(`VACUUM ANALYZE products` as never);
   await database.db.execute(`VACUUM ANALYZE product_categories` as never);
   console.log(`${label}: ${COUNT} products loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  const service = createProductsService(database.db);
   const ctx: TenantContext = {
     tenantId: TENANT,
     productStoreId: 'none',
@@ -34,6 +35,14 @@ async function run(label: string, database: Database) {
   };
   const list = queries();
   const q = (searchText: string) => ({ searchText, sort: 'relevance' as const, page: 1, pageSize: 24 });
+  // Warm-up with a service of its own, one pass over the list, so the timed passes see what a
+  // running server has: the database's buffer cache and query plans. Its index, parsed texts and
+  // cards go with it; the timed service starts with none of them.
+  {
+    const warm = createProductsService(database.db);
+    for (const text of list) await warm.search(ctx, q(text));
+  }
+  const service = createProductsService(database.db);
   // The tenant's search index (decision 014), built before the warm-up so its cost is seen apart.
   const gc = (globalThis as { gc?: () => void }).gc;
   // Twice, a turn of the event loop apart: array buffers are released after the objects holding them.
@@ -59,30 +68,37 @@ async function run(label: string, database: Database) {
     'growth MB': mb(after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers),
     'gc before measuring': gc ? 'yes' : 'no (run with --expose-gc)',
   });
-  // Warm-up: one pass over the list, so the timed pass sees what a running server has: the
-  // database's buffer cache, query plans and the typo vocabulary.
-  for (const text of list) await service.search(ctx, q(text));
-  const times: number[] = [];
-  const slowest: { text: string; ms: number; total: number }[] = [];
-  let found = 0;
-  for (const text of list) {
-    const s = performance.now();
-    const r = await service.search(ctx, q(text));
-    const ms = performance.now() - s;
-    times.push(ms);
-    slowest.push({ text, ms: Math.round(ms), total: r.total });
-    if (r.total > 0) found++;
-  }
-  times.sort((a, b) => a - b);
-  slowest.sort((a, b) => b.ms - a.ms);
-  console.log(`${label}: slowest queries`, slowest.slice(0, 6));
+  // The typo vocabulary is read on the first typo: read it now, as a running server has it.
+  await service.search(ctx, q('lampp brsas'));
+  const pass = async () => {
+    const times: number[] = [];
+    const slowest: { text: string; ms: number; total: number }[] = [];
+    let found = 0;
+    for (const text of list) {
+      const s = performance.now();
+      const r = await service.search(ctx, q(text));
+      const ms = performance.now() - s;
+      times.push(ms);
+      slowest.push({ text, ms: Math.round(ms), total: r.total });
+      if (r.total > 0) found++;
+    }
+    times.sort((a, b) => a - b);
+    slowest.sort((a, b) => b.ms - a.ms);
+    return { times, slowest, found };
+  };
+  const first = await pass();
+  const again = await pass();
+  console.log(`${label}: slowest queries, first time`, first.slowest.slice(0, 6));
+  const ms = (times: number[], p: number) => Number(percentile(times, p).toFixed(1));
   return {
     database: label,
     queries: list.length,
-    'with results': found,
-    'p50 ms': Number(percentile(times, 50).toFixed(1)),
-    'p95 ms': Number(percentile(times, 95).toFixed(1)),
-    'max ms': Number(times.at(-1)!.toFixed(1)),
+    'with results': first.found,
+    'p50 ms': ms(first.times, 50),
+    'p95 ms': ms(first.times, 95),
+    'max ms': Number(first.times.at(-1)!.toFixed(1)),
+    'again p50 ms': ms(again.times, 50),
+    'again p95 ms': ms(again.times, 95),
   };
 }
 

@@ -185,8 +185,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     onStockChange: (tenantId, productIds) => products.stockChanged(tenantId, productIds),
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
-  // A new review changes the product's summary: the store's cached catalog answers go.
-  const reviews = createReviewsService(database.db, { onChange: (tenantId) => cache.invalidateTenant(tenantId) });
+  // A new review changes the product's summary: the store's cached catalog answers and the
+  // product's card go.
+  const reviews = createReviewsService(database.db, {
+    onChange: (tenantId, productId) => {
+      cache.invalidateTenant(tenantId);
+      products.reviewsChanged(tenantId, productId);
+    },
+  });
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });

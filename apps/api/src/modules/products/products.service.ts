@@ -14,7 +14,14 @@ import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
-import { createSearchIndexes, type SearchIndexOptions, searchTsQuery, tsQueryOf } from './search-index';
+import {
+  createSearchIndexes,
+  type SearchIndexOptions,
+  searchTsQuery,
+  type TenantIndex,
+  type TsQuery,
+  tsQueryOf,
+} from './search-index';
 import {
   buildVocabulary,
   correctQuery,
@@ -48,6 +55,16 @@ const summaryColumns = {
 type SummaryRow = Pick<Row, keyof typeof summaryColumns>;
 
 type Sort = SearchQuery['sort'];
+type Rating = { average: number | null; count: number };
+/** What a product card shows: its row and its rating. */
+interface Card {
+  row: SummaryRow;
+  rating: Rating;
+}
+const NO_RATING: Rating = { average: null, count: 0 };
+/** Cards kept per index, and parsed query texts kept in all: past these, the lot is dropped. */
+const MAX_CARDS = 20_000;
+const MAX_PARSED = 10_000;
 
 export interface ProductsServiceOptions {
   searchIndex?: SearchIndexOptions;
@@ -72,9 +89,74 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     return words;
   }
 
+  /**
+   * Queries as PostgreSQL parses them, by text. The parse depends on the text alone (the text
+   * search configuration is the same for every store), and shoppers repeat the same few texts with
+   * other filters, sorts and pages: a repeated text needs no round trip to the database.
+   */
+  const parsedTexts = new Map<string, TsQuery>();
+  async function parsedQuery(text: string): Promise<TsQuery> {
+    const hit = parsedTexts.get(text);
+    if (hit) return hit;
+    const parsed = await tsQueryOf(db, searchTsQuery(text));
+    if (parsedTexts.size >= MAX_PARSED) parsedTexts.clear();
+    parsedTexts.set(text, parsed);
+    return parsed;
+  }
+
+  /**
+   * The cards of products an index has put on a page, kept as long as that index lives: a page of
+   * search results or of a category whose products have been shown before needs no database read.
+   * They are as fresh as the index (its TTL, catalogChanged); a stock change or a new review drops
+   * the cards it touches at once, and a read that such a change overtook is not kept.
+   */
+  const cards = new WeakMap<TenantIndex, { byId: Map<string, Card>; version: number }>();
+  function cardsOf(index: TenantIndex) {
+    let kept = cards.get(index);
+    if (!kept) {
+      kept = { byId: new Map(), version: 0 };
+      cards.set(index, kept);
+    }
+    return kept;
+  }
+  function dropCards(tenantId: string, productIds?: string[]) {
+    const index = indexes.loaded(tenantId);
+    const kept = index && cards.get(index);
+    if (!kept) return;
+    kept.version++;
+    if (productIds) for (const id of productIds) kept.byId.delete(id);
+    else kept.byId.clear();
+  }
+  /** The cards of these products in this order (a product gone from the database is left out). */
+  async function cardsFor(ctx: TenantContext, index: TenantIndex, ids: string[]): Promise<Card[]> {
+    const kept = cardsOf(index);
+    const missing = ids.filter((id) => !kept.byId.has(id));
+    const read = new Map<string, Card>();
+    if (missing.length) {
+      const version = kept.version;
+      // Only what a card shows, and the ratings, read side by side.
+      const [rows, rated] = await Promise.all([
+        db
+          .select(summaryColumns)
+          .from(p)
+          .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.productId, missing))),
+        ratings(ctx.tenantId, missing),
+      ]);
+      for (const row of rows) read.set(row.productId, { row, rating: rated.get(row.productId) ?? NO_RATING });
+      if (kept.version === version) {
+        if (kept.byId.size + read.size > MAX_CARDS) kept.byId.clear();
+        for (const [id, card] of read) kept.byId.set(id, card);
+      }
+    }
+    return ids.flatMap((id) => {
+      const card = read.get(id) ?? kept.byId.get(id);
+      return card ? [card] : [];
+    });
+  }
+
   async function ratings(tenantId: string, ids: string[]) {
     const r = schema.productReviews;
-    if (!ids.length) return new Map<string, { average: number | null; count: number }>();
+    if (!ids.length) return new Map<string, Rating>();
     const rows = await db
       .select({
         productId: r.productId,
@@ -119,7 +201,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
 
   /**
    * A page of products with the total and facets, answered by the tenant's search index (match,
-   * rank, filters, facets, order); then the page's rows are read by id.
+   * rank, filters, facets, order); then the page's cards, from memory or read by id.
    */
   async function page(
     ctx: TenantContext,
@@ -129,7 +211,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
   ): Promise<ProductPage> {
     const [index, tsq] = await Promise.all([
       indexes.get(ctx.tenantId),
-      text === undefined ? undefined : tsQueryOf(db, searchTsQuery(text)),
+      text === undefined ? undefined : parsedQuery(text),
     ]);
     const counted = index.query({
       match: tsq ? index.match(tsq) : null,
@@ -146,20 +228,13 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       offset: (q.page - 1) * q.pageSize,
       limit: q.pageSize,
     });
-    const order = new Map(counted.ids.map((id, i) => [id, i]));
-    // The page's rows (only what a summary shows) and their ratings, read side by side.
-    const [rows, rated] = order.size
-      ? await Promise.all([
-          db
-            .select(summaryColumns)
-            .from(p)
-            .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.productId, counted.ids))),
-          ratings(ctx.tenantId, counted.ids),
-        ])
-      : [[], new Map()];
-    rows.sort((a, b) => (order.get(a.productId) ?? 0) - (order.get(b.productId) ?? 0));
+    const page = await cardsFor(ctx, index, counted.ids);
     return {
-      products: await summaries(ctx, rows, rated),
+      products: await summaries(
+        ctx,
+        page.map((c) => c.row),
+        new Map(page.map((c) => [c.row.productId, c.rating])),
+      ),
       total: counted.total,
       page: q.page,
       pageSize: q.pageSize,
@@ -231,6 +306,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
 
     /** The tenant's products, prices, names or categories changed: searches read them afresh. */
     catalogChanged(tenantId: string) {
+      dropCards(tenantId);
       indexes.invalidate(tenantId);
       vocabularies.delete(tenantId);
     },
@@ -238,6 +314,12 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     /** Stock of these products changed (an order took or gave back stock). */
     stockChanged(tenantId: string, productIds: string[]) {
       indexes.stockChanged(tenantId, productIds);
+      dropCards(tenantId, productIds);
+    },
+
+    /** A product's reviews changed: its cards show the new rating. */
+    reviewsChanged(tenantId: string, productId: string) {
+      dropCards(tenantId, [productId]);
     },
 
     /** Builds the tenant's search index now if it is not loaded; figures of the loaded indexes. */

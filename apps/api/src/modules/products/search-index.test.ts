@@ -452,6 +452,69 @@ describe('freshness', () => {
     expect(after?.buildMs).toBe(before?.buildMs); // the same index, patched
   });
 
+  it('answers a page it has answered before without reading the database: the parsed text and the cards are kept', async () => {
+    const calls: string[] = [];
+    const counted = new Proxy(db, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (prop === 'select' || prop === 'execute') calls.push(String(prop));
+          return value.apply(target, args);
+        };
+      },
+    }) as Db;
+    const fresh = createProductsService(counted);
+    const ctx = ctxOf(GEN);
+    const q = { searchText: 'walnut glass', sort: 'relevance', page: 1, pageSize: 24 } as SearchQuery;
+    const first = await fresh.search(ctx, q);
+    expect(first.total).toBeGreaterThan(24);
+    calls.length = 0;
+    // The same text with a filter that keeps the same first page (every price is under the cap).
+    const again = await fresh.search(ctx, { ...q, priceMax: 10_000_000 });
+    expect(calls).toEqual([]);
+    expect(again.products).toEqual(first.products);
+    // Another page of the same text: only the new page's cards are read (rows and ratings).
+    await fresh.search(ctx, { ...q, page: 2 });
+    expect(calls).toEqual(['select', 'select']);
+  });
+
+  it("shows a product's new stock and rating on its card at once: stock and review changes drop the card", async () => {
+    const ctx = ctxOf(GEN);
+    const id = 'G-0008';
+    const [row] = await db
+      .select()
+      .from(p)
+      .where(and(eq(p.tenantId, GEN), eq(p.productId, id)));
+    const card = async () => {
+      const found = await service.search(ctx, {
+        searchText: row?.productName ?? '',
+        sort: 'relevance',
+        page: 1,
+        pageSize: 48,
+      } as SearchQuery);
+      return found.products.find((x) => x.productId === id);
+    };
+    await db
+      .update(p)
+      .set({ stockQuantity: 40 })
+      .where(and(eq(p.tenantId, GEN), eq(p.productId, id)));
+    service.stockChanged(GEN, [id]);
+    expect(await card()).toMatchObject({ inStock: true, lowStock: null, rating: { average: null, count: 0 } });
+    await db
+      .update(p)
+      .set({ stockQuantity: 3 })
+      .where(and(eq(p.tenantId, GEN), eq(p.productId, id)));
+    service.stockChanged(GEN, [id]);
+    expect(await card()).toMatchObject({ inStock: true, lowStock: 3 });
+    await db.insert(schema.productReviews).values([
+      { tenantId: GEN, reviewId: 'RV-G8-1', productId: id, authorName: 'Ann B.', rating: 5 },
+      { tenantId: GEN, reviewId: 'RV-G8-2', productId: id, authorName: 'Bo C.', rating: 4 },
+    ]);
+    service.reviewsChanged(GEN, id);
+    expect(await card()).toMatchObject({ rating: { average: 4.5, count: 2 } });
+  });
+
   it('keeps a stock change made while a background rebuild was reading', async () => {
     // A database whose build read can be held after it has read (old stock in hand).
     let hold: Promise<void> | null = null;

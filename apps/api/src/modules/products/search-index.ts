@@ -1246,6 +1246,11 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
       return index;
     },
 
+    /** The tenant's index if one is loaded now (no build, no wait). */
+    loaded(tenantId: string): TenantIndex | undefined {
+      return entries.get(tenantId)?.index;
+    },
+
     /** The tenant's products, prices, categories or names changed: the next search rebuilds. */
     invalidate(tenantId: string) {
       entries.delete(tenantId);

@@ -32,7 +32,7 @@ export function reviewAuthorName(firstName: string, lastName: string): string {
 
 export interface ReviewsDeps {
   /** Runs after a review is published: the store's cached product answers must not keep the old summary. */
-  onChange?: (tenantId: string) => void;
+  onChange?: (tenantId: string, productId: string) => void;
 }
 
 /**
@@ -133,7 +133,7 @@ export function createReviewsService(db: Db, deps: ReviewsDeps = {}) {
         if (isUniqueViolation(err)) throw already();
         throw err;
       }
-      deps.onChange?.(ctx.tenantId);
+      deps.onChange?.(ctx.tenantId, input.productId);
       return toReview(row as typeof rv.$inferSelect);
     },
   };

@@ -113,6 +113,18 @@ describe('who may review', () => {
 describe('writing a review', () => {
   it('is published at once, verbatim in JSON, in the summary, with first name and last initial', async () => {
     const before = await details(bought.delivered);
+    // The product's card in a search, as a listing shows it (the service keeps cards in memory).
+    const card = async () => {
+      const res = await t.app.inject({
+        url: `${B}/public/ecommerce/product/search?searchText=${encodeURIComponent(before.productName)}`,
+        headers: { host: LIGHTING },
+      });
+      const found = (res.json().data.products as { productId: string; rating: { count: number } }[]).find(
+        (x) => x.productId === bought.delivered,
+      );
+      return found?.rating.count;
+    };
+    expect(await card()).toBe(before.reviewSummary.count);
     const res = await write(sam, {
       productId: bought.delivered,
       rating: 4,
@@ -132,6 +144,7 @@ describe('writing a review', () => {
     expect(after.reviewSummary.count).toBe(before.reviewSummary.count + 1);
     expect(after.reviewSummary.distribution[4]).toBe(before.reviewSummary.distribution[4] + 1);
     expect(after.reviewSummary.latest[0]).toMatchObject({ authorName: 'Sam S.', rating: 4, body: HOSTILE });
+    expect(await card()).toBe(before.reviewSummary.count + 1);
     const sum = Object.entries(after.reviewSummary.distribution as Record<string, number>).reduce(
       (s, [stars, n]) => s + Number(stars) * n,
       0,
