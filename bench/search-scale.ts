@@ -88,6 +88,22 @@ async function run(label: string, database: Database) {
   };
   const first = await pass();
   const again = await pass();
+  // Autocomplete as a shopper types: every prefix (two letters on) of the plain-word queries.
+  const typed = [
+    ...new Set(
+      list
+        .filter((t) => /^[a-z ]+$/i.test(t))
+        .flatMap((t) => Array.from({ length: t.length - 1 }, (_, i) => t.slice(0, i + 2)))
+        .filter((t) => !t.endsWith(' ')),
+    ),
+  ];
+  const typing: number[] = [];
+  for (const text of typed) {
+    const s = performance.now();
+    await service.autocomplete(ctx, text);
+    typing.push(performance.now() - s);
+  }
+  typing.sort((a, b) => a - b);
   console.log(`${label}: slowest queries, first time`, first.slowest.slice(0, 6));
   const ms = (times: number[], p: number) => Number(percentile(times, p).toFixed(1));
   return {
@@ -99,6 +115,9 @@ async function run(label: string, database: Database) {
     'max ms': Number(first.times.at(-1)!.toFixed(1)),
     'again p50 ms': ms(again.times, 50),
     'again p95 ms': ms(again.times, 95),
+    'autocomplete texts': typing.length,
+    'autocomplete p50 ms': ms(typing, 50),
+    'autocomplete p95 ms': ms(typing, 95),
   };
 }
 

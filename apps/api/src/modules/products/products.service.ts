@@ -95,12 +95,13 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
    * other filters, sorts and pages: a repeated text needs no round trip to the database.
    */
   const parsedTexts = new Map<string, TsQuery>();
-  async function parsedQuery(text: string): Promise<TsQuery> {
-    const hit = parsedTexts.get(text);
+  async function parsedQuery(kind: 'search' | 'prefix', text: string): Promise<TsQuery> {
+    const key = `${kind}\u0000${text}`;
+    const hit = parsedTexts.get(key);
     if (hit) return hit;
-    const parsed = await tsQueryOf(db, searchTsQuery(text));
+    const parsed = await tsQueryOf(db, kind === 'search' ? searchTsQuery(text) : sql`to_tsquery('simple', ${text})`);
     if (parsedTexts.size >= MAX_PARSED) parsedTexts.clear();
-    parsedTexts.set(text, parsed);
+    parsedTexts.set(key, parsed);
     return parsed;
   }
 
@@ -211,7 +212,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
   ): Promise<ProductPage> {
     const [index, tsq] = await Promise.all([
       indexes.get(ctx.tenantId),
-      text === undefined ? undefined : parsedQuery(text),
+      text === undefined ? undefined : parsedQuery('search', text),
     ]);
     const counted = index.query({
       match: tsq ? index.match(tsq) : null,
@@ -328,35 +329,43 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       return indexes.stats();
     },
 
+    /**
+     * Suggestions while the shopper types: products whose words start with what is typed (the last
+     * word as a prefix), in the order the results page would show them (exact name, then names that
+     * start with the text, then relevance), from the tenant's index; categories by name or
+     * description.
+     */
     async autocomplete(ctx: TenantContext, text: string) {
-      const words = queryWords(text);
-      const prefix = prefixTsQuery(words);
+      const prefix = prefixTsQuery(queryWords(text));
       if (!prefix) return { products: [], categories: [] };
       const lower = text.toLowerCase();
-      const rows = await db
-        .select()
-        .from(p)
-        .where(and(eq(p.tenantId, ctx.tenantId), sql`${p.searchVector} @@ to_tsquery('simple', ${prefix})`))
-        .orderBy(
-          sql`CASE WHEN starts_with(lower(${p.productName}), ${lower}) THEN 0 ELSE 1 END`,
-          sql`ts_rank_cd(${p.searchVector}, to_tsquery('simple', ${prefix})) DESC`,
-          asc(p.productName),
-        )
-        .limit(6);
       const like = `%${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const cats = await db
-        .select()
-        .from(cat)
-        .where(
-          and(
-            eq(cat.tenantId, ctx.tenantId),
-            sql`(lower(coalesce(${cat.categoryName}, '')) LIKE ${like} OR lower(coalesce(${cat.description}, '')) LIKE ${like})`,
-          ),
-        )
-        .orderBy(asc(cat.productCategoryId))
-        .limit(4);
+      const [index, tsq, cats] = await Promise.all([
+        indexes.get(ctx.tenantId),
+        parsedQuery('prefix', prefix),
+        db
+          .select()
+          .from(cat)
+          .where(
+            and(
+              eq(cat.tenantId, ctx.tenantId),
+              sql`(lower(coalesce(${cat.categoryName}, '')) LIKE ${like} OR lower(coalesce(${cat.description}, '')) LIKE ${like})`,
+            ),
+          )
+          .orderBy(asc(cat.productCategoryId))
+          .limit(4),
+      ]);
+      const top = index.query({
+        match: index.match(tsq),
+        filters: {},
+        sort: 'relevance',
+        relevance: { plan: index.rankPlan(tsq), text: lower },
+        offset: 0,
+        limit: 6,
+      });
+      const found = await cardsFor(ctx, index, top.ids);
       return {
-        products: rows.map((r) => ({
+        products: found.map(({ row: r }) => ({
           productId: r.productId,
           productName: r.productName,
           slug: r.slug,

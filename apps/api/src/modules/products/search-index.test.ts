@@ -479,6 +479,28 @@ describe('freshness', () => {
     expect(calls).toEqual(['select', 'select']);
   });
 
+  it.each(['lam', 'brass l', 'walnut gl', 'arden'])(
+    'suggests for %j what the prefix query matches, names starting with the text first',
+    async (text) => {
+      const suggested = await service.autocomplete(ctxOf(GEN), text);
+      const words = text.split(' ');
+      const prefix = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+      const matches = await rowsOf<{ id: string; name: string }>(
+        db,
+        sql`SELECT ${p.productId} AS id, ${p.productName} AS name FROM ${p}
+          WHERE ${p.tenantId} = ${GEN} AND ${p.searchVector} @@ to_tsquery('simple', ${prefix})`,
+      );
+      const names = new Map(matches.map((m) => [m.id, m.name]));
+      expect(suggested.products.length).toBe(Math.min(6, matches.length));
+      for (const s of suggested.products) expect(names.get(s.productId)).toBe(s.productName);
+      // As many names starting with the text as there are, and those first.
+      const starts = (name: string) => name.toLowerCase().startsWith(text);
+      const leading = suggested.products.findIndex((s) => !starts(s.productName));
+      const startingInAll = matches.filter((m) => starts(m.name)).length;
+      expect(leading === -1 ? suggested.products.length : leading).toBe(Math.min(6, startingInAll));
+    },
+  );
+
   it("shows a product's new stock and rating on its card at once: stock and review changes drop the card", async () => {
     const ctx = ctxOf(GEN);
     const id = 'G-0008';
