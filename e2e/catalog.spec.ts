@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { apiJson, fetchText, hydrated, STORES, snap } from './helpers';
+import { apiJson, fetchText, holdApp, hydrated, STORES, snap } from './helpers';
 
 /** The catalog pages of the storefront: home shelves, category, product, search, FAQs, CMS, contact. */
 
@@ -235,6 +235,19 @@ test.describe('product page', () => {
     await expect(page.getByTestId('price-total')).toHaveText(`${usd(p.price * 2)} for 2`);
     await qty.fill('500');
     await expect(qty).toHaveValue('99');
+  });
+
+  test('a quantity typed before the app has loaded is the one the stepper counts from', async ({ page }) => {
+    const p = await details(CONFIGURABLE.productId);
+    const release = await holdApp(page);
+    await page.goto(`/${p.slug}/${p.productId}`);
+    const qty = page.getByRole('spinbutton', { name: 'Quantity' });
+    await qty.fill('3');
+    release();
+    await hydrated(page);
+    await page.getByRole('button', { name: 'Increase quantity' }).click();
+    await expect(qty).toHaveValue('4');
+    await expect(page.getByTestId('price-total')).toHaveText(`${usd(p.price * 4)} for 4`);
   });
 
   test('JSON-LD Product and BreadcrumbList carry the name, price and availability', async ({ page }) => {

@@ -50,3 +50,19 @@ export async function apiJson<T>(_page: Page | null, store: StoreName, path: str
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => window.localStorage.getItem('productStoreId') !== null);
 }
+
+/**
+ * Holds the app's entry module back until the returned function is called: whatever the test does
+ * meanwhile lands on the server-rendered page, before hydration, for sure.
+ */
+export async function holdApp(page: Page): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(/\/assets\/entry\.client-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

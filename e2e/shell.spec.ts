@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { apiJson, fetchText, hydrated, STORE_NAMES, STORES, type StoreName, snap } from './helpers';
+import { apiJson, fetchText, holdApp, hydrated, STORE_NAMES, STORES, type StoreName, snap } from './helpers';
 import { PORT } from './playwright.config';
 
 interface Category {
@@ -133,6 +133,19 @@ test.describe('search box', () => {
     await expect(box).toHaveValue('');
   });
 
+  test('text typed before the app has loaded is searched for once it has, and gets suggestions', async ({ page }) => {
+    const release = await holdApp(page);
+    await page.goto('/faqs');
+    const box = page.getByTestId('search-desktop');
+    await box.fill('pendant');
+    release();
+    await hydrated(page);
+    await expect(page.getByRole('listbox')).toBeVisible();
+    await box.press('Escape');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/product\/search\/pendant$/);
+  });
+
   test('the mobile box works the same at 375 px', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 812 });
     await page.goto('/');
@@ -176,15 +189,7 @@ test.describe('category bar', () => {
   });
 
   test('a tab clicked while the app is still loading opens once it has loaded', async ({ page }) => {
-    // Hold the app's entry module back, so the click lands on the server-rendered page for sure.
-    let release: () => void = () => {};
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route(/\/assets\/entry\.client-[^/]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdApp(page);
     await page.goto('/');
     const [first] = await mainData(page, 'lighting');
     const tab = page.getByTestId('category-bar').getByRole('button', { name: first!.catalogName });

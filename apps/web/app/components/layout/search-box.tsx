@@ -3,6 +3,7 @@ import { Search, Tag } from 'lucide-react';
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { Form, useLocation, useNavigate } from 'react-router';
 import { mediaSrcSet } from '../../lib/media';
+import { useValueChangedBeforeHydration } from '../../lib/use-value-before-hydration';
 import { NO_IMAGE } from './category-bar';
 
 const SEARCH_PREFIX = '/product/search/';
@@ -102,26 +103,31 @@ export function SearchBox({ variant }: { variant: 'desktop' | 'mobile' }) {
     setActive(-1);
   }, []);
 
+  // Another search page (or none): the box shows its text. Not at hydration, where the field may
+  // hold what the shopper typed before the app ran (adopted below).
+  const shown = useRef(current);
   useEffect(() => {
+    if (shown.current === current) return;
+    shown.current = current;
     setValue(current ?? '');
   }, [current]);
 
-  // A new page closes the list and forgets answers still on their way.
+  // A new page closes the list and forgets answers still on their way (not the first page: its
+  // text typed before hydration is being looked up).
+  const path = useRef(location.pathname);
   useEffect(() => {
+    if (path.current === location.pathname) return;
+    path.current = location.pathname;
     cancel();
     close();
   }, [location.pathname, cancel, close]);
 
   useEffect(() => cancel, [cancel]);
 
-  // Text typed before the page became interactive is in the field but not in state: adopt it.
-  useEffect(() => {
-    const typed = inputRef.current?.value ?? '';
-    if (typed && typed !== value) {
-      setValue(typed);
-      lookup(typed);
-    }
-  }, []);
+  useValueChangedBeforeHydration(inputRef, value, (typed) => {
+    setValue(typed);
+    lookup(typed);
+  });
 
   function lookup(text: string) {
     cancel();
@@ -235,7 +241,9 @@ export function SearchBox({ variant }: { variant: 'desktop' | 'mobile' }) {
       className={variant === 'desktop' ? 'relative hidden w-full max-w-xl md:block' : 'relative block w-full md:hidden'}
       onSubmit={(e) => {
         e.preventDefault();
-        const text = value.trim();
+        // The field, not the state: a submit that comes while the app hydrates may come before
+        // the field's text typed earlier has been adopted.
+        const text = (inputRef.current?.value ?? value).trim();
         if (!text) return;
         cancel();
         close();

@@ -2,6 +2,7 @@ import type { ConfigPrice, ProductDetails } from '@app/contracts';
 import { formatMoney, GENERIC_ERROR_MESSAGE } from '@app/contracts/client';
 import { Loader2, Minus, Plus, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { useValueChangedBeforeHydration } from '../../lib/use-value-before-hydration';
 import { PostForm } from '../ui/post-form';
 import { Price } from './price';
 
@@ -39,6 +40,10 @@ export function PurchaseForm({ product }: { product: ProductDetails }) {
   const configurable = product.productType === 'CONFIGURABLE' && options.length > 0;
   const [selections, setSelections] = useState<Selections>(() => defaultSelections(options));
   const [quantity, setQuantity] = useState<number | ''>(1);
+  const quantityRef = useRef<HTMLInputElement>(null);
+  useValueChangedBeforeHydration(quantityRef, String(quantity), (v) =>
+    setQuantity(v === '' ? '' : clampQty(Number(v))),
+  );
   const [unitPrice, setUnitPrice] = useState(() => product.price + deltaOf(options, defaultSelections(options)));
   const [pricing, setPricing] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -162,6 +167,7 @@ export function PurchaseForm({ product }: { product: ProductDetails }) {
               <Minus aria-hidden className="size-4" />
             </button>
             <input
+              ref={quantityRef}
               id="quantity"
               name="quantity"
               type="number"

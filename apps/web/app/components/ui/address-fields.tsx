@@ -1,4 +1,6 @@
 import type { AddressField, Country } from '@app/contracts';
+import { useRef } from 'react';
+import { useValueChangedBeforeHydration } from '../../lib/use-value-before-hydration';
 import { Field } from './form-field';
 
 const selectClass =
@@ -24,12 +26,15 @@ export function SelectField({
   error?: string | undefined;
   autoComplete?: string;
 }) {
+  const ref = useRef<HTMLSelectElement>(null);
+  useValueChangedBeforeHydration(ref, value, onChange);
   return (
     <div>
       <label htmlFor={name} className="mb-1.5 block text-sm font-medium text-slate-800">
         {label}
       </label>
       <select
+        ref={ref}
         id={name}
         name={name}
         autoComplete={autoComplete}
