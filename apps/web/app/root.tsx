@@ -75,6 +75,9 @@ const PRIVATE_PATHS = /^\/(cart|checkout|order|account|manage-store)(\/|$)/;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // Hydrated (the store's pages and the error page alike): a button clicked while the app was
+  // still loading gets its click now, and clicks are no longer held.
+  useEffect(replayHeldClick, []);
   const root = useRouteLoaderData<typeof loader>('root');
   const store = root?.shell.store;
   return (
@@ -103,8 +106,6 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const { shell, user, cartSize, wishlist } = loaderData;
-  // Hydrated: a button clicked while the app was still loading gets its click now.
-  useEffect(replayHeldClick, []);
   return (
     <ToastProvider>
       <Frame shell={shell} user={user} cartSize={cartSize} wishlistCount={wishlist.length}>
