@@ -355,15 +355,8 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
           .orderBy(asc(cat.productCategoryId))
           .limit(4),
       ]);
-      const top = index.query({
-        match: index.match(tsq),
-        filters: {},
-        sort: 'relevance',
-        relevance: { plan: index.rankPlan(tsq), text: lower },
-        offset: 0,
-        limit: 6,
-      });
-      const found = await cardsFor(ctx, index, top.ids);
+      const top = index.best(index.match(tsq), { plan: index.rankPlan(tsq), text: lower }, 6);
+      const found = await cardsFor(ctx, index, top);
       return {
         products: found.map(({ row: r }) => ({
           productId: r.productId,

@@ -993,6 +993,16 @@ export class TenantIndex {
   }
 
   /**
+   * The best `limit` matches by relevance, with no filter and no facet (autocomplete, on every
+   * keystroke: the facet pass of `query` would be work nobody reads). Same order as `query`.
+   */
+  best(match: Uint32Array, relevance: { plan: RankPlan; text: string }, limit: number): string[] {
+    const docs = new Grow(new Int32Array(1024), (k) => new Int32Array(k));
+    forEachDoc(match, (d) => docs.push(d));
+    return this.order(docs.done(), 'relevance', relevance, limit).map((d) => this.ids[d] as string);
+  }
+
+  /**
    * The first `want` documents in the order of the sort: a key, larger first, then the document
    * number (product id order), or for relevance featured first and then the document number.
    */

@@ -121,7 +121,7 @@ export function ProductGrid({
   columns?: 3 | 4;
   /**
    * Cards above the fold load at once and first: they are the page's largest paint, and the app
-   * starts only once they are decoded (paint-first.ts).
+   * starts only once those on screen have been presented (paint-first.ts).
    */
   eagerCount?: number;
 }) {
