@@ -5,6 +5,11 @@ import type { ErrorCode } from '@app/contracts';
  * bad promo code) are returned as typed results instead; this is for the request that cannot go on.
  */
 export class AppError extends Error {
+  /** The form field at fault, when one is (`AppError.field`): forms show the message next to it. */
+  field?: string;
+  /** The message as shown next to the field (without the field's name). */
+  fieldMessage?: string;
+
   constructor(
     readonly statusCode: number,
     readonly code: ErrorCode,
@@ -16,6 +21,16 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
+  /**
+   * A refusal caused by one field of the request. API clients read "field: message" in `errors`
+   * (the field named, DESIGN.md section 4); forms read `field` and `fieldMessage`.
+   */
+  static field(statusCode: 400 | 409 | 422, code: ErrorCode, field: string, message: string) {
+    const err = new AppError(statusCode, code, `${field}: ${message}`);
+    err.field = field;
+    err.fieldMessage = message.charAt(0).toUpperCase() + message.slice(1);
+    return err;
+  }
   static badRequest(message: string, errors?: string[]) {
     return new AppError(400, 'BAD_REQUEST', message, errors);
   }

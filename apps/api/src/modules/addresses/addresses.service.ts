@@ -22,7 +22,7 @@ const POSTAL_CODES: Record<string, { re: RegExp; example: string }> = {
 /** The country and region exist and belong together; the postal code has the country's form. */
 export function checkPlace(input: AddressInput) {
   const country = COUNTRIES.find((c) => c.geoId === input.countryGeoId);
-  if (!country) throw AppError.badRequest('countryGeoId: we do not ship to this country.');
+  if (!country) throw AppError.field(400, 'BAD_REQUEST', 'countryGeoId', 'we do not ship to this country.');
   if (country.regions.length > 0) {
     if (!input.stateProvinceGeoId)
       throw AppError.badRequest(`stateProvinceGeoId: please choose a state or region of ${country.name}.`);

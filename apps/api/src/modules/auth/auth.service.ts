@@ -154,7 +154,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
     const ok = Boolean(row && password && (await verifyPassword(row.hash, password)));
     if (!ok) {
       await record(ctx, 'login', [subject], false);
-      throw AppError.badRequest(`${field}: the current password is not correct.`);
+      throw AppError.field(400, 'BAD_REQUEST', field, 'the current password is not correct.');
     }
   }
 
@@ -389,7 +389,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
           .from(u)
           .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, input.email), ne(u.userId, userId)));
         if (taken) {
-          throw new AppError(409, 'CONFLICT', 'email: another account of this store already uses this email address.');
+          throw AppError.field(409, 'CONFLICT', 'email', 'another account of this store already uses this email address.');
         }
       }
       await db

@@ -120,7 +120,7 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       );
     const wanted = (existing?.quantity ?? 0) + quantity;
     if (wanted > MAX_LINE_QUANTITY) {
-      throw AppError.badRequest(`quantity: a cart holds at most ${MAX_LINE_QUANTITY} of one product.`);
+      throw AppError.field(400, 'BAD_REQUEST', 'quantity', `a cart holds at most ${MAX_LINE_QUANTITY} of one product.`);
     }
     if (wanted > product.stockQuantity) throw onlyLeft(product.productName, product.stockQuantity);
     if (existing) {

@@ -120,7 +120,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     if (problem) throw new AppError(409, 'OUT_OF_STOCK', `${problem.productName}: ${problem.problem}.`);
     checkPlace({ ...shipTo });
     const rate = (await rates(ctx, cart, shipTo.countryGeoId)).find((r) => r.methodId === shippingMethodId);
-    if (!rate) throw AppError.badRequest('shippingMethodId: this shipping method does not deliver to that address.');
+    if (!rate) throw AppError.field(400, 'BAD_REQUEST', 'shippingMethodId', 'this shipping method does not deliver to that address.');
     const tax = await taxFor(ctx, shipTo.countryGeoId, shipTo.stateProvinceGeoId);
     return { cart, cartRow, quote: quote(cart, rate.rate, tax), method: rate.name };
   }
@@ -309,7 +309,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         : buyer.userId
           ? { kind: 'token' as const, ...(await deps.cards.forCharge(ctx, buyer.userId, payment.paymentMethodId)) }
           : (() => {
-              throw AppError.badRequest('paymentMethodId: log in to pay with a saved card.');
+              throw AppError.field(400, 'BAD_REQUEST', 'paymentMethodId', 'log in to pay with a saved card.');
             })();
     return {
       providerId: deps.cards.provider.id,
@@ -400,7 +400,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     payer: Payer,
   ): Promise<Order> {
     const email = buyer.accountEmail ?? input.email;
-    if (!email) throw AppError.badRequest('email: please enter your email address for the receipt.');
+    if (!email) throw AppError.field(400, 'BAD_REQUEST', 'email', 'please enter your email address for the receipt.');
     // What was asked (address, method, email, payment) and with which cart, hashed apart: a retry
     // after success finds the cart emptied by its own order, and must still get that order.
     const inputHash = sha256({
@@ -578,7 +578,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     ): Promise<{ paypalOrderId: string; approveUrl: string }> {
       const paypal = requirePayPal();
       const email = buyer.accountEmail ?? input.email;
-      if (!email) throw AppError.badRequest('email: please enter your email address for the receipt.');
+      if (!email) throw AppError.field(400, 'BAD_REQUEST', 'email', 'please enter your email address for the receipt.');
       const { cartRow, quote: q } = await priced(
         ctx,
         await loadCart(ctx, buyer.owner),

@@ -29,7 +29,7 @@ export function createCardsService(db: Db, provider: PaymentProvider) {
       .select({ id: pa.contactMechId })
       .from(pa)
       .where(and(eq(pa.tenantId, ctx.tenantId), eq(pa.userId, userId), eq(pa.contactMechId, id)));
-    if (!row) throw AppError.badRequest('billingContactMechId: choose one of your saved addresses.');
+    if (!row) throw AppError.field(400, 'BAD_REQUEST', 'billingContactMechId', 'choose one of your saved addresses.');
     return id;
   }
 
@@ -42,8 +42,8 @@ export function createCardsService(db: Db, provider: PaymentProvider) {
         .select()
         .from(sc)
         .where(and(eq(sc.tenantId, ctx.tenantId), eq(sc.userId, userId), eq(sc.paymentMethodId, paymentMethodId)));
-      if (!row) throw AppError.badRequest('paymentMethodId: choose one of your saved cards.');
-      if (expired(row.expMonth, row.expYear)) throw AppError.badRequest('paymentMethodId: this card has expired.');
+      if (!row) throw AppError.field(400, 'BAD_REQUEST', 'paymentMethodId', 'choose one of your saved cards.');
+      if (expired(row.expMonth, row.expYear)) throw AppError.field(400, 'BAD_REQUEST', 'paymentMethodId', 'this card has expired.');
       return { token: row.providerToken, brand: row.brand, last4: row.last4 };
     },
 
@@ -91,7 +91,7 @@ export function createCardsService(db: Db, provider: PaymentProvider) {
     },
 
     async edit(ctx: TenantContext, userId: string, input: CardEdit): Promise<SavedCard> {
-      if (expired(input.expMonth, input.expYear)) throw AppError.badRequest('expYear: this expiry date has passed.');
+      if (expired(input.expMonth, input.expYear)) throw AppError.field(400, 'BAD_REQUEST', 'expYear', 'this expiry date has passed.');
       const billing = await checkBilling(ctx, userId, input.billingContactMechId);
       const [row] = await db
         .update(sc)
