@@ -8,31 +8,33 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import type { App } from './lib/app-types';
 import { PublicReadCache } from './lib/public-cache';
-import { addressesRoutes, createAddressesService } from './modules/addresses/index';
-import { authRoutes, createAuthService } from './modules/auth/index';
-import { cartRoutes, createCartService, mergeGuestCartOnLogin } from './modules/cart/index';
+import { addressesPages, addressesRoutes, createAddressesService } from './modules/addresses/index';
+import { authPages, authRoutes, createActorResolver, createAuthService } from './modules/auth/index';
+import { cartPages, cartRoutes, createCartService, guestCartToken, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
-import { checkoutRoutes, createCheckoutService } from './modules/checkout/index';
-import { contactRoutes, createContactService } from './modules/contact/index';
+import { checkoutPages, checkoutRoutes, createCheckoutService } from './modules/checkout/index';
+import { contactPages, contactRoutes, createContactService } from './modules/contact/index';
 import { healthRoutes } from './modules/health/health.routes';
 import { createMailer, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
-import { createOrdersService, ordersRoutes } from './modules/orders/index';
+import { createOrdersService, ordersPages, ordersRoutes } from './modules/orders/index';
 import {
+  cardsPages,
   cardsRoutes,
   createCardsService,
   createPayPalClient,
   createTestPaymentProvider,
 } from './modules/payments/index';
-import { createProductsService, productsRoutes } from './modules/products/index';
-import { createReturnsService, returnsRoutes } from './modules/returns/index';
-import { createReviewsService, reviewsRoutes } from './modules/reviews/index';
-import { createStoreService, storeRoutes } from './modules/store/index';
+import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
+import { createReturnsService, returnsPages, returnsRoutes } from './modules/returns/index';
+import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
+import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/pages';
 import { createTenantService, tenantRoutes } from './modules/tenant/index';
-import { createWishlistService, wishlistRoutes } from './modules/wishlist/index';
+import { carryWishlistItem, createWishlistService, wishlistPages, wishlistRoutes } from './modules/wishlist/index';
 import errors from './plugins/errors';
 import openapi from './plugins/openapi';
+import requestContext from './plugins/request-context';
 import { requestIdFor } from './plugins/request-id';
 import tenancy from './plugins/tenancy';
 
@@ -196,6 +198,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
+  const resolveActor = createActorResolver(auth, { guestCartToken });
+  await app.register(requestContext, { resolveActor, csrf: auth.csrf });
 
   await app.register(healthRoutes, { ping: () => database.ping() });
   await app.register(tenantRoutes, { tenants });
@@ -203,14 +207,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
   await app.register(authRoutes, { auth, afterLogin: mergeGuestCartOnLogin(cart) });
-  await app.register(addressesRoutes, { addresses, auth });
-  await app.register(cardsRoutes, { cards, auth });
-  await app.register(cartRoutes, { cart, auth });
-  await app.register(wishlistRoutes, { wishlist, cart, auth });
-  await app.register(checkoutRoutes, { checkout, auth, addresses, cards });
-  await app.register(ordersRoutes, { orders, auth, store, cart });
-  await app.register(returnsRoutes, { returns, auth });
-  await app.register(reviewsRoutes, { reviews, auth });
+  await app.register(addressesRoutes, { addresses });
+  await app.register(cardsRoutes, { cards });
+  await app.register(cartRoutes, { cart });
+  await app.register(wishlistRoutes, { wishlist, cart });
+  await app.register(checkoutRoutes, { checkout, addresses, cards });
+  await app.register(ordersRoutes, { orders, store, cart });
+  await app.register(returnsRoutes, { returns });
+  await app.register(reviewsRoutes, { reviews });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -219,25 +223,41 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
+    const mergeGuestCart = mergeGuestCartOnLogin(cart);
+    const carryWishlist = carryWishlistItem(wishlist);
     await registerPages(app, {
       buildDir: opts.webBuildDir,
-      tenants,
-      store,
-      catalog,
-      products,
-      contact,
-      auth,
-      addresses,
-      cards,
-      cart,
-      wishlist,
-      checkout,
-      orders,
-      returns,
-      reviews,
+      resolveActor,
+      csrf: auth.csrf,
       cache,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
-      platformName: config.PLATFORM_NAME ?? 'Storefront Platform',
+      modules: [
+        shellPages({
+          store,
+          catalog,
+          tenants,
+          chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
+          platformName: config.PLATFORM_NAME ?? 'Storefront Platform',
+        }),
+        catalogPages({ products }),
+        authPages({
+          auth,
+          async afterLogin(page, userId, carried) {
+            const cookies = await mergeGuestCart(page.ctx, page.headers, userId);
+            await carryWishlist(page.ctx, userId, carried.wishlistProductId);
+            return cookies;
+          },
+        }),
+        cartPages({ cart, orders }),
+        checkoutPages({ checkout, addresses, cards }),
+        ordersPages({ orders }),
+        returnsPages({ returns }),
+        reviewsPages({ reviews }),
+        wishlistPages({ wishlist }),
+        contactPages({ contact }),
+        addressesPages({ addresses }),
+        cardsPages({ cards, addresses }),
+      ],
     });
   }
   return app;

@@ -20,7 +20,7 @@ export type LoginRequest = z.infer<typeof loginRequestSchema>;
 export const sessionUserSchema = z.object({
   userId: z.string(),
   firstName: z.string(),
-  partyId: z.enum(['admin', 'shopper']),
+  partyId: z.enum(['admin', 'staff', 'shopper']),
   userLoginId: z.string(),
 });
 
@@ -39,7 +39,7 @@ export const profileSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
   phone: z.string().nullable(),
-  partyId: z.enum(['admin', 'shopper']),
+  partyId: z.enum(['admin', 'staff', 'shopper']),
   createdAt: z.string(),
 });
 export type Profile = z.infer<typeof profileSchema>;

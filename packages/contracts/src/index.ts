@@ -10,6 +10,7 @@ export * from './contact';
 export * from './envelope';
 export * from './errors';
 export * from './money';
+export * from './pages/index';
 export * from './products';
 export * from './returns';
 export * from './store';

@@ -1,14 +1,10 @@
-import type { AddressField } from './address-fields';
 import type { Address } from './addresses';
-import type { Profile } from './auth';
 import type { SavedCard } from './cards';
 import type { Cart } from './cart';
 import type { MainData } from './catalog';
-import type { Order, OrderSummary, Quote, ShippingRate } from './checkout';
-import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
-import type { ReviewEligibility } from './returns';
-import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
-import type { Wishlist } from './wishlist';
+import type { Order, Quote, ShippingRate } from './checkout';
+import type { PageApi } from './pages/index';
+import type { CmsPage, SeoMetaEntry, StoreDetails } from './store';
 
 /** Everything the storefront frame needs, resolved on the server for the request's host. */
 export interface ShellData {
@@ -32,122 +28,16 @@ export interface SessionUser {
   userId: string;
   firstName: string;
   /** SPEC.md stores the user type as partyId; 'admin' sees Manage Store. */
-  partyId: 'admin' | 'shopper';
+  partyId: 'admin' | 'staff' | 'shopper';
   userLoginId: string;
 }
 
 /**
  * What the page server hands to React Router loaders: in-process calls bound to the request's
- * tenant, so server rendering never goes through HTTP to itself.
+ * tenant, so server rendering never goes through HTTP to itself. One interface per domain, in
+ * ./pages/.
  */
-export interface StorefrontApi {
-  shell(): Promise<ShellData | null>;
-  user(): Promise<SessionUser | null>;
-  /** The signed-in user's own details, or null when nobody is signed in. */
-  profile(): Promise<Profile | null>;
-  cartSize(): Promise<number>;
-  /** The request's cart (the account's, else the guest cookie's), priced now. */
-  cart(): Promise<Cart>;
-  /** Everything the checkout page shows for a destination (and, signed in, saved addresses and cards). */
-  checkout(destination: {
-    /** Unset: the signed-in shopper's default shipping address, else the United States. */
-    countryGeoId?: string;
-    stateProvinceGeoId?: string;
-    shippingMethodId?: string;
-  }): Promise<CheckoutView>;
-  /**
-   * Places the order from the checkout form; `idempotencyKey` comes with the form. With PayPal
-   * chosen it starts the PayPal payment and answers where to approve it.
-   */
-  placeOrder(input: Record<string, string>): Promise<PlaceOrderOutcome>;
-  /** When PayPal sends the shopper back approved: places the order and captures the payment. */
-  capturePayPal(
-    paypalOrderId: string,
-  ): Promise<{ ok: true; order: Order } | { ok: false; status: number; message: string }>;
-  /** One order, for its owner or with its signed link; null when neither. */
-  order(orderId: string, key: string | null): Promise<Order | null>;
-  orderHistory(page: number): Promise<{ orders: OrderSummary[]; total: number; page: number; pageSize: number }>;
-  /** Asks for a return of chosen lines of an order, from the order page's form (`key`: a guest's link). */
-  requestReturn(
-    input: ReturnFormInput,
-  ): Promise<{ ok: true; message: string; returnId: string } | FormOutcome<ReturnField>>;
-  /** Whether the signed-in shopper may review the product (the product page's form). */
-  reviewEligibility(productId: string): Promise<ReviewEligibility | null>;
-  /** Publishes the signed-in shopper's review of a product they bought. */
-  writeReview(
-    input: Record<'productId' | ReviewField, string>,
-  ): Promise<{ ok: true; message: string } | FormOutcome<ReviewField>>;
-  /** One change to the cart, as the cart page's and product page's forms ask for it. */
-  cartAction(action: CartAction): Promise<CartActionOutcome>;
-  /** The signed-in shopper's wishlist, priced now; empty for a guest. */
-  wishlist(): Promise<Wishlist>;
-  /** The product ids on the signed-in shopper's wishlist (header count, hearts); none for a guest. */
-  wishlistProductIds(): Promise<string[]>;
-  /** One change to the wishlist, as the wishlist page's forms and the hearts ask for it. */
-  wishlistAction(action: WishlistAction): Promise<WishlistActionOutcome>;
-  banners(): Promise<Banner[]>;
-  cmsPage(pageUrl: string): Promise<CmsPage | null>;
-  /**
-   * Catalog reads for pages. `params` are the page URL's search params as they came: invalid ones
-   * are dropped (a hand-edited URL shows the default view, not an error page).
-   */
-  products(params: Record<string, string>): Promise<ProductPage>;
-  category(productCategoryId: string): Promise<SubcategoryResult | null>;
-  product(productId: string): Promise<ProductDetails | null>;
-  search(searchText: string, params: Record<string, string>): Promise<SearchResult>;
-  faqs(): Promise<Faqs>;
-  /** Stores a contact-form message for the store and mails it to the store's address. */
-  sendContactMessage(input: { name: string; email: string; message: string }): Promise<ContactResult>;
-  /**
-   * Logs in; on success `cookies` are the Set-Cookie headers the page response must carry (the
-   * session, and the guest cart's cookie cleared once that cart joined the account's).
-   * `wishlistProductId` is a guest's heart carried through the login form: the product goes on the
-   * wishlist once logged in, and is dropped without a word when it is not one of this store's.
-   */
-  login(input: { email: string; password: string; wishlistProductId?: string }): Promise<LoginOutcome>;
-  /**
-   * Creates an account. `cookies` are set only when a new account was logged in; an existing email
-   * gets the same message and no cookie (its owner is emailed). A new account gets the
-   * `wishlistProductId` on its wishlist, as with login.
-   */
-  register(input: Record<RegisterField | 'phone', string> & { wishlistProductId?: string }): Promise<RegisterOutcome>;
-  /** Mails a reset link when the email has an account; the same answer either way. */
-  forgotPassword(email: string): Promise<{ ok: true; message: string } | FormOutcome<'email'>>;
-  /** Sets a new password from a reset link; `cookie` clears any session in this browser. */
-  resetPassword(input: {
-    token: string;
-    password: string;
-  }): Promise<{ ok: true; message: string; cookie: string } | FormOutcome<'token' | 'password'>>;
-  /** Saves My Profile for the signed-in user. */
-  updateProfile(
-    input: Record<'firstName' | 'lastName' | 'email' | 'phone' | 'currentPassword', string>,
-  ): Promise<
-    | { ok: true; message: string; profile: Profile }
-    | FormOutcome<'firstName' | 'lastName' | 'email' | 'phone' | 'currentPassword'>
-  >;
-  /** Changes the signed-in user's password; other sessions end. */
-  changePassword(input: {
-    currentPassword: string;
-    newPassword: string;
-  }): Promise<{ ok: true; message: string } | FormOutcome<'currentPassword' | 'newPassword'>>;
-  /** The signed-in shopper's addresses and the countries (with regions) an address may name. */
-  addresses(): Promise<{ addresses: Address[]; countries: Country[] }>;
-  /** Adds an address, or updates the one `contactMechId` names. */
-  saveAddress(
-    input: Record<AddressField | 'contactMechId' | 'isDefaultShipping' | 'isDefaultBilling', string>,
-  ): Promise<{ ok: true; message: string } | FormOutcome<AddressField>>;
-  /** The signed-in shopper's saved cards, and addresses to bill them to. */
-  cards(): Promise<{ cards: SavedCard[]; addresses: Address[] }>;
-  /** Saves a new card through the payment provider. */
-  addCard(
-    input: Record<CardField | 'billingContactMechId', string>,
-  ): Promise<{ ok: true; message: string } | FormOutcome<CardField>>;
-  removeCard(paymentMethodId: string): Promise<{ ok: true; message: string } | FormOutcome<never>>;
-  removeAddress(contactMechId: string): Promise<{ ok: true; message: string } | FormOutcome<never>>;
-  /** Ends the request's session; `cookie` clears it in the browser. */
-  /** `cookie: null` when the post was refused (no CSRF token): the session stays. */
-  logout(): Promise<{ cookie: string | null }>;
-}
+export type StorefrontApi = PageApi;
 
 export type FormOutcome<F extends string> = {
   ok: false;

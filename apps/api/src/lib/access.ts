@@ -21,9 +21,19 @@ export function accessRefusal(ctx: RequestContext, access: Access): AppError | n
 }
 
 /** Throws 401 for a visitor, 403 for a shopper or for staff without the permission. */
-export function requireAccess(ctx: RequestContext, access: Access): asserts ctx is RequestContext & {
+export function requireAccess(
+  ctx: RequestContext,
+  access: Access,
+): asserts ctx is RequestContext & {
   actor: Extract<RequestContext['actor'], { kind: 'staff' }>;
 } {
   const refusal = accessRefusal(ctx, access);
   if (refusal) throw refusal;
+}
+
+/** The signed-in account of the request, or a 401 (a shopper's own pages and calls). */
+export function requireSignedIn(ctx: RequestContext) {
+  const user = signedInUser(ctx);
+  if (!user) throw new AppError(401, 'UNAUTHENTICATED', 'Please log in to continue.');
+  return user;
 }

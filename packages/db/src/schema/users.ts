@@ -23,9 +23,15 @@ export const users = pgTable(
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     phone: text('phone'),
-    role: text('role', { enum: ['admin', 'shopper'] })
+    /** `admin`: the store's owner; `staff`: a member of the owner's team; `shopper`: a customer. */
+    role: text('role', { enum: ['admin', 'staff', 'shopper'] })
       .notNull()
       .default('shopper'),
+    /**
+     * What a staff member may do (settings, catalog, orders, customers, payments): the grants are
+     * data, checked on the server by the route table of decision 016. The owner holds every one.
+     */
+    permissions: text('permissions').array().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -7,19 +7,16 @@ import {
   errorEnvelopeSchema,
 } from '@app/contracts';
 import { z } from 'zod';
+import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
-import { type AuthService, requireUser } from '../auth/index';
 import type { AddressesService } from './addresses.service';
 
 const BASE = '/skulocity/api/v1';
 const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 
 /** The signed-in shopper's postal addresses; paths (and their spelling) as SPEC.md section 7. */
-export async function addressesRoutes(
-  app: App,
-  { addresses, auth }: { addresses: AddressesService; auth: AuthService },
-) {
+export async function addressesRoutes(app: App, { addresses }: { addresses: AddressesService }) {
   const path = `${BASE}/parties/contect/postaladdress`;
 
   app.get(
@@ -32,7 +29,7 @@ export async function addressesRoutes(
       },
     },
     async (req, reply) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       reply.header('cache-control', 'private, no-store');
       return { data: await addresses.list(req.tenantCtx, user.userId) };
     },
@@ -53,7 +50,7 @@ export async function addressesRoutes(
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       return { data: await addresses.create(req.tenantCtx, user.userId, req.body), message: 'Address added.' };
     },
   );
@@ -69,7 +66,7 @@ export async function addressesRoutes(
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       const { contactMechId, ...input } = req.body;
       return {
         data: await addresses.update(req.tenantCtx, user.userId, contactMechId, input),
@@ -89,7 +86,7 @@ export async function addressesRoutes(
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       await addresses.remove(req.tenantCtx, user.userId, req.query.contactMechId);
       return { data: { removed: true as const }, message: 'Address removed.' };
     },

@@ -17,63 +17,17 @@ import {
   registerRequestSchema,
   resetPasswordRequestSchema,
 } from '@app/contracts';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
 import type { TenantContext } from '../../lib/context';
-import { AppError } from '../../lib/errors';
-import type { AuthService, SessionUser } from './auth.service';
-import { CSRF_HEADER, csrfBinding, csrfRefused, newCsrfCookie } from './csrf';
-import { assertSameOrigin, clearedSessionCookie, requestToken, sessionCookie } from './session-token';
+import type { AuthService } from './auth.service';
+import { csrfBinding, newCsrfCookie } from './csrf';
+import { clearedSessionCookie, requestToken, sessionCookie } from './session-token';
 
 const BASE = '/skulocity/api/v1';
 const authErrors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * CSRF defence for a change authenticated by the session cookie: it must come from this store's own
- * origin and carry the `X-CSRF-Token` of this session. A bearer token is not sent by browsers on
- * their own, so bearer requests need neither.
- */
-function assertCookieChangeAllowed(auth: AuthService, req: FastifyRequest) {
-  if (SAFE_METHODS.has(req.method)) return;
-  assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
-  if (!auth.csrf.valid(req.tenantCtx.tenantId, csrfBinding(req.headers), req.headers[CSRF_HEADER])) {
-    throw csrfRefused();
-  }
-}
-
-/**
- * The signed-in user of a request, or 401; a cookie-borne change must then pass the CSRF checks.
- * `readOnly` is for the SPEC's reads sent as POST (profile view): a foreign page cannot read their
- * answer, so they need no token.
- */
-export async function requireUser(
-  auth: AuthService,
-  req: FastifyRequest,
-  opts: { readOnly?: boolean } = {},
-): Promise<SessionUser> {
-  const found = requestToken(req.headers);
-  const user = found ? await auth.resolve(req.tenantCtx, found.token) : null;
-  if (!user) throw new AppError(401, 'UNAUTHENTICATED', 'Please log in to continue.');
-  if (found?.via === 'cookie' && !opts.readOnly) assertCookieChangeAllowed(auth, req);
-  return user;
-}
-
-/**
- * The signed-in user if there is one (routes open to guests too, such as the cart). A change made
- * with the session cookie must still pass the CSRF checks; a guest's cookie-borne change must come
- * from this store's origin.
- */
-export async function optionalUser(auth: AuthService, req: FastifyRequest): Promise<SessionUser | null> {
-  const found = requestToken(req.headers);
-  const user = found ? await auth.resolve(req.tenantCtx, found.token) : null;
-  if (user && found?.via === 'cookie') assertCookieChangeAllowed(auth, req);
-  if (!user) assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
-  return user;
-}
 
 export interface AuthRoutesOptions {
   auth: AuthService;
@@ -88,6 +42,8 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
   app.post(
     `${BASE}/login`,
     {
+      // Opens a session: a logged-in browser may log in again without a token; the origin must be ours.
+      config: { csrf: 'origin-only' },
       schema: {
         tags: ['auth'],
         summary: 'Logs in with email and password',
@@ -100,8 +56,6 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
-      // Login CSRF: a foreign page must not sign the browser into an account of its choosing.
-      assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
       const result = await auth.login(req.tenantCtx, req.body, {
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
@@ -119,6 +73,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
   app.post(
     `${BASE}/public/ecommerce/profile/newUser`,
     {
+      config: { csrf: 'origin-only' },
       schema: {
         tags: ['auth'],
         summary: 'Creates a shopper account of this store',
@@ -136,7 +91,6 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
-      assertSameOrigin(req.method, req.headers, req.tenantCtx.origin);
       const r = await auth.register(req.tenantCtx, req.body, {
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
@@ -199,6 +153,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
   app.post(
     `${BASE}/public/ecommerce/resetpassword`,
     {
+      config: { csrf: 'origin-only' },
       schema: {
         tags: ['auth'],
         summary: 'Sets a new password from a reset link',
@@ -225,8 +180,8 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
+      // A cookie-borne logout has passed the CSRF check of the request-context plugin.
       const found = requestToken(req.headers);
-      if (found?.via === 'cookie') assertCookieChangeAllowed(auth, req);
       if (found) await auth.logout(req.tenantCtx, found.token);
       reply.header('set-cookie', clearedSessionCookie(req.protocol === 'https'));
       return { data: { loggedOut: true as const }, message: LOGOUT_MESSAGE };
@@ -236,6 +191,8 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
   app.post(
     `${BASE}/ecommerce/profile/view`,
     {
+      // A read sent as POST (SPEC.md): a foreign page cannot read its answer.
+      config: { csrf: 'origin-only' },
       schema: {
         tags: ['auth'],
         summary: "The signed-in user's profile",
@@ -243,7 +200,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req, { readOnly: true });
+      const user = requireSignedIn(req.ctx);
       return { data: await auth.profile(req.tenantCtx, user.userId) };
     },
   );
@@ -265,7 +222,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       return { data: await auth.updateProfile(req.tenantCtx, user.userId, req.body), message: PROFILE_SAVED_MESSAGE };
     },
   );
@@ -282,8 +239,8 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
-      await auth.changePassword(req.tenantCtx, user.userId, requestToken(req.headers)?.token ?? null, req.body);
+      const user = requireSignedIn(req.ctx);
+      await auth.changePassword(req.tenantCtx, user.userId, user.session.token, req.body);
       return { data: { message: PASSWORD_CHANGED_MESSAGE }, message: PASSWORD_CHANGED_MESSAGE };
     },
   );

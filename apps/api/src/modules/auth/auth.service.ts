@@ -53,8 +53,14 @@ type Action = (typeof a.$inferInsert)['action'];
 export interface SessionUser {
   userId: string;
   firstName: string;
-  partyId: 'admin' | 'shopper';
+  /** SPEC.md's user type: `admin` (the owner) and `staff` see Manage Store. */
+  partyId: 'admin' | 'staff' | 'shopper';
   userLoginId: string;
+}
+
+/** A session's account with what the server needs to decide what it may do. */
+export interface SessionAccount extends SessionUser {
+  permissions: string[];
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -69,6 +75,11 @@ const toSessionUser = (row: typeof u.$inferSelect): SessionUser => ({
   firstName: row.firstName,
   partyId: row.role,
   userLoginId: row.email,
+});
+
+const toSessionAccount = (row: typeof u.$inferSelect): SessionAccount => ({
+  ...toSessionUser(row),
+  permissions: row.permissions,
 });
 
 export interface AuthDeps {
@@ -360,7 +371,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
      * The user a token belongs to, on this store only: the lookup is by tenant and token hash, so a
      * token from another store finds nothing. Expired sessions are deleted when met.
      */
-    async resolve(ctx: TenantContext, token: string | null | undefined): Promise<SessionUser | null> {
+    async resolve(ctx: TenantContext, token: string | null | undefined): Promise<SessionAccount | null> {
       if (!token || token.length > 100) return null;
       const tokenHash = hashToken(token);
       const [row] = await db
@@ -373,7 +384,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         await db.delete(s).where(and(eq(s.tenantId, ctx.tenantId), lt(s.expiresAt, new Date())));
         return null;
       }
-      return toSessionUser(row.user);
+      return toSessionAccount(row.user);
     },
 
     /**
@@ -389,7 +400,12 @@ export function createAuthService(db: Db, deps: AuthDeps) {
           .from(u)
           .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, input.email), ne(u.userId, userId)));
         if (taken) {
-          throw AppError.field(409, 'CONFLICT', 'email', 'another account of this store already uses this email address.');
+          throw AppError.field(
+            409,
+            'CONFLICT',
+            'email',
+            'another account of this store already uses this email address.',
+          );
         }
       }
       await db

@@ -1,3 +1,20 @@
-export { authRoutes, optionalUser, requireUser } from './auth.routes';
-export { type AuthService, createAuthService, LOGIN_LIMITS, SESSION_TTL_MS, type SessionUser } from './auth.service';
-export { clearedSessionCookie, requestToken, SESSION_COOKIE, sessionCookie } from './session-token';
+export { type ActorResolver, createActorResolver } from './actor';
+export { authPages, sessionUserOf } from './auth.pages';
+export { authRoutes } from './auth.routes';
+export {
+  type AuthService,
+  createAuthService,
+  LOGIN_LIMITS,
+  SESSION_TTL_MS,
+  type SessionAccount,
+  type SessionUser,
+} from './auth.service';
+export { CSRF_FIELD, CSRF_HEADER, type Csrf, csrfBinding, csrfRefused, newCsrfCookie } from './csrf';
+export {
+  assertSameOrigin,
+  clearedSessionCookie,
+  cookieValue,
+  requestToken,
+  SESSION_COOKIE,
+  sessionCookie,
+} from './session-token';

@@ -14,9 +14,8 @@ import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
 import type { TenantContext } from '../../lib/context';
-import { type AuthService, optionalUser } from '../auth/index';
-import { cookieValue } from '../auth/session-token';
-import type { CartOwner, CartService } from './cart.service';
+import { cookieValue } from '../auth/index';
+import { type CartOwner, type CartService, cartOwnerOf } from './cart.service';
 
 const BASE = '/skulocity/api/v1';
 const cartEnvelope = dataEnvelope(z.object({ cart: cartSchema }));
@@ -44,14 +43,11 @@ export function mergeGuestCartOnLogin(cart: CartService) {
   };
 }
 
-/** Whose cart a request means: the signed-in user's, else the guest cookie's. */
-export async function cartOwner(auth: AuthService, req: FastifyRequest): Promise<CartOwner> {
-  const user = await optionalUser(auth, req);
-  return { userId: user?.userId ?? null, guestToken: user ? null : cookieValue(req.headers.cookie, CART_COOKIE) };
-}
+/** The guest cart token a request carries (the request context's guest actor holds it). */
+export const guestCartToken = (headers: IncomingHttpHeaders) => cookieValue(headers.cookie, CART_COOKIE);
 
 /** Cart paths as SPEC.md section 7; prices and totals always come from the server. */
-export async function cartRoutes(app: App, { cart, auth }: { cart: CartService; auth: AuthService }) {
+export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
   const answer = async (req: FastifyRequest, reply: FastifyReply, owner: CartOwner, message?: string) => {
     reply.header('cache-control', 'private, no-store');
     return { data: { cart: await cart.view(req.tenantCtx, owner) }, ...(message ? { message } : {}) };
@@ -72,7 +68,7 @@ export async function cartRoutes(app: App, { cart, auth }: { cart: CartService; 
         response: { 200: cartEnvelope, ...tenantErrors },
       },
     },
-    async (req, reply) => answer(req, reply, await cartOwner(auth, req)),
+    async (req, reply) => answer(req, reply, cartOwnerOf(req.ctx)),
   );
 
   app.post(
@@ -90,7 +86,7 @@ export async function cartRoutes(app: App, { cart, auth }: { cart: CartService; 
       },
     },
     async (req, reply) => {
-      const owner = await cartOwner(auth, req);
+      const owner = cartOwnerOf(req.ctx);
       const { issuedGuestToken } = await cart.add(req.tenantCtx, owner, req.body);
       issue(req, reply, issuedGuestToken);
       return answer(req, reply, { ...owner, guestToken: owner.guestToken ?? issuedGuestToken }, 'Added to your cart.');
@@ -109,7 +105,7 @@ export async function cartRoutes(app: App, { cart, auth }: { cart: CartService; 
       },
     },
     async (req, reply) => {
-      const owner = await cartOwner(auth, req);
+      const owner = cartOwnerOf(req.ctx);
       const { issuedGuestToken } = await cart.addConfigured(req.tenantCtx, owner, req.body);
       issue(req, reply, issuedGuestToken);
       return answer(req, reply, { ...owner, guestToken: owner.guestToken ?? issuedGuestToken }, 'Added to your cart.');
@@ -128,7 +124,7 @@ export async function cartRoutes(app: App, { cart, auth }: { cart: CartService; 
       },
     },
     async (req, reply) => {
-      const owner = await cartOwner(auth, req);
+      const owner = cartOwnerOf(req.ctx);
       await cart.modify(req.tenantCtx, owner, req.body.lineId, req.body.quantity);
       return answer(req, reply, owner, 'Your cart has been updated.');
     },
@@ -145,7 +141,7 @@ export async function cartRoutes(app: App, { cart, auth }: { cart: CartService; 
       },
     },
     async (req, reply) => {
-      const owner = await cartOwner(auth, req);
+      const owner = cartOwnerOf(req.ctx);
       await cart.remove(req.tenantCtx, owner, req.query.lineId);
       return answer(req, reply, owner, 'Removed from your cart.');
     },
@@ -161,7 +157,7 @@ export async function cartRoutes(app: App, { cart, auth }: { cart: CartService; 
       },
     },
     async (req, reply) => {
-      const owner = await cartOwner(auth, req);
+      const owner = cartOwnerOf(req.ctx);
       await cart.empty(req.tenantCtx, owner);
       return answer(req, reply, owner, 'Your cart is empty.');
     },
@@ -181,7 +177,7 @@ export async function cartRoutes(app: App, { cart, auth }: { cart: CartService; 
       },
     },
     async (req, reply) => {
-      const owner = await cartOwner(auth, req);
+      const owner = cartOwnerOf(req.ctx);
       await cart.applyPromo(req.tenantCtx, owner, req.body.promoCode);
       return answer(req, reply, owner, 'Promo code applied.');
     },
@@ -197,7 +193,7 @@ export async function cartRoutes(app: App, { cart, auth }: { cart: CartService; 
       },
     },
     async (req, reply) => {
-      const owner = await cartOwner(auth, req);
+      const owner = cartOwnerOf(req.ctx);
       await cart.removePromo(req.tenantCtx, owner);
       return answer(req, reply, owner, 'Promo code removed.');
     },

@@ -11,7 +11,7 @@ import {
 import { productDisplayImage } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { TenantContext } from '../../lib/context';
+import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
 import type { ProductsService } from '../products/index';
@@ -27,6 +27,13 @@ const pc = schema.promoCodes;
 export interface CartOwner {
   userId: string | null;
   guestToken: string | null;
+}
+
+/** Whose cart a request means: the signed-in account's, else the guest cookie's. */
+export function cartOwnerOf(ctx: RequestContext): CartOwner {
+  const user = signedInUser(ctx);
+  if (user) return { userId: user.userId, guestToken: null };
+  return { userId: null, guestToken: ctx.actor.kind === 'guest' ? ctx.actor.cartToken : null };
 }
 
 export const hashGuestToken = (token: string) => createHash('sha256').update(token).digest('hex');

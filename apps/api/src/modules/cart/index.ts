@@ -1,10 +1,11 @@
+export { cartPages } from './cart.pages';
 export {
   CART_COOKIE,
   cartCookie,
-  cartOwner,
   cartRoutes,
   clearedCartCookie,
+  guestCartToken,
   mergeGuestCartOnLogin,
 } from './cart.routes';
-export { type CartOwner, type CartService, createCartService } from './cart.service';
+export { type CartOwner, type CartService, cartOwnerOf, createCartService } from './cart.service';
 export { evaluatePromo } from './promo';

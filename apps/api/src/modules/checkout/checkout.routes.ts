@@ -16,16 +16,15 @@ import {
   savedCardSchema,
   shippingRateSchema,
 } from '@app/contracts';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
 import type { AddressesService } from '../addresses/index';
-import { type AuthService, optionalUser, requireUser } from '../auth/index';
-import { cartOwner } from '../cart/index';
+import { cartOwnerOf } from '../cart/index';
 import type { CardsService } from '../payments/index';
-import type { Buyer, CheckoutService } from './checkout.service';
+import type { CheckoutService } from './checkout.service';
 
 const BASE = '/skulocity/api/v1';
 const errors = changeErrors;
@@ -35,22 +34,12 @@ const optionsEnvelope = dataEnvelope(
 
 interface Deps {
   checkout: CheckoutService;
-  auth: AuthService;
   addresses: AddressesService;
   cards: CardsService;
 }
 
-/** Who is buying: the signed-in shopper (their account email) or a guest with the cart cookie. */
-export async function buyerOf(auth: AuthService, req: FastifyRequest): Promise<Buyer> {
-  const user = await optionalUser(auth, req);
-  const owner = await cartOwner(auth, req);
-  if (!user) return { owner, userId: null, accountEmail: null };
-  const profile = await auth.profile(req.tenantCtx, user.userId);
-  return { owner, userId: user.userId, accountEmail: profile.email };
-}
-
 /** Checkout paths as SPEC.md section 7. Guests may check out; totals are always the server's. */
-export async function checkoutRoutes(app: App, { checkout, auth, addresses, cards }: Deps) {
+export async function checkoutRoutes(app: App, { checkout, addresses, cards }: Deps) {
   app.get(
     `${BASE}/public/ecommerce/checkout/checkoutoptions`,
     {
@@ -64,7 +53,7 @@ export async function checkoutRoutes(app: App, { checkout, auth, addresses, card
     },
     async (req, reply) => {
       reply.header('cache-control', 'private, no-store');
-      return { data: await checkout.options(req.tenantCtx, await cartOwner(auth, req), req.query) };
+      return { data: await checkout.options(req.tenantCtx, cartOwnerOf(req.ctx), req.query) };
     },
   );
 
@@ -90,7 +79,7 @@ export async function checkoutRoutes(app: App, { checkout, auth, addresses, card
       },
     },
     async (req, reply) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       const [options, saved, savedCards] = await Promise.all([
         checkout.options(req.tenantCtx, { userId: user.userId, guestToken: null }, req.query),
         addresses.list(req.tenantCtx, user.userId),
@@ -116,8 +105,7 @@ export async function checkoutRoutes(app: App, { checkout, auth, addresses, card
       },
     },
     async (req) => {
-      const buyer = await buyerOf(auth, req);
-      return { data: await checkout.review(req.tenantCtx, buyer.owner, req.body) };
+      return { data: await checkout.review(req.ctx, cartOwnerOf(req.ctx), req.body) };
     },
   );
 
@@ -142,8 +130,7 @@ export async function checkoutRoutes(app: App, { checkout, auth, addresses, card
       if (typeof key !== 'string' || key.length < 8 || key.length > 100) {
         throw AppError.badRequest('Idempotency-Key: send a unique key of 8 to 100 characters with each new order.');
       }
-      const buyer = await buyerOf(auth, req);
-      const order = await checkout.placeOrder(req.tenantCtx, buyer, req.body, key);
+      const order = await checkout.placeOrder(req.ctx, req.body, key);
       return { data: order, message: 'Thank you! Your order has been placed.' };
     },
   );
@@ -165,9 +152,8 @@ export async function checkoutRoutes(app: App, { checkout, auth, addresses, card
       },
     },
     async (req) => {
-      const buyer = await buyerOf(auth, req);
       const key = req.headers['idempotency-key'];
-      const data = await checkout.createPayPalOrder(req.tenantCtx, buyer, req.body, {
+      const data = await checkout.createPayPalOrder(req.ctx, req.body, {
         returnOrigin: `${req.protocol}://${req.host}`,
         requestKey: typeof key === 'string' ? key : randomUUID(),
       });
@@ -191,8 +177,7 @@ export async function checkoutRoutes(app: App, { checkout, auth, addresses, card
       },
     },
     async (req) => {
-      const buyer = await buyerOf(auth, req);
-      const order = await checkout.capturePayPal(req.tenantCtx, buyer, req.body.paypalOrderId);
+      const order = await checkout.capturePayPal(req.ctx, req.body.paypalOrderId);
       return { data: order, message: 'Thank you! Your order has been placed.' };
     },
   );
@@ -212,7 +197,7 @@ export async function checkoutRoutes(app: App, { checkout, auth, addresses, card
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       const { contactMechPurposeTypeId: purpose, setDefault, ...address } = req.body;
       const saved = await addresses.create(req.tenantCtx, user.userId, {
         ...address,

@@ -12,10 +12,10 @@ import { formatMoney } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
 import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { TenantContext } from '../../lib/context';
+import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import { checkPlace } from '../addresses/index';
-import { type CartOwner, type CartService, evaluatePromo } from '../cart/index';
+import { type CartOwner, type CartService, cartOwnerOf, evaluatePromo } from '../cart/index';
 import type { Mailer } from '../mail/index';
 import type { OrdersService } from '../orders/orders.service';
 import type { CardsService, PayPalClient } from '../payments/index';
@@ -53,6 +53,12 @@ export interface Buyer {
   owner: CartOwner;
   userId: string | null;
   accountEmail: string | null;
+}
+
+/** The buyer of a request: its signed-in account (whose login is its email), else the guest's cart. */
+export function buyerOf(ctx: RequestContext): Buyer {
+  const user = signedInUser(ctx);
+  return { owner: cartOwnerOf(ctx), userId: user?.userId ?? null, accountEmail: user?.userLoginId ?? null };
 }
 
 /** What an order is asked for with, whatever pays for it. */
@@ -120,7 +126,13 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     if (problem) throw new AppError(409, 'OUT_OF_STOCK', `${problem.productName}: ${problem.problem}.`);
     checkPlace({ ...shipTo });
     const rate = (await rates(ctx, cart, shipTo.countryGeoId)).find((r) => r.methodId === shippingMethodId);
-    if (!rate) throw AppError.field(400, 'BAD_REQUEST', 'shippingMethodId', 'this shipping method does not deliver to that address.');
+    if (!rate)
+      throw AppError.field(
+        400,
+        'BAD_REQUEST',
+        'shippingMethodId',
+        'this shipping method does not deliver to that address.',
+      );
     const tax = await taxFor(ctx, shipTo.countryGeoId, shipTo.stateProvinceGeoId);
     return { cart, cartRow, quote: quote(cart, rate.rate, tax), method: rate.name };
   }
@@ -561,7 +573,8 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
      * Places the order. The same Idempotency-Key returns the same order; the same key with another
      * cart, address or payment is refused (409). Nothing the client sends about money is used.
      */
-    async placeOrder(ctx: TenantContext, buyer: Buyer, input: PlaceOrder, idempotencyKey: string): Promise<Order> {
+    async placeOrder(ctx: RequestContext, input: PlaceOrder, idempotencyKey: string): Promise<Order> {
+      const buyer = buyerOf(ctx);
       return place(ctx, buyer, input, idempotencyKey, await cardPayer(ctx, buyer, input.payment));
     },
 
@@ -571,12 +584,12 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
      * order when they come back. `requestKey` makes a retried create return the same PayPal order.
      */
     async createPayPalOrder(
-      ctx: TenantContext,
-      buyer: Buyer,
+      ctx: RequestContext,
       input: PayPalCheckout,
       a: { returnOrigin: string; requestKey: string },
     ): Promise<{ paypalOrderId: string; approveUrl: string }> {
       const paypal = requirePayPal();
+      const buyer = buyerOf(ctx);
       const email = buyer.accountEmail ?? input.email;
       if (!email) throw AppError.field(400, 'BAD_REQUEST', 'email', 'please enter your email address for the receipt.');
       const { cartRow, quote: q } = await priced(
@@ -616,8 +629,9 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
      * order is for this order's amount and currency, captures, confirms. Capturing again returns the
      * same order. A PayPal order of another shopper or cart is a 404, as if it did not exist.
      */
-    async capturePayPal(ctx: TenantContext, buyer: Buyer, paypalOrderId: string): Promise<Order> {
+    async capturePayPal(ctx: RequestContext, paypalOrderId: string): Promise<Order> {
       requirePayPal();
+      const buyer = buyerOf(ctx);
       const [row] = await db
         .select()
         .from(ppc)

@@ -1,2 +1,3 @@
-export { buyerOf, checkoutRoutes } from './checkout.routes';
-export { type Buyer, type CheckoutService, createCheckoutService } from './checkout.service';
+export { checkoutPages } from './checkout.pages';
+export { checkoutRoutes } from './checkout.routes';
+export { type Buyer, buyerOf, type CheckoutService, createCheckoutService } from './checkout.service';

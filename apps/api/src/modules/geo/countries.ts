@@ -39,3 +39,6 @@ export const COUNTRIES = ROWS.map(([geoId, iso2, name, regions]) => ({
   name,
   regions: regions.map(([id, n]) => ({ geoId: id, name: n })),
 }));
+
+/** The countries an address may name, with their regions, as forms list them. */
+export const countryChoices = () => COUNTRIES.map(({ geoId, name, regions }) => ({ geoId, name, regions }));

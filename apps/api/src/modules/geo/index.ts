@@ -1,1 +1,1 @@
-export { COUNTRIES } from './countries';
+export { COUNTRIES, countryChoices } from './countries';

@@ -9,9 +9,10 @@ import {
   reorderResultSchema,
 } from '@app/contracts';
 import { z } from 'zod';
+import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
-import { type AuthService, optionalUser, requireUser } from '../auth/index';
+import { signedInUser } from '../../lib/context';
 import type { CartService } from '../cart/index';
 import type { StoreService } from '../store/index';
 import { invoiceData } from './invoice-data';
@@ -24,7 +25,7 @@ const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 /** Order history, one order, and its PDF invoice; paths as SPEC.md section 7. */
 export async function ordersRoutes(
   app: App,
-  { orders, auth, store, cart }: { orders: OrdersService; auth: AuthService; store: StoreService; cart: CartService },
+  { orders, store, cart }: { orders: OrdersService; store: StoreService; cart: CartService },
 ) {
   app.get(
     `${BASE}/ecommerce/order/history`,
@@ -47,7 +48,7 @@ export async function ordersRoutes(
       },
     },
     async (req, reply) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       reply.header('cache-control', 'private, no-store');
       return { data: await orders.history(req.tenantCtx, user.userId, req.query.page) };
     },
@@ -66,7 +67,7 @@ export async function ordersRoutes(
       },
     },
     async (req, reply) => {
-      const user = await optionalUser(auth, req);
+      const user = signedInUser(req.ctx);
       reply.header('cache-control', 'private, no-store');
       return {
         data: await orders.read(req.tenantCtx, req.query.orderId, { userId: user?.userId ?? null, key: req.query.key }),
@@ -85,7 +86,7 @@ export async function ordersRoutes(
       },
     },
     async (req, reply) => {
-      const user = await optionalUser(auth, req);
+      const user = signedInUser(req.ctx);
       const order = await orders.read(req.tenantCtx, req.query.orderId, {
         userId: user?.userId ?? null,
         key: req.query.key,
@@ -114,7 +115,7 @@ export async function ordersRoutes(
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       const order = await orders.read(req.tenantCtx, req.body.orderId, { userId: user.userId });
       const { message, ...data } = await cart.reorder(
         req.tenantCtx,

@@ -7,16 +7,16 @@ import {
   savedCardSchema,
 } from '@app/contracts';
 import { z } from 'zod';
+import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
-import { type AuthService, requireUser } from '../auth/index';
 import type { CardsService } from './cards.service';
 
 const BASE = '/skulocity/api/v1/ecommerce/profile';
 const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 
 /** Saved cards of the signed-in shopper (SPEC.md section 7 names create and edit; list and delete are ours). */
-export async function cardsRoutes(app: App, { cards, auth }: { cards: CardsService; auth: AuthService }) {
+export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) {
   app.get(
     `${BASE}/creditCards`,
     {
@@ -27,7 +27,7 @@ export async function cardsRoutes(app: App, { cards, auth }: { cards: CardsServi
       },
     },
     async (req, reply) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       reply.header('cache-control', 'private, no-store');
       return { data: await cards.list(req.tenantCtx, user.userId) };
     },
@@ -47,7 +47,7 @@ export async function cardsRoutes(app: App, { cards, auth }: { cards: CardsServi
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       return { data: await cards.create(req.tenantCtx, user.userId, req.body), message: 'Card saved.' };
     },
   );
@@ -63,7 +63,7 @@ export async function cardsRoutes(app: App, { cards, auth }: { cards: CardsServi
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       return { data: await cards.edit(req.tenantCtx, user.userId, req.body), message: 'Card saved.' };
     },
   );
@@ -79,7 +79,7 @@ export async function cardsRoutes(app: App, { cards, auth }: { cards: CardsServi
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       await cards.remove(req.tenantCtx, user.userId, req.query.paymentMethodId);
       return { data: { removed: true as const }, message: 'Card removed.' };
     },

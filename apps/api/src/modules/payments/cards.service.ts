@@ -43,7 +43,8 @@ export function createCardsService(db: Db, provider: PaymentProvider) {
         .from(sc)
         .where(and(eq(sc.tenantId, ctx.tenantId), eq(sc.userId, userId), eq(sc.paymentMethodId, paymentMethodId)));
       if (!row) throw AppError.field(400, 'BAD_REQUEST', 'paymentMethodId', 'choose one of your saved cards.');
-      if (expired(row.expMonth, row.expYear)) throw AppError.field(400, 'BAD_REQUEST', 'paymentMethodId', 'this card has expired.');
+      if (expired(row.expMonth, row.expYear))
+        throw AppError.field(400, 'BAD_REQUEST', 'paymentMethodId', 'this card has expired.');
       return { token: row.providerToken, brand: row.brand, last4: row.last4 };
     },
 
@@ -91,7 +92,8 @@ export function createCardsService(db: Db, provider: PaymentProvider) {
     },
 
     async edit(ctx: TenantContext, userId: string, input: CardEdit): Promise<SavedCard> {
-      if (expired(input.expMonth, input.expYear)) throw AppError.field(400, 'BAD_REQUEST', 'expYear', 'this expiry date has passed.');
+      if (expired(input.expMonth, input.expYear))
+        throw AppError.field(400, 'BAD_REQUEST', 'expYear', 'this expiry date has passed.');
       const billing = await checkBilling(ctx, userId, input.billingContactMechId);
       const [row] = await db
         .update(sc)

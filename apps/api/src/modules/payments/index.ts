@@ -1,3 +1,4 @@
+export { cardsPages } from './cards.pages';
 export { cardsRoutes } from './cards.routes';
 export { type CardsService, createCardsService } from './cards.service';
 export { createPayPalClient, type PayPalClient, type PayPalConfig } from './paypal-client';

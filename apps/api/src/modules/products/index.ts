@@ -1,2 +1,3 @@
+export { catalogPages } from './products.pages';
 export { productsRoutes } from './products.routes';
 export { createProductsService, type ProductsService } from './products.service';

@@ -1,3 +1,4 @@
 export { HOLDING_RETURN_STATUSES, RETURN_TRANSITIONS, RETURNABLE_ORDER_STATUSES } from './return-state';
+export { returnsPages } from './returns.pages';
 export { returnsRoutes } from './returns.routes';
 export { createReturnsService, orderReturns, type ReturnsService } from './returns.service';

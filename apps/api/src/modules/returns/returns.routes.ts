@@ -8,8 +8,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { signedInUser } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import { type AuthService, optionalUser } from '../auth/index';
 import type { ReturnAsker, ReturnsService } from './returns.service';
 
 const BASE = '/skulocity/api/v1';
@@ -22,8 +22,8 @@ const RULES =
   `more than was bought at all). Reasons: ${RETURN_REASONS.join(', ')}. A confirmation is emailed.`;
 
 /** Who asks: nobody signed in and no link is a 401, so a guest knows to log in or use their link. */
-async function askerOf(auth: AuthService, req: FastifyRequest, key: string | undefined): Promise<ReturnAsker> {
-  const user = await optionalUser(auth, req);
+function askerOf(req: FastifyRequest, key: string | undefined): ReturnAsker {
+  const user = signedInUser(req.ctx);
   if (!user && !key) {
     throw new AppError(
       401,
@@ -35,7 +35,7 @@ async function askerOf(auth: AuthService, req: FastifyRequest, key: string | und
 }
 
 /** Return requests, paths as SPEC.md section 7 spells them. */
-export async function returnsRoutes(app: App, { returns, auth }: { returns: ReturnsService; auth: AuthService }) {
+export async function returnsRoutes(app: App, { returns }: { returns: ReturnsService }) {
   app.post(
     `${BASE}/ecommerce/createreturns`,
     {
@@ -48,7 +48,7 @@ export async function returnsRoutes(app: App, { returns, auth }: { returns: Retu
       },
     },
     async (req) => {
-      const who = await askerOf(auth, req, req.body.key);
+      const who = askerOf(req, req.body.key);
       const data = await returns.create(req.tenantCtx, who, req.body);
       return { data, message: 'Your return request has been sent.' };
     },
@@ -66,7 +66,7 @@ export async function returnsRoutes(app: App, { returns, auth }: { returns: Retu
       },
     },
     async (req) => {
-      const who = await askerOf(auth, req, req.body.key);
+      const who = askerOf(req, req.body.key);
       const data = await returns.createRma(req.tenantCtx, who, req.body);
       return { data, message: 'Your return request has been sent.' };
     },

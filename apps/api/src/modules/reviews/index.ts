@@ -1,3 +1,4 @@
+export { reviewsPages } from './reviews.pages';
 export { reviewsRoutes } from './reviews.routes';
 export {
   createReviewsService,

@@ -8,15 +8,16 @@ import {
   reviewQuerySchema,
   reviewSchema,
 } from '@app/contracts';
+import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
-import { type AuthService, optionalUser, requireUser } from '../auth/index';
+import { signedInUser } from '../../lib/context';
 import type { ReviewsService } from './reviews.service';
 
 const PATH = '/skulocity/api/v1/ecommerce/product/review';
 
 /** Product reviews by shoppers who bought the product (SPEC.md section 7: /ecommerce/product/review). */
-export async function reviewsRoutes(app: App, { reviews, auth }: { reviews: ReviewsService; auth: AuthService }) {
+export async function reviewsRoutes(app: App, { reviews }: { reviews: ReviewsService }) {
   app.get(
     PATH,
     {
@@ -29,7 +30,7 @@ export async function reviewsRoutes(app: App, { reviews, auth }: { reviews: Revi
       },
     },
     async (req, reply) => {
-      const user = await optionalUser(auth, req);
+      const user = signedInUser(req.ctx);
       reply.header('cache-control', 'private, no-store');
       return { data: await reviews.eligibility(req.tenantCtx, user?.userId ?? null, req.query.productId) };
     },
@@ -57,7 +58,7 @@ export async function reviewsRoutes(app: App, { reviews, auth }: { reviews: Revi
       },
     },
     async (req) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       const data = await reviews.create(req.tenantCtx, user.userId, req.body);
       return { data, message: 'Thank you! Your review is published.' };
     },

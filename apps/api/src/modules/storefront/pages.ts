@@ -3,22 +3,52 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import type { PageApi } from '@app/contracts';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { App } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
+import type { PageModule, PageRequest } from '../../lib/page-request';
+import type { PublicReadCache } from '../../lib/public-cache';
+import { type RequestContextOptions, resolveRequestContext } from '../../plugins/request-context';
 import { resolveRequestTenant } from '../../plugins/tenancy';
-import { CSRF_FIELD, CSRF_HEADER, csrfBinding, newCsrfCookie } from '../auth/csrf';
-import { type StorefrontDeps, storefrontApi } from './storefront.api';
+import {
+  assertSameOrigin,
+  CSRF_FIELD,
+  CSRF_HEADER,
+  type Csrf,
+  csrfBinding,
+  csrfRefused,
+  newCsrfCookie,
+} from '../auth/index';
 
 /** Paths that belong to the API: never rendered as pages, so a miss there is a JSON 404/405. */
 const API_PREFIXES = ['/api/', '/skulocity/', '/media/', '/assets/seo-meta.config.json'];
 
-export interface PagesOptions extends StorefrontDeps {
+export interface PagesOptions {
   /** apps/web/build: server/index.js and client/. */
   buildDir: string;
+  /** Every domain's page functions; together they are the `api` loaders call (PageApi). */
+  modules: PageModule<object>[];
+  resolveActor: RequestContextOptions['resolveActor'];
+  csrf: Csrf;
+  cache: PublicReadCache;
+  chatWidgetUrl: string;
 }
+
+/**
+ * An unknown host's page: the root loader reads a null shell and shows 'Tenant is not setup.'
+ * (SPEC.md section 4); any other call is a 404, so no page module ever runs without a store.
+ */
+const unknownStoreApi = new Proxy({} as PageApi, {
+  get(_target, name) {
+    if (name === 'shell') return async () => null;
+    return async () => {
+      throw new AppError(404, 'TENANT_NOT_FOUND', 'No store is set up for this address.');
+    };
+  },
+});
 
 function pageCsp(nonce: string, chatOrigin: string): string {
   return [
@@ -102,9 +132,9 @@ export async function registerPages(app: App, opts: PagesOptions) {
         const path = req.url.split('?')[0] ?? '/';
         if (API_PREFIXES.some((p) => path.startsWith(p))) return app.sendNotFound(req, reply);
 
-        let ctx = null;
+        let tenant = null;
         try {
-          ctx = await resolveRequestTenant(req, app.tenants);
+          tenant = await resolveRequestTenant(req, app.tenants);
         } catch (err) {
           // An unknown host still gets a page: 'Tenant is not setup.' (SPEC.md section 4).
           if (!(err instanceof AppError && err.code === 'TENANT_NOT_FOUND')) throw err;
@@ -127,15 +157,33 @@ export async function registerPages(app: App, opts: PagesOptions) {
 
         // CSRF: every form of the pages carries the token of this browser's cookie; a browser that
         // has no cookie yet gets the pre-session one with this response.
-        const tenantKey = ctx?.tenantId ?? '';
+        const tenantKey = tenant?.tenantId ?? '';
         const binding = csrfBinding(req.headers);
         const fresh = binding ? null : newCsrfCookie(secure);
-        const csrfToken = opts.auth.csrf.tokenFor(tenantKey, binding ?? fresh?.value ?? '');
-        const csrfValid =
-          req.method === 'POST' && opts.auth.csrf.valid(tenantKey, binding, await submittedToken(request));
+        const csrfToken = opts.csrf.tokenFor(tenantKey, binding ?? fresh?.value ?? '');
+        const csrfValid = req.method === 'POST' && opts.csrf.valid(tenantKey, binding, await submittedToken(request));
+
+        let api = unknownStoreApi;
+        if (tenant) {
+          const ctx = await resolveRequestContext(tenant, req, opts.resolveActor);
+          const page: PageRequest = {
+            ctx,
+            headers: req.headers,
+            secure,
+            assertFormFromStore() {
+              assertSameOrigin('POST', req.headers, ctx.origin);
+              if (!csrfValid) throw csrfRefused();
+            },
+            async cached(key, compute) {
+              const entry = await opts.cache.get(ctx.tenantId, `page:${key}:${ctx.origin}`, compute);
+              return JSON.parse(entry.json);
+            },
+          };
+          api = Object.assign({}, ...opts.modules.map((m) => m(page))) as PageApi;
+        }
 
         const response = await handle(request, {
-          api: storefrontApi(ctx, opts, { ip: req.ip, headers: req.headers, secure, csrfValid }),
+          api,
           csrfToken,
           nonce,
           requestId: String(req.id),

@@ -1,2 +1,3 @@
+export { carryWishlistItem, wishlistPages } from './wishlist.pages';
 export { wishlistRoutes } from './wishlist.routes';
 export { createWishlistService, type WishlistService } from './wishlist.service';

@@ -1,9 +1,9 @@
 import { cartSchema, dataEnvelope, wishlistAddSchema, wishlistItemParamsSchema, wishlistSchema } from '@app/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
-import { type AuthService, requireUser } from '../auth/index';
 import type { CartService } from '../cart/index';
 import type { WishlistService } from './wishlist.service';
 
@@ -19,10 +19,7 @@ const SIGNED_IN =
  * of the account's paths (`/ecommerce/...`, signed in) and named by product: a shopper holds one row
  * per product, so the product id is the item's id (the wishlist decision in docs/decisions).
  */
-export async function wishlistRoutes(
-  app: App,
-  { wishlist, cart, auth }: { wishlist: WishlistService; cart: CartService; auth: AuthService },
-) {
+export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: WishlistService; cart: CartService }) {
   const answer = async (req: FastifyRequest, reply: FastifyReply, userId: string, message?: string) => {
     reply.header('cache-control', 'private, no-store');
     return { data: { wishlist: await wishlist.list(req.tenantCtx, userId) }, ...(message ? { message } : {}) };
@@ -39,7 +36,7 @@ export async function wishlistRoutes(
       },
     },
     async (req, reply) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       return answer(req, reply, user.userId);
     },
   );
@@ -58,7 +55,7 @@ export async function wishlistRoutes(
       },
     },
     async (req, reply) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       const { added } = await wishlist.add(req.tenantCtx, user.userId, req.body.productId);
       return answer(req, reply, user.userId, added ? 'Added to your wishlist.' : 'Already in your wishlist.');
     },
@@ -76,7 +73,7 @@ export async function wishlistRoutes(
       },
     },
     async (req, reply) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       await wishlist.remove(req.tenantCtx, user.userId, req.params.productId);
       return answer(req, reply, user.userId, 'Removed from your wishlist.');
     },
@@ -100,7 +97,7 @@ export async function wishlistRoutes(
       },
     },
     async (req, reply) => {
-      const user = await requireUser(auth, req);
+      const user = requireSignedIn(req.ctx);
       await wishlist.moveToCart(req.tenantCtx, user.userId, req.params.productId);
       reply.header('cache-control', 'private, no-store');
       const [list, shoppingCart] = await Promise.all([

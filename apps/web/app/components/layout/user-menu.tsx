@@ -68,7 +68,7 @@ export function UserMenu({ user, template }: { user: SessionUser | null; templat
           <Link role="menuitem" to="/account/profile/settings" className={item}>
             My Profile
           </Link>
-          {user.partyId === 'admin' && (
+          {(user.partyId === 'admin' || user.partyId === 'staff') && (
             <Link role="menuitem" to="/manage-store/settings/theme" className={item}>
               Manage Store
             </Link>

@@ -1,0 +1,148 @@
+import {
+  type AuthPages,
+  FORGOT_MESSAGE,
+  forgotPasswordQuerySchema,
+  loginRequestSchema,
+  PASSWORD_CHANGED_MESSAGE,
+  PROFILE_SAVED_MESSAGE,
+  passwordChangeSchema,
+  profileUpdateSchema,
+  REGISTER_MESSAGE,
+  RESET_DONE_MESSAGE,
+  registerRequestSchema,
+  resetPasswordRequestSchema,
+  type SessionUser,
+} from '@app/contracts';
+import { requireSignedIn } from '../../lib/access';
+import { type RequestContext, signedInUser } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+import { fieldFailure, formFailure, type PageModule, type PageRequest, submitForm } from '../../lib/page-request';
+import type { AuthService } from './auth.service';
+import { clearedSessionCookie, sessionCookie } from './session-token';
+
+export interface AuthPagesDeps {
+  auth: AuthService;
+  /**
+   * Runs once a browser has a new session (login, sign-up): the guest cart joins the account's and a
+   * heart carried through the form goes on the wishlist. Returns cookies to set.
+   */
+  afterLogin(page: PageRequest, userId: string, carried: { wishlistProductId?: string }): Promise<string[]>;
+}
+
+/** The header's user of a context: SPEC.md's user type is `partyId`. */
+export function sessionUserOf(ctx: RequestContext): SessionUser | null {
+  const user = signedInUser(ctx);
+  if (!user) return null;
+  return {
+    userId: user.userId,
+    firstName: user.firstName,
+    partyId: ctx.actor.kind === 'staff' ? ctx.actor.role : 'shopper',
+    userLoginId: user.userLoginId,
+  };
+}
+
+export function authPages(deps: AuthPagesDeps): PageModule<AuthPages> {
+  const { auth } = deps;
+  return (page) => {
+    const { ctx } = page;
+    const client = () => ({ ip: ctx.ip, userAgent: page.headers['user-agent'] ?? null });
+    return {
+      user: async () => sessionUserOf(ctx),
+      async profile() {
+        const user = signedInUser(ctx);
+        return user ? auth.profile(ctx, user.userId) : null;
+      },
+      async login(input) {
+        const { wishlistProductId, ...credentials } = input;
+        const parsed = loginRequestSchema.safeParse(credentials);
+        if (!parsed.success) return fieldFailure(parsed.error, ['email', 'password']);
+        return submitForm([], async () => {
+          page.assertFormFromStore();
+          const r = await auth.login(ctx, parsed.data, {
+            ...client(),
+            previousToken: signedInUser(ctx)?.session.token,
+          });
+          const extra = await deps.afterLogin(page, r.userId, { wishlistProductId });
+          return {
+            ok: true as const,
+            user: { userId: r.userId, firstName: r.firstName, partyId: r.partyId, userLoginId: r.userLoginId },
+            cookies: [sessionCookie(r.token, new Date(r.expiresAt), page.secure), ...extra],
+          };
+        });
+      },
+      async register(input) {
+        const { wishlistProductId, ...fields } = input;
+        const parsed = registerRequestSchema.safeParse(fields);
+        if (!parsed.success) return fieldFailure(parsed.error, ['firstName', 'lastName', 'email', 'password', 'phone']);
+        return submitForm([], async () => {
+          page.assertFormFromStore();
+          const r = await auth.register(ctx, parsed.data, client());
+          const cookies = r.created
+            ? [
+                sessionCookie(r.token, r.expiresAt, page.secure),
+                ...(await deps.afterLogin(page, r.userId, { wishlistProductId })),
+              ]
+            : [];
+          return { ok: true as const, message: REGISTER_MESSAGE, cookies };
+        });
+      },
+      async forgotPassword(email) {
+        const parsed = forgotPasswordQuerySchema.safeParse({ email });
+        if (!parsed.success) return fieldFailure(parsed.error, ['email']);
+        return submitForm([], async () => {
+          page.assertFormFromStore();
+          await auth.forgotPassword(ctx, parsed.data.email, { ip: ctx.ip });
+          return { ok: true as const, message: FORGOT_MESSAGE };
+        });
+      },
+      async resetPassword(input) {
+        const parsed = resetPasswordRequestSchema.safeParse(input);
+        if (!parsed.success) return fieldFailure(parsed.error, ['token', 'password']);
+        try {
+          page.assertFormFromStore();
+          await auth.resetPassword(ctx, parsed.data, { ip: ctx.ip });
+          return { ok: true as const, message: RESET_DONE_MESSAGE, cookie: clearedSessionCookie(page.secure) };
+        } catch (err) {
+          // A used or expired link is said above the form, not next to a field.
+          if (err instanceof AppError && err.statusCode === 400) {
+            return { ok: false as const, status: 400 as const, message: err.message, fieldErrors: {} };
+          }
+          return formFailure(err);
+        }
+      },
+      async updateProfile(input) {
+        const fields = ['firstName', 'lastName', 'email', 'phone', 'currentPassword'] as const;
+        const parsed = profileUpdateSchema.safeParse({ ...input, currentPassword: input.currentPassword || undefined });
+        if (!parsed.success) return fieldFailure(parsed.error, fields);
+        return submitForm(fields, async () => {
+          page.assertFormFromStore();
+          const me = requireSignedIn(ctx);
+          const profile = await auth.updateProfile(ctx, me.userId, parsed.data);
+          return { ok: true as const, message: PROFILE_SAVED_MESSAGE, profile };
+        });
+      },
+      async changePassword(input) {
+        const fields = ['currentPassword', 'newPassword'] as const;
+        const parsed = passwordChangeSchema.safeParse(input);
+        if (!parsed.success) return fieldFailure(parsed.error, fields);
+        return submitForm(fields, async () => {
+          page.assertFormFromStore();
+          const me = requireSignedIn(ctx);
+          await auth.changePassword(ctx, me.userId, me.session.token, parsed.data);
+          return { ok: true as const, message: PASSWORD_CHANGED_MESSAGE };
+        });
+      },
+      async logout() {
+        // A forged logout (no token) changes nothing.
+        try {
+          page.assertFormFromStore();
+        } catch {
+          return { cookie: null };
+        }
+        const token = signedInUser(ctx)?.session.token;
+        if (token) await auth.logout(ctx, token);
+        return { cookie: clearedSessionCookie(page.secure) };
+      },
+    };
+  };
+}

@@ -1,0 +1,103 @@
+import {
+  type AddConfigToCart,
+  addConfigToCartSchema,
+  addToCartSchema,
+  type CartActionOutcome,
+  type CartPages,
+  modifyCartSchema,
+  promoCodeRequestSchema,
+} from '@app/contracts';
+import { requireSignedIn } from '../../lib/access';
+import { AppError } from '../../lib/errors';
+import { fieldFailure, formFailure, type PageModule } from '../../lib/page-request';
+import type { OrdersService } from '../orders/index';
+import { cartCookie } from './cart.routes';
+import { type CartService, cartOwnerOf } from './cart.service';
+
+export function cartPages(deps: { cart: CartService; orders: OrdersService }): PageModule<CartPages> {
+  const { cart } = deps;
+  return (page) => {
+    const { ctx } = page;
+    return {
+      cartSize: () => cart.size(ctx, cartOwnerOf(ctx)),
+      cart: () => cart.view(ctx, cartOwnerOf(ctx)),
+      async cartAction(action): Promise<CartActionOutcome> {
+        try {
+          page.assertFormFromStore();
+          const who = cartOwnerOf(ctx);
+          const cookies: string[] = [];
+          let message: string;
+          switch (action.intent) {
+            case 'add': {
+              const quantity = Number(action.quantity || '1');
+              const parsed = action.selections
+                ? addConfigToCartSchema.safeParse({
+                    productId: action.productId,
+                    quantity,
+                    selections: action.selections,
+                  })
+                : addToCartSchema.safeParse({ productId: action.productId, quantity });
+              if (!parsed.success) return fieldFailure(parsed.error, ['quantity', 'selections'] as const);
+              const { issuedGuestToken } =
+                'selections' in parsed.data
+                  ? await cart.addConfigured(ctx, who, parsed.data as AddConfigToCart)
+                  : await cart.add(ctx, who, parsed.data);
+              if (issuedGuestToken) {
+                // The page's loaders run after this action in the same request, before the browser has
+                // the new cookie: from here on the request acts for the cart it was just given.
+                ctx.actor = { kind: 'guest', cartToken: issuedGuestToken };
+                cookies.push(cartCookie(issuedGuestToken, page.secure));
+              }
+              message = 'Added to your cart.';
+              break;
+            }
+            case 'update': {
+              const parsed = modifyCartSchema.safeParse({ lineId: action.lineId, quantity: Number(action.quantity) });
+              if (!parsed.success) return fieldFailure(parsed.error, ['quantity'] as const);
+              await cart.modify(ctx, who, parsed.data.lineId, parsed.data.quantity);
+              message = 'Your cart has been updated.';
+              break;
+            }
+            case 'remove':
+              await cart.remove(ctx, who, action.lineId);
+              message = 'Removed from your cart.';
+              break;
+            case 'promo': {
+              const parsed = promoCodeRequestSchema.safeParse({ promoCode: action.promoCode });
+              if (!parsed.success) return fieldFailure(parsed.error, ['promoCode'] as const);
+              try {
+                await cart.applyPromo(ctx, who, parsed.data.promoCode);
+              } catch (err) {
+                // Every refusal of a code (unknown, expired, used up) belongs next to the code's field.
+                if (err instanceof AppError && err.statusCode === 422) {
+                  return { ok: false, status: 422, message: err.message, fieldErrors: { promoCode: err.message } };
+                }
+                throw err;
+              }
+              message = 'Promo code applied.';
+              break;
+            }
+            case 'remove-promo':
+              await cart.removePromo(ctx, who);
+              message = 'Promo code removed.';
+              break;
+            case 'empty':
+              await cart.empty(ctx, who);
+              message = 'Your cart is empty.';
+              break;
+            case 'reorder': {
+              // "Buy again" on the order page: only the signed-in owner's own order.
+              const me = requireSignedIn(ctx);
+              const order = await deps.orders.read(ctx, action.orderId.slice(0, 64), { userId: me.userId });
+              message = (await cart.reorder(ctx, who, order.lines)).message;
+              break;
+            }
+          }
+          return { ok: true, message, cookies };
+        } catch (err) {
+          return formFailure(err, ['quantity'] as const);
+        }
+      },
+    };
+  };
+}

@@ -1,0 +1,17 @@
+import { type ContactPages, contactRequestSchema } from '@app/contracts';
+import { fieldFailure, type PageModule, submitForm } from '../../lib/page-request';
+import type { ContactService } from './contact.service';
+
+export function contactPages(deps: { contact: ContactService }): PageModule<ContactPages> {
+  return (page) => ({
+    async sendContactMessage(input) {
+      const parsed = contactRequestSchema.safeParse(input);
+      if (!parsed.success) return fieldFailure(parsed.error, ['name', 'email', 'message']);
+      return submitForm([], async () => {
+        page.assertFormFromStore();
+        await deps.contact.submit(page.ctx, parsed.data, page.ctx.ip);
+        return { ok: true as const };
+      });
+    },
+  });
+}

@@ -1,0 +1,22 @@
+import { type CatalogPages, productListQuerySchema, searchQuerySchema } from '@app/contracts';
+import { lenient, nullIfNotFound, type PageModule } from '../../lib/page-request';
+import type { ProductsService } from './products.service';
+
+/**
+ * Catalog reads for pages. A page URL's params are taken leniently: a hand-edited URL shows the
+ * default view, not an error page.
+ */
+export function catalogPages(deps: { products: ProductsService }): PageModule<CatalogPages> {
+  return ({ ctx, cached }) => ({
+    async products(params) {
+      const q = lenient(productListQuerySchema, params);
+      return cached(`products:${JSON.stringify(q)}`, () => deps.products.list(ctx, q));
+    },
+    category: (id) => cached(`category:${id}`, () => deps.products.subcategories(ctx, id)).catch(nullIfNotFound),
+    product: (id) => cached(`product:${id}`, () => deps.products.details(ctx, id)).catch(nullIfNotFound),
+    async search(searchText, params) {
+      const q = lenient(searchQuerySchema, { ...params, searchText });
+      return cached(`search:${JSON.stringify(q)}`, () => deps.products.search(ctx, q));
+    },
+  });
+}

@@ -1,0 +1,62 @@
+import type { ShellData, ShellPages } from '@app/contracts';
+import type { PageModule } from '../../lib/page-request';
+import type { CatalogService } from '../catalog/index';
+import type { TenantService } from '../tenant/index';
+import type { StoreService } from './store.service';
+
+export interface ShellPagesDeps {
+  store: StoreService;
+  catalog: CatalogService;
+  tenants: TenantService;
+  chatWidgetUrl: string;
+  platformName: string;
+}
+
+/**
+ * The store frame and its content. Shared by every shopper of the store through the per-tenant read
+ * cache, so a warm page costs no query for them.
+ */
+export function shellPages(deps: ShellPagesDeps): PageModule<ShellPages> {
+  return (page) => {
+    const { ctx } = page;
+    let shell: Promise<ShellData> | undefined;
+    return {
+      shell() {
+        shell ??= page.cached('shell', async (): Promise<ShellData> => {
+          const id = ctx.productStoreId;
+          const [store, main, pages, seo, lookup] = await Promise.all([
+            deps.store.details(ctx, id),
+            deps.catalog.mainData(ctx, id),
+            deps.store.cmsPages(ctx, id, {}),
+            deps.store.seoMeta(ctx),
+            deps.tenants.lookupByHostName(ctx.hostName),
+          ]);
+          return {
+            tenant: {
+              tenantId: ctx.tenantId,
+              productStoreId: id,
+              hostName: ctx.hostName,
+              viaDevAlias: ctx.viaDevAlias,
+              isWs2Public: lookup.isWs2Public,
+            },
+            store,
+            main,
+            pages,
+            seo,
+            chatWidgetUrl: deps.chatWidgetUrl,
+            platformName: deps.platformName,
+          };
+        });
+        return shell;
+      },
+      banners: () => page.cached('banners', () => deps.store.banners(ctx, ctx.productStoreId)),
+      async cmsPage(pageUrl) {
+        const pages = await page.cached(`cms:${pageUrl}`, () =>
+          deps.store.cmsPages(ctx, ctx.productStoreId, { pageUrl }),
+        );
+        return pages[0] ?? null;
+      },
+      faqs: () => page.cached('faqs', () => deps.store.faqs(ctx, 'HELP_AND_FAQS')),
+    };
+  };
+}

@@ -1,0 +1,12 @@
+import type { Address, AddressField, Country, FormOutcome } from '../index';
+
+/** The signed-in shopper's address book. */
+export interface AddressesPages {
+  /** The signed-in shopper's addresses and the countries (with regions) an address may name. */
+  addresses(): Promise<{ addresses: Address[]; countries: Country[] }>;
+  /** Adds an address, or updates the one `contactMechId` names. */
+  saveAddress(
+    input: Record<AddressField | 'contactMechId' | 'isDefaultShipping' | 'isDefaultBilling', string>,
+  ): Promise<{ ok: true; message: string } | FormOutcome<AddressField>>;
+  removeAddress(contactMechId: string): Promise<{ ok: true; message: string } | FormOutcome<never>>;
+}

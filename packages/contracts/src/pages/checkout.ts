@@ -1,0 +1,21 @@
+import type { CheckoutView, Order, PlaceOrderOutcome } from '../index';
+
+/** Checkout: the options for a destination, placing the order, PayPal. */
+export interface CheckoutPages {
+  /** Everything the checkout page shows for a destination (and, signed in, saved addresses and cards). */
+  checkout(destination: {
+    /** Unset: the signed-in shopper's default shipping address, else the United States. */
+    countryGeoId?: string;
+    stateProvinceGeoId?: string;
+    shippingMethodId?: string;
+  }): Promise<CheckoutView>;
+  /**
+   * Places the order from the checkout form; `idempotencyKey` comes with the form. With PayPal
+   * chosen it starts the PayPal payment and answers where to approve it.
+   */
+  placeOrder(input: Record<string, string>): Promise<PlaceOrderOutcome>;
+  /** When PayPal sends the shopper back approved: places the order and captures the payment. */
+  capturePayPal(
+    paypalOrderId: string,
+  ): Promise<{ ok: true; order: Order } | { ok: false; status: number; message: string }>;
+}

@@ -1,0 +1,46 @@
+import type { AddressesPages } from './addresses';
+import type { AuthPages } from './auth';
+import type { CardsPages } from './cards';
+import type { CartPages } from './cart';
+import type { CatalogPages } from './catalog';
+import type { CheckoutPages } from './checkout';
+import type { ContactPages } from './contact';
+import type { OrdersPages } from './orders';
+import type { ReturnsPages } from './returns';
+import type { ReviewsPages } from './reviews';
+import type { ShellPages } from './shell';
+import type { WishlistPages } from './wishlist';
+
+export type {
+  AddressesPages,
+  AuthPages,
+  CardsPages,
+  CartPages,
+  CatalogPages,
+  CheckoutPages,
+  ContactPages,
+  OrdersPages,
+  ReturnsPages,
+  ReviewsPages,
+  ShellPages,
+  WishlistPages,
+};
+
+/**
+ * What the page server hands to React Router loaders as `context.api`: every domain's page
+ * functions, bound to the request's store and actor. Each domain declares its own interface in
+ * this folder; a new area of pages adds a file and one line here.
+ */
+export interface PageApi
+  extends ShellPages,
+    CatalogPages,
+    AuthPages,
+    CartPages,
+    CheckoutPages,
+    OrdersPages,
+    ReturnsPages,
+    ReviewsPages,
+    WishlistPages,
+    ContactPages,
+    AddressesPages,
+    CardsPages {}

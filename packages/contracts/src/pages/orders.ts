@@ -1,0 +1,8 @@
+import type { Order, OrderSummary } from '../index';
+
+/** A shopper's orders: one order (by owner or signed link) and the history. */
+export interface OrdersPages {
+  /** One order, for its owner or with its signed link; null when neither. */
+  order(orderId: string, key: string | null): Promise<Order | null>;
+  orderHistory(page: number): Promise<{ orders: OrderSummary[]; total: number; page: number; pageSize: number }>;
+}

@@ -1,0 +1,9 @@
+import type { Banner, CmsPage, Faqs, ShellData } from '../index';
+
+/** The store frame and its content: what every page of the store shows. */
+export interface ShellPages {
+  shell(): Promise<ShellData | null>;
+  banners(): Promise<Banner[]>;
+  cmsPage(pageUrl: string): Promise<CmsPage | null>;
+  faqs(): Promise<Faqs>;
+}
