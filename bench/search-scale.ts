@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { type Database, openDatabase } from '@app/db';
 import pg from 'pg';
 import type { TenantContext } from '../apps/api/src/lib/context';
-import { createProductsService } from '../apps/api/src/modules/products/products.service';
+import { createProductsService } from '../apps/api/src/modules/products/index';
 import { COUNT, fill, queries, TENANT } from './scale-data';
 
 function percentile(sorted: number[], p: number) {

@@ -14,7 +14,7 @@ import { cartPages, cartRoutes, createCartService, guestCartToken, mergeGuestCar
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import { checkoutPages, checkoutRoutes, createCheckoutService } from './modules/checkout/index';
 import { contactPages, contactRoutes, createContactService } from './modules/contact/index';
-import { healthRoutes } from './modules/health/health.routes';
+import { healthRoutes } from './modules/health/index';
 import { createMailer, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
 import { createOrdersService, ordersPages, ordersRoutes } from './modules/orders/index';
@@ -29,7 +29,7 @@ import { catalogPages, createProductsService, productsRoutes } from './modules/p
 import { createReturnsService, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
-import { registerPages } from './modules/storefront/pages';
+import { registerPages } from './modules/storefront/index';
 import { createTenantService, tenantRoutes } from './modules/tenant/index';
 import { carryWishlistItem, createWishlistService, wishlistPages, wishlistRoutes } from './modules/wishlist/index';
 import errors from './plugins/errors';

@@ -67,9 +67,12 @@ async function requestContextPlugin(app: FastifyInstance, opts: RequestContextOp
       if (refusal) throw refusal;
     }
     if (SAFE_METHODS.has(req.method)) return;
-    assertSameOrigin(req.method, req.headers, req.ctx.origin);
+    // A bearer token is never sent by a browser on its own, so it needs no CSRF defence; a cookie
+    // is, so a change riding on one must come from this store, with the session's token.
     const user = signedInUser(req.ctx);
-    if (user?.session.via === 'cookie' && config.csrf !== 'origin-only') {
+    if (user?.session.via === 'bearer') return;
+    assertSameOrigin(req.method, req.headers, req.ctx.origin);
+    if (user && config.csrf !== 'origin-only') {
       if (!opts.csrf.valid(req.ctx.tenantId, csrfBinding(req.headers), req.headers[CSRF_HEADER])) throw csrfRefused();
     }
   });

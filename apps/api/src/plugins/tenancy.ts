@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TenantContext } from '../lib/context';
 import { AppError } from '../lib/errors';
-import { DEV_TENANT_ALIAS, isDevHost, normaliseHost, type TenantService } from '../modules/tenant/tenant.service';
+import { DEV_TENANT_ALIAS, isDevHost, normaliseHost, type TenantService } from '../modules/tenant/index';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -15,7 +15,7 @@ import { type RequestContext, signedInUser, type TenantContext } from '../../lib
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
 import type { ProductsService } from '../products/index';
-import { storeIdentity } from '../store/store-identity';
+import { storeIdentity } from '../store/index';
 import { evaluatePromo } from './promo';
 
 const c = schema.carts;

@@ -6,7 +6,7 @@ import { tenantErrors } from '../../lib/app-types';
 import type { PublicReadCache } from '../../lib/public-cache';
 import { sendPublic } from '../../lib/public-cache';
 import { storeIdFor } from '../../plugins/tenancy';
-import type { TenantService } from '../tenant/tenant.service';
+import type { TenantService } from '../tenant/index';
 import type { CatalogService } from './catalog.service';
 
 interface Deps {

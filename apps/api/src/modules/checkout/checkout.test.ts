@@ -3,7 +3,7 @@ import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../test/harness';
-import { TEST_CARDS } from '../payments/test-provider';
+import { TEST_CARDS } from '../payments/index';
 
 let t: TestApp;
 const LIGHTING = 'lighting.localhost';

@@ -1,3 +1,4 @@
 export { checkoutPages } from './checkout.pages';
 export { checkoutRoutes } from './checkout.routes';
 export { type Buyer, buyerOf, type CheckoutService, createCheckoutService } from './checkout.service';
+export { quote, shippingRate, shipsTo, taxRateFor } from './quote';

@@ -19,7 +19,7 @@ import type { PublicReadCache } from '../../lib/public-cache';
 import { sendPublic } from '../../lib/public-cache';
 import { storeIdFor } from '../../plugins/tenancy';
 import { COUNTRIES } from '../geo/index';
-import type { TenantService } from '../tenant/tenant.service';
+import type { TenantService } from '../tenant/index';
 import { DEFAULT_THEME_COLORS, type StoreService } from './store.service';
 
 interface Deps {

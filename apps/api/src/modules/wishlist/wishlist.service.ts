@@ -6,7 +6,7 @@ import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
 import type { CartService } from '../cart/index';
-import { storeIdentity } from '../store/store-identity';
+import { storeIdentity } from '../store/index';
 
 const w = schema.wishlistItems;
 const p = schema.products;

@@ -1,0 +1,1 @@
+export { type PagesOptions, registerPages } from './pages';
