@@ -31,7 +31,7 @@ export async function addressesRoutes(app: App, { addresses }: { addresses: Addr
     async (req, reply) => {
       const user = requireSignedIn(req.ctx);
       reply.header('cache-control', 'private, no-store');
-      return { data: await addresses.list(req.tenantCtx, user.userId) };
+      return { data: await addresses.list(req.ctx, user.userId) };
     },
   );
 
@@ -51,7 +51,7 @@ export async function addressesRoutes(app: App, { addresses }: { addresses: Addr
     },
     async (req) => {
       const user = requireSignedIn(req.ctx);
-      return { data: await addresses.create(req.tenantCtx, user.userId, req.body), message: 'Address added.' };
+      return { data: await addresses.create(req.ctx, user.userId, req.body), message: 'Address added.' };
     },
   );
 
@@ -69,7 +69,7 @@ export async function addressesRoutes(app: App, { addresses }: { addresses: Addr
       const user = requireSignedIn(req.ctx);
       const { contactMechId, ...input } = req.body;
       return {
-        data: await addresses.update(req.tenantCtx, user.userId, contactMechId, input),
+        data: await addresses.update(req.ctx, user.userId, contactMechId, input),
         message: 'Address saved.',
       };
     },
@@ -87,7 +87,7 @@ export async function addressesRoutes(app: App, { addresses }: { addresses: Addr
     },
     async (req) => {
       const user = requireSignedIn(req.ctx);
-      await addresses.remove(req.tenantCtx, user.userId, req.query.contactMechId);
+      await addresses.remove(req.ctx, user.userId, req.query.contactMechId);
       return { data: { removed: true as const }, message: 'Address removed.' };
     },
   );

@@ -56,12 +56,12 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
-      const result = await auth.login(req.tenantCtx, req.body, {
+      const result = await auth.login(req.ctx, req.body, {
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
         previousToken: requestToken(req.headers)?.token,
       });
-      const extra = (await afterLogin?.(req.tenantCtx, req.headers, result.userId)) ?? [];
+      const extra = (await afterLogin?.(req.ctx, req.headers, result.userId)) ?? [];
       reply.header('set-cookie', [
         sessionCookie(result.token, new Date(result.expiresAt), req.protocol === 'https'),
         ...extra,
@@ -91,12 +91,12 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
-      const r = await auth.register(req.tenantCtx, req.body, {
+      const r = await auth.register(req.ctx, req.body, {
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
       });
       if (r.created) {
-        const extra = (await afterLogin?.(req.tenantCtx, req.headers, r.userId)) ?? [];
+        const extra = (await afterLogin?.(req.ctx, req.headers, r.userId)) ?? [];
         reply.header('set-cookie', [sessionCookie(r.token, r.expiresAt, req.protocol === 'https'), ...extra]);
       }
       return { data: { message: REGISTER_MESSAGE }, message: REGISTER_MESSAGE };
@@ -124,7 +124,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
         reply.header('set-cookie', fresh.header);
       }
       reply.header('cache-control', 'private, no-store');
-      return { data: { csrfToken: auth.csrf.tokenFor(req.tenantCtx.tenantId, binding) } };
+      return { data: { csrfToken: auth.csrf.tokenFor(req.ctx.tenantId, binding) } };
     },
   );
 
@@ -144,7 +144,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
-      await auth.forgotPassword(req.tenantCtx, req.query.email, { ip: req.ip });
+      await auth.forgotPassword(req.ctx, req.query.email, { ip: req.ip });
       reply.header('cache-control', 'no-store');
       return { data: { message: FORGOT_MESSAGE }, message: FORGOT_MESSAGE };
     },
@@ -163,7 +163,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
-      await auth.resetPassword(req.tenantCtx, req.body, { ip: req.ip });
+      await auth.resetPassword(req.ctx, req.body, { ip: req.ip });
       reply.header('set-cookie', clearedSessionCookie(req.protocol === 'https'));
       return { data: { message: RESET_DONE_MESSAGE }, message: RESET_DONE_MESSAGE };
     },
@@ -182,7 +182,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
     async (req, reply) => {
       // A cookie-borne logout has passed the CSRF check of the request-context plugin.
       const found = requestToken(req.headers);
-      if (found) await auth.logout(req.tenantCtx, found.token);
+      if (found) await auth.logout(req.ctx, found.token);
       reply.header('set-cookie', clearedSessionCookie(req.protocol === 'https'));
       return { data: { loggedOut: true as const }, message: LOGOUT_MESSAGE };
     },
@@ -201,7 +201,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
     },
     async (req) => {
       const user = requireSignedIn(req.ctx);
-      return { data: await auth.profile(req.tenantCtx, user.userId) };
+      return { data: await auth.profile(req.ctx, user.userId) };
     },
   );
 
@@ -223,7 +223,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
     },
     async (req) => {
       const user = requireSignedIn(req.ctx);
-      return { data: await auth.updateProfile(req.tenantCtx, user.userId, req.body), message: PROFILE_SAVED_MESSAGE };
+      return { data: await auth.updateProfile(req.ctx, user.userId, req.body), message: PROFILE_SAVED_MESSAGE };
     },
   );
 
@@ -240,7 +240,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
     },
     async (req) => {
       const user = requireSignedIn(req.ctx);
-      await auth.changePassword(req.tenantCtx, user.userId, user.session.token, req.body);
+      await auth.changePassword(req.ctx, user.userId, user.session.token, req.body);
       return { data: { message: PASSWORD_CHANGED_MESSAGE }, message: PASSWORD_CHANGED_MESSAGE };
     },
   );

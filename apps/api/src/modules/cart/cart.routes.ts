@@ -50,7 +50,7 @@ export const guestCartToken = (headers: IncomingHttpHeaders) => cookieValue(head
 export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
   const answer = async (req: FastifyRequest, reply: FastifyReply, owner: CartOwner, message?: string) => {
     reply.header('cache-control', 'private, no-store');
-    return { data: { cart: await cart.view(req.tenantCtx, owner) }, ...(message ? { message } : {}) };
+    return { data: { cart: await cart.view(req.ctx, owner) }, ...(message ? { message } : {}) };
   };
   const issue = (req: FastifyRequest, reply: FastifyReply, token: string | null) => {
     if (token) reply.header('set-cookie', cartCookie(token, req.protocol === 'https'));
@@ -87,7 +87,7 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      const { issuedGuestToken } = await cart.add(req.tenantCtx, owner, req.body);
+      const { issuedGuestToken } = await cart.add(req.ctx, owner, req.body);
       issue(req, reply, issuedGuestToken);
       return answer(req, reply, { ...owner, guestToken: owner.guestToken ?? issuedGuestToken }, 'Added to your cart.');
     },
@@ -106,7 +106,7 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      const { issuedGuestToken } = await cart.addConfigured(req.tenantCtx, owner, req.body);
+      const { issuedGuestToken } = await cart.addConfigured(req.ctx, owner, req.body);
       issue(req, reply, issuedGuestToken);
       return answer(req, reply, { ...owner, guestToken: owner.guestToken ?? issuedGuestToken }, 'Added to your cart.');
     },
@@ -125,7 +125,7 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      await cart.modify(req.tenantCtx, owner, req.body.lineId, req.body.quantity);
+      await cart.modify(req.ctx, owner, req.body.lineId, req.body.quantity);
       return answer(req, reply, owner, 'Your cart has been updated.');
     },
   );
@@ -142,7 +142,7 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      await cart.remove(req.tenantCtx, owner, req.query.lineId);
+      await cart.remove(req.ctx, owner, req.query.lineId);
       return answer(req, reply, owner, 'Removed from your cart.');
     },
   );
@@ -158,7 +158,7 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      await cart.empty(req.tenantCtx, owner);
+      await cart.empty(req.ctx, owner);
       return answer(req, reply, owner, 'Your cart is empty.');
     },
   );
@@ -178,7 +178,7 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      await cart.applyPromo(req.tenantCtx, owner, req.body.promoCode);
+      await cart.applyPromo(req.ctx, owner, req.body.promoCode);
       return answer(req, reply, owner, 'Promo code applied.');
     },
   );
@@ -194,7 +194,7 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      await cart.removePromo(req.tenantCtx, owner);
+      await cart.removePromo(req.ctx, owner);
       return answer(req, reply, owner, 'Promo code removed.');
     },
   );

@@ -24,7 +24,7 @@ const mainBodySchema = z
 
 export async function catalogRoutes(app: App, { catalog, tenants, cache }: Deps) {
   async function sendMain(req: FastifyRequest, reply: FastifyReply, requested?: string) {
-    const ctx = req.tenantCtx;
+    const ctx = req.ctx;
     const id = await storeIdFor(ctx, tenants, requested);
     const entry = await cache.get(ctx.tenantId, `main:${id}:${ctx.origin}`, async () => ({
       data: await catalog.mainData(ctx, id),

@@ -53,7 +53,7 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
     },
     async (req, reply) => {
       reply.header('cache-control', 'private, no-store');
-      return { data: await checkout.options(req.tenantCtx, cartOwnerOf(req.ctx), req.query) };
+      return { data: await checkout.options(req.ctx, cartOwnerOf(req.ctx), req.query) };
     },
   );
 
@@ -81,9 +81,9 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
     async (req, reply) => {
       const user = requireSignedIn(req.ctx);
       const [options, saved, savedCards] = await Promise.all([
-        checkout.options(req.tenantCtx, { userId: user.userId, guestToken: null }, req.query),
-        addresses.list(req.tenantCtx, user.userId),
-        cards.list(req.tenantCtx, user.userId),
+        checkout.options(req.ctx, { userId: user.userId, guestToken: null }, req.query),
+        addresses.list(req.ctx, user.userId),
+        cards.list(req.ctx, user.userId),
       ]);
       reply.header('cache-control', 'private, no-store');
       return { data: { ...options, addresses: saved, cards: savedCards } };
@@ -199,7 +199,7 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
     async (req) => {
       const user = requireSignedIn(req.ctx);
       const { contactMechPurposeTypeId: purpose, setDefault, ...address } = req.body;
-      const saved = await addresses.create(req.tenantCtx, user.userId, {
+      const saved = await addresses.create(req.ctx, user.userId, {
         ...address,
         ...(setDefault && purpose === 'SHIPPING_LOCATION' ? { isDefaultShipping: true } : {}),
         ...(setDefault && purpose === 'BILLING_LOCATION' ? { isDefaultBilling: true } : {}),

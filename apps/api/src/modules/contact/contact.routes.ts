@@ -21,7 +21,7 @@ export async function contactRoutes(app: App, { contact }: { contact: ContactSer
       },
     },
     async (req) => ({
-      data: await contact.submit(req.tenantCtx, req.body, req.ip),
+      data: await contact.submit(req.ctx, req.body, req.ip),
       message: 'Thanks for your message. The store will reply by email.',
     }),
   );

@@ -79,7 +79,7 @@ export async function mediaRoutes(app: App, { storage, generate }: Deps) {
     async (req, reply) => {
       const key = req.params['*'];
       const owner = key.split('/')[1];
-      if (!MEDIA_KEY.test(key) || key.includes('..') || owner !== req.tenantCtx.tenantId) {
+      if (!MEDIA_KEY.test(key) || key.includes('..') || owner !== req.ctx.tenantId) {
         throw AppError.notFound('No such media file.');
       }
       const obj = req.query.w ? await loadWidth(key, req.query.w) : await load(key);

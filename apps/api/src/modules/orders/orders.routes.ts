@@ -50,7 +50,7 @@ export async function ordersRoutes(
     async (req, reply) => {
       const user = requireSignedIn(req.ctx);
       reply.header('cache-control', 'private, no-store');
-      return { data: await orders.history(req.tenantCtx, user.userId, req.query.page) };
+      return { data: await orders.history(req.ctx, user.userId, req.query.page) };
     },
   );
 
@@ -70,7 +70,7 @@ export async function ordersRoutes(
       const user = signedInUser(req.ctx);
       reply.header('cache-control', 'private, no-store');
       return {
-        data: await orders.read(req.tenantCtx, req.query.orderId, { userId: user?.userId ?? null, key: req.query.key }),
+        data: await orders.read(req.ctx, req.query.orderId, { userId: user?.userId ?? null, key: req.query.key }),
       };
     },
   );
@@ -87,12 +87,12 @@ export async function ordersRoutes(
     },
     async (req, reply) => {
       const user = signedInUser(req.ctx);
-      const order = await orders.read(req.tenantCtx, req.query.orderId, {
+      const order = await orders.read(req.ctx, req.query.orderId, {
         userId: user?.userId ?? null,
         key: req.query.key,
       });
-      const details = await store.details(req.tenantCtx, req.tenantCtx.productStoreId);
-      const pdf = await renderInvoicePdf(invoiceData(order, details, req.tenantCtx.hostName));
+      const details = await store.details(req.ctx, req.ctx.productStoreId);
+      const pdf = await renderInvoicePdf(invoiceData(order, details, req.ctx.hostName));
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `attachment; filename="invoice-${order.orderId}.pdf"`)
@@ -116,9 +116,9 @@ export async function ordersRoutes(
     },
     async (req) => {
       const user = requireSignedIn(req.ctx);
-      const order = await orders.read(req.tenantCtx, req.body.orderId, { userId: user.userId });
+      const order = await orders.read(req.ctx, req.body.orderId, { userId: user.userId });
       const { message, ...data } = await cart.reorder(
-        req.tenantCtx,
+        req.ctx,
         { userId: user.userId, guestToken: null },
         order.lines,
       );

@@ -29,7 +29,7 @@ export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) 
     async (req, reply) => {
       const user = requireSignedIn(req.ctx);
       reply.header('cache-control', 'private, no-store');
-      return { data: await cards.list(req.tenantCtx, user.userId) };
+      return { data: await cards.list(req.ctx, user.userId) };
     },
   );
 
@@ -48,7 +48,7 @@ export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) 
     },
     async (req) => {
       const user = requireSignedIn(req.ctx);
-      return { data: await cards.create(req.tenantCtx, user.userId, req.body), message: 'Card saved.' };
+      return { data: await cards.create(req.ctx, user.userId, req.body), message: 'Card saved.' };
     },
   );
 
@@ -64,7 +64,7 @@ export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) 
     },
     async (req) => {
       const user = requireSignedIn(req.ctx);
-      return { data: await cards.edit(req.tenantCtx, user.userId, req.body), message: 'Card saved.' };
+      return { data: await cards.edit(req.ctx, user.userId, req.body), message: 'Card saved.' };
     },
   );
 
@@ -80,7 +80,7 @@ export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) 
     },
     async (req) => {
       const user = requireSignedIn(req.ctx);
-      await cards.remove(req.tenantCtx, user.userId, req.query.paymentMethodId);
+      await cards.remove(req.ctx, user.userId, req.query.paymentMethodId);
       return { data: { removed: true as const }, message: 'Card removed.' };
     },
   );

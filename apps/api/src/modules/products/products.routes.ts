@@ -53,7 +53,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
     name: string,
     compute: () => Promise<unknown>,
   ): Promise<void> {
-    const ctx = req.tenantCtx;
+    const ctx = req.ctx;
     // The origin is part of the key: answers carry absolute media URLs of the host that asked.
     const key = `${name}:${ctx.origin}:${JSON.stringify(req.query)}`;
     const entry = await cache.get(ctx.tenantId, key, async () => ({ data: await compute() }));
@@ -71,7 +71,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
         response: { 200: dataEnvelope(productPageSchema), ...tenantErrors },
       },
     },
-    (req, reply) => cached(req, reply, 'list', () => products.list(req.tenantCtx, req.query)),
+    (req, reply) => cached(req, reply, 'list', () => products.list(req.ctx, req.query)),
   );
 
   app.get(
@@ -84,7 +84,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
         response: { 200: dataEnvelope(subcategoryResultSchema), ...tenantErrors },
       },
     },
-    (req, reply) => cached(req, reply, 'sub', () => products.subcategories(req.tenantCtx, req.query.productCategoryId)),
+    (req, reply) => cached(req, reply, 'sub', () => products.subcategories(req.ctx, req.query.productCategoryId)),
   );
 
   app.get(
@@ -97,7 +97,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
         response: { 200: dataEnvelope(productDetailsSchema), ...tenantErrors },
       },
     },
-    (req, reply) => cached(req, reply, 'details', () => products.details(req.tenantCtx, req.query.productId)),
+    (req, reply) => cached(req, reply, 'details', () => products.details(req.ctx, req.query.productId)),
   );
 
   app.get(
@@ -113,7 +113,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
         response: { 200: dataEnvelope(searchResultSchema), ...tenantErrors },
       },
     },
-    (req, reply) => cached(req, reply, 'search', () => products.search(req.tenantCtx, req.query)),
+    (req, reply) => cached(req, reply, 'search', () => products.search(req.ctx, req.query)),
   );
 
   app.get(
@@ -126,7 +126,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
         response: { 200: dataEnvelope(autocompleteSchema), ...tenantErrors },
       },
     },
-    (req, reply) => cached(req, reply, 'ac', () => products.autocomplete(req.tenantCtx, req.query.q)),
+    (req, reply) => cached(req, reply, 'ac', () => products.autocomplete(req.ctx, req.query.q)),
   );
 
   app.get(
@@ -143,7 +143,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
         sorts: SEARCH_SORTS.map((value) => ({ value, label: SORT_LABELS[value] })),
         facets: ['category', 'brand', 'price', 'inStock'] as const,
         priceBands: PRICE_BANDS.map(([min, max]) => ({ min, max, label: priceBandLabel(min, max) })),
-        brands: await products.brands(req.tenantCtx),
+        brands: await products.brands(req.ctx),
         pageSizes: [12, 24, 48],
       })),
   );
@@ -158,7 +158,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
         response: { 200: dataEnvelope(configPriceSchema), ...tenantErrors },
       },
     },
-    async (req) => ({ data: await products.configPrice(req.tenantCtx, req.body) }),
+    async (req) => ({ data: await products.configPrice(req.ctx, req.body) }),
   );
 
   app.get(
@@ -172,7 +172,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
       },
     },
     async (req, reply) => {
-      const row = await products.content(req.tenantCtx, req.query.productId, req.query.contentId);
+      const row = await products.content(req.ctx, req.query.productId, req.query.contentId);
       let file = await storage.get(row.mediaKey);
       if (!file && generate) {
         file = await generate(row.mediaKey);

@@ -49,7 +49,7 @@ export async function returnsRoutes(app: App, { returns }: { returns: ReturnsSer
     },
     async (req) => {
       const who = askerOf(req, req.body.key);
-      const data = await returns.create(req.tenantCtx, who, req.body);
+      const data = await returns.create(req.ctx, who, req.body);
       return { data, message: 'Your return request has been sent.' };
     },
   );
@@ -67,7 +67,7 @@ export async function returnsRoutes(app: App, { returns }: { returns: ReturnsSer
     },
     async (req) => {
       const who = askerOf(req, req.body.key);
-      const data = await returns.createRma(req.tenantCtx, who, req.body);
+      const data = await returns.createRma(req.ctx, who, req.body);
       return { data, message: 'Your return request has been sent.' };
     },
   );

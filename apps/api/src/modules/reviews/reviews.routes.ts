@@ -32,7 +32,7 @@ export async function reviewsRoutes(app: App, { reviews }: { reviews: ReviewsSer
     async (req, reply) => {
       const user = signedInUser(req.ctx);
       reply.header('cache-control', 'private, no-store');
-      return { data: await reviews.eligibility(req.tenantCtx, user?.userId ?? null, req.query.productId) };
+      return { data: await reviews.eligibility(req.ctx, user?.userId ?? null, req.query.productId) };
     },
   );
 
@@ -59,7 +59,7 @@ export async function reviewsRoutes(app: App, { reviews }: { reviews: ReviewsSer
     },
     async (req) => {
       const user = requireSignedIn(req.ctx);
-      const data = await reviews.create(req.tenantCtx, user.userId, req.body);
+      const data = await reviews.create(req.ctx, user.userId, req.body);
       return { data, message: 'Thank you! Your review is published.' };
     },
   );

@@ -41,7 +41,7 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
       },
     },
     async (req, reply) => {
-      const ctx = req.tenantCtx;
+      const ctx = req.ctx;
       const id = await storeIdFor(ctx, tenants, req.query.productStoreId);
       const entry = await cache.get(ctx.tenantId, `details:${id}:${ctx.origin}`, async () => ({
         data: await store.details(ctx, id),
@@ -62,7 +62,7 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
       },
     },
     async (req, reply) => {
-      const ctx = req.tenantCtx;
+      const ctx = req.ctx;
       const id = await storeIdFor(ctx, tenants, req.query.productStoreId);
       const entry = await cache.get(ctx.tenantId, `config:${id}`, async () => ({ data: await store.config(ctx, id) }));
       return sendPublic(req, reply, entry);
@@ -82,7 +82,7 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
       },
     },
     async (req, reply) => {
-      const entry = await cache.get(req.tenantCtx.tenantId, 'default-theme', async () => ({
+      const entry = await cache.get(req.ctx.tenantId, 'default-theme', async () => ({
         data: { theme: 'THEME_FASHION', themeColors: DEFAULT_THEME_COLORS },
       }));
       return sendPublic(req, reply, entry, 3600);
@@ -100,7 +100,7 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
       },
     },
     async (req, reply) => {
-      const ctx = req.tenantCtx;
+      const ctx = req.ctx;
       const { pageUrl, pageLink, productStoreId } = req.query;
       const id = await storeIdFor(ctx, tenants, productStoreId);
       const entry = await cache.get(ctx.tenantId, `cms:${id}:${pageUrl ?? ''}:${pageLink ?? ''}`, async () => ({
@@ -121,7 +121,7 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
       },
     },
     async (req, reply) => {
-      const ctx = req.tenantCtx;
+      const ctx = req.ctx;
       const id = await storeIdFor(ctx, tenants, req.query.productStoreId);
       const entry = await cache.get(ctx.tenantId, `banners:${id}:${ctx.origin}`, async () => ({
         data: await store.banners(ctx, id),
@@ -140,7 +140,7 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
       },
     },
     async (req, reply) => {
-      const ctx = req.tenantCtx;
+      const ctx = req.ctx;
       const entry = await cache.get(ctx.tenantId, 'seo-meta', () => store.seoMeta(ctx));
       return sendPublic(req, reply, entry, 300);
     },
@@ -157,7 +157,7 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
       },
     },
     async (req, reply) => {
-      const ctx = req.tenantCtx;
+      const ctx = req.ctx;
       const id = req.query.productStoreSurveyId;
       const entry = await cache.get(ctx.tenantId, `faqs:${id}`, async () => ({ data: await store.faqs(ctx, id) }));
       return sendPublic(req, reply, entry);

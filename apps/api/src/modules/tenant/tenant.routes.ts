@@ -42,7 +42,7 @@ export async function tenantRoutes(app: App, { tenants }: { tenants: TenantServi
       },
     },
     async (req) => {
-      const ctx = req.tenantCtx;
+      const ctx = req.ctx;
       const asked = req.query.tenantId;
       if (asked !== ctx.tenantId && asked !== DEV_TENANT_ALIAS) {
         throw new AppError(403, 'TENANT_MISMATCH', `Tenant ${asked.slice(0, 64)} cannot be read from this host.`);

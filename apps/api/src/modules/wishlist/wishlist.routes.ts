@@ -22,7 +22,7 @@ const SIGNED_IN =
 export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: WishlistService; cart: CartService }) {
   const answer = async (req: FastifyRequest, reply: FastifyReply, userId: string, message?: string) => {
     reply.header('cache-control', 'private, no-store');
-    return { data: { wishlist: await wishlist.list(req.tenantCtx, userId) }, ...(message ? { message } : {}) };
+    return { data: { wishlist: await wishlist.list(req.ctx, userId) }, ...(message ? { message } : {}) };
   };
 
   app.get(
@@ -56,7 +56,7 @@ export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: W
     },
     async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      const { added } = await wishlist.add(req.tenantCtx, user.userId, req.body.productId);
+      const { added } = await wishlist.add(req.ctx, user.userId, req.body.productId);
       return answer(req, reply, user.userId, added ? 'Added to your wishlist.' : 'Already in your wishlist.');
     },
   );
@@ -74,7 +74,7 @@ export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: W
     },
     async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      await wishlist.remove(req.tenantCtx, user.userId, req.params.productId);
+      await wishlist.remove(req.ctx, user.userId, req.params.productId);
       return answer(req, reply, user.userId, 'Removed from your wishlist.');
     },
   );
@@ -98,11 +98,11 @@ export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: W
     },
     async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      await wishlist.moveToCart(req.tenantCtx, user.userId, req.params.productId);
+      await wishlist.moveToCart(req.ctx, user.userId, req.params.productId);
       reply.header('cache-control', 'private, no-store');
       const [list, shoppingCart] = await Promise.all([
-        wishlist.list(req.tenantCtx, user.userId),
-        cart.view(req.tenantCtx, { userId: user.userId, guestToken: null }),
+        wishlist.list(req.ctx, user.userId),
+        cart.view(req.ctx, { userId: user.userId, guestToken: null }),
       ]);
       return { data: { wishlist: list, cart: shoppingCart }, message: 'Moved to your cart.' };
     },
