@@ -25,17 +25,35 @@ export function checkPlace(input: AddressInput) {
   if (!country) throw AppError.field(400, 'BAD_REQUEST', 'countryGeoId', 'we do not ship to this country.');
   if (country.regions.length > 0) {
     if (!input.stateProvinceGeoId)
-      throw AppError.badRequest(`stateProvinceGeoId: please choose a state or region of ${country.name}.`);
+      throw AppError.field(
+        400,
+        'BAD_REQUEST',
+        'stateProvinceGeoId',
+        `please choose a state or region of ${country.name}.`,
+      );
     if (!country.regions.some((r) => r.geoId === input.stateProvinceGeoId)) {
-      throw AppError.badRequest(`stateProvinceGeoId: this is not a state or region of ${country.name}.`);
+      throw AppError.field(
+        400,
+        'BAD_REQUEST',
+        'stateProvinceGeoId',
+        `this is not a state or region of ${country.name}.`,
+      );
     }
   } else if (input.stateProvinceGeoId) {
-    throw AppError.badRequest(`stateProvinceGeoId: ${country.name} addresses have no state or region.`);
+    throw AppError.field(
+      400,
+      'BAD_REQUEST',
+      'stateProvinceGeoId',
+      `${country.name} addresses have no state or region.`,
+    );
   }
   const rule = POSTAL_CODES[country.geoId];
   if (rule ? !rule.re.test(input.postalCode) : !/^[A-Za-z0-9 -]{2,10}$/.test(input.postalCode)) {
-    throw AppError.badRequest(
-      `postalCode: this is not a postal code of ${country.name}${rule ? ` (for example ${rule.example})` : ''}.`,
+    throw AppError.field(
+      400,
+      'BAD_REQUEST',
+      'postalCode',
+      `this is not a postal code of ${country.name}${rule ? ` (for example ${rule.example})` : ''}.`,
     );
   }
 }
