@@ -7,6 +7,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { App } from './lib/app-types';
+import { createEventBus, type EventBus } from './lib/events/index';
 import { PublicReadCache } from './lib/public-cache';
 import { addressesRoutes, createAddressesService } from './modules/addresses/index';
 import { authRoutes, createAuthService } from './modules/auth/index';
@@ -71,6 +72,7 @@ export interface BuildOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     publicCache: PublicReadCache;
+    events: EventBus;
     tenants: import('./modules/tenant/index').TenantService;
   }
 }
@@ -125,6 +127,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   await app.register(openapi);
 
+  const events = createEventBus({ database, log: app.log });
+  app.addHook('onClose', async () => events.close());
   const tenants = createTenantService(database.db, { devTenantId: config.DEV_TENANT_ID });
   const cache = new PublicReadCache();
   const store = createStoreService(database.db);
@@ -182,18 +186,35 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     mailer,
     log: app.log,
     linkOrigin,
-    onStockChange: (tenantId, productIds) => products.stockChanged(tenantId, productIds),
+    events,
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
-  // A new review changes the product's summary: the store's cached catalog answers and the
-  // product's card go.
-  const reviews = createReviewsService(database.db, {
-    onChange: (tenantId, productId) => {
-      cache.invalidateTenant(tenantId);
-      products.reviewsChanged(tenantId, productId);
-    },
+  const reviews = createReviewsService(database.db, { events });
+  // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
+  events.on('catalog.changed', ({ tenantId }) => {
+    cache.invalidateTenant(tenantId);
+    products.catalogChanged(tenantId);
   });
+  events.on('stock.changed', ({ tenantId, productIds }) => {
+    cache.invalidateTenant(tenantId);
+    products.stockChanged(tenantId, productIds);
+  });
+  events.on('review.created', ({ tenantId, productId }) => {
+    cache.invalidateTenant(tenantId);
+    products.reviewsChanged(tenantId, productId);
+  });
+  events.on('settings.changed', ({ tenantId }) => {
+    cache.invalidateTenant(tenantId);
+    tenants.invalidate();
+  });
+  events.on('events.missed', () => {
+    cache.clear();
+    products.allChanged();
+    tenants.invalidate();
+  });
+  await events.start();
   app.decorate('publicCache', cache);
+  app.decorate('events', events);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
 
