@@ -10,6 +10,7 @@ import type { App } from './lib/app-types';
 import { createEventBus, type EventBus } from './lib/events/index';
 import { PublicReadCache } from './lib/public-cache';
 import { addressesRoutes, createAddressesService } from './modules/addresses/index';
+import { auditRoutes, createAuditService } from './modules/audit/index';
 import { authRoutes, createAuthService } from './modules/auth/index';
 import { cartRoutes, createCartService, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
@@ -130,6 +131,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const events = createEventBus({ database, log: app.log });
   app.addHook('onClose', async () => events.close());
   const tenants = createTenantService(database.db, { devTenantId: config.DEV_TENANT_ID });
+  const audit = createAuditService(database.db);
   const cache = new PublicReadCache();
   const store = createStoreService(database.db);
   const catalog = createCatalogService(database.db);
@@ -232,6 +234,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(ordersRoutes, { orders, auth, store, cart });
   await app.register(returnsRoutes, { returns, auth });
   await app.register(reviewsRoutes, { reviews, auth });
+  await app.register(auditRoutes, { audit });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
