@@ -337,6 +337,22 @@ describe('GET /api/v1/audit/fetch', () => {
     expect(next.json().data.entries[0].id).not.toBe(page.entries[0]?.id);
   });
 
+  it("answers each store with its own log only; another store's tenantId header is refused", async () => {
+    await t.database.db.transaction((tx) =>
+      audit.record(tx, staff({ tenantId: 'garden' }), { entity: 'page', entityId: 'GARDEN-ONLY', action: 'publish' }),
+    );
+    const on = (host: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ url: '/api/v1/audit/fetch?entity=page&limit=100', headers: { host, ...headers } });
+    const garden = await on('garden.localhost');
+    expect(garden.json().data.entries.map((e: AuditEntry) => e.entityId)).toContain('GARDEN-ONLY');
+    const lighting = await on('lighting.localhost');
+    expect(lighting.statusCode).toBe(200);
+    expect(lighting.json().data.entries.map((e: AuditEntry) => e.entityId)).not.toContain('GARDEN-ONLY');
+    const mismatch = await on('lighting.localhost', { tenantId: 'garden' });
+    expect(mismatch.statusCode).toBe(403);
+    expect(mismatch.body).not.toContain('GARDEN-ONLY');
+  });
+
   it('is in the OpenAPI document with its filters', async () => {
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
     const params = doc.paths['/api/v1/audit/fetch']?.get?.parameters as Array<{ name: string }>;
