@@ -1,7 +1,8 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // The same integration suite runs on the embedded PGlite and, when TEST_DATABASE_URL is set,
-// on a real PostgreSQL (DESIGN.md section 2).
+// on a real PostgreSQL (DESIGN.md section 2). `*.postgres.test.ts` are about what only PostgreSQL
+// has (several app processes on one database, LISTEN/NOTIFY): they run in the postgres project only.
 const include = ['packages/**/*.test.ts', 'apps/api/**/*.test.ts', 'apps/web/app/**/*.test.ts'];
 const common = {
   include,
@@ -14,7 +15,14 @@ const common = {
 export default defineConfig({
   test: {
     projects: [
-      { test: { ...common, name: 'pglite', env: { TEST_DB: 'pglite' } } },
+      {
+        test: {
+          ...common,
+          name: 'pglite',
+          env: { TEST_DB: 'pglite' },
+          exclude: [...configDefaults.exclude, '**/*.postgres.test.ts'],
+        },
+      },
       // Process tests start the server on its embedded PGlite: running them twice proves nothing more.
       ...(process.env.TEST_DATABASE_URL
         ? [

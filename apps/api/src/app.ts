@@ -7,8 +7,10 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { App } from './lib/app-types';
+import { createEventBus, type EventBus } from './lib/events/index';
 import { PublicReadCache } from './lib/public-cache';
 import { addressesPages, addressesRoutes, createAddressesService } from './modules/addresses/index';
+import { auditRoutes, createAuditService } from './modules/audit/index';
 import { authPages, authRoutes, createActorResolver, createAuthService } from './modules/auth/index';
 import { cartPages, cartRoutes, createCartService, guestCartToken, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
@@ -73,6 +75,7 @@ export interface BuildOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     publicCache: PublicReadCache;
+    events: EventBus;
     tenants: import('./modules/tenant/index').TenantService;
   }
 }
@@ -127,7 +130,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   await app.register(openapi);
 
+  const events = createEventBus({ database, log: app.log });
+  app.addHook('onClose', async () => events.close());
   const tenants = createTenantService(database.db, { devTenantId: config.DEV_TENANT_ID });
+  const audit = createAuditService(database.db);
   const cache = new PublicReadCache();
   const store = createStoreService(database.db);
   const catalog = createCatalogService(database.db);
@@ -184,18 +190,35 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     mailer,
     log: app.log,
     linkOrigin,
-    onStockChange: (tenantId, productIds) => products.stockChanged(tenantId, productIds),
+    events,
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
-  // A new review changes the product's summary: the store's cached catalog answers and the
-  // product's card go.
-  const reviews = createReviewsService(database.db, {
-    onChange: (tenantId, productId) => {
-      cache.invalidateTenant(tenantId);
-      products.reviewsChanged(tenantId, productId);
-    },
+  const reviews = createReviewsService(database.db, { events });
+  // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
+  events.on('catalog.changed', ({ tenantId }) => {
+    cache.invalidateTenant(tenantId);
+    products.catalogChanged(tenantId);
   });
+  events.on('stock.changed', ({ tenantId, productIds }) => {
+    cache.invalidateTenant(tenantId);
+    products.stockChanged(tenantId, productIds);
+  });
+  events.on('review.created', ({ tenantId, productId }) => {
+    cache.invalidateTenant(tenantId);
+    products.reviewsChanged(tenantId, productId);
+  });
+  events.on('settings.changed', ({ tenantId }) => {
+    cache.invalidateTenant(tenantId);
+    tenants.invalidate();
+  });
+  events.on('events.missed', () => {
+    cache.clear();
+    products.allChanged();
+    tenants.invalidate();
+  });
+  await events.start();
   app.decorate('publicCache', cache);
+  app.decorate('events', events);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   const resolveActor = createActorResolver(auth, { guestCartToken });
@@ -215,6 +238,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(ordersRoutes, { orders, store, cart });
   await app.register(returnsRoutes, { returns });
   await app.register(reviewsRoutes, { reviews });
+  await app.register(auditRoutes, { audit });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });

@@ -1,5 +1,6 @@
 export * from './address-fields';
 export * from './addresses';
+export * from './audit';
 export * from './auth';
 export * from './cards';
 export * from './cart';

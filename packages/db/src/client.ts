@@ -16,6 +16,26 @@ import * as schema from './schema/index';
 export type Schema = typeof schema;
 /** The one database type services see, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** The handle a `db.transaction` callback gets; services that write inside a caller's transaction take it. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** What a LISTEN connection tells its owner. */
+export interface ListenHandlers {
+  /** A notification on the channel (its payload as sent). */
+  onNotify(payload: string): void;
+  /**
+   * The connection listens. `reconnected`: not at the first attempt (the connection had been lost,
+   * or earlier attempts failed), so notifications sent meanwhile were missed; whoever caches what
+   * they announce must read afresh.
+   */
+  onListening(info: { reconnected: boolean }): void;
+  /** The connection failed or dropped; the next attempt comes in `retryInMs`. */
+  onError?(err: unknown, retryInMs: number): void;
+}
+
+export interface Listener {
+  close(): Promise<void>;
+}
 
 export interface Database {
   db: Db;
@@ -24,6 +44,13 @@ export interface Database {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * LISTENs on `channel` on a connection of its own (not one of the pool's: a pooled client is
+   * handed to other queries and its LISTEN would end with it), reconnecting with backoff when it
+   * drops. Resolves once listening, or after the first attempt failed (it keeps trying). PostgreSQL
+   * only: PGlite is one process, so there is nobody to hear from.
+   */
+  listen?(channel: string, handlers: ListenHandlers): Promise<Listener>;
 }
 
 export const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -67,6 +94,97 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     },
     async close() {
       await pool.end();
+    },
+    listen: (channel, handlers) => listenOn(url, channel, handlers),
+  };
+}
+
+/** Reconnect delays: doubling from the first, capped, each with jitter so processes do not retry in step. */
+const LISTEN_RETRY_FIRST_MS = 100;
+const LISTEN_RETRY_MAX_MS = 10_000;
+/**
+ * A connection can die without a word (a NAT or firewall forgetting it): a query every so often
+ * proves it alive, and one unanswered in time counts as a drop.
+ */
+const LISTEN_HEARTBEAT_MS = 15_000;
+const LISTEN_HEARTBEAT_TIMEOUT_MS = 5_000;
+
+async function listenOn(url: string, channel: string, h: ListenHandlers): Promise<Listener> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`bad channel name: ${channel}`);
+  let closed = false;
+  let client: pg.Client | undefined;
+  let attempt = 0;
+  let failedBefore = false;
+  let retry: NodeJS.Timeout | undefined;
+  let settleFirst = () => {};
+  const first = new Promise<void>((resolve) => {
+    settleFirst = resolve;
+  });
+
+  function connect() {
+    if (closed) return;
+    const c = new pg.Client({
+      connectionString: url,
+      application_name: `app-listen-${channel}`,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    client = c;
+    let failed = false;
+    let heartbeat: NodeJS.Timeout | undefined;
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      clearInterval(heartbeat);
+      c.removeAllListeners('notification');
+      c.end().catch(() => {});
+      if (closed) return;
+      failedBefore = true;
+      const delay = Math.min(LISTEN_RETRY_MAX_MS, LISTEN_RETRY_FIRST_MS * 2 ** attempt) * (0.5 + Math.random() / 2);
+      attempt++;
+      h.onError?.(err, Math.round(delay));
+      retry = setTimeout(connect, delay);
+      settleFirst();
+    };
+    c.on('error', fail);
+    c.on('end', () => fail(new Error('the LISTEN connection ended')));
+    c.on('notification', (msg) => {
+      if (msg.channel === channel && msg.payload !== undefined) h.onNotify(msg.payload);
+    });
+    c.connect()
+      .then(() => c.query(`LISTEN ${channel}`))
+      .then(
+        () => {
+          if (failed || closed) return;
+          attempt = 0;
+          heartbeat = setInterval(() => {
+            const timeout = setTimeout(
+              () => fail(new Error('the LISTEN connection did not answer')),
+              LISTEN_HEARTBEAT_TIMEOUT_MS,
+            );
+            c.query('SELECT 1').then(
+              () => clearTimeout(timeout),
+              (err) => {
+                clearTimeout(timeout);
+                fail(err);
+              },
+            );
+          }, LISTEN_HEARTBEAT_MS);
+          heartbeat.unref();
+          h.onListening({ reconnected: failedBefore });
+          settleFirst();
+        },
+        (err) => fail(err),
+      );
+  }
+
+  connect();
+  await first;
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
     },
   };
 }

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, openDatabase } from './client';
 
+/** The URL of each PostgreSQL test database, for a second handle or a server process on it. */
+const urls = new WeakMap<Database, string>();
+
 /**
  * A fresh, migrated database: PGlite in memory, or a new database on the PostgreSQL of
  * TEST_DATABASE_URL (dropped on close) when the suite runs in its `postgres` project.
@@ -23,7 +26,7 @@ export async function openTestDatabase(): Promise<Database> {
   dbUrl.pathname = `/${name}`;
   const db = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 4 });
   await db.migrate();
-  return {
+  const opened: Database = {
     ...db,
     async close() {
       await db.close();
@@ -33,4 +36,23 @@ export async function openTestDatabase(): Promise<Database> {
       await a.end();
     },
   };
+  urls.set(opened, dbUrl.toString());
+  return opened;
+}
+
+/**
+ * A second handle on the PostgreSQL database of `openTestDatabase`, as another app process would
+ * open it: its own pool and connections, nothing shared in memory. Closing it leaves the database.
+ */
+export async function openSecondHandle(database: Database): Promise<Database> {
+  const url = urls.get(database);
+  if (!url) throw new Error('openSecondHandle needs a PostgreSQL database from openTestDatabase (TEST_DB=postgres)');
+  return openDatabase({ databaseUrl: url, poolSize: 4 });
+}
+
+/** The connection URL of a PostgreSQL test database, for a server process started by a test. */
+export function testDatabaseUrl(database: Database): string {
+  const url = urls.get(database);
+  if (!url) throw new Error('testDatabaseUrl needs a PostgreSQL database from openTestDatabase (TEST_DB=postgres)');
+  return url;
 }

@@ -9,11 +9,18 @@ interface Entry {
 
 /**
  * Public reads are the same for every shopper of a store, so their serialised bodies are kept per
- * tenant and dropped when the tenant's data changes. The TTL bounds staleness when several app
- * processes share one database and only one of them saw the change.
+ * tenant and dropped when the tenant's data changes (its events, from this process or another).
+ * The TTL bounds staleness should an event be lost.
  */
 export class PublicReadCache {
   private entries = new Map<string, Entry>();
+  /**
+   * When each tenant was last invalidated (a counter), and `epoch` for all at once: an answer
+   * computed across an invalidation is served but not kept.
+   */
+  private stamps = new Map<string, number>();
+  private counter = 0;
+  private epoch = 0;
 
   constructor(
     private readonly ttlMs = 30_000,
@@ -25,21 +32,34 @@ export class PublicReadCache {
     const now = Date.now();
     const hit = this.entries.get(k);
     if (hit && hit.expires > now) return hit;
+    const before = this.generationOf(tenantId);
     const json = JSON.stringify(await compute());
     const etag = `W/"${createHash('sha1').update(json).digest('base64url')}"`;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
     const entry = { json, etag, expires: now + this.ttlMs };
+    // A change that landed while this was read may not be in it: keeping it would hide the change.
+    if (this.generationOf(tenantId) !== before) return entry;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(k, entry);
     return entry;
+  }
+
+  private generationOf(tenantId: string) {
+    return `${this.epoch}.${this.stamps.get(tenantId) ?? 0}`;
   }
 
   invalidateTenant(tenantId: string) {
     const prefix = `${tenantId}\u0000`;
     for (const k of this.entries.keys()) if (k.startsWith(prefix)) this.entries.delete(k);
+    if (this.stamps.size >= this.maxEntries) {
+      this.stamps.clear(); // bounded; a new epoch keeps no read that was in flight
+      this.epoch++;
+    }
+    this.stamps.set(tenantId, ++this.counter);
   }
 
   clear() {
     this.entries.clear();
+    this.epoch++;
   }
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '@app/db';
 import { renderSeedImage, seedDatabase } from '@app/db/seed';
-import { openTestDatabase } from '@app/db/testing';
+import { openSecondHandle, openTestDatabase, testDatabaseUrl } from '@app/db/testing';
 import { type BuildOptions, buildApp } from '../app';
 import type { App } from '../lib/app-types';
 
@@ -13,7 +13,7 @@ export const SEEDED_HOSTS = {
   garden: { host: 'garden.localhost', storeId: '9001' },
   power: { host: 'power.localhost', storeId: '9002' },
 } as const;
-export { openTestDatabase };
+export { openSecondHandle, openTestDatabase, testDatabaseUrl };
 export type SeededTenant = keyof typeof SEEDED_HOSTS;
 export const SEEDED_TENANTS = Object.keys(SEEDED_HOSTS) as SeededTenant[];
 
@@ -24,13 +24,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * An app on a fresh seeded database; with `database` (e.g. `openSecondHandle` of another test
+ * app's), an app on that one as another process would run it: not seeded again, closed with it.
+ */
 export async function createTestApp(
   opts: Omit<Partial<BuildOptions>, 'config'> & { config?: Partial<BuildOptions['config']>; seed?: boolean } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase();
-  if (opts.seed !== false) await seedDatabase(database.db);
+  const database = opts.database ?? (await openTestDatabase());
+  if (opts.seed !== false && !opts.database) await seedDatabase(database.db);
   const dataDir = mkdtempSync(join(tmpdir(), 'sf-test-'));
-  const { config, ...rest } = opts;
+  const { config, database: _, ...rest } = opts;
   const app = await buildApp({
     database,
     generateMedia: renderSeedImage,

@@ -1,3 +1,4 @@
+export * from './audit';
 export * from './catalog';
 export * from './commerce';
 export * from './content';

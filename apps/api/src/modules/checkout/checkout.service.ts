@@ -14,6 +14,7 @@ import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
+import type { Emitter } from '../../lib/events/index';
 import { checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, cartOwnerOf, evaluatePromo } from '../cart/index';
 import type { Mailer } from '../mail/index';
@@ -44,8 +45,8 @@ export interface CheckoutDeps {
   paypal?: PayPalClient | undefined;
   /** scheme://host[:port] for links in mail, from the store's canonical host. */
   linkOrigin: (canonicalHost: string) => string;
-  /** After an order took or gave back stock (committed): product search reads those products' stock. */
-  onStockChange?: (tenantId: string, productIds: string[]) => void;
+  /** Told of stock an order took or gave back, once committed (`stock.changed`). */
+  events: Emitter;
 }
 
 /** Who is buying: an account (its email) or a guest (the email typed at checkout). */
@@ -257,10 +258,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
   /** Undo of step 1: the stock and the promo use go back, and the order is gone. */
   async function release(ctx: TenantContext, orderId: string, cart: Cart, promoCode: string | null) {
     await releaseInTx(ctx, orderId, cart, promoCode);
-    deps.onStockChange?.(
-      ctx.tenantId,
-      cart.lines.map((l) => l.productId),
-    );
+    deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: cart.lines.map((l) => l.productId) });
   }
 
   async function releaseInTx(ctx: TenantContext, orderId: string, cart: Cart, promoCode: string | null) {
@@ -465,10 +463,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       }
       throw err;
     }
-    deps.onStockChange?.(
-      ctx.tenantId,
-      cart.lines.map((l) => l.productId),
-    );
+    deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: cart.lines.map((l) => l.productId) });
 
     // Step 2: the payment. A refusal, or an error, undoes step 1.
     let paid: Awaited<ReturnType<Payer['take']>>;

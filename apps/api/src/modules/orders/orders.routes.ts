@@ -117,11 +117,7 @@ export async function ordersRoutes(
     async (req) => {
       const user = requireSignedIn(req.ctx);
       const order = await orders.read(req.ctx, req.body.orderId, { userId: user.userId });
-      const { message, ...data } = await cart.reorder(
-        req.ctx,
-        { userId: user.userId, guestToken: null },
-        order.lines,
-      );
+      const { message, ...data } = await cart.reorder(req.ctx, { userId: user.userId, guestToken: null }, order.lines);
       return { data, message };
     },
   );

@@ -318,6 +318,15 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       dropCards(tenantId, productIds);
     },
 
+    /** Changes may have been missed (events lost): every store's index, cards and words are read afresh. */
+    allChanged() {
+      for (const { tenantId } of indexes.stats()) {
+        dropCards(tenantId);
+        indexes.invalidate(tenantId);
+      }
+      vocabularies.clear();
+    },
+
     /** A product's reviews changed: its cards show the new rating. */
     reviewsChanged(tenantId: string, productId: string) {
       dropCards(tenantId, [productId]);

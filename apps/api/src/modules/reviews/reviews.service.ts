@@ -4,6 +4,7 @@ import { type Db, schema } from '@app/db';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
+import type { Emitter } from '../../lib/events/index';
 
 const rv = schema.productReviews;
 const p = schema.products;
@@ -31,8 +32,8 @@ export function reviewAuthorName(firstName: string, lastName: string): string {
 }
 
 export interface ReviewsDeps {
-  /** Runs after a review is published: the store's cached product answers must not keep the old summary. */
-  onChange?: (tenantId: string, productId: string) => void;
+  /** Told of each published review (`review.created`): cached answers must not keep the old summary. */
+  events?: Emitter;
 }
 
 /**
@@ -133,7 +134,7 @@ export function createReviewsService(db: Db, deps: ReviewsDeps = {}) {
         if (isUniqueViolation(err)) throw already();
         throw err;
       }
-      deps.onChange?.(ctx.tenantId, input.productId);
+      deps.events?.emit('review.created', { tenantId: ctx.tenantId, productId: input.productId });
       return toReview(row as typeof rv.$inferSelect);
     },
   };

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+const id = z.string().min(1).max(200);
+
+/**
+ * Every event the platform emits, with its payload. Payloads say what changed, not the new values:
+ * a subscriber reads the database afresh, so an event that arrives late or twice does no harm.
+ * The schemas check what arrives from other processes (anyone with the database's password can
+ * NOTIFY); inside a process the types are the check.
+ */
+export const eventSchemas = {
+  /** Products, prices, names or categories of the tenant changed; no ids: any of them. */
+  'catalog.changed': z.object({
+    tenantId: id,
+    productIds: z.array(id).optional(),
+    categoryIds: z.array(id).optional(),
+  }),
+  /** Stock of these products changed (an order took it, a cancel or return gave it back, an edit). */
+  'stock.changed': z.object({ tenantId: id, productIds: z.array(id) }),
+  /** A review of the product was published: its rating summary changed. */
+  'review.created': z.object({ tenantId: id, productId: id }),
+  /** An order moved from one status to another through its state machine. */
+  'order.transitioned': z.object({ tenantId: id, orderId: id, from: id, to: id }),
+  /** Store settings changed; `what` names the part (e.g. 'theme', 'hosts', 'access'), '*' for any. */
+  'settings.changed': z.object({ tenantId: id, what: z.string().min(1).max(200) }),
+  /**
+   * Events may have been lost (this process's link to the others dropped and came back): whatever
+   * is cached from the database must be read afresh. Emitted by the bus; writers do not emit it.
+   */
+  'events.missed': z.object({ reason: z.string().max(200) }),
+} as const;
+
+export type AppEvents = { [N in keyof typeof eventSchemas]: z.infer<(typeof eventSchemas)[N]> };
+export type EventName = keyof AppEvents;
+export const EVENT_NAMES = Object.keys(eventSchemas) as EventName[];
+
+/** A smaller event saying at least as much, for a payload too big to send; null when there is none. */
+type Coarser = { [N in EventName]?: (p: AppEvents[N]) => WireEvent | null };
+export type WireEvent = { [N in EventName]: { name: N; payload: AppEvents[N] } }[EventName];
+
+/**
+ * The coarser form of each event: the ids dropped, so the whole tenant's catalog is read again. A
+ * stock change of very many products (an import) becomes a catalog change: a rebuild of the index
+ * rather than thousands of patched rows, which is what it costs anyway.
+ */
+export const coarser: Coarser = {
+  'catalog.changed': (p) =>
+    p.productIds || p.categoryIds ? { name: 'catalog.changed', payload: { tenantId: p.tenantId } } : null,
+  'stock.changed': (p) => ({ name: 'catalog.changed', payload: { tenantId: p.tenantId } }),
+  'settings.changed': (p) =>
+    p.what === '*' ? null : { name: 'settings.changed', payload: { tenantId: p.tenantId, what: '*' } },
+};

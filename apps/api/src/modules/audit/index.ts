@@ -1,0 +1,3 @@
+export { auditRoutes } from './audit.routes';
+export { type AuditRecordInput, type AuditService, createAuditService } from './audit.service';
+export { type AuditFieldChange, auditChanges, isSecretField, REDACTED, secret } from './audit-diff';
