@@ -3,7 +3,7 @@ import { schema } from '@app/db';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Permission, RequestContext } from '../../lib/context';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { createAuditService, REDACTED, secret } from './index';
 
 let t: TestApp;
@@ -316,11 +316,17 @@ describe('reading the log', () => {
 });
 
 describe('GET /api/v1/audit/fetch', () => {
+  const owners: Record<string, BrowserSession> = {};
+  beforeAll(async () => {
+    owners.lighting = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', 'lighting.localhost');
+    owners.garden = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', 'garden.localhost');
+  });
+
   it("answers a page of the store's log, and asks the guard for the settings permission", async () => {
     await renameProduct(staff(), 'Listed Lamp');
     const res = await t.app.inject({
       url: `/api/v1/audit/fetch?entity=product&entityId=${encodeURIComponent(productId)}&limit=1`,
-      headers: { host: 'lighting.localhost' },
+      headers: { host: 'lighting.localhost', ...owners.lighting },
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-store');
@@ -329,10 +335,12 @@ describe('GET /api/v1/audit/fetch', () => {
     expect(page.entries[0]?.changes.productName?.after).toBe('Listed Lamp');
     expect(page.nextCursor).toEqual(expect.any(String));
     expect(seenConfig.at(-1)).toMatchObject({ permission: 'settings' });
+    const visitor = await t.app.inject({ url: '/api/v1/audit/fetch', headers: { host: 'lighting.localhost' } });
+    expect(visitor.statusCode).toBe(401);
 
     const next = await t.app.inject({
       url: `/api/v1/audit/fetch?entity=product&entityId=${encodeURIComponent(productId)}&limit=1&cursor=${page.nextCursor}`,
-      headers: { host: 'lighting.localhost' },
+      headers: { host: 'lighting.localhost', ...owners.lighting },
     });
     expect(next.json().data.entries[0].id).not.toBe(page.entries[0]?.id);
   });
@@ -342,7 +350,10 @@ describe('GET /api/v1/audit/fetch', () => {
       audit.record(tx, staff({ tenantId: 'garden' }), { entity: 'page', entityId: 'GARDEN-ONLY', action: 'publish' }),
     );
     const on = (host: string, headers: Record<string, string> = {}) =>
-      t.app.inject({ url: '/api/v1/audit/fetch?entity=page&limit=100', headers: { host, ...headers } });
+      t.app.inject({
+        url: '/api/v1/audit/fetch?entity=page&limit=100',
+        headers: { host, ...(host.startsWith('garden') ? owners.garden : owners.lighting), ...headers },
+      });
     const garden = await on('garden.localhost');
     expect(garden.json().data.entries.map((e: AuditEntry) => e.entityId)).toContain('GARDEN-ONLY');
     const lighting = await on('lighting.localhost');
@@ -363,7 +374,10 @@ describe('GET /api/v1/audit/fetch', () => {
 
   it('refuses a bad query with the error envelope naming the field', async () => {
     for (const query of ['limit=1000', 'from=yesterday', 'entityId=X', 'entity=Robert%27);DROP', 'extra=1']) {
-      const res = await t.app.inject({ url: `/api/v1/audit/fetch?${query}`, headers: { host: 'lighting.localhost' } });
+      const res = await t.app.inject({
+        url: `/api/v1/audit/fetch?${query}`,
+        headers: { host: 'lighting.localhost', ...owners.lighting },
+      });
       expect(res.statusCode, query).toBe(400);
       const body = errorEnvelopeSchema.parse(res.json());
       expect(body.errors.join(' '), query).toMatch(/limit|from|entityId|entity|extra/);
