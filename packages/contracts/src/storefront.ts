@@ -5,6 +5,7 @@ import type { SavedCard } from './cards';
 import type { Cart } from './cart';
 import type { MainData } from './catalog';
 import type { Order, OrderSummary, Quote, ShippingRate } from './checkout';
+import type { DashboardPages } from './dashboard';
 import type { Faqs, ProductDetails, ProductPage, SearchResult, SubcategoryResult } from './products';
 import type { ReviewEligibility } from './returns';
 import type { Banner, CmsPage, SeoMetaEntry, StoreDetails } from './store';
@@ -172,7 +173,12 @@ export type LoginOutcome = { ok: true; user: SessionUser; cookies: string[] } | 
 export type ContactResult = { ok: true } | FormOutcome<'name' | 'email' | 'message'>;
 
 export interface PageLoadContext {
-  api: StorefrontApi;
+  /**
+   * MERGE: the dashboard's page functions join the shopper's here until StorefrontApi is assembled
+   * from page modules (then `StorefrontApi extends DashboardPages`): storefront.api.ts still
+   * promises a whole StorefrontApi, so StorefrontApi cannot extend it in this branch.
+   */
+  api: StorefrontApi & DashboardPages;
   /** The token every form posts back in its hidden `_csrf` field. */
   csrfToken: string;
   /** Per-response CSP nonce for the scripts React Router writes inline. */
