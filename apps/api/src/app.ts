@@ -14,6 +14,7 @@ import { cartRoutes, createCartService, mergeGuestCartOnLogin } from './modules/
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import { checkoutRoutes, createCheckoutService } from './modules/checkout/index';
 import { contactRoutes, createContactService } from './modules/contact/index';
+import { createDashboardService, dashboardRoutes } from './modules/dashboard/index';
 import { healthRoutes } from './modules/health/health.routes';
 import { createMailer, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
@@ -193,6 +194,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       products.reviewsChanged(tenantId, productId);
     },
   });
+  // The audit log's reader (recentActivity) is wired in once the audit module lands.
+  const dashboard = createDashboardService(database.db);
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
@@ -211,6 +214,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(ordersRoutes, { orders, auth, store, cart });
   await app.register(returnsRoutes, { returns, auth });
   await app.register(reviewsRoutes, { reviews, auth });
+  await app.register(dashboardRoutes, { dashboard, auth });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -235,6 +239,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       orders,
       returns,
       reviews,
+      dashboard,
       cache,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
       platformName: config.PLATFORM_NAME ?? 'Storefront Platform',

@@ -8,8 +8,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { App } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
+import type { PageRequest } from '../../lib/page-request';
 import { resolveRequestTenant } from '../../plugins/tenancy';
-import { CSRF_FIELD, CSRF_HEADER, csrfBinding, newCsrfCookie } from '../auth/csrf';
+import { CSRF_FIELD, CSRF_HEADER, csrfBinding, csrfRefused, newCsrfCookie } from '../auth/csrf';
+import { assertSameOrigin } from '../auth/session-token';
+import { type DashboardService, dashboardPages, interimContext } from '../dashboard/index';
 import { type StorefrontDeps, storefrontApi } from './storefront.api';
 
 /** Paths that belong to the API: never rendered as pages, so a miss there is a JSON 404/405. */
@@ -18,6 +21,7 @@ const API_PREFIXES = ['/api/', '/skulocity/', '/media/', '/assets/seo-meta.confi
 export interface PagesOptions extends StorefrontDeps {
   /** apps/web/build: server/index.js and client/. */
   buildDir: string;
+  dashboard: DashboardService;
 }
 
 function pageCsp(nonce: string, chatOrigin: string): string {
@@ -65,6 +69,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
   const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
   const handle = createRequestHandler(build, 'production');
   const chatOrigin = new URL(opts.chatWidgetUrl).origin;
+  const dashboard = dashboardPages({ dashboard: opts.dashboard });
 
   // Built files are the same for every store, and an unknown host's 'Tenant is not setup.' page
   // needs its scripts too: static routes are not bound to a tenant.
@@ -134,8 +139,30 @@ export async function registerPages(app: App, opts: PagesOptions) {
         const csrfValid =
           req.method === 'POST' && opts.auth.csrf.valid(tenantKey, binding, await submittedToken(request));
 
+        const shop = storefrontApi(ctx, opts, { ip: req.ip, headers: req.headers, secure, csrfValid });
+        // GUARD: the page server builds one PageRequest per request and merges every page module
+        // at merge; until then the dashboard's functions are bound here, the session resolved once
+        // (through the shopper API's own cached lookup) and only when a dashboard page asks.
+        const page = async (): Promise<PageRequest> => {
+          if (!ctx) throw new AppError(404, 'TENANT_NOT_FOUND', 'Tenant is not setup.');
+          const tenant = ctx;
+          const user = await shop.user();
+          return {
+            ctx: interimContext(tenant, user, req.headers, { requestId: String(req.id), ip: req.ip }),
+            headers: req.headers,
+            secure,
+            assertFormFromStore() {
+              assertSameOrigin('POST', req.headers, tenant.origin);
+              if (!csrfValid) throw csrfRefused();
+            },
+            async cached(key, compute) {
+              const entry = await opts.cache.get(tenant.tenantId, `page:${key}:${tenant.origin}`, compute);
+              return JSON.parse(entry.json);
+            },
+          };
+        };
         const response = await handle(request, {
-          api: storefrontApi(ctx, opts, { ip: req.ip, headers: req.headers, secure, csrfValid }),
+          api: { ...shop, dashboardHome: async () => dashboard(await page()).dashboardHome() },
           csrfToken,
           nonce,
           requestId: String(req.id),
