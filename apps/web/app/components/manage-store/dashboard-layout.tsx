@@ -110,7 +110,7 @@ export function NotYetAvailable({
           <div aria-hidden className="mb-4 rounded-full bg-neutral-100 p-3 text-neutral-500">
             {icon}
           </div>
-          <h2 className="text-base font-semibold text-neutral-900">{title} is not available yet</h2>
+          <h2 className="text-base font-semibold text-neutral-900">This page is not available yet</h2>
           <p className="mt-2 max-w-md text-sm text-neutral-600">{will}</p>
           {meanwhile && <p className="mt-2 max-w-md text-sm text-neutral-600">{meanwhile}</p>}
           <Link to="/manage-store" className={`${secondaryAction} mt-6`}>

@@ -35,7 +35,7 @@ export default function DashboardHomePage({ loaderData: home }: Route.ComponentP
         </Link>
       }
     >
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4">
         <Figure label="Sales today" amount={money(home.sales.today.total)} orders={home.sales.today.orders} />
         <Figure
           label="Sales, last 30 days"
@@ -58,11 +58,13 @@ export default function DashboardHomePage({ loaderData: home }: Route.ComponentP
 
 function Figure({ label, amount, orders }: { label: string; amount: string; orders: number }) {
   return (
-    <section aria-labelledby={cardId(label)} className={`${cardClass} p-4`}>
+    <section aria-labelledby={cardId(label)} className={`${cardClass} p-3 sm:p-4`}>
       <h2 id={cardId(label)} className="text-sm font-medium text-neutral-600">
         {label}
       </h2>
-      <p className="mt-1 text-2xl font-bold tracking-tight text-neutral-900 tabular-nums">{amount}</p>
+      <p className="mt-1 text-xl font-bold tracking-tight break-words text-neutral-900 tabular-nums sm:text-2xl">
+        {amount}
+      </p>
       <p className="mt-0.5 text-sm text-neutral-600">
         {orders === 0 ? 'No orders' : orders === 1 ? '1 order' : `${orders.toLocaleString('en-US')} orders`}
       </p>

@@ -11,7 +11,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from 'react-router';
-import { primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
+import { primaryAction } from '../../components/manage-store/dashboard-layout';
 import { DashboardMenu, DashboardSidebar } from '../../components/manage-store/dashboard-nav';
 import { loginUrlFor } from '../../lib/safe-redirect';
 import type { loader as rootLoader } from '../../root';
@@ -106,6 +106,12 @@ export function ErrorBoundary() {
   );
 }
 
+// The refusal is the store's page, seen by its shoppers: the store's buttons, not the dashboard's.
+const storePrimary =
+  'inline-flex h-11 items-center rounded-md bg-action px-6 text-sm font-semibold text-white hover:opacity-90';
+const storeSecondary =
+  'inline-flex h-11 items-center rounded-md border border-slate-300 bg-white px-6 text-sm font-semibold text-slate-800 hover:bg-slate-50';
+
 function Forbidden() {
   const root = useRouteLoaderData<typeof rootLoader>('root');
   const user = root?.user;
@@ -127,11 +133,11 @@ function Forbidden() {
         </>
       }
     >
-      <Link to="/" className={primaryAction}>
+      <Link to="/" className={storePrimary}>
         Go to the home page
       </Link>
       {user && (
-        <Link to="/account/profile" className={secondaryAction}>
+        <Link to="/account/profile" className={storeSecondary}>
           Go to your account
         </Link>
       )}
