@@ -1,4 +1,5 @@
 import { formatMoney } from '@app/contracts/client';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
 
@@ -26,6 +27,12 @@ interface Home {
 /** The API's answer for the signed-in browser, from the page itself (its cookie, its origin). */
 const apiHome = (page: Page) =>
   page.evaluate(async () => (await (await fetch('/api/v1/dashboard/home')).json()).data) as Promise<Home>;
+
+async function expectNoSeriousA11yIssue(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
 
 const ordersText = (n: number) => (n === 0 ? 'No orders' : n === 1 ? '1 order' : `${n} orders`);
 
@@ -61,6 +68,7 @@ test.describe('the owner', () => {
       'The activity log is not switched on yet',
     );
     await snap(page, 'manage-store-home-1280');
+    await expectNoSeriousA11yIssue(page);
 
     // Keyboard: from Home down the menu to Theme, Enter.
     await dashboard.getByRole('link', { name: 'Home' }).focus();
@@ -122,6 +130,7 @@ test.describe('on a phone', () => {
     await expect(nav).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
     await snap(page, 'manage-store-menu-open-375');
+    await expectNoSeriousA11yIssue(page);
     // Escape closes it and puts focus back on the button.
     await nav.getByRole('link', { name: 'Orders' }).focus();
     await page.keyboard.press('Escape');
@@ -164,6 +173,7 @@ test.describe('who is let in', () => {
     await expect(page.getByText('Sales today')).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Go to your account' })).toHaveAttribute('href', '/account/profile');
     await snap(page, 'manage-store-403-1280');
+    await expectNoSeriousA11yIssue(page);
     await page.getByRole('link', { name: 'Go to the home page' }).click();
     await expect(page).toHaveURL(`${lighting}/`);
   });
