@@ -7,6 +7,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { App } from './lib/app-types';
+import { hasPermission } from './lib/context';
 import { createEventBus, type EventBus } from './lib/events/index';
 import { PublicReadCache } from './lib/public-cache';
 import { addressesPages, addressesRoutes, createAddressesService } from './modules/addresses/index';
@@ -16,6 +17,7 @@ import { cartPages, cartRoutes, createCartService, guestCartToken, mergeGuestCar
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import { checkoutPages, checkoutRoutes, createCheckoutService } from './modules/checkout/index';
 import { contactPages, contactRoutes, createContactService } from './modules/contact/index';
+import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
 import { healthRoutes } from './modules/health/index';
 import { createMailer, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
@@ -134,6 +136,25 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('onClose', async () => events.close());
   const tenants = createTenantService(database.db, { devTenantId: config.DEV_TENANT_ID });
   const audit = createAuditService(database.db);
+  const dashboard = createDashboardService(database.db, {
+    // The home lists the latest entries to those who may read the log (the settings permission).
+    async recentActivity(ctx, limit) {
+      if (!hasPermission(ctx, 'settings')) return null;
+      const { entries } = await audit.list(ctx, { limit });
+      return entries.map((e) => ({
+        id: e.id,
+        createdAt: e.at,
+        actor: {
+          userId: e.actor.kind === 'system' ? null : e.actor.id,
+          name: e.actor.name ?? e.actor.email ?? e.actor.id ?? 'Someone',
+        },
+        entity: e.entity,
+        entityId: e.entityId,
+        action: e.action,
+        changes: e.changes,
+      }));
+    },
+  });
   const cache = new PublicReadCache();
   const store = createStoreService(database.db);
   const catalog = createCatalogService(database.db);
@@ -239,6 +260,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(returnsRoutes, { returns });
   await app.register(reviewsRoutes, { reviews });
   await app.register(auditRoutes, { audit });
+  await app.register(dashboardRoutes, { dashboard });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -281,6 +303,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         contactPages({ contact }),
         addressesPages({ addresses }),
         cardsPages({ cards, addresses }),
+        dashboardPages({ dashboard }),
       ],
     });
   }

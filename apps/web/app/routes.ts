@@ -1,4 +1,11 @@
 import { index, layout, prefix, type RouteConfig, route } from '@react-router/dev/routes';
+import { flatRoutes } from '@react-router/fs-routes';
+
+const dashboardRoutes = flatRoutes({
+  rootDirectory: 'routes/manage-store',
+  // The layout route above, and code that lives beside pages without being one.
+  ignoredRouteFiles: ['routes/manage-store/guard.tsx', '**/*.test.*', '**/*.server.*'],
+});
 
 /** The route table of SPEC.md section 2; every route module is loaded on demand. */
 export default [
@@ -41,18 +48,10 @@ export default [
       route('wishlist', 'routes/account/wishlist.tsx'),
     ]),
   ]),
-  layout('routes/manage-store/guard.tsx', [
-    ...prefix('manage-store', [
-      index('routes/manage-store/index.tsx'),
-      route('settings/theme', 'routes/manage-store/theme.tsx'),
-      route('settings/banners', 'routes/manage-store/banners.tsx'),
-      route('settings/cms', 'routes/manage-store/cms.tsx'),
-      route('settings/cms/details', 'routes/manage-store/cms-details.tsx'),
-      route('settings/other', 'routes/manage-store/other.tsx'),
-      route('settings/access', 'routes/manage-store/access.tsx'),
-      route('bonanza-connect', 'routes/manage-store/bonanza-connect.tsx'),
-    ]),
-  ]),
+  // The dashboard: every file of routes/manage-store is a page (React Router's flat file names,
+  // decision 021), so adding one edits no central list. The guard lets only the store's staff in
+  // and draws the dashboard frame around them.
+  layout('routes/manage-store/guard.tsx', prefix('manage-store', await dashboardRoutes)),
   route(':slug/:productId', 'routes/storefront/product.tsx'),
   route('*', 'routes/storefront/not-found.tsx'),
 ] satisfies RouteConfig;

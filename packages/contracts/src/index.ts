@@ -8,6 +8,7 @@ export * from './catalog';
 export * from './catalog-options';
 export * from './checkout';
 export * from './contact';
+export * from './dashboard';
 export * from './envelope';
 export * from './errors';
 export * from './money';

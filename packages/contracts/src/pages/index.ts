@@ -1,3 +1,4 @@
+import type { DashboardPages } from '../dashboard';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
 import type { CardsPages } from './cards';
@@ -43,4 +44,5 @@ export interface PageApi
     WishlistPages,
     ContactPages,
     AddressesPages,
-    CardsPages {}
+    CardsPages,
+    DashboardPages {}

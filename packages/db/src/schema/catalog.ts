@@ -145,6 +145,8 @@ export const products = pgTable(
     index('products_new_idx').on(t.tenantId, t.introductionDate),
     index('products_price_idx').on(t.tenantId, t.effectivePrice),
     index('products_featured_idx').on(t.tenantId, t.isFeatured),
+    // The dashboard's low-stock list: the few products at or below a threshold, emptiest first.
+    index('products_stock_idx').on(t.tenantId, t.stockQuantity),
     index('products_search_idx').using('gin', t.searchVector),
     // Typo tolerance and autocomplete: trigram similarity on names.
     index('products_name_trgm_idx').using('gin', sql`lower(${t.productName}) gin_trgm_ops`),

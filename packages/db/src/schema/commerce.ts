@@ -206,6 +206,8 @@ export const orders = pgTable(
     primaryKey({ columns: [t.tenantId, t.orderId] }),
     uniqueIndex('orders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
     index('orders_user_idx').on(t.tenantId, t.userId, t.placedAt),
+    // The dashboard: orders waiting in a status (to fulfil), and a period's sales per paid status.
+    index('orders_status_placed_idx').on(t.tenantId, t.status, t.placedAt),
     check(
       'orders_totals_ck',
       sql`${t.grandTotal} = ${t.subtotal} - ${t.discount} + ${t.shippingTotal} + ${t.taxTotal}`,

@@ -69,7 +69,7 @@ export function UserMenu({ user, template }: { user: SessionUser | null; templat
             My Profile
           </Link>
           {(user.partyId === 'admin' || user.partyId === 'staff') && (
-            <Link role="menuitem" to="/manage-store/settings/theme" className={item}>
+            <Link role="menuitem" to="/manage-store" className={item}>
               Manage Store
             </Link>
           )}

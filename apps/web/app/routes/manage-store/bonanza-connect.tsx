@@ -1,4 +1,8 @@
-import { DashboardLayout } from './dashboard';
+import { DashboardLayout } from '../../components/manage-store/dashboard-layout';
+import type { DashboardHandle } from './guard';
+
+/** Full screen, as SPEC.md's layout rules have it: no store frame, no dashboard menu. */
+export const handle: DashboardHandle = { dashboardFrame: 'full-screen' };
 
 export default function Page() {
   return (

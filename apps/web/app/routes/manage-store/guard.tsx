@@ -1,19 +1,161 @@
-import { data, Outlet, redirect } from 'react-router';
+import { ShieldAlert, X } from 'lucide-react';
+import type { ReactNode } from 'react';
+import {
+  data,
+  isRouteErrorResponse,
+  Link,
+  Outlet,
+  redirect,
+  type ShouldRevalidateFunctionArgs,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from 'react-router';
+import { primaryAction } from '../../components/manage-store/dashboard-layout';
+import { DashboardMenu, DashboardSidebar } from '../../components/manage-store/dashboard-nav';
 import { loginUrlFor } from '../../lib/safe-redirect';
+import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/guard';
 
-/** The dashboard needs a logged-in user; only the store's admins get past the role check. */
+/**
+ * The dashboard needs a logged-in user (visitors go to login and come back), and only the store's
+ * staff get past the role check. This decides what to show; the page functions check again on the
+ * server (requireAccess), so a page is never one check away from another store's or a shopper's eyes.
+ */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await context.api.user();
   if (!user) {
     const url = new URL(request.url);
     throw redirect(loginUrlFor(`${url.pathname}${url.search}`));
   }
-  if (user.partyId !== 'admin')
-    throw data({ message: 'Only store administrators can manage the store.' }, { status: 403 });
-  return { user };
+  if (user.partyId !== 'admin') {
+    throw data({ message: 'Only the store owner and staff can manage the store.' }, { status: 403 });
+  }
+  return null;
 }
 
-export default function ManageStoreGuard() {
-  return <Outlet />;
+/** Who is signed in changes only through a form (login, logout): not on every dashboard click. */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod ? defaultShouldRevalidate : false;
+}
+
+/**
+ * What a dashboard page may say about the frame around it, as its route `handle`. A full-screen
+ * flow (SPEC.md hides the store's frame there: layout-rules.ts) gets a bar with a way out instead
+ * of the menu. A handle rather than the path rules: importing layout-rules here would split it out
+ * of the root's chunk, one more file for every storefront page.
+ */
+export interface DashboardHandle {
+  dashboardFrame?: 'full-screen';
+}
+
+export default function DashboardFrame() {
+  const matches = useMatches();
+  const fullScreen = matches.some((m) => (m.handle as DashboardHandle | undefined)?.dashboardFrame === 'full-screen');
+  if (fullScreen) return <FullScreenFrame />;
+  return (
+    <div className="min-h-[70vh] border-t border-neutral-200 bg-neutral-100">
+      <div className="mx-auto grid w-full max-w-7xl gap-4 px-4 py-4 md:grid-cols-[13.5rem_minmax(0,1fr)] md:gap-8 md:px-6 md:py-8">
+        <div>
+          <DashboardSidebar />
+          <DashboardMenu />
+        </div>
+        <div className="min-w-0">
+          <Outlet />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function FullScreenFrame() {
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  return (
+    <div className="flex min-h-screen flex-col bg-neutral-100">
+      <div className="flex h-14 items-center gap-3 border-b border-neutral-200 bg-white px-4">
+        <Link
+          to="/manage-store"
+          className="inline-flex size-9 items-center justify-center rounded-lg text-neutral-600 hover:bg-neutral-100 hover:text-neutral-900"
+        >
+          <X aria-hidden className="size-5" />
+          <span className="sr-only">Exit to dashboard home</span>
+        </Link>
+        <p className="truncate text-sm font-semibold text-neutral-900">{root?.shell.store.storeName}</p>
+      </div>
+      <div className="flex-1 px-4 py-6 md:py-10">
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+/** Refusals stay in the store's frame (header and footer), with a way back. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (status === 403) return <Forbidden />;
+  return (
+    <Refusal
+      title={status === 404 ? 'We could not find that page' : 'Something went wrong, please try again.'}
+      text={status === 404 ? 'The link may be old, or the page may have moved.' : 'Please try again in a moment.'}
+    >
+      <Link to="/manage-store" className={primaryAction}>
+        Go to the dashboard
+      </Link>
+    </Refusal>
+  );
+}
+
+// The refusal is the store's page, seen by its shoppers: the store's buttons, not the dashboard's.
+const storePrimary =
+  'inline-flex h-11 items-center rounded-md bg-action px-6 text-sm font-semibold text-white hover:opacity-90';
+const storeSecondary =
+  'inline-flex h-11 items-center rounded-md border border-slate-300 bg-white px-6 text-sm font-semibold text-slate-800 hover:bg-slate-50';
+
+function Forbidden() {
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const user = root?.user;
+  const storeName = root?.shell.store.storeName ?? 'this store';
+  return (
+    <Refusal
+      title="You do not have access to this page"
+      text={
+        <>
+          Managing {storeName} is for its owner and staff.
+          {user && (
+            <>
+              {' '}
+              You are signed in as <strong className="font-semibold text-neutral-900">{user.firstName}</strong>, with a
+              customer account.
+            </>
+          )}{' '}
+          If you run this store, log out and log in with the owner&rsquo;s account.
+        </>
+      }
+    >
+      <Link to="/" className={storePrimary}>
+        Go to the home page
+      </Link>
+      {user && (
+        <Link to="/account/profile" className={storeSecondary}>
+          Go to your account
+        </Link>
+      )}
+    </Refusal>
+  );
+}
+
+function Refusal({ title, text, children }: { title: string; text: ReactNode; children: ReactNode }) {
+  return (
+    <div className="bg-neutral-50 px-4 py-16 md:py-24">
+      <div className="mx-auto flex max-w-lg flex-col items-center text-center">
+        <div aria-hidden className="mb-4 rounded-full bg-neutral-200/70 p-3 text-neutral-600">
+          <ShieldAlert className="size-6" />
+        </div>
+        <h1 className="text-2xl font-bold tracking-tight text-neutral-900">{title}</h1>
+        <p className="mt-3 text-neutral-600">{text}</p>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">{children}</div>
+      </div>
+    </div>
+  );
 }

@@ -1,4 +1,4 @@
-import { DashboardLayout } from './dashboard';
+import { DashboardLayout } from '../../components/manage-store/dashboard-layout';
 
 export default function Page() {
   return (

@@ -1,8 +1,8 @@
-import { DashboardLayout } from './dashboard';
+import { DashboardLayout } from '../../components/manage-store/dashboard-layout';
 
 export default function Page() {
   return (
-    <DashboardLayout title="Store details">
+    <DashboardLayout title="Banners">
       <p className="text-slate-600">These settings apply to your whole store.</p>
     </DashboardLayout>
   );

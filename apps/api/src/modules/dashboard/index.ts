@@ -1,0 +1,3 @@
+export { dashboardPages } from './dashboard.pages';
+export { dashboardRoutes } from './dashboard.routes';
+export { createDashboardService, type DashboardDeps, type DashboardService } from './dashboard.service';

@@ -1,0 +1,177 @@
+import {
+  ChevronDown,
+  FileText,
+  House,
+  Image,
+  Inbox,
+  Lock,
+  type LucideIcon,
+  Palette,
+  Plug,
+  Store,
+  Tag,
+  Users,
+  Wallet,
+} from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+
+interface NavItem {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+/**
+ * Icons: none that a single storefront page uses alone (CreditCard is the payment methods page's),
+ * or the bundler splits it out of that page's chunk into a shared one, a request more for shoppers.
+ *
+ * Every area of the dashboard, grouped as Shopify's admin groups them: the day's work first, then
+ * how the store looks and behaves, then money and channels. Routes come from the folder; which of
+ * them the owner should find in the menu, and in what order, is a design choice made here.
+ */
+export const DASHBOARD_NAV: { label?: string; items: NavItem[] }[] = [
+  {
+    items: [
+      { to: '/manage-store', label: 'Home', icon: House },
+      { to: '/manage-store/orders', label: 'Orders', icon: Inbox },
+      { to: '/manage-store/products', label: 'Products', icon: Tag },
+      { to: '/manage-store/customers', label: 'Customers', icon: Users },
+    ],
+  },
+  {
+    label: 'Content & settings',
+    items: [
+      { to: '/manage-store/settings/theme', label: 'Theme', icon: Palette },
+      { to: '/manage-store/settings/banners', label: 'Banners', icon: Image },
+      { to: '/manage-store/settings/cms', label: 'Pages', icon: FileText },
+      { to: '/manage-store/settings/other', label: 'Store details', icon: Store },
+      { to: '/manage-store/settings/access', label: 'Access', icon: Lock },
+    ],
+  },
+  {
+    label: 'Money & channels',
+    items: [
+      { to: '/manage-store/payments', label: 'Payments', icon: Wallet },
+      { to: '/manage-store/bonanza-connect', label: 'Marketplace connect', icon: Plug },
+    ],
+  },
+];
+
+const ITEMS = DASHBOARD_NAV.flatMap((g) => g.items);
+
+/** The menu entry a path belongs to: the longest one that is the path or a parent of it. */
+export function currentNavItem(pathname: string): NavItem | undefined {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  return ITEMS.filter((i) => path === i.to || path.startsWith(`${i.to}/`)).sort((a, b) => b.to.length - a.to.length)[0];
+}
+
+/** The grouped links, the current one marked with aria-current="page". */
+function NavList() {
+  const { pathname } = useLocation();
+  const current = currentNavItem(pathname);
+  return (
+    <div className="space-y-4">
+      {DASHBOARD_NAV.map((group, gi) => (
+        <div key={group.label ?? gi}>
+          {group.label && (
+            <p className="px-2 pb-1 text-xs font-semibold text-neutral-500" id={`dashboard-nav-${gi}`}>
+              {group.label}
+            </p>
+          )}
+          <ul className="space-y-0.5" aria-labelledby={group.label ? `dashboard-nav-${gi}` : undefined}>
+            {group.items.map((item) => {
+              const Icon = item.icon;
+              const active = current?.to === item.to;
+              return (
+                <li key={item.to}>
+                  {/* Link, not NavLink: the menu's own rule (the longest matching entry) marks the
+                      current page, so Home is not marked on every page below it. */}
+                  <Link
+                    to={item.to}
+                    aria-current={active ? 'page' : undefined}
+                    className={`flex h-9 items-center gap-2.5 rounded-lg px-2 text-sm md:h-8 ${
+                      active
+                        ? 'bg-white font-semibold text-neutral-900 shadow-[0_1px_0_rgba(0,0,0,0.06)] ring-1 ring-neutral-200'
+                        : 'font-medium text-neutral-700 hover:bg-neutral-200/70 hover:text-neutral-900'
+                    }`}
+                  >
+                    <Icon
+                      aria-hidden
+                      className={`size-4 shrink-0 ${active ? 'text-neutral-900' : 'text-neutral-500'}`}
+                    />
+                    {item.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Desktop: the menu as a left sidebar, always open. */
+export function DashboardSidebar() {
+  return (
+    <nav aria-label="Dashboard" className="sticky top-4 hidden md:block">
+      <NavList />
+    </nav>
+  );
+}
+
+/**
+ * Phones: a disclosure button naming the current page; the menu opens below it and closes on
+ * Escape (focus back on the button) or once a page is chosen. A tap before the app has loaded is
+ * held and replayed (held-click.ts), as for every `type="button"` button.
+ */
+export function DashboardMenu() {
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+  const current = currentNavItem(pathname);
+  // A page was chosen (or the back button used): the menu has done its job.
+  useEffect(() => setOpen(false), [pathname]);
+  return (
+    <div className="md:hidden">
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((o) => !o)}
+        className="flex h-11 w-full items-center justify-between rounded-lg border border-neutral-300 bg-white px-3 text-sm font-semibold text-neutral-900 shadow-sm"
+      >
+        <span className="flex items-center gap-2">
+          <span className="text-neutral-500">Menu</span>
+          <span aria-hidden className="text-neutral-300">
+            /
+          </span>
+          {current?.label ?? 'Dashboard'}
+        </span>
+        <ChevronDown
+          aria-hidden
+          className={`size-4 text-neutral-500 transition-transform ${open ? 'rotate-180' : ''}`}
+        />
+      </button>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the open menu closes it */}
+      <div
+        id={menuId}
+        hidden={!open}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            setOpen(false);
+            button.current?.focus();
+          }
+        }}
+        className="mt-2 rounded-xl border border-neutral-200 bg-neutral-50 p-2 shadow-lg"
+      >
+        <nav aria-label="Dashboard">
+          <NavList />
+        </nav>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,190 @@
+import { formatMoney } from '@app/contracts/client';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { STORES, snap } from './helpers';
+
+/** The owner's dashboard: its home's figures, its menu by keyboard and on a phone, and who is let in. */
+
+const lighting = STORES.lighting.url;
+const owner = { email: 'owner@lighting.test', password: 'owner-demo-1' };
+const shopper = { email: 'shopper@lighting.test', password: 'shopper-demo-1' };
+
+async function logIn(page: Page, who: { email: string; password: string }, then = '/manage-store') {
+  await page.goto(`${lighting}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(`${lighting}${then}`);
+}
+
+interface Home {
+  currency: string;
+  sales: Record<'today' | 'last30Days', { total: number; orders: number }>;
+  toFulfil: { count: number; orders: { orderId: string }[] };
+  lowStock: { products: { productName: string; stock: number }[] };
+}
+
+/** The API's answer for the signed-in browser, from the page itself (its cookie, its origin). */
+const apiHome = (page: Page) =>
+  page.evaluate(async () => (await (await fetch('/api/v1/dashboard/home')).json()).data) as Promise<Home>;
+
+async function expectNoSeriousA11yIssue(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+const ordersText = (n: number) => (n === 0 ? 'No orders' : n === 1 ? '1 order' : `${n} orders`);
+
+test.describe('the owner', () => {
+  test('sees the home with the store’s real figures, then reaches a settings page by keyboard', async ({ page }) => {
+    await logIn(page, owner);
+    const dashboard = page.getByRole('navigation', { name: 'Dashboard' });
+    await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+    await expect(dashboard.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+
+    // Other browser tests place orders at the same time: compare with the API in one go, again
+    // if an order landed in between.
+    await expect(async () => {
+      await page.reload();
+      const home = await apiHome(page);
+      const thirty = page.getByRole('region', { name: 'Sales, last 30 days' });
+      await expect(thirty).toContainText(formatMoney(home.sales.last30Days.total, home.currency), { timeout: 1000 });
+      await expect(thirty).toContainText(ordersText(home.sales.last30Days.orders), { timeout: 1000 });
+      const today = page.getByRole('region', { name: 'Sales today' });
+      await expect(today).toContainText(formatMoney(home.sales.today.total, home.currency), { timeout: 1000 });
+      const toFulfil = page.getByRole('region', { name: 'Orders to fulfil' }).getByRole('listitem');
+      await expect(toFulfil).toHaveCount(home.toFulfil.orders.length, { timeout: 1000 });
+      for (const [i, o] of home.toFulfil.orders.entries()) {
+        await expect(toFulfil.nth(i)).toContainText(o.orderId, { timeout: 1000 });
+      }
+    }).toPass({ timeout: 20_000 });
+    // The seed has paid orders in the last 30 days and products out of stock.
+    await expect(page.getByRole('region', { name: 'Sales, last 30 days' })).not.toContainText('No orders');
+    const lowStock = page.getByRole('region', { name: 'Low stock' }).getByRole('listitem');
+    await expect(lowStock.first()).toContainText('Out of stock');
+    // No audit log is wired in yet: the page says so.
+    await expect(page.getByRole('region', { name: 'Latest activity' })).toContainText(
+      'The activity log is not switched on yet',
+    );
+    await snap(page, 'manage-store-home-1280');
+    await expectNoSeriousA11yIssue(page);
+
+    // Keyboard: from Home down the menu to Theme, Enter.
+    await dashboard.getByRole('link', { name: 'Home' }).focus();
+    for (const name of ['Orders', 'Products', 'Customers', 'Theme']) {
+      await page.keyboard.press('Tab');
+      await expect(dashboard.getByRole('link', { name })).toBeFocused();
+    }
+    const theme = dashboard.getByRole('link', { name: 'Theme' });
+    // Focus is visible: the outline the whole site draws for keyboard focus.
+    expect(await theme.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
+    await snap(page, 'manage-store-keyboard-focus');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(`${lighting}/manage-store/settings/theme`);
+    await expect(theme).toHaveAttribute('aria-current', 'page');
+    await expect(dashboard.getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current');
+    await expect(dashboard.locator('[aria-current="page"]')).toHaveCount(1);
+    // SPEC.md's layout for settings pages: the store's header and footer, no category bar.
+    await expect(page.getByTestId('logo')).toBeVisible();
+    await expect(page.getByTestId('footer')).toBeVisible();
+    await expect(page.getByTestId('category-bar')).toHaveCount(0);
+    await snap(page, 'manage-store-theme-1280');
+  });
+
+  test('finds an honest "not available yet" page for areas not built, with a way back', async ({ page }) => {
+    await logIn(page, owner, '/manage-store/orders');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Orders');
+    await expect(page.getByRole('heading', { name: 'This page is not available yet' })).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await snap(page, 'manage-store-orders-not-yet');
+    await page.getByRole('link', { name: 'Back to Home' }).click();
+    await expect(page).toHaveURL(`${lighting}/manage-store`);
+  });
+
+  test('marketplace connect is full screen, with a way out', async ({ page }) => {
+    await logIn(page, owner, '/manage-store/bonanza-connect');
+    await expect(page.getByTestId('logo')).toHaveCount(0);
+    await expect(page.getByTestId('footer')).toHaveCount(0);
+    await expect(page.getByRole('navigation', { name: 'Dashboard' })).toHaveCount(0);
+    await snap(page, 'manage-store-full-screen');
+    await page.getByRole('link', { name: 'Exit to dashboard home' }).click();
+    await expect(page).toHaveURL(`${lighting}/manage-store`);
+  });
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('the menu opens and closes, and choosing a page closes it', async ({ page }) => {
+    await logIn(page, owner);
+    const menu = page.getByRole('button', { name: /^Menu/ });
+    const nav = page.getByRole('navigation', { name: 'Dashboard' });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(menu).toContainText('Home');
+    await expect(nav).toBeHidden();
+    await snap(page, 'manage-store-home-375');
+
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await expect(nav).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+    await snap(page, 'manage-store-menu-open-375');
+    await expectNoSeriousA11yIssue(page);
+    // Escape closes it and puts focus back on the button.
+    await nav.getByRole('link', { name: 'Orders' }).focus();
+    await page.keyboard.press('Escape');
+    await expect(nav).toBeHidden();
+    await expect(menu).toBeFocused();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+
+    await menu.click();
+    await nav.getByRole('link', { name: 'Banners' }).click();
+    await expect(page).toHaveURL(`${lighting}/manage-store/settings/banners`);
+    await expect(nav).toBeHidden();
+    await expect(menu).toContainText('Banners');
+    await menu.click();
+    await expect(nav.getByRole('link', { name: 'Banners' })).toHaveAttribute('aria-current', 'page');
+    await menu.click();
+    await expect(nav).toBeHidden();
+  });
+
+  test('a shopper sees the 403 page in the store frame', async ({ page }) => {
+    await logIn(page, shopper, '/account/profile');
+    const res = await page.goto(`${lighting}/manage-store`);
+    expect(res?.status()).toBe(403);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
+    await expect(page.getByTestId('logo')).toBeVisible();
+    await snap(page, 'manage-store-403-375');
+  });
+});
+
+test.describe('who is let in', () => {
+  test('a shopper opening /manage-store gets a 403 page with the store’s header and a way home', async ({ page }) => {
+    await logIn(page, shopper, '/account/profile');
+    const res = await page.goto(`${lighting}/manage-store`);
+    expect(res?.status()).toBe(403);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
+    await expect(page.getByText('You are signed in as Sam, with a customer account.')).toBeVisible();
+    // The store's own frame, not the bare error page; and nothing of the dashboard.
+    await expect(page.getByTestId('logo')).toBeVisible();
+    await expect(page.getByTestId('footer')).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Dashboard' })).toHaveCount(0);
+    await expect(page.getByText('Sales today')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Go to your account' })).toHaveAttribute('href', '/account/profile');
+    await snap(page, 'manage-store-403-1280');
+    await expectNoSeriousA11yIssue(page);
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect(page).toHaveURL(`${lighting}/`);
+  });
+
+  test('a visitor is sent to login with the page as redirectUrl, and lands on it after', async ({ page }) => {
+    await page.goto(`${lighting}/manage-store`);
+    await expect(page).toHaveURL(`${lighting}/auth/login?redirectUrl=%2Fmanage-store`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(`${lighting}/manage-store`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  });
+});

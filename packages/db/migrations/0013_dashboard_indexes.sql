@@ -1,0 +1,2 @@
+CREATE INDEX "products_stock_idx" ON "products" USING btree ("tenant_id","stock_quantity");--> statement-breakpoint
+CREATE INDEX "orders_status_placed_idx" ON "orders" USING btree ("tenant_id","status","placed_at");
