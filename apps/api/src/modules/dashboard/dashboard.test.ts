@@ -7,7 +7,9 @@ import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { PageRequest } from '../../lib/page-request';
 import { createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
-import { TEST_CARDS } from '../payments/test-provider';
+import { createStaff } from '../../test/staff';
+import { createAuditService } from '../audit/index';
+import { TEST_CARDS } from '../payments/index';
 import { dashboardPages } from './dashboard.pages';
 import { createDashboardService } from './dashboard.service';
 
@@ -85,8 +87,47 @@ describe('GET /api/v1/dashboard/home', () => {
     expect(data.lowStock.products.map((p) => ({ productId: p.productId, stock: p.stock }))).toEqual(want.lowStock);
     // The seed has products out of stock: they lead the list.
     expect(data.lowStock.products[0]?.stock).toBe(0);
-    // No audit log is wired in yet: the home says so rather than showing "nothing happened".
-    expect(data.activity).toEqual({ available: false, entries: [] });
+    // The owner may read the audit log; nothing has been changed through the dashboard yet.
+    expect(data.activity).toEqual({ available: true, entries: [] });
+  });
+
+  it('lists an audited change as activity, and hides the log from staff without the settings permission', async () => {
+    const ctx = {
+      tenantId: 'lighting',
+      productStoreId: '9000',
+      hostName: LIGHTING,
+      viaDevAlias: false,
+      origin: `http://${LIGHTING}`,
+      requestId: 'dashboard-test',
+      ip: null,
+      actor: {
+        kind: 'staff',
+        role: 'admin',
+        permissions: new Set(),
+        userId: 'owner',
+        firstName: 'Olive',
+        userLoginId: 'owner@lighting.test',
+        session: { token: 'x', via: 'bearer' },
+      },
+    } as const satisfies RequestContext;
+    await t.database.db.transaction((tx) =>
+      createAuditService(t.database.db).record(tx, ctx, {
+        entity: 'theme',
+        entityId: '9000',
+        action: 'update',
+        before: { primary: '1, 2, 3' },
+        after: { primary: '4, 5, 6' },
+      }),
+    );
+    const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);
+    const shown = (await home(LIGHTING, owner)).json().data as DashboardHome;
+    expect(shown.activity.entries[0]).toMatchObject({ entity: 'theme', action: 'update', changedFields: ['primary'] });
+
+    await createStaff(t.database, 'lighting', 'catalog.only@lighting.test', ['catalog']);
+    const staff = await signIn(t.app, 'catalog.only@lighting.test', 'owner-demo-1', LIGHTING);
+    const hidden = (await home(LIGHTING, staff)).json().data as DashboardHome;
+    expect(hidden.activity).toEqual({ available: false, entries: [] });
+    expect(hidden.sales).toEqual(shown.sales);
   });
 
   it('refuses a visitor with 401 and a shopper with 403, with no figures', async () => {
