@@ -172,9 +172,9 @@ function Activity({ activity }: { activity: DashboardHome['activity'] }) {
   return (
     <Card title="Latest activity" flush>
       {!activity.available ? (
-        <CardEmpty icon={<History className="size-6" />} title="The activity log is not switched on yet">
-          Once it is, every change you and your staff make to the theme, pages, products and orders is listed here, with
-          who made it and when.
+        <CardEmpty icon={<History className="size-6" />} title="Activity is kept for the settings permission">
+          Every change you and your staff make is recorded, with who made it and when. Ask the store owner for the
+          settings permission to see it here.
         </CardEmpty>
       ) : activity.entries.length === 0 ? (
         <CardEmpty icon={<History className="size-6" />} title="No changes yet">
