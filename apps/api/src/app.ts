@@ -32,6 +32,7 @@ import { registerPages } from './modules/storefront/pages';
 import { createTenantService, tenantRoutes } from './modules/tenant/index';
 import { createWishlistService, wishlistRoutes } from './modules/wishlist/index';
 import errors from './plugins/errors';
+import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors';
 import openapi from './plugins/openapi';
 import { requestIdFor } from './plugins/request-id';
 import tenancy from './plugins/tenancy';
@@ -66,6 +67,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** Extra routes registered before the pages (tests). */
   extraRoutes?: (app: App) => Promise<void>;
+  /** How long a client may take to send a whole request; 30 s unless a test needs a short one. */
+  requestTimeoutMs?: number;
 }
 
 declare module 'fastify' {
@@ -80,6 +83,7 @@ export const PLATFORM_PATHS = ['/api/docs'];
 /** Builds the whole server without listening, so tests drive it with `inject`. */
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config, database } = opts;
+  const requestTimeout = opts.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     logger: opts.logger ?? {
       level: config.LOG_LEVEL,
@@ -88,12 +92,20 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     genReqId: requestIdFor,
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
-    // Fastify waits forever by default; a slow client must not hold a socket.
-    requestTimeout: 30_000,
+    // Fastify waits forever by default; a slow client must not hold a socket. Node 20 applies
+    // requestTimeout to a body that never ends only when the server is created with it (Fastify sets
+    // it afterwards), and looks for overdue requests every connectionsCheckingInterval (30 s default).
+    requestTimeout,
+    http: {
+      requestTimeout,
+      connectionsCheckingInterval: Math.max(10, Math.min(10_000, Math.floor(requestTimeout / 3))),
+    },
     connectionTimeout: 60_000,
     keepAliveTimeout: 72_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
