@@ -33,6 +33,7 @@ import { createTenantService, tenantRoutes } from './modules/tenant/index';
 import { createWishlistService, wishlistRoutes } from './modules/wishlist/index';
 import errors from './plugins/errors';
 import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors';
+import inputGuards from './plugins/input-guards';
 import openapi from './plugins/openapi';
 import { requestIdFor } from './plugins/request-id';
 import tenancy from './plugins/tenancy';
@@ -131,6 +132,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
+  // After helmet: a refusal in an onRequest hook skips the hooks after it.
+  await app.register(inputGuards);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fields: 20, fieldSize: 16 * 1024, files: 0, parts: 20 },

@@ -21,9 +21,19 @@ export function cookieValue(header: string | undefined, name: string): string | 
   if (!header) return null;
   for (const part of header.split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim()) || null;
+    if (i > 0 && part.slice(0, i).trim() === name) return decodedCookie(part.slice(i + 1).trim());
   }
   return null;
+}
+
+/** A value that does not decode to text is no cookie of ours: its owner gets no session, not a 500. */
+function decodedCookie(raw: string): string | null {
+  try {
+    const value = decodeURIComponent(raw);
+    return value && !/[\u0000-\u001f\u007f]/.test(value) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface RequestToken {
