@@ -2,8 +2,8 @@ import { schema } from '@app/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { hasControlCharacter } from '../lib/control-characters';
 import { createTestApp, type TestApp } from '../test/harness';
-import { hasControlCharacter } from './input-guards';
 
 // A NUL byte reaching PostgreSQL is a 500 ("invalid byte sequence"); other control characters
 // are never text a person typed. Every address and body is checked once, before any schema.

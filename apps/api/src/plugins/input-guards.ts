@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { bodyHasControlCharacter, urlHasControlCharacter } from '../lib/control-characters';
 import { sendError } from './errors';
 
 declare module 'fastify' {
@@ -9,56 +10,14 @@ declare module 'fastify' {
   }
 }
 
-// U+0000-U+001F and U+007F. PostgreSQL cannot store a NUL in text, and no other of them is text a
-// person types; tab and line breaks are, in multi-line fields, never in an address.
-const IN_LINE = /[\u0000-\u001f\u007f]/;
-const IN_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-// In an address they arrive percent-encoded (or raw, from a lenient client).
-const IN_URL = /%(?:[01][0-9a-f]|7f)|[\u0000-\u001f\u007f]/i;
-
 export const CONTROL_CHARACTER_MESSAGE = 'The request contains a control character, which no field accepts.';
-
-export function hasControlCharacter(text: string, kind: 'line' | 'multiline'): boolean {
-  return (kind === 'line' ? IN_LINE : IN_MULTILINE).test(text);
-}
-
-/** Whether the path or query, once percent-decoded, would hold a control character. */
-export function urlHasControlCharacter(rawUrl: string): boolean {
-  return IN_URL.test(rawUrl);
-}
-
-/**
- * Whether a parsed body holds a control character in any string, key included. Walked without
- * recursion: a body of 1 MiB can nest deeper than the stack.
- */
-export function bodyHasControlCharacter(body: unknown): boolean {
-  const pending: unknown[] = [body];
-  while (pending.length) {
-    const value = pending.pop();
-    if (typeof value === 'string') {
-      if (IN_MULTILINE.test(value)) return true;
-    } else if (Array.isArray(value)) {
-      for (const item of value) pending.push(item);
-    } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value) && !isStream(value)) {
-      for (const [k, v] of Object.entries(value)) {
-        if (IN_LINE.test(k)) return true;
-        pending.push(v);
-      }
-    }
-  }
-  return false;
-}
-
-function isStream(value: object): boolean {
-  return typeof (value as { pipe?: unknown }).pipe === 'function';
-}
 
 function refuse(reply: FastifyReply) {
   return sendError(reply, 400, 'VALIDATION_FAILED', CONTROL_CHARACTER_MESSAGE);
 }
 
 /**
- * One check for every text that enters the API: the address before routing's work is used, the
+ * One check for every text that enters the API: the address (path and query) and the
  * parsed body (JSON, form fields) before any schema. A schema written tomorrow cannot forget it.
  */
 async function inputGuards(app: FastifyInstance) {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { hasControlCharacter } from '../../lib/control-characters';
 import { AppError } from '../../lib/errors';
 
 /**
@@ -30,7 +31,7 @@ export function cookieValue(header: string | undefined, name: string): string | 
 function decodedCookie(raw: string): string | null {
   try {
     const value = decodeURIComponent(raw);
-    return value && !/[\u0000-\u001f\u007f]/.test(value) ? value : null;
+    return value && !hasControlCharacter(value, 'line') ? value : null;
   } catch {
     return null;
   }
