@@ -8,6 +8,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import type { App } from './lib/app-types';
 import { PublicReadCache } from './lib/public-cache';
+import { redactingLogger } from './lib/redact';
 import { addressesRoutes, createAddressesService } from './modules/addresses/index';
 import { authRoutes, createAuthService } from './modules/auth/index';
 import { cartRoutes, createCartService, mergeGuestCartOnLogin } from './modules/cart/index';
@@ -86,10 +87,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config, database } = opts;
   const requestTimeout = opts.requestTimeoutMs ?? 30_000;
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: config.LOG_LEVEL,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-    },
+    logger: redactingLogger(
+      opts.logger ?? {
+        level: config.LOG_LEVEL,
+        redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      },
+    ),
     genReqId: requestIdFor,
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
