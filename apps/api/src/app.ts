@@ -143,7 +143,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   await app.register(openapi);
 
-  const tenants = createTenantService(database.db, { devTenantId: config.DEV_TENANT_ID });
+  const tenants = createTenantService(database.db, {
+    devTenantId: config.DEV_TENANT_ID,
+    production: config.NODE_ENV === 'production',
+  });
   const cache = new PublicReadCache();
   const store = createStoreService(database.db);
   const catalog = createCatalogService(database.db);
