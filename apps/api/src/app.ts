@@ -7,6 +7,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { App } from './lib/app-types';
+import { BODY_LIMIT_BYTES } from './lib/limits';
 import { PublicReadCache } from './lib/public-cache';
 import { redactingLogger } from './lib/redact';
 import { addressesRoutes, createAddressesService } from './modules/addresses/index';
@@ -95,7 +96,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     ),
     genReqId: requestIdFor,
     trustProxy: config.TRUST_PROXY,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     // Fastify waits forever by default; a slow client must not hold a socket. Node 20 applies
     // requestTimeout to a body that never ends only when the server is created with it (Fastify sets
     // it afterwards), and looks for overdue requests every connectionsCheckingInterval (30 s default).

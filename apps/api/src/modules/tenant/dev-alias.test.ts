@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
 
@@ -19,7 +20,11 @@ const LOOKALIKES = [
 describe('in production, with DEV_TENANT_ID set', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { NODE_ENV: 'production', DEV_TENANT_ID: 'garden' } });
+    t = await createTestApp({
+      config: { NODE_ENV: 'production', DEV_TENANT_ID: 'garden' },
+      // The pages too (needs npm run build -w @app/web): an unknown host's page says so.
+      webBuildDir: fileURLToPath(new URL('../../../../web/build', import.meta.url)),
+    });
   });
   afterAll(() => t.close());
 
@@ -28,6 +33,17 @@ describe('in production, with DEV_TENANT_ID set', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'TENANT_NOT_FOUND', message: 'Tenant is not setup.' });
     expect(res.body).not.toContain('catalogCol');
+  });
+
+  it("shows the 'Tenant is not setup.' page to a look-alike host, and the store to localhost", async () => {
+    const page = await t.app.inject({ url: '/', headers: { host: 'shop.development.attacker.example' } });
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('Tenant is not setup.');
+    expect(page.body).not.toMatch(/garden/i);
+    const local = await t.app.inject({ url: '/', headers: { host: 'localhost' } });
+    expect(local.statusCode).toBe(200);
+    expect(local.body).not.toContain('Tenant is not setup.');
   });
 
   it('does not name a tenant for a look-alike in the host lookup, nor accept the development header there', async () => {
