@@ -201,6 +201,7 @@ describe('page paths with a method they do not take', () => {
     );
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('GET, HEAD, POST');
+    expect(res.headers.connection).toBe('close');
   });
 
   it("keeps an API route's own Allow, even for a path outside the API prefixes", async () => {

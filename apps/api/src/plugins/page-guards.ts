@@ -39,6 +39,8 @@ export function refuseOtherPageMethods(
   const refuse = async (req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0] ?? '/';
     if (isApiPath(path) || app.routeMethods(path)) return app.sendNotFound(req, reply);
+    // A body the client is still sending is never read: end the connection rather than drain it.
+    if (req.headers['content-length'] || req.headers['transfer-encoding']) reply.header('connection', 'close');
     const allow = PAGE_METHODS.join(', ');
     reply.header('Allow', allow);
     return sendError(reply, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}. Allowed: ${allow}.`);
