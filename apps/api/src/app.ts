@@ -9,7 +9,9 @@ import type { Config } from './config';
 import type { App } from './lib/app-types';
 import { hasPermission } from './lib/context';
 import { createEventBus, type EventBus } from './lib/events/index';
+import { BODY_LIMIT_BYTES } from './lib/limits';
 import { PublicReadCache } from './lib/public-cache';
+import { redactingLogger } from './lib/redact';
 import { addressesPages, addressesRoutes, createAddressesService } from './modules/addresses/index';
 import { auditRoutes, createAuditService } from './modules/audit/index';
 import { authPages, authRoutes, createActorResolver, createAuthService } from './modules/auth/index';
@@ -37,6 +39,8 @@ import { registerPages } from './modules/storefront/index';
 import { createTenantService, tenantRoutes } from './modules/tenant/index';
 import { carryWishlistItem, createWishlistService, wishlistPages, wishlistRoutes } from './modules/wishlist/index';
 import errors from './plugins/errors';
+import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors';
+import inputGuards from './plugins/input-guards';
 import openapi from './plugins/openapi';
 import requestContext from './plugins/request-context';
 import { requestIdFor } from './plugins/request-id';
@@ -72,6 +76,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** Extra routes registered before the pages (tests). */
   extraRoutes?: (app: App) => Promise<void>;
+  /** How long a client may take to send a whole request; 30 s unless a test needs a short one. */
+  requestTimeoutMs?: number;
 }
 
 declare module 'fastify' {
@@ -87,20 +93,31 @@ export const PLATFORM_PATHS = ['/api/docs'];
 /** Builds the whole server without listening, so tests drive it with `inject`. */
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config, database } = opts;
+  const requestTimeout = opts.requestTimeoutMs ?? 30_000;
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: config.LOG_LEVEL,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-    },
+    logger: redactingLogger(
+      opts.logger ?? {
+        level: config.LOG_LEVEL,
+        redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      },
+    ),
     genReqId: requestIdFor,
     trustProxy: config.TRUST_PROXY,
-    bodyLimit: 1024 * 1024,
-    // Fastify waits forever by default; a slow client must not hold a socket.
-    requestTimeout: 30_000,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify waits forever by default; a slow client must not hold a socket. Node 20 applies
+    // requestTimeout to a body that never ends only when the server is created with it (Fastify sets
+    // it afterwards), and looks for overdue requests every connectionsCheckingInterval (30 s default).
+    requestTimeout,
+    http: {
+      requestTimeout,
+      connectionsCheckingInterval: Math.max(10, Math.min(10_000, Math.floor(requestTimeout / 3))),
+    },
     connectionTimeout: 60_000,
     keepAliveTimeout: 72_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -126,6 +143,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
+  // After helmet: a refusal in an onRequest hook skips the hooks after it.
+  await app.register(inputGuards);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fields: 20, fieldSize: 16 * 1024, files: 0, parts: 20 },
@@ -134,7 +153,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   const events = createEventBus({ database, log: app.log });
   app.addHook('onClose', async () => events.close());
-  const tenants = createTenantService(database.db, { devTenantId: config.DEV_TENANT_ID });
+  const tenants = createTenantService(database.db, {
+    devTenantId: config.DEV_TENANT_ID,
+    production: config.NODE_ENV === 'production',
+  });
   const audit = createAuditService(database.db);
   const dashboard = createDashboardService(database.db, {
     // The home lists the latest entries to those who may read the log (the settings permission).
@@ -276,6 +298,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       resolveActor,
       csrf: auth.csrf,
       cache,
+      store,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
       modules: [
         shellPages({

@@ -17,7 +17,10 @@ const envSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** Which seeded tenant the `development` alias (localhost and *development* hosts) points at. */
+  /**
+   * Which seeded tenant the `development` alias (localhost and *development* hosts) points at. In
+   * production the alias exists only when this is set, and only for localhost and *.localhost.
+   */
   DEV_TENANT_ID: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seed the demo stores into an empty database at start. */

@@ -1,6 +1,7 @@
 // The zod-free part of the contracts, for browser code (see display.ts).
 export * from './address-fields';
 export * from './catalog-options';
+export * from './chat';
 export * from './csrf';
 export * from './display';
 export * from './messages';

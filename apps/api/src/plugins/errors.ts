@@ -126,10 +126,15 @@ async function errorsPlugin(app: FastifyInstance) {
     for (const m of methods) set.add(m);
   });
 
+  const methodsOf = (path: string) => {
+    const match = known.find('GET', path);
+    return match ? methodsByPath.get((match.store as { path: string }).path) : undefined;
+  };
+  app.decorate('routeMethods', (path: string) => methodsOf(path));
+
   app.decorate('sendNotFound', (req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0] ?? '/';
-    const match = known.find('GET', path);
-    const allowed = match ? methodsByPath.get((match.store as { path: string }).path) : undefined;
+    const allowed = methodsOf(path);
     if (allowed && !allowed.has(req.method)) {
       const allow = [...allowed].filter((m) => m !== 'HEAD');
       reply.header('Allow', allow.join(', '));
@@ -149,6 +154,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** 404, or 405 with Allow when the path exists with other methods. */
     sendNotFound(req: FastifyRequest, reply: FastifyReply): FastifyReply;
+    /** The methods of the route (other than the pages' catch-all) that serves this path, if any. */
+    routeMethods(path: string): ReadonlySet<string> | undefined;
   }
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TenantContext } from '../lib/context';
 import { AppError } from '../lib/errors';
-import { DEV_TENANT_ALIAS, isDevHost, normaliseHost, type TenantService } from '../modules/tenant/index';
+import { DEV_TENANT_ALIAS, normaliseHost, type TenantService } from '../modules/tenant/index';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,7 +36,7 @@ export async function resolveRequestTenant(req: FastifyRequest, tenants: TenantS
   if (!binding) throw new AppError(404, 'TENANT_NOT_FOUND', TENANT_NOT_SETUP_MESSAGE);
   const claimed = headerValue(req.headers.tenantid);
   if (claimed !== undefined) {
-    const agrees = claimed === binding.tenantId || (claimed === DEV_TENANT_ALIAS && isDevHost(hostName));
+    const agrees = claimed === binding.tenantId || (claimed === DEV_TENANT_ALIAS && tenants.isDevHost(hostName));
     if (!agrees) {
       throw new AppError(
         403,

@@ -32,8 +32,3 @@ export function frameParts(pathname: string): FrameParts {
   }
   return { header: true, topStrip: true, categoryBar: true, footer: true, copyright: true };
 }
-
-/** Routes where a third-party chat widget must never load (payment and admin screens). */
-export function chatAllowed(pathname: string): boolean {
-  return !pathname.startsWith('/checkout') && !pathname.startsWith('/manage-store') && !pathname.includes('/auth');
-}

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { hasControlCharacter } from '../../lib/control-characters';
 import { AppError } from '../../lib/errors';
 
 /**
@@ -21,9 +22,19 @@ export function cookieValue(header: string | undefined, name: string): string | 
   if (!header) return null;
   for (const part of header.split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim()) || null;
+    if (i > 0 && part.slice(0, i).trim() === name) return decodedCookie(part.slice(i + 1).trim());
   }
   return null;
+}
+
+/** A value that does not decode to text is no cookie of ours: its owner gets no session, not a 500. */
+function decodedCookie(raw: string): string | null {
+  try {
+    const value = decodeURIComponent(raw);
+    return value && !hasControlCharacter(value, 'line') ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface RequestToken {

@@ -11,6 +11,12 @@ import type { App } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
 import type { PageModule, PageRequest } from '../../lib/page-request';
 import type { PublicReadCache } from '../../lib/public-cache';
+import {
+  pageInputHasControlCharacter,
+  readPageBodies,
+  refuseOtherPageMethods,
+  sendBadRequestPage,
+} from '../../plugins/page-guards';
 import { type RequestContextOptions, resolveRequestContext } from '../../plugins/request-context';
 import { resolveRequestTenant } from '../../plugins/tenancy';
 import {
@@ -22,6 +28,8 @@ import {
   csrfRefused,
   newCsrfCookie,
 } from '../auth/index';
+import type { StoreService } from '../store/index';
+import { chatOriginForPage } from './chat-csp';
 
 /** Paths that belong to the API: never rendered as pages, so a miss there is a JSON 404/405. */
 const API_PREFIXES = ['/api/', '/skulocity/', '/media/', '/assets/seo-meta.config.json'];
@@ -34,6 +42,8 @@ export interface PagesOptions {
   resolveActor: RequestContextOptions['resolveActor'];
   csrf: Csrf;
   cache: PublicReadCache;
+  /** The store settings, for the chat widget id that decides a page's CSP. */
+  store: StoreService;
   chatWidgetUrl: string;
 }
 
@@ -50,16 +60,18 @@ const unknownStoreApi = new Proxy({} as PageApi, {
   },
 });
 
-function pageCsp(nonce: string, chatOrigin: string): string {
+/** chatOrigin: the chat provider, only on pages where its widget may run (chatOriginForPage). */
+function pageCsp(nonce: string, chatOrigin: string | null): string {
+  const chat = chatOrigin ? ` ${chatOrigin}` : '';
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' ${chatOrigin}`,
+    `script-src 'self' 'nonce-${nonce}'${chat}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https: http:",
     "font-src 'self' data:",
-    `connect-src 'self' ${chatOrigin}`,
+    `connect-src 'self'${chat}`,
     // The newsletter embed lives in a sandboxed frame; its form may post to the provider.
-    `frame-src 'self' https: ${chatOrigin}`,
+    `frame-src 'self' https:${chat}`,
     "form-action 'self' https:",
     "frame-ancestors 'none'",
     "base-uri 'self'",
@@ -94,7 +106,8 @@ export async function registerPages(app: App, opts: PagesOptions) {
   }
   const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
   const handle = createRequestHandler(build, 'production');
-  const chatOrigin = new URL(opts.chatWidgetUrl).origin;
+  const chatDeps = { store: opts.store, cache: opts.cache, chatOrigin: new URL(opts.chatWidgetUrl).origin };
+  const isApiPath = (path: string) => API_PREFIXES.some((p) => path.startsWith(p));
 
   // Built files are the same for every store, and an unknown host's 'Tenant is not setup.' page
   // needs its scripts too: static routes are not bound to a tenant.
@@ -119,18 +132,19 @@ export async function registerPages(app: App, opts: PagesOptions) {
   });
 
   await app.register(async (pages) => {
-    // Form posts reach React Router actions as the raw stream: no parsing here.
-    pages.removeAllContentTypeParsers();
-    pages.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    // Form posts reach React Router actions as bytes, read within the limit: no parsing here.
+    readPageBodies(pages);
+    refuseOtherPageMethods(app, pages, isApiPath);
 
     pages.route({
       method: ['GET', 'HEAD', 'POST'],
       url: '*',
-      config: { tenant: false },
+      config: { tenant: false, page: true },
       schema: { hide: true },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const path = req.url.split('?')[0] ?? '/';
-        if (API_PREFIXES.some((p) => path.startsWith(p))) return app.sendNotFound(req, reply);
+        if (isApiPath(path) || app.routeMethods(path)) return app.sendNotFound(req, reply);
+        if (await pageInputHasControlCharacter(req)) return sendBadRequestPage(req, reply);
 
         let tenant = null;
         try {
@@ -147,10 +161,9 @@ export async function registerPages(app: App, opts: PagesOptions) {
           if (Array.isArray(v)) for (const x of v) headers.append(k, x);
           else if (v !== undefined) headers.set(k, v);
         }
-        const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
-        if (req.method !== 'GET' && req.method !== 'HEAD' && req.body) {
-          init.body = Readable.toWeb(req.body as Readable) as ReadableStream;
-          init.duplex = 'half';
+        const init: RequestInit = { method: req.method, headers, signal: controller.signal };
+        if (req.method !== 'GET' && req.method !== 'HEAD' && Buffer.isBuffer(req.body) && req.body.length) {
+          init.body = req.body as Buffer<ArrayBuffer>;
         }
         const request = new Request(`${req.protocol}://${req.host}${req.url}`, init);
         const secure = req.protocol === 'https';
@@ -197,7 +210,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
         if (fresh) cookies.unshift(fresh.header);
         if (cookies.length) reply.header('set-cookie', cookies);
         if ((response.headers.get('content-type') ?? '').startsWith('text/html')) {
-          reply.header('content-security-policy', pageCsp(nonce, chatOrigin));
+          reply.header('content-security-policy', pageCsp(nonce, await chatOriginForPage(chatDeps, tenant, path)));
           // Pages carry the shopper's header (name, cart count): never shared by caches.
           reply.header('cache-control', 'private, no-cache');
         }

@@ -4,8 +4,13 @@ import { asc, eq } from 'drizzle-orm';
 
 export const DEV_TENANT_ALIAS = 'development';
 
-/** SPEC.md section 1: outside registered hosts, a host containing these names is a development host. */
-export function isDevHost(hostName: string): boolean {
+/**
+ * SPEC.md section 1: outside registered hosts, a host containing these names is a development host.
+ * In production anyone can name a domain so (shop.development.attacker.example): there only
+ * localhost and *.localhost, which never leave the machine, are (decision 020).
+ */
+export function isDevHost(hostName: string, production = false): boolean {
+  if (production) return hostName === 'localhost' || hostName.endsWith('.localhost');
   return hostName.includes('localhost') || hostName.includes('development');
 }
 
@@ -31,7 +36,10 @@ interface CacheEntry<T> {
 // Host bindings change rarely (a new domain); a short TTL bounds staleness across processes.
 const HOST_TTL_MS = 30_000;
 
-export function createTenantService(db: Db, opts: { devTenantId?: string }) {
+export function createTenantService(db: Db, opts: { devTenantId?: string; production?: boolean }) {
+  const production = opts.production ?? false;
+  // In production the alias exists only when configured: no store is served to a host by default.
+  const devAlias = (hostName: string) => (!production || Boolean(opts.devTenantId)) && isDevHost(hostName, production);
   const hostCache = new Map<string, CacheEntry<HostBinding | null>>();
   const storesCache = new Map<string, CacheEntry<Set<string>>>();
 
@@ -64,11 +72,14 @@ export function createTenantService(db: Db, opts: { devTenantId?: string }) {
       const cached = hostCache.get(hostName);
       if (cached && cached.expires > now) return cached.value;
       let value = await registeredHost(hostName);
-      if (!value && isDevHost(hostName)) value = await devBinding();
+      if (!value && devAlias(hostName)) value = await devBinding();
       if (hostCache.size > 10_000) hostCache.clear(); // bounded: hostile Host headers cannot grow it
       hostCache.set(hostName, { value, expires: now + HOST_TTL_MS });
       return value;
     },
+
+    /** Whether this (normalised) host may use the development alias here. */
+    isDevHost: devAlias,
 
     /** The product stores a tenant owns, to refuse another tenant's productStoreId. */
     async storeIds(tenantId: string): Promise<Set<string>> {
