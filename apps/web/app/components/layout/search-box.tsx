@@ -243,7 +243,8 @@ export function SearchBox({ variant }: { variant: 'desktop' | 'mobile' }) {
         e.preventDefault();
         // The field, not the state: a submit that comes while the app hydrates may come before
         // the field's text typed earlier has been adopted.
-        const text = (inputRef.current?.value ?? value).trim();
+        // A pasted tab is white space to the shopper, but a control character the server refuses.
+        const text = (inputRef.current?.value ?? value).replace(/\s+/g, ' ').trim();
         if (!text) return;
         cancel();
         close();
