@@ -206,6 +206,8 @@ export const orders = pgTable(
     primaryKey({ columns: [t.tenantId, t.orderId] }),
     uniqueIndex('orders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
     index('orders_user_idx').on(t.tenantId, t.userId, t.placedAt),
+    // The sweep of orders stuck in placed (no payment after a crash) reads only these.
+    index('orders_placed_idx').on(t.tenantId, t.placedAt).where(sql`${t.status} = 'placed'`),
     check(
       'orders_totals_ck',
       sql`${t.grandTotal} = ${t.subtotal} - ${t.discount} + ${t.shippingTotal} + ${t.taxTotal}`,
@@ -237,7 +239,10 @@ export const orderLines = pgTable(
   ],
 );
 
-/** Every status an order went through, with when and why. */
+/**
+ * Every status an order went through, with when, why and who: the orders module's `transitionOrder`
+ * writes a row with each change. Rows written before it (and the seed's) have no `from_status` or actor.
+ */
 export const orderStatusHistory = pgTable(
   'order_status_history',
   {
@@ -245,7 +250,17 @@ export const orderStatusHistory = pgTable(
     orderId: text('order_id').notNull(),
     seq: integer('seq').notNull(),
     status: text('status').notNull(),
+    /** The status it left; null for the first row (the order was written as placed). */
+    fromStatus: text('from_status'),
+    /** Shown to the shopper ("Payment received (Visa)"). */
     note: text('note'),
+    /** For the store and the platform, not the shopper ("abandoned: no payment after 30 minutes"). */
+    reason: text('reason'),
+    /** Who acted: guest, shopper, staff or system (the RequestContext's actor). */
+    actorKind: text('actor_kind'),
+    /** The shopper's or staff member's user id, or the system's name ("checkout", "job:orders.sweep"). */
+    actorId: text('actor_id'),
+    requestId: text('request_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
