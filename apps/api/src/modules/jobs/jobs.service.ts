@@ -203,7 +203,10 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     { handler: JobHandler<never>; maxAttempts: number; redact?: (p: never) => unknown }
   >();
   const schedules = new Map<string, RecurringOptions>();
-  const running = new Map<string, { promise: Promise<void>; abort: AbortController }>();
+  /** Jobs this process is running, so stop() can ask them to stop. */
+  const running = new Map<string, AbortController>();
+  /** Claims and runs under way in this process (the loop's and drain's), from before the claim answers. */
+  const busy = new Set<Promise<boolean>>();
   const sleepers = new Set<() => void>();
   let started = false;
   let stopping = false;
@@ -410,7 +413,7 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
         }
       },
     };
-    running.set(row.jobId, { promise: Promise.resolve(), abort });
+    running.set(row.jobId, abort);
     try {
       const result = await type.handler(job as never, tools);
       await finish(row, {
@@ -449,15 +452,20 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
   /** Claims and runs one due job; false when none was due. */
   async function runNext(): Promise<boolean> {
     if (stopping) return false;
-    const row = await claim();
-    if (!row) return false;
-    const promise = execute(row).catch((err: unknown) =>
-      log.error({ err, jobId: row.jobId }, 'job bookkeeping failed; its lease will run out and it runs again'),
-    );
-    const entry = running.get(row.jobId);
-    if (entry) entry.promise = promise;
-    await promise;
-    return true;
+    const work = (async () => {
+      const row = await claim();
+      if (!row) return false;
+      await execute(row).catch((err: unknown) =>
+        log.error({ err, jobId: row.jobId }, 'job bookkeeping failed; its lease will run out and it runs again'),
+      );
+      return true;
+    })();
+    busy.add(work);
+    try {
+      return await work;
+    } finally {
+      busy.delete(work);
+    }
   }
 
   /**
@@ -615,10 +623,11 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         while (await runNext()) {}
-        await Promise.all([...running.values()].map((r) => r.promise));
+        // The loop may hold a claim the database has answered and this process not yet seen.
+        await Promise.allSettled([...busy]);
         const next = await nextDue();
         if (next === null || next.getTime() > deadline) {
-          if (running.size === 0) return;
+          if (busy.size === 0) return;
           continue;
         }
         if (Date.now() > deadline) throw new Error(`Jobs were still due after ${timeoutMs} ms.`);
@@ -638,12 +647,11 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     async stop() {
       stopping = true;
       wake();
-      const inFlight = [...running.values()];
-      if (inFlight.length > 0) {
+      if (busy.size > 0) {
         const grace = new Promise<void>((r) => setTimeout(r, stopGraceMs).unref());
-        await Promise.race([Promise.all(inFlight.map((r) => r.promise)), grace]);
-        for (const r of running.values()) r.abort.abort(new Error('The app is shutting down.'));
-        await Promise.all([...running.values()].map((r) => r.promise));
+        await Promise.race([Promise.allSettled([...busy]), grace]);
+        for (const abort of running.values()) abort.abort(new Error('The app is shutting down.'));
+        await Promise.allSettled([...busy]);
       }
       await Promise.all(lanes);
     },
