@@ -15,7 +15,8 @@ import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import { checkoutRoutes, createCheckoutService } from './modules/checkout/index';
 import { contactRoutes, createContactService } from './modules/contact/index';
 import { healthRoutes } from './modules/health/health.routes';
-import { createMailer, type Mailer, mailboxRoutes } from './modules/mail/index';
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/index';
+import { createMailer, createMailQueue, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
 import { createOrdersService, ordersRoutes } from './modules/orders/index';
 import {
@@ -62,8 +63,10 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** The storefront's build (apps/web/build); its pages are served after every API route. */
   webBuildDir?: string;
-  /** Outgoing mail; by default SMTP_URL, else .eml files in DATA_DIR/outbox. */
+  /** Outgoing mail's transport; by default SMTP_URL, else .eml files in DATA_DIR/outbox. */
   mailer?: Mailer;
+  /** The job worker's timing (tests poll and retry faster). */
+  jobs?: Partial<Pick<JobRunnerOptions, 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'concurrency'>>;
   /** Extra routes registered before the pages (tests). */
   extraRoutes?: (app: App) => Promise<void>;
 }
@@ -72,6 +75,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     publicCache: PublicReadCache;
     tenants: import('./modules/tenant/index').TenantService;
+    jobs: JobRunner;
   }
 }
 
@@ -136,14 +140,21 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     },
   });
   const storage = createDiskStorage(`${config.DATA_DIR}/media`);
-  const mailer =
+  // Long work and mail run as database-backed jobs (decision 017); the worker starts when the app is ready.
+  const jobs = createJobRunner(database.db, { log: app.log, linkOrigin: (host) => linkOrigin(host), ...opts.jobs });
+  const transport =
     opts.mailer ??
     createMailer({
       smtpUrl: config.SMTP_URL,
       from: config.MAIL_FROM ?? 'Storefront Platform <no-reply@storefront.localhost>',
       outboxDir: `${config.DATA_DIR}/outbox`,
     });
-  app.addHook('onClose', async () => mailer.close());
+  const mailer = createMailQueue(jobs, transport);
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    transport.close();
+  });
   const contact = createContactService(database.db, { mailer, store, log: app.log });
   const addresses = createAddressesService(database.db);
   const cards = createCardsService(database.db, createTestPaymentProvider());
@@ -195,6 +206,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   app.decorate('publicCache', cache);
   app.decorate('tenants', tenants);
+  app.decorate('jobs', jobs);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
 
   await app.register(healthRoutes, { ping: () => database.ping() });

@@ -36,6 +36,8 @@ export async function createTestApp(
     generateMedia: renderSeedImage,
     logger: false,
     ...rest,
+    // Jobs retry within the test's time.
+    jobs: { pollMs: 100, retryBaseMs: 20, ...rest.jobs },
     // Tests name only the settings they are about; the rest are the test defaults.
     config: {
       DATA_DIR: dataDir,

@@ -16,7 +16,7 @@ import type { TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import { checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, evaluatePromo } from '../cart/index';
-import type { Mailer } from '../mail/index';
+import type { MailQueue } from '../mail/index';
 import type { OrdersService } from '../orders/orders.service';
 import type { CardsService, PayPalClient } from '../payments/index';
 import { storeIdentity } from '../store/index';
@@ -38,7 +38,7 @@ export interface CheckoutDeps {
   cart: CartService;
   orders: OrdersService;
   cards: CardsService;
-  mailer: Mailer;
+  mailer: MailQueue;
   log: FastifyBaseLogger;
   /** Unset when the platform has no PayPal credentials: checkout then offers cards only. */
   paypal?: PayPalClient | undefined;
@@ -502,7 +502,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     const key = order.accessKey ? `&key=${encodeURIComponent(order.accessKey)}` : '';
     const link = `${deps.linkOrigin(store.host)}/order?orderId=${encodeURIComponent(order.orderId)}${key}`;
     const money = (n: number) => formatMoney(n, order.currency);
-    await deps.mailer.send({
+    await deps.mailer.send(ctx, {
       to: order.email,
       subject: `Your ${store.name} order ${order.orderId}`,
       text: [
