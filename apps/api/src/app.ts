@@ -12,7 +12,7 @@ import { addressesRoutes, createAddressesService } from './modules/addresses/ind
 import { authRoutes, createAuthService } from './modules/auth/index';
 import { cartRoutes, createCartService, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
-import { checkoutRoutes, createCheckoutService } from './modules/checkout/index';
+import { checkoutRoutes, createCheckoutService, registerStuckOrderSweep } from './modules/checkout/index';
 import { contactRoutes, createContactService } from './modules/contact/index';
 import { healthRoutes } from './modules/health/health.routes';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/index';
@@ -24,9 +24,10 @@ import {
   createCardsService,
   createPayPalClient,
   createTestPaymentProvider,
+  type PaymentProvider,
 } from './modules/payments/index';
 import { createProductsService, productsRoutes } from './modules/products/index';
-import { createReturnsService, returnsRoutes } from './modules/returns/index';
+import { createReturnsService, orderReturns, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsRoutes } from './modules/reviews/index';
 import { createStoreService, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/pages';
@@ -55,6 +56,8 @@ export interface BuildOptions {
         | 'SEARCH_INDEX_TTL_SECONDS'
         | 'PORT'
         | 'SESSION_SECRET'
+        | 'STUCK_ORDER_MINUTES'
+        | 'NIGHTLY_JOBS_AT'
       >
     >;
   database: Database;
@@ -65,8 +68,12 @@ export interface BuildOptions {
   webBuildDir?: string;
   /** Outgoing mail's transport; by default SMTP_URL, else .eml files in DATA_DIR/outbox. */
   mailer?: Mailer;
-  /** The job worker's timing (tests poll and retry faster). */
-  jobs?: Partial<Pick<JobRunnerOptions, 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'concurrency'>>;
+  /** The job worker's timing (tests poll and retry faster); `startupSweepDelayMs` null: no sweep at start. */
+  jobs?: Partial<Pick<JobRunnerOptions, 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'concurrency'>> & {
+    startupSweepDelayMs?: number | null;
+  };
+  /** The card payment provider; by default the built-in test provider. */
+  paymentProvider?: PaymentProvider;
   /** Extra routes registered before the pages (tests). */
   extraRoutes?: (app: App) => Promise<void>;
 }
@@ -141,7 +148,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const storage = createDiskStorage(`${config.DATA_DIR}/media`);
   // Long work and mail run as database-backed jobs (decision 017); the worker starts when the app is ready.
-  const jobs = createJobRunner(database.db, { log: app.log, linkOrigin: (host) => linkOrigin(host), ...opts.jobs });
+  const { startupSweepDelayMs, ...jobTiming } = opts.jobs ?? {};
+  const jobs = createJobRunner(database.db, { log: app.log, linkOrigin: (host) => linkOrigin(host), ...jobTiming });
   const transport =
     opts.mailer ??
     createMailer({
@@ -157,7 +165,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const contact = createContactService(database.db, { mailer, store, log: app.log });
   const addresses = createAddressesService(database.db);
-  const cards = createCardsService(database.db, createTestPaymentProvider());
+  const cards = createCardsService(database.db, opts.paymentProvider ?? createTestPaymentProvider());
   // Tests make many failed logins on purpose; waiting out the slow-down would only make them slow.
   const production = config.NODE_ENV === 'production';
   const linkScheme = config.PUBLIC_SCHEME ?? (production ? 'https' : 'http');
@@ -176,7 +184,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const cart = createCartService(database.db, { products });
   const wishlist = createWishlistService(database.db, { cart });
-  const orders = createOrdersService(database.db, { secret: sessionSecret });
+  const orders = createOrdersService(database.db, { secret: sessionSecret, returnsOf: orderReturns });
   const paypal =
     config.PAYPAL_BASE_URL && config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET
       ? createPayPalClient({
@@ -193,6 +201,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     mailer,
     log: app.log,
     linkOrigin,
+    onStockChange: (tenantId, productIds) => products.stockChanged(tenantId, productIds),
+  });
+  registerStuckOrderSweep(database.db, {
+    jobs,
+    checkout,
+    orders,
+    paypal,
+    log: app.log,
+    afterMinutes: config.STUCK_ORDER_MINUTES,
+    dailyAtUtc: config.NIGHTLY_JOBS_AT,
+    startupDelayMs: startupSweepDelayMs,
     onStockChange: (tenantId, productIds) => products.stockChanged(tenantId, productIds),
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });

@@ -1,3 +1,11 @@
 export { canTransition, ORDER_TRANSITIONS, STATUS_LABELS } from './order-state';
+export {
+  historyActor,
+  type OrderRow,
+  type TransitionOptions,
+  type TransitionResult,
+  transitionOrder,
+  transitionRefused,
+} from './order-transition';
 export { ordersRoutes } from './orders.routes';
-export { createOrdersService, type OrdersService } from './orders.service';
+export { createOrdersService, type OrderReturnsReader, type OrdersService } from './orders.service';

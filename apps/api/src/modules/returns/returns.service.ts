@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { MailQueue } from '../mail/index';
-import type { OrdersService } from '../orders/orders.service';
+import type { OrdersService } from '../orders/index';
 import { storeIdentity } from '../store/index';
 import { canTransitionReturn, HOLDING_RETURN_STATUSES, RETURNABLE_ORDER_STATUSES } from './return-state';
 

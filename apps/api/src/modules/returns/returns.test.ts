@@ -9,7 +9,7 @@ import type { MailMessage } from '../mail/mailer';
 import { createOrdersService } from '../orders/index';
 import { TEST_CARDS } from '../payments/test-provider';
 import { canTransitionReturn, HOLDING_RETURN_STATUSES, RETURN_TRANSITIONS } from './return-state';
-import { createReturnsService, type ReturnsService } from './returns.service';
+import { createReturnsService, orderReturns, type ReturnsService } from './returns.service';
 
 const LIGHTING = 'lighting.localhost';
 const GARDEN = 'garden.localhost';
@@ -39,7 +39,7 @@ beforeAll(async () => {
   const db = t.database.db;
   // The store's side of a return (approve, reject…) has no route yet: the service is driven directly.
   service = createReturnsService(db, {
-    orders: createOrdersService(db, { secret: 'test' }),
+    orders: createOrdersService(db, { secret: 'test', returnsOf: orderReturns }),
     mailer: { async send() {} },
     log: t.app.log,
     linkOrigin: (h) => `http://${h}`,
