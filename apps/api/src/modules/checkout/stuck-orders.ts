@@ -101,16 +101,27 @@ export function registerStuckOrderSweep(db: Db, deps: StuckOrderSweepDeps) {
     if (!done) return { orderId: order.orderId, action: 'left', why: 'no longer placed' };
     // The shopper never saw a confirmation page: the receipt is their news that the order went through.
     const view = await deps.orders.placed(ctx, order.orderId, !order.userId);
-    await deps.checkout.sendConfirmation(ctx, view);
+    // The order is paid either way: a failure here must not fail the run (its retry would not mail again).
+    await deps.checkout
+      .sendConfirmation(ctx, view)
+      .catch((err: unknown) => deps.log.error({ err, orderId: order.orderId }, 'order mail not sent'));
     return { orderId: order.orderId, action: 'paid', captureId };
   }
 
   async function settle(ctx: RequestContext, order: typeof o.$inferSelect): Promise<Outcome> {
     if (order.paymentProvider !== 'paypal') return cancel(ctx, order.orderId);
+    // A PayPal order is placed under the key `paypal:<PayPal order id>` (createPayPalOrder).
+    const paypalOrderId = order.idempotencyKey.startsWith('paypal:') ? order.idempotencyKey.slice(7) : '';
     const [pending] = await db
       .select({ paypalOrderId: ppc.paypalOrderId })
       .from(ppc)
-      .where(and(eq(ppc.tenantId, ctx.tenantId), eq(ppc.idempotencyKey, order.idempotencyKey)));
+      .where(
+        and(
+          eq(ppc.tenantId, ctx.tenantId),
+          eq(ppc.paypalOrderId, paypalOrderId),
+          eq(ppc.idempotencyKey, order.idempotencyKey),
+        ),
+      );
     if (!pending) return cancel(ctx, order.orderId);
     // Without credentials PayPal cannot be asked; cancelling blind could cancel a paid order.
     if (!deps.paypal) return { orderId: order.orderId, action: 'left', why: 'PayPal is not configured' };
