@@ -17,11 +17,17 @@ import { auditRoutes, createAuditService } from './modules/audit/index';
 import { authPages, authRoutes, createActorResolver, createAuthService } from './modules/auth/index';
 import { cartPages, cartRoutes, createCartService, guestCartToken, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
-import { checkoutPages, checkoutRoutes, createCheckoutService } from './modules/checkout/index';
+import {
+  checkoutPages,
+  checkoutRoutes,
+  createCheckoutService,
+  registerStuckOrderSweep,
+} from './modules/checkout/index';
 import { contactPages, contactRoutes, createContactService } from './modules/contact/index';
 import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
 import { healthRoutes } from './modules/health/index';
-import { createMailer, type Mailer, mailboxRoutes } from './modules/mail/index';
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/index';
+import { createMailer, createMailQueue, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
 import { createOrdersService, ordersPages, ordersRoutes } from './modules/orders/index';
 import {
@@ -30,9 +36,10 @@ import {
   createCardsService,
   createPayPalClient,
   createTestPaymentProvider,
+  type PaymentProvider,
 } from './modules/payments/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
-import { createReturnsService, returnsPages, returnsRoutes } from './modules/returns/index';
+import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/index';
@@ -64,6 +71,8 @@ export interface BuildOptions {
         | 'SEARCH_INDEX_TTL_SECONDS'
         | 'PORT'
         | 'SESSION_SECRET'
+        | 'STUCK_ORDER_MINUTES'
+        | 'NIGHTLY_JOBS_AT'
       >
     >;
   database: Database;
@@ -72,8 +81,14 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** The storefront's build (apps/web/build); its pages are served after every API route. */
   webBuildDir?: string;
-  /** Outgoing mail; by default SMTP_URL, else .eml files in DATA_DIR/outbox. */
+  /** Outgoing mail's transport; by default SMTP_URL, else .eml files in DATA_DIR/outbox. */
   mailer?: Mailer;
+  /** The job worker's timing (tests poll and retry faster); `startupSweepDelayMs` null: no sweep at start. */
+  jobs?: Partial<Pick<JobRunnerOptions, 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'concurrency'>> & {
+    startupSweepDelayMs?: number | null;
+  };
+  /** The card payment provider; by default the built-in test provider. */
+  paymentProvider?: PaymentProvider;
   /** Extra routes registered before the pages (tests). */
   extraRoutes?: (app: App) => Promise<void>;
   /** How long a client may take to send a whole request; 30 s unless a test needs a short one. */
@@ -85,6 +100,7 @@ declare module 'fastify' {
     publicCache: PublicReadCache;
     events: EventBus;
     tenants: import('./modules/tenant/index').TenantService;
+    jobs: JobRunner;
   }
 }
 
@@ -187,17 +203,25 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     },
   });
   const storage = createDiskStorage(`${config.DATA_DIR}/media`);
-  const mailer =
+  // Long work and mail run as database-backed jobs (decision 017); the worker starts when the app is ready.
+  const { startupSweepDelayMs, ...jobTiming } = opts.jobs ?? {};
+  const jobs = createJobRunner(database.db, { log: app.log, linkOrigin: (host) => linkOrigin(host), ...jobTiming });
+  const transport =
     opts.mailer ??
     createMailer({
       smtpUrl: config.SMTP_URL,
       from: config.MAIL_FROM ?? 'Storefront Platform <no-reply@storefront.localhost>',
       outboxDir: `${config.DATA_DIR}/outbox`,
     });
-  app.addHook('onClose', async () => mailer.close());
+  const mailer = createMailQueue(jobs, transport);
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    transport.close();
+  });
   const contact = createContactService(database.db, { mailer, store, log: app.log });
   const addresses = createAddressesService(database.db);
-  const cards = createCardsService(database.db, createTestPaymentProvider());
+  const cards = createCardsService(database.db, opts.paymentProvider ?? createTestPaymentProvider());
   // Tests make many failed logins on purpose; waiting out the slow-down would only make them slow.
   const production = config.NODE_ENV === 'production';
   const linkScheme = config.PUBLIC_SCHEME ?? (production ? 'https' : 'http');
@@ -216,7 +240,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const cart = createCartService(database.db, { products });
   const wishlist = createWishlistService(database.db, { cart });
-  const orders = createOrdersService(database.db, { secret: sessionSecret });
+  const orders = createOrdersService(database.db, { secret: sessionSecret, returnsOf: orderReturns });
   const paypal =
     config.PAYPAL_BASE_URL && config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET
       ? createPayPalClient({
@@ -233,6 +257,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     mailer,
     log: app.log,
     linkOrigin,
+    events,
+  });
+  registerStuckOrderSweep(database.db, {
+    jobs,
+    checkout,
+    orders,
+    paypal,
+    log: app.log,
+    afterMinutes: config.STUCK_ORDER_MINUTES,
+    dailyAtUtc: config.NIGHTLY_JOBS_AT,
+    startupDelayMs: startupSweepDelayMs,
     events,
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
@@ -263,6 +298,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('publicCache', cache);
   app.decorate('events', events);
   app.decorate('tenants', tenants);
+  app.decorate('jobs', jobs);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   const resolveActor = createActorResolver(auth, { guestCartToken });
   await app.register(requestContext, { resolveActor, csrf: auth.csrf });

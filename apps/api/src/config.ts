@@ -64,6 +64,13 @@ const envSchema = z.object({
   SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(16).max(65_536).default(512),
   /** After this long a store's search index is read again: bounds how long other processes' writes go unseen. */
   SEARCH_INDEX_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** An order still unpaid (placed) this long after it was placed is settled by the sweep (decision 017). */
+  STUCK_ORDER_MINUTES: z.coerce.number().int().min(5).max(10_080).default(30),
+  /** When the nightly jobs (the sweep of stuck orders) run, UTC. */
+  NIGHTLY_JOBS_AT: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)')
+    .default('03:00'),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'SESSION_SECRET'> & { SESSION_SECRET: string };

@@ -40,6 +40,7 @@ export const errorCodes = [
   'RETURN_QUANTITY_EXCEEDED',
   'REVIEW_NOT_ALLOWED',
   'ALREADY_REVIEWED',
+  'INVALID_TRANSITION',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -40,6 +40,8 @@ export async function createTestApp(
     generateMedia: renderSeedImage,
     logger: false,
     ...rest,
+    // Jobs retry within the test's time; a test wanting the sweep runs it (no surprise run at start).
+    jobs: { pollMs: 100, retryBaseMs: 20, startupSweepDelayMs: null, ...rest.jobs },
     // Tests name only the settings they are about; the rest are the test defaults.
     config: {
       DATA_DIR: dataDir,

@@ -67,6 +67,11 @@ export interface PayPalStandIn {
   revokeTokens(): void;
   /** The next API request (not the token call) gets this 5xx, as in a PayPal outage. */
   failNextRequest(status?: number): void;
+  /**
+   * The next capture is made (the order is COMPLETED at PayPal, the money taken) but its answer is held
+   * back until `release()`: the shop's process stalls or dies right after PayPal took the money.
+   */
+  holdNextCapture(): { captured: Promise<void>; release(): void };
   requests: StandInRequest[];
 }
 
@@ -190,6 +195,7 @@ export async function startPayPalStandIn(opts: {
   const captureAnswers = new Map<string, { body: unknown }>();
   let declineNext: 'instrument' | 'capture' | undefined;
   let failNext: number | undefined;
+  let holdNext: { captured: () => void; released: Promise<void> } | undefined;
   let url = '';
 
   const infoLink = (issue: string) => ({
@@ -686,6 +692,12 @@ export async function startPayPalStandIn(opts: {
     if (replay) return sendJson(res, 200, replay.body);
     const answer = capture(findOrder(id));
     if (replayKey) captureAnswers.set(replayKey, { body: answer.body });
+    const hold = holdNext;
+    holdNext = undefined;
+    if (hold) {
+      hold.captured();
+      await hold.released;
+    }
     return sendJson(res, answer.status, answer.body);
   }
 
@@ -729,6 +741,18 @@ export async function startPayPalStandIn(opts: {
     },
     failNextRequest(status = 503) {
       failNext = status;
+    },
+    holdNextCapture() {
+      let captured: () => void = () => {};
+      let release: () => void = () => {};
+      const reached = new Promise<void>((r) => {
+        captured = r;
+      });
+      const released = new Promise<void>((r) => {
+        release = r;
+      });
+      holdNext = { captured, released };
+      return { captured: reached, release };
     },
     close() {
       return new Promise<void>((resolve, reject) => {

@@ -206,7 +206,8 @@ export const orders = pgTable(
     primaryKey({ columns: [t.tenantId, t.orderId] }),
     uniqueIndex('orders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
     index('orders_user_idx').on(t.tenantId, t.userId, t.placedAt),
-    // The dashboard: orders waiting in a status (to fulfil), and a period's sales per paid status.
+    // The dashboard's orders waiting in a status and a period's sales, and the sweep of orders stuck
+    // in placed (status equal, placed_at a range): one index serves all three.
     index('orders_status_placed_idx').on(t.tenantId, t.status, t.placedAt),
     check(
       'orders_totals_ck',
@@ -239,7 +240,10 @@ export const orderLines = pgTable(
   ],
 );
 
-/** Every status an order went through, with when and why. */
+/**
+ * Every status an order went through, with when, why and who: the orders module's `transitionOrder`
+ * writes a row with each change. Rows written before it (and the seed's) have no `from_status` or actor.
+ */
 export const orderStatusHistory = pgTable(
   'order_status_history',
   {
@@ -247,7 +251,17 @@ export const orderStatusHistory = pgTable(
     orderId: text('order_id').notNull(),
     seq: integer('seq').notNull(),
     status: text('status').notNull(),
+    /** The status it left; null for the first row (the order was written as placed). */
+    fromStatus: text('from_status'),
+    /** Shown to the shopper ("Payment received (Visa)"). */
     note: text('note'),
+    /** For the store and the platform, not the shopper ("abandoned: no payment after 30 minutes"). */
+    reason: text('reason'),
+    /** Who acted: guest, shopper, staff or system (the RequestContext's actor). */
+    actorKind: text('actor_kind'),
+    /** The shopper's or staff member's user id, or the system's name ("checkout", "job:orders.sweep"). */
+    actorId: text('actor_id'),
+    requestId: text('request_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -16,7 +16,7 @@ import { and, count, eq, gt, isNull, lt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import type { Mailer } from '../mail/index';
+import type { MailQueue } from '../mail/index';
 import type { StoreService } from '../store/index';
 import { createCsrf } from './csrf';
 
@@ -83,7 +83,7 @@ const toSessionAccount = (row: typeof u.$inferSelect): SessionAccount => ({
 });
 
 export interface AuthDeps {
-  mailer: Mailer;
+  mailer: MailQueue;
   /** Signs CSRF tokens (SESSION_SECRET). */
   secret: string;
   store: StoreService;
@@ -129,7 +129,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
   ) {
     const store = await deps.store.details(ctx, ctx.productStoreId);
     await deps.mailer
-      .send({ to, subject: subject(store.storeName), text: text(store.storeName) })
+      .send(ctx, { to, subject: subject(store.storeName), text: text(store.storeName) })
       .catch((err: unknown) => deps.log.error({ err }, 'account mail not sent'));
   }
 

@@ -254,9 +254,15 @@ describe('POST /public/ecommerce/profile/newUser', () => {
       payload,
       remoteAddress: opts.ip ?? '10.9.0.1',
     });
-  const outbox = () => {
+  /** The mail delivered so far, oldest first, once the mail queue has run. */
+  const outbox = async () => {
+    await t.app.jobs.drain();
     const dir = join(t.dataDir, 'outbox');
-    return existsSync(dir) ? readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')) : [];
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .sort()
+          .map((f) => readFileSync(join(dir, f), 'utf8'))
+      : [];
   };
   const newUser = (email: string) => ({
     firstName: 'Grace',
@@ -266,7 +272,7 @@ describe('POST /public/ecommerce/profile/newUser', () => {
   });
 
   it('creates a shopper of this store only, logs it in and welcomes it by email', async () => {
-    const before = outbox().length;
+    const before = (await outbox()).length;
     const res = await register({ ...newUser('Grace@Example.com'), phone: '+1 415 555 0100' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.message).toBe('Thanks for signing up! We have sent you an email about your account.');
@@ -274,7 +280,7 @@ describe('POST /public/ecommerce/profile/newUser', () => {
     expect(cookie).toMatch(/^sid=/);
     const me = await profile({ cookie });
     expect(me.json().data).toMatchObject({ email: 'grace@example.com', firstName: 'Grace', partyId: 'shopper' });
-    const mails = outbox().slice(before);
+    const mails = (await outbox()).slice(before);
     expect(
       mails.some((m) => m.includes('Subject: Welcome to Brightside Lighting') && m.includes('grace@example.com')),
     ).toBe(true);
@@ -286,7 +292,7 @@ describe('POST /public/ecommerce/profile/newUser', () => {
 
   it('answers an email that has an account exactly like a new one, without a session, and tells its owner', async () => {
     const fresh = await register(newUser('fresh-one@example.com'));
-    const before = outbox().length;
+    const before = (await outbox()).length;
     const taken = await register({ ...newUser('shopper@lighting.test'), password: 'another-pass-77' });
     expect(taken.statusCode).toBe(fresh.statusCode);
     const strip = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
@@ -295,11 +301,7 @@ describe('POST /public/ecommerce/profile/newUser', () => {
     // The existing account is untouched: its old password still works, the new one does not.
     expect((await login(shopper)).statusCode).toBe(200);
     expect((await login({ email: shopper.email, password: 'another-pass-77' })).statusCode).toBe(401);
-    expect(
-      outbox()
-        .slice(before)
-        .some((m) => m.includes('You already have an account')),
-    ).toBe(true);
+    expect((await outbox()).slice(before).some((m) => m.includes('You already have an account'))).toBe(true);
   });
 
   it('refuses a role or any unknown field (mass assignment), and weak passwords, naming the problem', async () => {
@@ -344,7 +346,9 @@ describe('forgot and reset password', () => {
       payload,
       remoteAddress: '10.7.0.2',
     });
-  const mails = () => {
+  /** The mail delivered so far, oldest first, once the mail queue has run. */
+  const mails = async () => {
+    await t.app.jobs.drain();
     const dir = join(t.dataDir, 'outbox');
     return existsSync(dir)
       ? readdirSync(dir)
@@ -353,8 +357,8 @@ describe('forgot and reset password', () => {
       : [];
   };
   /** The reset link of the newest mail (quoted-printable soft breaks undone). */
-  const lastLink = () => {
-    const text = (mails().at(-1) ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const lastLink = async () => {
+    const text = ((await mails()).at(-1) ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     return text.match(/(https?:\/\/\S+\/auth\/reset-password\?token=[A-Za-z0-9_-]+)/)?.[1] ?? '';
   };
   const owner2 = { email: 'owner@lighting.test', password: 'owner-demo-1' };
@@ -364,7 +368,7 @@ describe('forgot and reset password', () => {
   });
 
   it("answers alike for an account and a stranger, and mails the account a link on the store's canonical host", async () => {
-    const before = mails().length;
+    const before = (await mails()).length;
     const none = await forgot('nobody@lighting.test');
     // Asked through another of the store's host names: the link still names the canonical host.
     const some = await forgot('owner@lighting.test', 'lighting.shop.test');
@@ -372,14 +376,14 @@ describe('forgot and reset password', () => {
     expect(some.statusCode).toBe(200);
     const strip = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
     expect(strip(none.json())).toEqual(strip(some.json()));
-    expect(mails().length).toBe(before + 1);
-    expect(lastLink()).toMatch(/^http:\/\/lighting\.localhost\/auth\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
+    expect((await mails()).length).toBe(before + 1);
+    expect(await lastLink()).toMatch(/^http:\/\/lighting\.localhost\/auth\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
   });
 
   it('a link sets the password once, ends every session, and is refused the second time', async () => {
     const session = cookieOf(await login(owner2));
     await forgot(owner2.email);
-    const token = new URL(lastLink()).searchParams.get('token') ?? '';
+    const token = new URL(await lastLink()).searchParams.get('token') ?? '';
     const res = await reset({ token, password: 'brand-new-pass-9' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.message).toBe('Your password has been changed. Please log in with your new password.');
@@ -391,14 +395,14 @@ describe('forgot and reset password', () => {
     expect(again.json().message).toBe('This reset link is invalid, used or expired. Please ask for a new one.');
     // Put the demo password back for the other tests.
     await forgot(owner2.email);
-    const back = new URL(lastLink()).searchParams.get('token') ?? '';
+    const back = new URL(await lastLink()).searchParams.get('token') ?? '';
     await t.database.db.delete(schema.authAttempts);
     expect((await reset({ token: back, password: 'owner-demo-1' })).statusCode).toBe(200);
   });
 
   it('an expired link, or a link of another store, is refused; weak passwords are refused by name', async () => {
     await forgot('shopper@lighting.test');
-    const token = new URL(lastLink()).searchParams.get('token') ?? '';
+    const token = new URL(await lastLink()).searchParams.get('token') ?? '';
     expect((await reset({ token, password: 'brand-new-pass-9' }, GARDEN)).statusCode).toBe(400);
     const weak = await reset({ token, password: 'short' });
     expect(weak.statusCode).toBe(400);

@@ -12,13 +12,13 @@ import { formatMoney } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
 import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
+import { type RequestContext, signedInUser, systemContext, type TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { Emitter } from '../../lib/events/index';
 import { checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, cartOwnerOf, evaluatePromo } from '../cart/index';
-import type { Mailer } from '../mail/index';
-import type { OrdersService } from '../orders/orders.service';
+import type { MailQueue } from '../mail/index';
+import { historyActor, type OrdersService, transitionOrder } from '../orders/index';
 import type { CardsService, PayPalClient } from '../payments/index';
 import { storeIdentity } from '../store/index';
 import { quote, shippingRate, shipsTo, taxRateFor } from './quote';
@@ -39,7 +39,7 @@ export interface CheckoutDeps {
   cart: CartService;
   orders: OrdersService;
   cards: CardsService;
-  mailer: Mailer;
+  mailer: MailQueue;
   log: FastifyBaseLogger;
   /** Unset when the platform has no PayPal credentials: checkout then offers cards only. */
   paypal?: PayPalClient | undefined;
@@ -76,6 +76,44 @@ interface Payer {
   labelGuess: string;
   /** Takes the money for the reserved order, or throws the AppError the shopper sees. */
   take(orderId: string, q: Quote): Promise<{ ref: string; label: string; note: string }>;
+  /** Gives the money back when the order cannot be confirmed after all; false when a person must. */
+  giveBack(ref: string, q: Quote): Promise<boolean>;
+}
+
+/**
+ * Who the order's history names. Until every route hands checkout a RequestContext, a bare store
+ * context records the checkout itself as the actor (the order row names the buyer).
+ */
+const acting = (ctx: TenantContext | RequestContext): RequestContext =>
+  'actor' in ctx ? ctx : systemContext(ctx, 'checkout');
+
+/**
+ * Gives back what reserve took for an order, in the caller's transaction: each line's stock, and the
+ * promo use if the order had one. Called by checkout's undo and by the sweep of stuck orders; each
+ * calls it only in the transaction that removed or cancelled a still-placed order, so it runs once.
+ */
+export async function giveBackReservation(
+  tx: Tx,
+  ctx: TenantContext,
+  orderId: string,
+  lines: { productId: string; quantity: number }[],
+) {
+  for (const line of lines) {
+    await tx
+      .update(p)
+      .set({ stockQuantity: sql`${p.stockQuantity} + ${line.quantity}` })
+      .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, line.productId)));
+  }
+  const removed = await tx
+    .delete(pr)
+    .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.orderId, orderId)))
+    .returning({ code: pr.code });
+  for (const r of removed) {
+    await tx
+      .update(pc)
+      .set({ timesUsed: sql`greatest(${pc.timesUsed} - 1, 0)` })
+      .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, r.code)));
+  }
 }
 
 /** A short order number a shopper can read out on the phone: store prefix, then 8 characters. */
@@ -217,6 +255,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       seq: 1,
       status: 'placed',
       note: 'Order placed',
+      ...historyActor(acting(ctx)),
     });
   }
 
@@ -255,38 +294,24 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     };
   }
 
-  /** Undo of step 1: the stock and the promo use go back, and the order is gone. */
-  async function release(ctx: TenantContext, orderId: string, cart: Cart, promoCode: string | null) {
-    await releaseInTx(ctx, orderId, cart, promoCode);
-    deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: cart.lines.map((l) => l.productId) });
-  }
-
-  async function releaseInTx(ctx: TenantContext, orderId: string, cart: Cart, promoCode: string | null) {
-    await db.transaction(async (tx) => {
+  /**
+   * Undo of step 1: the stock and the promo use go back, and the order is gone. Only while it is still
+   * placed: if the sweep of stuck orders has cancelled it (and given the stock back) meanwhile, there
+   * is nothing left to undo.
+   */
+  async function release(ctx: TenantContext, orderId: string, cart: Cart) {
+    const released = await db.transaction(async (tx) => {
       const [gone] = await tx
         .delete(o)
-        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)))
+        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId), eq(o.status, 'placed')))
         .returning({ orderId: o.orderId });
-      if (!gone) return;
-      for (const line of cart.lines) {
-        await tx
-          .update(p)
-          .set({ stockQuantity: sql`${p.stockQuantity} + ${line.quantity}` })
-          .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, line.productId)));
-      }
-      if (promoCode) {
-        const removed = await tx
-          .delete(pr)
-          .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.orderId, orderId)))
-          .returning();
-        if (removed.length) {
-          await tx
-            .update(pc)
-            .set({ timesUsed: sql`greatest(${pc.timesUsed} - 1, 0)` })
-            .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, promoCode)));
-        }
-      }
+      if (!gone) return false;
+      await giveBackReservation(tx, ctx, orderId, cart.lines);
+      return true;
     });
+    if (released) {
+      deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: cart.lines.map((l) => l.productId) });
+    }
   }
 
   async function existing(ctx: TenantContext, idempotencyKey: string) {
@@ -342,6 +367,10 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         const label = charge.last4 ? `${charge.brand} •••• ${charge.last4}` : charge.brand;
         return { ref: charge.chargeId, label, note: charge.brand };
       },
+      async giveBack(ref, q) {
+        await deps.cards.provider.refund(ref, q.total);
+        return true;
+      },
     };
   }
 
@@ -395,6 +424,8 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         }
         return { ref: capture.captureId, label: 'PayPal', note: 'PayPal' };
       },
+      // The PayPal client has no refunds yet: the store refunds the capture in PayPal.
+      giveBack: async () => false,
     };
   }
 
@@ -470,31 +501,51 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     try {
       paid = await payer.take(orderId, q);
     } catch (err) {
-      await release(ctx, orderId, cart, cartRow.promoCode);
+      await release(ctx, orderId, cart);
       throw err;
     }
 
     // Step 3: confirm. The order is paid and the cart is emptied.
     const cartId = cartRow.cartId;
-    await db.transaction(async (tx) => {
-      await tx
-        .update(o)
-        .set({ status: 'paid', paymentRef: paid.ref, paymentLabel: paid.label, updatedAt: new Date() })
-        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
-      await tx.insert(schema.orderStatusHistory).values({
-        tenantId: ctx.tenantId,
-        orderId,
-        seq: 2,
-        status: 'paid',
+    const confirmed = await db.transaction(async (tx) => {
+      const moved = await transitionOrder(tx, acting(ctx), orderId, 'paid', {
+        from: 'placed',
         note: `Payment received (${paid.note})`,
       });
+      if (!moved.ok) return moved;
+      await tx
+        .update(o)
+        .set({ paymentRef: paid.ref, paymentLabel: paid.label })
+        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
       await tx.delete(cl).where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cartId)));
       await tx
         .update(c)
         .set({ promoCode: null, updatedAt: new Date() })
         .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cartId)));
+      return moved;
     });
+    if (!confirmed.ok) {
+      // This checkout outlived the sweep's threshold and the sweep decided first. If it found the
+      // payment, the order is paid and mailed already; if it cancelled the order (and gave the stock
+      // back), the money just taken must go back too.
+      if (confirmed.from !== 'paid') {
+        const refunded = await payer.giveBack(paid.ref, q).catch(() => false);
+        if (!refunded) {
+          deps.log.error(
+            { orderId, paymentRef: paid.ref, provider: payer.providerId },
+            'payment taken for an order the sweep had cancelled; refund it by hand',
+          );
+        }
+        throw AppError.conflict(
+          refunded
+            ? 'Your order timed out before the payment went through, and the payment has been refunded. Please place it again.'
+            : 'Your order timed out before the payment went through. The store will refund the payment; please place the order again.',
+        );
+      }
+      return deps.orders.placed(ctx, orderId, !buyer.userId);
+    }
 
+    deps.events.emit('order.transitioned', { tenantId: ctx.tenantId, orderId, from: 'placed', to: 'paid' });
     const order = await deps.orders.placed(ctx, orderId, !buyer.userId);
     // A mail outage never fails a paid order.
     await sendConfirmation(ctx, order).catch((err: unknown) => deps.log.error({ err, orderId }, 'order mail not sent'));
@@ -509,7 +560,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     const key = order.accessKey ? `&key=${encodeURIComponent(order.accessKey)}` : '';
     const link = `${deps.linkOrigin(store.host)}/order?orderId=${encodeURIComponent(order.orderId)}${key}`;
     const money = (n: number) => formatMoney(n, order.currency);
-    await deps.mailer.send({
+    await deps.mailer.send(ctx, {
       to: order.email,
       subject: `Your ${store.name} order ${order.orderId}`,
       text: [

@@ -5,14 +5,14 @@ import { and, count, eq, gt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import type { Mailer } from '../mail/index';
+import type { MailQueue } from '../mail/index';
 import type { StoreService } from '../store/index';
 
 /** A sender may send this many messages per window: enough for a follow-up, not for spam. */
 export const CONTACT_LIMIT = 5;
 const WINDOW_MS = 10 * 60_000;
 
-export function createContactService(db: Db, deps: { mailer: Mailer; store: StoreService; log: FastifyBaseLogger }) {
+export function createContactService(db: Db, deps: { mailer: MailQueue; store: StoreService; log: FastifyBaseLogger }) {
   return {
     /**
      * Keeps the message for the store and mails it to the store's address. The count of recent
@@ -50,7 +50,7 @@ export function createContactService(db: Db, deps: { mailer: Mailer; store: Stor
       if (store.emailAddress) {
         // The message is kept either way: a mail server outage must not lose it or fail the shopper.
         await deps.mailer
-          .send({
+          .send(ctx, {
             to: store.emailAddress,
             replyTo: `${input.name.replace(/[<>"\r\n]/g, '')} <${input.email}>`,
             subject: `New message from ${input.name.replace(/[\r\n]/g, ' ')} via ${store.storeName}`,

@@ -7,9 +7,14 @@ export interface MailMessage {
   subject: string;
   text: string;
   replyTo?: string;
+  /** `<id@host>`; the transport makes one up when absent. */
+  messageId?: string;
 }
 
-/** Outgoing mail behind one interface: SMTP in production, .eml files on a developer's machine. */
+/**
+ * The transport of outgoing mail: SMTP in production, .eml files on a developer's machine. Modules do
+ * not call it: they send through the MailQueue (mail-queue.ts), whose job delivers through this.
+ */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
   close(): void;

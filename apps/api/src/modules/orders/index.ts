@@ -1,4 +1,12 @@
 export { canTransition, ORDER_TRANSITIONS, STATUS_LABELS } from './order-state';
+export {
+  historyActor,
+  type OrderRow,
+  type TransitionOptions,
+  type TransitionResult,
+  transitionOrder,
+  transitionRefused,
+} from './order-transition';
 export { ordersPages } from './orders.pages';
 export { ordersRoutes } from './orders.routes';
-export { createOrdersService, type OrdersService } from './orders.service';
+export { createOrdersService, type OrderReturnsReader, type OrdersService } from './orders.service';

@@ -1,10 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Order, OrderStatus, OrderSummary } from '@app/contracts';
+import type { Order, OrderStatus, OrderSummary, ReturnableLine, ReturnRequest } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import { orderReturns } from '../returns/index';
 import { STATUS_LABELS } from './order-state';
 
 const o = schema.orders;
@@ -16,10 +15,25 @@ export const ORDERS_PAGE_SIZE = 10;
 const ACCESS_TTL_MS = 90 * 24 * 3600 * 1000;
 
 /**
+ * The returns part of an order's view (its requests and what can still be sent back). The returns
+ * module provides it (`orderReturns`) and app.ts passes it in: returns depends on orders, never the
+ * other way round.
+ */
+export type OrderReturnsReader = (
+  db: Db,
+  ctx: TenantContext,
+  order: {
+    orderId: string;
+    status: OrderStatus;
+    lines: { lineNo: number; productId: string; productName: string; quantity: number }[];
+  },
+) => Promise<{ returns: ReturnRequest[]; returnable: ReturnableLine[] }>;
+
+/**
  * Orders as shoppers read them. A signed-in shopper sees their own orders; a guest reaches an order
  * only through its signed link (`expiry.signature`, bound to the store and the order).
  */
-export function createOrdersService(db: Db, deps: { secret: string }) {
+export function createOrdersService(db: Db, deps: { secret: string; returnsOf: OrderReturnsReader }) {
   const sign = (tenantId: string, orderId: string, expires: number) =>
     createHmac('sha256', deps.secret).update(`order\0${tenantId}\0${orderId}\0${expires}`).digest('base64url');
 
@@ -85,7 +99,7 @@ export function createOrdersService(db: Db, deps: { secret: string }) {
       unitPrice: l.unitPrice,
       lineTotal: l.lineTotal,
     }));
-    const { returns, returnable } = await orderReturns(db, ctx, { orderId: row.orderId, status, lines: orderLines });
+    const { returns, returnable } = await deps.returnsOf(db, ctx, { orderId: row.orderId, status, lines: orderLines });
     return {
       orderId: row.orderId,
       status,

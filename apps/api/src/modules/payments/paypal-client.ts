@@ -34,6 +34,8 @@ export interface PayPalOrder {
   amountMinor: number;
   currency: string;
   referenceId: string;
+  /** The capture, once there is one: the sweep of stuck orders completes an order PayPal has paid. */
+  capture?: { id: string; status: string; amountMinor: number; currency: string };
 }
 
 export type PayPalCaptureResult =
@@ -293,11 +295,15 @@ export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch
       if (status !== 200 || !order?.id || !order.status || !unit) {
         throw unavailable(`PayPal get order: ${describeFailure(status, body)}`);
       }
+      const captured = unit.payments?.captures?.[0];
       return {
         id: order.id,
         status: order.status,
         ...readAmount(unit.amount, 'get order'),
         referenceId: unit.reference_id ?? 'default',
+        ...(captured?.id && captured.status
+          ? { capture: { id: captured.id, status: captured.status, ...readAmount(captured.amount, 'get order') } }
+          : {}),
       };
     },
 

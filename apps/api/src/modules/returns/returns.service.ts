@@ -14,8 +14,8 @@ import { and, asc, count, eq, inArray, max } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import type { Mailer } from '../mail/index';
-import type { OrdersService } from '../orders/orders.service';
+import type { MailQueue } from '../mail/index';
+import type { OrdersService } from '../orders/index';
 import { storeIdentity } from '../store/index';
 import { canTransitionReturn, HOLDING_RETURN_STATUSES, RETURNABLE_ORDER_STATUSES } from './return-state';
 
@@ -123,7 +123,7 @@ export async function orderReturns(
 
 export interface ReturnsDeps {
   orders: OrdersService;
-  mailer: Mailer;
+  mailer: MailQueue;
   log: FastifyBaseLogger;
   /** scheme://host[:port] for links in mail, from the store's canonical host. */
   linkOrigin: (canonicalHost: string) => string;
@@ -221,7 +221,7 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
     // A guest reaches the order only through its signed link; links use the store's canonical host.
     const key = row?.userId ? '' : `&key=${encodeURIComponent(deps.orders.accessKey(ctx, order.orderId))}`;
     const link = `${deps.linkOrigin(store.host)}/order?orderId=${encodeURIComponent(order.orderId)}${key}`;
-    await deps.mailer.send({
+    await deps.mailer.send(ctx, {
       to: order.email,
       subject: `Your return request ${ret.returnId} at ${store.name}`,
       text: [

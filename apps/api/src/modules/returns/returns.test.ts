@@ -5,11 +5,11 @@ import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
-import type { MailMessage } from '../mail/mailer';
+import type { MailMessage } from '../mail/index';
 import { createOrdersService } from '../orders/index';
-import { TEST_CARDS } from '../payments/test-provider';
+import { TEST_CARDS } from '../payments/index';
 import { canTransitionReturn, HOLDING_RETURN_STATUSES, RETURN_TRANSITIONS } from './return-state';
-import { createReturnsService, type ReturnsService } from './returns.service';
+import { createReturnsService, orderReturns, type ReturnsService } from './returns.service';
 
 const LIGHTING = 'lighting.localhost';
 const GARDEN = 'garden.localhost';
@@ -39,8 +39,8 @@ beforeAll(async () => {
   const db = t.database.db;
   // The store's side of a return (approve, reject…) has no route yet: the service is driven directly.
   service = createReturnsService(db, {
-    orders: createOrdersService(db, { secret: 'test' }),
-    mailer: { async send() {}, close() {} },
+    orders: createOrdersService(db, { secret: 'test', returnsOf: orderReturns }),
+    mailer: { async send() {} },
     log: t.app.log,
     linkOrigin: (h) => `http://${h}`,
   });
@@ -49,6 +49,8 @@ afterAll(async () => {
   await t.close();
 });
 beforeEach(async () => {
+  // Mail of the previous test is delivered first, so it cannot land in this test's list.
+  await t.app.jobs.drain();
   mail.length = 0;
   await t.database.db.delete(schema.returnRequests).where(eq(schema.returnRequests.orderId, DELIVERED));
 });
@@ -128,6 +130,7 @@ describe('requesting a return', () => {
       { lineNo: 1, quantity: 1 },
       { lineNo: 2, quantity: 1 },
     ]);
+    await t.app.jobs.drain();
     expect(mail).toHaveLength(1);
     expect(mail[0]?.to).toBe('shopper@lighting.test');
     expect(mail[0]?.subject).toContain(`${DELIVERED}-R1`);
@@ -322,6 +325,7 @@ describe('who may ask', () => {
     const ok = await ask({}, { ...body, key: accessKey });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.returnId).toBe(`${orderId}-R1`);
+    await t.app.jobs.drain();
     expect(mail.at(-1)?.to).toBe('grace@example.com');
     // The guest's mail links to the order with its key: a guest has no other way in.
     expect(mail.at(-1)?.text).toContain(`&key=`);

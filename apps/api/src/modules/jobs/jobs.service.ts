@@ -1,0 +1,661 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type Db, schema } from '@app/db';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { type RequestContext, systemContext, type TenantContext } from '../../lib/context';
+
+const j = schema.jobs;
+const js = schema.jobSchedules;
+
+/** A transaction of the one database type, for enqueuing in the caller's transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type JobRow = typeof j.$inferSelect;
+
+export type JobStatus = JobRow['status'];
+export type JobProgress = schema.JobProgress;
+
+/** A job as a handler sees it: its store (as a system context), its payload and which attempt this is. */
+export interface Job<P = unknown> {
+  id: string;
+  tenantId: string;
+  type: string;
+  key: string | null;
+  payload: P;
+  /** 1 on the first run. */
+  attempt: number;
+  maxAttempts: number;
+  /** The job's store, acting as the platform (`system`, named `job:<type>`). */
+  ctx: RequestContext;
+}
+
+export interface JobTools {
+  /**
+   * Stores how far the job is, for a page to show; also renews the lease. Throws `LeaseLostError`
+   * when another worker has taken the job over (this one was too slow): the handler must stop.
+   */
+  progress(p: JobProgress): Promise<void>;
+  /** Aborted when the app shuts down or the lease is lost; long handlers should stop at the next step. */
+  signal: AbortSignal;
+}
+
+/** Returns the job's result (stored as JSON); throws to fail the attempt. */
+export type JobHandler<P = unknown> = (job: Job<P>, tools: JobTools) => Promise<unknown>;
+
+export interface RegisterOptions<P> {
+  /** Attempts before the job is marked failed; default 5. */
+  maxAttempts?: number;
+  /**
+   * What of the payload to keep once the job has finished (succeeded or failed): mail bodies carry
+   * reset links and order keys, which must not stay readable in the table. Default: all of it.
+   */
+  redact?: (payload: P) => unknown;
+}
+
+export interface RecurringOptions {
+  /** Every day at this time, UTC ("03:00"). */
+  dailyAtUtc: string;
+  /** Also run this long after a process starts (null: only on the schedule). */
+  startupDelayMs: number | null;
+  payload?: unknown;
+}
+
+export interface EnqueueInput<P = unknown> {
+  type: string;
+  payload: P;
+  /**
+   * Idempotency: while a job of this type and key is pending or running in the store, enqueuing again
+   * returns that job instead of adding one. Once it has finished, the key is free again.
+   */
+  key?: string;
+  /** Not before this time; default now. */
+  runAt?: Date;
+  /** Overrides the type's maxAttempts. */
+  maxAttempts?: number;
+}
+
+/** What a page may show of a job (the payload stays in the table: it may hold what only the handler needs). */
+export interface JobView {
+  id: string;
+  type: string;
+  key: string | null;
+  status: JobStatus;
+  attempts: number;
+  maxAttempts: number;
+  progress: JobProgress | null;
+  result: unknown;
+  error: string | null;
+  runAt: string;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export class LeaseLostError extends Error {
+  constructor(readonly jobId: string) {
+    super(`Job ${jobId} was taken over by another worker after its lease ran out.`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+export interface JobRunnerOptions {
+  log: FastifyBaseLogger;
+  /** How often an idle worker looks for due jobs; default 1000 ms. Enqueues in this process wake it at once. */
+  pollMs?: number;
+  /** How long a claim holds without a heartbeat; a dead worker's jobs run again after it. Default 60 s. */
+  leaseMs?: number;
+  /** First retry after this long, doubling each attempt up to retryMaxMs; defaults 10 s and 30 min. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** Jobs run at once by this process; default 2, so one long job does not hold up mail. */
+  concurrency?: number;
+  /** How often this process checks the recurring schedules; default 30 s. */
+  scheduleCheckMs?: number;
+  /** On stop, running jobs get this long to finish before they are asked to stop; default 5 s. */
+  stopGraceMs?: number;
+  /** scheme://host[:port] of a store's canonical host, for the context of scheduled jobs. */
+  linkOrigin: (canonicalHost: string) => string;
+  /** Names this process in `locked_by`; default host:pid:random. */
+  workerId?: string;
+}
+
+const toView = (r: JobRow): JobView => ({
+  id: r.jobId,
+  type: r.type,
+  key: r.key,
+  status: r.status,
+  attempts: r.attempts,
+  maxAttempts: r.maxAttempts,
+  progress: r.progress ?? null,
+  result: r.result ?? null,
+  error: r.lastError,
+  runAt: r.runAt.toISOString(),
+  createdAt: r.createdAt.toISOString(),
+  startedAt: r.startedAt?.toISOString() ?? null,
+  finishedAt: r.finishedAt?.toISOString() ?? null,
+});
+
+/** The next time of day `hh:mm` UTC strictly after `now`. */
+export function nextDailyRun(dailyAtUtc: string, now: Date): Date {
+  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(dailyAtUtc);
+  if (!m) throw new RangeError(`A daily time is HH:MM (UTC), got "${dailyAtUtc}".`);
+  const at = new Date(now);
+  at.setUTCHours(Number(m[1]), Number(m[2]), 0, 0);
+  if (at <= now) at.setUTCDate(at.getUTCDate() + 1);
+  return at;
+}
+
+const enqueuedBy = (ctx: TenantContext | RequestContext): string => {
+  if (!('actor' in ctx)) return 'unknown';
+  const a = ctx.actor;
+  if (a.kind === 'guest') return 'guest';
+  if (a.kind === 'system') return `system:${a.name}`;
+  return `${a.kind}:${a.userId}`;
+};
+
+/** Rows pg and PGlite hand back for raw SQL carry snake_case names and, from PGlite, Date values. */
+function rowFromSql(r: Record<string, unknown>): JobRow {
+  const date = (v: unknown) => (v == null ? null : v instanceof Date ? v : new Date(String(v)));
+  return {
+    tenantId: r.tenant_id as string,
+    jobId: r.job_id as string,
+    type: r.type as string,
+    key: (r.key as string | null) ?? null,
+    status: r.status as JobStatus,
+    payload: r.payload,
+    context: r.context as schema.JobContext,
+    attempts: Number(r.attempts),
+    maxAttempts: Number(r.max_attempts),
+    runAt: date(r.run_at) as Date,
+    lockedBy: (r.locked_by as string | null) ?? null,
+    leaseUntil: date(r.lease_until),
+    progress: (r.progress as JobProgress | null) ?? null,
+    result: r.result ?? null,
+    lastError: (r.last_error as string | null) ?? null,
+    createdAt: date(r.created_at) as Date,
+    startedAt: date(r.started_at),
+    finishedAt: date(r.finished_at),
+    updatedAt: date(r.updated_at) as Date,
+  };
+}
+
+const rowsOf = (res: unknown) => (res as { rows: Record<string, unknown>[] }).rows;
+
+/**
+ * Database-backed jobs (decision 017). Modules register a handler per job type and enqueue work in a
+ * store's context; a worker loop in every app process claims due jobs with `FOR UPDATE SKIP LOCKED`
+ * under a lease, so two processes never run one job at once, and a job whose process died runs again
+ * once its lease has run out. Failures retry with exponential backoff up to the type's maxAttempts.
+ */
+export function createJobRunner(db: Db, opts: JobRunnerOptions) {
+  const log = opts.log;
+  const pollMs = opts.pollMs ?? 1000;
+  const leaseMs = opts.leaseMs ?? 60_000;
+  const retryBaseMs = opts.retryBaseMs ?? 10_000;
+  const retryMaxMs = opts.retryMaxMs ?? 30 * 60_000;
+  const concurrency = Math.max(1, opts.concurrency ?? 2);
+  const scheduleCheckMs = opts.scheduleCheckMs ?? 30_000;
+  const stopGraceMs = opts.stopGraceMs ?? 5000;
+  const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+
+  const handlers = new Map<
+    string,
+    { handler: JobHandler<never>; maxAttempts: number; redact?: (p: never) => unknown }
+  >();
+  const schedules = new Map<string, RecurringOptions>();
+  /** Jobs this process is running, so stop() can ask them to stop. */
+  const running = new Map<string, AbortController>();
+  /** Claims and runs under way in this process (the loop's and drain's), from before the claim answers. */
+  const busy = new Set<Promise<boolean>>();
+  const sleepers = new Set<() => void>();
+  let started = false;
+  let stopping = false;
+  let lanes: Promise<void>[] = [];
+  let nextScheduleCheck = 0;
+
+  const wake = () => {
+    for (const w of sleepers) w();
+    sleepers.clear();
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      sleepers.add(done);
+    });
+
+  function backoff(attempt: number): number {
+    const base = Math.min(retryMaxMs, retryBaseMs * 2 ** (attempt - 1));
+    // A little jitter, so jobs that failed together (an SMTP outage) do not all retry in one burst.
+    return Math.round(base * (0.8 + Math.random() * 0.4));
+  }
+
+  async function insertJob(q: Db | Tx, ctx: TenantContext | RequestContext, input: EnqueueInput) {
+    const type = handlers.get(input.type);
+    if (!type) throw new Error(`No handler is registered for job type "${input.type}".`);
+    const values: typeof j.$inferInsert = {
+      tenantId: ctx.tenantId,
+      jobId: randomUUID(),
+      type: input.type,
+      key: input.key ?? null,
+      status: 'pending',
+      payload: input.payload ?? {},
+      context: {
+        productStoreId: ctx.productStoreId,
+        hostName: ctx.hostName,
+        origin: ctx.origin,
+        viaDevAlias: ctx.viaDevAlias,
+        requestId: 'requestId' in ctx ? ctx.requestId : '',
+        enqueuedBy: enqueuedBy(ctx),
+      },
+      maxAttempts: input.maxAttempts ?? type.maxAttempts,
+      runAt: input.runAt ?? new Date(),
+    };
+    const key = values.key;
+    if (!key) {
+      const [row] = await q.insert(j).values(values).returning();
+      return row as JobRow;
+    }
+    // The partial unique index decides between concurrent enqueues; the loser reads the winner's job.
+    // If that job finished in between, the key is free again and the insert is tried once more.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [row] = await q
+        .insert(j)
+        .values(values)
+        .onConflictDoNothing({
+          target: [j.tenantId, j.type, j.key],
+          where: sql`key IS NOT NULL AND status IN ('pending', 'running')`,
+        })
+        .returning();
+      if (row) return row;
+      const [existing] = await q
+        .select()
+        .from(j)
+        .where(
+          and(
+            eq(j.tenantId, ctx.tenantId),
+            eq(j.type, input.type),
+            eq(j.key, key),
+            inArray(j.status, ['pending', 'running']),
+          ),
+        );
+      if (existing) return existing;
+    }
+    throw new Error(`Could not enqueue job ${input.type}/${key}: its key kept changing hands.`);
+  }
+
+  /** Claims one due job (or one whose worker's lease ran out) of a type this process can run. */
+  async function claim(): Promise<JobRow | null> {
+    const types = [...handlers.keys()];
+    if (types.length === 0) return null;
+    const res = await db.execute(sql`
+      UPDATE jobs SET
+        status = 'running',
+        attempts = jobs.attempts + 1,
+        locked_by = ${workerId},
+        lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
+        started_at = coalesce(jobs.started_at, now()),
+        updated_at = now()
+      FROM (
+        SELECT tenant_id, job_id FROM jobs
+        WHERE type IN (${sql.join(
+          types.map((t) => sql`${t}`),
+          sql`, `,
+        )})
+          AND ((status = 'pending' AND run_at <= now()) OR (status = 'running' AND lease_until < now()))
+        ORDER BY run_at
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED
+      ) AS due
+      WHERE jobs.tenant_id = due.tenant_id AND jobs.job_id = due.job_id
+      RETURNING jobs.*`);
+    const [row] = rowsOf(res);
+    return row ? rowFromSql(row) : null;
+  }
+
+  /** Only the claim that is still ours (same worker, same attempt, still running) may write the job. */
+  const ours = (row: JobRow) =>
+    and(
+      eq(j.tenantId, row.tenantId),
+      eq(j.jobId, row.jobId),
+      eq(j.status, 'running'),
+      eq(j.lockedBy, workerId),
+      eq(j.attempts, row.attempts),
+    );
+
+  async function renew(row: JobRow, progress?: JobProgress): Promise<boolean> {
+    const done = await db
+      .update(j)
+      .set({
+        leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+        updatedAt: new Date(),
+        ...(progress ? { progress } : {}),
+      })
+      .where(ours(row))
+      .returning({ id: j.jobId });
+    return done.length > 0;
+  }
+
+  async function finish(row: JobRow, set: Partial<typeof j.$inferInsert>) {
+    const done = await db
+      .update(j)
+      .set({ ...set, lockedBy: null, leaseUntil: null, updatedAt: new Date() })
+      .where(ours(row))
+      .returning({ id: j.jobId });
+    if (done.length === 0) {
+      log.warn({ jobId: row.jobId, type: row.type }, 'job finished after another worker took it over; result dropped');
+    }
+  }
+
+  async function execute(row: JobRow) {
+    const type = handlers.get(row.type);
+    if (!type) return;
+    const redacted = (payload: unknown) => (type.redact ? type.redact(payload as never) : payload);
+    if (row.attempts > row.maxAttempts) {
+      // Its workers kept dying (or being killed) while running it: do not try a poison job forever.
+      await finish(row, {
+        status: 'failed',
+        finishedAt: new Date(),
+        payload: redacted(row.payload),
+        lastError: row.lastError ?? `The worker running it stopped ${row.maxAttempts} times (lease expired).`,
+      });
+      log.error({ jobId: row.jobId, type: row.type }, 'job failed: its workers kept stopping');
+      return;
+    }
+    const abort = new AbortController();
+    let leaseLost = false;
+    const heartbeat = setInterval(
+      () =>
+        void renew(row)
+          .then((ok) => {
+            if (!ok && !leaseLost) {
+              leaseLost = true;
+              abort.abort(new LeaseLostError(row.jobId));
+            }
+          })
+          .catch((err: unknown) => log.warn({ err, jobId: row.jobId }, 'job lease renewal failed')),
+      Math.max(10, Math.floor(leaseMs / 3)),
+    );
+    heartbeat.unref();
+    const job: Job = {
+      id: row.jobId,
+      tenantId: row.tenantId,
+      type: row.type,
+      key: row.key,
+      payload: row.payload,
+      attempt: row.attempts,
+      maxAttempts: row.maxAttempts,
+      ctx: systemContext(
+        {
+          tenantId: row.tenantId,
+          productStoreId: row.context.productStoreId,
+          hostName: row.context.hostName,
+          origin: row.context.origin,
+          viaDevAlias: row.context.viaDevAlias,
+        },
+        `job:${row.type}`,
+        row.jobId,
+      ),
+    };
+    const tools: JobTools = {
+      signal: abort.signal,
+      async progress(p) {
+        if (!(await renew(row, p))) {
+          leaseLost = true;
+          abort.abort(new LeaseLostError(row.jobId));
+          throw new LeaseLostError(row.jobId);
+        }
+      },
+    };
+    running.set(row.jobId, abort);
+    try {
+      const result = await type.handler(job as never, tools);
+      await finish(row, {
+        status: 'succeeded',
+        finishedAt: new Date(),
+        result: result ?? null,
+        payload: redacted(row.payload),
+        lastError: null,
+      });
+    } catch (err) {
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+      if (leaseLost) {
+        log.warn({ jobId: row.jobId, type: row.type }, 'job stopped: another worker took it over');
+      } else if (stopping && abort.signal.aborted) {
+        // Shutdown is not the job's fault: it goes back to the queue without using up an attempt.
+        await finish(row, { status: 'pending', attempts: row.attempts - 1, runAt: new Date(), lastError: message });
+      } else if (row.attempts >= row.maxAttempts) {
+        await finish(row, {
+          status: 'failed',
+          finishedAt: new Date(),
+          payload: redacted(row.payload),
+          lastError: message,
+        });
+        log.error({ err, jobId: row.jobId, type: row.type, attempts: row.attempts }, 'job failed');
+      } else {
+        const delay = backoff(row.attempts);
+        await finish(row, { status: 'pending', runAt: new Date(Date.now() + delay), lastError: message });
+        log.warn({ err, jobId: row.jobId, type: row.type, attempt: row.attempts, retryInMs: delay }, 'job will retry');
+      }
+    } finally {
+      clearInterval(heartbeat);
+      running.delete(row.jobId);
+    }
+  }
+
+  /** Claims and runs one due job; false when none was due. */
+  async function runNext(): Promise<boolean> {
+    if (stopping) return false;
+    const work = (async () => {
+      const row = await claim();
+      if (!row) return false;
+      await execute(row).catch((err: unknown) =>
+        log.error({ err, jobId: row.jobId }, 'job bookkeeping failed; its lease will run out and it runs again'),
+      );
+      return true;
+    })();
+    busy.add(work);
+    try {
+      return await work;
+    } finally {
+      busy.delete(work);
+    }
+  }
+
+  /**
+   * Enqueues one job per store for each recurring schedule that is due. The `UPDATE ... WHERE
+   * next_run_at <= now()` that moves the schedule on is what only one process can win.
+   */
+  async function runSchedules(now = new Date()): Promise<number> {
+    let enqueued = 0;
+    for (const [name, s] of schedules) {
+      enqueued += await db.transaction(async (tx) => {
+        const won = await tx
+          .update(js)
+          .set({ nextRunAt: nextDailyRun(s.dailyAtUtc, now), lastRunAt: sql`now()`, updatedAt: sql`now()` })
+          .where(and(eq(js.name, name), lte(js.nextRunAt, sql`now()`)))
+          .returning({ name: js.name });
+        if (won.length === 0) return 0;
+        const stores = await tx
+          .selectDistinctOn([schema.productStores.tenantId], {
+            tenantId: schema.productStores.tenantId,
+            productStoreId: schema.productStores.productStoreId,
+            host: schema.productStores.canonicalHost,
+          })
+          .from(schema.productStores)
+          .orderBy(asc(schema.productStores.tenantId), asc(schema.productStores.productStoreId));
+        for (const store of stores) {
+          const ctx = systemContext(
+            {
+              tenantId: store.tenantId,
+              productStoreId: store.productStoreId,
+              hostName: store.host,
+              origin: opts.linkOrigin(store.host),
+              viaDevAlias: false,
+            },
+            `schedule:${name}`,
+          );
+          // The key keeps a run that is still going from being doubled by the next one.
+          await insertJob(tx, ctx, { type: name, payload: s.payload ?? {}, key: name });
+        }
+        log.info({ schedule: name, stores: stores.length }, 'recurring job enqueued');
+        return stores.length;
+      });
+    }
+    if (enqueued > 0) wake();
+    return enqueued;
+  }
+
+  /** Makes sure each schedule has a row, and pulls the next run forward to "shortly after start". */
+  async function initSchedules() {
+    for (const [name, s] of schedules) {
+      const nightly = nextDailyRun(s.dailyAtUtc, new Date());
+      const first =
+        s.startupDelayMs === null ? nightly : new Date(Math.min(nightly.getTime(), Date.now() + s.startupDelayMs));
+      await db
+        .insert(js)
+        .values({ name, nextRunAt: first })
+        .onConflictDoUpdate({
+          target: js.name,
+          set: { nextRunAt: sql`least(${js.nextRunAt}, excluded.next_run_at)`, updatedAt: sql`now()` },
+        });
+    }
+  }
+
+  async function lane(index: number) {
+    while (!stopping) {
+      try {
+        if (index === 0 && schedules.size > 0 && Date.now() >= nextScheduleCheck) {
+          nextScheduleCheck = Date.now() + scheduleCheckMs;
+          await runSchedules();
+        }
+        if (await runNext()) continue;
+      } catch (err) {
+        if (stopping) return;
+        log.error({ err }, 'job worker could not reach the database; trying again');
+      }
+      await sleep(pollMs);
+    }
+  }
+
+  /** The earliest time something this process can run comes due: a pending job, or a lease running out. */
+  async function nextDue(): Promise<Date | null> {
+    const types = [...handlers.keys()];
+    if (types.length === 0) return null;
+    const res = await db.execute(sql`
+      SELECT min(CASE WHEN status = 'pending' THEN run_at ELSE lease_until END) AS at FROM jobs
+      WHERE type IN (${sql.join(
+        types.map((t) => sql`${t}`),
+        sql`, `,
+      )}) AND (status = 'pending' OR (status = 'running' AND locked_by IS DISTINCT FROM ${workerId}))`);
+    const at = rowsOf(res)[0]?.at;
+    return at == null ? null : at instanceof Date ? at : new Date(String(at));
+  }
+
+  return {
+    workerId,
+
+    /**
+     * Registers what runs jobs of `type` (`mail.send`, `orders.sweep-stuck`, ...), by the module that
+     * owns the work. A job runs at least once, not exactly once: a worker that dies after the work but
+     * before recording it leaves the job to run again, and a retry repeats what the failed attempt
+     * already did. So handlers must be idempotent: check before acting (the order is still placed),
+     * write under row locks or unique keys, and pass stable idempotency keys to outside services.
+     */
+    register<P>(type: string, handler: JobHandler<P>, options: RegisterOptions<P> = {}) {
+      if (handlers.has(type)) throw new Error(`Job type "${type}" is registered twice.`);
+      handlers.set(type, {
+        handler: handler as JobHandler<never>,
+        maxAttempts: options.maxAttempts ?? 5,
+        ...(options.redact ? { redact: options.redact as (p: never) => unknown } : {}),
+      });
+    },
+
+    /**
+     * Runs `type` in every store daily at `dailyAtUtc`, and once `startupDelayMs` after a process starts.
+     * With several processes each run is enqueued once (the schedule row), and a store's run that is
+     * still going is not doubled (the job key). The type's handler must be registered too.
+     */
+    recurring(type: string, options: RecurringOptions) {
+      nextDailyRun(options.dailyAtUtc, new Date());
+      schedules.set(type, options);
+    },
+
+    /**
+     * Adds a job for the context's store. Pass `tx` to enqueue in the caller's transaction, so the job
+     * exists if and only if the write that caused it commits.
+     */
+    async enqueue<P>(
+      ctx: TenantContext | RequestContext,
+      input: EnqueueInput<P>,
+      options: { tx?: Tx } = {},
+    ): Promise<JobView> {
+      const row = await insertJob(options.tx ?? db, ctx, input);
+      // In a transaction the job is not visible before the commit; the next poll finds it.
+      if (!options.tx && started) wake();
+      return toView(row);
+    },
+
+    /** A job of the context's store; another store's job is not found. */
+    async get(ctx: TenantContext, id: string): Promise<JobView | null> {
+      const [row] = await db
+        .select()
+        .from(j)
+        .where(and(eq(j.tenantId, ctx.tenantId), eq(j.jobId, id)));
+      return row ? toView(row) : null;
+    },
+
+    runNext,
+    runSchedules,
+
+    /**
+     * Runs jobs until nothing this process can run is due within `timeoutMs` (retries that come due
+     * in time included), and waits for the jobs its worker loop is running. For tests and scripts:
+     * "the mail has been handed to the transport".
+     */
+    async drain({ timeoutMs = 10_000 }: { timeoutMs?: number } = {}): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        while (await runNext()) {}
+        // The loop may hold a claim the database has answered and this process not yet seen.
+        await Promise.allSettled([...busy]);
+        const next = await nextDue();
+        if (next === null || next.getTime() > deadline) {
+          if (busy.size === 0) return;
+          continue;
+        }
+        if (Date.now() > deadline) throw new Error(`Jobs were still due after ${timeoutMs} ms.`);
+        await new Promise((r) => setTimeout(r, Math.max(1, Math.min(next.getTime() - Date.now(), 50))));
+      }
+    },
+
+    /** Starts the worker loop; called when the app is ready. */
+    async start() {
+      if (started || stopping) return;
+      await initSchedules();
+      started = true;
+      lanes = Array.from({ length: concurrency }, (_, i) => lane(i));
+    },
+
+    /** Stops taking jobs, lets running ones finish (then asks them to stop), and waits for the loop. */
+    async stop() {
+      stopping = true;
+      wake();
+      if (busy.size > 0) {
+        const grace = new Promise<void>((r) => setTimeout(r, stopGraceMs).unref());
+        await Promise.race([Promise.allSettled([...busy]), grace]);
+        for (const abort of running.values()) abort.abort(new Error('The app is shutting down.'));
+        await Promise.allSettled([...busy]);
+      }
+      await Promise.all(lanes);
+    },
+  };
+}
+
+export type JobRunner = ReturnType<typeof createJobRunner>;

@@ -1,0 +1,410 @@
+import { type Database, schema } from '@app/db';
+import { openTestDatabase } from '@app/db/testing';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { systemContext, type TenantContext } from '../../lib/context';
+import { createJobRunner, type JobRunner, type JobRunnerOptions, nextDailyRun } from './index';
+
+const store = (tenantId: string, productStoreId: string): TenantContext => ({
+  tenantId,
+  productStoreId,
+  hostName: `${tenantId}.shop.test`,
+  viaDevAlias: false,
+  origin: `https://${tenantId}.shop.test`,
+});
+const LIGHTING = store('lighting', '9000');
+const GARDEN = store('garden', '9001');
+
+/** What the runner logged, by level: a test can see that a failure was reported. */
+function recordingLog() {
+  const lines: { level: string; msg: string }[] = [];
+  const at =
+    (level: string) =>
+    (_obj: unknown, msg?: string): void => {
+      lines.push({ level, msg: msg ?? String(_obj) });
+    };
+  const log = {
+    level: 'info',
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    debug: at('debug'),
+    trace: at('trace'),
+    fatal: at('fatal'),
+    silent: () => {},
+    child: () => log,
+  };
+  return { log: log as unknown as FastifyBaseLogger, lines };
+}
+
+/** A promise a test resolves when it chooses: the handler's "work" waits on it. */
+function gate() {
+  let open: () => void = () => {};
+  const promise = new Promise<void>((r) => {
+    open = r;
+  });
+  return { promise, open };
+}
+
+let database: Database;
+let runners: JobRunner[] = [];
+beforeAll(async () => {
+  database = await openTestDatabase();
+  const db = database.db;
+  await db.insert(schema.tenants).values([
+    { tenantId: 'lighting', name: 'Lighting' },
+    { tenantId: 'garden', name: 'Garden' },
+  ]);
+  await db.insert(schema.productStores).values([
+    { tenantId: 'lighting', productStoreId: '9000', storeName: 'Lighting', canonicalHost: 'lighting.shop.test' },
+    { tenantId: 'garden', productStoreId: '9001', storeName: 'Garden', canonicalHost: 'garden.shop.test' },
+  ]);
+});
+afterAll(async () => {
+  await database.close();
+});
+beforeEach(async () => {
+  await database.db.delete(schema.jobs);
+  await database.db.delete(schema.jobSchedules);
+});
+afterEach(async () => {
+  await Promise.all(runners.map((r) => r.stop()));
+  runners = [];
+});
+
+function runner(opts: Partial<JobRunnerOptions> = {}) {
+  const r = createJobRunner(database.db, {
+    log: recordingLog().log,
+    linkOrigin: (host) => `https://${host}`,
+    retryBaseMs: 5,
+    pollMs: 20,
+    ...opts,
+  });
+  runners.push(r);
+  return r;
+}
+
+const jobRow = async (id: string) => (await database.db.select().from(schema.jobs).where(eq(schema.jobs.jobId, id)))[0];
+
+describe('a job', () => {
+  it('runs once, and a page can read its progress while it runs and its result after', async () => {
+    const r = runner();
+    const halfway = gate();
+    const finish = gate();
+    const runs: string[] = [];
+    r.register<{ rows: number }>('test.import', async (job, { progress }) => {
+      runs.push(job.id);
+      expect(job.ctx).toMatchObject({ tenantId: 'lighting', actor: { kind: 'system', name: 'job:test.import' } });
+      await progress({ done: 1, total: job.payload.rows });
+      halfway.open();
+      await finish.promise;
+      await progress({ done: 2, total: job.payload.rows, errors: ['row 2: no price'] });
+      return { imported: 1 };
+    });
+    const queued = await r.enqueue(LIGHTING, { type: 'test.import', payload: { rows: 2 } });
+    expect(queued).toMatchObject({ status: 'pending', attempts: 0, progress: null });
+
+    const running = r.runNext();
+    await halfway.promise;
+    expect(await r.get(LIGHTING, queued.id)).toMatchObject({ status: 'running', progress: { done: 1, total: 2 } });
+    finish.open();
+    expect(await running).toBe(true);
+
+    expect(await r.get(LIGHTING, queued.id)).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      progress: { done: 2, total: 2, errors: ['row 2: no price'] },
+      result: { imported: 1 },
+      error: null,
+    });
+    await r.drain();
+    expect(runs).toEqual([queued.id]);
+    // Another store asking for it finds nothing, as for a job that does not exist.
+    expect(await r.get(GARDEN, queued.id)).toBeNull();
+  });
+
+  it('that fails is retried with backoff, then marked failed with its error', async () => {
+    const { log, lines } = recordingLog();
+    const r = runner({ log });
+    const attempts: number[] = [];
+    r.register(
+      'test.flaky',
+      async (job) => {
+        attempts.push(job.attempt);
+        throw new Error(`mail server said 421 (attempt ${job.attempt})`);
+      },
+      { maxAttempts: 3 },
+    );
+    const { id } = await r.enqueue(LIGHTING, { type: 'test.flaky', payload: {} });
+    await r.drain();
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(await r.get(LIGHTING, id)).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      error: 'mail server said 421 (attempt 3)',
+    });
+    expect(lines.filter((l) => l.level === 'warn' && l.msg === 'job will retry')).toHaveLength(2);
+    expect(lines.filter((l) => l.level === 'error' && l.msg === 'job failed')).toHaveLength(1);
+  });
+
+  it('that fails once and then works ends succeeded, its earlier error cleared', async () => {
+    const r = runner();
+    let calls = 0;
+    r.register('test.once', async () => {
+      calls++;
+      if (calls === 1) throw new Error('connection reset');
+      return 'sent';
+    });
+    const { id } = await r.enqueue(LIGHTING, { type: 'test.once', payload: {} });
+    await r.drain();
+    expect(await r.get(LIGHTING, id)).toMatchObject({ status: 'succeeded', attempts: 2, error: null, result: 'sent' });
+  });
+
+  it('keeps only what `redact` leaves of the payload once it has finished', async () => {
+    const r = runner();
+    r.register<{ to: string; secret: string }>('test.redacted', async () => null, {
+      redact: (p) => ({ to: p.to }),
+    });
+    const { id } = await r.enqueue(LIGHTING, {
+      type: 'test.redacted',
+      payload: { to: 'ada@example.com', secret: 'reset-token' },
+    });
+    expect((await jobRow(id))?.payload).toEqual({ to: 'ada@example.com', secret: 'reset-token' });
+    await r.drain();
+    expect((await jobRow(id))?.payload).toEqual({ to: 'ada@example.com' });
+  });
+
+  it('enqueued in a transaction that rolls back does not exist', async () => {
+    const r = runner();
+    r.register('test.tx', async () => null);
+    await expect(
+      database.db.transaction(async (tx) => {
+        await r.enqueue(LIGHTING, { type: 'test.tx', payload: {} }, { tx });
+        throw new Error('the write failed');
+      }),
+    ).rejects.toThrow('the write failed');
+    expect(await database.db.select().from(schema.jobs)).toHaveLength(0);
+  });
+
+  it('does not run before its runAt', async () => {
+    const r = runner();
+    const ran: string[] = [];
+    r.register('test.later', async (job) => {
+      ran.push(job.id);
+    });
+    const later = await r.enqueue(LIGHTING, {
+      type: 'test.later',
+      payload: {},
+      runAt: new Date(Date.now() + 3_600_000),
+    });
+    await r.drain();
+    expect(ran).toEqual([]);
+    expect(await r.get(LIGHTING, later.id)).toMatchObject({ status: 'pending' });
+  });
+});
+
+describe('an idempotency key', () => {
+  it('gives one job for repeated enqueues while it is pending or running, and a new one after', async () => {
+    const r = runner();
+    const inside = gate();
+    const finish = gate();
+    let runs = 0;
+    r.register('test.export', async () => {
+      runs++;
+      inside.open();
+      await finish.promise;
+    });
+    const first = await r.enqueue(LIGHTING, { type: 'test.export', payload: {}, key: 'catalog' });
+    const again = await r.enqueue(LIGHTING, { type: 'test.export', payload: {}, key: 'catalog' });
+    expect(again.id).toBe(first.id);
+    // Another store's job of the same key is its own.
+    const garden = await r.enqueue(GARDEN, { type: 'test.export', payload: {}, key: 'catalog' });
+    expect(garden.id).not.toBe(first.id);
+
+    const running = r.runNext();
+    await inside.promise;
+    const whileRunning = await r.enqueue(LIGHTING, { type: 'test.export', payload: {}, key: 'catalog' });
+    expect(whileRunning).toMatchObject({ id: first.id, status: 'running' });
+    finish.open();
+    await running;
+    await r.drain();
+    expect(runs).toBe(2);
+
+    const after = await r.enqueue(LIGHTING, { type: 'test.export', payload: {}, key: 'catalog' });
+    expect(after.id).not.toBe(first.id);
+    const rows = await database.db.select().from(schema.jobs).where(eq(schema.jobs.tenantId, 'lighting'));
+    expect(rows).toHaveLength(2);
+  });
+
+  it('gives one job for many enqueues at the same moment', async () => {
+    const r = runner();
+    r.register('test.burst', async () => null);
+    const views = await Promise.all(
+      Array.from({ length: 12 }, () => r.enqueue(LIGHTING, { type: 'test.burst', payload: {}, key: 'k' })),
+    );
+    expect(new Set(views.map((v) => v.id)).size).toBe(1);
+    expect(await database.db.select().from(schema.jobs)).toHaveLength(1);
+  });
+});
+
+describe('workers', () => {
+  it('run again a job whose worker died while running it, once its lease has run out', async () => {
+    const r = runner();
+    const ran: number[] = [];
+    r.register('test.resume', async (job) => {
+      ran.push(job.attempt);
+    });
+    const { id } = await r.enqueue(LIGHTING, { type: 'test.resume', payload: {} });
+    const where = and(eq(schema.jobs.tenantId, 'lighting'), eq(schema.jobs.jobId, id));
+    // A worker claimed it and was killed: the row says running, under a lease that is still valid.
+    await database.db
+      .update(schema.jobs)
+      .set({
+        status: 'running',
+        attempts: 1,
+        lockedBy: 'dead-host:4242:0000',
+        startedAt: new Date(),
+        leaseUntil: sql`now() + interval '1 minute'`,
+      })
+      .where(where);
+    expect(await r.runNext()).toBe(false);
+    expect(ran).toEqual([]);
+    // The lease runs out.
+    await database.db.update(schema.jobs).set({ leaseUntil: sql`now() - interval '1 second'` }).where(where);
+    await r.drain();
+    expect(ran).toEqual([2]);
+    expect(await r.get(LIGHTING, id)).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect((await jobRow(id))?.lockedBy).toBeNull();
+  });
+
+  it('give up on a job whose workers kept dying, without running it again', async () => {
+    const r = runner();
+    let runs = 0;
+    r.register(
+      'test.poison',
+      async () => {
+        runs++;
+      },
+      { maxAttempts: 2 },
+    );
+    const { id } = await r.enqueue(LIGHTING, { type: 'test.poison', payload: {} });
+    await database.db
+      .update(schema.jobs)
+      .set({ status: 'running', attempts: 2, lockedBy: 'dead', leaseUntil: sql`now() - interval '1 second'` })
+      .where(eq(schema.jobs.jobId, id));
+    await r.drain();
+    expect(runs).toBe(0);
+    expect(await r.get(LIGHTING, id)).toMatchObject({ status: 'failed', error: expect.stringContaining('stopped') });
+  });
+
+  it('two workers on one database never run the same job twice', async () => {
+    const a = runner({ workerId: 'worker-a' });
+    const b = runner({ workerId: 'worker-b' });
+    const runs: { id: string; by: string }[] = [];
+    for (const [w, name] of [
+      [a, 'worker-a'],
+      [b, 'worker-b'],
+    ] as const) {
+      w.register('test.parallel', async (job) => {
+        runs.push({ id: job.id, by: name });
+        // Some real work on the database, so the two workers overlap.
+        await database.db.select().from(schema.jobs).where(eq(schema.jobs.jobId, job.id));
+      });
+    }
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      ids.push((await a.enqueue(i % 2 ? LIGHTING : GARDEN, { type: 'test.parallel', payload: { i } })).id);
+    }
+    await Promise.all([a.drain(), b.drain(), a.drain(), b.drain()]);
+    expect(runs.map((r) => r.id).sort()).toEqual([...ids].sort());
+    const rows = await database.db.select().from(schema.jobs);
+    expect(rows.every((row) => row.status === 'succeeded' && row.attempts === 1)).toBe(true);
+  });
+
+  it('stopping puts a running job back without using up an attempt', async () => {
+    const r = runner({ stopGraceMs: 10 });
+    const inside = gate();
+    r.register('test.long', async (_job, { signal }) => {
+      inside.open();
+      await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    });
+    const { id } = await r.enqueue(LIGHTING, { type: 'test.long', payload: {} });
+    const running = r.runNext();
+    await inside.promise;
+    await r.stop();
+    await running;
+    expect(await r.get(LIGHTING, id)).toMatchObject({ status: 'pending', attempts: 0 });
+    // The next process takes it up.
+    const next = runner();
+    let resumed = 0;
+    next.register('test.long', async () => {
+      resumed++;
+    });
+    await next.drain();
+    expect(resumed).toBe(1);
+  });
+});
+
+describe('recurring jobs', () => {
+  it('run once per store after start, however many processes start, and next at the daily time', async () => {
+    const ran: string[] = [];
+    const processes = [runner({ workerId: 'p1', pollMs: 10 }), runner({ workerId: 'p2', pollMs: 10 })];
+    for (const p of processes) {
+      p.register('test.nightly', async (job) => {
+        ran.push(job.tenantId);
+        expect(job.ctx).toMatchObject({ productStoreId: job.tenantId === 'garden' ? '9001' : '9000' });
+      });
+      p.recurring('test.nightly', { dailyAtUtc: '03:00', startupDelayMs: 0 });
+    }
+    const before = new Date();
+    await Promise.all(processes.map((p) => p.start()));
+    // Both check the schedule at once; the one that moves it on enqueues the run.
+    const enqueued = await Promise.all(processes.map((p) => p.runSchedules()));
+    await Promise.all(processes.map((p) => p.drain()));
+    expect(enqueued.reduce((s, n) => s + n, 0)).toBeLessThanOrEqual(2);
+    expect(ran.sort()).toEqual(['garden', 'lighting']);
+    const [schedule] = await database.db.select().from(schema.jobSchedules);
+    expect(schedule?.nextRunAt.toISOString()).toBe(nextDailyRun('03:00', before).toISOString());
+    expect(await processes[0]?.runSchedules()).toBe(0);
+  });
+
+  it('know the next daily time, UTC', () => {
+    const at = (iso: string) => new Date(iso);
+    const cases: [string, string, string][] = [
+      ['03:00', '2026-01-10T02:59:00Z', '2026-01-10T03:00:00.000Z'],
+      ['03:00', '2026-01-10T03:00:00Z', '2026-01-11T03:00:00.000Z'],
+      ['03:00', '2026-01-31T23:00:00Z', '2026-02-01T03:00:00.000Z'],
+      ['23:45', '2026-12-31T23:50:00Z', '2027-01-01T23:45:00.000Z'],
+    ];
+    for (const [daily, now, next] of cases) expect(nextDailyRun(daily, at(now)).toISOString()).toBe(next);
+    expect(() => nextDailyRun('3am', new Date())).toThrow(RangeError);
+  });
+});
+
+describe('a job handler', () => {
+  it('runs in a system context of the store that enqueued it', async () => {
+    const r = runner();
+    const seen: unknown[] = [];
+    r.register('test.ctx', async (job) => {
+      seen.push(job.ctx);
+    });
+    await r.enqueue(systemContext(GARDEN, 'test'), { type: 'test.ctx', payload: {} });
+    await r.drain();
+    expect(seen[0]).toMatchObject({
+      tenantId: 'garden',
+      productStoreId: '9001',
+      hostName: 'garden.shop.test',
+      actor: { kind: 'system', name: 'job:test.ctx' },
+    });
+    const [row] = await database.db.select().from(schema.jobs);
+    expect(row?.context.enqueuedBy).toBe('system:test');
+  });
+
+  it('cannot be registered twice, and a job of an unknown type is refused', async () => {
+    const r = runner();
+    r.register('test.one', async () => null);
+    expect(() => r.register('test.one', async () => null)).toThrow('registered twice');
+    await expect(r.enqueue(LIGHTING, { type: 'test.nobody', payload: {} })).rejects.toThrow('No handler');
+  });
+});

@@ -1,0 +1,93 @@
+import type { OrderStatus } from '@app/contracts';
+import { type Db, schema } from '@app/db';
+import { and, eq, max } from 'drizzle-orm';
+import type { RequestContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+import { canTransition } from './order-state';
+
+const o = schema.orders;
+const oh = schema.orderStatusHistory;
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type OrderRow = typeof o.$inferSelect;
+
+export type TransitionResult =
+  | { ok: true; order: OrderRow; from: OrderStatus }
+  | { ok: false; code: 'INVALID_TRANSITION'; from: OrderStatus; to: OrderStatus; message: string };
+
+export interface TransitionOptions {
+  /**
+   * The status the caller decided from. When the order has moved on since (another request changed it
+   * first), the transition is refused even if the table would allow it from the new status: a sweep
+   * that decided to cancel a placed order must not cancel it once checkout has made it paid.
+   */
+  from?: OrderStatus;
+  /** For the store and the platform ("abandoned: no payment after 30 minutes"). */
+  reason?: string;
+  /** For the shopper, in the order's history ("Payment received (Visa)"). */
+  note?: string;
+}
+
+/** Who acted, as the status history records it. */
+export function historyActor(ctx: RequestContext): { actorKind: string; actorId: string | null; requestId: string } {
+  const a = ctx.actor;
+  const actorId = a.kind === 'system' ? a.name : a.kind === 'guest' ? null : a.userId;
+  return { actorKind: a.kind, actorId, requestId: ctx.requestId };
+}
+
+/**
+ * The one writer of `orders.status` (DESIGN.md section 9, "one writer per state"): locks the order row,
+ * checks the transitions table, writes the status and a history row saying who, when, from, to and why.
+ * Runs in the caller's transaction, so whatever else the change means (stock back, payment recorded)
+ * commits with it or not at all. A refused transition changes nothing and comes back as a typed result
+ * (routes answer it with 409, see `transitionRefused`); an order that does not exist is a 404.
+ */
+export async function transitionOrder(
+  tx: Tx,
+  ctx: RequestContext,
+  orderId: string,
+  to: OrderStatus,
+  options: TransitionOptions = {},
+): Promise<TransitionResult> {
+  const [row] = await tx
+    .select({ status: o.status })
+    .from(o)
+    .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)))
+    .for('update');
+  if (!row) throw AppError.notFound(`Order ${orderId} was not found.`);
+  const from = row.status as OrderStatus;
+  if ((options.from !== undefined && options.from !== from) || !canTransition(from, to)) {
+    return {
+      ok: false,
+      code: 'INVALID_TRANSITION',
+      from,
+      to,
+      message: `Order ${orderId} is ${from}; it cannot become ${to}.`,
+    };
+  }
+  const [{ last } = { last: 0 }] = await tx
+    .select({ last: max(oh.seq) })
+    .from(oh)
+    .where(and(eq(oh.tenantId, ctx.tenantId), eq(oh.orderId, orderId)));
+  const [order] = await tx
+    .update(o)
+    .set({ status: to, updatedAt: new Date() })
+    .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)))
+    .returning();
+  await tx.insert(oh).values({
+    tenantId: ctx.tenantId,
+    orderId,
+    seq: (last ?? 0) + 1,
+    status: to,
+    fromStatus: from,
+    note: options.note ?? null,
+    reason: options.reason ?? null,
+    ...historyActor(ctx),
+  });
+  return { ok: true, order: order as OrderRow, from };
+}
+
+/** The 409 a route answers a refused transition with. */
+export function transitionRefused(result: Extract<TransitionResult, { ok: false }>): AppError {
+  return new AppError(409, 'INVALID_TRANSITION', result.message);
+}
