@@ -117,8 +117,9 @@ describe('transitionOrder', () => {
       [1, null, 'placed'],
       [2, 'placed', 'paid'],
     ]);
-    // Checkout's routes still hand it a store context without an actor: the checkout itself acts.
-    expect(history[1]).toMatchObject({ actorKind: 'system', actorId: 'checkout', note: 'Payment received (Visa)' });
+    // A guest placed it: the history names the guest (no account) and the request that did it.
+    expect(history[1]).toMatchObject({ actorKind: 'guest', actorId: null, note: 'Payment received (Visa)' });
+    expect(history[1]?.requestId).toMatch(/^[A-Za-z0-9]{16}$/);
   });
 
   it('writes the status and a history row naming the staff member, the request and the reason', async () => {
