@@ -3,7 +3,6 @@ import type { SavedCard } from './cards';
 import type { Cart } from './cart';
 import type { MainData } from './catalog';
 import type { Order, Quote, ShippingRate } from './checkout';
-import type { PageApi } from './pages/index';
 import type { CmsPage, SeoMetaEntry, StoreDetails } from './store';
 
 /** Everything the storefront frame needs, resolved on the server for the request's host. */
@@ -32,13 +31,6 @@ export interface SessionUser {
   userLoginId: string;
 }
 
-/**
- * What the page server hands to React Router loaders: in-process calls bound to the request's
- * tenant, so server rendering never goes through HTTP to itself. One interface per domain, in
- * ./pages/.
- */
-export type StorefrontApi = PageApi;
-
 export type FormOutcome<F extends string> = {
   ok: false;
   status: 400 | 401 | 403 | 404 | 409 | 422 | 429;
@@ -60,15 +52,6 @@ export type RegisterOutcome = { ok: true; message: string; cookies: string[] } |
 export type LoginOutcome = { ok: true; user: SessionUser; cookies: string[] } | FormOutcome<'email' | 'password'>;
 
 export type ContactResult = { ok: true } | FormOutcome<'name' | 'email' | 'message'>;
-
-export interface PageLoadContext {
-  api: StorefrontApi;
-  /** The token every form posts back in its hidden `_csrf` field. */
-  csrfToken: string;
-  /** Per-response CSP nonce for the scripts React Router writes inline. */
-  nonce: string;
-  requestId: string;
-}
 
 export type CartAction =
   | { intent: 'add'; productId: string; quantity: string; selections?: Record<string, string> }

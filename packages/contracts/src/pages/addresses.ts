@@ -1,4 +1,6 @@
-import type { Address, AddressField, Country, FormOutcome } from '../index';
+import type { AddressField } from '../address-fields';
+import type { Address } from '../addresses';
+import type { Country, FormOutcome } from '../storefront';
 
 /** The signed-in shopper's address book. */
 export interface AddressesPages {

@@ -1,4 +1,5 @@
-import type { FormOutcome, LoginOutcome, Profile, RegisterField, RegisterOutcome, SessionUser } from '../index';
+import type { Profile } from '../auth';
+import type { FormOutcome, LoginOutcome, RegisterField, RegisterOutcome, SessionUser } from '../storefront';
 
 /** Accounts: who is signed in, logging in and out, signing up, passwords, My Profile. */
 export interface AuthPages {

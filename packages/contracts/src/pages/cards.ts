@@ -1,4 +1,6 @@
-import type { Address, CardField, FormOutcome, SavedCard } from '../index';
+import type { Address } from '../addresses';
+import type { SavedCard } from '../cards';
+import type { CardField, FormOutcome } from '../storefront';
 
 /** The signed-in shopper's saved cards. */
 export interface CardsPages {

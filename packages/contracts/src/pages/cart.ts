@@ -1,4 +1,5 @@
-import type { Cart, CartAction, CartActionOutcome } from '../index';
+import type { Cart } from '../cart';
+import type { CartAction, CartActionOutcome } from '../storefront';
 
 /** The cart, read and changed from the cart and product pages. */
 export interface CartPages {

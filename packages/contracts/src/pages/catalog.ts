@@ -1,4 +1,4 @@
-import type { ProductDetails, ProductPage, SearchResult, SubcategoryResult } from '../index';
+import type { ProductDetails, ProductPage, SearchResult, SubcategoryResult } from '../products';
 
 /** Catalog reads for pages: category, search and product pages. */
 export interface CatalogPages {

@@ -1,4 +1,5 @@
-import type { CheckoutView, Order, PlaceOrderOutcome } from '../index';
+import type { Order } from '../checkout';
+import type { CheckoutView, PlaceOrderOutcome } from '../storefront';
 
 /** Checkout: the options for a destination, placing the order, PayPal. */
 export interface CheckoutPages {

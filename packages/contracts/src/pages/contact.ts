@@ -1,4 +1,4 @@
-import type { ContactResult } from '../index';
+import type { ContactResult } from '../storefront';
 
 /** The contact form. */
 export interface ContactPages {

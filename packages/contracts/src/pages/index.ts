@@ -46,3 +46,15 @@ export interface PageApi
     AddressesPages,
     CardsPages,
     DashboardPages {}
+
+/** The former name of PageApi, which the web app's loaders know it by. */
+export type StorefrontApi = PageApi;
+
+export interface PageLoadContext {
+  api: PageApi;
+  /** The token every form posts back in its hidden `_csrf` field. */
+  csrfToken: string;
+  /** Per-response CSP nonce for the scripts React Router writes inline. */
+  nonce: string;
+  requestId: string;
+}

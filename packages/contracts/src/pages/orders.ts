@@ -1,4 +1,4 @@
-import type { Order, OrderSummary } from '../index';
+import type { Order, OrderSummary } from '../checkout';
 
 /** A shopper's orders: one order (by owner or signed link) and the history. */
 export interface OrdersPages {

@@ -1,4 +1,4 @@
-import type { FormOutcome, ReturnField, ReturnFormInput } from '../index';
+import type { FormOutcome, ReturnField, ReturnFormInput } from '../storefront';
 
 /** Return requests from the order page. */
 export interface ReturnsPages {

@@ -1,4 +1,5 @@
-import type { FormOutcome, ReviewEligibility, ReviewField } from '../index';
+import type { ReviewEligibility } from '../returns';
+import type { FormOutcome, ReviewField } from '../storefront';
 
 /** Product reviews: whether the shopper may write one, and writing it. */
 export interface ReviewsPages {

@@ -1,4 +1,6 @@
-import type { Banner, CmsPage, Faqs, ShellData } from '../index';
+import type { Faqs } from '../products';
+import type { Banner, CmsPage } from '../store';
+import type { ShellData } from '../storefront';
 
 /** The store frame and its content: what every page of the store shows. */
 export interface ShellPages {

@@ -1,4 +1,5 @@
-import type { Wishlist, WishlistAction, WishlistActionOutcome } from '../index';
+import type { WishlistAction, WishlistActionOutcome } from '../storefront';
+import type { Wishlist } from '../wishlist';
 
 /** The signed-in shopper's wishlist. */
 export interface WishlistPages {
