@@ -293,11 +293,24 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, email)));
       if (!user) return;
       const token = randomBytes(32).toString('base64url');
-      await db.insert(r).values({
-        tenantId: ctx.tenantId,
-        tokenHash: hashToken(token),
-        userId: user.userId,
-        expiresAt: new Date(Date.now() + RESET_TTL_MS),
+      // Only the newest link works: an older mail lying in an inbox (or a forwarded one) opens nothing.
+      // The user's row lock orders two requests racing, so exactly one link stays alive.
+      await db.transaction(async (tx) => {
+        await tx
+          .select({ userId: u.userId })
+          .from(u)
+          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, user.userId)))
+          .for('update');
+        await tx
+          .update(r)
+          .set({ usedAt: new Date() })
+          .where(and(eq(r.tenantId, ctx.tenantId), eq(r.userId, user.userId), isNull(r.usedAt)));
+        await tx.insert(r).values({
+          tenantId: ctx.tenantId,
+          tokenHash: hashToken(token),
+          userId: user.userId,
+          expiresAt: new Date(Date.now() + RESET_TTL_MS),
+        });
       });
       const [store] = await db
         .select({ host: schema.productStores.canonicalHost })

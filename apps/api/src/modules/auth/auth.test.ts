@@ -412,6 +412,20 @@ describe('forgot and reset password', () => {
     expect((await login(shopper)).statusCode).toBe(200);
   });
 
+  it('a second link supersedes the first: the earlier unused one no longer works, the newer one does', async () => {
+    await forgot('shopper@lighting.test', LIGHTING, '10.5.0.1');
+    const first = new URL(await lastLink()).searchParams.get('token') ?? '';
+    await forgot('shopper@lighting.test', LIGHTING, '10.5.0.2');
+    const second = new URL(await lastLink()).searchParams.get('token') ?? '';
+    expect(second).not.toBe(first);
+    const old = await reset({ token: first, password: 'brand-new-pass-9' });
+    expect(old.statusCode).toBe(400);
+    expect(old.json().message).toBe('This reset link is invalid, used or expired. Please ask for a new one.');
+    expect((await login({ ...shopper, password: 'brand-new-pass-9' })).statusCode).toBe(401);
+    expect((await reset({ token: second, password: 'shopper-demo-1' })).statusCode).toBe(200);
+    expect((await login(shopper)).statusCode).toBe(200);
+  });
+
   it('limits reset mails per account with 429', async () => {
     for (let i = 0; i < 3; i++)
       expect((await forgot('shopper@lighting.test', LIGHTING, `10.6.0.${i}`)).statusCode).toBe(200);
