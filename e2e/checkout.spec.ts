@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { STORES, type StoreName, snap } from './helpers';
+import { confirmFromMail, STORES, type StoreName, snap } from './helpers';
 
 /** Buying: a guest with the test card on one store, a signed-in shopper with a saved address on another. */
 
@@ -198,6 +198,8 @@ for (const store of ['lighting', 'garden'] as const) {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('engines-of-1843');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+    await confirmFromMail(page, email);
     await expect(page.getByTestId('user-menu-button')).toHaveText('Ada');
     await addFirstProductToCart(page, base, SEARCH[store]);
     await page.goto(`${base}/checkout`);

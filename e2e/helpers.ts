@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import type { Page } from '@playwright/test';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
 import { PORT } from './playwright.config';
 
 export const STORES = {
@@ -65,4 +66,40 @@ export async function holdApp(page: Page): Promise<() => void> {
     await route.continue();
   });
   return release;
+}
+
+/**
+ * The links to `path` mailed to `to`, newest first, read from the dev outbox the e2e server writes
+ * (.eml files, quoted-printable soft breaks undone). Mail goes out as a job: poll for it.
+ */
+export function mailedLinks(to: string, path: string): string[] {
+  const dir = '.e2e-data/outbox';
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).sort().reverse();
+  } catch {
+    return [];
+  }
+  const pattern = new RegExp(`(http://\\S+${path.replace(/[/.]/g, '\\$&')}\\?[A-Za-z0-9_=&%.-]+)`);
+  const links: string[] = [];
+  for (const f of files) {
+    const raw = readFileSync(join(dir, f), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
+    if (!raw.includes(`To: ${to}`)) continue;
+    const m = raw.match(pattern);
+    if (m?.[1]) links.push(m[1]);
+  }
+  return links;
+}
+
+/**
+ * A new account logs in by the link of its welcome mail (decision 022): opens the newest link and
+ * confirms, as the person would. `mails` is how many confirmation mails to wait for (a resent link
+ * makes two; only the newest works). Lands where the sign-up was heading.
+ */
+export async function confirmFromMail(page: Page, email: string, mails = 1) {
+  await expect.poll(() => mailedLinks(email, '/auth/confirm-email').length).toBe(mails);
+  await page.goto(mailedLinks(email, '/auth/confirm-email')[0] as string);
+  await page.getByRole('button', { name: 'Confirm and log in' }).click();
 }

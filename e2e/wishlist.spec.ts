@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiJson, STORES, type StoreName, snap } from './helpers';
+import { apiJson, confirmFromMail, STORES, type StoreName, snap } from './helpers';
 
 /**
  * The wishlist: a guest's heart goes through login (or sign-up) and comes back saved; the account
@@ -92,6 +92,9 @@ test('without JavaScript: a guest signs up through the heart, then the heart tog
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  // The welcome mail's link carries the page and the heart: confirming lands back with it on the wishlist.
+  await confirmFromMail(page, email);
 
   await expect(page).toHaveURL(`${base}${product.path}`);
   await expect(page.getByRole('button', { name: 'Remove from wishlist', exact: true })).toHaveAttribute(

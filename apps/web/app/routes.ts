@@ -16,6 +16,7 @@ export default [
     route('register', 'routes/auth/register.tsx'),
     route('forgot-password', 'routes/auth/forgot-password.tsx'),
     route('reset-password', 'routes/auth/reset-password.tsx'),
+    route('confirm-email', 'routes/auth/confirm-email.tsx'),
     route('logout', 'routes/auth/logout.tsx'),
   ]),
   route('categories/:categoryId', 'routes/storefront/category.tsx'),

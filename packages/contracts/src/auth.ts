@@ -106,7 +106,28 @@ export type RegisterRequest = z.infer<typeof registerRequestSchema>;
  * The one answer to a registration, whether the email was new or already had an account: a stranger
  * learns nothing from it. The owner of an existing account is told by email instead.
  */
-export const REGISTER_MESSAGE = 'Thanks for signing up! We have sent you an email about your account.';
+export const REGISTER_MESSAGE =
+  'Thanks for signing up! We have sent you an email about your account: follow its link to confirm your address.';
+
+/** A new account logs in only once its email is confirmed (decision 022): said to whoever knows the password. */
+export const EMAIL_NOT_CONFIRMED_MESSAGE = 'Confirm your email first: we sent you a link.';
+export const CONFIRM_INVALID_MESSAGE =
+  'This confirmation link is invalid, used or expired. Log in to have a new one sent to you.';
+/** The one answer to "send the link again", whatever the email (no enumeration). */
+export const CONFIRM_RESENT_MESSAGE =
+  'If this account still needs confirming, we have sent a new link to its email. It works for 24 hours.';
+
+const linkToken = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(20, `The ${what} link is incomplete.`)
+    .max(100, `The ${what} link is not valid.`)
+    .regex(/^[A-Za-z0-9_-]+$/, `The ${what} link is not valid.`);
+
+export const confirmEmailRequestSchema = z.strictObject({ token: linkToken('confirmation') });
+export type ConfirmEmailRequest = z.infer<typeof confirmEmailRequestSchema>;
+export const resendConfirmationRequestSchema = z.strictObject({ email });
 
 export const forgotPasswordQuerySchema = z.strictObject({ email });
 
@@ -115,12 +136,7 @@ export const FORGOT_MESSAGE =
   'If an account exists for this email, we have sent a link to choose a new password. It works for one hour.';
 
 export const resetPasswordRequestSchema = z.strictObject({
-  token: z
-    .string()
-    .trim()
-    .min(20, 'The reset link is incomplete.')
-    .max(100, 'The reset link is not valid.')
-    .regex(/^[A-Za-z0-9_-]+$/, 'The reset link is not valid.'),
+  token: linkToken('reset'),
   password: newPassword,
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;

@@ -41,6 +41,7 @@ export const errorCodes = [
   'REVIEW_NOT_ALLOWED',
   'ALREADY_REVIEWED',
   'INVALID_TRANSITION',
+  'EMAIL_NOT_CONFIRMED',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

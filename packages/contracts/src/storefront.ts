@@ -36,6 +36,8 @@ export type FormOutcome<F extends string> = {
   status: 400 | 401 | 403 | 404 | 409 | 422 | 429;
   message: string;
   fieldErrors: Partial<Record<F, string>>;
+  /** The refusal's stable code (errors.ts), when the page acts on it (a login waiting for confirmation). */
+  code?: string;
 };
 
 export interface Country {
@@ -47,7 +49,7 @@ export interface Country {
 export type CardField = 'cardNumber' | 'cvc' | 'expMonth' | 'expYear' | 'nameOnCard' | 'billingContactMechId';
 
 export type RegisterField = 'firstName' | 'lastName' | 'email' | 'password';
-export type RegisterOutcome = { ok: true; message: string; cookies: string[] } | FormOutcome<RegisterField | 'phone'>;
+export type RegisterOutcome = { ok: true; message: string } | FormOutcome<RegisterField | 'phone'>;
 
 export type LoginOutcome = { ok: true; user: SessionUser; cookies: string[] } | FormOutcome<'email' | 'password'>;
 

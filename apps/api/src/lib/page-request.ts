@@ -60,7 +60,7 @@ export function formFailure<F extends string = never>(err: unknown, fields: read
       fieldErrors: { [field]: err.fieldMessage } as Partial<Record<F, string>>,
     };
   }
-  return { ok: false, status, message: err.message, fieldErrors: {} };
+  return { ok: false, status, message: err.message, fieldErrors: {}, code: err.code };
 }
 
 /** Runs a form's change, turning a refusal into the form's outcome (see formFailure). */

@@ -14,11 +14,17 @@ export interface AuthPages {
    */
   login(input: { email: string; password: string; wishlistProductId?: string }): Promise<LoginOutcome>;
   /**
-   * Creates an account. `cookies` are set only when a new account was logged in; an existing email
-   * gets the same message and no cookie (its owner is emailed). A new account gets the
-   * `wishlistProductId` on its wishlist, as with login.
+   * Creates an account, unconfirmed: nobody is logged in, a new email and a taken one get the same
+   * message (decision 022). The welcome mail's link comes back to `redirectUrl` with the
+   * `wishlistProductId` carried, once confirmed.
    */
-  register(input: Record<RegisterField | 'phone', string> & { wishlistProductId?: string }): Promise<RegisterOutcome>;
+  register(
+    input: Record<RegisterField | 'phone', string> & { wishlistProductId?: string; redirectUrl?: string },
+  ): Promise<RegisterOutcome>;
+  /** Confirms the email of a link from the welcome mail and logs in, as `login` does. */
+  confirmEmail(input: { token: string; wishlistProductId?: string }): Promise<LoginOutcome>;
+  /** Mails a new confirmation link when the email has an unconfirmed account; the same answer either way. */
+  resendConfirmation(email: string): Promise<{ ok: true; message: string } | FormOutcome<'email'>>;
   /** Mails a reset link when the email has an account; the same answer either way. */
   forgotPassword(email: string): Promise<{ ok: true; message: string } | FormOutcome<'email'>>;
   /** Sets a new password from a reset link; `cookie` clears any session in this browser. */

@@ -32,6 +32,12 @@ export const users = pgTable(
      * data, checked on the server by the route table of decision 016. The owner holds every one.
      */
     permissions: text('permissions').array().notNull().default([]),
+    /**
+     * When the owner of the email proved it by the link of the welcome mail (decision 022); null
+     * until then, and such an account cannot log in. Only self sign-up writes null: accounts made
+     * any other way (the seed, staff added by an owner) are confirmed by the default.
+     */
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }).defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -71,8 +77,10 @@ export const authAttempts = pgTable(
   'auth_attempts',
   {
     tenantId: text('tenant_id').notNull(),
-    action: text('action', { enum: ['login', 'register', 'forgot', 'reset'] }).notNull(),
-    /** `ip:<address>` or `account:<email>`. */
+    action: text('action', {
+      enum: ['login', 'register', 'forgot', 'reset', 'confirm', 'confirm-resend', 'order-key'],
+    }).notNull(),
+    /** `ip:<address>`, `account:<email>` or `order:<orderId>`. */
     subject: text('subject').notNull(),
     succeeded: boolean('succeeded').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -97,6 +105,27 @@ export const passwordResets = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.tokenHash] }),
     index('password_resets_user_idx').on(t.tenantId, t.userId),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.userId] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Single-use links that confirm a new account's email (decision 022), kept like reset links: the
+ * mailed token's SHA-256 only, bound to the user and store, expiring, marked when used or superseded.
+ */
+export const emailConfirmations = pgTable(
+  'email_confirmations',
+  {
+    tenantId: text('tenant_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    userId: text('user_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.tokenHash] }),
+    index('email_confirmations_user_idx').on(t.tenantId, t.userId),
     foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.userId] }).onDelete('cascade'),
   ],
 );

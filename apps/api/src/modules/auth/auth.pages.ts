@@ -1,5 +1,8 @@
 import {
   type AuthPages,
+  CONFIRM_INVALID_MESSAGE,
+  CONFIRM_RESENT_MESSAGE,
+  confirmEmailRequestSchema,
   FORGOT_MESSAGE,
   forgotPasswordQuerySchema,
   loginRequestSchema,
@@ -10,6 +13,7 @@ import {
   REGISTER_MESSAGE,
   RESET_DONE_MESSAGE,
   registerRequestSchema,
+  resendConfirmationRequestSchema,
   resetPasswordRequestSchema,
   type SessionUser,
 } from '@app/contracts';
@@ -23,7 +27,7 @@ import { clearedSessionCookie, sessionCookie } from './session-token';
 export interface AuthPagesDeps {
   auth: AuthService;
   /**
-   * Runs once a browser has a new session (login, sign-up): the guest cart joins the account's and a
+   * Runs once a browser has a new session (login, a confirmed sign-up): the guest cart joins the account's and a
    * heart carried through the form goes on the wishlist. Returns cookies to set.
    */
   afterLogin(page: PageRequest, userId: string, carried: { wishlistProductId?: string }): Promise<string[]>;
@@ -71,19 +75,41 @@ export function authPages(deps: AuthPagesDeps): PageModule<AuthPages> {
         });
       },
       async register(input) {
-        const { wishlistProductId, ...fields } = input;
+        const { wishlistProductId, redirectUrl, ...fields } = input;
         const parsed = registerRequestSchema.safeParse(fields);
         if (!parsed.success) return fieldFailure(parsed.error, ['firstName', 'lastName', 'email', 'password', 'phone']);
         return submitForm([], async () => {
           page.assertFormFromStore();
-          const r = await auth.register(ctx, parsed.data, client());
-          const cookies = r.created
-            ? [
-                sessionCookie(r.token, r.expiresAt, page.secure),
-                ...(await deps.afterLogin(page, r.userId, { wishlistProductId })),
-              ]
-            : [];
-          return { ok: true as const, message: REGISTER_MESSAGE, cookies };
+          // Nobody is logged in here, new email or taken: the welcome mail's link does that (decision 022).
+          await auth.register(ctx, parsed.data, client(), { redirectUrl, wishlist: wishlistProductId });
+          return { ok: true as const, message: REGISTER_MESSAGE };
+        });
+      },
+      async confirmEmail(input) {
+        const parsed = confirmEmailRequestSchema.safeParse({ token: input.token });
+        // A mangled link is said like a used one: there is no field to correct.
+        if (!parsed.success) return { ok: false, status: 400, message: CONFIRM_INVALID_MESSAGE, fieldErrors: {} };
+        return submitForm([], async () => {
+          page.assertFormFromStore();
+          const r = await auth.confirmEmail(ctx, parsed.data.token, {
+            ...client(),
+            previousToken: signedInUser(ctx)?.session.token,
+          });
+          const extra = await deps.afterLogin(page, r.userId, { wishlistProductId: input.wishlistProductId });
+          return {
+            ok: true as const,
+            user: { userId: r.userId, firstName: r.firstName, partyId: r.partyId, userLoginId: r.userLoginId },
+            cookies: [sessionCookie(r.token, new Date(r.expiresAt), page.secure), ...extra],
+          };
+        });
+      },
+      async resendConfirmation(email) {
+        const parsed = resendConfirmationRequestSchema.safeParse({ email });
+        if (!parsed.success) return fieldFailure(parsed.error, ['email']);
+        return submitForm([], async () => {
+          page.assertFormFromStore();
+          await auth.resendConfirmation(ctx, parsed.data.email, { ip: ctx.ip });
+          return { ok: true as const, message: CONFIRM_RESENT_MESSAGE };
         });
       },
       async forgotPassword(email) {

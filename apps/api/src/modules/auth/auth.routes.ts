@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import {
+  CONFIRM_RESENT_MESSAGE,
+  confirmEmailRequestSchema,
   dataEnvelope,
   errorEnvelopeSchema,
   FORGOT_MESSAGE,
@@ -15,6 +17,7 @@ import {
   REGISTER_MESSAGE,
   RESET_DONE_MESSAGE,
   registerRequestSchema,
+  resendConfirmationRequestSchema,
   resetPasswordRequestSchema,
 } from '@app/contracts';
 import { z } from 'zod';
@@ -32,13 +35,15 @@ const authErrors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 export interface AuthRoutesOptions {
   auth: AuthService;
   /**
-   * Runs once a browser has a new session (login, sign-up): the cart module merges the guest cart
+   * Runs once a browser has a new session (login, a confirmed sign-up): the cart module merges the guest cart
    * into the account's here. Returns cookies to set (the guest cart's, cleared).
    */
   afterLogin?: (ctx: TenantContext, headers: IncomingHttpHeaders, userId: string) => Promise<string[]>;
 }
 
 export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptions) {
+  const messageEnvelope = dataEnvelope(z.object({ message: z.string() }));
+
   app.post(
     `${BASE}/login`,
     {
@@ -79,9 +84,10 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
         summary: 'Creates a shopper account of this store',
         description:
           'Names, email, password (at least 10 characters, not a common one, not the email) and an optional ' +
-          'phone. Unknown fields (a role, say) are refused. A new account is logged in (cookie set). An email ' +
-          'that already has an account gets the same status and body, no session, and its owner an email. ' +
-          'At most 10 sign-ups per client address per hour.',
+          'phone. Unknown fields (a role, say) are refused. Nobody is logged in: a new account gets a welcome ' +
+          'mail whose link confirms the email and logs in (`/public/ecommerce/confirmemail`); until then a login ' +
+          'is refused with 403 `EMAIL_NOT_CONFIRMED`. An email that already has an account gets the same status, ' +
+          'body and headers, and its owner an email. At most 10 sign-ups per client address per hour.',
         body: registerRequestSchema,
         response: {
           200: dataEnvelope(z.object({ message: z.string() })),
@@ -90,16 +96,59 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
         },
       },
     },
+    async (req) => {
+      // No cookie on either path: a Set-Cookie only for new emails would tell a stranger who has an account.
+      await auth.register(req.ctx, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+      return { data: { message: REGISTER_MESSAGE }, message: REGISTER_MESSAGE };
+    },
+  );
+
+  app.post(
+    `${BASE}/public/ecommerce/confirmemail`,
+    {
+      config: { csrf: 'origin-only' },
+      schema: {
+        tags: ['auth'],
+        summary: "Confirms a new account's email from the link of its welcome mail, and logs in",
+        description:
+          'The token of the link works once, for 24 hours, on its own store. Answers like a login (session ' +
+          'cookie and token); a used, expired or unknown link gets 400.',
+        body: confirmEmailRequestSchema,
+        response: { 200: dataEnvelope(loginResultSchema), ...tenantErrors, 429: errorEnvelopeSchema },
+      },
+    },
     async (req, reply) => {
-      const r = await auth.register(req.ctx, req.body, {
+      const result = await auth.confirmEmail(req.ctx, req.body.token, {
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
+        previousToken: requestToken(req.headers)?.token,
       });
-      if (r.created) {
-        const extra = (await afterLogin?.(req.ctx, req.headers, r.userId)) ?? [];
-        reply.header('set-cookie', [sessionCookie(r.token, r.expiresAt, req.protocol === 'https'), ...extra]);
-      }
-      return { data: { message: REGISTER_MESSAGE }, message: REGISTER_MESSAGE };
+      const extra = (await afterLogin?.(req.ctx, req.headers, result.userId)) ?? [];
+      reply.header('set-cookie', [
+        sessionCookie(result.token, new Date(result.expiresAt), req.protocol === 'https'),
+        ...extra,
+      ]);
+      return { data: result };
+    },
+  );
+
+  app.post(
+    `${BASE}/public/ecommerce/confirmemail/resend`,
+    {
+      config: { csrf: 'origin-only' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Mails a new confirmation link',
+        description:
+          'Always the same answer. When the email has an unconfirmed account in this store, a new link is ' +
+          'mailed and the earlier ones stop working. Limited per client address and per account (429).',
+        body: resendConfirmationRequestSchema,
+        response: { 200: messageEnvelope, ...tenantErrors, 429: errorEnvelopeSchema },
+      },
+    },
+    async (req) => {
+      await auth.resendConfirmation(req.ctx, req.body.email, { ip: req.ip });
+      return { data: { message: CONFIRM_RESENT_MESSAGE }, message: CONFIRM_RESENT_MESSAGE };
     },
   );
 
@@ -127,8 +176,6 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       return { data: { csrfToken: auth.csrf.tokenFor(req.ctx.tenantId, binding) } };
     },
   );
-
-  const messageEnvelope = dataEnvelope(z.object({ message: z.string() }));
 
   app.get(
     `${BASE}/public/ecommerce/forgotpassword`,

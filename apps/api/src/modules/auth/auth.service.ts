@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  CONFIRM_INVALID_MESSAGE,
+  EMAIL_NOT_CONFIRMED_MESSAGE,
   LOGIN_FAILED_MESSAGE,
   type LoginRequest,
   type LoginResult,
@@ -24,6 +26,7 @@ const u = schema.users;
 const s = schema.sessions;
 const a = schema.authAttempts;
 const r = schema.passwordResets;
+const ec = schema.emailConfirmations;
 
 /** Thirty days, then the shopper logs in again. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -47,6 +50,14 @@ export const RESET_TTL_MS = 60 * 60_000;
 
 /** Sign-ups per client address per hour: a family behind one router, not a bot farm. */
 export const REGISTER_LIMITS = { windowMs: 60 * 60_000, perIp: 10 } as const;
+/** Confirmation links live a day (a welcome mail is often read the next morning) and work once. */
+export const CONFIRM_TTL_MS = 24 * 60 * 60_000;
+/** "Send the link again": per address and per account, like reset mails. */
+export const CONFIRM_RESEND_LIMITS = { windowMs: 60 * 60_000, perIp: 10, perAccount: 3 } as const;
+
+/** Where a confirmation link may send the browser afterwards: a path of this site, nothing else. */
+const localPath = (v: string | undefined) =>
+  v && v.length <= 300 && v.startsWith('/') && !v.startsWith('//') && !v.includes('\\') ? v : undefined;
 
 type Action = (typeof a.$inferInsert)['action'];
 
@@ -169,6 +180,71 @@ export function createAuthService(db: Db, deps: AuthDeps) {
     }
   }
 
+  async function linkOrigin(ctx: TenantContext) {
+    const [store] = await db
+      .select({ host: schema.productStores.canonicalHost })
+      .from(schema.productStores)
+      .where(
+        and(
+          eq(schema.productStores.tenantId, ctx.tenantId),
+          eq(schema.productStores.productStoreId, ctx.productStoreId),
+        ),
+      );
+    return store ? deps.linkOrigin(store.host) : null;
+  }
+
+  /**
+   * Issues a confirmation link (only its hash is kept) and mails it; earlier unused links of the
+   * account stop working, so only the newest mail counts.
+   */
+  async function sendConfirmation(
+    ctx: TenantContext,
+    user: { userId: string; email: string; firstName: string },
+    kind: 'welcome' | 'again',
+    carry: { redirectUrl?: string; wishlist?: string },
+  ) {
+    const token = randomBytes(32).toString('base64url');
+    const row = {
+      tenantId: ctx.tenantId,
+      tokenHash: hashToken(token),
+      userId: user.userId,
+      expiresAt: new Date(Date.now() + CONFIRM_TTL_MS),
+    };
+    if (kind === 'welcome') {
+      // A brand-new account has no earlier link; one plain insert keeps this path as quick as the
+      // "already have an account" one, so the time of the answer does not tell them apart.
+      await db.insert(ec).values(row);
+    } else {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(ec)
+          .set({ usedAt: new Date() })
+          .where(and(eq(ec.tenantId, ctx.tenantId), eq(ec.userId, user.userId), isNull(ec.usedAt)));
+        await tx.insert(ec).values(row);
+      });
+    }
+    const origin = await linkOrigin(ctx);
+    if (!origin) return;
+    const query = new URLSearchParams({ token });
+    const next = localPath(carry.redirectUrl);
+    if (next && next !== '/') query.set('redirectUrl', next);
+    if (carry.wishlist && /^[A-Za-z0-9_.-]{1,64}$/.test(carry.wishlist)) query.set('wishlist', carry.wishlist);
+    const link = `${origin}/auth/confirm-email?${query}`;
+    await mail(
+      ctx,
+      user.email,
+      (store) => (kind === 'welcome' ? `Welcome to ${store}: confirm your email` : `Confirm your ${store} account`),
+      (store) =>
+        `Hello ${user.firstName},\n\n` +
+        (kind === 'welcome'
+          ? `Your account at ${store} is almost ready. You will be able to follow your orders, keep your ` +
+            `addresses and save a wishlist.\n\n`
+          : '') +
+        `Confirm your email address and log in here (the link works once, for 24 hours):\n\n${link}\n\n` +
+        `If you did not create this account, ignore this message: without the confirmation it cannot be used.`,
+    );
+  }
+
   const csrf = createCsrf(deps.secret);
 
   return {
@@ -205,6 +281,8 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
       await record(ctx, 'login', [ipSubject, accountSubject], Boolean(user && ok));
       if (!user || !ok) throw new AppError(401, 'UNAUTHENTICATED', LOGIN_FAILED_MESSAGE);
+      // Said only to someone who knows the password, so it tells a stranger nothing about the email.
+      if (!user.emailConfirmedAt) throw new AppError(403, 'EMAIL_NOT_CONFIRMED', EMAIL_NOT_CONFIRMED_MESSAGE);
 
       if (client.previousToken) await this.logout(ctx, client.previousToken);
       const session = await startSession(ctx, user.userId, client.userAgent);
@@ -217,15 +295,18 @@ export function createAuthService(db: Db, deps: AuthDeps) {
     },
 
     /**
-     * Creates a shopper account of this store and logs it in. An email that already has an account
-     * gets the same answer and no session; its owner is told by email (no enumeration). `created`
-     * is for the caller to set the cookie; it must not reach the response body.
+     * Creates a shopper account of this store, unconfirmed: the welcome mail carries the link that
+     * confirms it and logs it in (decision 022). An email that already has an account gets the same
+     * answer (the caller sends the same status, body and headers) and its owner an email. Both paths
+     * hash the password and send one mail, so they also take about as long.
+     * `carry` is where the link sends the browser afterwards and a guest's wishlist heart.
      */
     async register(
       ctx: TenantContext,
       input: RegisterRequest,
       client: { ip: string | null; userAgent: string | null },
-    ): Promise<{ created: false } | { created: true; userId: string; token: string; expiresAt: Date }> {
+      carry: { redirectUrl?: string; wishlist?: string } = {},
+    ): Promise<void> {
       const ipSubject = `ip:${client.ip ?? 'unknown'}`;
       if ((await attempts(ctx, 'register', ipSubject, REGISTER_LIMITS.windowMs)) >= REGISTER_LIMITS.perIp) {
         throw rateLimited(REGISTER_LIMITS.windowMs);
@@ -245,6 +326,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
           lastName: input.lastName,
           phone: input.phone ?? null,
           role: 'shopper',
+          emailConfirmedAt: null,
         })
         .onConflictDoNothing()
         .returning({ userId: u.userId });
@@ -258,18 +340,78 @@ export function createAuthService(db: Db, deps: AuthDeps) {
             `You already have an account: log in with it, or use "Forgot your password?" on the login page.\n` +
             `If it was not you, you can ignore this message; nothing has changed.`,
         );
-        return { created: false };
+        return;
       }
-      await mail(
-        ctx,
-        input.email,
-        (store) => `Welcome to ${store}`,
-        (store) =>
-          `Hello ${input.firstName},\n\nYour account at ${store} is ready. You can follow your orders, keep your ` +
-          `addresses and save a wishlist.\n\nIf you did not create this account, reply to this email.`,
-      );
-      const session = await startSession(ctx, userId, client.userAgent);
-      return { created: true, userId, ...session };
+      await sendConfirmation(ctx, { userId, email: input.email, firstName: input.firstName }, 'welcome', carry);
+    },
+
+    /**
+     * Mails a fresh confirmation link when the email has an account here that still needs one; the
+     * earlier links stop working. The caller answers the same either way; only the limits show (429).
+     */
+    async resendConfirmation(ctx: TenantContext, email: string, client: { ip: string | null }) {
+      const ipSubject = `ip:${client.ip ?? 'unknown'}`;
+      const accountSubject = `account:${email}`;
+      const [byIp, byAccount] = await Promise.all([
+        attempts(ctx, 'confirm-resend', ipSubject, CONFIRM_RESEND_LIMITS.windowMs),
+        attempts(ctx, 'confirm-resend', accountSubject, CONFIRM_RESEND_LIMITS.windowMs),
+      ]);
+      if (byIp >= CONFIRM_RESEND_LIMITS.perIp || byAccount >= CONFIRM_RESEND_LIMITS.perAccount) {
+        throw rateLimited(CONFIRM_RESEND_LIMITS.windowMs);
+      }
+      await record(ctx, 'confirm-resend', [ipSubject, accountSubject], true);
+      const [user] = await db
+        .select()
+        .from(u)
+        .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, email), isNull(u.emailConfirmedAt)));
+      if (user) await sendConfirmation(ctx, user, 'again', {});
+    },
+
+    /**
+     * Confirms the email of the link's account and opens a session, like a login (the person just
+     * proved they read the account's mail). The link works once, on its own store, until it expires.
+     */
+    async confirmEmail(
+      ctx: TenantContext,
+      token: string,
+      client: { ip: string | null; userAgent: string | null; previousToken?: string | null },
+    ): Promise<LoginResult> {
+      const ipSubject = `ip:${client.ip ?? 'unknown'}`;
+      if ((await attempts(ctx, 'confirm', ipSubject, LOGIN_LIMITS.windowMs, true)) >= LOGIN_LIMITS.failuresPerAccount) {
+        throw rateLimited(LOGIN_LIMITS.windowMs);
+      }
+      const user = await db.transaction(async (tx) => {
+        // Marked used in the statement that checks it: two clicks cannot both open a session.
+        const [used] = await tx
+          .update(ec)
+          .set({ usedAt: new Date() })
+          .where(
+            and(
+              eq(ec.tenantId, ctx.tenantId),
+              eq(ec.tokenHash, hashToken(token)),
+              isNull(ec.usedAt),
+              gt(ec.expiresAt, new Date()),
+            ),
+          )
+          .returning({ userId: ec.userId });
+        if (!used) return null;
+        const [row] = await tx
+          .update(u)
+          .set({ emailConfirmedAt: new Date() })
+          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, used.userId)))
+          .returning();
+        return row ?? null;
+      });
+      await record(ctx, 'confirm', [ipSubject], user !== null);
+      if (!user) throw new AppError(400, 'BAD_REQUEST', CONFIRM_INVALID_MESSAGE);
+      if (client.previousToken) await this.logout(ctx, client.previousToken);
+      const session = await startSession(ctx, user.userId, client.userAgent);
+      return {
+        ...toSessionUser(user),
+        token: session.token,
+        expiresAt: session.expiresAt.toISOString(),
+        csrfToken: csrf.tokenFor(ctx.tenantId, session.token),
+      };
     },
 
     /**
@@ -293,23 +435,28 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, email)));
       if (!user) return;
       const token = randomBytes(32).toString('base64url');
-      await db.insert(r).values({
-        tenantId: ctx.tenantId,
-        tokenHash: hashToken(token),
-        userId: user.userId,
-        expiresAt: new Date(Date.now() + RESET_TTL_MS),
+      // Only the newest link works: an older mail lying in an inbox (or a forwarded one) opens nothing.
+      // The user's row lock orders two requests racing, so exactly one link stays alive.
+      await db.transaction(async (tx) => {
+        await tx
+          .select({ userId: u.userId })
+          .from(u)
+          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, user.userId)))
+          .for('update');
+        await tx
+          .update(r)
+          .set({ usedAt: new Date() })
+          .where(and(eq(r.tenantId, ctx.tenantId), eq(r.userId, user.userId), isNull(r.usedAt)));
+        await tx.insert(r).values({
+          tenantId: ctx.tenantId,
+          tokenHash: hashToken(token),
+          userId: user.userId,
+          expiresAt: new Date(Date.now() + RESET_TTL_MS),
+        });
       });
-      const [store] = await db
-        .select({ host: schema.productStores.canonicalHost })
-        .from(schema.productStores)
-        .where(
-          and(
-            eq(schema.productStores.tenantId, ctx.tenantId),
-            eq(schema.productStores.productStoreId, ctx.productStoreId),
-          ),
-        );
-      if (!store) return;
-      const link = `${deps.linkOrigin(store.host)}/auth/reset-password?token=${token}`;
+      const origin = await linkOrigin(ctx);
+      if (!origin) return;
+      const link = `${origin}/auth/reset-password?token=${token}`;
       await mail(
         ctx,
         user.email,
@@ -350,6 +497,11 @@ export function createAuthService(db: Db, deps: AuthDeps) {
           .update(u)
           .set({ passwordHash })
           .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, used.userId)));
+        // The reset link reached the account's inbox: that confirms the email as well as its own link would.
+        await tx
+          .update(u)
+          .set({ emailConfirmedAt: new Date() })
+          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, used.userId), isNull(u.emailConfirmedAt)));
         await tx.delete(s).where(and(eq(s.tenantId, ctx.tenantId), eq(s.userId, used.userId)));
         return used.userId;
       });

@@ -1,3 +1,4 @@
+import { MailCheck } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { carriedWishlistId } from '../../components/product/wishlist-heart';
@@ -11,6 +12,11 @@ import { AuthCard } from './auth-card';
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const email = String(form.get('email') ?? '').slice(0, 400);
+  // "Send the link again", offered when the password was right but the email is not confirmed yet.
+  if (form.get('intent') === 'resend-confirmation') {
+    const resent = await context.api.resendConfirmation(email);
+    return data({ resent, email, result: null }, { status: resent.ok ? 200 : resent.status });
+  }
   const password = String(form.get('password') ?? '').slice(0, 400);
   // A guest's heart: the product goes on the wishlist with this login (an odd value is dropped).
   const wishlistProductId = carriedWishlistId(String(form.get('wishlist') ?? '')) ?? undefined;
@@ -20,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw redirect(safeRedirect(String(form.get('redirectUrl') ?? '')), { headers: setCookies(result.cookies) });
   }
   // The email comes back so the shopper need not type it again; the password never does.
-  return data({ result, email }, { status: result.status });
+  return data({ result, email, resent: null }, { status: result.status });
 }
 
 export function meta() {
@@ -39,7 +45,9 @@ export default function Login({ actionData }: Route.ComponentProps) {
   ]
     .filter(Boolean)
     .join('&');
-  const failure = actionData && !actionData.result.ok ? actionData.result : null;
+  const failure = actionData?.result && !actionData.result.ok ? actionData.result : null;
+  const unconfirmed = failure?.code === 'EMAIL_NOT_CONFIRMED';
+  const resent = actionData?.resent;
   const busy = navigation.state === 'submitting';
   // After a refusal the password is emptied and focused, ready for another try (as without JavaScript).
   const formRef = useRef<HTMLFormElement>(null);
@@ -67,8 +75,33 @@ export default function Login({ actionData }: Route.ComponentProps) {
         </>
       }
     >
+      {unconfirmed && failure && actionData?.email && (
+        // Its own form: the email only, so the password need not be typed again to get a new link.
+        <PostForm className="mb-6 space-y-3" data-testid="resend-confirmation">
+          <FormAlert message={failure.message} />
+          <input type="hidden" name="intent" value="resend-confirmation" />
+          <input type="hidden" name="email" value={actionData.email} />
+          <p className="text-sm text-slate-700">Did not get it, or the link has expired?</p>
+          <button
+            type="submit"
+            className="h-10 w-full rounded-md border border-slate-300 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+            disabled={busy}
+          >
+            Send the link again
+          </button>
+        </PostForm>
+      )}
+      {resent && !resent.ok && <FormAlert message={resent.message} />}
+      {resent?.ok && (
+        <div role="status" className="mb-6 flex gap-3 text-sm text-slate-700" data-testid="resend-done">
+          <MailCheck aria-hidden className="size-5 shrink-0 text-emerald-700" />
+          <p>{resent.message}</p>
+        </div>
+      )}
       <PostForm ref={formRef} className="space-y-4" data-testid="login-form">
-        <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
+        <FormAlert
+          message={failure && !unconfirmed && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null}
+        />
         <input type="hidden" name="redirectUrl" value={redirectUrl} />
         {wishlist && <input type="hidden" name="wishlist" value={wishlist} />}
         <Field

@@ -1,9 +1,8 @@
 import { CircleCheck } from 'lucide-react';
-import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { data, Link, useNavigation, useSearchParams } from 'react-router';
 import { carriedWishlistId } from '../../components/product/wishlist-heart';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { PostForm } from '../../components/ui/post-form';
-import { setCookies } from '../../lib/cookies';
 import { safeRedirect } from '../../lib/safe-redirect';
 import type { Route } from './+types/register';
 import { AuthCard } from './auth-card';
@@ -18,11 +17,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   >;
   // A guest's heart: a new account starts with the product on its wishlist (an odd value is dropped).
   const wishlistProductId = carriedWishlistId(String(form.get('wishlist') ?? '')) ?? undefined;
-  const result = await context.api.register({ ...input, wishlistProductId });
-  // A new account is logged in and goes where the shopper was heading.
-  if (result.ok && result.cookies.length) {
-    throw redirect(safeRedirect(String(form.get('redirectUrl') ?? '')), { headers: setCookies(result.cookies) });
-  }
+  // Nobody is logged in here (decision 022): the welcome mail's link confirms the email, logs in and
+  // comes back to where the shopper was heading, with the carried heart.
+  const redirectUrl = safeRedirect(String(form.get('redirectUrl') ?? ''));
+  const result = await context.api.register({ ...input, wishlistProductId, redirectUrl });
   // What was typed comes back (never the password) so nothing has to be typed twice.
   const { password: _password, ...kept } = input;
   return data({ result, values: kept }, { status: result.ok ? 200 : result.status });
@@ -51,7 +49,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
   const loginLink = `/auth/login${onward ? `?${onward}` : ''}`;
 
   if (result?.ok) {
-    // An email that already had an account ends here, and so would anything else that did not log in.
+    // A new email and one that already had an account both end here: the page tells them apart no more than the API.
     return (
       <AuthCard title="Check your email">
         <div role="status" className="flex gap-3 text-slate-700" data-testid="register-done">
