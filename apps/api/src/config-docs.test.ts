@@ -24,7 +24,10 @@ function envExampleVariables(): string[] {
 /** The first column of the README's configuration table (a row may name several variables). */
 function readmeVariables(): string[] {
   const readme = read('README.md');
-  const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+  const section = readme.slice(
+    readme.indexOf('## Configuration'),
+    readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1),
+  );
   return section
     .split('\n')
     .filter((line) => line.startsWith('| `'))
