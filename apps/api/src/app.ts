@@ -29,6 +29,7 @@ import { healthRoutes } from './modules/health/index';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/index';
 import { createMailer, createMailQueue, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
+import { createNewsletterService, newsletterPages, newsletterRoutes } from './modules/newsletter/index';
 import { createOrdersService, ordersPages, ordersRoutes } from './modules/orders/index';
 import {
   cardsPages,
@@ -101,6 +102,8 @@ declare module 'fastify' {
     events: EventBus;
     tenants: import('./modules/tenant/index').TenantService;
     jobs: JobRunner;
+    /** Sends newsletter issues (no route yet: the dashboard's customers area will start them). */
+    newsletter: import('./modules/newsletter/index').NewsletterService;
   }
 }
 
@@ -238,6 +241,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     slowDown: config.NODE_ENV !== 'test',
     linkOrigin,
   });
+  const newsletter = createNewsletterService(database.db, { mailer, secret: sessionSecret, linkOrigin });
   const cart = createCartService(database.db, { products });
   const wishlist = createWishlistService(database.db, { cart });
   const orders = createOrdersService(database.db, { secret: sessionSecret, returnsOf: orderReturns });
@@ -299,6 +303,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('events', events);
   app.decorate('tenants', tenants);
   app.decorate('jobs', jobs);
+  app.decorate('newsletter', newsletter);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   const resolveActor = createActorResolver(auth, { guestCartToken });
   await app.register(requestContext, { resolveActor, csrf: auth.csrf });
@@ -308,6 +313,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(storeRoutes, { store, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
+  await app.register(newsletterRoutes, { newsletter });
   await app.register(authRoutes, { auth, afterLogin: mergeGuestCartOnLogin(cart) });
   await app.register(addressesRoutes, { addresses });
   await app.register(cardsRoutes, { cards });
@@ -360,6 +366,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         reviewsPages({ reviews }),
         wishlistPages({ wishlist }),
         contactPages({ contact }),
+        newsletterPages({ newsletter }),
         addressesPages({ addresses }),
         cardsPages({ cards, addresses }),
         dashboardPages({ dashboard }),

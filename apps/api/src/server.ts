@@ -1,6 +1,7 @@
 import { type Database, DataDirLockedError, openDatabase } from '@app/db';
 import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
+import { bannerStores, startupBanner } from './startup-banner';
 
 /**
  * Opens the database, applies migrations, seeds an empty database with the demo stores, and
@@ -31,7 +32,10 @@ export async function start() {
 
   await database.migrate();
   const seed = await import('@app/db/seed');
-  if (config.SEED_ON_START) await seed.seedDatabase(database.db);
+  if (config.SEED_ON_START) {
+    const { seeded, report } = await seed.seedDatabase(database.db);
+    if (seeded && report) console.log(seed.describeSeed(report));
+  }
 
   const app = await buildApp({
     config,
@@ -63,6 +67,8 @@ export async function start() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  // A newcomer's first question after `npm start` is where to look: the log line says only the socket.
+  console.log(startupBanner(await bannerStores(database.db), config));
   return app;
 }
 

@@ -34,6 +34,11 @@ export default [
     route('details/:pageUrl', 'routes/storefront/page-details.tsx'),
   ]),
   route('contact', 'routes/storefront/contact.tsx'),
+  ...prefix('newsletter', [
+    index('routes/storefront/newsletter.tsx'),
+    route('confirm', 'routes/storefront/newsletter-confirm.tsx'),
+    route('unsubscribe', 'routes/storefront/newsletter-unsubscribe.tsx'),
+  ]),
   ...prefix('order', [
     index('routes/storefront/order-index.tsx'),
     route('history', 'routes/storefront/order-history.tsx'),

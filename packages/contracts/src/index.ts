@@ -12,6 +12,7 @@ export * from './dashboard';
 export * from './envelope';
 export * from './errors';
 export * from './money';
+export * from './newsletter';
 export * from './pages/index';
 export * from './products';
 export * from './returns';

@@ -313,7 +313,18 @@ export interface SeedOptions {
   force?: boolean;
 }
 
-export async function seedDatabase(db: Db, opts: SeedOptions = {}): Promise<{ seeded: boolean }> {
+/** What a seed made, per store. */
+export interface SeedReport {
+  stores: { tenantId: string; products: number; orders: number }[];
+}
+
+/** One line per store, for the console. */
+export function describeSeed(report: SeedReport): string {
+  const rows = report.stores.map((st) => `  ${st.tenantId}: ${st.products} products, ${st.orders} orders`);
+  return [`Seeded ${report.stores.length} demo stores:`, ...rows].join('\n');
+}
+
+export async function seedDatabase(db: Db, opts: SeedOptions = {}): Promise<{ seeded: boolean; report?: SeedReport }> {
   const hashes = await passwordHashes();
   return db.transaction(async (tx) => {
     // Several app processes may start together on one PostgreSQL: only one of them seeds.
@@ -326,6 +337,13 @@ export async function seedDatabase(db: Db, opts: SeedOptions = {}): Promise<{ se
       stores.map((b) => b.store.tenantId),
     );
     for (const b of stores) await insertStore(tx, b, hashes);
-    return { seeded: true };
+    const report: SeedReport = { stores: [] };
+    for (const b of stores) {
+      const tenantId = b.store.tenantId;
+      const [p] = await tx.select({ n: count() }).from(s.products).where(sql`${s.products.tenantId} = ${tenantId}`);
+      const [o] = await tx.select({ n: count() }).from(s.orders).where(sql`${s.orders.tenantId} = ${tenantId}`);
+      report.stores.push({ tenantId, products: p?.n ?? 0, orders: o?.n ?? 0 });
+    }
+    return { seeded: true, report };
   });
 }

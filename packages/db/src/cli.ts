@@ -21,11 +21,13 @@ try {
     await database.migrate();
     console.log(`migrations applied (${database.kind})`);
     if (command === 'seed') {
-      const { seedDatabase } = await import('../seed/index');
+      const { describeSeed, seedDatabase } = await import('../seed/index');
       const force = flags.includes('--force');
-      const { seeded } = await seedDatabase(database.db, { force });
+      const { seeded, report } = await seedDatabase(database.db, { force });
       console.log(
-        seeded ? 'demo stores seeded' : 'database already has stores: nothing seeded (use --force to replace them)',
+        seeded && report
+          ? describeSeed(report)
+          : 'database already has stores: nothing seeded (use --force to replace them)',
       );
     }
   } finally {

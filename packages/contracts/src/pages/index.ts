@@ -6,6 +6,7 @@ import type { CartPages } from './cart';
 import type { CatalogPages } from './catalog';
 import type { CheckoutPages } from './checkout';
 import type { ContactPages } from './contact';
+import type { NewsletterPages } from './newsletter';
 import type { OrdersPages } from './orders';
 import type { ReturnsPages } from './returns';
 import type { ReviewsPages } from './reviews';
@@ -20,6 +21,7 @@ export type {
   CatalogPages,
   CheckoutPages,
   ContactPages,
+  NewsletterPages,
   OrdersPages,
   ReturnsPages,
   ReviewsPages,
@@ -43,6 +45,7 @@ export interface PageApi
     ReviewsPages,
     WishlistPages,
     ContactPages,
+    NewsletterPages,
     AddressesPages,
     CardsPages,
     DashboardPages {}

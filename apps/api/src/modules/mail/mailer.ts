@@ -7,6 +7,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   replyTo?: string;
+  /** Extra headers, e.g. List-Unsubscribe on newsletter mail. */
+  headers?: Record<string, string>;
   /** `<id@host>`; the transport makes one up when absent. */
   messageId?: string;
 }

@@ -274,6 +274,22 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     return chain;
   }
 
+  /** Up to four categories whose name or description holds the (lower-cased) text, for autocomplete. */
+  function categoriesLike(ctx: TenantContext, lower: string) {
+    const like = `%${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return db
+      .select()
+      .from(cat)
+      .where(
+        and(
+          eq(cat.tenantId, ctx.tenantId),
+          sql`(lower(coalesce(${cat.categoryName}, '')) LIKE ${like} OR lower(coalesce(${cat.description}, '')) LIKE ${like})`,
+        ),
+      )
+      .orderBy(asc(cat.productCategoryId))
+      .limit(4);
+  }
+
   async function productRow(ctx: TenantContext, productId: string) {
     const [row] = await db
       .select()
@@ -345,26 +361,28 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
      * description.
      */
     async autocomplete(ctx: TenantContext, text: string) {
-      const prefix = prefixTsQuery(queryWords(text));
+      const words = queryWords(text);
+      const prefix = prefixTsQuery(words);
       if (!prefix) return { products: [], categories: [] };
       const lower = text.toLowerCase();
-      const like = `%${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const [index, tsq, cats] = await Promise.all([
+      const [index, tsq, firstCats] = await Promise.all([
         indexes.get(ctx.tenantId),
         parsedQuery('prefix', prefix),
-        db
-          .select()
-          .from(cat)
-          .where(
-            and(
-              eq(cat.tenantId, ctx.tenantId),
-              sql`(lower(coalesce(${cat.categoryName}, '')) LIKE ${like} OR lower(coalesce(${cat.description}, '')) LIKE ${like})`,
-            ),
-          )
-          .orderBy(asc(cat.productCategoryId))
-          .limit(4),
+        categoriesLike(ctx, lower),
       ]);
-      const top = index.best(index.match(tsq), { plan: index.rankPlan(tsq), text: lower }, 6);
+      let top = index.best(index.match(tsq), { plan: index.rankPlan(tsq), text: lower }, 6);
+      let cats = firstCats;
+      // The typed prefix matches nothing: suggest what the corrected words find, as the results page
+      // searches for them. Only this path pays for the correction; a matching prefix is as before.
+      if (top.length === 0 && !usesOperators(text)) {
+        const corrected = correctQuery(words, await vocabulary(ctx.tenantId));
+        const correctedPrefix = corrected ? prefixTsQuery(queryWords(corrected)) : null;
+        if (corrected && correctedPrefix) {
+          const ctsq = await parsedQuery('prefix', correctedPrefix);
+          top = index.best(index.match(ctsq), { plan: index.rankPlan(ctsq), text: corrected }, 6);
+          if (cats.length === 0) cats = await categoriesLike(ctx, corrected);
+        }
+      }
       const found = await cardsFor(ctx, index, top);
       return {
         products: found.map(({ row: r }) => ({

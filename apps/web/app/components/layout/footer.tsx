@@ -3,6 +3,7 @@ import { categoryFooterLabel } from '@app/contracts/client';
 import { Mail, MapPin, Phone } from 'lucide-react';
 import { Link } from 'react-router';
 import { titleCase } from '../../lib/title-case';
+import { NewsletterForm } from './newsletter-form';
 
 export const ADDRESS_PLACEHOLDER = 'Company Address Goes Here';
 export const PHONE_PLACEHOLDER = '123-456-7890';
@@ -99,7 +100,7 @@ function Subscribe({ store }: { store: StoreDetails }) {
     );
   }
   return (
-    <form className="space-y-2" onSubmit={(e) => e.preventDefault()} data-testid="newsletter-fallback">
+    <NewsletterForm className="space-y-2">
       <p className="text-sm text-white/75">Get new arrivals, offers and tips in your inbox. Unsubscribe at any time.</p>
       <div className="flex flex-wrap gap-2">
         <label htmlFor="footer-email" className="sr-only">
@@ -120,7 +121,7 @@ function Subscribe({ store }: { store: StoreDetails }) {
           Subscribe
         </button>
       </div>
-    </form>
+    </NewsletterForm>
   );
 }
 
