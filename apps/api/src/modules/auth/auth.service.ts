@@ -1,3 +1,4 @@
+import { createAttempts, tooManyAttempts } from '../../lib/attempts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -76,10 +77,7 @@ export interface SessionAccount extends SessionUser {
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-const rateLimited = (retryAfterMs: number) =>
-  new AppError(429, 'RATE_LIMITED', 'Too many attempts. Please wait a few minutes and try again.', undefined, {
-    'Retry-After': String(Math.ceil(retryAfterMs / 1000)),
-  });
+const rateLimited = tooManyAttempts;
 
 const toSessionUser = (row: typeof u.$inferSelect): SessionUser => ({
   userId: row.userId,
@@ -110,26 +108,11 @@ export function createAuthService(db: Db, deps: AuthDeps) {
   let dummyHash: Promise<string> | undefined;
   const slowDown = deps.slowDown ?? true;
 
-  async function attempts(ctx: TenantContext, action: Action, subject: string, windowMs: number, onlyFailures = false) {
-    const since = new Date(Date.now() - windowMs);
-    const [row] = await db
-      .select({ n: count() })
-      .from(a)
-      .where(
-        and(
-          eq(a.tenantId, ctx.tenantId),
-          eq(a.action, action),
-          eq(a.subject, subject),
-          gt(a.createdAt, since),
-          ...(onlyFailures ? [eq(a.succeeded, false)] : []),
-        ),
-      );
-    return row?.n ?? 0;
-  }
-
-  async function record(ctx: TenantContext, action: Action, subjects: string[], succeeded: boolean) {
-    await db.insert(a).values(subjects.map((subject) => ({ tenantId: ctx.tenantId, action, subject, succeeded })));
-  }
+  const counted = createAttempts(db);
+  const attempts = (ctx: TenantContext, action: Action, subject: string, windowMs: number, onlyFailures = false) =>
+    counted.count(ctx, action, subject, windowMs, onlyFailures);
+  const record = (ctx: TenantContext, action: Action, subjects: string[], succeeded: boolean) =>
+    counted.record(ctx, action, subjects, succeeded);
 
   /** Mail about an account, signed with the store's name; a mail outage never fails the request. */
   async function mail(

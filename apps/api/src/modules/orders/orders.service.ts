@@ -1,8 +1,9 @@
+import { createAttempts, tooManyAttempts } from '../../lib/attempts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Order, OrderStatus, OrderSummary, ReturnableLine, ReturnRequest } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
-import type { TenantContext } from '../../lib/context';
+import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { STATUS_LABELS } from './order-state';
 
@@ -33,7 +34,14 @@ export type OrderReturnsReader = (
  * Orders as shoppers read them. A signed-in shopper sees their own orders; a guest reaches an order
  * only through its signed link (`expiry.signature`, bound to the store and the order).
  */
+/**
+ * Wrong guest order keys allowed per client address, and per order (higher: a shared address such
+ * as an office must not lock a customer out of their own order), within the window.
+ */
+export const ORDER_KEY_LIMITS = { windowMs: 15 * 60_000, failuresPerClient: 10, failuresPerOrder: 30 } as const;
+
 export function createOrdersService(db: Db, deps: { secret: string; returnsOf: OrderReturnsReader }) {
+  const attempts = createAttempts(db);
   const sign = (tenantId: string, orderId: string, expires: number) =>
     createHmac('sha256', deps.secret).update(`order\0${tenantId}\0${orderId}\0${expires}`).digest('base64url');
 
@@ -56,7 +64,7 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
    * signed link. Anyone else gets the same 404 as for an order that does not exist.
    */
   async function access(
-    ctx: TenantContext,
+    ctx: TenantContext | RequestContext,
     orderId: string,
     who: { userId: string | null; key?: string },
   ): Promise<{ mine: boolean }> {
@@ -65,10 +73,32 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
       .from(o)
       .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
     const mine = Boolean(row && who.userId !== null && row.userId === who.userId);
-    if (!row || !(mine || keyValid(ctx, orderId, who.key))) {
+    if (mine) return { mine };
+    // Without a key there is nothing to guess: the same 404 as for an order that does not exist.
+    if (!who.key) throw AppError.notFound(`Order ${orderId} was not found.`);
+    await keyGuard(ctx, orderId, Boolean(row) && keyValid(ctx, orderId, who.key));
+    return { mine };
+  }
+
+  /**
+   * A guest's signed link is the only thing between a stranger and an order's address: wrong keys
+   * are counted per client address and per order, and past the limit even the right key waits
+   * (429 with Retry-After), so guessing is not worth trying. Throws the 404 of a wrong key itself.
+   */
+  async function keyGuard(ctx: TenantContext | RequestContext, orderId: string, valid: boolean) {
+    const ip = 'ip' in ctx ? ctx.ip : null;
+    const subjects = [...(ip ? [`ip:${ip}`] : []), `order:${orderId.slice(0, 64)}`];
+    const [byClient, byOrder] = await Promise.all([
+      ip ? attempts.count(ctx, 'order-key', `ip:${ip}`, ORDER_KEY_LIMITS.windowMs, true) : 0,
+      attempts.count(ctx, 'order-key', `order:${orderId.slice(0, 64)}`, ORDER_KEY_LIMITS.windowMs, true),
+    ]);
+    if (byClient >= ORDER_KEY_LIMITS.failuresPerClient || byOrder >= ORDER_KEY_LIMITS.failuresPerOrder) {
+      throw tooManyAttempts(ORDER_KEY_LIMITS.windowMs);
+    }
+    if (!valid) {
+      await attempts.record(ctx, 'order-key', subjects, false);
       throw AppError.notFound(`Order ${orderId} was not found.`);
     }
-    return { mine };
   }
 
   async function load(ctx: TenantContext, orderId: string, withKey: boolean): Promise<Order | null> {

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { schema } from '@app/db';
+import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { TEST_CARDS } from '../payments/index';
+import { ORDER_KEY_LIMITS } from './orders.service';
+
+const LIGHTING = 'lighting.localhost';
+const B = '/skulocity/api/v1';
+let t: TestApp;
+let orderId: string;
+let accessKey: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const p = schema.products;
+  const [product] = await t.database.db
+    .select()
+    .from(p)
+    .where(and(eq(p.tenantId, 'lighting'), gt(p.stockQuantity, 5), ne(p.productType, 'CONFIGURABLE')))
+    .orderBy(asc(p.productId))
+    .limit(1);
+  const added = await t.app.inject({
+    method: 'POST',
+    url: `${B}/public/ecommerce/product/addToCart`,
+    headers: { host: LIGHTING },
+    payload: { productId: product?.productId, quantity: 1 },
+  });
+  const cookie = String([added.headers['set-cookie']].flat()[0]).split(';')[0] as string;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${B}/ecommerce/checkout/processorder`,
+    headers: { host: LIGHTING, cookie, 'idempotency-key': randomUUID() },
+    payload: {
+      email: 'ada@example.com',
+      shipTo: {
+        toName: 'Ada Lovelace',
+        address1: '1 Market Street',
+        city: 'San Francisco',
+        postalCode: '94105',
+        countryGeoId: 'USA',
+        stateProvinceGeoId: 'US_CA',
+      },
+      shippingMethodId: 'STANDARD',
+      payment: { method: 'card', cardNumber: TEST_CARDS.success, cvc: '123', expMonth: 12, expYear: 2099, nameOnCard: 'A L' },
+    },
+  });
+  expect(res.statusCode).toBe(200);
+  ({ orderId, accessKey } = res.json().data);
+});
+afterAll(() => t.close());
+
+const status = (key: string, remoteAddress: string) =>
+  t.app.inject({
+    method: 'GET',
+    url: `${B}/ecommerce/order/status?orderId=${encodeURIComponent(orderId)}&key=${encodeURIComponent(key)}`,
+    headers: { host: LIGHTING },
+    remoteAddress,
+  });
+
+describe("a guest order's signed link", () => {
+  it('cannot be guessed: past the limit of wrong keys a client waits, even with the right key; another client gets in', async () => {
+    const wrong = `${accessKey.split('.')[0]}.${'A'.repeat(43)}`;
+    expect((await status(accessKey, '203.0.113.7')).statusCode).toBe(200);
+    for (let i = 0; i < ORDER_KEY_LIMITS.failuresPerClient; i++) {
+      expect((await status(wrong, '203.0.113.7')).statusCode).toBe(404);
+    }
+    const refused = await status(accessKey, '203.0.113.7');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()).toMatchObject({ error: true, code: 'RATE_LIMITED' });
+    expect(refused.body).not.toContain('Ada');
+    // The PDF is behind the same key and the same count.
+    const pdf = await t.app.inject({
+      method: 'GET',
+      url: `${B}/ecommerce/order/order/pdf?orderId=${encodeURIComponent(orderId)}&key=${encodeURIComponent(accessKey)}`,
+      headers: { host: LIGHTING },
+      remoteAddress: '203.0.113.7',
+    });
+    expect(pdf.statusCode).toBe(429);
+    // The customer, from another address, still opens their order.
+    const customer = await status(accessKey, '198.51.100.20');
+    expect(customer.statusCode).toBe(200);
+    expect(customer.json().data.orderId).toBe(orderId);
+  });
+
+  it('is locked for everyone once the order itself has had too many wrong keys from many addresses', async () => {
+    const wrong = `${accessKey.split('.')[0]}.${'B'.repeat(43)}`;
+    for (let i = 0; i < ORDER_KEY_LIMITS.failuresPerOrder; i++) {
+      await status(wrong, `192.0.2.${i + 1}`);
+    }
+    const res = await status(accessKey, '198.51.100.99');
+    expect(res.statusCode).toBe(429);
+  });
+});
