@@ -183,12 +183,18 @@ function ErrorPage({ tenantMissing, status }: { tenantMissing: boolean; status: 
           {tenantMissing ? 'Store unavailable' : `Error ${status}`}
         </p>
         <h1 className="mt-3 text-3xl font-bold text-slate-900">
-          {tenantMissing ? TENANT_NOT_SETUP_MESSAGE : 'Something went wrong, please try again.'}
+          {tenantMissing
+            ? TENANT_NOT_SETUP_MESSAGE
+            : status === 429
+              ? 'Too many attempts'
+              : 'Something went wrong, please try again.'}
         </h1>
         <p className="mt-4 text-slate-600">
           {tenantMissing
             ? 'No store is set up for this address. Check the address, or ask the store owner to finish setting up their domain.'
-            : 'We could not show this page. Please try again in a moment.'}
+            : status === 429
+              ? 'This page was asked for too often with a wrong link. Please wait a few minutes and try again.'
+              : 'We could not show this page. Please try again in a moment.'}
         </p>
       </div>
     </main>

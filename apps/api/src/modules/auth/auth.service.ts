@@ -1,4 +1,3 @@
-import { createAttempts, tooManyAttempts } from '../../lib/attempts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -17,6 +16,7 @@ import {
 import { type Db, hashPassword, schema, verifyPassword } from '@app/db';
 import { and, count, eq, gt, isNull, lt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { createAttempts, tooManyAttempts } from '../../lib/attempts';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { MailQueue } from '../mail/index';

@@ -43,7 +43,14 @@ beforeAll(async () => {
         stateProvinceGeoId: 'US_CA',
       },
       shippingMethodId: 'STANDARD',
-      payment: { method: 'card', cardNumber: TEST_CARDS.success, cvc: '123', expMonth: 12, expYear: 2099, nameOnCard: 'A L' },
+      payment: {
+        method: 'card',
+        cardNumber: TEST_CARDS.success,
+        cvc: '123',
+        expMonth: 12,
+        expYear: 2099,
+        nameOnCard: 'A L',
+      },
     },
   });
   expect(res.statusCode).toBe(200);

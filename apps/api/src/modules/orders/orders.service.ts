@@ -1,8 +1,8 @@
-import { createAttempts, tooManyAttempts } from '../../lib/attempts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Order, OrderStatus, OrderSummary, ReturnableLine, ReturnRequest } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { createAttempts, tooManyAttempts } from '../../lib/attempts';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { STATUS_LABELS } from './order-state';

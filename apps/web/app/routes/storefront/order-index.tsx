@@ -20,6 +20,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const key = url.searchParams.get('key');
   const order = await context.api.order(orderId, key);
   if (!order) throw data({ message: 'Order not found' }, { status: 404 });
+  if ('retryAfterSeconds' in order) {
+    throw data(
+      { message: 'Too many attempts. Please wait a few minutes and try again.' },
+      { status: 429, headers: { 'Retry-After': String(order.retryAfterSeconds) } },
+    );
+  }
   const pdfUrl = `/skulocity/api/v1/ecommerce/order/order/pdf?orderId=${encodeURIComponent(order.orderId)}${key ? `&key=${encodeURIComponent(key)}` : ''}`;
   return { order, placed: url.searchParams.has('placed'), pdfUrl, accessKey: key };
 }
