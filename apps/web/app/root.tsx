@@ -30,6 +30,14 @@ import { seoFor } from './lib/seo';
 import { persistStoreValues, takeLogoutFlash } from './lib/stored-values';
 import { themeCss } from './lib/theme';
 
+/**
+ * The root renders every error page, so a refusal's own headers (a 429's Retry-After) are sent from
+ * here; a page that renders normally sets none of its own.
+ */
+export function headers({ errorHeaders }: Route.HeadersArgs) {
+  return errorHeaders ?? new Headers();
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
   const shell = await context.api.shell();
   if (!shell) throw data({ tenantMissing: true }, { status: 404 });

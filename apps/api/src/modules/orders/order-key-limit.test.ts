@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,8 @@ let orderId: string;
 let accessKey: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The storefront's build too: the guest order page is behind the same limit.
+  t = await createTestApp({ webBuildDir: fileURLToPath(new URL('../../../../web/build', import.meta.url)) });
   const p = schema.products;
   const [product] = await t.database.db
     .select()
@@ -86,6 +88,17 @@ describe("a guest order's signed link", () => {
       remoteAddress: '203.0.113.7',
     });
     expect(pdf.statusCode).toBe(429);
+    // So is the order page: a page that says to wait, with Retry-After.
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/order?orderId=${encodeURIComponent(orderId)}&key=${encodeURIComponent(accessKey)}`,
+      headers: { host: LIGHTING, accept: 'text/html' },
+      remoteAddress: '203.0.113.7',
+    });
+    expect(page.statusCode).toBe(429);
+    expect(Number(page.headers['retry-after'])).toBeGreaterThan(0);
+    expect(page.body).toContain('Too many attempts');
+    expect(page.body).not.toContain('Ada Lovelace');
     // The customer, from another address, still opens their order.
     const customer = await status(accessKey, '198.51.100.20');
     expect(customer.statusCode).toBe(200);
