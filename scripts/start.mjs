@@ -1,6 +1,7 @@
 // `npm start`: build the storefront if it is not built yet, then serve every store on one port.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit' });
@@ -11,4 +12,20 @@ if (existsSync('apps/web/package.json') && !existsSync('apps/web/build/server/in
   console.log('Building the storefront (first start only)…');
   run('npm', ['run', 'build', '--workspaces', '--if-present']);
 }
-run(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts']);
+
+// In a container this script (or npm above it) is PID 1 and receives the orchestrator's SIGTERM.
+// The server must get it too, or it is left running with nobody to stop it: pass the signals on,
+// wait for the server to drain, and exit with its code.
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], { stdio: 'inherit' });
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+  });
+}
+server.on('exit', (code, signal) => {
+  process.exit(code ?? 128 + (signal ? (constants.signals[signal] ?? 1) : 1));
+});
+server.on('error', (err) => {
+  console.error(err);
+  process.exit(1);
+});

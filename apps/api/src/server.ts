@@ -1,11 +1,13 @@
 import { type Database, DataDirLockedError, openDatabase } from '@app/db';
 import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
+import { createDrain } from './lib/drain';
 import { bannerStores, startupBanner } from './startup-banner';
 
 /**
  * Opens the database, applies migrations, seeds an empty database with the demo stores, and
- * listens. SIGTERM stops accepting, lets in-flight requests finish, closes the database, exits 0.
+ * listens. SIGTERM stops accepting, answers every request already accepted (decision 023), stops
+ * the jobs and the event bus, closes the database, exits 0.
  */
 export async function start() {
   let config: Config;
@@ -44,6 +46,7 @@ export async function start() {
     webBuildDir: config.WEB_BUILD_DIR,
   });
 
+  const drain = createDrain(app);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -55,6 +58,8 @@ export async function start() {
     }, config.SHUTDOWN_GRACE_SECONDS * 1000);
     force.unref();
     try {
+      await drain.drain();
+      app.log.info('every connection answered and closed');
       await app.close();
       await database.close();
       process.exit(0);

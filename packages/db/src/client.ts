@@ -63,6 +63,9 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
+/** How long a request waits for a database connection before it is refused as unavailable. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 // An arbitrary constant: the advisory lock that serialises migrations across app processes.
 const MIGRATION_LOCK_KEY = 727_001;
 
@@ -72,9 +75,24 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    // Waiting for a connection (a new one, or a free one of the pool) gives up after this: when the
+    // database cannot be reached, requests are refused quickly (503) instead of piling up.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // A client checked out of the pool (a transaction, the migration lock) has no pool listener while
+  // it is out: pg then emits the lost connection as 'error' on the client, and an 'error' nobody
+  // listens to ends the process. The query in flight is rejected all the same, so its caller learns
+  // of it; this listener only keeps the event from being fatal. The pool drops the dead client on
+  // release (it is no longer queryable) and connects afresh when the database is back.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,

@@ -2,3 +2,4 @@ export * from './client';
 export { DataDirLockedError } from './lock';
 export { hashPassword, verifyPassword } from './password';
 export * as schema from './schema/index';
+export { isDatabaseUnavailable } from './unavailable';

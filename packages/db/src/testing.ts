@@ -56,3 +56,17 @@ export function testDatabaseUrl(database: Database): string {
   if (!url) throw new Error('testDatabaseUrl needs a PostgreSQL database from openTestDatabase (TEST_DB=postgres)');
   return url;
 }
+
+/**
+ * One plain connection for drills that hold locks or watch the server while the database goes
+ * away: its 'error' is expected then, so it is recorded, not thrown (an unhandled one ends the process).
+ */
+export async function openRawClient(url: string): Promise<pg.Client & { lostWith: () => unknown }> {
+  const client = new pg.Client({ connectionString: url });
+  let lost: unknown;
+  client.on('error', (err) => {
+    lost = err;
+  });
+  await client.connect();
+  return Object.assign(client, { lostWith: () => lost });
+}

@@ -1,5 +1,9 @@
 import type { ErrorCode } from '@app/contracts';
 
+/** Seconds a client is asked to wait (Retry-After) before retrying while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_S = 5;
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The store is briefly unavailable. Please try again in a few seconds.';
+
 /**
  * An exceptional outcome with the HTTP status it maps to. Expected business outcomes (out of stock,
  * bad promo code) are returned as typed results instead; this is for the request that cannot go on.

@@ -1,9 +1,10 @@
 import { type ErrorCode, type ErrorEnvelope, GENERIC_ERROR_MESSAGE } from '@app/contracts';
+import { isDatabaseUnavailable } from '@app/db';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import FindMyWay from 'find-my-way';
-import { AppError } from '../lib/errors';
+import { AppError, DATABASE_RETRY_AFTER_S, DATABASE_UNAVAILABLE_MESSAGE } from '../lib/errors';
 
 export function sendError(
   reply: FastifyReply,
@@ -105,6 +106,13 @@ async function errorsPlugin(app: FastifyInstance) {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Client errors raised by plugins: their messages are written for callers.
       return sendError(reply, err.statusCode, 'BAD_REQUEST', err.message);
+    }
+    if (isDatabaseUnavailable(err)) {
+      // Not the request's fault and not a bug: the database is down or restarting. Callers and load
+      // balancers may retry; the driver's message stays in the log.
+      req.log.warn({ err }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+      return sendError(reply, 503, 'UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
     }
     // Anything else is ours: log it whole, tell the caller nothing about internals.
     req.log.error({ err }, 'unhandled error');

@@ -66,6 +66,27 @@ export const cartLines = pgTable(
   ],
 );
 
+/**
+ * Idempotency keys of add-to-cart calls, per cart (decision 023): a retried add with the same key
+ * changes nothing. Written in the add's own transaction, so a key exists only for an add that
+ * happened; kept a day (older ones are deleted when the cart gets a new one).
+ */
+export const cartIdempotencyKeys = pgTable(
+  'cart_idempotency_keys',
+  {
+    tenantId: text('tenant_id').notNull(),
+    cartId: text('cart_id').notNull(),
+    key: text('key').notNull(),
+    /** SHA-256 of what was asked: the same key with another product or quantity is refused. */
+    requestHash: text('request_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.cartId, t.key] }),
+    foreignKey({ columns: [t.tenantId, t.cartId], foreignColumns: [carts.tenantId, carts.cartId] }).onDelete('cascade'),
+  ],
+);
+
 /** Promo codes: a percentage (1-100) or a fixed amount (minor units) off the subtotal. */
 export const promoCodes = pgTable(
   'promo_codes',

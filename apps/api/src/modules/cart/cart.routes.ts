@@ -20,6 +20,16 @@ import { type CartOwner, type CartService, cartOwnerOf } from './cart.service';
 const BASE = '/skulocity/api/v1';
 const cartEnvelope = dataEnvelope(z.object({ cart: cartSchema }));
 const errors = { ...tenantErrors, 409: errorEnvelopeSchema, 422: errorEnvelopeSchema } as const;
+/** Optional on adds: a retry with the same key (kept a day per cart) does not add twice. */
+const idempotencyHeaders = z.object({ 'idempotency-key': z.string().min(8).max(100).optional() }).passthrough();
+const IDEMPOTENCY_DOC =
+  ' An optional `Idempotency-Key` header (8 to 100 characters) makes a retry safe: the same key on the same ' +
+  'cart within a day adds nothing more and answers the cart; the same key with another product or quantity is ' +
+  'refused (409).';
+const keyOf = (req: FastifyRequest) => {
+  const key = req.headers['idempotency-key'];
+  return typeof key === 'string' ? { idempotencyKey: key } : {};
+};
 
 /** The guest cart's cookie: a random token; the database keeps its SHA-256. */
 export const CART_COOKIE = 'cart';
@@ -80,14 +90,16 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
         description:
           'Quantity is a whole number from 1 to 99 per line; more than the stock is refused (409 OUT_OF_STOCK). A ' +
           'guest without a cart gets one, with the `cart` cookie. Configurable products go through ' +
-          'addConfigItemsToCart.',
+          'addConfigItemsToCart.' +
+          IDEMPOTENCY_DOC,
+        headers: idempotencyHeaders,
         body: addToCartSchema,
         response: { 200: cartEnvelope, ...errors },
       },
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      const { issuedGuestToken } = await cart.add(req.ctx, owner, req.body);
+      const { issuedGuestToken } = await cart.add(req.ctx, owner, req.body, keyOf(req));
       issue(req, reply, issuedGuestToken);
       return answer(req, reply, { ...owner, guestToken: owner.guestToken ?? issuedGuestToken }, 'Added to your cart.');
     },
@@ -99,14 +111,15 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
       schema: {
         tags: ['cart'],
         summary: 'Adds a configured product to the cart',
-        description: 'One choice for every option of the product, as getConfigDetailsEvent prices it.',
+        description: `One choice for every option of the product, as getConfigDetailsEvent prices it.${IDEMPOTENCY_DOC}`,
+        headers: idempotencyHeaders,
         body: addConfigToCartSchema,
         response: { 200: cartEnvelope, ...errors },
       },
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      const { issuedGuestToken } = await cart.addConfigured(req.ctx, owner, req.body);
+      const { issuedGuestToken } = await cart.addConfigured(req.ctx, owner, req.body, keyOf(req));
       issue(req, reply, issuedGuestToken);
       return answer(req, reply, { ...owner, guestToken: owner.guestToken ?? issuedGuestToken }, 'Added to your cart.');
     },

@@ -10,7 +10,7 @@ import {
 } from '@app/contracts';
 import { productDisplayImage } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
@@ -20,6 +20,7 @@ import { evaluatePromo } from './promo';
 
 const c = schema.carts;
 const cl = schema.cartLines;
+const cik = schema.cartIdempotencyKeys;
 const p = schema.products;
 const pc = schema.promoCodes;
 
@@ -109,48 +110,105 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
     return row;
   }
 
-  /** Adds to the line of this product and configuration, within the stock and the per-line cap. */
-  async function addLine(ctx: TenantContext, owner: CartOwner, productId: string, quantity: number, configKey: string) {
+  /**
+   * Adds to the line of this product and configuration, within the stock and the per-line cap.
+   * In one transaction under the cart row's lock: concurrent changes to one cart queue up, so each
+   * reads the line as the previous one left it (no lost quantity, no duplicate line). With an
+   * idempotency key, an add already made with that key (in the last day) is not made again.
+   */
+  async function addLine(
+    ctx: TenantContext,
+    owner: CartOwner,
+    productId: string,
+    quantity: number,
+    configKey: string,
+    idempotencyKey?: string,
+  ) {
     const product = await productFor(ctx, productId);
-    if (product.stockQuantity <= 0) throw outOfStock(product.productName);
     const { cart, issuedGuestToken } = await ensureCart(ctx, owner);
-    const [existing] = await db
-      .select()
-      .from(cl)
-      .where(
-        and(
-          eq(cl.tenantId, ctx.tenantId),
-          eq(cl.cartId, cart.cartId),
-          eq(cl.productId, productId),
-          eq(cl.configKey, configKey),
-        ),
-      );
-    const wanted = (existing?.quantity ?? 0) + quantity;
-    if (wanted > MAX_LINE_QUANTITY) {
-      throw AppError.field(400, 'BAD_REQUEST', 'quantity', `a cart holds at most ${MAX_LINE_QUANTITY} of one product.`);
-    }
-    if (wanted > product.stockQuantity) throw onlyLeft(product.productName, product.stockQuantity);
-    if (existing) {
-      await db
-        .update(cl)
-        .set({ quantity: wanted })
-        .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId), eq(cl.lineId, existing.lineId)));
-    } else {
-      const [{ n } = { n: 0 }] = await db
-        .select({ n: sql<number>`count(*)::int` })
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify([productId, quantity, configKey]))
+      .digest('hex');
+    await db.transaction(async (tx) => {
+      const [locked] = await tx
+        .select({ cartId: c.cartId })
+        .from(c)
+        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)))
+        .for('update');
+      // Merged into the account's cart at a login in between.
+      if (!locked) throw AppError.conflict('Your cart has just changed. Please try again.');
+      if (idempotencyKey) {
+        await tx
+          .delete(cik)
+          .where(
+            and(
+              eq(cik.tenantId, ctx.tenantId),
+              eq(cik.cartId, cart.cartId),
+              lt(cik.createdAt, sql`now() - interval '1 day'`),
+            ),
+          );
+        const [seen] = await tx
+          .select({ requestHash: cik.requestHash })
+          .from(cik)
+          .where(and(eq(cik.tenantId, ctx.tenantId), eq(cik.cartId, cart.cartId), eq(cik.key, idempotencyKey)));
+        if (seen) {
+          if (seen.requestHash === requestHash) return; // a retry: the add was made
+          throw AppError.conflict(
+            'Idempotency-Key: this key was already used for another add to this cart. Send a new key with each new add.',
+          );
+        }
+      }
+      if (product.stockQuantity <= 0) throw outOfStock(product.productName);
+      const [existing] = await tx
+        .select()
         .from(cl)
-        .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)));
-      if (n >= MAX_CART_LINES) throw AppError.badRequest(`A cart holds at most ${MAX_CART_LINES} different products.`);
-      await db.insert(cl).values({
-        tenantId: ctx.tenantId,
-        cartId: cart.cartId,
-        lineId: randomUUID().slice(0, 8),
-        productId,
-        quantity: wanted,
-        configKey,
-      });
-    }
-    await touch(ctx, cart.cartId);
+        .where(
+          and(
+            eq(cl.tenantId, ctx.tenantId),
+            eq(cl.cartId, cart.cartId),
+            eq(cl.productId, productId),
+            eq(cl.configKey, configKey),
+          ),
+        );
+      const wanted = (existing?.quantity ?? 0) + quantity;
+      if (wanted > MAX_LINE_QUANTITY) {
+        throw AppError.field(
+          400,
+          'BAD_REQUEST',
+          'quantity',
+          `a cart holds at most ${MAX_LINE_QUANTITY} of one product.`,
+        );
+      }
+      if (wanted > product.stockQuantity) throw onlyLeft(product.productName, product.stockQuantity);
+      if (existing) {
+        await tx
+          .update(cl)
+          .set({ quantity: wanted })
+          .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId), eq(cl.lineId, existing.lineId)));
+      } else {
+        const [{ n } = { n: 0 }] = await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(cl)
+          .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)));
+        if (n >= MAX_CART_LINES)
+          throw AppError.badRequest(`A cart holds at most ${MAX_CART_LINES} different products.`);
+        await tx.insert(cl).values({
+          tenantId: ctx.tenantId,
+          cartId: cart.cartId,
+          lineId: randomUUID().slice(0, 8),
+          productId,
+          quantity: wanted,
+          configKey,
+        });
+      }
+      if (idempotencyKey) {
+        await tx.insert(cik).values({ tenantId: ctx.tenantId, cartId: cart.cartId, key: idempotencyKey, requestHash });
+      }
+      await tx
+        .update(c)
+        .set({ updatedAt: new Date() })
+        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)));
+    });
     return { issuedGuestToken };
   }
 
@@ -283,12 +341,12 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       return row?.n ?? 0;
     },
 
-    async add(ctx: TenantContext, owner: CartOwner, input: AddToCart) {
+    async add(ctx: TenantContext, owner: CartOwner, input: AddToCart, opts: { idempotencyKey?: string } = {}) {
       const product = await productFor(ctx, input.productId);
       if (product.productType === 'CONFIGURABLE') {
         throw AppError.badRequest(`Please choose the options of ${product.productName} first.`);
       }
-      return addLine(ctx, owner, input.productId, input.quantity, '');
+      return addLine(ctx, owner, input.productId, input.quantity, '', opts.idempotencyKey);
     },
 
     /**
@@ -327,11 +385,16 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       return { added, skipped, shoppingCartSize: await this.size(ctx, owner), message };
     },
 
-    async addConfigured(ctx: TenantContext, owner: CartOwner, input: AddConfigToCart) {
+    async addConfigured(
+      ctx: TenantContext,
+      owner: CartOwner,
+      input: AddConfigToCart,
+      opts: { idempotencyKey?: string } = {},
+    ) {
       // Prices and checks the configuration: every option chosen once, from its own choices.
       const priced = await deps.products.configPrice(ctx, { ...input });
       const selections = Object.fromEntries(priced.selections.map((s) => [s.optionId, s.choiceId]));
-      return addLine(ctx, owner, input.productId, input.quantity, configKeyOf(selections));
+      return addLine(ctx, owner, input.productId, input.quantity, configKeyOf(selections), opts.idempotencyKey);
     },
 
     async modify(ctx: TenantContext, owner: CartOwner, lineId: string, quantity: number) {

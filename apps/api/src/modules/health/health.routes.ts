@@ -1,7 +1,7 @@
 import { errorEnvelopeSchema } from '@app/contracts';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
-import { AppError } from '../../lib/errors';
+import { AppError, DATABASE_RETRY_AFTER_S } from '../../lib/errors';
 
 /** Liveness and readiness for load balancers and orchestrators. */
 export async function healthRoutes(app: App, { ping }: { ping: () => Promise<void> }) {
@@ -32,7 +32,9 @@ export async function healthRoutes(app: App, { ping }: { ping: () => Promise<voi
       try {
         await ping();
       } catch {
-        throw new AppError(503, 'UNAVAILABLE', 'The database is not reachable.');
+        throw new AppError(503, 'UNAVAILABLE', 'The database is not reachable.', undefined, {
+          'retry-after': String(DATABASE_RETRY_AFTER_S),
+        });
       }
       return { status: 'ready' as const };
     },
