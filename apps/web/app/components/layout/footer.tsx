@@ -93,7 +93,9 @@ function Subscribe({ store }: { store: StoreDetails }) {
         title="Newsletter signup"
         sandbox="allow-forms allow-popups"
         srcDoc={doc}
-        className="h-14 w-full border-0"
+        // A frame cannot grow to its content (the sandbox runs no script): tall enough for a label
+        // above an input and its button (about 66 px) with room for the focus ring.
+        className="h-20 w-full border-0"
         data-testid="newsletter-embed"
       />
     );
