@@ -63,11 +63,15 @@ for (const store of STORE_NAMES) {
         await page.goto(`${base}/`);
         await shot(page, `${store}-${width}-home`);
         await noSideScroll(page, width);
+        // Every seeded product and category has a picture: no card or tile shows the placeholder.
+        await expect(page.getByTestId('home-category-tile').first()).toBeVisible();
+        await expect(page.locator('main img[src$="/no-product-image.svg"]')).toHaveCount(0);
         const firstCategory = page.getByTestId('footer-categories-1').getByRole('link').first();
         const href = await firstCategory.getAttribute('href');
         await page.goto(`${base}${href}`);
         await shot(page, `${store}-${width}-category`);
         await noSideScroll(page, width);
+        await expect(page.locator('main img[src$="/no-product-image.svg"]')).toHaveCount(0);
         await page.getByTestId('product-card').first().getByRole('link').first().click();
         await expect(page.getByTestId('add-to-cart-form')).toBeVisible();
         await shot(page, `${store}-${width}-product`);
