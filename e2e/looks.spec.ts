@@ -66,8 +66,16 @@ for (const store of STORE_NAMES) {
         // Every seeded product and category has a picture: no card or tile shows the placeholder.
         await expect(page.getByTestId('home-category-tile').first()).toBeVisible();
         await expect(page.locator('main img[src$="/no-product-image.svg"]')).toHaveCount(0);
-        const firstCategory = page.getByTestId('footer-categories-1').getByRole('link').first();
-        const href = await firstCategory.getAttribute('href');
+        // Footer: the company named once (the copyright strip names it again), short on a phone
+        // (its link lists fold away), and no category name wrapping on a desktop.
+        const footer = page.getByTestId('footer');
+        const company = (await page.getByTestId('copyright').locator('span').first().textContent()) ?? '';
+        await expect(footer.getByText(company, { exact: true })).toHaveCount(1);
+        if (width === 375) expect((await box(footer)).height).toBeLessThan(900);
+        else
+          for (const l of await page.getByTestId('footer-categories-1').getByRole('link').all())
+            expect((await box(l)).height).toBeLessThan(28);
+        const href = await page.locator('[data-testid=footer-categories-1] a').first().getAttribute('href');
         await page.goto(`${base}${href}`);
         await shot(page, `${store}-${width}-category`);
         await noSideScroll(page, width);
