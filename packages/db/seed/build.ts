@@ -150,6 +150,41 @@ const REVIEW_TEXT: Record<number, [string, string][]> = {
   2: [['Not for me', 'Smaller than I thought. Customer service was helpful with the return.']],
 };
 
+/**
+ * A product's own drawing when its category's would not fit its name (a dimmer switch in the smart
+ * bulbs, a pruning saw among the pruners) or would repeat (seven pendants, seven domes). First match
+ * wins; a product no rule names gets its category's drawing.
+ */
+const PRODUCT_GLYPHS: readonly [RegExp, Glyph][] = [
+  [/paper lantern pendant/i, 'paper-lantern'],
+  [/linear pendant/i, 'pendant-linear'],
+  [/(rattan|woven).*pendant/i, 'pendant-woven'],
+  [/cone pendant/i, 'pendant-cone'],
+  [/(globe|ribbed).*pendant/i, 'pendant-globe'],
+  [/dimmer switch/i, 'dimmer'],
+  [/led strip|strip light/i, 'led-strip'],
+  [/\b(gu10|par38|br30)\b/i, 'spot-bulb'],
+  [/tube vintage/i, 'tube-bulb'],
+  [/globe wall sconce/i, 'pendant-globe'],
+  [/pruning saw/i, 'pruning-saw'],
+  [/lopper/i, 'lopper'],
+  [/grass shear/i, 'shears'],
+  [/mister/i, 'watering-can'],
+  [/bird bath|seed feeder|bird seed/i, 'birdhouse'],
+  [/chisel|pry bar|mallet/i, 'hammer'],
+  [/impact wrench/i, 'drill'],
+  [/polisher/i, 'grinder'],
+  [/planer/i, 'sander'],
+  [/safety glasses/i, 'glasses'],
+  [/gloves/i, 'gloves'],
+  [/ear defenders/i, 'ear-defenders'],
+  [/boots/i, 'boots'],
+];
+
+export function productGlyph(name: string, fallback: Glyph): Glyph {
+  return PRODUCT_GLYPHS.find(([re]) => re.test(name))?.[1] ?? fallback;
+}
+
 export interface ProductArt {
   glyph: Glyph;
   finish: string;
@@ -189,8 +224,9 @@ export function buildStore(store: SeedStore): BuiltStore {
       const first = cat.features[h % cat.features.length] as string;
       const second = cat.features[(h + 1) % cat.features.length] as string;
       const third = cat.features[(h + 2) % cat.features.length] as string;
-      // A few products without pictures (the placeholder shows), a few with only the large one.
-      const images = n % 17 === 16 ? 'none' : n % 11 === 5 ? 'detail' : 'all';
+      // Every product has a picture (a shop's demo should not show the placeholder); a few have only
+      // the large one, which cards fall back to.
+      const images = n % 11 === 5 ? 'detail' : 'all';
       const img = (size: string) => mediaPath(store.tenantId, `products/${productId.toLowerCase()}-${size}.webp`);
       // Stock: a few sold out, a few nearly gone, the rest comfortable.
       const stock = n % 12 === 7 ? 0 : n % 9 === 4 ? 1 + (h % 4) : 8 + (h % 140);
@@ -209,7 +245,7 @@ export function buildStore(store: SeedStore): BuiltStore {
         ].join('\n\n'),
         smallImageUrl: images === 'all' ? img('small') : null,
         mediumImageUrl: images === 'all' ? img('medium') : null,
-        detailImageUrl: images === 'none' ? null : img('detail'),
+        detailImageUrl: img('detail'),
         listPrice: Math.round(list * 100) - (list >= 10 ? 1 : 0),
         salePrice: sale ? Math.round(sale * 100) - (sale >= 10 ? 1 : 0) : null,
         currencyUomId: 'USD',
@@ -282,7 +318,7 @@ export function buildStore(store: SeedStore): BuiltStore {
         });
       }
       art.set(productId.toLowerCase(), {
-        glyph: cat.glyph,
+        glyph: productGlyph(name, cat.glyph),
         finish: store.brandColors?.[brand] ?? (store.art.finishes[h % store.art.finishes.length] as string),
         background: store.art.backgrounds[(h >>> 3) % store.art.backgrounds.length] as string,
       });

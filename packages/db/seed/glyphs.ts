@@ -179,4 +179,83 @@ export const GLYPHS: Record<Glyph, (f: string) => string> = {
   jacket: (f) =>
     `<path d="M70 30 L100 44 L130 30 L170 52 L186 140 L160 146 L152 96 L152 182 L48 182 L48 96 L40 146 L14 140 L30 52 Z" fill="${f}"/>` +
     `<line x1="100" y1="44" x2="100" y2="182" stroke="#000" stroke-opacity=".25" stroke-width="4"/><rect x="48" y="120" width="104" height="10" fill="#e5e7eb" opacity=".9"/>`,
+  // Variations and kinds the category drawings above do not cover (see PRODUCT_GLYPHS in build.ts).
+  'pendant-globe': (f) =>
+    `<line x1="100" y1="0" x2="100" y2="64" stroke="${INK}" stroke-width="3"/><rect x="90" y="60" width="20" height="14" rx="3" fill="${f}"/>` +
+    `<circle cx="100" cy="118" r="46" fill="#fafaf9" stroke="#e7e5e4" stroke-width="3"/><circle cx="100" cy="118" r="20" fill="${GLOW}" opacity=".7"/>` +
+    `<path d="M70 96 Q80 84 96 80" stroke="#fff" stroke-width="6" fill="none" stroke-linecap="round"/>`,
+  'pendant-cone': (f) =>
+    `<line x1="100" y1="0" x2="100" y2="66" stroke="${INK}" stroke-width="3"/><path d="M88 64 L112 64 L156 150 L44 150 Z" fill="${f}"/>` +
+    `<ellipse cx="100" cy="150" rx="56" ry="8" fill="${GLOW}"/><ellipse cx="100" cy="160" rx="12" ry="6" fill="${GLOW}" opacity=".8"/>`,
+  'pendant-linear': (f) =>
+    `<line x1="40" y1="0" x2="40" y2="60" stroke="${INK}" stroke-width="2"/><line x1="160" y1="0" x2="160" y2="60" stroke="${INK}" stroke-width="2"/>` +
+    `<rect x="20" y="58" width="160" height="10" rx="4" fill="${f}"/>` +
+    [50, 100, 150]
+      .map(
+        (x) =>
+          `<line x1="${x}" y1="68" x2="${x}" y2="92" stroke="${INK}" stroke-width="3"/><path d="M${x - 22} 130 Q${x - 22} 92 ${x} 92 Q${x + 22} 92 ${x + 22} 130 Z" fill="${f}"/><circle cx="${x}" cy="134" r="7" fill="${GLOW}"/>`,
+      )
+      .join(''),
+  'pendant-woven': (f) =>
+    `<line x1="100" y1="0" x2="100" y2="60" stroke="${INK}" stroke-width="3"/><path d="M40 140 Q40 60 100 60 Q160 60 160 140 Z" fill="${WOOD}"/>` +
+    [0, 1, 2, 3, 4, 5, 6]
+      .map(
+        (i) =>
+          `<path d="M${52 + i * 16} 140 Q${60 + i * 12} 90 100 62" stroke="${f}" stroke-width="3" fill="none" opacity=".7"/>`,
+      )
+      .join('') +
+    `<path d="M44 100 L156 100 M40 120 L160 120" stroke="${f}" stroke-width="3" opacity=".7"/><ellipse cx="100" cy="142" rx="40" ry="6" fill="${GLOW}"/>`,
+  'paper-lantern': (f) =>
+    `<line x1="100" y1="0" x2="100" y2="50" stroke="${INK}" stroke-width="3"/><rect x="92" y="48" width="16" height="8" fill="${f}"/>` +
+    `<ellipse cx="100" cy="112" rx="60" ry="58" fill="#fffbeb"/>` +
+    [70, 88, 106, 124, 142, 158]
+      .map(
+        (y) =>
+          `<path d="M${100 - Math.sqrt(Math.max(0, 3600 - (((y - 112) * 60) / 58) ** 2))} ${y - 14} L${100 + Math.sqrt(Math.max(0, 3600 - (((y - 112) * 60) / 58) ** 2))} ${y - 14}" stroke="${f}" stroke-width="2" opacity=".5"/>`,
+      )
+      .join('') +
+    `<ellipse cx="100" cy="112" rx="28" ry="30" fill="${GLOW}" opacity=".45"/><rect x="92" y="168" width="16" height="8" fill="${f}"/>`,
+  dimmer: (f) =>
+    `<rect x="52" y="24" width="96" height="152" rx="12" fill="#fafaf9" stroke="#d6d3d1" stroke-width="3"/>` +
+    `<circle cx="100" cy="84" r="30" fill="${f}"/><circle cx="100" cy="84" r="20" fill="#000" opacity=".12"/><rect x="97" y="58" width="6" height="14" rx="3" fill="#fff"/>` +
+    `<rect x="76" y="132" width="48" height="22" rx="6" fill="#e7e5e4"/>${[0, 1, 2, 3].map((i) => `<circle cx="${84 + i * 11}" cy="143" r="3" fill="${i < 3 ? GLOW : '#a8a29e'}"/>`).join('')}`,
+  'led-strip': (f) =>
+    `<circle cx="100" cy="100" r="62" fill="none" stroke="${f}" stroke-width="16"/><circle cx="100" cy="100" r="36" fill="none" stroke="${f}" stroke-width="16"/>` +
+    [...Array(12).keys()]
+      .map(
+        (i) =>
+          `<circle cx="${100 + 62 * Math.cos(i * 0.5236)}" cy="${100 + 62 * Math.sin(i * 0.5236)}" r="4" fill="${GLOW}"/>`,
+      )
+      .join('') +
+    `<path d="M162 100 L190 150" stroke="${f}" stroke-width="16"/><rect x="180" y="146" width="18" height="26" rx="3" fill="${INK}"/>`,
+  'spot-bulb': (f) =>
+    `<circle cx="100" cy="64" r="48" fill="${GLOW}" opacity=".3"/><path d="M56 40 L144 40 L124 118 L76 118 Z" fill="#f5f5f4" stroke="${f}" stroke-width="4"/>` +
+    `<ellipse cx="100" cy="42" rx="44" ry="8" fill="#fef9c3" stroke="${f}" stroke-width="3"/><rect x="84" y="118" width="32" height="26" rx="3" fill="${STEEL}"/>` +
+    `<rect x="88" y="144" width="6" height="22" fill="${INK}"/><rect x="106" y="144" width="6" height="22" fill="${INK}"/>`,
+  'tube-bulb': (f) =>
+    `<rect x="78" y="16" width="44" height="128" rx="22" fill="#fef9c3" stroke="${f}" stroke-width="4"/><path d="M92 40 L92 120 M108 40 L108 120" stroke="#d97706" stroke-width="2"/>` +
+    `<path d="M92 40 Q100 30 108 40" stroke="#d97706" stroke-width="2" fill="none"/><rect x="82" y="144" width="36" height="30" rx="4" fill="${STEEL}"/><path d="M82 154 L118 154 M82 164 L118 164" stroke="#78716c" stroke-width="3"/>`,
+  'pruning-saw': (f) =>
+    `<g transform="rotate(-30 100 100)"><path d="M92 20 Q126 70 110 130 L92 130 Q104 74 76 24 Z" fill="#d6d3d1" stroke="${INK}" stroke-width="2"/>` +
+    [...Array(9).keys()]
+      .map((i) => `<path d="M${108 - i * 1.5} ${122 - i * 11} l6 -3 l-4 8 z" fill="${STEEL}"/>`)
+      .join('') +
+    `<rect x="86" y="128" width="28" height="60" rx="10" fill="${f}"/><circle cx="100" cy="140" r="4" fill="${INK}"/></g>`,
+  lopper: (f) =>
+    `<path d="M100 80 L68 14 Q86 12 106 70 Z" fill="#d6d3d1" stroke="${INK}" stroke-width="2"/><path d="M100 80 L132 14 Q114 12 94 70 Z" fill="#e7e5e4" stroke="${INK}" stroke-width="2"/>` +
+    `<circle cx="100" cy="80" r="6" fill="${INK}"/><path d="M96 84 L44 188" stroke="${STEEL}" stroke-width="8" stroke-linecap="round"/><path d="M104 84 L156 188" stroke="${STEEL}" stroke-width="8" stroke-linecap="round"/>` +
+    `<path d="M62 152 L40 196" stroke="${f}" stroke-width="14" stroke-linecap="round"/><path d="M138 152 L160 196" stroke="${f}" stroke-width="14" stroke-linecap="round"/>`,
+  glasses: (f) =>
+    `<path d="M20 80 Q100 64 180 80 L176 124 Q140 140 108 118 L100 110 L92 118 Q60 140 24 124 Z" fill="#e0f2fe" stroke="${f}" stroke-width="6" opacity=".95"/>` +
+    `<path d="M20 84 L6 96 M180 84 L194 96" stroke="${f}" stroke-width="6" stroke-linecap="round"/><path d="M40 92 Q56 86 70 94" stroke="#fff" stroke-width="5" fill="none"/>`,
+  gloves: (f) =>
+    `<path d="M64 180 L64 100 L50 64 Q46 52 58 50 Q66 50 70 62 L76 80 L76 34 Q76 22 88 22 Q98 22 98 34 L98 74 L100 26 Q100 14 112 14 Q124 14 122 28 L120 76 L126 34 Q128 22 140 24 Q150 26 148 38 L140 92 L140 180 Z" fill="${f}"/>` +
+    `<rect x="60" y="156" width="84" height="26" rx="4" fill="${INK}"/><path d="M80 120 L124 120" stroke="#000" stroke-opacity=".15" stroke-width="4"/>`,
+  boots: (f) =>
+    `<path d="M52 30 L116 30 L118 118 Q170 122 178 150 L178 172 L40 172 L44 118 Z" fill="${f}"/><rect x="36" y="168" width="146" height="14" rx="4" fill="${INK}"/>` +
+    `<path d="M60 54 L110 54 M60 76 L110 76 M60 98 L110 98" stroke="${GLOW}" stroke-width="5"/><path d="M140 140 Q164 140 174 160" stroke="#000" stroke-opacity=".2" stroke-width="6" fill="none"/>`,
+  'ear-defenders': (f) =>
+    `<path d="M46 112 Q46 26 100 26 Q154 26 154 112" stroke="${INK}" stroke-width="12" fill="none"/>` +
+    `<rect x="24" y="96" width="44" height="70" rx="20" fill="${f}"/><rect x="132" y="96" width="44" height="70" rx="20" fill="${f}"/>` +
+    `<rect x="58" y="104" width="12" height="54" rx="5" fill="${INK}"/><rect x="130" y="104" width="12" height="54" rx="5" fill="${INK}"/>`,
 };

@@ -4,6 +4,8 @@ import type { Database } from '../src/client';
 import { verifyPassword } from '../src/password';
 import * as s from '../src/schema/index';
 import { openTestDatabase } from '../src/testing';
+import { builtStores, productGlyph } from './build';
+import { GLYPHS } from './glyphs';
 import { renderSeedImage, SEED_STORES, SEED_USERS, seedDatabase } from './index';
 
 let database: Database;
@@ -63,7 +65,8 @@ describe('seeded demo stores', () => {
       expect(products.some((p) => p.stockQuantity === 0)).toBe(true);
       expect(products.some((p) => p.salePrice !== null && p.salePrice < p.listPrice)).toBe(true);
       expect(products.every((p) => p.listPrice > 0 && Number.isInteger(p.listPrice))).toBe(true);
-      expect(products.some((p) => !p.smallImageUrl && !p.mediumImageUrl && !p.detailImageUrl)).toBe(true);
+      // Every product has a picture: a demo shop should not show the no-image placeholder.
+      expect(products.filter((p) => !p.smallImageUrl && !p.mediumImageUrl && !p.detailImageUrl)).toEqual([]);
       // Pictures are made locally and served by our own media route: no external URLs.
       for (const p of products) {
         for (const u of [p.smallImageUrl, p.mediumImageUrl, p.detailImageUrl]) {
@@ -80,7 +83,7 @@ describe('seeded demo stores', () => {
       const categories = await database.db.select().from(s.categories).where(eq(s.categories.tenantId, t));
       expect(categories.some((c) => c.linkTwoImageUrl)).toBe(true);
       expect(categories.some((c) => !c.linkTwoImageUrl && c.linkTwoImageUrlS3)).toBe(true);
-      expect(categories.some((c) => !c.linkTwoImageUrl && !c.linkTwoImageUrlS3)).toBe(true);
+      expect(categories.filter((c) => !c.linkTwoImageUrl && !c.linkTwoImageUrlS3)).toEqual([]);
       const rollups = await database.db.select().from(s.categoryRollups).where(eq(s.categoryRollups.tenantId, t));
       expect(rollups.length).toBeGreaterThan(0);
 
@@ -171,6 +174,29 @@ describe('seed pictures', () => {
     expect((await sharp(banner?.body).metadata()).width).toBe(1600);
     const logo = await renderSeedImage('seed/garden/logo.svg');
     expect(logo?.body.toString()).toContain('Fernwood Garden Supply');
+  });
+
+  it('can draw the picture of every seeded product and category', async () => {
+    const keys: string[] = [];
+    for (const t of tenants) {
+      const products = await database.db.select().from(s.products).where(eq(s.products.tenantId, t));
+      for (const p of products) keys.push((p.smallImageUrl ?? p.detailImageUrl ?? '').replace(/^\/media\//, ''));
+      const categories = await database.db.select().from(s.categories).where(eq(s.categories.tenantId, t));
+      for (const c of categories) keys.push((c.linkTwoImageUrl ?? c.linkTwoImageUrlS3 ?? '').replace(/^\/media\//, ''));
+    }
+    const missing: string[] = [];
+    for (const key of keys) if (!(await renderSeedImage(key))) missing.push(key);
+    expect(missing).toEqual([]);
+  });
+
+  it('draws what a product is: kinds outside its category and no category of one repeated shape', () => {
+    for (const b of builtStores()) for (const [, art] of b.art) expect(GLYPHS[art.glyph]).toBeTypeOf('function');
+    expect(productGlyph('Smart Dimmer Switch', 'bulb')).toBe('dimmer');
+    expect(productGlyph('Pruning Saw 13-Inch', 'shears')).toBe('pruning-saw');
+    const lighting = builtStores().find((b) => b.store.tenantId === 'lighting');
+    const pendants = (lighting?.products ?? []).filter((p) => /pendant/i.test(p.productName));
+    const shapes = new Set(pendants.map((p) => lighting?.art.get(p.productId.toLowerCase())?.glyph));
+    expect(shapes.size).toBeGreaterThanOrEqual(5);
   });
 
   it('is deterministic and knows only its own keys', async () => {

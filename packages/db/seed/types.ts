@@ -46,7 +46,22 @@ export type Glyph =
   | 'toolbox'
   | 'workbench'
   | 'helmet'
-  | 'jacket';
+  | 'jacket'
+  | 'pendant-globe'
+  | 'pendant-cone'
+  | 'pendant-linear'
+  | 'pendant-woven'
+  | 'paper-lantern'
+  | 'dimmer'
+  | 'led-strip'
+  | 'spot-bulb'
+  | 'tube-bulb'
+  | 'pruning-saw'
+  | 'lopper'
+  | 'glasses'
+  | 'gloves'
+  | 'boots'
+  | 'ear-defenders';
 
 /** [product name, brand, list price in dollars, sale price in dollars or 0 for none] */
 export type ItemRow = readonly [string, string, number, number?];

@@ -137,7 +137,7 @@ export const garden: SeedStore = {
       name: null,
       description: 'Herb Kits',
       longDescription: 'Windowsill herb kits with pots, soil and seed.',
-      image: 'none',
+      image: 's3',
       glyph: 'herb',
       weight: 1200,
       features: [
@@ -231,7 +231,7 @@ export const garden: SeedStore = {
       name: 'Hoses & Sprinklers',
       description: 'Hoses & Irrigation',
       longDescription: 'Kink-free hoses, nozzles, sprinklers and drip irrigation.',
-      image: 'none',
+      image: 's3',
       glyph: 'hose',
       weight: 3400,
       features: [
@@ -347,7 +347,7 @@ export const garden: SeedStore = {
       name: 'Garden Furniture',
       description: 'Garden Furniture',
       longDescription: 'Chairs, benches and tables for the patio.',
-      image: 'none',
+      image: 's3',
       glyph: 'chair',
       weight: 14000,
       features: [

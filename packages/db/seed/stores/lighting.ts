@@ -162,7 +162,7 @@ export const lighting: SeedStore = {
       name: null,
       description: 'Desk & Task Lamps',
       longDescription: 'Task lighting with adjustable arms, dimmers and USB charging.',
-      image: 'none',
+      image: 's3',
       glyph: 'desk-lamp',
       weight: 1700,
       features: [
@@ -231,7 +231,7 @@ export const lighting: SeedStore = {
       name: 'Track & Rail',
       description: 'Track & Rail Lighting',
       longDescription: 'Track, rail and monorail systems with heads you aim yourself.',
-      image: 'none',
+      image: 's3',
       glyph: 'track',
       weight: 3200,
       features: [
@@ -369,7 +369,7 @@ export const lighting: SeedStore = {
       name: 'LED Bulbs',
       description: 'LED Bulbs',
       longDescription: 'Everyday LED bulbs in every base and colour temperature.',
-      image: 'none',
+      image: 's3',
       glyph: 'bulb',
       weight: 150,
       features: [

@@ -131,7 +131,7 @@ export const power: SeedStore = {
       name: 'Grinders',
       description: 'Grinders & Polishers',
       longDescription: 'Angle grinders, bench grinders and polishers.',
-      image: 'none',
+      image: 's3',
       glyph: 'grinder',
       weight: 2300,
       features: [
@@ -199,7 +199,7 @@ export const power: SeedStore = {
       name: 'Hammers',
       description: 'Hammers & Striking Tools',
       longDescription: 'Claw, framing and sledge hammers, mallets and chisels.',
-      image: 'none',
+      image: 's3',
       glyph: 'hammer',
       weight: 900,
       features: [
@@ -288,7 +288,7 @@ export const power: SeedStore = {
       name: 'Trimmers',
       description: 'Trimmers & Hedge Cutters',
       longDescription: 'Grass trimmers, edgers and hedge cutters.',
-      image: 'none',
+      image: 's3',
       glyph: 'trimmer',
       weight: 3100,
       features: [
@@ -355,7 +355,7 @@ export const power: SeedStore = {
       name: null,
       description: 'Workbenches & Clamps',
       longDescription: 'Folding workbenches, sawhorses, clamps and vices.',
-      image: 'none',
+      image: 's3',
       glyph: 'workbench',
       weight: 12000,
       features: [

@@ -1,6 +1,7 @@
 import type { Catalog, Category, CmsPage, StoreDetails } from '@app/contracts';
 import { categoryFooterLabel } from '@app/contracts/client';
-import { Mail, MapPin, Phone } from 'lucide-react';
+import { ChevronDown, Mail, MapPin, Phone } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { titleCase } from '../../lib/title-case';
 import { NewsletterForm } from './newsletter-form';
@@ -37,12 +38,12 @@ function phoneLine(store: StoreDetails): string | null {
   return [c.countryCode, c.areaCode ? `(${c.areaCode})` : null, c.contactNumber].filter(Boolean).join(' ');
 }
 
-const heading = 'mb-4 text-sm font-semibold tracking-wide text-white uppercase';
+const heading = 'text-sm font-semibold tracking-wide text-white uppercase';
 const link = 'text-sm text-white/75 hover:text-white hover:underline';
 
 function CategoryColumn({ items, testId }: { items: Category[]; testId: string }) {
   return (
-    <ul className="space-y-2.5" data-testid={testId}>
+    <ul className="space-y-3" data-testid={testId}>
       {items.map((c) => (
         <li key={c.productCategoryId}>
           <Link to={`/categories/${c.productCategoryId}`} className={link}>
@@ -51,6 +52,35 @@ function CategoryColumn({ items, testId }: { items: Category[]; testId: string }
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * A footer section: collapsed behind its heading on a phone, always open from md up (app.css,
+ * `.footer-section`). <details> needs no script, so it works before and without hydration.
+ */
+function Section({
+  title,
+  className = '',
+  testId,
+  children,
+}: {
+  title: string;
+  className?: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <details className={`footer-section group border-t border-white/15 md:border-0 ${className}`} data-testid={testId}>
+      <summary className="flex h-14 cursor-pointer list-none items-center justify-between md:mb-4 md:h-auto md:cursor-default [&::-webkit-details-marker]:hidden">
+        <h2 className={heading}>{title}</h2>
+        <ChevronDown
+          aria-hidden
+          className="size-4 text-white/70 transition-transform group-open:rotate-180 md:hidden"
+        />
+      </summary>
+      <div className="pb-5 md:pb-0">{children}</div>
+    </details>
   );
 }
 
@@ -94,7 +124,9 @@ function Subscribe({ store }: { store: StoreDetails }) {
         title="Newsletter signup"
         sandbox="allow-forms allow-popups"
         srcDoc={doc}
-        className="h-14 w-full border-0"
+        // A frame cannot grow to its content (the sandbox runs no script): tall enough for a label
+        // above an input and its button (about 66 px) with room for the focus ring.
+        className="h-20 w-full border-0"
         data-testid="newsletter-embed"
       />
     );
@@ -136,9 +168,9 @@ export function Footer({ store, catalogs, pages }: { store: StoreDetails; catalo
   const email = store.emailAddress || EMAIL_PLACEHOLDER;
   const one = store.template === 'ONE';
 
+  const name = store.companyName || store.storeName;
   const contact = (
     <div className="space-y-3 text-sm text-white/75" data-testid="company-contact">
-      <p className="font-semibold text-white">{store.companyName || store.storeName}</p>
       <p className="flex gap-2">
         <MapPin aria-hidden className="mt-0.5 size-4 shrink-0" />
         <span data-testid="company-address">{address ?? ADDRESS_PLACEHOLDER}</span>
@@ -149,74 +181,67 @@ export function Footer({ store, catalogs, pages }: { store: StoreDetails; catalo
       </p>
       <p className="flex gap-2">
         <Mail aria-hidden className="mt-0.5 size-4 shrink-0" />
-        <span data-testid="company-email">{email}</span>
+        <span data-testid="company-email" className="break-all">
+          {email}
+        </span>
       </p>
     </div>
   );
+  const contactSeller = (
+    <Link
+      to="/contact"
+      className="inline-flex h-10 items-center rounded-md bg-action px-5 text-sm font-semibold text-white hover:opacity-90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+    >
+      Contact Seller
+    </Link>
+  );
+  const subscribe = (
+    <div className="space-y-4">
+      <h2 className={heading}>{one ? 'Stay in touch' : 'Subscribe'}</h2>
+      <Subscribe store={store} />
+      <SocialIcons />
+    </div>
+  );
 
+  // Dawn's footer: the company first, then the link lists, then the newsletter; on a phone the link
+  // lists fold away so the footer is a few rows, not a long page of links.
   return (
     <footer className="bg-dark text-white" data-testid="footer" data-template={store.template}>
-      <div className="mx-auto max-w-7xl px-4 py-12">
-        <div className={`grid gap-10 ${one ? 'md:grid-cols-2 lg:grid-cols-5' : 'sm:grid-cols-2 lg:grid-cols-5'}`}>
-          {one ? (
-            <div className="space-y-5 lg:col-span-2">
-              <h2 className={heading}>Stay in touch</h2>
-              <Subscribe store={store} />
-              <SocialIcons />
-              {contact}
-            </div>
-          ) : (
-            <div className="space-y-5 lg:col-span-2">
-              <h2 className={heading}>{store.companyName || store.storeName}</h2>
-              {contact}
-              <Link
-                to="/contact"
-                className="inline-flex h-10 items-center rounded-md bg-action px-5 text-sm font-semibold text-white hover:opacity-90"
-              >
-                Contact Seller
-              </Link>
-            </div>
-          )}
-          <div>
-            <h2 className={heading}>Browse categories</h2>
-            <div className="grid grid-cols-2 gap-x-6">
-              <CategoryColumn items={cats.slice(0, 5)} testId="footer-categories-1" />
-              <CategoryColumn items={cats.slice(5, 10)} testId="footer-categories-2" />
-            </div>
+      <div className="mx-auto max-w-7xl px-4 py-10 md:py-14">
+        <div className="grid gap-8 md:grid-cols-12 md:gap-x-8 md:gap-y-10">
+          <div className="space-y-5 md:col-span-12 lg:col-span-3">
+            {/* The company's name once here; the copyright strip below names it again by rule. */}
+            <h2 className="text-lg font-semibold text-white">{name}</h2>
+            {one && subscribe}
+            {contact}
+            {!one && contactSeller}
           </div>
-          <div>
-            <h2 className={heading}>Quick Links</h2>
-            <CategoryColumn items={cats} testId="footer-quick-links" />
-          </div>
-          <div className="space-y-8">
-            {bottom.length > 0 && (
-              <div data-testid="footer-learn-more">
-                <h2 className={heading}>Learn More</h2>
-                <ul className="space-y-2.5">
-                  {bottom.map((p) => (
-                    <li key={p.id}>
-                      <Link to={`/page/details/${p.pageUrl}`} className={link}>
-                        {titleCase(p.pageTitle)}
-                      </Link>
-                    </li>
-                  ))}
-                </ul>
+          <div className="md:col-span-12 md:grid md:grid-cols-9 md:gap-8 lg:col-span-9">
+            <Section title="Browse categories" className="md:col-span-4">
+              <div className="grid grid-cols-2 gap-x-6 gap-y-3">
+                <CategoryColumn items={cats.slice(0, 5)} testId="footer-categories-1" />
+                <CategoryColumn items={cats.slice(5, 10)} testId="footer-categories-2" />
               </div>
-            )}
-            {one ? (
-              <Link
-                to="/contact"
-                className="inline-flex h-10 items-center rounded-md bg-action px-5 text-sm font-semibold text-white hover:opacity-90"
-              >
-                Contact Seller
-              </Link>
-            ) : (
-              <div className="space-y-4">
-                <h2 className={heading}>Subscribe</h2>
-                <Subscribe store={store} />
-                <SocialIcons />
-              </div>
-            )}
+            </Section>
+            <Section title="Quick Links" className="md:col-span-2">
+              <CategoryColumn items={cats} testId="footer-quick-links" />
+            </Section>
+            <div className="md:col-span-3 md:space-y-8">
+              {bottom.length > 0 && (
+                <Section title="Learn More" testId="footer-learn-more">
+                  <ul className="space-y-3">
+                    {bottom.map((p) => (
+                      <li key={p.id}>
+                        <Link to={`/page/details/${p.pageUrl}`} className={link}>
+                          {titleCase(p.pageTitle)}
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                </Section>
+              )}
+              <div className="border-t border-white/15 pt-6 md:border-0 md:pt-0">{one ? contactSeller : subscribe}</div>
+            </div>
           </div>
         </div>
         <nav

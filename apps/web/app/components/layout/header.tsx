@@ -41,10 +41,14 @@ export function Header({ store, user, cartSize, wishlistCount }: Props) {
           <UserMenu user={user} template={store.template} />
           <Link
             to="/account/wishlist"
-            className="flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-slate-800 hover:text-brand"
+            className="flex flex-row-reverse items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-slate-800 hover:text-brand"
             aria-label={`${one ? 'My Wishlist' : 'Wishlist'}${wishlistCount > 0 ? `, ${wishlistCount} ${wishlistCount === 1 ? 'item' : 'items'}` : ''}`}
             data-testid="wishlist-link"
           >
+            {/* The label comes first in the markup and is drawn after the icon (row-reverse): axe reads
+                visible text in markup order, and the link's name must begin with it
+                (label-content-name-mismatch: speech users say what they see). */}
+            {one && <span className="hidden lg:inline">My Wishlist</span>}{' '}
             <span className="relative">
               <Heart aria-hidden className="size-6" />
               {wishlistCount > 0 && (
@@ -56,14 +60,17 @@ export function Header({ store, user, cartSize, wishlistCount }: Props) {
                 </span>
               )}
             </span>
-            {one && <span className="hidden lg:inline">My Wishlist</span>}
           </Link>
           <Link
             to="/cart"
-            className="relative flex items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-slate-800 hover:text-brand"
+            className="relative flex flex-row-reverse items-center gap-2 rounded-md px-2 py-2 text-sm font-medium text-slate-800 hover:text-brand"
             aria-label={`${one ? 'Shopping Cart' : 'Cart'}, ${cartSize} ${cartSize === 1 ? 'item' : 'items'}`}
             data-testid="cart-link"
           >
+            {/* The label comes first in the markup and is drawn after the icon (row-reverse): axe reads
+                visible text in markup order, and the link's name must begin with it
+                (label-content-name-mismatch: speech users say what they see). */}
+            {one && <span className="hidden lg:inline">Shopping Cart</span>}{' '}
             <span className="relative">
               <ShoppingBag aria-hidden className="size-6" />
               <span
@@ -73,7 +80,6 @@ export function Header({ store, user, cartSize, wishlistCount }: Props) {
                 {cartSize}
               </span>
             </span>
-            {one && <span className="hidden lg:inline">Shopping Cart</span>}
           </Link>
         </nav>
       </div>

@@ -25,7 +25,7 @@ function Badge({ tone, children }: { tone: 'dark' | 'warn' | 'sale'; children: s
     sale: 'bg-red-700 text-white',
   }[tone];
   return (
-    <span className={`rounded-full px-2.5 py-1 text-xs font-semibold ${cls}`} data-testid="badge">
+    <span className={`rounded-full px-2.5 py-1 text-xs font-semibold whitespace-nowrap ${cls}`} data-testid="badge">
       {children}
     </span>
   );
@@ -75,7 +75,9 @@ export function ProductCard({
           decoding="async"
           className={`h-full w-full object-cover transition-transform duration-500 group-hover:scale-[1.04] ${product.inStock ? '' : 'opacity-70'}`}
         />
-        <div className="absolute top-2 left-2 flex flex-wrap gap-1.5">
+        {/* Stops short of the wishlist heart (top right): on a narrow card a second badge wraps
+            below the first instead of sliding under the heart. */}
+        <div className="absolute top-2 right-12 left-2 flex flex-wrap items-start gap-1.5">
           <StockBadges product={product} />
         </div>
       </div>

@@ -165,7 +165,7 @@ function CartLineRow({ line, currency }: { line: CartLine; currency: string }) {
     <li className={`flex gap-4 py-5 ${busy ? 'opacity-60' : ''}`} data-testid="cart-line">
       <Link
         to={`/${line.slug}/${line.productId}`}
-        className="size-24 shrink-0 overflow-hidden rounded-lg border border-slate-200 bg-white"
+        className="size-20 shrink-0 overflow-hidden rounded-lg border border-slate-200 bg-white sm:size-24"
       >
         {line.imageUrl ? (
           <img src={line.imageUrl} alt="" width={96} height={96} className="size-full object-cover" />
@@ -193,7 +193,8 @@ function CartLineRow({ line, currency }: { line: CartLine; currency: string }) {
             </p>
           )}
         </div>
-        <div className="flex items-start gap-3 sm:flex-col sm:items-end">
+        {/* Wraps on a phone: quantity, total and remove side by side are wider than 375 px. */}
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2 sm:flex-col sm:flex-nowrap sm:items-end">
           <PostForm className="flex items-center gap-2">
             <input type="hidden" name="intent" value="update" />
             <input type="hidden" name="lineId" value={line.lineId} />
@@ -228,7 +229,7 @@ function CartLineRow({ line, currency }: { line: CartLine; currency: string }) {
             <input type="hidden" name="lineId" value={line.lineId} />
             <button
               type="submit"
-              className="flex h-10 items-center gap-1 text-sm text-slate-600 hover:text-red-700"
+              className="flex h-10 min-w-10 items-center justify-center gap-1 text-sm text-slate-600 hover:text-red-700"
               aria-label={`Remove ${line.productName}`}
             >
               <Trash2 aria-hidden className="size-4" />

@@ -1,6 +1,7 @@
-import type { ProductSummary } from '@app/contracts';
+import type { Catalog, ProductSummary } from '@app/contracts';
 import { categoryImage, categoryLabel } from '@app/contracts/client';
 import { ArrowRight } from 'lucide-react';
+import type { CSSProperties } from 'react';
 import { Link, useRouteLoaderData } from 'react-router';
 import { NO_IMAGE } from '../../components/layout/category-bar';
 import { ProductGrid } from '../../components/product/product-card';
@@ -27,6 +28,92 @@ function ProductShelf({ id, title, products }: { id: string; title: string; prod
       </h2>
       <ProductGrid products={products} />
     </section>
+  );
+}
+
+/** Tiles a desktop row holds; catalogs are packed into rows of at most this many. */
+const ROW_TILES = 6;
+
+/**
+ * Packs catalogs into rows of at most ROW_TILES tiles, each into the first row with room (first
+ * fit): a store of many small catalogs (power: six of two to four) then fills every row instead of
+ * leaving most of each one empty, and no catalog is left alone on a row of two huge tiles.
+ */
+function packCatalogRows(catalogs: Catalog[]): Catalog[][] {
+  const rows: { used: number; items: Catalog[] }[] = [];
+  for (const c of catalogs) {
+    const n = Math.min(ROW_TILES, c.categoryList.length);
+    if (n === 0) continue;
+    const row = rows.find((r) => r.used + n <= ROW_TILES);
+    if (row) {
+      row.items.push(c);
+      row.used += n;
+    } else rows.push({ used: n, items: [c] });
+  }
+  return rows.map((r) => r.items);
+}
+
+function CategorySections({ catalogs }: { catalogs: Catalog[] }) {
+  return (
+    <div className="mb-16 space-y-12" data-testid="home-categories">
+      {packCatalogRows(catalogs).map((row) => (
+        // On a large screen the catalogs of a row share it in proportion to their tiles, so every
+        // tile of the row has the same size and the row ends at the right edge.
+        <div key={row.map((c) => c.prodCatalogId).join()} className="flex flex-col gap-12 lg:flex-row lg:gap-6">
+          {row.map((catalog) => {
+            const cats = catalog.categoryList.slice(0, ROW_TILES);
+            return (
+              <section
+                key={catalog.prodCatalogId}
+                className="min-w-0"
+                style={{ flex: `${cats.length} 1 0` }}
+                aria-labelledby={`cat-${catalog.prodCatalogId}`}
+                data-testid="home-catalog"
+              >
+                <h2
+                  id={`cat-${catalog.prodCatalogId}`}
+                  className="mb-5 text-xl font-bold tracking-tight text-slate-900 md:text-2xl"
+                >
+                  {catalog.catalogName}
+                </h2>
+                {/* A phone swipes through the tiles (as Dawn's collection list does); wider screens
+                    give each tile an equal share of the row. */}
+                <ul
+                  className="-mx-4 flex snap-x gap-3 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:grid-cols-[repeat(var(--tiles),minmax(0,1fr))] sm:gap-4 sm:overflow-visible sm:px-0 sm:pb-0"
+                  style={{ '--tiles': cats.length } as CSSProperties}
+                >
+                  {cats.map((c) => (
+                    <li
+                      key={c.productCategoryId}
+                      className={`shrink-0 snap-start sm:w-auto ${cats.length > 2 ? 'w-[42%]' : 'w-[calc(50%-0.375rem)]'}`}
+                      data-testid="home-category-tile"
+                    >
+                      <Link to={`/categories/${c.productCategoryId}`} className="group block">
+                        <div className="aspect-[4/3] overflow-hidden rounded-xl bg-slate-100">
+                          <img
+                            src={categoryImage(c) ?? NO_IMAGE}
+                            srcSet={mediaSrcSet(categoryImage(c), [160, 320, 480])}
+                            sizes="(min-width: 1024px) 200px, (min-width: 640px) 33vw, 50vw"
+                            alt=""
+                            width={300}
+                            height={225}
+                            loading="lazy"
+                            className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
+                          />
+                        </div>
+                        <p className="mt-2 text-sm font-medium text-slate-800 group-hover:text-brand">
+                          {categoryLabel(c)}
+                        </p>
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            );
+          })}
+        </div>
+      ))}
+    </div>
   );
 }
 
@@ -67,39 +154,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       )}
       <div className="mx-auto max-w-7xl px-4 py-12">
         <ProductShelf id="featured" title="Featured" products={loaderData.featured} />
-        {catalogs.map((catalog) => (
-          <section key={catalog.prodCatalogId} className="mb-14" aria-labelledby={`cat-${catalog.prodCatalogId}`}>
-            <div className="mb-5 flex items-end justify-between">
-              <h2
-                id={`cat-${catalog.prodCatalogId}`}
-                className="text-xl font-bold tracking-tight text-slate-900 md:text-2xl"
-              >
-                {catalog.catalogName}
-              </h2>
-            </div>
-            <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
-              {catalog.categoryList.slice(0, 6).map((c) => (
-                <li key={c.productCategoryId}>
-                  <Link to={`/categories/${c.productCategoryId}`} className="group block">
-                    <div className="aspect-[4/3] overflow-hidden rounded-xl bg-slate-100">
-                      <img
-                        src={categoryImage(c) ?? NO_IMAGE}
-                        srcSet={mediaSrcSet(categoryImage(c), [160, 320, 480])}
-                        sizes="(min-width: 1024px) 200px, (min-width: 640px) 33vw, 50vw"
-                        alt=""
-                        width={300}
-                        height={225}
-                        loading="lazy"
-                        className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
-                      />
-                    </div>
-                    <p className="mt-2 text-sm font-medium text-slate-800 group-hover:text-brand">{categoryLabel(c)}</p>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))}
+        <CategorySections catalogs={catalogs} />
         <ProductShelf id="new-arrivals" title="New arrivals" products={loaderData.newest} />
         {rest.length > 0 && (
           <section className="grid gap-4 md:grid-cols-2" aria-label="Promotions">

@@ -1,5 +1,7 @@
+import type { Category } from '@app/contracts';
+import { categoryLabel } from '@app/contracts/client';
 import { SearchX } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link, useRouteLoaderData } from 'react-router';
 import { CatalogView } from '../../components/catalog/catalog-view';
 import { SEARCH_SORT_OPTIONS } from '../../components/catalog/sort-options';
 import { PageContainer } from '../../components/ui/page';
@@ -31,7 +33,23 @@ export function meta({ data: d, params, matches }: Route.MetaArgs) {
 
 const searchHref = (text: string) => `/product/search/${encodeURIComponent(text)}`;
 
+/** The store's own first categories: the tips name what this shop sells, not another's goods. */
+function useTopCategories(count: number): Category[] {
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const seen = new Set<string>();
+  const out: Category[] = [];
+  for (const c of (root?.shell.main.catalogCol ?? []).flatMap((x) => x.categoryList)) {
+    if (seen.has(c.productCategoryId)) continue;
+    seen.add(c.productCategoryId);
+    out.push(c);
+    if (out.length === count) break;
+  }
+  return out;
+}
+
 function NoResults({ searchText, suggestions }: { searchText: string; suggestions: string[] }) {
+  const top = useTopCategories(4);
+  const general = top[0] ? categoryLabel(top[0]).toLowerCase() : null;
   return (
     <div
       className="rounded-2xl border border-dashed border-slate-300 bg-slate-50 px-6 py-14 md:px-12"
@@ -60,10 +78,31 @@ function NoResults({ searchText, suggestions }: { searchText: string; suggestion
       <div className="mx-auto mt-10 max-w-xl border-t border-slate-200 pt-6">
         <h3 className="text-sm font-semibold text-slate-900">Search tips</h3>
         <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-slate-600">
-          <li>Use fewer or more general words, such as “lamp” instead of “brass desk lamp with dimmer”.</li>
+          <li>
+            {general
+              ? `Use fewer or more general words, such as “${general}” instead of a long description.`
+              : 'Use fewer or more general words instead of a long description.'}
+          </li>
           <li>Search by brand or product code.</li>
           <li>Put words in quotes to find an exact phrase, and a minus sign before a word to leave it out.</li>
         </ul>
+        {top.length > 0 && (
+          <nav aria-label="Popular categories" className="mt-5" data-testid="no-results-categories">
+            <h3 className="text-sm font-semibold text-slate-900">Or browse a category</h3>
+            <ul className="mt-3 flex flex-wrap gap-x-5 gap-y-2 text-sm">
+              {top.map((c) => (
+                <li key={c.productCategoryId}>
+                  <Link
+                    to={`/categories/${c.productCategoryId}`}
+                    className="font-medium text-brand underline underline-offset-2"
+                  >
+                    {categoryLabel(c)}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
         <p className="mt-5 text-sm text-slate-600">
           Still stuck?{' '}
           <Link to="/contact" className="font-semibold text-brand underline underline-offset-2">
