@@ -30,7 +30,7 @@ import { createJobRunner, type JobRunner, type JobRunnerOptions } from './module
 import { createMailer, createMailQueue, type Mailer, mailboxRoutes } from './modules/mail/index';
 import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
 import { createNewsletterService, newsletterPages, newsletterRoutes } from './modules/newsletter/index';
-import { createOrdersService, ordersPages, ordersRoutes } from './modules/orders/index';
+import { createInvoiceRenderer, createOrdersService, ordersPages, ordersRoutes } from './modules/orders/index';
 import {
   cardsPages,
   cardsRoutes,
@@ -46,6 +46,7 @@ import { createStoreService, shellPages, storeRoutes } from './modules/store/ind
 import { registerPages } from './modules/storefront/index';
 import { createTenantService, tenantRoutes } from './modules/tenant/index';
 import { carryWishlistItem, createWishlistService, wishlistPages, wishlistRoutes } from './modules/wishlist/index';
+import costlyRoutes from './plugins/costly-routes';
 import errors from './plugins/errors';
 import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors';
 import inputGuards from './plugins/input-guards';
@@ -74,6 +75,11 @@ export interface BuildOptions {
         | 'SESSION_SECRET'
         | 'STUCK_ORDER_MINUTES'
         | 'NIGHTLY_JOBS_AT'
+        | 'INVOICE_PDF_WORKERS'
+        | 'INVOICE_PDF_QUEUE'
+        | 'STORE_PDF_CONCURRENCY'
+        | 'STORE_SEARCH_CONCURRENCY'
+        | 'STORE_COSTLY_QUEUE'
       >
     >;
   database: Database;
@@ -245,6 +251,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const cart = createCartService(database.db, { products });
   const wishlist = createWishlistService(database.db, { cart });
   const orders = createOrdersService(database.db, { secret: sessionSecret, returnsOf: orderReturns });
+  // Invoices render in worker threads, off the event loop every store shares (decision 024).
+  const invoices = createInvoiceRenderer({ workers: config.INVOICE_PDF_WORKERS, queue: config.INVOICE_PDF_QUEUE });
+  app.addHook('onClose', async () => invoices.close());
+  // Started with the server so the first invoice does not wait for a worker to compile; tests start them on use.
+  if (config.NODE_ENV !== 'test') app.addHook('onReady', async () => invoices.warm());
   const paypal =
     config.PAYPAL_BASE_URL && config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET
       ? createPayPalClient({
@@ -307,6 +318,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   const resolveActor = createActorResolver(auth, { guestCartToken });
   await app.register(requestContext, { resolveActor, csrf: auth.csrf });
+  // Before the routes: it wraps each route marked `config: { costly }` as it is added (decision 024).
+  const storeQueue = config.STORE_COSTLY_QUEUE ?? 8;
+  await app.register(costlyRoutes, {
+    limits: {
+      pdf: { concurrency: config.STORE_PDF_CONCURRENCY ?? 2, queue: storeQueue },
+      search: { concurrency: config.STORE_SEARCH_CONCURRENCY ?? 4, queue: storeQueue },
+    },
+  });
 
   await app.register(healthRoutes, { ping: () => database.ping() });
   await app.register(tenantRoutes, { tenants });
@@ -320,7 +339,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(cartRoutes, { cart });
   await app.register(wishlistRoutes, { wishlist, cart });
   await app.register(checkoutRoutes, { checkout, addresses, cards });
-  await app.register(ordersRoutes, { orders, store, cart });
+  await app.register(ordersRoutes, { orders, store, cart, invoices });
   await app.register(returnsRoutes, { returns });
   await app.register(reviewsRoutes, { reviews });
   await app.register(auditRoutes, { audit });

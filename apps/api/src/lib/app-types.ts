@@ -30,3 +30,9 @@ export const changeErrors = {
   409: errorEnvelopeSchema,
   422: errorEnvelopeSchema,
 } as const;
+
+/** What a costly route (`config: { costly }`) can also answer: the store's limit, or the server's. */
+export const costlyErrors = {
+  429: errorEnvelopeSchema,
+  503: errorEnvelopeSchema,
+} as const;

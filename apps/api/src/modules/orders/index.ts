@@ -1,3 +1,4 @@
+export { createInvoiceRenderer, defaultInvoiceWorkers, type InvoiceRenderer } from './invoice-pdf-pool';
 export { canTransition, ORDER_TRANSITIONS, STATUS_LABELS } from './order-state';
 export {
   historyActor,

@@ -2,6 +2,7 @@ import { formatMoney } from '@app/contracts';
 import { getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { type InvoiceData, renderInvoicePdf, toWinAnsi } from './invoice-pdf';
+import { createInvoiceRenderer } from './invoice-pdf-pool';
 
 type Line = InvoiceData['order']['lines'][number];
 
@@ -99,43 +100,60 @@ async function readPdf(buffer: Buffer) {
   };
 }
 
+/** What a customer reads on the default invoice: store, order, lines, totals, payment. */
+async function expectCustomerInvoice(pdf: Buffer, data: InvoiceData) {
+  expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+  const read = await readPdf(pdf);
+  expect(read.pages).toHaveLength(1);
+  expect(read.text).toContain('Northwind Outfitters');
+  expect(read.text).toContain('NW-100482');
+  expect(read.text).toContain('November 20, 2026');
+  for (const line of data.order.lines) expect(read.text).toContain(line.name);
+  expect(read.text).toContain('Size: M / Colour: Heather Grey');
+
+  // Quantity, unit price and line total sit on the row of their item.
+  expect(read.row('Merino Wool Crew Sweater')).toEqual(['Merino Wool Crew Sweater', '2', '$89.00', '$178.00']);
+  expect(read.row('Gift wrap')).toEqual(['Gift wrap', '13', '$5.00', '$65.00']);
+
+  expect(read.row('Subtotal')).toEqual(['Subtotal', formatMoney(data.order.subtotalMinor, 'USD')]);
+  expect(read.row('Discount (WELCOME10)')).toEqual(['Discount (WELCOME10)', '-$30.75']);
+  expect(read.row('Shipping')).toEqual(['Shipping', '$8.95']);
+  expect(read.row('Tax')).toEqual(['Tax', '$24.66']);
+  const total = formatMoney(data.order.totalMinor, 'USD');
+  expect(total).toBe('$310.36');
+  expect(read.row('Total')).toEqual(['Total', total]);
+
+  // WinAnsi has the bullet and the en dash: they come out as typed, not as '?'.
+  expect(read.text).toContain('Visa •••• 4242');
+  expect(read.text).toContain('UPS Ground (3–5 business days)');
+  expect(read.text).toContain('jordan.rivera@example.com');
+  expect(read.text).toContain('55 Elm Street, Apt 4B');
+  expect(read.text).toContain('Thank you for shopping at Northwind Outfitters');
+  expect(read.text).toContain('shop.northwind.example');
+  expect(read.text).toContain('Page 1 of 1');
+
+  expect(read.info.Title).toBe('Invoice for order NW-100482 - Northwind Outfitters');
+  expect(read.info.Author).toBe('Northwind Outfitters');
+}
+
 describe('renderInvoicePdf', () => {
   it('renders the invoice a customer reads: store, order, lines, totals, payment', async () => {
     const data = invoice();
-    const pdf = await renderInvoicePdf(data);
-    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await expectCustomerInvoice(await renderInvoicePdf(data), data);
+  });
 
-    const read = await readPdf(pdf);
-    expect(read.pages).toHaveLength(1);
-    expect(read.text).toContain('Northwind Outfitters');
-    expect(read.text).toContain('NW-100482');
-    expect(read.text).toContain('November 20, 2026');
-    for (const line of data.order.lines) expect(read.text).toContain(line.name);
-    expect(read.text).toContain('Size: M / Colour: Heather Grey');
-
-    // Quantity, unit price and line total sit on the row of their item.
-    expect(read.row('Merino Wool Crew Sweater')).toEqual(['Merino Wool Crew Sweater', '2', '$89.00', '$178.00']);
-    expect(read.row('Gift wrap')).toEqual(['Gift wrap', '13', '$5.00', '$65.00']);
-
-    expect(read.row('Subtotal')).toEqual(['Subtotal', formatMoney(data.order.subtotalMinor, 'USD')]);
-    expect(read.row('Discount (WELCOME10)')).toEqual(['Discount (WELCOME10)', '-$30.75']);
-    expect(read.row('Shipping')).toEqual(['Shipping', '$8.95']);
-    expect(read.row('Tax')).toEqual(['Tax', '$24.66']);
-    const total = formatMoney(data.order.totalMinor, 'USD');
-    expect(total).toBe('$310.36');
-    expect(read.row('Total')).toEqual(['Total', total]);
-
-    // WinAnsi has the bullet and the en dash: they come out as typed, not as '?'.
-    expect(read.text).toContain('Visa •••• 4242');
-    expect(read.text).toContain('UPS Ground (3–5 business days)');
-    expect(read.text).toContain('jordan.rivera@example.com');
-    expect(read.text).toContain('55 Elm Street, Apt 4B');
-    expect(read.text).toContain('Thank you for shopping at Northwind Outfitters');
-    expect(read.text).toContain('shop.northwind.example');
-    expect(read.text).toContain('Page 1 of 1');
-
-    expect(read.info.Title).toBe('Invoice for order NW-100482 - Northwind Outfitters');
-    expect(read.info.Author).toBe('Northwind Outfitters');
+  it('renders the same invoice in the worker pool, off the event loop', async () => {
+    const renderer = createInvoiceRenderer({ workers: 1, queue: 4 });
+    try {
+      const data = invoice();
+      const [pdf, again] = await Promise.all([renderer.render(data), renderer.render(data)]);
+      await expectCustomerInvoice(pdf, data);
+      await expectCustomerInvoice(again, data);
+      expect(renderer.stats()).toEqual({ workers: 1, busy: 0, queued: 0 });
+    } finally {
+      await renderer.close();
+    }
   });
 
   it('leaves out the discount row when there is no discount', async () => {

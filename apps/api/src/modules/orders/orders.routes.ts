@@ -11,12 +11,12 @@ import {
 import { z } from 'zod';
 import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
-import { tenantErrors } from '../../lib/app-types';
+import { costlyErrors, tenantErrors } from '../../lib/app-types';
 import { signedInUser } from '../../lib/context';
 import type { CartService } from '../cart/index';
 import type { StoreService } from '../store/index';
 import { invoiceData } from './invoice-data';
-import { renderInvoicePdf } from './invoice-pdf';
+import type { InvoiceRenderer } from './invoice-pdf-pool';
 import type { OrdersService } from './orders.service';
 
 const BASE = '/skulocity/api/v1';
@@ -25,7 +25,12 @@ const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 /** Order history, one order, and its PDF invoice; paths as SPEC.md section 7. */
 export async function ordersRoutes(
   app: App,
-  { orders, store, cart }: { orders: OrdersService; store: StoreService; cart: CartService },
+  {
+    orders,
+    store,
+    cart,
+    invoices,
+  }: { orders: OrdersService; store: StoreService; cart: CartService; invoices: InvoiceRenderer },
 ) {
   app.get(
     `${BASE}/ecommerce/order/history`,
@@ -78,11 +83,13 @@ export async function ordersRoutes(
   app.get(
     `${BASE}/ecommerce/order/order/pdf`,
     {
+      config: { costly: 'pdf' },
       schema: {
         tags: ['orders'],
         summary: "The order's invoice as a PDF, for its owner (or its signed link)",
+        description: 'Each store renders a few invoices at once; past that the answer is 429 with Retry-After.',
         querystring: orderStatusQuerySchema,
-        response: { ...errors },
+        response: { ...errors, ...costlyErrors },
       },
     },
     async (req, reply) => {
@@ -92,7 +99,7 @@ export async function ordersRoutes(
         key: req.query.key,
       });
       const details = await store.details(req.ctx, req.ctx.productStoreId);
-      const pdf = await renderInvoicePdf(invoiceData(order, details, req.ctx.hostName));
+      const pdf = await invoices.render(invoiceData(order, details, req.ctx.hostName));
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `attachment; filename="invoice-${order.orderId}.pdf"`)

@@ -25,7 +25,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
-import { tenantErrors } from '../../lib/app-types';
+import { costlyErrors, tenantErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
 import type { PublicReadCache } from '../../lib/public-cache';
 import { sendPublic } from '../../lib/public-cache';
@@ -103,6 +103,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
   app.get(
     `${BASE}/product/search`,
     {
+      config: { costly: 'search' },
       schema: {
         tags: ['catalog'],
         summary: 'Ranked full-text search with facets and typo tolerance',
@@ -110,7 +111,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
           'searchText takes web search syntax ("a phrase", -exclude, or). When nothing matches, a corrected ' +
           'query is searched and named in searchedFor.',
         querystring: searchQuerySchema,
-        response: { 200: dataEnvelope(searchResultSchema), ...tenantErrors },
+        response: { 200: dataEnvelope(searchResultSchema), ...tenantErrors, ...costlyErrors },
       },
     },
     (req, reply) => cached(req, reply, 'search', () => products.search(req.ctx, req.query)),
@@ -119,11 +120,12 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
   app.get(
     `${BASE}/product/autocomplete`,
     {
+      config: { costly: 'search' },
       schema: {
         tags: ['catalog'],
         summary: 'Products and categories as the shopper types (header search box)',
         querystring: autocompleteQuerySchema,
-        response: { 200: dataEnvelope(autocompleteSchema), ...tenantErrors },
+        response: { 200: dataEnvelope(autocompleteSchema), ...tenantErrors, ...costlyErrors },
       },
     },
     (req, reply) => cached(req, reply, 'ac', () => products.autocomplete(req.ctx, req.query.q)),

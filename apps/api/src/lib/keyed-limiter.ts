@@ -1,0 +1,51 @@
+/**
+ * At most `limit` tasks at once per key (a store), with at most `queue` more waiting their turn in
+ * arrival order; past that `run` refuses at once instead of letting one key's backlog grow. Keys
+ * with nothing running or waiting are forgotten, so the number of stores ever seen does not matter.
+ */
+export class KeyedLimiter {
+  private readonly keys = new Map<string, { running: number; waiting: Array<() => void> }>();
+
+  constructor(
+    readonly limit: number,
+    readonly queue: number,
+  ) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError('limit must be a whole number of at least 1');
+    if (!Number.isInteger(queue) || queue < 0) throw new RangeError('queue must be a whole number of at least 0');
+  }
+
+  /** Runs `task` when `key` has a free slot; `null` (nothing run) when its slots and queue are full. */
+  async run<T>(key: string, task: () => Promise<T> | T): Promise<{ value: T } | null> {
+    let state = this.keys.get(key);
+    if (!state) {
+      state = { running: 0, waiting: [] };
+      this.keys.set(key, state);
+    }
+    if (state.running >= this.limit) {
+      if (state.waiting.length >= this.queue) return null;
+      // The slot is handed over by the task that ends (running stays counted), so no newcomer
+      // can overtake the ones already waiting.
+      await new Promise<void>((resolve) => state.waiting.push(resolve));
+    } else {
+      state.running++;
+    }
+    try {
+      return { value: await task() };
+    } finally {
+      const next = state.waiting.shift();
+      if (next) next();
+      else if (--state.running === 0) this.keys.delete(key);
+    }
+  }
+
+  /** Tasks running and waiting for `key` (tests, metrics). */
+  load(key: string): { running: number; waiting: number } {
+    const state = this.keys.get(key);
+    return { running: state?.running ?? 0, waiting: state?.waiting.length ?? 0 };
+  }
+
+  /** How many keys have something running or waiting. */
+  get activeKeys(): number {
+    return this.keys.size;
+  }
+}
