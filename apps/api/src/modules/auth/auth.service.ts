@@ -14,7 +14,7 @@ import {
   type ResetPasswordRequest,
 } from '@app/contracts';
 import { type Db, hashPassword, schema, verifyPassword } from '@app/db';
-import { and, count, eq, gt, isNull, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { createAttempts, tooManyAttempts } from '../../lib/attempts';
 import type { TenantContext } from '../../lib/context';
