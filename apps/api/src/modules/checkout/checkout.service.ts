@@ -32,6 +32,7 @@ const pr = schema.promoRedemptions;
 const cl = schema.cartLines;
 const c = schema.carts;
 const ppc = schema.paypalCheckouts;
+const ol = schema.orderLines;
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -67,6 +68,17 @@ type OrderRequest = Omit<PlaceOrder, 'payment'> & {
   payment: PlaceOrder['payment'] | { method: 'paypal'; paypalOrderId: string };
 };
 
+/** What a payment is for: an order's total in its currency. */
+type Amount = Pick<Quote, 'total' | 'currency'>;
+
+/**
+ * A checkout takes seconds; one whose order is still `placed` after this long died between reserving
+ * and confirming, and a retry with its key finishes it (see `resume`).
+ */
+const IN_DOUBT_AFTER_MS = 2 * 60_000;
+/** How long a retry waits for the same order's checkout still running in another request. */
+const RETRY_WAIT_MS = 5_000;
+
 /** One way of paying, as the place-order steps see it. */
 interface Payer {
   providerId: string;
@@ -75,9 +87,9 @@ interface Payer {
   /** Shown until the payment says more ("Visa •••• 4242"). */
   labelGuess: string;
   /** Takes the money for the reserved order, or throws the AppError the shopper sees. */
-  take(orderId: string, q: Quote): Promise<{ ref: string; label: string; note: string }>;
+  take(orderId: string, q: Amount): Promise<{ ref: string; label: string; note: string }>;
   /** Gives the money back when the order cannot be confirmed after all; false when a person must. */
-  giveBack(ref: string, q: Quote): Promise<boolean>;
+  giveBack(ref: string, q: Amount): Promise<boolean>;
 }
 
 /**
@@ -300,17 +312,21 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
    * is nothing left to undo.
    */
   async function release(ctx: TenantContext, orderId: string, cart: Cart) {
+    await releaseLines(ctx, orderId, cart.lines);
+  }
+
+  async function releaseLines(ctx: TenantContext, orderId: string, lines: { productId: string; quantity: number }[]) {
     const released = await db.transaction(async (tx) => {
       const [gone] = await tx
         .delete(o)
         .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId), eq(o.status, 'placed')))
         .returning({ orderId: o.orderId });
       if (!gone) return false;
-      await giveBackReservation(tx, ctx, orderId, cart.lines);
+      await giveBackReservation(tx, ctx, orderId, lines);
       return true;
     });
     if (released) {
-      deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: cart.lines.map((l) => l.productId) });
+      deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: lines.map((l) => l.productId) });
     }
   }
 
@@ -320,6 +336,94 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       .from(o)
       .where(and(eq(o.tenantId, ctx.tenantId), eq(o.idempotencyKey, idempotencyKey)));
     return row ?? null;
+  }
+
+  /**
+   * A retry of a key whose order exists. Paid (or further on): that order. Not paid yet: another
+   * request may still be taking the payment, so wait a little for it; if the order is older than any
+   * live checkout, its request died between reserving and confirming, and this retry finishes it by
+   * charging under the same provider idempotency key (the provider answers the earlier charge if
+   * there was one) and confirming. A retry never answers success for an unpaid order.
+   */
+  async function resume(
+    ctx: TenantContext,
+    buyer: Buyer,
+    orderId: string,
+    payer: Payer,
+    cartId: string | null,
+  ): Promise<Order> {
+    const started = Date.now();
+    for (;;) {
+      const [row] = await db
+        .select({
+          status: o.status,
+          placedAt: o.placedAt,
+          provider: o.paymentProvider,
+          total: o.grandTotal,
+          currency: o.currency,
+        })
+        .from(o)
+        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
+      // A declined payment removes its order: nothing was charged.
+      if (!row)
+        throw AppError.conflict(
+          'The earlier attempt with this key did not go through, and nothing was charged. Please try again.',
+        );
+      if (row.status === 'cancelled') {
+        throw AppError.conflict('This order was not completed and has been cancelled. Please place it again.');
+      }
+      if (row.status !== 'placed') return deps.orders.placed(ctx, orderId, !buyer.userId);
+      if (Date.now() - row.placedAt.getTime() >= IN_DOUBT_AFTER_MS) {
+        // PayPal's side is settled by asking PayPal, which the sweep of stuck orders does.
+        if (row.provider !== payer.providerId) {
+          throw new AppError(
+            409,
+            'CONFLICT',
+            'Your payment is still being confirmed. We will email you once it is.',
+            undefined,
+            {
+              'Retry-After': '60',
+            },
+          );
+        }
+        return finish(ctx, buyer, orderId, payer, { total: row.total, currency: row.currency }, cartId);
+      }
+      if (Date.now() - started >= RETRY_WAIT_MS) {
+        throw new AppError(
+          409,
+          'CONFLICT',
+          'Your order is still being confirmed. Please try again in a moment.',
+          undefined,
+          {
+            'Retry-After': '5',
+          },
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Steps 2 and 3 for an order whose own checkout died after reserving it. */
+  async function finish(
+    ctx: TenantContext,
+    buyer: Buyer,
+    orderId: string,
+    payer: Payer,
+    q: Amount,
+    cartId: string | null,
+  ) {
+    let paid: Awaited<ReturnType<Payer['take']>>;
+    try {
+      paid = await payer.take(orderId, q);
+    } catch (err) {
+      const lines = await db
+        .select({ productId: ol.productId, quantity: ol.quantity })
+        .from(ol)
+        .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, orderId)));
+      await releaseLines(ctx, orderId, lines);
+      throw err;
+    }
+    return confirm(ctx, buyer, orderId, payer, q, paid, cartId);
   }
 
   function requirePayPal() {
@@ -460,7 +564,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       if (askedFor !== inputHash || !sameCart || found.userId !== buyer.userId) {
         throw AppError.conflict('This Idempotency-Key was already used for a different order.');
       }
-      return deps.orders.placed(ctx, found.orderId, !buyer.userId);
+      return resume(ctx, buyer, found.orderId, payer, loaded.cartRow?.cartId ?? null);
     }
     const requestHash = `${inputHash}:${cartHash}`;
     const { cart, cartRow, quote: q, method } = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
@@ -488,7 +592,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       if (isUniqueViolation(err)) {
         const raced = await existing(ctx, idempotencyKey);
         if (raced && raced.requestHash === requestHash && raced.userId === buyer.userId) {
-          return deps.orders.placed(ctx, raced.orderId, !buyer.userId);
+          return resume(ctx, buyer, raced.orderId, payer, cartRow.cartId);
         }
         if (raced) throw AppError.conflict('This Idempotency-Key was already used for a different order.');
       }
@@ -505,8 +609,19 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       throw err;
     }
 
-    // Step 3: confirm. The order is paid and the cart is emptied.
-    const cartId = cartRow.cartId;
+    return confirm(ctx, buyer, orderId, payer, q, paid, cartRow.cartId);
+  }
+
+  /** Step 3: confirm. The order is paid and the cart is emptied; the receipt is mailed. */
+  async function confirm(
+    ctx: TenantContext,
+    buyer: Buyer,
+    orderId: string,
+    payer: Payer,
+    q: Amount,
+    paid: Awaited<ReturnType<Payer['take']>>,
+    cartId: string | null,
+  ): Promise<Order> {
     const confirmed = await db.transaction(async (tx) => {
       const moved = await transitionOrder(tx, acting(ctx), orderId, 'paid', {
         from: 'placed',
@@ -517,11 +632,13 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         .update(o)
         .set({ paymentRef: paid.ref, paymentLabel: paid.label })
         .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
-      await tx.delete(cl).where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cartId)));
-      await tx
-        .update(c)
-        .set({ promoCode: null, updatedAt: new Date() })
-        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cartId)));
+      if (cartId) {
+        await tx.delete(cl).where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cartId)));
+        await tx
+          .update(c)
+          .set({ promoCode: null, updatedAt: new Date() })
+          .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cartId)));
+      }
       return moved;
     });
     if (!confirmed.ok) {

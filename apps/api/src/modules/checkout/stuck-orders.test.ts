@@ -356,3 +356,59 @@ describe('the sweep of orders stuck in placed', () => {
     expect(jobs[0]?.context.enqueuedBy).toBe(`system:schedule:${STUCK_ORDER_SWEEP}`);
   });
 });
+
+describe('a retry of a checkout left in doubt', () => {
+  it('never answers success for an unpaid order, and finishes it once its checkout has died', async () => {
+    const cookie = await guestCart(2);
+    const key = randomUUID();
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `${B}/ecommerce/checkout/processorder`,
+        headers: { host: LIGHTING, cookie, 'idempotency-key': key },
+        payload: {
+          email: 'grace@example.com',
+          shipTo,
+          shippingMethodId: 'STANDARD',
+          payment: {
+            method: 'card',
+            cardNumber: TEST_CARDS.success,
+            cvc: '123',
+            expMonth: 12,
+            expYear: 2099,
+            nameOnCard: 'G H',
+          },
+        },
+      });
+    const charge = holdNextCharge();
+    const first = send();
+    await charge.reached;
+    const order = await grace();
+    if (!order) throw new Error('no order');
+
+    // The first request is still taking the payment: the retry waits, then says so, without success.
+    const early = await send();
+    expect(early.statusCode).toBe(409);
+    expect(early.headers['retry-after']).toBe('5');
+    expect(early.json().message).toContain('still being confirmed');
+    expect((await grace())?.status).toBe('placed');
+
+    // Its process died (the order is older than any live checkout): the retry charges under the same
+    // provider key and confirms. The stock was taken once, by the reservation.
+    await placedAgo(order.orderId, 10);
+    const retry = await send();
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json().data).toMatchObject({ orderId: order.orderId, status: 'paid' });
+    expect(await stock()).toBe(18);
+
+    // Had the first one lived on, its charge is the same charge, and it finds the order paid.
+    charge.release();
+    const late = await first;
+    expect(late.statusCode).toBe(200);
+    expect(late.json().data.orderId).toBe(order.orderId);
+    expect(refunds).toEqual([]);
+    const orders = await t.database.db.select().from(schema.orders).where(eq(schema.orders.email, 'grace@example.com'));
+    expect(orders).toHaveLength(1);
+    expect(await stock()).toBe(18);
+  });
+});
