@@ -512,7 +512,11 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     return enqueued;
   }
 
-  /** Makes sure each schedule has a row, and pulls the next run forward to "shortly after start". */
+  /**
+   * Makes sure each schedule has a row, and pulls the next run forward to "shortly after start",
+   * unless a process ran it within the last minute: processes that start one after another (a rolling
+   * deploy, or a slow machine) then still give one run, whichever of them gets to the schedule first.
+   */
   async function initSchedules() {
     for (const [name, s] of schedules) {
       const nightly = nextDailyRun(s.dailyAtUtc, new Date());
@@ -524,6 +528,7 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
         .onConflictDoUpdate({
           target: js.name,
           set: { nextRunAt: sql`least(${js.nextRunAt}, excluded.next_run_at)`, updatedAt: sql`now()` },
+          setWhere: sql`${js.lastRunAt} IS NULL OR ${js.lastRunAt} < now() - interval '60 seconds'`,
         });
     }
   }

@@ -367,6 +367,16 @@ describe('recurring jobs', () => {
     const [schedule] = await database.db.select().from(schema.jobSchedules);
     expect(schedule?.nextRunAt.toISOString()).toBe(nextDailyRun('03:00', before).toISOString());
     expect(await processes[0]?.runSchedules()).toBe(0);
+    // A process that starts a moment later (after the run) does not pull the run forward again.
+    const late = runner({ workerId: 'p3', pollMs: 10 });
+    late.register('test.nightly', async (job) => {
+      ran.push(job.tenantId);
+    });
+    late.recurring('test.nightly', { dailyAtUtc: '03:00', startupDelayMs: 0 });
+    await late.start();
+    expect(await late.runSchedules()).toBe(0);
+    await late.drain();
+    expect(ran).toHaveLength(2);
   });
 
   it('know the next daily time, UTC', () => {
