@@ -109,6 +109,10 @@ export const orderSchema = z.object({
       lineNo: z.number().int(),
       productId: z.string(),
       productName: z.string(),
+      /** The product's slug now, for its link (`/{slug}/{productId}`); null when it is gone from the catalog. */
+      slug: z.string().nullable(),
+      /** The product's picture now (absolute URL), if it has one. */
+      imageUrl: z.string().nullable(),
       optionsText: z.string().nullable(),
       quantity: z.number().int(),
       unitPrice: z.number().int(),
@@ -122,7 +126,8 @@ export const orderSchema = z.object({
   tax: z.number().int(),
   total: z.number().int(),
   shippingMethod: z.string(),
-  shipTo: orderAddressSchema,
+  /** The address as kept, with the names of its region ("California") and country, for display. */
+  shipTo: orderAddressSchema.extend({ regionName: z.string().nullable(), countryName: z.string() }),
   payment: z.string(),
   history: z.array(z.object({ status: z.enum(orderStatuses), note: z.string().nullable(), at: z.string() })),
   /** For guests: the signed link to this order (confirmation page and email). */

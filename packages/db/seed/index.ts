@@ -9,7 +9,7 @@ import { hashPassword } from '../src/password';
 import * as s from '../src/schema/index';
 import { type BuiltStore, builtStores, mediaPath, SEED_STORES } from './build';
 import { commerceSeed } from './commerce';
-import { seedOrders } from './orders';
+import { SEED_ACCOUNTS_CREATED, seedOrders } from './orders';
 
 export { renderSeedImage } from './images';
 export { SEED_STORES };
@@ -292,6 +292,8 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
       firstName: u.firstName,
       lastName: u.lastName,
       role: u.role,
+      createdAt: SEED_ACCOUNTS_CREATED,
+      emailConfirmedAt: SEED_ACCOUNTS_CREATED,
     })),
   );
   const past = seedOrders(

@@ -71,6 +71,12 @@ const STORIES = {
 } as const satisfies Record<string, { placed: number; steps: readonly (readonly [string, string, number])[] }>;
 type Story = keyof typeof STORIES;
 
+/**
+ * When the demo accounts were made (and their emails confirmed): two months before their first
+ * seeded order, so "Customer since" never comes after the order history.
+ */
+export const SEED_ACCOUNTS_CREATED = new Date(Math.min(...Object.values(STORIES).map((x) => x.placed)) - 60 * DAY);
+
 /** [story, [product index, quantity][]]: the shopper's and the owner's orders, in id order. */
 const PLAN: [Story, [number, number][]][] = [
   [

@@ -11,7 +11,7 @@ import { renderSeedImage, SEED_STORES, SEED_USERS, seedDatabase } from './index'
 let database: Database;
 beforeAll(async () => {
   database = await openTestDatabase();
-  expect(await seedDatabase(database.db)).toEqual({ seeded: true });
+  expect(await seedDatabase(database.db)).toMatchObject({ seeded: true });
 });
 afterAll(async () => {
   await database.close();
@@ -144,6 +144,24 @@ describe('seeded demo stores', () => {
     }
   });
 
+  it('makes each demo account before its first order ("Customer since" precedes the orders)', async () => {
+    for (const u of SEED_USERS) {
+      const [user] = await database.db
+        .select({ createdAt: s.users.createdAt, emailConfirmedAt: s.users.emailConfirmedAt })
+        .from(s.users)
+        .where(and(eq(s.users.tenantId, u.tenantId), eq(s.users.userId, u.userId)));
+      const [first] = await database.db
+        .select({ placedAt: s.orders.placedAt })
+        .from(s.orders)
+        .where(and(eq(s.orders.tenantId, u.tenantId), eq(s.orders.userId, u.userId)))
+        .orderBy(asc(s.orders.placedAt))
+        .limit(1);
+      expect(first).toBeDefined();
+      expect(user?.createdAt.getTime()).toBeLessThan(first?.placedAt.getTime() ?? 0);
+      expect(user?.emailConfirmedAt?.getTime()).toBeLessThan(first?.placedAt.getTime() ?? 0);
+    }
+  });
+
   it('does nothing on a database that already has stores, and reseeds identically when forced', async () => {
     const before = await Promise.all(tenants.map(dump));
     await database.db
@@ -157,7 +175,7 @@ describe('seeded demo stores', () => {
       .where(and(eq(s.products.tenantId, 'lighting'), eq(s.products.productId, 'LGT-1001')));
     expect(kept?.name).toBe('Changed by the owner');
 
-    expect(await seedDatabase(database.db, { force: true })).toEqual({ seeded: true });
+    expect(await seedDatabase(database.db, { force: true })).toMatchObject({ seeded: true });
     expect(await Promise.all(tenants.map(dump))).toEqual(before);
   });
 });

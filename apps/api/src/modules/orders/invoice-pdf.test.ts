@@ -156,6 +156,31 @@ describe('renderInvoicePdf', () => {
     }
   });
 
+  it('never splits an email address inside a word: whole on one line, or broken only at the @', async () => {
+    const shopper = 'alexandra.konstantinopoulou-vanderberg@northwind-outfitters-example.com';
+    const medium = 'jordan.rivera.long.name@example-shop.com';
+    const store = 'customer.care.and.returns@northwind-outfitters.example';
+    for (const [customer, prints] of [
+      [shopper, 1],
+      [medium, 1],
+    ] as const) {
+      const read = await readPdf(
+        await renderInvoicePdf(invoice({ customer: { name: 'Alexandra K.', email: customer } }, { email: store })),
+      );
+      // Lines as printed, a line that starts with the @ joined to the one before: then every print reads whole.
+      const text = read.pageText.join('\n').replace(/\n@/g, '@');
+      const count = (email: string) => text.split(email).length - 1;
+      expect(count(customer)).toBe(prints);
+      // The store's address: in the header and in the "Questions?" note.
+      expect(count(store)).toBe(2);
+    }
+    // An address that fits once shrunk is not broken at all.
+    const read = await readPdf(
+      await renderInvoicePdf(invoice({ customer: { name: 'Alexandra K.', email: medium } }, { email: store })),
+    );
+    expect(read.pages[0]?.some((i) => i.str === medium)).toBe(true);
+  });
+
   it('leaves out the discount row when there is no discount', async () => {
     const read = await readPdf(await renderInvoicePdf(invoice({ discountMinor: 0, promoCode: null })));
     expect(read.text).not.toContain('Discount');

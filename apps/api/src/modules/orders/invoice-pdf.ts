@@ -80,6 +80,8 @@ const ITEM_W = QTY_X - COL_GAP - ITEM_X;
 
 /** A row must fit on one page, so a pathological name is cut rather than overflow the footer. */
 const MAX_CELL_CHARS = 400;
+/** An email address is shrunk down to this size to stay on one line; smaller, it breaks at the @. */
+const MIN_EMAIL_SIZE = 6.5;
 
 /**
  * Render the invoice of one order as a US Letter PDF. Only the standard Helvetica fonts are used
@@ -158,9 +160,10 @@ class InvoiceLayout {
     for (const line of store.addressLines) {
       left += this.write(line, LEFT, left, { size: 9, color: TEXT, width: storeW, lineGap: 1.5 });
     }
-    for (const contact of [store.email, store.phone]) {
-      if (contact) left += this.write(contact, LEFT, left, { size: 9, color: MUTED, width: storeW, lineGap: 1.5 });
-    }
+    if (store.email)
+      left += this.writeEmail(store.email, LEFT, left, { size: 9, color: MUTED, width: storeW, lineGap: 1.5 });
+    if (store.phone)
+      left += this.write(store.phone, LEFT, left, { size: 9, color: MUTED, width: storeW, lineGap: 1.5 });
 
     let right = TOP;
     right += this.write('Invoice', metaX, right, { font: BOLD, size: 20, color: INK, width: metaW, align: 'right' });
@@ -193,8 +196,10 @@ class InvoiceLayout {
     const gap = 24;
     const colW = (WIDTH - 2 * gap) / 3;
     const billTo = order.billTo?.length ? order.billTo : [order.customer.name];
+    // The customer's email is printed by writeEmail, never wrapped inside the address.
+    const email = order.customer.email;
     const columns: [string, string[]][][] = [
-      [['Bill to', [...billTo, order.customer.email]]],
+      [['Bill to', [...billTo, email]]],
       [['Ship to', order.shipTo]],
       [
         ['Payment', [order.payment]],
@@ -208,7 +213,11 @@ class InvoiceLayout {
       blocks.forEach(([title, lines], b) => {
         if (b > 0) y += 10;
         y += this.label(title, x, y, colW) + 4;
-        for (const line of lines) y += this.write(line, x, y, { size: 9.5, color: TEXT, width: colW, lineGap: 1.5 });
+        for (const line of lines) {
+          const style = { size: 9.5, color: TEXT, width: colW, lineGap: 1.5 };
+          y +=
+            title === 'Bill to' && line === email ? this.writeEmail(line, x, y, style) : this.write(line, x, y, style);
+        }
       });
       bottom = Math.max(bottom, y);
     });
@@ -300,12 +309,12 @@ class InvoiceLayout {
       const noteW = boxX - 28 - LEFT;
       let noteY = blockTop;
       noteY += this.label('Questions?', LEFT, noteY, noteW) + 4;
-      noteY += this.write(`Contact ${store.name} at ${contact.join(' or ')}.`, LEFT, noteY, {
-        size: 9,
-        color: TEXT,
-        width: noteW,
-        lineGap: 1.5,
-      });
+      // The email on a line of its own, so it is never wrapped inside the sentence.
+      // A little more leading than elsewhere: the note's lines are a short list beside the totals.
+      const note = { size: 9, color: TEXT, width: noteW, lineGap: 2.5 };
+      noteY += this.write(`Contact ${store.name} at`, LEFT, noteY, note);
+      if (store.email) noteY += this.writeEmail(store.email, LEFT, noteY, note);
+      if (store.phone) noteY += this.write(store.email ? `or ${store.phone}` : store.phone, LEFT, noteY, note);
       y = Math.max(y, noteY);
     }
     this.y = y;
@@ -380,6 +389,33 @@ class InvoiceLayout {
       lineGap: o.lineGap ?? 0,
       characterSpacing: o.characterSpacing ?? 0,
     });
+  }
+
+  /**
+   * An email address, never split inside a word: on one line at the style's size, or shrunk to fit
+   * down to MIN_EMAIL_SIZE; longer still, on two lines broken before the @, each part shrunk to fit.
+   */
+  private writeEmail(email: string, x: number, y: number, o: TextStyle): number {
+    const fitted = this.fitSize(email, o);
+    if (fitted >= MIN_EMAIL_SIZE) return this.write(email, x, y, { ...o, size: fitted });
+    const at = email.lastIndexOf('@');
+    if (at <= 0) return this.write(email, x, y, { ...o, size: MIN_EMAIL_SIZE });
+    const parts = [email.slice(0, at), email.slice(at)];
+    // Both parts at one size (the smaller), so the address still reads as one.
+    const size = Math.min(o.size, ...parts.map((part) => this.fitSize(part, o)));
+    let h = 0;
+    for (const part of parts) h += this.write(part, x, y + h, { ...o, size: Math.max(size, 5) });
+    return h;
+  }
+
+  /** The largest size, up to the style's, at which `text` fits the style's width on one line. */
+  private fitSize(text: string, o: TextStyle): number {
+    const safe = toWinAnsi(text);
+    this.doc.font(o.font ?? REGULAR).fontSize(o.size);
+    const width = this.doc.widthOfString(safe, { characterSpacing: o.characterSpacing ?? 0 });
+    if (width <= o.width) return o.size;
+    // Width grows with the size; a little room is kept so pdfkit's own wrapping never cuts it.
+    return Math.floor(((o.size * o.width) / width) * 0.98 * 4) / 4;
   }
 
   /** Draws one block of text at an absolute position and returns its height. */

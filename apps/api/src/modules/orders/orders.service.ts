@@ -1,15 +1,26 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Order, OrderStatus, OrderSummary, ReturnableLine, ReturnRequest } from '@app/contracts';
+import { productDisplayImage } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import { createAttempts, tooManyAttempts } from '../../lib/attempts';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { absoluteMediaUrl } from '../../lib/urls';
+import { COUNTRIES } from '../geo/index';
 import { STATUS_LABELS } from './order-state';
 
 const o = schema.orders;
 const ol = schema.orderLines;
 const oh = schema.orderStatusHistory;
+const p = schema.products;
+
+/** The names of an order address's country and region, from the geo list (the ids when unknown). */
+function placeNames(countryGeoId: string, regionGeoId: string | null) {
+  const country = COUNTRIES.find((c) => c.geoId === countryGeoId);
+  const region = regionGeoId ? (country?.regions.find((r) => r.geoId === regionGeoId)?.name ?? regionGeoId) : null;
+  return { countryName: country?.name ?? countryGeoId, regionName: region };
+}
 
 export const ORDERS_PAGE_SIZE = 10;
 /** A guest's link to an order works this long. */
@@ -108,9 +119,17 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
       .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
     if (!row) return null;
     const [lines, history] = await Promise.all([
+      // The product as it is now, for the line's link and picture; a product since removed has neither.
       db
-        .select()
+        .select({
+          line: ol,
+          slug: p.slug,
+          smallImageUrl: p.smallImageUrl,
+          mediumImageUrl: p.mediumImageUrl,
+          detailImageUrl: p.detailImageUrl,
+        })
         .from(ol)
+        .leftJoin(p, and(eq(p.tenantId, ol.tenantId), eq(p.productId, ol.productId)))
         .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, orderId)))
         .orderBy(asc(ol.lineNo)),
       db
@@ -120,10 +139,16 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
         .orderBy(asc(oh.seq)),
     ]);
     const status = row.status as OrderStatus;
-    const orderLines = lines.map((l) => ({
+    const orderLines = lines.map(({ line: l, ...product }) => ({
       lineNo: l.lineNo,
       productId: l.productId,
       productName: l.productName,
+      slug: product.slug,
+      imageUrl: productDisplayImage({
+        smallImageUrl: absoluteMediaUrl(ctx, product.smallImageUrl),
+        mediumImageUrl: absoluteMediaUrl(ctx, product.mediumImageUrl),
+        detailImageUrl: absoluteMediaUrl(ctx, product.detailImageUrl),
+      }),
       optionsText: l.optionsText,
       quantity: l.quantity,
       unitPrice: l.unitPrice,
@@ -145,7 +170,7 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
       tax: row.taxTotal,
       total: row.grandTotal,
       shippingMethod: row.shippingMethodName,
-      shipTo: row.shipTo,
+      shipTo: { ...row.shipTo, ...placeNames(row.shipTo.countryGeoId, row.shipTo.stateProvinceGeoId) },
       payment: row.paymentLabel,
       history: history.map((h) => ({ status: h.status as OrderStatus, note: h.note, at: h.createdAt.toISOString() })),
       accessKey: withKey ? accessKey(ctx, row.orderId) : null,

@@ -2,6 +2,7 @@ import { formatMoney } from '@app/contracts/client';
 import { Package } from 'lucide-react';
 import { Link } from 'react-router';
 import { EmptyState, PageContainer, PageTitle } from '../../components/ui/page';
+import { AccountLayout } from '../account/account-nav';
 import type { Route } from './+types/order-history';
 
 /** Not behind the account guard (SPEC.md's route table): a visitor is asked to log in, in the frame. */
@@ -28,9 +29,9 @@ export default function OrderHistory({ loaderData }: Route.ComponentProps) {
   }
   const { orders, total, page, pageSize } = loaderData;
   const pages = Math.max(1, Math.ceil(total / pageSize));
+  // Signed in: in the account frame, with Orders marked in its navigation as the other account pages do.
   return (
-    <PageContainer>
-      <PageTitle>Order history</PageTitle>
+    <AccountLayout title="Order history">
       {orders.length === 0 ? (
         <EmptyState
           icon={<Package className="size-10" />}
@@ -71,6 +72,6 @@ export default function OrderHistory({ loaderData }: Route.ComponentProps) {
           )}
         </>
       )}
-    </PageContainer>
+    </AccountLayout>
   );
 }

@@ -3,6 +3,7 @@ import { formatMoney } from '@app/contracts/client';
 import { CheckCircle2, FileDown, RotateCcw } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
 import { OrderReturns } from '../../components/order/order-returns';
+import { NO_PRODUCT_IMAGE, productHref } from '../../components/product/product-card';
 import { PageContainer, PageTitle } from '../../components/ui/page';
 import { PostForm } from '../../components/ui/post-form';
 import { useActionToast } from '../../lib/use-action-toast';
@@ -108,18 +109,46 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         )}
       </div>
       <ul className="divide-y divide-slate-200 border-y border-slate-200" data-testid="order-lines">
-        {order.lines.map((l) => (
-          <li key={l.lineNo} className="flex justify-between gap-4 py-4 text-sm">
-            <span>
-              <span className="font-medium text-slate-900">{l.productName}</span>
-              {l.optionsText && <span className="block text-slate-600">{l.optionsText}</span>}
-              <span className="block text-slate-600">
-                {l.quantity} × {m(l.unitPrice)}
+        {order.lines.map((l) => {
+          // The product page, as product cards link it; a product since removed from the catalog has none.
+          const href = l.slug === null ? null : productHref({ slug: l.slug, productId: l.productId });
+          const picture = (
+            <img
+              src={l.imageUrl ?? NO_PRODUCT_IMAGE}
+              alt=""
+              width={64}
+              height={64}
+              loading="lazy"
+              className="size-full object-cover"
+            />
+          );
+          const thumb = 'block size-16 shrink-0 overflow-hidden rounded-md border border-slate-200 bg-slate-100';
+          return (
+            <li key={l.lineNo} className="flex items-start gap-4 py-4 text-sm">
+              {href ? (
+                <Link to={href} tabIndex={-1} aria-hidden className={thumb}>
+                  {picture}
+                </Link>
+              ) : (
+                <span className={thumb}>{picture}</span>
+              )}
+              <span className="min-w-0 flex-1">
+                {href ? (
+                  <Link to={href} className="font-medium text-slate-900 underline-offset-4 hover:underline">
+                    {l.productName}
+                  </Link>
+                ) : (
+                  <span className="font-medium text-slate-900">{l.productName}</span>
+                )}
+                {l.optionsText && <span className="block text-slate-600">{l.optionsText}</span>}
+                <span className="block text-slate-600">
+                  {l.quantity} × {m(l.unitPrice)}
+                </span>
               </span>
-            </span>
-            <span className="font-medium text-slate-900">{m(l.lineTotal)}</span>
-          </li>
-        ))}
+              <span className="font-medium text-slate-900">{m(l.lineTotal)}</span>
+            </li>
+          );
+        })}
       </ul>
       <dl className="ml-auto mt-4 max-w-xs space-y-1.5 text-sm" data-testid="order-totals">
         <div className="flex justify-between">
@@ -146,8 +175,10 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         </div>
       </dl>
       <div className="mt-10 grid gap-6 sm:grid-cols-2">
-        <section>
-          <h2 className="mb-2 font-semibold text-slate-900">Ships to</h2>
+        <section aria-labelledby="ships-to-heading">
+          <h2 id="ships-to-heading" className="mb-2 font-semibold text-slate-900">
+            Ships to
+          </h2>
           <address className="text-sm not-italic text-slate-700">
             {s.toName}
             <br />
@@ -159,7 +190,9 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               </>
             )}
             <br />
-            {s.city} {s.postalCode}, {s.countryGeoId}
+            {s.regionName ? `${s.city}, ${s.regionName} ${s.postalCode}` : `${s.city} ${s.postalCode}`}
+            <br />
+            {s.countryName}
           </address>
         </section>
         <section>

@@ -1,5 +1,6 @@
 import { Link, useRouteLoaderData } from 'react-router';
 import { PageContainer, PageTitle } from '../../components/ui/page';
+import { titleCase } from '../../lib/title-case';
 import type { loader as rootLoader } from '../../root';
 
 export default function PagesIndex() {
@@ -15,7 +16,7 @@ export default function PagesIndex() {
               to={`/page/details/${p.pageUrl}`}
               className="block px-5 py-4 font-medium text-slate-800 hover:bg-brand-xlight hover:text-brand"
             >
-              {p.pageTitle}
+              {titleCase(p.pageTitle)}
             </Link>
           </li>
         ))}
