@@ -239,7 +239,7 @@ describe('the starter', () => {
     const link = { closest: () => null };
     expect(s.event('click', link).stopped).toBe(false);
     const first = s.event('click', {
-      closest: (sel: string) => (sel === 'button[type=button]' ? { id: 'other' } : null),
+      closest: (sel: string) => (sel === 'button[type=button]:not([popovertarget])' ? { id: 'other' } : null),
     });
     const second = s.event('click', { closest: () => tab });
     expect([first.prevented, first.stopped, second.prevented, second.stopped]).toEqual([true, true, true, true]);

@@ -24,7 +24,8 @@ import { StringDecoder } from 'node:string_decoder';
  * 3. Links and forms work before the app runs (they are plain HTML); a `type="button"` button does
  *    nothing without React. A click on one before hydration is held (not lost): the starter keeps
  *    the last such button and stops the click there, and the app clicks it again once it has
- *    hydrated (held-click.ts, called by the root). So a category tab tapped early opens, late.
+ *    hydrated (held-click.ts, called by the root). A button with `popovertarget` (a category tab)
+ *    works as plain HTML, so its click is not held: its overlay opens at once.
  *
  * React Router's `<Scripts>` has no option for any of this. The rewrite is exact-match on its output;
  * if a future version writes something else, the page passes through unchanged (and
@@ -72,7 +73,7 @@ const starter = (preloads: string[]) =>
   document.addEventListener("keydown",start,true);
   var heldClick=null;
   function hold(e){
-    var b=e.target&&e.target.closest&&e.target.closest("button[type=button]");
+    var b=e.target&&e.target.closest&&e.target.closest("button[type=button]:not([popovertarget])");
     if(!b)return;
     heldClick=b;e.preventDefault();e.stopImmediatePropagation();start();
   }
