@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { fetchBody, startServer } from './lib';
 
-const PORT = 3293;
+const PORT = Number(process.env.BENCH_PORT ?? 3293);
 const FLOOD = Number(process.env.BENCH_FLOOD ?? 600);
 const FLOOD_CONCURRENCY = Number(process.env.BENCH_FLOOD_CONCURRENCY ?? 20);
 const QUIET_PROBES = Number(process.env.BENCH_QUIET_PROBES ?? 400);
