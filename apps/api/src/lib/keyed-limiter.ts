@@ -49,7 +49,9 @@ export class KeyedLimiter {
       if (released) return;
       released = true;
       const next = held.waiting.shift();
-      if (next) next();
+      // Handed over on the next turn of the event loop, not at once: requests of other stores that
+      // have arrived meanwhile are read first, so one store's queue cannot run back to back.
+      if (next) setImmediate(next);
       else if (--held.running === 0) this.keys.delete(key);
     };
   }
