@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../test/harness';
 
@@ -112,5 +114,30 @@ describe('per-store limits of costly routes', () => {
     next?.();
     expect((await waiting).statusCode).toBe(401);
     expect(t.app.costlyLimiters.pdf.activeKeys).toBe(0);
+  });
+
+  it('a request whose client goes away while it waits in the queue hands its slot on', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const key = (await t.app.tenants.resolveHost(lighting))?.tenantId ?? '';
+    const holder = await t.app.costlyLimiters.pdf.acquire(key);
+    const req = request({ host: '127.0.0.1', port, path: OWNER_COSTLY, headers: { host: lighting } });
+    req.on('error', () => {});
+    req.end();
+    const until = Date.now() + 2000;
+    while (t.app.costlyLimiters.pdf.load(key).waiting === 0 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(t.app.costlyLimiters.pdf.load(key)).toEqual({ running: 1, waiting: 1 });
+    req.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    holder?.();
+    // The abandoned request gets the slot and gives it straight back: the store is free again.
+    while (t.app.costlyLimiters.pdf.activeKeys > 0 && Date.now() < until + 2000) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(t.app.costlyLimiters.pdf.activeKeys).toBe(0);
+    const after = await t.app.inject({ method: 'GET', url: OWNER_COSTLY, headers: { host: lighting } });
+    expect(after.statusCode).toBe(401);
   });
 });
