@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { fetchBody, startServer } from './lib';
 
-const PORT = 3293;
+const PORT = Number(process.env.BENCH_PORT ?? 3293);
 const FLOOD = Number(process.env.BENCH_FLOOD ?? 600);
 const FLOOD_CONCURRENCY = Number(process.env.BENCH_FLOOD_CONCURRENCY ?? 20);
 const QUIET_PROBES = Number(process.env.BENCH_QUIET_PROBES ?? 400);
@@ -45,7 +45,8 @@ function summary(ms: number[]) {
   return { n: s.length, 'p50 ms': r(quantile(s, 0.5)), 'p95 ms': r(quantile(s, 0.95)), 'max ms': r(s.at(-1) ?? 0) };
 }
 
-// The server inherits this environment: STORE_SEARCH_CONCURRENCY=1 npm run bench:fairness tries other limits.
+// The server inherits this environment: STORE_SEARCH_CONCURRENCY=1 npm run bench:fairness tries other limits
+// (BENCH_PORT moves it off 3293 when another bench uses that port).
 const server = await startServer(PORT);
 try {
   // The shopper whose orders the flood downloads, and the neighbour's products to look at.

@@ -316,16 +316,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('jobs', jobs);
   app.decorate('newsletter', newsletter);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
-  const resolveActor = createActorResolver(auth, { guestCartToken });
-  await app.register(requestContext, { resolveActor, csrf: auth.csrf });
-  // Before the routes: it wraps each route marked `config: { costly }` as it is added (decision 024).
-  const storeQueue = config.STORE_COSTLY_QUEUE ?? 8;
+  // Between tenancy and the request context: a costly route's store slot is taken before the session
+  // lookup, so a flooded request waits or is refused before it costs anything more (decision 024).
+  const storeQueue = config.STORE_COSTLY_QUEUE ?? 32;
   await app.register(costlyRoutes, {
     limits: {
-      pdf: { concurrency: config.STORE_PDF_CONCURRENCY ?? 2, queue: storeQueue },
-      search: { concurrency: config.STORE_SEARCH_CONCURRENCY ?? 4, queue: storeQueue },
+      pdf: { concurrency: config.STORE_PDF_CONCURRENCY ?? 1, queue: storeQueue },
+      search: { concurrency: config.STORE_SEARCH_CONCURRENCY ?? 2, queue: storeQueue },
     },
   });
+  const resolveActor = createActorResolver(auth, { guestCartToken });
+  await app.register(requestContext, { resolveActor, csrf: auth.csrf });
 
   await app.register(healthRoutes, { ping: () => database.ping() });
   await app.register(tenantRoutes, { tenants });

@@ -69,11 +69,14 @@ const envSchema = z.object({
   /** Invoices of all stores waiting for a worker at most; past that the answer is 503 with Retry-After. */
   INVOICE_PDF_QUEUE: z.coerce.number().int().min(0).max(10_000).default(100),
   /** Invoice PDFs one store renders at once; more wait in the store's queue (decision 024). */
-  STORE_PDF_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(2),
+  STORE_PDF_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(1),
   /** Searches and autocompletes one store answers at once; more wait in the store's queue. */
-  STORE_SEARCH_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(4),
-  /** Requests of one kind a store may have waiting beyond its limit; past that: 429 with Retry-After. */
-  STORE_COSTLY_QUEUE: z.coerce.number().int().min(0).max(10_000).default(8),
+  STORE_SEARCH_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(2),
+  /**
+   * Requests of one kind a store may have waiting beyond its limit; past that: 429 with Retry-After.
+   * Large on purpose: a waiting request costs nothing, while a refused one comes straight back.
+   */
+  STORE_COSTLY_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   /** An order still unpaid (placed) this long after it was placed is settled by the sweep (decision 017). */
   STUCK_ORDER_MINUTES: z.coerce.number().int().min(5).max(10_080).default(30),
   /** When the nightly jobs (the sweep of stuck orders) run, UTC. */

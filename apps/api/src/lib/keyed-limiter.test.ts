@@ -55,4 +55,19 @@ describe('KeyedLimiter', () => {
     expect(await next).toEqual({ value: 'next' });
     expect(limiter.activeKeys).toBe(0);
   });
+
+  it('acquire hands out a release that gives the slot back once, to the next in line', async () => {
+    const limiter = new KeyedLimiter(1, 1);
+    const first = await limiter.acquire('a');
+    const second = limiter.acquire('a');
+    expect(await limiter.acquire('a')).toBeNull();
+    first?.();
+    first?.();
+    const release = await second;
+    expect(limiter.load('a')).toEqual({ running: 1, waiting: 0 });
+    release?.();
+    release?.();
+    expect(limiter.activeKeys).toBe(0);
+    expect(limiter.load('a')).toEqual({ running: 0, waiting: 0 });
+  });
 });

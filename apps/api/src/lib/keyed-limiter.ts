@@ -16,6 +16,20 @@ export class KeyedLimiter {
 
   /** Runs `task` when `key` has a free slot; `null` (nothing run) when its slots and queue are full. */
   async run<T>(key: string, task: () => Promise<T> | T): Promise<{ value: T } | null> {
+    const release = await this.acquire(key);
+    if (!release) return null;
+    try {
+      return { value: await task() };
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Takes a slot of `key`, waiting in the queue if need be: a `release` function, or `null` at once
+   * when its slots and queue are full. Calling `release` more than once gives the slot back once.
+   */
+  async acquire(key: string): Promise<(() => void) | null> {
     let state = this.keys.get(key);
     if (!state) {
       state = { running: 0, waiting: [] };
@@ -23,19 +37,23 @@ export class KeyedLimiter {
     }
     if (state.running >= this.limit) {
       if (state.waiting.length >= this.queue) return null;
-      // The slot is handed over by the task that ends (running stays counted), so no newcomer
+      // The slot is handed over by the holder that ends (running stays counted), so no newcomer
       // can overtake the ones already waiting.
       await new Promise<void>((resolve) => state.waiting.push(resolve));
     } else {
       state.running++;
     }
-    try {
-      return { value: await task() };
-    } finally {
-      const next = state.waiting.shift();
-      if (next) next();
-      else if (--state.running === 0) this.keys.delete(key);
-    }
+    const held = state;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = held.waiting.shift();
+      // Handed over on the next turn of the event loop, not at once: requests of other stores that
+      // have arrived meanwhile are read first, so one store's queue cannot run back to back.
+      if (next) setImmediate(next);
+      else if (--held.running === 0) this.keys.delete(key);
+    };
   }
 
   /** Tasks running and waiting for `key` (tests, metrics). */

@@ -1,8 +1,11 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../test/harness';
 
 const PDF = '/skulocity/api/v1/ecommerce/order/order/pdf';
 const SEARCH = '/skulocity/api/v1/public/ecommerce/product/search';
+const OWNER_COSTLY = '/skulocity/api/v1/test/costly-owner-route';
 const lighting = SEEDED_HOSTS.lighting.host;
 const garden = SEEDED_HOSTS.garden.host;
 
@@ -11,6 +14,10 @@ beforeAll(async () => {
   // One invoice and one search at a time per store, one more waiting: the smallest limits.
   t = await createTestApp({
     config: { STORE_PDF_CONCURRENCY: 1, STORE_SEARCH_CONCURRENCY: 1, STORE_COSTLY_QUEUE: 1 },
+    // A costly owner route: the request context refuses a visitor with 401, unless the slot comes first.
+    extraRoutes: async (app) => {
+      app.get(OWNER_COSTLY, { config: { costly: 'pdf', permission: 'orders' } }, async () => ({ ok: true }));
+    },
   });
 });
 afterAll(async () => {
@@ -74,5 +81,63 @@ describe('per-store limits of costly routes', () => {
     expect(statuses).toContain(429);
     expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
     expect(t.app.costlyLimiters.search.activeKeys).toBe(0);
+  });
+
+  it('the slot is taken before the session is looked up, and given back once the response is sent', async () => {
+    const binding = await t.app.tenants.resolveHost(lighting);
+    const key = binding?.tenantId ?? '';
+    expect(key).not.toBe('');
+    // Fill the store's one slot and its one queue place from outside.
+    const holder = await t.app.costlyLimiters.pdf.acquire(key);
+    expect(holder).not.toBeNull();
+    const queued = t.app.costlyLimiters.pdf.acquire(key);
+    expect(t.app.costlyLimiters.pdf.load(key)).toEqual({ running: 1, waiting: 1 });
+
+    // A visitor: were the session and the permission checked first, this would be 401.
+    const refused = await t.app.inject({ method: 'GET', url: OWNER_COSTLY, headers: { host: lighting } });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED', requestId: refused.headers['x-request-id'] });
+    // Another store is not held up: its visitor gets the request context's answer.
+    const other = await t.app.inject({ method: 'GET', url: OWNER_COSTLY, headers: { host: garden } });
+    expect(other.statusCode).toBe(401);
+
+    holder?.();
+    holder?.(); // a second release gives nothing back twice
+    const next = await queued;
+    expect(t.app.costlyLimiters.pdf.load(key)).toEqual({ running: 1, waiting: 0 });
+    // A request waits in the queue (no session lookup yet), is let in when the slot is handed over,
+    // and gives its own slot back when its answer (here the 401) has been sent.
+    const waiting = t.app.inject({ method: 'GET', url: OWNER_COSTLY, headers: { host: lighting } });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.app.costlyLimiters.pdf.load(key)).toEqual({ running: 1, waiting: 1 });
+    next?.();
+    expect((await waiting).statusCode).toBe(401);
+    expect(t.app.costlyLimiters.pdf.activeKeys).toBe(0);
+  });
+
+  it('a request whose client goes away while it waits in the queue hands its slot on', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const key = (await t.app.tenants.resolveHost(lighting))?.tenantId ?? '';
+    const holder = await t.app.costlyLimiters.pdf.acquire(key);
+    const req = request({ host: '127.0.0.1', port, path: OWNER_COSTLY, headers: { host: lighting } });
+    req.on('error', () => {});
+    req.end();
+    const until = Date.now() + 2000;
+    while (t.app.costlyLimiters.pdf.load(key).waiting === 0 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(t.app.costlyLimiters.pdf.load(key)).toEqual({ running: 1, waiting: 1 });
+    req.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    holder?.();
+    // The abandoned request gets the slot and gives it straight back: the store is free again.
+    while (t.app.costlyLimiters.pdf.activeKeys > 0 && Date.now() < until + 2000) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(t.app.costlyLimiters.pdf.activeKeys).toBe(0);
+    const after = await t.app.inject({ method: 'GET', url: OWNER_COSTLY, headers: { host: lighting } });
+    expect(after.statusCode).toBe(401);
   });
 });

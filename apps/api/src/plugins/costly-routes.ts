@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors';
 import { KeyedLimiter } from '../lib/keyed-limiter';
@@ -25,8 +25,12 @@ export interface CostlyRoutesOptions {
 
 /**
  * One mechanism for every expensive route: `config: { costly: 'pdf' }` on the route is all a new
- * heavy route adds. The handler is wrapped rather than guarded by a pair of hooks, so the slot is
- * given back exactly when the work ends, whatever way it ends (answer, error, client gone).
+ * heavy route adds. The store's slot is taken in an `onRequest` hook that runs right after tenancy
+ * has bound the host and before the request context looks up the session (so this plugin is
+ * registered between the two): a flooded request waits, or is refused with 429, before it costs a
+ * session read, body parsing or validation. The slot is given back once, when the response has
+ * been sent (`onResponse`, which also follows an error) or the client has gone (`onRequestAbort`,
+ * and the response's `close` as a backstop).
  */
 async function costlyRoutes(app: FastifyInstance, opts: CostlyRoutesOptions) {
   const limiters = Object.fromEntries(
@@ -34,17 +38,17 @@ async function costlyRoutes(app: FastifyInstance, opts: CostlyRoutesOptions) {
   ) as Record<CostClass, KeyedLimiter>;
   const retryAfter = String(opts.retryAfterSeconds ?? 1);
   app.decorate('costlyLimiters', limiters);
+  app.decorateRequest('costlySlot', null);
 
-  app.addHook('onRoute', (route) => {
-    const kind = route.config?.costly;
+  app.addHook('onRequest', async (req, reply) => {
+    const kind = req.routeOptions.config?.costly;
     if (!kind) return;
-    const limiter = limiters[kind];
-    const handler = route.handler as RouteHandlerMethod;
-    route.handler = async function limited(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-      // Per tenant: the account that pays for the stores is the unit of fairness (DESIGN.md section 3).
-      const key = req.ctx?.tenantId ?? req.hostname;
-      const done = await limiter.run(key, () => handler.call(this, req, reply));
-      if (done) return done.value;
+    // Per tenant: the account that pays for the stores is the unit of fairness (DESIGN.md section 3).
+    const key = req.tenantCtx?.tenantId ?? req.hostname;
+    const slot: CostlySlot = { release: null, ended: false };
+    req.costlySlot = slot;
+    const release = await limiters[kind].acquire(key);
+    if (!release) {
       throw new AppError(
         429,
         'RATE_LIMITED',
@@ -52,8 +56,35 @@ async function costlyRoutes(app: FastifyInstance, opts: CostlyRoutesOptions) {
         undefined,
         { 'retry-after': retryAfter },
       );
-    };
+    }
+    slot.release = release;
+    // The client went away while this request waited in the queue: hand the slot on at once.
+    if (slot.ended) release();
+    else reply.raw.once('close', () => endSlot(req));
   });
+  app.addHook('onResponse', async (req) => endSlot(req));
+  app.addHook('onRequestAbort', async (req) => endSlot(req));
+}
+
+interface CostlySlot {
+  /** Gives the store's slot back (idempotent); null while the request still waits for it. */
+  release: (() => void) | null;
+  /** The response was sent or the client went away. */
+  ended: boolean;
+}
+
+function endSlot(req: FastifyRequest) {
+  const slot = req.costlySlot;
+  if (!slot) return;
+  slot.ended = true;
+  slot.release?.();
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The store's slot of a costly route, held from `onRequest` until the response ends. */
+    costlySlot: CostlySlot | null;
+  }
 }
 
 declare module 'fastify' {
@@ -63,4 +94,4 @@ declare module 'fastify' {
   }
 }
 
-export default fp(costlyRoutes, { name: 'costly-routes' });
+export default fp(costlyRoutes, { name: 'costly-routes', dependencies: ['tenancy'] });
