@@ -1,7 +1,7 @@
 import { schema } from '@app/db';
 import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TEST_CARDS } from '../../modules/payments/test-provider';
+import { placeGuestOrder } from '../../test/guest-order';
 import { createTestApp, openSecondHandle, type TestApp } from '../../test/harness';
 import type { App } from '../app-types';
 import type { AppEvents, EventName } from './event-types';
@@ -91,38 +91,7 @@ function recorder(app: App) {
 }
 
 async function guestCheckout(app: App, quantity: number) {
-  const add = await app.inject({
-    method: 'POST',
-    url: `${B}/public/ecommerce/product/addToCart`,
-    headers: { host: LIGHTING },
-    payload: { productId: product.productId, quantity },
-  });
-  const cookie = String([add.headers['set-cookie']].flat()[0]).split(';')[0] as string;
-  return app.inject({
-    method: 'POST',
-    url: `${B}/ecommerce/checkout/processorder`,
-    headers: { host: LIGHTING, cookie, 'idempotency-key': crypto.randomUUID() },
-    payload: {
-      email: 'grace@example.com',
-      shipTo: {
-        toName: 'Grace Hopper',
-        address1: '1 Market Street',
-        city: 'San Francisco',
-        postalCode: '94105',
-        countryGeoId: 'USA',
-        stateProvinceGeoId: 'US_CA',
-      },
-      shippingMethodId: 'STANDARD',
-      payment: {
-        method: 'card',
-        cardNumber: TEST_CARDS.success,
-        cvc: '123',
-        expMonth: 12,
-        expYear: 2099,
-        nameOnCard: 'G H',
-      },
-    },
-  });
+  return placeGuestOrder(app, { host: LIGHTING, productId: product.productId, quantity });
 }
 
 describe('events across app processes', () => {

@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { OrderStatus } from '@app/contracts';
 import { schema } from '@app/db';
-import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, type RequestContext, systemContext, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { placeGuestOrder, stockedProductId } from '../../test/guest-order';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { TEST_CARDS } from '../payments/index';
 import { ORDER_TRANSITIONS, transitionOrder, transitionRefused } from './index';
 
 const LIGHTING = 'lighting.localhost';
@@ -63,45 +62,8 @@ const move = (ctx: RequestContext, orderId: string, to: OrderStatus, options = {
 const accessKeys = new Map<string, string>();
 /** A new paid order of a guest, placed through checkout. */
 async function paidOrder(): Promise<string> {
-  const p = schema.products;
-  const [product] = await t.database.db
-    .select()
-    .from(p)
-    .where(and(eq(p.tenantId, 'lighting'), gt(p.stockQuantity, 5), ne(p.productType, 'CONFIGURABLE')))
-    .orderBy(asc(p.productId))
-    .limit(1);
-  const added = await t.app.inject({
-    method: 'POST',
-    url: `${B}/public/ecommerce/product/addToCart`,
-    headers: { host: LIGHTING },
-    payload: { productId: product?.productId, quantity: 1 },
-  });
-  const cookie = String([added.headers['set-cookie']].flat()[0]).split(';')[0] as string;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `${B}/ecommerce/checkout/processorder`,
-    headers: { host: LIGHTING, cookie, 'idempotency-key': randomUUID() },
-    payload: {
-      email: 'grace@example.com',
-      shipTo: {
-        toName: 'Grace Hopper',
-        address1: '1 Market Street',
-        city: 'San Francisco',
-        postalCode: '94105',
-        countryGeoId: 'USA',
-        stateProvinceGeoId: 'US_CA',
-      },
-      shippingMethodId: 'STANDARD',
-      payment: {
-        method: 'card',
-        cardNumber: TEST_CARDS.success,
-        cvc: '123',
-        expMonth: 12,
-        expYear: 2099,
-        nameOnCard: 'G H',
-      },
-    },
-  });
+  const productId = await stockedProductId(t.database.db, 'lighting');
+  const res = await placeGuestOrder(t.app, { host: LIGHTING, productId });
   expect(res.statusCode).toBe(200);
   const { orderId, accessKey } = res.json().data;
   accessKeys.set(orderId, accessKey);

@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { ReturnStatus } from '@app/contracts';
 import { RETURN_STATUSES } from '@app/contracts';
 import { schema } from '@app/db';
-import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { placeGuestOrder, stockedProductId } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import type { MailMessage } from '../mail/index';
 import { createOrdersService } from '../orders/index';
-import { TEST_CARDS } from '../payments/index';
 import { canTransitionReturn, HOLDING_RETURN_STATUSES, RETURN_TRANSITIONS } from './return-state';
 import { createReturnsService, orderReturns, type ReturnsService } from './returns.service';
 
@@ -267,45 +266,8 @@ describe('who may ask', () => {
   });
 
   it('a guest needs the signed link: without it 401, with a wrong one 404, with it the return is made', async () => {
-    const p = schema.products;
-    const [product] = await t.database.db
-      .select()
-      .from(p)
-      .where(and(eq(p.tenantId, 'lighting'), gt(p.stockQuantity, 5), ne(p.productType, 'CONFIGURABLE')))
-      .orderBy(asc(p.productId))
-      .limit(1);
-    const add = await t.app.inject({
-      method: 'POST',
-      url: `${B}/public/ecommerce/product/addToCart`,
-      headers: { host: LIGHTING },
-      payload: { productId: product?.productId, quantity: 2 },
-    });
-    const cookie = String([add.headers['set-cookie']].flat()[0]).split(';')[0] as string;
-    const placed = await t.app.inject({
-      method: 'POST',
-      url: `${B}/ecommerce/checkout/processorder`,
-      headers: { host: LIGHTING, cookie, 'idempotency-key': randomUUID() },
-      payload: {
-        email: 'grace@example.com',
-        shipTo: {
-          toName: 'Grace Hopper',
-          address1: '1 Market Street',
-          city: 'San Francisco',
-          postalCode: '94105',
-          countryGeoId: 'USA',
-          stateProvinceGeoId: 'US_CA',
-        },
-        shippingMethodId: 'STANDARD',
-        payment: {
-          method: 'card',
-          cardNumber: TEST_CARDS.success,
-          cvc: '123',
-          expMonth: 12,
-          expYear: 2099,
-          nameOnCard: 'G H',
-        },
-      },
-    });
+    const productId = await stockedProductId(t.database.db, 'lighting');
+    const placed = await placeGuestOrder(t.app, { host: LIGHTING, productId, quantity: 2 });
     expect(placed.statusCode).toBe(200);
     const { orderId, accessKey } = placed.json().data;
     const body = { orderId, lines: [{ lineNo: 1, quantity: 1 }], reason: 'wrong-item' };

@@ -1,0 +1,69 @@
+import { type Db, schema } from '@app/db';
+import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import type { App } from '../lib/app-types';
+import { TEST_CARDS } from '../modules/payments/index';
+
+const B = '/skulocity/api/v1';
+
+/** A shipping address checkout accepts for every demo store: US, California (taxed). */
+export const CALIFORNIA_SHIP_TO = {
+  toName: 'Grace Hopper',
+  address1: '1 Market Street',
+  city: 'San Francisco',
+  postalCode: '94105',
+  countryGeoId: 'USA',
+  stateProvinceGeoId: 'US_CA',
+};
+
+/** A guest's place-order body paid with the test card that succeeds. */
+export function guestCardOrder(email = 'grace@example.com') {
+  return {
+    email,
+    shipTo: CALIFORNIA_SHIP_TO,
+    shippingMethodId: 'STANDARD',
+    payment: {
+      method: 'card',
+      cardNumber: TEST_CARDS.success,
+      cvc: '123',
+      expMonth: 12,
+      expYear: 2099,
+      nameOnCard: 'G H',
+    },
+  };
+}
+
+/** The first simple product of a store with stock to spare (ordered by id, so tests are stable). */
+export async function stockedProductId(db: Db, tenantId: string): Promise<string> {
+  const p = schema.products;
+  const [product] = await db
+    .select({ productId: p.productId })
+    .from(p)
+    .where(and(eq(p.tenantId, tenantId), gt(p.stockQuantity, 5), ne(p.productType, 'CONFIGURABLE')))
+    .orderBy(asc(p.productId))
+    .limit(1);
+  if (!product) throw new Error(`no stocked product in ${tenantId}`);
+  return product.productId;
+}
+
+/**
+ * A guest buys through the HTTP API as a browser would: a new cart (its cookie), then checkout with a
+ * new Idempotency-Key. Answers the place-order response, for the test to check.
+ */
+export async function placeGuestOrder(
+  app: App,
+  opts: { host: string; productId: string; quantity?: number; email?: string },
+) {
+  const added = await app.inject({
+    method: 'POST',
+    url: `${B}/public/ecommerce/product/addToCart`,
+    headers: { host: opts.host },
+    payload: { productId: opts.productId, quantity: opts.quantity ?? 1 },
+  });
+  const cookie = String([added.headers['set-cookie']].flat()[0]).split(';')[0] as string;
+  return app.inject({
+    method: 'POST',
+    url: `${B}/ecommerce/checkout/processorder`,
+    headers: { host: opts.host, cookie, 'idempotency-key': crypto.randomUUID() },
+    payload: guestCardOrder(opts.email),
+  });
+}
