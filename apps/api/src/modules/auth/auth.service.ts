@@ -114,6 +114,27 @@ export function createAuthService(db: Db, deps: AuthDeps) {
   const record = (ctx: TenantContext, action: Action, subjects: string[], succeeded: boolean) =>
     counted.record(ctx, action, subjects, succeeded);
 
+  /**
+   * A mail asked for by address (reset link, confirmation again): counted per client address and per
+   * account, so neither a bot nor a flood at one inbox gets more than the limits; 429 past them.
+   */
+  async function limitMails(
+    ctx: TenantContext,
+    action: Action,
+    email: string,
+    ip: string | null,
+    limits: { windowMs: number; perIp: number; perAccount: number },
+  ) {
+    const ipSubject = `ip:${ip ?? 'unknown'}`;
+    const accountSubject = `account:${email}`;
+    const [byIp, byAccount] = await Promise.all([
+      attempts(ctx, action, ipSubject, limits.windowMs),
+      attempts(ctx, action, accountSubject, limits.windowMs),
+    ]);
+    if (byIp >= limits.perIp || byAccount >= limits.perAccount) throw rateLimited(limits.windowMs);
+    await record(ctx, action, [ipSubject, accountSubject], true);
+  }
+
   /** Mail about an account, signed with the store's name; a mail outage never fails the request. */
   async function mail(
     ctx: TenantContext,
@@ -333,16 +354,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
      * earlier links stop working. The caller answers the same either way; only the limits show (429).
      */
     async resendConfirmation(ctx: TenantContext, email: string, client: { ip: string | null }) {
-      const ipSubject = `ip:${client.ip ?? 'unknown'}`;
-      const accountSubject = `account:${email}`;
-      const [byIp, byAccount] = await Promise.all([
-        attempts(ctx, 'confirm-resend', ipSubject, CONFIRM_RESEND_LIMITS.windowMs),
-        attempts(ctx, 'confirm-resend', accountSubject, CONFIRM_RESEND_LIMITS.windowMs),
-      ]);
-      if (byIp >= CONFIRM_RESEND_LIMITS.perIp || byAccount >= CONFIRM_RESEND_LIMITS.perAccount) {
-        throw rateLimited(CONFIRM_RESEND_LIMITS.windowMs);
-      }
-      await record(ctx, 'confirm-resend', [ipSubject, accountSubject], true);
+      await limitMails(ctx, 'confirm-resend', email, client.ip, CONFIRM_RESEND_LIMITS);
       const [user] = await db
         .select()
         .from(u)
@@ -402,16 +414,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
      * here. The caller answers the same either way; only the limits show through (429).
      */
     async forgotPassword(ctx: TenantContext, email: string, client: { ip: string | null }) {
-      const ipSubject = `ip:${client.ip ?? 'unknown'}`;
-      const accountSubject = `account:${email}`;
-      const [byIp, byAccount] = await Promise.all([
-        attempts(ctx, 'forgot', ipSubject, FORGOT_LIMITS.windowMs),
-        attempts(ctx, 'forgot', accountSubject, FORGOT_LIMITS.windowMs),
-      ]);
-      if (byIp >= FORGOT_LIMITS.perIp || byAccount >= FORGOT_LIMITS.perAccount) {
-        throw rateLimited(FORGOT_LIMITS.windowMs);
-      }
-      await record(ctx, 'forgot', [ipSubject, accountSubject], true);
+      await limitMails(ctx, 'forgot', email, client.ip, FORGOT_LIMITS);
       const [user] = await db
         .select()
         .from(u)
