@@ -1,3 +1,4 @@
+import type { AccessPages } from '../access';
 import type { DashboardPages } from '../dashboard';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -48,7 +49,8 @@ export interface PageApi
     NewsletterPages,
     AddressesPages,
     CardsPages,
-    DashboardPages {}
+    DashboardPages,
+    AccessPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

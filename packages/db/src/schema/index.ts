@@ -4,6 +4,7 @@ export * from './commerce';
 export * from './content';
 export * from './jobs';
 export * from './newsletter';
+export * from './staff';
 export * from './store';
 export * from './tenancy';
 export * from './users';
