@@ -42,9 +42,9 @@ import {
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
+import { createStaffService, staffPages, staffRoutes } from './modules/staff/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/index';
-import { createStaffService, staffPages, staffRoutes } from './modules/staff/index';
 import {
   createStoreVisibilityService,
   createTenantService,

@@ -1,5 +1,5 @@
-export * from './address-fields';
 export * from './access';
+export * from './address-fields';
 export * from './addresses';
 export * from './audit';
 export * from './auth';

@@ -31,7 +31,8 @@ export async function staffRoutes(app: App, { staff }: { staff: StaffService }) 
       schema: {
         tags: ['staff'],
         summary: "The access settings: the store's visibility, its staff and the invitations waiting",
-        description: 'The owner and staff with the settings permission; `canManage` says whether the reader may change them.',
+        description:
+          'The owner and staff with the settings permission; `canManage` says whether the reader may change them.',
         response: { 200: dataEnvelope(accessSettingsSchema), ...changeErrors },
       },
     },
@@ -121,7 +122,11 @@ export async function staffRoutes(app: App, { staff }: { staff: StaffService }) 
         tags: ['staff'],
         summary: 'What an invitation link is for (email, store, permissions); 404 when it no longer works',
         querystring: staffInvitationTokenQuerySchema,
-        response: { 200: dataEnvelope(staffInvitationPreviewSchema), 400: errorEnvelopeSchema, 404: errorEnvelopeSchema },
+        response: {
+          200: dataEnvelope(staffInvitationPreviewSchema),
+          400: errorEnvelopeSchema,
+          404: errorEnvelopeSchema,
+        },
       },
     },
     async (req, reply) => {

@@ -36,8 +36,7 @@ export interface StaffDeps {
   linkOrigin: (canonicalHost: string) => string;
 }
 
-const permissionsOf = (p: string[]) =>
-  STAFF_PERMISSIONS.filter((x) => p.includes(x)) as StaffPermission[];
+const permissionsOf = (p: string[]) => STAFF_PERMISSIONS.filter((x) => p.includes(x)) as StaffPermission[];
 
 /**
  * The store's staff (decision 027): the owner invites people by email with chosen permissions, the
@@ -233,7 +232,9 @@ export function createStaffService(db: Db, deps: StaffDeps) {
           .update(u)
           .set({ role: 'shopper', permissions: [] })
           .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
-        await tx.delete(schema.sessions).where(and(eq(schema.sessions.tenantId, ctx.tenantId), eq(schema.sessions.userId, userId)));
+        await tx
+          .delete(schema.sessions)
+          .where(and(eq(schema.sessions.tenantId, ctx.tenantId), eq(schema.sessions.userId, userId)));
         await deps.audit.record(tx, ctx, {
           entity: 'staff',
           entityId: userId,
@@ -272,7 +273,12 @@ export function createStaffService(db: Db, deps: StaffDeps) {
         .where(and(pending(ctx), eq(inv.tokenHash, hashToken(token))));
       if (!row) return null;
       const { name } = await store(ctx);
-      return { email: row.email, firstName: row.firstName, storeName: name, permissions: permissionsOf(row.permissions) };
+      return {
+        email: row.email,
+        firstName: row.firstName,
+        storeName: name,
+        permissions: permissionsOf(row.permissions),
+      };
     },
 
     /**
@@ -302,9 +308,16 @@ export function createStaffService(db: Db, deps: StaffDeps) {
           userId = existing.userId;
           await tx
             .update(u)
-            .set({ passwordHash, role: 'staff', permissions, emailConfirmedAt: existing.emailConfirmedAt ?? new Date() })
+            .set({
+              passwordHash,
+              role: 'staff',
+              permissions,
+              emailConfirmedAt: existing.emailConfirmedAt ?? new Date(),
+            })
             .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
-          await tx.delete(schema.sessions).where(and(eq(schema.sessions.tenantId, ctx.tenantId), eq(schema.sessions.userId, userId)));
+          await tx
+            .delete(schema.sessions)
+            .where(and(eq(schema.sessions.tenantId, ctx.tenantId), eq(schema.sessions.userId, userId)));
         } else {
           userId = `U-${randomUUID()}`;
           await tx.insert(u).values({

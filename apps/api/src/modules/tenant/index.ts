@@ -8,6 +8,6 @@ export {
   visitorPages,
 } from './private-store';
 export { createStoreVisibilityService, requireOwner, type StoreVisibilityService } from './store-visibility';
-export { tenantAccessRoutes } from './tenant-access.routes';
 export { tenantRoutes } from './tenant.routes';
 export { createTenantService, DEV_TENANT_ALIAS, isDevHost, normaliseHost, type TenantService } from './tenant.service';
+export { tenantAccessRoutes } from './tenant-access.routes';

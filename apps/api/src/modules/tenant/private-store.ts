@@ -119,11 +119,7 @@ function pagePath(path: string) {
  * - an open page (login, registration...): the page functions as they are, except that the store's
  *   frame carries no catalog, pages or banners.
  */
-export function visitorPages(
-  api: PageApi,
-  path: string,
-  search: string,
-): { redirect: string | null; api: PageApi } {
+export function visitorPages(api: PageApi, path: string, search: string): { redirect: string | null; api: PageApi } {
   const target = privatePageRedirect(pagePath(path), search);
   const isData = path.endsWith('.data');
   if (target && !isData) return { redirect: target, api };

@@ -19,7 +19,7 @@ export async function tenantAccessRoutes(app: App, { visibility }: { visibility:
             ? 'Remove access constraints: every store of the tenant becomes public'
             : 'Add access constraints: every store of the tenant becomes private (visitors see only login and registration)',
           description:
-            'The store owner only (staff with the settings permission get 403). tenantId must be the host\'s own tenant; another tenant\'s id answers 404.',
+            "The store owner only (staff with the settings permission get 403). tenantId must be the host's own tenant; another tenant's id answers 404.",
           body: constraintsRequestSchema,
           response: { 200: dataEnvelope(storeVisibilitySchema), ...changeErrors },
         },
