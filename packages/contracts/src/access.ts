@@ -1,22 +1,12 @@
 import { z } from 'zod';
 import { forgotPasswordQuerySchema, resetPasswordRequestSchema } from './auth';
+import { STAFF_PERMISSIONS } from './staff-permissions';
 import type { FormOutcome } from './storefront';
 
-/**
- * Store access (SPEC.md section 7 "Tenant", decision 027): whether the store is public, and who is
- * on its staff. The permission names are lib/context.ts's PERMISSIONS.
- */
-export const STAFF_PERMISSIONS = ['settings', 'catalog', 'orders', 'customers', 'payments'] as const;
-export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
+export * from './staff-permissions';
 
-/** What each permission lets a staff member do, for the invite form. */
-export const STAFF_PERMISSION_LABELS: Record<StaffPermission, { label: string; hint: string }> = {
-  settings: { label: 'Settings', hint: 'Theme, banners, pages, store details; view access and the activity log' },
-  catalog: { label: 'Products', hint: 'Catalogs, categories and products' },
-  orders: { label: 'Orders', hint: 'Orders, returns and promotions' },
-  customers: { label: 'Customers', hint: 'Customer accounts and newsletter subscribers' },
-  payments: { label: 'Payments', hint: 'Payment provider set-up' },
-};
+// Store access (SPEC.md section 7 "Tenant", decision 027): whether the store is public, and who is
+// on its staff. The permission names are lib/context.ts's PERMISSIONS.
 
 /** POST /api/tenant/add/constraints and /remove/constraints: body {tenantId}. */
 export const constraintsRequestSchema = z.strictObject({

@@ -28,7 +28,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const url = new URL(request.url);
     throw redirect(loginUrlFor(`${url.pathname}${url.search}`));
   }
-  if (user.partyId !== 'admin') {
+  // The owner and their staff (decision 016); each page's function checks the permission it needs.
+  if (user.partyId !== 'admin' && user.partyId !== 'staff') {
     throw data({ message: 'Only the store owner and staff can manage the store.' }, { status: 403 });
   }
   return null;
