@@ -136,7 +136,7 @@ export function visitorPages(api: PageApi, path: string, search: string): { redi
       async shell() {
         const shell = await api.shell();
         if (!shell) return shell;
-        return { ...shell, main: { ...shell.main, catalogCol: [] }, pages: [] };
+        return { ...shell, main: { ...shell.main, catalogCol: [] }, pages: [], seo: [] };
       },
       banners: async () => [],
       cmsPage: async () => null,
