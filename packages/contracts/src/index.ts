@@ -10,6 +10,7 @@ export * from './catalog-options';
 export * from './checkout';
 export * from './contact';
 export * from './dashboard';
+export * from './drafts';
 export * from './envelope';
 export * from './errors';
 export * from './money';

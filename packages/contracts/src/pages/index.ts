@@ -7,6 +7,7 @@ import type { CartPages } from './cart';
 import type { CatalogPages } from './catalog';
 import type { CheckoutPages } from './checkout';
 import type { ContactPages } from './contact';
+import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrdersPages } from './orders';
 import type { ReturnsPages } from './returns';
@@ -22,6 +23,7 @@ export type {
   CatalogPages,
   CheckoutPages,
   ContactPages,
+  DraftsPages,
   NewsletterPages,
   OrdersPages,
   ReturnsPages,
@@ -50,6 +52,7 @@ export interface PageApi
     AddressesPages,
     CardsPages,
     DashboardPages,
+    DraftsPages,
     AccessPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
@@ -63,3 +66,4 @@ export interface PageLoadContext {
   nonce: string;
   requestId: string;
 }
+export type { DraftActionResult } from './drafts';
