@@ -242,7 +242,8 @@ function StaffRow({ member, canManage, answer }: { member: StaffMember; canManag
               className={`${secondaryAction} border-red-300 text-red-700 hover:bg-red-50`}
               disabled={removing}
             >
-              {removing ? 'Removing…' : `Remove ${name}`}
+              {removing ? 'Removing…' : 'Remove access'}
+              <span className="sr-only"> for {name}</span>
             </button>
           </PostForm>
         </details>
@@ -306,7 +307,8 @@ function InvitationRow({
           <input type="hidden" name="intent" value="revoke" />
           <input type="hidden" name="invitationId" value={i.invitationId} />
           <button type="submit" className={secondaryAction} disabled={pending}>
-            {pending ? 'Revoking…' : `Revoke invitation for ${i.email}`}
+            {pending ? 'Revoking…' : 'Revoke'}
+            <span className="sr-only"> invitation for {i.email}</span>
           </button>
         </PostForm>
       )}
