@@ -123,6 +123,7 @@ test('the owner invites staff; the mailed link sets a password; the staff member
   // Products only: the access settings are not theirs to see.
   await staff.goto(`${lighting}${ACCESS}`);
   await expect(staff.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
+  await expect(staff.getByText('Your staff account at')).toBeVisible();
 
   // The owner removes them: their session ends at once.
   await page.reload();

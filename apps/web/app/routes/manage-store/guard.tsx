@@ -117,6 +117,24 @@ function Forbidden() {
   const root = useRouteLoaderData<typeof rootLoader>('root');
   const user = root?.user;
   const storeName = root?.shell.store.storeName ?? 'this store';
+  // Staff lacking this page's permission (decision 027): their own dashboard is one click away.
+  if (user?.partyId === 'staff') {
+    return (
+      <Refusal
+        title="You do not have access to this page"
+        text={
+          <>
+            Your staff account at {storeName} does not have the permission this page needs. Ask the store owner if you
+            need it.
+          </>
+        }
+      >
+        <Link to="/manage-store" className={primaryAction}>
+          Go to the dashboard
+        </Link>
+      </Refusal>
+    );
+  }
   return (
     <Refusal
       title="You do not have access to this page"
