@@ -43,9 +43,16 @@ import {
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
+import { createStaffService, staffPages, staffRoutes } from './modules/staff/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/index';
-import { createTenantService, tenantRoutes } from './modules/tenant/index';
+import {
+  createStoreVisibilityService,
+  createTenantService,
+  privateStore,
+  tenantAccessRoutes,
+  tenantRoutes,
+} from './modules/tenant/index';
 import { carryWishlistItem, createWishlistService, wishlistPages, wishlistRoutes } from './modules/wishlist/index';
 import costlyRoutes from './plugins/costly-routes';
 import errors from './plugins/errors';
@@ -252,6 +259,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     slowDown: config.NODE_ENV !== 'test',
     linkOrigin,
   });
+  // Store access (decision 027): who sees the store, and who is on its staff.
+  const visibility = createStoreVisibilityService(database.db, { events, audit });
+  const staff = createStaffService(database.db, { events, audit, mailer, visibility, linkOrigin });
   const newsletter = createNewsletterService(database.db, { mailer, secret: sessionSecret, linkOrigin });
   const cart = createCartService(database.db, { products });
   const wishlist = createWishlistService(database.db, { cart });
@@ -333,9 +343,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const resolveActor = createActorResolver(auth, { guestCartToken });
   await app.register(requestContext, { resolveActor, csrf: auth.csrf });
+  // A private store's API is closed to visitors before any handler or read cache runs.
+  await app.register(privateStore, { tenants });
 
   await app.register(healthRoutes, { ping: () => database.ping() });
   await app.register(tenantRoutes, { tenants });
+  await app.register(tenantAccessRoutes, { visibility });
+  await app.register(staffRoutes, { staff });
   await app.register(storeRoutes, { store, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
@@ -398,6 +412,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         cardsPages({ cards, addresses }),
         dashboardPages({ dashboard }),
         draftsPages({ drafts }),
+        staffPages({ staff, visibility }),
       ],
     });
   }

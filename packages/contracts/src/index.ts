@@ -1,3 +1,4 @@
+export * from './access';
 export * from './address-fields';
 export * from './addresses';
 export * from './audit';

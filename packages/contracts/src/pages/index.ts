@@ -1,3 +1,4 @@
+import type { AccessPages } from '../access';
 import type { DashboardPages } from '../dashboard';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -51,7 +52,8 @@ export interface PageApi
     AddressesPages,
     CardsPages,
     DashboardPages,
-    DraftsPages {}
+    DraftsPages,
+    AccessPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

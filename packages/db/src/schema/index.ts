@@ -5,6 +5,7 @@ export * from './content';
 export * from './drafts';
 export * from './jobs';
 export * from './newsletter';
+export * from './staff';
 export * from './store';
 export * from './tenancy';
 export * from './users';
