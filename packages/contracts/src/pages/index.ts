@@ -1,4 +1,6 @@
+import type { CancelRequestPages } from '../cancel-request';
 import type { DashboardPages } from '../dashboard';
+import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
 import type { CardsPages } from './cards';
@@ -48,7 +50,9 @@ export interface PageApi
     NewsletterPages,
     AddressesPages,
     CardsPages,
-    DashboardPages {}
+    DashboardPages,
+    SitemapPages,
+    CancelRequestPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
