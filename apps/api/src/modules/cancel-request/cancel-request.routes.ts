@@ -60,7 +60,7 @@ export async function cancelRequestRoutes(app: App, { cancelRequests }: { cancel
         summary: 'Withdraw the cancel request (withdrawn); the store stays open',
         description: about,
         params: cancelRequestIdParamsSchema,
-        body: z.strictObject({}).optional(),
+        body: z.strictObject({}).nullish(),
         response: { 200: dataEnvelope(cancelRequestSchema), ...changeErrors },
       },
     },
