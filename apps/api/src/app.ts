@@ -291,7 +291,15 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
   const reviews = createReviewsService(database.db, { events });
-  const sitemap = createSitemapService(database.db, { jobs, events, audit, log: app.log, linkOrigin, ...opts.sitemap });
+  const sitemap = createSitemapService(database.db, {
+    jobs,
+    events,
+    audit,
+    log: app.log,
+    linkOrigin,
+    dailyAtUtc: config.NIGHTLY_JOBS_AT,
+    ...opts.sitemap,
+  });
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
   events.on('catalog.changed', ({ tenantId }) => {

@@ -26,6 +26,8 @@ export interface SitemapDeps {
   debounceMs?: number;
   /** URLs per file before the sitemap is split (tests use a small number); default 50,000. */
   maxUrlsPerFile?: number;
+  /** Every store's sitemap is also rebuilt nightly at this time (UTC), a safety net for a missed event. */
+  dailyAtUtc?: string;
 }
 
 interface StoreRow {
@@ -230,6 +232,9 @@ export function createSitemapService(db: Db, deps: SitemapDeps) {
       runAt: new Date((window + 1) * debounceMs),
     });
   }
+
+  // The key of scheduled runs is the type's name: a store's nightly run still going is not doubled.
+  deps.jobs.recurring(SITEMAP_JOB, { dailyAtUtc: deps.dailyAtUtc ?? '03:00', startupDelayMs: null });
 
   const onChange = ({ tenantId }: { tenantId: string }) => {
     scheduleAfterChange(tenantId).catch((err) =>

@@ -289,6 +289,20 @@ describe('regeneration after changes', () => {
   });
 });
 
+describe('the nightly rebuild', () => {
+  it('builds every public store’s sitemap once its schedule comes due', async () => {
+    await t.database.db
+      .update(schema.jobSchedules)
+      .set({ nextRunAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.jobSchedules.name, SITEMAP_JOB));
+    expect(await t.app.jobs.runSchedules()).toBeGreaterThanOrEqual(3);
+    await t.app.jobs.drain();
+    const lighting = await get(LIGHTING, '/sitemap.xml');
+    expect(lighting.statusCode).toBe(200);
+    expect(locs(lighting.body).every((u) => u.startsWith('http://lighting.localhost/'))).toBe(true);
+  });
+});
+
 describe('buildSitemapFiles', () => {
   it('one urlset up to the limit, an index of parts past it, XML-escaped', () => {
     const at = new Date('2026-05-01T00:00:00Z');
