@@ -111,13 +111,18 @@ test.describe('without JavaScript', () => {
       .getByRole('region', { name: 'Danger zone' })
       .getByRole('link', { name: /cancel request/ })
       .click();
-    await expect(page).toHaveURL(`${power}/manage-store/settings/cancel`);
+    await expect(page).toHaveURL(`${power}/manage-store/settings/other/cancel`);
+    // The menu keeps Store details marked: the danger zone belongs to it.
+    await expect(
+      page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Store details' }),
+    ).toHaveAttribute('aria-current', 'page');
     const zone = page.getByRole('region', { name: 'Danger zone' });
     await zone.getByText('Request to cancel your store…').click();
     await zone.getByLabel('Why do you want to cancel?').fill('Closing for the winter.');
     await zone.getByRole('button', { name: 'Request cancellation' }).click();
     await expect(zone.getByText('Please confirm that you understand what cancelling means.')).toBeVisible();
     await expect(zone.getByLabel('Why do you want to cancel?')).toHaveValue('Closing for the winter.');
+    await snap(page, 'cancel-request-nojs-errors-1280');
     await zone.getByLabel(/I understand that my store will close/).check();
     await zone.getByRole('button', { name: 'Request cancellation' }).click();
     await expect(zone.getByRole('status')).toContainText('Your cancel request was sent');
@@ -130,6 +135,8 @@ test.describe('without JavaScript', () => {
     await logIn(page, power, 'owner@power.test', '/manage-store/settings/sitemap');
     await page.getByRole('button', { name: 'Generate sitemap' }).click();
     await expect(page.getByRole('region', { name: 'Last generation' })).toBeVisible();
+    // Right after the post the job waits or runs (or has just finished on a fast machine).
+    await snap(page, 'sitemap-after-post-nojs-1280');
     // Without JavaScript the owner refreshes to follow the job.
     await expect(async () => {
       await page.goto(`${power}/manage-store/settings/sitemap`);

@@ -8,8 +8,8 @@ import type { loader as rootLoader } from '../../root';
 import { useToast } from '../ui/toast';
 import { cardClass } from './dashboard-layout';
 
-/** Where the danger zone's form posts and its state loads from (routes/manage-store/settings.cancel.tsx). */
-export const CANCEL_ROUTE = '/manage-store/settings/cancel';
+/** Where the danger zone's form posts and its state loads from (routes/manage-store/settings.other_.cancel.tsx, under Store details in the menu). */
+export const CANCEL_ROUTE = '/manage-store/settings/other/cancel';
 
 /** What the danger zone route answers (its loader and its action). */
 export interface CancelRequestLoad {

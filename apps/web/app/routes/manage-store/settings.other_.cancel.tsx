@@ -6,7 +6,7 @@ import {
 } from '../../components/manage-store/cancel-request-card';
 import { DashboardLayout } from '../../components/manage-store/dashboard-layout';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
-import type { Route } from './+types/settings.cancel';
+import type { Route } from './+types/settings.other_.cancel';
 
 /**
  * The danger zone's own route: its loader gives the card on Store details its state, its action
