@@ -15,6 +15,7 @@ import { redactingLogger } from './lib/redact';
 import { addressesPages, addressesRoutes, createAddressesService } from './modules/addresses/index';
 import { auditRoutes, createAuditService } from './modules/audit/index';
 import { authPages, authRoutes, createActorResolver, createAuthService } from './modules/auth/index';
+import { cancelRequestPages, cancelRequestRoutes, createCancelRequestService } from './modules/cancel-request/index';
 import { cartPages, cartRoutes, createCartService, guestCartToken, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import {
@@ -43,6 +44,7 @@ import {
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
+import { createSitemapService, sitemapPages, sitemapRoutes } from './modules/sitemap/index';
 import { createStaffService, staffPages, staffRoutes } from './modules/staff/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/index';
@@ -102,6 +104,8 @@ export interface BuildOptions {
   jobs?: Partial<Pick<JobRunnerOptions, 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'concurrency'>> & {
     startupSweepDelayMs?: number | null;
   };
+  /** Sitemap regeneration after changes at most once per this many ms (default 5 min); URLs per file (tests). */
+  sitemap?: { debounceMs?: number; maxUrlsPerFile?: number };
   /** The card payment provider; by default the built-in test provider. */
   paymentProvider?: PaymentProvider;
   /** Extra routes registered before the pages (tests). */
@@ -302,6 +306,16 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
   const reviews = createReviewsService(database.db, { events });
+  const sitemap = createSitemapService(database.db, {
+    jobs,
+    events,
+    audit,
+    log: app.log,
+    linkOrigin,
+    dailyAtUtc: config.NIGHTLY_JOBS_AT,
+    ...opts.sitemap,
+  });
+  const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
   events.on('catalog.changed', ({ tenantId }) => {
     cache.invalidateTenant(tenantId);
@@ -347,9 +361,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(privateStore, { tenants });
 
   await app.register(healthRoutes, { ping: () => database.ping() });
-  await app.register(tenantRoutes, { tenants });
   await app.register(tenantAccessRoutes, { visibility });
   await app.register(staffRoutes, { staff });
+  await app.register(tenantRoutes, { tenants, cancelRequestState: (tenantId) => cancelRequests.state(tenantId) });
   await app.register(storeRoutes, { store, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
@@ -366,6 +380,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(auditRoutes, { audit });
   await app.register(dashboardRoutes, { dashboard });
   await app.register(draftsRoutes, { drafts });
+  await app.register(sitemapRoutes, { sitemap });
+  await app.register(cancelRequestRoutes, { cancelRequests });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -413,6 +429,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         dashboardPages({ dashboard }),
         draftsPages({ drafts }),
         staffPages({ staff, visibility }),
+        sitemapPages({ sitemap }),
+        cancelRequestPages({ cancelRequests }),
       ],
     });
   }

@@ -1,5 +1,7 @@
 import type { AccessPages } from '../access';
+import type { CancelRequestPages } from '../cancel-request';
 import type { DashboardPages } from '../dashboard';
+import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
 import type { CardsPages } from './cards';
@@ -53,7 +55,9 @@ export interface PageApi
     CardsPages,
     DashboardPages,
     DraftsPages,
-    AccessPages {}
+    AccessPages,
+    SitemapPages,
+    CancelRequestPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
