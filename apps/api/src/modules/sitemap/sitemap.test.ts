@@ -321,3 +321,26 @@ describe('buildSitemapFiles', () => {
     );
   });
 });
+
+describe('a store made private through the access settings', () => {
+  it('answers robots.txt to a visitor with Disallow: / (not the private store 401) and hides the sitemap', async () => {
+    const owner = await signIn(t.app, 'owner@power.test', 'owner-demo-1', POWER);
+    const change = (path: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { host: POWER, origin: `http://${POWER}`, ...owner },
+        payload: { tenantId: 'power' },
+      });
+    expect((await change('/api/tenant/add/constraints')).statusCode).toBe(200);
+    try {
+      const robots = await get(POWER, '/robots.txt');
+      expect(robots.statusCode).toBe(200);
+      expect(robots.body).toBe('User-agent: *\nDisallow: /\n');
+      expect([401, 404]).toContain((await get(POWER, '/sitemap.xml')).statusCode);
+    } finally {
+      expect((await change('/api/tenant/remove/constraints')).statusCode).toBe(200);
+    }
+    expect((await get(POWER, '/robots.txt')).body).toContain('Sitemap:');
+  });
+});
