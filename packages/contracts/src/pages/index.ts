@@ -5,6 +5,7 @@ import type { CardsPages } from './cards';
 import type { CartPages } from './cart';
 import type { CatalogPages } from './catalog';
 import type { CheckoutPages } from './checkout';
+import type { CmsPages } from './cms';
 import type { ContactPages } from './contact';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
@@ -21,6 +22,7 @@ export type {
   CartPages,
   CatalogPages,
   CheckoutPages,
+  CmsPages,
   ContactPages,
   DraftsPages,
   NewsletterPages,
@@ -51,7 +53,8 @@ export interface PageApi
     AddressesPages,
     CardsPages,
     DashboardPages,
-    DraftsPages {}
+    DraftsPages,
+    CmsPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
@@ -64,4 +67,5 @@ export interface PageLoadContext {
   nonce: string;
   requestId: string;
 }
+export type { CmsDeleteResult, CmsSaveResult } from './cms';
 export type { DraftActionResult } from './drafts';
