@@ -1,15 +1,8 @@
-import {
-  type CmsEditor,
-  type CmsPageField,
-  type CmsSaveResult,
-  type DraftActionResult,
-  PAGE_LINK_FLAGS,
-  type PageLinkFlag,
-} from '@app/contracts';
+import type { CmsEditor, CmsPageField, CmsSaveResult, DraftActionResult, PageLinkFlag } from '@app/contracts';
 import { ArrowLeft, Trash2 } from 'lucide-react';
 import { useMemo } from 'react';
 import { data, Link, redirect, useNavigation } from 'react-router';
-import { CmsStatusBadge, PAGE_LINK_PLACES } from '../../components/manage-store/cms-badges';
+import { CmsStatusBadge, PAGE_LINK_FLAGS, PAGE_LINK_PLACES } from '../../components/manage-store/cms-badges';
 import { CmsRichText } from '../../components/manage-store/cms-rich-text';
 import { Card, DashboardLayout, primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
 import { DraftBar, VersionHistory } from '../../components/manage-store/draft-bar';
