@@ -5,7 +5,11 @@ import type { RequestContext } from '../../lib/context';
 import type { PageRequest } from '../../lib/page-request';
 import { PREVIEW_COOKIE } from '../../lib/preview';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
+import { createStaff } from '../../test/staff';
 import { createAuditService } from '../audit/index';
+import { createCatalogService } from '../catalog/index';
+import { createStoreService, shellPages } from '../store/index';
+import { createTenantService } from '../tenant/index';
 import { cmsPages } from './cms.pages';
 import { type CmsService, createCmsService } from './cms.service';
 
@@ -312,6 +316,57 @@ describe('DELETE /api/v1/cms/delete/{id}', () => {
     expect((await fetchPages('', owner)).json().data.some((p: { id: string }) => p.id === id)).toBe(false);
     expect(await lastAudit(id)).toMatchObject({ entity: 'cms.page', action: 'delete', actorKind: 'staff' });
     expect((await send('DELETE', `/api/v1/cms/delete/${id}`, owner)).statusCode).toBe(404);
+  });
+});
+
+describe('the storefront page functions (shell pages and cmsPage)', () => {
+  const shell = (ctx: RequestContext) =>
+    shellPages({
+      store: createStoreService(t.database.db),
+      cms,
+      catalog: createCatalogService(t.database.db),
+      tenants: createTenantService(t.database.db, {}),
+      chatWidgetUrl: 'https://embed.example',
+      platformName: 'Test Platform',
+    })(pageRequest(ctx));
+
+  it('show a draft-only page and an edit to the previewing owner only', async () => {
+    const draftOnly = (await create(page('preview-only', { pageTitle: 'Preview only' }))).json().data.id as string;
+    const edited = (await create(page('edited-live', { pageTitle: 'Live title' }))).json().data.id as string;
+    await publish(edited);
+    await update(edited, page('edited-live', { pageTitle: 'Draft title', pageLinks: ['MENU'] }));
+    const preview = `${PREVIEW_COOKIE}=1`;
+    for (const ctx of [await ctxOf(shopper, preview), await ctxOf(null, preview), await ctxOf(owner)]) {
+      const fns = shell(ctx);
+      expect(await fns.cmsPage('preview-only')).toBeNull();
+      expect((await fns.cmsPage('edited-live'))?.pageTitle).toBe('Live title');
+      const pages = (await fns.shell()).pages;
+      expect(pages.some((p) => p.id === draftOnly)).toBe(false);
+      expect(pages.find((p) => p.id === edited)).toMatchObject({
+        pageTitle: 'Live title',
+        pageLinks: ['TOP', 'FOOTER'],
+      });
+    }
+    const owners = shell(await ctxOf(owner, preview));
+    expect(await owners.cmsPage('preview-only')).toMatchObject({ id: draftOnly, pageTitle: 'Preview only' });
+    expect((await owners.cmsPage('edited-live'))?.pageTitle).toBe('Draft title');
+    const pages = (await owners.shell()).pages;
+    expect(pages.find((p) => p.id === draftOnly)?.pageLinks).toEqual(['TOP', 'FOOTER']);
+    expect(pages.find((p) => p.id === edited)).toMatchObject({ pageTitle: 'Draft title', pageLinks: ['MENU'] });
+  });
+});
+
+describe('staff', () => {
+  it('with the settings permission may save pages; without it, 403', async () => {
+    await createStaff(t.database, 'lighting', 'pages@lighting.test', ['settings']);
+    await createStaff(t.database, 'lighting', 'orders@lighting.test', ['orders']);
+    const editor = await signIn(t.app, 'pages@lighting.test', 'owner-demo-1', LIGHTING.host);
+    const other = await signIn(t.app, 'orders@lighting.test', 'owner-demo-1', LIGHTING.host);
+    expect((await create(page('by-staff'), other)).statusCode).toBe(403);
+    const res = await create(page('by-staff'), editor);
+    expect(res.statusCode).toBe(201);
+    expect((await publish(res.json().data.id, other)).statusCode).toBe(403);
+    expect((await publish(res.json().data.id, editor)).statusCode).toBe(200);
   });
 });
 
