@@ -340,7 +340,7 @@ describe('the storefront page functions (shell pages and cmsPage)', () => {
       const fns = shell(ctx);
       expect(await fns.cmsPage('preview-only')).toBeNull();
       expect((await fns.cmsPage('edited-live'))?.pageTitle).toBe('Live title');
-      const pages = (await fns.shell()).pages;
+      const pages = (await fns.shell())?.pages ?? [];
       expect(pages.some((p) => p.id === draftOnly)).toBe(false);
       expect(pages.find((p) => p.id === edited)).toMatchObject({
         pageTitle: 'Live title',
@@ -350,7 +350,7 @@ describe('the storefront page functions (shell pages and cmsPage)', () => {
     const owners = shell(await ctxOf(owner, preview));
     expect(await owners.cmsPage('preview-only')).toMatchObject({ id: draftOnly, pageTitle: 'Preview only' });
     expect((await owners.cmsPage('edited-live'))?.pageTitle).toBe('Draft title');
-    const pages = (await owners.shell()).pages;
+    const pages = (await owners.shell())?.pages ?? [];
     expect(pages.find((p) => p.id === draftOnly)?.pageLinks).toEqual(['TOP', 'FOOTER']);
     expect(pages.find((p) => p.id === edited)).toMatchObject({ pageTitle: 'Draft title', pageLinks: ['MENU'] });
   });
