@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { hydrated, STORES, snap } from './helpers';
 
@@ -16,6 +17,12 @@ async function logIn(page: Page, who: { email: string; password: string }, then:
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(`${lighting}${then}`);
+}
+
+async function expectNoSeriousA11yIssue(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 /** What a shopper's browser gets for a page URL (status and, when found, the page heading). */
@@ -147,11 +154,13 @@ test('the page list and editor at 375 px, and the editor without JavaScript', as
   await logIn(page, owner, '/manage-store/settings/cms');
   await expect(page.getByRole('region', { name: 'All pages' })).toBeVisible();
   await snap(page, 'settings-cms-list-375');
+  await expectNoSeriousA11yIssue(page);
   await page.getByRole('region', { name: 'All pages' }).getByRole('link').first().click();
   await expect(page).toHaveURL(/details\?id=/);
   await hydrated(page);
   await expect(page.getByRole('toolbar', { name: 'Formatting' })).toBeVisible();
   await snap(page, 'settings-cms-editor-375');
+  await expectNoSeriousA11yIssue(page);
   await context.close();
 
   // Without JavaScript the body is a textarea of HTML, the form posts, and errors sit by their fields.

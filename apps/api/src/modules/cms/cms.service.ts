@@ -4,6 +4,7 @@ import {
   type CmsPage,
   type CmsPagePayload,
   type CmsPageStatus,
+  cmsPageIdSchema,
   cmsPageInputSchema,
   PAGE_LINK_FLAGS,
   type PageLinkFlag,
@@ -137,6 +138,8 @@ export function createCmsService(db: Db, deps: Deps) {
   }
 
   async function liveRow(ctx: TenantContext, id: string) {
+    // An id no page can have (a typo, a probe) is simply not found, like any other unknown id.
+    if (!cmsPageIdSchema.safeParse({ id }).success) throw AppError.notFound('There is no such page in this store.');
     const [row] = await db
       .select()
       .from(p)
@@ -243,7 +246,8 @@ export function createCmsService(db: Db, deps: Deps) {
     /** One page as the editor opens it: its draft if it has one, else what is live; 404 if neither. */
     async editor(ctx: RequestContext, id: string) {
       assertOwner(ctx);
-      const [row, draft] = await Promise.all([liveRow(ctx, id), drafts.get(ctx, pageKind, id)]);
+      const row = await liveRow(ctx, id);
+      const draft = await drafts.get(ctx, pageKind, id);
       if (!row && !draft) throw AppError.notFound('There is no such page in this store.');
       const page = draft ? draft.payload : livePayload(row as typeof p.$inferSelect);
       return {
@@ -281,6 +285,7 @@ export function createCmsService(db: Db, deps: Deps) {
      */
     async remove(ctx: RequestContext, id: string): Promise<void> {
       assertOwner(ctx);
+      if (!cmsPageIdSchema.safeParse({ id }).success) throw AppError.notFound('There is no such page in this store.');
       await events.transaction(async (tx) => {
         const [gone] = await tx
           .delete(p)

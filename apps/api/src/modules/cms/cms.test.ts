@@ -393,6 +393,7 @@ describe('CMS page functions', () => {
     const ok = await fns.saveCmsPage(null, page('from-the-form'));
     expect(ok).toMatchObject({ ok: true, id: expect.stringMatching(/^page-/) });
     expect(await fns.cmsEditor('page-nothere')).toBeNull();
+    expect(await fns.cmsEditor('../etc')).toBeNull();
     if (ok.ok) expect(await fns.deleteCmsPage(ok.id)).toMatchObject({ ok: true });
   });
 });
