@@ -96,62 +96,91 @@ export default function CmsListPage({ loaderData, actionData }: Route.ComponentP
             Add an About us, Shipping or Returns page and link it from the top strip, menu or footer.
           </CardEmpty>
         ) : (
-          <table className="w-full border-t border-neutral-100 text-sm">
-            <thead className="hidden bg-neutral-50 text-left text-xs font-medium text-neutral-600 md:table-header-group">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Title
-                </th>
-                <th scope="col" className="px-2 py-2 font-medium">
-                  Links
-                </th>
-                <th scope="col" className="px-2 py-2 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="px-2 py-2 font-medium">
-                  Updated
-                </th>
-                <th scope="col" className="px-4 py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-neutral-100">
+          <>
+            {/* A phone gets one compact block per page; wider screens the table. */}
+            <ul className="divide-y divide-neutral-100 border-t border-neutral-100 md:hidden">
               {pages.map((p) => (
-                <tr key={p.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2.5 md:table-row">
-                  <td className="w-full min-w-0 md:w-auto md:px-4 md:py-2.5">
-                    <Link
-                      to={`/manage-store/settings/cms/details?id=${encodeURIComponent(p.id)}`}
-                      className="font-semibold text-neutral-900 hover:underline"
-                    >
-                      {p.pageTitle}
-                    </Link>
-                    <span className="block truncate text-xs text-neutral-500">/page/details/{p.pageUrl}</span>
-                  </td>
-                  <td className="md:px-2 md:py-2.5">
-                    <CmsFlags flags={p.pageLinks} />
-                  </td>
-                  <td className="md:px-2 md:py-2.5">
+                <li key={p.id} className="px-4 py-2.5 text-sm">
+                  <Link to={editLink(p.id)} className="font-semibold text-neutral-900 hover:underline">
+                    {p.pageTitle}
+                  </Link>
+                  <span className="block truncate text-xs text-neutral-500">/page/details/{p.pageUrl}</span>
+                  <div className="mt-1.5 flex flex-wrap items-center gap-1.5">
                     <CmsStatusBadge status={p.status} />
-                  </td>
-                  <td className="text-xs whitespace-nowrap text-neutral-600 md:px-2 md:py-2.5">
-                    <time dateTime={p.updatedAt}>{formatDateTime(p.updatedAt)}</time>
-                  </td>
-                  <td className="ml-auto text-right md:px-4 md:py-2.5">
-                    <Link
-                      to={`?delete=${encodeURIComponent(p.id)}`}
-                      className="rounded-md px-2 py-1 text-sm font-medium text-red-700 hover:bg-red-50"
-                      aria-label={`Delete ${p.pageTitle}`}
-                    >
-                      Delete
-                    </Link>
-                  </td>
-                </tr>
+                    <CmsFlags flags={p.pageLinks} />
+                  </div>
+                  <div className="mt-1 flex items-center justify-between gap-2">
+                    <time dateTime={p.updatedAt} className="text-xs text-neutral-600">
+                      Updated {formatDateTime(p.updatedAt)}
+                    </time>
+                    <DeleteLink id={p.id} title={p.pageTitle} />
+                  </div>
+                </li>
               ))}
-            </tbody>
-          </table>
+            </ul>
+            <table className="hidden w-full border-t border-neutral-100 text-sm md:table">
+              <thead className="bg-neutral-50 text-left text-xs font-medium text-neutral-600">
+                <tr>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    Title
+                  </th>
+                  <th scope="col" className="px-2 py-2 font-medium">
+                    Links
+                  </th>
+                  <th scope="col" className="px-2 py-2 font-medium">
+                    Status
+                  </th>
+                  <th scope="col" className="px-2 py-2 font-medium">
+                    Updated
+                  </th>
+                  <th scope="col" className="px-4 py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-neutral-100">
+                {pages.map((p) => (
+                  <tr key={p.id}>
+                    <td className="min-w-0 px-4 py-2.5">
+                      <Link to={editLink(p.id)} className="font-semibold text-neutral-900 hover:underline">
+                        {p.pageTitle}
+                      </Link>
+                      <span className="block truncate text-xs text-neutral-500">/page/details/{p.pageUrl}</span>
+                    </td>
+                    <td className="px-2 py-2.5">
+                      <CmsFlags flags={p.pageLinks} />
+                    </td>
+                    <td className="px-2 py-2.5">
+                      <CmsStatusBadge status={p.status} />
+                    </td>
+                    <td className="px-2 py-2.5 text-xs whitespace-nowrap text-neutral-600">
+                      <time dateTime={p.updatedAt}>{formatDateTime(p.updatedAt)}</time>
+                    </td>
+                    <td className="px-4 py-2.5 text-right">
+                      <DeleteLink id={p.id} title={p.pageTitle} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
         )}
       </Card>
     </DashboardLayout>
+  );
+}
+
+const editLink = (id: string) => `/manage-store/settings/cms/details?id=${encodeURIComponent(id)}`;
+
+/** Delete asks first: the link opens the confirmation above the list. */
+function DeleteLink({ id, title }: { id: string; title: string }) {
+  return (
+    <Link
+      to={`?delete=${encodeURIComponent(id)}`}
+      className="rounded-md px-2 py-1 text-sm font-medium text-red-700 hover:bg-red-50"
+      aria-label={`Delete ${title}`}
+    >
+      Delete
+    </Link>
   );
 }
