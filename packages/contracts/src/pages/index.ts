@@ -8,6 +8,7 @@ import type { CardsPages } from './cards';
 import type { CartPages } from './cart';
 import type { CatalogPages } from './catalog';
 import type { CheckoutPages } from './checkout';
+import type { CmsPages } from './cms';
 import type { ContactPages } from './contact';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
@@ -24,6 +25,7 @@ export type {
   CartPages,
   CatalogPages,
   CheckoutPages,
+  CmsPages,
   ContactPages,
   DraftsPages,
   NewsletterPages,
@@ -57,7 +59,8 @@ export interface PageApi
     DraftsPages,
     AccessPages,
     SitemapPages,
-    CancelRequestPages {}
+    CancelRequestPages,
+    CmsPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
@@ -70,4 +73,5 @@ export interface PageLoadContext {
   nonce: string;
   requestId: string;
 }
+export type { CmsDeleteResult, CmsSaveResult } from './cms';
 export type { DraftActionResult } from './drafts';
