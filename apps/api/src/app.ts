@@ -26,6 +26,7 @@ import {
 } from './modules/checkout/index';
 import { contactPages, contactRoutes, createContactService } from './modules/contact/index';
 import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
+import { createDraftsService, draftsPages, draftsRoutes } from './modules/drafts/index';
 import { healthRoutes } from './modules/health/index';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/index';
 import { createMailer, createMailQueue, type Mailer, mailboxRoutes } from './modules/mail/index';
@@ -44,9 +45,16 @@ import { catalogPages, createProductsService, productsRoutes } from './modules/p
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
 import { createSitemapService, sitemapPages, sitemapRoutes } from './modules/sitemap/index';
+import { createStaffService, staffPages, staffRoutes } from './modules/staff/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/index';
-import { createTenantService, tenantRoutes } from './modules/tenant/index';
+import {
+  createStoreVisibilityService,
+  createTenantService,
+  privateStore,
+  tenantAccessRoutes,
+  tenantRoutes,
+} from './modules/tenant/index';
 import { carryWishlistItem, createWishlistService, wishlistPages, wishlistRoutes } from './modules/wishlist/index';
 import costlyRoutes from './plugins/costly-routes';
 import errors from './plugins/errors';
@@ -114,6 +122,8 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** Sends newsletter issues (no route yet: the dashboard's customers area will start them). */
     newsletter: import('./modules/newsletter/index').NewsletterService;
+    /** Drafts of look and content; a kind registers here (tests register their own). */
+    drafts: import('./modules/drafts/index').DraftsService;
   }
 }
 
@@ -187,6 +197,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     production: config.NODE_ENV === 'production',
   });
   const audit = createAuditService(database.db);
+  // Look-and-content kinds (theme, banners, pages, details) register with it where they are built.
+  const drafts = createDraftsService(database.db, { audit, events });
   const dashboard = createDashboardService(database.db, {
     // The home lists the latest entries to those who may read the log (the settings permission).
     async recentActivity(ctx, limit) {
@@ -251,6 +263,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     slowDown: config.NODE_ENV !== 'test',
     linkOrigin,
   });
+  // Store access (decision 027): who sees the store, and who is on its staff.
+  const visibility = createStoreVisibilityService(database.db, { events, audit });
+  const staff = createStaffService(database.db, { events, audit, mailer, visibility, linkOrigin });
   const newsletter = createNewsletterService(database.db, { mailer, secret: sessionSecret, linkOrigin });
   const cart = createCartService(database.db, { products });
   const wishlist = createWishlistService(database.db, { cart });
@@ -329,6 +344,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('tenants', tenants);
   app.decorate('jobs', jobs);
   app.decorate('newsletter', newsletter);
+  app.decorate('drafts', drafts);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   // Between tenancy and the request context: a costly route's store slot is taken before the session
   // lookup, so a flooded request waits or is refused before it costs anything more (decision 024).
@@ -341,9 +357,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const resolveActor = createActorResolver(auth, { guestCartToken });
   await app.register(requestContext, { resolveActor, csrf: auth.csrf });
+  // A private store's API is closed to visitors before any handler or read cache runs.
+  await app.register(privateStore, { tenants });
 
   await app.register(healthRoutes, { ping: () => database.ping() });
   await app.register(tenantRoutes, { tenants, cancelRequestState: (tenantId) => cancelRequests.state(tenantId) });
+  await app.register(tenantAccessRoutes, { visibility });
+  await app.register(staffRoutes, { staff });
   await app.register(storeRoutes, { store, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
@@ -361,6 +381,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(dashboardRoutes, { dashboard });
   await app.register(sitemapRoutes, { sitemap });
   await app.register(cancelRequestRoutes, { cancelRequests });
+  await app.register(draftsRoutes, { drafts });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -408,6 +429,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         dashboardPages({ dashboard }),
         sitemapPages({ sitemap }),
         cancelRequestPages({ cancelRequests }),
+        draftsPages({ drafts }),
+        staffPages({ staff, visibility }),
       ],
     });
   }

@@ -1,3 +1,4 @@
+export * from './access';
 export * from './address-fields';
 export * from './addresses';
 export * from './audit';
@@ -10,6 +11,7 @@ export * from './catalog-options';
 export * from './checkout';
 export * from './contact';
 export * from './dashboard';
+export * from './drafts';
 export * from './envelope';
 export * from './errors';
 export * from './money';

@@ -1,3 +1,4 @@
+import type { AccessPages } from '../access';
 import type { CancelRequestPages } from '../cancel-request';
 import type { DashboardPages } from '../dashboard';
 import type { SitemapPages } from '../sitemap';
@@ -8,6 +9,7 @@ import type { CartPages } from './cart';
 import type { CatalogPages } from './catalog';
 import type { CheckoutPages } from './checkout';
 import type { ContactPages } from './contact';
+import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrdersPages } from './orders';
 import type { ReturnsPages } from './returns';
@@ -23,6 +25,7 @@ export type {
   CatalogPages,
   CheckoutPages,
   ContactPages,
+  DraftsPages,
   NewsletterPages,
   OrdersPages,
   ReturnsPages,
@@ -52,7 +55,9 @@ export interface PageApi
     CardsPages,
     DashboardPages,
     SitemapPages,
-    CancelRequestPages {}
+    CancelRequestPages,
+    DraftsPages,
+    AccessPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
@@ -65,3 +70,4 @@ export interface PageLoadContext {
   nonce: string;
   requestId: string;
 }
+export type { DraftActionResult } from './drafts';
