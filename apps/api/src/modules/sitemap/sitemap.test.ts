@@ -1,5 +1,5 @@
 import { schema } from '@app/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvents } from '../../lib/events/index';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
@@ -277,20 +277,20 @@ describe('regeneration after changes', () => {
     t.app.events.emit('catalog.changed', { tenantId: 'lighting', productIds: ['x'] });
     t.app.events.emit('settings.changed', { tenantId: 'lighting', what: 'cms' });
     t.app.events.emit('catalog.changed', { tenantId: 'garden' });
-    await expect
-      .poll(async () =>
-        (
-          await t.database.db
-            .select()
-            .from(schema.jobs)
-            .where(and(eq(schema.jobs.type, SITEMAP_JOB), eq(schema.jobs.status, 'pending')))
-        ).map((j) => ({ tenantId: j.tenantId, key: j.key, runAt: j.runAt.getTime() })),
-      )
-      .toHaveLength(2);
-    const pending = await t.database.db
-      .select()
-      .from(schema.jobs)
-      .where(and(eq(schema.jobs.type, SITEMAP_JOB), eq(schema.jobs.status, 'pending')));
+    // Only these two tenants: the visibility test's own changes may still schedule power's run.
+    const pendingOf = () =>
+      t.database.db
+        .select()
+        .from(schema.jobs)
+        .where(
+          and(
+            eq(schema.jobs.type, SITEMAP_JOB),
+            eq(schema.jobs.status, 'pending'),
+            inArray(schema.jobs.tenantId, ['garden', 'lighting']),
+          ),
+        );
+    await expect.poll(async () => (await pendingOf()).length).toBe(2);
+    const pending = await pendingOf();
     expect(pending.map((j) => j.tenantId).sort()).toEqual(['garden', 'lighting']);
     for (const j of pending) {
       expect(j.key).toMatch(/^auto:\d+$/);
