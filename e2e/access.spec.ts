@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { hydrated, mailedLinks, STORES, snap } from './helpers';
 
@@ -98,6 +99,9 @@ test('the owner invites staff; the mailed link sets a password; the staff member
   await page.getByRole('button', { name: 'Dismiss notification' }).click();
   await expect(page.getByRole('button', { name: `Revoke invitation for ${email}` })).toBeVisible();
   await snap(page, 'access-page-1280');
+  const axe = await new AxeBuilder({ page }).analyze();
+  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await page.setViewportSize({ width: 375, height: 800 });
   await snap(page, 'access-page-375');
   // Nothing wider than the phone.

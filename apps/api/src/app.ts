@@ -361,9 +361,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(privateStore, { tenants });
 
   await app.register(healthRoutes, { ping: () => database.ping() });
-  await app.register(tenantRoutes, { tenants, cancelRequestState: (tenantId) => cancelRequests.state(tenantId) });
   await app.register(tenantAccessRoutes, { visibility });
   await app.register(staffRoutes, { staff });
+  await app.register(tenantRoutes, { tenants, cancelRequestState: (tenantId) => cancelRequests.state(tenantId) });
   await app.register(storeRoutes, { store, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
@@ -379,9 +379,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(reviewsRoutes, { reviews });
   await app.register(auditRoutes, { audit });
   await app.register(dashboardRoutes, { dashboard });
+  await app.register(draftsRoutes, { drafts });
   await app.register(sitemapRoutes, { sitemap });
   await app.register(cancelRequestRoutes, { cancelRequests });
-  await app.register(draftsRoutes, { drafts });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -427,10 +427,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         addressesPages({ addresses }),
         cardsPages({ cards, addresses }),
         dashboardPages({ dashboard }),
-        sitemapPages({ sitemap }),
-        cancelRequestPages({ cancelRequests }),
         draftsPages({ drafts }),
         staffPages({ staff, visibility }),
+        sitemapPages({ sitemap }),
+        cancelRequestPages({ cancelRequests }),
       ],
     });
   }

@@ -54,10 +54,10 @@ export interface PageApi
     AddressesPages,
     CardsPages,
     DashboardPages,
-    SitemapPages,
-    CancelRequestPages,
     DraftsPages,
-    AccessPages {}
+    AccessPages,
+    SitemapPages,
+    CancelRequestPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

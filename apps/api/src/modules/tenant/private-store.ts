@@ -33,10 +33,10 @@ export const OPEN_API_ROUTES: ReadonlySet<string> = new Set([
   '/api/v1/staff/invitation/accept',
   // The store's logo on the login page; product pictures are not found without the catalog.
   '/media/*',
+  // Crawlers read "Disallow: /" for a private store (the sitemap module answers it) instead of a 401.
+  '/robots.txt',
   '/dev/mailbox',
   '/dev/mailbox/:name',
-  // A crawler must read "Disallow: /" (decision 028): a 4xx robots.txt means "crawl anything" to it.
-  '/robots.txt',
 ]);
 
 /** Pages a visitor of a private store may open; any other page sends them to the login page. */

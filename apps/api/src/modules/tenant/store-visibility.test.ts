@@ -92,6 +92,17 @@ describe('POST /api/tenant/add/constraints and /remove/constraints', () => {
     expect(await auditOf('lighting')).toHaveLength(before);
   });
 
+  it("accept 'development' as the tenant on a development host, as GET /api/fetch/tenant does", async () => {
+    // Without DEV_TENANT_ID the development alias serves the first store: lighting.
+    const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', 'localhost');
+    const res = await post(ADD, { tenantId: 'development' }, owner, 'localhost');
+    expect(res.json()).toEqual({ data: { tenantId: 'lighting', isWs2Public: false } });
+    await post(REMOVE, { tenantId: 'development' }, owner, 'localhost');
+    expect(await lookup('lighting.shop.test')).toBe(true);
+    // On a registered host the alias names no tenant.
+    expect((await post(ADD, { tenantId: 'development' }, await as('owner@lighting.test'))).statusCode).toBe(404);
+  });
+
   it('name the field that is missing or wrong', async () => {
     const owner = await as('owner@lighting.test');
     const missing = await post(ADD, {}, owner);
