@@ -145,6 +145,7 @@ export default function CmsDetailsPage({ loaderData, actionData }: Route.Compone
           result={draftResult}
           previewPath={`/page/details/${editor.page.pageUrl}`}
           what="page"
+          live={editor.status !== 'Draft'}
         />
       )}
       <PostForm key={formKey} className="space-y-4" aria-label="Page" noValidate>
