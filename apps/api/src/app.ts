@@ -44,6 +44,7 @@ import { catalogPages, createProductsService, productsRoutes } from './modules/p
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
+import { createStoreSettingsService, storeSettingsPages, storeSettingsRoutes } from './modules/store-settings/index';
 import { registerPages } from './modules/storefront/index';
 import { createTenantService, tenantRoutes } from './modules/tenant/index';
 import { carryWishlistItem, createWishlistService, wishlistPages, wishlistRoutes } from './modules/wishlist/index';
@@ -209,6 +210,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const cache = new PublicReadCache();
   const store = createStoreService(database.db);
+  // The theme and details draft kinds register with the drafts service here (decision 033).
+  const storeSettings = createStoreSettingsService(database.db, { drafts });
+  const storePreview = {
+    details: storeSettings.overlayDetails,
+    config: storeSettings.overlayConfig,
+    seo: storeSettings.overlaySeo,
+  };
   const catalog = createCatalogService(database.db);
   const products = createProductsService(database.db, {
     searchIndex: {
@@ -336,7 +344,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   await app.register(healthRoutes, { ping: () => database.ping() });
   await app.register(tenantRoutes, { tenants });
-  await app.register(storeRoutes, { store, tenants, cache });
+  await app.register(storeRoutes, { store, tenants, cache, preview: storePreview });
+  await app.register(storeSettingsRoutes, { settings: storeSettings });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
   await app.register(newsletterRoutes, { newsletter });
@@ -376,6 +385,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
           tenants,
           chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
           platformName: config.PLATFORM_NAME ?? 'Storefront Platform',
+          preview: storePreview,
         }),
         catalogPages({ products }),
         authPages({
@@ -398,6 +408,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         cardsPages({ cards, addresses }),
         dashboardPages({ dashboard }),
         draftsPages({ drafts }),
+        storeSettingsPages({ settings: storeSettings, drafts }),
       ],
     });
   }

@@ -7,3 +7,4 @@ export * from './display';
 export * from './messages';
 export * from './money';
 export * from './return-reasons';
+export * from './theme-contrast';

@@ -18,6 +18,8 @@ export * from './pages/index';
 export * from './products';
 export * from './returns';
 export * from './store';
+export * from './store-settings';
 export * from './storefront';
 export * from './tenant';
+export type { ContrastWarning } from './theme-contrast';
 export * from './wishlist';

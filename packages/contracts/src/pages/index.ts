@@ -12,6 +12,7 @@ import type { OrdersPages } from './orders';
 import type { ReturnsPages } from './returns';
 import type { ReviewsPages } from './reviews';
 import type { ShellPages } from './shell';
+import type { StoreSettingsPages } from './store-settings';
 import type { WishlistPages } from './wishlist';
 
 export type {
@@ -28,6 +29,7 @@ export type {
   ReturnsPages,
   ReviewsPages,
   ShellPages,
+  StoreSettingsPages,
   WishlistPages,
 };
 
@@ -51,7 +53,8 @@ export interface PageApi
     AddressesPages,
     CardsPages,
     DashboardPages,
-    DraftsPages {}
+    DraftsPages,
+    StoreSettingsPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
