@@ -174,7 +174,11 @@ describe('theme: preview, publish, history, restore', () => {
     expect(await lastAudit('store.theme')).toMatchObject({ action: 'publish', actorKind: 'staff' });
     const status = await get(`/api/v1/drafts/theme/${LIGHTING.storeId}`, owner);
     expect(status.json().data.draft).toBeNull();
-    expect(status.json().data.versions[0]).toMatchObject({ version: 1, publishedByName: expect.any(String) });
+    // The first publish also keeps the look the store had before as version 1, to go back to.
+    expect(status.json().data.versions).toMatchObject([
+      { version: 2, publishedByName: expect.any(String) },
+      { version: 1, publishedBy: null, publishedByName: 'Before drafts' },
+    ]);
   });
 
   it('restores an earlier version as a draft, which goes live only when published', async () => {
@@ -182,13 +186,22 @@ describe('theme: preview, publish, history, restore', () => {
     await post(`/api/v1/drafts/theme/${LIGHTING.storeId}/publish`, owner);
     expect((await details(shopper)).body.themeColors.primary).toBe('1, 2, 3');
 
-    const restore = await post(`/api/v1/drafts/theme/${LIGHTING.storeId}/versions/1/restore`, owner);
+    const restore = await post(`/api/v1/drafts/theme/${LIGHTING.storeId}/versions/2/restore`, owner);
     expect(restore.statusCode).toBe(200);
     expect((await details(shopper)).body.themeColors.primary).toBe('1, 2, 3');
     await post(`/api/v1/drafts/theme/${LIGHTING.storeId}/publish`, owner);
     const back = await details(shopper);
     expect(back.body.themeColors.primary).toBe('120, 20, 60');
     expect(back.body.template).toBe('ONE');
+
+    // Version 1, the look before any draft, comes back the same way; the history only grows.
+    await post(`/api/v1/drafts/theme/${LIGHTING.storeId}/versions/1/restore`, owner);
+    await post(`/api/v1/drafts/theme/${LIGHTING.storeId}/publish`, owner);
+    const original = await details(shopper);
+    expect(original.body.themeColors.primary).toBe('146, 64, 14');
+    expect(original.body.template).toBe('DEFAULT');
+    const status = await get(`/api/v1/drafts/theme/${LIGHTING.storeId}`, owner);
+    expect(status.json().data.versions.map((v: { version: number }) => v.version)).toEqual([5, 4, 3, 2, 1]);
   });
 
   it('refuses a shopper’s publish of the theme', async () => {

@@ -76,7 +76,8 @@ export function DraftBar({
         )}
       </div>
       <div className="flex flex-wrap gap-2">
-        <PostForm action="/manage-store/preview" target="_blank">
+        {/* A document post: React Router's own submit ignores target and would leave the editor. */}
+        <PostForm action="/manage-store/preview" target="_blank" reloadDocument>
           <input type="hidden" name="preview" value="on" />
           <input type="hidden" name="redirectTo" value={previewPath} />
           <button type="submit" className={secondaryAction}>
