@@ -7,8 +7,8 @@ import {
 } from '@app/contracts';
 import { schema, type Tx } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
-import { AppError } from '../../lib/errors';
 import type { TenantContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
 import { type DraftKind, defineDraftKind } from '../drafts/index';
 import { COUNTRIES } from '../geo/index';
 import { newsletterEmbedProblem } from './newsletter-embed';
