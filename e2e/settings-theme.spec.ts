@@ -72,7 +72,18 @@ test('the owner drafts, previews, publishes and restores a theme; shoppers see o
   await expect(owner.getByTestId('error-themeColors.primary')).toContainText('0 to 255');
   await expect(owner.getByLabel('Brand', { exact: true })).toHaveValue('300, 0, 0');
 
-  // A light action colour is saved with a warning about contrast, not refused.
+  // A light action colour gets a contrast warning as it is typed (a warning: Save stays enabled).
+  const action = owner.getByLabel('Primary action', { exact: true });
+  const oldAction = await action.inputValue();
+  await action.fill('250, 250, 120');
+  await expect(owner.getByTestId('warning-themeColors.action')).toContainText('WCAG AA');
+  await expect(owner.getByRole('button', { name: 'Save draft' })).toBeEnabled();
+  await owner
+    .getByRole('region', { name: 'Colours' })
+    .screenshot({ path: 'test-results/screenshots/settings-theme-contrast-warning.png' });
+  await action.fill(oldAction);
+  await expect(owner.getByTestId('warning-themeColors.action')).toHaveCount(0);
+
   await owner.getByLabel('Brand', { exact: true }).fill('190, 18, 60');
   await expect(owner.getByLabel('Brand colour picker')).toHaveValue('#be123c');
   await owner.getByRole('radio', { name: /^One/ }).check();
@@ -169,6 +180,9 @@ test('the owner edits company name and promotion title; shoppers see them once p
   await owner.setViewportSize({ width: 375, height: 800 });
   await owner.reload();
   await snap(owner, 'settings-details-375');
+  await owner
+    .getByRole('region', { name: 'Company' })
+    .screenshot({ path: 'test-results/screenshots/settings-details-375-company.png' });
   await owner.context().close();
   await visitorContext.close();
 });

@@ -180,7 +180,7 @@ export default function StoreDetailsPage({ loaderData: editor, actionData }: Rou
                 maxLength={12}
               />
             </div>
-            <fieldset className="grid grid-cols-[5rem_5rem_minmax(0,1fr)] gap-2 sm:col-span-2">
+            <fieldset className="grid grid-cols-2 gap-2 sm:col-span-2 sm:grid-cols-[7rem_7rem_minmax(0,1fr)]">
               <legend className="mb-1 text-sm font-medium text-neutral-800">Phone</legend>
               <TextField
                 name="companyContact.countryCode"
@@ -199,6 +199,7 @@ export default function StoreDetailsPage({ loaderData: editor, actionData }: Rou
                 inputMode="numeric"
               />
               <TextField
+                className="col-span-2 sm:col-span-1"
                 name="companyContact.contactNumber"
                 label="Number"
                 defaultValue={val('companyContact.contactNumber', v.companyContact.contactNumber)}
@@ -280,6 +281,7 @@ export default function StoreDetailsPage({ loaderData: editor, actionData }: Rou
                     maxLength={120}
                   />
                   <TextField
+                    className="sm:col-span-2"
                     name={n('keywords')}
                     label="Keywords"
                     defaultValue={val(n('keywords'), e?.keywords ?? null)}
@@ -287,6 +289,7 @@ export default function StoreDetailsPage({ loaderData: editor, actionData }: Rou
                     maxLength={255}
                   />
                   <TextField
+                    className="sm:col-span-2"
                     name={n('description')}
                     label="Description"
                     defaultValue={val(n('description'), e?.description ?? null)}
