@@ -4,6 +4,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREVIEW_COOKIE } from '../../lib/preview';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
+import { createStaff } from '../../test/staff';
 import { newsletterEmbedProblem } from './newsletter-embed';
 
 /**
@@ -270,6 +271,22 @@ describe('PUT /api/v1/store/detail/update/{id}', () => {
     expect(await lastAudit('store.details')).toMatchObject({ action: 'publish' });
   });
 
+  it('lets staff with the settings permission save, and refuses staff without it', async () => {
+    await createStaff(t.database, 'lighting', 'looks.staff@lighting.test', ['settings']);
+    await createStaff(t.database, 'lighting', 'catalog.staff@lighting.test', ['catalog']);
+    const looks = await signIn(t.app, 'looks.staff@lighting.test', 'owner-demo-1', LIGHTING.host);
+    const catalog = await signIn(t.app, 'catalog.staff@lighting.test', 'owner-demo-1', LIGHTING.host);
+    expect((await put(url, DETAILS, looks)).statusCode).toBe(200);
+    expect((await put(url, DETAILS, catalog)).statusCode).toBe(403);
+    expect((await put(`/api/v1/store/theme/update/${LIGHTING.storeId}`, THEME, catalog)).statusCode).toBe(403);
+    expect((await post(`/api/v1/drafts/details/${LIGHTING.storeId}/publish`, catalog)).statusCode).toBe(403);
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/drafts/details/${LIGHTING.storeId}`,
+      headers: { host: LIGHTING.host, origin: `http://${LIGHTING.host}`, ...owner },
+    });
+  });
+
   it('saves theme fields sent on the same path into the theme draft', async () => {
     const res = await put(
       url,
@@ -318,6 +335,22 @@ describe('PUT /api/v1/store/detail/update/{id}', () => {
     expect((await put(url, DETAILS, gardenOwner, GARDEN.host)).statusCode).toBe(404);
     expect((await put(`/api/v1/store/detail/update/${GARDEN.storeId}`, DETAILS, owner)).statusCode).toBe(404);
     expect((await liveRow('garden', GARDEN.storeId)).companyName).not.toBe('Lumen Lighting Co.');
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents both update paths with their bodies', async () => {
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    const theme = doc.paths['/api/v1/store/theme/update/{id}']?.put;
+    const detail = doc.paths['/api/v1/store/detail/update/{id}']?.put;
+    expect(theme?.requestBody).toBeDefined();
+    expect(detail?.requestBody).toBeDefined();
+    const themeBody = theme.requestBody.content['application/json'].schema;
+    expect(Object.keys(themeBody.properties).sort()).toEqual(['template', 'theme', 'themeColors']);
+    const detailBody = detail.requestBody.content['application/json'].schema;
+    expect(Object.keys(detailBody.properties)).toEqual(
+      expect.arrayContaining(['logo', 'companyName', 'companyAddress', 'newsLetter', 'chat', 'seoMeta', 'themeColors']),
+    );
   });
 });
 
