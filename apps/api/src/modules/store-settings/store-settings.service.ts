@@ -83,6 +83,7 @@ export function createStoreSettingsService(db: Db, deps: { drafts: DraftsService
         if (!checked.success) await drafts.save(ctx, themeKind, id, merged);
         theme = checked.data ?? null;
       }
+      assertOwnMedia(ctx, details.logo);
       const saved = await drafts.save(ctx, detailsKind, id, details);
       if (theme) await drafts.save(ctx, themeKind, id, theme);
       return {
@@ -141,6 +142,18 @@ export function createStoreSettingsService(db: Db, deps: { drafts: DraftsService
     },
   };
   return service;
+}
+
+/**
+ * A logo path of our media must be this store's own (`/media/<area>/<tenantId>/...`, the media
+ * route's rule): another store's image would show as a broken logo, and is nobody's business here.
+ */
+function assertOwnMedia(ctx: RequestContext, logo: unknown) {
+  const url = (logo as { url?: unknown } | null | undefined)?.url;
+  if (typeof url !== 'string' || !url.trim().startsWith('/media/')) return;
+  if (url.trim().split('/')[3] !== ctx.tenantId) {
+    throw AppError.field(400, 'VALIDATION_FAILED', 'logo.url', "use an image of this store's media (/media/...)");
+  }
 }
 
 /** A details draft as the storefront reads it: the same sanitising and URLs as what is live. */

@@ -309,6 +309,7 @@ describe('PUT /api/v1/store/detail/update/{id}', () => {
     ['logo.url', { logo: { ...DETAILS.logo, url: 'https://127.0.0.1/logo.png' } }],
     ['logo.url', { logo: { ...DETAILS.logo, url: 'https://intranet.local/logo.png' } }],
     ['logo.url', { logo: { ...DETAILS.logo, url: '/media/../etc/passwd' } }],
+    ['logo.url', { logo: { ...DETAILS.logo, url: '/media/seed/garden/logo.svg' } }],
     ['emailAddress', { emailAddress: 'not-an-email' }],
     ['companyAddress.countryGeoId', { companyAddress: { ...DETAILS.companyAddress, countryGeoId: 'ZZZ' } }],
     ['companyAddress.postalCode', { companyAddress: { ...DETAILS.companyAddress, postalCode: '<b>' } }],
