@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { confirmFromMail, hydrated, STORES, snap } from './helpers';
 
@@ -40,6 +41,12 @@ async function newShopper(browser: Browser, base: string) {
   return page;
 }
 
+async function expectNoSeriousA11yIssue(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 const brandOf = (page: Page) =>
   page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim());
 const templateOf = (page: Page) => page.locator('header[data-template]').getAttribute('data-template');
@@ -64,6 +71,7 @@ test('the owner drafts, previews, publishes and restores a theme; shoppers see o
   const owner = await ownerOf(browser, power, 'owner@power.test', '/manage-store/settings/theme');
   await expect(owner.getByRole('heading', { level: 1, name: 'Theme' })).toBeVisible();
   await hydrated(owner);
+  await expectNoSeriousA11yIssue(owner);
 
   // A value that is not "R, G, B" 0-255 is refused next to its field, with what was typed kept.
   const brandField = owner.getByLabel('Brand', { exact: true });
@@ -143,6 +151,7 @@ test('the owner edits company name and promotion title; shoppers see them once p
   const owner = await ownerOf(browser, garden, 'owner@garden.test', '/manage-store/settings/other');
   await expect(owner.getByRole('heading', { level: 1, name: 'Store details' })).toBeVisible();
   await hydrated(owner);
+  await expectNoSeriousA11yIssue(owner);
 
   // A field the server refuses keeps what was typed and says why next to it.
   await owner.getByLabel('Email address').fill('not-an-email');
