@@ -48,6 +48,7 @@ import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/rev
 import { createSitemapService, sitemapPages, sitemapRoutes } from './modules/sitemap/index';
 import { createStaffService, staffPages, staffRoutes } from './modules/staff/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
+import { createStoreSettingsService, storeSettingsPages, storeSettingsRoutes } from './modules/store-settings/index';
 import { registerPages } from './modules/storefront/index';
 import {
   createStoreVisibilityService,
@@ -223,6 +224,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const store = createStoreService(database.db);
   // CMS pages are drafts of kind `page` (decision 034); building the service registers the kind.
   const cms = createCmsService(database.db, { drafts, audit, events });
+  // The theme and details draft kinds register with the drafts service here (decision 033).
+  const storeSettings = createStoreSettingsService(database.db, { drafts });
+  const storePreview = {
+    details: storeSettings.overlayDetails,
+    config: storeSettings.overlayConfig,
+    seo: storeSettings.overlaySeo,
+  };
   const catalog = createCatalogService(database.db);
   const products = createProductsService(database.db, {
     searchIndex: {
@@ -367,7 +375,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(tenantAccessRoutes, { visibility });
   await app.register(staffRoutes, { staff });
   await app.register(tenantRoutes, { tenants, cancelRequestState: (tenantId) => cancelRequests.state(tenantId) });
-  await app.register(storeRoutes, { store, tenants, cache });
+  await app.register(storeRoutes, { store, tenants, cache, preview: storePreview });
+  await app.register(storeSettingsRoutes, { settings: storeSettings });
   await app.register(cmsRoutes, { cms, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
@@ -411,6 +420,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
           tenants,
           chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
           platformName: config.PLATFORM_NAME ?? 'Storefront Platform',
+          preview: storePreview,
         }),
         catalogPages({ products }),
         authPages({
@@ -437,6 +447,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         sitemapPages({ sitemap }),
         cancelRequestPages({ cancelRequests }),
         cmsPages({ cms, drafts }),
+        storeSettingsPages({ settings: storeSettings, drafts }),
       ],
     });
   }

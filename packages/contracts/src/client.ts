@@ -8,3 +8,4 @@ export * from './messages';
 export * from './money';
 export * from './return-reasons';
 export * from './staff-permissions';
+export * from './theme-contrast';

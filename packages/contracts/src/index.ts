@@ -22,6 +22,8 @@ export * from './products';
 export * from './returns';
 export * from './sitemap';
 export * from './store';
+export * from './store-settings';
 export * from './storefront';
 export * from './tenant';
+export type { ContrastWarning } from './theme-contrast';
 export * from './wishlist';

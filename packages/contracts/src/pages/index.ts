@@ -16,6 +16,7 @@ import type { OrdersPages } from './orders';
 import type { ReturnsPages } from './returns';
 import type { ReviewsPages } from './reviews';
 import type { ShellPages } from './shell';
+import type { StoreSettingsPages } from './store-settings';
 import type { WishlistPages } from './wishlist';
 
 export type {
@@ -33,6 +34,7 @@ export type {
   ReturnsPages,
   ReviewsPages,
   ShellPages,
+  StoreSettingsPages,
   WishlistPages,
 };
 
@@ -60,7 +62,8 @@ export interface PageApi
     AccessPages,
     SitemapPages,
     CancelRequestPages,
-    CmsPages {}
+    CmsPages,
+    StoreSettingsPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

@@ -3,7 +3,7 @@ import type { PageModule } from '../../lib/page-request';
 import type { CatalogService } from '../catalog/index';
 import type { CmsService } from '../cms/index';
 import type { TenantService } from '../tenant/index';
-import type { StoreService } from './store.service';
+import type { StorePreview, StoreService } from './store.service';
 
 export interface ShellPagesDeps {
   store: StoreService;
@@ -13,6 +13,8 @@ export interface ShellPagesDeps {
   tenants: TenantService;
   chatWidgetUrl: string;
   platformName: string;
+  /** Lays the owner's drafts over the store's look and details, in preview only (decision 032). */
+  preview?: StorePreview;
 }
 
 /**
@@ -27,13 +29,18 @@ export function shellPages(deps: ShellPagesDeps): PageModule<ShellPages> {
       shell() {
         shell ??= page.cached('shell', async (): Promise<ShellData> => {
           const id = ctx.productStoreId;
-          const [store, main, pages, seo, lookup] = await Promise.all([
+          const [liveStore, main, pages, liveSeo, lookup] = await Promise.all([
             deps.store.details(ctx, id),
             deps.catalog.mainData(ctx, id),
             deps.cms.storefrontPages(ctx, id, {}),
             deps.store.seoMeta(ctx),
             deps.tenants.lookupByHostName(ctx.hostName),
           ]);
+          // page.cached computes afresh for the owner's preview, so a draft never lands in the shared cache.
+          const [store, seo] =
+            ctx.preview && deps.preview
+              ? await Promise.all([deps.preview.details(ctx, liveStore), deps.preview.seo(ctx, liveSeo)])
+              : [liveStore, liveSeo];
           return {
             tenant: {
               tenantId: ctx.tenantId,

@@ -10,6 +10,7 @@ import {
   storeDetailsSchema,
   themeColorsSchema,
 } from '@app/contracts';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
@@ -18,16 +19,24 @@ import { sendPublic } from '../../lib/public-cache';
 import { storeIdFor } from '../../plugins/tenancy';
 import { COUNTRIES } from '../geo/index';
 import type { TenantService } from '../tenant/index';
-import { DEFAULT_THEME_COLORS, type StoreService } from './store.service';
+import { DEFAULT_THEME_COLORS, type StorePreview, type StoreService } from './store.service';
 
 interface Deps {
   store: StoreService;
   tenants: TenantService;
   cache: PublicReadCache;
+  /** Lays the owner's drafts over what is live, in preview only (decision 032); absent: always live. */
+  preview?: StorePreview;
+}
+
+/** The owner's preview answers with drafts: computed for them alone, never from or into the shared cache. */
+function sendPreview<T>(reply: FastifyReply, body: T) {
+  reply.header('cache-control', 'private, no-store');
+  return body;
 }
 
 /** Store reads of SPEC.md section 7; public, tenant-bound, cacheable (CMS pages: modules/cms). */
-export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
+export async function storeRoutes(app: App, { store, tenants, cache, preview }: Deps) {
   app.get(
     '/api/v1/store/detail/fetch',
     {
@@ -41,6 +50,9 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
     async (req, reply) => {
       const ctx = req.ctx;
       const id = await storeIdFor(ctx, tenants, req.query.productStoreId);
+      if (ctx.preview && preview) {
+        return sendPreview(reply, { data: await preview.details(ctx, await store.details(ctx, id)) });
+      }
       const entry = await cache.get(ctx.tenantId, `details:${id}:${ctx.origin}`, async () => ({
         data: await store.details(ctx, id),
       }));
@@ -62,6 +74,9 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
     async (req, reply) => {
       const ctx = req.ctx;
       const id = await storeIdFor(ctx, tenants, req.query.productStoreId);
+      if (ctx.preview && preview) {
+        return sendPreview(reply, { data: await preview.config(ctx, await store.config(ctx, id)) });
+      }
       const entry = await cache.get(ctx.tenantId, `config:${id}`, async () => ({ data: await store.config(ctx, id) }));
       return sendPublic(req, reply, entry);
     },
@@ -118,6 +133,7 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
     },
     async (req, reply) => {
       const ctx = req.ctx;
+      if (ctx.preview && preview) return sendPreview(reply, await preview.seo(ctx, await store.seoMeta(ctx)));
       const entry = await cache.get(ctx.tenantId, 'seo-meta', () => store.seoMeta(ctx));
       return sendPublic(req, reply, entry, 300);
     },

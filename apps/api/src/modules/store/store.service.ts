@@ -9,7 +9,7 @@ import {
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
-import type { TenantContext } from '../../lib/context';
+import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { sanitizeNewsletterEmbed } from '../../lib/sanitize';
 import { absoluteMediaUrl } from '../../lib/urls';
@@ -21,6 +21,17 @@ export const DEFAULT_THEME_COLORS: ThemeColors = {
   banner: '15, 23, 42',
   action: '37, 99, 235',
 };
+
+/**
+ * What the storefront shows in the owner's preview instead of what is live (decision 032): the
+ * theme and details drafts laid over the live reads. Given by the module that owns those drafts;
+ * each function returns its input unchanged unless the request is the owner's preview.
+ */
+export interface StorePreview {
+  details(ctx: RequestContext, live: StoreDetails): Promise<StoreDetails>;
+  config(ctx: RequestContext, live: StoreConfig): Promise<StoreConfig>;
+  seo(ctx: RequestContext, live: SeoMetaEntry[]): Promise<SeoMetaEntry[]>;
+}
 
 export function createStoreService(db: Db) {
   async function settingsRow(ctx: TenantContext, productStoreId: string) {

@@ -1,0 +1,5 @@
+export { detailsKind, themeKind } from './kinds';
+export { newsletterEmbedProblem } from './newsletter-embed';
+export { storeSettingsPages } from './store-settings.pages';
+export { storeSettingsRoutes } from './store-settings.routes';
+export { createStoreSettingsService, type StoreSettingsService } from './store-settings.service';

@@ -1,0 +1,96 @@
+import { contrastWarnings, parseRgb, rgbToHex, type ThemeColorKey } from '@app/contracts/client';
+import { TriangleAlert } from 'lucide-react';
+import { useState } from 'react';
+import { fieldId } from './store-details-fields';
+
+/**
+ * One theme colour: a colour picker with its "R, G, B" text beside it (the stored form, SPEC.md
+ * section 3). With JavaScript each follows the other and the contrast warning follows the colour;
+ * without it both are posted and the action takes the one that changed (lib/store-settings-form.ts).
+ * A low contrast is a warning, never a refusal.
+ */
+export function ThemeColorField({
+  colorKey,
+  label,
+  hint,
+  value,
+  savedValue,
+  error,
+  onChange,
+}: {
+  colorKey: ThemeColorKey;
+  label: string;
+  hint: string;
+  /** What the field shows first: what was typed, the draft, or what is live. */
+  value: string;
+  /** The value the form was drawn with, so the action can tell which of text and picker changed. */
+  savedValue: string;
+  error?: string;
+  onChange?: (value: string) => void;
+}) {
+  const name = `themeColors.${colorKey}`;
+  const id = fieldId(name);
+  const [text, setText] = useState(value);
+  const rgb = parseRgb(text);
+  const hex = rgb ? rgbToHex(rgb) : '#000000';
+  const warning = rgb ? contrastWarnings({ [colorKey]: text })[0] : undefined;
+  const update = (next: string) => {
+    setText(next);
+    onChange?.(next);
+  };
+  const describedBy = [error ? `${id}-error` : null, warning ? `${id}-warning` : null, `${id}-hint`]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-neutral-800">
+        {label}
+      </label>
+      <div className="flex items-center gap-2">
+        <input
+          type="color"
+          name={`pick.${name}`}
+          aria-label={`${label} colour picker`}
+          value={hex}
+          onChange={(e) => {
+            const picked = e.currentTarget.value;
+            const parts = [1, 3, 5].map((i) => Number.parseInt(picked.slice(i, i + 2), 16));
+            update(parts.join(', '));
+          }}
+          className="h-9 w-12 shrink-0 cursor-pointer rounded-lg border border-neutral-300 bg-white p-1"
+        />
+        <input
+          id={id}
+          name={name}
+          value={text}
+          onChange={(e) => update(e.currentTarget.value)}
+          inputMode="numeric"
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          className={`h-9 w-full min-w-0 rounded-lg border bg-white px-3 font-mono text-sm shadow-sm focus:outline-none focus:ring-2 ${
+            error
+              ? 'border-red-600 focus:ring-red-200'
+              : 'border-neutral-300 focus:border-neutral-500 focus:ring-neutral-200'
+          }`}
+        />
+        <input type="hidden" name={`was.${name}`} value={savedValue} />
+      </div>
+      <p id={`${id}-hint`} className="mt-1 text-xs text-neutral-500">
+        {hint}
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700" data-testid={`error-${name}`}>
+          {error}
+        </p>
+      )}
+      {!error && warning && (
+        <p id={`${id}-warning`} className="mt-1 flex gap-1.5 text-sm text-amber-800" data-testid={`warning-${name}`}>
+          <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+          <span>{warning.message}</span>
+        </p>
+      )}
+    </div>
+  );
+}
