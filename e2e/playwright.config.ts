@@ -10,6 +10,12 @@ export const PORT = Number(process.env.E2E_PORT ?? 3190);
 /** The PayPal stand-in (PayPal's REST API and approval page) the server pays through. */
 export const PAYPAL_PORT = PORT + 1;
 
+/**
+ * Specs that change a seeded store's look or content (theme, details, pages, banners) for a while:
+ * they run after the others, so no shell or catalog test meets a half-changed store.
+ */
+const CHANGES_STORES = /(settings-[a-z-]+|banners)\.spec\.ts$/;
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
@@ -32,14 +38,20 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /access\.spec\.ts$/,
+      testIgnore: [/access\.spec\.ts$/, CHANGES_STORES],
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+    },
+    {
+      name: 'store-settings',
+      testMatch: CHANGES_STORES,
+      dependencies: ['chromium'],
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
     },
     // Makes a seeded store private for a while: after every other test, so none meets it closed.
     {
       name: 'store-access',
       testMatch: /access\.spec\.ts$/,
-      dependencies: ['chromium'],
+      dependencies: ['store-settings'],
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
     },
   ],
