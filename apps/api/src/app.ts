@@ -28,7 +28,13 @@ import { createDashboardService, dashboardPages, dashboardRoutes } from './modul
 import { healthRoutes } from './modules/health/index';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/index';
 import { createMailer, createMailQueue, type Mailer, mailboxRoutes } from './modules/mail/index';
-import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
+import {
+  createDiskStorage,
+  createMediaService,
+  type MediaObject,
+  mediaRoutes,
+  mediaUploadRoutes,
+} from './modules/media/index';
 import { createNewsletterService, newsletterPages, newsletterRoutes } from './modules/newsletter/index';
 import { createInvoiceRenderer, createOrdersService, ordersPages, ordersRoutes } from './modules/orders/index';
 import {
@@ -212,6 +218,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     },
   });
   const storage = createDiskStorage(`${config.DATA_DIR}/media`);
+  const media = createMediaService(database.db, { storage, audit });
   // Long work and mail run as database-backed jobs (decision 017); the worker starts when the app is ready.
   const { startupSweepDelayMs, ...jobTiming } = opts.jobs ?? {};
   const jobs = createJobRunner(database.db, { log: app.log, linkOrigin: (host) => linkOrigin(host), ...jobTiming });
@@ -323,6 +330,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     limits: {
       pdf: { concurrency: config.STORE_PDF_CONCURRENCY ?? 1, queue: storeQueue },
       search: { concurrency: config.STORE_SEARCH_CONCURRENCY ?? 2, queue: storeQueue },
+      // An upload is seconds of sharp work at most; a short queue, as a waiting upload holds its body.
+      upload: { concurrency: 1, queue: 8 },
     },
   });
   const resolveActor = createActorResolver(auth, { guestCartToken });
@@ -351,6 +360,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   }
   await app.register(productsRoutes, { products, cache, storage, generate: opts.generateMedia });
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
+  await app.register(mediaUploadRoutes, { media });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);

@@ -10,6 +10,7 @@ export * from './checkout';
 export * from './contact';
 export * from './dashboard';
 export * from './envelope';
+export * from './media';
 export * from './errors';
 export * from './money';
 export * from './newsletter';

@@ -3,6 +3,7 @@ export * from './catalog';
 export * from './commerce';
 export * from './content';
 export * from './jobs';
+export * from './media';
 export * from './newsletter';
 export * from './store';
 export * from './tenancy';

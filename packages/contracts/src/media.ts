@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** The largest picture an owner may upload, in bytes. */
+export const MEDIA_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+/** The most pixels (width × height) a picture may have; more is a "pixel flood" and refused. */
+export const MEDIA_MAX_PIXELS = 40_000_000;
+/** The widest picture kept: the storefront never shows a picture wider (MEDIA_WIDTHS' largest). */
+export const MEDIA_STORED_MAX_WIDTH = 1600;
+export const MEDIA_PAGE_MAX = 100;
+/** What the upload field's `accept` offers; the server decides by the bytes, not by this. */
+export const MEDIA_ACCEPT = 'image/jpeg,image/png,image/webp,image/avif,image/gif';
+
+export const mediaAltTextSchema = z.string().trim().max(250, 'Alt text: at most 250 characters.');
+
+/** POST /api/v1/media/upload answers with the stored picture. */
+export const mediaUploadResultSchema = z.object({
+  mediaId: z.string(),
+  /** Path of the stored WebP (`/media/t/<tenant>/m/<id>.webp`); add `?w=` for a narrower copy. */
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type MediaUploadResult = z.infer<typeof mediaUploadResultSchema>;
+
+export const mediaItemSchema = mediaUploadResultSchema.extend({
+  bytes: z.number().int(),
+  altText: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type MediaItem = z.infer<typeof mediaItemSchema>;
+
+/** GET /api/v1/media: the library, newest first, in keyset pages. */
+export const mediaListQuerySchema = z.strictObject({
+  cursor: z.string().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(MEDIA_PAGE_MAX).default(30),
+});
+export type MediaListQuery = z.infer<typeof mediaListQuerySchema>;
+
+export const mediaPageSchema = z.object({
+  items: z.array(mediaItemSchema),
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: z.string().nullable(),
+});
+export type MediaPage = z.infer<typeof mediaPageSchema>;
