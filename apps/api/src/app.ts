@@ -25,6 +25,7 @@ import {
 } from './modules/checkout/index';
 import { contactPages, contactRoutes, createContactService } from './modules/contact/index';
 import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
+import { createDraftsService, draftsPages, draftsRoutes } from './modules/drafts/index';
 import { healthRoutes } from './modules/health/index';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/index';
 import { createMailer, createMailQueue, type Mailer, mailboxRoutes } from './modules/mail/index';
@@ -116,6 +117,8 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** Sends newsletter issues (no route yet: the dashboard's customers area will start them). */
     newsletter: import('./modules/newsletter/index').NewsletterService;
+    /** Drafts of look and content; a kind registers here (tests register their own). */
+    drafts: import('./modules/drafts/index').DraftsService;
   }
 }
 
@@ -189,6 +192,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     production: config.NODE_ENV === 'production',
   });
   const audit = createAuditService(database.db);
+  // Look-and-content kinds (theme, banners, pages, details) register with it where they are built.
+  const drafts = createDraftsService(database.db, { audit, events });
   const dashboard = createDashboardService(database.db, {
     // The home lists the latest entries to those who may read the log (the settings permission).
     async recentActivity(ctx, limit) {
@@ -322,6 +327,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('tenants', tenants);
   app.decorate('jobs', jobs);
   app.decorate('newsletter', newsletter);
+  app.decorate('drafts', drafts);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   // Between tenancy and the request context: a costly route's store slot is taken before the session
   // lookup, so a flooded request waits or is refused before it costs anything more (decision 024).
@@ -354,6 +360,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(reviewsRoutes, { reviews });
   await app.register(auditRoutes, { audit });
   await app.register(dashboardRoutes, { dashboard });
+  await app.register(draftsRoutes, { drafts });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -400,6 +407,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         addressesPages({ addresses }),
         cardsPages({ cards, addresses }),
         dashboardPages({ dashboard }),
+        draftsPages({ drafts }),
       ],
     });
   }

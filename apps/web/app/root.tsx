@@ -21,6 +21,7 @@ import { ChatWidget } from './components/layout/chat-widget';
 import { CopyrightStrip, Footer } from './components/layout/footer';
 import { Header } from './components/layout/header';
 import { LoadingBar } from './components/layout/loading-bar';
+import { PreviewBar } from './components/layout/preview-bar';
 import { TopStrip } from './components/layout/top-strip';
 import { ToastProvider, useToast } from './components/ui/toast';
 import { replayHeldClick } from './lib/held-click';
@@ -47,7 +48,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     context.api.cartSize(),
     context.api.wishlistProductIds(),
   ]);
-  return { shell, user, cartSize, wishlist, csrfToken: context.csrfToken };
+  return { shell, user, cartSize, wishlist, csrfToken: context.csrfToken, previewing: context.api.previewing() };
 }
 
 /**
@@ -113,10 +114,10 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { shell, user, cartSize, wishlist } = loaderData;
+  const { shell, user, cartSize, wishlist, previewing } = loaderData;
   return (
     <ToastProvider>
-      <Frame shell={shell} user={user} cartSize={cartSize} wishlistCount={wishlist.length}>
+      <Frame shell={shell} user={user} cartSize={cartSize} wishlistCount={wishlist.length} previewing={previewing}>
         <Outlet />
       </Frame>
     </ToastProvider>
@@ -128,9 +129,11 @@ function Frame({
   user,
   cartSize,
   wishlistCount,
+  previewing,
   children,
 }: {
   shell: ShellData;
+  previewing: boolean;
   user: Route.ComponentProps['loaderData']['user'];
   cartSize: number;
   wishlistCount: number;
@@ -155,6 +158,7 @@ function Frame({
         Skip to content
       </a>
       <LoadingBar />
+      {previewing && !location.pathname.startsWith('/manage-store') && <PreviewBar />}
       {parts.topStrip && <TopStrip promotionTitle={store.promotionTitle} pages={pages} />}
       {parts.header && <Header store={store} user={user} cartSize={cartSize} wishlistCount={wishlistCount} />}
       {parts.categoryBar && <CategoryBar catalogs={main.catalogCol} pages={pages} />}

@@ -9,6 +9,7 @@ export * from './catalog-options';
 export * from './checkout';
 export * from './contact';
 export * from './dashboard';
+export * from './drafts';
 export * from './envelope';
 export * from './media';
 export * from './errors';

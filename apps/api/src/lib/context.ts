@@ -57,6 +57,11 @@ export interface RequestContext extends TenantContext {
   requestId: string;
   /** The client's address as the server sees it (rate limits, contact messages). */
   ip: string | null;
+  /**
+   * The owner's preview switch is on (decision 032): the storefront shows drafts instead of what
+   * is live. Only ever true for an actor who may edit settings; absent means off.
+   */
+  preview?: boolean;
 }
 
 /** The signed-in account of a context, or null for a guest. */

@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Access, accessRefusal } from '../lib/access';
-import { type Actor, type RequestContext, signedInUser, type TenantContext } from '../lib/context';
+import { type Actor, hasPermission, type RequestContext, signedInUser, type TenantContext } from '../lib/context';
+import { previewRequested } from '../lib/preview';
 import type { Csrf } from '../modules/auth/index';
 import { assertSameOrigin, CSRF_HEADER, csrfBinding, csrfRefused } from '../modules/auth/index';
 
@@ -84,7 +85,11 @@ export async function resolveRequestContext(
   req: { id: string; ip: string | null; headers: IncomingHttpHeaders },
   resolveActor: RequestContextOptions['resolveActor'],
 ): Promise<RequestContext> {
-  return { ...tenant, actor: await resolveActor(tenant, req.headers), requestId: req.id, ip: req.ip };
+  const actor = await resolveActor(tenant, req.headers);
+  const ctx: RequestContext = { ...tenant, actor, requestId: req.id, ip: req.ip };
+  // The preview cookie is a wish, not a right: it counts only for someone who may edit settings.
+  if (previewRequested(req.headers) && hasPermission(ctx, 'settings')) ctx.preview = true;
+  return ctx;
 }
 
 declare module 'fastify' {

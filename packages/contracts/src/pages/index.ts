@@ -6,6 +6,7 @@ import type { CartPages } from './cart';
 import type { CatalogPages } from './catalog';
 import type { CheckoutPages } from './checkout';
 import type { ContactPages } from './contact';
+import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrdersPages } from './orders';
 import type { ReturnsPages } from './returns';
@@ -21,6 +22,7 @@ export type {
   CatalogPages,
   CheckoutPages,
   ContactPages,
+  DraftsPages,
   NewsletterPages,
   OrdersPages,
   ReturnsPages,
@@ -48,7 +50,8 @@ export interface PageApi
     NewsletterPages,
     AddressesPages,
     CardsPages,
-    DashboardPages {}
+    DashboardPages,
+    DraftsPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
@@ -61,3 +64,4 @@ export interface PageLoadContext {
   nonce: string;
   requestId: string;
 }
+export type { DraftActionResult } from './drafts';

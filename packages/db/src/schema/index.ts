@@ -2,6 +2,7 @@ export * from './audit';
 export * from './catalog';
 export * from './commerce';
 export * from './content';
+export * from './drafts';
 export * from './jobs';
 export * from './media';
 export * from './newsletter';

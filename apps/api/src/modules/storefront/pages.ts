@@ -188,6 +188,8 @@ export async function registerPages(app: App, opts: PagesOptions) {
               if (!csrfValid) throw csrfRefused();
             },
             async cached(key, compute) {
+              // The owner's preview reads drafts: it must neither be served nor fill the shared cache.
+              if (ctx.preview) return compute();
               const entry = await opts.cache.get(ctx.tenantId, `page:${key}:${ctx.origin}`, compute);
               return JSON.parse(entry.json);
             },

@@ -1,0 +1,47 @@
+import type { DraftsPages } from '@app/contracts';
+import { requireAccess } from '../../lib/access';
+import type { PageModule } from '../../lib/page-request';
+import { submitForm } from '../../lib/page-request';
+import { previewCookie } from '../../lib/preview';
+import { draftStatus } from './draft-status';
+import type { DraftsService } from './drafts.service';
+
+/** The dashboard's draft controls (decision 032); each page function checks access itself. */
+export function draftsPages(deps: { drafts: DraftsService }): PageModule<DraftsPages> {
+  const { drafts } = deps;
+  return (page) => {
+    const { ctx } = page;
+    /** A change from a dashboard form: from this store, by someone who may edit settings. */
+    async function act(kind: string, key: string, change: () => Promise<unknown>, message: string) {
+      requireAccess(ctx, 'settings');
+      page.assertFormFromStore();
+      return submitForm([], async () => {
+        await change();
+        return { ok: true as const, message, status: await draftStatus(drafts, ctx, kind, key) };
+      });
+    }
+    return {
+      async draftStatus(kind, key) {
+        requireAccess(ctx, 'settings');
+        return draftStatus(drafts, ctx, kind, key);
+      },
+      publishDraft: (kind, key) =>
+        act(kind, key, () => drafts.publish(ctx, drafts.kind(kind), key), 'Published. Shoppers see it now.'),
+      discardDraft: (kind, key) =>
+        act(kind, key, () => drafts.discard(ctx, drafts.kind(kind), key), 'Unpublished changes discarded.'),
+      restoreDraftVersion: (kind, key, version) =>
+        act(
+          kind,
+          key,
+          () => drafts.restore(ctx, drafts.kind(kind), key, version),
+          `Version ${version} restored as a draft. Preview it, then publish.`,
+        ),
+      async setPreview(on) {
+        requireAccess(ctx, 'settings');
+        page.assertFormFromStore();
+        return { cookies: [previewCookie(on, page.secure)] };
+      },
+      previewing: () => ctx.preview === true,
+    };
+  };
+}

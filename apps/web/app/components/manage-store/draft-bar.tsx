@@ -1,0 +1,158 @@
+import type { DraftActionResult, DraftStatus } from '@app/contracts';
+import { Eye, History, RotateCcw, Upload } from 'lucide-react';
+import { useNavigation } from 'react-router';
+import { formatDateTime } from '../../lib/dashboard-page';
+import { useActionToast } from '../../lib/use-action-toast';
+import { PostForm } from '../ui/post-form';
+import { Card, primaryAction, secondaryAction } from './dashboard-layout';
+
+/**
+ * The state of an editor's draft above its form (decision 032): unpublished changes with Preview,
+ * Discard and Publish, or the published version it shows. Publish is the page's primary action
+ * while there is a draft; each button is a plain form posting its intent to the page's own action.
+ */
+export function DraftBar({
+  status,
+  result,
+  previewPath = '/',
+  what,
+}: {
+  status: DraftStatus;
+  /** The page action's answer to a draft intent, if the last post was one. */
+  result?: DraftActionResult | null;
+  /** Where on the storefront the preview opens (a page's own URL, the home for the theme). */
+  previewPath?: string;
+  /** What the draft is, in the owner's words: "theme", "banners", "this page". */
+  what: string;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : '';
+  useActionToast(result?.ok ? result : null);
+  const latest = status.versions[0];
+  const failure = result && !result.ok ? result : null;
+
+  if (!status.draft) {
+    return (
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-xl border border-neutral-200 bg-white px-4 py-3 text-sm">
+        <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900">
+          Live
+        </span>
+        <span className="text-neutral-600">
+          {latest
+            ? `Version ${latest.version}, published ${formatDateTime(latest.publishedAt)}${latest.publishedByName ? ` by ${latest.publishedByName}` : ''}.`
+            : `Shoppers see the ${what} as shown below.`}{' '}
+          Changes you save stay a draft until you publish them.
+        </span>
+        {result?.ok && (
+          <p role="status" className="w-full text-emerald-800">
+            {result.message}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  const d = status.draft;
+  return (
+    <section
+      aria-label="Unpublished changes"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3"
+    >
+      <div className="min-w-0 text-sm">
+        <p className="font-semibold text-amber-950">Unpublished changes</p>
+        <p className="text-amber-900">
+          Saved {formatDateTime(d.updatedAt)}
+          {d.updatedByName ? ` by ${d.updatedByName}` : ''}. Shoppers still see the published {what}.
+        </p>
+        {result?.ok && (
+          <p role="status" className="mt-1 text-amber-950">
+            {result.message}
+          </p>
+        )}
+        {failure && (
+          <p role="alert" className="mt-1 font-medium text-red-700">
+            {failure.message}
+          </p>
+        )}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <PostForm action="/manage-store/preview" target="_blank">
+          <input type="hidden" name="preview" value="on" />
+          <input type="hidden" name="redirectTo" value={previewPath} />
+          <button type="submit" className={secondaryAction}>
+            <Eye aria-hidden className="size-4" />
+            Preview
+          </button>
+        </PostForm>
+        <PostForm>
+          <input type="hidden" name="intent" value="draft-discard" />
+          <button type="submit" className={secondaryAction} disabled={busy !== ''}>
+            <RotateCcw aria-hidden className="size-4" />
+            {busy === 'draft-discard' ? 'Discarding…' : 'Discard'}
+          </button>
+        </PostForm>
+        <PostForm>
+          <input type="hidden" name="intent" value="draft-publish" />
+          <button type="submit" className={primaryAction} disabled={busy !== ''}>
+            <Upload aria-hidden className="size-4" />
+            {busy === 'draft-publish' ? 'Publishing…' : 'Publish'}
+          </button>
+        </PostForm>
+      </div>
+    </section>
+  );
+}
+
+/** The published versions, newest first, each restorable as a draft (never straight live). */
+export function VersionHistory({ status }: { status: DraftStatus }) {
+  const navigation = useNavigation();
+  const restoring =
+    navigation.state === 'submitting' && navigation.formData?.get('intent') === 'draft-restore'
+      ? String(navigation.formData.get('version'))
+      : null;
+  return (
+    <Card title="Version history" flush>
+      {status.versions.length === 0 ? (
+        <p className="flex items-center gap-2 px-4 pb-3 text-sm text-neutral-600">
+          <History aria-hidden className="size-4 text-neutral-400" />
+          Nothing published from here yet. Each publish is kept, so you can go back to it.
+        </p>
+      ) : (
+        <ol className="divide-y divide-neutral-100 border-t border-neutral-100">
+          {status.versions.map((v, i) => (
+            <li key={v.version} className="flex items-center justify-between gap-3 px-4 py-2">
+              <div className="min-w-0 text-sm">
+                <p className="font-medium text-neutral-900">
+                  Version {v.version}
+                  {i === 0 && (
+                    <span className="ml-2 rounded-full bg-neutral-100 px-2 py-0.5 text-xs font-semibold text-neutral-700">
+                      Live
+                    </span>
+                  )}
+                </p>
+                <p className="text-neutral-600">
+                  {formatDateTime(v.publishedAt)}
+                  {v.publishedByName ? ` · ${v.publishedByName}` : ''}
+                </p>
+              </div>
+              {i > 0 && (
+                <PostForm>
+                  <input type="hidden" name="intent" value="draft-restore" />
+                  <input type="hidden" name="version" value={v.version} />
+                  <button
+                    type="submit"
+                    className="h-8 rounded-lg px-2.5 text-sm font-semibold text-neutral-800 hover:bg-neutral-100"
+                    aria-label={`Restore version ${v.version}`}
+                    disabled={restoring !== null}
+                  >
+                    {restoring === String(v.version) ? 'Restoring…' : 'Restore'}
+                  </button>
+                </PostForm>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/**
+ * Drafts of look and content (decision 032): what an owner's editor shows about the unpublished
+ * state of one thing (a store's theme, its banners, a page) and its published versions.
+ */
+export const draftPathSchema = z.object({
+  kind: z.string().regex(/^[a-z][a-z0-9-]{0,40}$/, 'not a draft kind'),
+  key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,120}$/, 'not a valid id'),
+});
+
+export const draftVersionSchema = z.object({
+  version: z.number().int().positive(),
+  publishedAt: z.string(),
+  publishedBy: z.string().nullable(),
+  publishedByName: z.string().nullable(),
+});
+export type DraftVersionView = z.infer<typeof draftVersionSchema>;
+
+export const draftStatusSchema = z.object({
+  kind: z.string(),
+  key: z.string(),
+  /** Unpublished changes: when and by whom they were last saved; null when the live state is all. */
+  draft: z
+    .object({ updatedAt: z.string(), updatedBy: z.string().nullable(), updatedByName: z.string().nullable() })
+    .nullable(),
+  /** Publishes, newest first. */
+  versions: z.array(draftVersionSchema),
+});
+export type DraftStatus = z.infer<typeof draftStatusSchema>;
+
+export const draftPublishedSchema = z.object({ version: z.number().int().positive() });
+export const draftRestorePathSchema = draftPathSchema.extend({ version: z.coerce.number().int().positive() });
+export const previewSwitchSchema = z.object({ on: z.boolean() });
