@@ -15,6 +15,7 @@ import { redactingLogger } from './lib/redact';
 import { addressesPages, addressesRoutes, createAddressesService } from './modules/addresses/index';
 import { auditRoutes, createAuditService } from './modules/audit/index';
 import { authPages, authRoutes, createActorResolver, createAuthService } from './modules/auth/index';
+import { bannersPages, bannersRoutes, createBannersService } from './modules/banners/index';
 import { cartPages, cartRoutes, createCartService, guestCartToken, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import {
@@ -33,6 +34,7 @@ import {
   createDiskStorage,
   createMediaService,
   type MediaObject,
+  mediaPages,
   mediaRoutes,
   mediaUploadRoutes,
 } from './modules/media/index';
@@ -224,6 +226,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const storage = createDiskStorage(`${config.DATA_DIR}/media`);
   const media = createMediaService(database.db, { storage, audit });
+  const banners = createBannersService(database.db, { drafts, media, tenants });
+  drafts.register(banners.kind);
   // Long work and mail run as database-backed jobs (decision 017); the worker starts when the app is ready.
   const { startupSweepDelayMs, ...jobTiming } = opts.jobs ?? {};
   const jobs = createJobRunner(database.db, { log: app.log, linkOrigin: (host) => linkOrigin(host), ...jobTiming });
@@ -368,6 +372,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(productsRoutes, { products, cache, storage, generate: opts.generateMedia });
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
   await app.register(mediaUploadRoutes, { media });
+  await app.register(bannersRoutes, { banners });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -386,6 +391,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
           tenants,
           chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
           platformName: config.PLATFORM_NAME ?? 'Storefront Platform',
+          previewBanners: (ctx) => banners.preview(ctx),
         }),
         catalogPages({ products }),
         authPages({
@@ -408,6 +414,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         cardsPages({ cards, addresses }),
         dashboardPages({ dashboard }),
         draftsPages({ drafts }),
+        bannersPages({ banners, drafts }),
+        mediaPages({ media }),
       ],
     });
   }

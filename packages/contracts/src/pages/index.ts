@@ -1,6 +1,7 @@
 import type { DashboardPages } from '../dashboard';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
+import type { BannersPages, MediaPages } from './banners';
 import type { CardsPages } from './cards';
 import type { CartPages } from './cart';
 import type { CatalogPages } from './catalog';
@@ -17,12 +18,14 @@ import type { WishlistPages } from './wishlist';
 export type {
   AddressesPages,
   AuthPages,
+  BannersPages,
   CardsPages,
   CartPages,
   CatalogPages,
   CheckoutPages,
   ContactPages,
   DraftsPages,
+  MediaPages,
   NewsletterPages,
   OrdersPages,
   ReturnsPages,
@@ -51,7 +54,9 @@ export interface PageApi
     AddressesPages,
     CardsPages,
     DashboardPages,
-    DraftsPages {}
+    DraftsPages,
+    BannersPages,
+    MediaPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

@@ -56,7 +56,19 @@ export function detectImageFormat(bytes: Buffer): Detected {
 /** sharp's name for each format (AVIF is a HEIF with AV1 compression). */
 const SHARP_FORMAT: Record<ImageFormat, string> = { jpeg: 'jpeg', png: 'png', gif: 'gif', webp: 'webp', avif: 'heif' };
 
-const unsupported = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message, [`file: ${message}`]);
+/** A refusal of the file, named as the field `file` for API clients and for forms alike. */
+function fileError(
+  status: 413 | 415 | 422,
+  code: 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'UNPROCESSABLE',
+  message: string,
+) {
+  const err = new AppError(status, code, `file: ${message}`);
+  err.field = 'file';
+  err.fieldMessage = message.charAt(0).toUpperCase() + message.slice(1);
+  return err;
+}
+const unsupported = (message: string) => fileError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
+const unreadable = () => fileError(422, 'UNPROCESSABLE', 'the picture could not be read; it may be damaged.');
 
 export interface MediaDeps {
   storage: MediaStorage;
@@ -100,12 +112,12 @@ export function createMediaService(db: Db, deps: MediaDeps) {
       opts: { altText?: string | null } = {},
     ): Promise<MediaUploadResult> {
       requireAccess(ctx, 'settings');
-      if (file.length === 0) throw AppError.field(422, 'UNPROCESSABLE', 'file', 'the file is empty.');
+      if (file.length === 0) throw fileError(422, 'UNPROCESSABLE', 'the file is empty.');
       if (file.length > MEDIA_UPLOAD_MAX_BYTES) {
-        throw new AppError(
+        throw fileError(
           413,
           'PAYLOAD_TOO_LARGE',
-          `file: the picture is larger than ${MEDIA_UPLOAD_MAX_BYTES / MB} MB. Please upload a smaller one.`,
+          `the picture is larger than ${MEDIA_UPLOAD_MAX_BYTES / MB} MB. Please upload a smaller one.`,
         );
       }
       const format = detectImageFormat(file);
@@ -122,17 +134,17 @@ export function createMediaService(db: Db, deps: MediaDeps) {
         // Reads the header only: a pixel flood is refused here, before anything is decoded.
         meta = await sharp(file, { limitInputPixels: false }).metadata();
       } catch {
-        throw AppError.field(422, 'UNPROCESSABLE', 'file', 'the picture could not be read; it may be damaged.');
+        throw unreadable();
       }
       if (meta.format !== SHARP_FORMAT[format] || !meta.width || !meta.height) {
-        throw AppError.field(422, 'UNPROCESSABLE', 'file', 'the picture could not be read; it may be damaged.');
+        throw unreadable();
       }
       const frameHeight = meta.pageHeight ?? meta.height;
       if (meta.width * frameHeight > MEDIA_MAX_PIXELS) {
-        throw new AppError(
+        throw fileError(
           413,
           'PAYLOAD_TOO_LARGE',
-          `file: the picture is ${meta.width} × ${frameHeight} pixels; at most ${MEDIA_MAX_PIXELS / 1_000_000} megapixels are accepted. Please resize it.`,
+          `the picture is ${meta.width} × ${frameHeight} pixels; at most ${MEDIA_MAX_PIXELS / 1_000_000} megapixels are accepted. Please resize it.`,
         );
       }
 
@@ -146,7 +158,7 @@ export function createMediaService(db: Db, deps: MediaDeps) {
           .webp({ quality: 82 })
           .toBuffer({ resolveWithObject: true });
       } catch {
-        throw AppError.field(422, 'UNPROCESSABLE', 'file', 'the picture could not be read; it may be damaged.');
+        throw unreadable();
       }
 
       const mediaId = randomBytes(16).toString('hex');
