@@ -81,6 +81,7 @@ export function BannerForm({
   errors,
   message,
   cancelTo,
+  action,
 }: {
   banner: BannerView | null;
   library: MediaItem[];
@@ -89,6 +90,8 @@ export function BannerForm({
   errors: Partial<Record<BannerField, string>>;
   message: string | null;
   cancelTo: string;
+  /** Where the form posts: the page without ?edit, so a successful save leaves an address without it. */
+  action: string;
 }) {
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'save';
@@ -97,7 +100,7 @@ export function BannerForm({
   return (
     <div id="banner-form" className="scroll-mt-4">
       <Card title={title}>
-        <PostForm encType="multipart/form-data" className="space-y-4" aria-label={title}>
+        <PostForm action={action} encType="multipart/form-data" className="space-y-4" aria-label={title}>
           <input type="hidden" name="intent" value="save" />
           {banner && <input type="hidden" name="bannerId" value={banner.bannerId} />}
           {message && (

@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   switch (intent) {
     case 'save': {
       const values: Record<string, string> = Object.fromEntries(
-        [...FIELDS, 'mediaId'].map((f) => [f, String(form.get(f) ?? '').slice(0, 600)]),
+        [...FIELDS, 'mediaId', 'bannerId'].map((f) => [f, String(form.get(f) ?? '').slice(0, 600)]),
       );
       // Without JavaScript the picture arrives with the form: it goes through the same upload pipeline.
       const file = form.get('file');
@@ -159,7 +159,7 @@ function BannerList({ views }: { views: BannerView[] }) {
             key={b.bannerId}
             onDragOver={(e) => onDragOver(e, b.bannerId)}
             onDrop={onDrop}
-            className="flex flex-wrap items-center gap-3 px-4 py-3 sm:flex-nowrap"
+            className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3 sm:flex-nowrap"
             data-testid="banner-row"
           >
             <button
@@ -188,9 +188,9 @@ function BannerList({ views }: { views: BannerView[] }) {
               alt={b.altText}
               width={160}
               height={60}
-              className="h-14 w-28 shrink-0 rounded-md bg-neutral-100 object-cover"
+              className="h-14 w-24 shrink-0 rounded-md bg-neutral-100 object-cover sm:w-28"
             />
-            <div className="min-w-0 flex-1">
+            <div className="min-w-0 flex-1 basis-40">
               <p className="truncate text-sm font-semibold text-neutral-900">
                 <span className="mr-1.5 text-neutral-500">{i + 1}.</span>
                 {b.title || b.altText}
@@ -198,7 +198,7 @@ function BannerList({ views }: { views: BannerView[] }) {
               {b.linkUrl && <p className="truncate text-xs text-neutral-600">Links to {b.linkUrl}</p>}
               <Schedule b={b} />
             </div>
-            <div className="flex shrink-0 items-center gap-1">
+            <div className="ml-auto flex shrink-0 items-center gap-1">
               <PostForm>
                 <input type="hidden" name="bannerId" value={b.bannerId} />
                 <button
@@ -261,7 +261,9 @@ export default function BannersPage({ loaderData, actionData }: Route.ComponentP
   const bannerResult = act?.kind === 'banner' ? act : null;
   useActionToast(bannerResult?.result.ok ? bannerResult.result : null);
   const saved = bannerResult?.intent === 'save' && bannerResult.result.ok;
-  const editing = saved ? null : params.get('edit');
+  // The form posts to the page's own address (without ?edit): a refused save reopens it from the answer.
+  const refusedSave = bannerResult?.intent === 'save' && !bannerResult.result.ok ? bannerResult.values : null;
+  const editing = saved ? null : (params.get('edit') ?? (refusedSave ? refusedSave.bannerId || 'new' : null));
   const editingBanner = editing && editing !== 'new' ? (views.find((v) => v.bannerId === editing) ?? null) : null;
   const failure = bannerResult && !bannerResult.result.ok ? bannerResult.result : null;
 
@@ -322,6 +324,7 @@ export default function BannersPage({ loaderData, actionData }: Route.ComponentP
           errors={failure?.fieldErrors ?? {}}
           message={failure && bannerResult?.values ? failure.message : null}
           cancelTo={PATH}
+          action={PATH}
         />
       )}
       <VersionHistory status={status} />
