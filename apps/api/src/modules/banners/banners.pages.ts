@@ -29,8 +29,9 @@ export function bannersPages(deps: { banners: BannersService; drafts: DraftsServ
     const { ctx } = page;
     function change(run: () => Promise<unknown>, message: string): Promise<BannerFormResult> {
       requireAccess(ctx, 'settings');
-      page.assertFormFromStore();
+      // Inside submitForm: a foreign or expired form is a message on the page, not an error page.
       return submitForm(BANNER_FIELDS, async () => {
+        page.assertFormFromStore();
         await run();
         return { ok: true as const, message };
       });

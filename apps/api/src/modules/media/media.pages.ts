@@ -17,8 +17,8 @@ export function mediaPages(deps: { media: MediaService }): PageModule<MediaPages
     },
     uploadMedia(file, altText) {
       requireAccess(page.ctx, 'settings');
-      page.assertFormFromStore();
       return submitForm(['file'] as const, async () => {
+        page.assertFormFromStore();
         try {
           return { ok: true as const, media: await deps.media.upload(page.ctx, Buffer.from(file), { altText }) };
         } catch (err) {

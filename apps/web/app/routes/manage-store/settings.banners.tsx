@@ -38,6 +38,11 @@ type ActionData =
   | { kind: 'banner'; intent: string; result: BannerFormResult; values: Record<string, string> | null };
 
 export async function action({ request, context }: Route.ActionArgs) {
+  // A visitor (or an ended session) goes to login, a shopper gets the 403 page, as for the loader.
+  return dashboardRead(request, () => act(request, context));
+}
+
+async function act(request: Request, context: Route.ActionArgs['context']) {
   const form = await request.formData();
   const { working } = await context.api.bannersPage();
   const draft = await draftIntent(context.api, form, { kind: 'banners', key: working.productStoreId });
