@@ -109,3 +109,26 @@ describe('the banners page without JavaScript', () => {
     expect((await working()).banners.length).toBe(before);
   });
 });
+
+describe('the owner’s preview of the banners draft', () => {
+  it('shows the draft on the home page to the owner with preview on, and to nobody else', async () => {
+    const firstId = ((await working()).banners[0] as { bannerId?: string } | undefined)?.bannerId;
+    const title = `Preview only ${randomBytes(4).toString('hex')}`;
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/product/banner/update/${firstId}`,
+      headers: { host, origin, ...owner },
+      payload: { altText: 'Preview picture', title },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const home = (cookie: string) => t.app.inject({ url: '/', headers: { host, cookie } });
+    const previewing = await home(`${owner.cookie}; sf_preview=1`);
+    expect(previewing.statusCode).toBe(200);
+    expect(previewing.body).toContain(title);
+    // The same page for the owner without the switch, and for a visitor with a copied cookie.
+    expect((await home(owner.cookie)).body).not.toContain(title);
+    expect((await home('sf_preview=1')).body).not.toContain(title);
+    // And the public API never shows a draft.
+    expect((await t.app.inject({ url: '/api/v1/product/banner/fetch', headers: { host } })).body).not.toContain(title);
+  });
+});
