@@ -29,7 +29,20 @@ export default defineConfig({
       args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP *.shop.test 127.0.0.1'],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
+  projects: [
+    {
+      name: 'chromium',
+      testIgnore: /access\.spec\.ts$/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+    },
+    // Makes a seeded store private for a while: after every other test, so none meets it closed.
+    {
+      name: 'store-access',
+      testMatch: /access\.spec\.ts$/,
+      dependencies: ['chromium'],
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+    },
+  ],
   webServer: [
     {
       command: 'node --import tsx e2e/paypal-stand-in.ts',

@@ -16,6 +16,7 @@ import { addressesPages, addressesRoutes, createAddressesService } from './modul
 import { auditRoutes, createAuditService } from './modules/audit/index';
 import { authPages, authRoutes, createActorResolver, createAuthService } from './modules/auth/index';
 import { bannersPages, bannersRoutes, createBannersService } from './modules/banners/index';
+import { cancelRequestPages, cancelRequestRoutes, createCancelRequestService } from './modules/cancel-request/index';
 import { cartPages, cartRoutes, createCartService, guestCartToken, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
 import {
@@ -51,9 +52,17 @@ import {
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
+import { createSitemapService, sitemapPages, sitemapRoutes } from './modules/sitemap/index';
+import { createStaffService, staffPages, staffRoutes } from './modules/staff/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
 import { registerPages } from './modules/storefront/index';
-import { createTenantService, tenantRoutes } from './modules/tenant/index';
+import {
+  createStoreVisibilityService,
+  createTenantService,
+  privateStore,
+  tenantAccessRoutes,
+  tenantRoutes,
+} from './modules/tenant/index';
 import { carryWishlistItem, createWishlistService, wishlistPages, wishlistRoutes } from './modules/wishlist/index';
 import costlyRoutes from './plugins/costly-routes';
 import errors from './plugins/errors';
@@ -103,6 +112,8 @@ export interface BuildOptions {
   jobs?: Partial<Pick<JobRunnerOptions, 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'concurrency'>> & {
     startupSweepDelayMs?: number | null;
   };
+  /** Sitemap regeneration after changes at most once per this many ms (default 5 min); URLs per file (tests). */
+  sitemap?: { debounceMs?: number; maxUrlsPerFile?: number };
   /** The card payment provider; by default the built-in test provider. */
   paymentProvider?: PaymentProvider;
   /** Extra routes registered before the pages (tests). */
@@ -263,6 +274,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     slowDown: config.NODE_ENV !== 'test',
     linkOrigin,
   });
+  // Store access (decision 027): who sees the store, and who is on its staff.
+  const visibility = createStoreVisibilityService(database.db, { events, audit });
+  const staff = createStaffService(database.db, { events, audit, mailer, visibility, linkOrigin });
   const newsletter = createNewsletterService(database.db, { mailer, secret: sessionSecret, linkOrigin });
   const cart = createCartService(database.db, { products });
   const wishlist = createWishlistService(database.db, { cart });
@@ -303,6 +317,16 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
   const reviews = createReviewsService(database.db, { events });
+  const sitemap = createSitemapService(database.db, {
+    jobs,
+    events,
+    audit,
+    log: app.log,
+    linkOrigin,
+    dailyAtUtc: config.NIGHTLY_JOBS_AT,
+    ...opts.sitemap,
+  });
+  const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
   events.on('catalog.changed', ({ tenantId }) => {
     cache.invalidateTenant(tenantId);
@@ -346,9 +370,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const resolveActor = createActorResolver(auth, { guestCartToken });
   await app.register(requestContext, { resolveActor, csrf: auth.csrf });
+  // A private store's API is closed to visitors before any handler or read cache runs.
+  await app.register(privateStore, { tenants });
 
   await app.register(healthRoutes, { ping: () => database.ping() });
-  await app.register(tenantRoutes, { tenants });
+  await app.register(tenantAccessRoutes, { visibility });
+  await app.register(staffRoutes, { staff });
+  await app.register(tenantRoutes, { tenants, cancelRequestState: (tenantId) => cancelRequests.state(tenantId) });
   await app.register(storeRoutes, { store, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
@@ -365,6 +393,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(auditRoutes, { audit });
   await app.register(dashboardRoutes, { dashboard });
   await app.register(draftsRoutes, { drafts });
+  await app.register(sitemapRoutes, { sitemap });
+  await app.register(cancelRequestRoutes, { cancelRequests });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -416,6 +446,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         draftsPages({ drafts }),
         bannersPages({ banners, drafts }),
         mediaPages({ media }),
+        staffPages({ staff, visibility }),
+        sitemapPages({ sitemap }),
+        cancelRequestPages({ cancelRequests }),
       ],
     });
   }

@@ -18,6 +18,7 @@ export default [
     route('reset-password', 'routes/auth/reset-password.tsx'),
     route('confirm-email', 'routes/auth/confirm-email.tsx'),
     route('logout', 'routes/auth/logout.tsx'),
+    route('staff-invitation', 'routes/auth/staff-invitation.tsx'),
   ]),
   route('categories/:categoryId', 'routes/storefront/category.tsx'),
   ...prefix('product', [

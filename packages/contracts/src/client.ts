@@ -8,3 +8,4 @@ export * from './media-limits';
 export * from './messages';
 export * from './money';
 export * from './return-reasons';
+export * from './staff-permissions';

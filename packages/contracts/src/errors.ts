@@ -42,6 +42,7 @@ export const errorCodes = [
   'ALREADY_REVIEWED',
   'INVALID_TRANSITION',
   'EMAIL_NOT_CONFIRMED',
+  'STORE_PRIVATE',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cancelRequestStateSchema } from './cancel-request';
 
 export const hostNameQuerySchema = z.object({
   hostName: z.string().trim().min(1, 'hostName is required').max(253, 'hostName is longer than 253 characters'),
@@ -30,5 +31,7 @@ export const tenantSchema = z.object({
       hostNames: z.array(z.string()),
     }),
   ),
+  /** The tenant's cancel request (decision 028); absent where no one asked for it. */
+  cancelRequest: cancelRequestStateSchema.optional(),
 });
 export type Tenant = z.infer<typeof tenantSchema>;

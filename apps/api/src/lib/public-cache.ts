@@ -63,10 +63,15 @@ export class PublicReadCache {
   }
 }
 
-/** Sends a cached public body with validators a CDN and the browser can use; 304 when unchanged. */
+/**
+ * Sends a cached public body with validators a CDN and the browser can use; 304 when unchanged.
+ * A shared cache must ask again every time (s-maxage=0, proxy-revalidate; a 304 costs us little):
+ * a store that turns private must not keep being served from a CDN (decision 027). The browser,
+ * which only ever shows it to the person who already saw it, keeps it for max-age.
+ */
 export function sendPublic(req: FastifyRequest, reply: FastifyReply, entry: Entry, maxAgeSeconds = 60) {
   reply
-    .header('Cache-Control', `public, max-age=${maxAgeSeconds}, stale-while-revalidate=600`)
+    .header('Cache-Control', `public, max-age=${maxAgeSeconds}, s-maxage=0, proxy-revalidate`)
     .header('ETag', entry.etag);
   const inm = req.headers['if-none-match'];
   if (inm?.split(',').some((t) => t.trim() === entry.etag)) return reply.code(304).send();

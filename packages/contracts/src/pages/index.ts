@@ -1,4 +1,7 @@
+import type { AccessPages } from '../access';
+import type { CancelRequestPages } from '../cancel-request';
 import type { DashboardPages } from '../dashboard';
+import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
 import type { BannersPages, MediaPages } from './banners';
@@ -56,7 +59,10 @@ export interface PageApi
     DashboardPages,
     DraftsPages,
     BannersPages,
-    MediaPages {}
+    MediaPages,
+    AccessPages,
+    SitemapPages,
+    CancelRequestPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

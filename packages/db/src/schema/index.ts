@@ -1,4 +1,5 @@
 export * from './audit';
+export * from './cancel-requests';
 export * from './catalog';
 export * from './commerce';
 export * from './content';
@@ -6,6 +7,8 @@ export * from './drafts';
 export * from './jobs';
 export * from './media';
 export * from './newsletter';
+export * from './sitemap';
+export * from './staff';
 export * from './store';
 export * from './tenancy';
 export * from './users';

@@ -67,6 +67,8 @@ export const jobs = pgTable(
       .on(t.tenantId, t.type, t.key)
       .where(sql`${t.key} IS NOT NULL AND ${t.status} IN ('pending', 'running')`),
     index('jobs_tenant_created_idx').on(t.tenantId, t.createdAt),
+    // A page showing the latest job of a type (the sitemap's generation) among a store's many mails.
+    index('jobs_tenant_type_created_idx').on(t.tenantId, t.type, t.createdAt),
     // The worker's poll serves every store at once, so these two lead with what it filters on, not
     // the tenant (decision 017: the one exception to tenant-first indexes).
     index('jobs_due_idx').on(t.runAt).where(sql`${t.status} = 'pending'`),

@@ -23,6 +23,12 @@ export const eventSchemas = {
   'order.transitioned': z.object({ tenantId: id, orderId: id, from: id, to: id }),
   /** Store settings changed; `what` names the part (e.g. 'theme', 'hosts', 'access'), '*' for any. */
   'settings.changed': z.object({ tenantId: id, what: z.string().min(1).max(200) }),
+  /** An owner asked for the tenant's sitemap to be generated (the job that will do it). */
+  'sitemap.requested': z.object({ tenantId: id, jobId: id }),
+  /** The tenant's sitemap files were written anew. */
+  'sitemap.generated': z.object({ tenantId: id, jobId: id }),
+  /** The tenant's cancel request moved from one status to another (decision 028). */
+  'cancel_request.transitioned': z.object({ tenantId: id, from: id, to: id }),
   /**
    * Events may have been lost (this process's link to the others dropped and came back): whatever
    * is cached from the database must be read afresh. Emitted by the bus; writers do not emit it.

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Db, schema } from '@app/db';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, systemContext, type TenantContext } from '../../lib/context';
 
@@ -613,6 +613,17 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
         .select()
         .from(j)
         .where(and(eq(j.tenantId, ctx.tenantId), eq(j.jobId, id)));
+      return row ? toView(row) : null;
+    },
+
+    /** The store's newest job of `type` (running, waiting or finished), for a page showing its progress. */
+    async latest(ctx: TenantContext, type: string): Promise<JobView | null> {
+      const [row] = await db
+        .select()
+        .from(j)
+        .where(and(eq(j.tenantId, ctx.tenantId), eq(j.type, type)))
+        .orderBy(desc(j.createdAt), desc(j.jobId))
+        .limit(1);
       return row ? toView(row) : null;
     },
 

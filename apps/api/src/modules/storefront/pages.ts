@@ -29,6 +29,7 @@ import {
   newCsrfCookie,
 } from '../auth/index';
 import type { StoreService } from '../store/index';
+import { isMember, PRIVATE_CACHE_CONTROL, visitorPages } from '../tenant/index';
 import { chatOriginForPage } from './chat-csp';
 
 /** Paths that belong to the API: never rendered as pages, so a miss there is a JSON 404/405. */
@@ -177,6 +178,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
         const csrfValid = req.method === 'POST' && opts.csrf.valid(tenantKey, binding, await submittedToken(request));
 
         let api = unknownStoreApi;
+        let privateStore = false;
         if (tenant) {
           const ctx = await resolveRequestContext(tenant, req, opts.resolveActor);
           const page: PageRequest = {
@@ -195,6 +197,20 @@ export async function registerPages(app: App, opts: PagesOptions) {
             },
           };
           api = Object.assign({}, ...opts.modules.map((m) => m(page))) as PageApi;
+          // A private store shows its visitors only login and registration (decision 027).
+          privateStore = !(await app.tenants.isPublic(ctx.tenantId));
+          if (privateStore && !isMember(ctx)) {
+            const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+            const visitor = visitorPages(api, path, search);
+            if (visitor.redirect) {
+              return reply
+                .code(req.method === 'POST' ? 303 : 302)
+                .header('location', visitor.redirect)
+                .header('cache-control', PRIVATE_CACHE_CONTROL)
+                .send();
+            }
+            api = visitor.api;
+          }
         }
 
         const response = await handle(request, {
@@ -216,6 +232,8 @@ export async function registerPages(app: App, opts: PagesOptions) {
           // Pages carry the shopper's header (name, cart count): never shared by caches.
           reply.header('cache-control', 'private, no-cache');
         }
+        // A private store's answers are its members' only: not even the browser keeps them.
+        if (privateStore) reply.header('cache-control', PRIVATE_CACHE_CONTROL);
         if (!response.body || req.method === 'HEAD') return reply.send();
         return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
       },

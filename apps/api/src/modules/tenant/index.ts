@@ -1,2 +1,13 @@
+export {
+  isMember,
+  OPEN_API_ROUTES,
+  PRIVATE_CACHE_CONTROL,
+  privatePageRedirect,
+  privateStore,
+  privateStoreRefusal,
+  visitorPages,
+} from './private-store';
+export { createStoreVisibilityService, requireOwner, type StoreVisibilityService } from './store-visibility';
 export { tenantRoutes } from './tenant.routes';
 export { createTenantService, DEV_TENANT_ALIAS, isDevHost, normaliseHost, type TenantService } from './tenant.service';
+export { tenantAccessRoutes } from './tenant-access.routes';

@@ -11,8 +11,14 @@ import { tenantErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
 import { DEV_TENANT_ALIAS, type TenantService } from './tenant.service';
 
+/** The state of the tenant's cancel request (modules/cancel-request), reported with the tenant. */
+type CancelRequestStateOf = (tenantId: string) => Promise<import('@app/contracts').CancelRequestState>;
+
 /** Tenant service reads of SPEC.md section 7. */
-export async function tenantRoutes(app: App, { tenants }: { tenants: TenantService }) {
+export async function tenantRoutes(
+  app: App,
+  { tenants, cancelRequestState }: { tenants: TenantService; cancelRequestState?: CancelRequestStateOf },
+) {
   app.get(
     '/api/fetch/tenantid/by/hostname',
     {
@@ -49,7 +55,9 @@ export async function tenantRoutes(app: App, { tenants }: { tenants: TenantServi
       }
       const tenant = await tenants.getTenant(ctx.tenantId);
       if (!tenant) throw AppError.notFound(`Tenant ${ctx.tenantId} not found.`);
-      return { data: tenant };
+      return {
+        data: cancelRequestState ? { ...tenant, cancelRequest: await cancelRequestState(ctx.tenantId) } : tenant,
+      };
     },
   );
 }

@@ -42,6 +42,7 @@ export function createTenantService(db: Db, opts: { devTenantId?: string; produc
   const devAlias = (hostName: string) => (!production || Boolean(opts.devTenantId)) && isDevHost(hostName, production);
   const hostCache = new Map<string, CacheEntry<HostBinding | null>>();
   const storesCache = new Map<string, CacheEntry<Set<string>>>();
+  const visibilityCache = new Map<string, CacheEntry<boolean>>();
 
   async function registeredHost(hostName: string): Promise<HostBinding | null> {
     const rows = await db
@@ -95,6 +96,26 @@ export function createTenantService(db: Db, opts: { devTenantId?: string; produc
       return value;
     },
 
+    /**
+     * Whether the tenant's stores are public (no access constraints, decision 027): every request to
+     * a store asks, so it is cached like the host bindings and dropped with them on `settings.changed`.
+     */
+    async isPublic(tenantId: string): Promise<boolean> {
+      const now = Date.now();
+      const cached = visibilityCache.get(tenantId);
+      if (cached && cached.expires > now) return cached.value;
+      const [row] = await db
+        .select({ isWs2Public: schema.tenants.isWs2Public })
+        .from(schema.tenants)
+        .where(eq(schema.tenants.tenantId, tenantId))
+        .limit(1);
+      // An unknown tenant has nothing to show; treating it as private shows nothing by mistake.
+      const value = row?.isWs2Public ?? false;
+      if (visibilityCache.size > 10_000) visibilityCache.clear();
+      visibilityCache.set(tenantId, { value, expires: now + HOST_TTL_MS });
+      return value;
+    },
+
     async lookupByHostName(rawHost: string): Promise<TenantLookup> {
       const binding = await this.resolveHost(rawHost);
       if (!binding) return { isWs2Public: true, erpUrl: null };
@@ -140,6 +161,7 @@ export function createTenantService(db: Db, opts: { devTenantId?: string; produc
     invalidate() {
       hostCache.clear();
       storesCache.clear();
+      visibilityCache.clear();
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   type LucideIcon,
   Palette,
   Plug,
+  Search,
   Store,
   Tag,
   Users,
@@ -47,6 +48,7 @@ export const DASHBOARD_NAV: { label?: string; items: NavItem[] }[] = [
       { to: '/manage-store/settings/cms', label: 'Pages', icon: FileText },
       { to: '/manage-store/settings/other', label: 'Store details', icon: Store },
       { to: '/manage-store/settings/access', label: 'Access', icon: Lock },
+      { to: '/manage-store/settings/sitemap', label: 'Search engines', icon: Search },
     ],
   },
   {

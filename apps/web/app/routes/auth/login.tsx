@@ -1,11 +1,12 @@
 import { MailCheck } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { data, Link, redirect, useNavigation, useRouteLoaderData, useSearchParams } from 'react-router';
 import { carriedWishlistId } from '../../components/product/wishlist-heart';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { PostForm } from '../../components/ui/post-form';
 import { setCookies } from '../../lib/cookies';
 import { safeRedirect } from '../../lib/safe-redirect';
+import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/login';
 import { AuthCard } from './auth-card';
 
@@ -36,6 +37,7 @@ export function meta() {
 export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
+  const root = useRouteLoaderData<typeof rootLoader>('root');
   const redirectUrl = safeRedirect(params.get('redirectUrl'));
   const wishlist = carriedWishlistId(params.get('wishlist'));
   // Login and sign-up link to each other with both parameters, so either way the shopper comes back.
@@ -62,9 +64,12 @@ export default function Login({ actionData }: Route.ComponentProps) {
     <AuthCard
       title="Log in"
       lead={
-        wishlist
-          ? 'Log in and the product goes on your wishlist; then you are taken back to where you were.'
-          : 'Welcome back. Log in to see your orders, addresses and wishlist.'
+        // A private store (decision 027) shows its visitors only this page and registration.
+        root?.shell.tenant.isWs2Public === false
+          ? 'This store is private. Log in, or create an account, to see its products.'
+          : wishlist
+            ? 'Log in and the product goes on your wishlist; then you are taken back to where you were.'
+            : 'Welcome back. Log in to see your orders, addresses and wishlist.'
       }
       footer={
         <>

@@ -28,7 +28,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const url = new URL(request.url);
     throw redirect(loginUrlFor(`${url.pathname}${url.search}`));
   }
-  if (user.partyId !== 'admin') {
+  // The owner and their staff (decision 016); each page's function checks the permission it needs.
+  if (user.partyId !== 'admin' && user.partyId !== 'staff') {
     throw data({ message: 'Only the store owner and staff can manage the store.' }, { status: 403 });
   }
   return null;
@@ -116,6 +117,24 @@ function Forbidden() {
   const root = useRouteLoaderData<typeof rootLoader>('root');
   const user = root?.user;
   const storeName = root?.shell.store.storeName ?? 'this store';
+  // Staff lacking this page's permission (decision 027): their own dashboard is one click away.
+  if (user?.partyId === 'staff') {
+    return (
+      <Refusal
+        title="You do not have access to this page"
+        text={
+          <>
+            Your staff account at {storeName} does not have the permission this page needs. Ask the store owner if you
+            need it.
+          </>
+        }
+      >
+        <Link to="/manage-store" className={primaryAction}>
+          Go to the dashboard
+        </Link>
+      </Refusal>
+    );
+  }
   return (
     <Refusal
       title="You do not have access to this page"

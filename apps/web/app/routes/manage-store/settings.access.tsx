@@ -1,9 +1,371 @@
-import { DashboardLayout } from '../../components/manage-store/dashboard-layout';
+import type { AccessSettings, StaffMember } from '@app/contracts';
+import { STAFF_PERMISSION_LABELS, STAFF_PERMISSIONS, type StaffPermission } from '@app/contracts/client';
+import { Globe, Lock, MailPlus, UserRound } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { data, useNavigation } from 'react-router';
+import {
+  Card,
+  CardEmpty,
+  DashboardLayout,
+  primaryAction,
+  secondaryAction,
+} from '../../components/manage-store/dashboard-layout';
+import { Field, FormAlert } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
+import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
+import { useActionToast } from '../../lib/use-action-toast';
+import type { Route } from './+types/settings.access';
 
-export default function Page() {
+const TEXT_FIELDS = ['intent', 'visibility', 'email', 'firstName', 'lastName', 'userId', 'invitationId'] as const;
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return dashboardRead(request, () => context.api.accessSettings());
+}
+
+/** One action, switching on the form's intent: visibility, invite, update, remove, revoke. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const values: Record<string, string | string[]> = {};
+  for (const key of TEXT_FIELDS) values[key] = String(form.get(key) ?? '').slice(0, 300);
+  values.permissions = form
+    .getAll('permissions')
+    .slice(0, 10)
+    .map((v) => String(v).slice(0, 30));
+  const result = await context.api.accessAction(values);
+  const target = String(values.userId || values.invitationId || '');
+  return data({ intent: String(values.intent), target, result, values }, { status: result.ok ? 200 : result.status });
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return dashboardMeta(matches, 'Access');
+}
+
+type Answer = Route.ComponentProps['actionData'];
+
+/** Who can see the store, and who helps run it (decision 027). */
+export default function AccessPage({ loaderData: settings, actionData }: Route.ComponentProps) {
+  useActionToast(actionData?.result);
   return (
-    <DashboardLayout title="Store access">
-      <p className="text-slate-600">These settings apply to your whole store.</p>
+    <DashboardLayout title="Access" description="Who can see your store, and who helps you run it.">
+      {!settings.canManage && (
+        <p className="rounded-lg border border-neutral-200 bg-white px-4 py-3 text-sm text-neutral-700" role="note">
+          Only the store owner can change visibility and staff. You can see them here.
+        </p>
+      )}
+      <Visibility settings={settings} answer={actionData} />
+      <Staff settings={settings} answer={actionData} />
+      <Invitations settings={settings} answer={actionData} />
+      {settings.canManage && <Invite answer={actionData} />}
     </DashboardLayout>
+  );
+}
+
+/** Whether a form with this intent (and target) is being sent now: its button shows it. */
+function usePending(intent: string, target = '') {
+  const navigation = useNavigation();
+  const f = navigation.formData;
+  return (
+    navigation.state === 'submitting' &&
+    f?.get('intent') === intent &&
+    String(f.get('userId') || f.get('invitationId') || '') === target
+  );
+}
+
+function failureOf(answer: Answer, intent: string, target = '') {
+  if (!answer || answer.result.ok || answer.intent !== intent || answer.target !== target) return null;
+  return answer.result;
+}
+
+function Visibility({ settings, answer }: { settings: AccessSettings; answer: Answer }) {
+  const isPublic = settings.visibility.isWs2Public;
+  const pending = usePending('visibility');
+  const failure = failureOf(answer, 'visibility');
+  const disabled = !settings.canManage;
+  const option = (value: 'public' | 'private', title: string, text: string, Icon: typeof Globe) => (
+    <label className="flex cursor-pointer gap-3 rounded-lg border border-neutral-200 p-3 has-[:checked]:border-neutral-900 has-[:checked]:bg-neutral-50 has-[:disabled]:cursor-default">
+      <input
+        type="radio"
+        name="visibility"
+        value={value}
+        defaultChecked={isPublic === (value === 'public')}
+        disabled={disabled}
+        className="mt-1 size-4 accent-neutral-900"
+      />
+      <span>
+        <span className="flex items-center gap-1.5 text-sm font-semibold text-neutral-900">
+          <Icon aria-hidden className="size-4" />
+          {title}
+        </span>
+        <span className="mt-0.5 block text-sm text-neutral-600">{text}</span>
+      </span>
+    </label>
+  );
+  return (
+    <Card
+      title="Store visibility"
+      aside={
+        <span
+          className={`rounded-full px-2 py-0.5 text-xs font-semibold ${isPublic ? 'bg-emerald-100 text-emerald-800' : 'bg-amber-100 text-amber-900'}`}
+          data-testid="visibility-badge"
+        >
+          {isPublic ? 'Public' : 'Private'}
+        </span>
+      }
+    >
+      <PostForm key={String(isPublic)} className="space-y-3" data-testid="visibility-form">
+        <input type="hidden" name="intent" value="visibility" />
+        <FormAlert message={failure?.message} />
+        <fieldset className="space-y-2">
+          <legend className="mb-2 text-sm text-neutral-600">
+            Applies to every store of your account. Customers who are signed in and your staff always see the store.
+          </legend>
+          {option('public', 'Public', 'Everyone can browse your catalog, search and buy.', Globe)}
+          {option(
+            'private',
+            'Private',
+            'Visitors see only the login and registration pages. Your catalog, prices and search are hidden from them and from search engines.',
+            Lock,
+          )}
+        </fieldset>
+        {settings.canManage && (
+          <div className="flex justify-end">
+            <button type="submit" className={secondaryAction} disabled={pending}>
+              {pending ? 'Saving…' : 'Save visibility'}
+            </button>
+          </div>
+        )}
+      </PostForm>
+    </Card>
+  );
+}
+
+function PermissionBoxes({ name, checked, error }: { name: string; checked: readonly string[]; error?: string }) {
+  return (
+    <fieldset aria-describedby={error ? `${name}-error` : undefined}>
+      <legend className="mb-1.5 text-sm font-medium text-neutral-800">Permissions</legend>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {STAFF_PERMISSIONS.map((p) => (
+          <label key={p} className="flex gap-2.5 rounded-lg border border-neutral-200 p-2.5 text-sm">
+            <input
+              type="checkbox"
+              name="permissions"
+              value={p}
+              defaultChecked={checked.includes(p)}
+              className="mt-0.5 size-4 accent-neutral-900"
+            />
+            <span>
+              <span className="block font-medium text-neutral-900">{STAFF_PERMISSION_LABELS[p].label}</span>
+              <span className="block text-xs text-neutral-600">{STAFF_PERMISSION_LABELS[p].hint}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      {error && (
+        <p id={`${name}-error`} className="mt-1.5 text-sm font-medium text-red-700" data-testid="error-permissions">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+const permissionNames = (ps: readonly StaffPermission[]) => ps.map((p) => STAFF_PERMISSION_LABELS[p].label).join(', ');
+
+function Staff({ settings, answer }: { settings: AccessSettings; answer: Answer }) {
+  return (
+    <Card title="Staff" aside={<span className="text-xs text-neutral-500">{settings.staff.length}</span>} flush>
+      <ul className="divide-y divide-neutral-200 border-t border-neutral-200">
+        {settings.staff.map((m) => (
+          <StaffRow key={m.userId} member={m} canManage={settings.canManage} answer={answer} />
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function StaffRow({ member, canManage, answer }: { member: StaffMember; canManage: boolean; answer: Answer }) {
+  const saving = usePending('update', member.userId);
+  const removing = usePending('remove', member.userId);
+  const failure = failureOf(answer, 'update', member.userId) ?? failureOf(answer, 'remove', member.userId);
+  const isOwner = member.role === 'admin';
+  const name = `${member.firstName} ${member.lastName}`;
+  return (
+    <li className="px-4 py-3" data-testid="staff-row">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="flex min-w-0 gap-3">
+          <UserRound aria-hidden className="mt-0.5 size-5 shrink-0 text-neutral-400" />
+          <div className="min-w-0">
+            <p className="text-sm font-semibold text-neutral-900">
+              {name}
+              {member.isYou && <span className="font-normal text-neutral-500"> (you)</span>}
+            </p>
+            <p className="break-all text-sm text-neutral-600">{member.email}</p>
+            <p className="mt-0.5 text-xs text-neutral-500">
+              {isOwner ? 'Owner: every permission' : permissionNames(member.permissions) || 'No permissions'}
+            </p>
+          </div>
+        </div>
+        <span
+          className={`rounded-full px-2 py-0.5 text-xs font-semibold ${isOwner ? 'bg-neutral-900 text-white' : 'bg-neutral-100 text-neutral-800'}`}
+        >
+          {isOwner ? 'Owner' : 'Staff'}
+        </span>
+      </div>
+      {failure && (
+        <div className="mt-2">
+          <FormAlert message={failure.message} />
+        </div>
+      )}
+      {canManage && !isOwner && (
+        <details className="mt-2 ml-8" open={Boolean(failure)}>
+          <summary className="cursor-pointer text-sm font-semibold text-neutral-800">Edit access for {name}</summary>
+          <PostForm className="mt-2 space-y-3">
+            <input type="hidden" name="intent" value="update" />
+            <input type="hidden" name="userId" value={member.userId} />
+            <PermissionBoxes
+              name={`permissions-${member.userId}`}
+              checked={member.permissions}
+              error={failure && !failure.ok ? failure.fieldErrors.permissions : undefined}
+            />
+            <button type="submit" className={secondaryAction} disabled={saving}>
+              {saving ? 'Saving…' : 'Save permissions'}
+            </button>
+          </PostForm>
+          <PostForm className="mt-3 border-t border-neutral-200 pt-3">
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="userId" value={member.userId} />
+            <p className="mb-2 text-sm text-neutral-600">
+              Removing ends their access and signs them out everywhere at once. Their customer account stays.
+            </p>
+            <button
+              type="submit"
+              className={`${secondaryAction} border-red-300 text-red-700 hover:bg-red-50`}
+              disabled={removing}
+            >
+              {removing ? 'Removing…' : 'Remove access'}
+              <span className="sr-only"> for {name}</span>
+            </button>
+          </PostForm>
+        </details>
+      )}
+    </li>
+  );
+}
+
+function Invitations({ settings, answer }: { settings: AccessSettings; answer: Answer }) {
+  if (settings.invitations.length === 0) {
+    return (
+      <Card title="Invitations">
+        <CardEmpty icon={<MailPlus className="size-6" />} title="No invitations waiting">
+          {settings.canManage
+            ? 'Invite someone below: they get an email with a link to choose their password.'
+            : 'The store owner can invite staff from this page.'}
+        </CardEmpty>
+      </Card>
+    );
+  }
+  return (
+    <Card
+      title="Invitations"
+      aside={<span className="text-xs text-neutral-500">{settings.invitations.length}</span>}
+      flush
+    >
+      <ul className="divide-y divide-neutral-200 border-t border-neutral-200">
+        {settings.invitations.map((i) => (
+          <InvitationRow key={i.invitationId} invitation={i} canManage={settings.canManage} answer={answer} />
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function InvitationRow({
+  invitation: i,
+  canManage,
+  answer,
+}: {
+  invitation: AccessSettings['invitations'][number];
+  canManage: boolean;
+  answer: Answer;
+}) {
+  const pending = usePending('revoke', i.invitationId);
+  const failure = failureOf(answer, 'revoke', i.invitationId);
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 px-4 py-3" data-testid="invitation-row">
+      <div className="min-w-0">
+        <p className="text-sm font-semibold text-neutral-900">
+          {i.firstName} {i.lastName}
+        </p>
+        <p className="break-all text-sm text-neutral-600">{i.email}</p>
+        <p className="mt-0.5 text-xs text-neutral-500">
+          {permissionNames(i.permissions)} · link works until {formatDateTime(i.expiresAt)}
+        </p>
+        {failure && <FormAlert message={failure.message} />}
+      </div>
+      {canManage && (
+        <PostForm>
+          <input type="hidden" name="intent" value="revoke" />
+          <input type="hidden" name="invitationId" value={i.invitationId} />
+          <button type="submit" className={secondaryAction} disabled={pending}>
+            {pending ? 'Revoking…' : 'Revoke'}
+            <span className="sr-only"> invitation for {i.email}</span>
+          </button>
+        </PostForm>
+      )}
+    </li>
+  );
+}
+
+function Invite({ answer }: { answer: Answer }) {
+  const pending = usePending('invite');
+  const failure = failureOf(answer, 'invite');
+  // A fresh, empty form after each invitation sent; the typed values stay after a refusal.
+  const [sent, setSent] = useState(0);
+  useEffect(() => {
+    if (answer?.intent === 'invite' && answer.result.ok) setSent((n) => n + 1);
+  }, [answer]);
+  const values = failure ? (answer?.values ?? {}) : {};
+  const text = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+  const checked = Array.isArray(values.permissions) ? values.permissions : [];
+  const errors = failure?.fieldErrors ?? {};
+  return (
+    <Card title="Invite staff">
+      <PostForm key={sent} className="space-y-4" data-testid="invite-form">
+        <input type="hidden" name="intent" value="invite" />
+        <FormAlert message={failure && Object.keys(errors).length === 0 ? failure.message : null} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="First name"
+            name="firstName"
+            autoComplete="off"
+            defaultValue={text('firstName')}
+            error={errors.firstName}
+          />
+          <Field
+            label="Last name"
+            name="lastName"
+            autoComplete="off"
+            defaultValue={text('lastName')}
+            error={errors.lastName}
+          />
+        </div>
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="off"
+          defaultValue={text('email')}
+          error={errors.email}
+          hint="They get a link to choose a password. It works once, for 7 days."
+        />
+        <PermissionBoxes name="permissions" checked={checked} error={errors.permissions} />
+        <div className="flex justify-end">
+          <button type="submit" className={primaryAction} disabled={pending}>
+            <MailPlus aria-hidden className="size-4" />
+            {pending ? 'Sending…' : 'Send invitation'}
+          </button>
+        </div>
+      </PostForm>
+    </Card>
   );
 }

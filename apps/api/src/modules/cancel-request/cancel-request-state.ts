@@ -1,0 +1,29 @@
+import type { CancelRequestStatus } from '@app/contracts';
+
+/**
+ * A tenant's cancel request as an explicit transitions table (DESIGN.md section 8.7). The owner files
+ * (`none`/`withdrawn` -> `requested`) and withdraws (`requested` -> `withdrawn`) from the dashboard;
+ * the platform approves a request and later closes the store (its side comes later).
+ */
+export const CANCEL_REQUEST_TRANSITIONS: Record<CancelRequestStatus, readonly CancelRequestStatus[]> = {
+  none: ['requested'],
+  requested: ['withdrawn', 'approved'],
+  withdrawn: ['requested'],
+  approved: ['closed'],
+  closed: [],
+};
+
+/** What the store's owner may ask for from the dashboard; the rest is the platform's. */
+export const OWNER_TRANSITIONS: readonly CancelRequestStatus[] = ['requested', 'withdrawn'];
+
+export const CANCEL_STATUS_LABELS: Record<CancelRequestStatus, string> = {
+  none: 'No request',
+  requested: 'Cancellation requested',
+  withdrawn: 'Request withdrawn',
+  approved: 'Cancellation approved',
+  closed: 'Store closed',
+};
+
+export function canTransitionCancelRequest(from: CancelRequestStatus, to: CancelRequestStatus): boolean {
+  return CANCEL_REQUEST_TRANSITIONS[from].includes(to);
+}

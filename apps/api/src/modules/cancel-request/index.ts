@@ -1,0 +1,5 @@
+export { cancelRequestPages } from './cancel-request.pages';
+export { cancelRequestRoutes } from './cancel-request.routes';
+export { type CancelRequestService, createCancelRequestService } from './cancel-request.service';
+export { CANCEL_REQUEST_TRANSITIONS, CANCEL_STATUS_LABELS, canTransitionCancelRequest } from './cancel-request-state';
+export { transitionCancelRequest } from './cancel-request-transition';

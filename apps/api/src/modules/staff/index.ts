@@ -1,0 +1,3 @@
+export { staffPages } from './staff.pages';
+export { staffRoutes } from './staff.routes';
+export { createStaffService, INVITATION_TTL_MS, type StaffService } from './staff.service';

@@ -1,0 +1,145 @@
+import { type PageApi, STORE_PRIVATE_MESSAGE } from '@app/contracts';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { RequestContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+import type { TenantService } from './tenant.service';
+
+const BASE = '/skulocity/api/v1';
+
+/**
+ * What a visitor (nobody signed in) may still call on a private store (decision 027): everything
+ * it takes to log in, register, confirm, reset a password or accept a staff invitation, the store's
+ * name and colours for the login page, and the links mail carries. The list names what is open, so
+ * a route added later is closed on a private store until someone opens it here.
+ */
+export const OPEN_API_ROUTES: ReadonlySet<string> = new Set([
+  `${BASE}/login`,
+  `${BASE}/logout`,
+  `${BASE}/public/ecommerce/profile/newUser`,
+  `${BASE}/public/ecommerce/confirmemail`,
+  `${BASE}/public/ecommerce/confirmemail/resend`,
+  `${BASE}/public/ecommerce/csrftoken`,
+  `${BASE}/public/ecommerce/forgotpassword`,
+  `${BASE}/public/ecommerce/resetpassword`,
+  // The registration form's country list.
+  `${BASE}/public/ecommerce/countries`,
+  '/api/fetch/tenant',
+  '/api/v1/store/detail/fetch',
+  '/api/v1/store/default/theme_colors/fetch',
+  '/api/v1/newsletter/confirm',
+  '/api/v1/newsletter/unsubscribe',
+  '/api/v1/staff/invitation',
+  '/api/v1/staff/invitation/accept',
+  // The store's logo on the login page; product pictures are not found without the catalog.
+  '/media/*',
+  '/dev/mailbox',
+  '/dev/mailbox/:name',
+]);
+
+/** Pages a visitor of a private store may open; any other page sends them to the login page. */
+const OPEN_PAGES = [
+  '/auth',
+  '/auth/login',
+  '/auth/register',
+  '/auth/forgot-password',
+  '/auth/reset-password',
+  '/auth/confirm-email',
+  '/auth/logout',
+  '/auth/staff-invitation',
+  '/newsletter/confirm',
+  '/newsletter/unsubscribe',
+];
+
+/** Responses of a private store are for its members only: no shared cache may keep one. */
+export const PRIVATE_CACHE_CONTROL = 'private, no-store';
+
+/** Whether the actor counts as a member: any signed-in account of this store (decision 027). */
+export function isMember(ctx: RequestContext): boolean {
+  return ctx.actor.kind === 'shopper' || ctx.actor.kind === 'staff' || ctx.actor.kind === 'system';
+}
+
+export function privateStoreRefusal(): AppError {
+  return new AppError(401, 'STORE_PRIVATE', STORE_PRIVATE_MESSAGE);
+}
+
+/**
+ * For the page server: where a visitor of a private store is sent instead of `path` (the login page,
+ * coming back afterwards), or null when the page is open to them.
+ */
+export function privatePageRedirect(path: string, search: string): string | null {
+  const normal = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  if (OPEN_PAGES.includes(normal)) return null;
+  const back = normal === '/' ? '' : `?redirectUrl=${encodeURIComponent(`${normal}${search}`)}`;
+  return `/auth/login${back}`;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the request's store is private: its answer must not be kept by a shared cache. */
+    privateStore?: boolean;
+  }
+}
+
+/**
+ * Closes a private store's API to visitors (401 STORE_PRIVATE, before any handler or read cache
+ * runs) and marks every answer of a private store `private, no-store`, so a CDN keeps none of a
+ * member's answers for a visitor. Registered after the request context, which it reads.
+ */
+async function privateStorePlugin(app: FastifyInstance, opts: { tenants: TenantService }) {
+  app.addHook('onRequest', async (req) => {
+    if (!req.ctx) return;
+    if (await opts.tenants.isPublic(req.ctx.tenantId)) return;
+    req.privateStore = true;
+    if (isMember(req.ctx)) return;
+    const url = req.routeOptions.url ?? '';
+    // Owner routes answer a visitor 401 on their own; the rest is closed unless listed as open.
+    if (req.routeOptions.config?.permission || OPEN_API_ROUTES.has(url)) return;
+    throw privateStoreRefusal();
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.privateStore) reply.header('cache-control', PRIVATE_CACHE_CONTROL);
+    return payload;
+  });
+}
+
+export const privateStore = fp(privateStorePlugin, { name: 'private-store', dependencies: ['request-context'] });
+
+/** A page path as the visibility rule sees it: React Router's data requests (`/x.data`) are `/x`. */
+function pagePath(path: string) {
+  if (path === '/_root.data') return '/';
+  return path.endsWith('.data') ? path.slice(0, -'.data'.length) : path;
+}
+
+/**
+ * What the page server does for a visitor of a private store (decision 027):
+ * - a closed page requested as a document: `redirect` is where to send the browser (the login page);
+ * - a closed page's data request (client navigation): every page function throws that redirect,
+ *   which React Router's loaders and actions pass on as a redirect;
+ * - an open page (login, registration...): the page functions as they are, except that the store's
+ *   frame carries no catalog, pages or banners.
+ */
+export function visitorPages(api: PageApi, path: string, search: string): { redirect: string | null; api: PageApi } {
+  const target = privatePageRedirect(pagePath(path), search);
+  const isData = path.endsWith('.data');
+  if (target && !isData) return { redirect: target, api };
+  if (target) {
+    const refuse = async () => {
+      throw new Response(null, { status: 302, headers: { Location: target } });
+    };
+    return { redirect: null, api: new Proxy(api, { get: () => refuse }) };
+  }
+  return {
+    redirect: null,
+    api: {
+      ...api,
+      async shell() {
+        const shell = await api.shell();
+        if (!shell) return shell;
+        return { ...shell, main: { ...shell.main, catalogCol: [] }, pages: [], seo: [] };
+      },
+      banners: async () => [],
+      cmsPage: async () => null,
+    },
+  };
+}

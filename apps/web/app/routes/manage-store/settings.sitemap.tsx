@@ -1,0 +1,204 @@
+import type { SitemapJob, SitemapStore } from '@app/contracts';
+import { ExternalLink, FileSearch, LoaderCircle, RefreshCw } from 'lucide-react';
+import { useEffect } from 'react';
+import { data, Link, useNavigation, useRevalidator } from 'react-router';
+import {
+  Card,
+  CardEmpty,
+  DashboardLayout,
+  primaryAction,
+  secondaryAction,
+} from '../../components/manage-store/dashboard-layout';
+import { FormAlert } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
+import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
+import { useActionToast } from '../../lib/use-action-toast';
+import type { Route } from './+types/settings.sitemap';
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return dashboardRead(request, () => context.api.sitemapStatus());
+}
+
+export async function action({ context }: Route.ActionArgs) {
+  const result = await context.api.generateSitemap();
+  return data({ result }, { status: result.ok ? 202 : result.status });
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return dashboardMeta(matches, 'Search engines');
+}
+
+const active = (job: SitemapJob | null) => job?.status === 'pending' || job?.status === 'running';
+
+/** Where the owner sees what search engines are offered: the sitemap of each store host and robots.txt. */
+export default function SearchEnginesPage({ loaderData: status, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const pending = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const result = actionData?.result;
+  useActionToast(result);
+  const running = active(status.job);
+  // While a generation runs, read its progress again every second (without JavaScript: the Refresh link).
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!running) return;
+    const timer = setTimeout(() => {
+      if (revalidator.state === 'idle') revalidator.revalidate();
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [running, revalidator]);
+  const indexed = status.stores.some((s) => s.indexed);
+  return (
+    <DashboardLayout
+      title="Search engines"
+      description="Your sitemap lists your store’s products, categories and pages for search engines; robots.txt tells them what to skip."
+      action={
+        <PostForm>
+          <button type="submit" className={primaryAction} disabled={pending || running}>
+            {pending || running ? (
+              <LoaderCircle aria-hidden className="size-4 animate-spin" />
+            ) : (
+              <RefreshCw aria-hidden className="size-4" />
+            )}
+            {pending ? 'Starting…' : running ? 'Generating…' : 'Generate sitemap'}
+          </button>
+        </PostForm>
+      }
+    >
+      <FormAlert message={result && !result.ok ? result.message : null} />
+      {!indexed && status.stores.length > 0 && (
+        <p
+          role="status"
+          className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+          data-testid="private-notice"
+        >
+          Your store is private, so it has no sitemap and robots.txt asks search engines to stay away. Make it public in
+          Access to be found in search.
+        </p>
+      )}
+      <Generation job={status.job} />
+      <Card title="Sitemaps" flush>
+        {status.stores.every((s) => !s.generatedAt) ? (
+          <CardEmpty icon={<FileSearch className="size-6" />} title="No sitemap yet">
+            Generate one so search engines find every product, category and page. It is kept up to date by itself after
+            that, a few minutes after you change your catalog or pages.
+          </CardEmpty>
+        ) : (
+          <ul className="divide-y divide-neutral-100 border-t border-neutral-100">
+            {status.stores.map((s) => (
+              <StoreSitemap key={s.productStoreId} store={s} />
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Card title="robots.txt">
+        <p className="text-sm text-neutral-600">
+          {indexed
+            ? 'Search engines may visit your store, except the cart, checkout, sign-in, customer accounts, search results and this dashboard. It points them to your sitemap.'
+            : 'Search engines are asked not to visit any page of your store.'}{' '}
+          <a href="/robots.txt" className="font-medium text-neutral-900 underline underline-offset-2">
+            View robots.txt
+          </a>
+        </p>
+      </Card>
+    </DashboardLayout>
+  );
+}
+
+function Generation({ job }: { job: SitemapJob | null }) {
+  if (!job) return null;
+  const running = active(job);
+  const total = job.progress?.total ?? 0;
+  const done = job.progress?.done ?? 0;
+  const percent = total > 0 ? Math.round((done / total) * 100) : 0;
+  return (
+    <Card title="Last generation">
+      {running ? (
+        <div className="space-y-2" data-testid="sitemap-progress">
+          <p className="text-sm text-neutral-700" role="status">
+            {job.status === 'pending' ? 'Waiting to start…' : `Generating: ${done} of ${total} stores done`}
+          </p>
+          <div
+            role="progressbar"
+            aria-label="Sitemap generation"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            className="h-2 overflow-hidden rounded-full bg-neutral-200"
+          >
+            <div className="h-full bg-neutral-900 transition-all" style={{ width: `${Math.max(percent, 4)}%` }} />
+          </div>
+          <Link to="." className="text-sm font-medium text-neutral-700 underline underline-offset-2">
+            Refresh
+          </Link>
+        </div>
+      ) : (
+        <p className="text-sm text-neutral-700" data-testid="sitemap-last">
+          {job.status === 'succeeded' ? (
+            <>
+              Generated{' '}
+              <time dateTime={job.finishedAt ?? job.createdAt}>{formatDateTime(job.finishedAt ?? job.createdAt)}</time>.
+            </>
+          ) : (
+            <>
+              The last generation failed
+              {job.finishedAt ? (
+                <>
+                  {' '}
+                  (<time dateTime={job.finishedAt}>{formatDateTime(job.finishedAt)}</time>)
+                </>
+              ) : null}
+              . Try again; if it keeps failing, contact support.
+            </>
+          )}
+        </p>
+      )}
+    </Card>
+  );
+}
+
+function StoreSitemap({ store }: { store: SitemapStore }) {
+  const figures: [string, number][] = [
+    ['Products', store.urls.products],
+    ['Categories', store.urls.categories],
+    ['Pages', store.urls.pages],
+    ['All URLs', store.urls.total],
+  ];
+  return (
+    <li className="px-4 py-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="min-w-0">
+          <p className="truncate text-sm font-semibold text-neutral-900">{store.hostName}</p>
+          <p className="text-xs text-neutral-500">
+            {store.generatedAt ? (
+              <>
+                Updated <time dateTime={store.generatedAt}>{formatDateTime(store.generatedAt)}</time>
+                {store.files > 1 ? ` · an index and ${store.files - 1} files` : ''}
+              </>
+            ) : store.indexed ? (
+              'Not generated yet'
+            ) : (
+              'Private: no sitemap'
+            )}
+          </p>
+        </div>
+        {store.generatedAt && (
+          <a href={store.sitemapUrl} className={secondaryAction} target="_blank" rel="noreferrer">
+            <ExternalLink aria-hidden className="size-4" />
+            View sitemap
+            <span className="sr-only"> of {store.hostName} (opens in a new tab)</span>
+          </a>
+        )}
+      </div>
+      {store.generatedAt && (
+        <dl className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-4">
+          {figures.map(([label, n]) => (
+            <div key={label} className="rounded-lg bg-neutral-50 px-3 py-2">
+              <dt className="text-xs text-neutral-500">{label}</dt>
+              <dd className="text-base font-semibold text-neutral-900 tabular-nums">{n.toLocaleString('en-US')}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </li>
+  );
+}
