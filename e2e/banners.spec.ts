@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { STORES, snap } from './helpers';
@@ -28,6 +29,12 @@ async function bannerPng(): Promise<Buffer> {
     .composite([{ input: left, left: 0, top: 0 }])
     .png()
     .toBuffer();
+}
+
+async function expectNoSeriousA11yIssue(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 const rows = (page: Page) => page.getByRole('list', { name: 'Banners in display order' }).getByRole('listitem');
@@ -88,6 +95,7 @@ test('the owner uploads, orders by keyboard and publishes banners; a shopper see
   await expect(form.getByLabel('Alt text')).toHaveValue('Cordless drill on a workbench');
   await expect(form.getByLabel(/^Title/)).toHaveValue('Drill week');
   await snap(page, 'banners-form-error-1280');
+  await expectNoSeriousA11yIssue(page);
 
   await form.getByLabel(/^Link/).fill('/categories/PWR_DRILLS');
   await form.getByRole('radio').first().check({ force: true });
@@ -116,6 +124,7 @@ test('the owner uploads, orders by keyboard and publishes banners; a shopper see
   await expect(page.getByRole('status').filter({ hasText: 'Published' }).first()).toBeVisible();
   await expect(page.getByText('Version 1', { exact: false }).first()).toBeVisible();
   await screenshots(page, 'published');
+  await expectNoSeriousA11yIssue(page);
 
   // A shopper in another browser sees the published banners at once, in the new order.
   const shopperContext = await browser.newContext();
