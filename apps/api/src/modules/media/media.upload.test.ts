@@ -314,3 +314,19 @@ describe('GET /api/v1/media', () => {
     expect((await list('', shopper)).statusCode).toBe(403);
   });
 });
+
+describe('uploads are bounded per store (decision 024)', () => {
+  it("runs one store's uploads one at a time with a short queue, and never holds up another store", async () => {
+    const file = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#468' } })
+      .jpeg()
+      .toBuffer();
+    const flood = Array.from({ length: 14 }, () => upload(file, { name: 'f.jpg', type: 'image/jpeg' }));
+    const other = await upload(await png(10, 10), { session: gardenOwner, host: 'garden.localhost' });
+    expect(other.statusCode).toBe(200);
+    const statuses = (await Promise.all(flood)).map((r) => r.statusCode);
+    // One running and eight waiting: the rest are told to come back, in the envelope.
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(9);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+  });
+});
