@@ -25,6 +25,7 @@ import {
   createCheckoutService,
   registerStuckOrderSweep,
 } from './modules/checkout/index';
+import { cmsPages, cmsRoutes, createCmsService } from './modules/cms/index';
 import { contactPages, contactRoutes, createContactService } from './modules/contact/index';
 import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
 import { createDraftsService, draftsPages, draftsRoutes } from './modules/drafts/index';
@@ -228,6 +229,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const cache = new PublicReadCache();
   const store = createStoreService(database.db);
+  // CMS pages are drafts of kind `page` (decision 034); building the service registers the kind.
+  const cms = createCmsService(database.db, { drafts, audit, events });
   const catalog = createCatalogService(database.db);
   const products = createProductsService(database.db, {
     searchIndex: {
@@ -378,6 +381,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(staffRoutes, { staff });
   await app.register(tenantRoutes, { tenants, cancelRequestState: (tenantId) => cancelRequests.state(tenantId) });
   await app.register(storeRoutes, { store, tenants, cache });
+  await app.register(cmsRoutes, { cms, tenants, cache });
   await app.register(catalogRoutes, { catalog, tenants, cache });
   await app.register(contactRoutes, { contact });
   await app.register(newsletterRoutes, { newsletter });
@@ -417,6 +421,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       modules: [
         shellPages({
           store,
+          cms,
           catalog,
           tenants,
           chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
@@ -449,6 +454,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         staffPages({ staff, visibility }),
         sitemapPages({ sitemap }),
         cancelRequestPages({ cancelRequests }),
+        cmsPages({ cms, drafts }),
       ],
     });
   }

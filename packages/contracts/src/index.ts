@@ -10,6 +10,7 @@ export * from './cart';
 export * from './catalog';
 export * from './catalog-options';
 export * from './checkout';
+export * from './cms';
 export * from './contact';
 export * from './dashboard';
 export * from './drafts';

@@ -83,6 +83,12 @@ export const cmsPageSchema = z.object({
   pageLinks: z.array(z.enum(PAGE_LINK_FLAGS)),
   /** Sanitised HTML; present when one page is asked for by pageUrl. */
   content: z.string().optional(),
+  /** The page's search title and description (empty: the defaults); present with the content. */
+  seoTitle: z.string().optional(),
+  seoDescription: z.string().optional(),
+  /** Only in the owner's answer (decision 034): Draft, Published, or Published, with changes. */
+  status: z.enum(['Draft', 'Published', 'Published, with changes']).optional(),
+  updatedAt: z.string().optional(),
 });
 export type CmsPage = z.infer<typeof cmsPageSchema>;
 

@@ -1,16 +1,80 @@
 import sanitizeHtml from 'sanitize-html';
 
-/** HTML written by store owners (CMS pages) is cleaned before any shopper sees it. */
+/** An image in a page: the store's own media (a path under /media/) or any https address. */
+const SAME_STORE_MEDIA = /^\/media\/(?!.*\.\.)[A-Za-z0-9/_.,=~-]+$/;
+export function isAllowedCmsImage(src: string | undefined): boolean {
+  if (!src) return false;
+  return SAME_STORE_MEDIA.test(src) || /^https:\/\/[^/\s]+/i.test(src);
+}
+
+/**
+ * HTML written by store owners (CMS pages) is cleaned with an allow-list when it is saved and again
+ * before any shopper sees it: headings, paragraphs, lists, links, images, tables, quotes and inline
+ * emphasis survive; scripts, styles, event handlers, forms, frames and `javascript:` or `data:`
+ * addresses never do. Images come from the store's /media/ or from https only.
+ */
 export function sanitizeCmsHtml(html: string): string {
   return sanitizeHtml(html, {
-    allowedTags: [...sanitizeHtml.defaults.allowedTags.filter((t) => t !== 'iframe'), 'img', 'figure', 'figcaption'],
+    allowedTags: [
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'p',
+      'br',
+      'hr',
+      'blockquote',
+      'pre',
+      'code',
+      'ul',
+      'ol',
+      'li',
+      'a',
+      'strong',
+      'b',
+      'em',
+      'i',
+      'u',
+      's',
+      'sub',
+      'sup',
+      'small',
+      'mark',
+      'span',
+      'div',
+      'section',
+      'article',
+      'figure',
+      'figcaption',
+      'img',
+      'table',
+      'caption',
+      'colgroup',
+      'col',
+      'thead',
+      'tbody',
+      'tfoot',
+      'tr',
+      'th',
+      'td',
+    ],
     allowedAttributes: {
       a: ['href', 'title', 'target', 'rel'],
-      img: ['src', 'alt', 'width', 'height', 'loading'],
+      img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
+      ol: ['start'],
+      th: ['colspan', 'rowspan', 'scope'],
+      td: ['colspan', 'rowspan'],
+      col: ['span'],
       '*': ['id'],
     },
     allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+    allowedSchemesByTag: { img: ['https'] },
     allowProtocolRelative: false,
+    // Anything else inside a dropped script or style goes with it, not left as text.
+    nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'template'],
+    exclusiveFilter: (frame) => frame.tag === 'img' && !isAllowedCmsImage(frame.attribs.src),
     transformTags: {
       a: (tagName, attribs) => ({
         tagName,

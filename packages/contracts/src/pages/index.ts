@@ -9,6 +9,7 @@ import type { CardsPages } from './cards';
 import type { CartPages } from './cart';
 import type { CatalogPages } from './catalog';
 import type { CheckoutPages } from './checkout';
+import type { CmsPages } from './cms';
 import type { ContactPages } from './contact';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
@@ -26,6 +27,7 @@ export type {
   CartPages,
   CatalogPages,
   CheckoutPages,
+  CmsPages,
   ContactPages,
   DraftsPages,
   MediaPages,
@@ -62,7 +64,8 @@ export interface PageApi
     MediaPages,
     AccessPages,
     SitemapPages,
-    CancelRequestPages {}
+    CancelRequestPages,
+    CmsPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
@@ -75,4 +78,5 @@ export interface PageLoadContext {
   nonce: string;
   requestId: string;
 }
+export type { CmsDeleteResult, CmsSaveResult } from './cms';
 export type { DraftActionResult } from './drafts';

@@ -1,7 +1,10 @@
 import { foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { productStores, tenants } from './tenancy';
 
-/** CMS pages. `pageLinks` holds where the page is linked: TOP, MENU, BOTTOM, FOOTER. */
+/**
+ * Published CMS pages (decision 034: a row here is live; an unpublished page is only a draft in
+ * content_drafts). `pageLinks` holds where the page is linked: TOP, MENU, BOTTOM, FOOTER.
+ */
 export const cmsPages = pgTable(
   'cms_pages',
   {
@@ -13,6 +16,9 @@ export const cmsPages = pgTable(
     content: text('content').notNull().default(''),
     pageLinks: text('page_links').array().notNull().default([]),
     sequenceNum: integer('sequence_num').notNull().default(0),
+    /** The page's own search title and description (empty: the page title and the store's default). */
+    seoTitle: text('seo_title').notNull().default(''),
+    seoDescription: text('seo_description').notNull().default(''),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

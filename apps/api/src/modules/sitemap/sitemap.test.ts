@@ -1,5 +1,5 @@
 import { schema } from '@app/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvents } from '../../lib/events/index';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
@@ -236,10 +236,21 @@ describe('/robots.txt and /sitemap.xml per host', () => {
     expect((await generate(POWER, { tenantId: 'power' }, power)).statusCode).toBe(202);
     await t.app.jobs.drain();
     expect((await get(POWER, '/sitemap.xml')).statusCode).toBe(200);
-    await t.database.db.update(schema.tenants).set({ isWs2Public: false }).where(eq(schema.tenants.tenantId, 'power'));
+    const constraints = (path: 'add' | 'remove') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/tenant/${path}/constraints`,
+        headers: { host: POWER, origin: `http://${POWER}`, ...power },
+        payload: { tenantId: 'power' },
+      });
+    expect((await constraints('add')).statusCode).toBe(200);
     try {
-      expect((await get(POWER, '/sitemap.xml')).statusCode).toBe(404);
-      expect((await get(POWER, '/robots.txt')).body).toBe('User-agent: *\nDisallow: /\n');
+      // A visitor of a private store is refused by its gate (decision 027); a member finds no sitemap.
+      expect((await get(POWER, '/sitemap.xml')).statusCode).toBe(401);
+      expect((await get(POWER, '/sitemap.xml', power)).statusCode).toBe(404);
+      const robots = await get(POWER, '/robots.txt');
+      expect(robots.statusCode).toBe(200);
+      expect(robots.body).toBe('User-agent: *\nDisallow: /\n');
       expect((await generate(POWER, { tenantId: 'power' }, power)).statusCode).toBe(202);
       await t.app.jobs.drain();
       const files = await t.database.db
@@ -250,7 +261,11 @@ describe('/robots.txt and /sitemap.xml per host', () => {
       const status = (await get(POWER, '/api/sitemap/fetch?tenantId=power', power)).json().data;
       expect(status.stores[0]).toMatchObject({ indexed: false, files: 0, generatedAt: null });
     } finally {
-      await t.database.db.update(schema.tenants).set({ isWs2Public: true }).where(eq(schema.tenants.tenantId, 'power'));
+      expect((await constraints('remove')).statusCode).toBe(200);
+      // The visibility changes scheduled regenerations for later; this test does not wait for them.
+      await t.database.db
+        .delete(schema.jobs)
+        .where(and(eq(schema.jobs.type, SITEMAP_JOB), eq(schema.jobs.status, 'pending')));
     }
   });
 });
@@ -262,20 +277,20 @@ describe('regeneration after changes', () => {
     t.app.events.emit('catalog.changed', { tenantId: 'lighting', productIds: ['x'] });
     t.app.events.emit('settings.changed', { tenantId: 'lighting', what: 'cms' });
     t.app.events.emit('catalog.changed', { tenantId: 'garden' });
-    await expect
-      .poll(async () =>
-        (
-          await t.database.db
-            .select()
-            .from(schema.jobs)
-            .where(and(eq(schema.jobs.type, SITEMAP_JOB), eq(schema.jobs.status, 'pending')))
-        ).map((j) => ({ tenantId: j.tenantId, key: j.key, runAt: j.runAt.getTime() })),
-      )
-      .toHaveLength(2);
-    const pending = await t.database.db
-      .select()
-      .from(schema.jobs)
-      .where(and(eq(schema.jobs.type, SITEMAP_JOB), eq(schema.jobs.status, 'pending')));
+    // Only these two tenants: the visibility test's own changes may still schedule power's run.
+    const pendingOf = () =>
+      t.database.db
+        .select()
+        .from(schema.jobs)
+        .where(
+          and(
+            eq(schema.jobs.type, SITEMAP_JOB),
+            eq(schema.jobs.status, 'pending'),
+            inArray(schema.jobs.tenantId, ['garden', 'lighting']),
+          ),
+        );
+    await expect.poll(async () => (await pendingOf()).length).toBe(2);
+    const pending = await pendingOf();
     expect(pending.map((j) => j.tenantId).sort()).toEqual(['garden', 'lighting']);
     for (const j of pending) {
       expect(j.key).toMatch(/^auto:\d+$/);
@@ -319,5 +334,28 @@ describe('buildSitemapFiles', () => {
     expect(split[0]?.body).toContain(
       '<sitemap><loc>https://s.test/sitemaps/sitemap-2.xml</loc><lastmod>2026-05-01T00:00:00.000Z</lastmod></sitemap>',
     );
+  });
+});
+
+describe('a store made private through the access settings', () => {
+  it('answers robots.txt to a visitor with Disallow: / (not the private store 401) and hides the sitemap', async () => {
+    const owner = await signIn(t.app, 'owner@power.test', 'owner-demo-1', POWER);
+    const change = (path: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { host: POWER, origin: `http://${POWER}`, ...owner },
+        payload: { tenantId: 'power' },
+      });
+    expect((await change('/api/tenant/add/constraints')).statusCode).toBe(200);
+    try {
+      const robots = await get(POWER, '/robots.txt');
+      expect(robots.statusCode).toBe(200);
+      expect(robots.body).toBe('User-agent: *\nDisallow: /\n');
+      expect([401, 404]).toContain((await get(POWER, '/sitemap.xml')).statusCode);
+    } finally {
+      expect((await change('/api/tenant/remove/constraints')).statusCode).toBe(200);
+    }
+    expect((await get(POWER, '/robots.txt')).body).toContain('Sitemap:');
   });
 });

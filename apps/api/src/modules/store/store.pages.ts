@@ -2,11 +2,14 @@ import type { Banner, ShellData, ShellPages } from '@app/contracts';
 import type { RequestContext } from '../../lib/context';
 import type { PageModule } from '../../lib/page-request';
 import type { CatalogService } from '../catalog/index';
+import type { CmsService } from '../cms/index';
 import type { TenantService } from '../tenant/index';
 import type { StoreService } from './store.service';
 
 export interface ShellPagesDeps {
   store: StoreService;
+  /** The shopper's pages; in the owner's preview, with their drafts (decision 034). */
+  cms: CmsService;
   catalog: CatalogService;
   tenants: TenantService;
   chatWidgetUrl: string;
@@ -30,7 +33,7 @@ export function shellPages(deps: ShellPagesDeps): PageModule<ShellPages> {
           const [store, main, pages, seo, lookup] = await Promise.all([
             deps.store.details(ctx, id),
             deps.catalog.mainData(ctx, id),
-            deps.store.cmsPages(ctx, id, {}),
+            deps.cms.storefrontPages(ctx, id, {}),
             deps.store.seoMeta(ctx),
             deps.tenants.lookupByHostName(ctx.hostName),
           ]);
@@ -60,7 +63,7 @@ export function shellPages(deps: ShellPagesDeps): PageModule<ShellPages> {
         ),
       async cmsPage(pageUrl) {
         const pages = await page.cached(`cms:${pageUrl}`, () =>
-          deps.store.cmsPages(ctx, ctx.productStoreId, { pageUrl }),
+          deps.cms.storefrontPages(ctx, ctx.productStoreId, { pageUrl }),
         );
         return pages[0] ?? null;
       },

@@ -1,7 +1,5 @@
 import {
   bannerSchema,
-  cmsFetchQuerySchema,
-  cmsPageSchema,
   countriesSchema,
   dataEnvelope,
   faqQuerySchema,
@@ -28,7 +26,7 @@ interface Deps {
   cache: PublicReadCache;
 }
 
-/** Store and CMS reads of SPEC.md section 7; public, tenant-bound, cacheable. */
+/** Store reads of SPEC.md section 7; public, tenant-bound, cacheable (CMS pages: modules/cms). */
 export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
   app.get(
     '/api/v1/store/detail/fetch',
@@ -86,27 +84,6 @@ export async function storeRoutes(app: App, { store, tenants, cache }: Deps) {
         data: { theme: 'THEME_FASHION', themeColors: DEFAULT_THEME_COLORS },
       }));
       return sendPublic(req, reply, entry, 3600);
-    },
-  );
-
-  app.get(
-    '/api/v1/cms/fetch',
-    {
-      schema: {
-        tags: ['cms'],
-        summary: 'Content pages: all, those flagged pageLink, or one by pageUrl (with its content)',
-        querystring: cmsFetchQuerySchema.extend(productStoreQuerySchema.shape),
-        response: { 200: dataEnvelope(z.array(cmsPageSchema)), ...tenantErrors },
-      },
-    },
-    async (req, reply) => {
-      const ctx = req.ctx;
-      const { pageUrl, pageLink, productStoreId } = req.query;
-      const id = await storeIdFor(ctx, tenants, productStoreId);
-      const entry = await cache.get(ctx.tenantId, `cms:${id}:${pageUrl ?? ''}:${pageLink ?? ''}`, async () => ({
-        data: await store.cmsPages(ctx, id, { pageUrl, pageLink }),
-      }));
-      return sendPublic(req, reply, entry);
     },
   );
 

@@ -1,20 +1,17 @@
 import {
   type Banner,
-  type CmsPage,
   DEFAULT_THEME,
   type Faqs,
-  PAGE_LINK_FLAGS,
-  type PageLinkFlag,
   type SeoMetaEntry,
   type StoreConfig,
   type StoreDetails,
   type ThemeColors,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, arrayContains, asc, eq, gt, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, or } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import { sanitizeCmsHtml, sanitizeNewsletterEmbed } from '../../lib/sanitize';
+import { sanitizeNewsletterEmbed } from '../../lib/sanitize';
 import { absoluteMediaUrl } from '../../lib/urls';
 
 /** The platform's palette for THEME_FASHION, offered to store owners as "reset to default". */
@@ -96,31 +93,6 @@ export function createStoreService(db: Db) {
         themeColors: colors(s),
         chat: { dataWidgetId: s.chatWidgetId },
       };
-    },
-
-    async cmsPages(
-      ctx: TenantContext,
-      productStoreId: string,
-      filter: { pageUrl?: string; pageLink?: PageLinkFlag },
-    ): Promise<CmsPage[]> {
-      const t = schema.cmsPages;
-      const conds = [eq(t.tenantId, ctx.tenantId), eq(t.productStoreId, productStoreId)];
-      if (filter.pageUrl) conds.push(eq(t.pageUrl, filter.pageUrl));
-      if (filter.pageLink) conds.push(arrayContains(t.pageLinks, [filter.pageLink]));
-      const rows = await db
-        .select()
-        .from(t)
-        .where(and(...conds))
-        .orderBy(asc(t.sequenceNum), asc(t.pageTitle));
-      return rows.map((r) => ({
-        id: r.pageId,
-        productStoreId: r.productStoreId,
-        pageTitle: r.pageTitle,
-        pageUrl: r.pageUrl,
-        pageLinks: r.pageLinks.filter((l): l is PageLinkFlag => (PAGE_LINK_FLAGS as readonly string[]).includes(l)),
-        // The body is only sent when one page is asked for: menus need titles, not articles.
-        ...(filter.pageUrl ? { content: sanitizeCmsHtml(r.content) } : {}),
-      }));
     },
 
     /** The published banners shown now (within their start and end dates), in display order. */

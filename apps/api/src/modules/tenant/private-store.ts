@@ -33,6 +33,8 @@ export const OPEN_API_ROUTES: ReadonlySet<string> = new Set([
   '/api/v1/staff/invitation/accept',
   // The store's logo on the login page; product pictures are not found without the catalog.
   '/media/*',
+  // Crawlers read "Disallow: /" for a private store (the sitemap module answers it) instead of a 401.
+  '/robots.txt',
   '/dev/mailbox',
   '/dev/mailbox/:name',
 ]);

@@ -16,6 +16,7 @@ export function DraftBar({
   result,
   previewPath = '/',
   what,
+  live = true,
 }: {
   status: DraftStatus;
   /** The page action's answer to a draft intent, if the last post was one. */
@@ -24,6 +25,8 @@ export function DraftBar({
   previewPath?: string;
   /** What the draft is, in the owner's words: "theme", "banners", "this page". */
   what: string;
+  /** False for a thing shoppers cannot see yet (a page never published). */
+  live?: boolean;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : '';
@@ -62,7 +65,8 @@ export function DraftBar({
         <p className="font-semibold text-amber-950">Unpublished changes</p>
         <p className="text-amber-900">
           Saved {formatDateTime(d.updatedAt)}
-          {d.updatedByName ? ` by ${d.updatedByName}` : ''}. Shoppers still see the published {what}.
+          {d.updatedByName ? ` by ${d.updatedByName}` : ''}.{' '}
+          {live ? `Shoppers still see the published ${what}.` : `Shoppers do not see the ${what} until you publish it.`}
         </p>
         {result?.ok && (
           <p role="status" className="mt-1 text-amber-950">
@@ -76,7 +80,9 @@ export function DraftBar({
         )}
       </div>
       <div className="flex flex-wrap gap-2">
-        <PostForm action="/manage-store/preview" target="_blank">
+        {/* A document post (not the router's fetch), so the browser honours target and the preview
+            opens beside the editor, with or without JavaScript. */}
+        <PostForm action="/manage-store/preview" target="_blank" reloadDocument>
           <input type="hidden" name="preview" value="on" />
           <input type="hidden" name="redirectTo" value={previewPath} />
           <button type="submit" className={secondaryAction}>

@@ -14,8 +14,17 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export function meta({ data: d, matches }: Route.MetaArgs) {
   const root = matches.find((m) => m?.id === 'root')?.data as Awaited<ReturnType<typeof rootLoader>> | undefined;
   const storeName = root?.shell.store.storeName ?? '';
-  const title = d ? `${titleCase(d.page.pageTitle)} | ${storeName}` : `Page not found | ${storeName}`;
-  return withRootMeta(matches, [{ title }, { property: 'og:title', content: title }]);
+  const title = d
+    ? `${d.page.seoTitle || titleCase(d.page.pageTitle)} | ${storeName}`
+    : `Page not found | ${storeName}`;
+  // The owner's SEO description for the page, when they wrote one (issue 15).
+  const description = d?.page.seoDescription
+    ? [
+        { name: 'description', content: d.page.seoDescription },
+        { property: 'og:description', content: d.page.seoDescription },
+      ]
+    : [];
+  return withRootMeta(matches, [{ title }, { property: 'og:title', content: title }, ...description]);
 }
 
 export default function ContentPage({ loaderData }: Route.ComponentProps) {

@@ -1,0 +1,3 @@
+export { cmsPages } from './cms.pages';
+export { cmsRoutes } from './cms.routes';
+export { type CmsService, createCmsService, pageKind } from './cms.service';

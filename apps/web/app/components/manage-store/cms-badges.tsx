@@ -1,0 +1,44 @@
+import type { CmsPageStatus, PageLinkFlag } from '@app/contracts';
+
+/** The flags in SPEC.md's order; a copy, so this browser code does not pull zod in with the contracts. */
+export const PAGE_LINK_FLAGS = ['TOP', 'MENU', 'BOTTOM', 'FOOTER'] as const satisfies readonly PageLinkFlag[];
+
+/** Where each link flag puts a page on the storefront (SPEC.md section 2). */
+export const PAGE_LINK_PLACES: Record<PageLinkFlag, string> = {
+  TOP: 'Top strip, above the header',
+  MENU: 'The More tab of the category bar',
+  BOTTOM: 'The Learn More column of the footer',
+  FOOTER: 'The footer’s bottom row',
+};
+
+/** A page's state in the owner's words, coloured as Polaris colours a status. */
+export function CmsStatusBadge({ status }: { status: CmsPageStatus }) {
+  const tone =
+    status === 'Published'
+      ? 'bg-emerald-100 text-emerald-900'
+      : status === 'Draft'
+        ? 'bg-neutral-200 text-neutral-800'
+        : 'bg-amber-100 text-amber-950';
+  return (
+    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${tone}`}>
+      {status}
+    </span>
+  );
+}
+
+export function CmsFlags({ flags }: { flags: readonly PageLinkFlag[] }) {
+  if (flags.length === 0) return <span className="text-xs text-neutral-500">Not linked</span>;
+  return (
+    <span className="flex flex-wrap gap-1">
+      {flags.map((f) => (
+        <span
+          key={f}
+          title={PAGE_LINK_PLACES[f]}
+          className="rounded border border-neutral-300 px-1.5 py-px text-[11px] font-semibold tracking-wide text-neutral-700"
+        >
+          {f}
+        </span>
+      ))}
+    </span>
+  );
+}
