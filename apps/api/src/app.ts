@@ -15,6 +15,7 @@ import { redactingLogger } from './lib/redact';
 import { addressesPages, addressesRoutes, createAddressesService } from './modules/addresses/index';
 import { auditRoutes, createAuditService } from './modules/audit/index';
 import { authPages, authRoutes, createActorResolver, createAuthService } from './modules/auth/index';
+import { bannersPages, bannersRoutes, createBannersService } from './modules/banners/index';
 import { cancelRequestPages, cancelRequestRoutes, createCancelRequestService } from './modules/cancel-request/index';
 import { cartPages, cartRoutes, createCartService, guestCartToken, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
@@ -31,7 +32,14 @@ import { createDraftsService, draftsPages, draftsRoutes } from './modules/drafts
 import { healthRoutes } from './modules/health/index';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/index';
 import { createMailer, createMailQueue, type Mailer, mailboxRoutes } from './modules/mail/index';
-import { createDiskStorage, type MediaObject, mediaRoutes } from './modules/media/index';
+import {
+  createDiskStorage,
+  createMediaService,
+  type MediaObject,
+  mediaPages,
+  mediaRoutes,
+  mediaUploadRoutes,
+} from './modules/media/index';
 import { createNewsletterService, newsletterPages, newsletterRoutes } from './modules/newsletter/index';
 import { createInvoiceRenderer, createOrdersService, ordersPages, ordersRoutes } from './modules/orders/index';
 import {
@@ -239,6 +247,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     },
   });
   const storage = createDiskStorage(`${config.DATA_DIR}/media`);
+  const media = createMediaService(database.db, { storage, audit });
+  const banners = createBannersService(database.db, { drafts, media, tenants });
+  drafts.register(banners.kind);
   // Long work and mail run as database-backed jobs (decision 017); the worker starts when the app is ready.
   const { startupSweepDelayMs, ...jobTiming } = opts.jobs ?? {};
   const jobs = createJobRunner(database.db, { log: app.log, linkOrigin: (host) => linkOrigin(host), ...jobTiming });
@@ -364,6 +375,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     limits: {
       pdf: { concurrency: config.STORE_PDF_CONCURRENCY ?? 1, queue: storeQueue },
       search: { concurrency: config.STORE_SEARCH_CONCURRENCY ?? 2, queue: storeQueue },
+      // An upload is seconds of sharp work at most; a short queue, as a waiting upload holds its body.
+      upload: { concurrency: 1, queue: 8 },
     },
   });
   const resolveActor = createActorResolver(auth, { guestCartToken });
@@ -401,6 +414,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   }
   await app.register(productsRoutes, { products, cache, storage, generate: opts.generateMedia });
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
+  await app.register(mediaUploadRoutes, { media });
+  await app.register(bannersRoutes, { banners });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -421,6 +436,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
           chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
           platformName: config.PLATFORM_NAME ?? 'Storefront Platform',
           preview: storePreview,
+          previewBanners: (ctx) => banners.preview(ctx),
         }),
         catalogPages({ products }),
         authPages({
@@ -443,6 +459,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         cardsPages({ cards, addresses }),
         dashboardPages({ dashboard }),
         draftsPages({ drafts }),
+        bannersPages({ banners, drafts }),
+        mediaPages({ media }),
         staffPages({ staff, visibility }),
         sitemapPages({ sitemap }),
         cancelRequestPages({ cancelRequests }),

@@ -4,6 +4,7 @@ export * from './catalog-options';
 export * from './chat';
 export * from './csrf';
 export * from './display';
+export * from './media-limits';
 export * from './messages';
 export * from './money';
 export * from './return-reasons';

@@ -106,6 +106,8 @@ export const bannerSchema = z.object({
   title: z.string(),
   subtitle: z.string().nullable(),
   imageUrl: z.string(),
+  /** Describes the picture for people who cannot see it. */
+  altText: z.string(),
   linkUrl: z.string().nullable(),
   ctaLabel: z.string().nullable(),
 });

@@ -4,7 +4,7 @@ import { AppError } from '../lib/errors';
 import { KeyedLimiter } from '../lib/keyed-limiter';
 
 /** Kinds of expensive work; each has its own per-store limit. */
-export const COST_CLASSES = ['pdf', 'search'] as const;
+export const COST_CLASSES = ['pdf', 'search', 'upload'] as const;
 export type CostClass = (typeof COST_CLASSES)[number];
 
 declare module 'fastify' {

@@ -1,3 +1,4 @@
+import { MEDIA_UPLOAD_MAX_BYTES } from '@app/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bodyHasControlCharacter, hasControlCharacter, urlHasControlCharacter } from '../lib/control-characters';
 import { BODY_LIMIT_BYTES } from '../lib/limits';
@@ -11,6 +12,12 @@ import { sendError } from './errors';
 
 /** Form posts to pages: the API's limit. Dashboard uploads (multipart) will get a larger one of their own. */
 export const PAGE_BODY_LIMIT_BYTES = BODY_LIMIT_BYTES;
+/**
+ * A dashboard form that carries a picture without JavaScript (the media field): the upload limit
+ * plus room for the form's fields. Only multipart posts to /manage-store/ pages get it.
+ */
+export const PAGE_UPLOAD_LIMIT_BYTES = MEDIA_UPLOAD_MAX_BYTES + 256 * 1024;
+const UPLOAD_PAGES = '/manage-store/';
 
 /** What a page answers to: rendering (GET, HEAD) and its form actions (POST). */
 export const PAGE_METHODS = ['GET', 'HEAD', 'POST'] as const;
@@ -25,6 +32,21 @@ export function readPageBodies(pages: FastifyInstance) {
   pages.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PAGE_BODY_LIMIT_BYTES }, (_req, body, done) =>
     done(null, body),
   );
+  pages.addContentTypeParser(
+    'multipart/form-data',
+    { parseAs: 'buffer', bodyLimit: PAGE_UPLOAD_LIMIT_BYTES },
+    (_req, body, done) => done(null, body),
+  );
+  // Anywhere else a multipart post keeps the ordinary limit, refused before a byte is read when its
+  // length says so (a chunked one is still bounded by the upload limit above).
+  pages.addHook('preParsing', async (req, reply) => {
+    if (req.url.startsWith(UPLOAD_PAGES)) return;
+    if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) return;
+    if (Number(req.headers['content-length'] ?? 0) > PAGE_BODY_LIMIT_BYTES) {
+      reply.header('connection', 'close');
+      return sendError(reply, 413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than this endpoint accepts.');
+    }
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { DashboardPages } from '../dashboard';
 import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
+import type { BannersPages, MediaPages } from './banners';
 import type { CardsPages } from './cards';
 import type { CartPages } from './cart';
 import type { CatalogPages } from './catalog';
@@ -22,6 +23,7 @@ import type { WishlistPages } from './wishlist';
 export type {
   AddressesPages,
   AuthPages,
+  BannersPages,
   CardsPages,
   CartPages,
   CatalogPages,
@@ -29,6 +31,7 @@ export type {
   CmsPages,
   ContactPages,
   DraftsPages,
+  MediaPages,
   NewsletterPages,
   OrdersPages,
   ReturnsPages,
@@ -59,6 +62,8 @@ export interface PageApi
     CardsPages,
     DashboardPages,
     DraftsPages,
+    BannersPages,
+    MediaPages,
     AccessPages,
     SitemapPages,
     CancelRequestPages,

@@ -5,6 +5,7 @@ export * from './commerce';
 export * from './content';
 export * from './drafts';
 export * from './jobs';
+export * from './media';
 export * from './newsletter';
 export * from './sitemap';
 export * from './staff';

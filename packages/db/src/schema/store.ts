@@ -1,4 +1,4 @@
-import { foreignKey, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { foreignKey, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { productStores, tenants } from './tenancy';
 
 /**
@@ -74,9 +74,17 @@ export const banners = pgTable(
     linkUrl: text('link_url'),
     ctaLabel: text('cta_label'),
     sequenceNum: integer('sequence_num').notNull().default(0),
+    /** Describes the picture for people who cannot see it; required for banners an owner adds. */
+    altText: text('alt_text').notNull().default(''),
+    /** The uploaded picture in the media library (null for the seed's generated pictures). */
+    mediaId: text('media_id'),
+    /** Shown on home from this time (inclusive) until `ends_at` (exclusive); null means no bound. */
+    startsAt: timestamp('starts_at', { withTimezone: true, precision: 3 }),
+    endsAt: timestamp('ends_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.bannerId] }),
+    index('banners_store_idx').on(t.tenantId, t.productStoreId, t.sequenceNum),
     foreignKey({
       columns: [t.tenantId, t.productStoreId],
       foreignColumns: [productStores.tenantId, productStores.productStoreId],

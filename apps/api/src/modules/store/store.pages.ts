@@ -1,4 +1,5 @@
-import type { ShellData, ShellPages } from '@app/contracts';
+import type { Banner, ShellData, ShellPages } from '@app/contracts';
+import type { RequestContext } from '../../lib/context';
 import type { PageModule } from '../../lib/page-request';
 import type { CatalogService } from '../catalog/index';
 import type { CmsService } from '../cms/index';
@@ -15,6 +16,8 @@ export interface ShellPagesDeps {
   platformName: string;
   /** Lays the owner's drafts over the store's look and details, in preview only (decision 032). */
   preview?: StorePreview;
+  /** The owner's preview of the banners draft (null when this is not a preview). */
+  previewBanners?: (ctx: RequestContext) => Promise<Banner[] | null>;
 }
 
 /**
@@ -59,7 +62,12 @@ export function shellPages(deps: ShellPagesDeps): PageModule<ShellPages> {
         });
         return shell;
       },
-      banners: () => page.cached('banners', () => deps.store.banners(ctx, ctx.productStoreId)),
+      // A preview is never cached (page.cached computes directly for it): the draft reaches no one else.
+      banners: () =>
+        page.cached(
+          'banners',
+          async () => (await deps.previewBanners?.(ctx)) ?? deps.store.banners(ctx, ctx.productStoreId),
+        ),
       async cmsPage(pageUrl) {
         const pages = await page.cached(`cms:${pageUrl}`, () =>
           deps.cms.storefrontPages(ctx, ctx.productStoreId, { pageUrl }),

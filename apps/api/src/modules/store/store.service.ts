@@ -8,7 +8,7 @@ import {
   type ThemeColors,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, or } from 'drizzle-orm';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { sanitizeNewsletterEmbed } from '../../lib/sanitize';
@@ -106,18 +106,27 @@ export function createStoreService(db: Db) {
       };
     },
 
-    async banners(ctx: TenantContext, productStoreId: string): Promise<Banner[]> {
+    /** The published banners shown now (within their start and end dates), in display order. */
+    async banners(ctx: TenantContext, productStoreId: string, now = new Date()): Promise<Banner[]> {
       const t = schema.banners;
       const rows = await db
         .select()
         .from(t)
-        .where(and(eq(t.tenantId, ctx.tenantId), eq(t.productStoreId, productStoreId)))
+        .where(
+          and(
+            eq(t.tenantId, ctx.tenantId),
+            eq(t.productStoreId, productStoreId),
+            or(isNull(t.startsAt), lte(t.startsAt, now)),
+            or(isNull(t.endsAt), gt(t.endsAt, now)),
+          ),
+        )
         .orderBy(asc(t.sequenceNum), asc(t.bannerId));
       return rows.map((b) => ({
         bannerId: b.bannerId,
         title: b.title,
         subtitle: b.subtitle,
         imageUrl: absoluteMediaUrl(ctx, b.imageUrl) ?? b.imageUrl,
+        altText: b.altText || b.title,
         linkUrl: b.linkUrl,
         ctaLabel: b.ctaLabel,
       }));

@@ -129,7 +129,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             src={hero.imageUrl}
             srcSet={mediaSrcSet(hero.imageUrl, [640, 800, 1200, 1600])}
             sizes="100vw"
-            alt=""
+            alt={hero.altText}
             width={1600}
             height={600}
             {...FIRST_PAINT_IMAGE}
@@ -168,7 +168,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   src={b.imageUrl}
                   srcSet={mediaSrcSet(b.imageUrl, [480, 800, 1200])}
                   sizes="(min-width: 768px) 50vw, 100vw"
-                  alt=""
+                  alt={b.altText}
                   width={800}
                   height={300}
                   loading="lazy"

@@ -1,0 +1,143 @@
+import {
+  bannerIdParamsSchema,
+  bannerInputSchema,
+  bannersDraftBodySchema,
+  bannersReorderSchema,
+  bannersStoreQuerySchema,
+  bannersWorkingSchema,
+  dataEnvelope,
+} from '@app/contracts';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { changeErrors } from '../../lib/app-types';
+import type { BannersService } from './banners.service';
+
+const DRAFT_NOTE =
+  'Changes are saved as the banners draft; shoppers see them after POST /api/v1/drafts/banners/{productStoreId}/publish. ' +
+  'Needs the settings permission.';
+
+/**
+ * The owner's banner writes, in the style of SPEC.md's `GET /api/v1/product/banner/fetch` (which
+ * stays the public read). Each edits the store's one banners draft; publish, discard, versions and
+ * restore are the generic draft routes (`/api/v1/drafts/banners/{productStoreId}/...`).
+ */
+export async function bannersRoutes(app: App, { banners }: { banners: BannersService }) {
+  const working = { 200: dataEnvelope(bannersWorkingSchema), ...changeErrors };
+  const noStore = { 'cache-control': 'private, no-store' };
+
+  app.get(
+    '/api/v1/product/banner/draft',
+    {
+      config: { permission: 'settings' },
+      schema: {
+        tags: ['store'],
+        summary: "The banners the owner edits: the store's draft if there is one, else the published list",
+        querystring: bannersStoreQuerySchema,
+        response: working,
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await banners.working(req.ctx, req.query.productStoreId) };
+    },
+  );
+
+  app.put(
+    '/api/v1/product/banner/draft',
+    {
+      config: { permission: 'settings' },
+      schema: {
+        tags: ['store'],
+        summary: 'Replace the banners draft with this ordered list (banners without a bannerId are new)',
+        description: DRAFT_NOTE,
+        querystring: bannersStoreQuerySchema,
+        body: bannersDraftBodySchema,
+        response: working,
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await banners.replace(req.ctx, req.body.banners, req.query.productStoreId) };
+    },
+  );
+
+  app.post(
+    '/api/v1/product/banner/create',
+    {
+      config: { permission: 'settings' },
+      schema: {
+        tags: ['store'],
+        summary: 'Add a banner at the end of the banners draft',
+        description: DRAFT_NOTE,
+        querystring: bannersStoreQuerySchema,
+        body: bannerInputSchema,
+        response: {
+          200: dataEnvelope(z.object({ bannerId: z.string(), working: bannersWorkingSchema })),
+          ...changeErrors,
+        },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await banners.add(req.ctx, req.body, req.query.productStoreId) };
+    },
+  );
+
+  app.put(
+    '/api/v1/product/banner/update/:id',
+    {
+      config: { permission: 'settings' },
+      schema: {
+        tags: ['store'],
+        summary: 'Change one banner of the banners draft (without mediaId it keeps its picture)',
+        description: DRAFT_NOTE,
+        params: bannerIdParamsSchema,
+        querystring: bannersStoreQuerySchema,
+        body: bannerInputSchema,
+        response: working,
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await banners.update(req.ctx, req.params.id, req.body, req.query.productStoreId) };
+    },
+  );
+
+  app.delete(
+    '/api/v1/product/banner/delete/:id',
+    {
+      config: { permission: 'settings' },
+      schema: {
+        tags: ['store'],
+        summary: 'Remove one banner from the banners draft',
+        description: DRAFT_NOTE,
+        params: bannerIdParamsSchema,
+        querystring: bannersStoreQuerySchema,
+        response: working,
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await banners.remove(req.ctx, req.params.id, req.query.productStoreId) };
+    },
+  );
+
+  app.post(
+    '/api/v1/product/banner/reorder',
+    {
+      config: { permission: 'settings' },
+      schema: {
+        tags: ['store'],
+        summary: 'Put the banners draft in this order (every bannerId once)',
+        description: DRAFT_NOTE,
+        querystring: bannersStoreQuerySchema,
+        body: bannersReorderSchema,
+        response: working,
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await banners.reorder(req.ctx, req.body.bannerIds, req.query.productStoreId) };
+    },
+  );
+}

@@ -1,0 +1,4 @@
+export { bannersKind } from './banners.kind';
+export { bannersPages } from './banners.pages';
+export { bannersRoutes } from './banners.routes';
+export { type BannersService, createBannersService, publicBanner, showingAt } from './banners.service';
