@@ -14,8 +14,9 @@ export function draftsPages(deps: { drafts: DraftsService }): PageModule<DraftsP
     /** A change from a dashboard form: from this store, by someone who may edit settings. */
     async function act(kind: string, key: string, change: () => Promise<unknown>, message: string) {
       requireAccess(ctx, 'settings');
-      page.assertFormFromStore();
+      // Inside submitForm: a form from elsewhere or an expired one is a message on the page, not a 500.
       return submitForm([], async () => {
+        page.assertFormFromStore();
         await change();
         return { ok: true as const, message, status: await draftStatus(drafts, ctx, kind, key) };
       });

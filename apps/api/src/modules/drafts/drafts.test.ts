@@ -4,9 +4,10 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RequestContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
 import { PREVIEW_COOKIE } from '../../lib/preview';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
-import { defineDraftKind } from './index';
+import { defineDraftKind, draftsPages } from './index';
 
 /**
  * The drafts seam on its own (decision 032), with a small kind of the test's making: the store's
@@ -246,5 +247,25 @@ describe('draft routes', () => {
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.headers['set-cookie']).toBeUndefined();
+  });
+});
+
+describe('draft page functions', () => {
+  it('turn a form from elsewhere into a message on the page, and publish nothing', async () => {
+    const ctx = await ctxOf(owner);
+    await t.app.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'Forged sale' });
+    const api = draftsPages({ drafts: t.app.drafts })({
+      ctx,
+      headers: {},
+      secure: false,
+      assertFormFromStore() {
+        throw AppError.forbidden('This form has expired. Reload the page and try again.');
+      },
+      cached: (_key, compute) => compute(),
+    });
+    const result = await api.publishDraft('test-promo', LIGHTING.storeId);
+    expect(result).toMatchObject({ ok: false, status: 403 });
+    expect(await live()).not.toBe('Forged sale');
+    await t.app.drafts.discard(ctx, promo, LIGHTING.storeId);
   });
 });
