@@ -283,6 +283,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     log: app.log,
     secret: sessionSecret,
     slowDown: config.NODE_ENV !== 'test',
+    loginPerIp: config.LOGIN_ATTEMPTS_PER_IP,
     linkOrigin,
   });
   // Store access (decision 027): who sees the store, and who is on its staff.

@@ -60,6 +60,12 @@ const envSchema = z.object({
   PAYPAL_BASE_URL: z.url().optional(),
   PAYPAL_CLIENT_ID: z.string().min(1).optional(),
   PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
+  /**
+   * Sign-in attempts one client address may make on one store in 15 minutes. Raise it where many
+   * people share one address (an office behind one NAT, a browser-test run); failures per account
+   * stay limited at 10 whatever this says.
+   */
+  LOGIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Product search indexes of all stores together stay under this (decision 014); least recently used go. */
   SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(16).max(65_536).default(512),
   /** After this long a store's search index is read again: bounds how long other processes' writes go unseen. */

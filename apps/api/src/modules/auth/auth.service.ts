@@ -99,6 +99,8 @@ export interface AuthDeps {
   log: FastifyBaseLogger;
   /** Failed logins wait longer each time; tests turn it off rather than wait. */
   slowDown?: boolean;
+  /** Sign-in attempts per client address and store in the window (LOGIN_ATTEMPTS_PER_IP); default LOGIN_LIMITS.perIp. */
+  loginPerIp?: number;
   /** scheme://host[:port] for links in mail, from a store's canonical host (never the request's Host). */
   linkOrigin: (canonicalHost: string) => string;
 }
@@ -107,6 +109,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
   // Unknown emails are checked against this hash too, so both answers take as long (no timing oracle).
   let dummyHash: Promise<string> | undefined;
   const slowDown = deps.slowDown ?? true;
+  const loginPerIp = deps.loginPerIp ?? LOGIN_LIMITS.perIp;
 
   const counted = createAttempts(db);
   const attempts = (ctx: TenantContext, action: Action, subject: string, windowMs: number, onlyFailures = false) =>
@@ -270,7 +273,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         attempts(ctx, 'login', ipSubject, LOGIN_LIMITS.windowMs),
         attempts(ctx, 'login', accountSubject, LOGIN_LIMITS.windowMs, true),
       ]);
-      if (byIp >= LOGIN_LIMITS.perIp || failures >= LOGIN_LIMITS.failuresPerAccount) {
+      if (byIp >= loginPerIp || failures >= LOGIN_LIMITS.failuresPerAccount) {
         throw rateLimited(LOGIN_LIMITS.windowMs);
       }
       if (slowDown && failures >= LOGIN_LIMITS.slowAfter) {

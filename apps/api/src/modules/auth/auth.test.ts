@@ -118,6 +118,24 @@ describe('POST /login', () => {
     expect((await login(owner, { ip: '10.3.0.1' })).statusCode).toBe(429);
     expect((await login(owner, { ip: '10.3.0.2' })).statusCode).toBe(200);
   });
+
+  it('takes the per-address limit from LOGIN_ATTEMPTS_PER_IP (many people behind one address)', async () => {
+    const office = await createTestApp({ config: { LOGIN_ATTEMPTS_PER_IP: 3 } });
+    try {
+      const attempt = () =>
+        office.app.inject({
+          method: 'POST',
+          url: '/skulocity/api/v1/login',
+          headers: { host: LIGHTING },
+          payload: owner,
+          remoteAddress: '10.3.9.1',
+        });
+      for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(200);
+      expect((await attempt()).statusCode).toBe(429);
+    } finally {
+      await office.close();
+    }
+  });
 });
 
 describe('sessions', () => {
