@@ -95,6 +95,7 @@ export interface BuildOptions {
         | 'SESSION_SECRET'
         | 'STUCK_ORDER_MINUTES'
         | 'NIGHTLY_JOBS_AT'
+        | 'LOGIN_ATTEMPTS_PER_IP'
         | 'INVOICE_PDF_WORKERS'
         | 'INVOICE_PDF_QUEUE'
         | 'STORE_PDF_CONCURRENCY'

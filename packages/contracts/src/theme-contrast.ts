@@ -85,3 +85,27 @@ export function contrastWarnings(colors: Partial<Record<ThemeColorKey, string>>)
   }
   return out;
 }
+
+/**
+ * The text fields of the store details form, by their payload paths (SPEC.md section 3), in form
+ * order: the page reads a post by them and the server names a refused one by them.
+ */
+export const STORE_DETAIL_TEXT_FIELDS = [
+  'logo.url',
+  'logo.headerTitle',
+  'logo.headerDescription',
+  'companyName',
+  'companyAddress.address1',
+  'companyAddress.address2',
+  'companyAddress.city',
+  'companyAddress.countryGeoId',
+  'companyAddress.postalCode',
+  'emailAddress',
+  'companyContact.countryCode',
+  'companyContact.areaCode',
+  'companyContact.contactNumber',
+  'promotionTitle',
+  'pageTitle',
+  'newsLetter.iframe',
+  'chat.dataWidgetId',
+] as const;

@@ -1,4 +1,4 @@
-import { hexToRgb, parseRgb } from '@app/contracts/client';
+import { hexToRgb, parseRgb, STORE_DETAIL_TEXT_FIELDS } from '@app/contracts/client';
 
 /**
  * The theme and store details forms (issue 15) post plain fields named by their payload path
@@ -50,25 +50,6 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
   });
 }
 
-const DETAIL_FIELDS = [
-  'logo.url',
-  'logo.headerTitle',
-  'logo.headerDescription',
-  'companyName',
-  'companyAddress.address1',
-  'companyAddress.address2',
-  'companyAddress.city',
-  'companyAddress.countryGeoId',
-  'companyAddress.postalCode',
-  'emailAddress',
-  'companyContact.countryCode',
-  'companyContact.areaCode',
-  'companyContact.contactNumber',
-  'promotionTitle',
-  'pageTitle',
-  'newsLetter.iframe',
-  'chat.dataWidgetId',
-];
 const SEO_PARTS = ['route', 'title', 'keywords', 'description'] as const;
 
 /**
@@ -77,7 +58,7 @@ const SEO_PARTS = ['route', 'title', 'keywords', 'description'] as const;
  */
 export function detailsPayload(form: FormData): { payload: Record<string, unknown>; seoRows: number[] } {
   const payload: Record<string, unknown> = {};
-  for (const name of DETAIL_FIELDS) {
+  for (const name of STORE_DETAIL_TEXT_FIELDS) {
     const raw = String(form.get(name) ?? '').trim();
     setPath(payload, name.split('.'), raw === '' ? null : raw);
   }

@@ -1,5 +1,5 @@
 import { DEFAULT_THEME, SEO_META_MAX, type StoreSettingsPages } from '@app/contracts';
-import { contrastWarnings } from '@app/contracts/client';
+import { contrastWarnings, STORE_DETAIL_TEXT_FIELDS } from '@app/contracts/client';
 import { requireAccess } from '../../lib/access';
 import type { PageModule } from '../../lib/page-request';
 import { submitForm } from '../../lib/page-request';
@@ -19,23 +19,7 @@ const THEME_FIELDS = [
   'themeColors.action',
 ];
 const DETAILS_FIELDS = [
-  'logo.url',
-  'logo.headerTitle',
-  'logo.headerDescription',
-  'companyName',
-  'companyAddress.address1',
-  'companyAddress.address2',
-  'companyAddress.city',
-  'companyAddress.countryGeoId',
-  'companyAddress.postalCode',
-  'emailAddress',
-  'companyContact.countryCode',
-  'companyContact.areaCode',
-  'companyContact.contactNumber',
-  'promotionTitle',
-  'pageTitle',
-  'newsLetter.iframe',
-  'chat.dataWidgetId',
+  ...STORE_DETAIL_TEXT_FIELDS,
   'contactPage',
   'seoMeta',
   ...Array.from({ length: SEO_META_MAX + 1 }, (_, i) =>
