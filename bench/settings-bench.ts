@@ -86,7 +86,10 @@ async function pagesPart(port: number) {
   rows['all settings pages'] = summary(all);
   console.log(`\nDashboard settings pages, server-rendered for the owner, one at a time (${PAGE_ROUNDS} each):`);
   console.table(rows);
-  const p95 = quantile([...all].sort((a, b) => a - b), 0.95);
+  const p95 = quantile(
+    [...all].sort((a, b) => a - b),
+    0.95,
+  );
   console.log(`settings pages p95 ${r2(p95)} ms (target under 50 ms): ${p95 < 50 ? 'met' : 'NOT met'}`);
 }
 
@@ -127,7 +130,9 @@ async function publishPart(a: number, b: number) {
   console.log(`\nPublish on process A, served by process B (PostgreSQL, ${ROUNDS} publishes):`);
   console.table({ 'publish answer (A)': summary(publishMs), 'publish answered -> served by B': summary(servedMs) });
   const worst = Math.max(...servedMs.map((x, i) => x + (publishMs[i] ?? 0)));
-  console.log(`slowest publish-to-served (publish request sent to B serving): ${r2(worst)} ms (target under 1000 ms): ${worst < 1000 ? 'met' : 'NOT met'}`);
+  console.log(
+    `slowest publish-to-served (publish request sent to B serving): ${r2(worst)} ms (target under 1000 ms): ${worst < 1000 ? 'met' : 'NOT met'}`,
+  );
 }
 
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
