@@ -4,6 +4,7 @@ import { data, useNavigation } from 'react-router';
 import { CancelRequestCard } from '../../components/manage-store/cancel-request-card';
 import { Card, DashboardLayout, primaryAction } from '../../components/manage-store/dashboard-layout';
 import { DraftBar, VersionHistory } from '../../components/manage-store/draft-bar';
+import { MediaField } from '../../components/manage-store/media-field';
 import {
   SaveAlert,
   SavedNote,
@@ -18,7 +19,30 @@ import { detailsPayload, seoErrorsToRows, typedValues } from '../../lib/store-se
 import type { Route } from './+types/settings.other';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return dashboardRead(request, () => context.api.detailsEditor());
+  return dashboardRead(request, async () => {
+    const [editor, library] = await Promise.all([context.api.detailsEditor(), context.api.mediaLibrary()]);
+    return { ...editor, library: library.items };
+  });
+}
+
+/**
+ * The logo picked in the media field becomes `logo.url` (the picture's /media/ path): a file posted
+ * with the form (no JavaScript) goes through the upload pipeline first; a picture chosen from the
+ * library is looked up there. A refusal is the logo field's error. Nothing chosen keeps the URL field.
+ */
+async function pickedLogo(
+  api: Route.ActionArgs['context']['api'],
+  form: FormData,
+): Promise<{ url: string } | { error: string } | null> {
+  const file = form.get('logoFile');
+  if (file && typeof file !== 'string' && file.size > 0) {
+    const uploaded = await api.uploadMedia(new Uint8Array(await file.arrayBuffer()), 'Logo');
+    return uploaded.ok ? { url: uploaded.media.url } : { error: uploaded.fieldErrors.file ?? uploaded.message };
+  }
+  const mediaId = String(form.get('logoMediaId') ?? '');
+  if (!mediaId) return null;
+  const found = (await api.mediaLibrary()).items.find((m) => m.mediaId === mediaId);
+  return found ? { url: found.url } : { error: 'Choose a picture from your library, or upload one.' };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -35,6 +59,17 @@ export async function action({ context, request }: Route.ActionArgs) {
   const key = (await context.api.shell())?.tenant.productStoreId ?? '';
   const draft = await dashboardRead(request, () => draftIntent(context.api, form, { kind: 'details', key }));
   if (draft) return data<ActionData>({ draft }, { status: draft.ok ? 200 : draft.status });
+  const logo = await dashboardRead(request, () => pickedLogo(context.api, form));
+  if (logo && 'error' in logo) {
+    const save: SettingsSaveResult = {
+      ok: false,
+      status: 422,
+      message: 'Please check the fields marked below.',
+      fieldErrors: { logoMedia: logo.error },
+    };
+    return data<ActionData>({ save, typed: typedValues(form) }, { status: 422 });
+  }
+  if (logo) form.set('logo.url', logo.url);
   const { payload, seoRows } = detailsPayload(form);
   let save = await dashboardRead(request, () => context.api.saveDetailsDraft(payload));
   if (!save.ok) save = { ...save, fieldErrors: seoErrorsToRows(save.fieldErrors, seoRows) };
@@ -69,19 +104,28 @@ export default function StoreDetailsPage({ loaderData: editor, actionData }: Rou
     >
       <DraftBar status={editor.status} result={result?.draft ?? null} previewPath="/" what="store details" />
       <SavedNote result={save} />
-      <PostForm key={formKey} className="space-y-4" aria-label="Store details" noValidate>
+      <PostForm key={formKey} className="space-y-4" aria-label="Store details" encType="multipart/form-data" noValidate>
         <SaveAlert message={failed?.message} />
         <Card title="Logo and header">
           <div className="grid gap-4 sm:grid-cols-2">
-            {/* media upload field goes here: components/manage-store/media-field.tsx (branch media) will
-                upload the logo and fill logo.url with its /media/... path. Until then the URL is typed. */}
+            <div className="sm:col-span-2">
+              <MediaField
+                name="logoMediaId"
+                fileName="logoFile"
+                label="Logo"
+                current={v.logo.url ? { mediaId: null, url: v.logo.url } : null}
+                library={editor.library}
+                error={errors.logoMedia}
+                hint="Upload a picture or pick one of your library: it replaces the logo in the header."
+              />
+            </div>
             <TextField
               className="sm:col-span-2"
               name="logo.url"
-              label="Logo address"
+              label="Or a logo address"
               defaultValue={val('logo.url', v.logo.url)}
               error={errors['logo.url']}
-              hint="An uploaded image (/media/...) or an https address. We never download it."
+              hint="An https address of a picture hosted elsewhere. We never download it."
               inputMode="url"
             />
             <TextField
