@@ -124,6 +124,11 @@ test('the owner invites staff; the mailed link sets a password; the staff member
   await staff.getByRole('button', { name: 'Log in' }).click();
   await expect(staff).toHaveURL(`${lighting}/manage-store`);
   await expect(staff.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  // The menu offers what their permission opens (Products) and not the settings or orders.
+  const menu = staff.getByRole('navigation', { name: 'Dashboard' }).first();
+  await expect(menu.getByRole('link', { name: 'Products' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Access' })).toHaveCount(0);
+  await expect(menu.getByRole('link', { name: 'Orders' })).toHaveCount(0);
   // Products only: the access settings are not theirs to see.
   await staff.goto(`${lighting}${ACCESS}`);
   await expect(staff.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');

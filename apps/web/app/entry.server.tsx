@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, pipeline } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import type { RenderToPipeableStreamOptions } from 'react-dom/server';
@@ -49,8 +49,13 @@ export default function handleRequest(
           });
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           pipe(body);
+          // pipeline, not .pipe: a shopper who leaves mid-page cancels the stream, and the
+          // resulting premature-close errors need a listener, or they end the whole process
+          // (apps/api/src/modules/storefront/page-streams.test.ts). Nothing else is to be done then.
+          const painted = paintFirst();
+          pipeline(body, painted, () => {});
           resolve(
-            new Response(createReadableStreamFromReadable(body.pipe(paintFirst())), {
+            new Response(createReadableStreamFromReadable(painted), {
               headers: responseHeaders,
               status: responseStatusCode,
             }),

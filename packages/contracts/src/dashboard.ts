@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { StaffPermission } from './staff-permissions';
 
 /**
  * One entry of the store's audit log as the dashboard reads it (the audit module writes them).
@@ -82,4 +83,6 @@ export type DashboardHome = z.infer<typeof dashboardHomeSchema>;
 export interface DashboardPages {
   /** The home's figures and lists; staff only (a visitor gets 401, a shopper 403). */
   dashboardHome(): Promise<DashboardHome>;
+  /** What the signed-in staff member may do (the owner: everything), for the menu; staff only. */
+  dashboardPermissions(): Promise<StaffPermission[]>;
 }

@@ -13,5 +13,9 @@ export function dashboardPages(deps: { dashboard: DashboardService }): PageModul
       requireAccess(page.ctx, 'staff');
       return deps.dashboard.home(page.ctx);
     },
+    async dashboardPermissions() {
+      requireAccess(page.ctx, 'staff');
+      return [...page.ctx.actor.permissions];
+    },
   });
 }

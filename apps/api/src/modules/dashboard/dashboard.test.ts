@@ -245,6 +245,22 @@ const signedIn = {
   session: { token: 't', via: 'cookie' as const },
 };
 
+describe('dashboardPermissions page function (the menu)', () => {
+  it('gives staff what they were granted, and refuses visitors and shoppers', async () => {
+    const pages = dashboardPages({ dashboard: createDashboardService(t.database.db) });
+    const staff = pages(
+      pageRequestAs({ kind: 'staff', role: 'staff', permissions: new Set(['orders']), userId: 'u2', ...signedIn }),
+    );
+    expect(await staff.dashboardPermissions()).toEqual(['orders']);
+    await expect(pages(pageRequestAs({ kind: 'guest', cartToken: null })).dashboardPermissions()).rejects.toMatchObject(
+      { statusCode: 401 },
+    );
+    await expect(
+      pages(pageRequestAs({ kind: 'shopper', userId: 'u1', ...signedIn })).dashboardPermissions(),
+    ).rejects.toMatchObject({ statusCode: 403 });
+  });
+});
+
 describe('dashboardHome page function', () => {
   const dashboard = () => createDashboardService(t.database.db);
 

@@ -1,3 +1,4 @@
+import type { StaffPermission } from '@app/contracts/client';
 import {
   ChevronDown,
   FileText,
@@ -21,6 +22,8 @@ interface NavItem {
   to: string;
   label: string;
   icon: LucideIcon;
+  /** Who sees the entry: staff holding this permission (the owner holds all); none: every staff member. */
+  permission?: StaffPermission;
 }
 
 /**
@@ -35,27 +38,27 @@ export const DASHBOARD_NAV: { label?: string; items: NavItem[] }[] = [
   {
     items: [
       { to: '/manage-store', label: 'Home', icon: House },
-      { to: '/manage-store/orders', label: 'Orders', icon: Inbox },
-      { to: '/manage-store/products', label: 'Products', icon: Tag },
-      { to: '/manage-store/customers', label: 'Customers', icon: Users },
+      { to: '/manage-store/orders', label: 'Orders', icon: Inbox, permission: 'orders' },
+      { to: '/manage-store/products', label: 'Products', icon: Tag, permission: 'catalog' },
+      { to: '/manage-store/customers', label: 'Customers', icon: Users, permission: 'customers' },
     ],
   },
   {
     label: 'Content & settings',
     items: [
-      { to: '/manage-store/settings/theme', label: 'Theme', icon: Palette },
-      { to: '/manage-store/settings/banners', label: 'Banners', icon: Image },
-      { to: '/manage-store/settings/cms', label: 'Pages', icon: FileText },
-      { to: '/manage-store/settings/other', label: 'Store details', icon: Store },
-      { to: '/manage-store/settings/access', label: 'Access', icon: Lock },
-      { to: '/manage-store/settings/sitemap', label: 'Search engines', icon: Search },
+      { to: '/manage-store/settings/theme', label: 'Theme', icon: Palette, permission: 'settings' },
+      { to: '/manage-store/settings/banners', label: 'Banners', icon: Image, permission: 'settings' },
+      { to: '/manage-store/settings/cms', label: 'Pages', icon: FileText, permission: 'settings' },
+      { to: '/manage-store/settings/other', label: 'Store details', icon: Store, permission: 'settings' },
+      { to: '/manage-store/settings/access', label: 'Access', icon: Lock, permission: 'settings' },
+      { to: '/manage-store/settings/sitemap', label: 'Search engines', icon: Search, permission: 'settings' },
     ],
   },
   {
     label: 'Money & channels',
     items: [
-      { to: '/manage-store/payments', label: 'Payments', icon: Wallet },
-      { to: '/manage-store/bonanza-connect', label: 'Marketplace connect', icon: Plug },
+      { to: '/manage-store/payments', label: 'Payments', icon: Wallet, permission: 'payments' },
+      { to: '/manage-store/bonanza-connect', label: 'Marketplace connect', icon: Plug, permission: 'catalog' },
     ],
   },
 ];
@@ -68,13 +71,25 @@ export function currentNavItem(pathname: string): NavItem | undefined {
   return ITEMS.filter((i) => path === i.to || path.startsWith(`${i.to}/`)).sort((a, b) => b.to.length - a.to.length)[0];
 }
 
+/**
+ * The menu a staff member gets: the entries their permissions open, groups left empty dropped.
+ * A page they lack still answers with the 403 page (the server checks); the menu just does not
+ * offer it.
+ */
+export function navFor(permissions: readonly string[]) {
+  return DASHBOARD_NAV.map((group) => ({
+    ...group,
+    items: group.items.filter((i) => !i.permission || permissions.includes(i.permission)),
+  })).filter((group) => group.items.length > 0);
+}
+
 /** The grouped links, the current one marked with aria-current="page". */
-function NavList() {
+function NavList({ permissions }: { permissions: readonly string[] }) {
   const { pathname } = useLocation();
   const current = currentNavItem(pathname);
   return (
     <div className="space-y-4">
-      {DASHBOARD_NAV.map((group, gi) => (
+      {navFor(permissions).map((group, gi) => (
         <div key={group.label ?? gi}>
           {group.label && (
             <p className="px-2 pb-1 text-xs font-semibold text-neutral-500" id={`dashboard-nav-${gi}`}>
@@ -115,10 +130,10 @@ function NavList() {
 }
 
 /** Desktop: the menu as a left sidebar, always open. */
-export function DashboardSidebar() {
+export function DashboardSidebar({ permissions }: { permissions: readonly string[] }) {
   return (
     <nav aria-label="Dashboard" className="sticky top-4 hidden md:block">
-      <NavList />
+      <NavList permissions={permissions} />
     </nav>
   );
 }
@@ -128,7 +143,7 @@ export function DashboardSidebar() {
  * Escape (focus back on the button) or once a page is chosen. A tap before the app has loaded is
  * held and replayed (held-click.ts), as for every `type="button"` button.
  */
-export function DashboardMenu() {
+export function DashboardMenu({ permissions }: { permissions: readonly string[] }) {
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -171,7 +186,7 @@ export function DashboardMenu() {
         className="mt-2 rounded-xl border border-neutral-200 bg-neutral-50 p-2 shadow-lg"
       >
         <nav aria-label="Dashboard">
-          <NavList />
+          <NavList permissions={permissions} />
         </nav>
       </div>
     </div>

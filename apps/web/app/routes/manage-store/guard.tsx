@@ -32,7 +32,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (user.partyId !== 'admin' && user.partyId !== 'staff') {
     throw data({ message: 'Only the store owner and staff can manage the store.' }, { status: 403 });
   }
-  return null;
+  return { permissions: await context.api.dashboardPermissions() };
 }
 
 /** Who is signed in changes only through a form (login, logout): not on every dashboard click. */
@@ -50,7 +50,8 @@ export interface DashboardHandle {
   dashboardFrame?: 'full-screen';
 }
 
-export default function DashboardFrame() {
+export default function DashboardFrame({ loaderData }: Route.ComponentProps) {
+  const { permissions } = loaderData;
   const matches = useMatches();
   const fullScreen = matches.some((m) => (m.handle as DashboardHandle | undefined)?.dashboardFrame === 'full-screen');
   if (fullScreen) return <FullScreenFrame />;
@@ -58,8 +59,8 @@ export default function DashboardFrame() {
     <div className="min-h-[70vh] border-t border-neutral-200 bg-neutral-100">
       <div className="mx-auto grid w-full max-w-7xl gap-4 px-4 py-4 md:grid-cols-[13.5rem_minmax(0,1fr)] md:gap-8 md:px-6 md:py-8">
         <div>
-          <DashboardSidebar />
-          <DashboardMenu />
+          <DashboardSidebar permissions={permissions} />
+          <DashboardMenu permissions={permissions} />
         </div>
         <div className="min-w-0">
           <Outlet />
