@@ -202,7 +202,8 @@ describe('banners as a draft', () => {
     await publicBanners(); // fills the read cache
     const res = await call('POST', '/api/v1/drafts/banners/9000/publish', { body: {} });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ version: 1 });
+    // Version 1 is the seeded banners, kept by the first publish so they can be restored.
+    expect(res.json().data).toEqual({ version: 2 });
     expect(events).toContainEqual({ tenantId: 'lighting', what: 'banners' });
     const live = await publicBanners();
     const draftOrder = (await working()).banners;
@@ -240,12 +241,16 @@ describe('banners as a draft', () => {
     expect((await call('DELETE', `/api/v1/product/banner/delete/${added}`)).statusCode).toBe(404);
     expect((await call('PUT', '/api/v1/product/banner/update/BNR-nope', { body: NEW })).statusCode).toBe(404);
 
-    const restored = await call('POST', '/api/v1/drafts/banners/9000/versions/1/restore', { body: {} });
+    const restored = await call('POST', '/api/v1/drafts/banners/9000/versions/2/restore', { body: {} });
     expect(restored.statusCode).toBe(200);
     const w = await working();
     expect(w.isDraft).toBe(true);
     expect(w.banners.map((b) => b.bannerId)).toContain(added);
     expect(w.banners.find((b) => b.title === 'Later')).toBeUndefined();
+    // Version 1 is the store as seeded, before any publish: the added banner is not in it.
+    await call('POST', '/api/v1/drafts/banners/9000/versions/1/restore', { body: {} });
+    expect((await working()).banners.map((b) => b.bannerId)).not.toContain(added);
+    await call('POST', '/api/v1/drafts/banners/9000/versions/2/restore', { body: {} });
   });
 
   it('replaces the whole draft in one call (new banners without an id)', async () => {

@@ -237,12 +237,27 @@ export function createDraftsService(db: Db, deps: { audit: AuditService; events:
         const parsed = kind.payload.safeParse(draft.payload);
         if (!parsed.success) throw validationError(parsed.error);
         const before = await kind.readLive(tx, ctx, key);
-        await kind.applyLive(tx, ctx, key, parsed.data);
         const [last] = await tx
           .select({ n: sql<number>`coalesce(max(${v.version}), 0)::int` })
           .from(v)
           .where(and(eq(v.tenantId, ctx.tenantId), eq(v.kind, kind.kind), eq(v.key, key)));
-        const version = (last?.n ?? 0) + 1;
+        let latest = last?.n ?? 0;
+        // The first publish of something already live (the seeded store, a page from before drafts)
+        // keeps that state as version 1, so Restore can always bring back where it started.
+        if (latest === 0 && before !== null) {
+          await tx.insert(v).values({
+            tenantId: ctx.tenantId,
+            kind: kind.kind,
+            key,
+            version: 1,
+            payload: before,
+            publishedBy: null,
+            publishedByName: 'Before drafts',
+          });
+          latest = 1;
+        }
+        await kind.applyLive(tx, ctx, key, parsed.data);
+        const version = latest + 1;
         const by = editorOf(ctx);
         await tx.insert(v).values({
           tenantId: ctx.tenantId,

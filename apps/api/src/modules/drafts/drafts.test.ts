@@ -106,6 +106,9 @@ describe('drafts service', () => {
     const versions = await t.app.drafts.versions(ctx, promo, LIGHTING.storeId);
     expect(versions[0]?.version).toBe(version);
     expect(versions[0]?.publishedBy).toBeTruthy();
+    // What was live before the first publish is kept as version 1, so it can be restored.
+    expect(version).toBe(2);
+    expect(versions.at(-1)).toMatchObject({ version: 1, publishedByName: 'Before drafts', publishedBy: null });
     expect(heard).toContain('test-promo');
 
     const [entry] = await t.database.db
@@ -133,7 +136,7 @@ describe('drafts service', () => {
   it('restores an earlier version as a draft, never straight live', async () => {
     const ctx = await ctxOf(owner);
     const versions = await t.app.drafts.versions(ctx, promo, LIGHTING.storeId);
-    const winter = versions.at(-1);
+    const winter = versions.find((x) => x.version === 2);
     if (!winter) throw new Error('no versions');
     await t.app.drafts.restore(ctx, promo, LIGHTING.storeId, winter.version);
     expect(await live()).toBe('Spring sale');

@@ -5,48 +5,15 @@ import {
   type ThemeDraft,
   themeDraftSchema,
 } from '@app/contracts';
-import { schema, type Tx } from '@app/db';
+import { schema } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
-import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import { type DraftKind, defineDraftKind } from '../drafts/index';
+import { defineDraftKind } from '../drafts/index';
 import { COUNTRIES } from '../geo/index';
 import { newsletterEmbedProblem } from './newsletter-embed';
 
 const ss = schema.storeSettings;
-const versions = schema.contentVersions;
 
-/**
- * The first publish of a store's theme or details also keeps what was live before it (the seeded
- * or migrated look) as version 1, so "Restore" can always bring back where the store started
- * (decision 033). Runs inside the publish transaction, before the drafts service numbers the
- * publish itself (which then becomes version 2).
- */
-async function keepFirstLive<T>(tx: Tx, ctx: TenantContext, kind: DraftKind<T>, key: string) {
-  const [any] = await tx
-    .select({ version: versions.version })
-    .from(versions)
-    .where(and(eq(versions.tenantId, ctx.tenantId), eq(versions.kind, kind.kind), eq(versions.key, key)))
-    .limit(1);
-  if (any) return;
-  const live = await kind.readLive(tx, ctx, key);
-  if (!live) return;
-  const [row] = await tx
-    .select({ updatedAt: ss.updatedAt })
-    .from(ss)
-    .where(and(eq(ss.tenantId, ctx.tenantId), eq(ss.productStoreId, key)))
-    .limit(1);
-  await tx.insert(versions).values({
-    tenantId: ctx.tenantId,
-    kind: kind.kind,
-    key,
-    version: 1,
-    payload: live,
-    publishedAt: row?.updatedAt ?? new Date(),
-    publishedBy: null,
-    publishedByName: 'Before drafts',
-  });
-}
 const seo = schema.seoMeta;
 const COUNTRY_IDS = new Set(COUNTRIES.map((c) => c.geoId));
 
@@ -75,7 +42,6 @@ export const themeKind = defineDraftKind<ThemeDraft>({
     };
   },
   async applyLive(tx, ctx, key, p) {
-    await keepFirstLive(tx, ctx, themeKind, key);
     const done = await tx
       .update(ss)
       .set({
@@ -145,7 +111,6 @@ export const detailsKind = defineDraftKind<DetailsDraft>({
     };
   },
   async applyLive(tx, ctx, key, p) {
-    await keepFirstLive(tx, ctx, detailsKind, key);
     const done = await tx
       .update(ss)
       .set({
