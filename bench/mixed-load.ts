@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { openDatabase, schema } from '@app/db';
 import { seedDatabase } from '@app/db/seed';
 import { and, eq, inArray, ne } from 'drizzle-orm';
+import { guestCardOrder } from '../apps/api/src/test/guest-order';
 import { freePort, spawnNode, waitReady } from '../apps/api/src/test/processes';
 
 const SECONDS = Number(process.env.DRILL_SECONDS ?? 60);
@@ -27,26 +28,7 @@ const STORES = [
   { tenant: 'garden', words: ['rose', 'seed', 'pot', 'hose', 'soil', 'planter'] },
   { tenant: 'power', words: ['drill', 'saw', 'battery', 'sander', 'grinder', 'bit'] },
 ];
-const order = {
-  email: EMAIL,
-  shipTo: {
-    toName: 'Load Buyer',
-    address1: '1 Market Street',
-    city: 'San Francisco',
-    postalCode: '94105',
-    countryGeoId: 'USA',
-    stateProvinceGeoId: 'US_CA',
-  },
-  shippingMethodId: 'STANDARD',
-  payment: {
-    method: 'card',
-    cardNumber: '4242424242424242',
-    cvc: '123',
-    expMonth: 12,
-    expYear: 2099,
-    nameOnCard: 'Load Buyer',
-  },
-};
+const order = guestCardOrder(EMAIL);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sf-load-'));
 const mb = (kb: number) => Math.round(kb / 102.4) / 10;

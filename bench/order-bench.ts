@@ -16,6 +16,7 @@ import { seedDatabase } from '@app/db/seed';
 import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app';
+import { guestCardOrder } from '../apps/api/src/test/guest-order';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
 const STOCK = ORDERS - 40;
@@ -127,30 +128,10 @@ async function run(label: string, database: Database) {
     const started = performance.now();
     await pool(carts, CONCURRENCY, async (cookie) => {
       const t0 = performance.now();
-      const res = await post(
-        `${B}/ecommerce/checkout/processorder`,
-        {
-          email: 'bench@example.com',
-          shipTo: {
-            toName: 'Bench Buyer',
-            address1: '1 Market Street',
-            city: 'San Francisco',
-            postalCode: '94105',
-            countryGeoId: 'USA',
-            stateProvinceGeoId: 'US_CA',
-          },
-          shippingMethodId: 'STANDARD',
-          payment: {
-            method: 'card',
-            cardNumber: '4242424242424242',
-            cvc: '123',
-            expMonth: 12,
-            expYear: 2099,
-            nameOnCard: 'Bench Buyer',
-          },
-        },
-        { cookie, 'idempotency-key': randomUUID() },
-      );
+      const res = await post(`${B}/ecommerce/checkout/processorder`, guestCardOrder('bench@example.com'), {
+        cookie,
+        'idempotency-key': randomUUID(),
+      });
       latencies.push(performance.now() - t0);
       outcomes.set(res.status, (outcomes.get(res.status) ?? 0) + 1);
       if (res.status !== 200 && res.status !== 409) throw new Error(`processorder: ${res.status} ${res.body}`);

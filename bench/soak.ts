@@ -11,6 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { writeHeapSnapshot } from 'node:v8';
+import { guestCardOrder } from '../apps/api/src/test/guest-order';
 
 const PORT = 3294;
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 5);
@@ -217,32 +218,10 @@ async function drive() {
           quantity: 1,
         });
         if (i % 10 === 0 && add.cookie) {
-          await call(
-            'POST',
-            store.host,
-            `${B}/ecommerce/checkout/processorder`,
-            {
-              email: 'soak@example.com',
-              shipTo: {
-                toName: 'Soak Buyer',
-                address1: '1 Market Street',
-                city: 'San Francisco',
-                postalCode: '94105',
-                countryGeoId: 'USA',
-                stateProvinceGeoId: 'US_CA',
-              },
-              shippingMethodId: 'STANDARD',
-              payment: {
-                method: 'card',
-                cardNumber: '4242424242424242',
-                cvc: '123',
-                expMonth: 12,
-                expYear: 2099,
-                nameOnCard: 'Soak Buyer',
-              },
-            },
-            { cookie: add.cookie, 'idempotency-key': randomUUID() },
-          );
+          await call('POST', store.host, `${B}/ecommerce/checkout/processorder`, guestCardOrder('soak@example.com'), {
+            cookie: add.cookie,
+            'idempotency-key': randomUUID(),
+          });
         }
       }
     }),

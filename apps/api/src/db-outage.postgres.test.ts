@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRawClient } from '@app/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guestCardOrder } from './test/guest-order';
 import { type Cluster, startCluster } from './test/pg-cluster';
 import { alive, freePort, type HttpAnswer, http, type Proc, spawnNode, waitReady } from './test/processes';
 
@@ -42,27 +43,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const shipTo = {
-  toName: 'Grace Hopper',
-  address1: '1 Market Street',
-  city: 'San Francisco',
-  postalCode: '94105',
-  countryGeoId: 'USA',
-  stateProvinceGeoId: 'US_CA',
-};
-const order = {
-  email: 'grace@example.com',
-  shipTo,
-  shippingMethodId: 'STANDARD',
-  payment: {
-    method: 'card',
-    cardNumber: '4242424242424242',
-    cvc: '123',
-    expMonth: 12,
-    expYear: 2099,
-    nameOnCard: 'G H',
-  },
-};
+const order = guestCardOrder();
 
 async function guestCart(productId: string): Promise<string> {
   const res = await http(port, {

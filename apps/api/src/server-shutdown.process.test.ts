@@ -4,6 +4,7 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { guestCardOrder } from './test/guest-order';
 import { freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
 
 // Drill (decision 023): SIGTERM while checkouts are arriving. Everything the server has accepted
@@ -21,26 +22,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const order = {
-  email: 'grace@example.com',
-  shipTo: {
-    toName: 'Grace Hopper',
-    address1: '1 Market Street',
-    city: 'San Francisco',
-    postalCode: '94105',
-    countryGeoId: 'USA',
-    stateProvinceGeoId: 'US_CA',
-  },
-  shippingMethodId: 'STANDARD',
-  payment: {
-    method: 'card',
-    cardNumber: '4242424242424242',
-    cvc: '123',
-    expMonth: 12,
-    expYear: 2099,
-    nameOnCard: 'G H',
-  },
-};
+const order = guestCardOrder();
 
 describe('SIGTERM with checkouts arriving', () => {
   it('answers every request it accepted (200, or 503 in the envelope), resets none, exits 0 in time', async () => {

@@ -1,6 +1,7 @@
 import { type Database, schema } from '@app/db';
 import { and, asc, eq, gt, inArray, ne } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { guestCardOrder } from './guest-order';
 import { freePort, type HttpAnswer, http, type Proc, spawnNode, waitReady } from './processes';
 
 /**
@@ -16,26 +17,7 @@ const EMAIL = 'kill9@example.com';
 const N = 12;
 const STOCK = 100;
 
-const order = {
-  email: EMAIL,
-  shipTo: {
-    toName: 'Grace Hopper',
-    address1: '1 Market Street',
-    city: 'San Francisco',
-    postalCode: '94105',
-    countryGeoId: 'USA',
-    stateProvinceGeoId: 'US_CA',
-  },
-  shippingMethodId: 'STANDARD',
-  payment: {
-    method: 'card',
-    cardNumber: '4242424242424242',
-    cvc: '123',
-    expMonth: 12,
-    expYear: 2099,
-    nameOnCard: 'G H',
-  },
-};
+const order = guestCardOrder(EMAIL);
 
 /** mulberry32: small, seeded, good enough to pick a moment and a product. */
 function seeded(seed: number) {
