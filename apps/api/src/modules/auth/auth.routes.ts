@@ -20,6 +20,7 @@ import {
   resendConfirmationRequestSchema,
   resetPasswordRequestSchema,
 } from '@app/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
@@ -42,6 +43,26 @@ export interface AuthRoutesOptions {
 }
 
 export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptions) {
+  /** Who is signing in, as the session records it (and the session it replaces, if any). */
+  const clientOf = (req: FastifyRequest) => ({
+    ip: req.ip,
+    userAgent: req.headers['user-agent'] ?? null,
+    previousToken: requestToken(req.headers)?.token,
+  });
+  /** A session began (login, or a confirmation link): its cookie, and whatever sign-in carries over. */
+  async function sessionStarted<R extends { userId: string; token: string; expiresAt: string }>(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    result: R,
+  ): Promise<R> {
+    const extra = (await afterLogin?.(req.ctx, req.headers, result.userId)) ?? [];
+    reply.header('set-cookie', [
+      sessionCookie(result.token, new Date(result.expiresAt), req.protocol === 'https'),
+      ...extra,
+    ]);
+    return result;
+  }
+
   const messageEnvelope = dataEnvelope(z.object({ message: z.string() }));
 
   app.post(
@@ -61,17 +82,8 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
-      const result = await auth.login(req.ctx, req.body, {
-        ip: req.ip,
-        userAgent: req.headers['user-agent'] ?? null,
-        previousToken: requestToken(req.headers)?.token,
-      });
-      const extra = (await afterLogin?.(req.ctx, req.headers, result.userId)) ?? [];
-      reply.header('set-cookie', [
-        sessionCookie(result.token, new Date(result.expiresAt), req.protocol === 'https'),
-        ...extra,
-      ]);
-      return { data: result };
+      const result = await auth.login(req.ctx, req.body, clientOf(req));
+      return { data: await sessionStarted(req, reply, result) };
     },
   );
 
@@ -118,17 +130,8 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
-      const result = await auth.confirmEmail(req.ctx, req.body.token, {
-        ip: req.ip,
-        userAgent: req.headers['user-agent'] ?? null,
-        previousToken: requestToken(req.headers)?.token,
-      });
-      const extra = (await afterLogin?.(req.ctx, req.headers, result.userId)) ?? [];
-      reply.header('set-cookie', [
-        sessionCookie(result.token, new Date(result.expiresAt), req.protocol === 'https'),
-        ...extra,
-      ]);
-      return { data: result };
+      const result = await auth.confirmEmail(req.ctx, req.body.token, clientOf(req));
+      return { data: await sessionStarted(req, reply, result) };
     },
   );
 
