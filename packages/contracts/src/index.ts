@@ -20,6 +20,7 @@ export * from './media';
 export * from './money';
 export * from './newsletter';
 export * from './pages/index';
+export * from './product-admin';
 export * from './products';
 export * from './returns';
 export * from './sitemap';

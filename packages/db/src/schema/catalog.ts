@@ -12,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { media } from './media';
 import { productStores, tenants } from './tenancy';
 
 export const catalogs = pgTable(
@@ -125,6 +126,17 @@ export const products = pgTable(
     introductionDate: timestamp('introduction_date', { withTimezone: true }).notNull().defaultNow(),
     /** FINISHED_GOOD, or CONFIGURABLE: options priced through getConfigDetailsEvent. */
     productType: text('product_type').notNull().default('FINISHED_GOOD'),
+    /**
+     * DRAFT (being prepared, not on the storefront), ACTIVE (for sale), ARCHIVED (kept for orders
+     * and history, not on the storefront). Only ACTIVE products are shown to shoppers.
+     */
+    status: text('status', { enum: ['DRAFT', 'ACTIVE', 'ARCHIVED'] })
+      .notNull()
+      .default('ACTIVE'),
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
+    /** Last write to the product's own fields (the dashboard's default order; sitemap lastmod). */
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     /** Names of the product's categories, kept by the catalog service; weighted into search. */
     categoryNames: text('category_names').notNull().default(''),
     /** The price shoppers pay: sale price when set. Sorting and price filters use it. */
@@ -141,7 +153,10 @@ export const products = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productId] }),
     uniqueIndex('products_sku_uq').on(t.tenantId, t.sku),
-    index('products_slug_idx').on(t.tenantId, t.slug),
+    // A product's address is /{slug}/{productId}; slugs are unique per store so each names one product.
+    uniqueIndex('products_slug_uq').on(t.tenantId, t.slug),
+    // The dashboard's product list, most recently changed first (keyset on updated_at, product_id).
+    index('products_updated_idx').on(t.tenantId, t.updatedAt, t.productId),
     index('products_new_idx').on(t.tenantId, t.introductionDate),
     index('products_price_idx').on(t.tenantId, t.effectivePrice),
     index('products_featured_idx').on(t.tenantId, t.isFeatured),
@@ -312,6 +327,92 @@ export const productCategories = pgTable(
       columns: [t.tenantId, t.productCategoryId],
       foreignColumns: [categories.tenantId, categories.productCategoryId],
     }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * The pictures of a product, in order: each one a picture of the store's media library with its own
+ * alt text. The first is the product's main picture (cards, the top of the product page).
+ */
+export const productImages = pgTable(
+  'product_images',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productId: text('product_id').notNull(),
+    mediaId: text('media_id').notNull(),
+    altText: text('alt_text'),
+    sequenceNum: integer('sequence_num').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.mediaId] }),
+    index('product_images_seq_idx').on(t.tenantId, t.productId, t.sequenceNum),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.mediaId],
+      foreignColumns: [media.tenantId, media.mediaId],
+    }),
+  ],
+);
+
+/** Slugs a product had before: an old address /{oldSlug}/{productId} redirects to the current one. */
+export const productSlugHistory = pgTable(
+  'product_slug_history',
+  {
+    tenantId: text('tenant_id').notNull(),
+    slug: text('slug').notNull(),
+    productId: text('product_id').notNull(),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.slug] }),
+    index('product_slug_history_product_idx').on(t.tenantId, t.productId),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Every change of a product's stock, whatever made it (an order, a cancel, a return, an owner's
+ * adjustment, a bulk change, an import): the books. Written only by the inventory module's
+ * changeStock, in the same transaction as the change, so the sum of deltas is always the stock.
+ */
+export const stockMovements = pgTable(
+  'stock_movements',
+  {
+    tenantId: text('tenant_id').notNull(),
+    movementId: text('movement_id').notNull(),
+    productId: text('product_id').notNull(),
+    delta: integer('delta').notNull(),
+    quantityBefore: integer('quantity_before').notNull(),
+    quantityAfter: integer('quantity_after').notNull(),
+    /** RECEIVED, CORRECTION, DAMAGED, RETURNED (owner's reasons); SOLD and RELEASED (orders). */
+    reason: text('reason', { enum: ['RECEIVED', 'CORRECTION', 'DAMAGED', 'RETURNED', 'SOLD', 'RELEASED'] }).notNull(),
+    note: text('note'),
+    orderId: text('order_id'),
+    returnId: text('return_id'),
+    /** Who: a user id for people, the job or sweep name for the system. */
+    actorId: text('actor_id'),
+    actorName: text('actor_name'),
+    requestId: text('request_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.movementId] }),
+    // A product's history, newest first.
+    index('stock_movements_product_idx').on(t.tenantId, t.productId, t.createdAt),
+    check(
+      'stock_movements_books_ck',
+      sql`${t.quantityAfter} = ${t.quantityBefore} + ${t.delta} AND ${t.quantityAfter} >= 0`,
+    ),
     foreignKey({
       columns: [t.tenantId, t.productId],
       foreignColumns: [products.tenantId, products.productId],

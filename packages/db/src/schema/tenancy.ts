@@ -1,4 +1,14 @@
-import { boolean, foreignKey, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /** A store owner's account on the platform. Everything a store owns hangs off `tenant_id`. */
 export const tenants = pgTable('tenants', {
@@ -21,6 +31,8 @@ export const productStores = pgTable(
     currencyUomId: text('currency_uom_id').notNull().default('USD'),
     /** The host used in links we send out (mail, sitemap); never taken from a request. */
     canonicalHost: text('canonical_host').notNull(),
+    /** A product at or below this many units is "low stock" (dashboard, filters); 0 turns it off. */
+    lowStockThreshold: integer('low_stock_threshold').notNull().default(5),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productStoreId] }),

@@ -1,0 +1,1 @@
+export { changeStock, type StockChange, type StockMoved, type StockResult } from './stock';

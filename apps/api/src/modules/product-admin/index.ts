@@ -1,0 +1,7 @@
+export {
+  auditedProduct,
+  newProductId,
+  type ProductWriteError,
+  type ProductWriteResult,
+  writeProduct,
+} from './product-writer';
