@@ -11,10 +11,11 @@ export const PORT = Number(process.env.E2E_PORT ?? 3190);
 export const PAYPAL_PORT = PORT + 1;
 
 /**
- * Specs that change a seeded store's look or content (theme, details, pages, banners) for a while:
- * they run after the others, so no shell or catalog test meets a half-changed store.
+ * Specs that change a seeded store's look, content or catalog (theme, details, pages, banners, the
+ * owner's catalog tools: `admin-*.spec.ts`) for a while: they run after the others, so no shell or
+ * storefront test meets a half-changed store.
  */
-const CHANGES_STORES = /(settings-[a-z-]+|banners)\.spec\.ts$/;
+const CHANGES_STORES = /(settings-[a-z-]+|banners|admin-[a-z-]+)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: '.',
