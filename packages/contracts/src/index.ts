@@ -21,6 +21,7 @@ export * from './money';
 export * from './newsletter';
 export * from './pages/index';
 export * from './product-admin';
+export * from './product-csv';
 export * from './products';
 export * from './returns';
 export * from './sitemap';
