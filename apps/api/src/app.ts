@@ -50,6 +50,7 @@ import {
   createTestPaymentProvider,
   type PaymentProvider,
 } from './modules/payments/index';
+import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
@@ -250,6 +251,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const storage = createDiskStorage(`${config.DATA_DIR}/media`);
   const media = createMediaService(database.db, { storage, audit });
   const banners = createBannersService(database.db, { drafts, media, tenants });
+  const productAdmin = createProductAdminService(database.db, { audit, events, media, storage });
   drafts.register(banners.kind);
   // Long work and mail run as database-backed jobs (decision 017); the worker starts when the app is ready.
   const { startupSweepDelayMs, ...jobTiming } = opts.jobs ?? {};
@@ -418,6 +420,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
   await app.register(mediaUploadRoutes, { media });
   await app.register(bannersRoutes, { banners });
+  await app.register(productAdminRoutes, { productAdmin });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -468,6 +471,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         cancelRequestPages({ cancelRequests }),
         cmsPages({ cms, drafts }),
         storeSettingsPages({ settings: storeSettings, drafts }),
+        productAdminPages({ productAdmin }),
       ],
     });
   }

@@ -10,7 +10,7 @@ import {
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, desc, eq, inArray, lt, or } from 'drizzle-orm';
-import { requireAccess } from '../../lib/access';
+import { type Access, requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { AuditService } from '../audit/index';
@@ -109,9 +109,10 @@ export function createMediaService(db: Db, deps: MediaDeps) {
     async upload(
       ctx: RequestContext,
       file: Buffer,
-      opts: { altText?: string | null } = {},
+      /** `access`: the permission of the page uploading (a product picture needs catalog, not settings). */
+      opts: { altText?: string | null; access?: Access } = {},
     ): Promise<MediaUploadResult> {
-      requireAccess(ctx, 'settings');
+      requireAccess(ctx, opts.access ?? 'settings');
       if (file.length === 0) throw fileError(422, 'UNPROCESSABLE', 'the file is empty.');
       if (file.length > MEDIA_UPLOAD_MAX_BYTES) {
         throw fileError(
@@ -199,8 +200,8 @@ export function createMediaService(db: Db, deps: MediaDeps) {
     },
 
     /** One page of the library, newest first. */
-    async list(ctx: RequestContext, query: Partial<MediaListQuery>): Promise<MediaPage> {
-      requireAccess(ctx, 'settings');
+    async list(ctx: RequestContext, query: Partial<MediaListQuery>, access: Access = 'settings'): Promise<MediaPage> {
+      requireAccess(ctx, access);
       const limit = query.limit ?? 30;
       const conds = [eq(m.tenantId, ctx.tenantId)];
       if (query.cursor) {

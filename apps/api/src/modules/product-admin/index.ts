@@ -1,3 +1,6 @@
+export { productAdminPages } from './product-admin.pages';
+export { productAdminRoutes } from './product-admin.routes';
+export { createProductAdminService, type ProductAdminService } from './product-admin.service';
 export {
   auditedProduct,
   newProductId,
