@@ -344,7 +344,7 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
     /** Creates (no productId) or updates a product with everything the editor writes. */
     async save(ctx: RequestContext, productId: string | null, input: ProductEditorInput): Promise<ProductEditorView> {
       requireAccess(ctx, 'catalog');
-      const id = await db.transaction(async (tx) => {
+      const id = await events.transaction(async (tx) => {
         const before = productId ? await loadView(tx, ctx, productId) : null;
         if (productId && !before) throw AppError.notFound('This product does not exist.');
         const written = await writeProduct(
@@ -383,7 +383,7 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
      */
     async duplicate(ctx: RequestContext, productId: string, opts: { sku?: string }): Promise<ProductEditorView> {
       requireAccess(ctx, 'catalog');
-      const id = await db.transaction(async (tx) => {
+      const id = await events.transaction(async (tx) => {
         const source = await loadView(tx, ctx, productId);
         if (!source) throw AppError.notFound('This product does not exist.');
         let sku = opts.sku;
@@ -465,7 +465,7 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
      */
     async remove(ctx: RequestContext, productId: string): Promise<ProductDeleteResult> {
       requireAccess(ctx, 'catalog');
-      return db.transaction(async (tx) => {
+      return events.transaction(async (tx) => {
         const [row] = await tx
           .select()
           .from(p)
@@ -555,7 +555,7 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
           .trim()
           .slice(0, 120) || `download.${kind.ext}`;
       const title = meta.title.trim().slice(0, 120) || fileName;
-      await db.transaction(async (tx) => {
+      await events.transaction(async (tx) => {
         await tx.insert(pct).values({
           tenantId: ctx.tenantId,
           productId,
@@ -578,7 +578,7 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
 
     async removeContent(ctx: RequestContext, productId: string, contentId: string): Promise<ProductEditorView> {
       requireAccess(ctx, 'catalog');
-      await db.transaction(async (tx) => {
+      await events.transaction(async (tx) => {
         const gone = await tx
           .delete(pct)
           .where(and(eq(pct.tenantId, ctx.tenantId), eq(pct.productId, productId), eq(pct.contentId, contentId)))
