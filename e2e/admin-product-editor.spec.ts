@@ -1,0 +1,107 @@
+import { expect, type Page, test } from '@playwright/test';
+import sharp from 'sharp';
+import { STORES, snap } from './helpers';
+
+/**
+ * The product editor (issue 16 point 3): the owner creates a product with two uploaded pictures and
+ * an option, finds it on the storefront by search within a second, changes its price and sees the
+ * new price on the product page. Runs on the lighting store, on a product this spec creates (a name
+ * no other spec uses), so it changes nothing another spec reads.
+ */
+const lighting = STORES.lighting.url;
+
+async function logIn(page: Page, then: string) {
+  await page.goto(`${lighting}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
+  await page.getByLabel('Email').fill('owner@lighting.test');
+  await page.getByLabel('Password').fill('owner-demo-1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(`${lighting}${then}`);
+}
+
+/** Pictures made for the test (no binary fixture in git). */
+const picture = (background: string) =>
+  sharp({ create: { width: 640, height: 480, channels: 3, background } })
+    .png()
+    .toBuffer();
+
+async function screenshots(page: Page, name: string) {
+  await page.waitForFunction(() =>
+    [...document.images].filter((i) => i.loading !== 'lazy').every((i) => i.complete && i.naturalWidth > 0),
+  );
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await snap(page, `admin-product-editor-${name}-1280`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await snap(page, `admin-product-editor-${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('the owner creates a product with pictures and an option, finds it by search, and reprices it', async ({
+  page,
+}) => {
+  const word = `Zephyrlamp${Date.now().toString(36)}`;
+  const name = `${word} Brass Floor Lamp`;
+  const sku = `ZPH-${Date.now().toString(36).toUpperCase()}`;
+
+  await logIn(page, '/manage-store/products/new');
+  await expect(page.getByRole('heading', { level: 1, name: 'Add product' })).toBeVisible();
+  await screenshots(page, 'new');
+
+  // A mistake first: the typed values stay, the error is next to its field.
+  await page.getByLabel('Title', { exact: true }).fill(name);
+  await page.getByLabel('SKU', { exact: true }).fill(sku);
+  await page.getByLabel('Price', { exact: true }).fill('12.345');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('error-listPrice')).toHaveText(/more than 2 decimals/);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue(name);
+  await expect(page.getByLabel('Price', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByLabel('Price', { exact: true }).fill('149.00');
+  await page.getByLabel('Status', { exact: true }).selectOption('ACTIVE');
+  await page.getByLabel('Stock received', { exact: true }).fill('5');
+  await page.getByLabel('Option name').first().fill('Shade');
+  await page.getByLabel('Choices').first().fill('Linen\nGlass +20.00');
+  await page.getByRole('textbox', { name: 'Feature 1 label' }).fill('Finish');
+  await page.getByRole('textbox', { name: 'Feature 1 value' }).fill('Brass');
+  await page.getByLabel('Add pictures', { exact: true }).setInputFiles([
+    { name: 'lit.png', mimeType: 'image/png', buffer: await picture('#b45309') },
+    { name: 'side.png', mimeType: 'image/png', buffer: await picture('#1e3a8a') },
+  ]);
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  await expect(page).toHaveURL(/\/manage-store\/products\/P[0-9A-F]+\?created=1$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Product created.' })).toBeVisible();
+  const productId = new URL(page.url()).pathname.split('/').pop() as string;
+  const pictures = page.getByRole('list', { name: 'Pictures, in order' }).getByRole('listitem');
+  await expect(pictures).toHaveCount(2);
+
+  // Alt text and the order, by keyboard: the second picture becomes the main one.
+  await page.getByLabel('Alt text (picture 2)').fill('The lamp from the side');
+  await page.getByRole('button', { name: 'Move picture 2 up' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Alt text (main picture)')).toHaveValue('The lamp from the side');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Product saved.' })).toBeVisible();
+  await expect(page.getByLabel('Alt text (main picture)')).toHaveValue('The lamp from the side');
+  await screenshots(page, 'edit');
+
+  // The storefront's search finds it within a second of the save.
+  const saved = Date.now();
+  await page.goto(`${lighting}/product/search/${word}`);
+  const card = page.getByTestId('product-card').filter({ hasText: name });
+  await expect(card).toBeVisible({ timeout: 1_000 });
+  expect(Date.now() - saved).toBeLessThan(3_000);
+  await expect(card.getByTestId('price-current')).toHaveText('$149.00');
+  await card.getByTestId('product-card-link').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+  await expect(page.getByRole('group', { name: /Shade/ })).toBeVisible();
+
+  // A new price, seen on the product page.
+  await page.goto(`${lighting}/manage-store/products/${productId}`);
+  await page.getByLabel('Price', { exact: true }).fill('129.50');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Product saved.' })).toBeVisible();
+  await page.goto(`${lighting}/product/search/${word}`);
+  await page.getByTestId('product-card').filter({ hasText: name }).getByTestId('product-card-link').click();
+  await expect(page.getByTestId('product-price').getByTestId('price-current')).toHaveText('$129.50');
+  await screenshots(page, 'storefront');
+});
