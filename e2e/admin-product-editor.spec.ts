@@ -50,13 +50,13 @@ test('the owner creates a product with pictures and an option, finds it by searc
   await page.getByLabel('Title', { exact: true }).fill(name);
   await page.getByLabel('SKU', { exact: true }).fill(sku);
   await page.getByLabel('Price', { exact: true }).fill('12.345');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByTestId('error-listPrice')).toHaveText(/more than 2 decimals/);
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue(name);
   await expect(page.getByLabel('Price', { exact: true })).toHaveAttribute('aria-invalid', 'true');
 
   await page.getByLabel('Price', { exact: true }).fill('149.00');
-  await page.getByLabel('Status', { exact: true }).selectOption('ACTIVE');
+  await page.getByRole('combobox', { name: 'Status' }).selectOption('ACTIVE');
   await page.getByLabel('Stock received', { exact: true }).fill('5');
   await page.getByLabel('Option name').first().fill('Shade');
   await page.getByLabel('Choices').first().fill('Linen\nGlass +20.00');
@@ -66,7 +66,7 @@ test('the owner creates a product with pictures and an option, finds it by searc
     { name: 'lit.png', mimeType: 'image/png', buffer: await picture('#b45309') },
     { name: 'side.png', mimeType: 'image/png', buffer: await picture('#1e3a8a') },
   ]);
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
 
   await expect(page).toHaveURL(/\/manage-store\/products\/P[0-9A-F]+\?created=1$/);
   await expect(page.getByRole('status').filter({ hasText: 'Product created.' })).toBeVisible();
@@ -79,7 +79,7 @@ test('the owner creates a product with pictures and an option, finds it by searc
   await page.getByRole('button', { name: 'Move picture 2 up' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByLabel('Alt text (main picture)')).toHaveValue('The lamp from the side');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Product saved.' })).toBeVisible();
   await expect(page.getByLabel('Alt text (main picture)')).toHaveValue('The lamp from the side');
   await screenshots(page, 'edit');
@@ -98,7 +98,7 @@ test('the owner creates a product with pictures and an option, finds it by searc
   // A new price, seen on the product page.
   await page.goto(`${lighting}/manage-store/products/${productId}`);
   await page.getByLabel('Price', { exact: true }).fill('129.50');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Product saved.' })).toBeVisible();
   await page.goto(`${lighting}/product/search/${word}`);
   await page.getByTestId('product-card').filter({ hasText: name }).getByTestId('product-card-link').click();

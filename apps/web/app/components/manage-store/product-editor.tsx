@@ -476,15 +476,14 @@ function ImagesCard({
         </ul>
       )}
       <div>
-        <label
-          htmlFor="newImages"
-          className="flex cursor-pointer flex-col items-center rounded-lg border-2 border-dashed border-neutral-300 px-4 py-6 text-center text-sm text-neutral-700 focus-within:ring-2 focus-within:ring-neutral-900 hover:bg-neutral-50"
-        >
+        <div className="flex flex-col items-center rounded-lg border-2 border-dashed border-neutral-300 px-4 py-5 text-center text-sm text-neutral-700 focus-within:ring-2 focus-within:ring-neutral-900">
           <ImagePlus aria-hidden className="mb-1 size-6 text-neutral-500" />
-          <span className="font-semibold">Add pictures</span>
-          <span className="text-xs text-neutral-500">
+          <label htmlFor="newImages" className="font-semibold">
+            Add pictures
+          </label>
+          <p id="newImages-hint" className="text-xs text-neutral-500">
             JPEG, PNG, WebP, AVIF or GIF, up to 10 MB in all; uploaded when you save.
-          </span>
+          </p>
           <input
             id="newImages"
             name="newImages"
@@ -492,10 +491,10 @@ function ImagesCard({
             multiple
             accept={MEDIA_ACCEPT}
             aria-invalid={errors.newImages ? true : undefined}
-            aria-describedby={errors.newImages ? 'newImages-error' : undefined}
+            aria-describedby={errors.newImages ? 'newImages-error' : 'newImages-hint'}
             className="mt-2 max-w-full text-xs"
           />
-        </label>
+        </div>
         <FieldNote name="newImages" error={errors.newImages} />
       </div>
       {chosenFromLibrary.length > 0 && (
