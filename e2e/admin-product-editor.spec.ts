@@ -105,3 +105,44 @@ test('the owner creates a product with pictures and an option, finds it by searc
   await expect(page.getByTestId('product-price').getByTestId('price-current')).toHaveText('$129.50');
   await screenshots(page, 'storefront');
 });
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the editor creates with a picture, names the field at fault, duplicates and deletes by plain posts', async ({
+    page,
+  }) => {
+    const stamp = Date.now().toString(36);
+    const name = `Nojslamp${stamp} Desk Lamp`;
+    const sku = `NJS-${stamp.toUpperCase()}`;
+    await logIn(page, '/manage-store/products/new');
+    await page.getByLabel('Title', { exact: true }).fill(name);
+    await page.getByLabel('SKU', { exact: true }).fill(sku);
+    await page.getByLabel('Price', { exact: true }).fill('10.00');
+    await page.getByLabel('Sale price', { exact: true }).fill('20.00');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByTestId('error-salePrice')).toHaveText('Sale price cannot be more than Price');
+    await expect(page.getByLabel('Title', { exact: true })).toHaveValue(name);
+
+    await page.getByLabel('Sale price', { exact: true }).fill('');
+    await page
+      .getByLabel('Add pictures', { exact: true })
+      .setInputFiles([{ name: 'front.png', mimeType: 'image/png', buffer: await picture('#15803d') }]);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page).toHaveURL(/\/manage-store\/products\/P[0-9A-F]+\?created=1$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+    await page.getByLabel('Alt text (main picture)').fill('A green desk lamp');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.reload();
+    await expect(page.getByLabel('Alt text (main picture)')).toHaveValue('A green desk lamp');
+
+    await page.getByRole('button', { name: 'Duplicate' }).click();
+    await expect(page).toHaveURL(/\?copied=1$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Copy of ${name}`);
+    await expect(page.getByText(`SKU ${sku}-COPY`, { exact: true })).toBeVisible();
+
+    await page.getByRole('link', { name: 'Delete…' }).click();
+    await page.getByRole('button', { name: 'Delete product' }).click();
+    await expect(page).toHaveURL(/\/manage-store\/products\?deleted=1$/);
+  });
+});

@@ -15,6 +15,20 @@ import type { ProductAdminService } from './product-admin.service';
 
 const FIELDS_MESSAGE = 'Please check the fields marked below.';
 
+/** The editor's labels, for schema messages that name a field by its API name. */
+const FIELD_LABELS: Record<string, string> = {
+  productName: 'Title',
+  sku: 'SKU',
+  listPrice: 'Price',
+  salePrice: 'Sale price',
+  seoTitle: 'SEO title',
+  seoDescription: 'SEO description',
+  shortDescription: 'Short description',
+  brandName: 'Brand',
+  slug: 'URL handle',
+  weightGrams: 'Weight',
+};
+
 const one = (form: ProductEditorForm, name: string): string => {
   const v = form[name];
   return (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim();
@@ -165,8 +179,13 @@ export function editorPayloadFromForm(
       const path = issue.path.map(String);
       const field = (path[0] === 'fields' ? path[1] : path[0]) as ProductEditorField;
       if (!(PRODUCT_EDITOR_FIELDS as readonly string[]).includes(field) || errors[field]) continue;
-      // "productName is required" reads "Product name is required" next to the field.
-      const message = issue.message.replace(/^[a-zA-Z]+: /, '').replace(new RegExp(`^${field} `), 'This ');
+      // "salePrice cannot be more than listPrice" reads "Sale price cannot be more than Price" next to the field.
+      const message = issue.message
+        .replace(/^[a-zA-Z]+: /, '')
+        .replace(
+          /\b(productName|sku|listPrice|salePrice|seoTitle|seoDescription|shortDescription|brandName|slug|weightGrams)\b/g,
+          (f) => FIELD_LABELS[f] ?? f,
+        );
       errors[field] = message.charAt(0).toUpperCase() + message.slice(1);
     }
   }

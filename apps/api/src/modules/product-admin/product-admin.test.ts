@@ -453,6 +453,13 @@ describe('the editor form', () => {
     expect(r.fieldErrors.listPrice).toMatch(/more than 2 decimals/);
   });
 
+  it('says a schema refusal in the words of the form', () => {
+    const r = parse({ productName: 'Lamp', sku: 'L-1', listPrice: '10', salePrice: '20', status: 'ACTIVE' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.fieldErrors).toEqual({ salePrice: 'Sale price cannot be more than Price' });
+  });
+
   it('reads a choice line with a price change', () => {
     expect(parseChoiceLine('Extra long +5', 'USD')).toEqual({ ok: true, label: 'Extra long', priceDelta: 500 });
     expect(parseChoiceLine('Short', 'USD')).toEqual({ ok: true, label: 'Short', priceDelta: 0 });

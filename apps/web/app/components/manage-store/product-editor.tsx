@@ -83,8 +83,11 @@ export function ProductEditor({
   page,
   answer,
   notice,
+  confirmDelete = false,
 }: {
   page: ProductEditorPageData;
+  /** The delete confirmation is open (?delete=1: a link, so it works without JavaScript). */
+  confirmDelete?: boolean;
   answer: ProductEditorAnswer | undefined;
   /** A message the loader carries over a redirect (created, copied). */
   notice: string | null;
@@ -334,7 +337,7 @@ export function ProductEditor({
           </div>
         </div>
       </PostForm>
-      {product && <MoreActions product={product} answer={answer} busy={busy} />}
+      {product && <MoreActions product={product} answer={answer} busy={busy} confirmDelete={confirmDelete} />}
     </DashboardLayout>
   );
 }
@@ -725,10 +728,12 @@ function MoreActions({
   product,
   answer,
   busy,
+  confirmDelete,
 }: {
   product: ProductEditorView;
   answer: ProductEditorAnswer | undefined;
   busy: string;
+  confirmDelete: boolean;
 }) {
   const dup = answer?.kind === 'duplicate' && !answer.result.ok ? answer.result : null;
   return (
@@ -759,29 +764,49 @@ function MoreActions({
             {busy === 'duplicate' ? 'Duplicating…' : 'Duplicate'}
           </button>
         </PostForm>
-        <PostForm
-          className="flex flex-wrap items-center justify-between gap-2 border-t border-neutral-100 pt-4"
-          aria-label="Delete product"
-          onSubmit={(e) => {
-            if (!window.confirm(product.hasOrders ? 'Archive this product?' : 'Delete this product for good?'))
-              e.preventDefault();
-          }}
-        >
-          <input type="hidden" name="intent" value="delete" />
-          <p className="text-sm text-neutral-600">
-            {product.hasOrders
-              ? 'Orders include this product, so it cannot be deleted: it will be archived instead.'
-              : 'Deletes the product, its pictures list and options. Products with orders are archived instead.'}
-          </p>
-          <button
-            type="submit"
-            disabled={busy !== ''}
-            className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-red-300 bg-white px-3.5 text-sm font-semibold text-red-700 hover:bg-red-50"
-          >
-            <Trash2 aria-hidden className="size-4" />
-            {product.hasOrders ? 'Archive product' : 'Delete product'}
-          </button>
-        </PostForm>
+        <div className="flex flex-wrap items-center justify-between gap-2 border-t border-neutral-100 pt-4 text-sm">
+          {confirmDelete ? (
+            <PostForm className="w-full" aria-label="Delete product">
+              <input type="hidden" name="intent" value="delete" />
+              <p className="font-semibold text-red-900">
+                {product.hasOrders ? `Archive “${product.productName}”?` : `Delete “${product.productName}” for good?`}
+              </p>
+              <p className="mt-1 text-neutral-700">
+                {product.hasOrders
+                  ? 'Orders include this product, so it cannot be deleted: it is archived instead, and shoppers no longer see it.'
+                  : 'The product, its options, features and downloads go; its pictures stay in your library.'}
+              </p>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <button
+                  type="submit"
+                  disabled={busy !== ''}
+                  className="inline-flex h-9 items-center gap-1.5 rounded-lg bg-red-700 px-3.5 font-semibold text-white hover:bg-red-800"
+                >
+                  <Trash2 aria-hidden className="size-4" />
+                  {product.hasOrders ? 'Archive product' : 'Delete product'}
+                </button>
+                <Link to="?" className={secondaryAction}>
+                  Keep it
+                </Link>
+              </div>
+            </PostForm>
+          ) : (
+            <>
+              <p className="text-neutral-600">
+                {product.hasOrders
+                  ? 'Orders include this product, so it cannot be deleted: it can be archived instead.'
+                  : 'Deletes the product. Products with orders are archived instead. You are asked to confirm.'}
+              </p>
+              <Link
+                to="?delete=1"
+                className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-red-300 bg-white px-3.5 font-semibold text-red-700 hover:bg-red-50"
+              >
+                <Trash2 aria-hidden className="size-4" />
+                {product.hasOrders ? 'Archive…' : 'Delete…'}
+              </Link>
+            </>
+          )}
+        </div>
       </div>
     </Card>
   );
