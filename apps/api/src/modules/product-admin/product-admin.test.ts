@@ -4,9 +4,14 @@ import { schema } from '@app/db';
 import { and, desc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestContext } from '../../lib/context';
+import type { PageRequest } from '../../lib/page-request';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { createStaff } from '../../test/staff';
-import { editorPayloadFromForm, parseChoiceLine } from './product-admin.pages';
+import { createAuditService } from '../audit/index';
+import { createDiskStorage, createMediaService } from '../media/index';
+import { editorPayloadFromForm, parseChoiceLine, productAdminPages } from './product-admin.pages';
+import { createProductAdminService } from './product-admin.service';
 
 /**
  * The product editor's API (issue 16 point 3): create, read, update, duplicate, delete or archive,
@@ -24,8 +29,17 @@ let settingsStaff: BrowserSession;
 const heard: { productIds?: string[] }[] = [];
 const stockHeard: string[][] = [];
 
+const seenCtx: RequestContext[] = [];
+
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({
+    extraRoutes: async (app) => {
+      app.get('/test/ctx', async (req) => {
+        seenCtx.push(req.ctx);
+        return {};
+      });
+    },
+  });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);
   shopper = await signIn(t.app, 'shopper@lighting.test', 'shopper-demo-1', HOST);
   gardenOwner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', 'garden.localhost');
@@ -464,5 +478,65 @@ describe('the editor form', () => {
     expect(parseChoiceLine('Extra long +5', 'USD')).toEqual({ ok: true, label: 'Extra long', priceDelta: 500 });
     expect(parseChoiceLine('Short', 'USD')).toEqual({ ok: true, label: 'Short', priceDelta: 0 });
     expect(parseChoiceLine('X +1.234', 'USD').ok).toBe(false);
+  });
+});
+
+describe('the page functions', () => {
+  const ctxOf = (session: BrowserSession | null) =>
+    t.app
+      .inject({ method: 'GET', url: '/test/ctx', headers: { host: HOST, ...(session ?? {}) } })
+      .then(() => seenCtx.at(-1) as RequestContext);
+  const pagesFor = (ctx: RequestContext) => {
+    const audit = createAuditService(t.database.db);
+    const storage = createDiskStorage(`${t.dataDir}/media`);
+    const media = createMediaService(t.database.db, { storage, audit });
+    const productAdmin = createProductAdminService(t.database.db, { audit, events: t.app.events, media, storage });
+    const page: PageRequest = { ctx, headers: {}, secure: false, assertFormFromStore() {}, cached: (_k, c) => c() };
+    return productAdminPages({ productAdmin })(page);
+  };
+
+  it('saves the form with an uploaded picture, and keeps the fields at fault', async () => {
+    const pages = pagesFor(await ctxOf(owner));
+    const u = unique();
+    const bad = await pages.saveProductForm(
+      null,
+      { productName: `Form Lamp ${u}`, sku: `FL-${u}`, listPrice: 'ten', status: 'ACTIVE' },
+      { images: [], content: null },
+    );
+    expect(bad).toMatchObject({
+      ok: false,
+      status: 400,
+      fieldErrors: { listPrice: expect.stringMatching(/not a price/) },
+    });
+    const good = await pages.saveProductForm(
+      null,
+      { productName: `Form Lamp ${u}`, sku: `FL-${u}`, listPrice: '10.50', status: 'ACTIVE', initialStock: '3' },
+      { images: [new Uint8Array(await png(60))], content: null },
+    );
+    if (!good.ok) throw new Error(JSON.stringify(good));
+    const editor = await pages.productEditor(good.productId);
+    expect(editor?.product).toMatchObject({ listPrice: 1050, stockQuantity: 3 });
+    expect(editor?.product?.images).toHaveLength(1);
+    const taken = await pages.saveProductForm(
+      null,
+      { productName: `Other ${u}`, sku: `FL-${u}`, listPrice: '1', status: 'ACTIVE' },
+      { images: [], content: null },
+    );
+    expect(taken).toMatchObject({
+      ok: false,
+      status: 409,
+      fieldErrors: { sku: expect.stringMatching(/already used/) },
+    });
+  });
+
+  it('refuses a visitor, a shopper and staff without the catalog permission', async () => {
+    for (const [session, status] of [
+      [null, 401],
+      [shopper, 403],
+      [settingsStaff, 403],
+    ] as const) {
+      const pages = pagesFor(await ctxOf(session));
+      await expect(pages.productEditor(null)).rejects.toMatchObject({ statusCode: status });
+    }
   });
 });
