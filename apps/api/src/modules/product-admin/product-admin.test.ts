@@ -529,6 +529,26 @@ describe('the page functions', () => {
     });
   });
 
+  it('adds a download posted with the form, and names the file when it is not a PDF or ZIP', async () => {
+    const pages = pagesFor(await ctxOf(owner));
+    const p = await created();
+    const form = { productName: p.productName as string, sku: p.sku, listPrice: '49.99', status: 'ACTIVE' };
+    const pdf = new Uint8Array(Buffer.from('%PDF-1.7\n%%EOF\n'));
+    const ok = await pages.saveProductForm(p.productId, form, {
+      images: [],
+      content: { bytes: pdf, fileName: 'manual.pdf', title: 'Manual' },
+    });
+    expect(ok).toMatchObject({ ok: true });
+    expect((await pages.productEditor(p.productId))?.product?.contents).toMatchObject([
+      { title: 'Manual', fileName: 'manual.pdf' },
+    ]);
+    const exe = await pages.saveProductForm(p.productId, form, {
+      images: [],
+      content: { bytes: new Uint8Array(Buffer.from('MZ\x90\x00')), fileName: 'setup.exe', title: 'Setup' },
+    });
+    expect(exe).toMatchObject({ ok: false, fieldErrors: { contentFile: expect.stringMatching(/^Only PDF and ZIP/) } });
+  });
+
   it('refuses a visitor, a shopper and staff without the catalog permission', async () => {
     for (const [session, status] of [
       [null, 401],
