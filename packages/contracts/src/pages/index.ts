@@ -1,5 +1,6 @@
 import type { AccessPages } from '../access';
 import type { CancelRequestPages } from '../cancel-request';
+import type { CatalogAdminPages } from '../catalog-admin';
 import type { DashboardPages } from '../dashboard';
 import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
@@ -68,7 +69,8 @@ export interface PageApi
     SitemapPages,
     CancelRequestPages,
     CmsPages,
-    StoreSettingsPages {}
+    StoreSettingsPages,
+    CatalogAdminPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
