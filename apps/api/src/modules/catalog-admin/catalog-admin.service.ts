@@ -10,7 +10,7 @@ import {
   type CategoryRollup,
   type CreateProductStoreCatalog,
   categoryCreateSchema,
-  categoryFieldsSchema,
+  type categoryFieldsSchema,
   categoryUpdateSchema,
   type ProdCatalogCategories,
   type StoreCatalog,
@@ -273,7 +273,7 @@ export function createCatalogAdminService(db: Db, deps: CatalogAdminDeps) {
         productStoreId: cl.productStoreId,
         catalogName: cl.catalogName,
         sequenceNum: cl.sequenceNum,
-        categoryCount: sql<number>`(SELECT count(*)::int FROM catalog_categories x WHERE x.tenant_id = ${cl.tenantId} AND x.prod_catalog_id = ${cl.prodCatalogId})`,
+        categoryCount: sql<number>`(SELECT count(*)::int FROM catalog_categories x WHERE x.tenant_id = catalogs.tenant_id AND x.prod_catalog_id = catalogs.prod_catalog_id)`,
       })
       .from(cl)
       .where(and(eq(cl.tenantId, ctx.tenantId), storeId ? eq(cl.productStoreId, storeId) : isNull(cl.productStoreId)))
@@ -408,7 +408,8 @@ export function createCatalogAdminService(db: Db, deps: CatalogAdminDeps) {
           });
           return;
         }
-        const name = body.catalogName as string;
+        const name = body.catalogName;
+        if (!name) throw AppError.notFound(`There is no catalog ${body.prodCatalogId} in this store.`);
         const prodCatalogId = body.prodCatalogId ?? (await uniqueId(tx, ctx, idFromName(name), 'catalog'));
         const row = { tenantId: ctx.tenantId, prodCatalogId, productStoreId, catalogName: name, sequenceNum };
         await tx.insert(cl).values(row);
