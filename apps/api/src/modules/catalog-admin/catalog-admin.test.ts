@@ -5,7 +5,7 @@ import type { AppEvents } from '../../lib/events/index';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
 import { createStaff } from '../../test/staff';
 
-const GARDEN = SEEDED_HOSTS.garden.host;
+const GARDEN: string = SEEDED_HOSTS.garden.host;
 const LIGHTING = SEEDED_HOSTS.lighting.host;
 const BASE = '/skulocity/api/v1/catalog';
 const seen: AppEvents['catalog.changed'][] = [];
