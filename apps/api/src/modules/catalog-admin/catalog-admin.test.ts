@@ -665,3 +665,29 @@ describe('category create, edit and delete', () => {
     expect(still?.categoryName).toBe(lightingCategory?.categoryName);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every catalog administration path', async () => {
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    const paths: [string, string][] = [
+      ['/stores/editproductstorecatalogs', 'get'],
+      ['/stores/createproductstorecatalog', 'post'],
+      ['/stores/deleteproductstorecatalog', 'post'],
+      ['/category/content/editProdCatalogCategories', 'get'],
+      ['/category/content/createProdCatalogCategory', 'post'],
+      ['/category/content/deleteProdCatalogCategory', 'post'],
+      ['/category/content/reorderProdCatalogCategories', 'post'],
+      ['/category/rollup/editrollup', 'get'],
+      ['/category/rollup/create/parent', 'post'],
+      ['/category/rollup/create/parent', 'put'],
+      ['/category/rollup/delete/parent', 'post'],
+      ['/category/rollup/move', 'post'],
+      ['/autocomplete/LookupProductCategory', 'get'],
+      ['/category/editcategory', 'get'],
+      ['/category/createcategory', 'post'],
+      ['/category/updatecategory', 'put'],
+      ['/category/deletecategory', 'post'],
+    ];
+    for (const [p, method] of paths) expect(doc.paths[`${BASE}${p}`]?.[method], `${method} ${p}`).toBeDefined();
+  });
+});
