@@ -940,7 +940,11 @@ export function createCatalogAdminService(db: Db, deps: CatalogAdminDeps) {
         catalogsOf(ctx, productStoreId),
         catalogsOf(ctx, null),
         db
-          .select({ productCategoryId: cat.productCategoryId, categoryName: cat.categoryName })
+          // The storefront's label (SPEC.md: categoryName, else description), so the page names every row.
+          .select({
+            productCategoryId: cat.productCategoryId,
+            categoryName: sql<string | null>`coalesce(${cat.categoryName}, ${cat.description})`,
+          })
           .from(cat)
           .where(eq(cat.tenantId, ctx.tenantId))
           .orderBy(asc(cat.categoryName), asc(cat.productCategoryId))

@@ -1,7 +1,7 @@
 import type { CategoriesActionResult } from '@app/contracts';
 import { FolderTree, Plus } from 'lucide-react';
-import { useMemo } from 'react';
-import { data, Link, useNavigation } from 'react-router';
+import { useEffect, useMemo } from 'react';
+import { data, Link, useNavigation, useSearchParams } from 'react-router';
 import { CatalogDropZone, CategoryTree, CategoryTreeProvider } from '../../components/manage-store/category-tree';
 import {
   Card,
@@ -46,6 +46,11 @@ export default function CategoriesPage({ loaderData, actionData }: Route.Compone
   const busy = navigation.state === 'submitting';
   const fromParam = useMemo(() => (DONE[done] ? { ok: true, message: DONE[done] as string } : null), [done]);
   useActionToast(actionData?.ok ? actionData : fromParam);
+  const [params, setParams] = useSearchParams();
+  useEffect(() => {
+    // Said once: a reload of the page does not say "created" again.
+    if (params.get('done')) setParams({}, { replace: true, preventScrollReset: true });
+  }, [params, setParams]);
   const failure = actionData && !actionData.ok ? actionData : null;
   const total = page.all.length;
 
@@ -81,7 +86,9 @@ export default function CategoriesPage({ loaderData, actionData }: Route.Compone
             title={c.catalogName}
             aside={
               <span className="flex items-center gap-2 text-xs text-neutral-500">
-                {c.tree.length} top {c.tree.length === 1 ? 'category' : 'categories'}
+                <span className="hidden sm:inline">
+                  {c.tree.length} top {c.tree.length === 1 ? 'category' : 'categories'}
+                </span>
                 <PostForm>
                   <input type="hidden" name="prodCatalogId" value={c.prodCatalogId} />
                   <button
