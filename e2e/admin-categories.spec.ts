@@ -74,7 +74,9 @@ test('the owner builds a catalog, drags a category into another and moves it bac
 
   // Drag the child's handle onto the parent's row: it goes inside it.
   await row(page, 'TREE_MOSS_CHILD')
-    .getByRole('button', { name: `Drag ${CHILD} to move it; or use the Move to menu` })
+    .getByRole('button', {
+      name: `Drag ${CHILD} to move it, or press the up and down arrow keys; or use the Move to menu`,
+    })
     .dragTo(row(page, 'TREE_FERN_PARENT').locator('> div'));
   await expect(page.getByText('Category moved.')).toBeVisible();
   const inside = page.getByRole('list', { name: `Inside ${PARENT}` });
@@ -132,6 +134,16 @@ test('the owner builds a catalog, drags a category into another and moves it bac
     'TREE_MOSS_CHILD',
   );
   expect(await barCategories(shopper)).toEqual([CHILD, PARENT]);
+  // And back down with the drag handle's arrow keys.
+  await row(page, 'TREE_MOSS_CHILD')
+    .getByRole('button', { name: new RegExp(`^Drag ${CHILD}`) })
+    .focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(catalogCard(page).getByTestId('category-row').first()).toHaveAttribute(
+    'data-category-id',
+    'TREE_FERN_PARENT',
+  );
+  expect(await barCategories(shopper)).toEqual([PARENT, CHILD]);
 
   // Deleting is refused while a category has products (a seeded one: nothing is changed), with the reason.
   await page.goto(`${garden}${PAGE}/GRD_PRUNERS`);
@@ -148,7 +160,7 @@ test('the owner builds a catalog, drags a category into another and moves it bac
   await page.getByRole('button', { name: 'Save category' }).click();
   await expect(page.getByText('Category saved.')).toBeVisible();
   await snap(page, 'admin-categories-edit-1280');
-  expect(await barCategories(shopper)).toEqual([CHILD, `${PARENT} Edited`]);
+  expect(await barCategories(shopper)).toEqual([`${PARENT} Edited`, CHILD]);
 
   for (const id of ['TREE_FERN_PARENT', 'TREE_MOSS_CHILD']) {
     await page.goto(`${garden}${PAGE}/${id}`);

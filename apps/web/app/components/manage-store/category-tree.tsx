@@ -21,6 +21,8 @@ interface TreeCtx {
   targets: Target[];
   drag: { current: { id: string; from: PlaceKey; index: number } | null };
   drop(to: PlaceKey, position: number | undefined): void;
+  /** One step up or down (the drag handle's arrow keys). */
+  step(id: string, from: PlaceKey, intent: 'move-up' | 'move-down'): void;
   busy: boolean;
 }
 
@@ -77,8 +79,17 @@ export function CategoryTreeProvider({
     setLive('Moving…');
   }
 
+  function step(id: string, from: PlaceKey, intent: 'move-up' | 'move-down') {
+    const body = new FormData();
+    body.set('intent', intent);
+    body.set('productCategoryId', id);
+    body.set('from', from);
+    body.set(CSRF_FIELD, root?.csrfToken ?? '');
+    fetcher.submit(body, { method: 'post' });
+  }
+
   return (
-    <Ctx.Provider value={{ targets, drag, drop, busy: fetcher.state !== 'idle' }}>
+    <Ctx.Provider value={{ targets, drag, drop, step, busy: fetcher.state !== 'idle' }}>
       <p aria-live="polite" className="sr-only">
         {live}
       </p>
@@ -215,7 +226,14 @@ function CategoryRow({
           onDragEnd={() => {
             if (ctx) ctx.drag.current = null;
           }}
-          aria-label={`Drag ${name} to move it; or use the Move to menu`}
+          onKeyDown={(e) => {
+            // The handle moves with the arrow keys too: dragging is never the only way.
+            if (!place || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+            e.preventDefault();
+            if (e.key === 'ArrowUp' ? index === 0 : index === count - 1) return;
+            ctx?.step(id, place, e.key === 'ArrowUp' ? 'move-up' : 'move-down');
+          }}
+          aria-label={`Drag ${name} to move it, or press the up and down arrow keys; or use the Move to menu`}
           className="hidden size-8 shrink-0 cursor-grab place-items-center rounded-lg text-neutral-400 hover:bg-neutral-100 sm:grid"
         >
           <GripVertical aria-hidden className="size-4" />
