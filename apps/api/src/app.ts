@@ -19,6 +19,7 @@ import { bannersPages, bannersRoutes, createBannersService } from './modules/ban
 import { cancelRequestPages, cancelRequestRoutes, createCancelRequestService } from './modules/cancel-request/index';
 import { cartPages, cartRoutes, createCartService, guestCartToken, mergeGuestCartOnLogin } from './modules/cart/index';
 import { catalogRoutes, createCatalogService } from './modules/catalog/index';
+import { catalogAdminPages, catalogAdminRoutes, createCatalogAdminService } from './modules/catalog-admin/index';
 import {
   checkoutPages,
   checkoutRoutes,
@@ -342,6 +343,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     ...opts.sitemap,
   });
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
+  const catalogAdmin = createCatalogAdminService(database.db, { audit, events, media, tenants });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
   events.on('catalog.changed', ({ tenantId }) => {
     cache.invalidateTenant(tenantId);
@@ -412,6 +414,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(draftsRoutes, { drafts });
   await app.register(sitemapRoutes, { sitemap });
   await app.register(cancelRequestRoutes, { cancelRequests });
+  await app.register(catalogAdminRoutes, { catalogAdmin });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
   if (config.NODE_ENV !== 'production' && !config.SMTP_URL && !opts.mailer) {
     await app.register(mailboxRoutes, { outboxDir: `${config.DATA_DIR}/outbox` });
@@ -469,6 +472,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         staffPages({ staff, visibility }),
         sitemapPages({ sitemap }),
         cancelRequestPages({ cancelRequests }),
+        catalogAdminPages({ catalogAdmin }),
         cmsPages({ cms, drafts }),
         storeSettingsPages({ settings: storeSettings, drafts }),
         productAdminPages({ productAdmin }),

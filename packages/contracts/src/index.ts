@@ -8,6 +8,7 @@ export * from './cancel-request';
 export * from './cards';
 export * from './cart';
 export * from './catalog';
+export * from './catalog-admin';
 export * from './catalog-options';
 export * from './checkout';
 export * from './cms';

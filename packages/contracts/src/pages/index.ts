@@ -1,5 +1,6 @@
 import type { AccessPages } from '../access';
 import type { CancelRequestPages } from '../cancel-request';
+import type { CatalogAdminPages } from '../catalog-admin';
 import type { DashboardPages } from '../dashboard';
 import type { ProductEditorPages } from '../product-editor';
 import type { SitemapPages } from '../sitemap';
@@ -70,7 +71,8 @@ export interface PageApi
     CancelRequestPages,
     CmsPages,
     StoreSettingsPages,
-    ProductEditorPages {}
+    ProductEditorPages,
+    CatalogAdminPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

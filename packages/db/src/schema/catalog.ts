@@ -20,7 +20,11 @@ export const catalogs = pgTable(
   {
     tenantId: text('tenant_id').notNull(),
     prodCatalogId: text('prod_catalog_id').notNull(),
-    productStoreId: text('product_store_id').notNull(),
+    /**
+     * The store the catalog is linked to; null while it is unlinked (kept with its categories, ready
+     * to be linked again). A tenant's catalog belongs to at most one of its stores (decision 035).
+     */
+    productStoreId: text('product_store_id'),
     catalogName: text('catalog_name').notNull(),
     sequenceNum: integer('sequence_num').notNull().default(0),
   },
@@ -46,9 +50,16 @@ export const categories = pgTable(
     linkTwoImageUrl: text('link_two_image_url'),
     /** Object-storage key, served by our media route; the fallback image. */
     linkTwoImageUrlS3: text('link_two_image_url_s3'),
+    /** The media library picture the owner chose (its /media/ path is in linkTwoImageUrl). */
+    imageMediaId: text('image_media_id'),
+    seoTitle: text('seo_title'),
+    seoDescription: text('seo_description'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productCategoryId] }),
+    // The pickers' lookup (LookupProductCategory): a prefix of the id or of the name, case-insensitive.
+    index('categories_id_prefix_idx').on(t.tenantId, sql`lower(${t.productCategoryId}) text_pattern_ops`),
+    index('categories_name_prefix_idx').on(t.tenantId, sql`lower(${t.categoryName}) text_pattern_ops`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
   ],
 );

@@ -48,7 +48,7 @@ export function createCatalogService(db: Db) {
         productStoreId,
         catalogCol: catalogs.map((x) => ({
           prodCatalogId: x.prodCatalogId,
-          productStoreId: x.productStoreId,
+          productStoreId,
           catalogName: x.catalogName,
           categoryList: byCatalog.get(x.prodCatalogId) ?? [],
         })),

@@ -2,6 +2,7 @@ import type { StaffPermission } from '@app/contracts/client';
 import {
   ChevronDown,
   FileText,
+  FolderTree,
   House,
   Image,
   Inbox,
@@ -40,6 +41,7 @@ export const DASHBOARD_NAV: { label?: string; items: NavItem[] }[] = [
       { to: '/manage-store', label: 'Home', icon: House },
       { to: '/manage-store/orders', label: 'Orders', icon: Inbox, permission: 'orders' },
       { to: '/manage-store/products', label: 'Products', icon: Tag, permission: 'catalog' },
+      { to: '/manage-store/categories', label: 'Categories', icon: FolderTree, permission: 'catalog' },
       { to: '/manage-store/customers', label: 'Customers', icon: Users, permission: 'customers' },
     ],
   },

@@ -1,0 +1,3 @@
+export { catalogAdminPages } from './catalog-admin.pages';
+export { catalogAdminRoutes } from './catalog-admin.routes';
+export { type CatalogAdminService, createCatalogAdminService } from './catalog-admin.service';
