@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { MAX_STOCK, PRODUCT_STATUSES, STOCK_ADJUST_REASONS, STOCK_REASONS } from './product-admin';
+import {
+  MAX_STOCK,
+  PRODUCT_STATUSES,
+  STOCK_ADJUST_REASONS,
+  STOCK_REASON_LABELS,
+  STOCK_REASONS,
+  type StockAdjustReason,
+  type StockReason,
+} from './product-admin';
 import type { FormOutcome } from './storefront';
 
 /**
@@ -132,11 +140,28 @@ export type StockAdjustFormResult =
   | FormOutcome<StockAdjustField>;
 export type LowStockFormResult = { ok: true; message: string } | FormOutcome<'lowStockThreshold'>;
 
+/**
+ * The labels of every reason, handed to the pages with their data: the browser bundle takes no zod,
+ * so it cannot import STOCK_REASON_LABELS itself.
+ */
+export interface StockReasonLabels {
+  /** The reasons an owner may pick, in order. */
+  adjustReasons: { value: StockAdjustReason; label: string }[];
+  reasonLabels: Record<StockReason, string>;
+}
+
 /** The inventory pages (issue 16 point 4); each function needs the catalog permission. */
 export interface InventoryPages {
-  inventoryPage(query: Record<string, string | undefined>): Promise<InventoryPage & { query: InventoryListQuery }>;
+  inventoryPage(
+    query: Record<string, string | undefined>,
+  ): Promise<InventoryPage & StockReasonLabels & { query: InventoryListQuery }>;
   /** null: no such product in this store. */
-  stockHistoryPage(productId: string, cursor?: string | null): Promise<StockHistory | null>;
+  stockHistoryPage(productId: string, cursor?: string | null): Promise<(StockHistory & StockReasonLabels) | null>;
   adjustStock(productId: string, fields: Record<string, string>): Promise<StockAdjustFormResult>;
   saveLowStockThreshold(fields: Record<string, string>): Promise<LowStockFormResult>;
 }
+
+export const STOCK_REASON_TEXT: StockReasonLabels = {
+  adjustReasons: STOCK_ADJUST_REASONS.map((value) => ({ value, label: STOCK_REASON_LABELS[value] })),
+  reasonLabels: STOCK_REASON_LABELS,
+};

@@ -3,6 +3,7 @@ import {
   inventoryListQuerySchema,
   lowStockSettingSchema,
   STOCK_ADJUST_FIELDS,
+  STOCK_REASON_TEXT,
   type StockAdjustField,
   type StockAdjustFormResult,
   stockAdjustSchema,
@@ -38,11 +39,11 @@ export function inventoryPages(deps: { inventory: InventoryService }): PageModul
         });
         const query = parsed.success ? parsed.data : {};
         try {
-          return { ...(await inventory.list(ctx, query)), query };
+          return { ...(await inventory.list(ctx, query)), ...STOCK_REASON_TEXT, query };
         } catch (err) {
           if (err instanceof AppError && err.field === 'cursor') {
             const { cursor: _dropped, ...rest } = query;
-            return { ...(await inventory.list(ctx, rest)), query: rest };
+            return { ...(await inventory.list(ctx, rest)), ...STOCK_REASON_TEXT, query: rest };
           }
           throw err;
         }
@@ -51,9 +52,11 @@ export function inventoryPages(deps: { inventory: InventoryService }): PageModul
       async stockHistoryPage(productId, cursor) {
         requireAccess(ctx, 'catalog');
         try {
-          return await inventory.history(ctx, productId, { cursor: cursor || null });
+          return { ...(await inventory.history(ctx, productId, { cursor: cursor || null })), ...STOCK_REASON_TEXT };
         } catch (err) {
-          if (err instanceof AppError && err.field === 'cursor') return inventory.history(ctx, productId);
+          if (err instanceof AppError && err.field === 'cursor') {
+            return { ...(await inventory.history(ctx, productId)), ...STOCK_REASON_TEXT };
+          }
           return nullIfNotFound(err);
         }
       },
