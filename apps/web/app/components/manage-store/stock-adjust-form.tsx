@@ -133,20 +133,26 @@ export function StockAdjustForm({
 export function StockLevel({ stock, threshold }: { stock: number; threshold: number }) {
   if (stock <= 0) {
     return (
-      <span className="shrink-0 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">
+      <span className="shrink-0 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800" data-stock={0}>
         Out of stock
       </span>
     );
   }
   if (stock <= threshold) {
     return (
-      <span className="shrink-0 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 tabular-nums">
+      <span
+        className="shrink-0 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 tabular-nums"
+        data-stock={stock}
+      >
         {stock} left · low
       </span>
     );
   }
   return (
-    <span className="shrink-0 rounded-full bg-neutral-100 px-2 py-0.5 text-xs font-semibold text-neutral-800 tabular-nums">
+    <span
+      className="shrink-0 rounded-full bg-neutral-100 px-2 py-0.5 text-xs font-semibold text-neutral-800 tabular-nums"
+      data-stock={stock}
+    >
       {stock} in stock
     </span>
   );
