@@ -21,7 +21,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   if (form.get('intent') === 'threshold') {
     const value = String(form.get('lowStockThreshold') ?? '').slice(0, 20);
-    const result = await context.api.saveLowStockThreshold({ lowStockThreshold: value });
+    // A refusal of access (a session that ended, a staff member without catalog) is the guard's page.
+    const result = await dashboardRead(request, () => context.api.saveLowStockThreshold({ lowStockThreshold: value }));
     return data(
       { intent: 'threshold' as const, productId: null, result, values: { lowStockThreshold: value } },
       { status: result.ok ? 200 : result.status },
@@ -29,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const productId = String(form.get('productId') ?? '').slice(0, 64);
   const values = adjustValues(form);
-  const result = await context.api.adjustStock(productId, values);
+  const result = await dashboardRead(request, () => context.api.adjustStock(productId, values));
   return data({ intent: 'adjust' as const, productId, result, values }, { status: result.ok ? 200 : result.status });
 }
 
