@@ -31,6 +31,7 @@ import { contactPages, contactRoutes, createContactService } from './modules/con
 import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
 import { createDraftsService, draftsPages, draftsRoutes } from './modules/drafts/index';
 import { healthRoutes } from './modules/health/index';
+import { createInventoryService, createThresholds, inventoryPages, inventoryRoutes } from './modules/inventory/index';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/index';
 import { createMailer, createMailQueue, type Mailer, mailboxRoutes } from './modules/mail/index';
 import {
@@ -210,9 +211,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     production: config.NODE_ENV === 'production',
   });
   const audit = createAuditService(database.db);
+  // The store's low-stock threshold: the dashboard, the inventory and the storefront's "only N left".
+  const thresholds = createThresholds(database.db);
+  const inventory = createInventoryService(database.db, { audit, events }, thresholds);
   // Look-and-content kinds (theme, banners, pages, details) register with it where they are built.
   const drafts = createDraftsService(database.db, { audit, events });
   const dashboard = createDashboardService(database.db, {
+    lowStockThreshold: thresholds.get,
     // The home lists the latest entries to those who may read the log (the settings permission).
     async recentActivity(ctx, limit) {
       if (!hasPermission(ctx, 'settings')) return null;
@@ -244,6 +249,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   };
   const catalog = createCatalogService(database.db);
   const products = createProductsService(database.db, {
+    lowStockThreshold: thresholds.get,
     searchIndex: {
       budgetBytes: (config.SEARCH_INDEX_MEMORY_MB ?? 512) * 2 ** 20,
       ttlMs: (config.SEARCH_INDEX_TTL_SECONDS ?? 60) * 1000,
@@ -295,7 +301,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const staff = createStaffService(database.db, { events, audit, mailer, visibility, linkOrigin });
   const newsletter = createNewsletterService(database.db, { mailer, secret: sessionSecret, linkOrigin });
   const cart = createCartService(database.db, { products });
-  const wishlist = createWishlistService(database.db, { cart });
+  const wishlist = createWishlistService(database.db, { cart, lowStockThreshold: thresholds.get });
   const orders = createOrdersService(database.db, { secret: sessionSecret, returnsOf: orderReturns });
   // Invoices render in worker threads, off the event loop every store shares (decision 024).
   const invoices = createInvoiceRenderer({ workers: config.INVOICE_PDF_WORKERS, queue: config.INVOICE_PDF_QUEUE });
@@ -346,6 +352,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const catalogAdmin = createCatalogAdminService(database.db, { audit, events, media, tenants });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
   events.on('catalog.changed', ({ tenantId }) => {
+    thresholds.forget(tenantId);
     cache.invalidateTenant(tenantId);
     products.catalogChanged(tenantId);
   });
@@ -358,10 +365,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     products.reviewsChanged(tenantId, productId);
   });
   events.on('settings.changed', ({ tenantId }) => {
+    thresholds.forget(tenantId);
     cache.invalidateTenant(tenantId);
     tenants.invalidate();
   });
   events.on('events.missed', () => {
+    thresholds.clear();
     cache.clear();
     products.allChanged();
     tenants.invalidate();
@@ -424,6 +433,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(mediaUploadRoutes, { media });
   await app.register(bannersRoutes, { banners });
   await app.register(productAdminRoutes, { productAdmin });
+  await app.register(inventoryRoutes, { inventory });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -468,6 +478,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         dashboardPages({ dashboard }),
         draftsPages({ drafts }),
         bannersPages({ banners, drafts }),
+        inventoryPages({ inventory }),
         mediaPages({ media }),
         staffPages({ staff, visibility }),
         sitemapPages({ sitemap }),

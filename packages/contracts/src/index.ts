@@ -17,6 +17,7 @@ export * from './dashboard';
 export * from './drafts';
 export * from './envelope';
 export * from './errors';
+export * from './inventory';
 export * from './media';
 export * from './money';
 export * from './newsletter';

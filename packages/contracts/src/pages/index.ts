@@ -3,6 +3,7 @@ import type { CancelRequestPages } from '../cancel-request';
 import type { CatalogAdminPages } from '../catalog-admin';
 import type { DashboardPages } from '../dashboard';
 import type { ProductEditorPages } from '../product-editor';
+import type { InventoryPages } from '../inventory';
 import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -72,7 +73,8 @@ export interface PageApi
     CmsPages,
     StoreSettingsPages,
     ProductEditorPages,
-    CatalogAdminPages {}
+    CatalogAdminPages,
+    InventoryPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

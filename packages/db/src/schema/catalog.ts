@@ -176,6 +176,8 @@ export const products = pgTable(
     index('products_search_idx').using('gin', t.searchVector),
     // Typo tolerance and autocomplete: trigram similarity on names.
     index('products_name_trgm_idx').using('gin', sql`lower(${t.productName}) gin_trgm_ops`),
+    // The inventory's search by the start of a SKU (lower(sku) LIKE 'abc%'), beside the name's trigrams.
+    index('products_sku_prefix_idx').on(t.tenantId, sql`lower(${t.sku}) text_pattern_ops`),
     check('products_price_ck', sql`${t.listPrice} >= 0 AND (${t.salePrice} IS NULL OR ${t.salePrice} >= 0)`),
     check('products_stock_ck', sql`${t.stockQuantity} >= 0`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),

@@ -10,13 +10,14 @@ import {
 } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
-import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, signedInUser, systemContext, type TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { Emitter } from '../../lib/events/index';
 import { checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, cartOwnerOf, evaluatePromo } from '../cart/index';
+import { changeStock } from '../inventory/index';
 import type { MailQueue } from '../mail/index';
 import { historyActor, type OrdersService, transitionOrder } from '../orders/index';
 import type { CardsService, PayPalClient } from '../payments/index';
@@ -25,7 +26,6 @@ import { quote, shippingRate, shipsTo, taxRateFor } from './quote';
 
 const sm = schema.shippingMethods;
 const tr = schema.taxRates;
-const p = schema.products;
 const o = schema.orders;
 const pc = schema.promoCodes;
 const pr = schema.promoRedemptions;
@@ -110,12 +110,14 @@ export async function giveBackReservation(
   orderId: string,
   lines: { productId: string; quantity: number }[],
 ) {
-  for (const line of lines) {
-    await tx
-      .update(p)
-      .set({ stockQuantity: sql`${p.stockQuantity} + ${line.quantity}` })
-      .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, line.productId)));
-  }
+  // Through the books (modules/inventory): the stock comes back as RELEASED, linked to the order.
+  const back = await changeStock(
+    tx,
+    ctx,
+    lines.map((l) => ({ productId: l.productId, delta: l.quantity, reason: 'RELEASED' as const, orderId })),
+  );
+  // A product of a placed order cannot be gone (products with orders are archived, not deleted).
+  if (!back.ok) throw new Error(`stock of order ${orderId} not given back: ${back.code} ${back.productId}`);
   const removed = await tx
     .delete(pr)
     .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.orderId, orderId)))
@@ -207,16 +209,21 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       paymentProvider: string;
     },
   ) {
-    for (const line of a.cart.lines) {
-      // Atomic: the row is only changed while enough is left, so concurrent orders cannot oversell.
-      const taken = await tx
-        .update(p)
-        .set({ stockQuantity: sql`${p.stockQuantity} - ${line.quantity}` })
-        .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, line.productId), gte(p.stockQuantity, line.quantity)))
-        .returning({ productId: p.productId });
-      if (taken.length === 0) {
-        throw new AppError(409, 'OUT_OF_STOCK', `Sorry, ${line.productName} sold out while you were checking out.`);
-      }
+    // Through the books (modules/inventory): every line's take and its SOLD movements, all or nothing.
+    // Atomic per product: a take only happens while enough is left, so concurrent orders cannot oversell.
+    const taken = await changeStock(
+      tx,
+      ctx,
+      a.cart.lines.map((l) => ({
+        productId: l.productId,
+        delta: -l.quantity,
+        reason: 'SOLD' as const,
+        orderId: a.orderId,
+      })),
+    );
+    if (!taken.ok) {
+      const name = a.cart.lines.find((l) => l.productId === taken.productId)?.productName ?? 'An item';
+      throw new AppError(409, 'OUT_OF_STOCK', `Sorry, ${name} sold out while you were checking out.`);
     }
     if (a.cartRow.promoCode) {
       const code = a.cartRow.promoCode;

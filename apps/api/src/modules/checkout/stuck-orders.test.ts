@@ -196,6 +196,21 @@ describe('the sweep of orders stuck in placed', () => {
     // The next run finds nothing to do: the stock went back once.
     expect((await sweep()).result).toEqual({ cancelled: [], paid: [], left: [] });
     expect(await stock()).toBe(20);
+    // The books (modules/inventory): taken as SOLD and given back as RELEASED, both naming the order.
+    const books = await t.database.db
+      .select()
+      .from(schema.stockMovements)
+      .where(
+        and(
+          eq(schema.stockMovements.tenantId, 'lighting'),
+          eq(schema.stockMovements.orderId, order?.orderId as string),
+        ),
+      );
+    expect(books.map((m) => [m.reason, m.productId, m.delta]).sort()).toEqual([
+      ['RELEASED', productId, 2],
+      ['SOLD', productId, -2],
+    ]);
+    expect(books.find((m) => m.reason === 'RELEASED')?.actorId).toBe(`job:${STUCK_ORDER_SWEEP}`);
 
     // The stalled checkout gets its charge through after all: the money goes back, nothing is sold.
     charge.release();

@@ -34,6 +34,8 @@ export interface DashboardDeps {
   recentActivity?: (ctx: RequestContext, limit: number) => Promise<ActivityEntry[] | null>;
   /** The clock; tests pin it. */
   now?: () => Date;
+  /** The store's low-stock threshold (the inventory module's); LOW_STOCK_THRESHOLD when absent. */
+  lowStockThreshold?: (ctx: RequestContext) => Promise<number>;
 }
 
 /** The start of `now`'s UTC calendar day. A store time zone would replace UTC here (decision 021). */
@@ -153,10 +155,12 @@ export function createDashboardService(db: Db, deps: DashboardDeps = {}) {
     async home(ctx: RequestContext, opts: { lowStockThreshold?: number } = {}): Promise<DashboardHome> {
       const now = clock();
       const currency = await storeCurrency(ctx);
+      const threshold =
+        opts.lowStockThreshold ?? (deps.lowStockThreshold ? await deps.lowStockThreshold(ctx) : LOW_STOCK_THRESHOLD);
       const [sold, waiting, low, recent] = await Promise.all([
         sales(ctx, currency, now),
         toFulfil(ctx),
-        lowStock(ctx, opts.lowStockThreshold ?? LOW_STOCK_THRESHOLD),
+        lowStock(ctx, threshold),
         activity(ctx),
       ]);
       return { currency, asOf: now.toISOString(), sales: sold, toFulfil: waiting, lowStock: low, activity: recent };

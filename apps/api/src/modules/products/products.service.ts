@@ -34,6 +34,7 @@ import {
 const p = schema.products;
 const pc = schema.productCategories;
 const cat = schema.categories;
+/** Before the store's threshold is known (tests that build the service alone): the column's default. */
 const LOW_STOCK = 5;
 
 type Row = typeof p.$inferSelect;
@@ -68,6 +69,8 @@ const MAX_PARSED = 10_000;
 
 export interface ProductsServiceOptions {
   searchIndex?: SearchIndexOptions;
+  /** The store's low-stock threshold for "only N left" (the inventory module's thresholds). */
+  lowStockThreshold?: (ctx: TenantContext) => Promise<number>;
 }
 
 export function createProductsService(db: Db, opts: ProductsServiceOptions = {}) {
@@ -181,6 +184,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       ctx.tenantId,
       rows.map((r) => r.productId),
     );
+    const low = opts.lowStockThreshold ? await opts.lowStockThreshold(ctx) : LOW_STOCK;
     return rows.map((r) => ({
       productId: r.productId,
       productName: r.productName,
@@ -194,7 +198,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       price: r.effectivePrice ?? r.salePrice ?? r.listPrice,
       currencyUomId: r.currencyUomId,
       inStock: r.stockQuantity > 0,
-      lowStock: r.stockQuantity > 0 && r.stockQuantity <= LOW_STOCK ? r.stockQuantity : null,
+      lowStock: r.stockQuantity > 0 && r.stockQuantity <= low ? r.stockQuantity : null,
       productType: r.productType,
       rating: rated.get(r.productId) ?? { average: null, count: 0 },
     }));

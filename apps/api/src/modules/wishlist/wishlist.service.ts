@@ -12,7 +12,7 @@ const w = schema.wishlistItems;
 const p = schema.products;
 const u = schema.users;
 
-/** Same threshold as the product pages' "Only 3 left". */
+/** Same threshold as the product pages' "Only 3 left" when the store's is not given (tests). */
 const LOW_STOCK = 5;
 
 const notInWishlist = () => AppError.notFound('That product is not in your wishlist.');
@@ -22,7 +22,10 @@ const notInWishlist = () => AppError.notFound('That product is not in your wishl
  * query names the tenant and the user, so another shopper's or another store's rows are simply not
  * found (404), never refused in a way that would tell them apart.
  */
-export function createWishlistService(db: Db, deps: { cart: CartService }) {
+export function createWishlistService(
+  db: Db,
+  deps: { cart: CartService; lowStockThreshold?: (ctx: TenantContext) => Promise<number> },
+) {
   async function productFor(ctx: TenantContext, productId: string) {
     const [row] = await db
       .select({ productId: p.productId, productName: p.productName, productType: p.productType })
@@ -51,6 +54,7 @@ export function createWishlistService(db: Db, deps: { cart: CartService }) {
         .where(and(eq(w.tenantId, ctx.tenantId), eq(w.userId, userId)))
         .orderBy(desc(w.createdAt), asc(w.productId))
         .limit(MAX_WISHLIST_ITEMS);
+      const low = deps.lowStockThreshold ? await deps.lowStockThreshold(ctx) : LOW_STOCK;
       const items: WishlistItem[] = rows.map(({ addedAt, product }) => ({
         productId: product.productId,
         productName: product.productName,
@@ -64,7 +68,7 @@ export function createWishlistService(db: Db, deps: { cart: CartService }) {
         price: product.effectivePrice ?? product.listPrice,
         listPrice: product.salePrice !== null && product.salePrice < product.listPrice ? product.listPrice : null,
         inStock: product.stockQuantity > 0,
-        lowStock: product.stockQuantity > 0 && product.stockQuantity <= LOW_STOCK ? product.stockQuantity : null,
+        lowStock: product.stockQuantity > 0 && product.stockQuantity <= low ? product.stockQuantity : null,
         configurable: product.productType === 'CONFIGURABLE',
         addedAt: addedAt.toISOString(),
       }));

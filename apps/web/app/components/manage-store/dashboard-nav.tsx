@@ -15,6 +15,7 @@ import {
   Tag,
   Users,
   Wallet,
+  Warehouse,
 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -42,6 +43,7 @@ export const DASHBOARD_NAV: { label?: string; items: NavItem[] }[] = [
       { to: '/manage-store/orders', label: 'Orders', icon: Inbox, permission: 'orders' },
       { to: '/manage-store/products', label: 'Products', icon: Tag, permission: 'catalog' },
       { to: '/manage-store/categories', label: 'Categories', icon: FolderTree, permission: 'catalog' },
+      { to: '/manage-store/inventory', label: 'Inventory', icon: Warehouse, permission: 'catalog' },
       { to: '/manage-store/customers', label: 'Customers', icon: Users, permission: 'customers' },
     ],
   },

@@ -1,0 +1,1 @@
+CREATE INDEX "products_sku_prefix_idx" ON "products" USING btree ("tenant_id",lower("sku") text_pattern_ops);
