@@ -130,8 +130,6 @@ export const lowStockSettingSchema = z.strictObject({
 });
 export type LowStockSetting = z.infer<typeof lowStockSettingSchema>;
 
-export const productIdParamsSchema = z.object({ productId: z.string().min(1).max(64) });
-
 /** The adjust form's fields (the inventory page's rows): "delta" adds or takes, "set" counts. */
 export const STOCK_ADJUST_FIELDS = ['reason', 'mode', 'quantity', 'note'] as const;
 export type StockAdjustField = (typeof STOCK_ADJUST_FIELDS)[number];
