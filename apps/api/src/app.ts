@@ -50,6 +50,7 @@ import {
   createTestPaymentProvider,
   type PaymentProvider,
 } from './modules/payments/index';
+import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
@@ -340,6 +341,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     ...opts.sitemap,
   });
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
+  const productList = createProductListService(database.db, { audit, events, jobs });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
   events.on('catalog.changed', ({ tenantId }) => {
     cache.invalidateTenant(tenantId);
@@ -418,6 +420,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
   await app.register(mediaUploadRoutes, { media });
   await app.register(bannersRoutes, { banners });
+  await app.register(productListRoutes, { productList });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -468,6 +471,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         cancelRequestPages({ cancelRequests }),
         cmsPages({ cms, drafts }),
         storeSettingsPages({ settings: storeSettings, drafts }),
+        productListPages({ productList }),
       ],
     });
   }

@@ -22,6 +22,7 @@ export * from './newsletter';
 export * from './pages/index';
 export * from './product-admin';
 export * from './product-csv';
+export * from './product-list';
 export * from './products';
 export * from './returns';
 export * from './sitemap';

@@ -14,6 +14,7 @@ import type { ContactPages } from './contact';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrdersPages } from './orders';
+import type { ProductListPages } from './product-list';
 import type { ReturnsPages } from './returns';
 import type { ReviewsPages } from './reviews';
 import type { ShellPages } from './shell';
@@ -34,6 +35,7 @@ export type {
   MediaPages,
   NewsletterPages,
   OrdersPages,
+  ProductListPages,
   ReturnsPages,
   ReviewsPages,
   ShellPages,
@@ -68,7 +70,8 @@ export interface PageApi
     SitemapPages,
     CancelRequestPages,
     CmsPages,
-    StoreSettingsPages {}
+    StoreSettingsPages,
+    ProductListPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
