@@ -23,6 +23,7 @@ export * from './pages/index';
 export * from './product-admin';
 export * from './product-csv';
 export * from './product-list';
+export * from './product-list-options';
 export * from './products';
 export * from './returns';
 export * from './sitemap';

@@ -1,29 +1,12 @@
 import { z } from 'zod';
 import { categoryIdSchema, MAX_PRICE_MINOR, MAX_STOCK, PRODUCT_STATUSES, STOCK_ADJUST_REASONS } from './product-admin';
+import { PRODUCT_LIST_PAGE_MAX, PRODUCT_LIST_SORTS, PRODUCT_STOCK_FILTERS } from './product-list-options';
 import type { FormOutcome } from './storefront';
 
 /**
  * The dashboard's product list (issue 16 points 3, 5, 6): one query schema for the page, the API,
  * the export and "the whole filtered list" of a bulk action, so the four always mean the same rows.
  */
-
-export const PRODUCT_LIST_SORTS = ['updated', 'name', 'price', 'stock', 'created'] as const;
-export type ProductListSort = (typeof PRODUCT_LIST_SORTS)[number];
-export const PRODUCT_LIST_SORT_LABELS: Record<ProductListSort, string> = {
-  updated: 'Last updated',
-  name: 'Name',
-  price: 'Price',
-  stock: 'Stock',
-  created: 'Date added',
-};
-/** in: at least one unit; low: at least one and at or below the store's low-stock threshold; out: none. */
-export const PRODUCT_STOCK_FILTERS = ['in', 'low', 'out'] as const;
-export type ProductStockFilter = (typeof PRODUCT_STOCK_FILTERS)[number];
-
-/** A page holds at most this many rows: with the compact row below, a page stays under 50 KB. */
-export const PRODUCT_LIST_PAGE_MAX = 50;
-/** A selection up to this size is changed at once; more (or "the whole filtered list" past it) runs as a job. */
-export const PRODUCT_BULK_INLINE_MAX = 200;
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const opt = <T extends z.ZodType>(s: T) => z.preprocess(blankToUndefined, s.optional());
@@ -59,11 +42,6 @@ export const adminProductQuerySchema = productListFilterSchema.extend({
 });
 export type AdminProductQuery = z.infer<typeof adminProductQuerySchema>;
 
-/** Name and date sort from A and oldest first by default; the rest (updated, price, stock) from the top. */
-export function adminProductDefaultDir(sort: ProductListSort): 'asc' | 'desc' {
-  return sort === 'name' ? 'asc' : 'desc';
-}
-
 /** One row of the list: only what the table shows (the editor reads the rest). */
 export const productListRowSchema = z.object({
   productId: z.string(),
@@ -94,45 +72,7 @@ export const productListPageSchema = z.object({
 });
 export type ProductListPage = z.infer<typeof productListPageSchema>;
 
-/** Columns an owner can show or hide (the name and the checkbox are always there). */
-export const PRODUCT_LIST_COLUMNS = [
-  'image',
-  'status',
-  'sku',
-  'brand',
-  'categories',
-  'price',
-  'stock',
-  'updated',
-] as const;
-export type ProductListColumn = (typeof PRODUCT_LIST_COLUMNS)[number];
-export const PRODUCT_LIST_COLUMN_LABELS: Record<ProductListColumn, string> = {
-  image: 'Picture',
-  status: 'Status',
-  sku: 'SKU',
-  brand: 'Brand',
-  categories: 'Categories',
-  price: 'Price',
-  stock: 'Stock',
-  updated: 'Updated',
-};
-export const PRODUCT_LIST_DEFAULT_COLUMNS: readonly ProductListColumn[] = [
-  'image',
-  'status',
-  'sku',
-  'price',
-  'stock',
-  'updated',
-];
-/** "image,status,price" -> the known columns in table order; anything else is dropped. */
-export function parseProductListColumns(text: string | null | undefined): ProductListColumn[] {
-  if (text == null) return [...PRODUCT_LIST_DEFAULT_COLUMNS];
-  const want = new Set(text.split(','));
-  return PRODUCT_LIST_COLUMNS.filter((c) => want.has(c));
-}
-
 /** What a bulk action does to each product. */
-export const PRODUCT_PRICE_MODES = ['set', 'amount', 'percent'] as const;
 export const productBulkActionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('status'), to: z.enum(PRODUCT_STATUSES, { error: 'choose a status' }) }),
   z.strictObject({ kind: z.literal('category.add'), categoryId: categoryIdSchema }),
@@ -146,7 +86,7 @@ export const productBulkActionSchema = z.discriminatedUnion('kind', [
      * `value` hundredths of a percent (-1000 is 10 % off), rounded to the nearest minor unit, halves
      * away from zero. A result below zero is zero.
      */
-    mode: z.enum(PRODUCT_PRICE_MODES, { error: 'mode must be set, amount or percent' }),
+    mode: z.enum(['set', 'amount', 'percent'], { error: 'mode must be set, amount or percent' }),
     value: z
       .number({ error: 'value must be a number' })
       .int('value must be a whole number')
