@@ -43,8 +43,12 @@ async function addProducts(
 
 const get = (url: string, session: BrowserSession | null = owner, host: string = POWER.host) =>
   t.app.inject({ method: 'GET', url, headers: { host, ...(session ?? {}) } });
-const post = (url: string, payload: Record<string, unknown>, session: BrowserSession | null = owner, host: string = POWER.host) =>
-  t.app.inject({ method: 'POST', url, headers: { host, origin: `http://${host}`, ...(session ?? {}) }, payload });
+const post = (
+  url: string,
+  payload: Record<string, unknown>,
+  session: BrowserSession | null = owner,
+  host: string = POWER.host,
+) => t.app.inject({ method: 'POST', url, headers: { host, origin: `http://${host}`, ...(session ?? {}) }, payload });
 
 async function allPages(query: string, limit: number): Promise<{ productId: string }[][]> {
   const pages: { productId: string }[][] = [];
@@ -103,7 +107,9 @@ describe('the list', () => {
       status: (['DRAFT', 'ARCHIVED', 'ACTIVE'] as const)[i],
     }));
     const names = async (q: string) =>
-      (await get(`/api/v1/product-list?q=${encodeURIComponent(q)}`)).json().data.rows.map((r: { name: string }) => r.name);
+      (await get(`/api/v1/product-list?q=${encodeURIComponent(q)}`))
+        .json()
+        .data.rows.map((r: { name: string }) => r.name);
     expect(await names('quartz')).toEqual(['Quartzite Grinder']);
     expect(await names('efin san')).toEqual(['Bluefin Sander']);
     expect(await names('luefin')).toEqual(['Bluefin Sander']);
@@ -145,17 +151,15 @@ describe('the list', () => {
       brandName: 'B'.repeat(120),
       smallImageUrl: `https://images.example.test/${'x'.repeat(270)}`,
     }));
-    await t.database.db
-      .insert(schema.productCategories)
-      .values(
-        ids.flatMap((productId) =>
-          ['PWR_DRILLS', 'PWR_SAWS', 'PWR_IMPACT', 'PWR_MITRE_TRACK'].map((productCategoryId) => ({
-            tenantId: T,
-            productCategoryId,
-            productId,
-          })),
-        ),
-      );
+    await t.database.db.insert(schema.productCategories).values(
+      ids.flatMap((productId) =>
+        ['PWR_DRILLS', 'PWR_SAWS', 'PWR_IMPACT', 'PWR_MITRE_TRACK'].map((productCategoryId) => ({
+          tenantId: T,
+          productCategoryId,
+          productId,
+        })),
+      ),
+    );
     const res = await get('/api/v1/product-list?q=BIG&limit=50');
     expect(res.statusCode).toBe(200);
     expect(res.json().data.rows.length).toBe(50);
@@ -343,7 +347,13 @@ describe('bulk actions', () => {
     const archived = await t.database.db
       .select({ n: sql<number>`count(*)::int` })
       .from(schema.products)
-      .where(and(eq(schema.products.tenantId, T), like(schema.products.productId, 'JQZ-%'), eq(schema.products.status, 'ARCHIVED')));
+      .where(
+        and(
+          eq(schema.products.tenantId, T),
+          like(schema.products.productId, 'JQZ-%'),
+          eq(schema.products.status, 'ARCHIVED'),
+        ),
+      );
     expect(archived[0]?.n).toBe(450);
     const entries = await audits(ids);
     expect(entries.length).toBe(450);
