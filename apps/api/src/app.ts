@@ -97,6 +97,7 @@ export interface BuildOptions {
         | 'STUCK_ORDER_MINUTES'
         | 'NIGHTLY_JOBS_AT'
         | 'LOGIN_ATTEMPTS_PER_IP'
+        | 'E2E_FIXTURES'
         | 'INVOICE_PDF_WORKERS'
         | 'INVOICE_PDF_QUEUE'
         | 'STORE_PDF_CONCURRENCY'
@@ -420,7 +421,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
   await app.register(mediaUploadRoutes, { media });
   await app.register(bannersRoutes, { banners });
-  await app.register(productListRoutes, { productList });
+  await app.register(productListRoutes, {
+    productList,
+    fixtures: config.E2E_FIXTURES === '1' && config.NODE_ENV !== 'production' ? { audit, events } : undefined,
+  });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);

@@ -155,14 +155,14 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
             />
           </label>
           <Select
-            label="Status"
+            label="Filter by status"
             name="status"
             value={query.status}
             options={Object.entries(PRODUCT_STATUS_LABELS)}
             any="Any status"
           />
           <Select
-            label="Stock"
+            label="Filter by stock"
             name="stock"
             value={query.stock}
             options={[
@@ -173,13 +173,19 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
             any="Any stock"
           />
           <Select
-            label="Category"
+            label="Filter by category"
             name="category"
             value={query.category}
             options={categories.map((c) => [c.id, c.name])}
             any="Any category"
           />
-          <Select label="Brand" name="brand" value={query.brand} options={brands.map((b) => [b, b])} any="Any brand" />
+          <Select
+            label="Filter by brand"
+            name="brand"
+            value={query.brand}
+            options={brands.map((b) => [b, b])}
+            any="Any brand"
+          />
           <label className="flex flex-col">
             <span className="sr-only">Sort by</span>
             <select name="order" defaultValue={sortValue} className={input}>

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { hydrated, STORES, snap } from './helpers';
+
+/**
+ * Issue 16 points 3, 5 and 6 (decision 036): the owner's product list on power.localhost. The spec
+ * creates its own products (names and SKUs unique to this run) and changes only those.
+ */
+const power = STORES.power.url;
+const run = `Zq${Date.now().toString(36)}`;
+
+async function logIn(page: Page, then: string) {
+  await page.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
+  await page.getByLabel('Email').fill('owner@power.test');
+  await page.getByLabel('Password').fill('owner-demo-1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(`${power}${then}`);
+}
+
+/** Creates this run's products with the owner's session (the fixtures route of browser tests). */
+async function createProducts(page: Page) {
+  const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+  const res = await page.request.post(`${power}/api/v1/product-list/test-fixtures`, {
+    headers: { origin: power, 'x-csrf-token': csrf },
+    data: {
+      products: [
+        { productName: `${run} Anvil Drill`, sku: `${run}-A`, listPrice: 4999, stock: 12, brandName: 'Voltline' },
+        { productName: `${run} Bevel Saw`, sku: `${run}-B`, listPrice: 8900, stock: 0 },
+        { productName: `${run} Chisel, "Pro"`, sku: `${run}-C`, listPrice: 1250, stock: 3 },
+      ],
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+test('the owner searches, filters, changes status and price of chosen products, and exports', async ({ page }) => {
+  await logIn(page, '/manage-store/products');
+  await expect(page.getByRole('heading', { level: 1, name: 'Products' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Add product' })).toHaveAttribute('href', '/manage-store/products/new');
+  await createProducts(page);
+  await hydrated(page);
+
+  // Search (server-side, every status).
+  const search = page.getByRole('searchbox', { name: 'Search products' });
+  await search.fill(run);
+  await page.getByRole('button', { name: 'Filter' }).click();
+  const rows = page.locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+
+  // Filter: out of stock.
+  await page.getByLabel('Filter by stock').selectOption('out');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`${run} Bevel Saw`);
+  await expect(rows.first()).toContainText('Out');
+  await page.getByLabel('Filter by stock').selectOption('');
+  await page.getByLabel('Sort by').selectOption('name:asc');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(rows).toHaveCount(3);
+  await expect(rows.first()).toContainText('Anvil Drill');
+
+  // Choose two rows with the keyboard, set them as drafts.
+  await page.getByRole('checkbox', { name: `Select ${run} Anvil Drill` }).focus();
+  await page.keyboard.press('Space');
+  await page.getByRole('checkbox', { name: `Select ${run} Bevel Saw` }).focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('selected-count')).toHaveText('2 selected');
+  await page.getByLabel('Action').focus();
+  await page.getByLabel('Action').selectOption('status:DRAFT');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '2 updated.' })).toBeVisible();
+  await expect(rows.nth(0)).toContainText('Draft');
+  await expect(rows.nth(1)).toContainText('Draft');
+  await expect(rows.nth(2)).toContainText('Active');
+
+  // Price: 10 % off the chisel and the drill (12.50 -> 11.25, 49.99 -> 44.99: 4.999 rounds to 5.00).
+  await page.getByRole('checkbox', { name: `Select ${run} Anvil Drill` }).check();
+  await page.getByRole('checkbox', { name: new RegExp(`Select ${run} Chisel`) }).check();
+  await page.getByLabel('Action').selectOption('price');
+  await page.getByLabel('How').selectOption('percent');
+  await page.getByLabel('Value').fill('-10');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '2 updated.' })).toBeVisible();
+  await expect(rows.nth(0)).toContainText('$44.99');
+  await expect(rows.nth(2)).toContainText('$11.25');
+  await expect(rows.nth(1)).toContainText('$89.00');
+
+  // A bad value is named next to the form, and nothing changes.
+  await page.getByRole('checkbox', { name: `Select ${run} Bevel Saw` }).check();
+  await page.getByLabel('Action').selectOption('price');
+  await page.getByLabel('Value').fill('abc');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'percent' })).toBeVisible();
+  await expect(rows.nth(1)).toContainText('$89.00');
+
+  await snap(page, 'admin-product-list-1280');
+
+  // Export keeps the filters: this run's three products only, in the product CSV format.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^products-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync((await download.path()) as string, 'utf8');
+  expect(csv.startsWith('\uFEFFsku,name,slug,status,brand,list_price')).toBe(true);
+  const lines = csv.trim().split('\n');
+  expect(lines.length).toBe(4);
+  expect(csv).toContain(`${run}-A,${run} Anvil Drill,`);
+  expect(csv).toContain(`"${run} Chisel, ""Pro"""`);
+  expect(csv).toContain(',44.99,');
+
+  // Columns: hide SKU, remembered on the next visit.
+  await page.getByText('Columns', { exact: true }).click();
+  await page.getByRole('checkbox', { name: 'SKU' }).uncheck();
+  await page.getByRole('button', { name: 'Save columns' }).click();
+  await expect(page.getByRole('columnheader', { name: 'SKU' })).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole('columnheader', { name: 'Price' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'SKU' })).toHaveCount(0);
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await snap(page, 'admin-product-list-375');
+});
+
+test('a search with no match says so and offers to clear the filters', async ({ page }) => {
+  await logIn(page, `/manage-store/products?q=${run}-nothing-here`);
+  await expect(page.getByText('No products match')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Clear filters' })).toBeVisible();
+  await snap(page, 'admin-product-list-empty');
+});
