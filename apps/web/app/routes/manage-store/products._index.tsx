@@ -90,6 +90,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
+/** The columns cookie set by the action reaches the browser on a document post as on a data request. */
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  return actionHeaders.has('set-cookie') ? actionHeaders : loaderHeaders;
+}
+
 export function meta({ matches }: Route.MetaArgs) {
   return dashboardMeta(matches, 'Products');
 }
@@ -212,7 +217,9 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
               Clear
             </Link>
           )}
-          <span className="flex-1" />
+        </Form>
+        {/* Outside the filter form: the columns menu is a form of its own (forms cannot nest). */}
+        <div className="flex flex-wrap justify-end gap-2 px-3 pb-2">
           <a
             href={`/api/v1/product-list/export.csv${filterQuery ? `?${filterQuery}` : ''}`}
             download
@@ -222,7 +229,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
             Export
           </a>
           <ColumnsMenu columns={show} />
-        </Form>
+        </div>
 
         <PostForm
           id="bulk"
