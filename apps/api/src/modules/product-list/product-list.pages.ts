@@ -74,7 +74,10 @@ function summary(r: ProductBulkResult): string {
   if (updated) parts.push(`${updated} updated`);
   if (r.archivedInstead) parts.push(`${r.archivedInstead} archived instead of deleted (they have orders)`);
   if (r.unchanged - r.archivedInstead > 0) parts.push(`${r.unchanged - r.archivedInstead} unchanged`);
-  return parts.length ? `${parts.join(', ')}.` : 'Nothing to change.';
+  const head = parts.length ? `${parts.join(', ')}.` : 'Nothing to change.';
+  // Why some were left (a few examples), apart from the archived ones already said.
+  const why = r.notes.filter((n) => !n.includes('archived instead')).slice(0, 3);
+  return why.length ? `${head} ${why.join('; ')}.` : head;
 }
 
 export function productListPages(deps: { productList: ProductListService }): PageModule<ProductListPages> {

@@ -1,9 +1,12 @@
 import { schema } from '@app/db';
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestContext } from '../../lib/context';
+import type { PageRequest } from '../../lib/page-request';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
 import { createStaff } from '../../test/staff';
-import { bulkPrice } from './product-list.service';
+import { productListPages } from './product-list.pages';
+import { bulkPrice, createProductListService } from './product-list.service';
 
 /**
  * The dashboard's product list (issue 16 points 3, 5, 6; decision 036): keyset pages without
@@ -19,6 +22,7 @@ let shopper: BrowserSession;
 let noCatalog: BrowserSession;
 let lightingOwner: BrowserSession;
 const heard: { name: string; ids: string[] }[] = [];
+const seenCtx: RequestContext[] = [];
 
 /** Test products: `n` rows named "<prefix> <i>", all written by one statement (so one updated_at: ties). */
 async function addProducts(
@@ -65,7 +69,14 @@ async function allPages(query: string, limit: number): Promise<{ productId: stri
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({
+    extraRoutes: async (app) => {
+      app.get('/test/ctx', async (req) => {
+        seenCtx.push(req.ctx);
+        return {};
+      });
+    },
+  });
   t.app.events.on('catalog.changed', (p) => {
     if (p.tenantId === T) heard.push({ name: 'catalog.changed', ids: p.productIds ?? [] });
   });
@@ -388,5 +399,64 @@ describe('export', () => {
     const lines = res.body.trim().split('\n');
     expect(lines.length).toBe(1204);
     expect(new Set(lines).size).toBe(1204);
+  });
+});
+
+describe('the page functions', () => {
+  const pages = () => {
+    // A second service on the same database and bus (the app's own is not exposed); its job type is
+    // registered on a runner of its own, so the app's runner keeps its handler.
+    const service = createProductListService(t.database.db, {
+      audit: { record: async () => null } as never,
+      events: t.app.events,
+      jobs: { register() {}, enqueue: t.app.jobs.enqueue, get: t.app.jobs.get } as never,
+    });
+    return service;
+  };
+  const ownerCtx = async () => {
+    await get('/test/ctx');
+    return seenCtx.at(-1) as RequestContext;
+  };
+  const page = (ctx: RequestContext): PageRequest => ({
+    ctx,
+    headers: {},
+    secure: false,
+    assertFormFromStore() {},
+    cached: (_key, compute) => compute(),
+  });
+
+  it('reads decimal prices and percents from the form, and names a bad value', async () => {
+    const ids = await addProducts('PGF', 2, (i) => ({ listPrice: [2000, 1000][i], salePrice: [null, 900][i] }));
+    const api = productListPages({ productList: pages() })(page(await ownerCtx()));
+    const cut = await api.productBulkAction(
+      { action: 'price', priceField: 'list', priceMode: 'amount', value: '-2.50' },
+      ids,
+    );
+    expect(cut).toMatchObject({
+      ok: true,
+      message: '1 updated, 1 unchanged. PGF-SKU-1: the sale price would be above the price.',
+    });
+    const rows = await t.database.db
+      .select({ list: schema.products.listPrice, sale: schema.products.salePrice })
+      .from(schema.products)
+      .where(and(eq(schema.products.tenantId, T), inArray(schema.products.productId, ids)))
+      .orderBy(schema.products.productId);
+    // 20.00 -> 17.50; 10.00 -> 7.50 would put the sale price (9.00) above the price: skipped.
+    expect(rows).toEqual([
+      { list: 1750, sale: null },
+      { list: 1000, sale: 900 },
+    ]);
+    const bad = await api.productBulkAction({ action: 'price', priceMode: 'percent', value: '12.345' }, ids);
+    expect(bad).toMatchObject({ ok: false, status: 422, fieldErrors: { value: expect.stringContaining('percent') } });
+    const none = await api.productBulkAction({ action: 'status:DRAFT' }, []);
+    expect(none).toMatchObject({ ok: false, fieldErrors: { productIds: expect.any(String) } });
+    const nothing = await api.productBulkAction({ action: 'sing' }, ids);
+    expect(nothing).toMatchObject({ ok: false, fieldErrors: { action: expect.any(String) } });
+  });
+
+  it('lets a visitor or a shopper read nothing', async () => {
+    const visitor = { ...(await ownerCtx()), actor: { kind: 'guest' as const, cartToken: null } };
+    const api = productListPages({ productList: pages() })(page(visitor));
+    await expect(api.productListPage({})).rejects.toMatchObject({ statusCode: 401 });
   });
 });
