@@ -18,13 +18,15 @@ async function logIn(page: Page, then: string) {
 }
 
 /** Creates this run's products with the owner's session (the fixtures route of browser tests). */
-async function createProducts(page: Page) {
+type Fixture = { productName: string; sku: string; listPrice: number; stock: number; brandName?: string };
+const THREE: Fixture[] = [
+  { productName: `${run} Anvil Drill`, sku: `${run}-A`, listPrice: 4999, stock: 12, brandName: 'Voltline' },
+  { productName: `${run} Bevel Saw`, sku: `${run}-B`, listPrice: 8900, stock: 0 },
+  { productName: `${run} Chisel, "Pro"`, sku: `${run}-C`, listPrice: 1250, stock: 3 },
+];
+
+async function createProducts(page: Page, products: Fixture[] = THREE) {
   const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
-  const products = [
-    { productName: `${run} Anvil Drill`, sku: `${run}-A`, listPrice: 4999, stock: 12, brandName: 'Voltline' },
-    { productName: `${run} Bevel Saw`, sku: `${run}-B`, listPrice: 8900, stock: 0 },
-    { productName: `${run} Chisel, "Pro"`, sku: `${run}-C`, listPrice: 1250, stock: 3 },
-  ];
   // From the page (the browser resolves *.localhost; the test process may not): the owner's session.
   const res = await page.evaluate(
     async ({ csrf, products }) => {
@@ -133,4 +135,32 @@ test('a search with no match says so and offers to clear the filters', async ({ 
   await expect(page.getByText('No products match')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Clear filters' })).toBeVisible();
   await snap(page, 'admin-product-list-empty');
+});
+
+test('a change of more than 200 products runs in the background with its progress on the page', async ({ page }) => {
+  test.setTimeout(90_000);
+  const many = `${run}Bulk`;
+  await logIn(page, '/manage-store/products');
+  for (let batch = 0; batch < 5; batch++) {
+    await createProducts(
+      page,
+      Array.from({ length: 42 }, (_, i) => ({
+        productName: `${many} Bolt ${batch * 42 + i}`,
+        sku: `${many}-${batch * 42 + i}`,
+        listPrice: 100,
+        stock: 1,
+      })),
+    );
+  }
+  await page.goto(`${power}/manage-store/products?q=${many}`);
+  await hydrated(page);
+  await page.getByLabel('Which products').selectOption('all');
+  await page.getByLabel('Action').selectOption('status:ARCHIVED');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/[?&]job=/);
+  const card = page.getByRole('region', { name: 'Bulk change' });
+  await expect(card).toBeVisible();
+  await expect(page.getByTestId('bulk-done')).toContainText('Done: 210 of 210 products changed', { timeout: 30_000 });
+  await expect(page.locator('tbody tr').first()).toContainText('Archived');
+  await snap(page, 'admin-product-list-job');
 });
