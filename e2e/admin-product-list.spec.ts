@@ -86,7 +86,7 @@ test('the owner searches, filters, changes status and price of chosen products, 
   await page.getByRole('checkbox', { name: `Select ${run} Anvil Drill` }).check();
   await page.getByRole('checkbox', { name: new RegExp(`Select ${run} Chisel`) }).check();
   await page.getByLabel('Action').selectOption('price');
-  await page.getByLabel('How').selectOption('percent');
+  await page.getByLabel('Price change').selectOption('percent');
   await page.getByLabel('Value').fill('-10');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByRole('status').filter({ hasText: '2 updated.' })).toBeVisible();
@@ -163,4 +163,26 @@ test('a change of more than 200 products runs in the background with its progres
   await expect(page.getByTestId('bulk-done')).toContainText('Done: 210 of 210 products changed', { timeout: 30_000 });
   await expect(page.locator('tbody tr').first()).toContainText('Archived');
   await snap(page, 'admin-product-list-job');
+});
+
+test('without JavaScript the bulk form still posts and the list shows the change', async ({ page, browser }) => {
+  const name = `${run}Nojs`;
+  await logIn(page, '/manage-store/products');
+  await createProducts(page, [{ productName: `${name} Clamp`, sku: `${name}-1`, listPrice: 700, stock: 4 }]);
+  const cookies = await page.context().cookies();
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await context.addCookies(cookies);
+  const plain = await context.newPage();
+  await plain.goto(`${power}/manage-store/products?q=${name}`);
+  await expect(plain.locator('tbody tr')).toHaveCount(1);
+  await expect(plain.getByRole('cell', { name: '4', exact: true })).toBeVisible();
+  await plain.getByRole('checkbox', { name: `Select ${name} Clamp` }).check();
+  await plain.getByLabel('Action').selectOption('stock');
+  await plain.getByLabel('Stock change').selectOption('delta');
+  await plain.getByLabel('Reason').selectOption('RECEIVED');
+  await plain.getByLabel('Value').fill('6');
+  await plain.getByRole('button', { name: 'Apply' }).click();
+  await expect(plain.getByRole('cell', { name: '10', exact: true })).toBeVisible();
+  await expect(plain.getByRole('cell', { name: '4', exact: true })).toHaveCount(0);
+  await context.close();
 });

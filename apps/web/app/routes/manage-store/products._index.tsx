@@ -118,6 +118,11 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [kind, setKind] = useState('');
   const [scope, setScope] = useState<'selected' | 'all'>('selected');
+  // Without JavaScript every field of the bulk form is there and Apply always posts; with it, only the
+  // chosen action's fields show and Apply waits for a choice.
+  const [js, setJs] = useState(false);
+  useEffect(() => setJs(true), []);
+  const needs = (k: string) => !js || kind === k;
   const show = new Set<ProductListColumn>(columns);
 
   // After a change, the rows may be different ones: start the selection afresh.
@@ -282,7 +287,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
                 <option value="delete">Delete (archive if ordered)</option>
               </select>
             </label>
-            {(kind === 'category.add' || kind === 'category.remove') && (
+            {(needs('category.add') || needs('category.remove')) && (
               <label className="flex flex-col">
                 <span className="sr-only">Category</span>
                 <select name="categoryId" className={input} defaultValue="">
@@ -295,22 +300,22 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
                 </select>
               </label>
             )}
-            {kind === 'price' && (
+            {needs('price') && (
               <>
                 <select name="priceField" aria-label="Which price" className={input} defaultValue="list">
                   <option value="list">Price</option>
                   <option value="sale">Sale price</option>
                 </select>
-                <select name="priceMode" aria-label="How" className={input} defaultValue="percent">
+                <select name="priceMode" aria-label="Price change" className={input} defaultValue="percent">
                   <option value="percent">Change by %</option>
                   <option value="amount">Change by amount</option>
                   <option value="set">Set to</option>
                 </select>
               </>
             )}
-            {kind === 'stock' && (
+            {needs('stock') && (
               <>
-                <select name="stockMode" aria-label="How" className={input} defaultValue="delta">
+                <select name="stockMode" aria-label="Stock change" className={input} defaultValue="delta">
                   <option value="delta">Add (or − to remove)</option>
                   <option value="set">Set to</option>
                 </select>
@@ -323,7 +328,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
                 </select>
               </>
             )}
-            {(kind === 'price' || kind === 'stock') && (
+            {(needs('price') || needs('stock')) && (
               <label className="flex flex-col">
                 <span className="sr-only">Value</span>
                 <input
@@ -338,8 +343,8 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
             )}
             <button
               type="submit"
-              className={primaryAction}
-              disabled={busy || !kind || (scope === 'selected' && selected.size === 0)}
+              className={`${primaryAction} disabled:cursor-not-allowed disabled:opacity-40`}
+              disabled={js && (busy || !kind || (scope === 'selected' && selected.size === 0))}
               onClick={(e) => {
                 if (
                   kind === 'delete' &&
