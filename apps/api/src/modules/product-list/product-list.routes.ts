@@ -8,6 +8,7 @@ import {
   productBulkAnswerSchema,
   productBulkJobSchema,
   productBulkRequestSchema,
+  productFieldsSchema,
   productListFilterSchema,
   productListPageSchema,
 } from '@app/contracts';
@@ -149,15 +150,14 @@ function testFixtureRoute(app: App, deps: { audit: AuditService; events: EventBu
       const productIds = await deps.events.transaction(async (tx) => {
         const ids: string[] = [];
         for (const f of req.body.products) {
-          const written = await writeProduct(tx, ctx, deps, {
-            fields: {
-              productName: f.productName,
-              sku: f.sku,
-              brandName: f.brandName ?? null,
-              listPrice: f.listPrice,
-              status: 'ACTIVE',
-            } as never,
+          const fields = productFieldsSchema.parse({
+            productName: f.productName,
+            sku: f.sku,
+            brandName: f.brandName ?? null,
+            listPrice: f.listPrice,
+            status: 'ACTIVE',
           });
+          const written = await writeProduct(tx, ctx, deps, { fields });
           if (!written.ok) throw AppError.field(422, 'VALIDATION_FAILED', written.field, written.message);
           const stocked = await changeStock(tx, ctx, [
             { productId: written.productId, set: f.stock, reason: 'RECEIVED' },
