@@ -343,7 +343,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
             )}
             <button
               type="submit"
-              className={`${primaryAction} disabled:cursor-not-allowed disabled:opacity-40`}
+              className={`${secondaryAction} disabled:cursor-not-allowed disabled:opacity-40`}
               disabled={js && (busy || !kind || (scope === 'selected' && selected.size === 0))}
               onClick={(e) => {
                 if (
