@@ -53,6 +53,7 @@ import {
   type PaymentProvider,
 } from './modules/payments/index';
 import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
+import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
@@ -99,6 +100,7 @@ export interface BuildOptions {
         | 'STUCK_ORDER_MINUTES'
         | 'NIGHTLY_JOBS_AT'
         | 'LOGIN_ATTEMPTS_PER_IP'
+        | 'E2E_FIXTURES'
         | 'INVOICE_PDF_WORKERS'
         | 'INVOICE_PDF_QUEUE'
         | 'STORE_PDF_CONCURRENCY'
@@ -350,6 +352,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
   const catalogAdmin = createCatalogAdminService(database.db, { audit, events, media, tenants });
+  const productList = createProductListService(database.db, { audit, events, jobs });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
   events.on('catalog.changed', ({ tenantId }) => {
     thresholds.forget(tenantId);
@@ -434,6 +437,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(bannersRoutes, { banners });
   await app.register(productAdminRoutes, { productAdmin });
   await app.register(inventoryRoutes, { inventory });
+  await app.register(productListRoutes, {
+    productList,
+    fixtures: config.E2E_FIXTURES === '1' && config.NODE_ENV !== 'production' ? { audit, events } : undefined,
+  });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -487,6 +494,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         cmsPages({ cms, drafts }),
         storeSettingsPages({ settings: storeSettings, drafts }),
         productAdminPages({ productAdmin }),
+        productListPages({ productList }),
       ],
     });
   }

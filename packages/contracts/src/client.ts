@@ -7,6 +7,7 @@ export * from './display';
 export * from './media-limits';
 export * from './messages';
 export * from './money';
+export * from './product-list-options';
 export * from './return-reasons';
 export * from './staff-permissions';
 export * from './theme-contrast';

@@ -25,6 +25,8 @@ export * from './pages/index';
 export * from './product-admin';
 export * from './product-csv';
 export * from './product-editor';
+export * from './product-list';
+export * from './product-list-options';
 export * from './products';
 export * from './returns';
 export * from './sitemap';

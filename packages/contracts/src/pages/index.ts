@@ -17,6 +17,7 @@ import type { ContactPages } from './contact';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrdersPages } from './orders';
+import type { ProductListPages } from './product-list';
 import type { ReturnsPages } from './returns';
 import type { ReviewsPages } from './reviews';
 import type { ShellPages } from './shell';
@@ -37,6 +38,7 @@ export type {
   MediaPages,
   NewsletterPages,
   OrdersPages,
+  ProductListPages,
   ReturnsPages,
   ReviewsPages,
   ShellPages,
@@ -74,7 +76,8 @@ export interface PageApi
     StoreSettingsPages,
     ProductEditorPages,
     CatalogAdminPages,
-    InventoryPages {}
+    InventoryPages,
+    ProductListPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

@@ -173,6 +173,14 @@ export const products = pgTable(
     index('products_featured_idx').on(t.tenantId, t.isFeatured),
     // The dashboard's low-stock list: the few products at or below a threshold, emptiest first.
     index('products_stock_idx').on(t.tenantId, t.stockQuantity),
+    // The dashboard's product list (decision 036): each sort keyed on (value, product_id) for keyset
+    // pages, and the two equality filters with the default sort, so no page reads past what it shows.
+    index('products_list_name_idx').on(t.tenantId, t.productName, t.productId),
+    index('products_list_price_idx').on(t.tenantId, t.effectivePrice, t.productId),
+    index('products_list_stock_idx').on(t.tenantId, t.stockQuantity, t.productId),
+    index('products_list_created_idx').on(t.tenantId, t.introductionDate, t.productId),
+    index('products_list_status_idx').on(t.tenantId, t.status, t.updatedAt, t.productId),
+    index('products_list_brand_idx').on(t.tenantId, t.brandName, t.updatedAt, t.productId),
     index('products_search_idx').using('gin', t.searchVector),
     // Typo tolerance and autocomplete: trigram similarity on names.
     index('products_name_trgm_idx').using('gin', sql`lower(${t.productName}) gin_trgm_ops`),

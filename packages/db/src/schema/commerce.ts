@@ -255,6 +255,8 @@ export const orderLines = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.orderId, t.lineNo] }),
     check('order_lines_ck', sql`${t.quantity} > 0 AND ${t.lineTotal} = ${t.unitPrice} * ${t.quantity}`),
+    // "Was this product ever ordered?": a bulk delete archives those instead (decision 036).
+    index('order_lines_product_idx').on(t.tenantId, t.productId),
     foreignKey({ columns: [t.tenantId, t.orderId], foreignColumns: [orders.tenantId, orders.orderId] }).onDelete(
       'cascade',
     ),

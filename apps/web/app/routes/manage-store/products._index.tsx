@@ -1,0 +1,677 @@
+import type { ProductBulkFormResult, ProductBulkJob, ProductListRow } from '@app/contracts';
+import {
+  adminProductDefaultDir,
+  formatMoney,
+  PRODUCT_LIST_COLUMN_LABELS,
+  PRODUCT_LIST_COLUMNS,
+  PRODUCT_LIST_SORT_LABELS,
+  PRODUCT_LIST_SORTS,
+  PRODUCT_STATUS_LABELS,
+  type ProductListColumn,
+  parseProductListColumns,
+  STOCK_ADJUST_REASON_LABELS,
+} from '@app/contracts/client';
+import { Columns3, Download, ImageIcon, Plus, Search, Tag } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { data, Form, Link, redirect, useLocation, useNavigation, useRevalidator } from 'react-router';
+import {
+  Card,
+  CardEmpty,
+  DashboardLayout,
+  primaryAction,
+  secondaryAction,
+} from '../../components/manage-store/dashboard-layout';
+import { FormAlert } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
+import { useToast } from '../../components/ui/toast';
+import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
+import { useActionToast } from '../../lib/use-action-toast';
+import type { Route } from './+types/products._index';
+
+/** The columns a staff member chose, remembered in this browser for a year (decision 036). */
+const COLUMNS_COOKIE = 'sf_product_columns';
+const FILTER_KEYS = ['q', 'category', 'brand', 'status', 'stock', 'sort', 'dir'] as const;
+
+function cookieValue(request: Request, name: string): string | null {
+  const header = request.headers.get('cookie') ?? '';
+  for (const part of header.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return null;
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return dashboardRead(request, async () => {
+    const url = new URL(request.url);
+    const params = Object.fromEntries(url.searchParams);
+    // The sort menu sends "name:asc"; the list takes sort and dir.
+    if (params.order) {
+      const [sort, dir] = params.order.split(':');
+      params.sort = sort ?? '';
+      params.dir = dir ?? '';
+      delete params.order;
+    }
+    const jobId = url.searchParams.get('job');
+    const [list, job] = await Promise.all([
+      context.api.productListPage(params),
+      jobId ? context.api.productBulkJob(jobId.slice(0, 64)) : Promise.resolve(null),
+    ]);
+    return { ...list, job, columns: parseProductListColumns(cookieValue(request, COLUMNS_COOKIE)) };
+  });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return dashboardRead(request, async () => {
+    const form = await request.formData();
+    if (form.get('intent') === 'columns') {
+      const chosen = PRODUCT_LIST_COLUMNS.filter((c) => form.getAll('column').includes(c));
+      return data(
+        { result: { ok: true, message: 'Columns saved.', jobId: null, result: null } as ProductBulkFormResult },
+        {
+          headers: {
+            'set-cookie': `${COLUMNS_COOKIE}=${chosen.join(',')}; Path=/manage-store; Max-Age=31536000; SameSite=Lax`,
+          },
+        },
+      );
+    }
+    const fields: Record<string, string> = {};
+    for (const [k, v] of form.entries()) if (typeof v === 'string' && k !== 'productId') fields[k] = v.slice(0, 200);
+    const ids = form.getAll('productId').map(String).slice(0, 1000);
+    const result = await context.api.productBulkAction(fields, ids);
+    if (result.ok && result.jobId) {
+      // A large change runs in the background: the page follows its progress (?job=).
+      const url = new URL(request.url);
+      url.searchParams.delete('cursor');
+      url.searchParams.set('job', result.jobId);
+      throw redirect(`${url.pathname}${url.search}`);
+    }
+    return data({ result, values: fields }, { status: result.ok ? 200 : result.status });
+  });
+}
+
+/** The columns cookie set by the action reaches the browser on a document post as on a data request. */
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  return actionHeaders.has('set-cookie') ? actionHeaders : loaderHeaders;
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return dashboardMeta(matches, 'Products');
+}
+
+const running = (job: ProductBulkJob | null) => job?.status === 'pending' || job?.status === 'running';
+const STATUS_BADGE: Record<string, string> = {
+  ACTIVE: 'bg-emerald-100 text-emerald-900',
+  DRAFT: 'bg-sky-100 text-sky-900',
+  ARCHIVED: 'bg-neutral-200 text-neutral-700',
+};
+const input =
+  'h-9 rounded-lg border border-neutral-300 bg-white px-2.5 text-sm text-neutral-900 shadow-sm focus:border-neutral-900 focus:outline-none focus:ring-2 focus:ring-neutral-900/20';
+
+/** The store's products: search, filter, sort, choose some or all, change them at once, export. */
+export default function ProductsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { query, page, categories, brands, columns, job } = loaderData;
+  const result = actionData && 'result' in actionData ? actionData.result : null;
+  useActionToast(result);
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [kind, setKind] = useState('');
+  const [scope, setScope] = useState<'selected' | 'all'>('selected');
+  // Without JavaScript every field of the bulk form is there and Apply always posts; with it, only the
+  // chosen action's fields show and Apply waits for a choice.
+  const [js, setJs] = useState(false);
+  useEffect(() => setJs(true), []);
+  const needs = (k: string) => !js || kind === k;
+  const show = new Set<ProductListColumn>(columns);
+
+  // After a change, the rows may be different ones: start the selection afresh.
+  useEffect(() => setSelected(new Set()), [page]);
+
+  const filters = FILTER_KEYS.flatMap((k) => (query[k] ? [[k, String(query[k])] as const] : []));
+  const filterQuery = new URLSearchParams(filters as [string, string][]).toString();
+  const filtered = filters.some(([k]) => k !== 'sort' && k !== 'dir');
+  const allOnPage = page.rows.length > 0 && page.rows.every((r) => selected.has(r.productId));
+  const fieldError = (f: string) => (result && !result.ok ? (result.fieldErrors as Record<string, string>)[f] : null);
+  const sortValue = `${query.sort}:${query.dir ?? adminProductDefaultDir(query.sort)}`;
+
+  return (
+    <DashboardLayout
+      title="Products"
+      action={
+        <Link to="/manage-store/products/new" className={primaryAction}>
+          <Plus aria-hidden className="size-4" />
+          Add product
+        </Link>
+      }
+    >
+      <JobProgress job={job} />
+      <Card flush>
+        <Form
+          method="get"
+          className="flex flex-wrap items-end gap-2 px-3 pt-3 pb-2"
+          role="search"
+          aria-label="Filter products"
+        >
+          <label className="relative min-w-[12rem] flex-1">
+            <span className="sr-only">Search products</span>
+            <Search aria-hidden className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-neutral-400" />
+            <input
+              type="search"
+              name="q"
+              defaultValue={query.q ?? ''}
+              placeholder="Search by name, SKU or brand"
+              className={`${input} w-full pl-8`}
+            />
+          </label>
+          <Select
+            label="Filter by status"
+            name="status"
+            value={query.status}
+            options={Object.entries(PRODUCT_STATUS_LABELS)}
+            any="Any status"
+          />
+          <Select
+            label="Filter by stock"
+            name="stock"
+            value={query.stock}
+            options={[
+              ['in', 'In stock'],
+              ['low', `Low (≤ ${page.lowStockThreshold})`],
+              ['out', 'Out of stock'],
+            ]}
+            any="Any stock"
+          />
+          <Select
+            label="Filter by category"
+            name="category"
+            value={query.category}
+            options={categories.map((c) => [c.id, c.name])}
+            any="Any category"
+          />
+          <Select
+            label="Filter by brand"
+            name="brand"
+            value={query.brand}
+            options={brands.map((b) => [b, b])}
+            any="Any brand"
+          />
+          <label className="flex flex-col">
+            <span className="sr-only">Sort by</span>
+            <select name="order" defaultValue={sortValue} className={input}>
+              {PRODUCT_LIST_SORTS.flatMap((s) => [
+                <option key={`${s}:desc`} value={`${s}:desc`}>
+                  {PRODUCT_LIST_SORT_LABELS[s]}{' '}
+                  {s === 'name' ? '(Z–A)' : s === 'updated' || s === 'created' ? '(newest)' : '(highest)'}
+                </option>,
+                <option key={`${s}:asc`} value={`${s}:asc`}>
+                  {PRODUCT_LIST_SORT_LABELS[s]}{' '}
+                  {s === 'name' ? '(A–Z)' : s === 'updated' || s === 'created' ? '(oldest)' : '(lowest)'}
+                </option>,
+              ])}
+            </select>
+          </label>
+          <button type="submit" className={secondaryAction}>
+            Filter
+          </button>
+          {filtered && (
+            <Link
+              to="."
+              className="h-9 px-1 text-sm leading-9 font-medium text-neutral-700 underline underline-offset-2"
+            >
+              Clear
+            </Link>
+          )}
+        </Form>
+        {/* Outside the filter form: the columns menu is a form of its own (forms cannot nest). */}
+        <div className="flex flex-wrap justify-end gap-2 px-3 pb-2">
+          <a
+            href={`/api/v1/product-list/export.csv${filterQuery ? `?${filterQuery}` : ''}`}
+            download
+            className={secondaryAction}
+          >
+            <Download aria-hidden className="size-4" />
+            Export
+          </a>
+          <ColumnsMenu columns={show} />
+        </div>
+
+        <PostForm
+          id="bulk"
+          className="border-t border-neutral-100 bg-neutral-50 px-3 py-2"
+          aria-label="Change products"
+        >
+          {FILTER_KEYS.map((k) =>
+            query[k] ? <input key={k} type="hidden" name={`f_${k}`} value={String(query[k])} /> : null,
+          )}
+          <fieldset className="flex flex-wrap items-end gap-2">
+            <legend className="sr-only">Change the chosen products</legend>
+            <p className="mr-1 h-9 text-sm leading-9 text-neutral-700" aria-live="polite" data-testid="selected-count">
+              {selected.size ? `${selected.size} selected` : 'None selected'}
+            </p>
+            <label className="flex flex-col">
+              <span className="sr-only">Which products</span>
+              <select
+                name="scope"
+                value={scope}
+                onChange={(e) => setScope(e.currentTarget.value as 'selected')}
+                className={input}
+              >
+                <option value="selected">Selected products</option>
+                <option value="all">All {filtered ? 'filtered ' : ''}products</option>
+              </select>
+            </label>
+            <label className="flex flex-col">
+              <span className="sr-only">Action</span>
+              <select
+                name="action"
+                value={kind}
+                onChange={(e) => setKind(e.currentTarget.value)}
+                className={input}
+                aria-invalid={!!fieldError('action')}
+              >
+                <option value="">Choose an action…</option>
+                <optgroup label="Status">
+                  <option value="status:ACTIVE">Set as active</option>
+                  <option value="status:DRAFT">Set as draft</option>
+                  <option value="status:ARCHIVED">Archive</option>
+                </optgroup>
+                <optgroup label="Categories">
+                  <option value="category.add">Add to category…</option>
+                  <option value="category.remove">Remove from category…</option>
+                </optgroup>
+                <optgroup label="Price and stock">
+                  <option value="price">Change price…</option>
+                  <option value="stock">Adjust stock…</option>
+                </optgroup>
+                <option value="delete">Delete (archive if ordered)</option>
+              </select>
+            </label>
+            {(needs('category.add') || needs('category.remove')) && (
+              <label className="flex flex-col">
+                <span className="sr-only">Category</span>
+                <select name="categoryId" className={input} defaultValue="">
+                  <option value="">Choose a category…</option>
+                  {categories.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            {needs('price') && (
+              <>
+                <select name="priceField" aria-label="Which price" className={input} defaultValue="list">
+                  <option value="list">Price</option>
+                  <option value="sale">Sale price</option>
+                </select>
+                <select name="priceMode" aria-label="Price change" className={input} defaultValue="percent">
+                  <option value="percent">Change by %</option>
+                  <option value="amount">Change by amount</option>
+                  <option value="set">Set to</option>
+                </select>
+              </>
+            )}
+            {needs('stock') && (
+              <>
+                <select name="stockMode" aria-label="Stock change" className={input} defaultValue="delta">
+                  <option value="delta">Add (or − to remove)</option>
+                  <option value="set">Set to</option>
+                </select>
+                <select name="reason" aria-label="Reason" className={input} defaultValue="RECEIVED">
+                  {Object.entries(STOCK_ADJUST_REASON_LABELS).map(([v, l]) => (
+                    <option key={v} value={v}>
+                      {l}
+                    </option>
+                  ))}
+                </select>
+              </>
+            )}
+            {(needs('price') || needs('stock')) && (
+              <label className="flex flex-col">
+                <span className="sr-only">Value</span>
+                <input
+                  name="value"
+                  inputMode="decimal"
+                  placeholder={kind === 'price' ? 'e.g. -10 or 12.50' : 'e.g. 20'}
+                  className={`${input} w-32`}
+                  aria-invalid={!!fieldError('value')}
+                  aria-describedby={fieldError('value') ? 'bulk-value-error' : undefined}
+                />
+              </label>
+            )}
+            <button
+              type="submit"
+              className={`${secondaryAction} disabled:cursor-not-allowed disabled:opacity-40`}
+              disabled={js && (busy || !kind || (scope === 'selected' && selected.size === 0))}
+              onClick={(e) => {
+                if (
+                  kind === 'delete' &&
+                  !window.confirm('Delete these products? Products with orders are archived instead.')
+                ) {
+                  e.preventDefault();
+                }
+              }}
+            >
+              {busy ? 'Applying…' : 'Apply'}
+            </button>
+          </fieldset>
+          {result && !result.ok && (
+            <div className="mt-2" id="bulk-value-error">
+              <FormAlert message={Object.values(result.fieldErrors as Record<string, string>)[0] ?? result.message} />
+            </div>
+          )}
+        </PostForm>
+
+        {page.rows.length === 0 ? (
+          <CardEmpty icon={<Tag className="size-6" />} title={filtered ? 'No products match' : 'No products yet'}>
+            {filtered ? (
+              <>
+                Try other words or fewer filters.{' '}
+                <Link to="." className="font-medium underline underline-offset-2">
+                  Clear filters
+                </Link>
+              </>
+            ) : (
+              'Add your first product to start selling.'
+            )}
+          </CardEmpty>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[36rem] text-left text-sm">
+              <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
+                <tr>
+                  <th scope="col" className="w-9 px-3 py-2">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all products on this page"
+                      checked={allOnPage}
+                      onChange={() => setSelected(allOnPage ? new Set() : new Set(page.rows.map((r) => r.productId)))}
+                      className="size-4 rounded border-neutral-400"
+                    />
+                  </th>
+                  {show.has('image') && (
+                    <th scope="col" className="w-12 px-1 py-2">
+                      <span className="sr-only">Picture</span>
+                    </th>
+                  )}
+                  <th scope="col" className="px-2 py-2">
+                    Product
+                  </th>
+                  {show.has('status') && <th className="px-2 py-2">Status</th>}
+                  {show.has('sku') && <th className="px-2 py-2">SKU</th>}
+                  {show.has('brand') && <th className="px-2 py-2">Brand</th>}
+                  {show.has('categories') && <th className="px-2 py-2">Categories</th>}
+                  {show.has('price') && <th className="px-2 py-2 text-right">Price</th>}
+                  {show.has('stock') && <th className="px-2 py-2 text-right">Stock</th>}
+                  {show.has('updated') && <th className="px-3 py-2">Updated</th>}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-neutral-100">
+                {page.rows.map((r) => (
+                  <Row
+                    key={r.productId}
+                    row={r}
+                    show={show}
+                    low={page.lowStockThreshold}
+                    checked={selected.has(r.productId)}
+                    toggle={() =>
+                      setSelected((s) => {
+                        const next = new Set(s);
+                        if (next.has(r.productId)) next.delete(r.productId);
+                        else next.add(r.productId);
+                        return next;
+                      })
+                    }
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <nav
+          aria-label="Pages"
+          className="flex items-center justify-between gap-2 border-t border-neutral-100 px-3 py-2 text-sm"
+        >
+          <span className="text-neutral-600">
+            {page.rows.length} product{page.rows.length === 1 ? '' : 's'} on this page
+          </span>
+          <span className="flex gap-2">
+            {query.cursor && (
+              <Link to={`?${filterQuery}`} className={secondaryAction}>
+                First page
+              </Link>
+            )}
+            {page.nextCursor && (
+              <Link
+                to={`?${filterQuery}${filterQuery ? '&' : ''}cursor=${page.nextCursor}`}
+                className={secondaryAction}
+              >
+                Next page
+              </Link>
+            )}
+          </span>
+        </nav>
+      </Card>
+    </DashboardLayout>
+  );
+}
+
+function Select({
+  label,
+  name,
+  value,
+  options,
+  any,
+}: {
+  label: string;
+  name: string;
+  value: string | undefined;
+  options: (readonly [string, string])[];
+  any: string;
+}) {
+  return (
+    <label className="flex flex-col">
+      <span className="sr-only">{label}</span>
+      <select name={name} defaultValue={value ?? ''} className={`${input} max-w-[11rem]`}>
+        <option value="">{any}</option>
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Row({
+  row: r,
+  show,
+  low,
+  checked,
+  toggle,
+}: {
+  row: ProductListRow;
+  show: Set<ProductListColumn>;
+  low: number;
+  checked: boolean;
+  toggle: () => void;
+}) {
+  const href = `/manage-store/products/${encodeURIComponent(r.productId)}`;
+  return (
+    <tr className={checked ? 'bg-neutral-50' : 'hover:bg-neutral-50'}>
+      <td className="px-3 py-1.5">
+        <input
+          type="checkbox"
+          form="bulk"
+          name="productId"
+          value={r.productId}
+          checked={checked}
+          onChange={toggle}
+          aria-label={`Select ${r.name}`}
+          className="size-4 rounded border-neutral-400"
+        />
+      </td>
+      {show.has('image') && (
+        <td className="px-1 py-1.5">
+          {r.image ? (
+            <img
+              src={r.image}
+              alt=""
+              width={32}
+              height={32}
+              loading="lazy"
+              className="size-8 rounded border border-neutral-200 object-cover"
+            />
+          ) : (
+            <span className="flex size-8 items-center justify-center rounded border border-neutral-200 bg-neutral-50 text-neutral-400">
+              <ImageIcon aria-hidden className="size-4" />
+            </span>
+          )}
+        </td>
+      )}
+      <td className="max-w-[16rem] px-2 py-1.5">
+        <Link to={href} className="block truncate font-medium text-neutral-900 hover:underline">
+          {r.name}
+        </Link>
+      </td>
+      {show.has('status') && (
+        <td className="px-2 py-1.5">
+          <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_BADGE[r.status]}`}>
+            {PRODUCT_STATUS_LABELS[r.status]}
+          </span>
+        </td>
+      )}
+      {show.has('sku') && (
+        <td className="max-w-[9rem] truncate px-2 py-1.5 font-mono text-xs text-neutral-600">{r.sku}</td>
+      )}
+      {show.has('brand') && <td className="max-w-[8rem] truncate px-2 py-1.5 text-neutral-700">{r.brand ?? '—'}</td>}
+      {show.has('categories') && (
+        <td className="max-w-[10rem] truncate px-2 py-1.5 text-neutral-700">
+          {r.categories.join(', ') || '—'}
+          {r.categoryCount > r.categories.length ? ` +${r.categoryCount - r.categories.length}` : ''}
+        </td>
+      )}
+      {show.has('price') && (
+        <td className="px-2 py-1.5 text-right tabular-nums whitespace-nowrap">
+          {r.salePrice != null ? (
+            <>
+              {formatMoney(r.salePrice, r.currency)}{' '}
+              <s className="text-xs text-neutral-500">{formatMoney(r.listPrice, r.currency)}</s>
+            </>
+          ) : (
+            formatMoney(r.listPrice, r.currency)
+          )}
+        </td>
+      )}
+      {show.has('stock') && (
+        <td
+          className={`px-2 py-1.5 text-right tabular-nums ${r.stock === 0 ? 'font-medium text-red-700' : r.stock <= low ? 'font-medium text-amber-700' : 'text-neutral-800'}`}
+        >
+          {r.stock === 0 ? 'Out' : r.stock.toLocaleString('en-US')}
+        </td>
+      )}
+      {show.has('updated') && (
+        <td className="px-3 py-1.5 whitespace-nowrap text-xs text-neutral-600">
+          <time dateTime={r.updatedAt}>{formatDateTime(r.updatedAt)}</time>
+        </td>
+      )}
+    </tr>
+  );
+}
+
+/** The columns to show, as a small menu (a native disclosure: keyboard and no-JavaScript friendly). */
+function ColumnsMenu({ columns }: { columns: Set<ProductListColumn> }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  return (
+    <details ref={ref} className="relative">
+      <summary className={`${secondaryAction} cursor-pointer list-none`}>
+        <Columns3 aria-hidden className="size-4" />
+        Columns
+      </summary>
+      <div className="absolute right-0 z-20 mt-1 w-52 rounded-lg border border-neutral-200 bg-white p-3 shadow-lg">
+        <PostForm onSubmit={() => ref.current?.removeAttribute('open')}>
+          <input type="hidden" name="intent" value="columns" />
+          <fieldset>
+            <legend className="mb-1 text-xs font-semibold text-neutral-700">Show columns</legend>
+            {PRODUCT_LIST_COLUMNS.map((c) => (
+              <label key={c} className="flex items-center gap-2 py-0.5 text-sm">
+                <input type="checkbox" name="column" value={c} defaultChecked={columns.has(c)} className="size-4" />
+                {PRODUCT_LIST_COLUMN_LABELS[c]}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" className={`${secondaryAction} mt-2 w-full justify-center`}>
+            Save columns
+          </button>
+        </PostForm>
+      </div>
+    </details>
+  );
+}
+
+/** A background change's progress, read again every second while it runs (without JavaScript: Refresh). */
+function JobProgress({ job }: { job: ProductBulkJob | null }) {
+  const revalidator = useRevalidator();
+  const location = useLocation();
+  const toast = useToast();
+  const active = running(job);
+  const announced = useRef<string | null>(null);
+  useEffect(() => {
+    if (!active) return;
+    const timer = setTimeout(() => {
+      if (revalidator.state === 'idle') revalidator.revalidate();
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [active, revalidator, job]);
+  useEffect(() => {
+    if (job?.status === 'succeeded' && announced.current !== job.jobId) {
+      announced.current = job.jobId;
+      toast('success', `Done: ${job.result?.changed ?? 0} products changed.`);
+    }
+  }, [job, toast]);
+  if (!job) return null;
+  const percent = job.total ? Math.round((job.done / job.total) * 100) : 0;
+  return (
+    <Card title="Bulk change">
+      {active ? (
+        <div className="space-y-2" data-testid="bulk-progress">
+          <p role="status" className="text-sm text-neutral-700">
+            {job.status === 'pending' ? 'Waiting to start…' : `Changing products: ${job.done} of ${job.total} done`}
+          </p>
+          <div
+            role="progressbar"
+            aria-label="Bulk change"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            className="h-2 overflow-hidden rounded-full bg-neutral-200"
+          >
+            <div className="h-full bg-neutral-900 transition-all" style={{ width: `${Math.max(percent, 4)}%` }} />
+          </div>
+          <Link
+            to={`${location.pathname}${location.search}`}
+            reloadDocument
+            className="text-sm font-medium text-neutral-700 underline underline-offset-2"
+          >
+            Refresh
+          </Link>
+        </div>
+      ) : job.status === 'succeeded' ? (
+        <p role="status" className="text-sm text-neutral-700" data-testid="bulk-done">
+          Done: {job.result?.changed ?? 0} of {job.total} products changed
+          {job.result?.archivedInstead
+            ? `, ${job.result.archivedInstead} archived instead of deleted (they have orders)`
+            : ''}
+          .{job.result?.notes.length ? ` ${job.result.notes.join('; ')}.` : ''}
+        </p>
+      ) : (
+        <p role="alert" className="text-sm text-red-800">
+          {job.error ?? 'The change failed.'} {job.done} of {job.total} were changed.
+        </p>
+      )}
+    </Card>
+  );
+}
