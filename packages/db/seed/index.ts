@@ -190,7 +190,25 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
       })),
     ),
   );
-  await tx.insert(s.products).values(b.products);
+  // A seeded product was last changed when it came out; its stock is the opening balance of the books.
+  await tx.insert(s.products).values(b.products.map((p) => ({ ...p, updatedAt: p.introductionDate })));
+  const opening = b.products.filter((p) => p.stockQuantity > 0);
+  if (opening.length) {
+    await tx.insert(s.stockMovements).values(
+      opening.map((p) => ({
+        tenantId: t,
+        movementId: `opening-${p.productId}`,
+        productId: p.productId,
+        delta: p.stockQuantity,
+        quantityBefore: 0,
+        quantityAfter: p.stockQuantity,
+        reason: 'RECEIVED' as const,
+        note: 'Opening stock',
+        actorId: 'seed',
+        createdAt: p.introductionDate,
+      })),
+    );
+  }
   await tx.insert(s.productCategories).values(
     b.productCategories.map(([productCategoryId, productId, sequenceNum]) => ({
       tenantId: t,
