@@ -51,7 +51,9 @@ describe('changeStock, the one way stock changes', () => {
     expect(result[0]).toEqual({ ok: true, moved: [{ productId, before: start, after: start + 7, delta: 7 }] });
     expect(result[1]).toEqual({ ok: true, moved: [{ productId, before: start + 7, after: 3, delta: -start - 4 }] });
     expect(await stockOf('lighting', productId)).toBe(3);
-    const books = await movementsOf('lighting', productId);
+    const books = (await movementsOf('lighting', productId)).filter(
+      (m) => m.reason !== 'RECEIVED' || m.note !== 'Opening stock',
+    );
     expect(books.map((m) => [m.reason, m.quantityBefore, m.quantityAfter, m.note, m.actorId])).toEqual([
       ['RECEIVED', start, start + 7, 'Pallet 12', 'stock-test'],
       ['CORRECTION', start + 7, 3, null, 'stock-test'],
