@@ -50,6 +50,7 @@ import {
   createTestPaymentProvider,
   type PaymentProvider,
 } from './modules/payments/index';
+import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
@@ -340,6 +341,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     ...opts.sitemap,
   });
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
+  const productImports = createProductImportService(database.db, {
+    jobs,
+    events,
+    audit,
+    dataDir: config.DATA_DIR,
+    log: app.log,
+  });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
   events.on('catalog.changed', ({ tenantId }) => {
     cache.invalidateTenant(tenantId);
@@ -418,6 +426,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(mediaRoutes, { storage, generate: opts.generateMedia });
   await app.register(mediaUploadRoutes, { media });
   await app.register(bannersRoutes, { banners });
+  await app.register(productImportRoutes, { imports: productImports });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -465,6 +474,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         mediaPages({ media }),
         staffPages({ staff, visibility }),
         sitemapPages({ sitemap }),
+        productImportPages({ imports: productImports }),
         cancelRequestPages({ cancelRequests }),
         cmsPages({ cms, drafts }),
         storeSettingsPages({ settings: storeSettings, drafts }),

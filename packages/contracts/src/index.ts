@@ -22,6 +22,8 @@ export * from './newsletter';
 export * from './pages/index';
 export * from './product-admin';
 export * from './product-csv';
+export * from './product-csv-parse';
+export * from './product-import';
 export * from './products';
 export * from './returns';
 export * from './sitemap';

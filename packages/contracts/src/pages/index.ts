@@ -1,6 +1,7 @@
 import type { AccessPages } from '../access';
 import type { CancelRequestPages } from '../cancel-request';
 import type { DashboardPages } from '../dashboard';
+import type { ProductImportPages } from '../product-import';
 import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -68,7 +69,8 @@ export interface PageApi
     SitemapPages,
     CancelRequestPages,
     CmsPages,
-    StoreSettingsPages {}
+    StoreSettingsPages,
+    ProductImportPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

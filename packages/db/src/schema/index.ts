@@ -12,3 +12,4 @@ export * from './staff';
 export * from './store';
 export * from './tenancy';
 export * from './users';
+export * from './product-imports';
