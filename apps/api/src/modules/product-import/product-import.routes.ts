@@ -58,7 +58,11 @@ export async function productImportRoutes(app: App, { imports }: { imports: Prod
           throw new AppError(413, 'PAYLOAD_TOO_LARGE', `file: The file is larger than ${MB} MB; split it in parts.`);
         }
         const body = req.body instanceof Readable ? req.body : Readable.from([]);
-        const created = await imports.receive(req.ctx, body, req.query.fileName ?? 'products.csv');
+        const created = await imports.receive(req.ctx, body, req.query.fileName ?? 'products.csv').catch((err) => {
+          // The rest of a too-large body is not read: the connection closes after the answer.
+          if ((err as { statusCode?: number }).statusCode === 413) reply.header('connection', 'close');
+          throw err;
+        });
         reply.code(201).header('cache-control', 'private, no-store');
         return { data: created };
       },

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { type Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import {
   changedProductCsvColumns,
   PRODUCT_CSV_COLUMNS,
@@ -75,6 +74,48 @@ const fileError = (status: 413 | 422, message: string) => {
   err.fieldMessage = message;
   return err;
 };
+
+const tooLarge = () =>
+  fileError(413, `The file is larger than ${PRODUCT_IMPORT_MAX_BYTES / 1024 / 1024} MB; split it in parts.`);
+
+/**
+ * Writes the upload to `path`, counting bytes as they arrive. Past the limit it stops reading and
+ * refuses, without destroying the request: the client still gets the 413 (the route closes the
+ * connection after it).
+ */
+function writeLimited(body: Readable, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const out = createWriteStream(path);
+    let bytes = 0;
+    let settled = false;
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      body.pause();
+      body.removeListener('data', onData);
+      out.destroy();
+      reject(err);
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > PRODUCT_IMPORT_MAX_BYTES) return fail(tooLarge());
+      if (!out.write(chunk)) {
+        body.pause();
+        out.once('drain', () => body.resume());
+      }
+    };
+    body.on('data', onData);
+    body.once('error', fail);
+    out.once('error', fail);
+    body.once('end', () => {
+      if (settled) return;
+      out.end(() => {
+        settled = true;
+        resolve(bytes);
+      });
+    });
+  });
+}
 
 /** The rows of a stored file, header checked, streamed: memory holds one row, not the file. */
 async function* readRows(path: string, skip = 0): AsyncGenerator<DataRow> {
@@ -295,27 +336,8 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
     await mkdir(dirOf(ctx.tenantId), { recursive: true });
     const path = fileOf(ctx.tenantId, importId);
     let bytes = 0;
-    const limit = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        bytes += chunk.length;
-        if (bytes > PRODUCT_IMPORT_MAX_BYTES) {
-          done(
-            fileError(413, `The file is larger than ${PRODUCT_IMPORT_MAX_BYTES / 1024 / 1024} MB; split it in parts.`),
-          );
-          return;
-        }
-        done(null, chunk);
-      },
-    });
     try {
-      await pipeline(body, limit, createWriteStream(path));
-      // A multipart reader that stopped at its own limit ends the stream early instead of failing it.
-      if ((body as { truncated?: boolean }).truncated) {
-        throw fileError(
-          413,
-          `The file is larger than ${PRODUCT_IMPORT_MAX_BYTES / 1024 / 1024} MB; split it in parts.`,
-        );
-      }
+      bytes = await writeLimited(body, path);
       if (bytes === 0) throw fileError(422, 'Choose a CSV file to import.');
       const summary = await dryRun(ctx, path);
       const [row] = await db
