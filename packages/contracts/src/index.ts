@@ -24,6 +24,7 @@ export * from './product-admin';
 export * from './product-csv';
 export * from './product-csv-parse';
 export * from './product-import';
+export * from './product-import-help';
 export * from './products';
 export * from './returns';
 export * from './sitemap';

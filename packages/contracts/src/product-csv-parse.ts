@@ -20,9 +20,6 @@ import {
  * and the real run, so the dry run refuses exactly what the run will refuse.
  */
 
-/** The most an import file may weigh; the upload is refused past it while streaming. */
-export const PRODUCT_IMPORT_MAX_BYTES = 50 * 1024 * 1024;
-
 /** One problem of one row, as the error report lists it (row 1 = the first row after the header). */
 export interface ProductCsvProblem {
   row: number;

@@ -26,7 +26,7 @@ beforeAll(async () => {
       seen.push({ name, payload });
     });
   }
-});
+}, 180_000);
 afterAll(() => t?.close());
 
 const upload = (csv: string | Buffer | Readable, session: Partial<BrowserSession> = owner, host: string = GARDEN) =>
@@ -64,7 +64,8 @@ async function importAll(csv: string, session = owner, host: string = GARDEN): P
   return data(await get(`${BASE}/${data(up).importId}`, session, host));
 }
 
-describe('product CSV import', () => {
+// Imports of hundreds of rows on a shared, loaded machine: generous time, the assertions are what count.
+describe('product CSV import', { timeout: 180_000 }, () => {
   it('dry-runs a 200-row file with 3 bad rows without writing anything', async () => {
     const fixture = productCsvFixture('DRY', 200);
     const audits = await count(sql`SELECT count(*) AS n FROM audit_log WHERE tenant_id = 'garden'`);
