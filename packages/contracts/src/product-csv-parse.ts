@@ -127,6 +127,8 @@ export function parseProductCsvRow(
     problems.push({ column: 'currency', message: `"${cell('currency')}" is not a three-letter currency code (USD).` });
   }
 
+  if (!sku) problems.push({ column: 'sku', message: 'A SKU is required: products are matched by it.' });
+  if (!cell('name')) problems.push({ column: 'name', message: 'A name is required.' });
   const input: Record<string, unknown> = { ...base };
   input.sku = cell('sku');
   input.productName = cell('name');
