@@ -187,7 +187,8 @@ export function scaleCsvRecord(i: number, prefix = 'CSV'): ProductCsvRecord {
     status: 'ACTIVE',
     brandName: pick(BRANDS, i * 13),
     listPrice: 1000 + ((i * 7919) % 90000),
-    salePrice: i % 5 === 0 ? 900 + ((i * 7919) % 80000) : null,
+    // A sale price below the list price (a higher one is refused, as it should be).
+    salePrice: i % 5 === 0 ? Math.floor((1000 + ((i * 7919) % 90000)) * 0.8) : null,
     currencyUomId: 'USD',
     stockQuantity: (i * 31) % 200,
     weightGrams: 200 + (i % 5000),
