@@ -1,4 +1,8 @@
 /** The generated catalog of the search scale benchmark: deterministic names, brands and prices. */
+
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { PRODUCT_CSV_COLUMNS, type ProductCsvRecord, productCsvCells } from '@app/contracts';
 import { type Database, schema } from '@app/db';
 
 export const COUNT = Number(process.env.BENCH_PRODUCTS ?? 100_000);
@@ -172,4 +176,49 @@ export async function fill(database: Database) {
     await db.insert(schema.products).values(rows);
     await db.insert(schema.productCategories).values(memberships);
   }
+}
+
+/** The generated product `i` as a row of the product CSV (the export's format), for import benchmarks. */
+export function scaleCsvRecord(i: number, prefix = 'CSV'): ProductCsvRecord {
+  return {
+    sku: `${prefix}-${i}`,
+    productName: `${pick(ADJ, i)} ${pick(MAT, Math.floor(i / 7))} ${pick(KIND, Math.floor(i / 3))} ${prefix} ${i}`,
+    slug: '',
+    status: 'ACTIVE',
+    brandName: pick(BRANDS, i * 13),
+    listPrice: 1000 + ((i * 7919) % 90000),
+    // A sale price below the list price (a higher one is refused, as it should be).
+    salePrice: i % 5 === 0 ? Math.floor((1000 + ((i * 7919) % 90000)) * 0.8) : null,
+    currencyUomId: 'USD',
+    stockQuantity: (i * 31) % 200,
+    weightGrams: 200 + (i % 5000),
+    categoryIds: [],
+    isFeatured: i % 50 === 0,
+    shortDescription: `A ${pick(MAT, i).toLowerCase()} ${pick(KIND, i).toLowerCase()}, for every room.`,
+    description: `<p>Made of ${pick(MAT, i * 5).toLowerCase()} by ${pick(BRANDS, i)}.</p>\n<p>Designed to last, "easy" to care for.</p>`,
+    seoTitle: null,
+    seoDescription: null,
+    productId: '',
+  };
+}
+
+/**
+ * Writes a product CSV of `count` generated products to `path`, streamed (the file is never in
+ * memory). The categories column is left out: the import keeps what products have.
+ */
+export async function writeScaleCsv(path: string, count: number, prefix = 'CSV'): Promise<number> {
+  const keep = PRODUCT_CSV_COLUMNS.map((c, i) => [c, i] as const).filter(
+    ([c]) => c !== 'categories' && c !== 'product_id',
+  );
+  const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const out = createWriteStream(path);
+  const write = (s: string) => (out.write(s) ? Promise.resolve() : once(out, 'drain').then(() => undefined));
+  await write(`\uFEFF${keep.map(([c]) => c).join(',')}\r\n`);
+  for (let i = 0; i < count; i++) {
+    const cells = productCsvCells(scaleCsvRecord(i, prefix));
+    await write(`${keep.map(([, idx]) => quote(cells[idx] ?? '')).join(',')}\r\n`);
+  }
+  out.end();
+  await once(out, 'finish');
+  return count;
 }

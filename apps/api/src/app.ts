@@ -54,6 +54,7 @@ import {
 } from './modules/payments/index';
 import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
 import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
+import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
@@ -353,6 +354,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
   const catalogAdmin = createCatalogAdminService(database.db, { audit, events, media, tenants });
   const productList = createProductListService(database.db, { audit, events, jobs });
+  const productImports = createProductImportService(database.db, {
+    jobs,
+    events,
+    audit,
+    dataDir: config.DATA_DIR,
+    log: app.log,
+  });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
   events.on('catalog.changed', ({ tenantId }) => {
     thresholds.forget(tenantId);
@@ -441,6 +449,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     productList,
     fixtures: config.E2E_FIXTURES === '1' && config.NODE_ENV !== 'production' ? { audit, events } : undefined,
   });
+  await app.register(productImportRoutes, { imports: productImports });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -489,6 +498,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         mediaPages({ media }),
         staffPages({ staff, visibility }),
         sitemapPages({ sitemap }),
+        productImportPages({ imports: productImports }),
         cancelRequestPages({ cancelRequests }),
         catalogAdminPages({ catalogAdmin }),
         cmsPages({ cms, drafts }),

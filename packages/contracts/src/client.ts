@@ -8,6 +8,8 @@ export * from './media-limits';
 export * from './messages';
 export * from './money';
 export * from './product-list-options';
+export * from './product-csv';
+export * from './product-import-help';
 export * from './return-reasons';
 export * from './staff-permissions';
 export * from './theme-contrast';

@@ -4,6 +4,7 @@ import type { CatalogAdminPages } from '../catalog-admin';
 import type { DashboardPages } from '../dashboard';
 import type { ProductEditorPages } from '../product-editor';
 import type { InventoryPages } from '../inventory';
+import type { ProductImportPages } from '../product-import';
 import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -77,7 +78,8 @@ export interface PageApi
     ProductEditorPages,
     CatalogAdminPages,
     InventoryPages,
-    ProductListPages {}
+    ProductListPages,
+    ProductImportPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

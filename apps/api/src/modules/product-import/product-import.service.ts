@@ -1,0 +1,642 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import {
+  changedProductCsvColumns,
+  PRODUCT_CSV_COLUMNS,
+  PRODUCT_IMPORT_MAX_BYTES,
+  type ProductCsvColumn,
+  type ProductCsvExisting,
+  type ProductFields,
+  type ProductImport,
+  parseProductCsvHeader,
+  parseProductCsvRow,
+} from '@app/contracts';
+import { type Db, schema, type Tx } from '@app/db';
+import { parse } from 'csv-parse';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RequestContext, TenantContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
+import type { EventBus } from '../../lib/events/index';
+import type { AuditService } from '../audit/index';
+import { changeStock } from '../inventory/index';
+import type { Job, JobRunner, JobTools } from '../jobs/index';
+import { writeProduct } from '../product-admin/index';
+
+const pi = schema.productImports;
+const pie = schema.productImportErrors;
+const p = schema.products;
+const pc = schema.productCategories;
+const c = schema.categories;
+const ps = schema.productStores;
+
+export const IMPORT_JOB = 'catalog.import-products';
+/** Rows written per transaction; a batch with a failing row is written again one row at a time. */
+const BATCH = 100;
+/** Rows looked up together by the dry run. */
+const DRY_BATCH = 500;
+/** The first refused, updated and created rows the dry run keeps for the page. */
+const FIRST = 20;
+
+type ImportRow = typeof pi.$inferSelect;
+type Cells = Partial<Record<ProductCsvColumn, string>>;
+interface DataRow {
+  row: number;
+  cells: Cells;
+  /** A cell that was not UTF-8 (the decoder's replacement character). */
+  notUtf8: string | null;
+}
+
+class RetryRowsAlone extends Error {}
+
+export interface ProductImportDeps {
+  jobs: JobRunner;
+  events: EventBus;
+  audit: AuditService;
+  /** DATA_DIR: uploads are kept in DATA_DIR/imports/<tenant>/. */
+  dataDir: string;
+  log: FastifyBaseLogger;
+  /** Rows per write transaction (tests make it small). */
+  batchSize?: number;
+}
+
+const newImportId = () => randomBytes(12).toString('base64url');
+
+/** A file upload refused while streaming (too large), or a file that is not the product CSV. */
+const fileError = (status: 413 | 422, message: string) => {
+  const err =
+    status === 413
+      ? new AppError(413, 'PAYLOAD_TOO_LARGE', `file: ${message}`)
+      : AppError.field(422, 'VALIDATION_FAILED', 'file', message);
+  err.field = 'file';
+  err.fieldMessage = message;
+  return err;
+};
+
+const tooLarge = () =>
+  fileError(413, `The file is larger than ${PRODUCT_IMPORT_MAX_BYTES / 1024 / 1024} MB; split it in parts.`);
+
+/**
+ * Writes the upload to `path`, counting bytes as they arrive. Past the limit it stops reading and
+ * refuses, without destroying the request: the client still gets the 413 (the route closes the
+ * connection after it).
+ */
+function writeLimited(body: Readable, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const out = createWriteStream(path);
+    let bytes = 0;
+    let settled = false;
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      body.pause();
+      body.removeListener('data', onData);
+      out.destroy();
+      reject(err);
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > PRODUCT_IMPORT_MAX_BYTES) return fail(tooLarge());
+      if (!out.write(chunk)) {
+        body.pause();
+        out.once('drain', () => body.resume());
+      }
+    };
+    body.on('data', onData);
+    body.once('error', fail);
+    out.once('error', fail);
+    body.once('end', () => {
+      if (settled) return;
+      out.end(() => {
+        settled = true;
+        resolve(bytes);
+      });
+    });
+  });
+}
+
+/** The rows of a stored file, header checked, streamed: memory holds one row, not the file. */
+async function* readRows(path: string, skip = 0): AsyncGenerator<DataRow> {
+  const parser = createReadStream(path).pipe(
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 1024 * 1024 }),
+  );
+  let columns: ProductCsvColumn[] | null = null;
+  let row = 0;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (!columns) {
+        const header = parseProductCsvHeader(record);
+        if (!header.ok) throw fileError(422, header.problems.map((x) => x.message).join(' '));
+        columns = header.columns;
+        continue;
+      }
+      row++;
+      if (row <= skip) continue;
+      const cells: Cells = {};
+      let notUtf8: string | null = null;
+      columns.forEach((col, i) => {
+        const v = record[i] ?? '';
+        if (v.includes('\uFFFD')) notUtf8 = col;
+        cells[col] = v;
+      });
+      yield { row, cells, notUtf8 };
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const e = err as { code?: string; lines?: number; message?: string };
+    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
+      throw fileError(422, `The file is not valid CSV (near line ${e.lines ?? '?'}): ${e.message ?? e.code}.`);
+    }
+    throw err;
+  } finally {
+    parser.destroy();
+  }
+  if (!columns) throw fileError(422, 'The file is empty: it needs a header row, then one row per product.');
+}
+
+const FIELD_COLUMNS = {
+  productId: p.productId,
+  productName: p.productName,
+  slug: p.slug,
+  sku: p.sku,
+  brandName: p.brandName,
+  shortDescription: p.shortDescription,
+  description: p.description,
+  listPrice: p.listPrice,
+  salePrice: p.salePrice,
+  currencyUomId: p.currencyUomId,
+  status: p.status,
+  weightGrams: p.weightGrams,
+  isFeatured: p.isFeatured,
+  seoTitle: p.seoTitle,
+  seoDescription: p.seoDescription,
+  stockQuantity: p.stockQuantity,
+};
+type FieldRow = { [K in keyof typeof FIELD_COLUMNS]: (typeof FIELD_COLUMNS)[K]['_']['data'] | null };
+
+function existingOf(r: FieldRow): ProductCsvExisting {
+  const fields: ProductFields = {
+    productName: r.productName ?? '',
+    slug: r.slug ?? '',
+    sku: r.sku ?? '',
+    brandName: r.brandName,
+    shortDescription: r.shortDescription,
+    description: r.description,
+    listPrice: r.listPrice ?? 0,
+    salePrice: r.salePrice,
+    currencyUomId: r.currencyUomId ?? undefined,
+    status: r.status ?? 'ACTIVE',
+    weightGrams: r.weightGrams,
+    isFeatured: r.isFeatured ?? false,
+    seoTitle: r.seoTitle,
+    seoDescription: r.seoDescription,
+  };
+  return { productId: r.productId as string, fields, stockQuantity: r.stockQuantity ?? 0 };
+}
+
+/**
+ * Product CSV import (issue 16): the upload is streamed to a file (size checked while it arrives),
+ * dry-run (nothing written), then run as a job that writes each row through writeProduct and
+ * changeStock, counting committed rows in the same transaction so a restart resumes after them.
+ */
+export function createProductImportService(db: Db, deps: ProductImportDeps) {
+  const batchSize = deps.batchSize ?? BATCH;
+  const dirOf = (tenantId: string) => `${deps.dataDir}/imports/${encodeURIComponent(tenantId)}`;
+  const fileOf = (tenantId: string, importId: string) => `${dirOf(tenantId)}/${importId}.csv`;
+
+  async function storeCurrency(ctx: TenantContext): Promise<string> {
+    const [row] = await db
+      .select({ currency: ps.currencyUomId })
+      .from(ps)
+      .where(and(eq(ps.tenantId, ctx.tenantId), eq(ps.productStoreId, ctx.productStoreId)));
+    return row?.currency ?? 'USD';
+  }
+
+  function view(r: ImportRow): ProductImport {
+    return {
+      importId: r.importId,
+      fileName: r.fileName,
+      byteSize: r.byteSize,
+      status: r.status,
+      dryRun: r.summary,
+      run: {
+        rowsDone: r.rowsDone,
+        rows: r.summary.rows,
+        created: r.created,
+        updated: r.updated,
+        unchanged: r.unchanged,
+        refused: r.refused,
+      },
+      error: r.error,
+      createdAt: r.createdAt.toISOString(),
+      updatedAt: r.updatedAt.toISOString(),
+      errorReportUrl: `/skulocity/api/v1/catalog/products/import/${r.importId}/errors.csv`,
+    };
+  }
+
+  async function load(ctx: TenantContext, importId: string): Promise<ImportRow | null> {
+    const [row] = await db
+      .select()
+      .from(pi)
+      .where(and(eq(pi.tenantId, ctx.tenantId), eq(pi.importId, importId)));
+    return row ?? null;
+  }
+
+  /** The dry run: every row parsed and checked against the catalog as it is, nothing written. */
+  async function dryRun(ctx: TenantContext, path: string): Promise<ImportRow['summary']> {
+    const currency = await storeCurrency(ctx);
+    const categoryIds = new Set(
+      (await db.select({ id: c.productCategoryId }).from(c).where(eq(c.tenantId, ctx.tenantId))).map((r) => r.id),
+    );
+    const s: ImportRow['summary'] = {
+      rows: 0,
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      refused: 0,
+      firstRefused: [],
+      firstUpdated: [],
+      firstCreated: [],
+    };
+    const refuse = (row: number, sku: string | null, errors: { column: string; message: string }[]) => {
+      s.refused++;
+      if (s.firstRefused.length < FIRST) s.firstRefused.push({ row, sku, errors });
+    };
+    const check = async (rows: DataRow[]) => {
+      const skus = [...new Set(rows.map((r) => (r.cells.sku ?? '').trim()).filter(Boolean))];
+      const found = skus.length
+        ? await db
+            .select(FIELD_COLUMNS)
+            .from(p)
+            .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.sku, skus)))
+        : [];
+      const bySku = new Map(found.map((r) => [r.sku, existingOf(r)]));
+      const ids = found.map((r) => r.productId);
+      const links = ids.length
+        ? await db
+            .select({ productId: pc.productId, id: pc.productCategoryId })
+            .from(pc)
+            .where(and(eq(pc.tenantId, ctx.tenantId), inArray(pc.productId, ids)))
+        : [];
+      for (const r of rows) {
+        s.rows++;
+        if (r.notUtf8) {
+          refuse(r.row, r.cells.sku?.trim() || null, [
+            { column: r.notUtf8, message: 'This cell is not UTF-8 text: save the file as CSV UTF-8.' },
+          ]);
+          continue;
+        }
+        const existing = bySku.get((r.cells.sku ?? '').trim()) ?? null;
+        const parsed = parseProductCsvRow(r.cells, existing, currency);
+        if (!parsed.ok) {
+          refuse(r.row, parsed.sku, parsed.problems);
+          continue;
+        }
+        const missing = (parsed.fields.categoryIds ?? []).filter((id) => !categoryIds.has(id));
+        if (missing.length) {
+          refuse(r.row, parsed.sku, [
+            { column: 'categories', message: `No category ${missing.join(', ')} in this store.` },
+          ]);
+          continue;
+        }
+        if (!existing) {
+          s.created++;
+          if (s.firstCreated.length < FIRST) {
+            s.firstCreated.push({ row: r.row, sku: parsed.sku, name: parsed.fields.productName });
+          }
+          continue;
+        }
+        const have = links.filter((l) => l.productId === existing.productId).map((l) => l.id);
+        const changes = changedProductCsvColumns(existing, parsed.fields, have, parsed.stock);
+        if (changes.length === 0) s.unchanged++;
+        else {
+          s.updated++;
+          if (s.firstUpdated.length < FIRST) s.firstUpdated.push({ row: r.row, sku: parsed.sku, changes });
+        }
+      }
+    };
+    let chunk: DataRow[] = [];
+    for await (const r of readRows(path)) {
+      chunk.push(r);
+      if (chunk.length >= DRY_BATCH) {
+        await check(chunk);
+        chunk = [];
+      }
+    }
+    if (chunk.length) await check(chunk);
+    if (s.rows === 0) throw fileError(422, 'The file has a header but no product rows.');
+    return s;
+  }
+
+  /** Streams the upload into the store's import folder, refusing it once it passes the limit. */
+  async function receive(ctx: RequestContext, body: Readable, fileName: string): Promise<ProductImport> {
+    const importId = newImportId();
+    await mkdir(dirOf(ctx.tenantId), { recursive: true });
+    const path = fileOf(ctx.tenantId, importId);
+    let bytes = 0;
+    try {
+      bytes = await writeLimited(body, path);
+      if (bytes === 0) throw fileError(422, 'Choose a CSV file to import.');
+      const summary = await dryRun(ctx, path);
+      const [row] = await db
+        .insert(pi)
+        .values({
+          tenantId: ctx.tenantId,
+          importId,
+          productStoreId: ctx.productStoreId,
+          fileName: fileName.slice(0, 200) || 'products.csv',
+          byteSize: (await stat(path)).size,
+          status: 'checked',
+          summary,
+          createdBy: ctx.actor.kind === 'staff' ? ctx.actor.userId : null,
+        })
+        .returning();
+      return view(row as ImportRow);
+    } catch (err) {
+      await rm(path, { force: true });
+      throw err;
+    }
+  }
+
+  /** Starts the run (a job); a run already queued, running or finished is answered as it is. */
+  async function start(ctx: RequestContext, importId: string): Promise<ProductImport> {
+    const row = await load(ctx, importId);
+    if (!row) throw AppError.notFound('This import does not exist.');
+    if (row.status !== 'checked') return view(row);
+    return db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(pi)
+        .set({ status: 'queued', updatedAt: sql`now()` })
+        .where(and(eq(pi.tenantId, ctx.tenantId), eq(pi.importId, importId), eq(pi.status, 'checked')))
+        .returning();
+      if (!claimed) return view((await load(ctx, importId)) as ImportRow);
+      const job = await deps.jobs.enqueue(ctx, { type: IMPORT_JOB, payload: { importId }, key: importId }, { tx });
+      const [done] = await tx
+        .update(pi)
+        .set({ jobId: job.id })
+        .where(and(eq(pi.tenantId, ctx.tenantId), eq(pi.importId, importId)))
+        .returning();
+      return view(done as ImportRow);
+    });
+  }
+
+  type Outcome =
+    | { kind: 'applied'; productId: string; created: boolean; changed: boolean; stockMoved: boolean }
+    | { kind: 'refused'; sku: string | null; problems: { column: string; message: string }[] };
+
+  /** One row's write in `tx`: refusals write nothing; a stock refusal after the product write rolls back. */
+  async function applyRow(tx: Tx, ctx: RequestContext, r: DataRow, currency: string): Promise<Outcome> {
+    if (r.notUtf8) {
+      return {
+        kind: 'refused',
+        sku: r.cells.sku?.trim() || null,
+        problems: [{ column: r.notUtf8, message: 'This cell is not UTF-8 text: save the file as CSV UTF-8.' }],
+      };
+    }
+    const sku = (r.cells.sku ?? '').trim();
+    const [found] = sku
+      ? await tx
+          .select(FIELD_COLUMNS)
+          .from(p)
+          .where(and(eq(p.tenantId, ctx.tenantId), eq(p.sku, sku)))
+      : [];
+    const existing = found ? existingOf(found) : null;
+    const parsed = parseProductCsvRow(r.cells, existing, currency);
+    if (!parsed.ok) return { kind: 'refused', sku: parsed.sku, problems: parsed.problems };
+    const written = await writeProduct(
+      tx,
+      ctx,
+      { audit: deps.audit },
+      { productId: existing?.productId, fields: parsed.fields },
+    );
+    if (!written.ok) {
+      const column = ({ slug: 'slug', sku: 'sku', categoryIds: 'categories', productId: 'sku' } as const)[
+        written.field
+      ];
+      return { kind: 'refused', sku: parsed.sku, problems: [{ column, message: written.message }] };
+    }
+    let stockMoved = false;
+    if (parsed.stock !== null) {
+      const moved = await changeStock(tx, ctx, [
+        { productId: written.productId, set: parsed.stock, reason: 'CORRECTION', note: 'CSV import' },
+      ]);
+      // The product row is written already: this row must roll back whole (retried alone).
+      if (!moved.ok) throw new RetryRowsAlone(moved.code);
+      stockMoved = moved.moved.length > 0;
+    }
+    return {
+      kind: 'applied',
+      productId: written.productId,
+      created: written.created,
+      changed: written.changed,
+      stockMoved,
+    };
+  }
+
+  /** Writes rows in one transaction with the import's counters, so progress and rows commit together. */
+  async function commitRows(ctx: RequestContext, importId: string, rows: DataRow[], currency: string) {
+    return deps.events.transaction(async (tx) => {
+      const counts = { created: 0, updated: 0, unchanged: 0, refused: 0 };
+      const changed: string[] = [];
+      const stocked: string[] = [];
+      const errors: (typeof pie.$inferInsert)[] = [];
+      for (const r of rows) {
+        const out = await applyRow(tx, ctx, r, currency);
+        if (out.kind === 'refused') {
+          counts.refused++;
+          out.problems.forEach((x, seq) => {
+            errors.push({
+              tenantId: ctx.tenantId,
+              importId,
+              rowNumber: r.row,
+              seq,
+              sku: out.sku,
+              columnName: x.column,
+              message: x.message,
+            });
+          });
+          continue;
+        }
+        if (out.created) counts.created++;
+        else if (out.changed || out.stockMoved) counts.updated++;
+        else counts.unchanged++;
+        if (out.created || out.changed) changed.push(out.productId);
+        if (out.stockMoved) stocked.push(out.productId);
+      }
+      if (errors.length) await tx.insert(pie).values(errors).onConflictDoNothing();
+      const last = rows[rows.length - 1]?.row ?? 0;
+      await tx
+        .update(pi)
+        .set({
+          rowsDone: last,
+          created: sql`${pi.created} + ${counts.created}`,
+          updated: sql`${pi.updated} + ${counts.updated}`,
+          unchanged: sql`${pi.unchanged} + ${counts.unchanged}`,
+          refused: sql`${pi.refused} + ${counts.refused}`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(pi.tenantId, ctx.tenantId), eq(pi.importId, importId)));
+      // One event per batch: the caches and the search index follow the batch, not each row.
+      if (changed.length)
+        deps.events.emitAfterCommit(tx, 'catalog.changed', { tenantId: ctx.tenantId, productIds: changed });
+      if (stocked.length)
+        deps.events.emitAfterCommit(tx, 'stock.changed', { tenantId: ctx.tenantId, productIds: stocked });
+    });
+  }
+
+  /** A row that could not be written for a reason of the database (not of its cells) is reported as such. */
+  async function refuseRow(ctx: RequestContext, importId: string, r: DataRow, err: unknown) {
+    deps.log.warn({ err, importId, row: r.row }, 'product import: a row could not be written');
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(pie)
+        .values({
+          tenantId: ctx.tenantId,
+          importId,
+          rowNumber: r.row,
+          seq: 0,
+          sku: r.cells.sku?.trim() || null,
+          columnName: err instanceof RetryRowsAlone ? 'stock' : 'row',
+          message:
+            err instanceof RetryRowsAlone
+              ? 'The stock could not be set on this product.'
+              : 'This row could not be written; nothing of it was applied. Try it again.',
+        })
+        .onConflictDoNothing();
+      await tx
+        .update(pi)
+        .set({ rowsDone: r.row, refused: sql`${pi.refused} + 1`, updatedAt: sql`now()` })
+        .where(and(eq(pi.tenantId, ctx.tenantId), eq(pi.importId, importId)));
+    });
+  }
+
+  async function writeBatch(ctx: RequestContext, importId: string, rows: DataRow[], currency: string) {
+    try {
+      await commitRows(ctx, importId, rows, currency);
+    } catch {
+      // Something in the batch failed after writing: the batch rolled back; each row now goes alone,
+      // so the good rows are applied and the failing one changes nothing.
+      for (const r of rows) {
+        try {
+          await commitRows(ctx, importId, [r], currency);
+        } catch (err) {
+          await refuseRow(ctx, importId, r, err);
+        }
+      }
+    }
+  }
+
+  async function run(job: Job<{ importId: string }>, tools: JobTools): Promise<unknown> {
+    const ctx = job.ctx;
+    const importId = job.payload.importId;
+    const row = await load(ctx, importId);
+    if (!row || row.status === 'done' || row.status === 'failed') return { skipped: true };
+    try {
+      await db
+        .update(pi)
+        .set({ status: 'running', updatedAt: sql`now()` })
+        .where(and(eq(pi.tenantId, ctx.tenantId), eq(pi.importId, importId)));
+      const currency = await storeCurrency(ctx);
+      const total = row.summary.rows;
+      // Resumes after the last committed row (rows_done commits with the rows it counts).
+      let done = row.rowsDone;
+      let batch: DataRow[] = [];
+      for await (const r of readRows(fileOf(ctx.tenantId, importId), done)) {
+        batch.push(r);
+        if (batch.length >= batchSize) {
+          await writeBatch(ctx, importId, batch, currency);
+          done = r.row;
+          batch = [];
+          await tools.progress({ done, total });
+          if (tools.signal.aborted) throw tools.signal.reason ?? new Error('The import was asked to stop.');
+        }
+      }
+      if (batch.length) await writeBatch(ctx, importId, batch, currency);
+      const [finished] = await db
+        .update(pi)
+        .set({ status: 'done', updatedAt: sql`now()` })
+        .where(and(eq(pi.tenantId, ctx.tenantId), eq(pi.importId, importId)))
+        .returning();
+      await tools.progress({ done: total, total });
+      const f = finished as ImportRow;
+      return { created: f.created, updated: f.updated, unchanged: f.unchanged, refused: f.refused };
+    } catch (err) {
+      if (job.attempt >= job.maxAttempts && !tools.signal.aborted) await fail(ctx, importId, err);
+      throw err;
+    }
+  }
+
+  async function fail(ctx: TenantContext, importId: string, err: unknown) {
+    await db
+      .update(pi)
+      .set({
+        status: 'failed',
+        error: `The import stopped: ${err instanceof Error ? err.message : String(err)}. The rows before it were applied.`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(pi.tenantId, ctx.tenantId), eq(pi.importId, importId)));
+  }
+
+  deps.jobs.register<{ importId: string }>(IMPORT_JOB, run, { maxAttempts: 3 });
+
+  return {
+    receive,
+    start,
+    async get(ctx: TenantContext, importId: string): Promise<ProductImport> {
+      const row = await load(ctx, importId);
+      if (!row) throw AppError.notFound('This import does not exist.');
+      // A run whose job has failed for good is failed, whatever the worker managed to record.
+      if ((row.status === 'queued' || row.status === 'running') && row.jobId) {
+        const job = await deps.jobs.get(ctx, row.jobId);
+        if (job?.status === 'failed') {
+          await fail(ctx, importId, new Error(job.error ?? 'the job failed'));
+          return view((await load(ctx, importId)) as ImportRow);
+        }
+      }
+      return view(row);
+    },
+    async latest(ctx: TenantContext): Promise<ProductImport | null> {
+      const [row] = await db
+        .select({ importId: pi.importId })
+        .from(pi)
+        .where(eq(pi.tenantId, ctx.tenantId))
+        .orderBy(desc(pi.createdAt))
+        .limit(1);
+      return row ? this.get(ctx, row.importId) : null;
+    },
+    /** The run's refusals as CSV lines (row, column, message), in row order, a page at a time. */
+    async *errorReport(ctx: TenantContext, importId: string): AsyncGenerator<string> {
+      if (!(await load(ctx, importId))) throw AppError.notFound('This import does not exist.');
+      // Quoted when it must be; a cell a spreadsheet would run as a formula gets a leading apostrophe.
+      const q = (raw: string) => {
+        const v = /^[=+\-@]/.test(raw) ? `'${raw}` : raw;
+        return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+      };
+      yield 'row,sku,column,message\r\n';
+      let after = { row: 0, seq: -1 };
+      for (;;) {
+        const page = await db
+          .select()
+          .from(pie)
+          .where(
+            and(
+              eq(pie.tenantId, ctx.tenantId),
+              eq(pie.importId, importId),
+              sql`(${pie.rowNumber}, ${pie.seq}) > (${after.row}, ${after.seq})`,
+            ),
+          )
+          .orderBy(asc(pie.rowNumber), asc(pie.seq))
+          .limit(1000);
+        if (!page.length) return;
+        yield page.map((e) => `${e.rowNumber},${q(e.sku ?? '')},${q(e.columnName)},${q(e.message)}\r\n`).join('');
+        const last = page[page.length - 1] as (typeof page)[number];
+        after = { row: last.rowNumber, seq: last.seq };
+      }
+    },
+    columns: PRODUCT_CSV_COLUMNS,
+  };
+}
+
+export type ProductImportService = ReturnType<typeof createProductImportService>;

@@ -1,0 +1,440 @@
+import type { ProductImport, ProductImportUploadResult } from '@app/contracts';
+import {
+  CSRF_HEADER,
+  PRODUCT_CSV_COLUMN_HELP,
+  PRODUCT_CSV_COLUMNS,
+  PRODUCT_CSV_REQUIRED,
+  PRODUCT_IMPORT_MAX_BYTES,
+} from '@app/contracts/client';
+import { Download, FileUp, LoaderCircle, Upload } from 'lucide-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { data, Link, redirect, useNavigate, useNavigation, useRevalidator, useRouteLoaderData } from 'react-router';
+import { Card, DashboardLayout, primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
+import { FormAlert } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
+import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
+import type { loader as rootLoader } from '../../root';
+import type { Route } from './+types/products_.import';
+
+const PATH = '/manage-store/products/import';
+const API = '/skulocity/api/v1/catalog/products/import';
+const TEMPLATE_URL = `${API}/template.csv`;
+const MB = PRODUCT_IMPORT_MAX_BYTES / 1024 / 1024;
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const id = new URL(request.url).searchParams.get('import');
+  return dashboardRead(request, async () => ({ current: id ? await context.api.productImport(id) : null }));
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return dashboardRead(request, async () => {
+    const form = await request.formData();
+    if (form.get('intent') === 'run') {
+      const id = String(form.get('importId') ?? '');
+      const started = await context.api.runProductImport(id);
+      if (started.ok) return redirect(`${PATH}?import=${encodeURIComponent(started.import.importId)}`);
+      return data({ upload: null, message: started.message }, { status: started.status });
+    }
+    const file = form.get('file');
+    if (!file || typeof file === 'string' || file.size === 0) {
+      const upload: ProductImportUploadResult = {
+        ok: false,
+        status: 400,
+        message: 'The file cannot be imported.',
+        fieldErrors: { file: 'Choose a CSV file to import.' },
+      };
+      return data({ upload, message: null }, { status: 400 });
+    }
+    const upload = await context.api.uploadProductImport(new Uint8Array(await file.arrayBuffer()), file.name);
+    if (upload.ok) return redirect(`${PATH}?import=${encodeURIComponent(upload.import.importId)}`);
+    return data({ upload, message: null }, { status: upload.status });
+  });
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return dashboardMeta(matches, 'Import products');
+}
+
+const running = (i: ProductImport | null) => i?.status === 'queued' || i?.status === 'running';
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** Import products from a CSV file: the format, upload, dry run, run with progress, and the error report. */
+export default function ImportProductsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const current = loaderData.current;
+  const revalidator = useRevalidator();
+  // While the run goes, read its progress again every second (without JavaScript: the page refreshes itself).
+  useEffect(() => {
+    if (!running(current)) return;
+    const timer = setTimeout(() => {
+      if (revalidator.state === 'idle') revalidator.revalidate();
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [current, revalidator]);
+
+  return (
+    <DashboardLayout
+      title="Import products"
+      description="Add or update many products at once from a CSV file, the same format the product export writes. Nothing changes until you confirm the dry run."
+      action={
+        <a href={TEMPLATE_URL} className={secondaryAction} download>
+          <Download aria-hidden className="size-4" />
+          Download template
+        </a>
+      }
+    >
+      <p className="text-sm">
+        <Link to="/manage-store/products" className="font-medium text-neutral-700 underline underline-offset-2">
+          ← Products
+        </Link>
+      </p>
+      <FormAlert message={actionData?.message} />
+      {current === null ? (
+        <UploadCard result={actionData?.upload ?? null} />
+      ) : current.status === 'checked' ? (
+        <DryRun imp={current} />
+      ) : running(current) ? (
+        <Progress imp={current} />
+      ) : (
+        <Result imp={current} />
+      )}
+      <FormatCard />
+    </DashboardLayout>
+  );
+}
+
+function UploadCard({ result }: { result: ProductImportUploadResult | null }) {
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const fieldError = error ?? (result && !result.ok ? (result.fieldErrors.file ?? null) : null);
+  const pending = sending || (navigation.state !== 'idle' && navigation.formMethod === 'POST');
+
+  // With JavaScript the file goes straight to the API as a stream (up to the full limit); without,
+  // the form posts to this page's action.
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const input = event.currentTarget.elements.namedItem('file') as HTMLInputElement | null;
+    const file = input?.files?.[0];
+    if (!file) return;
+    event.preventDefault();
+    if (file.size > PRODUCT_IMPORT_MAX_BYTES) {
+      setError(`The file is larger than ${MB} MB; split it in parts.`);
+      return;
+    }
+    setSending(true);
+    setError(null);
+    try {
+      const res = await fetch(`${API}?fileName=${encodeURIComponent(file.name)}`, {
+        method: 'POST',
+        body: file,
+        headers: { 'content-type': 'text/csv', [CSRF_HEADER]: root?.csrfToken ?? '' },
+      });
+      const body = (await res.json().catch(() => null)) as {
+        data?: ProductImport;
+        errors?: string[];
+        message?: string;
+      } | null;
+      if (res.ok && body?.data) {
+        navigate(`${PATH}?import=${encodeURIComponent(body.data.importId)}`);
+        return;
+      }
+      const message = body?.errors?.[0] ?? body?.message ?? 'The file could not be uploaded. Try again.';
+      setError(message.replace(/^file: /, ''));
+    } catch {
+      setError('The file could not be uploaded: check your connection and try again.');
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Card title="Upload a CSV file">
+      <PostForm encType="multipart/form-data" onSubmit={onSubmit} className="space-y-3">
+        <div>
+          <label htmlFor="file" className="mb-1.5 block text-sm font-medium text-neutral-800">
+            CSV file
+          </label>
+          <input
+            id="file"
+            name="file"
+            type="file"
+            accept=".csv,text/csv"
+            required
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby={fieldError ? 'file-error' : 'file-hint'}
+            className="block w-full text-sm text-neutral-700 file:mr-3 file:h-9 file:rounded-lg file:border file:border-neutral-300 file:bg-white file:px-3 file:text-sm file:font-semibold file:text-neutral-800 hover:file:bg-neutral-50"
+          />
+          {fieldError ? (
+            <p id="file-error" className="mt-1.5 text-sm font-medium text-red-700" data-testid="error-file">
+              {fieldError}
+            </p>
+          ) : (
+            <p id="file-hint" className="mt-1.5 text-sm text-neutral-500">
+              UTF-8, with or without BOM, up to {MB} MB. Products are matched by SKU.
+            </p>
+          )}
+        </div>
+        <button type="submit" className={primaryAction} disabled={pending}>
+          {pending ? (
+            <LoaderCircle aria-hidden className="size-4 animate-spin" />
+          ) : (
+            <Upload aria-hidden className="size-4" />
+          )}
+          {pending ? 'Checking…' : 'Upload and check'}
+        </button>
+      </PostForm>
+    </Card>
+  );
+}
+
+function Figures({ items }: { items: [string, number][] }) {
+  return (
+    <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      {items.map(([label, value]) => (
+        <div key={label} className="rounded-lg bg-neutral-50 px-3 py-2">
+          <dt className="text-xs text-neutral-500">{label}</dt>
+          <dd
+            className="text-base font-semibold text-neutral-900 tabular-nums"
+            data-testid={`count-${label.toLowerCase()}`}
+          >
+            {n(value)}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function DryRun({ imp }: { imp: ProductImport }) {
+  const navigation = useNavigation();
+  const pending = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const d = imp.dryRun;
+  const applied = d.created + d.updated;
+  return (
+    <>
+      <Card title="Dry run" aside={<span className="text-xs text-neutral-500">{imp.fileName}</span>}>
+        <p className="mb-3 text-sm text-neutral-700" role="status">
+          Checked {n(d.rows)} rows. Nothing has been changed yet.
+        </p>
+        <Figures
+          items={[
+            ['Created', d.created],
+            ['Updated', d.updated],
+            ['Unchanged', d.unchanged],
+            ['Refused', d.refused],
+          ]}
+        />
+        <div className="mt-4 flex flex-wrap items-center gap-2">
+          <PostForm>
+            <input type="hidden" name="intent" value="run" />
+            <input type="hidden" name="importId" value={imp.importId} />
+            <button type="submit" className={primaryAction} disabled={pending || applied === 0}>
+              {pending ? (
+                <LoaderCircle aria-hidden className="size-4 animate-spin" />
+              ) : (
+                <FileUp aria-hidden className="size-4" />
+              )}
+              {applied === 0 ? 'Nothing to import' : `Import ${n(applied)} product${applied === 1 ? '' : 's'}`}
+            </button>
+          </PostForm>
+          <Link to={PATH} className={secondaryAction}>
+            Choose another file
+          </Link>
+        </div>
+        {d.refused > 0 && (
+          <p className="mt-3 text-sm text-neutral-600">
+            Refused rows are skipped and change nothing; the report after the import lists each one.
+          </p>
+        )}
+      </Card>
+      {d.firstRefused.length > 0 && (
+        <Card
+          title="Refused rows"
+          aside={
+            <span className="text-xs text-neutral-500">
+              first {d.firstRefused.length} of {n(d.refused)}
+            </span>
+          }
+          flush
+        >
+          <RowTable
+            head={['Row', 'SKU', 'Column', 'Problem']}
+            rows={d.firstRefused.flatMap((r) =>
+              r.errors.map((e, i) => [String(r.row), i === 0 ? (r.sku ?? '') : '', e.column, e.message]),
+            )}
+            testId="refused-rows"
+          />
+        </Card>
+      )}
+      {d.firstUpdated.length > 0 && (
+        <Card
+          title="Updates"
+          aside={
+            <span className="text-xs text-neutral-500">
+              first {d.firstUpdated.length} of {n(d.updated)}
+            </span>
+          }
+          flush
+        >
+          <RowTable
+            head={['Row', 'SKU', 'Changes']}
+            rows={d.firstUpdated.map((r) => [String(r.row), r.sku, r.changes.join(', ')])}
+            testId="updated-rows"
+          />
+        </Card>
+      )}
+    </>
+  );
+}
+
+function RowTable({ head, rows, testId }: { head: string[]; rows: string[][]; testId: string }) {
+  return (
+    <div className="overflow-x-auto border-t border-neutral-100">
+      <table className="w-full text-left text-sm" data-testid={testId}>
+        <thead className="bg-neutral-50 text-xs text-neutral-500">
+          <tr>
+            {head.map((h) => (
+              <th key={h} scope="col" className="px-4 py-2 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-neutral-100">
+          {rows.map((r, i) => (
+            <tr key={i}>
+              {r.map((cell, j) => (
+                <td key={j} className={`px-4 py-2 align-top ${j === r.length - 1 ? 'min-w-48' : 'whitespace-nowrap'}`}>
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Progress({ imp }: { imp: ProductImport }) {
+  const total = imp.run.rows;
+  const done = imp.run.rowsDone;
+  const percent = total > 0 ? Math.round((done / total) * 100) : 0;
+  return (
+    <Card title="Importing">
+      {/* Without JavaScript the page reads the progress again by itself. */}
+      <noscript>
+        <meta httpEquiv="refresh" content="2" />
+      </noscript>
+      <div className="space-y-2" data-testid="import-progress">
+        <p className="text-sm text-neutral-700" role="status">
+          {imp.status === 'queued' ? 'Waiting to start…' : `Imported ${n(done)} of ${n(total)} rows`}
+        </p>
+        <div
+          role="progressbar"
+          aria-label="Import progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+          className="h-2 overflow-hidden rounded-full bg-neutral-200"
+        >
+          <div className="h-full bg-neutral-900 transition-all" style={{ width: `${Math.max(percent, 3)}%` }} />
+        </div>
+        <p className="text-xs text-neutral-500">
+          You can leave this page; the import goes on.{' '}
+          <Link
+            to={`${PATH}?import=${imp.importId}`}
+            className="font-medium text-neutral-700 underline underline-offset-2"
+          >
+            Refresh
+          </Link>
+        </p>
+      </div>
+    </Card>
+  );
+}
+
+function Result({ imp }: { imp: ProductImport }) {
+  const failed = imp.status === 'failed';
+  return (
+    <Card title={failed ? 'Import stopped' : 'Import finished'}>
+      <p className="mb-3 text-sm text-neutral-700" role="status" data-testid="import-result">
+        {failed
+          ? (imp.error ?? 'The import stopped.')
+          : `Finished ${formatDateTime(imp.updatedAt)}: ${n(imp.run.created + imp.run.updated)} products created or updated.`}
+      </p>
+      <Figures
+        items={[
+          ['Created', imp.run.created],
+          ['Updated', imp.run.updated],
+          ['Unchanged', imp.run.unchanged],
+          ['Refused', imp.run.refused],
+        ]}
+      />
+      <div className="mt-4 flex flex-wrap gap-2">
+        {imp.run.refused > 0 && (
+          <a href={imp.errorReportUrl} className={primaryAction} download>
+            <Download aria-hidden className="size-4" />
+            Download error report ({n(imp.run.refused)} rows)
+          </a>
+        )}
+        <Link to={PATH} className={secondaryAction}>
+          Import another file
+        </Link>
+      </div>
+    </Card>
+  );
+}
+
+function FormatCard() {
+  return (
+    <Card title="File format">
+      <div className="space-y-3 text-sm text-neutral-700">
+        <p>
+          One product per row, with a header row naming the columns (any order). Required:{' '}
+          {PRODUCT_CSV_REQUIRED.map((c, i) => (
+            <span key={c}>
+              {i > 0 && ', '}
+              <code className="rounded bg-neutral-100 px-1">{c}</code>
+            </span>
+          ))}
+          . Columns you leave out keep their values on update. Cells with commas, quotes or line breaks go in double
+          quotes, with quotes doubled (<code className="rounded bg-neutral-100 px-1">"Lamp, 60""</code>
+          ), as spreadsheets save them.
+        </p>
+        <div className="overflow-x-auto rounded-lg border border-neutral-200">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-neutral-50 text-xs text-neutral-500">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Column
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  What it holds
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-neutral-100">
+              {PRODUCT_CSV_COLUMNS.map((c) => (
+                <tr key={c}>
+                  <td className="whitespace-nowrap px-3 py-2 align-top">
+                    <code className="font-medium text-neutral-900">{c}</code>
+                    {PRODUCT_CSV_REQUIRED.includes(c) && (
+                      <span className="ml-1 text-xs text-neutral-500">required</span>
+                    )}
+                  </td>
+                  <td className="px-3 py-2 align-top">{PRODUCT_CSV_COLUMN_HELP[c]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="text-xs text-neutral-500">Example row:</p>
+        <pre className="overflow-x-auto rounded-lg bg-neutral-50 p-3 text-xs text-neutral-800">
+          {'sku,name,list_price,sale_price,stock,status\nLAMP-001,"Brass Floor Lamp, 60""",129.00,99.50,12,ACTIVE'}
+        </pre>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { productCsvFixture } from '../apps/api/src/test/product-csv-fixture';
+import { STORES, snap } from './helpers';
+
+/** Issue 16 points 6 and 9: the owner imports a product CSV (dry run, run, progress, error report). */
+
+const garden = STORES.garden.url;
+const PATH = '/manage-store/products/import';
+// SKUs only this spec creates, in the garden store.
+const PREFIX = `E2EIMP${Date.now().toString(36).toUpperCase()}`;
+
+async function logIn(page: Page, then: string) {
+  await page.goto(`${garden}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
+  await page.getByLabel('Email').fill('owner@garden.test');
+  await page.getByLabel('Password').fill('owner-demo-1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(`${garden}${then}`);
+}
+
+test('the owner imports a 200-row CSV with 3 bad rows: dry run, run with progress, error report', async ({ page }) => {
+  test.setTimeout(90_000);
+  const fixture = productCsvFixture(PREFIX, 200, { bom: true });
+  await logIn(page, PATH);
+  await expect(page.getByRole('heading', { level: 1, name: 'Import products' })).toBeVisible();
+  const format = page.getByRole('region', { name: 'File format' });
+  await expect(format.getByRole('cell', { name: /^list_price\s*required$/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Download template' })).toHaveAttribute(
+    'href',
+    '/skulocity/api/v1/catalog/products/import/template.csv',
+  );
+  await snap(page, 'product-import-upload-1280');
+
+  await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+    name: 'garden-products.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(fixture.csv),
+  });
+  await page.getByRole('button', { name: 'Upload and check' }).click();
+  await expect(page).toHaveURL(/\?import=/);
+
+  // The dry run: what would happen, nothing written yet.
+  const dry = page.getByRole('region', { name: 'Dry run' });
+  await expect(dry.getByRole('status')).toHaveText('Checked 200 rows. Nothing has been changed yet.');
+  await expect(dry.getByTestId('count-created')).toHaveText('197');
+  await expect(dry.getByTestId('count-refused')).toHaveText('3');
+  const refused = page.getByRole('region', { name: 'Refused rows' }).getByRole('row');
+  await expect(refused).toHaveCount(4);
+  await expect(refused.nth(1)).toContainText('50');
+  await expect(refused.nth(1)).toContainText('list_price');
+  await expect(refused.nth(2)).toContainText('SOMETIMES');
+  await snap(page, 'product-import-dry-run-1280');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await snap(page, 'product-import-dry-run-375');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The run: progress until it has finished (the page follows the job), then the result.
+  await page.getByRole('button', { name: 'Import 197 products' }).click();
+  await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible({ timeout: 60_000 });
+  const result = page.getByRole('region', { name: 'Import finished' });
+  await expect(result.getByTestId('count-created')).toHaveText('197');
+  await expect(result.getByTestId('count-refused')).toHaveText('3');
+  await snap(page, 'product-import-done-1280');
+
+  // The error report: one line per bad row, with row, column and message.
+  const download = page.waitForEvent('download');
+  await result.getByRole('link', { name: 'Download error report (3 rows)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^import-.+-errors\.csv$/);
+  const lines = readFileSync((await file.path()) as string, 'utf8')
+    .trim()
+    .split('\r\n');
+  expect(lines[0]).toBe('row,sku,column,message');
+  expect(lines).toHaveLength(4);
+  expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual(
+    fixture.bad.map((b) => `${b.row},${fixture.skus[b.row - 1]},${b.column}`),
+  );
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await snap(page, 'product-import-done-375');
+
+  // The imported products are on the storefront.
+  await page.goto(`${garden}/product/search/${encodeURIComponent(`${PREFIX} Test Planter 7`)}`);
+  await expect(page.getByText(`${PREFIX} Test Planter 7, "Large"`).first()).toBeVisible();
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('upload, dry run and confirm are plain forms; the progress page refreshes itself', async ({ page }) => {
+    test.setTimeout(60_000);
+    const fixture = productCsvFixture(`${PREFIX}NJ`, 12);
+    await logIn(page, PATH);
+    // A file with an unknown column is refused next to the field.
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+      name: 'bad.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('sku,name,list_price,colour\nX-1,Pot,1.00,red\n'),
+    });
+    await page.getByRole('button', { name: 'Upload and check' }).click();
+    await expect(page.getByTestId('error-file')).toContainText('Unknown column "colour"');
+
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+      name: 'nojs.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(fixture.csv),
+    });
+    await page.getByRole('button', { name: 'Upload and check' }).click();
+    await expect(page.getByRole('region', { name: 'Dry run' }).getByTestId('count-created')).toHaveText('12');
+    await page.getByRole('button', { name: 'Import 12 products' }).click();
+    // Waiting or importing: the page refreshes itself until the result shows.
+    await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('region', { name: 'Import finished' }).getByTestId('count-created')).toHaveText('12');
+  });
+});

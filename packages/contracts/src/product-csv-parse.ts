@@ -1,0 +1,264 @@
+import {
+  MAX_STOCK,
+  PRODUCT_STATUSES,
+  type ProductFields,
+  type ProductStatus,
+  parseDecimalMoney,
+  productFieldsSchema,
+} from './product-admin';
+import {
+  CSV_CATEGORY_SEPARATOR,
+  PRODUCT_CSV_COLUMNS,
+  PRODUCT_CSV_REQUIRED,
+  type ProductCsvColumn,
+} from './product-csv';
+
+/**
+ * Reading the product CSV (the format of product-csv.ts, which the export writes): the header, then
+ * each row into the product fields writeProduct takes. Tokenising (quotes, newlines in fields, BOM)
+ * is the CSV library's, on the server; this file turns cells into fields, the same for the dry run
+ * and the real run, so the dry run refuses exactly what the run will refuse.
+ */
+
+/** One problem of one row, as the error report lists it (row 1 = the first row after the header). */
+export interface ProductCsvProblem {
+  row: number;
+  column: string;
+  message: string;
+}
+
+export type ProductCsvHeader =
+  | { ok: true; columns: ProductCsvColumn[] }
+  | { ok: false; problems: { column: string; message: string }[] };
+
+/** Checks the header row: every column known, none twice, the required ones present. */
+export function parseProductCsvHeader(cells: readonly string[]): ProductCsvHeader {
+  const problems: { column: string; message: string }[] = [];
+  const known = new Set<string>(PRODUCT_CSV_COLUMNS);
+  const seen = new Set<string>();
+  const columns: ProductCsvColumn[] = [];
+  cells.forEach((raw, i) => {
+    const name = raw.trim().toLowerCase();
+    if (!known.has(name)) {
+      problems.push({
+        column: raw.trim() || `column ${i + 1}`,
+        message: `Unknown column "${raw.trim()}" (column ${i + 1}). The columns are: ${PRODUCT_CSV_COLUMNS.join(', ')}.`,
+      });
+      return;
+    }
+    if (seen.has(name)) {
+      problems.push({ column: name, message: `Column "${name}" appears twice.` });
+      return;
+    }
+    seen.add(name);
+    columns.push(name as ProductCsvColumn);
+  });
+  const missing = PRODUCT_CSV_REQUIRED.filter((c) => !seen.has(c));
+  if (missing.length) {
+    problems.push({
+      column: missing.join(', '),
+      message: `Missing required column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`,
+    });
+  }
+  return problems.length ? { ok: false, problems } : { ok: true, columns };
+}
+
+/** What a product holds today, for the columns a file leaves out (an update keeps them). */
+export interface ProductCsvExisting {
+  productId: string;
+  fields: ProductFields;
+  stockQuantity: number;
+}
+
+export type ProductCsvRow =
+  | {
+      ok: true;
+      sku: string;
+      fields: ProductFields;
+      /** The stock to set, or null to leave it (the column absent or empty). */
+      stock: number | null;
+    }
+  | { ok: false; sku: string | null; problems: { column: string; message: string }[] };
+
+/** The CSV column each product field comes from, for naming the column of a refusal. */
+const COLUMN_OF_FIELD: Record<string, ProductCsvColumn> = {
+  productName: 'name',
+  slug: 'slug',
+  sku: 'sku',
+  brandName: 'brand',
+  shortDescription: 'short_description',
+  description: 'description',
+  listPrice: 'list_price',
+  salePrice: 'sale_price',
+  currencyUomId: 'currency',
+  status: 'status',
+  weightGrams: 'weight_grams',
+  isFeatured: 'featured',
+  seoTitle: 'seo_title',
+  seoDescription: 'seo_description',
+  categoryIds: 'categories',
+};
+
+const TRUE = new Set(['true', 'yes', '1', 'y']);
+const FALSE = new Set(['false', 'no', '0', 'n', '']);
+
+/**
+ * One data row into product fields. `cells` holds the row's values by column (only the header's
+ * columns); `existing` is the product with that SKU, if any: columns the file leaves out keep its
+ * values, while a new product gets the defaults (active, not featured, no stock). An empty cell in
+ * a column the file has clears that field (an empty `stock` leaves the count as it is).
+ */
+export function parseProductCsvRow(
+  cells: Partial<Record<ProductCsvColumn, string>>,
+  existing: ProductCsvExisting | null,
+  storeCurrency: string,
+): ProductCsvRow {
+  const problems: { column: string; message: string }[] = [];
+  const has = (c: ProductCsvColumn) => cells[c] !== undefined;
+  const cell = (c: ProductCsvColumn) => (cells[c] ?? '').trim();
+  const sku = cell('sku') || null;
+  const base: Partial<ProductFields> = existing ? { ...existing.fields } : {};
+  // Categories absent from the file are left as they are (writeProduct leaves them when undefined).
+  delete base.categoryIds;
+
+  const currencyText = has('currency') ? cell('currency').toUpperCase() : '';
+  const currency = currencyText || existing?.fields.currencyUomId || storeCurrency;
+  if (currencyText && !/^[A-Z]{3}$/.test(currencyText)) {
+    problems.push({ column: 'currency', message: `"${cell('currency')}" is not a three-letter currency code (USD).` });
+  }
+
+  if (!sku) problems.push({ column: 'sku', message: 'A SKU is required: products are matched by it.' });
+  if (!cell('name')) problems.push({ column: 'name', message: 'A name is required.' });
+  const input: Record<string, unknown> = { ...base };
+  input.sku = cell('sku');
+  input.productName = cell('name');
+  // An empty slug makes one from the name on create, and keeps the product's address on update.
+  if (has('slug') && cell('slug') !== '') input.slug = cell('slug').toLowerCase();
+  else if (!existing) input.slug = '';
+  if (has('status')) {
+    const s = cell('status').toUpperCase();
+    if (s === '') input.status = existing?.fields.status ?? 'ACTIVE';
+    else if ((PRODUCT_STATUSES as readonly string[]).includes(s)) input.status = s as ProductStatus;
+    else
+      problems.push({
+        column: 'status',
+        message: `"${cell('status')}" is not a status: use ${PRODUCT_STATUSES.join(', ')}.`,
+      });
+  } else if (!existing) input.status = 'ACTIVE';
+  if (has('brand')) input.brandName = cell('brand') || null;
+  if (has('short_description')) input.shortDescription = cell('short_description') || null;
+  // The description keeps its inner line breaks: only the ends are trimmed.
+  if (has('description')) input.description = cell('description') || null;
+  if (has('seo_title')) input.seoTitle = cell('seo_title') || null;
+  if (has('seo_description')) input.seoDescription = cell('seo_description') || null;
+  if (currencyText) input.currencyUomId = currencyText;
+
+  const price = (column: 'list_price' | 'sale_price', field: 'listPrice' | 'salePrice', required: boolean) => {
+    const t = cell(column);
+    if (t === '') {
+      if (required) problems.push({ column, message: 'A price is required.' });
+      else input[field] = null;
+      return;
+    }
+    const m = parseDecimalMoney(t, currency);
+    if (m.ok) input[field] = m.minor;
+    else problems.push({ column, message: m.message });
+  };
+  price('list_price', 'listPrice', true);
+  if (has('sale_price')) price('sale_price', 'salePrice', false);
+
+  if (has('weight_grams')) {
+    const t = cell('weight_grams');
+    if (t === '') input.weightGrams = null;
+    else if (/^\d{1,9}$/.test(t)) input.weightGrams = Number(t);
+    else problems.push({ column: 'weight_grams', message: `"${t}" is not a weight: write whole grams (250).` });
+  }
+  if (has('featured')) {
+    const t = cell('featured').toLowerCase();
+    if (TRUE.has(t)) input.isFeatured = true;
+    else if (FALSE.has(t)) input.isFeatured = false;
+    else problems.push({ column: 'featured', message: `"${cell('featured')}" is not true or false.` });
+  }
+  if (has('categories')) {
+    input.categoryIds = cell('categories')
+      .split(CSV_CATEGORY_SEPARATOR)
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+
+  let stock: number | null = null;
+  if (has('stock') && cell('stock') !== '') {
+    const t = cell('stock');
+    if (!/^\d{1,9}$/.test(t))
+      problems.push({ column: 'stock', message: `"${t}" is not a stock count: write a whole number (12).` });
+    else if (Number(t) > MAX_STOCK)
+      problems.push({ column: 'stock', message: `${t} is more stock than a product may hold (${MAX_STOCK}).` });
+    else stock = Number(t);
+  }
+
+  const parsed = productFieldsSchema.safeParse(input);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? '');
+      const column = COLUMN_OF_FIELD[field] ?? field;
+      // A price already refused above is not refused twice.
+      if (problems.some((p) => p.column === column)) continue;
+      problems.push({ column, message: issue.message });
+    }
+  }
+  if (problems.length || !parsed.success) return { ok: false, sku, problems };
+  return { ok: true, sku: parsed.data.sku, fields: parsed.data, stock };
+}
+
+/** The fields an update would change, by CSV column (for the dry run's "updated" list). */
+export function changedProductCsvColumns(
+  existing: ProductCsvExisting,
+  next: ProductFields,
+  existingCategoryIds: readonly string[] | null,
+  stock: number | null,
+): string[] {
+  const out: string[] = [];
+  const before = existing.fields as Record<string, unknown>;
+  const after = next as Record<string, unknown>;
+  for (const [field, column] of Object.entries(COLUMN_OF_FIELD)) {
+    if (field === 'categoryIds' || field === 'slug') continue;
+    if (!(field in after)) continue;
+    const a = before[field] ?? null;
+    const b = after[field] ?? null;
+    if (field === 'isFeatured' && (a ?? false) === (b ?? false)) continue;
+    if (a !== b) out.push(column);
+  }
+  if (next.slug && next.slug !== existing.fields.slug) out.push('slug');
+  if (next.categoryIds && existingCategoryIds) {
+    const x = [...new Set(next.categoryIds)].sort().join('|');
+    const y = [...existingCategoryIds].sort().join('|');
+    if (x !== y) out.push('categories');
+  }
+  if (stock !== null && stock !== existing.stockQuantity) out.push('stock');
+  return out;
+}
+
+/** The template owners download: the header and one example row. */
+export function productCsvTemplate(currency = 'USD'): string {
+  const example: Record<ProductCsvColumn, string> = {
+    sku: 'LAMP-001',
+    name: 'Brass Floor Lamp, 60"',
+    slug: '',
+    status: 'ACTIVE',
+    brand: 'Lumen',
+    list_price: '129.00',
+    sale_price: '99.50',
+    currency,
+    stock: '12',
+    weight_grams: '4200',
+    categories: '',
+    featured: 'false',
+    short_description: 'A warm light for reading corners.',
+    description: '<p>Solid brass.\nDimmable.</p>',
+    seo_title: '',
+    seo_description: '',
+    product_id: '',
+  };
+  const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  return `${PRODUCT_CSV_COLUMNS.join(',')}\r\n${PRODUCT_CSV_COLUMNS.map((c) => quote(example[c])).join(',')}\r\n`;
+}
