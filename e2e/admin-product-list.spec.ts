@@ -17,7 +17,7 @@ async function logIn(page: Page, then: string) {
   await expect(page).toHaveURL(`${power}${then}`);
 }
 
-/** Creates this run's products with the owner's session (the fixtures route of browser tests). */
+/** Creates this run's products as the owner does, through the product editor's API. */
 type Fixture = { productName: string; sku: string; listPrice: number; stock: number; brandName?: string };
 const THREE: Fixture[] = [
   { productName: `${run} Anvil Drill`, sku: `${run}-A`, listPrice: 4999, stock: 12, brandName: 'Voltline' },
@@ -30,16 +30,28 @@ async function createProducts(page: Page, products: Fixture[] = THREE) {
   // From the page (the browser resolves *.localhost; the test process may not): the owner's session.
   const res = await page.evaluate(
     async ({ csrf, products }) => {
-      const r = await fetch('/api/v1/product-list/test-fixtures', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({ products }),
-      });
-      return { status: r.status, body: await r.text() };
+      for (const f of products) {
+        const r = await fetch('/skulocity/api/v1/catalog/products', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          body: JSON.stringify({
+            fields: {
+              productName: f.productName,
+              sku: f.sku,
+              brandName: f.brandName ?? null,
+              listPrice: f.listPrice,
+              status: 'ACTIVE',
+            },
+            initialStock: f.stock,
+          }),
+        });
+        if (r.status !== 201) return { status: r.status, body: await r.text() };
+      }
+      return { status: 201, body: '' };
     },
     { csrf, products },
   );
-  expect(res.status, res.body).toBe(200);
+  expect(res.status, res.body).toBe(201);
 }
 
 test('the owner searches, filters, changes status and price of chosen products, and exports', async ({ page }) => {

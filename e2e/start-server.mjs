@@ -15,8 +15,6 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.t
     NODE_ENV: 'development',
     // Every browser test signs in from 127.0.0.1: the owner specs alone pass the 30 a real client gets.
     LOGIN_ATTEMPTS_PER_IP: '1000',
-    // Specs create the products they change (admin-product-list.spec.ts), never touching seeded ones.
-    E2E_FIXTURES: '1',
   },
 });
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));

@@ -53,8 +53,8 @@ import {
   type PaymentProvider,
 } from './modules/payments/index';
 import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
-import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
+import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
@@ -101,7 +101,6 @@ export interface BuildOptions {
         | 'STUCK_ORDER_MINUTES'
         | 'NIGHTLY_JOBS_AT'
         | 'LOGIN_ATTEMPTS_PER_IP'
-        | 'E2E_FIXTURES'
         | 'INVOICE_PDF_WORKERS'
         | 'INVOICE_PDF_QUEUE'
         | 'STORE_PDF_CONCURRENCY'
@@ -445,10 +444,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(bannersRoutes, { banners });
   await app.register(productAdminRoutes, { productAdmin });
   await app.register(inventoryRoutes, { inventory });
-  await app.register(productListRoutes, {
-    productList,
-    fixtures: config.E2E_FIXTURES === '1' && config.NODE_ENV !== 'production' ? { audit, events } : undefined,
-  });
+  await app.register(productListRoutes, { productList });
   await app.register(productImportRoutes, { imports: productImports });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {

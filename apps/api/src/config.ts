@@ -66,11 +66,6 @@ const envSchema = z.object({
    * stay limited at 10 whatever this says.
    */
   LOGIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
-  /**
-   * Browser tests only (e2e/start-server.mjs): lets a spec create the products it works on through
-   * POST /api/v1/product-list/test-fixtures (the owner's session, the product writer). Refused in production.
-   */
-  E2E_FIXTURES: z.enum(['0', '1']).default('0'),
   /** Product search indexes of all stores together stay under this (decision 014); least recently used go. */
   SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(16).max(65_536).default(512),
   /** After this long a store's search index is read again: bounds how long other processes' writes go unseen. */
@@ -117,9 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const paypalSet = [c.PAYPAL_BASE_URL, c.PAYPAL_CLIENT_ID, c.PAYPAL_CLIENT_SECRET].filter(Boolean).length;
   if (paypalSet !== 0 && paypalSet !== 3) {
     throw new ConfigError(['PAYPAL_BASE_URL, PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET: set all three, or none']);
-  }
-  if (c.E2E_FIXTURES === '1' && c.NODE_ENV === 'production') {
-    throw new ConfigError(['E2E_FIXTURES: browser-test fixtures cannot be turned on in production']);
   }
   let secret = c.SESSION_SECRET;
   if (!secret) {

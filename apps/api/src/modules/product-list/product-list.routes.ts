@@ -8,7 +8,6 @@ import {
   productBulkAnswerSchema,
   productBulkJobSchema,
   productBulkRequestSchema,
-  productFieldsSchema,
   productListFilterSchema,
   productListPageSchema,
 } from '@app/contracts';
@@ -16,21 +15,12 @@ import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
-import type { EventBus } from '../../lib/events/index';
-import type { AuditService } from '../audit/index';
-import { changeStock } from '../inventory/index';
-import { writeProduct } from '../product-admin/index';
 import type { ProductListService } from './product-list.service';
 
 const owner = { ...tenantErrors, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
 
 /** The dashboard's product list, its bulk actions and its export (decision 036); the catalog permission. */
-export async function productListRoutes(
-  app: App,
-  { productList, fixtures }: { productList: ProductListService; fixtures?: { audit: AuditService; events: EventBus } },
-) {
-  if (fixtures) testFixtureRoute(app, fixtures);
-
+export async function productListRoutes(app: App, { productList }: { productList: ProductListService }) {
   app.get(
     '/api/v1/product-list',
     {
@@ -110,65 +100,6 @@ export async function productListRoutes(
       const job = await productList.job(req.ctx, req.params.jobId);
       if (!job) throw AppError.notFound('No such bulk change in this store.');
       return { data: job };
-    },
-  );
-}
-
-const fixtureSchema = z.strictObject({
-  products: z
-    .array(
-      z.strictObject({
-        productName: z.string().min(1).max(200),
-        sku: z.string().min(1).max(64),
-        brandName: z.string().max(120).optional(),
-        listPrice: z.number().int().min(0),
-        stock: z.number().int().min(0).max(100_000),
-      }),
-    )
-    .min(1)
-    .max(50),
-});
-
-/**
- * Browser tests only (config E2E_FIXTURES, never in production): a spec creates the products it works
- * on, through the one product writer and changeStock like any product, so it never changes seeded
- * products another spec relies on. The editor's create API replaces this once it exists.
- */
-function testFixtureRoute(app: App, deps: { audit: AuditService; events: EventBus }) {
-  app.post(
-    '/api/v1/product-list/test-fixtures',
-    {
-      config: { permission: 'catalog' },
-      schema: {
-        hide: true,
-        body: fixtureSchema,
-        response: { 200: dataEnvelope(z.object({ productIds: z.array(z.string()) })) },
-      },
-    },
-    async (req) => {
-      const ctx = req.ctx;
-      const productIds = await deps.events.transaction(async (tx) => {
-        const ids: string[] = [];
-        for (const f of req.body.products) {
-          const fields = productFieldsSchema.parse({
-            productName: f.productName,
-            sku: f.sku,
-            brandName: f.brandName ?? null,
-            listPrice: f.listPrice,
-            status: 'ACTIVE',
-          });
-          const written = await writeProduct(tx, ctx, deps, { fields });
-          if (!written.ok) throw AppError.field(422, 'VALIDATION_FAILED', written.field, written.message);
-          const stocked = await changeStock(tx, ctx, [
-            { productId: written.productId, set: f.stock, reason: 'RECEIVED' },
-          ]);
-          if (!stocked.ok) throw AppError.badRequest(stocked.code);
-          ids.push(written.productId);
-        }
-        deps.events.emitAfterCommit(tx, 'catalog.changed', { tenantId: ctx.tenantId, productIds: ids });
-        return ids;
-      });
-      return { data: { productIds } };
     },
   );
 }
