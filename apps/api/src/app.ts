@@ -341,9 +341,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
-  events.on('catalog.changed', ({ tenantId }) => {
+  events.on('catalog.changed', ({ tenantId, productIds, categoryIds }) => {
     cache.invalidateTenant(tenantId);
-    products.catalogChanged(tenantId);
+    products.catalogChanged(tenantId, { productIds, categoryIds });
   });
   events.on('stock.changed', ({ tenantId, productIds }) => {
     cache.invalidateTenant(tenantId);

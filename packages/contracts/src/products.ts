@@ -165,6 +165,16 @@ export const productDetailsSchema = productSummarySchema.extend({
     ),
   }),
   breadcrumb: breadcrumbSchema,
+  /**
+   * The product's pictures in order (its media library rows, each with its alt text); empty when
+   * it has none, and the page falls back to the small, medium and detail image URLs.
+   */
+  images: z.array(z.object({ url: z.string(), altText: z.string().nullable() })),
+  /**
+   * ACTIVE for every shopper. DRAFT or ARCHIVED only reach the owner or staff with the catalog
+   * permission (a preview); shoppers get a 404 for them.
+   */
+  status: z.enum(['DRAFT', 'ACTIVE', 'ARCHIVED']),
 });
 export type ProductDetails = z.infer<typeof productDetailsSchema>;
 
