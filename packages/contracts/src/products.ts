@@ -166,8 +166,9 @@ export const productDetailsSchema = productSummarySchema.extend({
   }),
   breadcrumb: breadcrumbSchema,
   /**
-   * The product's pictures in order (its media library rows, each with its alt text); empty when
-   * it has none, and the page falls back to the small, medium and detail image URLs.
+   * The gallery: the product's pictures in order (media library rows, each with its alt text, the
+   * product's own or else the library's); for a product without any, its detail, medium and small
+   * image URLs that can be shown (one photograph at three sizes counts once), alt text null.
    */
   images: z.array(z.object({ url: z.string(), altText: z.string().nullable() })),
   /**

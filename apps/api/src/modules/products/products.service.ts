@@ -1,6 +1,7 @@
 import {
   type ConfigPrice,
   categoryLabel,
+  isDisplayableImage,
   type ProductDetails,
   type ProductListQuery,
   type ProductPage,
@@ -68,6 +69,26 @@ const MAX_PARSED = 10_000;
 
 export interface ProductsServiceOptions {
   searchIndex?: SearchIndexOptions;
+}
+
+/**
+ * The gallery of a product without pictures of its own: its detail, medium and small image URLs,
+ * largest first, that are displayable (http, or the store's /media/ paths, made absolute before).
+ * The three are often one photograph at three sizes ("x-small.webp", "x-detail.webp"): those count
+ * once, so the page shows no row of identical thumbnails. Computed here, not in the page, so the
+ * storefront's JavaScript does not carry it.
+ */
+function fallbackImages(s: Pick<ProductSummary, 'smallImageUrl' | 'mediumImageUrl' | 'detailImageUrl'>) {
+  const seen = new Set<string>();
+  const out: { url: string; altText: null }[] = [];
+  for (const u of [s.detailImageUrl, s.mediumImageUrl, s.smallImageUrl]) {
+    if (!isDisplayableImage(u)) continue;
+    const key = u.replace(/[?#].*$/, '').replace(/[-_](small|medium|detail|large|thumb)(\.\w+)$/i, '$2');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ url: u, altText: null });
+  }
+  return out;
 }
 
 export function createProductsService(db: Db, opts: ProductsServiceOptions = {}) {
@@ -592,10 +613,12 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
           })),
         },
         breadcrumb: firstCategory[0] ? await breadcrumb(ctx, firstCategory[0].id) : [],
-        images: images.map((i) => ({
-          url: absoluteMediaUrl(ctx, `/media/${i.storageKey}`) as string,
-          altText: i.altText ?? i.mediaAlt,
-        })),
+        images: images.length
+          ? images.map((i) => ({
+              url: absoluteMediaUrl(ctx, `/media/${i.storageKey}`) as string,
+              altText: i.altText?.trim() || i.mediaAlt?.trim() || null,
+            }))
+          : fallbackImages(summary as ProductSummary),
         status: row.status,
       };
     },

@@ -611,10 +611,48 @@ export class TenantIndex {
     }
     pushAddedBefore(null);
 
-    // Lexemes: this index's (sorted) first, new ones after; the constructor sorts (nearly sorted: fast).
-    const sink = newSink([...this.lexemes]);
+    // The changed documents' vectors, parsed on their own; their lexemes then take this index's ids,
+    // new ones numbered after (the constructor sorts the table: nearly sorted, fast).
+    const local = newSink();
+    const localRange = new Map<string, [number, number]>();
+    for (const c of changes) {
+      if (!c.row) continue;
+      const from = local.entryLex.n;
+      parseVector(c.row.v ?? '', local);
+      localRange.set(c.id, [from, local.entryLex.n]);
+    }
+    local.entryPos.push(local.positions.n);
+    const lLex = local.entryLex.done();
+    const lPosStart = local.entryPos.done();
+    const lPos = local.positions.done();
+    const temps = this.lexemes.slice();
+    const globalOf = local.temps.map((t) => {
+      const g = this.lexemeIdOf(t);
+      return g >= 0 ? g : temps.push(t) - 1;
+    });
+
+    // Sizes first, then typed copies (a document's entries at a time, no per-value push).
     const n = docs.length;
+    let entries = 0;
+    let positionCount = 0;
+    for (const doc of docs) {
+      if ('old' in doc) {
+        const e0 = this.docEntryStart[doc.old] as number;
+        const e1 = this.docEntryStart[doc.old + 1] as number;
+        entries += e1 - e0;
+        positionCount += (this.entryPosStart[e1] as number) - (this.entryPosStart[e0] as number);
+      } else {
+        const [e0, e1] = localRange.get(doc.change.id) as [number, number];
+        entries += e1 - e0;
+        positionCount += (lPosStart[e1] as number) - (lPosStart[e0] as number);
+      }
+    }
     const docEntryStart = new Int32Array(n + 1);
+    const entryLex = new Int32Array(entries);
+    const entryPos = new Int32Array(entries + 1);
+    const positions = new Uint16Array(positionCount);
+    let E = 0;
+    let P = 0;
     const rows: ProductRow[] = new Array(n);
     const memberships: { productId: string; categoryId: string }[] = [];
     const categoryRows: { productCategoryId: string; categoryName: string | null; description: string | null }[] =
@@ -636,13 +674,15 @@ export class TenantIndex {
           named: this.named[d] as number,
           v: null,
         };
-        for (let e = this.docEntryStart[d] as number; e < (this.docEntryStart[d + 1] as number); e++) {
-          sink.entryLex.push(this.entryLex[e] as number);
-          sink.entryPos.push(sink.positions.n);
-          for (let k = this.entryPosStart[e] as number; k < (this.entryPosStart[e + 1] as number); k++) {
-            sink.positions.push(this.positions[k] as number);
-          }
-        }
+        const e0 = this.docEntryStart[d] as number;
+        const e1 = this.docEntryStart[d + 1] as number;
+        const p0 = this.entryPosStart[e0] as number;
+        const p1 = this.entryPosStart[e1] as number;
+        entryLex.set(this.entryLex.subarray(e0, e1), E);
+        positions.set(this.positions.subarray(p0, p1), P);
+        for (let e = e0; e < e1; e++) entryPos[E + e - e0] = (this.entryPosStart[e] as number) - p0 + P;
+        E += e1 - e0;
+        P += p1 - p0;
         for (let k = this.docCatStart[d] as number; k < (this.docCatStart[d + 1] as number); k++) {
           memberships.push({
             productId: this.ids[d] as string,
@@ -653,7 +693,16 @@ export class TenantIndex {
         const c = doc.change;
         const r = c.row as NonNullable<PatchRow['row']>;
         rows[i] = { ...r, made: madeKey.get(c.id) as number, named: nameKey.get(c.id) as number, v: null };
-        parseVector(r.v ?? '', sink);
+        const [e0, e1] = localRange.get(c.id) as [number, number];
+        const p0 = lPosStart[e0] as number;
+        const p1 = lPosStart[e1] as number;
+        for (let e = e0; e < e1; e++) {
+          entryLex[E + e - e0] = globalOf[lLex[e] as number] as number;
+          entryPos[E + e - e0] = (lPosStart[e] as number) - p0 + P;
+        }
+        positions.set(lPos.subarray(p0, p1), P);
+        E += e1 - e0;
+        P += p1 - p0;
         for (const k of c.categories) {
           if (!knownCategory.has(k.id) && (k.name !== null || k.description !== null)) {
             knownCategory.add(k.id);
@@ -662,15 +711,20 @@ export class TenantIndex {
           memberships.push({ productId: c.id, categoryId: k.id });
         }
       }
-      docEntryStart[i + 1] = sink.entryLex.n;
+      docEntryStart[i + 1] = E;
     }
-    sink.entryPos.push(sink.positions.n);
+    entryPos[E] = P;
+    const full = <T extends Int32Array | Uint16Array>(a: T) => {
+      const g = new Grow(a, () => a);
+      g.n = a.length;
+      return g;
+    };
     const vectors = {
-      temps: sink.temps,
+      temps,
       docEntryStart,
-      entryLex: sink.entryLex,
-      entryPos: sink.entryPos,
-      positions: sink.positions,
+      entryLex: full(entryLex),
+      entryPos: full(entryPos),
+      positions: full(positions),
     };
     const index = new TenantIndex(rows, vectors, memberships, categoryRows, buildMs);
     buildMs.total = buildMs.read + performance.now() - t0;
