@@ -15,6 +15,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.t
     NODE_ENV: 'development',
     // Every browser test signs in from 127.0.0.1: the owner specs alone pass the 30 a real client gets.
     LOGIN_ATTEMPTS_PER_IP: '1000',
+    // Test-only routes a spec seeds its own products with (apps/api/src/test/e2e-fixture-routes.ts).
+    E2E_FIXTURES: '1',
   },
 });
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));

@@ -44,6 +44,11 @@ export async function start() {
     database,
     generateMedia: seed.renderSeedImage,
     webBuildDir: config.WEB_BUILD_DIR,
+    // Browser tests' fixtures (e2e/start-server.mjs): never on a production server.
+    extraRoutes:
+      process.env.E2E_FIXTURES === '1' && config.NODE_ENV !== 'production'
+        ? (await import('./test/e2e-fixture-routes')).e2eFixtureRoutes(database.db)
+        : undefined,
   });
 
   const drain = createDrain(app);
