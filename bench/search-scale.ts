@@ -132,9 +132,13 @@ async function run(label: string, database: Database) {
   const editRebuild = await editVisible(false);
   const editPatch = await editVisible(true);
   const countersAfter = service.searchIndexCounters();
+  // The last patch's own figures: its one query, and the query plus the in-memory patch.
+  const [patched] = await service.searchIndexStats();
   console.log(`${label}: single edit visible in search`, {
     'rebuild (event without ids) median ms': editRebuild,
     'patch (event with the id) median ms': editPatch,
+    'last patch: read ms': Math.round(patched?.buildMs?.read ?? 0),
+    'last patch: read + patch ms': Math.round(patched?.buildMs?.total ?? 0),
     builds: countersAfter.builds - countersBefore.builds,
     patches: countersAfter.patches - countersBefore.patches,
   });
