@@ -7,7 +7,8 @@
  * A benchmark, not a test: it prints figures and asserts nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { type Database, openDatabase } from '@app/db';
+import { type Database, openDatabase, schema } from '@app/db';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import type { TenantContext } from '../apps/api/src/lib/context';
 import { createProductsService } from '../apps/api/src/modules/products/index';
@@ -105,6 +106,42 @@ async function run(label: string, database: Database) {
   }
   typing.sort((a, b) => a - b);
   console.log(`${label}: slowest queries, first time`, first.slowest.slice(0, 6));
+  // A single product edit (issue 16): the time from its catalog.changed to its new name being
+  // found, when the event drops the index (no ids: the next search rebuilds) and when it carries
+  // the product's id (the loaded index is patched). Several edits each, the median reported.
+  const p = schema.products;
+  const editVisible = async (withIds: boolean) => {
+    const times: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      const word = `zq${withIds ? 'p' : 'r'}${k}x${randomBytes(3).toString('hex')}`;
+      const id = `S-${1234 + k * 7919}`;
+      await database.db
+        .update(p)
+        .set({ productName: `${word} Brass Lamp`, updatedAt: new Date() })
+        .where(and(eq(p.tenantId, TENANT), eq(p.productId, id)));
+      const s = performance.now();
+      service.catalogChanged(TENANT, withIds ? { productIds: [id] } : {});
+      const r = await service.search(ctx, q(word));
+      times.push(performance.now() - s);
+      if (r.products[0]?.productId !== id) throw new Error(`edited product ${id} not found by ${word}`);
+    }
+    times.sort((a, b) => a - b);
+    return Number((times[2] as number).toFixed(1));
+  };
+  const countersBefore = service.searchIndexCounters();
+  const editRebuild = await editVisible(false);
+  const editPatch = await editVisible(true);
+  const countersAfter = service.searchIndexCounters();
+  // The last patch's own figures: its one query, and the query plus the in-memory patch.
+  const [patched] = await service.searchIndexStats();
+  console.log(`${label}: single edit visible in search`, {
+    'rebuild (event without ids) median ms': editRebuild,
+    'patch (event with the id) median ms': editPatch,
+    'last patch: read ms': Math.round(patched?.buildMs?.read ?? 0),
+    'last patch: read + patch ms': Math.round(patched?.buildMs?.total ?? 0),
+    builds: countersAfter.builds - countersBefore.builds,
+    patches: countersAfter.patches - countersBefore.patches,
+  });
   const ms = (times: number[], p: number) => Number(percentile(times, p).toFixed(1));
   return {
     database: label,
@@ -118,6 +155,8 @@ async function run(label: string, database: Database) {
     'autocomplete texts': typing.length,
     'autocomplete p50 ms': ms(typing, 50),
     'autocomplete p95 ms': ms(typing, 95),
+    'edit visible, rebuild ms': editRebuild,
+    'edit visible, patch ms': editPatch,
   };
 }
 

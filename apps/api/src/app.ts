@@ -140,6 +140,8 @@ declare module 'fastify' {
     newsletter: import('./modules/newsletter/index').NewsletterService;
     /** Drafts of look and content; a kind registers here (tests register their own). */
     drafts: import('./modules/drafts/index').DraftsService;
+    /** The catalog reads; tests and benches read its search index counters (builds, patches). */
+    products: import('./modules/products/index').ProductsService;
   }
 }
 
@@ -361,10 +363,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     log: app.log,
   });
   // Writers emit; the caches and the search index follow, in this process and the others (decision 018).
-  events.on('catalog.changed', ({ tenantId }) => {
+  events.on('catalog.changed', ({ tenantId, productIds, categoryIds }) => {
     thresholds.forget(tenantId);
     cache.invalidateTenant(tenantId);
-    products.catalogChanged(tenantId);
+    products.catalogChanged(tenantId, { productIds, categoryIds });
   });
   events.on('stock.changed', ({ tenantId, productIds }) => {
     cache.invalidateTenant(tenantId);
@@ -392,6 +394,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('jobs', jobs);
   app.decorate('newsletter', newsletter);
   app.decorate('drafts', drafts);
+  app.decorate('products', products);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   // Between tenancy and the request context: a costly route's store slot is taken before the session
   // lookup, so a flooded request waits or is refused before it costs anything more (decision 024).

@@ -25,4 +25,4 @@ export const mainDataSchema = z.object({
 });
 export type MainData = z.infer<typeof mainDataSchema>;
 
-export { categoryFooterLabel, categoryImage, categoryLabel, productDisplayImage } from './display';
+export { categoryFooterLabel, categoryImage, categoryLabel, isDisplayableImage, productDisplayImage } from './display';

@@ -21,14 +21,22 @@ export function categoryImage(c: Pick<Category, 'linkTwoImageUrl' | 'linkTwoImag
   return c.linkTwoImageUrlS3 || null;
 }
 
-/** Product display image: the first of small, medium, detail that starts with http. */
+/**
+ * Whether a stored image URL can be shown: an http(s) address, or the store's own uploaded picture
+ * (`/media/...`, served by this deployment). SPEC.md's rule ("starts with http") extended to uploads.
+ */
+export function isDisplayableImage(u: string | null | undefined): u is string {
+  return !!u && (u.startsWith('http') || u.startsWith('/media/'));
+}
+
+/** Product display image: the first of small, medium, detail that is displayable (http or /media/). */
 export function productDisplayImage(p: {
   smallImageUrl?: string | null;
   mediumImageUrl?: string | null;
   detailImageUrl?: string | null;
 }): string | null {
   for (const u of [p.smallImageUrl, p.mediumImageUrl, p.detailImageUrl]) {
-    if (u?.startsWith('http')) return u;
+    if (isDisplayableImage(u)) return u;
   }
   return null;
 }

@@ -165,6 +165,17 @@ export const productDetailsSchema = productSummarySchema.extend({
     ),
   }),
   breadcrumb: breadcrumbSchema,
+  /**
+   * The gallery: the product's pictures in order (media library rows, each with its alt text, the
+   * product's own or else the library's); for a product without any, its detail, medium and small
+   * image URLs that can be shown (one photograph at three sizes counts once), alt text null.
+   */
+  images: z.array(z.object({ url: z.string(), altText: z.string().nullable() })),
+  /**
+   * ACTIVE for every shopper. DRAFT or ARCHIVED only reach the owner or staff with the catalog
+   * permission (a preview); shoppers get a 404 for them.
+   */
+  status: z.enum(['DRAFT', 'ACTIVE', 'ARCHIVED']),
 });
 export type ProductDetails = z.infer<typeof productDetailsSchema>;
 

@@ -36,6 +36,8 @@ export const wishlistItemSchema = z.object({
   lowStock: z.number().int().nullable(),
   /** Options must be chosen on the product page: such an item cannot be moved to the cart as it is. */
   configurable: z.boolean(),
+  /** False when the store took the product off sale (draft or archived): shown, but not buyable. */
+  available: z.boolean(),
   addedAt: z.string(),
 });
 export type WishlistItem = z.infer<typeof wishlistItemSchema>;

@@ -169,6 +169,11 @@ export const products = pgTable(
     // The dashboard's product list, most recently changed first (keyset on updated_at, product_id).
     index('products_updated_idx').on(t.tenantId, t.updatedAt, t.productId),
     index('products_new_idx').on(t.tenantId, t.introductionDate),
+    // What shoppers see (ACTIVE): the search index's build in id order, the sitemap, and the name
+    // and date neighbours an incremental index patch looks up (products.service, search-index.ts).
+    index('products_active_idx').on(t.tenantId, t.productId).where(sql`${t.status} = 'ACTIVE'`),
+    index('products_active_name_idx').on(t.tenantId, t.productName).where(sql`${t.status} = 'ACTIVE'`),
+    index('products_active_new_idx').on(t.tenantId, t.introductionDate).where(sql`${t.status} = 'ACTIVE'`),
     index('products_price_idx').on(t.tenantId, t.effectivePrice),
     index('products_featured_idx').on(t.tenantId, t.isFeatured),
     // The dashboard's low-stock list: the few products at or below a threshold, emptiest first.

@@ -103,10 +103,14 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
         productName: p.productName,
         stockQuantity: p.stockQuantity,
         productType: p.productType,
+        status: p.status,
       })
       .from(p)
       .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, productId)));
-    if (!row) throw AppError.notFound(`Product ${productId} does not exist in this store.`);
+    // A draft is not on sale yet: as unknown to shoppers as a product that does not exist.
+    if (!row || row.status === 'DRAFT') throw AppError.notFound(`Product ${productId} does not exist in this store.`);
+    if (row.status !== 'ACTIVE')
+      throw new AppError(409, 'CONFLICT', `Sorry, ${row.productName} is no longer available.`);
     return row;
   }
 
@@ -273,7 +277,8 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
           problem = 'These options are no longer available. Please remove it and choose again.';
         }
       }
-      if (product.stockQuantity <= 0) problem = 'Out of stock';
+      if (product.status !== 'ACTIVE') problem = 'No longer available. Please remove it from your cart';
+      else if (product.stockQuantity <= 0) problem = 'Out of stock';
       else if (line.quantity > product.stockQuantity) problem = `Only ${product.stockQuantity} left in stock`;
       weightGrams += (product.weightGrams ?? 0) * line.quantity;
       lines.push({

@@ -1,4 +1,5 @@
 import { type CatalogPages, productListQuerySchema, searchQuerySchema } from '@app/contracts';
+import { hasPermission } from '../../lib/context';
 import { lenient, nullIfNotFound, type PageModule } from '../../lib/page-request';
 import type { ProductsService } from './products.service';
 
@@ -13,7 +14,13 @@ export function catalogPages(deps: { products: ProductsService }): PageModule<Ca
       return cached(`products:${JSON.stringify(q)}`, () => deps.products.list(ctx, q));
     },
     category: (id) => cached(`category:${id}`, () => deps.products.subcategories(ctx, id)).catch(nullIfNotFound),
-    product: (id) => cached(`product:${id}`, () => deps.products.details(ctx, id)).catch(nullIfNotFound),
+    // The owner or staff with the catalog permission see drafts and archived products (a preview,
+    // never through the shared cache); shoppers see ACTIVE products only.
+    product: (id) =>
+      (hasPermission(ctx, 'catalog')
+        ? deps.products.details(ctx, id, { preview: true })
+        : cached(`product:${id}`, () => deps.products.details(ctx, id))
+      ).catch(nullIfNotFound),
     async search(searchText, params) {
       const q = lenient(searchQuerySchema, { ...params, searchText });
       return cached(`search:${JSON.stringify(q)}`, () => deps.products.search(ctx, q));

@@ -26,6 +26,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { costlyErrors, tenantErrors } from '../../lib/app-types';
+import { hasPermission } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { PublicReadCache } from '../../lib/public-cache';
 import { sendPublic } from '../../lib/public-cache';
@@ -97,7 +98,14 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
         response: { 200: dataEnvelope(productDetailsSchema), ...tenantErrors },
       },
     },
-    (req, reply) => cached(req, reply, 'details', () => products.details(req.ctx, req.query.productId)),
+    async (req, reply) => {
+      // The owner or staff with the catalog permission preview drafts and archived products: a
+      // private answer, never cached or shared. Everyone else gets the shared answer (ACTIVE only).
+      if (!hasPermission(req.ctx, 'catalog'))
+        return cached(req, reply, 'details', () => products.details(req.ctx, req.query.productId));
+      reply.header('cache-control', 'private, no-store');
+      return { data: await products.details(req.ctx, req.query.productId, { preview: true }) };
+    },
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import {
   type ConfigPrice,
   categoryLabel,
+  isDisplayableImage,
   type ProductDetails,
   type ProductListQuery,
   type ProductPage,
@@ -73,8 +74,39 @@ export interface ProductsServiceOptions {
   lowStockThreshold?: (ctx: TenantContext) => Promise<number>;
 }
 
+/**
+ * The gallery of a product without pictures of its own: its detail, medium and small image URLs,
+ * largest first, that are displayable (http, or the store's /media/ paths, made absolute before).
+ * The three are often one photograph at three sizes ("x-small.webp", "x-detail.webp"): those count
+ * once, so the page shows no row of identical thumbnails. Computed here, not in the page, so the
+ * storefront's JavaScript does not carry it.
+ */
+function fallbackImages(s: Pick<ProductSummary, 'smallImageUrl' | 'mediumImageUrl' | 'detailImageUrl'>) {
+  const seen = new Set<string>();
+  const out: { url: string; altText: null }[] = [];
+  for (const u of [s.detailImageUrl, s.mediumImageUrl, s.smallImageUrl]) {
+    if (!isDisplayableImage(u)) continue;
+    const key = u.replace(/[?#].*$/, '').replace(/[-_](small|medium|detail|large|thumb)(\.\w+)$/i, '$2');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ url: u, altText: null });
+  }
+  return out;
+}
+
 export function createProductsService(db: Db, opts: ProductsServiceOptions = {}) {
-  const indexes = createSearchIndexes(db, opts.searchIndex);
+  const indexes = createSearchIndexes(db, {
+    ...opts.searchIndex,
+    // A patched index keeps the cards of the products that did not change.
+    onPatched(_tenantId, from, to, productIds) {
+      const kept = cards.get(from);
+      if (!kept) return;
+      const byId = new Map(kept.byId);
+      for (const id of productIds) byId.delete(id);
+      cards.set(to, { byId, version: 0 });
+      kept.version++; // a read of the old index under way is not kept
+    },
+  });
 
   /** Words a store's catalog knows (names, brands, categories), for typo correction. Cached. */
   const vocabularies = new Map<string, { words: Vocabulary; expires: number }>();
@@ -85,7 +117,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     const rows = await db.execute<{ w: string }>(sql`
       SELECT DISTINCT w FROM ${p},
         regexp_split_to_table(lower(${p.productName} || ' ' || coalesce(${p.brandName}, '') || ' ' || ${p.categoryNames}), '[^[:alnum:]]+') AS w
-      WHERE ${p.tenantId} = ${tenantId} AND length(w) > 2 AND w !~ '^[0-9]+$'`);
+      WHERE ${p.tenantId} = ${tenantId} AND ${p.status} = 'ACTIVE' AND length(w) > 2 AND w !~ '^[0-9]+$'`);
     const words = buildVocabulary((rows as unknown as { rows: { w: string }[] }).rows.map((r) => r.w));
     if (vocabularies.size > 1000) vocabularies.clear();
     vocabularies.set(tenantId, { words, expires: Date.now() + 5 * 60_000 });
@@ -143,7 +175,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
         db
           .select(summaryColumns)
           .from(p)
-          .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.productId, missing))),
+          .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.productId, missing), eq(p.status, 'ACTIVE'))),
         ratings(ctx.tenantId, missing),
       ]);
       for (const row of rows) read.set(row.productId, { row, rating: rated.get(row.productId) ?? NO_RATING });
@@ -294,12 +326,13 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       .limit(4);
   }
 
-  async function productRow(ctx: TenantContext, productId: string) {
+  /** The product's row; one a shopper may not see (draft, archived) only when `preview` says so. */
+  async function productRow(ctx: TenantContext, productId: string, preview = false) {
     const [row] = await db
       .select()
       .from(p)
       .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, productId)));
-    return row;
+    return row && (row.status === 'ACTIVE' || preview) ? row : undefined;
   }
 
   return {
@@ -325,11 +358,20 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       return { ...result, searchText: q.searchText, searchedFor, suggestions };
     },
 
-    /** The tenant's products, prices, names or categories changed: searches read them afresh. */
-    catalogChanged(tenantId: string) {
+    /**
+     * The tenant's catalog changed. With product ids alone (an edit, a few products): those are
+     * patched into the loaded index and their cards dropped, no rebuild. Without ids, or when
+     * categories changed (a rename, a move): the index and cards are read afresh.
+     */
+    catalogChanged(tenantId: string, change: { productIds?: string[]; categoryIds?: string[] } = {}) {
+      vocabularies.delete(tenantId);
+      if (change.productIds?.length && !change.categoryIds?.length) {
+        dropCards(tenantId, change.productIds);
+        indexes.productsChanged(tenantId, change.productIds);
+        return;
+      }
       dropCards(tenantId);
       indexes.invalidate(tenantId);
-      vocabularies.delete(tenantId);
     },
 
     /** Stock of these products changed (an order took or gave back stock). */
@@ -356,6 +398,11 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     async searchIndexStats(tenantId?: string) {
       if (tenantId) await indexes.get(tenantId);
       return indexes.stats();
+    },
+
+    /** How many full builds and incremental patches the search indexes have had (tests, benches). */
+    searchIndexCounters() {
+      return indexes.counters();
     },
 
     /**
@@ -405,7 +452,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       const rows = await db
         .selectDistinct({ brand: p.brandName })
         .from(p)
-        .where(and(eq(p.tenantId, ctx.tenantId), sql`${p.brandName} IS NOT NULL`))
+        .where(and(eq(p.tenantId, ctx.tenantId), eq(p.status, 'ACTIVE'), sql`${p.brandName} IS NOT NULL`))
         .orderBy(asc(p.brandName));
       return rows.map((r) => r.brand as string);
     },
@@ -421,7 +468,8 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
           description: cat.description,
           linkTwoImageUrl: cat.linkTwoImageUrl,
           linkTwoImageUrlS3: cat.linkTwoImageUrlS3,
-          productCount: sql<number>`(SELECT count(*)::int FROM ${pc} WHERE ${pc.tenantId} = ${ctx.tenantId} AND ${pc.productCategoryId} = ${cat.productCategoryId})`,
+          // Products shoppers can see: drafts and archived ones are not counted.
+          productCount: sql<number>`(SELECT count(*)::int FROM ${pc} JOIN ${p} ON ${p.tenantId} = ${pc.tenantId} AND ${p.productId} = ${pc.productId} AND ${p.status} = 'ACTIVE' WHERE ${pc.tenantId} = ${ctx.tenantId} AND ${pc.productCategoryId} = ${cat.productCategoryId})`,
         })
         .from(r)
         .innerJoin(cat, and(eq(cat.tenantId, r.tenantId), eq(cat.productCategoryId, r.productCategoryId)))
@@ -441,15 +489,21 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       };
     },
 
-    async details(ctx: TenantContext, productId: string): Promise<ProductDetails> {
-      const row = await productRow(ctx, productId);
+    /**
+     * The product page's data. A draft or archived product is "not found" for shoppers; with
+     * `preview` (the owner or staff with the catalog permission: the caller decides) it is shown,
+     * its status saying what it is.
+     */
+    async details(ctx: TenantContext, productId: string, opts: { preview?: boolean } = {}): Promise<ProductDetails> {
+      const row = await productRow(ctx, productId, opts.preview);
       if (!row) throw AppError.notFound(`Product ${productId} does not exist in this store.`);
       const t = ctx.tenantId;
       const a = schema.productAssociations;
       const o = schema.productConfigOptions;
       const ch = schema.productConfigChoices;
       const rv = schema.productReviews;
-      const [features, options, choices, contents, assoc, dist, latest, firstCategory] = await Promise.all([
+      const im = schema.productImages;
+      const [features, options, choices, contents, assoc, dist, latest, firstCategory, images] = await Promise.all([
         db
           .select()
           .from(schema.productFeatures)
@@ -492,6 +546,12 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
           .where(and(eq(pc.tenantId, t), eq(pc.productId, productId)))
           .orderBy(asc(pc.sequenceNum), asc(pc.productCategoryId))
           .limit(1),
+        db
+          .select({ storageKey: schema.media.storageKey, altText: im.altText, mediaAlt: schema.media.altText })
+          .from(im)
+          .innerJoin(schema.media, and(eq(schema.media.tenantId, im.tenantId), eq(schema.media.mediaId, im.mediaId)))
+          .where(and(eq(im.tenantId, t), eq(im.productId, productId)))
+          .orderBy(asc(im.sequenceNum), asc(im.mediaId)),
       ]);
       const relatedRows = assoc.length
         ? await db
@@ -505,6 +565,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
                   assoc.map((x) => x.id),
                 ),
                 ne(p.productId, productId),
+                eq(p.status, 'ACTIVE'),
               ),
             )
         : [];
@@ -556,6 +617,13 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
           })),
         },
         breadcrumb: firstCategory[0] ? await breadcrumb(ctx, firstCategory[0].id) : [],
+        images: images.length
+          ? images.map((i) => ({
+              url: absoluteMediaUrl(ctx, `/media/${i.storageKey}`) as string,
+              altText: i.altText?.trim() || i.mediaAlt?.trim() || null,
+            }))
+          : fallbackImages(summary as ProductSummary),
+        status: row.status,
       };
     },
 

@@ -268,83 +268,126 @@ interface ParsedVectors {
   positions: Grow<Uint16Array>;
 }
 
-/**
- * The tsvectors from their text form ('lexeme':1A,7 'other':3B ...), lexemes numbered in order of
- * appearance. The longest step of a build: it yields to the event loop every few thousand products
- * so that requests keep being answered while a large store's index is rebuilt.
- */
-async function parseVectors(rows: ProductRow[]): Promise<ParsedVectors> {
-  const n = rows.length;
-  const tempOf = new Map<string, number>();
-  const temps: string[] = [];
-  const docEntryStart = new Int32Array(n + 1);
-  const entryLex = new Grow(new Int32Array(1 << 16), (k) => new Int32Array(k));
-  const entryPos = new Grow(new Int32Array(1 << 16), (k) => new Int32Array(k));
-  const positions = new Grow(new Uint16Array(1 << 16), (k) => new Uint16Array(k));
-  for (let d = 0; d < n; d++) {
-    if (d % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
-    const s = (rows[d] as ProductRow).v ?? '';
-    const len = s.length;
-    let i = 0;
-    while (i < len) {
-      i++; // opening quote
-      let lex = '';
-      let start = i;
-      for (;;) {
-        const ch = s.charCodeAt(i);
-        if (ch === 39) {
-          if (s.charCodeAt(i + 1) === 39) {
-            lex += s.slice(start, i + 1);
-            i += 2;
-            start = i;
-            continue;
-          }
-          lex += s.slice(start, i);
-          i++;
-          break;
-        }
-        if (ch === 92) {
-          lex += s.slice(start, i) + s.charAt(i + 1);
+/** Where tsvector texts are parsed to: lexemes numbered in order of appearance, and each entry. */
+interface VectorSink {
+  tempOf: Map<string, number>;
+  temps: string[];
+  entryLex: Grow<Int32Array>;
+  entryPos: Grow<Int32Array>;
+  positions: Grow<Uint16Array>;
+}
+
+function newSink(temps: string[] = []): VectorSink {
+  return {
+    tempOf: new Map(temps.map((t, i) => [t, i])),
+    temps,
+    entryLex: new Grow(new Int32Array(1 << 16), (k) => new Int32Array(k)),
+    entryPos: new Grow(new Int32Array(1 << 16), (k) => new Int32Array(k)),
+    positions: new Grow(new Uint16Array(1 << 16), (k) => new Uint16Array(k)),
+  };
+}
+
+/** One tsvector's text form ('lexeme':1A,7 'other':3B ...) into the sink, entry by entry. */
+function parseVector(s: string, sink: VectorSink) {
+  const { tempOf, temps, entryLex, entryPos, positions } = sink;
+  const len = s.length;
+  let i = 0;
+  while (i < len) {
+    i++; // opening quote
+    let lex = '';
+    let start = i;
+    for (;;) {
+      const ch = s.charCodeAt(i);
+      if (ch === 39) {
+        if (s.charCodeAt(i + 1) === 39) {
+          lex += s.slice(start, i + 1);
           i += 2;
           start = i;
           continue;
         }
-        if (Number.isNaN(ch)) throw new Error('malformed tsvector text');
+        lex += s.slice(start, i);
         i++;
+        break;
       }
-      let t = tempOf.get(lex);
-      if (t === undefined) {
-        t = temps.push(lex) - 1;
-        tempOf.set(lex, t);
+      if (ch === 92) {
+        lex += s.slice(start, i) + s.charAt(i + 1);
+        i += 2;
+        start = i;
+        continue;
       }
-      entryLex.push(t);
-      entryPos.push(positions.n);
-      if (s.charCodeAt(i) === 58) {
-        i++;
-        for (;;) {
-          let p = 0;
-          let ch = s.charCodeAt(i);
-          while (ch >= 48 && ch <= 57) {
-            p = p * 10 + ch - 48;
-            ch = s.charCodeAt(++i);
-          }
-          let w = 0;
-          if (ch === 65) w = 3;
-          else if (ch === 66) w = 2;
-          else if (ch === 67) w = 1;
-          if (ch >= 65 && ch <= 68) i++;
-          positions.push((w << 14) | p);
-          if (s.charCodeAt(i) !== 44) break;
-          i++;
-        }
-      }
-      if (s.charCodeAt(i) === 32) i++;
+      if (Number.isNaN(ch)) throw new Error('malformed tsvector text');
+      i++;
     }
-    docEntryStart[d + 1] = entryLex.n;
+    let t = tempOf.get(lex);
+    if (t === undefined) {
+      t = temps.push(lex) - 1;
+      tempOf.set(lex, t);
+    }
+    entryLex.push(t);
+    entryPos.push(positions.n);
+    if (s.charCodeAt(i) === 58) {
+      i++;
+      for (;;) {
+        let p = 0;
+        let ch = s.charCodeAt(i);
+        while (ch >= 48 && ch <= 57) {
+          p = p * 10 + ch - 48;
+          ch = s.charCodeAt(++i);
+        }
+        let w = 0;
+        if (ch === 65) w = 3;
+        else if (ch === 66) w = 2;
+        else if (ch === 67) w = 1;
+        if (ch >= 65 && ch <= 68) i++;
+        positions.push((w << 14) | p);
+        if (s.charCodeAt(i) !== 44) break;
+        i++;
+      }
+    }
+    if (s.charCodeAt(i) === 32) i++;
   }
-  entryPos.push(positions.n);
-  return { temps, docEntryStart, entryLex, entryPos, positions };
 }
+
+/**
+ * The tsvectors of the rows, lexemes numbered in order of appearance. The longest step of a build:
+ * it yields to the event loop every few thousand products so that requests keep being answered
+ * while a large store's index is rebuilt.
+ */
+async function parseVectors(rows: ProductRow[]): Promise<ParsedVectors> {
+  const n = rows.length;
+  const sink = newSink();
+  const docEntryStart = new Int32Array(n + 1);
+  for (let d = 0; d < n; d++) {
+    if (d % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
+    parseVector((rows[d] as ProductRow).v ?? '', sink);
+    docEntryStart[d + 1] = sink.entryLex.n;
+  }
+  sink.entryPos.push(sink.positions.n);
+  return {
+    temps: sink.temps,
+    docEntryStart,
+    entryLex: sink.entryLex,
+    entryPos: sink.entryPos,
+    positions: sink.positions,
+  };
+}
+
+/**
+ * A product's fresh state for an incremental patch of a loaded index: its row (null when it is
+ * gone or not ACTIVE: its document is removed), and where its name and introduction date fall
+ * among the other ACTIVE products in PostgreSQL's order (the neighbours below and above, `eq` when
+ * the one below has the very same value), so the sort keys stay what dense_rank would give.
+ */
+export interface PatchRow {
+  id: string;
+  row: Omit<ProductRow, 'made' | 'named'> | null;
+  categories: { id: string; name: string | null; description: string | null }[];
+  name: { lo: string | null; loEq: boolean; hi: string | null; rank: number };
+  made: { lo: string | null; loEq: boolean; hi: string | null; rank: number };
+}
+
+/** Product id order of the index: PostgreSQL's `ORDER BY product_id COLLATE "C"` (bytes). */
+const compareIds = compareLexemes;
 
 /** One tenant's products, as typed arrays over document numbers (documents in product id order). */
 export class TenantIndex {
@@ -358,8 +401,9 @@ export class TenantIndex {
   private readonly stock: Int32Array;
   private readonly featured: Uint8Array;
   /** dense_rank by introduction date and by name, computed by PostgreSQL (its collation). */
-  private readonly made: Int32Array;
-  private readonly named: Int32Array;
+  /** Floats: a patched product's key falls between its neighbours' (see PatchRow). */
+  private readonly made: Float64Array;
+  private readonly named: Float64Array;
   private readonly brand: Int32Array;
   private readonly brands: string[];
   private readonly categories: { id: string; label: string }[];
@@ -406,8 +450,8 @@ export class TenantIndex {
     this.band = new Uint8Array(n);
     this.stock = new Int32Array(n);
     this.featured = new Uint8Array(n);
-    this.made = new Int32Array(n);
-    this.named = new Int32Array(n);
+    this.made = new Float64Array(n);
+    this.named = new Float64Array(n);
     this.brand = new Int32Array(n);
     this.brands = [];
     const brandOf = new Map<string, number>();
@@ -528,6 +572,208 @@ export class TenantIndex {
   setStock(productId: string, stock: number) {
     const d = this.docOf.get(productId);
     if (d !== undefined) this.stock[d] = stock;
+  }
+
+  /**
+   * A new index equal to what a rebuild would give after the changes, made from this one without
+   * reading the unchanged products again: changed documents are replaced, added or removed (a
+   * product gone or no longer ACTIVE), everything else is copied. Lexemes no product uses any more
+   * stay in the table (they match nothing); the next rebuild (TTL) drops them. Null when the
+   * changes cannot be placed exactly (a neighbour this index does not hold, sort keys too close):
+   * the caller rebuilds instead.
+   */
+  patched(changes: PatchRow[], buildMs: { read: number; total: number }): TenantIndex | null {
+    const t0 = performance.now();
+    const changed = new Map(changes.map((c) => [c.id, c]));
+    const nameKey = this.placeKeys(changes, 'name', this.named);
+    const madeKey = this.placeKeys(changes, 'made', this.made);
+    if (!nameKey || !madeKey) return null;
+
+    // The documents in product id order: the kept ones (already in order) merged with the added.
+    const added = changes
+      .filter((c) => c.row && !this.docOf.has(c.id))
+      .map((c) => c.id)
+      .sort(compareIds);
+    type Doc = { old: number } | { change: PatchRow };
+    const docs: Doc[] = [];
+    let a = 0;
+    const pushAddedBefore = (id: string | null) => {
+      while (a < added.length && (id === null || compareIds(added[a] as string, id) < 0)) {
+        docs.push({ change: changed.get(added[a++] as string) as PatchRow });
+      }
+    };
+    for (let d = 0; d < this.n; d++) {
+      const id = this.ids[d] as string;
+      pushAddedBefore(id);
+      const c = changed.get(id);
+      if (!c) docs.push({ old: d });
+      else if (c.row) docs.push({ change: c });
+    }
+    pushAddedBefore(null);
+
+    // The changed documents' vectors, parsed on their own; their lexemes then take this index's ids,
+    // new ones numbered after (the constructor sorts the table: nearly sorted, fast).
+    const local = newSink();
+    const localRange = new Map<string, [number, number]>();
+    for (const c of changes) {
+      if (!c.row) continue;
+      const from = local.entryLex.n;
+      parseVector(c.row.v ?? '', local);
+      localRange.set(c.id, [from, local.entryLex.n]);
+    }
+    local.entryPos.push(local.positions.n);
+    const lLex = local.entryLex.done();
+    const lPosStart = local.entryPos.done();
+    const lPos = local.positions.done();
+    const temps = this.lexemes.slice();
+    const globalOf = local.temps.map((t) => {
+      const g = this.lexemeIdOf(t);
+      return g >= 0 ? g : temps.push(t) - 1;
+    });
+
+    // Sizes first, then typed copies (a document's entries at a time, no per-value push).
+    const n = docs.length;
+    let entries = 0;
+    let positionCount = 0;
+    for (const doc of docs) {
+      if ('old' in doc) {
+        const e0 = this.docEntryStart[doc.old] as number;
+        const e1 = this.docEntryStart[doc.old + 1] as number;
+        entries += e1 - e0;
+        positionCount += (this.entryPosStart[e1] as number) - (this.entryPosStart[e0] as number);
+      } else {
+        const [e0, e1] = localRange.get(doc.change.id) as [number, number];
+        entries += e1 - e0;
+        positionCount += (lPosStart[e1] as number) - (lPosStart[e0] as number);
+      }
+    }
+    const docEntryStart = new Int32Array(n + 1);
+    const entryLex = new Int32Array(entries);
+    const entryPos = new Int32Array(entries + 1);
+    const positions = new Uint16Array(positionCount);
+    let E = 0;
+    let P = 0;
+    const rows: ProductRow[] = new Array(n);
+    const memberships: { productId: string; categoryId: string }[] = [];
+    const categoryRows: { productCategoryId: string; categoryName: string | null; description: string | null }[] =
+      this.categories.map((c) => ({ productCategoryId: c.id, categoryName: c.label, description: null }));
+    const knownCategory = new Set(this.categories.map((c) => c.id));
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i] as Doc;
+      if ('old' in doc) {
+        const d = doc.old;
+        const b = this.brand[d] as number;
+        rows[i] = {
+          id: this.ids[d] as string,
+          name: this.lowerNames[d] as string,
+          brand: b < 0 ? null : (this.brands[b] as string),
+          price: this.price[d] as number,
+          stock: this.stock[d] as number,
+          featured: this.featured[d] === 1,
+          made: this.made[d] as number,
+          named: this.named[d] as number,
+          v: null,
+        };
+        const e0 = this.docEntryStart[d] as number;
+        const e1 = this.docEntryStart[d + 1] as number;
+        const p0 = this.entryPosStart[e0] as number;
+        const p1 = this.entryPosStart[e1] as number;
+        entryLex.set(this.entryLex.subarray(e0, e1), E);
+        positions.set(this.positions.subarray(p0, p1), P);
+        for (let e = e0; e < e1; e++) entryPos[E + e - e0] = (this.entryPosStart[e] as number) - p0 + P;
+        E += e1 - e0;
+        P += p1 - p0;
+        for (let k = this.docCatStart[d] as number; k < (this.docCatStart[d + 1] as number); k++) {
+          memberships.push({
+            productId: this.ids[d] as string,
+            categoryId: this.categories[this.docCats[k] as number]?.id as string,
+          });
+        }
+      } else {
+        const c = doc.change;
+        const r = c.row as NonNullable<PatchRow['row']>;
+        rows[i] = { ...r, made: madeKey.get(c.id) as number, named: nameKey.get(c.id) as number, v: null };
+        const [e0, e1] = localRange.get(c.id) as [number, number];
+        const p0 = lPosStart[e0] as number;
+        const p1 = lPosStart[e1] as number;
+        for (let e = e0; e < e1; e++) {
+          entryLex[E + e - e0] = globalOf[lLex[e] as number] as number;
+          entryPos[E + e - e0] = (lPosStart[e] as number) - p0 + P;
+        }
+        positions.set(lPos.subarray(p0, p1), P);
+        E += e1 - e0;
+        P += p1 - p0;
+        for (const k of c.categories) {
+          if (!knownCategory.has(k.id) && (k.name !== null || k.description !== null)) {
+            knownCategory.add(k.id);
+            categoryRows.push({ productCategoryId: k.id, categoryName: k.name, description: k.description });
+          }
+          memberships.push({ productId: c.id, categoryId: k.id });
+        }
+      }
+      docEntryStart[i + 1] = E;
+    }
+    entryPos[E] = P;
+    const full = <T extends Int32Array | Uint16Array>(a: T) => {
+      const g = new Grow(a, () => a);
+      g.n = a.length;
+      return g;
+    };
+    const vectors = {
+      temps,
+      docEntryStart,
+      entryLex: full(entryLex),
+      entryPos: full(entryPos),
+      positions: full(positions),
+    };
+    const index = new TenantIndex(rows, vectors, memberships, categoryRows, buildMs);
+    buildMs.total = buildMs.read + performance.now() - t0;
+    return index;
+  }
+
+  /**
+   * Sort keys of the changed ACTIVE products: a neighbour's key when equal to it, else spread
+   * between the neighbours below and above in the order PostgreSQL gave them (rank). Null when a
+   * neighbour is not in this index or the keys cannot be told apart (floats exhausted).
+   */
+  private placeKeys(changes: PatchRow[], which: 'name' | 'made', keys: Float64Array): Map<string, number> | null {
+    const out = new Map<string, number>();
+    const keyOf = (id: string | null): number | null | undefined => {
+      if (id === null) return null;
+      const d = this.docOf.get(id);
+      return d === undefined ? undefined : (keys[d] as number);
+    };
+    const groups = new Map<string, { lo: number | null; hi: number | null; members: PatchRow[] }>();
+    for (const c of changes) {
+      if (!c.row) continue;
+      const at = c[which];
+      const lo = keyOf(at.lo);
+      const hi = keyOf(at.hi);
+      if (lo === undefined || hi === undefined) return null;
+      if (at.loEq && lo !== null) {
+        out.set(c.id, lo);
+        continue;
+      }
+      const g = `${at.lo}\u0000${at.hi}`;
+      let group = groups.get(g);
+      if (!group) {
+        group = { lo, hi, members: [] };
+        groups.set(g, group);
+      }
+      group.members.push(c);
+    }
+    for (const { lo, hi, members } of groups.values()) {
+      const low = lo ?? (hi ?? 1) - 1;
+      const high = hi ?? low + 1;
+      const ranks = [...new Set(members.map((m) => m[which].rank))].sort((x, y) => x - y);
+      for (const m of members) {
+        const j = ranks.indexOf(m[which].rank);
+        const key = low + ((high - low) * (j + 1)) / (ranks.length + 1);
+        if (!(key > low && key < high)) return null;
+        out.set(m.id, key);
+      }
+    }
+    return out;
   }
 
   // ---- matching -------------------------------------------------------------------------------
@@ -1122,7 +1368,7 @@ async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
-/** Reads a tenant's searchable products and builds its index. */
+/** Reads a tenant's searchable products (ACTIVE: what shoppers may see) and builds its index. */
 export async function buildTenantIndex(db: Db, tenantId: string): Promise<TenantIndex> {
   const t0 = performance.now();
   const [rows, memberships, categories] = await Promise.all([
@@ -1133,7 +1379,7 @@ export async function buildTenantIndex(db: Db, tenantId: string): Promise<Tenant
                  (dense_rank() OVER (ORDER BY introduction_date))::int AS made,
                  (dense_rank() OVER (ORDER BY product_name))::int AS named,
                  search_vector::text AS v
-          FROM ${p} WHERE ${p.tenantId} = ${tenantId} ORDER BY product_id`,
+          FROM ${p} WHERE ${p.tenantId} = ${tenantId} AND ${p.status} = 'ACTIVE' ORDER BY product_id COLLATE "C"`,
     ),
     db
       .select({ productId: schema.productCategories.productId, categoryId: schema.productCategories.productCategoryId })
@@ -1155,11 +1401,94 @@ export async function buildTenantIndex(db: Db, tenantId: string): Promise<Tenant
   return index;
 }
 
+/**
+ * The fresh state of these products for a patch, in one query: their rows, categories, and their
+ * neighbours by name and by introduction date among the other ACTIVE products (index lookups on
+ * products_active_name_idx and products_active_new_idx).
+ */
+export async function readPatchRows(db: Db, tenantId: string, ids: string[]): Promise<PatchRow[]> {
+  const list = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const others = sql`o.tenant_id = c.tenant_id AND o.status = 'ACTIVE' AND o.product_id NOT IN (${list})`;
+  const rows = await rowsOf<{
+    id: string;
+    status: string;
+    name: string;
+    brand: string | null;
+    price: number;
+    stock: number;
+    featured: boolean;
+    v: string | null;
+    name_rank: number;
+    made_rank: number;
+    name_lo: string | null;
+    name_lo_eq: boolean | null;
+    name_hi: string | null;
+    made_lo: string | null;
+    made_lo_eq: boolean | null;
+    made_hi: string | null;
+    cats: string | { id: string; name: string | null; description: string | null }[];
+  }>(
+    db,
+    sql`SELECT c.product_id AS id, c.status, c.product_name AS name, c.brand_name AS brand,
+               coalesce(c.effective_price, c.list_price) AS price, c.stock_quantity AS stock, c.is_featured AS featured,
+               c.search_vector::text AS v,
+               (dense_rank() OVER (ORDER BY c.product_name))::int AS name_rank,
+               (dense_rank() OVER (ORDER BY c.introduction_date))::int AS made_rank,
+               nlo.id AS name_lo, nlo.eq AS name_lo_eq, nhi.id AS name_hi,
+               mlo.id AS made_lo, mlo.eq AS made_lo_eq, mhi.id AS made_hi,
+               coalesce((SELECT json_agg(json_build_object('id', pc.product_category_id, 'name', k.category_name, 'description', k.description))
+                         FROM product_categories pc
+                         LEFT JOIN categories k ON k.tenant_id = pc.tenant_id AND k.product_category_id = pc.product_category_id
+                         WHERE pc.tenant_id = c.tenant_id AND pc.product_id = c.product_id), '[]') AS cats
+        FROM ${p} c
+        LEFT JOIN LATERAL (SELECT o.product_id AS id, o.product_name = c.product_name AS eq FROM ${p} o
+                           WHERE ${others} AND o.product_name <= c.product_name ORDER BY o.product_name DESC LIMIT 1) nlo ON true
+        LEFT JOIN LATERAL (SELECT o.product_id AS id FROM ${p} o
+                           WHERE ${others} AND o.product_name > c.product_name ORDER BY o.product_name LIMIT 1) nhi ON true
+        LEFT JOIN LATERAL (SELECT o.product_id AS id, o.introduction_date = c.introduction_date AS eq FROM ${p} o
+                           WHERE ${others} AND o.introduction_date <= c.introduction_date ORDER BY o.introduction_date DESC LIMIT 1) mlo ON true
+        LEFT JOIN LATERAL (SELECT o.product_id AS id FROM ${p} o
+                           WHERE ${others} AND o.introduction_date > c.introduction_date ORDER BY o.introduction_date LIMIT 1) mhi ON true
+        WHERE c.tenant_id = ${tenantId} AND c.product_id IN (${list})`,
+  );
+  const found = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => {
+    const r = found.get(id);
+    const active = r?.status === 'ACTIVE';
+    const cats = r ? (typeof r.cats === 'string' ? JSON.parse(r.cats) : r.cats) : [];
+    return {
+      id,
+      row:
+        r && active
+          ? {
+              id,
+              name: r.name,
+              brand: r.brand,
+              price: Number(r.price),
+              stock: Number(r.stock),
+              featured: r.featured,
+              v: r.v,
+            }
+          : null,
+      categories: cats,
+      name: { lo: r?.name_lo ?? null, loEq: !!r?.name_lo_eq, hi: r?.name_hi ?? null, rank: r?.name_rank ?? 0 },
+      made: { lo: r?.made_lo ?? null, loEq: !!r?.made_lo_eq, hi: r?.made_hi ?? null, rank: r?.made_rank ?? 0 },
+    };
+  });
+}
+
 export interface SearchIndexOptions {
   /** After this long an index is rebuilt in the background (writes of other processes). */
   ttlMs?: number;
   /** Indexes of all tenants together stay under this estimate; the least recently used go. */
   budgetBytes?: number;
+  /** Above this many products in one change, the index is rebuilt rather than patched. */
+  maxPatch?: number;
+  /** A patch replaced `from` by `to` (the products service moves its cached cards across). */
+  onPatched?: (tenantId: string, from: TenantIndex, to: TenantIndex, productIds: string[]) => void;
 }
 
 interface Entry {
@@ -1172,6 +1501,11 @@ interface Entry {
   /** Those that changed while a build was reading: the new index may hold their old stock. */
   stockDuringBuild: Set<string>;
   stockPatch?: Promise<void>;
+  /** Products whose row changed (catalog.changed with ids): patched into the index, no rebuild. */
+  catalogPending: Set<string>;
+  /** Those that changed while a build was reading: patched into the new index once installed. */
+  catalogDuringBuild: Set<string>;
+  catalogPatch?: Promise<void>;
 }
 
 /**
@@ -1182,7 +1516,17 @@ interface Entry {
 export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
   const ttlMs = opts.ttlMs ?? 60_000;
   const budget = opts.budgetBytes ?? 512 * 1024 * 1024;
+  const maxPatch = opts.maxPatch ?? 500;
   const entries = new Map<string, Entry>();
+  /** How often indexes were built from scratch and patched (tests and benches read them). */
+  const counters = { builds: 0, patches: 0 };
+  const newEntry = (): Entry => ({
+    staleAt: 0,
+    stockPending: new Set(),
+    stockDuringBuild: new Set(),
+    catalogPending: new Set(),
+    catalogDuringBuild: new Set(),
+  });
 
   function install(tenantId: string, entry: Entry, index: TenantIndex) {
     if (entries.get(tenantId) !== entry) return; // invalidated meanwhile: this one is already old
@@ -1199,12 +1543,18 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
   }
 
   function build(tenantId: string, entry: Entry): Promise<TenantIndex> {
+    counters.builds++;
     const building = buildTenantIndex(db, tenantId).then(
       (index) => {
         install(tenantId, entry, index);
         entry.building = undefined;
         for (const id of entry.stockDuringBuild) entry.stockPending.add(id);
         entry.stockDuringBuild.clear();
+        if (entry.catalogDuringBuild.size) {
+          for (const id of entry.catalogDuringBuild) entry.catalogPending.add(id);
+          entry.catalogDuringBuild.clear();
+          startCatalogPatch(tenantId, entry);
+        }
         return index;
       },
       (err) => {
@@ -1236,6 +1586,43 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
     await entry.stockPatch;
   }
 
+  /**
+   * Patches the pending products into the loaded index (one query, then a new index made from the
+   * old one in memory), one patch at a time per tenant. When a patch cannot be placed exactly, or
+   * fails, the tenant's index is dropped and the next search rebuilds it, as before patches.
+   */
+  function startCatalogPatch(tenantId: string, entry: Entry): Promise<void> {
+    if (entry.catalogPatch) return entry.catalogPatch;
+    const run = async () => {
+      while (entry.catalogPending.size && entries.get(tenantId) === entry && entry.index) {
+        const ids = [...entry.catalogPending];
+        entry.catalogPending.clear();
+        const t0 = performance.now();
+        const changes = await readPatchRows(db, tenantId, ids);
+        const from = entry.index;
+        if (entries.get(tenantId) !== entry || !from) return;
+        // Stock that changed while this read ran is read again after the swap (stockPending stays).
+        const to = from.patched(changes, { read: performance.now() - t0, total: 0 });
+        if (!to) {
+          entries.delete(tenantId);
+          return;
+        }
+        counters.patches++;
+        entry.index = to;
+        opts.onPatched?.(tenantId, from, to, ids);
+      }
+    };
+    const patch = run()
+      .catch(() => {
+        if (entries.get(tenantId) === entry) entries.delete(tenantId);
+      })
+      .finally(() => {
+        entry.catalogPatch = undefined;
+      });
+    entry.catalogPatch = patch;
+    return patch;
+  }
+
   return {
     async get(tenantId: string): Promise<TenantIndex> {
       let entry = entries.get(tenantId);
@@ -1243,7 +1630,7 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
         entries.delete(tenantId); // most recently used last
         entries.set(tenantId, entry);
       } else {
-        entry = { staleAt: 0, stockPending: new Set(), stockDuringBuild: new Set() };
+        entry = newEntry();
         entries.set(tenantId, entry);
       }
       let index = entry.index;
@@ -1251,6 +1638,11 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
       else if (!entry.building && Date.now() > entry.staleAt) {
         // Stale: answer from the old index while a new one is read; a failed refresh keeps the old.
         build(tenantId, entry).catch(() => {});
+      }
+      if (entry.catalogPending.size || entry.catalogPatch) {
+        await startCatalogPatch(tenantId, entry);
+        if (entries.get(tenantId) !== entry) return this.get(tenantId); // could not patch: rebuilt
+        index = entry.index as TenantIndex;
       }
       if (entry.stockPending.size || entry.stockPatch) await patchStock(tenantId, entry, index);
       return index;
@@ -1264,6 +1656,28 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
     /** The tenant's products, prices, categories or names changed: the next search rebuilds. */
     invalidate(tenantId: string) {
       entries.delete(tenantId);
+    },
+
+    /**
+     * These products changed (row, status, categories): patched into the loaded index at once, in
+     * the background; a search waits for a patch under way. Many products at once: a rebuild.
+     */
+    productsChanged(tenantId: string, productIds: string[]) {
+      const entry = entries.get(tenantId);
+      if (!entry) return; // not loaded: its build reads them
+      if (productIds.length > maxPatch) {
+        entries.delete(tenantId);
+        return;
+      }
+      if (entry.building) for (const id of productIds) entry.catalogDuringBuild.add(id);
+      if (!entry.index) return; // the first build is reading: patched once it is installed
+      for (const id of productIds) entry.catalogPending.add(id);
+      startCatalogPatch(tenantId, entry).catch(() => {});
+    },
+
+    /** Builds from scratch and patches since this process started. */
+    counters(): Readonly<{ builds: number; patches: number }> {
+      return { ...counters };
     },
 
     /** Stock of these products changed: the next search reads it (one small query, no rebuild). */

@@ -113,9 +113,9 @@ export function createSitemapService(db: Db, deps: SitemapDeps) {
     const products = cats.length
       ? rowsOf(
           await db.execute(sql`
-            SELECT DISTINCT p.product_id, p.slug FROM products p
+            SELECT DISTINCT p.product_id, p.slug, p.updated_at FROM products p
               JOIN product_categories pc ON pc.tenant_id = p.tenant_id AND pc.product_id = p.product_id
-            WHERE p.tenant_id = ${tenantId} AND pc.product_category_id IN (${sql.join(
+            WHERE p.tenant_id = ${tenantId} AND p.status = 'ACTIVE' AND pc.product_category_id IN (${sql.join(
               cats.map((c) => sql`${c}`),
               sql`, `,
             )})
@@ -123,13 +123,17 @@ export function createSitemapService(db: Db, deps: SitemapDeps) {
         )
       : [];
     const pages = await publishedPages(tenantId, store.productStoreId);
-    // Products and categories carry no update time yet (decision 028): lastmod only where one is kept.
+    // Only products shoppers can see (ACTIVE), with their last edit as lastmod; categories carry no
+    // update time yet (decision 028).
     const urls: SitemapUrl[] = [
       { loc: `${origin}/` },
       { loc: `${origin}/faqs` },
       { loc: `${origin}/contact` },
       ...cats.map((id) => ({ loc: `${origin}/categories/${seg(id)}` })),
-      ...products.map((r) => ({ loc: `${origin}/${seg(String(r.slug))}/${seg(String(r.product_id))}` })),
+      ...products.map((r) => ({
+        loc: `${origin}/${seg(String(r.slug))}/${seg(String(r.product_id))}`,
+        lastmod: asDate(r.updated_at),
+      })),
       ...pages.map((p) => ({ loc: `${origin}/page/details/${seg(p.pageUrl)}`, lastmod: asDate(p.updatedAt) })),
     ];
     return {

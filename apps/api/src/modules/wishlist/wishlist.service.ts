@@ -28,7 +28,7 @@ export function createWishlistService(
 ) {
   async function productFor(ctx: TenantContext, productId: string) {
     const [row] = await db
-      .select({ productId: p.productId, productName: p.productName, productType: p.productType })
+      .select({ productId: p.productId, productName: p.productName, productType: p.productType, status: p.status })
       .from(p)
       .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, productId)));
     if (!row) throw AppError.notFound(`Product ${productId} does not exist in this store.`);
@@ -70,6 +70,7 @@ export function createWishlistService(
         inStock: product.stockQuantity > 0,
         lowStock: product.stockQuantity > 0 && product.stockQuantity <= low ? product.stockQuantity : null,
         configurable: product.productType === 'CONFIGURABLE',
+        available: product.status === 'ACTIVE',
         addedAt: addedAt.toISOString(),
       }));
       return { currency: store?.currency ?? 'USD', items, count: items.length };
@@ -91,6 +92,8 @@ export function createWishlistService(
      */
     async add(ctx: TenantContext, userId: string, productId: string): Promise<{ added: boolean; productName: string }> {
       const product = await productFor(ctx, productId);
+      // Only what shoppers can see can be saved; one saved earlier stays, shown as unavailable.
+      if (product.status !== 'ACTIVE') throw AppError.notFound(`Product ${productId} does not exist in this store.`);
       const added = await db.transaction(async (tx) => {
         // The shopper's row is locked so that two adds at once cannot both pass the cap check.
         await tx

@@ -90,6 +90,12 @@ export default function WishlistPage({ loaderData, actionData }: Route.Component
 }
 
 function Stock({ item }: { item: WishlistItem }) {
+  if (!item.available)
+    return (
+      <p className="flex items-center gap-1.5 text-sm text-slate-600" data-testid="wishlist-stock">
+        <CircleX aria-hidden className="size-4 text-slate-500" /> No longer available
+      </p>
+    );
   if (!item.inStock)
     return (
       <p className="flex items-center gap-1.5 text-sm text-slate-600" data-testid="wishlist-stock">
@@ -129,7 +135,7 @@ function WishlistCard({ item, currency }: { item: WishlistItem; currency: string
           height={480}
           loading="lazy"
           decoding="async"
-          className={`size-full object-cover transition-transform duration-500 hover:scale-[1.04] ${item.inStock ? '' : 'opacity-70'}`}
+          className={`size-full object-cover transition-transform duration-500 hover:scale-[1.04] ${item.inStock && item.available ? '' : 'opacity-70'}`}
         />
       </Link>
       <div className="mt-3 flex flex-1 flex-col gap-1">
@@ -154,11 +160,11 @@ function WishlistCard({ item, currency }: { item: WishlistItem; currency: string
               <input type="hidden" name="productId" value={item.productId} />
               <button
                 type="submit"
-                disabled={!item.inStock || busy}
+                disabled={!item.inStock || !item.available || busy}
                 className={`${primary} bg-action text-white hover:opacity-90 disabled:cursor-not-allowed disabled:bg-slate-200 disabled:text-slate-600`}
               >
                 <ShoppingBag aria-hidden className="size-4" />
-                {item.inStock ? 'Move to cart' : 'Sold out'}
+                {!item.available ? 'Unavailable' : item.inStock ? 'Move to cart' : 'Sold out'}
                 <span className="sr-only"> {item.productName}</span>
               </button>
             </PostForm>

@@ -3,7 +3,7 @@ import { decimalAmount, productDisplayImage } from '@app/contracts/client';
 import { CircleCheck, CircleX, Download, TriangleAlert } from 'lucide-react';
 import { data, redirect, useRouteLoaderData } from 'react-router';
 import { ProductGrid, productHref } from '../../components/product/product-card';
-import { galleryImages, ProductGallery } from '../../components/product/product-gallery';
+import { ProductGallery } from '../../components/product/product-gallery';
 import { PurchaseForm } from '../../components/product/purchase-form';
 import { RatingStars } from '../../components/product/rating-stars';
 import { Reviews } from '../../components/product/reviews';
@@ -66,6 +66,8 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   return withRootMeta(matches, [
     { title },
     { name: 'description', content: description },
+    // A draft or archived product reaches only its owner (a preview): never indexed.
+    ...(p.status === 'ACTIVE' ? [] : [{ name: 'robots', content: 'noindex' }]),
     { tagName: 'link', rel: 'canonical', href: url },
     { property: 'og:type', content: 'product' },
     { property: 'og:title', content: title },
@@ -127,6 +129,23 @@ function structuredData(p: ProductDetails, base: string) {
   return [product, breadcrumbList];
 }
 
+/**
+ * Only the owner or staff with the catalog permission ever get a draft or archived product's page
+ * (the API answers 404 to everyone else): this bar says plainly that shoppers do not see it.
+ */
+function PreviewBar({ status }: { status: ProductDetails['status'] }) {
+  return (
+    <p
+      role="status"
+      className="mb-4 flex items-center gap-2 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900"
+      data-testid="product-preview-bar"
+    >
+      <TriangleAlert aria-hidden className="size-4 shrink-0" />
+      {status === 'DRAFT' ? 'Draft: not visible to shoppers' : 'Archived: not visible to shoppers'}
+    </p>
+  );
+}
+
 function StockStatus({ product }: { product: ProductDetails }) {
   if (!product.inStock)
     return (
@@ -174,6 +193,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           dangerouslySetInnerHTML={{ __html: jsonLdHtml(d) }}
         />
       ))}
+      {p.status !== 'ACTIVE' && <PreviewBar status={p.status} />}
       <Breadcrumbs
         items={[
           { label: 'Home', to: '/' },
@@ -183,7 +203,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       />
 
       <div className="grid gap-8 md:grid-cols-2 lg:gap-14">
-        <ProductGallery images={galleryImages(p)} name={p.productName} />
+        <ProductGallery images={p.images} name={p.productName} />
 
         <div className="min-w-0">
           {p.brandName && (

@@ -1,0 +1,3 @@
+CREATE INDEX "products_active_idx" ON "products" USING btree ("tenant_id","product_id") WHERE "products"."status" = 'ACTIVE';--> statement-breakpoint
+CREATE INDEX "products_active_name_idx" ON "products" USING btree ("tenant_id","product_name") WHERE "products"."status" = 'ACTIVE';--> statement-breakpoint
+CREATE INDEX "products_active_new_idx" ON "products" USING btree ("tenant_id","introduction_date") WHERE "products"."status" = 'ACTIVE';
