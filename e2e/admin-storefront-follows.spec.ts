@@ -1,4 +1,4 @@
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { fetchText, STORES, snap } from './helpers';
 
@@ -11,8 +11,7 @@ const power = STORES.power.url;
 const cards = (page: Page) => page.getByTestId('product-grid').first().getByTestId('product-card');
 
 /** The power store's owner, signed in, on a dashboard page (whose form carries the CSRF token). */
-async function signedInOwner(context: BrowserContext): Promise<Page> {
-  const owner = await context.newPage();
+async function signedInOwner(owner: Page): Promise<Page> {
   await owner.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent('/manage-store/products')}`);
   await owner.getByLabel('Email').fill('owner@power.test');
   await owner.getByLabel('Password').fill('owner-demo-1');
@@ -51,7 +50,7 @@ async function writeProduct(
           headers,
           body: form,
         });
-        if (!up.ok) return { status: up.status, text: await up.text() };
+        if (!up.ok) return { status: up.status, text: `upload: ${await up.text()}` };
         const name = String(body.fields.productName);
         images.push({ mediaId: (await up.json()).data.mediaId, altText: `${name}, view ${i + 1}` });
       }
@@ -77,8 +76,10 @@ test('an archived product leaves search and its page 404s; a draft shows its own
   page,
   browser,
 }) => {
-  const ownerContext = await browser.newContext();
-  const owner = await signedInOwner(ownerContext);
+  // The owner works in the test's own page; a shopper looks at the storefront in a context of their own.
+  const owner = await signedInOwner(page);
+  const shopperContext = await browser.newContext();
+  const shopper = await shopperContext.newPage();
   const archivedId = await writeProduct(owner, { fields: fields('Quillon Archive Grinder', 'QSF-ARCH', 'ACTIVE') });
   const draftId = await writeProduct(owner, { fields: fields('Quillon Draft Planer', 'QSF-DRAFT', 'DRAFT') });
   const galleryId = await writeProduct(owner, {
@@ -87,18 +88,18 @@ test('an archived product leaves search and its page 404s; a draft shows its own
   });
 
   // Found while ACTIVE; archived, it is gone from search at once and its page is a 404.
-  await page.goto(`${power}/product/search/quillon`);
-  await expect(cards(page).getByText('Quillon Archive Grinder')).toBeVisible();
-  await expect(cards(page).getByText('Quillon Draft Planer')).toHaveCount(0);
+  await shopper.goto(`${power}/product/search/quillon`);
+  await expect(cards(shopper).getByText('Quillon Archive Grinder')).toBeVisible();
+  await expect(cards(shopper).getByText('Quillon Draft Planer')).toHaveCount(0);
   await writeProduct(owner, {
     productId: archivedId,
     fields: fields('Quillon Archive Grinder', 'QSF-ARCH', 'ARCHIVED'),
   });
-  await page.goto(`${power}/product/search/quillon`);
-  await expect(cards(page).getByText('Quillon Gallery Jigsaw')).toBeVisible();
-  await expect(cards(page).getByText('Quillon Archive Grinder')).toHaveCount(0);
-  await snap(page, 'admin-storefront-follows-search');
-  const gone = await page.goto(`${power}/quillon-archive-grinder/${archivedId}`);
+  await shopper.goto(`${power}/product/search/quillon`);
+  await expect(cards(shopper).getByText('Quillon Gallery Jigsaw')).toBeVisible();
+  await expect(cards(shopper).getByText('Quillon Archive Grinder')).toHaveCount(0);
+  await snap(shopper, 'admin-storefront-follows-search');
+  const gone = await shopper.goto(`${power}/quillon-archive-grinder/${archivedId}`);
   expect(gone?.status()).toBe(404);
   expect((await fetchText('power', `/quillon-draft-planer/${draftId}`)).status).toBe(404);
 
@@ -107,21 +108,20 @@ test('an archived product leaves search and its page 404s; a draft shows its own
   await expect(owner.getByTestId('product-preview-bar')).toHaveText('Draft: not visible to shoppers');
   await expect(owner.getByRole('heading', { level: 1 })).toHaveText('Quillon Draft Planer');
   await snap(owner, 'admin-storefront-follows-draft-preview');
-  await ownerContext.close();
 
   // Two pictures: both shown, each named by its alt text; choosing the second shows it large.
-  await page.goto(`${power}/quillon-gallery-jigsaw/${galleryId}`);
-  const gallery = page.getByTestId('gallery');
+  await shopper.goto(`${power}/quillon-gallery-jigsaw/${galleryId}`);
+  const gallery = shopper.getByTestId('gallery');
   const main = gallery.getByTestId('gallery-main');
   await expect(main).toHaveAttribute('alt', 'Quillon Gallery Jigsaw, view 1');
   const thumbs = gallery.getByRole('button', { name: /^Show picture \d of 2/ });
   await expect(thumbs).toHaveCount(2);
   await thumbs.nth(1).focus();
-  await page.keyboard.press('Enter');
+  await shopper.keyboard.press('Enter');
   await expect(main).toHaveAttribute('alt', 'Quillon Gallery Jigsaw, view 2');
   await expect(thumbs.nth(1)).toHaveAttribute('aria-pressed', 'true');
   // Every picture has its box before it loads: no layout shift.
   const box = await main.boundingBox();
   expect(box && Math.abs(box.width - box.height)).toBeLessThan(2);
-  await snap(page, 'admin-storefront-follows-gallery');
+  await snap(shopper, 'admin-storefront-follows-gallery');
 });
