@@ -28,6 +28,7 @@ import { createAuditService } from '../apps/api/src/modules/audit/index';
 import { writeProduct } from '../apps/api/src/modules/product-admin/index';
 import { createProductsService } from '../apps/api/src/modules/products/index';
 import { createTestApp, signIn } from '../apps/api/src/test/harness';
+import { benchCatalogList } from './catalog-list-bench';
 import { COUNT, fill, TENANT, writeScaleCsv } from './scale-data';
 
 /** One line of the printed table. */
@@ -236,9 +237,46 @@ async function editVisibleInSearch(): Promise<BenchRow[]> {
 
 /** The rows of the table, in order; the list and export benches add theirs here. */
 export const ROWS: { name: string; run: () => Promise<BenchRow[]> }[] = [
+  { name: 'list', run: listRows },
   ...IMPORT_SIZES.map((n) => ({ name: `import-${n}`, run: () => importRows(n) })),
   { name: 'edit-visible', run: editVisibleInSearch },
 ];
+
+/** The dashboard's product list and export at COUNT products (bench/catalog-list-bench.ts), as table rows. */
+async function listRows(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const f of await benchCatalogList()) {
+    const db = f.database;
+    rows.push(
+      {
+        what: `list, first page p95 (${db})`,
+        figure: `${f['first page p95 ms']} ms`,
+        target: '<= 50 ms',
+        note: `p50 ${f['first page p50 ms']} ms`,
+      },
+      {
+        what: `list, filtered page p95 (${db})`,
+        figure: `${f['filtered p95 ms']} ms`,
+        target: '<= 50 ms',
+        note: `p50 ${f['filtered p50 ms']} ms`,
+      },
+      {
+        what: `list, search page p95 (${db})`,
+        figure: `${f['search p95 ms']} ms`,
+        target: '<= 50 ms',
+        note: `p50 ${f['search p50 ms']} ms`,
+      },
+      { what: `list, largest page (${db})`, figure: `${f['largest page KB']} KB`, target: '<= 50 KB' },
+      {
+        what: `export ${f['export rows']} rows (${db})`,
+        figure: `${f['export s']} s`,
+        target: '<= 10 s',
+        note: `${f['export MB']} MB file, RSS +${f['export RSS growth MB']} MB`,
+      },
+    );
+  }
+  return rows;
+}
 
 export function printTable(rows: BenchRow[]) {
   const cols = ['what', 'figure', 'target', 'note'] as const;
