@@ -384,3 +384,62 @@ describe('GET /api/v1/audit/fetch', () => {
     }
   });
 });
+
+describe('recordMany', () => {
+  it('writes the rows record would, in order, skipping an update that changed nothing', async () => {
+    const ctx = staff();
+    const inputs = [
+      { entity: 'product', entityId: 'RM-1', action: 'create', after: { productName: 'One', apiKey: secret('k') } },
+      {
+        entity: 'product',
+        entityId: 'RM-2',
+        action: 'update',
+        before: { productName: 'Same' },
+        after: { productName: 'Same' },
+      },
+      {
+        entity: 'product',
+        entityId: 'RM-3',
+        action: 'update',
+        before: { productName: 'Old' },
+        after: { productName: 'New' },
+      },
+    ];
+    const read = (ids: string[]) =>
+      t.database.db
+        .select()
+        .from(schema.auditLog)
+        .where(
+          and(
+            eq(schema.auditLog.tenantId, 'lighting'),
+            sql`${schema.auditLog.entityId} IN (${sql.join(
+              ids.map((i) => sql`${i}`),
+              sql`, `,
+            )})`,
+          ),
+        )
+        .orderBy(asc(schema.auditLog.id));
+    const written = await t.database.db.transaction((tx) => audit.recordMany(tx, ctx, inputs));
+    expect(written).toBe(2);
+    const many = await read(['RM-1', 'RM-2', 'RM-3']);
+    await t.database.db.transaction(async (tx) => {
+      for (const input of inputs) await audit.record(tx, ctx, { ...input, entityId: `${input.entityId}-single` });
+    });
+    const one = await read(['RM-1-single', 'RM-2-single', 'RM-3-single']);
+    const shape = (rows: typeof many) =>
+      rows.map((r) => [
+        r.entityId.replace('-single', ''),
+        r.action,
+        r.changes,
+        r.actorId,
+        r.actorName,
+        r.actorEmail,
+        r.actorRole,
+        r.requestId,
+        r.ip,
+      ]);
+    expect(shape(many)).toEqual(shape(one));
+    expect(shape(many).map((r) => r[0])).toEqual(['RM-1', 'RM-3']);
+    expect(JSON.stringify(many[0]?.changes)).toContain(REDACTED);
+  });
+});

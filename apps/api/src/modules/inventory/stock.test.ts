@@ -95,4 +95,78 @@ describe('changeStock, the one way stock changes', () => {
     expect(result).toEqual({ ok: true, moved: [] });
     expect((await movementsOf('lighting', productId)).length).toBe(count);
   });
+
+  const threeProducts = async () => {
+    const rows = await db
+      .select({ id: schema.products.productId, n: schema.products.stockQuantity })
+      .from(schema.products)
+      .where(eq(schema.products.tenantId, 'lighting'))
+      .orderBy(asc(schema.products.productId))
+      .limit(3);
+    return rows.map((r) => ({ id: r.id, n: r.n }));
+  };
+
+  it('changes many products in one call: deltas and sets mixed, one product twice in order', async () => {
+    const [a, b, c] = (await threeProducts()) as { id: string; n: number }[];
+    if (!a || !b || !c) throw new Error('three products needed');
+    const result = await db.transaction((tx) =>
+      changeStock(tx, ctx, [
+        { productId: c.id, set: c.n + 2, reason: 'CORRECTION', note: 'many' },
+        { productId: a.id, delta: 4, reason: 'RECEIVED', note: 'many' },
+        { productId: b.id, set: b.n, reason: 'CORRECTION', note: 'many' },
+        { productId: a.id, set: 1, reason: 'CORRECTION', note: 'many' },
+      ]),
+    );
+    expect(result).toEqual({
+      ok: true,
+      moved: [
+        { productId: a.id, before: a.n, after: a.n + 4, delta: 4 },
+        { productId: c.id, before: c.n, after: c.n + 2, delta: 2 },
+        { productId: a.id, before: a.n + 4, after: 1, delta: 1 - a.n - 4 },
+      ],
+    });
+    expect(await stockOf('lighting', a.id)).toBe(1);
+    expect(await stockOf('lighting', b.id)).toBe(b.n);
+    expect(await stockOf('lighting', c.id)).toBe(c.n + 2);
+    const books = async (id: string) =>
+      (await movementsOf('lighting', id))
+        .filter((m) => m.note === 'many')
+        .map((m) => [m.quantityBefore, m.quantityAfter]);
+    expect(await books(a.id)).toHaveLength(2);
+    expect(await books(b.id)).toEqual([]);
+    expect(await books(c.id)).toEqual([[c.n, c.n + 2]]);
+  });
+
+  it('writes nothing of a call with one impossible change (too large a take, or no such product)', async () => {
+    const [a, b] = (await threeProducts()) as { id: string; n: number }[];
+    if (!a || !b) throw new Error('two products needed');
+    for (const [bad, expected] of [
+      [
+        { productId: b.id, delta: -(b.n + 3), reason: 'SOLD' as const },
+        { ok: false, code: 'INSUFFICIENT_STOCK', productId: b.id, available: b.n, wanted: b.n + 3 },
+      ],
+      [
+        { productId: 'PNOSUCH', delta: 1, reason: 'RECEIVED' as const },
+        { ok: false, code: 'PRODUCT_NOT_FOUND', productId: 'PNOSUCH' },
+      ],
+    ] as const) {
+      const seen = await db.transaction(async (tx) => {
+        const result = await changeStock(tx, ctx, [
+          { productId: a.id, delta: 5, reason: 'RECEIVED', note: 'refused' },
+          { ...bad, note: 'refused' },
+        ]);
+        // Nothing written, even before the caller rolls back.
+        const [row] = await tx
+          .select({ n: schema.products.stockQuantity })
+          .from(schema.products)
+          .where(and(eq(schema.products.tenantId, 'lighting'), eq(schema.products.productId, a.id)));
+        const books = await tx
+          .select()
+          .from(schema.stockMovements)
+          .where(and(eq(schema.stockMovements.tenantId, 'lighting'), eq(schema.stockMovements.note, 'refused')));
+        return { result, n: row?.n, books: books.length };
+      });
+      expect(seen).toEqual({ result: expected, n: a.n, books: 0 });
+    }
+  });
 });

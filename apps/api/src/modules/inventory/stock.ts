@@ -43,12 +43,17 @@ function actorOf(ctx: TenantContext | RequestContext): { actorId: string | null;
 /**
  * The one way stock changes (orders, cancels, returns, adjustments, bulk changes, imports), so the
  * books add up: each change updates the product's count and writes a movement (before, after, why,
- * who) in the caller's transaction. Products are changed in id order, so two transactions touching
+ * who) in the caller's transaction. Products are locked in id order, so two transactions touching
  * the same products take their row locks in the same order and cannot deadlock.
  *
+ * Set-based: all the changes are one statement (lock, read the counts before, check, write) and the
+ * movements one insert, whatever their number (a CSV import batch moves a hundred products at once).
+ * A product named twice is changed twice, in id order, as if one after the other (one more statement
+ * per repeat).
+ *
  * All or nothing: when a take would leave less than none, or a product is not this store's, the
- * result says so and the caller must roll back (the rows already changed in `tx` are not undone
- * here). An unchanged count (delta 0, or set to what it is) writes no movement.
+ * result says so (the first such product in id order) and nothing was written. An unchanged count
+ * (delta 0, or set to what it is) writes no movement.
  *
  * The caller emits `stock.changed` with the moved ids after its transaction commits.
  */
@@ -58,57 +63,93 @@ export async function changeStock(
   changes: readonly StockChange[],
 ): Promise<StockResult> {
   const ordered = [...changes].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+  // Rounds without a repeated product: one UPDATE cannot change a row twice.
+  const rounds: StockChange[][] = [];
+  for (const c of ordered) {
+    const round = rounds.find((r) => !r.some((x) => x.productId === c.productId));
+    if (round) round.push(c);
+    else rounds.push([c]);
+  }
   const moved: StockMoved[] = [];
   const rows: (typeof sm.$inferInsert)[] = [];
   const who = actorOf(ctx);
-  for (const c of ordered) {
-    // One statement per product: lock, read the count before, write the new one. The WHERE keeps a
-    // take from going below zero under concurrency (the row lock serialises the takers).
-    const target =
-      c.set !== undefined ? sql`${Math.trunc(c.set)}` : sql`old.stock_quantity + ${Math.trunc(c.delta ?? 0)}`;
+  for (const round of rounds) {
+    const input = sql.join(
+      round.map(
+        (c) =>
+          sql`(${c.productId}::text, ${c.set !== undefined}::boolean, ${Math.trunc(c.set ?? c.delta ?? 0)}::integer)`,
+      ),
+      sql`, `,
+    );
+    // One statement: lock the rows in id order and read the counts before; write only when every
+    // change is possible (the check runs under the row locks, so concurrent takers serialise).
     const result = await tx.execute(sql`
-      WITH old AS (
-        SELECT stock_quantity FROM products
-        WHERE tenant_id = ${ctx.tenantId} AND product_id = ${c.productId}
+      WITH input(product_id, is_set, amount) AS (VALUES ${input}),
+      old AS (
+        SELECT product_id, stock_quantity FROM products
+        WHERE tenant_id = ${ctx.tenantId} AND product_id IN (SELECT product_id FROM input)
+        ORDER BY product_id
         FOR UPDATE
+      ),
+      calc AS (
+        SELECT i.product_id, o.stock_quantity AS before,
+          CASE WHEN i.is_set THEN i.amount ELSE o.stock_quantity + i.amount END AS after
+        FROM input i LEFT JOIN old o ON o.product_id = i.product_id
+      ),
+      verdict AS (SELECT NOT EXISTS (SELECT 1 FROM calc WHERE before IS NULL OR after < 0) AS ok),
+      written AS (
+        UPDATE products SET stock_quantity = calc.after
+        FROM calc, verdict
+        WHERE verdict.ok AND products.tenant_id = ${ctx.tenantId} AND products.product_id = calc.product_id
+          AND calc.after <> calc.before
+        RETURNING products.product_id
       )
-      UPDATE products SET stock_quantity = ${target}
-      FROM old
-      WHERE products.tenant_id = ${ctx.tenantId} AND products.product_id = ${c.productId} AND ${target} >= 0
-      RETURNING old.stock_quantity AS before, products.stock_quantity AS after`);
-    const row = (result as unknown as { rows: { before: number; after: number }[] }).rows[0];
-    if (!row) {
-      const found = await tx.execute(
-        sql`SELECT stock_quantity FROM products WHERE tenant_id = ${ctx.tenantId} AND product_id = ${c.productId}`,
-      );
-      const [now] = (found as unknown as { rows: { stock_quantity: number }[] }).rows;
-      if (!now) return { ok: false, code: 'PRODUCT_NOT_FOUND', productId: c.productId };
-      return {
-        ok: false,
-        code: 'INSUFFICIENT_STOCK',
-        productId: c.productId,
-        available: Number(now.stock_quantity),
-        wanted: c.set !== undefined ? Number(now.stock_quantity) - c.set : -(c.delta ?? 0),
-      };
+      SELECT calc.product_id, calc.before, calc.after, verdict.ok FROM calc, verdict`);
+    const got = (
+      result as unknown as {
+        rows: { product_id: string; before: number | null; after: number | null; ok: boolean }[];
+      }
+    ).rows;
+    const byId = new Map(got.map((r) => [r.product_id, r]));
+    if (!got[0]?.ok) {
+      // Nothing of this round was written; an earlier round's rows are the caller's to roll back.
+      for (const c of round) {
+        const r = byId.get(c.productId);
+        if (!r || r.before === null) return { ok: false, code: 'PRODUCT_NOT_FOUND', productId: c.productId };
+        const available = Number(r.before);
+        if (Number(r.after) < 0) {
+          return {
+            ok: false,
+            code: 'INSUFFICIENT_STOCK',
+            productId: c.productId,
+            available,
+            wanted: c.set !== undefined ? available - c.set : -(c.delta ?? 0),
+          };
+        }
+      }
+      throw new Error('changeStock: refused without a reason');
     }
-    const before = Number(row.before);
-    const after = Number(row.after);
-    if (before === after) continue;
-    moved.push({ productId: c.productId, before, after, delta: after - before });
-    rows.push({
-      tenantId: ctx.tenantId,
-      movementId: randomBytes(12).toString('base64url'),
-      productId: c.productId,
-      delta: after - before,
-      quantityBefore: before,
-      quantityAfter: after,
-      reason: c.reason,
-      note: c.note ?? null,
-      orderId: c.orderId ?? null,
-      returnId: c.returnId ?? null,
-      ...who,
-      requestId: 'requestId' in ctx ? ctx.requestId : null,
-    });
+    for (const c of round) {
+      const r = byId.get(c.productId);
+      const before = Number(r?.before);
+      const after = Number(r?.after);
+      if (before === after) continue;
+      moved.push({ productId: c.productId, before, after, delta: after - before });
+      rows.push({
+        tenantId: ctx.tenantId,
+        movementId: randomBytes(12).toString('base64url'),
+        productId: c.productId,
+        delta: after - before,
+        quantityBefore: before,
+        quantityAfter: after,
+        reason: c.reason,
+        note: c.note ?? null,
+        orderId: c.orderId ?? null,
+        returnId: c.returnId ?? null,
+        ...who,
+        requestId: 'requestId' in ctx ? ctx.requestId : null,
+      });
+    }
   }
   // All the books in one statement.
   if (rows.length) await tx.insert(sm).values(rows);

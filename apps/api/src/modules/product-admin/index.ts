@@ -5,6 +5,8 @@ export {
   auditedProduct,
   newProductId,
   type ProductWriteError,
+  type ProductWriteInput,
   type ProductWriteResult,
   writeProduct,
+  writeProducts,
 } from './product-writer';

@@ -21,9 +21,9 @@ import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import type { AuditService } from '../audit/index';
-import { changeStock } from '../inventory/index';
+import { changeStock, type StockChange } from '../inventory/index';
 import type { Job, JobRunner, JobTools } from '../jobs/index';
-import { writeProduct } from '../product-admin/index';
+import { writeProducts } from '../product-admin/index';
 
 const pi = schema.productImports;
 const pie = schema.productImportErrors;
@@ -198,8 +198,9 @@ function existingOf(r: FieldRow): ProductCsvExisting {
 
 /**
  * Product CSV import (issue 16): the upload is streamed to a file (size checked while it arrives),
- * dry-run (nothing written), then run as a job that writes each row through writeProduct and
- * changeStock, counting committed rows in the same transaction so a restart resumes after them.
+ * dry-run (nothing written), then run as a job that writes each batch of rows through writeProducts
+ * and changeStock (a constant number of statements per batch), counting committed rows in the same
+ * transaction so a restart resumes after them.
  */
 export function createProductImportService(db: Db, deps: ProductImportDeps) {
   const batchSize = deps.batchSize ?? BATCH;
@@ -386,53 +387,93 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
     | { kind: 'applied'; productId: string; created: boolean; changed: boolean; stockMoved: boolean }
     | { kind: 'refused'; sku: string | null; problems: { column: string; message: string }[] };
 
-  /** One row's write in `tx`: refusals write nothing; a stock refusal after the product write rolls back. */
-  async function applyRow(tx: Tx, ctx: RequestContext, r: DataRow, currency: string): Promise<Outcome> {
-    if (r.notUtf8) {
-      return {
-        kind: 'refused',
-        sku: r.cells.sku?.trim() || null,
-        problems: [{ column: r.notUtf8, message: 'This cell is not UTF-8 text: save the file as CSV UTF-8.' }],
-      };
+  const notUtf8Refusal = (r: DataRow): Outcome => ({
+    kind: 'refused',
+    sku: r.cells.sku?.trim() || null,
+    problems: [{ column: r.notUtf8 as string, message: 'This cell is not UTF-8 text: save the file as CSV UTF-8.' }],
+  });
+
+  /**
+   * The rows' writes in `tx`, set-based: one read of the rows' products by SKU, one writeProducts and
+   * one changeStock for all of them. A row repeating an SKU of the batch starts a new round, so it
+   * sees the earlier row's write, as it would one row at a time. Refusals write nothing; a stock
+   * refusal after the product writes throws (the batch rolls back and its rows go alone).
+   */
+  async function applyRows(tx: Tx, ctx: RequestContext, rows: DataRow[], currency: string): Promise<Outcome[]> {
+    const rounds: DataRow[][] = [];
+    let round: DataRow[] = [];
+    const skus = new Set<string>();
+    for (const r of rows) {
+      const sku = (r.cells.sku ?? '').trim();
+      if (sku && skus.has(sku)) {
+        rounds.push(round);
+        round = [];
+        skus.clear();
+      }
+      if (sku) skus.add(sku);
+      round.push(r);
     }
-    const sku = (r.cells.sku ?? '').trim();
-    const [found] = sku
+    if (round.length) rounds.push(round);
+    const out: Outcome[] = [];
+    for (const part of rounds) out.push(...(await applyRound(tx, ctx, part, currency)));
+    return out;
+  }
+
+  async function applyRound(tx: Tx, ctx: RequestContext, rows: DataRow[], currency: string): Promise<Outcome[]> {
+    const out: (Outcome | null)[] = rows.map((r) => (r.notUtf8 ? notUtf8Refusal(r) : null));
+    const skus = [...new Set(rows.flatMap((r, i) => (out[i] ? [] : [(r.cells.sku ?? '').trim()])).filter(Boolean))];
+    const found = skus.length
       ? await tx
           .select(FIELD_COLUMNS)
           .from(p)
-          .where(and(eq(p.tenantId, ctx.tenantId), eq(p.sku, sku)))
+          .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.sku, skus)))
       : [];
-    const existing = found ? existingOf(found) : null;
-    const parsed = parseProductCsvRow(r.cells, existing, currency);
-    if (!parsed.ok) return { kind: 'refused', sku: parsed.sku, problems: parsed.problems };
-    const written = await writeProduct(
-      tx,
-      ctx,
-      { audit: deps.audit },
-      { productId: existing?.productId, fields: parsed.fields },
-    );
-    if (!written.ok) {
-      const column = ({ slug: 'slug', sku: 'sku', categoryIds: 'categories', productId: 'sku' } as const)[
-        written.field
-      ];
-      return { kind: 'refused', sku: parsed.sku, problems: [{ column, message: written.message }] };
-    }
-    let stockMoved = false;
-    if (parsed.stock !== null) {
-      const moved = await changeStock(tx, ctx, [
-        { productId: written.productId, set: parsed.stock, reason: 'CORRECTION', note: 'CSV import' },
-      ]);
-      // The product row is written already: this row must roll back whole (retried alone).
+    const bySku = new Map(found.map((r) => [r.sku, existingOf(r)]));
+    const writes: {
+      at: number;
+      stock: number | null;
+      sku: string | null;
+      productId?: string;
+      fields: ProductFields;
+    }[] = [];
+    rows.forEach((r, at) => {
+      if (out[at]) return;
+      const existing = bySku.get((r.cells.sku ?? '').trim()) ?? null;
+      const parsed = parseProductCsvRow(r.cells, existing, currency);
+      if (!parsed.ok) {
+        out[at] = { kind: 'refused', sku: parsed.sku, problems: parsed.problems };
+        return;
+      }
+      writes.push({ at, stock: parsed.stock, sku: parsed.sku, productId: existing?.productId, fields: parsed.fields });
+    });
+    const written = writes.length ? await writeProducts(tx, ctx, { audit: deps.audit }, writes) : [];
+    const stock: StockChange[] = [];
+    written.forEach((w, k) => {
+      const row = writes[k] as (typeof writes)[number];
+      if (!w.ok) {
+        const column = ({ slug: 'slug', sku: 'sku', categoryIds: 'categories', productId: 'sku' } as const)[w.field];
+        out[row.at] = { kind: 'refused', sku: row.sku, problems: [{ column, message: w.message }] };
+        return;
+      }
+      out[row.at] = {
+        kind: 'applied',
+        productId: w.productId,
+        created: w.created,
+        changed: w.changed,
+        stockMoved: false,
+      };
+      if (row.stock !== null) {
+        stock.push({ productId: w.productId, set: row.stock, reason: 'CORRECTION', note: 'CSV import' });
+      }
+    });
+    if (stock.length) {
+      const moved = await changeStock(tx, ctx, stock);
+      // The product rows are written already: the batch must roll back whole (its rows retried alone).
       if (!moved.ok) throw new RetryRowsAlone(moved.code);
-      stockMoved = moved.moved.length > 0;
+      const ids = new Set(moved.moved.map((m) => m.productId));
+      for (const o of out) if (o?.kind === 'applied' && ids.has(o.productId)) o.stockMoved = true;
     }
-    return {
-      kind: 'applied',
-      productId: written.productId,
-      created: written.created,
-      changed: written.changed,
-      stockMoved,
-    };
+    return out as Outcome[];
   }
 
   /** Writes rows in one transaction with the import's counters, so progress and rows commit together. */
@@ -442,8 +483,9 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       const changed: string[] = [];
       const stocked: string[] = [];
       const errors: (typeof pie.$inferInsert)[] = [];
-      for (const r of rows) {
-        const out = await applyRow(tx, ctx, r, currency);
+      const outcomes = await applyRows(tx, ctx, rows, currency);
+      for (const [k, r] of rows.entries()) {
+        const out = outcomes[k] as Outcome;
         if (out.kind === 'refused') {
           counts.refused++;
           out.problems.forEach((x, seq) => {
