@@ -70,7 +70,7 @@ test.describe('the owner', () => {
 
     // Keyboard: from Home down the menu to Theme, Enter.
     await dashboard.getByRole('link', { name: 'Home' }).focus();
-    for (const name of ['Orders', 'Products', 'Inventory', 'Customers', 'Theme']) {
+    for (const name of ['Orders', 'Products', 'Categories', 'Inventory', 'Customers', 'Theme']) {
       await page.keyboard.press('Tab');
       await expect(dashboard.getByRole('link', { name })).toBeFocused();
     }
