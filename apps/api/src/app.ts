@@ -147,8 +147,6 @@ declare module 'fastify' {
 
 export const PLATFORM_PATHS = ['/api/docs'];
 
-function ignoreAbandonedStreamError() {}
-
 /** Builds the whole server without listening, so tests drive it with `inject`. */
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config, database } = opts;
@@ -188,17 +186,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   await app.register(errors);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 4 } } });
-  // A streamed answer the client abandons mid-way: compress's pipeline destroys its compressing
-  // stream with a premature-close error after the response is gone, when nothing listens to that
-  // stream any more, and an 'error' event without a listener ends the process (seen under load in
-  // page-streams.test.ts). After compress's own onSend, so it sees the compressing stream. There is
-  // nothing left to do for such an answer; Fastify's own listeners, while the response lives, stay.
-  app.addHook('onSend', async (_req, _reply, payload) => {
-    if (payload && typeof (payload as NodeJS.ReadableStream).on === 'function') {
-      (payload as NodeJS.ReadableStream).on('error', ignoreAbandonedStreamError);
-    }
-    return payload;
-  });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {

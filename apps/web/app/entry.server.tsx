@@ -54,6 +54,9 @@ export default function handleRequest(
           // (apps/api/src/modules/storefront/page-streams.test.ts). Nothing else is to be done then.
           const painted = paintFirst();
           pipeline(body, painted, () => {});
+          // The pipeline drops its own listeners once it has finished, and may destroy `painted` with
+          // its premature-close error just after: a listener of our own keeps that from being uncaught.
+          painted.on('error', () => {});
           resolve(
             new Response(createReadableStreamFromReadable(painted), {
               headers: responseHeaders,
