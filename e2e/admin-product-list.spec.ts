@@ -26,14 +26,16 @@ const THREE: Fixture[] = [
 ];
 
 async function createProducts(page: Page, products: Fixture[] = THREE) {
-  const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+  // As an API client: the session's token as a bearer token (the API's way for scripts; no form token).
+  const token = (await page.context().cookies()).find((c) => c.name === 'sid')?.value;
+  expect(token, 'the owner is signed in').toBeTruthy();
   // From the page (the browser resolves *.localhost; the test process may not): the owner's session.
   const res = await page.evaluate(
-    async ({ csrf, products }) => {
+    async ({ token, products }) => {
       for (const f of products) {
         const r = await fetch('/skulocity/api/v1/catalog/products', {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
           body: JSON.stringify({
             fields: {
               productName: f.productName,
@@ -49,7 +51,7 @@ async function createProducts(page: Page, products: Fixture[] = THREE) {
       }
       return { status: 201, body: '' };
     },
-    { csrf, products },
+    { token, products },
   );
   expect(res.status, res.body).toBe(201);
 }

@@ -10,7 +10,7 @@ import { fetchText, STORES, snap } from './helpers';
 const power = STORES.power.url;
 const cards = (page: Page) => page.getByTestId('product-grid').first().getByTestId('product-card');
 
-/** The power store's owner, signed in, on a dashboard page (whose form carries the CSRF token). */
+/** The power store's owner, signed in, on the product list. */
 async function signedInOwner(owner: Page): Promise<Page> {
   await owner.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent('/manage-store/products')}`);
   await owner.getByLabel('Email').fill('owner@power.test');
@@ -36,10 +36,12 @@ async function writeProduct(
   owner: Page,
   body: { productId?: string; fields: Record<string, unknown>; pictures?: string[] },
 ): Promise<string> {
-  const csrf = await owner.locator('input[name="_csrf"]').first().inputValue();
+  // As an API client: the session's token as a bearer token (the API's way for scripts; no form token).
+  const token = (await owner.context().cookies()).find((c) => c.name === 'sid')?.value;
+  expect(token, 'the owner is signed in').toBeTruthy();
   const res = await owner.evaluate(
-    async ({ csrf, body }) => {
-      const headers = { 'x-csrf-token': csrf };
+    async ({ token, body }) => {
+      const headers = { authorization: `Bearer ${token}` };
       const images: { mediaId: string; altText: string }[] = [];
       for (const [i, b64] of (body.pictures ?? []).entries()) {
         const form = new FormData();
@@ -64,7 +66,7 @@ async function writeProduct(
       });
       return { status: r.status, text: await r.text() };
     },
-    { csrf, body },
+    { token, body },
   );
   expect(res.status, res.text).toBeLessThan(300);
   return JSON.parse(res.text).data.productId as string;
