@@ -6,17 +6,16 @@
  * `npm run bench:catalog` calls; run alone with `tsx bench/catalog-list-bench.ts`. Prints figures and
  * the plan of each query path (EXPLAIN); asserts nothing.
  */
-import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { type AdminProductQuery, adminProductQuerySchema } from '@app/contracts';
 import { type Database, openDatabase } from '@app/db';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import type { TenantContext } from '../apps/api/src/lib/context';
 import { createEventBus } from '../apps/api/src/lib/events/index';
 import { createAuditService } from '../apps/api/src/modules/audit/index';
 import { createJobRunner } from '../apps/api/src/modules/jobs/index';
 import { createProductListService } from '../apps/api/src/modules/product-list/index';
+import { withScratchPostgres } from './lib';
 import { COUNT, fill, TENANT } from './scale-data';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
@@ -151,23 +150,7 @@ export async function benchCatalogList(): Promise<CatalogListFigures[]> {
     console.log('PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to include it)');
     return out;
   }
-  const name = `bench_list_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: u.toString(), poolSize: 4 });
-  try {
-    out.push(await runCatalogListBench('PostgreSQL', database));
-  } finally {
-    await database.close();
-    const a = new pg.Client({ connectionString: url });
-    await a.connect();
-    await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await a.end();
-  }
+  out.push(await withScratchPostgres(url, 'bench_list', (database) => runCatalogListBench('PostgreSQL', database)));
   return out;
 }
 

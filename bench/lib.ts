@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { type Database, openDatabase } from '@app/db';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 export interface Result {
   name: string;
@@ -114,4 +116,31 @@ export function table(results: Result[]) {
     non2xx: r.non2xx,
   }));
   console.table(rows);
+}
+
+/**
+ * Runs `work` on a database of its own, created on the PostgreSQL server at `url` and dropped
+ * afterwards whatever happens, so a benchmark leaves nothing behind on the server it used.
+ */
+export async function withScratchPostgres<T>(url: string, prefix: string, work: (database: Database) => Promise<T>) {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: u.toString(), poolSize: 4 });
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
 }

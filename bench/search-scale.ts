@@ -9,9 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Database, openDatabase, schema } from '@app/db';
 import { and, eq } from 'drizzle-orm';
-import pg from 'pg';
 import type { TenantContext } from '../apps/api/src/lib/context';
 import { createProductsService } from '../apps/api/src/modules/products/index';
+import { withScratchPostgres } from './lib';
 import { COUNT, fill, queries, TENANT } from './scale-data';
 
 function percentile(sorted: number[], p: number) {
@@ -171,23 +171,7 @@ if (process.env.BENCH_SKIP_PGLITE !== '1') {
 }
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (url) {
-  const name = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: u.toString(), poolSize: 4 });
-  try {
-    rows.push(await run('PostgreSQL', database));
-  } finally {
-    await database.close();
-    const a = new pg.Client({ connectionString: url });
-    await a.connect();
-    await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await a.end();
-  }
+  rows.push(await withScratchPostgres(url, 'bench', (database) => run('PostgreSQL', database)));
 } else {
   console.log('PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to include it)');
 }
