@@ -43,7 +43,13 @@ import {
   mediaUploadRoutes,
 } from './modules/media/index';
 import { createNewsletterService, newsletterPages, newsletterRoutes } from './modules/newsletter/index';
-import { createInvoiceRenderer, createOrdersService, ordersPages, ordersRoutes } from './modules/orders/index';
+import {
+  createInvoiceRenderer,
+  createOrderRefunds,
+  createOrdersService,
+  ordersPages,
+  ordersRoutes,
+} from './modules/orders/index';
 import {
   cardsPages,
   cardsRoutes,
@@ -142,6 +148,8 @@ declare module 'fastify' {
     drafts: import('./modules/drafts/index').DraftsService;
     /** The catalog reads; tests and benches read its search index counters (builds, patches). */
     products: import('./modules/products/index').ProductsService;
+    /** Refunds of orders (modules/orders); tests settle pending ones through it. */
+    refunds: import('./modules/orders/index').OrderRefunds;
   }
 }
 
@@ -330,6 +338,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     linkOrigin,
     events,
   });
+  // The one way money goes back to a shopper (order actions, cancels, returns): modules/orders.
+  const refunds = createOrderRefunds(database.db, { provider: cards.provider, paypal, audit, events });
   registerStuckOrderSweep(database.db, {
     jobs,
     checkout,
@@ -395,6 +405,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('newsletter', newsletter);
   app.decorate('drafts', drafts);
   app.decorate('products', products);
+  app.decorate('refunds', refunds);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   // Between tenancy and the request context: a costly route's store slot is taken before the session
   // lookup, so a flooded request waits or is refused before it costs anything more (decision 024).

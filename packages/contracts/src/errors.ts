@@ -43,6 +43,8 @@ export const errorCodes = [
   'INVALID_TRANSITION',
   'EMAIL_NOT_CONFIRMED',
   'STORE_PRIVATE',
+  'REFUND_EXCEEDS_CAPTURED',
+  'REFUND_DECLINED',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -21,6 +21,7 @@ export * from './inventory';
 export * from './media';
 export * from './money';
 export * from './newsletter';
+export * from './order-admin';
 export * from './pages/index';
 export * from './product-admin';
 export * from './product-csv';

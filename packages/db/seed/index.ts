@@ -326,6 +326,7 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
     await tx.insert(s.returnLines).values(past.returnLines);
     await tx.insert(s.returnStatusHistory).values(past.returnHistory);
   }
+  if (past.refunds.length) await tx.insert(s.orderRefunds).values(past.refunds);
 }
 
 export interface SeedOptions {

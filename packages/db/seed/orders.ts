@@ -18,6 +18,7 @@ type History = typeof schema.orderStatusHistory.$inferInsert;
 type ReturnRow = typeof schema.returnRequests.$inferInsert;
 type ReturnLine = typeof schema.returnLines.$inferInsert;
 type ReturnHistory = typeof schema.returnStatusHistory.$inferInsert;
+type Refund = typeof schema.orderRefunds.$inferInsert;
 
 export interface SeedOrders {
   orders: Order[];
@@ -26,6 +27,7 @@ export interface SeedOrders {
   returns: ReturnRow[];
   returnLines: ReturnLine[];
   returnHistory: ReturnHistory[];
+  refunds: Refund[];
 }
 
 export interface SeedBuyer {
@@ -110,7 +112,15 @@ function standardRate(prefix: string, weightGrams: number, subtotal: number): nu
 
 export function seedOrders(b: BuiltStore, buyers: SeedBuyer[]): SeedOrders {
   const t = b.store.tenantId;
-  const out: SeedOrders = { orders: [], lines: [], history: [], returns: [], returnLines: [], returnHistory: [] };
+  const out: SeedOrders = {
+    orders: [],
+    lines: [],
+    history: [],
+    returns: [],
+    returnLines: [],
+    returnHistory: [],
+    refunds: [],
+  };
   // Plain, pictured, in-stock products in a fixed order; each account gets products of its own.
   const candidates = b.products
     .filter((p) => p.productType === 'FINISHED_GOOD' && p.stockQuantity > 0 && p.smallImageUrl)
@@ -173,6 +183,9 @@ export function seedOrders(b: BuiltStore, buyers: SeedBuyer[]): SeedOrders {
         billTo: null,
         paymentProvider: 'test',
         paymentRef: story === 'cancelled' ? null : `seed-${orderId}`,
+        // Every seeded story but the cancelled one was paid; refunds follow below (refundedAmount).
+        capturedAmount: story === 'cancelled' ? 0 : subtotal + shipping + tax,
+        refundedAmount: last[0] === 'refunded' ? subtotal + shipping + tax : 0,
         paymentLabel: 'Visa •••• 4242',
         idempotencyKey: `seed:${orderId}`,
         requestHash: 'seed',
@@ -207,6 +220,27 @@ export function seedOrders(b: BuiltStore, buyers: SeedBuyer[]): SeedOrders {
           updatedAt: at(13),
         });
         out.returnLines.push({ tenantId: t, returnId, orderId, lineNo: 1, quantity: 1 });
+        // The return's refund, as refundOrder writes one: the line's price, before tax.
+        const line = lines[0] as Line;
+        const order = out.orders.at(-1) as Order;
+        order.refundedAmount = (order.refundedAmount ?? 0) + (line.unitPrice as number);
+        out.refunds.push({
+          tenantId: t,
+          refundId: `${returnId}-RF1`,
+          orderId,
+          amount: line.unitPrice as number,
+          currency: 'USD',
+          status: 'succeeded',
+          reason: 'Return: damaged',
+          lines: [{ lineNo: 1, quantity: 1, amount: line.unitPrice as number }],
+          returnId,
+          provider: 'test',
+          providerRef: `seed-refund-${orderId}`,
+          actorKind: 'system',
+          actorId: 'seed',
+          createdAt: at(13),
+          settledAt: at(13),
+        });
         out.returnHistory.push(
           ...(
             [

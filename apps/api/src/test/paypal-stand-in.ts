@@ -24,6 +24,17 @@ export interface StandInCapture {
   create_time: string;
 }
 
+/** A refund of a capture (POST /v2/payments/captures/{id}/refund). */
+export interface StandInRefund {
+  id: string;
+  captureId: string;
+  status: 'COMPLETED';
+  amount: StandInAmount;
+  noteToPayer?: string;
+  invoiceId?: string;
+  createTime: string;
+}
+
 export interface StandInOrder {
   id: string;
   intent: 'CAPTURE' | 'AUTHORIZE';
@@ -73,6 +84,10 @@ export interface PayPalStandIn {
    */
   holdNextCapture(): { captured: Promise<void>; release(): void };
   requests: StandInRequest[];
+  /** Every refund made, oldest first. */
+  refunds: StandInRefund[];
+  /** The next refund is refused as PayPal refuses one it will not make (422 with this issue). */
+  refuseNextRefund(issue?: string): void;
 }
 
 /** PayPal's currencies and their decimals (https://developer.paypal.com/reference/currency-codes/). */
@@ -193,6 +208,10 @@ export async function startPayPalStandIn(opts: {
   // PayPal-Request-Id -> order id (create) and -> first successful answer (capture).
   const createKeys = new Map<string, string>();
   const captureAnswers = new Map<string, { body: unknown }>();
+  const refunds: StandInRefund[] = [];
+  // PayPal-Request-Id -> the refund it made: a repeated request gets the first refund back.
+  const refundKeys = new Map<string, StandInRefund>();
+  let refuseNext: string | undefined;
   let declineNext: 'instrument' | 'capture' | undefined;
   let failNext: number | undefined;
   let holdNext: { captured: () => void; released: Promise<void> } | undefined;
@@ -567,6 +586,79 @@ export async function startPayPalStandIn(opts: {
     };
   }
 
+  function refundBody(r: StandInRefund) {
+    return {
+      id: r.id,
+      status: r.status,
+      links: [
+        { href: `${url}/v2/payments/refunds/${r.id}`, rel: 'self', method: 'GET' },
+        { href: `${url}/v2/payments/captures/${r.captureId}`, rel: 'up', method: 'GET' },
+      ],
+    };
+  }
+
+  /** Minor units of an amount the stand-in itself validated. */
+  const minor = (a: StandInAmount) =>
+    Math.round(Number(a.value) * 10 ** (PAYPAL_CURRENCY_DIGITS[a.currency_code] ?? 2));
+
+  /** A full refund without an amount, or a partial one; never more than is left of the capture. */
+  function refund(captureId: string, body: unknown): StandInRefund {
+    const order = [...orders.values()].find((o) => o.capture?.id === captureId);
+    const captured = order?.capture;
+    if (!order || !captured || captured.status !== 'COMPLETED') {
+      throw new PayPalError(404, 'RESOURCE_NOT_FOUND', [
+        {
+          issue: 'INVALID_RESOURCE_ID',
+          description: 'Specified resource ID does not exist. Please check the resource ID and try again.',
+          location: 'path',
+        },
+      ]);
+    }
+    if (body !== undefined && !isObject(body)) {
+      throw invalid('/', 'INVALID_PARAMETER_SYNTAX', 'The request body must be a JSON object.');
+    }
+    const refused = refuseNext;
+    refuseNext = undefined;
+    if (refused) throw unprocessable(refused, 'The refund was refused.');
+    const already = refunds.filter((r) => r.captureId === captureId).reduce((sum, r) => sum + minor(r.amount), 0);
+    const total = minor(captured.amount);
+    if (already >= total) throw unprocessable('CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded.');
+    let amount: StandInAmount;
+    if (body?.amount === undefined) {
+      const digits = PAYPAL_CURRENCY_DIGITS[captured.amount.currency_code] ?? 2;
+      amount = {
+        currency_code: captured.amount.currency_code,
+        value: ((total - already) / 10 ** digits).toFixed(digits),
+      };
+    } else {
+      amount = validateAmount(body.amount, '');
+      if (amount.currency_code !== captured.amount.currency_code) {
+        throw unprocessable(
+          'REFUND_CURRENCY_MISMATCH',
+          'Refund must be in the same currency as the capture.',
+          '/amount/currency_code',
+        );
+      }
+      if (already + minor(amount) > total) {
+        throw unprocessable(
+          'REFUND_AMOUNT_EXCEEDED',
+          'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+        );
+      }
+    }
+    const made: StandInRefund = {
+      id: paypalId(17),
+      captureId,
+      status: 'COMPLETED',
+      amount,
+      createTime: new Date().toISOString(),
+      ...(typeof body?.note_to_payer === 'string' ? { noteToPayer: body.note_to_payer } : {}),
+      ...(typeof body?.invoice_id === 'string' ? { invoiceId: body.invoice_id } : {}),
+    };
+    refunds.push(made);
+    return made;
+  }
+
   function token(req: IncomingMessage, raw: string, res: ServerResponse) {
     const m = /^Basic (\S+)$/.exec(req.headers.authorization ?? '');
     const decoded = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';
@@ -656,7 +748,9 @@ export async function startPayPalStandIn(opts: {
       if (method !== 'POST') throw new PayPalError(405, 'METHOD_NOT_SUPPORTED');
       return token(req, raw, res);
     }
-    if (!path.startsWith('/v2/checkout/orders')) throw new PayPalError(404, 'RESOURCE_NOT_FOUND');
+    if (!path.startsWith('/v2/checkout/orders') && !path.startsWith('/v2/payments/captures/')) {
+      throw new PayPalError(404, 'RESOURCE_NOT_FOUND');
+    }
 
     checkBearer(req);
     if (failNext !== undefined) {
@@ -665,6 +759,17 @@ export async function startPayPalStandIn(opts: {
       throw new PayPalError(status, 'INTERNAL_SERVER_ERROR');
     }
     const requestId = req.headers['paypal-request-id'] as string | undefined;
+
+    const refundPath = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
+    if (refundPath) {
+      if (method !== 'POST') throw new PayPalError(405, 'METHOD_NOT_SUPPORTED');
+      const known = requestId ? refundKeys.get(requestId) : undefined;
+      if (known) return sendJson(res, 200, refundBody(known));
+      const made = refund(decodeURIComponent(refundPath[1]!), parseJsonBody(req, raw, false));
+      if (requestId) refundKeys.set(requestId, made);
+      return sendJson(res, 201, refundBody(made));
+    }
+    if (!path.startsWith('/v2/checkout/orders')) throw new PayPalError(404, 'RESOURCE_NOT_FOUND');
 
     if (path === '/v2/checkout/orders') {
       if (method !== 'POST') throw new PayPalError(405, 'METHOD_NOT_SUPPORTED');
@@ -733,6 +838,10 @@ export async function startPayPalStandIn(opts: {
     url,
     orders,
     requests,
+    refunds,
+    refuseNextRefund(issue = 'TRANSACTION_REFUSED') {
+      refuseNext = issue;
+    },
     declineNextCapture(how = 'instrument') {
       declineNext = how;
     },

@@ -220,11 +220,22 @@ export const orders = pgTable(
     idempotencyKey: text('idempotency_key').notNull(),
     /** SHA-256 of what was asked for with the key: the same key with another cart is refused. */
     requestHash: text('request_hash').notNull(),
+    /**
+     * What the payment provider took for the order (minor units): the grand total once paid, 0 while
+     * placed or if it was never paid. Refunds can never exceed it (orders_refunded_ck).
+     */
+    capturedAmount: integer('captured_amount').notNull().default(0),
+    /** The sum of the order's succeeded refunds; written only by the orders module's `refundOrder`. */
+    refundedAmount: integer('refunded_amount').notNull().default(0),
     placedAt: timestamp('placed_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.orderId] }),
+    check(
+      'orders_refunded_ck',
+      sql`${t.capturedAmount} >= 0 AND ${t.refundedAmount} >= 0 AND ${t.refundedAmount} <= ${t.capturedAmount}`,
+    ),
     uniqueIndex('orders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
     index('orders_user_idx').on(t.tenantId, t.userId, t.placedAt),
     // The dashboard's orders waiting in a status and a period's sales, and the sweep of orders stuck
@@ -289,6 +300,120 @@ export const orderStatusHistory = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.orderId, t.seq] }),
+    foreignKey({ columns: [t.tenantId, t.orderId], foreignColumns: [orders.tenantId, orders.orderId] }).onDelete(
+      'cascade',
+    ),
+  ],
+);
+
+/**
+ * Money given back to the shopper, through the provider that took it (the orders module's
+ * `refundOrder` is the only writer). A refund is written `pending` before the provider is asked and
+ * settled after, so a crash in between leaves a row that still counts against what may be refunded:
+ * two refunds can never together exceed the capture. `lines` says which order lines (and how many of
+ * each) the amount is for, when the refund was made by line; `returnId` links a return's refund.
+ */
+export const orderRefunds = pgTable(
+  'order_refunds',
+  {
+    tenantId: text('tenant_id').notNull(),
+    refundId: text('refund_id').notNull(),
+    orderId: text('order_id').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    /** pending: the provider is being asked; succeeded; failed (nothing was refunded). */
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
+    /** Shown to the shopper in the refund mail and on their order page. */
+    reason: text('reason').notNull().default(''),
+    lines: jsonb('lines').$type<{ lineNo: number; quantity: number; amount: number }[]>().notNull().default([]),
+    /** The part of `amount` that gives back shipping. */
+    shippingAmount: integer('shipping_amount').notNull().default(0),
+    returnId: text('return_id'),
+    provider: text('provider').notNull(),
+    /** The provider's refund id, once it answered. */
+    providerRef: text('provider_ref'),
+    /** Why the provider refused, for the staff member who asked. */
+    failure: text('failure'),
+    actorKind: text('actor_kind'),
+    actorId: text('actor_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.refundId] }),
+    index('order_refunds_order_idx').on(t.tenantId, t.orderId, t.createdAt),
+    index('order_refunds_return_idx').on(t.tenantId, t.returnId).where(sql`${t.returnId} IS NOT NULL`),
+    // Analytics: refunds of a period.
+    index('order_refunds_created_idx').on(t.tenantId, t.status, t.createdAt),
+    check(
+      'order_refunds_amount_ck',
+      sql`${t.amount} > 0 AND ${t.shippingAmount} >= 0 AND ${t.shippingAmount} <= ${t.amount}`,
+    ),
+    foreignKey({ columns: [t.tenantId, t.orderId], foreignColumns: [orders.tenantId, orders.orderId] }).onDelete(
+      'cascade',
+    ),
+  ],
+);
+
+/**
+ * A shipment of an order: the carrier and tracking number the store entered when it fulfilled the
+ * order. One per fulfilment; today the whole order ships at once, so an order has at most one that is
+ * not cancelled, but the table does not assume it.
+ */
+export const orderFulfillments = pgTable(
+  'order_fulfillments',
+  {
+    tenantId: text('tenant_id').notNull(),
+    fulfillmentId: text('fulfillment_id').notNull(),
+    orderId: text('order_id').notNull(),
+    /** A key of CARRIERS (contracts/order-admin.ts), or 'other'. */
+    carrier: text('carrier').notNull(),
+    /** The carrier's name as shown, for 'other' the one the staff member typed. */
+    carrierName: text('carrier_name').notNull(),
+    trackingNumber: text('tracking_number'),
+    /** The link the shopper follows; built from the carrier's pattern or typed for 'other'. */
+    trackingUrl: text('tracking_url'),
+    lines: jsonb('lines').$type<{ lineNo: number; quantity: number }[]>().notNull().default([]),
+    actorKind: text('actor_kind'),
+    actorId: text('actor_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.fulfillmentId] }),
+    index('order_fulfillments_order_idx').on(t.tenantId, t.orderId, t.createdAt),
+    foreignKey({ columns: [t.tenantId, t.orderId], foreignColumns: [orders.tenantId, orders.orderId] }).onDelete(
+      'cascade',
+    ),
+  ],
+);
+
+/**
+ * The order's timeline besides its status changes (those are order_status_history): staff notes,
+ * mails sent, payment events (captures, refunds, failures), shipments. Written by `recordOrderEvent`
+ * in the transaction of the change it tells of. `visibleToShopper` rows also show on the shopper's
+ * order page; notes never do.
+ */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    tenantId: text('tenant_id').notNull(),
+    eventId: text('event_id').notNull(),
+    orderId: text('order_id').notNull(),
+    /** note | email | payment | refund | fulfillment | return */
+    kind: text('kind').notNull(),
+    message: text('message').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    visibleToShopper: boolean('visible_to_shopper').notNull().default(false),
+    actorKind: text('actor_kind'),
+    actorId: text('actor_id'),
+    /** The staff member's name as it was, so a deleted account still reads in the timeline. */
+    actorName: text('actor_name'),
+    requestId: text('request_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.eventId] }),
+    index('order_events_order_idx').on(t.tenantId, t.orderId, t.createdAt),
     foreignKey({ columns: [t.tenantId, t.orderId], foreignColumns: [orders.tenantId, orders.orderId] }).onDelete(
       'cascade',
     ),

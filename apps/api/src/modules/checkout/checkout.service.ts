@@ -479,8 +479,13 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         return { ref: charge.chargeId, label, note: charge.brand };
       },
       async giveBack(ref, q) {
-        await deps.cards.provider.refund(ref, q.total);
-        return true;
+        const back = await deps.cards.provider.refund({
+          chargeId: ref,
+          amountMinor: q.total,
+          currency: q.currency,
+          idempotencyKey: `${ctx.tenantId}:giveback:${ref}`,
+        });
+        return back.ok;
       },
     };
   }
@@ -637,7 +642,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       if (!moved.ok) return moved;
       await tx
         .update(o)
-        .set({ paymentRef: paid.ref, paymentLabel: paid.label })
+        .set({ paymentRef: paid.ref, paymentLabel: paid.label, capturedAmount: q.total })
         .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
       if (cartId) {
         await tx.delete(cl).where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cartId)));

@@ -27,7 +27,7 @@ function countingProvider(): PaymentProvider {
   return {
     id: inner.id,
     tokenizeCard: (card) => inner.tokenizeCard(card),
-    refund: (chargeId, amount) => inner.refund(chargeId, amount),
+    refund: (req) => inner.refund(req),
     async charge(req) {
       calls++;
       const result = await inner.charge(req);

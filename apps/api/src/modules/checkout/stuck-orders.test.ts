@@ -37,8 +37,9 @@ const provider: PaymentProvider = {
     }
     return cards.charge(req);
   },
-  async refund(chargeId) {
-    refunds.push(chargeId);
+  async refund(req) {
+    refunds.push(req.chargeId);
+    return cards.refund(req);
   },
 };
 function holdNextCharge() {

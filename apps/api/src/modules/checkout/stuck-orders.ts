@@ -78,8 +78,9 @@ export function registerStuckOrderSweep(db: Db, deps: StuckOrderSweepDeps) {
     ctx: RequestContext,
     order: { orderId: string; userId: string | null },
     paypalOrderId: string,
-    captureId: string,
+    capture: { id: string; amountMinor: number },
   ): Promise<Outcome> {
+    const captureId = capture.id;
     const done = await db.transaction(async (tx) => {
       const moved = await transitionOrder(tx, ctx, order.orderId, 'paid', {
         from: 'placed',
@@ -89,7 +90,7 @@ export function registerStuckOrderSweep(db: Db, deps: StuckOrderSweepDeps) {
       if (!moved.ok) return false;
       await tx
         .update(o)
-        .set({ paymentRef: captureId, paymentLabel: 'PayPal' })
+        .set({ paymentRef: captureId, paymentLabel: 'PayPal', capturedAmount: capture.amountMinor })
         .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, order.orderId)));
       await tx
         .update(ppc)
@@ -147,7 +148,7 @@ export function registerStuckOrderSweep(db: Db, deps: StuckOrderSweepDeps) {
         );
         return { orderId: order.orderId, action: 'left', why: 'PayPal captured another amount than the order total' };
       }
-      return complete(ctx, order, at.id, capture.id);
+      return complete(ctx, order, at.id, capture);
     }
     if (capture?.status === 'PENDING') {
       return { orderId: order.orderId, action: 'left', why: 'PayPal holds the capture for review' };

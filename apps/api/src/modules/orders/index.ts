@@ -1,4 +1,14 @@
 export { createInvoiceRenderer, defaultInvoiceWorkers, type InvoiceRenderer } from './invoice-pdf-pool';
+export { type OrderEventInput, recordOrderEvent } from './order-events';
+export {
+  createOrderRefunds,
+  type OrderRefundDeps,
+  type OrderRefunds,
+  type RefundInput,
+  type RefundOutcome,
+  refundRefused,
+  refundView,
+} from './order-refund';
 export { canTransition, ORDER_TRANSITIONS, STATUS_LABELS } from './order-state';
 export {
   historyActor,

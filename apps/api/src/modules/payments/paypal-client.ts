@@ -1,5 +1,6 @@
 import { currencyDigits, decimalAmount } from '@app/contracts';
 import { AppError } from '../../lib/errors';
+import type { RefundResult } from './provider';
 
 /**
  * A PayPal Orders v2 client (create, look up, capture), on plain fetch. Amounts are integer minor
@@ -60,7 +61,31 @@ export interface PayPalClient {
    * second one.
    */
   captureOrder(id: string, requestId: string): Promise<PayPalCaptureResult>;
+  /**
+   * Refunds part or all of a capture (POST /v2/payments/captures/{id}/refund). PayPal's refusals
+   * (more than is left, fully refunded, not found) are typed results; an AppError 502 leaves the
+   * outcome unknown: ask again with the same requestId, which PayPal answers with the first refund.
+   */
+  refundCapture(captureId: string, input: PayPalRefundInput): Promise<RefundResult>;
 }
+
+export interface PayPalRefundInput {
+  amountMinor: number;
+  currency: string;
+  requestId: string;
+  /** Shown to the buyer in PayPal (at most 255 characters). */
+  noteToPayer?: string;
+  /** Our order id, for the merchant's PayPal records. */
+  invoiceId?: string;
+}
+
+/** PayPal's refusal issues of a refund, and what they mean for the store. */
+const REFUND_EXCEEDS_ISSUES = new Set([
+  'REFUND_AMOUNT_EXCEEDED',
+  'CAPTURE_FULLY_REFUNDED',
+  'CAPTURED_AMOUNT_FULLY_REFUNDED',
+  'MAX_REFUND_LIMIT_EXCEEDED',
+]);
 
 const UNAVAILABLE_MESSAGE =
   'PayPal is not available right now. Please try again in a moment or choose another way to pay.';
@@ -346,6 +371,46 @@ export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch
         message: CAPTURE_MESSAGES[reason],
         ...(e.debug_id ? { debugId: e.debug_id } : {}),
         ...(issues[0] ? { issue: issues[0] } : e.name ? { issue: e.name } : {}),
+      };
+    },
+
+    async refundCapture(captureId, input) {
+      const { status, body } = await api('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, {
+        what: 'refund',
+        requestId: input.requestId,
+        body: {
+          amount: { currency_code: input.currency, value: paypalAmountValue(input.amountMinor, input.currency) },
+          ...(input.invoiceId ? { invoice_id: input.invoiceId.slice(0, 127) } : {}),
+          ...(input.noteToPayer ? { note_to_payer: input.noteToPayer.slice(0, 255) } : {}),
+        },
+      });
+      if (status === 201 || status === 200) {
+        const refund = (isObject(body) ? body : {}) as { id?: unknown; status?: unknown };
+        if (typeof refund.id !== 'string' || typeof refund.status !== 'string') {
+          throw unavailable('PayPal refund: no refund in the answer');
+        }
+        // PENDING (an eCheck not cleared yet) still completes without us; CANCELLED and FAILED did not refund.
+        if (refund.status === 'CANCELLED' || refund.status === 'FAILED') {
+          return { ok: false, reason: 'declined', message: `PayPal did not refund the payment (${refund.status}).` };
+        }
+        return { ok: true, refundId: refund.id };
+      }
+      const e = (isObject(body) ? body : {}) as PayPalErrorBody;
+      const issues = (e.details ?? []).map((d) => d.issue).filter((i): i is string => typeof i === 'string');
+      if (status === 404 || e.name === 'RESOURCE_NOT_FOUND') {
+        return { ok: false, reason: 'not_found', message: 'PayPal does not know this payment.' };
+      }
+      if (issues.some((i) => REFUND_EXCEEDS_ISSUES.has(i))) {
+        return {
+          ok: false,
+          reason: 'exceeds_charge',
+          message: 'PayPal says the refund is more than what is left of the payment.',
+        };
+      }
+      return {
+        ok: false,
+        reason: 'declined',
+        message: `PayPal refused the refund${issues[0] ? ` (${issues[0]})` : ''}.`,
       };
     },
   };

@@ -1,5 +1,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { CardDetails, ChargeRequest, ChargeResult, PaymentProvider, TokenizeResult } from './provider';
+import type {
+  CardDetails,
+  ChargeRequest,
+  ChargeResult,
+  PaymentProvider,
+  RefundRequest,
+  RefundResult,
+  TokenizeResult,
+} from './provider';
 
 /**
  * The built-in test provider: offline, deterministic, documented in the README.
@@ -39,6 +47,10 @@ export function createTestPaymentProvider(): PaymentProvider {
   // Charges by idempotency key, as a real provider keeps them: the same key charges once.
   const charges = new Map<string, ChargeResult>();
   const tokens = new Map<string, { brand: string; last4: string }>();
+  // What each charge of this process took and has given back, and refunds by key, as a provider
+  // keeps them: a refund beyond the charge is refused, and the same key refunds once.
+  const charged = new Map<string, { amount: number; currency: string; refunded: number }>();
+  const refunds = new Map<string, RefundResult>();
   return {
     id: 'test',
     async charge(req: ChargeRequest): Promise<ChargeResult> {
@@ -55,11 +67,35 @@ export function createTestPaymentProvider(): PaymentProvider {
           ? { ok: true, chargeId: '', brand: known?.brand ?? 'Card', last4: known?.last4 ?? '' }
           : { ok: false, reason: 'declined', message: 'The card was declined. Please use another card.' };
       }
-      if (result.ok) result = { ...result, chargeId: `ch_test_${randomBytes(12).toString('hex')}` };
+      if (result.ok) {
+        result = { ...result, chargeId: `ch_test_${randomBytes(12).toString('hex')}` };
+        charged.set(result.chargeId, { amount: req.amountMinor, currency: req.currency, refunded: 0 });
+      }
       charges.set(req.idempotencyKey, result);
       return result;
     },
-    async refund() {},
+    async refund(req: RefundRequest): Promise<RefundResult> {
+      const seen = refunds.get(req.idempotencyKey);
+      if (seen) return seen;
+      let result: RefundResult;
+      // Charges of an earlier process (a restart) and the seed's are not in memory: the provider
+      // "knows" them, and the platform's own books keep refunds within what was captured.
+      const charge = charged.get(req.chargeId);
+      if (!req.chargeId) {
+        result = { ok: false, reason: 'not_found', message: 'The payment to refund was not found.' };
+      } else if (charge && (charge.currency !== req.currency || charge.refunded + req.amountMinor > charge.amount)) {
+        result = {
+          ok: false,
+          reason: 'exceeds_charge',
+          message: 'The refund is more than what is left of the payment.',
+        };
+      } else {
+        if (charge) charge.refunded += req.amountMinor;
+        result = { ok: true, refundId: `re_test_${randomBytes(12).toString('hex')}` };
+      }
+      refunds.set(req.idempotencyKey, result);
+      return result;
+    },
     async tokenizeCard(card: CardDetails): Promise<TokenizeResult> {
       if (!luhn(card.number))
         return { ok: false, reason: 'invalid_number', message: 'cardNumber: this card number is not valid.' };
