@@ -1,5 +1,6 @@
 import type { StaffPermission } from '@app/contracts/client';
 import {
+  BadgePercent,
   ChevronDown,
   FileText,
   FolderTree,
@@ -8,6 +9,9 @@ import {
   Inbox,
   Lock,
   type LucideIcon,
+  MessageSquareQuote,
+  MessagesSquare,
+  PackageOpen,
   Palette,
   Plug,
   Search,
@@ -41,10 +45,14 @@ export const DASHBOARD_NAV: { label?: string; items: NavItem[] }[] = [
     items: [
       { to: '/manage-store', label: 'Home', icon: House },
       { to: '/manage-store/orders', label: 'Orders', icon: Inbox, permission: 'orders' },
+      { to: '/manage-store/returns', label: 'Returns', icon: PackageOpen, permission: 'orders' },
       { to: '/manage-store/products', label: 'Products', icon: Tag, permission: 'catalog' },
       { to: '/manage-store/categories', label: 'Categories', icon: FolderTree, permission: 'catalog' },
       { to: '/manage-store/inventory', label: 'Inventory', icon: Warehouse, permission: 'catalog' },
+      { to: '/manage-store/reviews', label: 'Reviews', icon: MessageSquareQuote, permission: 'catalog' },
       { to: '/manage-store/customers', label: 'Customers', icon: Users, permission: 'customers' },
+      { to: '/manage-store/messages', label: 'Messages', icon: MessagesSquare, permission: 'customers' },
+      { to: '/manage-store/promo-codes', label: 'Promo codes', icon: BadgePercent, permission: 'orders' },
     ],
   },
   {

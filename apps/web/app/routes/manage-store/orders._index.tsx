@@ -1,7 +1,7 @@
 import { Inbox } from 'lucide-react';
 import { NotYetAvailable } from '../../components/manage-store/dashboard-layout';
 import { dashboardMeta } from '../../lib/dashboard-page';
-import type { Route } from './+types/orders';
+import type { Route } from './+types/orders._index';
 
 export function meta({ matches }: Route.MetaArgs) {
   return dashboardMeta(matches, 'Orders');

@@ -1,7 +1,7 @@
 import { Users } from 'lucide-react';
 import { NotYetAvailable } from '../../components/manage-store/dashboard-layout';
 import { dashboardMeta } from '../../lib/dashboard-page';
-import type { Route } from './+types/customers';
+import type { Route } from './+types/customers._index';
 
 export function meta({ matches }: Route.MetaArgs) {
   return dashboardMeta(matches, 'Customers');
