@@ -7,6 +7,7 @@ export * from './display';
 export * from './media-limits';
 export * from './messages';
 export * from './money';
+export * from './order-display';
 export * from './product-csv';
 export * from './product-import-help';
 export * from './product-list-options';

@@ -22,6 +22,7 @@ export * from './media';
 export * from './money';
 export * from './newsletter';
 export * from './order-admin';
+export * from './order-display';
 export * from './pages/index';
 export * from './product-admin';
 export * from './product-csv';

@@ -1,67 +1,10 @@
 import { z } from 'zod';
-import type { OrderStatus } from './checkout';
+import { REFUND_REASON_MAX } from './order-display';
 
 /**
- * The store side of orders, defined once for the dashboard, the API and the services: the payment
- * status an order shows besides its status, the carriers a shipment names, and what a refund asks.
- * Money is integer minor units.
+ * The store side of orders' payloads, defined once for the dashboard, the API and the services
+ * (the zod-free part is order-display.ts). Money is integer minor units.
  */
-
-/**
- * Where the money of an order stands, as Shopify's "financial status": derived from the order's
- * status and its captured and refunded amounts, never stored apart (it cannot disagree with them).
- */
-export const PAYMENT_STATUSES = ['pending', 'paid', 'partially_refunded', 'refunded', 'voided'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
-  pending: 'Payment pending',
-  paid: 'Paid',
-  partially_refunded: 'Partially refunded',
-  refunded: 'Refunded',
-  voided: 'Voided',
-};
-
-export function paymentStatusOf(order: {
-  status: OrderStatus;
-  capturedAmount: number;
-  refundedAmount: number;
-}): PaymentStatus {
-  if (order.capturedAmount === 0) return order.status === 'placed' ? 'pending' : 'voided';
-  if (order.refundedAmount === 0) return 'paid';
-  return order.refundedAmount >= order.capturedAmount ? 'refunded' : 'partially_refunded';
-}
-
-/**
- * Carriers a store ships with, and the page where a shopper follows a parcel. `{n}` is the tracking
- * number, URL-encoded. 'other' takes the carrier's name and a tracking link typed by the staff member.
- */
-export const CARRIERS = {
-  ups: { name: 'UPS', trackingUrl: 'https://www.ups.com/track?tracknum={n}' },
-  usps: { name: 'USPS', trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels={n}' },
-  fedex: { name: 'FedEx', trackingUrl: 'https://www.fedex.com/fedextrack/?trknbr={n}' },
-  dhl: {
-    name: 'DHL Express',
-    trackingUrl: 'https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&tracking-id={n}',
-  },
-  other: { name: 'Other', trackingUrl: null },
-} as const satisfies Record<string, { name: string; trackingUrl: string | null }>;
-export type CarrierKey = keyof typeof CARRIERS;
-export const CARRIER_KEYS = Object.keys(CARRIERS) as CarrierKey[];
-
-/** The shopper's tracking link for a known carrier's number; null for 'other' (its link is typed). */
-export function carrierTrackingUrl(carrier: CarrierKey, trackingNumber: string): string | null {
-  const pattern = CARRIERS[carrier].trackingUrl;
-  return pattern ? pattern.replace('{n}', encodeURIComponent(trackingNumber)) : null;
-}
-
-/** The kinds of entry in an order's timeline besides its status changes. */
-export const ORDER_EVENT_KINDS = ['note', 'email', 'payment', 'refund', 'fulfillment', 'return'] as const;
-export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
-
-/** The longest staff note, refund reason or shipment field the dashboard takes. */
-export const ORDER_NOTE_MAX = 2000;
-export const REFUND_REASON_MAX = 500;
 
 const lineNo = z.coerce.number().int('lineNo must be a whole number').min(1).max(10_000);
 const minor = (what: string) =>
