@@ -62,6 +62,7 @@ import { createProductAdminService, productAdminPages, productAdminRoutes } from
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
 import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
+import { createPromotionsService, promotionsPages, promotionsRoutes } from './modules/promotions/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
 import { createSitemapService, sitemapPages, sitemapRoutes } from './modules/sitemap/index';
@@ -226,6 +227,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // The store's low-stock threshold: the dashboard, the inventory and the storefront's "only N left".
   const thresholds = createThresholds(database.db);
   const inventory = createInventoryService(database.db, { audit, events }, thresholds);
+  const promotions = createPromotionsService(database.db, { audit });
   // Look-and-content kinds (theme, banners, pages, details) register with it where they are built.
   const drafts = createDraftsService(database.db, { audit, events });
   const dashboard = createDashboardService(database.db, {
@@ -458,6 +460,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(bannersRoutes, { banners });
   await app.register(productAdminRoutes, { productAdmin });
   await app.register(inventoryRoutes, { inventory });
+  await app.register(promotionsRoutes, { promotions });
   await app.register(productListRoutes, { productList });
   await app.register(productImportRoutes, { imports: productImports });
   if (opts.extraRoutes) await opts.extraRoutes(app);
@@ -515,6 +518,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         storeSettingsPages({ settings: storeSettings, drafts }),
         productAdminPages({ productAdmin }),
         productListPages({ productList }),
+        promotionsPages({ db: database.db, promotions }),
       ],
     });
   }

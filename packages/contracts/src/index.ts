@@ -33,6 +33,7 @@ export * from './product-import-help';
 export * from './product-list';
 export * from './product-list-options';
 export * from './products';
+export * from './promo-codes';
 export * from './returns';
 export * from './sitemap';
 export * from './store';

@@ -5,6 +5,7 @@ import type { DashboardPages } from '../dashboard';
 import type { InventoryPages } from '../inventory';
 import type { ProductEditorPages } from '../product-editor';
 import type { ProductImportPages } from '../product-import';
+import type { PromoCodesPages } from '../promo-codes';
 import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -79,7 +80,8 @@ export interface PageApi
     CatalogAdminPages,
     InventoryPages,
     ProductListPages,
-    ProductImportPages {}
+    ProductImportPages,
+    PromoCodesPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

@@ -106,13 +106,21 @@ export const promoCodes = pgTable(
     perCustomerLimit: integer('per_customer_limit'),
     timesUsed: integer('times_used').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    /**
+     * Set by the dashboard's writes (modules/promotions); the list shows the newest first. Kept to
+     * the millisecond, as the list's cursor (a JavaScript date) carries it, so keyset steps are exact.
+     */
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.code] }),
+    index('promo_codes_created_idx').on(t.tenantId, t.createdAt.desc(), t.code),
     check(
       'promo_codes_value_ck',
       sql`${t.value} > 0 AND (${t.kind} <> 'percent' OR ${t.value} <= 100) AND ${t.timesUsed} >= 0`,
     ),
+    check('promo_codes_dates_ck', sql`${t.startsAt} IS NULL OR ${t.endsAt} IS NULL OR ${t.startsAt} < ${t.endsAt}`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
   ],
 );
@@ -131,6 +139,8 @@ export const promoRedemptions = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.orderId] }),
     index('promo_redemptions_customer_idx').on(t.tenantId, t.code, t.customerKey),
+    /** A code's orders, newest first (the dashboard's usage list). */
+    index('promo_redemptions_code_created_idx').on(t.tenantId, t.code, t.createdAt.desc()),
     foreignKey({ columns: [t.tenantId, t.code], foreignColumns: [promoCodes.tenantId, promoCodes.code] }),
   ],
 );
