@@ -23,7 +23,8 @@ beforeAll(async () => {
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', host);
   await createStaff(t.database, 'lighting', 'promo-pages-catalog@lighting.test', ['catalog']);
   catalogStaff = await signIn(t.app, 'promo-pages-catalog@lighting.test', 'owner-demo-1', host);
-});
+  // The web build loads with the app: slow on a busy machine.
+}, 180_000);
 afterAll(() => t?.close());
 
 function post(url: string, fields: Record<string, string>, session: BrowserSession | null = owner) {

@@ -124,53 +124,76 @@ export default function PromoCodesPage({ loaderData: page }: Route.ComponentProp
             )}
           </CardEmpty>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[40rem] text-left text-sm">
-              <caption className="sr-only">Promo codes, newest first</caption>
-              <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
-                <tr>
-                  <th scope="col" className="px-4 py-2">
-                    Code
-                  </th>
-                  <th scope="col" className="px-2 py-2">
-                    Discount
-                  </th>
-                  <th scope="col" className="px-2 py-2">
-                    Status
-                  </th>
-                  <th scope="col" className="px-2 py-2 text-right">
-                    Used
-                  </th>
-                  <th scope="col" className="px-4 py-2">
-                    Dates
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-neutral-100">
-                {page.items.map((c) => (
-                  <tr key={c.code} className="hover:bg-neutral-50">
-                    <td className="px-4 py-2.5 font-medium">
-                      <Link
-                        to={`${LIST}/${encodeURIComponent(c.code)}`}
-                        className="font-mono text-neutral-900 underline-offset-2 hover:underline"
-                      >
-                        {c.code}
-                      </Link>
-                    </td>
-                    <td className="px-2 py-2.5 text-neutral-800">{c.summary}</td>
-                    <td className="px-2 py-2.5">
-                      <PromoStatusBadge status={c.status} label={labels[c.status]} />
-                    </td>
-                    <td className="px-2 py-2.5 text-right tabular-nums text-neutral-800">
-                      {c.timesUsed}
-                      {c.usageLimit !== null && <span className="text-neutral-500"> / {c.usageLimit}</span>}
-                    </td>
-                    <td className="px-4 py-2.5 whitespace-nowrap text-neutral-600">{dates(c.startsAt, c.endsAt)}</td>
+          <>
+            {/* On a phone each code is a stacked row, as Polaris's index tables become lists. */}
+            <ul className="divide-y divide-neutral-100 border-t border-neutral-200 sm:hidden" aria-label="Promo codes">
+              {page.items.map((c) => (
+                <li key={c.code} className="space-y-1 px-4 py-3 text-sm">
+                  <div className="flex items-center justify-between gap-2">
+                    <Link
+                      to={`${LIST}/${encodeURIComponent(c.code)}`}
+                      className="min-w-0 font-mono font-medium break-all text-neutral-900 underline-offset-2 hover:underline"
+                    >
+                      {c.code}
+                    </Link>
+                    <PromoStatusBadge status={c.status} label={labels[c.status]} />
+                  </div>
+                  <p className="text-neutral-800">{c.summary}</p>
+                  <p className="text-xs text-neutral-600">
+                    Used {c.timesUsed}
+                    {c.usageLimit !== null && ` of ${c.usageLimit}`} · {dates(c.startsAt, c.endsAt)}
+                  </p>
+                </li>
+              ))}
+            </ul>
+            <div className="hidden overflow-x-auto sm:block">
+              <table className="w-full min-w-[40rem] text-left text-sm">
+                <caption className="sr-only">Promo codes, newest first</caption>
+                <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
+                  <tr>
+                    <th scope="col" className="px-4 py-2">
+                      Code
+                    </th>
+                    <th scope="col" className="px-2 py-2">
+                      Discount
+                    </th>
+                    <th scope="col" className="px-2 py-2">
+                      Status
+                    </th>
+                    <th scope="col" className="px-2 py-2 text-right">
+                      Used
+                    </th>
+                    <th scope="col" className="px-4 py-2">
+                      Dates
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody className="divide-y divide-neutral-100">
+                  {page.items.map((c) => (
+                    <tr key={c.code} className="hover:bg-neutral-50">
+                      <td className="px-4 py-2.5 font-medium">
+                        <Link
+                          to={`${LIST}/${encodeURIComponent(c.code)}`}
+                          className="font-mono text-neutral-900 underline-offset-2 hover:underline"
+                        >
+                          {c.code}
+                        </Link>
+                      </td>
+                      <td className="px-2 py-2.5 text-neutral-800">{c.summary}</td>
+                      <td className="px-2 py-2.5">
+                        <PromoStatusBadge status={c.status} label={labels[c.status]} />
+                      </td>
+                      <td className="px-2 py-2.5 text-right tabular-nums text-neutral-800">
+                        {c.timesUsed}
+                        {c.usageLimit !== null && <span className="text-neutral-500"> / {c.usageLimit}</span>}
+                      </td>
+                      <td className="px-4 py-2.5 whitespace-nowrap text-neutral-600">{dates(c.startsAt, c.endsAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
         )}
         {(page.nextCursor || query.cursor) && (
           <nav aria-label="Pages" className="flex justify-between gap-3 border-t border-neutral-100 px-4 py-3 text-sm">
