@@ -130,49 +130,70 @@ export default function PromoCodePage({ loaderData: page, actionData }: Route.Co
             Orders placed with this code show here with the discount they got.
           </CardEmpty>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[34rem] text-left text-sm">
-              <caption className="sr-only">Orders that used {code.code}</caption>
-              <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
-                <tr>
-                  <th scope="col" className="px-4 py-2">
-                    Order
-                  </th>
-                  <th scope="col" className="px-2 py-2">
-                    Date
-                  </th>
-                  <th scope="col" className="px-2 py-2">
-                    Customer
-                  </th>
-                  <th scope="col" className="px-2 py-2 text-right">
-                    Discount
-                  </th>
-                  <th scope="col" className="px-4 py-2 text-right">
-                    Total
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-neutral-100">
-                {page.redemptions.map((r) => (
-                  <tr key={r.orderId}>
-                    <td className="px-4 py-2.5 font-medium">
-                      <Link to={r.orderHref} className="font-mono text-neutral-900 underline underline-offset-2">
-                        {r.orderId}
-                      </Link>
-                    </td>
-                    <td className="px-2 py-2.5 whitespace-nowrap text-neutral-600">{formatDateTime(r.usedAt)}</td>
-                    <td className="max-w-[14rem] truncate px-2 py-2.5 text-neutral-800">{r.email}</td>
-                    <td className="px-2 py-2.5 text-right tabular-nums text-neutral-800">
-                      −{money(r.discount, r.currency)}
-                    </td>
-                    <td className="px-4 py-2.5 text-right tabular-nums text-neutral-800">
-                      {money(r.grandTotal, r.currency)}
-                    </td>
+          <>
+            <ul className="divide-y divide-neutral-100 border-t border-neutral-200 sm:hidden" aria-label="Orders">
+              {page.redemptions.map((r) => (
+                <li key={r.orderId} className="space-y-0.5 px-4 py-3 text-sm">
+                  <div className="flex items-center justify-between gap-2">
+                    <Link
+                      to={r.orderHref}
+                      className="font-mono font-medium text-neutral-900 underline underline-offset-2"
+                    >
+                      {r.orderId}
+                    </Link>
+                    <span className="tabular-nums text-neutral-800">−{money(r.discount, r.currency)}</span>
+                  </div>
+                  <p className="truncate text-neutral-700">{r.email}</p>
+                  <p className="text-xs text-neutral-600">
+                    {formatDateTime(r.usedAt)} · total {money(r.grandTotal, r.currency)}
+                  </p>
+                </li>
+              ))}
+            </ul>
+            <div className="hidden overflow-x-auto sm:block">
+              <table className="w-full min-w-[34rem] text-left text-sm">
+                <caption className="sr-only">Orders that used {code.code}</caption>
+                <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
+                  <tr>
+                    <th scope="col" className="px-4 py-2">
+                      Order
+                    </th>
+                    <th scope="col" className="px-2 py-2">
+                      Date
+                    </th>
+                    <th scope="col" className="px-2 py-2">
+                      Customer
+                    </th>
+                    <th scope="col" className="px-2 py-2 text-right">
+                      Discount
+                    </th>
+                    <th scope="col" className="px-4 py-2 text-right">
+                      Total
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody className="divide-y divide-neutral-100">
+                  {page.redemptions.map((r) => (
+                    <tr key={r.orderId}>
+                      <td className="px-4 py-2.5 font-medium">
+                        <Link to={r.orderHref} className="font-mono text-neutral-900 underline underline-offset-2">
+                          {r.orderId}
+                        </Link>
+                      </td>
+                      <td className="px-2 py-2.5 whitespace-nowrap text-neutral-600">{formatDateTime(r.usedAt)}</td>
+                      <td className="max-w-[14rem] truncate px-2 py-2.5 text-neutral-800">{r.email}</td>
+                      <td className="px-2 py-2.5 text-right tabular-nums text-neutral-800">
+                        −{money(r.discount, r.currency)}
+                      </td>
+                      <td className="px-4 py-2.5 text-right tabular-nums text-neutral-800">
+                        {money(r.grandTotal, r.currency)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
         )}
       </Card>
 
