@@ -431,3 +431,15 @@ describe('usage, and the rules re-checked when the order is placed', () => {
     expect(res.json()).toMatchObject({ code: 'PROMO_INVALID', message: `${code} can be used only once per customer.` });
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the promo code routes', async () => {
+    const res = await t.app.inject({ url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(Object.keys(doc.paths[P] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths[`${P}/{code}`] ?? {}).sort()).toEqual(['delete', 'get', 'put']);
+    expect(doc.paths[`${P}/{code}/deactivate`]?.post).toBeDefined();
+    expect(doc.paths[`${P}/{code}/activate`]?.post).toBeDefined();
+  });
+});
