@@ -1,10 +1,12 @@
 import type { AccessPages } from '../access';
 import type { CancelRequestPages } from '../cancel-request';
 import type { CatalogAdminPages } from '../catalog-admin';
+import type { ContactInboxPages } from '../contact-inbox';
 import type { DashboardPages } from '../dashboard';
 import type { InventoryPages } from '../inventory';
 import type { ProductEditorPages } from '../product-editor';
 import type { ProductImportPages } from '../product-import';
+import type { ReviewAdminPages } from '../review-admin';
 import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -79,7 +81,9 @@ export interface PageApi
     CatalogAdminPages,
     InventoryPages,
     ProductListPages,
-    ProductImportPages {}
+    ProductImportPages,
+    ReviewAdminPages,
+    ContactInboxPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
