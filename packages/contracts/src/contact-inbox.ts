@@ -1,12 +1,8 @@
 import { z } from 'zod';
+import { CONTACT_MESSAGE_STATUSES, MESSAGE_FOLDERS, MESSAGE_REPLY_MAX } from './moderation-display';
 import type { FormOutcome } from './storefront';
 
 /** The store's inbox of contact-form messages (issue 17 point 6, decision 047). */
-export const CONTACT_MESSAGE_STATUSES = ['new', 'read', 'archived'] as const;
-export type ContactMessageStatus = (typeof CONTACT_MESSAGE_STATUSES)[number];
-export const MESSAGE_FOLDERS = ['inbox', 'archived'] as const;
-export type MessageFolder = (typeof MESSAGE_FOLDERS)[number];
-export const MESSAGE_REPLY_MAX = 5000;
 export const MESSAGES_PAGE_SIZE = 25;
 
 export const messageListQuerySchema = z.strictObject({

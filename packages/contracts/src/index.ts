@@ -20,6 +20,7 @@ export * from './envelope';
 export * from './errors';
 export * from './inventory';
 export * from './media';
+export * from './moderation-display';
 export * from './money';
 export * from './newsletter';
 export * from './order-admin';

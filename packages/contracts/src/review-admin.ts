@@ -1,21 +1,11 @@
 import { z } from 'zod';
+import { REVIEW_FILTER_STATUSES, REVIEW_REPLY_MAX, REVIEW_STATUSES } from './moderation-display';
 import type { FormOutcome } from './storefront';
 
 /**
  * The store's side of product reviews (issue 17 point 6, decision 047): a list to moderate,
  * publish and hide, and one public reply per review shown under it on the product page.
  */
-export const REVIEW_STATUSES = ['PUBLISHED', 'HIDDEN', 'PENDING', 'REJECTED'] as const;
-export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
-/** What the owner filters by; REJECTED rows (none are written any more) show with HIDDEN. */
-export const REVIEW_FILTER_STATUSES = ['PUBLISHED', 'HIDDEN', 'PENDING'] as const;
-export const REVIEW_STATUS_LABELS: Record<ReviewStatus, string> = {
-  PUBLISHED: 'Published',
-  HIDDEN: 'Hidden',
-  PENDING: 'Pending',
-  REJECTED: 'Hidden',
-};
-export const REVIEW_REPLY_MAX = 2000;
 export const REVIEW_ADMIN_PAGE_SIZE = 25;
 
 export const reviewAdminQuerySchema = z.strictObject({
