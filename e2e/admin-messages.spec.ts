@@ -69,6 +69,7 @@ test('a visitor writes; the owner sees it unread, opens it, replies by email and
       .then((t) => t.match(/\d+/)?.[0]),
   );
   expect(unreadBefore).toBeGreaterThan(0);
+  await screenshots(plain, 'inbox-unread');
 
   // Searching finds it by its address.
   const search = plain.getByRole('search').filter({ has: plain.getByLabel('Search name, email or text') });

@@ -250,7 +250,8 @@ function ReviewRow({
           <p className="mt-1 text-sm break-words whitespace-pre-line text-neutral-800">{r.reply.text}</p>
         </div>
       )}
-      <details className="group" open={Boolean(replyFailed)}>
+      {/* Keyed on the saved reply: once saved, the form closes; refused, it stays open with the text. */}
+      <details className="group" open={Boolean(replyFailed)} key={r.reply?.text ?? ''}>
         <summary className="inline-flex cursor-pointer items-center rounded text-sm font-medium text-neutral-700 underline-offset-2 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-neutral-400">
           {r.reply ? 'Edit reply' : 'Reply'}
           <span className="sr-only"> to {who}</span>
