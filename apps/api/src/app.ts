@@ -27,7 +27,14 @@ import {
   registerStuckOrderSweep,
 } from './modules/checkout/index';
 import { cmsPages, cmsRoutes, createCmsService } from './modules/cms/index';
-import { contactPages, contactRoutes, createContactService } from './modules/contact/index';
+import {
+  contactInboxPages,
+  contactInboxRoutes,
+  contactPages,
+  contactRoutes,
+  createContactInboxService,
+  createContactService,
+} from './modules/contact/index';
 import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
 import { createDraftsService, draftsPages, draftsRoutes } from './modules/drafts/index';
 import { healthRoutes } from './modules/health/index';
@@ -64,7 +71,14 @@ import { createProductListService, productListPages, productListRoutes } from '.
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createPromotionsService, promotionsPages, promotionsRoutes } from './modules/promotions/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
-import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
+import {
+  createReviewAdminService,
+  createReviewsService,
+  reviewAdminPages,
+  reviewAdminRoutes,
+  reviewsPages,
+  reviewsRoutes,
+} from './modules/reviews/index';
 import { createSitemapService, sitemapPages, sitemapRoutes } from './modules/sitemap/index';
 import { createStaffService, staffPages, staffRoutes } from './modules/staff/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
@@ -355,6 +369,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
   const reviews = createReviewsService(database.db, { events });
+  const reviewAdmin = createReviewAdminService(database.db, { audit, events });
+  const inbox = createContactInboxService(database.db, { audit, mailer, store });
   const sitemap = createSitemapService(database.db, {
     jobs,
     events,
@@ -385,6 +401,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     products.stockChanged(tenantId, productIds);
   });
   events.on('review.created', ({ tenantId, productId }) => {
+    cache.invalidateTenant(tenantId);
+    products.reviewsChanged(tenantId, productId);
+  });
+  events.on('review.changed', ({ tenantId, productId }) => {
     cache.invalidateTenant(tenantId);
     products.reviewsChanged(tenantId, productId);
   });
@@ -444,6 +464,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(ordersRoutes, { orders, store, cart, invoices });
   await app.register(returnsRoutes, { returns });
   await app.register(reviewsRoutes, { reviews });
+  await app.register(reviewAdminRoutes, { reviewAdmin });
+  await app.register(contactInboxRoutes, { inbox });
   await app.register(auditRoutes, { audit });
   await app.register(dashboardRoutes, { dashboard });
   await app.register(draftsRoutes, { drafts });
@@ -499,6 +521,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         ordersPages({ orders }),
         returnsPages({ returns }),
         reviewsPages({ reviews }),
+        reviewAdminPages({ reviewAdmin }),
+        contactInboxPages({ inbox }),
         wishlistPages({ wishlist }),
         contactPages({ contact }),
         newsletterPages({ newsletter }),

@@ -1,11 +1,13 @@
 import type { AccessPages } from '../access';
 import type { CancelRequestPages } from '../cancel-request';
 import type { CatalogAdminPages } from '../catalog-admin';
+import type { ContactInboxPages } from '../contact-inbox';
 import type { DashboardPages } from '../dashboard';
 import type { InventoryPages } from '../inventory';
 import type { ProductEditorPages } from '../product-editor';
 import type { ProductImportPages } from '../product-import';
 import type { PromoCodesPages } from '../promo-codes';
+import type { ReviewAdminPages } from '../review-admin';
 import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -81,7 +83,9 @@ export interface PageApi
     InventoryPages,
     ProductListPages,
     ProductImportPages,
-    PromoCodesPages {}
+    PromoCodesPages,
+    ReviewAdminPages,
+    ContactInboxPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

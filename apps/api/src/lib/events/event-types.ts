@@ -19,6 +19,8 @@ export const eventSchemas = {
   'stock.changed': z.object({ tenantId: id, productIds: z.array(id) }),
   /** A review of the product was published: its rating summary changed. */
   'review.created': z.object({ tenantId: id, productId: id }),
+  /** The store published, hid or answered a review of the product: its page and summary changed. */
+  'review.changed': z.object({ tenantId: id, productId: id }),
   /** An order moved from one status to another through its state machine. */
   'order.transitioned': z.object({ tenantId: id, orderId: id, from: id, to: id }),
   /** Money went back to the shopper of an order (a refund succeeded): takings and the order's payment changed. */
