@@ -62,6 +62,7 @@ import { createProductAdminService, productAdminPages, productAdminRoutes } from
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
 import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
+import { createReturnAdminService, returnAdminPages, returnAdminRoutes } from './modules/return-admin/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
 import { createSitemapService, sitemapPages, sitemapRoutes } from './modules/sitemap/index';
@@ -352,6 +353,15 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     events,
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
+  const returnAdmin = createReturnAdminService(database.db, {
+    audit,
+    events,
+    mailer,
+    refunds,
+    orders,
+    log: app.log,
+    linkOrigin,
+  });
   const reviews = createReviewsService(database.db, { events });
   const sitemap = createSitemapService(database.db, {
     jobs,
@@ -441,6 +451,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(checkoutRoutes, { checkout, addresses, cards });
   await app.register(ordersRoutes, { orders, store, cart, invoices });
   await app.register(returnsRoutes, { returns });
+  await app.register(returnAdminRoutes, { returnAdmin });
   await app.register(reviewsRoutes, { reviews });
   await app.register(auditRoutes, { audit });
   await app.register(dashboardRoutes, { dashboard });
@@ -495,6 +506,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         checkoutPages({ checkout, addresses, cards }),
         ordersPages({ orders }),
         returnsPages({ returns }),
+        returnAdminPages({ returnAdmin }),
         reviewsPages({ reviews }),
         wishlistPages({ wishlist }),
         contactPages({ contact }),
