@@ -338,8 +338,7 @@ export default function ReturnPage({ loaderData: ret, actionData }: Route.Compon
                 <li key={`${h.status}-${h.at}`} className="px-4 py-2.5 text-sm">
                   <div className="flex flex-wrap items-baseline justify-between gap-2">
                     <span className="font-medium text-neutral-900">
-                      {h.statusLabel}
-                      {h.amount != null && ` · ${money(h.amount)}`}
+                      {h.amount != null ? `${h.statusLabel} · ${money(h.amount)}` : h.statusLabel}
                     </span>
                     <span className="text-xs text-neutral-600">
                       <time dateTime={h.at}>{formatDateTime(h.at)}</time>
