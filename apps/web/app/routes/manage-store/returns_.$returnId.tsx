@@ -296,7 +296,7 @@ export default function ReturnPage({ loaderData: ret, actionData }: Route.Compon
           {ret.next.includes('rejected') && <RejectForm answer={actionData} />}
           <Card title="Items" flush>
             <div className="overflow-x-auto border-t border-neutral-100">
-              <table className="w-full min-w-[28rem] text-left text-sm">
+              <table className="w-full text-left text-sm">
                 <caption className="sr-only">Items asked back</caption>
                 <thead className="bg-neutral-50 text-xs text-neutral-600">
                   <tr>
