@@ -347,6 +347,16 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
         action: 'reject',
         note: input.reason,
         timeline: `Return ${returnId} rejected: ${input.reason}`,
+        // Under the row lock the transition took: a refund already with the provider wins.
+        also: async (tx) => {
+          const [row] = await tx
+            .select({ claim: rr.refundClaim })
+            .from(rr)
+            .where(and(eq(rr.tenantId, ctx.tenantId), eq(rr.returnId, returnId)));
+          if (row?.claim)
+            throw AppError.conflict(`A refund of return ${returnId} is under way; it cannot be rejected.`);
+          return {};
+        },
         mail: ({ storeName, link, orderId }) => ({
           subject: `Your return ${returnId} was not accepted`,
           text: [

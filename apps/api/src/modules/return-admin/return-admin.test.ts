@@ -468,3 +468,23 @@ describe('refund', () => {
     expect(res.body).toContain('amount');
   });
 });
+
+describe('a refund under way', () => {
+  it('blocks a second refund and a rejection of the same return until it settles', async () => {
+    const id = await ask([{ lineNo: 1, quantity: 1 }]);
+    await approve(id);
+    await receive(id, [{ lineNo: 1, restock: 0 }]);
+    // As if another request's refund were with the provider right now.
+    await t.database.db
+      .update(schema.returnRequests)
+      .set({ refundClaim: 'another-request' })
+      .where(and(eq(schema.returnRequests.tenantId, 'lighting'), eq(schema.returnRequests.returnId, id)));
+    const refund = await call('POST', `${R}/${id}/refund`, { body: { amount: 100 } });
+    expect(refund.statusCode).toBe(409);
+    expect(refund.json().message).toContain('already under way');
+    const reject = await call('POST', `${R}/${id}/reject`, { body: { reason: 'Not ours' } });
+    expect(reject.statusCode).toBe(409);
+    expect((await call('GET', `${R}/${id}`)).json().data.status).toBe('received');
+    expect((await orderRow()).refundedAmount).toBe(0);
+  });
+});
