@@ -70,6 +70,7 @@ import { createProductImportService, productImportPages, productImportRoutes } f
 import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
 import { createPromotionsService, promotionsPages, promotionsRoutes } from './modules/promotions/index';
+import { createReturnAdminService, returnAdminPages, returnAdminRoutes } from './modules/return-admin/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
 import {
   createReviewAdminService,
@@ -368,6 +369,15 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     events,
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
+  const returnAdmin = createReturnAdminService(database.db, {
+    audit,
+    events,
+    mailer,
+    refunds,
+    orders,
+    log: app.log,
+    linkOrigin,
+  });
   const reviews = createReviewsService(database.db, { events });
   const reviewAdmin = createReviewAdminService(database.db, { audit, events });
   const inbox = createContactInboxService(database.db, { audit, mailer, store });
@@ -463,6 +473,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(checkoutRoutes, { checkout, addresses, cards });
   await app.register(ordersRoutes, { orders, store, cart, invoices });
   await app.register(returnsRoutes, { returns });
+  await app.register(returnAdminRoutes, { returnAdmin });
   await app.register(reviewsRoutes, { reviews });
   await app.register(reviewAdminRoutes, { reviewAdmin });
   await app.register(contactInboxRoutes, { inbox });
@@ -520,6 +531,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         checkoutPages({ checkout, addresses, cards }),
         ordersPages({ orders }),
         returnsPages({ returns }),
+        returnAdminPages({ returnAdmin }),
         reviewsPages({ reviews }),
         reviewAdminPages({ reviewAdmin }),
         contactInboxPages({ inbox }),

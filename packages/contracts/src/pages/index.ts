@@ -22,6 +22,7 @@ import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrdersPages } from './orders';
 import type { ProductListPages } from './product-list';
+import type { ReturnAdminPages } from './return-admin';
 import type { ReturnsPages } from './returns';
 import type { ReviewsPages } from './reviews';
 import type { ShellPages } from './shell';
@@ -43,6 +44,7 @@ export type {
   NewsletterPages,
   OrdersPages,
   ProductListPages,
+  ReturnAdminPages,
   ReturnsPages,
   ReviewsPages,
   ShellPages,
@@ -81,6 +83,7 @@ export interface PageApi
     ProductEditorPages,
     CatalogAdminPages,
     InventoryPages,
+    ReturnAdminPages,
     ProductListPages,
     ProductImportPages,
     PromoCodesPages,
@@ -100,3 +103,4 @@ export interface PageLoadContext {
 }
 export type { CmsDeleteResult, CmsSaveResult } from './cms';
 export type { DraftActionResult } from './drafts';
+export type { ReturnActionResult } from './return-admin';

@@ -23,6 +23,8 @@ export const eventSchemas = {
   'review.changed': z.object({ tenantId: id, productId: id }),
   /** An order moved from one status to another through its state machine. */
   'order.transitioned': z.object({ tenantId: id, orderId: id, from: id, to: id }),
+  /** A return request moved from one status to another (the store's decision, or the shopper's). */
+  'return.transitioned': z.object({ tenantId: id, returnId: id, orderId: id, from: id, to: id }),
   /** Money went back to the shopper of an order (a refund succeeded): takings and the order's payment changed. */
   'order.refunded': z.object({ tenantId: id, orderId: id, refundId: id }),
   /** Store settings changed; `what` names the part (e.g. 'theme', 'hosts', 'access'), '*' for any. */
