@@ -3,6 +3,7 @@ import type { CancelRequestPages } from '../cancel-request';
 import type { CatalogAdminPages } from '../catalog-admin';
 import type { DashboardPages } from '../dashboard';
 import type { InventoryPages } from '../inventory';
+import type { OrderAdminPages } from '../order-page';
 import type { ProductEditorPages } from '../product-editor';
 import type { ProductImportPages } from '../product-import';
 import type { SitemapPages } from '../sitemap';
@@ -78,6 +79,7 @@ export interface PageApi
     ProductEditorPages,
     CatalogAdminPages,
     InventoryPages,
+    OrderAdminPages,
     ProductListPages,
     ProductImportPages {}
 
