@@ -333,6 +333,8 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
         input.carrier === 'other'
           ? (input.trackingUrl ?? null)
           : carrierTrackingUrl(input.carrier, input.trackingNumber);
+      // Read before the transaction: PGlite has one connection, so nothing may read beside an open one.
+      const mail = input.notify ? await shopperMail(ctx, await row(ctx, orderId)) : null;
       await deps.events.transaction(async (tx: Tx) => {
         const moved = await transitionOrder(tx, ctx, orderId, 'fulfilled', {
           note: `Shipped with ${carrierName}`,
@@ -362,8 +364,8 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
           data: { fulfillmentId, carrier: input.carrier, trackingNumber: input.trackingNumber, trackingUrl },
           visibleToShopper: true,
         });
-        if (input.notify) {
-          const { storeName, link } = await shopperMail(ctx, moved.order);
+        if (mail) {
+          const { storeName, link } = mail;
           await mailShopper(tx, ctx, moved.order, 'Shipping confirmation', {
             subject: `Your ${storeName} order ${orderId} is on its way`,
             text: [
