@@ -14,6 +14,8 @@ const base = STORES.lighting.url;
 const run = `OP${Date.now().toString(36).toUpperCase()}`;
 const EMAIL = `order-page-${run.toLowerCase()}@example.com`;
 const TRACKING = `1Z${run}`;
+/** This run's product (the first test makes it). */
+let productId = '';
 
 async function logIn(page: Page, then: string) {
   await page.goto(`${base}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
@@ -31,47 +33,10 @@ async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-async function pdfText(bytes: number[]) {
-  const pdf = await getDocumentProxy(new Uint8Array(bytes));
-  const parts: string[] = [];
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    for (const item of content.items) if ('str' in item) parts.push(item.str);
-  }
-  return parts.join(' ').replace(/\s+/g, ' ');
-}
-
-test('the owner ships an order with tracking and refunds one unit; the shopper sees both', async ({
-  page,
-  browser,
-}) => {
-  test.setTimeout(120_000);
-
-  // This run's product, made by the owner as an API client (the session as a bearer token).
-  await logIn(page, '/manage-store');
-  const token = (await page.context().cookies()).find((c) => c.name === 'sid')?.value;
-  expect(token, 'the owner is signed in').toBeTruthy();
-  const productId = await page.evaluate(
-    async ({ token, run }) => {
-      const r = await fetch('/skulocity/api/v1/catalog/products', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({
-          fields: { productName: `${run} Order Page Lamp`, sku: `${run}-LAMP`, listPrice: 4000, status: 'ACTIVE' },
-          initialStock: 10,
-        }),
-      });
-      if (r.status !== 201) throw new Error(`product not created: ${r.status} ${await r.text()}`);
-      return (await r.json()).data.productId as string;
-    },
-    { token, run },
-  );
-
-  // A guest buys two, in a browser of its own (the cart cookie is the browser's).
-  const guest = await browser.newContext();
-  const shopper = await guest.newPage();
-  await shopper.goto(`${base}/`);
-  const placed = await shopper.evaluate(
+/** A guest's order through the HTTP API, from the page (its cart cookie is the browser's). */
+async function placeOrder(page: Page, productId: string, email: string) {
+  if (!page.url().startsWith(base)) await page.goto(`${base}/`);
+  return page.evaluate(
     async ({ productId, email }) => {
       const added = await fetch('/skulocity/api/v1/public/ecommerce/product/addToCart', {
         method: 'POST',
@@ -107,8 +72,53 @@ test('the owner ships an order with tracking and refunds one unit; the shopper s
       const data = (await res.json()).data;
       return { orderId: data.orderId as string, accessKey: data.accessKey as string };
     },
-    { productId, email: EMAIL },
+    { productId, email },
   );
+}
+
+async function pdfText(bytes: number[]) {
+  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const parts: string[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    for (const item of content.items) if ('str' in item) parts.push(item.str);
+  }
+  return parts.join(' ').replace(/\s+/g, ' ');
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('the owner ships an order with tracking and refunds one unit; the shopper sees both', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+
+  // This run's product, made by the owner as an API client (the session as a bearer token).
+  await logIn(page, '/manage-store');
+  const token = (await page.context().cookies()).find((c) => c.name === 'sid')?.value;
+  expect(token, 'the owner is signed in').toBeTruthy();
+  productId = await page.evaluate(
+    async ({ token, run }) => {
+      const r = await fetch('/skulocity/api/v1/catalog/products', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          fields: { productName: `${run} Order Page Lamp`, sku: `${run}-LAMP`, listPrice: 4000, status: 'ACTIVE' },
+          initialStock: 10,
+        }),
+      });
+      if (r.status !== 201) throw new Error(`product not created: ${r.status} ${await r.text()}`);
+      return (await r.json()).data.productId as string;
+    },
+    { token, run },
+  );
+
+  // A guest buys two, in a browser of its own (the cart cookie is the browser's).
+  const guest = await browser.newContext();
+  const shopper = await guest.newPage();
+  await shopper.goto(`${base}/`);
+  const placed = await placeOrder(shopper, productId, EMAIL);
   const orderUrl = `${base}/order?orderId=${encodeURIComponent(placed.orderId)}&key=${encodeURIComponent(placed.accessKey)}`;
 
   // The owner's order page: paid, waiting to be shipped.
@@ -199,8 +209,50 @@ test('the owner ships an order with tracking and refunds one unit; the shopper s
       const res = await fetch(url);
       return [...new Uint8Array(await res.arrayBuffer())];
     },
-    await shopper.getByTestId('invoice-link').getAttribute('href'),
+    (await shopper.getByTestId('invoice-link').getAttribute('href')) ?? '',
   );
   expect(await pdfText(shopperBytes)).toContain('Net paid');
   await guest.close();
+});
+
+test('without JavaScript the owner is told what is wrong next to the field, then cancels an order after confirming', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const guest = await browser.newContext();
+  const placed = await placeOrder(await guest.newPage(), productId, `nojs-${EMAIL}`);
+  await guest.close();
+
+  const noJs = await browser.newContext({ javaScriptEnabled: false });
+  const page = await noJs.newPage();
+  await logIn(page, `/manage-store/orders/${placed.orderId}`);
+  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+
+  // Another carrier with a link that is not http(s): refused next to the field, what was typed kept.
+  await page.getByRole('link', { name: 'Fulfil', exact: true }).click();
+  const fulfil = page.getByRole('form', { name: 'Fulfil order' });
+  await fulfil.getByLabel('Carrier', { exact: true }).selectOption('other');
+  await fulfil.getByLabel('Tracking number').fill('AC-77');
+  await fulfil.getByLabel('Carrier name (other carrier)').fill('Acme Couriers');
+  await fulfil.getByLabel('Tracking link (other carrier)').fill('ftp://acme.example/AC-77');
+  await fulfil.getByRole('button', { name: 'Mark as shipped' }).click();
+  await expect(page.getByText('Give an http(s) link')).toBeVisible();
+  await expect(fulfil.getByLabel('Tracking number')).toHaveValue('AC-77');
+  await expect(fulfil.getByLabel('Carrier name (other carrier)')).toHaveValue('Acme Couriers');
+  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await screenshots(page, 'nojs-field-error');
+
+  // Cancel asks first, then cancels: the stock comes back and the payment is refunded.
+  await page.getByRole('link', { name: 'Fulfil', exact: true }).click();
+  await page.getByRole('link', { name: 'Cancel order' }).click();
+  const confirm = page.getByRole('alertdialog', { name: `Cancel order ${placed.orderId}?` });
+  await expect(confirm).toContainText('Its items go back into stock');
+  await screenshots(page, 'nojs-cancel-confirm');
+  await confirm.getByLabel(/^Reason/).fill('Customer asked by phone');
+  await confirm.getByRole('button', { name: 'Cancel order' }).click();
+  await expect(page.getByTestId('order-status')).toHaveText('Cancelled');
+  await expect(page.getByTestId('payment-status')).toHaveText('Refunded');
+  await expect(page.getByRole('list', { name: 'Timeline, newest first' })).toContainText('Customer asked by phone');
+  await expect(page.getByRole('link', { name: 'Cancel order' })).toHaveCount(0);
+  await noJs.close();
 });

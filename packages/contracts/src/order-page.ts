@@ -124,19 +124,19 @@ const httpUrl = z
     } catch {
       return false;
     }
-  }, 'trackingUrl must be an http(s) link');
+  }, 'trackingUrl: give an http(s) link');
 
 export const fulfilRequestSchema = z
   .strictObject({
     carrier: z.enum(CARRIER_KEYS as [CarrierKey, ...CarrierKey[]], {
-      error: `carrier must be one of ${CARRIER_KEYS.join(', ')}`,
+      error: `carrier: choose one of ${CARRIER_KEYS.join(', ')}`,
     }),
     /** For 'other': the carrier's name as the shopper should read it. */
     carrierName: z.string().trim().max(100, 'carrierName: at most 100 characters').optional(),
     trackingNumber: z
       .string()
       .trim()
-      .min(1, 'trackingNumber is required')
+      .min(1, 'trackingNumber: enter the tracking number')
       .max(100, 'trackingNumber: at most 100 characters')
       .regex(/^[A-Za-z0-9 ._/-]+$/, 'trackingNumber: letters, digits, spaces, . _ / - only'),
     /** For 'other': the page where the shopper follows the parcel. */

@@ -8,7 +8,7 @@ import {
   REFUND_REASON_MAX,
 } from '@app/contracts/client';
 import { ArrowLeft, FileDown, LoaderCircle } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { data, Link, useNavigation } from 'react-router';
 import { Card, DashboardLayout, primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
 import { FormAlert } from '../../components/ui/form-field';
@@ -116,6 +116,9 @@ type Values = Record<string, string> | null;
 function FulfilForm({ order, failure, values }: { order: StaffOrder; failure: Failure; values: Values }) {
   const e = failure?.fieldErrors ?? {};
   const [carrier, setCarrier] = useState(values?.carrier ?? 'ups');
+  // Without JavaScript the other carrier's fields always show (nothing could reveal them).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   return (
     <Card title="Fulfil order">
       <PostForm className="space-y-3" aria-label="Fulfil order" preventScrollReset>
@@ -164,7 +167,7 @@ function FulfilForm({ order, failure, values }: { order: StaffOrder; failure: Fa
           </div>
         </div>
         {/* Another carrier needs its name and its tracking page; without JavaScript they always show. */}
-        <fieldset className={`grid gap-3 sm:grid-cols-2 ${carrier === 'other' ? '' : 'hidden'}`}>
+        <fieldset className={`grid gap-3 sm:grid-cols-2 ${hydrated && carrier !== 'other' ? 'hidden' : ''}`}>
           <legend className="sr-only">Other carrier</legend>
           <div>
             <label htmlFor="carrierName" className="mb-1 block text-sm font-medium text-neutral-800">
@@ -260,7 +263,7 @@ function RefundForm({ order, failure, values }: { order: StaffOrder; failure: Fa
                     disabled={left === 0}
                     defaultValue={values?.[`qty-${l.lineNo}`] ?? '0'}
                     onChange={(ev) => setQty((q) => ({ ...q, [l.lineNo]: Math.max(0, Number(ev.target.value) || 0) }))}
-                    className={`${input} w-20 tabular-nums ${border(Boolean(e.lines))}`}
+                    className={`${input.replace('w-full', 'w-20 shrink-0')} tabular-nums ${border(Boolean(e.lines))}`}
                   />
                 </li>
               );
@@ -708,7 +711,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                 {order.customer.name}
               </Link>
             </p>
-            <p className="break-all text-sm text-neutral-700">{order.customer.email}</p>
+            <p className="text-sm text-neutral-700 [overflow-wrap:anywhere]">{order.customer.email}</p>
             <p className="mt-1 text-sm text-neutral-600">
               {order.customer.registered ? 'Account' : 'Guest'} ·{' '}
               {order.customer.orderCount === 1 ? '1 order' : `${order.customer.orderCount} orders`}
