@@ -50,6 +50,7 @@ import {
   mediaUploadRoutes,
 } from './modules/media/index';
 import { createNewsletterService, newsletterPages, newsletterRoutes } from './modules/newsletter/index';
+import { createOrderAdminService, orderAdminPages, orderAdminRoutes } from './modules/order-admin/index';
 import {
   createInvoiceRenderer,
   createOrderRefunds,
@@ -357,6 +358,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   // The one way money goes back to a shopper (order actions, cancels, returns): modules/orders.
   const refunds = createOrderRefunds(database.db, { provider: cards.provider, paypal, audit, events });
+  // The store side of one order: its page and actions (fulfil, deliver, cancel, refund, invoice).
+  const orderAdmin = createOrderAdminService(database.db, {
+    refunds,
+    orders,
+    audit,
+    events,
+    mailer,
+    store,
+    invoices,
+    linkOrigin,
+  });
   registerStuckOrderSweep(database.db, {
     jobs,
     checkout,
@@ -494,6 +506,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(productAdminRoutes, { productAdmin });
   await app.register(inventoryRoutes, { inventory });
   await app.register(promotionsRoutes, { promotions });
+  await app.register(orderAdminRoutes, { orderAdmin });
   await app.register(productListRoutes, { productList });
   await app.register(productImportRoutes, { imports: productImports });
   if (opts.extraRoutes) await opts.extraRoutes(app);
@@ -544,6 +557,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         draftsPages({ drafts }),
         bannersPages({ banners, drafts }),
         inventoryPages({ inventory }),
+        orderAdminPages({ orderAdmin }),
         mediaPages({ media }),
         staffPages({ staff, visibility }),
         sitemapPages({ sitemap }),

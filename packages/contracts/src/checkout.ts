@@ -132,6 +132,21 @@ export const orderSchema = z.object({
   history: z.array(z.object({ status: z.enum(orderStatuses), note: z.string().nullable(), at: z.string() })),
   /** For guests: the signed link to this order (confirmation page and email). */
   accessKey: z.string().nullable(),
+  /** Parcels the store sent, oldest first, with the carrier's tracking link. */
+  shipments: z.array(
+    z.object({
+      carrierName: z.string(),
+      trackingNumber: z.string().nullable(),
+      trackingUrl: z.string().nullable(),
+      shippedAt: z.string(),
+    }),
+  ),
+  /** Money given back (succeeded refunds), oldest first. */
+  refunds: z.array(z.object({ amount: z.number().int(), reason: z.string(), at: z.string() })),
+  /** The sum of `refunds`. */
+  refundedTotal: z.number().int(),
+  /** The store's steps the shopper may read besides status changes (shipments, refunds, returns), oldest first. */
+  events: z.array(z.object({ kind: z.string(), message: z.string(), at: z.string() })),
   /** The order's return requests, oldest first. */
   returns: z.array(returnRequestSchema),
   /** Lines that can still be sent back, with how many; empty unless the order was delivered. */

@@ -25,6 +25,7 @@ export * from './money';
 export * from './newsletter';
 export * from './order-admin';
 export * from './order-display';
+export * from './order-page';
 export * from './pages/index';
 export * from './product-admin';
 export * from './product-csv';

@@ -4,6 +4,7 @@ import type { CatalogAdminPages } from '../catalog-admin';
 import type { ContactInboxPages } from '../contact-inbox';
 import type { DashboardPages } from '../dashboard';
 import type { InventoryPages } from '../inventory';
+import type { OrderAdminPages } from '../order-page';
 import type { ProductEditorPages } from '../product-editor';
 import type { ProductImportPages } from '../product-import';
 import type { PromoCodesPages } from '../promo-codes';
@@ -84,6 +85,7 @@ export interface PageApi
     CatalogAdminPages,
     InventoryPages,
     ReturnAdminPages,
+    OrderAdminPages,
     ProductListPages,
     ProductImportPages,
     PromoCodesPages,

@@ -1,3 +1,4 @@
+export { invoiceData } from './invoice-data';
 export { createInvoiceRenderer, defaultInvoiceWorkers, type InvoiceRenderer } from './invoice-pdf-pool';
 export { type OrderEventInput, recordOrderEvent } from './order-events';
 export {

@@ -58,6 +58,7 @@ export function invoiceData(order: Order, store: StoreDetails, hostName: string)
       shippingMinor: order.shipping,
       taxMinor: order.tax,
       totalMinor: order.total,
+      refunds: order.refunds.map((r) => ({ at: new Date(r.at), reason: r.reason, amountMinor: r.amount })),
     },
   };
 }

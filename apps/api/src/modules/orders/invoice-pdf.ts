@@ -39,6 +39,8 @@ export interface InvoiceData {
     shippingMinor: number;
     taxMinor: number;
     totalMinor: number;
+    /** Money given back, oldest first: each prints under the total, then what was paid net. */
+    refunds?: { at: Date; reason: string; amountMinor: number }[];
   };
 }
 
@@ -274,7 +276,16 @@ class InvoiceLayout {
     const labelW = boxW - valueW - 8;
     // A long promo code wraps its label, so each row is as tall as its label.
     const heights = rows.map(([label]) => Math.max(18, this.measure(label, { size: 10, width: labelW }) + 6));
-    const blockH = 14 + heights.reduce((a, b) => a + b, 0) + 10 + 22;
+    const refunds = order.refunds ?? [];
+    const refundRows: [string, string][] = refunds.map((r) => [
+      `Refunded ${r.at.toISOString().slice(0, 10)}${r.reason ? ` (${clip(r.reason, 60)})` : ''}`,
+      this.money(-r.amountMinor),
+    ]);
+    const refundHeights = refundRows.map(([label]) =>
+      Math.max(18, this.measure(label, { size: 10, width: labelW }) + 6),
+    );
+    const refundBlockH = refunds.length ? refundHeights.reduce((a, b) => a + b, 0) + 10 + 22 : 0;
+    const blockH = 14 + heights.reduce((a, b) => a + b, 0) + 10 + 22 + refundBlockH;
     // The totals stay together: splitting "Total" from its subtotal would read as a different invoice.
     if (this.y + blockH > CONTENT_BOTTOM) this.newPage();
 
@@ -302,6 +313,33 @@ class InvoiceLayout {
       align: 'right',
     });
     y += 22;
+
+    // Refunds follow the total they came out of, and the invoice ends with what the customer paid net.
+    if (refunds.length) {
+      refundRows.forEach(([label, value], i) => {
+        this.write(label, boxX, y, { size: 10, color: TEXT, width: labelW });
+        this.write(value, RIGHT - CELL_PAD - valueW, y, { size: 10, color: INK, width: valueW, align: 'right' });
+        y += refundHeights[i] ?? 18;
+      });
+      y += 2;
+      this.doc
+        .moveTo(boxX, y)
+        .lineTo(RIGHT - CELL_PAD, y)
+        .lineWidth(1)
+        .strokeColor(INK)
+        .stroke();
+      y += 8;
+      const net = order.totalMinor - refunds.reduce((sum, r) => sum + r.amountMinor, 0);
+      this.write('Net paid', boxX, y, { font: BOLD, size: 12, color: INK, width: labelW });
+      this.write(this.money(net), RIGHT - CELL_PAD - valueW, y, {
+        font: BOLD,
+        size: 12,
+        color: INK,
+        width: valueW,
+        align: 'right',
+      });
+      y += 22;
+    }
 
     // The space left of the totals tells the customer where to ask about the order.
     const contact = [store.email, store.phone].filter((c): c is string => Boolean(c));

@@ -14,6 +14,9 @@ const o = schema.orders;
 const ol = schema.orderLines;
 const oh = schema.orderStatusHistory;
 const p = schema.products;
+const of = schema.orderFulfillments;
+const orf = schema.orderRefunds;
+const oev = schema.orderEvents;
 
 /** The names of an order address's country and region, from the geo list (the ids when unknown). */
 function placeNames(countryGeoId: string, regionGeoId: string | null) {
@@ -118,7 +121,7 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
       .from(o)
       .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
     if (!row) return null;
-    const [lines, history] = await Promise.all([
+    const [lines, history, shipments, refunds, events] = await Promise.all([
       // The product as it is now, for the line's link and picture; a product since removed has neither.
       db
         .select({
@@ -137,6 +140,23 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
         .from(oh)
         .where(and(eq(oh.tenantId, ctx.tenantId), eq(oh.orderId, orderId)))
         .orderBy(asc(oh.seq)),
+      db
+        .select()
+        .from(of)
+        .where(and(eq(of.tenantId, ctx.tenantId), eq(of.orderId, orderId)))
+        .orderBy(asc(of.createdAt)),
+      // Only money that went back: a pending or failed refund is the store's business until it settles.
+      db
+        .select({ amount: orf.amount, reason: orf.reason, at: orf.settledAt, createdAt: orf.createdAt })
+        .from(orf)
+        .where(and(eq(orf.tenantId, ctx.tenantId), eq(orf.orderId, orderId), eq(orf.status, 'succeeded')))
+        .orderBy(asc(orf.createdAt)),
+      // Staff notes and mails stay on the store's side; shipments, refunds and return steps do not.
+      db
+        .select({ kind: oev.kind, message: oev.message, at: oev.createdAt })
+        .from(oev)
+        .where(and(eq(oev.tenantId, ctx.tenantId), eq(oev.orderId, orderId), eq(oev.visibleToShopper, true)))
+        .orderBy(asc(oev.createdAt)),
     ]);
     const status = row.status as OrderStatus;
     const orderLines = lines.map(({ line: l, ...product }) => ({
@@ -174,6 +194,15 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
       payment: row.paymentLabel,
       history: history.map((h) => ({ status: h.status as OrderStatus, note: h.note, at: h.createdAt.toISOString() })),
       accessKey: withKey ? accessKey(ctx, row.orderId) : null,
+      shipments: shipments.map((f) => ({
+        carrierName: f.carrierName,
+        trackingNumber: f.trackingNumber,
+        trackingUrl: f.trackingUrl,
+        shippedAt: f.createdAt.toISOString(),
+      })),
+      refunds: refunds.map((r) => ({ amount: r.amount, reason: r.reason, at: (r.at ?? r.createdAt).toISOString() })),
+      refundedTotal: row.refundedAmount,
+      events: events.map((e) => ({ kind: e.kind, message: e.message, at: e.at.toISOString() })),
       returns,
       returnable,
     };

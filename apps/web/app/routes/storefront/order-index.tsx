@@ -1,6 +1,6 @@
 import type { FormOutcome, ReturnField } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
-import { CheckCircle2, FileDown, RotateCcw } from 'lucide-react';
+import { CheckCircle2, FileDown, RotateCcw, Truck } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
 import { OrderReturns } from '../../components/order/order-returns';
 import { NO_PRODUCT_IMAGE, productHref } from '../../components/product/product-card';
@@ -108,6 +108,35 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           </PostForm>
         )}
       </div>
+      {order.shipments.length > 0 && (
+        <ul className="mb-6 space-y-2" aria-label="Shipments" data-testid="order-shipments">
+          {order.shipments.map((sh) => (
+            <li
+              key={`${sh.carrierName}-${sh.shippedAt}`}
+              className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-xl border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-800"
+            >
+              <Truck aria-hidden className="size-5 shrink-0 text-slate-600" />
+              <span>
+                Shipped with {sh.carrierName}
+                {sh.trackingNumber && ` · ${sh.trackingNumber}`}
+              </span>
+              {sh.trackingUrl && (
+                <a
+                  href={sh.trackingUrl}
+                  className="font-medium text-brand underline-offset-4 hover:underline"
+                  rel="noopener noreferrer"
+                  target="_blank"
+                >
+                  Track your parcel
+                </a>
+              )}
+              <span className="text-slate-600">
+                {new Date(sh.shippedAt).toLocaleDateString('en-US', { dateStyle: 'medium' })}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
       <ul className="divide-y divide-slate-200 border-y border-slate-200" data-testid="order-lines">
         {order.lines.map((l) => {
           // The product page, as product cards link it; a product since removed from the catalog has none.
@@ -173,6 +202,25 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           <dt>Total</dt>
           <dd data-testid="order-total">{m(order.total)}</dd>
         </div>
+        {order.refunds.map((r) => (
+          <div
+            key={`${r.at}-${r.amount}`}
+            className="flex justify-between gap-3 text-slate-700"
+            data-testid="order-refund"
+          >
+            <dt>
+              Refunded {new Date(r.at).toLocaleDateString('en-US', { dateStyle: 'medium' })}
+              {r.reason && <span className="block text-xs text-slate-600">{r.reason}</span>}
+            </dt>
+            <dd>−{m(r.amount)}</dd>
+          </div>
+        ))}
+        {order.refundedTotal > 0 && (
+          <div className="flex justify-between border-t border-slate-200 pt-2 font-semibold">
+            <dt>Net paid</dt>
+            <dd data-testid="order-net">{m(order.total - order.refundedTotal)}</dd>
+          </div>
+        )}
       </dl>
       <div className="mt-10 grid gap-6 sm:grid-cols-2">
         <section aria-labelledby="ships-to-heading">
@@ -199,13 +247,18 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           <h2 className="mb-2 font-semibold text-slate-900">Payment</h2>
           <p className="text-sm text-slate-700">{order.payment}</p>
           <h2 className="mb-2 mt-4 font-semibold text-slate-900">History</h2>
-          <ol className="space-y-1 text-sm text-slate-700">
-            {order.history.map((h) => (
-              <li key={`${h.status}-${h.at}`}>
-                {new Date(h.at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}:{' '}
-                {h.note ?? h.status}
-              </li>
-            ))}
+          {/* Status changes and the store's steps the shopper may see (shipments, refunds, returns), in order. */}
+          <ol className="space-y-1 text-sm text-slate-700" data-testid="order-history">
+            {[
+              ...order.history.map((h) => ({ key: `s-${h.status}-${h.at}`, at: h.at, text: h.note ?? h.status })),
+              ...order.events.map((e, i) => ({ key: `e-${i}-${e.at}`, at: e.at, text: e.message })),
+            ]
+              .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+              .map((h) => (
+                <li key={h.key}>
+                  {new Date(h.at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}: {h.text}
+                </li>
+              ))}
           </ol>
         </section>
       </div>

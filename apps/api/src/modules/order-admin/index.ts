@@ -1,0 +1,3 @@
+export { orderAdminPages } from './order-admin.pages';
+export { orderAdminRoutes } from './order-admin.routes';
+export { createOrderAdminService, type OrderAdminDeps, type OrderAdminService } from './order-admin.service';
