@@ -43,6 +43,7 @@ import {
   mediaUploadRoutes,
 } from './modules/media/index';
 import { createNewsletterService, newsletterPages, newsletterRoutes } from './modules/newsletter/index';
+import { createOrderListService, orderListPages, orderListRoutes } from './modules/order-list/index';
 import {
   createInvoiceRenderer,
   createOrderRefunds,
@@ -365,6 +366,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
   const catalogAdmin = createCatalogAdminService(database.db, { audit, events, media, tenants });
   const productList = createProductListService(database.db, { audit, events, jobs });
+  const orderList = createOrderListService(database.db, { audit });
   const productImports = createProductImportService(database.db, {
     jobs,
     events,
@@ -459,6 +461,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(productAdminRoutes, { productAdmin });
   await app.register(inventoryRoutes, { inventory });
   await app.register(productListRoutes, { productList });
+  await app.register(orderListRoutes, { orderList });
   await app.register(productImportRoutes, { imports: productImports });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
@@ -515,6 +518,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         storeSettingsPages({ settings: storeSettings, drafts }),
         productAdminPages({ productAdmin }),
         productListPages({ productList }),
+        orderListPages({ orderList }),
       ],
     });
   }

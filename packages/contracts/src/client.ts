@@ -8,6 +8,7 @@ export * from './media-limits';
 export * from './messages';
 export * from './money';
 export * from './order-display';
+export * from './order-list-options';
 export * from './product-csv';
 export * from './product-import-help';
 export * from './product-list-options';

@@ -17,6 +17,7 @@ import type { CmsPages } from './cms';
 import type { ContactPages } from './contact';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
+import type { OrderListPages } from './order-list';
 import type { OrdersPages } from './orders';
 import type { ProductListPages } from './product-list';
 import type { ReturnsPages } from './returns';
@@ -38,6 +39,7 @@ export type {
   DraftsPages,
   MediaPages,
   NewsletterPages,
+  OrderListPages,
   OrdersPages,
   ProductListPages,
   ReturnsPages,
@@ -79,7 +81,8 @@ export interface PageApi
     CatalogAdminPages,
     InventoryPages,
     ProductListPages,
-    ProductImportPages {}
+    ProductImportPages,
+    OrderListPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
