@@ -110,11 +110,24 @@ export const orderListPageSchema = z.object({
 });
 export type OrderListPage = z.infer<typeof orderListPageSchema>;
 
+/** The filters as answers carry them (already read: no preprocessing, so responses can be encoded). */
+export const orderListFilterOutSchema = z.object({
+  q: z.string().optional(),
+  status: z.array(z.enum(orderStatuses)).optional(),
+  payment: z.enum(PAYMENT_STATUSES).optional(),
+  fulfilment: z.enum(FULFILMENT_FILTERS).optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  totalMin: z.string().optional(),
+  totalMax: z.string().optional(),
+  sort: z.enum(ORDER_LIST_SORTS),
+});
+
 /** A saved view: a named filter set of one staff member (a tab above the list). */
 export const orderViewSchema = z.object({
   viewId: z.string(),
   name: z.string(),
-  filters: orderListFilterSchema,
+  filters: orderListFilterOutSchema,
   createdAt: z.string(),
 });
 export type OrderView = z.infer<typeof orderViewSchema>;
