@@ -1,4 +1,5 @@
 import type { OrderStatus } from './checkout';
+import type { OrderListFilter } from './order-list';
 
 /**
  * The zod-free part of the dashboard's orders list (browser code imports it through contracts/client):
@@ -48,3 +49,16 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
 export const ORDER_VIEW_NAME_MAX = 60;
 /** Saved views one staff member may keep: tabs, not an archive. */
 export const ORDER_VIEWS_PER_STAFF = 20;
+
+/** The filter keys, in the order the page and the saved views write them. */
+export const ORDER_LIST_FILTER_KEYS = [
+  'q',
+  'status',
+  'payment',
+  'fulfilment',
+  'from',
+  'to',
+  'totalMin',
+  'totalMax',
+  'sort',
+] as const satisfies readonly (keyof OrderListFilter)[];

@@ -56,19 +56,6 @@ export const orderListFilterSchema = z.object({
   ),
 });
 export type OrderListFilter = z.infer<typeof orderListFilterSchema>;
-/** The filter keys, in the order the page and the saved views write them. */
-export const ORDER_LIST_FILTER_KEYS = [
-  'q',
-  'status',
-  'payment',
-  'fulfilment',
-  'from',
-  'to',
-  'totalMin',
-  'totalMax',
-  'sort',
-] as const satisfies readonly (keyof OrderListFilter)[];
-
 export const orderListQuerySchema = orderListFilterSchema.extend({
   /** Opaque: the nextCursor (or prevCursor) of the page shown. */
   cursor: opt(z.string().max(300, 'cursor is not valid')),

@@ -17,4 +17,5 @@ CREATE INDEX "orders_list_total_idx" ON "orders" USING btree ("tenant_id","grand
 CREATE INDEX "orders_id_prefix_idx" ON "orders" USING btree ("tenant_id",lower("order_id") text_pattern_ops);--> statement-breakpoint
 CREATE INDEX "orders_email_prefix_idx" ON "orders" USING btree ("tenant_id",lower("email") text_pattern_ops);--> statement-breakpoint
 CREATE INDEX "orders_ship_name_prefix_idx" ON "orders" USING btree ("tenant_id",lower("ship_to"->>'toName') text_pattern_ops);--> statement-breakpoint
-CREATE INDEX "orders_ship_name_trgm_idx" ON "orders" USING gin (lower("ship_to"->>'toName') gin_trgm_ops);
+CREATE INDEX "orders_ship_name_trgm_idx" ON "orders" USING gin (lower("ship_to"->>'toName') gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "users_name_trgm_idx" ON "users" USING gin (lower("first_name" || ' ' || "last_name") gin_trgm_ops);

@@ -122,9 +122,10 @@ export function createOrderListService(db: Db, deps: { audit: AuditService }) {
     const amounts = f.totalMin !== undefined || f.totalMax !== undefined;
     const totals = readTotals(f, amounts ? await currency(ctx) : 'USD');
     const q = searchText(f.q);
-    const nameUserIds = q
-      ? rowsOf<{ user_id: string }>(await db.execute(nameMatchSql(ctx.tenantId, q))).map((r) => r.user_id)
-      : [];
+    const nameUserIds =
+      q && !q.includes('@')
+        ? rowsOf<{ user_id: string }>(await db.execute(nameMatchSql(ctx.tenantId, q))).map((r) => r.user_id)
+        : [];
     return { ...f, ...totals, nameUserIds };
   }
 
