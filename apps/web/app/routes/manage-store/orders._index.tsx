@@ -15,13 +15,15 @@ import {
   type PaymentStatus,
 } from '@app/contracts/client';
 import { Download, Inbox, Search, X } from 'lucide-react';
-import { data, Form, Link, useNavigation } from 'react-router';
+import { data, Form, Link, useLocation, useNavigation } from 'react-router';
 import { Card, CardEmpty, DashboardLayout, secondaryAction } from '../../components/manage-store/dashboard-layout';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/orders._index';
 
+/** The list without filters (a link to "." from an index route would add ?index). */
+const LIST = '/manage-store/orders';
 const STATUSES = Object.keys(ORDER_STATUS_LABELS) as (keyof typeof ORDER_STATUS_LABELS)[];
 
 /** URL params as the list reads them: `status` may repeat (the status checkboxes). */
@@ -98,6 +100,8 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
   const result = actionData && 'result' in actionData ? actionData.result : null;
   useActionToast(result);
   const navigation = useNavigation();
+  // The status menu closes once its filters are applied (a new list, a new menu).
+  const location = useLocation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'save-view';
   const filterQuery = filterSearch(query);
   const filtered = ORDER_LIST_FILTER_KEYS.some((k) => k !== 'sort' && query[k] !== undefined);
@@ -127,10 +131,10 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
     >
       <Card flush>
         <nav aria-label="Saved views" className="flex gap-1 overflow-x-auto border-b border-neutral-200 px-2 pt-2">
-          <ViewTab href="." label="All" current={!filtered && !activeViewId} />
+          <ViewTab href={LIST} label="All" current={!filtered && !activeViewId} />
           {views.map((v) => (
             <span key={v.viewId} className="flex shrink-0 items-center">
-              <ViewTab href={`?${filterSearch(v.filters)}`} label={v.name} current={v.viewId === activeViewId} />
+              <ViewTab href={`${LIST}?${filterSearch(v.filters)}`} label={v.name} current={v.viewId === activeViewId} />
               <PostForm className="-ml-1">
                 <input type="hidden" name="intent" value="delete-view" />
                 <input type="hidden" name="viewId" value={v.viewId} />
@@ -159,7 +163,7 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
                 className={`${input} w-full pl-8`}
               />
             </label>
-            <details className="relative">
+            <details key={location.search} className="relative">
               <summary className={`${secondaryAction} cursor-pointer list-none font-medium`}>
                 Status{statusSet.size ? ` (${statusSet.size})` : ''}
               </summary>
@@ -244,7 +248,7 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
             </button>
             {filtered && (
               <Link
-                to="."
+                to={LIST}
                 className="h-9 px-1 text-sm leading-9 font-medium text-neutral-700 underline underline-offset-2"
               >
                 Clear filters
@@ -296,7 +300,7 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
           storeHasOrders && (filtered || query.cursor) ? (
             <CardEmpty icon={<Inbox className="size-6" />} title="No orders match these filters">
               Try other words or fewer filters.{' '}
-              <Link to="." className="font-medium underline underline-offset-2">
+              <Link to={LIST} className="font-medium underline underline-offset-2">
                 Clear filters
               </Link>
             </CardEmpty>
