@@ -151,8 +151,8 @@ test('the owner finds an order by email, filters by status, saves a view and exp
   await expect(rows(page)).toHaveCount(2); // the header and one order
   const link = table(page).getByRole('link', { name: ids[1] as string });
   await expect(link).toHaveAttribute('href', `/manage-store/orders/${encodeURIComponent(ids[1] as string)}`);
-  await expect(table(page).getByText('Paid', { exact: true })).toBeVisible();
-  await expect(table(page).getByText('Unfulfilled')).toBeVisible();
+  await expect(table(page).getByText('Paid', { exact: true }).filter({ visible: true })).toBeVisible();
+  await expect(table(page).getByText('Unfulfilled').filter({ visible: true })).toBeVisible();
 
   // Filter by status: the run's orders are paid; none of them is cancelled.
   await search.fill(`orders-list-${RUN}`);

@@ -323,7 +323,7 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
                   <th scope="col" className="px-2 py-2">
                     Customer
                   </th>
-                  <th scope="col" className="px-2 py-2">
+                  <th scope="col" className="hidden px-2 py-2 sm:table-cell">
                     Payment
                   </th>
                   <th scope="col" className="hidden px-2 py-2 sm:table-cell">
@@ -419,23 +419,31 @@ function Row({ row: r }: { row: OrderListRow }) {
   const date = new Date(r.placedAt);
   return (
     <tr className="hover:bg-neutral-50">
-      <td className="px-3 py-1.5 whitespace-nowrap">
+      <td className="py-1.5 pr-2 pl-3 whitespace-nowrap sm:px-3">
         <Link to={orderHref(r.orderId)} className="font-semibold text-neutral-900 hover:underline">
           {r.orderId}
         </Link>
-        {r.status === 'cancelled' && <span className="ml-1 text-xs text-neutral-500">Cancelled</span>}
+        {r.status === 'cancelled' && <span className="ml-1 hidden text-xs text-neutral-500 sm:inline">Cancelled</span>}
         <span className="block text-xs text-neutral-500 md:hidden">{DATE.format(date)}</span>
+        {/* On a phone the badges sit under the order: four columns fit 375 px, seven do not. */}
+        <span className="mt-0.5 flex flex-wrap gap-1 sm:hidden">
+          <span className={`${badge} ${PAYMENT_BADGE[r.paymentStatus]}`}>{PAYMENT_STATUS_LABELS[r.paymentStatus]}</span>
+          {fulfilment && (
+            <span className={`${badge} ${FULFILMENT_BADGE[fulfilment]}`}>{FULFILMENT_LABELS[fulfilment]}</span>
+          )}
+          {r.status === 'cancelled' && <span className="text-xs text-neutral-500">Cancelled</span>}
+        </span>
       </td>
       <td className="hidden px-2 py-1.5 whitespace-nowrap text-neutral-700 md:table-cell">
         <time dateTime={r.placedAt}>
           {DATE.format(date)} <span className="text-neutral-500">{TIME.format(date)}</span>
         </time>
       </td>
-      <td className="max-w-[14rem] px-2 py-1.5">
+      <td className="max-w-[7rem] px-2 py-1.5 sm:max-w-[14rem]">
         <span className="block truncate text-neutral-900">{r.customerName || r.email}</span>
         <span className="block truncate text-xs text-neutral-500">{r.email}</span>
       </td>
-      <td className="px-2 py-1.5">
+      <td className="hidden px-2 py-1.5 sm:table-cell">
         <span className={`${badge} ${PAYMENT_BADGE[r.paymentStatus]}`}>{PAYMENT_STATUS_LABELS[r.paymentStatus]}</span>
       </td>
       <td className="hidden px-2 py-1.5 sm:table-cell">
@@ -446,7 +454,7 @@ function Row({ row: r }: { row: OrderListRow }) {
         )}
       </td>
       <td className="hidden px-2 py-1.5 text-right tabular-nums text-neutral-700 sm:table-cell">{r.items}</td>
-      <td className="px-3 py-1.5 text-right tabular-nums whitespace-nowrap text-neutral-900">
+      <td className="py-1.5 pr-3 pl-1 text-right tabular-nums whitespace-nowrap text-neutral-900 sm:pl-3">
         {formatMoney(r.grandTotal, r.currency)}
       </td>
     </tr>
