@@ -27,7 +27,14 @@ import {
   registerStuckOrderSweep,
 } from './modules/checkout/index';
 import { cmsPages, cmsRoutes, createCmsService } from './modules/cms/index';
-import { contactPages, contactRoutes, createContactService } from './modules/contact/index';
+import {
+  contactInboxPages,
+  contactInboxRoutes,
+  contactPages,
+  contactRoutes,
+  createContactInboxService,
+  createContactService,
+} from './modules/contact/index';
 import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
 import { createDraftsService, draftsPages, draftsRoutes } from './modules/drafts/index';
 import { healthRoutes } from './modules/health/index';
@@ -63,8 +70,17 @@ import { createProductAdminService, productAdminPages, productAdminRoutes } from
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
 import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
 import { catalogPages, createProductsService, productsRoutes } from './modules/products/index';
+import { createPromotionsService, promotionsPages, promotionsRoutes } from './modules/promotions/index';
+import { createReturnAdminService, returnAdminPages, returnAdminRoutes } from './modules/return-admin/index';
 import { createReturnsService, orderReturns, returnsPages, returnsRoutes } from './modules/returns/index';
-import { createReviewsService, reviewsPages, reviewsRoutes } from './modules/reviews/index';
+import {
+  createReviewAdminService,
+  createReviewsService,
+  reviewAdminPages,
+  reviewAdminRoutes,
+  reviewsPages,
+  reviewsRoutes,
+} from './modules/reviews/index';
 import { createSitemapService, sitemapPages, sitemapRoutes } from './modules/sitemap/index';
 import { createStaffService, staffPages, staffRoutes } from './modules/staff/index';
 import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
@@ -227,6 +243,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // The store's low-stock threshold: the dashboard, the inventory and the storefront's "only N left".
   const thresholds = createThresholds(database.db);
   const inventory = createInventoryService(database.db, { audit, events }, thresholds);
+  const promotions = createPromotionsService(database.db, { audit });
   // Look-and-content kinds (theme, banners, pages, details) register with it where they are built.
   const drafts = createDraftsService(database.db, { audit, events });
   const dashboard = createDashboardService(database.db, {
@@ -353,7 +370,18 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     events,
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
+  const returnAdmin = createReturnAdminService(database.db, {
+    audit,
+    events,
+    mailer,
+    refunds,
+    orders,
+    log: app.log,
+    linkOrigin,
+  });
   const reviews = createReviewsService(database.db, { events });
+  const reviewAdmin = createReviewAdminService(database.db, { audit, events });
+  const inbox = createContactInboxService(database.db, { audit, mailer, store });
   const sitemap = createSitemapService(database.db, {
     jobs,
     events,
@@ -385,6 +413,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     products.stockChanged(tenantId, productIds);
   });
   events.on('review.created', ({ tenantId, productId }) => {
+    cache.invalidateTenant(tenantId);
+    products.reviewsChanged(tenantId, productId);
+  });
+  events.on('review.changed', ({ tenantId, productId }) => {
     cache.invalidateTenant(tenantId);
     products.reviewsChanged(tenantId, productId);
   });
@@ -443,7 +475,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(checkoutRoutes, { checkout, addresses, cards });
   await app.register(ordersRoutes, { orders, store, cart, invoices });
   await app.register(returnsRoutes, { returns });
+  await app.register(returnAdminRoutes, { returnAdmin });
   await app.register(reviewsRoutes, { reviews });
+  await app.register(reviewAdminRoutes, { reviewAdmin });
+  await app.register(contactInboxRoutes, { inbox });
   await app.register(auditRoutes, { audit });
   await app.register(dashboardRoutes, { dashboard });
   await app.register(draftsRoutes, { drafts });
@@ -460,6 +495,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(bannersRoutes, { banners });
   await app.register(productAdminRoutes, { productAdmin });
   await app.register(inventoryRoutes, { inventory });
+  await app.register(promotionsRoutes, { promotions });
   await app.register(productListRoutes, { productList });
   await app.register(orderListRoutes, { orderList });
   await app.register(productImportRoutes, { imports: productImports });
@@ -498,7 +534,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         checkoutPages({ checkout, addresses, cards }),
         ordersPages({ orders }),
         returnsPages({ returns }),
+        returnAdminPages({ returnAdmin }),
         reviewsPages({ reviews }),
+        reviewAdminPages({ reviewAdmin }),
+        contactInboxPages({ inbox }),
         wishlistPages({ wishlist }),
         contactPages({ contact }),
         newsletterPages({ newsletter }),
@@ -518,6 +557,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         storeSettingsPages({ settings: storeSettings, drafts }),
         productAdminPages({ productAdmin }),
         productListPages({ productList }),
+        promotionsPages({ db: database.db, promotions }),
         orderListPages({ orderList }),
       ],
     });

@@ -6,6 +6,7 @@ export * from './csrf';
 export * from './display';
 export * from './media-limits';
 export * from './messages';
+export * from './moderation-display';
 export * from './money';
 export * from './order-display';
 export * from './order-list-options';

@@ -161,6 +161,8 @@ export const productDetailsSchema = productSummarySchema.extend({
         title: z.string().nullable(),
         body: z.string().nullable(),
         createdAt: z.string(),
+        /** The store's public reply, shown under the review (decision 047). */
+        reply: z.object({ text: z.string(), at: z.string() }).nullable(),
       }),
     ),
   }),

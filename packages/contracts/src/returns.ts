@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { RETURN_NOTE_MAX, RETURN_REASONS, RETURN_STATUSES, REVIEW_TEXT_MAX, REVIEW_TITLE_MAX } from './return-reasons';
+import { orderRefundSchema } from './order-admin';
+import { REFUND_REASON_MAX } from './order-display';
+import {
+  RETURN_MESSAGE_MAX,
+  RETURN_NOTE_MAX,
+  RETURN_REASONS,
+  RETURN_STATUSES,
+  RETURN_TABS,
+  REVIEW_TEXT_MAX,
+  REVIEW_TITLE_MAX,
+} from './return-reasons';
 
 export * from './return-reasons';
 
@@ -58,7 +68,18 @@ export const returnRequestSchema = z.object({
   lines: z.array(
     z.object({ lineNo: z.number().int(), productId: z.string(), productName: z.string(), quantity: z.number().int() }),
   ),
-  history: z.array(z.object({ status: z.enum(RETURN_STATUSES), note: z.string().nullable(), at: z.string() })),
+  /**
+   * Every step with what the shopper should know of it: the store's instructions (approved), the
+   * reason (rejected), the money given back (refunded, `amount` in the order's currency).
+   */
+  history: z.array(
+    z.object({
+      status: z.enum(RETURN_STATUSES),
+      note: z.string().nullable(),
+      amount: z.number().int().nullable(),
+      at: z.string(),
+    }),
+  ),
 });
 export type ReturnRequest = z.infer<typeof returnRequestSchema>;
 
@@ -109,3 +130,129 @@ export const reviewEligibilitySchema = z.object({
   review: reviewSchema.nullable(),
 });
 export type ReviewEligibility = z.infer<typeof reviewEligibilitySchema>;
+
+/* ---------- The store's side (dashboard and /api/v1/returns) ---------- */
+
+export const returnIdParamsSchema = z.strictObject({ returnId: z.string().trim().min(1).max(80) });
+
+/** GET /api/v1/returns: newest first; a tab, a search by order id, return id or email; keyset cursor. */
+export const returnListQuerySchema = z.strictObject({
+  status: z.enum(RETURN_TABS, { error: `status: one of ${RETURN_TABS.join(', ')}` }).optional(),
+  q: z.string().trim().max(200, 'q: at most 200 characters').optional(),
+  cursor: z.string().max(300).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+});
+export type ReturnListQuery = z.infer<typeof returnListQuerySchema>;
+
+const customerSchema = z.object({ userId: z.string().nullable(), email: z.string(), name: z.string().nullable() });
+
+export const returnListItemSchema = z.object({
+  returnId: z.string(),
+  orderId: z.string(),
+  customer: customerSchema,
+  /** Units asked back, over all lines. */
+  items: z.number().int(),
+  reason: z.enum(RETURN_REASONS),
+  reasonLabel: z.string(),
+  status: z.enum(RETURN_STATUSES),
+  statusLabel: z.string(),
+  createdAt: z.string(),
+});
+export type ReturnListItem = z.infer<typeof returnListItemSchema>;
+
+export const returnListSchema = z.object({
+  items: z.array(returnListItemSchema),
+  nextCursor: z.string().nullable(),
+});
+export type ReturnList = z.infer<typeof returnListSchema>;
+
+export const returnDetailSchema = z.object({
+  returnId: z.string(),
+  orderId: z.string(),
+  status: z.enum(RETURN_STATUSES),
+  statusLabel: z.string(),
+  reason: z.enum(RETURN_REASONS),
+  reasonLabel: z.string(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+  currency: z.string(),
+  customer: customerSchema,
+  order: z.object({
+    orderId: z.string(),
+    status: z.string(),
+    placedAt: z.string(),
+    grandTotal: z.number().int(),
+    capturedAmount: z.number().int(),
+    refundedAmount: z.number().int(),
+  }),
+  lines: z.array(
+    z.object({
+      lineNo: z.number().int(),
+      productId: z.string(),
+      productName: z.string(),
+      optionsText: z.string().nullable(),
+      quantity: z.number().int(),
+      unitPrice: z.number().int(),
+      /** What the line's units cost the shopper with their tax share (discount taken off). */
+      refundValue: z.number().int(),
+      restockedQuantity: z.number().int(),
+    }),
+  ),
+  /** The refund the dashboard proposes: the lines' value, at most what is left of the capture. */
+  proposedRefund: z.number().int(),
+  /** What can still be refunded on the order (captured - refunded). */
+  refundable: z.number().int(),
+  history: z.array(
+    z.object({
+      status: z.enum(RETURN_STATUSES),
+      statusLabel: z.string(),
+      note: z.string().nullable(),
+      reason: z.string().nullable(),
+      amount: z.number().int().nullable(),
+      actorName: z.string().nullable(),
+      at: z.string(),
+    }),
+  ),
+  /** The refunds made for this return (failed ones too, with why). */
+  refunds: z.array(orderRefundSchema),
+  /** The moves the transitions table allows from here. */
+  next: z.array(z.enum(RETURN_STATUSES)),
+});
+export type ReturnDetail = z.infer<typeof returnDetailSchema>;
+
+const storeMessage = (what: string) =>
+  z
+    .string({ error: `${what} is required.` })
+    .trim()
+    .min(1, `${what} is required.`)
+    .max(RETURN_MESSAGE_MAX, `Use at most ${RETURN_MESSAGE_MAX} characters.`);
+
+/** Approve: the instructions the shopper gets by mail (where and how to send the parcel). */
+export const returnApproveSchema = z.strictObject({ instructions: storeMessage('Instructions for the shopper') });
+/** Reject: the reason the shopper gets by mail. */
+export const returnRejectSchema = z.strictObject({ reason: storeMessage('A reason') });
+/** Mark received: per line, how many units go back to stock (0 to the line's quantity; absent: 0). */
+export const returnReceiveSchema = z.strictObject({
+  lines: z
+    .array(
+      z.strictObject({
+        lineNo: z.number().int().min(1).max(10_000),
+        restock: z
+          .number({ error: 'restock must be a whole number.' })
+          .int('restock must be a whole number.')
+          .min(0, 'restock cannot be negative.'),
+      }),
+    )
+    .max(500)
+    .default([]),
+});
+export type ReturnReceive = z.infer<typeof returnReceiveSchema>;
+/** Refund: the amount (minor units) through the payment provider, and a reason for the books. */
+export const returnRefundSchema = z.strictObject({
+  amount: z
+    .number({ error: 'amount must be a whole number of cents.' })
+    .int('amount must be a whole number of cents.')
+    .min(1, 'amount must be more than zero.'),
+  reason: z.string().trim().max(REFUND_REASON_MAX, `Use at most ${REFUND_REASON_MAX} characters.`).default(''),
+});
+export type ReturnRefund = z.infer<typeof returnRefundSchema>;

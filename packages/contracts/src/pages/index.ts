@@ -1,10 +1,13 @@
 import type { AccessPages } from '../access';
 import type { CancelRequestPages } from '../cancel-request';
 import type { CatalogAdminPages } from '../catalog-admin';
+import type { ContactInboxPages } from '../contact-inbox';
 import type { DashboardPages } from '../dashboard';
 import type { InventoryPages } from '../inventory';
 import type { ProductEditorPages } from '../product-editor';
 import type { ProductImportPages } from '../product-import';
+import type { PromoCodesPages } from '../promo-codes';
+import type { ReviewAdminPages } from '../review-admin';
 import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -20,6 +23,7 @@ import type { NewsletterPages } from './newsletter';
 import type { OrderListPages } from './order-list';
 import type { OrdersPages } from './orders';
 import type { ProductListPages } from './product-list';
+import type { ReturnAdminPages } from './return-admin';
 import type { ReturnsPages } from './returns';
 import type { ReviewsPages } from './reviews';
 import type { ShellPages } from './shell';
@@ -42,6 +46,7 @@ export type {
   OrderListPages,
   OrdersPages,
   ProductListPages,
+  ReturnAdminPages,
   ReturnsPages,
   ReviewsPages,
   ShellPages,
@@ -80,8 +85,12 @@ export interface PageApi
     ProductEditorPages,
     CatalogAdminPages,
     InventoryPages,
+    ReturnAdminPages,
     ProductListPages,
     ProductImportPages,
+    PromoCodesPages,
+    ReviewAdminPages,
+    ContactInboxPages,
     OrderListPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
@@ -97,3 +106,4 @@ export interface PageLoadContext {
 }
 export type { CmsDeleteResult, CmsSaveResult } from './cms';
 export type { DraftActionResult } from './drafts';
+export type { ReturnActionResult } from './return-admin';

@@ -321,14 +321,22 @@ export const productReviews = pgTable(
     rating: integer('rating').notNull(),
     title: text('title'),
     body: text('body'),
-    status: text('status', { enum: ['PUBLISHED', 'PENDING', 'REJECTED'] })
+    /** HIDDEN: the store took it off the product page (decision 047); REJECTED is kept for old rows. */
+    status: text('status', { enum: ['PUBLISHED', 'PENDING', 'HIDDEN', 'REJECTED'] })
       .notNull()
       .default('PUBLISHED'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The store's public answer, shown under the review; who wrote it as the staff member's id and name. */
+    replyBody: text('reply_body'),
+    repliedAt: timestamp('replied_at', { withTimezone: true }),
+    repliedBy: text('replied_by'),
+    repliedByName: text('replied_by_name'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.reviewId] }),
     index('product_reviews_product_idx').on(t.tenantId, t.productId, t.status),
+    // The owner's list: the store's reviews newest first, keyset on (created_at, review_id).
+    index('product_reviews_newest_idx').on(t.tenantId, t.createdAt, t.reviewId),
     uniqueIndex('product_reviews_user_uq').on(t.tenantId, t.productId, t.userId).where(sql`${t.userId} IS NOT NULL`),
     check('product_reviews_rating_ck', sql`${t.rating} BETWEEN 1 AND 5`),
     foreignKey({

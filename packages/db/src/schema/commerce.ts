@@ -106,13 +106,21 @@ export const promoCodes = pgTable(
     perCustomerLimit: integer('per_customer_limit'),
     timesUsed: integer('times_used').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    /**
+     * Set by the dashboard's writes (modules/promotions); the list shows the newest first. Kept to
+     * the millisecond, as the list's cursor (a JavaScript date) carries it, so keyset steps are exact.
+     */
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.code] }),
+    index('promo_codes_created_idx').on(t.tenantId, t.createdAt.desc(), t.code),
     check(
       'promo_codes_value_ck',
       sql`${t.value} > 0 AND (${t.kind} <> 'percent' OR ${t.value} <= 100) AND ${t.timesUsed} >= 0`,
     ),
+    check('promo_codes_dates_ck', sql`${t.startsAt} IS NULL OR ${t.endsAt} IS NULL OR ${t.startsAt} < ${t.endsAt}`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
   ],
 );
@@ -131,6 +139,8 @@ export const promoRedemptions = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.orderId] }),
     index('promo_redemptions_customer_idx').on(t.tenantId, t.code, t.customerKey),
+    /** A code's orders, newest first (the dashboard's usage list). */
+    index('promo_redemptions_code_created_idx').on(t.tenantId, t.code, t.createdAt.desc()),
     foreignKey({ columns: [t.tenantId, t.code], foreignColumns: [promoCodes.tenantId, promoCodes.code] }),
   ],
 );
@@ -462,6 +472,11 @@ export const returnRequests = pgTable(
     status: text('status').notNull(),
     reason: text('reason').notNull(),
     note: text('note'),
+    /**
+     * Set while a refund for the return is with the payment provider (the request's id): a second
+     * refund of the same return is refused until the first has settled (migration 0030).
+     */
+    refundClaim: text('refund_claim'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -469,6 +484,9 @@ export const returnRequests = pgTable(
     primaryKey({ columns: [t.tenantId, t.returnId] }),
     index('return_requests_order_idx').on(t.tenantId, t.orderId),
     index('return_requests_user_idx').on(t.tenantId, t.userId, t.createdAt),
+    // The dashboard's list: newest first, keyset, all or by status (migration 0030).
+    index('return_requests_created_idx').on(t.tenantId, t.createdAt, t.returnId),
+    index('return_requests_status_idx').on(t.tenantId, t.status, t.createdAt, t.returnId),
     foreignKey({ columns: [t.tenantId, t.orderId], foreignColumns: [orders.tenantId, orders.orderId] }).onDelete(
       'cascade',
     ),
@@ -484,11 +502,14 @@ export const returnLines = pgTable(
     /** The order line this returns. */
     lineNo: integer('line_no').notNull(),
     quantity: integer('quantity').notNull(),
+    /** How many of them the store put back in stock when the parcel arrived (RETURNED movements). */
+    restockedQuantity: integer('restocked_quantity').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.returnId, t.lineNo] }),
     index('return_lines_order_idx').on(t.tenantId, t.orderId, t.lineNo),
     check('return_lines_quantity_ck', sql`${t.quantity} > 0`),
+    check('return_lines_restocked_ck', sql`${t.restockedQuantity} >= 0 AND ${t.restockedQuantity} <= ${t.quantity}`),
     foreignKey({
       columns: [t.tenantId, t.returnId],
       foreignColumns: [returnRequests.tenantId, returnRequests.returnId],
@@ -508,7 +529,16 @@ export const returnStatusHistory = pgTable(
     returnId: text('return_id').notNull(),
     seq: integer('seq').notNull(),
     status: text('status').notNull(),
+    /** Shown to the shopper: the store's instructions, the reason for a rejection. */
     note: text('note'),
+    /** For the store only ("restocked 2 of 3"). */
+    reason: text('reason'),
+    /** The money a `refunded` step gave back (minor units, the order's currency). */
+    amount: integer('amount'),
+    /** Who acted: shopper, staff or system (the RequestContext's actor); null on older rows. */
+    actorKind: text('actor_kind'),
+    actorId: text('actor_id'),
+    actorName: text('actor_name'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

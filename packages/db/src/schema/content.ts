@@ -61,14 +61,45 @@ export const contactMessages = pgTable(
     /** Kept to rate-limit senders across app processes; cleared with the message. */
     clientIp: text('client_ip'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The owner's inbox (decision 047): new (unread), read, archived; moved only by message-state.ts. */
+    status: text('status', { enum: ['new', 'read', 'archived'] })
+      .notNull()
+      .default('new'),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.messageId] }),
     index('contact_messages_store_idx').on(t.tenantId, t.productStoreId, t.createdAt),
+    // The inbox and archive tabs and the unread count: by status, newest first.
+    index('contact_messages_status_idx').on(t.tenantId, t.productStoreId, t.status, t.createdAt, t.messageId),
     index('contact_messages_ip_idx').on(t.tenantId, t.clientIp, t.createdAt),
     foreignKey({
       columns: [t.tenantId, t.productStoreId],
       foreignColumns: [productStores.tenantId, productStores.productStoreId],
     }),
+  ],
+);
+
+/** The store's replies to a contact message, sent by email and kept to show the thread. */
+export const contactMessageReplies = pgTable(
+  'contact_message_replies',
+  {
+    tenantId: text('tenant_id').notNull(),
+    replyId: text('reply_id').notNull(),
+    messageId: text('message_id').notNull(),
+    body: text('body').notNull(),
+    /** The staff member's user id and first name as they were when sending. */
+    sentBy: text('sent_by'),
+    sentByName: text('sent_by_name'),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.replyId] }),
+    index('contact_message_replies_message_idx').on(t.tenantId, t.messageId, t.sentAt),
+    foreignKey({
+      columns: [t.tenantId, t.messageId],
+      foreignColumns: [contactMessages.tenantId, contactMessages.messageId],
+    }).onDelete('cascade'),
   ],
 );

@@ -19,8 +19,12 @@ export const eventSchemas = {
   'stock.changed': z.object({ tenantId: id, productIds: z.array(id) }),
   /** A review of the product was published: its rating summary changed. */
   'review.created': z.object({ tenantId: id, productId: id }),
+  /** The store published, hid or answered a review of the product: its page and summary changed. */
+  'review.changed': z.object({ tenantId: id, productId: id }),
   /** An order moved from one status to another through its state machine. */
   'order.transitioned': z.object({ tenantId: id, orderId: id, from: id, to: id }),
+  /** A return request moved from one status to another (the store's decision, or the shopper's). */
+  'return.transitioned': z.object({ tenantId: id, returnId: id, orderId: id, from: id, to: id }),
   /** Money went back to the shopper of an order (a refund succeeded): takings and the order's payment changed. */
   'order.refunded': z.object({ tenantId: id, orderId: id, refundId: id }),
   /** Store settings changed; `what` names the part (e.g. 'theme', 'hosts', 'access'), '*' for any. */

@@ -11,7 +11,7 @@ import { AppError } from '../../lib/errors';
 
 /**
  * The SQL of the orders list, shared by the page, the API and the export so that they always select
- * the same orders (decision 042). Every path is served by an index of migration 0030 (EXPLAIN in the
+ * the same orders (decision 042). Every path is served by an index of migration 0033 (EXPLAIN in the
  * benchmark bench/orders-list-bench.ts).
  */
 

@@ -614,6 +614,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
             title: r.title,
             body: r.body,
             createdAt: r.createdAt.toISOString(),
+            reply: r.replyBody && r.repliedAt ? { text: r.replyBody, at: r.repliedAt.toISOString() } : null,
           })),
         },
         breadcrumb: firstCategory[0] ? await breadcrumb(ctx, firstCategory[0].id) : [],

@@ -1,4 +1,16 @@
-export { HOLDING_RETURN_STATUSES, RETURN_TRANSITIONS, RETURNABLE_ORDER_STATUSES } from './return-state';
+export {
+  canTransitionReturn,
+  HOLDING_RETURN_STATUSES,
+  RETURN_TRANSITIONS,
+  RETURNABLE_ORDER_STATUSES,
+} from './return-state';
+export {
+  type ReturnRow,
+  type ReturnTransitionOptions,
+  type ReturnTransitionResult,
+  returnTransitionRefused,
+  transitionReturn,
+} from './return-transition';
 export { returnsPages } from './returns.pages';
 export { returnsRoutes } from './returns.routes';
 export { createReturnsService, orderReturns, type ReturnsService } from './returns.service';

@@ -10,14 +10,15 @@ import type {
 } from '@app/contracts';
 import { RETURN_REASON_LABELS, RETURN_STATUS_LABELS } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, asc, count, eq, inArray, max } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { MailQueue } from '../mail/index';
 import type { OrdersService } from '../orders/index';
 import { storeIdentity } from '../store/index';
-import { canTransitionReturn, HOLDING_RETURN_STATUSES, RETURNABLE_ORDER_STATUSES } from './return-state';
+import { HOLDING_RETURN_STATUSES, RETURNABLE_ORDER_STATUSES } from './return-state';
+import { returnTransitionRefused, transitionReturn } from './return-transition';
 
 const o = schema.orders;
 const ol = schema.orderLines;
@@ -115,7 +116,12 @@ export async function orderReturns(
       })),
       history: history
         .filter((h) => h.returnId === r.returnId)
-        .map((h) => ({ status: h.status as ReturnStatus, note: h.note, at: h.createdAt.toISOString() })),
+        .map((h) => ({
+          status: h.status as ReturnStatus,
+          note: h.note,
+          amount: h.amount,
+          at: h.createdAt.toISOString(),
+        })),
     };
   });
   return { returns, returnable: returnableOf(order.status, order.lines, held) };
@@ -309,25 +315,8 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
      */
     async transition(ctx: TenantContext, returnId: string, to: ReturnStatus, note: string | null = null) {
       await db.transaction(async (tx) => {
-        const [row] = await tx
-          .select({ status: rr.status })
-          .from(rr)
-          .where(and(eq(rr.tenantId, ctx.tenantId), eq(rr.returnId, returnId)))
-          .for('update');
-        if (!row) throw AppError.notFound(`Return ${returnId} was not found.`);
-        const from = row.status as ReturnStatus;
-        if (!canTransitionReturn(from, to)) {
-          throw AppError.conflict(`Return ${returnId} is ${from}; it cannot become ${to}.`);
-        }
-        const [{ last } = { last: 0 }] = await tx
-          .select({ last: max(rh.seq) })
-          .from(rh)
-          .where(and(eq(rh.tenantId, ctx.tenantId), eq(rh.returnId, returnId)));
-        await tx
-          .update(rr)
-          .set({ status: to, updatedAt: new Date() })
-          .where(and(eq(rr.tenantId, ctx.tenantId), eq(rr.returnId, returnId)));
-        await tx.insert(rh).values({ tenantId: ctx.tenantId, returnId, seq: (last ?? 0) + 1, status: to, note });
+        const moved = await transitionReturn(tx, ctx, returnId, to, { note });
+        if (!moved.ok) throw returnTransitionRefused(moved);
       });
     },
   };

@@ -1,3 +1,6 @@
+export { reviewAdminPages } from './review-admin.pages';
+export { reviewAdminRoutes } from './review-admin.routes';
+export { createReviewAdminService, type ReviewAdminService } from './review-admin.service';
 export { reviewsPages } from './reviews.pages';
 export { reviewsRoutes } from './reviews.routes';
 export {

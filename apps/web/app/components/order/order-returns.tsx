@@ -1,5 +1,5 @@
-import type { FormOutcome, Order, ReturnField, ReturnStatus } from '@app/contracts';
-import { formatDate, RETURN_NOTE_MAX, RETURN_REASON_LABELS, RETURN_REASONS } from '@app/contracts/client';
+import type { FormOutcome, Order, ReturnField, ReturnRequest, ReturnStatus } from '@app/contracts';
+import { formatDate, formatMoney, RETURN_NOTE_MAX, RETURN_REASON_LABELS, RETURN_REASONS } from '@app/contracts/client';
 import { PackageOpen, Undo2 } from 'lucide-react';
 import { useNavigation } from 'react-router';
 import { FormAlert } from '../ui/form-field';
@@ -17,7 +17,46 @@ const BADGE: Record<ReturnStatus, string> = {
 const control =
   'h-11 rounded-md border border-slate-300 bg-white px-3 text-[15px] focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light';
 
-/** The order's return requests, newest first, each with its status. */
+/** What each step of a return means for the shopper, as one line. */
+const STEP_TITLE: Record<ReturnStatus, string> = {
+  requested: 'You asked to return this',
+  approved: 'Approved: please send it back',
+  received: 'Your parcel has arrived',
+  refunded: 'Refunded',
+  rejected: 'The store could not accept the return',
+  cancelled: 'You withdrew the request',
+};
+
+/**
+ * The steps of one return, oldest first: the store's instructions with the approval, the reason
+ * with a rejection, the amount with the refund. Text from the store is shown as written (escaped).
+ */
+function ReturnSteps({ ret, currency }: { ret: ReturnRequest; currency: string }) {
+  return (
+    <ol className="mt-3 space-y-2 border-l-2 border-slate-200 pl-4" aria-label={`Steps of return ${ret.returnId}`}>
+      {ret.history.map((h, i) => (
+        <li key={`${h.status}-${i}`} className="relative text-sm" data-testid={`return-step-${h.status}`}>
+          <span aria-hidden className="absolute top-1.5 -left-[1.3rem] size-2.5 rounded-full bg-slate-400" />
+          <p className="font-medium text-slate-900">
+            {STEP_TITLE[h.status]}
+            {h.status === 'refunded' && h.amount != null && `: ${formatMoney(h.amount, currency)}`}
+          </p>
+          <p className="text-xs text-slate-500">
+            <time dateTime={h.at}>{formatDate(h.at)}</time>
+          </p>
+          {h.note && h.status !== 'requested' && (
+            <p className="mt-1 rounded-md bg-slate-50 px-3 py-2 whitespace-pre-line break-words text-slate-700">
+              {h.status === 'rejected' ? 'Reason: ' : ''}
+              {h.note}
+            </p>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The order's return requests, newest first, each with its status and its steps. */
 function ReturnList({ order }: { order: Order }) {
   const byLine = new Map(order.lines.map((l) => [l.lineNo, l]));
   return (
@@ -44,6 +83,7 @@ function ReturnList({ order }: { order: Order }) {
             ))}
           </ul>
           {r.note && <p className="mt-2 text-sm break-words text-slate-600">“{r.note}”</p>}
+          <ReturnSteps ret={r} currency={order.currency} />
         </li>
       ))}
     </ul>

@@ -1,6 +1,8 @@
 import type { ProductDetails } from '@app/contracts';
 import { formatDate } from '@app/contracts/client';
 import { MessageSquareText } from 'lucide-react';
+import { useRouteLoaderData } from 'react-router';
+import type { loader as rootLoader } from '../../root';
 import { RatingStars } from './rating-stars';
 import { WriteReview, type WriteReviewProps } from './write-review';
 
@@ -15,6 +17,8 @@ export function Reviews({
   write?: WriteReviewProps;
 }) {
   const { average, count, distribution, latest } = summary;
+  // The store's replies are signed with its name, which the frame already has.
+  const storeName = useRouteLoaderData<typeof rootLoader>('root')?.shell.store.storeName ?? 'the store';
   return (
     <section aria-labelledby="reviews-heading" className="border-t border-slate-200 py-12" data-testid="reviews">
       <h2 id="reviews-heading" className="text-2xl font-bold tracking-tight text-slate-900">
@@ -78,6 +82,20 @@ export function Reviews({
                   <p className="mt-2 text-sm text-slate-500">
                     {r.authorName} · <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
                   </p>
+                  {r.reply && (
+                    <div
+                      className="mt-3 rounded-lg border-l-4 border-slate-300 bg-slate-50 px-4 py-3"
+                      data-testid="review-reply"
+                    >
+                      <p className="text-sm font-semibold text-slate-900">Response from {storeName}</p>
+                      <p className="mt-1 text-sm leading-6 break-words whitespace-pre-line text-slate-700">
+                        {r.reply.text}
+                      </p>
+                      <p className="mt-1 text-xs text-slate-500">
+                        <time dateTime={r.reply.at}>{formatDate(r.reply.at)}</time>
+                      </p>
+                    </div>
+                  )}
                 </article>
               </li>
             ))}

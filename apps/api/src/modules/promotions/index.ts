@@ -1,0 +1,3 @@
+export { promotionsPages } from './promotions.pages';
+export { promotionsRoutes } from './promotions.routes';
+export { createPromotionsService, type PromotionsService } from './promotions.service';

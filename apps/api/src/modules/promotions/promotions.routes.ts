@@ -1,0 +1,140 @@
+import {
+  dataEnvelope,
+  promoCodeCreateSchema,
+  promoCodeDetailSchema,
+  promoCodeFieldsSchema,
+  promoCodeListQuerySchema,
+  promoCodeListSchema,
+  promoCodeParamsSchema,
+  promoCodeViewSchema,
+} from '@app/contracts';
+import { z } from 'zod';
+import type { App } from '../../lib/app-types';
+import { changeErrors } from '../../lib/app-types';
+import type { PromotionsService } from './promotions.service';
+
+const noStore = { 'cache-control': 'private, no-store' };
+const P = '/api/v1/promo-codes';
+const one = { 200: dataEnvelope(promoCodeViewSchema), ...changeErrors };
+
+/**
+ * The owner's promo codes (issue 17 point 5; SPEC.md names no paths for them, so they sit beside the
+ * other owner routes under /api/v1). Each needs the orders permission (decision 041): codes change
+ * what orders cost.
+ */
+export async function promotionsRoutes(app: App, { promotions }: { promotions: PromotionsService }) {
+  app.get(
+    P,
+    {
+      config: { permission: 'orders' },
+      schema: {
+        tags: ['orders'],
+        summary: "The store's promo codes, newest first; filter by status",
+        querystring: promoCodeListQuerySchema,
+        response: { 200: dataEnvelope(promoCodeListSchema), ...changeErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await promotions.list(req.ctx, req.query) };
+    },
+  );
+
+  app.get(
+    `${P}/:code`,
+    {
+      config: { permission: 'orders' },
+      schema: {
+        tags: ['orders'],
+        summary: 'One promo code, with the orders that used it (newest first) and the discount each got',
+        params: promoCodeParamsSchema,
+        response: { 200: dataEnvelope(promoCodeDetailSchema), ...changeErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await promotions.get(req.ctx, req.params.code) };
+    },
+  );
+
+  app.post(
+    P,
+    {
+      config: { permission: 'orders' },
+      schema: {
+        tags: ['orders'],
+        summary: 'Create a promo code',
+        description:
+          'The code is stored upper-cased; 409 naming `code` when the store has it already. value: a percentage ' +
+          '(1-100) for kind percent, minor units for kind amount; minSubtotal in minor units; startsAt before endsAt.',
+        body: promoCodeCreateSchema,
+        response: { 201: dataEnvelope(promoCodeViewSchema), ...changeErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore).code(201);
+      return { data: await promotions.create(req.ctx, req.body) };
+    },
+  );
+
+  app.put(
+    `${P}/:code`,
+    {
+      config: { permission: 'orders' },
+      schema: {
+        tags: ['orders'],
+        summary: "Replace a promo code's rules (the code itself never changes)",
+        params: promoCodeParamsSchema,
+        body: promoCodeFieldsSchema,
+        response: one,
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await promotions.update(req.ctx, req.params.code, req.body) };
+    },
+  );
+
+  for (const intent of ['activate', 'deactivate'] as const) {
+    app.post(
+      `${P}/:code/${intent}`,
+      {
+        config: { permission: 'orders' },
+        schema: {
+          tags: ['orders'],
+          summary:
+            intent === 'activate'
+              ? 'Let shoppers use a promo code again'
+              : 'Stop a promo code: carts holding it lose it, orders placed with it keep it',
+          params: promoCodeParamsSchema,
+          response: one,
+        },
+      },
+      async (req, reply) => {
+        reply.headers(noStore);
+        return { data: await promotions[intent](req.ctx, req.params.code) };
+      },
+    );
+  }
+
+  app.delete(
+    `${P}/:code`,
+    {
+      config: { permission: 'orders' },
+      schema: {
+        tags: ['orders'],
+        summary: 'Delete a promo code no order used',
+        description: 'A code an order used is refused with 409: deactivate it instead (its redemptions are history).',
+        params: promoCodeParamsSchema,
+        response: {
+          200: dataEnvelope(z.object({ code: z.string(), deleted: z.literal(true) })),
+          ...changeErrors,
+        },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await promotions.remove(req.ctx, req.params.code) };
+    },
+  );
+}

@@ -1,0 +1,404 @@
+import type { ReturnActionResult, ReturnDetail } from '@app/contracts';
+import {
+  customerHref,
+  decimalAmount,
+  formatMoney,
+  orderHref,
+  REFUND_REASON_MAX,
+  RETURN_MESSAGE_MAX,
+} from '@app/contracts/client';
+import { ArrowLeft, LoaderCircle } from 'lucide-react';
+import { data, Link, useNavigation } from 'react-router';
+import { Card, DashboardLayout, primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
+import { ReturnBadge } from '../../components/manage-store/return-badge';
+import { FormAlert } from '../../components/ui/form-field';
+import { PostForm } from '../../components/ui/post-form';
+import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
+import { useActionToast } from '../../lib/use-action-toast';
+import type { Route } from './+types/returns_.$returnId';
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const ret = await dashboardRead(request, () => context.api.returnPage(params.returnId));
+  if (!ret) throw data({ message: 'No such return in this store.' }, { status: 404 });
+  return ret;
+}
+
+const INTENTS = ['approve', 'reject', 'receive', 'refund'] as const;
+type Intent = (typeof INTENTS)[number];
+
+/** One action per intent; what was typed comes back with a refusal, so nothing is lost. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const form = await request.formData();
+  const text = (k: string, max = 4000) => String(form.get(k) ?? '').slice(0, max);
+  const intent = text('intent', 20) as Intent;
+  const id = params.returnId;
+  const values: Record<string, string> = {};
+  for (const [k, v] of form) if (typeof v === 'string' && k !== '_csrf') values[k] = v.slice(0, 4000);
+  type Answer = ReturnActionResult<'instructions' | 'reason' | 'lines' | 'amount'>;
+  const run = (): Promise<Answer> => {
+    switch (intent) {
+      case 'approve':
+        return context.api.approveReturn(id, { instructions: text('instructions') });
+      case 'reject':
+        return context.api.rejectReturn(id, { reason: text('reason') });
+      case 'receive': {
+        const restock: Record<string, string> = {};
+        for (const [k, v] of form) {
+          const m = /^restock-(\d{1,5})$/.exec(k);
+          if (m?.[1] && typeof v === 'string') restock[m[1]] = v.slice(0, 20);
+        }
+        return context.api.receiveReturn(id, { restock });
+      }
+      case 'refund':
+        return context.api.refundReturn(id, { amount: text('amount', 40), reason: text('refundReason', 600) });
+      default:
+        return Promise.resolve({
+          ok: false as const,
+          status: 400 as const,
+          message: 'That action is not known here.',
+          fieldErrors: {},
+        });
+    }
+  };
+  const result = await dashboardRead(request, run);
+  return data({ intent, result, values }, { status: result.ok ? 200 : result.status });
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return dashboardMeta(matches, loaderData ? `Return ${loaderData.returnId}` : 'Return');
+}
+
+type Answer = Route.ComponentProps['actionData'];
+const field =
+  'w-full rounded-lg border bg-white px-2.5 py-2 text-sm text-neutral-900 focus:outline-none focus:ring-2 focus:ring-neutral-300';
+const errorsOf = (a: Answer, intent: Intent): Record<string, string | undefined> =>
+  a && a.intent === intent && !a.result.ok ? (a.result.fieldErrors as Record<string, string | undefined>) : {};
+const valuesOf = (a: Answer, intent: Intent) => (a && a.intent === intent && !a.result.ok ? a.values : undefined);
+
+function Pending({ intent, children }: { intent: Intent; children: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent;
+  return (
+    <>
+      {busy && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
+      {children}
+    </>
+  );
+}
+
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="mt-1 text-sm font-medium text-red-700" data-testid={id}>
+      {message}
+    </p>
+  );
+}
+
+/** requested: approve with the instructions the shopper gets by mail. */
+function ApproveCard({ answer }: { answer: Answer }) {
+  const e = errorsOf(answer, 'approve');
+  const v = valuesOf(answer, 'approve');
+  return (
+    <Card title="Approve the return">
+      <PostForm className="space-y-3" preventScrollReset>
+        <input type="hidden" name="intent" value="approve" />
+        <div>
+          <label htmlFor="instructions" className="mb-1 block text-sm font-medium text-neutral-800">
+            Instructions for the shopper
+          </label>
+          <textarea
+            id="instructions"
+            name="instructions"
+            rows={4}
+            required
+            maxLength={RETURN_MESSAGE_MAX}
+            defaultValue={v?.instructions ?? ''}
+            aria-invalid={e.instructions ? true : undefined}
+            aria-describedby="instructions-hint error-instructions"
+            placeholder="Where to send the parcel, and how to pack it."
+            className={`${field} ${e.instructions ? 'border-red-600' : 'border-neutral-300'}`}
+          />
+          <p id="instructions-hint" className="mt-1 text-xs text-neutral-600">
+            Emailed to the shopper and shown on their order page.
+          </p>
+          <FieldError id="error-instructions" message={e.instructions} />
+        </div>
+        <button type="submit" className={primaryAction}>
+          <Pending intent="approve">Approve</Pending>
+        </button>
+      </PostForm>
+    </Card>
+  );
+}
+
+/** approved: the parcel arrived; how many of each line go back to stock. */
+function ReceiveCard({ ret, answer }: { ret: ReturnDetail; answer: Answer }) {
+  const e = errorsOf(answer, 'receive');
+  const v = valuesOf(answer, 'receive');
+  return (
+    <Card title="Mark received">
+      <PostForm className="space-y-3" preventScrollReset>
+        <input type="hidden" name="intent" value="receive" />
+        <fieldset aria-describedby="restock-hint error-lines">
+          <legend className="mb-2 text-sm font-medium text-neutral-800">Back to stock</legend>
+          <ul className="divide-y divide-neutral-100 rounded-lg border border-neutral-200">
+            {ret.lines.map((l) => {
+              const id = `restock-${l.lineNo}`;
+              return (
+                <li key={l.lineNo} className="flex items-center justify-between gap-3 px-3 py-2">
+                  <label htmlFor={id} className="min-w-0 text-sm text-neutral-800">
+                    <span className="block truncate font-medium">{l.productName}</span>
+                    <span className="block text-xs text-neutral-600">
+                      {l.quantity} returned<span className="sr-only">: units back to stock</span>
+                    </span>
+                  </label>
+                  <input
+                    id={id}
+                    name={id}
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={l.quantity}
+                    defaultValue={v?.[id] ?? String(l.quantity)}
+                    aria-invalid={e.lines ? true : undefined}
+                    className={`h-9 w-20 rounded-lg border px-2.5 text-right text-sm tabular-nums ${e.lines ? 'border-red-600' : 'border-neutral-300'}`}
+                  />
+                </li>
+              );
+            })}
+          </ul>
+          <p id="restock-hint" className="mt-1 text-xs text-neutral-600">
+            Units that cannot be sold again (damaged, used) stay at 0: they are not put back in stock.
+          </p>
+          <FieldError id="error-lines" message={e.lines} />
+        </fieldset>
+        <button type="submit" className={primaryAction}>
+          <Pending intent="receive">Mark received</Pending>
+        </button>
+      </PostForm>
+    </Card>
+  );
+}
+
+/** received: the money goes back through the payment provider. */
+function RefundCard({ ret, answer }: { ret: ReturnDetail; answer: Answer }) {
+  const e = errorsOf(answer, 'refund');
+  const v = valuesOf(answer, 'refund');
+  return (
+    <Card title="Refund">
+      <PostForm className="space-y-3" preventScrollReset>
+        <input type="hidden" name="intent" value="refund" />
+        <div className="grid gap-3 sm:grid-cols-2">
+          <div>
+            <label htmlFor="amount" className="mb-1 block text-sm font-medium text-neutral-800">
+              Amount ({ret.currency})
+            </label>
+            <input
+              id="amount"
+              name="amount"
+              inputMode="decimal"
+              required
+              defaultValue={v?.amount ?? decimalAmount(ret.proposedRefund, ret.currency)}
+              aria-invalid={e.amount ? true : undefined}
+              aria-describedby="amount-hint error-amount"
+              className={`h-9 ${field} tabular-nums ${e.amount ? 'border-red-600' : 'border-neutral-300'}`}
+            />
+            <p id="amount-hint" className="mt-1 text-xs text-neutral-600">
+              The returned items with their tax: {formatMoney(ret.proposedRefund, ret.currency)}. At most{' '}
+              {formatMoney(ret.refundable, ret.currency)} can still be refunded on this order.
+            </p>
+            <FieldError id="error-amount" message={e.amount} />
+          </div>
+          <div>
+            <label htmlFor="refundReason" className="mb-1 block text-sm font-medium text-neutral-800">
+              Reason <span className="font-normal text-neutral-500">(optional, for your records)</span>
+            </label>
+            <input
+              id="refundReason"
+              name="refundReason"
+              maxLength={REFUND_REASON_MAX}
+              defaultValue={v?.refundReason ?? ''}
+              className={`h-9 ${field} border-neutral-300`}
+            />
+            <FieldError id="error-reason" message={e.reason} />
+          </div>
+        </div>
+        <button type="submit" className={primaryAction}>
+          <Pending intent="refund">Refund</Pending>
+        </button>
+      </PostForm>
+    </Card>
+  );
+}
+
+/** The secondary decision: a rejection needs a reason, which the shopper gets by mail. */
+function RejectForm({ answer }: { answer: Answer }) {
+  const e = errorsOf(answer, 'reject');
+  const v = valuesOf(answer, 'reject');
+  return (
+    <details className="rounded-xl border border-neutral-200 bg-white px-4 py-3" open={Boolean(e.reason)}>
+      <summary className="cursor-pointer text-sm font-semibold text-neutral-800">Reject the return…</summary>
+      <PostForm className="mt-3 space-y-3" preventScrollReset>
+        <input type="hidden" name="intent" value="reject" />
+        <div>
+          <label htmlFor="reason" className="mb-1 block text-sm font-medium text-neutral-800">
+            Reason for the shopper
+          </label>
+          <textarea
+            id="reason"
+            name="reason"
+            rows={3}
+            required
+            maxLength={RETURN_MESSAGE_MAX}
+            defaultValue={v?.reason ?? ''}
+            aria-invalid={e.reason ? true : undefined}
+            aria-describedby="error-reason-reject"
+            className={`${field} ${e.reason ? 'border-red-600' : 'border-neutral-300'}`}
+          />
+          <FieldError id="error-reason-reject" message={e.reason} />
+        </div>
+        <button type="submit" className={`${secondaryAction} text-red-700`}>
+          <Pending intent="reject">Reject return</Pending>
+        </button>
+      </PostForm>
+    </details>
+  );
+}
+
+/** One return request: what came back and why, the order and customer, the decisions and history. */
+export default function ReturnPage({ loaderData: ret, actionData }: Route.ComponentProps) {
+  useActionToast(actionData?.result);
+  const failed = actionData && !actionData.result.ok ? actionData.result : null;
+  const money = (n: number) => formatMoney(n, ret.currency);
+  return (
+    <DashboardLayout
+      title={`Return ${ret.returnId}`}
+      description={
+        <>
+          <Link
+            to="/manage-store/returns"
+            className="inline-flex items-center gap-1 font-medium text-neutral-700 underline-offset-2 hover:underline"
+          >
+            <ArrowLeft aria-hidden className="size-4" /> Returns
+          </Link>{' '}
+          · Requested <time dateTime={ret.createdAt}>{formatDateTime(ret.createdAt)}</time>
+        </>
+      }
+      action={<ReturnBadge status={ret.status} label={ret.statusLabel} />}
+    >
+      <FormAlert message={failed && Object.keys(failed.fieldErrors).length === 0 ? failed.message : null} />
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="min-w-0 space-y-4">
+          {ret.next.includes('approved') && <ApproveCard answer={actionData} />}
+          {ret.next.includes('received') && <ReceiveCard ret={ret} answer={actionData} />}
+          {ret.next.includes('refunded') && <RefundCard ret={ret} answer={actionData} />}
+          {ret.next.includes('rejected') && <RejectForm answer={actionData} />}
+          <Card title="Items" flush>
+            <div className="overflow-x-auto border-t border-neutral-100">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Items asked back</caption>
+                <thead className="bg-neutral-50 text-xs text-neutral-600">
+                  <tr>
+                    <th scope="col" className="px-4 py-2 font-medium">
+                      Product
+                    </th>
+                    <th scope="col" className="px-2 py-2 text-right font-medium">
+                      Qty
+                    </th>
+                    <th scope="col" className="px-2 py-2 text-right font-medium">
+                      Unit price
+                    </th>
+                    <th scope="col" className="px-4 py-2 text-right font-medium">
+                      Restocked
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-neutral-100">
+                  {ret.lines.map((l) => (
+                    <tr key={l.lineNo} data-testid="return-line">
+                      <td className="px-4 py-2 text-neutral-900">
+                        {l.productName}
+                        {l.optionsText && <span className="block text-xs text-neutral-500">{l.optionsText}</span>}
+                      </td>
+                      <td className="px-2 py-2 text-right tabular-nums">{l.quantity}</td>
+                      <td className="whitespace-nowrap px-2 py-2 text-right tabular-nums">{money(l.unitPrice)}</td>
+                      <td className="px-4 py-2 text-right tabular-nums">
+                        {ret.status === 'requested' || ret.status === 'approved' ? '—' : l.restockedQuantity}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Card>
+          <Card title="History" flush>
+            <ol className="divide-y divide-neutral-100 border-t border-neutral-100" aria-label="Return history">
+              {[...ret.history].reverse().map((h) => (
+                <li key={`${h.status}-${h.at}`} className="px-4 py-2.5 text-sm">
+                  <div className="flex flex-wrap items-baseline justify-between gap-2">
+                    <span className="font-medium text-neutral-900">
+                      {h.amount != null ? `${h.statusLabel} · ${money(h.amount)}` : h.statusLabel}
+                    </span>
+                    <span className="text-xs text-neutral-600">
+                      <time dateTime={h.at}>{formatDateTime(h.at)}</time>
+                      {h.actorName && ` · ${h.actorName}`}
+                    </span>
+                  </div>
+                  {h.note && <p className="mt-0.5 whitespace-pre-line break-words text-neutral-700">{h.note}</p>}
+                  {h.reason && <p className="mt-0.5 text-xs text-neutral-600">{h.reason}</p>}
+                </li>
+              ))}
+              {ret.refunds
+                .filter((r) => r.status !== 'succeeded')
+                .map((r) => (
+                  <li key={r.refundId} className="px-4 py-2.5 text-sm">
+                    <span className="font-medium text-red-800">
+                      Refund of {money(r.amount)} {r.status === 'failed' ? 'failed' : 'pending'}
+                    </span>
+                    {r.failure && <p className="mt-0.5 text-neutral-700">{r.failure}</p>}
+                  </li>
+                ))}
+            </ol>
+          </Card>
+        </div>
+        <div className="space-y-4">
+          <Card title="Reason">
+            <p className="text-sm font-medium text-neutral-900">{ret.reasonLabel}</p>
+            {ret.note ? (
+              <p className="mt-1 whitespace-pre-line break-words text-sm text-neutral-700">“{ret.note}”</p>
+            ) : (
+              <p className="mt-1 text-sm text-neutral-500">No note from the shopper.</p>
+            )}
+          </Card>
+          <Card title="Order">
+            <Link
+              to={orderHref(ret.orderId)}
+              className="text-sm font-semibold text-neutral-900 underline underline-offset-2"
+            >
+              {ret.orderId}
+            </Link>
+            <dl className="mt-2 grid grid-cols-2 gap-x-2 gap-y-1 text-sm">
+              <dt className="text-neutral-600">Placed</dt>
+              <dd className="text-right text-neutral-900">{formatDateTime(ret.order.placedAt)}</dd>
+              <dt className="text-neutral-600">Total</dt>
+              <dd className="text-right tabular-nums text-neutral-900">{money(ret.order.grandTotal)}</dd>
+              <dt className="text-neutral-600">Refunded</dt>
+              <dd className="text-right tabular-nums text-neutral-900">{money(ret.order.refundedAmount)}</dd>
+            </dl>
+          </Card>
+          <Card title="Customer">
+            <Link
+              to={customerHref({ userId: ret.customer.userId, email: ret.customer.email })}
+              className="text-sm font-semibold text-neutral-900 underline underline-offset-2"
+            >
+              {ret.customer.name ?? ret.customer.email}
+            </Link>
+            <p className="mt-1 break-all text-sm text-neutral-700">{ret.customer.email}</p>
+            {!ret.customer.userId && <p className="text-xs text-neutral-500">Guest</p>}
+          </Card>
+        </div>
+      </div>
+    </DashboardLayout>
+  );
+}
