@@ -51,6 +51,7 @@ import {
 } from './modules/media/index';
 import { createNewsletterService, newsletterPages, newsletterRoutes } from './modules/newsletter/index';
 import { createOrderAdminService, orderAdminPages, orderAdminRoutes } from './modules/order-admin/index';
+import { createOrderListService, orderListPages, orderListRoutes } from './modules/order-list/index';
 import {
   createInvoiceRenderer,
   createOrderRefunds,
@@ -405,6 +406,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
   const catalogAdmin = createCatalogAdminService(database.db, { audit, events, media, tenants });
   const productList = createProductListService(database.db, { audit, events, jobs });
+  const orderList = createOrderListService(database.db, { audit });
   const productImports = createProductImportService(database.db, {
     jobs,
     events,
@@ -508,6 +510,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(promotionsRoutes, { promotions });
   await app.register(orderAdminRoutes, { orderAdmin });
   await app.register(productListRoutes, { productList });
+  await app.register(orderListRoutes, { orderList });
   await app.register(productImportRoutes, { imports: productImports });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
@@ -569,6 +572,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         productAdminPages({ productAdmin }),
         productListPages({ productList }),
         promotionsPages({ db: database.db, promotions }),
+        orderListPages({ orderList }),
       ],
     });
   }

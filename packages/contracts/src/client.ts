@@ -9,6 +9,7 @@ export * from './messages';
 export * from './moderation-display';
 export * from './money';
 export * from './order-display';
+export * from './order-list-options';
 export * from './product-csv';
 export * from './product-import-help';
 export * from './product-list-options';

@@ -25,6 +25,8 @@ export * from './money';
 export * from './newsletter';
 export * from './order-admin';
 export * from './order-display';
+export * from './order-list';
+export * from './order-list-options';
 export * from './order-page';
 export * from './pages/index';
 export * from './product-admin';

@@ -21,6 +21,7 @@ import type { CmsPages } from './cms';
 import type { ContactPages } from './contact';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
+import type { OrderListPages } from './order-list';
 import type { OrdersPages } from './orders';
 import type { ProductListPages } from './product-list';
 import type { ReturnAdminPages } from './return-admin';
@@ -43,6 +44,7 @@ export type {
   DraftsPages,
   MediaPages,
   NewsletterPages,
+  OrderListPages,
   OrdersPages,
   ProductListPages,
   ReturnAdminPages,
@@ -90,7 +92,8 @@ export interface PageApi
     ProductImportPages,
     PromoCodesPages,
     ReviewAdminPages,
-    ContactInboxPages {}
+    ContactInboxPages,
+    OrderListPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

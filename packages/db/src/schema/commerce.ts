@@ -251,6 +251,14 @@ export const orders = pgTable(
     // The dashboard's orders waiting in a status and a period's sales, and the sweep of orders stuck
     // in placed (status equal, placed_at a range): one index serves all three.
     index('orders_status_placed_idx').on(t.tenantId, t.status, t.placedAt),
+    // The dashboard's orders list (decision 042): newest/oldest and by total, ties by order id, and
+    // its search (order id or email by their beginning, the ship-to name by its beginning or a part).
+    index('orders_list_placed_idx').on(t.tenantId, t.placedAt, t.orderId),
+    index('orders_list_total_idx').on(t.tenantId, t.grandTotal, t.orderId),
+    index('orders_id_prefix_idx').on(t.tenantId, sql`lower(${t.orderId}) text_pattern_ops`),
+    index('orders_email_prefix_idx').on(t.tenantId, sql`lower(${t.email}) text_pattern_ops`),
+    index('orders_ship_name_prefix_idx').on(t.tenantId, sql`lower(${t.shipTo}->>'toName') text_pattern_ops`),
+    index('orders_ship_name_trgm_idx').using('gin', sql`lower(${t.shipTo}->>'toName') gin_trgm_ops`),
     check(
       'orders_totals_ck',
       sql`${t.grandTotal} = ${t.subtotal} - ${t.discount} + ${t.shippingTotal} + ${t.taxTotal}`,

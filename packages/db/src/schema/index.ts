@@ -7,6 +7,7 @@ export * from './drafts';
 export * from './jobs';
 export * from './media';
 export * from './newsletter';
+export * from './order-views';
 export * from './product-imports';
 export * from './sitemap';
 export * from './staff';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   foreignKey,
@@ -43,6 +44,8 @@ export const users = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.userId] }),
     uniqueIndex('users_email_uq').on(t.tenantId, t.email),
+    // The orders list's search by an account's name (decision 042): part of "first last".
+    index('users_name_trgm_idx').using('gin', sql`lower(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
   ],
 );

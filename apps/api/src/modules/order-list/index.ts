@@ -1,0 +1,3 @@
+export { orderListPages } from './order-list.pages';
+export { orderListRoutes } from './order-list.routes';
+export { createOrderListService, ORDER_CSV_COLUMNS, type OrderListService } from './order-list.service';
