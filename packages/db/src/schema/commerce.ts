@@ -241,6 +241,16 @@ export const orders = pgTable(
     // The dashboard's orders waiting in a status and a period's sales, and the sweep of orders stuck
     // in placed (status equal, placed_at a range): one index serves all three.
     index('orders_status_placed_idx').on(t.tenantId, t.status, t.placedAt),
+    // The home's returning customers (decision 048): "had this customer (account, else email) a
+    // paid order before the period?" is one probe of this index per customer of the period, answered
+    // from the index alone (status and currency are in it).
+    index('orders_customer_key_idx').on(
+      t.tenantId,
+      sql`coalesce(${t.userId}, lower(${t.email}))`,
+      t.placedAt,
+      t.status,
+      t.currency,
+    ),
     check(
       'orders_totals_ck',
       sql`${t.grandTotal} = ${t.subtotal} - ${t.discount} + ${t.shippingTotal} + ${t.taxTotal}`,
