@@ -1,19 +1,9 @@
 import { z } from 'zod';
+import { MAX_RANGE_DAYS, RANGE_PRESETS } from './analytics-ranges';
 import type { StaffPermission } from './staff-permissions';
 
-/** The home's range presets (decision 048): whole UTC days, today included. */
-export const RANGE_PRESETS = ['today', '7d', '30d', '90d', 'month', 'custom'] as const;
-export type RangePreset = (typeof RANGE_PRESETS)[number];
-export const RANGE_LABELS: Record<RangePreset, string> = {
-  today: 'Today',
-  '7d': 'Last 7 days',
-  '30d': 'Last 30 days',
-  '90d': 'Last 90 days',
-  month: 'This month',
-  custom: 'Custom range',
-};
-/** The longest custom range, in days (a year, a leap year included). */
-export const MAX_RANGE_DAYS = 366;
+export * from './analytics-ranges';
+
 export const TOP_PRODUCTS_LIMIT = 8;
 
 const isoDay = z

@@ -1,13 +1,5 @@
-import {
-  type Analytics,
-  type ComparedFigure,
-  type DashboardHome,
-  type DashboardHomePage,
-  MAX_RANGE_DAYS,
-  RANGE_LABELS,
-  RANGE_PRESETS,
-} from '@app/contracts';
-import { formatMoney, orderHref } from '@app/contracts/client';
+import type { Analytics, ComparedFigure, DashboardHome, DashboardHomePage } from '@app/contracts';
+import { formatMoney, MAX_RANGE_DAYS, orderHref, RANGE_LABELS, RANGE_PRESETS } from '@app/contracts/client';
 import { BarChart3, Broom, ExternalLink, History, Inbox, Lock, PackageCheck } from 'lucide-react';
 import { Form, Link } from 'react-router';
 import {
