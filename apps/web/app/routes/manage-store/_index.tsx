@@ -89,17 +89,23 @@ function RangeForm({ home }: { home: DashboardHomePage }) {
   const field = (name: 'range' | 'from' | 'to') =>
     err?.field === name ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
   return (
-    <Form method="get" className={`${cardClass} flex flex-wrap items-end gap-3 p-3 sm:p-4`} aria-label="Date range">
-      <label className="flex flex-col gap-1 text-xs font-medium text-neutral-600">
-        Date range
-        <select name="range" defaultValue={value} key={value} className={inputClass} {...field('range')}>
+    <Form
+      method="get"
+      className={`${cardClass} flex flex-wrap items-end gap-3 p-3 sm:p-4`}
+      aria-label="Range of the figures"
+    >
+      <div className="flex flex-col gap-1">
+        <label htmlFor="range" className="text-xs font-medium text-neutral-600">
+          Date range
+        </label>
+        <select id="range" name="range" defaultValue={value} key={value} className={inputClass} {...field('range')}>
           {RANGE_PRESETS.map((r) => (
             <option key={r} value={r}>
               {RANGE_LABELS[r]}
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <label className="flex flex-col gap-1 text-xs font-medium text-neutral-600">
         From
         <input type="date" name="from" defaultValue={from} key={`f${from}`} className={inputClass} {...field('from')} />
@@ -191,17 +197,12 @@ function Figure({
   show: (n: number) => string;
   percent?: boolean;
 }) {
-  const title = `${label}, ${range.toLowerCase()}`;
+  // "Sales, last 30 days": the region's name says the range, as the picker above it does.
+  const title = `${label}, ${/^(Last|This|Today)/.test(range) ? range.toLowerCase() : range}`;
   return (
-    <section aria-labelledby={cardId(label)} className={`${cardClass} p-3 sm:p-4`}>
-      <h2 id={cardId(label)} className="text-sm font-medium text-neutral-600">
-        {label}
-        <span className="sr-only">, {range.toLowerCase()}</span>
-      </h2>
-      <p
-        className="mt-1 text-xl font-bold tracking-tight break-words text-neutral-900 tabular-nums sm:text-2xl"
-        title={title}
-      >
+    <section aria-label={title} className={`${cardClass} p-3 sm:p-4`}>
+      <h2 className="text-sm font-medium text-neutral-600">{label}</h2>
+      <p className="mt-1 text-xl font-bold tracking-tight break-words text-neutral-900 tabular-nums sm:text-2xl">
         {show(figure.value)}
       </p>
       <p className="mt-0.5 text-xs text-neutral-600">
