@@ -58,6 +58,13 @@ export function SalesChart({
               grid: { show: false },
               ticks: { stroke: '#e5e5e5' },
               font: '11px system-ui, sans-serif',
+              // Ticks on whole buckets only, so a day is never labelled twice.
+              incrs:
+                bucket === 'hour'
+                  ? [3600, 2 * 3600, 3 * 3600, 6 * 3600]
+                  : bucket === 'day'
+                    ? [86400, 2 * 86400, 7 * 86400, 14 * 86400]
+                    : [604800, 2 * 604800, 4 * 604800, 8 * 604800],
               values: (_u, splits) => splits.map((s) => bucketLabel(new Date(s * 1000).toISOString(), bucket)),
             },
             {
