@@ -77,13 +77,16 @@ export async function runAnalyticsBench(label: string, database: Database): Prom
       times.push(performance.now() - s);
     }
     times.sort((a, b) => a - b);
-    out.push({
+    const row = {
       database: label,
       range: q.range === 'custom' ? `custom ${q.from}..${q.to}` : q.range,
       'orders in range': first.analytics?.orders.value ?? 0,
       'p50 ms': ms(pct(times, 50)),
       'p95 ms': ms(pct(times, 95)),
-    });
+    };
+    // Printed as it comes, so a run stopped early still leaves its figures.
+    console.log(JSON.stringify(row));
+    out.push(row);
   }
 
   // The plan of each query path for the longest preset, so a missing index shows as a Seq Scan.
