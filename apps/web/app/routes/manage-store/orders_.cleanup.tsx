@@ -36,8 +36,8 @@ export default function OrdersCleanupPage({ loaderData: cleanup }: Route.Compone
       {cleanup.runs.length === 0 ? (
         <Card>
           <CardEmpty icon={<Broom className="size-6" />} title="Nothing has been released yet">
-            No unpaid order has needed it so far. When a payment never comes back, the order shows here
-            with what the clean-up did with it.
+            No unpaid order has needed it so far. When a payment never comes back, the order shows here with what the
+            clean-up did with it.
             {cleanup.idleRuns > 0 && ` The last ${cleanup.idleRuns} runs found nothing to do.`}
           </CardEmpty>
         </Card>
