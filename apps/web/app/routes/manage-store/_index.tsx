@@ -6,7 +6,6 @@ import {
   Card,
   CardEmpty,
   cardClass,
-  cardId,
   DashboardLayout,
   secondaryAction,
 } from '../../components/manage-store/dashboard-layout';
