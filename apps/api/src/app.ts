@@ -248,6 +248,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // Look-and-content kinds (theme, banners, pages, details) register with it where they are built.
   const drafts = createDraftsService(database.db, { audit, events });
   const dashboard = createDashboardService(database.db, {
+    cleanupAfterMinutes: config.STUCK_ORDER_MINUTES,
     lowStockThreshold: thresholds.get,
     // The home lists the latest entries to those who may read the log (the settings permission).
     async recentActivity(ctx, limit) {

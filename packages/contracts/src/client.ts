@@ -1,5 +1,6 @@
 // The zod-free part of the contracts, for browser code (see display.ts).
 export * from './address-fields';
+export * from './analytics-ranges';
 export * from './catalog-options';
 export * from './chat';
 export * from './csrf';

@@ -1,4 +1,10 @@
-import { dashboardHomeSchema, dataEnvelope, errorEnvelopeSchema } from '@app/contracts';
+import {
+  analyticsQuerySchema,
+  dashboardHomeSchema,
+  dataEnvelope,
+  errorEnvelopeSchema,
+  ordersCleanupSchema,
+} from '@app/contracts';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
 import type { DashboardService } from './dashboard.service';
@@ -13,15 +19,33 @@ export async function dashboardRoutes(app: App, { dashboard }: { dashboard: Dash
       config: { permission: 'staff' },
       schema: {
         tags: ['dashboard'],
-        summary: "The dashboard home: today's and 30 days' sales, orders to fulfil, low stock, latest activity",
+        summary:
+          'The dashboard home: sales, orders, average order value and returning customers over a range, with the previous period; sales over time, top products, orders to fulfil, low stock, latest activity',
         description:
-          'Staff of the store only: a visitor gets 401, a shopper 403. "Today" is the UTC calendar day; amounts are minor units of `currency`.',
+          'Staff of the store only: a visitor gets 401, a shopper 403. `range` is a preset or `custom` with `from` and `to` (inclusive UTC days, at most 366 days). Staff without the orders permission get `analytics`, `toFulfil` and `cleanup` as null. Amounts are minor units of `currency`.',
+        querystring: analyticsQuerySchema,
         response: { 200: dataEnvelope(dashboardHomeSchema), ...errors },
       },
     },
     async (req, reply) => {
       reply.header('cache-control', 'private, no-store');
-      return { data: await dashboard.home(req.ctx) };
+      return { data: await dashboard.home(req.ctx, req.query) };
+    },
+  );
+
+  app.get(
+    '/api/v1/dashboard/orders-cleanup',
+    {
+      config: { permission: 'orders' },
+      schema: {
+        tags: ['dashboard'],
+        summary: "The unpaid-order clean-up's runs: what each cancelled, completed or left, and why",
+        response: { 200: dataEnvelope(ordersCleanupSchema), ...errors },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await dashboard.cleanup(req.ctx) };
     },
   );
 }

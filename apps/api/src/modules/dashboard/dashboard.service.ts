@@ -1,29 +1,29 @@
 import {
   ACTIVITY_LIMIT,
   type ActivityEntry,
+  type AnalyticsQuery,
+  type CleanupRun,
   type DashboardHome,
   LOW_STOCK_LIMIT,
   LOW_STOCK_THRESHOLD,
   type OrderStatus,
-  orderStatuses,
+  type OrdersCleanup,
   TO_FULFIL_LIMIT,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, asc, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
-import type { RequestContext } from '../../lib/context';
+import { hasPermission, type RequestContext } from '../../lib/context';
+import { STUCK_ORDER_SWEEP, type SweepResult } from '../checkout/index';
+import { createAnalytics, resolveRange } from './analytics';
 
 const o = schema.orders;
 const p = schema.products;
 const u = schema.users;
 
-/**
- * An order counts as a sale once it was paid: every status but `placed` (awaiting payment) and
- * `cancelled` (never paid). Refunded orders stay counted: these are gross sales, as Shopify's
- * home shows them; refunds belong to a finance report, not here.
- */
-export const SOLD_STATUSES = orderStatuses.filter((s) => s !== 'placed' && s !== 'cancelled');
 const TO_FULFIL: OrderStatus = 'paid';
 const DAY_MS = 24 * 3600 * 1000;
+/** How many of the clean-up's latest runs its page reads. */
+const CLEANUP_RUNS = 200;
 
 export interface DashboardDeps {
   /**
@@ -36,11 +36,8 @@ export interface DashboardDeps {
   now?: () => Date;
   /** The store's low-stock threshold (the inventory module's); LOW_STOCK_THRESHOLD when absent. */
   lowStockThreshold?: (ctx: RequestContext) => Promise<number>;
-}
-
-/** The start of `now`'s UTC calendar day. A store time zone would replace UTC here (decision 021). */
-function startOfUtcDay(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  /** Minutes an unpaid order waits before the clean-up releases it (the sweep's setting); default 30. */
+  cleanupAfterMinutes?: number;
 }
 
 /** What the owner sees first: takings, orders waiting, stock running out, and who changed what. */
@@ -60,35 +57,26 @@ export function createDashboardService(db: Db, deps: DashboardDeps = {}) {
     return row?.currency ?? 'USD';
   }
 
-  /**
-   * Today's and the last 30 days' sales in one pass over the 30 days' paid orders: the index
-   * (tenant, status, placed_at) gives a range per paid status, no order outside the window is read.
-   */
-  async function sales(ctx: RequestContext, currency: string, now: Date) {
-    const today = startOfUtcDay(now);
-    const from = new Date(today.getTime() - 29 * DAY_MS);
-    const inToday = sql`${o.placedAt} >= ${today.toISOString()}::timestamptz`;
+  const analytics = createAnalytics(db);
+
+  /** How many orders the clean-up released (cancelled or completed) in its runs since `since`. */
+  async function released(ctx: RequestContext, since: Date) {
+    const j = schema.jobs;
     const [row] = await db
       .select({
-        todayTotal: sql<string>`coalesce(sum(${o.grandTotal}) filter (where ${inToday}), 0)`,
-        todayOrders: sql<string>`count(*) filter (where ${inToday})`,
-        total: sql<string>`coalesce(sum(${o.grandTotal}), 0)`,
-        orders: count(),
+        n: sql<string>`coalesce(sum(jsonb_array_length(coalesce(${j.result}->'cancelled', '[]'::jsonb))
+                                  + jsonb_array_length(coalesce(${j.result}->'paid', '[]'::jsonb))), 0)`,
       })
-      .from(o)
+      .from(j)
       .where(
         and(
-          eq(o.tenantId, ctx.tenantId),
-          inArray(o.status, SOLD_STATUSES),
-          gte(o.placedAt, from),
-          eq(o.currency, currency),
+          eq(j.tenantId, ctx.tenantId),
+          eq(j.type, STUCK_ORDER_SWEEP),
+          gte(j.createdAt, since),
+          eq(j.status, 'succeeded'),
         ),
       );
-    // Sums of integers come back as numeric text: exact, and far inside Number's safe range.
-    return {
-      today: { total: Number(row?.todayTotal ?? 0), orders: Number(row?.todayOrders ?? 0) },
-      last30Days: { total: Number(row?.total ?? 0), orders: Number(row?.orders ?? 0) },
-    };
+    return Number(row?.n ?? 0);
   }
 
   async function toFulfil(ctx: RequestContext) {
@@ -152,18 +140,101 @@ export function createDashboardService(db: Db, deps: DashboardDeps = {}) {
 
   return {
     /** The home page's figures; the caller has checked that `ctx` is staff of this store. */
-    async home(ctx: RequestContext, opts: { lowStockThreshold?: number } = {}): Promise<DashboardHome> {
+    async home(
+      ctx: RequestContext,
+      query: AnalyticsQuery = { range: '30d' },
+      opts: { lowStockThreshold?: number } = {},
+    ): Promise<DashboardHome> {
       const now = clock();
-      const currency = await storeCurrency(ctx);
-      const threshold =
-        opts.lowStockThreshold ?? (deps.lowStockThreshold ? await deps.lowStockThreshold(ctx) : LOW_STOCK_THRESHOLD);
-      const [sold, waiting, low, recent] = await Promise.all([
-        sales(ctx, currency, now),
-        toFulfil(ctx),
+      const range = resolveRange(query, now);
+      // Sales and orders are the orders permission's (decision 041); other staff see stock and activity.
+      const sales = hasPermission(ctx, 'orders');
+      const [currency, threshold] = await Promise.all([
+        storeCurrency(ctx),
+        opts.lowStockThreshold ?? (deps.lowStockThreshold ? deps.lowStockThreshold(ctx) : LOW_STOCK_THRESHOLD),
+      ]);
+      const since = new Date(now.getTime() - 7 * DAY_MS);
+      const [figures, waiting, low, recent, cleanup] = await Promise.all([
+        sales ? analytics.figures(ctx.tenantId, currency, range) : null,
+        sales ? toFulfil(ctx) : null,
         lowStock(ctx, threshold),
         activity(ctx),
+        sales ? released(ctx, since) : null,
       ]);
-      return { currency, asOf: now.toISOString(), sales: sold, toFulfil: waiting, lowStock: low, activity: recent };
+      return {
+        currency,
+        asOf: now.toISOString(),
+        range,
+        analytics: figures,
+        cleanup: cleanup === null ? null : { released: cleanup, since: since.toISOString() },
+        toFulfil: waiting,
+        lowStock: low,
+        activity: recent,
+      };
+    },
+
+    /**
+     * The clean-up's runs for this store, newest first: what each cancelled, completed or left, and
+     * why (the order history's reason for what it moved, the run's own words for what it left).
+     */
+    async cleanup(ctx: RequestContext): Promise<OrdersCleanup> {
+      const j = schema.jobs;
+      const jobs = await db
+        .select({
+          jobId: j.jobId,
+          status: j.status,
+          result: j.result,
+          progress: j.progress,
+          lastError: j.lastError,
+          at: sql<Date>`coalesce(${j.finishedAt}, ${j.startedAt}, ${j.createdAt})`.mapWith((v) => new Date(v)),
+        })
+        .from(j)
+        .where(
+          and(eq(j.tenantId, ctx.tenantId), eq(j.type, STUCK_ORDER_SWEEP), inArray(j.status, ['succeeded', 'failed'])),
+        )
+        .orderBy(desc(j.createdAt), desc(j.jobId))
+        .limit(CLEANUP_RUNS);
+      const moved = jobs.flatMap((run) => {
+        const r = run.result as Partial<SweepResult> | null;
+        return [...(r?.cancelled ?? []), ...(r?.paid ?? [])];
+      });
+      const h = schema.orderStatusHistory;
+      const reasons = new Map<string, string>();
+      if (moved.length > 0) {
+        const rows = await db
+          .select({ orderId: h.orderId, status: h.status, reason: h.reason, note: h.note })
+          .from(h)
+          .where(and(eq(h.tenantId, ctx.tenantId), inArray(h.orderId, moved), eq(h.fromStatus, 'placed')));
+        for (const row of rows) reasons.set(`${row.orderId}:${row.status}`, row.reason ?? row.note ?? '');
+      }
+      const runs: CleanupRun[] = [];
+      let idleRuns = 0;
+      for (const run of jobs) {
+        const r = (run.result ?? {}) as Partial<SweepResult>;
+        const errors = [
+          ...((run.progress as { errors?: string[] } | null)?.errors ?? []),
+          ...(run.status === 'failed' && run.lastError ? [run.lastError] : []),
+        ];
+        const orders: CleanupRun['orders'] = [
+          ...(r.cancelled ?? []).map((orderId) => ({
+            orderId,
+            action: 'cancelled' as const,
+            why: reasons.get(`${orderId}:cancelled`) || 'no payment arrived',
+          })),
+          ...(r.paid ?? []).map((orderId) => ({
+            orderId,
+            action: 'paid' as const,
+            why: reasons.get(`${orderId}:paid`) || 'the payment was found',
+          })),
+          ...(r.left ?? []).map((x) => ({ orderId: x.orderId, action: 'left' as const, why: x.why })),
+        ];
+        if (orders.length === 0 && errors.length === 0) {
+          idleRuns++;
+          continue;
+        }
+        runs.push({ jobId: run.jobId, status: run.status, at: run.at.toISOString(), orders, errors });
+      }
+      return { afterMinutes: deps.cleanupAfterMinutes ?? 30, runs: runs.slice(0, 50), idleRuns };
     },
   };
 }

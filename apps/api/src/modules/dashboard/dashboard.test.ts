@@ -33,15 +33,15 @@ const rows = async <T>(q: SQL) => ((await t.database.db.execute(q)) as unknown a
  */
 async function expected(tenantId: string, productStoreId: string) {
   const day = sql`(date_trunc('day', now() at time zone 'UTC') at time zone 'UTC')`;
-  const [sales] = await rows<{ today_total: string; today_orders: string; total: string; orders: string }>(sql`
-    SELECT coalesce(sum(grand_total) FILTER (WHERE placed_at >= ${day}), 0) AS today_total,
-           count(*) FILTER (WHERE placed_at >= ${day}) AS today_orders,
-           coalesce(sum(grand_total), 0) AS total,
-           count(*) AS orders
+  const [sales] = await rows<{ total: string; orders: string; prev_total: string; prev_orders: string }>(sql`
+    SELECT coalesce(sum(grand_total) FILTER (WHERE placed_at >= ${day} - interval '29 days'), 0) AS total,
+           count(*) FILTER (WHERE placed_at >= ${day} - interval '29 days') AS orders,
+           coalesce(sum(grand_total) FILTER (WHERE placed_at < ${day} - interval '29 days'), 0) AS prev_total,
+           count(*) FILTER (WHERE placed_at < ${day} - interval '29 days') AS prev_orders
       FROM orders
      WHERE tenant_id = ${tenantId}
        AND status NOT IN ('placed', 'cancelled')
-       AND placed_at >= ${day} - interval '29 days'
+       AND placed_at >= ${day} - interval '59 days'
        AND currency = (SELECT currency_uom_id FROM product_stores
                         WHERE tenant_id = ${tenantId} AND product_store_id = ${productStoreId})`);
   const waiting = await rows<{ order_id: string; name: string | null }>(sql`
@@ -54,8 +54,8 @@ async function expected(tenantId: string, productStoreId: string) {
      ORDER BY stock_quantity, product_name, product_id LIMIT 8`);
   return {
     sales: {
-      today: { total: Number(sales?.today_total), orders: Number(sales?.today_orders) },
-      last30Days: { total: Number(sales?.total), orders: Number(sales?.orders) },
+      sales: { value: Number(sales?.total), previous: Number(sales?.prev_total) },
+      orders: { value: Number(sales?.orders), previous: Number(sales?.prev_orders) },
     },
     toFulfilCount: waiting.length,
     toFulfilIds: waiting.slice(0, 5).map((r) => r.order_id),
@@ -77,7 +77,10 @@ describe('GET /api/v1/dashboard/home', () => {
     const data = res.json().data as DashboardHome;
     const want = await expected('lighting', '9000');
     expect(data.currency).toBe('USD');
-    expect(data.sales).toEqual(want.sales);
+    expect(data.range).toMatchObject({ preset: '30d', days: 30, bucket: 'day' });
+    expect(data.analytics).toMatchObject(want.sales);
+    expect(data.analytics?.series).toHaveLength(30);
+    if (!data.toFulfil) throw new Error('the owner sees the orders to fulfil');
     expect(data.toFulfil.count).toBe(want.toFulfilCount);
     expect(data.toFulfil.orders.map((o) => o.orderId)).toEqual(want.toFulfilIds);
     // The seed's paid orders are the demo accounts': each shows its account's name.
@@ -127,7 +130,12 @@ describe('GET /api/v1/dashboard/home', () => {
     const staff = await signIn(t.app, 'catalog.only@lighting.test', 'owner-demo-1', LIGHTING);
     const hidden = (await home(LIGHTING, staff)).json().data as DashboardHome;
     expect(hidden.activity).toEqual({ available: false, entries: [] });
-    expect(hidden.sales).toEqual(shown.sales);
+    // Sales and orders are the orders permission's: this staff member sees the home without them.
+    expect(shown.analytics).not.toBeNull();
+    expect(hidden.analytics).toBeNull();
+    expect(hidden.toFulfil).toBeNull();
+    expect(hidden.cleanup).toBeNull();
+    expect(hidden.lowStock).toEqual(shown.lowStock);
   });
 
   it('refuses a visitor with 401 and a shopper with 403, with no figures', async () => {
@@ -151,9 +159,9 @@ describe('GET /api/v1/dashboard/home', () => {
     const gardenOwner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', GARDEN);
     const garden = (await home(GARDEN, gardenOwner)).json().data as DashboardHome;
     const want = await expected('garden', '9001');
-    expect(garden.sales).toEqual(want.sales);
-    expect(garden.toFulfil.orders.map((o) => o.orderId)).toEqual(want.toFulfilIds);
-    expect(garden.toFulfil.orders.every((o) => o.orderId.startsWith('GAR-'))).toBe(true);
+    expect(garden.analytics).toMatchObject(want.sales);
+    expect(garden.toFulfil?.orders.map((o) => o.orderId)).toEqual(want.toFulfilIds);
+    expect(garden.toFulfil?.orders.every((o) => o.orderId.startsWith('GAR-'))).toBe(true);
   });
 
   it("a newly placed order moves today's sales and joins the orders to fulfil, newest first", async () => {
@@ -205,14 +213,11 @@ describe('GET /api/v1/dashboard/home', () => {
     expect(order.status).toBe('paid');
 
     const after = (await home(LIGHTING, owner)).json().data as DashboardHome;
-    expect(after.sales.today).toEqual({
-      total: before.sales.today.total + order.total,
-      orders: before.sales.today.orders + 1,
-    });
-    expect(after.sales.last30Days).toEqual({
-      total: before.sales.last30Days.total + order.total,
-      orders: before.sales.last30Days.orders + 1,
-    });
+    expect(after.analytics?.sales.value).toBe((before.analytics?.sales.value ?? 0) + order.total);
+    expect(after.analytics?.orders.value).toBe((before.analytics?.orders.value ?? 0) + 1);
+    // Today's bucket, the last of the chart, has it too.
+    expect(after.analytics?.series.at(-1)?.orders).toBe((before.analytics?.series.at(-1)?.orders ?? 0) + 1);
+    if (!after.toFulfil || !before.toFulfil) throw new Error('the owner sees the orders to fulfil');
     expect(after.toFulfil.count).toBe(before.toFulfil.count + 1);
     expect(after.toFulfil.orders[0]).toMatchObject({ orderId: order.orderId, total: order.total, currency: 'USD' });
     expect(after.toFulfil.orders[0]?.email).toBe('shopper@lighting.test');
@@ -273,13 +278,47 @@ describe('dashboardHome page function', () => {
     await expect(shopper).rejects.toMatchObject({ statusCode: 403 });
   });
 
-  it('lets staff of the store in, whatever their permissions', async () => {
+  it('lets staff of the store in, whatever their permissions, and shows sales only with the orders permission', async () => {
     const pages = dashboardPages({ dashboard: dashboard() });
     const staff = pages(
       pageRequestAs({ kind: 'staff', role: 'staff', permissions: new Set(), userId: 'u2', ...signedIn }),
     );
     const data = await staff.dashboardHome();
-    expect(data.sales).toEqual((await expected('lighting', '9000')).sales);
+    expect(data.analytics).toBeNull();
+    expect(data.lowStock.products.length).toBeGreaterThan(0);
+    const seller = pages(
+      pageRequestAs({ kind: 'staff', role: 'staff', permissions: new Set(['orders']), userId: 'u3', ...signedIn }),
+    );
+    expect((await seller.dashboardHome()).analytics).toMatchObject((await expected('lighting', '9000')).sales);
+  });
+
+  it('keeps a refused custom range as typed, with the error beside its field and the default figures', async () => {
+    const pages = dashboardPages({ dashboard: dashboard() });
+    const owner = pages(
+      pageRequestAs({ kind: 'staff', role: 'admin', permissions: new Set(), userId: 'u1', ...signedIn }),
+    );
+    const refused = await owner.dashboardHome({ range: 'custom', from: '2026-03-10', to: '2026-03-01' });
+    expect(refused.rangeError).toEqual({ field: 'to', message: 'Must be on or after the start date' });
+    expect(refused.query).toEqual({ range: 'custom', from: '2026-03-10', to: '2026-03-01' });
+    expect(refused.range.preset).toBe('30d');
+    const fine = await owner.dashboardHome({ range: '7d' });
+    expect(fine.rangeError).toBeNull();
+    expect(fine.range).toMatchObject({ preset: '7d', days: 7 });
+  });
+
+  it('lets only the orders permission read the clean-up runs', async () => {
+    const pages = dashboardPages({ dashboard: dashboard() });
+    const catalog = pages(
+      pageRequestAs({ kind: 'staff', role: 'staff', permissions: new Set(['catalog']), userId: 'u4', ...signedIn }),
+    );
+    await expect(catalog.ordersCleanup()).rejects.toMatchObject({ statusCode: 403 });
+    await expect(pages(pageRequestAs({ kind: 'guest', cartToken: null })).ordersCleanup()).rejects.toMatchObject({
+      statusCode: 401,
+    });
+    const seller = pages(
+      pageRequestAs({ kind: 'staff', role: 'staff', permissions: new Set(['orders']), userId: 'u5', ...signedIn }),
+    );
+    expect((await seller.ordersCleanup()).afterMinutes).toBe(30);
   });
 
   it('shows the latest audit entries when the audit log is wired in, with the changed fields only', async () => {

@@ -1,28 +1,30 @@
-import type { DashboardHome } from '@app/contracts';
-import { formatMoney } from '@app/contracts/client';
-import { ExternalLink, History, Inbox, PackageCheck } from 'lucide-react';
-import { Link } from 'react-router';
+import type { Analytics, ComparedFigure, DashboardHome, DashboardHomePage } from '@app/contracts';
+import { formatMoney, MAX_RANGE_DAYS, orderHref, RANGE_LABELS, RANGE_PRESETS } from '@app/contracts/client';
+import { BarChart3, Broom, ExternalLink, History, Inbox, Lock, PackageCheck } from 'lucide-react';
+import { Form, Link } from 'react-router';
 import {
   Card,
   CardEmpty,
   cardClass,
-  cardId,
   DashboardLayout,
   secondaryAction,
 } from '../../components/manage-store/dashboard-layout';
+import { SalesChart } from '../../components/manage-store/sales-chart';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import type { Route } from './+types/_index';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return dashboardRead(request, () => context.api.dashboardHome());
+  const url = new URL(request.url);
+  const q = (k: string) => url.searchParams.get(k) ?? undefined;
+  return dashboardRead(request, () => context.api.dashboardHome({ range: q('range'), from: q('from'), to: q('to') }));
 }
 
 export function meta({ matches }: Route.MetaArgs) {
   return dashboardMeta(matches, 'Home');
 }
 
-/** The owner's first screen: the day's takings, what is waiting for them, and what changed. */
-export default function DashboardHomePage({ loaderData: home }: Route.ComponentProps) {
+/** The owner's first screen: how the store is doing over a range, what is waiting, and what changed. */
+export default function HomePage({ loaderData: home }: Route.ComponentProps) {
   const money = (amount: number) => formatMoney(amount, home.currency);
   return (
     <DashboardLayout
@@ -35,20 +37,36 @@ export default function DashboardHomePage({ loaderData: home }: Route.ComponentP
         </Link>
       }
     >
-      <div className="grid grid-cols-2 gap-3 sm:gap-4">
-        <Figure label="Sales today" amount={money(home.sales.today.total)} orders={home.sales.today.orders} />
-        <Figure
-          label="Sales, last 30 days"
-          amount={money(home.sales.last30Days.total)}
-          orders={home.sales.last30Days.orders}
-        />
-      </div>
-      <p className="-mt-1 text-xs text-neutral-500">
-        Paid orders, in {home.currency}, counted by the day they were placed (days run midnight to midnight UTC).
-      </p>
+      <RangeForm home={home} />
+      {home.analytics ? (
+        <>
+          <Figures analytics={home.analytics} home={home} money={money} />
+          {home.cleanup && home.cleanup.released > 0 && <CleanupNotice released={home.cleanup.released} />}
+          <Card title="Sales over time" aside={<span className="text-xs text-neutral-500">{home.range.label}</span>}>
+            {home.analytics.orders.value === 0 && (
+              <p className="mb-2 text-sm text-neutral-600">No paid orders in this range yet.</p>
+            )}
+            <SalesChart
+              points={home.analytics.series}
+              bucket={home.range.bucket}
+              currency={home.currency}
+              label={home.range.label}
+            />
+          </Card>
+        </>
+      ) : (
+        <Card>
+          <CardEmpty icon={<Lock className="size-6" />} title="Sales and orders are kept for the orders permission">
+            Ask the store owner for the orders permission to see sales, orders and the orders waiting to be shipped.
+          </CardEmpty>
+        </Card>
+      )}
 
       <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <ToFulfil home={home} money={money} />
+        <div className="space-y-4">
+          {home.analytics && <TopProducts analytics={home.analytics} money={money} label={home.range.label} />}
+          {home.toFulfil && <ToFulfil toFulfil={home.toFulfil} money={money} />}
+        </div>
         <LowStock home={home} />
       </div>
       <Activity activity={home.activity} />
@@ -56,24 +74,210 @@ export default function DashboardHomePage({ loaderData: home }: Route.ComponentP
   );
 }
 
-function Figure({ label, amount, orders }: { label: string; amount: string; orders: number }) {
+const inputClass =
+  'h-9 rounded-lg border border-neutral-300 bg-white px-2.5 text-sm text-neutral-900 shadow-sm aria-[invalid=true]:border-red-600';
+
+/** The range as a GET form: works without JavaScript, and the address can be bookmarked. */
+function RangeForm({ home }: { home: DashboardHomePage }) {
+  const err = home.rangeError;
+  const errorId = 'range-error';
+  const value = err ? home.query.range : home.range.preset;
+  const [from, to] = err
+    ? [home.query.from, home.query.to]
+    : [home.range.from.slice(0, 10), new Date(Date.parse(home.range.to) - 86_400_000).toISOString().slice(0, 10)];
+  const field = (name: 'range' | 'from' | 'to') =>
+    err?.field === name ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
   return (
-    <section aria-labelledby={cardId(label)} className={`${cardClass} p-3 sm:p-4`}>
-      <h2 id={cardId(label)} className="text-sm font-medium text-neutral-600">
-        {label}
-      </h2>
-      <p className="mt-1 text-xl font-bold tracking-tight break-words text-neutral-900 tabular-nums sm:text-2xl">
-        {amount}
+    <Form
+      method="get"
+      className={`${cardClass} flex flex-wrap items-end gap-3 p-3 sm:p-4`}
+      aria-label="Range of the figures"
+    >
+      <div className="flex flex-col gap-1">
+        <label htmlFor="range" className="text-xs font-medium text-neutral-600">
+          Date range
+        </label>
+        <select id="range" name="range" defaultValue={value} key={value} className={inputClass} {...field('range')}>
+          {RANGE_PRESETS.map((r) => (
+            <option key={r} value={r}>
+              {RANGE_LABELS[r]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <label className="flex flex-col gap-1 text-xs font-medium text-neutral-600">
+        From
+        <input type="date" name="from" defaultValue={from} key={`f${from}`} className={inputClass} {...field('from')} />
+      </label>
+      <label className="flex flex-col gap-1 text-xs font-medium text-neutral-600">
+        To
+        <input type="date" name="to" defaultValue={to} key={`t${to}`} className={inputClass} {...field('to')} />
+      </label>
+      <button type="submit" className={secondaryAction}>
+        Apply
+      </button>
+      <p className="w-full text-xs text-neutral-500">
+        From and To apply to a custom range (at most {MAX_RANGE_DAYS} days). Days run midnight to midnight UTC; each
+        figure is compared with the {home.range.days === 1 ? 'day' : `${home.range.days} days`} before.
       </p>
-      <p className="mt-0.5 text-sm text-neutral-600">
-        {orders === 0 ? 'No orders' : orders === 1 ? '1 order' : `${orders.toLocaleString('en-US')} orders`}
+      {err && (
+        <p id={errorId} role="alert" className="w-full text-sm font-medium text-red-700">
+          {err.field === 'range' ? 'Date range' : err.field === 'from' ? 'From' : 'To'}: {err.message}. Showing the last
+          30 days.
+        </p>
+      )}
+    </Form>
+  );
+}
+
+function Change({ figure, percent = false }: { figure: ComparedFigure; percent?: boolean }) {
+  if (figure.change === null) return <span className="text-neutral-500">no previous data</span>;
+  const up = figure.change > 0;
+  const tone = figure.change === 0 ? 'text-neutral-600' : up ? 'text-emerald-700' : 'text-red-700';
+  const text = `${up ? '+' : ''}${figure.change.toLocaleString('en-US')}%`;
+  return (
+    <span className={`font-medium ${tone}`}>
+      <span aria-hidden>{figure.change === 0 ? '' : up ? '↑ ' : '↓ '}</span>
+      {text}
+      {percent && <span className="sr-only"> relative</span>}
+    </span>
+  );
+}
+
+function Figures({
+  analytics,
+  home,
+  money,
+}: {
+  analytics: Analytics;
+  home: DashboardHome;
+  money: (n: number) => string;
+}) {
+  const pct = (r: number) => `${(r * 100).toLocaleString('en-US', { maximumFractionDigits: 1 })}%`;
+  const count = (n: number) => n.toLocaleString('en-US');
+  return (
+    <div>
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+        <Figure label="Sales" range={home.range.label} figure={analytics.sales} show={money} />
+        <Figure label="Orders" range={home.range.label} figure={analytics.orders} show={count} />
+        <Figure
+          label="Average order value"
+          range={home.range.label}
+          figure={analytics.averageOrderValue}
+          show={money}
+        />
+        <Figure
+          label="Returning customers"
+          range={home.range.label}
+          figure={analytics.returningCustomerRate}
+          show={pct}
+          percent
+        />
+      </div>
+      <p className="mt-2 text-xs text-neutral-500">
+        Paid orders in {home.currency}, by the day they were placed; sales before refunds
+        {analytics.refunded > 0 ? ` (${money(analytics.refunded)} of them refunded since)` : ''}. Returning customers
+        had a paid order before the range began.
+      </p>
+    </div>
+  );
+}
+
+function Figure({
+  label,
+  range,
+  figure,
+  show,
+  percent,
+}: {
+  label: string;
+  range: string;
+  figure: ComparedFigure;
+  show: (n: number) => string;
+  percent?: boolean;
+}) {
+  // "Sales, last 30 days": the region's name says the range, as the picker above it does.
+  const title = `${label}, ${/^(Last|This|Today)/.test(range) ? range.toLowerCase() : range}`;
+  return (
+    <section aria-label={title} className={`${cardClass} p-3 sm:p-4`}>
+      <h2 className="text-sm font-medium text-neutral-600">{label}</h2>
+      <p className="mt-1 text-xl font-bold tracking-tight break-words text-neutral-900 tabular-nums sm:text-2xl">
+        {show(figure.value)}
+      </p>
+      <p className="mt-0.5 text-xs text-neutral-600">
+        <Change figure={figure} percent={percent} />
+        <span className="block text-neutral-500">Previous: {show(figure.previous)}</span>
       </p>
     </section>
   );
 }
 
-function ToFulfil({ home, money }: { home: DashboardHome; money: (n: number) => string }) {
-  const { count, orders } = home.toFulfil;
+function CleanupNotice({ released }: { released: number }) {
+  return (
+    <section aria-labelledby="cleanup-notice" className={`${cardClass} flex items-start gap-3 p-3 sm:p-4`}>
+      <Broom aria-hidden className="mt-0.5 size-5 shrink-0 text-neutral-500" />
+      <div className="min-w-0 text-sm">
+        <h2 id="cleanup-notice" className="font-semibold text-neutral-900">
+          Unpaid orders released
+        </h2>
+        <p className="text-neutral-600">
+          The clean-up released {released === 1 ? '1 order' : `${released} orders`} whose payment never arrived in the
+          last 7 days.{' '}
+          <Link to="/manage-store/orders/cleanup" className="font-medium text-neutral-900 underline">
+            See what and why
+          </Link>
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function TopProducts({
+  analytics,
+  money,
+  label,
+}: {
+  analytics: Analytics;
+  money: (n: number) => string;
+  label: string;
+}) {
+  const top = analytics.topProducts;
+  return (
+    <Card title="Top products" flush aside={<span className="text-xs text-neutral-500">{label}</span>}>
+      {top.length === 0 ? (
+        <CardEmpty icon={<BarChart3 className="size-6" />} title="Nothing sold in this range">
+          Your best sellers show here, by revenue, once orders are paid.
+        </CardEmpty>
+      ) : (
+        <ol className="divide-y divide-neutral-100 border-t border-neutral-100">
+          {top.map((p) => (
+            <li key={p.productId} className="flex items-center justify-between gap-3 px-4 py-2.5">
+              <div className="min-w-0">
+                <Link
+                  to={`/manage-store/products/${encodeURIComponent(p.productId)}`}
+                  className="block truncate text-sm font-medium text-neutral-900 hover:underline"
+                >
+                  {p.productName}
+                </Link>
+                <p className="text-xs text-neutral-500">{p.units === 1 ? '1 unit' : `${p.units} units`}</p>
+              </div>
+              <p className="shrink-0 text-sm font-medium text-neutral-900 tabular-nums">{money(p.revenue)}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
+  );
+}
+
+function ToFulfil({
+  toFulfil,
+  money,
+}: {
+  toFulfil: NonNullable<DashboardHome['toFulfil']>;
+  money: (n: number) => string;
+}) {
+  const { count, orders } = toFulfil;
   return (
     <Card
       title="Orders to fulfil"
@@ -94,7 +298,9 @@ function ToFulfil({ home, money }: { home: DashboardHome; money: (n: number) => 
             {orders.map((o) => (
               <li key={o.orderId} className="flex items-start justify-between gap-3 px-4 py-2.5">
                 <div className="min-w-0">
-                  <p className="text-sm font-semibold text-neutral-900">{o.orderId}</p>
+                  <Link to={orderHref(o.orderId)} className="text-sm font-semibold text-neutral-900 hover:underline">
+                    {o.orderId}
+                  </Link>
                   <p className="truncate text-sm text-neutral-600">
                     {o.customerName}
                     <span className="hidden sm:inline"> · {o.email}</span>
