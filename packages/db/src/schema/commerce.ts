@@ -259,16 +259,8 @@ export const orders = pgTable(
     index('orders_email_prefix_idx').on(t.tenantId, sql`lower(${t.email}) text_pattern_ops`),
     index('orders_ship_name_prefix_idx').on(t.tenantId, sql`lower(${t.shipTo}->>'toName') text_pattern_ops`),
     index('orders_ship_name_trgm_idx').using('gin', sql`lower(${t.shipTo}->>'toName') gin_trgm_ops`),
-    // The home's returning customers (decision 048): "had this customer (account, else email) a
-    // paid order before the period?" is one probe of this index per customer of the period, answered
-    // from the index alone (status and currency are in it).
-    index('orders_customer_key_idx').on(
-      t.tenantId,
-      sql`coalesce(${t.userId}, lower(${t.email}))`,
-      t.placedAt,
-      t.status,
-      t.currency,
-    ),
+    // The sales rollups' "which days changed since I last read?" (decision 048).
+    index('orders_updated_idx').on(t.tenantId, t.updatedAt),
     check(
       'orders_totals_ck',
       sql`${t.grandTotal} = ${t.subtotal} - ${t.discount} + ${t.shippingTotal} + ${t.taxTotal}`,

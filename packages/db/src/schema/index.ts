@@ -9,6 +9,7 @@ export * from './media';
 export * from './newsletter';
 export * from './order-views';
 export * from './product-imports';
+export * from './sales-rollup';
 export * from './sitemap';
 export * from './staff';
 export * from './store';

@@ -3,19 +3,16 @@ import {
   type AnalyticsQuery,
   type AnalyticsRange,
   type ComparedFigure,
-  orderStatuses,
   RANGE_LABELS,
   type SalesPoint,
   TOP_PRODUCTS_LIMIT,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { type SQL, sql } from 'drizzle-orm';
+import { refreshSalesRollup, SOLD_STATUSES } from './sales-rollup';
 
-/**
- * An order counts as a sale once it was paid: every status but `placed` (awaiting payment) and
- * `cancelled` (never paid). Refunded orders stay counted: these are gross sales (decisions 021, 048).
- */
-export const SOLD_STATUSES = orderStatuses.filter((s) => s !== 'placed' && s !== 'cancelled');
+export { SOLD_STATUSES };
+
 const DAY_MS = 24 * 3600 * 1000;
 const HOUR_MS = 3600 * 1000;
 
@@ -98,20 +95,20 @@ const soldList = sql.join(
 );
 
 /**
- * The home's figures by aggregate queries over `orders` and `order_lines`, never loading orders:
- * each reads only the range's paid orders through `orders_status_placed_idx` (one range scan per
- * paid status), and the returning-customer rate probes `orders_customer_key_idx` once per customer.
+ * The home's figures from the daily rollups (sales-rollup.ts), brought up to date first: a range
+ * reads one row per day (and per product or customer of those days), never the orders themselves.
+ * Only "Today"'s hourly chart reads the day's paid orders, through `orders_status_placed_idx`.
  */
 export function createAnalytics(db: Db) {
   const run = async <T>(q: SQL) => ((await db.execute(q)) as unknown as Rows<T>).rows;
-
-  /** The paid orders of a store in one currency placed in [from, to). */
-  const paidIn = (tenantId: string, currency: string, from: string, to: string) => sql`
-    ${o.tenantId} = ${tenantId} AND ${o.status} IN (${soldList}) AND ${o.currency} = ${currency}
-    AND ${o.placedAt} >= ${ts(from)} AND ${o.placedAt} < ${ts(to)}`;
+  const day = (iso: string) => iso.slice(0, 10);
+  const daysIn = (table: string, tenantId: string, currency: string, from: string, to: string, column = 'day') =>
+    sql`${sql.identifier(table)}.tenant_id = ${tenantId} AND ${sql.identifier(table)}.currency = ${currency}
+        AND ${sql.identifier(table)}.${sql.identifier(column)} >= ${day(from)}::date
+        AND ${sql.identifier(table)}.${sql.identifier(column)} < ${day(to)}::date`;
 
   async function totals(tenantId: string, currency: string, r: AnalyticsRange) {
-    const inCurrent = sql`${o.placedAt} >= ${ts(r.from)}`;
+    const inCurrent = sql`day >= ${day(r.from)}::date`;
     const [row] = await run<{
       sales: string;
       orders: string;
@@ -119,12 +116,12 @@ export function createAnalytics(db: Db) {
       prev_orders: string;
       refunded: string;
     }>(
-      sql`SELECT coalesce(sum(${o.grandTotal}) FILTER (WHERE ${inCurrent}), 0) AS sales,
-                 count(*) FILTER (WHERE ${inCurrent}) AS orders,
-                 coalesce(sum(${o.refundedAmount}) FILTER (WHERE ${inCurrent}), 0) AS refunded,
-                 coalesce(sum(${o.grandTotal}) FILTER (WHERE NOT ${inCurrent}), 0) AS prev_sales,
-                 count(*) FILTER (WHERE NOT ${inCurrent}) AS prev_orders
-            FROM ${o} WHERE ${paidIn(tenantId, currency, r.previousFrom, r.to)}`,
+      sql`SELECT coalesce(sum(sales) FILTER (WHERE ${inCurrent}), 0) AS sales,
+                 coalesce(sum(orders) FILTER (WHERE ${inCurrent}), 0) AS orders,
+                 coalesce(sum(refunded) FILTER (WHERE ${inCurrent}), 0) AS refunded,
+                 coalesce(sum(sales) FILTER (WHERE NOT ${inCurrent}), 0) AS prev_sales,
+                 coalesce(sum(orders) FILTER (WHERE NOT ${inCurrent}), 0) AS prev_orders
+            FROM sales_daily WHERE ${daysIn('sales_daily', tenantId, currency, r.previousFrom, r.to)}`,
     );
     // Sums of integers come back as numeric text: exact, and far inside Number's safe range.
     return {
@@ -138,29 +135,34 @@ export function createAnalytics(db: Db) {
 
   /**
    * Of the customers with a paid order in [from, to) (an account, else the email in lower case),
-   * how many had a paid order before `from`.
+   * how many had one before `from`: all of the period's customers but those whose first day is in it.
    */
   async function returning(tenantId: string, currency: string, from: string, to: string) {
-    const key = sql`coalesce(${o.userId}, lower(${o.email}))`;
-    const [row] = await run<{ customers: string; returning: string }>(sql`
-      WITH c AS (SELECT DISTINCT ${key} AS k FROM ${o} WHERE ${paidIn(tenantId, currency, from, to)})
-      SELECT count(*) AS customers,
-             count(*) FILTER (WHERE EXISTS (
-               SELECT 1 FROM orders b
-                WHERE b.tenant_id = ${tenantId} AND coalesce(b.user_id, lower(b.email)) = c.k
-                  AND b.placed_at < ${ts(from)} AND b.status IN (${soldList}) AND b.currency = ${currency})) AS returning
-        FROM c`);
+    const [row] = await run<{ customers: string; fresh: string }>(sql`
+      SELECT (SELECT count(DISTINCT customer_key) FROM customer_sales_daily
+               WHERE ${daysIn('customer_sales_daily', tenantId, currency, from, to)}) AS customers,
+             (SELECT count(*) FROM customer_first_orders
+               WHERE ${daysIn('customer_first_orders', tenantId, currency, from, to, 'first_day')}) AS fresh`);
     const customers = Number(row?.customers ?? 0);
-    return customers === 0 ? 0 : Number(row?.returning ?? 0) / customers;
+    return customers === 0 ? 0 : (customers - Number(row?.fresh ?? 0)) / customers;
   }
 
   async function series(tenantId: string, currency: string, r: AnalyticsRange): Promise<SalesPoint[]> {
     const size = r.bucket === 'hour' ? HOUR_MS : r.bucket === 'day' ? DAY_MS : 7 * DAY_MS;
-    const rows = await run<{ b: number; orders: string; sales: string }>(sql`
-      SELECT floor(extract(epoch FROM ${o.placedAt} - ${ts(r.from)}) * 1000 / ${size})::int AS b,
-             count(*) AS orders, coalesce(sum(${o.grandTotal}), 0) AS sales
-        FROM ${o} WHERE ${paidIn(tenantId, currency, r.from, r.to)}
-       GROUP BY 1`);
+    const rows =
+      r.bucket === 'hour'
+        ? await run<{ b: number; orders: string; sales: string }>(sql`
+            SELECT floor(extract(epoch FROM ${o.placedAt} - ${ts(r.from)}) * 1000 / ${size})::int AS b,
+                   count(*) AS orders, coalesce(sum(${o.grandTotal}), 0) AS sales
+              FROM ${o}
+             WHERE ${o.tenantId} = ${tenantId} AND ${o.status} IN (${soldList}) AND ${o.currency} = ${currency}
+               AND ${o.placedAt} >= ${ts(r.from)} AND ${o.placedAt} < ${ts(r.to)}
+             GROUP BY 1`)
+        : await run<{ b: number; orders: string; sales: string }>(sql`
+            SELECT ((day - ${day(r.from)}::date) / ${size / DAY_MS})::int AS b,
+                   sum(orders) AS orders, sum(sales) AS sales
+              FROM sales_daily WHERE ${daysIn('sales_daily', tenantId, currency, r.from, r.to)}
+             GROUP BY 1`);
     const byBucket = new Map(rows.map((x) => [Number(x.b), x]));
     const start = Date.parse(r.from);
     const end = Date.parse(r.to);
@@ -177,20 +179,16 @@ export function createAnalytics(db: Db) {
   }
 
   async function topProducts(tenantId: string, currency: string, r: AnalyticsRange) {
-    // The lines are read per order of the range (OFFSET 0 keeps the subquery a nested loop over the
-    // order_lines key) instead of a hash join that would read every line the store ever sold.
+    // Ranked on the rollup first; today's names are looked up for the few that are shown.
     const rows = await run<{ product_id: string; product_name: string; units: string; revenue: string }>(sql`
-      SELECT l.product_id, coalesce(max(${p.productName}), max(l.product_name)) AS product_name,
-             sum(l.quantity) AS units, sum(l.line_total) AS revenue
-        FROM ${o}
-        CROSS JOIN LATERAL (
-          SELECT x.product_id, x.product_name, x.quantity, x.line_total FROM order_lines x
-           WHERE x.tenant_id = ${o.tenantId} AND x.order_id = ${o.orderId} OFFSET 0) l
-        LEFT JOIN ${p} ON ${p.tenantId} = ${tenantId} AND ${p.productId} = l.product_id
-       WHERE ${paidIn(tenantId, currency, r.from, r.to)}
-       GROUP BY l.product_id
-       ORDER BY revenue DESC, units DESC, l.product_id
-       LIMIT ${TOP_PRODUCTS_LIMIT}`);
+      SELECT t.product_id, coalesce(${p.productName}, t.product_name) AS product_name, t.units, t.revenue
+        FROM (SELECT product_id, max(product_name) AS product_name, sum(units) AS units, sum(revenue) AS revenue
+                FROM product_sales_daily WHERE ${daysIn('product_sales_daily', tenantId, currency, r.from, r.to)}
+               GROUP BY product_id
+               ORDER BY revenue DESC, units DESC, product_id
+               LIMIT ${TOP_PRODUCTS_LIMIT}) t
+        LEFT JOIN ${p} ON ${p.tenantId} = ${tenantId} AND ${p.productId} = t.product_id
+       ORDER BY t.revenue DESC, t.units DESC, t.product_id`);
     return rows.map((x) => ({
       productId: x.product_id,
       productName: x.product_name,
@@ -201,6 +199,7 @@ export function createAnalytics(db: Db) {
 
   return {
     async figures(tenantId: string, currency: string, r: AnalyticsRange): Promise<Analytics> {
+      await refreshSalesRollup(db, tenantId);
       const [t, rate, prevRate, points, top] = await Promise.all([
         totals(tenantId, currency, r),
         returning(tenantId, currency, r.from, r.to),

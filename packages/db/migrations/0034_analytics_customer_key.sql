@@ -1,1 +1,0 @@
-CREATE INDEX "orders_customer_key_idx" ON "orders" USING btree ("tenant_id",coalesce("user_id", lower("email")),"placed_at","status","currency");
