@@ -13,3 +13,4 @@ export * from './staff';
 export * from './store';
 export * from './tenancy';
 export * from './users';
+export * from './customers';
