@@ -28,6 +28,7 @@ import {
 } from './modules/checkout/index';
 import { cmsPages, cmsRoutes, createCmsService } from './modules/cms/index';
 import { contactPages, contactRoutes, createContactService } from './modules/contact/index';
+import { createCustomersService, customersPages, customersRoutes } from './modules/customers/index';
 import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
 import { createDraftsService, draftsPages, draftsRoutes } from './modules/drafts/index';
 import { healthRoutes } from './modules/health/index';
@@ -365,6 +366,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
   const catalogAdmin = createCatalogAdminService(database.db, { audit, events, media, tenants });
   const productList = createProductListService(database.db, { audit, events, jobs });
+  const customers = createCustomersService(database.db, { audit, auth });
   const productImports = createProductImportService(database.db, {
     jobs,
     events,
@@ -459,6 +461,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(productAdminRoutes, { productAdmin });
   await app.register(inventoryRoutes, { inventory });
   await app.register(productListRoutes, { productList });
+  await app.register(customersRoutes, { customers });
   await app.register(productImportRoutes, { imports: productImports });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
@@ -515,6 +518,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         storeSettingsPages({ settings: storeSettings, drafts }),
         productAdminPages({ productAdmin }),
         productListPages({ productList }),
+        customersPages({ customers }),
       ],
     });
   }

@@ -13,6 +13,7 @@ export * from './catalog-options';
 export * from './checkout';
 export * from './cms';
 export * from './contact';
+export * from './customers';
 export * from './dashboard';
 export * from './drafts';
 export * from './envelope';

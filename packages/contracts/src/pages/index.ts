@@ -15,6 +15,7 @@ import type { CatalogPages } from './catalog';
 import type { CheckoutPages } from './checkout';
 import type { CmsPages } from './cms';
 import type { ContactPages } from './contact';
+import type { CustomersPages } from './customers';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrdersPages } from './orders';
@@ -35,6 +36,7 @@ export type {
   CheckoutPages,
   CmsPages,
   ContactPages,
+  CustomersPages,
   DraftsPages,
   MediaPages,
   NewsletterPages,
@@ -63,6 +65,7 @@ export interface PageApi
     ReviewsPages,
     WishlistPages,
     ContactPages,
+    CustomersPages,
     NewsletterPages,
     AddressesPages,
     CardsPages,
