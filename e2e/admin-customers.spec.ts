@@ -185,8 +185,9 @@ test('the owner finds an account and a guest, sees what the guest spent, notes, 
   await expect(page.getByText('This account has not ordered.')).toBeVisible();
   await page.getByLabel('Add a note').fill('Asked about bulk pricing for a site build');
   await page.getByRole('button', { name: 'Add note' }).click();
-  await expect(page.getByText('Note added')).toBeVisible();
+  await expect(page.getByText('Note added').first()).toBeVisible();
   await expect(page.getByRole('region', { name: 'Notes' })).toContainText('Asked about bulk pricing for a site build');
+  await expect(page.getByLabel('Add a note')).toHaveValue('');
   await page.getByRole('button', { name: 'Send password reset' }).click();
   await expect(page.getByText(`Password reset email sent to ${accountEmail}`).first()).toBeVisible();
   await screenshots(page, 'account');

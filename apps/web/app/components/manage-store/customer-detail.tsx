@@ -122,19 +122,19 @@ export function CustomerPage({
           </CardEmpty>
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full min-w-[32rem] text-left text-sm">
+            <table className="w-full text-left text-sm sm:min-w-[32rem]">
               <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
                 <tr>
                   <th scope="col" className="px-4 py-2">
                     Order
                   </th>
-                  <th scope="col" className="px-2 py-2">
+                  <th scope="col" className="hidden px-2 py-2 sm:table-cell">
                     Date
                   </th>
                   <th scope="col" className="px-2 py-2">
                     Status
                   </th>
-                  <th scope="col" className="px-2 py-2">
+                  <th scope="col" className="hidden px-2 py-2 sm:table-cell">
                     Payment
                   </th>
                   <th scope="col" className="px-4 py-2 text-right">
@@ -150,11 +150,13 @@ export function CustomerPage({
                         {o.orderId}
                       </Link>
                     </td>
-                    <td className="px-2 py-1.5 whitespace-nowrap text-neutral-700">
+                    <td className="hidden px-2 py-1.5 whitespace-nowrap text-neutral-700 sm:table-cell">
                       <time dateTime={o.placedAt}>{day(o.placedAt)}</time>
                     </td>
                     <td className="px-2 py-1.5 text-neutral-700">{STATUS(o.status)}</td>
-                    <td className="px-2 py-1.5 text-neutral-700">{PAYMENT_STATUS_LABELS[o.paymentStatus]}</td>
+                    <td className="hidden px-2 py-1.5 text-neutral-700 sm:table-cell">
+                      {PAYMENT_STATUS_LABELS[o.paymentStatus]}
+                    </td>
                     <td className="px-4 py-1.5 text-right tabular-nums whitespace-nowrap">
                       {money(o.grandTotal)}
                       {o.refundedAmount > 0 && (
@@ -199,7 +201,8 @@ export function CustomerPage({
         </Card>
 
         <Card title="Notes">
-          <PostForm className="space-y-2">
+          {/* Keyed on the notes: a note saved empties the box, a refused one keeps what was typed. */}
+          <PostForm key={c.notes.length} className="space-y-2">
             <input type="hidden" name="intent" value="note.add" />
             <label htmlFor="customer-note" className="text-sm font-medium text-neutral-800">
               Add a note

@@ -138,13 +138,13 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
           )
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full min-w-[40rem] text-left text-sm">
+            <table className="w-full text-left text-sm sm:min-w-[40rem]">
               <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
                 <tr>
                   <th scope="col" className="px-3 py-2">
                     Customer
                   </th>
-                  <th scope="col" className="px-2 py-2">
+                  <th scope="col" className="hidden px-2 py-2 sm:table-cell">
                     Type
                   </th>
                   <th scope="col" className="px-2 py-2 text-right">
@@ -153,7 +153,7 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
                   <th scope="col" className="px-2 py-2 text-right">
                     Amount spent
                   </th>
-                  <th scope="col" className="px-3 py-2">
+                  <th scope="col" className="hidden px-3 py-2 md:table-cell">
                     Last order
                   </th>
                 </tr>
@@ -197,7 +197,7 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
 function Row({ row: r, currency }: { row: CustomerRow; currency: string }) {
   return (
     <tr className="hover:bg-neutral-50">
-      <td className="max-w-[18rem] px-3 py-1.5">
+      <td className="max-w-[11rem] px-3 py-1.5 sm:max-w-[18rem]">
         <Link
           to={customerHref({ userId: r.userId, email: r.email })}
           className="block truncate font-medium text-neutral-900 hover:underline"
@@ -205,13 +205,17 @@ function Row({ row: r, currency }: { row: CustomerRow; currency: string }) {
           {r.name || r.email}
         </Link>
         <span className="block truncate text-xs text-neutral-600">{r.email}</span>
+        {/* On a phone the type column folds into the customer's cell. */}
+        <span className="mt-0.5 block sm:hidden">
+          <TypeBadge type={r.type} />
+        </span>
       </td>
-      <td className="px-2 py-1.5">
+      <td className="hidden px-2 py-1.5 sm:table-cell">
         <TypeBadge type={r.type} />
       </td>
       <td className="px-2 py-1.5 text-right tabular-nums">{r.orderCount.toLocaleString('en-US')}</td>
       <td className="px-2 py-1.5 text-right tabular-nums whitespace-nowrap">{formatMoney(r.amountSpent, currency)}</td>
-      <td className="px-3 py-1.5 whitespace-nowrap text-xs text-neutral-600">
+      <td className="hidden px-3 py-1.5 whitespace-nowrap text-xs text-neutral-600 md:table-cell">
         {r.lastOrderAt ? <time dateTime={r.lastOrderAt}>{day(r.lastOrderAt)}</time> : '—'}
       </td>
     </tr>
