@@ -1,6 +1,7 @@
 import type { CustomerActionResult, CustomerDetail, CustomerRef } from '@app/contracts';
 import { formatMoney, orderHref, PAYMENT_STATUS_LABELS } from '@app/contracts/client';
 import { KeyRound, MapPin, ShoppingBag, StickyNote, Trash2 } from 'lucide-react';
+import { useEffect } from 'react';
 import { type AppLoadContext, data, Link, useNavigation } from 'react-router';
 import { dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
@@ -57,6 +58,12 @@ export function CustomerPage({
   const failed = result && !result.ok && !noteError ? result.message : null;
   const keptNote = result && !result.ok && actionData?.values.intent === 'note.add' ? actionData.values.note : '';
   const money = (n: number) => formatMoney(n, c.currency);
+  // A note saved empties the box (a refused one keeps what was typed, by defaultValue).
+  const saved = result?.ok && actionData?.values.intent === 'note.add';
+  useEffect(() => {
+    const box = saved ? document.getElementById('customer-note') : null;
+    if (box instanceof HTMLTextAreaElement) box.value = '';
+  }, [saved, result]);
 
   return (
     <DashboardLayout
@@ -201,8 +208,7 @@ export function CustomerPage({
         </Card>
 
         <Card title="Notes">
-          {/* Keyed on the notes: a note saved empties the box, a refused one keeps what was typed. */}
-          <PostForm key={c.notes.length} className="space-y-2">
+          <PostForm className="space-y-2">
             <input type="hidden" name="intent" value="note.add" />
             <label htmlFor="customer-note" className="text-sm font-medium text-neutral-800">
               Add a note
