@@ -30,11 +30,12 @@ import { cmsPages, cmsRoutes, createCmsService } from './modules/cms/index';
 import {
   contactInboxPages,
   contactInboxRoutes,
-  contactPages,
-  contactRoutes,
+  contactPages,contactPages, 
+  contactRoutes,contactRoutes, 
   createContactInboxService,
-  createContactService,
+  createContactService,createContactService 
 } from './modules/contact/index';
+import { createCustomersService, customersPages, customersRoutes } from './modules/customers/index';
 import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
 import { createDraftsService, draftsPages, draftsRoutes } from './modules/drafts/index';
 import { healthRoutes } from './modules/health/index';
@@ -408,6 +409,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const catalogAdmin = createCatalogAdminService(database.db, { audit, events, media, tenants });
   const productList = createProductListService(database.db, { audit, events, jobs });
   const orderList = createOrderListService(database.db, { audit });
+  const customers = createCustomersService(database.db, { audit, auth });
   const productImports = createProductImportService(database.db, {
     jobs,
     events,
@@ -512,6 +514,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(orderAdminRoutes, { orderAdmin });
   await app.register(productListRoutes, { productList });
   await app.register(orderListRoutes, { orderList });
+  await app.register(customersRoutes, { customers });
   await app.register(productImportRoutes, { imports: productImports });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
@@ -574,6 +577,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         productListPages({ productList }),
         promotionsPages({ db: database.db, promotions }),
         orderListPages({ orderList }),
+        customersPages({ customers }),
       ],
     });
   }

@@ -14,6 +14,7 @@ export * from './checkout';
 export * from './cms';
 export * from './contact';
 export * from './contact-inbox';
+export * from './customers';
 export * from './dashboard';
 export * from './drafts';
 export * from './envelope';

@@ -19,6 +19,7 @@ import type { CatalogPages } from './catalog';
 import type { CheckoutPages } from './checkout';
 import type { CmsPages } from './cms';
 import type { ContactPages } from './contact';
+import type { CustomersPages } from './customers';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrderListPages } from './order-list';
@@ -41,6 +42,7 @@ export type {
   CheckoutPages,
   CmsPages,
   ContactPages,
+  CustomersPages,
   DraftsPages,
   MediaPages,
   NewsletterPages,
@@ -71,6 +73,7 @@ export interface PageApi
     ReviewsPages,
     WishlistPages,
     ContactPages,
+    CustomersPages,
     NewsletterPages,
     AddressesPages,
     CardsPages,

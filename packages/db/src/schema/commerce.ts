@@ -248,6 +248,8 @@ export const orders = pgTable(
     ),
     uniqueIndex('orders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
     index('orders_user_idx').on(t.tenantId, t.userId, t.placedAt),
+    // A guest's orders by email (the customers list and page, decision 045).
+    index('orders_guest_email_idx').on(t.tenantId, sql`lower(${t.email})`).where(sql`${t.userId} IS NULL`),
     // The dashboard's orders waiting in a status and a period's sales, and the sweep of orders stuck
     // in placed (status equal, placed_at a range): one index serves all three.
     index('orders_status_placed_idx').on(t.tenantId, t.status, t.placedAt),

@@ -3,6 +3,7 @@ export * from './cancel-requests';
 export * from './catalog';
 export * from './commerce';
 export * from './content';
+export * from './customers';
 export * from './drafts';
 export * from './jobs';
 export * from './media';

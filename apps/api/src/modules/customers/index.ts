@@ -1,0 +1,3 @@
+export { customersPages } from './customers.pages';
+export { customersRoutes } from './customers.routes';
+export { type CustomersService, createCustomersService } from './customers.service';
