@@ -30,10 +30,10 @@ import { cmsPages, cmsRoutes, createCmsService } from './modules/cms/index';
 import {
   contactInboxPages,
   contactInboxRoutes,
-  contactPages,contactPages, 
-  contactRoutes,contactRoutes, 
+  contactPages,
+  contactRoutes,
   createContactInboxService,
-  createContactService,createContactService 
+  createContactService,
 } from './modules/contact/index';
 import { createCustomersService, customersPages, customersRoutes } from './modules/customers/index';
 import { createDashboardService, dashboardPages, dashboardRoutes } from './modules/dashboard/index';
