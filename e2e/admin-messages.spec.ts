@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 
 /**
  * The contact inbox (issue 17 point 6): a visitor writes through the contact page with an address
@@ -16,12 +15,6 @@ async function logIn(page: Page, then: string) {
   await page.getByLabel('Password').fill('owner-demo-1');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(`${power}${then}`);
-}
-
-async function expectNoSeriousA11yIssue(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 async function screenshots(page: Page, name: string) {

@@ -124,7 +124,7 @@ test('the owner ships an order with tracking and refunds one unit; the shopper s
   // The owner's order page: paid, waiting to be shipped.
   await page.goto(`${base}/manage-store/orders/${placed.orderId}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Order ${placed.orderId}`);
-  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await expect(page.getByTestId('order-status')).toHaveText('Unfulfilled');
   await expect(page.getByTestId('payment-status')).toHaveText('Paid');
   await expect(page.getByRole('region', { name: 'Customer' })).toContainText(EMAIL);
   await expect(page.getByRole('region', { name: 'Customer' })).toContainText('Guest');
@@ -226,7 +226,7 @@ test('without JavaScript the owner is told what is wrong next to the field, then
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const page = await noJs.newPage();
   await logIn(page, `/manage-store/orders/${placed.orderId}`);
-  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await expect(page.getByTestId('order-status')).toHaveText('Unfulfilled');
 
   // Another carrier with a link that is not http(s): refused next to the field, what was typed kept.
   await page.getByRole('link', { name: 'Fulfil', exact: true }).click();
@@ -239,7 +239,7 @@ test('without JavaScript the owner is told what is wrong next to the field, then
   await expect(page.getByText('Give an http(s) link')).toBeVisible();
   await expect(fulfil.getByLabel('Tracking number')).toHaveValue('AC-77');
   await expect(fulfil.getByLabel('Carrier name (other carrier)')).toHaveValue('Acme Couriers');
-  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await expect(page.getByTestId('order-status')).toHaveText('Unfulfilled');
   await screenshots(page, 'nojs-field-error');
 
   // Cancel asks first, then cancels: the stock comes back and the payment is refunded.

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { apiJson, STORES, snap } from './helpers';
+import { apiJson, expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 
 /**
  * Review moderation (issue 17 point 6): the owner hides a review and it leaves the product page and
@@ -52,12 +51,6 @@ async function ownerApi(page: Page, method: string, path: string, body?: object)
     },
     { token, method, path, body },
   );
-}
-
-async function expectNoSeriousA11yIssue(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 async function screenshots(page: Page, name: string) {

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 
 /**
  * The owner's banners page (issue 15 point 3): uploading a picture, the draft, reordering by
@@ -29,12 +28,6 @@ async function bannerPng(): Promise<Buffer> {
     .composite([{ input: left, left: 0, top: 0 }])
     .png()
     .toBuffer();
-}
-
-async function expectNoSeriousA11yIssue(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 const rows = (page: Page) => page.getByRole('list', { name: 'Banners in display order' }).getByRole('listitem');

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { PORT } from './playwright.config';
 
@@ -102,4 +103,15 @@ export async function confirmFromMail(page: Page, email: string, mails = 1) {
   await expect.poll(() => mailedLinks(email, '/auth/confirm-email').length).toBe(mails);
   await page.goto(mailedLinks(email, '/auth/confirm-email')[0] as string);
   await page.getByRole('button', { name: 'Confirm and log in' }).click();
+}
+
+/**
+ * No serious or critical axe finding on the page. The store's newsletter embed (an https iframe the
+ * owner pasted, e.g. garden's) is left out: it points at a host the test machine cannot reach, and
+ * axe waits for the frame to load before it reports.
+ */
+export async function expectNoSeriousA11yIssue(page: Page) {
+  const result = await new AxeBuilder({ page }).exclude('[data-testid=newsletter-embed]').analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

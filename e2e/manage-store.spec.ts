@@ -1,7 +1,6 @@
 import { formatMoney } from '@app/contracts/client';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 
 /** The owner's dashboard: its home's figures, its menu by keyboard and on a phone, and who is let in. */
 
@@ -27,12 +26,6 @@ interface Home {
 /** The API's answer for the signed-in browser, from the page itself (its cookie, its origin). */
 const apiHome = (page: Page) =>
   page.evaluate(async () => (await (await fetch('/api/v1/dashboard/home')).json()).data) as Promise<Home>;
-
-async function expectNoSeriousA11yIssue(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test.describe('the owner', () => {
   test('sees the home with the store’s real figures, then reaches a settings page by keyboard', async ({ page }) => {

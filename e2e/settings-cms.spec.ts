@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { hydrated, STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, hydrated, STORES, snap } from './helpers';
 
 /**
  * CMS pages (issue 15 point 4): the owner writes a page in the rich-text editor, previews it as a
@@ -17,12 +16,6 @@ async function logIn(page: Page, who: { email: string; password: string }, then:
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(`${lighting}${then}`);
-}
-
-async function expectNoSeriousA11yIssue(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 /** What a shopper's browser gets for a page URL (status and, when found, the page heading). */

@@ -428,6 +428,9 @@ const KIND_LABEL: Record<string, string> = {
 /** One order for staff: what was bought and paid, who and where, what happened, and what to do next. */
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
   const { order, panel: askedPanel } = loaderData;
+  // Beside the payment badge, a paid order's status says what the store still has to do (Shopify's
+  // "Unfulfilled"), and a badge that would repeat the payment's ("Refunded" twice) is shown once.
+  const statusLabel = order.status === 'paid' ? 'Unfulfilled' : order.statusLabel;
   const result = actionData?.result;
   useActionToast(result);
   const failure: Failure = result && !result.ok ? result : null;
@@ -471,11 +474,13 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           <span aria-hidden>·</span>
           <time dateTime={order.placedAt}>{formatDateTime(order.placedAt)}</time>
           <Badge tone={STATUS_TONE[order.status] ?? ''} testId="order-status">
-            {order.statusLabel}
+            {statusLabel}
           </Badge>
-          <Badge tone={PAYMENT_TONE[order.paymentStatus]} testId="payment-status">
-            {order.paymentStatusLabel}
-          </Badge>
+          {order.paymentStatusLabel !== statusLabel && (
+            <Badge tone={PAYMENT_TONE[order.paymentStatus]} testId="payment-status">
+              {order.paymentStatusLabel}
+            </Badge>
+          )}
         </span>
       }
       action={
