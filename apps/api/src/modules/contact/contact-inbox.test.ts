@@ -1,28 +1,14 @@
 import { schema } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
+import { createTestSmtp } from '../../test/smtp';
 import { createStaff } from '../../test/staff';
 import { createMailer } from '../mail/index';
 
 /** The store's replies go through the mail queue to a real SMTP server on loopback. */
-const received: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (c: Buffer) => {
-      raw += c.toString();
-    });
-    stream.on('end', () => {
-      received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-      callback();
-    });
-  },
-});
+const smtp = createTestSmtp();
+const received = smtp.received;
 
 const LIGHTING = 'lighting.localhost';
 const GARDEN = 'garden.localhost';
@@ -74,10 +60,9 @@ async function auditOf(entityId: string) {
 }
 
 beforeAll(async () => {
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
-  const { port } = smtp.server.address() as { port: number };
+  const smtpUrl = await smtp.listen();
   t = await createTestApp({
-    mailer: createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Shop <no-reply@shop.test>', outboxDir: '' }),
+    mailer: createMailer({ smtpUrl, from: 'Shop <no-reply@shop.test>', outboxDir: '' }),
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);
   gardenOwner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', GARDEN);
@@ -89,7 +74,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
 });
 beforeEach(async () => {
   await t.app.jobs.drain();

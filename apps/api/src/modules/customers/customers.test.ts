@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { schema } from '@app/db';
 import { and, eq, sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeGuestOrder, stockedProductId } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
+import { createTestSmtp } from '../../test/smtp';
 import { createStaff } from '../../test/staff';
 import { createMailer } from '../mail/index';
 
@@ -20,22 +20,8 @@ const T = 'power';
 const run = randomUUID().slice(0, 8);
 const mail = (name: string) => `${name}-${run}@cust.test`;
 
-const received: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (c: Buffer) => {
-      raw += c.toString();
-    });
-    stream.on('end', () => {
-      received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-      callback();
-    });
-  },
-});
+const smtp = createTestSmtp();
+const received = smtp.received;
 
 let t: TestApp;
 let owner: BrowserSession;
@@ -148,10 +134,9 @@ const list = async (query: string, session: BrowserSession | null = owner, host:
 };
 
 beforeAll(async () => {
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
-  const { port } = smtp.server.address() as { port: number };
+  const smtpUrl = await smtp.listen();
   t = await createTestApp({
-    mailer: createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Shop <no-reply@shop.test>', outboxDir: '' }),
+    mailer: createMailer({ smtpUrl, from: 'Shop <no-reply@shop.test>', outboxDir: '' }),
   });
   owner = await signIn(t.app, 'owner@power.test', 'owner-demo-1', POWER.host);
   shopper = await signIn(t.app, 'shopper@power.test', 'shopper-demo-1', POWER.host);
@@ -163,7 +148,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
 });
 
 describe('who is a customer', () => {

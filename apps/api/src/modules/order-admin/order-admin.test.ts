@@ -1,12 +1,12 @@
 import { type Db, schema } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors';
 import { placeGuestOrder, stockedProductId } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { startPayPalStandIn } from '../../test/paypal-stand-in';
+import { createTestSmtp } from '../../test/smtp';
 import { createStaff } from '../../test/staff';
 import { createMailer } from '../mail/index';
 import { createPayPalClient, createTestPaymentProvider, type PaymentProvider } from '../payments/index';
@@ -14,22 +14,8 @@ import { createPayPalClient, createTestPaymentProvider, type PaymentProvider } f
 // The order page's actions (issue 17 point 2) through the HTTP API, on a real database, with mail
 // delivered to a real SMTP server and PayPal refunds sent to the stand-in.
 
-const received: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (c: Buffer) => {
-      raw += c.toString();
-    });
-    stream.on('end', () => {
-      received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-      callback();
-    });
-  },
-});
+const smtp = createTestSmtp();
+const received = smtp.received;
 /** A received mail's body with quoted-printable soft breaks undone. */
 const plain = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 
@@ -120,12 +106,11 @@ async function pdfText(buffer: Buffer) {
 }
 
 beforeAll(async () => {
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
-  const { port } = smtp.server.address() as { port: number };
+  const smtpUrl = await smtp.listen();
   standIn = await startPayPalStandIn({ clientId: 'cid', clientSecret: 'secret' });
   t = await createTestApp({
     paymentProvider: provider(),
-    mailer: createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Shop <no-reply@shop.test>', outboxDir: '' }),
+    mailer: createMailer({ smtpUrl, from: 'Shop <no-reply@shop.test>', outboxDir: '' }),
     config: { PAYPAL_BASE_URL: standIn.url, PAYPAL_CLIENT_ID: 'cid', PAYPAL_CLIENT_SECRET: 'secret' },
   });
   db = t.database.db;
@@ -143,7 +128,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await standIn?.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
 });
 
 describe('the order for staff', () => {

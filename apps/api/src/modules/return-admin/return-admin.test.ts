@@ -1,8 +1,8 @@
 import { schema } from '@app/db';
 import { and, asc, eq, gte } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
+import { createTestSmtp } from '../../test/smtp';
 import { createStaff } from '../../test/staff';
 import { createMailer } from '../mail/index';
 import { lineRefundValue } from './return-admin.service';
@@ -17,22 +17,8 @@ const B = '/skulocity/api/v1';
 const R = '/api/v1/returns';
 const ORDER = 'LIG-DEMO-S1';
 
-const received: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (c: Buffer) => {
-      raw += c.toString();
-    });
-    stream.on('end', () => {
-      received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-      callback();
-    });
-  },
-});
+const smtp = createTestSmtp();
+const received = smtp.received;
 /** A mail's text as written (quoted-printable soft breaks and escapes undone). */
 const plain = (raw: string) =>
   raw
@@ -51,10 +37,9 @@ const stockEvents: string[][] = [];
 const returnEvents: { returnId: string; from: string; to: string }[] = [];
 
 beforeAll(async () => {
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
-  const { port } = smtp.server.address() as { port: number };
+  const smtpUrl = await smtp.listen();
   t = await createTestApp({
-    mailer: createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Shop <no-reply@shop.test>', outboxDir: '' }),
+    mailer: createMailer({ smtpUrl, from: 'Shop <no-reply@shop.test>', outboxDir: '' }),
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);
   shopper = await signIn(t.app, 'shopper@lighting.test', 'shopper-demo-1', LIGHTING);
@@ -72,7 +57,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
 });
 beforeEach(async () => {
   await t.app.jobs.drain();
