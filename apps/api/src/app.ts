@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '@app/db';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
@@ -12,6 +12,7 @@ import { createEventBus, type EventBus } from './lib/events/index';
 import { BODY_LIMIT_BYTES } from './lib/limits';
 import { PublicReadCache } from './lib/public-cache';
 import { redactingLogger } from './lib/redact';
+import { createSecretBox, parseSecretsKey } from './lib/secret-box';
 import { addressesPages, addressesRoutes, createAddressesService } from './modules/addresses/index';
 import { auditRoutes, createAuditService } from './modules/audit/index';
 import { authPages, authRoutes, createActorResolver, createAuthService } from './modules/auth/index';
@@ -68,6 +69,7 @@ import {
   createTestPaymentProvider,
   type PaymentProvider,
 } from './modules/payments/index';
+import { createPaymentAccounts } from './modules/paypal-seller/index';
 import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
 import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
@@ -119,6 +121,10 @@ export interface BuildOptions {
         | 'PAYPAL_BASE_URL'
         | 'PAYPAL_CLIENT_ID'
         | 'PAYPAL_CLIENT_SECRET'
+        | 'PAYPAL_PARTNER_ID'
+        | 'PAYPAL_BN_CODE'
+        | 'PAYPAL_WEBHOOK_ID'
+        | 'SECRETS_KEY'
         | 'SEARCH_INDEX_MEMORY_MB'
         | 'SEARCH_INDEX_TTL_SECONDS'
         | 'PORT'
@@ -169,6 +175,10 @@ declare module 'fastify' {
     products: import('./modules/products/index').ProductsService;
     /** Refunds of orders (modules/orders); tests settle pending ones through it. */
     refunds: import('./modules/orders/index').OrderRefunds;
+    /** Whose PayPal account each store pays into (decision 049); tests connect stores through it. */
+    paymentAccounts: import('./modules/paypal-seller/index').PaymentAccounts;
+    /** Seals owner-entered secrets; tests check what is stored is sealed. */
+    secrets: import('./lib/secret-box').SecretBox;
   }
 }
 
@@ -349,6 +359,21 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
           clientSecret: config.PAYPAL_CLIENT_SECRET,
         })
       : undefined;
+  // Secrets owners enter are sealed under SECRETS_KEY (decision 049); config.ts requires it in
+  // production and generates one in DATA_DIR elsewhere. An app built without one (tests) derives one.
+  const secrets = createSecretBox(
+    (config.SECRETS_KEY && parseSecretsKey(config.SECRETS_KEY)) ||
+      createHash('sha256').update(`secrets-key:${sessionSecret}`).digest(),
+  );
+  // Whose PayPal account each store's checkout pays into: its own app, its connected seller account, or none.
+  const paymentAccounts = createPaymentAccounts(database.db, {
+    platform: paypal,
+    platformBaseUrl: config.PAYPAL_BASE_URL,
+    partnerId: config.PAYPAL_PARTNER_ID,
+    partnerAttributionId: config.PAYPAL_BN_CODE,
+    secrets,
+  });
+  events.on('payments.changed', ({ tenantId }) => paymentAccounts.forget(tenantId));
   const checkout = createCheckoutService(database.db, {
     paypal,
     cart,
@@ -455,6 +480,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('drafts', drafts);
   app.decorate('products', products);
   app.decorate('refunds', refunds);
+  app.decorate('paymentAccounts', paymentAccounts);
+  app.decorate('secrets', secrets);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   // Between tenancy and the request context: a costly route's store slot is taken before the session
   // lookup, so a flooded request waits or is refused before it costs anything more (decision 024).

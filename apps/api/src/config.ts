@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseSecretsKey } from './lib/secret-box';
 
 /**
  * The environment, checked once at start (DESIGN.md section 8.1). A bad value stops the start with
@@ -61,6 +62,26 @@ const envSchema = z.object({
   PAYPAL_CLIENT_ID: z.string().min(1).optional(),
   PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
   /**
+   * The platform's own PayPal merchant id (its partner id): stores connect their PayPal seller
+   * accounts through it (decision 049). Unset: stores can only bring their own PayPal app.
+   */
+  PAYPAL_PARTNER_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{5,32}$/, 'must be a PayPal merchant id (capital letters and digits)')
+    .optional(),
+  /** The partner's BN code, sent as PayPal-Partner-Attribution-Id on every PayPal call. */
+  PAYPAL_BN_CODE: z.string().min(1).max(64).optional(),
+  /** The id PayPal gave the platform's webhook; without it webhooks cannot be verified and are refused. */
+  PAYPAL_WEBHOOK_ID: z.string().min(1).max(64).optional(),
+  /**
+   * Seals the secrets owners enter (their PayPal app's secret, marketplace tokens): 64 hex characters
+   * or the base64 of 32 random bytes. Required in production; elsewhere one is generated in DATA_DIR.
+   */
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => parseSecretsKey(v) !== null, 'must be 64 hex characters or the base64 of 32 bytes')
+    .optional(),
+  /**
    * Sign-in attempts one client address may make on one store in 15 minutes. Raise it where many
    * people share one address (an office behind one NAT, a browser-test run); failures per account
    * stay limited at 10 whatever this says.
@@ -92,7 +113,10 @@ const envSchema = z.object({
     .default('03:00'),
 });
 
-export type Config = Omit<z.infer<typeof envSchema>, 'SESSION_SECRET'> & { SESSION_SECRET: string };
+export type Config = Omit<z.infer<typeof envSchema>, 'SESSION_SECRET' | 'SECRETS_KEY'> & {
+  SESSION_SECRET: string;
+  SECRETS_KEY: string;
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -113,20 +137,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (paypalSet !== 0 && paypalSet !== 3) {
     throw new ConfigError(['PAYPAL_BASE_URL, PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET: set all three, or none']);
   }
-  let secret = c.SESSION_SECRET;
-  if (!secret) {
-    if (c.NODE_ENV === 'production') throw new ConfigError(['SESSION_SECRET: required in production']);
-    secret = localSecret(c.DATA_DIR);
-  }
-  return { ...c, DATA_DIR: resolve(c.DATA_DIR), WEB_BUILD_DIR: resolve(c.WEB_BUILD_DIR), SESSION_SECRET: secret };
+  const missing = [
+    !c.SESSION_SECRET && 'SESSION_SECRET: required in production',
+    !c.SECRETS_KEY && 'SECRETS_KEY: required in production',
+  ].filter((m): m is string => Boolean(m));
+  if (c.NODE_ENV === 'production' && missing.length) throw new ConfigError(missing);
+  return {
+    ...c,
+    DATA_DIR: resolve(c.DATA_DIR),
+    WEB_BUILD_DIR: resolve(c.WEB_BUILD_DIR),
+    SESSION_SECRET: c.SESSION_SECRET ?? localSecret(c.DATA_DIR, 'session-secret'),
+    // Generated as hex so parseSecretsKey reads it back as 32 bytes.
+    SECRETS_KEY: c.SECRETS_KEY ?? localSecret(c.DATA_DIR, 'secrets-key', 'hex'),
+  };
 }
 
-/** Outside production a secret is generated once and kept in DATA_DIR, so sessions survive restarts. */
-function localSecret(dataDir: string): string {
-  const file = join(resolve(dataDir), 'session-secret');
+/**
+ * Outside production a secret is generated once and kept in DATA_DIR, so sessions survive restarts
+ * and sealed secrets stay readable.
+ */
+function localSecret(dataDir: string, name: string, encoding: 'base64url' | 'hex' = 'base64url'): string {
+  const file = join(resolve(dataDir), name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(resolve(dataDir), { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
+  const secret = randomBytes(32).toString(encoding);
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }

@@ -227,6 +227,13 @@ export const orders = pgTable(
     paymentRef: text('payment_ref'),
     /** What the shopper recognises: "Visa •••• 4242", "PayPal". */
     paymentLabel: text('payment_label').notNull(),
+    /**
+     * Whose PayPal account took the money (decision 049): `merchant:<id>` for a seller connected
+     * through the platform, `app:<client id>` for a store's own PayPal app, null for the platform's
+     * own account and for cards. Refunds go back through the same account, whatever the store's
+     * settings are by then.
+     */
+    paymentAccount: text('payment_account'),
     idempotencyKey: text('idempotency_key').notNull(),
     /** SHA-256 of what was asked for with the key: the same key with another cart is refused. */
     requestHash: text('request_hash').notNull(),
@@ -573,11 +580,21 @@ export const paypalCheckouts = pgTable(
     idempotencyKey: text('idempotency_key').notNull(),
     /** Set once the capture placed the order. */
     orderId: text('order_id'),
+    /** The PayPal account the order was created in (as orders.payment_account). */
+    paymentAccount: text('payment_account'),
+    /**
+     * open (the shopper is at PayPal), placed (the order exists), abandoned (never came back: closed
+     * by the housekeeping job), flagged (PayPal has money without an order: a payment issue).
+     */
+    status: text('status').notNull().default('open'),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.paypalOrderId] }),
     index('paypal_checkouts_created_idx').on(t.createdAt),
+    // The housekeeping job's path: the open checkouts, oldest first.
+    index('paypal_checkouts_open_idx').on(t.createdAt).where(sql`${t.status} = 'open'`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }).onDelete('cascade'),
   ],
 );

@@ -27,6 +27,11 @@ export const eventSchemas = {
   'return.transitioned': z.object({ tenantId: id, returnId: id, orderId: id, from: id, to: id }),
   /** Money went back to the shopper of an order (a refund succeeded): takings and the order's payment changed. */
   'order.refunded': z.object({ tenantId: id, orderId: id, refundId: id }),
+  /**
+   * How the store takes PayPal changed (its seller account was connected, checked, revoked or
+   * disconnected, or its PP_CONFIG edited): checkout's cached payment account must be read again.
+   */
+  'payments.changed': z.object({ tenantId: id }),
   /** Store settings changed; `what` names the part (e.g. 'theme', 'hosts', 'access'), '*' for any. */
   'settings.changed': z.object({ tenantId: id, what: z.string().min(1).max(200) }),
   /** An owner asked for the tenant's sitemap to be generated (the job that will do it). */
