@@ -9,6 +9,9 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 export const PORT = Number(process.env.E2E_PORT ?? 3190);
 /** The PayPal stand-in (PayPal's REST API and approval page) the server pays through. */
 export const PAYPAL_PORT = PORT + 1;
+/** The platform's partner merchant id and webhook id at the stand-in (decision 049). */
+const PAYPAL_PARTNER_ID = 'E2EPARTNER01';
+const PAYPAL_WEBHOOK_ID = 'WH-E2E-PLATFORM';
 
 /**
  * Specs that change a seeded store's look, content or catalog (theme, details, pages, banners, the
@@ -69,6 +72,10 @@ export default defineConfig({
         PAYPAL_STAND_IN_PORT: String(PAYPAL_PORT),
         PAYPAL_CLIENT_ID: 'e2e-client',
         PAYPAL_CLIENT_SECRET: 'e2e-secret',
+        PAYPAL_PARTNER_ID: PAYPAL_PARTNER_ID,
+        PAYPAL_WEBHOOK_ID: PAYPAL_WEBHOOK_ID,
+        // PayPal's events for the platform's app go to the platform's webhook (any host reaches it).
+        PAYPAL_WEBHOOK_URL: `http://127.0.0.1:${PORT}/api/paypal/webhooks`,
       },
     },
     {
@@ -84,6 +91,9 @@ export default defineConfig({
         PAYPAL_BASE_URL: `http://127.0.0.1:${PAYPAL_PORT}`,
         PAYPAL_CLIENT_ID: 'e2e-client',
         PAYPAL_CLIENT_SECRET: 'e2e-secret',
+        PAYPAL_PARTNER_ID: PAYPAL_PARTNER_ID,
+        PAYPAL_BN_CODE: 'E2E_PLATFORM_PPCP',
+        PAYPAL_WEBHOOK_ID: PAYPAL_WEBHOOK_ID,
       },
     },
   ],
