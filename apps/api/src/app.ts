@@ -69,7 +69,12 @@ import {
   createTestPaymentProvider,
   type PaymentProvider,
 } from './modules/payments/index';
-import { createPaymentAccounts } from './modules/paypal-seller/index';
+import {
+  createPaymentAccounts,
+  createPaypalConfigService,
+  paypalConfigPages,
+  paypalConfigRoutes,
+} from './modules/paypal-seller/index';
 import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
 import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
@@ -374,6 +379,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     secrets,
   });
   events.on('payments.changed', ({ tenantId }) => paymentAccounts.forget(tenantId));
+  // PP_CONFIG (decision 051): PayPal on or off per store, and a store's own PayPal app.
+  const paypalConfig = createPaypalConfigService(database.db, {
+    audit,
+    events,
+    secrets,
+    platformBaseUrl: config.PAYPAL_BASE_URL,
+    defaultEnvironment: paymentAccounts.environment,
+  });
   const checkout = createCheckoutService(database.db, {
     paypal,
     cart,
@@ -543,6 +556,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(orderListRoutes, { orderList });
   await app.register(customersRoutes, { customers });
   await app.register(productImportRoutes, { imports: productImports });
+  await app.register(paypalConfigRoutes, { paypalConfig });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -605,6 +619,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         promotionsPages({ db: database.db, promotions }),
         orderListPages({ orderList }),
         customersPages({ customers }),
+        paypalConfigPages({ paypalConfig }),
       ],
     });
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PAYPAL_CONFIG_ID, SELLER_REASONS, SELLER_STATUSES } from './payments-display';
+import { PAYPAL_CONFIG_ID, SELLER_REASONS, SELLER_STATUSES, type SellerStatus } from './payments-display';
+import type { FormOutcome } from './storefront';
 
 /** GET /api/paypal/seller/fetch (SPEC.md section 7): whose onboarding state to read. */
 export const sellerFetchQuerySchema = z.strictObject({
@@ -93,3 +94,27 @@ export const paymentIssueSchema = z.object({
   resolution: z.string().nullable(),
 });
 export type PaymentIssue = z.infer<typeof paymentIssueSchema>;
+
+/** The PayPal settings form's fields (/manage-store/payments/settings). */
+export const PAYPAL_SETTINGS_FIELDS = ['enabled', 'environment', 'clientId', 'clientSecret'] as const;
+export type PaypalSettingsField = (typeof PAYPAL_SETTINGS_FIELDS)[number];
+/** What the form posts: `enabled` is "on" when ticked. The secret is never sent back to the page. */
+export type PaypalSettingsFormValues = Partial<Record<PaypalSettingsField, string>>;
+
+export type PaypalSettingsFormResult =
+  | { ok: true; message: string; config: PaypalConfig }
+  | FormOutcome<PaypalSettingsField>;
+
+/** The PayPal settings page (issue 18 point 2); each function needs the payments permission. */
+export interface PaypalSettingsPages {
+  paypalSettingsPage(): Promise<{
+    config: PaypalConfig;
+    /** The store's seller account at PayPal, as the payments page names it. */
+    seller: { status: SellerStatus; label: string };
+  }>;
+  /** `save` writes the form; `remove-app` removes the store's own app (the seller account stays). */
+  savePaypalSettings(
+    intent: 'save' | 'remove-app',
+    fields: PaypalSettingsFormValues,
+  ): Promise<PaypalSettingsFormResult>;
+}

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness';
-import { redactSecrets } from './redact';
+import { redactSecretFields, redactSecrets } from './redact';
 
 // Reset links, guest order links and provider callbacks carry live secrets in their query; an
 // operator reading the logs (or anyone the logs are shipped to) must not be able to use them.
@@ -81,6 +81,31 @@ describe('redactSecrets', () => {
   it('leaves parameters that only look alike', () => {
     for (const s of ['/r?postalCode=12345', '/r?promoCode=SPRING', '/r?keyword=lamp', '/r?monkey=1', 'no url here']) {
       expect(redactSecrets(s)).toBe(s);
+    }
+  });
+});
+
+describe('redactSecretFields', () => {
+  it('hides the values of secret JSON fields at any depth, escaped quotes included', () => {
+    const line = JSON.stringify({
+      msg: 'saved',
+      body: { ownApp: { clientId: 'app-1', clientSecret: 'S3CRET"x\\y' }, client_secret: 'other' },
+      paypal: { access_token: 'A21AAtoken', expires_in: 300 },
+      row: { ownClientSecretSealed: 's1.abc.def' },
+    });
+    const out = redactSecretFields(line);
+    for (const secret of ['S3CRET', 'other', 'A21AAtoken', 's1.abc.def']) expect(out).not.toContain(secret);
+    expect(JSON.parse(out)).toEqual({
+      msg: 'saved',
+      body: { ownApp: { clientId: 'app-1', clientSecret: '[redacted]' }, client_secret: '[redacted]' },
+      paypal: { access_token: '[redacted]', expires_in: 300 },
+      row: { ownClientSecretSealed: '[redacted]' },
+    });
+  });
+
+  it('leaves other fields, and a secret field that holds no string', () => {
+    for (const s of ['{"clientId":"a","secretary":"b"}', '{"clientSecretSet":true}', '{"clientSecret":null}']) {
+      expect(redactSecretFields(s)).toBe(s);
     }
   });
 });

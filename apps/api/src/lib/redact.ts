@@ -33,8 +33,32 @@ export function redactSecrets(text: string): string {
 }
 
 /**
- * The app's logger options with every written line passed through redactSecrets: the one place that
- * sees the request log's url, error messages and anything a module logs.
+ * JSON fields that hold a secret an owner entered or a provider issued (decision 051): whatever
+ * object a module logs (a request body, a provider's answer, a row), their values never reach the
+ * log. Matched by name at any depth of the written line; only string values (what they hold).
+ */
+const SECRET_FIELDS = [
+  'clientSecret',
+  'client_secret',
+  'ownClientSecret',
+  'ownClientSecretSealed',
+  'own_client_secret_sealed',
+  'access_token',
+  'refresh_token',
+  'accessToken',
+  'refreshToken',
+];
+const SECRET_FIELD = new RegExp(`"(${SECRET_FIELDS.join('|')})"(\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'g');
+
+/** Every secret JSON field's string value in `line` replaced by [redacted]. */
+export function redactSecretFields(line: string): string {
+  return line.replace(SECRET_FIELD, (_whole, name: string, colon: string) => `"${name}"${colon}"${REDACTED}"`);
+}
+
+/**
+ * The app's logger options with every written line passed through redactSecrets and
+ * redactSecretFields: the one place that sees the request log's url, error messages and anything
+ * a module logs.
  */
 export function redactingLogger(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (!logger) return logger;
@@ -42,6 +66,9 @@ export function redactingLogger(logger: FastifyServerOptions['logger']): Fastify
   const previous = options.hooks?.streamWrite;
   return {
     ...options,
-    hooks: { ...options.hooks, streamWrite: (line: string) => redactSecrets(previous ? previous(line) : line) },
+    hooks: {
+      ...options.hooks,
+      streamWrite: (line: string) => redactSecretFields(redactSecrets(previous ? previous(line) : line)),
+    },
   };
 }

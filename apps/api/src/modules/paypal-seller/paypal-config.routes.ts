@@ -1,0 +1,86 @@
+import {
+  dataEnvelope,
+  errorEnvelopeSchema,
+  paypalConfigQuerySchema,
+  paypalConfigSchema,
+  paypalConfigUpdateSchema,
+} from '@app/contracts';
+import type { App } from '../../lib/app-types';
+import { changeErrors } from '../../lib/app-types';
+import type { PaypalConfigService } from './paypal-config.service';
+
+const BASE = '/skulocity/api/v1/admin';
+const tags = ['payments'];
+const noStore = { 'cache-control': 'private, no-store' };
+const read = { 200: dataEnvelope(paypalConfigSchema), ...changeErrors };
+
+/**
+ * The store's PayPal settings, PP_CONFIG (SPEC.md section 7: "GET and POST /admin/getPaypalConfig
+ * (param configId) and /admin/updatePaypalConfig"; decision 051). The payments permission. The
+ * store is the host's: a tenantId header naming another store is refused by tenancy before this.
+ */
+export async function paypalConfigRoutes(app: App, { paypalConfig }: { paypalConfig: PaypalConfigService }) {
+  const description =
+    "enabled: PayPal at checkout on or off. mode: own_app (the store's own PayPal app), partner (its seller " +
+    'account connected through the platform) or none. merchantId: read-only, once PayPal confirmed the seller. ' +
+    'ownApp.clientSecret is always a mask: the secret is write-only.';
+
+  app.get(
+    `${BASE}/getPaypalConfig`,
+    {
+      config: { permission: 'payments' },
+      schema: {
+        tags,
+        summary: "The store's PayPal settings (configId PP_CONFIG)",
+        description,
+        querystring: paypalConfigQuerySchema,
+        response: read,
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await paypalConfig.get(req.ctx) };
+    },
+  );
+
+  // The same read as a POST with {configId} in the body, as SPEC.md names both methods.
+  app.post(
+    `${BASE}/getPaypalConfig`,
+    {
+      config: { permission: 'payments' },
+      schema: {
+        tags,
+        summary: "The store's PayPal settings (configId PP_CONFIG in the body)",
+        description,
+        body: paypalConfigQuerySchema,
+        response: read,
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await paypalConfig.get(req.ctx) };
+    },
+  );
+
+  app.post(
+    `${BASE}/updatePaypalConfig`,
+    {
+      config: { permission: 'payments' },
+      schema: {
+        tags,
+        summary: "Changes the store's PayPal settings",
+        description:
+          'Only the fields given change. ownApp: null removes the own app; ownApp without clientSecret keeps the ' +
+          'stored secret. A new or changed own app is checked with PayPal (an access token) before it is saved: ' +
+          '422 naming ownApp.clientSecret when PayPal refuses it, 502 when PayPal cannot be reached; nothing is ' +
+          'saved either way.',
+        body: paypalConfigUpdateSchema,
+        response: { ...read, 502: errorEnvelopeSchema },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      return { data: await paypalConfig.update(req.ctx, req.body), message: 'PayPal settings saved.' };
+    },
+  );
+}
