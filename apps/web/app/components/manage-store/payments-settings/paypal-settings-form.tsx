@@ -1,0 +1,264 @@
+import type { PaypalConfig, PaypalSettingsField, PaypalSettingsFormValues } from '@app/contracts';
+import { LoaderCircle, Trash2 } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Link, useNavigation } from 'react-router';
+import { PostForm } from '../../ui/post-form';
+import { Card, primaryAction } from '../dashboard-layout';
+
+const input =
+  'h-9 w-full rounded-lg border border-neutral-300 px-3 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-900/20 aria-[invalid=true]:border-red-600';
+
+type Errors = Partial<Record<PaypalSettingsField, string>>;
+
+function FieldNote({ id, hint, error }: { id: string; hint?: ReactNode; error?: string }) {
+  return (
+    <>
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-neutral-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700" data-testid={`error-${id}`}>
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+const describedBy = (id: string, hint: unknown, error: unknown) =>
+  [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+
+/** The posted form's fields (the page function reads only the ones it knows). */
+export function paypalSettingsValues(form: FormData): PaypalSettingsFormValues {
+  const pick = (k: PaypalSettingsField) => {
+    const v = form.get(k);
+    return typeof v === 'string' ? v.slice(0, 300) : undefined;
+  };
+  return {
+    enabled: pick('enabled') ?? '',
+    environment: pick('environment'),
+    clientId: pick('clientId'),
+    clientSecret: pick('clientSecret'),
+  };
+}
+
+/** How checkout takes PayPal now, in the owner's words. */
+function modeSentence(config: PaypalConfig): string {
+  if (!config.enabled) return 'PayPal is switched off: shoppers pay by card only.';
+  if (config.mode === 'own_app') return 'Shoppers pay with PayPal into the account of your own PayPal app.';
+  if (config.mode === 'partner') return 'Shoppers pay with PayPal into your connected PayPal seller account.';
+  return 'PayPal is not set up yet: connect your PayPal account on the Payments page, or use your own PayPal app below.';
+}
+
+/**
+ * PP_CONFIG as a form (issue 18 point 2): PayPal at checkout on or off, the connected seller's
+ * merchant id (read-only), and the store's own PayPal app. A plain form: without JavaScript it posts
+ * and comes back with the errors next to the fields and what was typed kept, except the secret,
+ * which never travels back to the page: its field is always empty.
+ */
+export function PaypalSettingsForm({
+  config,
+  sellerLabel,
+  values,
+  errors,
+  message,
+}: {
+  config: PaypalConfig;
+  sellerLabel: string;
+  /** What was typed, after a refused save; null shows the saved settings. */
+  values: Omit<PaypalSettingsFormValues, 'clientSecret'> | null;
+  errors: Errors;
+  message: string | null;
+}) {
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'save';
+  const enabled = values ? values.enabled === 'on' : config.enabled;
+  // Controlled so the switch role's aria-checked follows it; without JavaScript it is a checkbox.
+  const [on, setOn] = useState(enabled);
+  const environment = values?.environment ?? config.environment;
+  const clientId = values?.clientId ?? config.ownApp?.clientId ?? '';
+  const secretHint = config.ownApp
+    ? 'Stored. Leave empty to keep it.'
+    : 'From your app’s page in the PayPal developer dashboard. It is checked with PayPal when you save.';
+
+  return (
+    <PostForm className="space-y-4" aria-label="PayPal settings" preventScrollReset>
+      <input type="hidden" name="intent" value="save" />
+      {message && (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          {message}
+        </p>
+      )}
+
+      <Card title="PayPal at checkout">
+        <label htmlFor="paypal-enabled" className="flex items-start gap-3">
+          <input
+            id="paypal-enabled"
+            type="checkbox"
+            role="switch"
+            name="enabled"
+            checked={on}
+            aria-checked={on}
+            onChange={(e) => setOn(e.currentTarget.checked)}
+            aria-describedby={describedBy('enabled', true, errors.enabled)}
+            className="peer sr-only"
+          />
+          <span
+            aria-hidden
+            className="relative mt-0.5 inline-flex h-5 w-9 shrink-0 rounded-full bg-neutral-300 transition-colors peer-checked:bg-emerald-600 peer-focus-visible:ring-2 peer-focus-visible:ring-neutral-900 peer-focus-visible:ring-offset-2 after:absolute after:top-0.5 after:left-0.5 after:size-4 after:rounded-full after:bg-white after:shadow after:transition-transform peer-checked:after:translate-x-4"
+          />
+          <span className="text-sm">
+            <span className="block font-medium text-neutral-900">Offer PayPal at checkout</span>
+          </span>
+        </label>
+        <FieldNote id="enabled" hint={modeSentence(config)} error={errors.enabled} />
+      </Card>
+
+      <Card title="PayPal seller account" aside={<span className="text-xs text-neutral-600">{sellerLabel}</span>}>
+        {config.merchantId ? (
+          <div>
+            <label htmlFor="paypal-merchant-id" className="mb-1 block text-sm font-medium text-neutral-800">
+              PayPal merchant ID
+            </label>
+            <input
+              id="paypal-merchant-id"
+              readOnly
+              value={config.merchantId}
+              aria-describedby="paypal-merchant-id-hint"
+              className={`${input} bg-neutral-50 font-mono text-neutral-700`}
+            />
+            <p id="paypal-merchant-id-hint" className="mt-1 text-xs text-neutral-600">
+              Confirmed by PayPal when you connected. Change it by connecting another account on the{' '}
+              <Link to="/manage-store/payments" className="font-medium text-neutral-800 underline">
+                Payments page
+              </Link>
+              .
+            </p>
+          </div>
+        ) : (
+          <p className="text-sm text-neutral-600">
+            No PayPal seller account is connected.{' '}
+            <Link to="/manage-store/payments" className="font-medium text-neutral-800 underline">
+              Connect PayPal on the Payments page
+            </Link>{' '}
+            to get paid into your own PayPal account without an app of your own.
+          </p>
+        )}
+      </Card>
+
+      <Card title="Use your own PayPal app">
+        <p className="text-sm text-neutral-600">
+          For stores that already have a PayPal REST app: checkout uses it instead of the connected seller account, and
+          the money goes to that app’s PayPal account.
+        </p>
+        <div className="mt-4 space-y-4">
+          <fieldset aria-describedby={describedBy('environment', true, errors.environment)}>
+            <legend className="mb-1 block text-sm font-medium text-neutral-800">Environment</legend>
+            <div className="flex flex-wrap gap-4">
+              {(
+                [
+                  ['live', 'Live'],
+                  ['sandbox', 'Sandbox (test payments)'],
+                ] as const
+              ).map(([value, label]) => (
+                <label key={value} className="flex items-center gap-2 text-sm text-neutral-800">
+                  <input
+                    type="radio"
+                    name="environment"
+                    value={value}
+                    defaultChecked={environment === value}
+                    className="size-4"
+                  />
+                  {label}
+                </label>
+              ))}
+            </div>
+            <FieldNote
+              id="environment"
+              hint="Where PayPal keeps your app: live takes real money, sandbox only test payments."
+              error={errors.environment}
+            />
+          </fieldset>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div>
+              <label htmlFor="paypal-client-id" className="mb-1 block text-sm font-medium text-neutral-800">
+                Client ID
+              </label>
+              <input
+                id="paypal-client-id"
+                name="clientId"
+                defaultValue={clientId}
+                autoComplete="off"
+                spellCheck={false}
+                maxLength={128}
+                aria-invalid={errors.clientId ? true : undefined}
+                aria-describedby={describedBy('clientId', true, errors.clientId)}
+                className={`${input} font-mono`}
+              />
+              <FieldNote id="clientId" hint="Your app’s client ID at PayPal." error={errors.clientId} />
+            </div>
+            <div>
+              <label htmlFor="paypal-client-secret" className="mb-1 block text-sm font-medium text-neutral-800">
+                Secret
+              </label>
+              {/* Always empty: the stored secret never comes back to the page. */}
+              <input
+                id="paypal-client-secret"
+                name="clientSecret"
+                type="password"
+                defaultValue=""
+                autoComplete="new-password"
+                spellCheck={false}
+                maxLength={256}
+                placeholder={config.ownApp ? '••••••••' : undefined}
+                aria-invalid={errors.clientSecret ? true : undefined}
+                aria-describedby={describedBy('clientSecret', true, errors.clientSecret)}
+                className={`${input} font-mono`}
+              />
+              <FieldNote id="clientSecret" hint={secretHint} error={errors.clientSecret} />
+            </div>
+          </div>
+        </div>
+      </Card>
+
+      <div className="flex justify-end">
+        <button type="submit" className={primaryAction} disabled={saving}>
+          {saving && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </PostForm>
+  );
+}
+
+/** Stops using the store's own app: checkout goes back to the seller account (or no PayPal). */
+export function RemoveOwnAppCard({ config }: { config: PaypalConfig }) {
+  const navigation = useNavigation();
+  const removing = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'remove-app';
+  if (!config.ownApp) return null;
+  return (
+    <Card title="Remove own app">
+      <p className="text-sm text-neutral-600">
+        Checkout stops using the app <span className="font-mono">{config.ownApp.clientId}</span> and its stored secret
+        is deleted.{' '}
+        {config.merchantId
+          ? 'PayPal payments go to your connected seller account again.'
+          : 'Without a connected seller account, checkout then offers no PayPal.'}
+      </p>
+      <PostForm className="mt-3" preventScrollReset>
+        <button
+          type="submit"
+          name="intent"
+          value="remove-app"
+          disabled={removing}
+          className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-red-300 bg-white px-3.5 text-sm font-semibold text-red-700 shadow-sm hover:bg-red-50"
+        >
+          <Trash2 aria-hidden className="size-4" />
+          {removing ? 'Removing…' : 'Remove own app'}
+        </button>
+      </PostForm>
+    </Card>
+  );
+}
