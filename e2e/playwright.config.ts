@@ -12,6 +12,8 @@ export const PAYPAL_PORT = PORT + 1;
 /** The platform's partner merchant id and webhook id at the stand-in (decision 049). */
 const PAYPAL_PARTNER_ID = 'E2EPARTNER01';
 const PAYPAL_WEBHOOK_ID = 'WH-E2E-PLATFORM';
+/** A store's own PayPal app the stand-in knows besides the platform's (PP_CONFIG, decision 051). */
+export const STAND_IN_OWN_APP = { id: 'lighting-e2e-own-app', secret: 'lighting-e2e-own-secret-77' };
 
 /**
  * Specs that change a seeded store's look, content or catalog (theme, details, pages, banners, the
@@ -76,6 +78,7 @@ export default defineConfig({
         PAYPAL_WEBHOOK_ID: PAYPAL_WEBHOOK_ID,
         // PayPal's events for the platform's app go to the platform's webhook (any host reaches it).
         PAYPAL_WEBHOOK_URL: `http://127.0.0.1:${PORT}/api/paypal/webhooks`,
+        PAYPAL_STAND_IN_APPS: `${STAND_IN_OWN_APP.id}:${STAND_IN_OWN_APP.secret}`,
       },
     },
     {
