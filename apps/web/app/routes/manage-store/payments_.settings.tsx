@@ -65,6 +65,7 @@ export default function PaypalSettingsPage({ loaderData: page, actionData }: Rou
         values={failure ? (answer?.values ?? null) : null}
         errors={failure?.fieldErrors ?? {}}
         message={failure?.message ?? null}
+        answered={answer}
       />
       <RemoveOwnAppCard config={page.config} />
     </DashboardLayout>

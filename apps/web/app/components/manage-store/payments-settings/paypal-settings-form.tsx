@@ -1,6 +1,6 @@
 import type { PaypalConfig, PaypalSettingsField, PaypalSettingsFormValues } from '@app/contracts';
 import { LoaderCircle, Trash2 } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigation } from 'react-router';
 import { PostForm } from '../../ui/post-form';
 import { Card, primaryAction } from '../dashboard-layout';
@@ -64,9 +64,12 @@ export function PaypalSettingsForm({
   values,
   errors,
   message,
+  answered,
 }: {
   config: PaypalConfig;
   sellerLabel: string;
+  /** The last answer of the action (its identity): a refused save empties the secret field again. */
+  answered: unknown;
   /** What was typed, after a refused save; null shows the saved settings. */
   values: Omit<PaypalSettingsFormValues, 'clientSecret'> | null;
   errors: Errors;
@@ -77,6 +80,11 @@ export function PaypalSettingsForm({
   const enabled = values ? values.enabled === 'on' : config.enabled;
   // Controlled so the switch role's aria-checked follows it; without JavaScript it is a checkbox.
   const [on, setOn] = useState(enabled);
+  // Without JavaScript the page comes back with the field empty; with it, the same.
+  const secretField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (answered && secretField.current) secretField.current.value = '';
+  }, [answered]);
   const environment = values?.environment ?? config.environment;
   const clientId = values?.clientId ?? config.ownApp?.clientId ?? '';
   const secretHint = config.ownApp
@@ -205,6 +213,7 @@ export function PaypalSettingsForm({
               </label>
               {/* Always empty: the stored secret never comes back to the page. */}
               <input
+                ref={secretField}
                 id="paypal-client-secret"
                 name="clientSecret"
                 type="password"
