@@ -206,6 +206,8 @@ describe('PayPal client: create, approve, capture', () => {
       amountMinor: 12_345,
       currency: 'USD',
       referenceId: input.referenceId,
+      // An own-app order: the payee is the app's own merchant.
+      payeeMerchantId: paypal.partnerId,
     });
 
     const captured = await pp.captureOrder(created.id, randomUUID());
