@@ -812,7 +812,7 @@ export async function startPayPalStandIn(opts: {
     if (!seller) {
       throw unprocessable(
         'PAYEE_ACCOUNT_INVALID',
-        'Payee account specified is invalid. Please check the `payee.email_address` or `payee.merchant_id` specified and try again. Ensure that either  `payee.merchant_id` or `payee.email_address` is specified.',
+        'Payee account specified is invalid. Please check the `payee.merchant_id` specified and try again.',
         field,
         id,
       );
