@@ -20,6 +20,7 @@ const standIn = await startPayPalStandIn({
   ...(process.env.PAYPAL_WEBHOOK_URL ? { webhookUrl: process.env.PAYPAL_WEBHOOK_URL } : {}),
 });
 console.log(`PayPal stand-in listening on ${standIn.url}`);
+console.log(`PayPal stand-in partner id ${standIn.partnerId}, webhook id ${standIn.webhookId}`);
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -485,6 +485,11 @@ describe('PayPal stand-in: webhooks', () => {
     expect(
       (await verify({ headers: delivery.headers, event }, { webhook_id: 'WH-OTHER' })).body.verification_status,
     ).toBe('FAILURE');
+    // A certificate from anywhere but PayPal proves nothing.
+    expect(
+      (await verify({ headers: delivery.headers, event }, { cert_url: 'https://attacker.test/cert.pem' })).body
+        .verification_status,
+    ).toBe('FAILURE');
     const forged = await paypal.deliverWebhook(receiverUrl, paypal.onboardingCompletedEvent(seller), { forge: true });
     expect((await verify(forged)).body.verification_status).toBe('FAILURE');
 

@@ -1466,7 +1466,9 @@ export async function startPayPalStandIn(opts: {
       throw invalid('/webhook_event', 'INVALID_PARAMETER_SYNTAX', 'webhook_event is the event object.');
     }
     const b = body as Record<(typeof WEBHOOK_FIELDS)[number], string>;
+    // The certificate must be PayPal's own (here: the stand-in's), as PayPal checks the cert URL's origin.
     if (!app.platform || b.webhook_id !== webhookId || b.auth_algo !== 'SHA256withRSA') return 'FAILURE';
+    if (b.cert_url !== `${url}${certUrlPath}`) return 'FAILURE';
     const expected = Buffer.from(
       sign(b.transmission_id, b.transmission_time, b.webhook_id, JSON.stringify(body.webhook_event)),
     );
