@@ -133,7 +133,12 @@ export interface PayPalStandIn {
   partnerId: string;
   /** The id of the platform's webhook: the one verify-webhook-signature accepts. */
   webhookId: string;
-  /** Where the stand-in sends its own webhooks (onboarding, captures, refunds, consent revoked); undefined: none. */
+  /**
+   * Where the stand-in sends its own webhooks (onboarding completed, capture completed or denied,
+   * refund, consent revoked); undefined: none. They are the platform's webhooks: captures and refunds
+   * of orders a store's own app made are not sent (that app would have its own webhook at PayPal).
+   * Sent right after the change, before or while its API answer goes out, as PayPal's come on their own.
+   */
   setWebhookUrl(url: string | undefined): void;
   /** A store's own REST app with its own merchant; tokens and orders belong to the app that got them. */
   addApp(app: { clientId: string; clientSecret: string }): { merchantId: string };
