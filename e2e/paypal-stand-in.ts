@@ -1,7 +1,7 @@
 // Starts the PayPal stand-in for browser tests: `npx tsx e2e/paypal-stand-in.ts`.
 // PAYPAL_STAND_IN_PORT picks the port (0 or unset: any free one); the URL is printed once listening.
 // PAYPAL_PARTNER_ID (the platform's merchant id), PAYPAL_WEBHOOK_ID and PAYPAL_WEBHOOK_URL (where the
-// stand-in sends its own signed webhooks) are optional.
+// stand-in sends its own signed webhooks) and PAYPAL_STAND_IN_APPS (stores' own apps) are optional.
 import { startPayPalStandIn } from '../apps/api/src/test/paypal-stand-in';
 
 const rawPort = process.env.PAYPAL_STAND_IN_PORT ?? '0';
@@ -19,6 +19,11 @@ const standIn = await startPayPalStandIn({
   ...(process.env.PAYPAL_WEBHOOK_ID ? { webhookId: process.env.PAYPAL_WEBHOOK_ID } : {}),
   ...(process.env.PAYPAL_WEBHOOK_URL ? { webhookUrl: process.env.PAYPAL_WEBHOOK_URL } : {}),
 });
+// Stores' own PayPal apps (PP_CONFIG) it also knows: PAYPAL_STAND_IN_APPS='clientId:secret,...'.
+for (const pair of (process.env.PAYPAL_STAND_IN_APPS ?? '').split(',').filter(Boolean)) {
+  const colon = pair.indexOf(':');
+  standIn.addApp({ clientId: pair.slice(0, colon), clientSecret: pair.slice(colon + 1) });
+}
 console.log(`PayPal stand-in listening on ${standIn.url}`);
 console.log(`PayPal stand-in partner id ${standIn.partnerId}, webhook id ${standIn.webhookId}`);
 

@@ -24,7 +24,8 @@ let owner: BrowserSession;
 let catalogStaff: BrowserSession;
 
 beforeAll(async () => {
-  paypal = await startPayPalStandIn({ clientId: OWN_ID, clientSecret: OWN_SECRET });
+  paypal = await startPayPalStandIn({ clientId: 'platform-client', clientSecret: 'platform-secret' });
+  paypal.addApp({ clientId: OWN_ID, clientSecret: OWN_SECRET });
   t = await createTestApp({ webBuildDir, config: { PAYPAL_BASE_URL: paypal.url } });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', host);
   await createStaff(t.database, 'lighting', 'ppconfig-pages-catalog@lighting.test', ['catalog']);

@@ -20,8 +20,9 @@ const GARDEN = 'garden.localhost';
 const A = '/skulocity/api/v1/admin';
 const GET = `${A}/getPaypalConfig?configId=${PAYPAL_CONFIG_ID}`;
 const UPDATE = `${A}/updatePaypalConfig`;
-// The store's own PayPal app: the app the stand-in knows. The platform has no PayPal app of its own
-// in this file, so whatever PayPal does here is done with the store's app.
+// The platform's partner app, and the store's own PayPal app (which the stand-in knows too).
+const PLATFORM_ID = 'platform-client';
+const PLATFORM_SECRET = 'platform-secret';
 const OWN_ID = 'lighting-own-app-0001';
 const OWN_SECRET = 'own-secret-Zq81xVw4Lm';
 const OTHER_SECRET = 'another-secret-Hh29kPd';
@@ -44,7 +45,8 @@ let gateMode: 'forward' | 'down' | 'error' = 'forward';
 let gate: Server;
 
 beforeAll(async () => {
-  paypal = await startPayPalStandIn({ clientId: OWN_ID, clientSecret: OWN_SECRET });
+  paypal = await startPayPalStandIn({ clientId: PLATFORM_ID, clientSecret: PLATFORM_SECRET });
+  paypal.addApp({ clientId: OWN_ID, clientSecret: OWN_SECRET });
   gate = createServer(async (req, res) => {
     if (gateMode === 'down') return req.socket.destroy();
     if (gateMode === 'error') {
@@ -73,7 +75,11 @@ beforeAll(async () => {
   t = await createTestApp({
     // Every line the app writes, at the most talkative level, is searched for the secret below.
     logger: { level: 'trace', stream },
-    config: { PAYPAL_BASE_URL: `http://127.0.0.1:${(gate.address() as AddressInfo).port}` },
+    config: {
+      PAYPAL_BASE_URL: `http://127.0.0.1:${(gate.address() as AddressInfo).port}`,
+      PAYPAL_CLIENT_ID: PLATFORM_ID,
+      PAYPAL_CLIENT_SECRET: PLATFORM_SECRET,
+    },
     // A module that logs what it was given (as a careless one might): the log still holds no secret.
     extraRoutes: async (app) => {
       app.post('/skulocity/api/v1/test/log-body', async (req) => {
