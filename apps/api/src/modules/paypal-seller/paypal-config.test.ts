@@ -29,6 +29,7 @@ const OTHER_SECRET = 'another-secret-Hh29kPd';
 
 let t: TestApp;
 let paypal: PayPalStandIn;
+let ownMerchantId: string;
 let owner: BrowserSession;
 let gardenOwner: BrowserSession;
 let shopper: BrowserSession;
@@ -46,7 +47,7 @@ let gate: Server;
 
 beforeAll(async () => {
   paypal = await startPayPalStandIn({ clientId: PLATFORM_ID, clientSecret: PLATFORM_SECRET });
-  paypal.addApp({ clientId: OWN_ID, clientSecret: OWN_SECRET });
+  ownMerchantId = paypal.addApp({ clientId: OWN_ID, clientSecret: OWN_SECRET }).merchantId;
   gate = createServer(async (req, res) => {
     if (gateMode === 'down') return req.socket.destroy();
     if (gateMode === 'error') {
@@ -435,7 +436,11 @@ describe('checkout with the store’s own app', () => {
       cancelUrl: `http://${HOST}/checkout`,
     });
     expect(order?.id).toBeTruthy();
-    expect(paypal.orders.get(order?.id ?? '')?.amount).toEqual({ currency_code: 'USD', value: '12.34' });
+    const atPayPal = paypal.orders.get(order?.id ?? '');
+    expect(atPayPal?.amount).toEqual({ currency_code: 'USD', value: '12.34' });
+    // Made by the store's app, into that app's own PayPal account.
+    expect(atPayPal?.clientId).toBe(OWN_ID);
+    expect(atPayPal?.payeeMerchantId).toBe(ownMerchantId);
     // The token that made it was the own app's.
     expect(tokenCalls()[0]?.headers.authorization).toBe(
       `Basic ${Buffer.from(`${OWN_ID}:${OWN_SECRET}`).toString('base64')}`,
