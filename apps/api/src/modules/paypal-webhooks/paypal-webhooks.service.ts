@@ -106,7 +106,7 @@ function linkedId(links: z.infer<typeof linksSchema>, rel: string, prefix: strin
       const path = new URL(l.href).pathname;
       if (path.startsWith(prefix)) {
         const id = path.slice(prefix.length);
-        if (/^[A-Za-z0-9-]{1,64}$/.test(id)) return id;
+        if (/^[A-Za-z0-9_-]{1,64}$/.test(id)) return id;
       }
     } catch {
       // not a URL: no id
