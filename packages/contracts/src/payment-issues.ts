@@ -1,10 +1,7 @@
 import { z } from 'zod';
+import { PAYMENT_ISSUE_NOTE_MAX } from './payment-issues-display';
 import { type PaymentIssue, paymentIssueSchema } from './paypal-seller';
 import type { FormOutcome } from './storefront';
-
-/** Issues per page of "Payments needing attention". */
-export const PAYMENT_ISSUES_PAGE_SIZE = 25;
-export const PAYMENT_ISSUE_NOTE_MAX = 500;
 
 /** GET /api/paypal/issues: open ones (the default) or resolved ones, newest first, keyset pages. */
 export const paymentIssuesQuerySchema = z.strictObject({
