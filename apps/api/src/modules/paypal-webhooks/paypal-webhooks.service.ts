@@ -21,7 +21,7 @@ const sellers = schema.paypalSellers;
 
 /** The onboarding helper's confirmation (modules of the seller onboarding), as the webhook uses it. */
 export interface SellerOnboardingConfirmer {
-  confirm(ctx: RequestContext, input: { merchantId: string; actor: { kind: 'paypal' } }): Promise<unknown>;
+  confirm(ctx: RequestContext, input: { merchantId: string; actor: { kind: 'paypal'; id?: string } }): Promise<unknown>;
 }
 
 export interface PayPalWebhookDeps {
@@ -519,7 +519,7 @@ export function createPayPalWebhookService(db: Db, deps: PayPalWebhookDeps) {
     if (seen) return 'duplicate' as const;
     // The event is a hint, as the return URL is: the onboarding service asks PayPal's
     // merchant-integrations before it connects anything, so running it twice does no harm.
-    await onboarding.confirm(ctx, { merchantId: r.data.merchant_id, actor: { kind: 'paypal' } });
+    await onboarding.confirm(ctx, { merchantId: r.data.merchant_id, actor: { kind: 'paypal', id: event.id } });
     return once(event, transmissionTime, async () => ({
       tenantId: ctx.tenantId,
       outcome: 'applied',

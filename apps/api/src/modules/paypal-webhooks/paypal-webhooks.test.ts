@@ -12,8 +12,10 @@ import {
   type WebhookInput,
 } from '../../test/paypal-stand-in';
 import { createStaff } from '../../test/staff';
+import { createAuditService } from '../audit/index';
 import type { MailMessage } from '../mail/index';
 import { transitionSeller } from '../paypal-seller/index';
+import { createPaymentIssuesService, createPayPalWebhookService } from './index';
 
 // PayPal's webhooks against the stand-in over real HTTP: it signs each event as PayPal does (headers,
 // transmission id and time, certificate URL) and answers verify-webhook-signature; the server listens
@@ -386,6 +388,41 @@ describe('what is not PayPal changes nothing', () => {
     expect(await t.database.db.select().from(schema.paypalWebhookEvents)).toEqual([]);
   });
 
+  it('a charset in the content type is PayPal still; another media type is 415', async () => {
+    const d = await send(captureResource({ id: 'CAPCHARSET00001', value: '2.00', tenantId: 'no-such-store' }));
+    await t.database.db.delete(schema.paypalWebhookEvents);
+    const charset = await tampered(d, { 'content-type': 'application/json; charset=utf-8' });
+    expect(charset.status).toBe(200);
+    const form = await tampered(d, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
+  });
+
+  it('without PAYPAL_WEBHOOK_ID nothing can be verified: 401 and PayPal is not asked', async () => {
+    const d = await send(captureResource({ id: 'CAPNOWEBHOOK001', value: '2.00' }));
+    await t.database.db.delete(schema.paymentIssues);
+    await t.database.db.delete(schema.paypalWebhookEvents);
+    paypal.requests.length = 0;
+    // The service as app.ts builds it, but for a platform without PAYPAL_WEBHOOK_ID.
+    const bare = createPayPalWebhookService(t.database.db, {
+      paymentAccounts: t.app.paymentAccounts,
+      webhookId: undefined,
+      platformBaseUrl: paypal.url,
+      events: t.app.events,
+      issues: createPaymentIssuesService(t.database.db, { audit: createAuditService(t.database.db) }),
+      orders: undefined as never,
+      checkout: undefined as never,
+      log: t.app.log,
+      linkOrigin: (host) => `http://${host}`,
+      onboarding: () => undefined,
+    });
+    await expect(bare.receive(d.headers, d.rawBody, 'test')).rejects.toMatchObject({
+      statusCode: 401,
+      code: 'UNAUTHENTICATED',
+    });
+    expect(verifyCalls()).toEqual([]);
+    expect(await t.database.db.select().from(schema.paymentIssues)).toEqual([]);
+  });
+
   it('missing headers, a stale transmission and a body that is not JSON are 400 with the envelope', async () => {
     const d = await send(captureResource({ id: 'CAPHEADERS00001', value: '2.00', tenantId: 'no-such-store' }));
     await t.database.db.delete(schema.paypalWebhookEvents);
@@ -549,7 +586,7 @@ describe('seller events', () => {
       expect(confirm).toHaveBeenCalledTimes(1);
       expect(confirm).toHaveBeenCalledWith(expect.objectContaining({ tenantId: 'power' }), {
         merchantId,
-        actor: { kind: 'paypal' },
+        actor: { kind: 'paypal', id: early.event.id },
       });
       const again = await paypal.redeliver(d);
       expect(JSON.parse(again.responseBody).outcome).toBe('duplicate');
