@@ -64,7 +64,7 @@ export async function markPaidByPayPal(
     .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, input.orderId)));
   await tx
     .update(ppc)
-    .set({ orderId: input.orderId })
+    .set({ orderId: input.orderId, status: 'placed', closedAt: new Date() })
     .where(and(eq(ppc.tenantId, ctx.tenantId), eq(ppc.paypalOrderId, input.paypalOrderId)));
   return true;
 }

@@ -218,6 +218,11 @@ describe('PAYMENT.CAPTURE.COMPLETED', () => {
       paymentLabel: 'PayPal',
       capturedAmount: placed?.grandTotal,
     });
+    const [checkout] = await t.database.db
+      .select()
+      .from(schema.paypalCheckouts)
+      .where(eq(schema.paypalCheckouts.paypalOrderId, paypalOrderId));
+    expect(checkout).toMatchObject({ orderId, status: 'placed' });
     const history = await historyOf(orderId);
     expect(history.at(-1)).toMatchObject({
       fromStatus: 'placed',
