@@ -81,9 +81,14 @@ test('the owner sees a payment PayPal took without an order and marks it resolve
   await expectNoSeriousA11yIssue(page);
   await screenshots(page, 'one-issue');
 
-  // Resolving takes a note of what was done.
+  // Resolving takes a note of what was done; a blank one is refused next to the field.
   await row.getByText('Mark resolved').first().click();
   const note = row.getByLabel('What did you do about it?');
+  await note.fill('   ');
+  await row.getByRole('button', { name: 'Mark resolved' }).click();
+  await expect(row.getByText('Please say how the payment was settled.')).toBeVisible();
+  await expect(note).toHaveAttribute('aria-invalid', 'true');
+  await snap(page, 'admin-payment-issues-note-refused-1280');
   await note.fill('Refunded the buyer in PayPal');
   await row.getByRole('button', { name: 'Mark resolved' }).click();
   await expect(page.getByText('Marked resolved.')).toBeVisible();
