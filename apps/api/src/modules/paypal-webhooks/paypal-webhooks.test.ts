@@ -256,6 +256,51 @@ describe('PAYMENT.CAPTURE.COMPLETED', () => {
     expect(mail).toHaveLength(1);
   });
 
+  it('delivered twice at once, settles the order once', async () => {
+    const { cookie, paypalOrderId } = await approvedPayPalOrder();
+    const held = paypal.holdNextCapture();
+    const capturing = t.app.inject({
+      method: 'POST',
+      url: `${B}/public/ecommerce/capturePaypalOrder`,
+      headers: { host: LIGHTING, cookie },
+      payload: { paypalOrderId },
+    });
+    await held.captured;
+    const [placed] = await t.database.db
+      .select()
+      .from(schema.orders)
+      .where(eq(schema.orders.email, 'grace@example.com'));
+    const orderId = placed?.orderId as string;
+    await placedAgo(orderId, 10);
+    const early = await send(forStore(paypal.captureEvent(paypalOrderId)));
+    expect(early.status).toBe(200);
+    await t.database.db.delete(schema.paypalWebhookEvents);
+    // Back to placed as if the first delivery had never come, then the same event twice in parallel.
+    await t.database.db.update(schema.orders).set({ status: 'placed' }).where(eq(schema.orders.orderId, orderId));
+    const before = (await historyOf(orderId)).length;
+    const answers = await Promise.all([paypal.redeliver(early), paypal.redeliver(early)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.map((a) => JSON.parse(a.responseBody).outcome).sort()).toEqual(['applied', 'duplicate']);
+    expect(await historyOf(orderId)).toHaveLength(before + 1);
+    held.release();
+    await capturing;
+  });
+
+  it('for an order the sweep had cancelled is money without an order', async () => {
+    const placed = await placeGuestOrder(t.app, { host: LIGHTING, productId, email: 'late@example.com' });
+    const orderId = placed.json().data.orderId as string;
+    await t.database.db
+      .update(schema.orders)
+      .set({ status: 'cancelled', idempotencyKey: 'paypal:PPCANCELLED0001', paymentRef: null })
+      .where(eq(schema.orders.orderId, orderId));
+    const d = await send(captureResource({ id: 'CAPLATE00000001', value: '9.99', paypalOrderId: 'PPCANCELLED0001' }));
+    expect(JSON.parse(d.responseBody).outcome).toBe('flagged');
+    const [issue] = await issuesOf('lighting');
+    expect(issue).toMatchObject({ kind: 'capture_without_order', orderId, amount: 999 });
+    expect(issue?.message).toContain('had been cancelled');
+    expect((await orderRow(orderId))?.status).toBe('cancelled');
+  });
+
   it('for an order already paid by its checkout changes nothing', async () => {
     const { cookie, paypalOrderId } = await approvedPayPalOrder();
     const captured = await t.app.inject({
@@ -474,6 +519,23 @@ describe('denials and refunds', () => {
     expect(events).toEqual([expect.objectContaining({ kind: 'payment', actorKind: 'system' })]);
     expect(events[0]?.message).toContain('PayPal denied the payment');
     expect((await orderRow(orderId))?.status).toBe(order?.status);
+  });
+
+  it('a reversed capture of a paid order is an issue; of no order, nothing', async () => {
+    const placed = await placeGuestOrder(t.app, { host: LIGHTING, productId, email: 'reverse@example.com' });
+    const orderId = placed.json().data.orderId as string;
+    const captureId = (await orderRow(orderId))?.paymentRef as string;
+    const reversal = (id: string) => ({
+      event_type: 'PAYMENT.CAPTURE.REVERSED',
+      resource_type: 'capture',
+      resource: { id, status: 'REVERSED', amount: { currency_code: 'USD', value: '5.00' }, custom_id: 'lighting' },
+    });
+    expect(JSON.parse((await send(reversal('CAPUNKNOWN00001'))).responseBody).outcome).toBe('ignored');
+    expect(await issuesOf('lighting')).toEqual([]);
+    expect(JSON.parse((await send(reversal(captureId))).responseBody).outcome).toBe('flagged');
+    const [issue] = await issuesOf('lighting');
+    expect(issue).toMatchObject({ kind: 'capture_denied', orderId, captureId });
+    expect(issue?.message).toContain('took back the payment');
   });
 
   it('a refund made at PayPal is an issue; one the store made is not', async () => {
