@@ -408,6 +408,28 @@ describe('what is not PayPal changes nothing', () => {
     expect(checkout?.status).toBe('open');
   });
 
+  it('a refusal is logged as a warning with the reason, never the body', async () => {
+    const lines: unknown[] = [];
+    const log = { ...t.app.log, warn: (...a: unknown[]) => lines.push(a), info: () => {} } as typeof t.app.log;
+    const service = createPayPalWebhookService(t.database.db, {
+      paymentAccounts: t.app.paymentAccounts,
+      webhookId: WEBHOOK_ID,
+      platformBaseUrl: paypal.url,
+      events: t.app.events,
+      issues: createPaymentIssuesService(t.database.db, { audit: createAuditService(t.database.db) }),
+      orders: undefined as never,
+      checkout: undefined as never,
+      log,
+      linkOrigin: (host) => `http://${host}`,
+      onboarding: () => undefined,
+    });
+    const d = await send(captureResource({ id: 'CAPSECRETBODY01', value: '77.77' }), { forge: true });
+    await expect(service.receive(d.headers, d.rawBody, 'req-log')).rejects.toMatchObject({ statusCode: 401 });
+    expect(lines).toHaveLength(1);
+    expect(JSON.stringify(lines)).toContain('signature not verified');
+    expect(JSON.stringify(lines)).not.toMatch(/CAPSECRETBODY01|77\.77|lighting/);
+  });
+
   it('a genuine event with its body edited is not verified', async () => {
     const d = await send(captureResource({ id: 'CAPEDITED000001', value: '1.00' }));
     expect(d.status).toBe(200);
