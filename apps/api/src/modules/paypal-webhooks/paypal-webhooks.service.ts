@@ -512,7 +512,10 @@ export function createPayPalWebhookService(db: Db, deps: PayPalWebhookDeps) {
     if (!r.success) return once(event, transmissionTime, async () => ignored(null, 'onboarding not understood'));
     const tenantId = await sellerStore({ trackingId: r.data.tracking_id, merchantId: r.data.merchant_id });
     const ctx = tenantId ? await storeContext(tenantId, requestId) : null;
-    if (!ctx) return once(event, transmissionTime, async () => ignored(null, 'no store started this sign-up'));
+    if (!ctx) {
+      log.warn({ eventId: event.id, merchantId: r.data.merchant_id }, 'PayPal onboarding of no store of this platform');
+      return once(event, transmissionTime, async () => ignored(null, 'no store started this sign-up'));
+    }
     const onboarding = deps.onboarding();
     if (!onboarding) throw retryLater('Seller onboarding is not available yet; try again later.');
     const [seen] = await db.select({ id: we.eventId }).from(we).where(eq(we.eventId, event.id));
@@ -533,7 +536,10 @@ export function createPayPalWebhookService(db: Db, deps: PayPalWebhookDeps) {
     const merchantId = r.data.merchant_id;
     const tenantId = await sellerStore({ merchantId });
     const ctx = tenantId ? await storeContext(tenantId, requestId) : null;
-    if (!ctx) return once(event, transmissionTime, async () => ignored(null, 'no store has this seller'));
+    if (!ctx) {
+      log.warn({ eventId: event.id, merchantId }, 'PayPal consent revoked by a seller of no store here');
+      return once(event, transmissionTime, async () => ignored(null, 'no store has this seller'));
+    }
     return once(event, transmissionTime, async (tx): Promise<Applied> => {
       const [seller] = await tx
         .select({ status: sellers.status, merchantId: sellers.merchantId })
