@@ -55,55 +55,53 @@ export default function BonanzaConnectPage({ loaderData: state, actionData }: Ro
   const connection = state.connection;
   const connected = connection?.status === 'connected';
   return (
-    <DashboardLayout
-      title="Marketplace connect"
-      description={
-        <>
-          <Link
-            to="/manage-store"
-            className="mb-2 inline-flex items-center gap-1 font-medium text-neutral-700 hover:underline"
-          >
-            <ArrowLeft aria-hidden className="size-4" />
-            Back to dashboard
-          </Link>
-          <span className="block">
-            Sell your products on Bonanza too: connect your booth, then give Bonanza your product feed.
-          </span>
-        </>
-      }
-    >
-      <FormAlert message={failure && !formFailure ? failure.message : null} />
-      {connected ? (
-        <>
-          <ConnectedCard
-            connection={connection}
-            values={answer?.intent === 'connect' ? answer.values : null}
-            errors={formFailure?.fieldErrors ?? {}}
-            message={formFailure?.message ?? null}
-          />
-          <FeedCard feed={state.feed} />
-          <SkippedCard feed={state.feed} />
-        </>
-      ) : (
-        <Card title="Connect to Bonanza">
-          <div className="mb-4 flex items-start gap-3 text-sm text-neutral-600">
-            <Store aria-hidden className="mt-0.5 size-5 shrink-0 text-neutral-400" />
-            <p>
-              {connection
-                ? 'Your store is not connected to Bonanza any more. Connect again to share your products; your feed URL comes back as it was.'
-                : 'Enter your Bonanza account, your booth’s name and the API token Bonanza gave you. You then get a product feed Bonanza imports your products from.'}
-            </p>
-          </div>
-          <BonanzaForm
-            connection={connection}
-            values={answer?.values ?? null}
-            errors={formFailure?.fieldErrors ?? {}}
-            message={formFailure?.message ?? null}
-            primary
-          />
-        </Card>
-      )}
-    </DashboardLayout>
+    <>
+      <div className="mx-auto mb-3 w-full max-w-5xl">
+        <Link
+          to="/manage-store"
+          className="inline-flex items-center gap-1 text-sm font-medium text-neutral-700 hover:underline"
+        >
+          <ArrowLeft aria-hidden className="size-4" />
+          Back to dashboard
+        </Link>
+      </div>
+      <DashboardLayout
+        title="Marketplace connect"
+        description="Sell your products on Bonanza too: connect your booth, then give Bonanza your product feed."
+      >
+        <FormAlert message={failure && !formFailure ? failure.message : null} />
+        {connected ? (
+          <>
+            <ConnectedCard
+              connection={connection}
+              values={answer?.intent === 'connect' ? answer.values : null}
+              errors={formFailure?.fieldErrors ?? {}}
+              message={formFailure?.message ?? null}
+            />
+            <FeedCard feed={state.feed} />
+            <SkippedCard feed={state.feed} />
+          </>
+        ) : (
+          <Card title="Connect to Bonanza">
+            <div className="mb-4 flex items-start gap-3 text-sm text-neutral-600">
+              <Store aria-hidden className="mt-0.5 size-5 shrink-0 text-neutral-400" />
+              <p>
+                {connection
+                  ? 'Your store is not connected to Bonanza any more. Connect again to share your products; your feed URL comes back as it was.'
+                  : 'Enter your Bonanza account, your booth’s name and the API token Bonanza gave you. You then get a product feed Bonanza imports your products from.'}
+              </p>
+            </div>
+            <BonanzaForm
+              connection={connection}
+              values={answer?.values ?? null}
+              errors={formFailure?.fieldErrors ?? {}}
+              message={formFailure?.message ?? null}
+              primary
+            />
+          </Card>
+        )}
+      </DashboardLayout>
+    </>
   );
 }
 

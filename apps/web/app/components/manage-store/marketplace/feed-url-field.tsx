@@ -27,12 +27,12 @@ export function FeedUrlField({ url, primary }: { url: string; primary?: string }
           value={url}
           onFocus={(e) => e.currentTarget.select()}
           aria-describedby="feed-url-hint"
-          className="h-9 min-w-0 flex-1 rounded-lg border border-neutral-300 bg-neutral-50 px-3 font-mono text-xs text-neutral-800 focus:outline-none focus:ring-2 focus:ring-neutral-900/20"
+          className="h-9 w-full min-w-0 rounded-lg sm:flex-1 border border-neutral-300 bg-neutral-50 px-3 font-mono text-xs text-neutral-800 focus:outline-none focus:ring-2 focus:ring-neutral-900/20"
         />
         {ready && (
           <button
             type="button"
-            className={primary ?? secondaryAction}
+            className={`${primary ?? secondaryAction} shrink-0 justify-center`}
             onClick={async () => {
               try {
                 await navigator.clipboard.writeText(url);
