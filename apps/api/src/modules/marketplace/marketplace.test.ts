@@ -301,6 +301,27 @@ describe('the product feed', () => {
     expect(item?.['g:description']).toBe('Warm & bright ]]> done');
   });
 
+  it('carries the GTIN and MPN a product’s features name, and the brand', async () => {
+    const path = feedPath(await state());
+    const [, second] = feedItems((await get(LIGHTING, path)).body);
+    const id = String(second?.['g:id']);
+    await catalogWrite(
+      'lighting',
+      [id],
+      sql`INSERT INTO product_features (tenant_id, product_id, feature_id, label, value, sequence_num) VALUES
+            ('lighting', ${id}, 'feed-gtin', 'GTIN', '0 12345-67890 5', 90),
+            ('lighting', ${id}, 'feed-mpn', 'MPN', 'LL-2024-B', 91)`,
+    );
+    await catalogWrite(
+      'lighting',
+      [id],
+      sql`UPDATE products SET brand_name = 'Ashby & Sons' WHERE tenant_id = 'lighting' AND product_id = ${id}`,
+    );
+    const item = feedItems((await get(LIGHTING, path)).body).find((i) => i['g:id'] === id);
+    expect(item).toMatchObject({ 'g:gtin': '012345678905', 'g:mpn': 'LL-2024-B', 'g:brand': 'Ashby & Sons' });
+    expect(item).not.toHaveProperty('g:identifier_exists');
+  });
+
   it('records fetches (time, user agent, count) but writes them at most once a minute', async () => {
     const path = feedPath(await state());
     const [before] = await rows<{ fetch_count: number }>(
