@@ -84,7 +84,14 @@ describe('redactSecrets', () => {
   });
 
   it('leaves parameters that only look alike', () => {
-    for (const s of ['/feeds/help.xml', '/r?postalCode=12345', '/r?promoCode=SPRING', '/r?keyword=lamp', '/r?monkey=1', 'no url here']) {
+    for (const s of [
+      '/feeds/help.xml',
+      '/r?postalCode=12345',
+      '/r?promoCode=SPRING',
+      '/r?keyword=lamp',
+      '/r?monkey=1',
+      'no url here',
+    ]) {
       expect(redactSecrets(s)).toBe(s);
     }
   });
