@@ -113,9 +113,15 @@ test.describe('without JavaScript', () => {
     const form = page.getByRole('form', { name: 'Connect to Bonanza' });
     await form.getByLabel('Bonanza account email').fill('grower@garden.test');
     await form.getByLabel('Booth name').fill('Garden <Shop>');
+    await form.getByRole('button', { name: 'Connect to Bonanza' }).click();
+    // Every field's problem at once, the missing token too.
+    await expect(page.getByTestId('error-boothName')).toContainText('Use letters');
+    await expect(page.getByTestId('error-token')).toHaveText('Enter the token Bonanza gave you.');
     await form.getByLabel('Bonanza API token').fill(TOKEN);
+    await form.getByLabel('Booth name').fill('Garden <Shop>');
     await form.getByRole('button', { name: 'Connect to Bonanza' }).click();
     await expect(page.getByTestId('error-boothName')).toContainText('Use letters');
+    await expect(page.getByTestId('error-token')).toHaveCount(0);
     await expect(form.getByLabel('Bonanza account email')).toHaveValue('grower@garden.test');
     await expect(form.getByLabel('Booth name')).toHaveValue('Garden <Shop>');
     // The page the server sends back keeps the typed values, but never the token.

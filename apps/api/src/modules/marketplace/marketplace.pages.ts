@@ -8,7 +8,7 @@ import {
 import { requireAccess } from '../../lib/access';
 import type { PageModule } from '../../lib/page-request';
 import { fieldFailure, submitForm } from '../../lib/page-request';
-import type { MarketplaceService } from './marketplace.service';
+import { type MarketplaceService, TOKEN_NEEDED } from './marketplace.service';
 
 /** The bonanza-connect page's functions; each checks access itself. */
 export function marketplacePages(deps: { marketplace: MarketplaceService }): PageModule<MarketplacePages> {
@@ -22,7 +22,14 @@ export function marketplacePages(deps: { marketplace: MarketplaceService }): Pag
         page.assertFormFromStore();
         requireAccess(page.ctx, 'catalog');
         const parsed = bonanzaConnectSchema.safeParse(values);
-        if (!parsed.success) return fieldFailure(parsed.error, BONANZA_FIELDS);
+        if (!parsed.success) {
+          const failure = fieldFailure(parsed.error, BONANZA_FIELDS);
+          // Every field's problem at once: a first connection's missing token too.
+          if (!values.token?.trim() && !failure.fieldErrors.token && !(await deps.marketplace.keepsToken(page.ctx))) {
+            failure.fieldErrors.token = TOKEN_NEEDED;
+          }
+          return failure;
+        }
         const { created } = await deps.marketplace.connect(page.ctx, page.ctx.tenantId, parsed.data);
         return {
           ok: true as const,

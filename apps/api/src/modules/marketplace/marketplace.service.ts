@@ -67,6 +67,9 @@ export function feedToken(key: Buffer, tenantId: string, feedId: string, nonce: 
   return createHmac('sha256', key).update(`${tenantId}:${feedId}:${nonce}`).digest('base64url');
 }
 
+/** A first connection's token left empty (the form shows it capitalised, the API after `token: `). */
+export const TOKEN_NEEDED = 'Enter the token Bonanza gave you.';
+
 const notFound = () => AppError.notFound('Not found.');
 const newNonce = () => randomBytes(18).toString('base64url');
 // What a user agent says, kept short and printable for the owner's page.
@@ -240,6 +243,12 @@ export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
   return {
     forget,
 
+    /** Whether a connection holds a token a form may leave empty to keep (the form's own check). */
+    async keepsToken(ctx: RequestContext): Promise<boolean> {
+      const conn = await connectionOf(ctx.tenantId);
+      return conn?.status === 'connected' && conn.tokenSealed !== null;
+    },
+
     /** The owner's page: the connection (never its token) and the feed with its last build and fetch. */
     async state(ctx: RequestContext, tenantId = ctx.tenantId): Promise<MarketplaceState> {
       requireAccess(ctx, 'catalog');
@@ -309,7 +318,7 @@ export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
           .where(and(eq(mc.tenantId, t), eq(mc.marketplace, BONANZA)));
         const keep = input.token === '' && before?.status === 'connected' && before.tokenSealed !== null;
         if (!input.token && !keep) {
-          throw AppError.field(400, 'VALIDATION_FAILED', 'token', 'enter the token Bonanza gave you.');
+          throw AppError.field(400, 'VALIDATION_FAILED', 'token', TOKEN_NEEDED);
         }
         const tokenSealed = keep ? (before?.tokenSealed ?? null) : deps.secrets.seal(input.token, sealContext(t));
         const now = new Date();
