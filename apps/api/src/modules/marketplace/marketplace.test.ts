@@ -232,6 +232,14 @@ describe('the product feed', () => {
     const again = await get(LIGHTING, path, { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    // Kept between fetches: no rebuild without a change, and another store's change is not this one's.
+    const builtAt = async () =>
+      (await rows<{ built_at: unknown }>(sql`SELECT built_at FROM product_feeds WHERE tenant_id = 'lighting'`))[0]
+        ?.built_at;
+    const built = await builtAt();
+    await catalogWrite('garden', [], sql`SELECT 1`);
+    expect((await get(LIGHTING, path)).headers.etag).toBe(etag);
+    expect(await builtAt()).toEqual(built);
     const [target] = feedItems(first.body);
     const id = String(target?.['g:id']);
     await catalogWrite(
