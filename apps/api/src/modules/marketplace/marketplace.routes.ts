@@ -101,7 +101,7 @@ export async function marketplaceRoutes(app: App, { marketplace }: { marketplace
         summary: "The store's product feed (Google Merchant Center RSS 2.0), at its unguessable URL",
         description:
           'Active, in-stock products of a public store connected to a marketplace. ' +
-          'ETag and Last-Modified; If-None-Match answers 304. Any wrong token, a private or unconnected store: 404.',
+          'ETag and Last-Modified; If-None-Match (or If-Modified-Since) answers 304. Any wrong token, a private or unconnected store: 404.',
         params: z.object({ file: z.string().max(80) }),
         response: { 200: z.string(), 304: z.void(), 404: errorEnvelopeSchema },
       },
@@ -109,6 +109,7 @@ export async function marketplaceRoutes(app: App, { marketplace }: { marketplace
     async (req, reply) => {
       const answer = await marketplace.feed(req.ctx, req.params.file, {
         ifNoneMatch: req.headers['if-none-match'],
+        ifModifiedSince: req.headers['if-modified-since'],
         userAgent: req.headers['user-agent'],
       });
       reply

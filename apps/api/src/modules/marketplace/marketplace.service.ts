@@ -423,7 +423,7 @@ export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
     async feed(
       ctx: TenantContext,
       file: string,
-      req: { ifNoneMatch?: string; userAgent?: string },
+      req: { ifNoneMatch?: string; ifModifiedSince?: string; userAgent?: string },
     ): Promise<FeedAnswer> {
       const m = FEED_FILE.exec(file);
       if (!m) throw notFound();
@@ -450,6 +450,9 @@ export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
         const feed = await built(store);
         const base = { etag: feed.etag, lastModified: feed.builtAt, size: feed.size };
         if (tags.includes(feed.etag) || tags.includes('*')) return { status: 304, ...base };
+        // If-Modified-Since counts only without If-None-Match (RFC 9110), to the second HTTP dates have.
+        const since = !req.ifNoneMatch && req.ifModifiedSince ? Date.parse(req.ifModifiedSince) : Number.NaN;
+        if (since >= Math.floor(feed.builtAt.getTime() / 1000) * 1000) return { status: 304, ...base };
         try {
           const handle = await open(feed.path, 'r');
           return { status: 200, ...base, body: handle.createReadStream() };

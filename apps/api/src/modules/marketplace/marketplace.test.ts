@@ -232,6 +232,13 @@ describe('the product feed', () => {
     const again = await get(LIGHTING, path, { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    const lastModified = String(first.headers['last-modified']);
+    expect((await get(LIGHTING, path, { 'if-modified-since': lastModified })).statusCode).toBe(304);
+    const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
+    expect((await get(LIGHTING, path, { 'if-modified-since': earlier })).statusCode).toBe(200);
+    expect(
+      (await get(LIGHTING, path, { 'if-none-match': '"other"', 'if-modified-since': lastModified })).statusCode,
+    ).toBe(200);
     // Kept between fetches: no rebuild without a change, and another store's change is not this one's.
     const builtAt = async () =>
       (await rows<{ built_at: unknown }>(sql`SELECT built_at FROM product_feeds WHERE tenant_id = 'lighting'`))[0]
