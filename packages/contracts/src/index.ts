@@ -20,6 +20,7 @@ export * from './drafts';
 export * from './envelope';
 export * from './errors';
 export * from './inventory';
+export * from './marketplace';
 export * from './media';
 export * from './moderation-display';
 export * from './money';

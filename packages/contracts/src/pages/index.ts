@@ -4,6 +4,7 @@ import type { CatalogAdminPages } from '../catalog-admin';
 import type { ContactInboxPages } from '../contact-inbox';
 import type { DashboardPages } from '../dashboard';
 import type { InventoryPages } from '../inventory';
+import type { MarketplacePages } from '../marketplace';
 import type { OrderAdminPages } from '../order-page';
 import type { PaymentIssuesPages } from '../payment-issues';
 import type { ProductEditorPages } from '../product-editor';
@@ -98,7 +99,8 @@ export interface PageApi
     ReviewAdminPages,
     ContactInboxPages,
     OrderListPages,
-    PaymentIssuesPages {}
+    PaymentIssuesPages,
+    MarketplacePages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
