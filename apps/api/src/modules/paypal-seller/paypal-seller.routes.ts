@@ -22,7 +22,7 @@ function fromForm(req: FastifyRequest): boolean {
   return accept.includes('text/html') && !accept.includes('application/json');
 }
 
-const formBody = z.record(z.string(), z.unknown()).optional();
+const formBody = z.record(z.string(), z.unknown()).nullish();
 
 /**
  * The store's PayPal seller onboarding (issue 18 point 1; SPEC.md section 7 names seller/fetch).
