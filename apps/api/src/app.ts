@@ -364,6 +364,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
           baseUrl: config.PAYPAL_BASE_URL,
           clientId: config.PAYPAL_CLIENT_ID,
           clientSecret: config.PAYPAL_CLIENT_SECRET,
+          partnerAttributionId: config.PAYPAL_BN_CODE,
         })
       : undefined;
   // Secrets owners enter are sealed under SECRETS_KEY (decision 049); config.ts requires it in

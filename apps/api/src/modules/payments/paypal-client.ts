@@ -15,6 +15,8 @@ export interface PayPalConfig {
   clientSecret: string;
   /** Per request; a hung connection must not hold a checkout forever. Default 20 s. */
   timeoutMs?: number;
+  /** The platform's BN code, sent as PayPal-Partner-Attribution-Id on every call when set. */
+  partnerAttributionId?: string;
 }
 
 export interface CreatePayPalOrderInput {
@@ -27,6 +29,52 @@ export interface CreatePayPalOrderInput {
   returnUrl: string;
   cancelUrl: string;
   brandName?: string;
+  /** The seller the money goes to (purchase_units[0].payee.merchant_id): a store's own PayPal account. */
+  payeeMerchantId?: string;
+  /** Ours, echoed on the capture and its webhooks: the tenant id, so a webhook finds its store. */
+  customId?: string;
+  /** Ours, shown in the seller's PayPal records; PayPal refuses a second order with the same one. */
+  invoiceId?: string;
+}
+
+/** The seller's side of a partner integration (GET .../merchant-integrations/{merchant_id}). */
+export interface MerchantIntegration {
+  merchantId: string;
+  trackingId?: string;
+  paymentsReceivable: boolean;
+  primaryEmailConfirmed: boolean;
+  primaryEmail?: string;
+  legalName?: string;
+  /** Empty once the seller revoked the platform's consent. */
+  oauthIntegrations: { integrationType: string; partnerClientId?: string; scopes: string[] }[];
+  products: { name: string; vettingStatus?: string }[];
+  capabilities: { name: string; status: string }[];
+}
+
+export interface PartnerReferralInput {
+  /** Ours (the tenant id): PayPal hands it back on the return URL and in merchant lookups. */
+  trackingId: string;
+  /** Where PayPal sends the seller after sign-up. */
+  returnUrl: string;
+  /** Pre-fills the seller's sign-up. */
+  email?: string;
+  requestId?: string;
+}
+
+export interface VerifyWebhookSignatureInput {
+  authAlgo: string;
+  certUrl: string;
+  transmissionId: string;
+  transmissionSig: string;
+  transmissionTime: string;
+  webhookId: string;
+  /** The event as received, parsed. */
+  event: unknown;
+}
+
+/** Acting for a seller who consented to the platform (PayPal-Auth-Assertion). */
+export interface OnBehalfOf {
+  onBehalfOf?: string;
 }
 
 export interface PayPalOrder {
@@ -35,6 +83,9 @@ export interface PayPalOrder {
   amountMinor: number;
   currency: string;
   referenceId: string;
+  /** purchase_units[0].payee.merchant_id as PayPal reports it. */
+  payeeMerchantId?: string;
+  customId?: string;
   /** The capture, once there is one: the sweep of stuck orders completes an order PayPal has paid. */
   capture?: { id: string; status: string; amountMinor: number; currency: string };
 }
@@ -52,21 +103,35 @@ export type PayPalCaptureResult =
     };
 
 export interface PayPalClient {
+  /** The app's client id (the platform's, for partner calls). */
+  readonly clientId: string;
   createOrder(input: CreatePayPalOrderInput): Promise<{ id: string; status: string; approveUrl: string }>;
   /** Throws AppError 404 for an order PayPal does not know. */
-  getOrder(id: string): Promise<PayPalOrder>;
+  getOrder(id: string, opts?: OnBehalfOf): Promise<PayPalOrder>;
   /**
    * Captures an approved order. An AppError 502 (network, timeout, PayPal 5xx) leaves the outcome
    * unknown: retry with the same requestId, which PayPal answers with the first capture, never a
    * second one.
    */
-  captureOrder(id: string, requestId: string): Promise<PayPalCaptureResult>;
+  captureOrder(id: string, requestId: string, opts?: OnBehalfOf): Promise<PayPalCaptureResult>;
   /**
    * Refunds part or all of a capture (POST /v2/payments/captures/{id}/refund). PayPal's refusals
    * (more than is left, fully refunded, not found) are typed results; an AppError 502 leaves the
    * outcome unknown: ask again with the same requestId, which PayPal answers with the first refund.
    */
-  refundCapture(captureId: string, input: PayPalRefundInput): Promise<RefundResult>;
+  refundCapture(captureId: string, input: PayPalRefundInput & OnBehalfOf): Promise<RefundResult>;
+  /**
+   * POST /v2/customer/partner-referrals: a sign-up link for a seller to connect their PayPal account
+   * to the platform (third-party API integration with PAYMENT and REFUND). PayPal's refusal is an
+   * AppError 502 (our request or our partner account is wrong: an operator's problem).
+   */
+  createPartnerReferral(input: PartnerReferralInput): Promise<{ referralId: string; actionUrl: string }>;
+  /** GET /v1/customer/partners/{partner_id}/merchant-integrations/{merchant_id}; null when PayPal answers 404. */
+  getMerchantIntegration(partnerId: string, merchantId: string): Promise<MerchantIntegration | null>;
+  /** The seller who signed up with our tracking id, or null (404: not signed up, or not yet). */
+  findMerchantByTrackingId(partnerId: string, trackingId: string): Promise<{ merchantId: string } | null>;
+  /** POST /v1/notifications/verify-webhook-signature: true only for verification_status SUCCESS. */
+  verifyWebhookSignature(input: VerifyWebhookSignatureInput): Promise<boolean>;
 }
 
 export interface PayPalRefundInput {
@@ -155,6 +220,8 @@ interface PayPalOrderBody {
   links?: PayPalLink[];
   purchase_units?: {
     reference_id?: string;
+    custom_id?: string;
+    payee?: { merchant_id?: string };
     amount?: PayPalAmount;
     payments?: { captures?: { id?: string; status?: string; amount?: PayPalAmount }[] };
   }[];
@@ -180,10 +247,60 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
 }
 
+const base64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+/**
+ * PayPal's documented PayPal-Auth-Assertion: an unsigned JWT (alg none) naming our app (iss) and the
+ * seller we act for (payer_id). PayPal checks the seller consented to our app; nothing here is secret.
+ */
+export function paypalAuthAssertion(clientId: string, merchantId: string): string {
+  return `${base64url({ alg: 'none' })}.${base64url({ iss: clientId, payer_id: merchantId })}.`;
+}
+
+const asStrings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+const asObjects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isObject) : []);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function readMerchantIntegration(body: Record<string, unknown>, merchantId: string): MerchantIntegration {
+  const oauth = asObjects(body.oauth_integrations).flatMap((i) => {
+    const type = str(i.integration_type) ?? 'OAUTH_THIRD_PARTY';
+    const parties = asObjects(i.oauth_third_party);
+    if (parties.length === 0) return [{ integrationType: type, scopes: [] as string[] }];
+    return parties.map((p) => ({
+      integrationType: type,
+      ...(str(p.partner_client_id) ? { partnerClientId: str(p.partner_client_id) } : {}),
+      scopes: asStrings(p.scopes),
+    }));
+  });
+  return {
+    merchantId: str(body.merchant_id) ?? merchantId,
+    ...(str(body.tracking_id) ? { trackingId: str(body.tracking_id) } : {}),
+    paymentsReceivable: body.payments_receivable === true,
+    primaryEmailConfirmed: body.primary_email_confirmed === true,
+    ...(str(body.primary_email) ? { primaryEmail: str(body.primary_email) } : {}),
+    ...(str(body.legal_name) ? { legalName: str(body.legal_name) } : {}),
+    oauthIntegrations: oauth,
+    products: asObjects(body.products)
+      .filter((p) => typeof p.name === 'string')
+      .map((p) => ({
+        name: p.name as string,
+        ...(str(p.vetting_status) ? { vettingStatus: str(p.vetting_status) } : {}),
+      })),
+    capabilities: asObjects(body.capabilities)
+      .filter((c) => typeof c.name === 'string')
+      .map((c) => ({ name: c.name as string, status: str(c.status) ?? 'UNKNOWN' })),
+  };
+}
+
 export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch = fetch): PayPalClient {
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const timeoutMs = config.timeoutMs ?? 20_000;
   const basic = Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64');
+
+  const attribution: Record<string, string> = config.partnerAttributionId
+    ? { 'PayPal-Partner-Attribution-Id': config.partnerAttributionId }
+    : {};
 
   let cached: { token: string; refreshAt: number } | undefined;
   // Concurrent checkouts share one token request instead of each fetching their own.
@@ -222,6 +339,7 @@ export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch
           Authorization: `Basic ${basic}`,
           'Content-Type': 'application/x-www-form-urlencoded',
           Accept: 'application/json',
+          ...attribution,
         },
         body: 'grant_type=client_credentials',
       },
@@ -250,13 +368,18 @@ export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch
   async function api(
     method: 'GET' | 'POST',
     path: string,
-    opts: { body?: unknown; requestId?: string; what: string },
+    opts: { body?: unknown; requestId?: string; what: string; onBehalfOf?: string },
   ): Promise<{ status: number; body: unknown }> {
     for (let attempt = 0; ; attempt++) {
       const bearer = await token();
-      const headers: Record<string, string> = { Authorization: `Bearer ${bearer}`, Accept: 'application/json' };
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${bearer}`,
+        Accept: 'application/json',
+        ...attribution,
+      };
       if (method === 'POST') headers['Content-Type'] = 'application/json';
       if (opts.requestId) headers['PayPal-Request-Id'] = opts.requestId;
+      if (opts.onBehalfOf) headers['PayPal-Auth-Assertion'] = paypalAuthAssertion(config.clientId, opts.onBehalfOf);
       const res = await send(
         `${baseUrl}${path}`,
         { method, headers, ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }) },
@@ -278,6 +401,8 @@ export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch
   }
 
   return {
+    clientId: config.clientId,
+
     async createOrder(input) {
       const value = paypalAmountValue(input.amountMinor, input.currency);
       const { status, body } = await api('POST', '/v2/checkout/orders', {
@@ -285,7 +410,16 @@ export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch
         requestId: input.requestId,
         body: {
           intent: 'CAPTURE',
-          purchase_units: [{ reference_id: input.referenceId, amount: { currency_code: input.currency, value } }],
+          purchase_units: [
+            {
+              reference_id: input.referenceId,
+              amount: { currency_code: input.currency, value },
+              ...(input.payeeMerchantId ? { payee: { merchant_id: input.payeeMerchantId } } : {}),
+              // PayPal caps both at 127 characters.
+              ...(input.customId ? { custom_id: input.customId.slice(0, 127) } : {}),
+              ...(input.invoiceId ? { invoice_id: input.invoiceId.slice(0, 127) } : {}),
+            },
+          ],
           payment_source: {
             paypal: {
               experience_context: {
@@ -310,9 +444,10 @@ export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch
       return { id: order.id, status: order.status, approveUrl: link.href };
     },
 
-    async getOrder(id) {
+    async getOrder(id, opts) {
       const { status, body } = await api('GET', `/v2/checkout/orders/${encodeURIComponent(id)}`, {
         what: 'get order',
+        ...(opts?.onBehalfOf ? { onBehalfOf: opts.onBehalfOf } : {}),
       });
       if (status === 404) throw AppError.notFound('This PayPal payment could not be found.');
       const order = body as PayPalOrderBody | undefined;
@@ -326,16 +461,19 @@ export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch
         status: order.status,
         ...readAmount(unit.amount, 'get order'),
         referenceId: unit.reference_id ?? 'default',
+        ...(unit.payee?.merchant_id ? { payeeMerchantId: unit.payee.merchant_id } : {}),
+        ...(unit.custom_id ? { customId: unit.custom_id } : {}),
         ...(captured?.id && captured.status
           ? { capture: { id: captured.id, status: captured.status, ...readAmount(captured.amount, 'get order') } }
           : {}),
       };
     },
 
-    async captureOrder(id, requestId) {
+    async captureOrder(id, requestId, opts) {
       const { status, body } = await api('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/capture`, {
         what: 'capture',
         requestId,
+        ...(opts?.onBehalfOf ? { onBehalfOf: opts.onBehalfOf } : {}),
       });
       if (status === 201 || status === 200) {
         const order = body as PayPalOrderBody | undefined;
@@ -378,6 +516,7 @@ export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch
       const { status, body } = await api('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, {
         what: 'refund',
         requestId: input.requestId,
+        ...(input.onBehalfOf ? { onBehalfOf: input.onBehalfOf } : {}),
         body: {
           amount: { currency_code: input.currency, value: paypalAmountValue(input.amountMinor, input.currency) },
           ...(input.invoiceId ? { invoice_id: input.invoiceId.slice(0, 127) } : {}),
@@ -412,6 +551,86 @@ export function createPayPalClient(config: PayPalConfig, fetchImpl: typeof fetch
         reason: 'declined',
         message: `PayPal refused the refund${issues[0] ? ` (${issues[0]})` : ''}.`,
       };
+    },
+    async createPartnerReferral(input) {
+      const { status, body } = await api('POST', '/v2/customer/partner-referrals', {
+        what: 'partner referral',
+        ...(input.requestId ? { requestId: input.requestId } : {}),
+        body: {
+          ...(input.email ? { email: input.email } : {}),
+          tracking_id: input.trackingId,
+          operations: [
+            {
+              operation: 'API_INTEGRATION',
+              api_integration_preference: {
+                rest_api_integration: {
+                  integration_method: 'PAYPAL',
+                  integration_type: 'THIRD_PARTY',
+                  third_party_details: { features: ['PAYMENT', 'REFUND'] },
+                },
+              },
+            },
+          ],
+          products: ['EXPRESS_CHECKOUT'],
+          legal_consents: [{ type: 'SHARE_DATA_CONSENT', granted: true }],
+          partner_config_override: { return_url: input.returnUrl },
+        },
+      });
+      const links = isObject(body) ? asObjects(body.links) : [];
+      const action = str(links.find((l) => l.rel === 'action_url')?.href);
+      const self = str(links.find((l) => l.rel === 'self')?.href);
+      if ((status !== 201 && status !== 200) || !action || !self) {
+        throw unavailable(`PayPal partner referral: ${describeFailure(status, body)}`);
+      }
+      const referralId = decodeURIComponent(self.replace(/\/+$/, '').split('/').pop() ?? '');
+      return { referralId, actionUrl: action };
+    },
+
+    async getMerchantIntegration(partnerId, merchantId) {
+      const { status, body } = await api(
+        'GET',
+        `/v1/customer/partners/${encodeURIComponent(partnerId)}/merchant-integrations/${encodeURIComponent(merchantId)}`,
+        { what: 'merchant integration' },
+      );
+      if (status === 404) return null;
+      if (status !== 200 || !isObject(body)) {
+        throw unavailable(`PayPal merchant integration: ${describeFailure(status, body)}`);
+      }
+      return readMerchantIntegration(body, merchantId);
+    },
+
+    async findMerchantByTrackingId(partnerId, trackingId) {
+      const { status, body } = await api(
+        'GET',
+        `/v1/customer/partners/${encodeURIComponent(partnerId)}/merchant-integrations?tracking_id=${encodeURIComponent(trackingId)}`,
+        { what: 'merchant lookup' },
+      );
+      if (status === 404) return null;
+      if (status !== 200 || !isObject(body) || typeof body.merchant_id !== 'string' || !body.merchant_id) {
+        throw unavailable(`PayPal merchant lookup: ${describeFailure(status, body)}`);
+      }
+      return { merchantId: body.merchant_id };
+    },
+
+    async verifyWebhookSignature(input) {
+      const { status, body } = await api('POST', '/v1/notifications/verify-webhook-signature', {
+        what: 'verify webhook',
+        body: {
+          auth_algo: input.authAlgo,
+          cert_url: input.certUrl,
+          transmission_id: input.transmissionId,
+          transmission_sig: input.transmissionSig,
+          transmission_time: input.transmissionTime,
+          webhook_id: input.webhookId,
+          webhook_event: input.event,
+        },
+      });
+      // A 400 is a notification with headers missing or malformed: not PayPal's, so not verified.
+      if (status === 400 || status === 422) return false;
+      if (status !== 200 || !isObject(body)) {
+        throw unavailable(`PayPal verify webhook: ${describeFailure(status, body)}`);
+      }
+      return body.verification_status === 'SUCCESS';
     },
   };
 }
