@@ -5,34 +5,9 @@ import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import type { AuditService } from '../audit/index';
+import type { PayPalClient } from '../payments/index';
 import type { PaymentAccounts } from './payment-accounts';
 import { type SellerRow, trackingIdFor, transitionSeller } from './seller-state';
-
-/**
- * The partner calls onboarding makes (PayPal's documented platform flow). The platform's PayPal
- * client has them; typed here by what this file uses so it depends on nothing else of the client.
- */
-export interface PartnerApi {
-  /** The platform app's client id: it must be among the seller's oauth_integrations. */
-  readonly clientId: string;
-  createPartnerReferral(input: {
-    trackingId: string;
-    returnUrl: string;
-    email?: string;
-    requestId?: string;
-  }): Promise<{ referralId: string; actionUrl: string }>;
-  getMerchantIntegration(partnerId: string, merchantId: string): Promise<MerchantIntegrationView | null>;
-  findMerchantByTrackingId(partnerId: string, trackingId: string): Promise<{ merchantId: string } | null>;
-}
-
-export interface MerchantIntegrationView {
-  merchantId: string;
-  trackingId?: string;
-  paymentsReceivable: boolean;
-  primaryEmailConfirmed: boolean;
-  primaryEmail?: string;
-  oauthIntegrations: { partnerClientId?: string }[];
-}
 
 /** What a return from PayPal or a check ended in, for the page's notice. */
 export type SellerOutcome = 'connected' | 'action_needed' | 'refused' | 'not_found';
@@ -88,9 +63,9 @@ export function createSellerOnboarding(db: Db, deps: SellerOnboardingDeps): Sell
   const accounts = deps.paymentAccounts;
 
   /** The platform's partner app, or null when the operator has not set one up. */
-  function partner(): { api: PartnerApi; partnerId: string } | null {
-    const api = accounts.platform as unknown as PartnerApi | undefined;
-    if (!api || !accounts.partnerId || typeof api.createPartnerReferral !== 'function') return null;
+  function partner(): { api: PayPalClient; partnerId: string } | null {
+    const api = accounts.platform;
+    if (!api || !accounts.partnerId) return null;
     return { api, partnerId: accounts.partnerId };
   }
 
