@@ -75,6 +75,13 @@ import {
   paypalSellerPages,
   paypalSellerRoutes,
 } from './modules/paypal-seller/index';
+import {
+  createPaymentIssuesService,
+  createPayPalWebhookService,
+  paymentIssuesPages,
+  paypalWebhookRoutes,
+  type SellerOnboardingConfirmer,
+} from './modules/paypal-webhooks/index';
 import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
 import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
@@ -417,6 +424,21 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     startupDelayMs: startupSweepDelayMs,
     events,
   });
+  // PayPal's webhooks and the payments they report that match no order (decision 053).
+  const paymentIssues = createPaymentIssuesService(database.db, { audit });
+  const paypalWebhooks = createPayPalWebhookService(database.db, {
+    paymentAccounts,
+    webhookId: config.PAYPAL_WEBHOOK_ID,
+    platformBaseUrl: config.PAYPAL_BASE_URL,
+    events,
+    issues: paymentIssues,
+    orders,
+    checkout,
+    log: app.log,
+    linkOrigin,
+    // The seller onboarding service decorates the app where it is built; read when an event comes.
+    onboarding: () => (app as unknown as { sellerOnboarding?: SellerOnboardingConfirmer }).sellerOnboarding,
+  });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
   const returnAdmin = createReturnAdminService(database.db, {
     audit,
@@ -554,6 +576,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(customersRoutes, { customers });
   await app.register(productImportRoutes, { imports: productImports });
   await app.register(paypalSellerRoutes, { onboarding: sellerOnboarding, csrf: auth.csrf });
+  await app.register(paypalWebhookRoutes, { webhooks: paypalWebhooks, issues: paymentIssues });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -617,6 +640,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         orderListPages({ orderList }),
         customersPages({ customers }),
         paypalSellerPages({ onboarding: sellerOnboarding }),
+        paymentIssuesPages({ issues: paymentIssues }),
       ],
     });
   }

@@ -30,6 +30,8 @@ export * from './order-list';
 export * from './order-list-options';
 export * from './order-page';
 export * from './pages/index';
+export * from './payment-issues';
+export * from './payment-issues-display';
 export * from './payments-display';
 export * from './paypal-seller';
 export * from './product-admin';

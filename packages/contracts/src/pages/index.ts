@@ -5,6 +5,7 @@ import type { ContactInboxPages } from '../contact-inbox';
 import type { DashboardPages } from '../dashboard';
 import type { InventoryPages } from '../inventory';
 import type { OrderAdminPages } from '../order-page';
+import type { PaymentIssuesPages } from '../payment-issues';
 import type { ProductEditorPages } from '../product-editor';
 import type { ProductImportPages } from '../product-import';
 import type { PromoCodesPages } from '../promo-codes';
@@ -99,7 +100,8 @@ export interface PageApi
     ReviewAdminPages,
     ContactInboxPages,
     OrderListPages,
-    PaypalSellerPages {}
+    PaypalSellerPages,
+    PaymentIssuesPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
