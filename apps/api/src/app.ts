@@ -70,13 +70,17 @@ import {
   createTestPaymentProvider,
   type PaymentProvider,
 } from './modules/payments/index';
-import { createPaymentAccounts } from './modules/paypal-seller/index';
+import {
+  createPaymentAccounts,
+  createSellerOnboarding,
+  paypalSellerPages,
+  paypalSellerRoutes,
+} from './modules/paypal-seller/index';
 import {
   createPaymentIssuesService,
   createPayPalWebhookService,
   paymentIssuesPages,
   paypalWebhookRoutes,
-  type SellerOnboardingConfirmer,
 } from './modules/paypal-webhooks/index';
 import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
@@ -185,6 +189,8 @@ declare module 'fastify' {
     refunds: import('./modules/orders/index').OrderRefunds;
     /** Whose PayPal account each store pays into (decision 049); tests connect stores through it. */
     paymentAccounts: import('./modules/paypal-seller/index').PaymentAccounts;
+    /** A store's PayPal seller onboarding; PayPal's onboarding webhook confirms through it. */
+    sellerOnboarding: import('./modules/paypal-seller/index').SellerOnboarding;
     /** Seals owner-entered secrets; tests check what is stored is sealed. */
     secrets: import('./lib/secret-box').SecretBox;
   }
@@ -383,6 +389,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     secrets,
   });
   events.on('payments.changed', ({ tenantId }) => paymentAccounts.forget(tenantId));
+  const sellerOnboarding = createSellerOnboarding(database.db, { paymentAccounts, audit, events });
   const checkout = createCheckoutService(database.db, {
     paypal,
     cart,
@@ -429,8 +436,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     checkout,
     log: app.log,
     linkOrigin,
-    // The seller onboarding service decorates the app where it is built; read when an event comes.
-    onboarding: () => (app as unknown as { sellerOnboarding?: SellerOnboardingConfirmer }).sellerOnboarding,
+    onboarding: () => sellerOnboarding,
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
   const returnAdmin = createReturnAdminService(database.db, {
@@ -517,6 +523,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('products', products);
   app.decorate('refunds', refunds);
   app.decorate('paymentAccounts', paymentAccounts);
+  app.decorate('sellerOnboarding', sellerOnboarding);
   app.decorate('secrets', secrets);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   // Between tenancy and the request context: a costly route's store slot is taken before the session
@@ -580,6 +587,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(orderListRoutes, { orderList });
   await app.register(customersRoutes, { customers });
   await app.register(productImportRoutes, { imports: productImports });
+  await app.register(paypalSellerRoutes, { onboarding: sellerOnboarding, csrf: auth.csrf });
   await app.register(paypalWebhookRoutes, { webhooks: paypalWebhooks, issues: paymentIssues });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
@@ -644,6 +652,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         promotionsPages({ db: database.db, promotions }),
         orderListPages({ orderList }),
         customersPages({ customers }),
+        paypalSellerPages({ onboarding: sellerOnboarding }),
         paymentIssuesPages({ issues: paymentIssues }),
       ],
     });
