@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { schema } from '@app/db';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemContext } from '../../lib/context';
 import { placeGuestOrder, stockedProductId } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
