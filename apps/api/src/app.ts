@@ -73,15 +73,17 @@ import {
 import {
   createPaymentAccounts,
   createPaypalConfigService,
+  createSellerOnboarding,
   paypalConfigPages,
   paypalConfigRoutes,
+  paypalSellerPages,
+  paypalSellerRoutes,
 } from './modules/paypal-seller/index';
 import {
   createPaymentIssuesService,
   createPayPalWebhookService,
   paymentIssuesPages,
   paypalWebhookRoutes,
-  type SellerOnboardingConfirmer,
 } from './modules/paypal-webhooks/index';
 import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
@@ -190,6 +192,8 @@ declare module 'fastify' {
     refunds: import('./modules/orders/index').OrderRefunds;
     /** Whose PayPal account each store pays into (decision 049); tests connect stores through it. */
     paymentAccounts: import('./modules/paypal-seller/index').PaymentAccounts;
+    /** A store's PayPal seller onboarding; PayPal's onboarding webhook confirms through it. */
+    sellerOnboarding: import('./modules/paypal-seller/index').SellerOnboarding;
     /** Seals owner-entered secrets; tests check what is stored is sealed. */
     secrets: import('./lib/secret-box').SecretBox;
   }
@@ -388,6 +392,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     secrets,
   });
   events.on('payments.changed', ({ tenantId }) => paymentAccounts.forget(tenantId));
+  const sellerOnboarding = createSellerOnboarding(database.db, { paymentAccounts, audit, events });
   // PP_CONFIG (decision 051): PayPal on or off per store, and a store's own PayPal app.
   const paypalConfig = createPaypalConfigService(database.db, {
     audit,
@@ -442,8 +447,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     checkout,
     log: app.log,
     linkOrigin,
-    // The seller onboarding service decorates the app where it is built; read when an event comes.
-    onboarding: () => (app as unknown as { sellerOnboarding?: SellerOnboardingConfirmer }).sellerOnboarding,
+    onboarding: () => sellerOnboarding,
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
   const returnAdmin = createReturnAdminService(database.db, {
@@ -530,6 +534,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('products', products);
   app.decorate('refunds', refunds);
   app.decorate('paymentAccounts', paymentAccounts);
+  app.decorate('sellerOnboarding', sellerOnboarding);
   app.decorate('secrets', secrets);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   // Between tenancy and the request context: a costly route's store slot is taken before the session
@@ -593,6 +598,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(orderListRoutes, { orderList });
   await app.register(customersRoutes, { customers });
   await app.register(productImportRoutes, { imports: productImports });
+  await app.register(paypalSellerRoutes, { onboarding: sellerOnboarding, csrf: auth.csrf });
   await app.register(paypalConfigRoutes, { paypalConfig });
   await app.register(paypalWebhookRoutes, { webhooks: paypalWebhooks, issues: paymentIssues });
   if (opts.extraRoutes) await opts.extraRoutes(app);
@@ -658,6 +664,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         promotionsPages({ db: database.db, promotions }),
         orderListPages({ orderList }),
         customersPages({ customers }),
+        paypalSellerPages({ onboarding: sellerOnboarding }),
         paypalConfigPages({ paypalConfig }),
         paymentIssuesPages({ issues: paymentIssues }),
       ],

@@ -27,6 +27,7 @@ import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrderListPages } from './order-list';
 import type { OrdersPages } from './orders';
+import type { PaypalSellerPages } from './paypal-seller';
 import type { ProductListPages } from './product-list';
 import type { ReturnAdminPages } from './return-admin';
 import type { ReturnsPages } from './returns';
@@ -51,6 +52,7 @@ export type {
   NewsletterPages,
   OrderListPages,
   OrdersPages,
+  PaypalSellerPages,
   ProductListPages,
   ReturnAdminPages,
   ReturnsPages,
@@ -102,6 +104,7 @@ export interface PageApi
     OrderListPages,
     PaymentIssuesPages,
     MarketplacePages,
+    PaypalSellerPages,
     PaypalSettingsPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
@@ -117,4 +120,5 @@ export interface PageLoadContext {
 }
 export type { CmsDeleteResult, CmsSaveResult } from './cms';
 export type { DraftActionResult } from './drafts';
+export type { PaymentsPageData, SellerActionResult } from './paypal-seller';
 export type { ReturnActionResult } from './return-admin';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { schema } from '@app/db';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemContext } from '../../lib/context';
 import { placeGuestOrder, stockedProductId } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
@@ -653,7 +653,7 @@ describe('seller events', () => {
     ).toHaveLength(history.length);
   });
 
-  it('onboarding completed asks the onboarding service to confirm with PayPal, once', async () => {
+  it('onboarding completed confirms the seller with PayPal and connects the store, once', async () => {
     const merchantId = paypal.addSeller({ trackingId: 'power' });
     // The store started a sign-up: its seller row exists (pending).
     const ctx = systemContext(
@@ -661,28 +661,30 @@ describe('seller events', () => {
       'test',
     );
     await t.database.db.transaction((tx) => transitionSeller(tx, ctx, 'pending'));
-    const app = t.app as unknown as { sellerOnboarding?: unknown };
-    const previous = app.sellerOnboarding;
-    const confirm = vi.fn(async () => ({}));
-    try {
-      app.sellerOnboarding = undefined;
-      // Without the onboarding service PayPal is asked to come back: nothing recorded.
-      const early = await send(paypal.onboardingCompletedEvent(merchantId));
-      expect(early.status).toBe(503);
-      app.sellerOnboarding = { confirm };
-      const d = await paypal.redeliver(early);
-      expect(d.status).toBe(200);
-      expect(confirm).toHaveBeenCalledTimes(1);
-      expect(confirm).toHaveBeenCalledWith(expect.objectContaining({ tenantId: 'power' }), {
-        merchantId,
-        actor: { kind: 'paypal', id: early.event.id },
-      });
-      const again = await paypal.redeliver(d);
-      expect(JSON.parse(again.responseBody).outcome).toBe('duplicate');
-      expect(confirm).toHaveBeenCalledTimes(1);
-    } finally {
-      app.sellerOnboarding = previous;
-    }
+    const history = () =>
+      t.database.db
+        .select()
+        .from(schema.paypalSellerHistory)
+        .where(
+          and(eq(schema.paypalSellerHistory.tenantId, 'power'), eq(schema.paypalSellerHistory.actorKind, 'paypal')),
+        );
+    const d = await send(paypal.onboardingCompletedEvent(merchantId));
+    expect(d.status).toBe(200);
+    const [seller] = await t.database.db
+      .select()
+      .from(schema.paypalSellers)
+      .where(eq(schema.paypalSellers.tenantId, 'power'));
+    expect(seller).toMatchObject({ status: 'connected', merchantId });
+    expect(await history()).toEqual([
+      expect.objectContaining({ fromStatus: 'pending', toStatus: 'connected', actorId: d.event.id }),
+    ]);
+    expect((await t.app.paymentAccounts.forStore('power'))?.merchantId).toBe(merchantId);
+    // Redelivered: a duplicate, and PayPal is not asked again.
+    const asked = paypal.requests.filter((r) => r.path.includes('/merchant-integrations/')).length;
+    const again = await paypal.redeliver(d);
+    expect(JSON.parse(again.responseBody).outcome).toBe('duplicate');
+    expect(await history()).toHaveLength(1);
+    expect(paypal.requests.filter((r) => r.path.includes('/merchant-integrations/')).length).toBe(asked);
   });
 });
 
