@@ -25,6 +25,7 @@ import {
   checkoutPages,
   checkoutRoutes,
   createCheckoutService,
+  registerPayPalHousekeeping,
   registerStuckOrderSweep,
 } from './modules/checkout/index';
 import { cmsPages, cmsRoutes, createCmsService } from './modules/cms/index';
@@ -376,7 +377,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   events.on('payments.changed', ({ tenantId }) => paymentAccounts.forget(tenantId));
   const checkout = createCheckoutService(database.db, {
-    paypal,
+    paymentAccounts,
+    addresses,
     cart,
     orders,
     cards,
@@ -386,7 +388,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     events,
   });
   // The one way money goes back to a shopper (order actions, cancels, returns): modules/orders.
-  const refunds = createOrderRefunds(database.db, { provider: cards.provider, paypal, audit, events });
+  const refunds = createOrderRefunds(database.db, { provider: cards.provider, paymentAccounts, audit, events });
   // The store side of one order: its page and actions (fulfil, deliver, cancel, refund, invoice).
   const orderAdmin = createOrderAdminService(database.db, {
     refunds,
@@ -402,12 +404,20 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     jobs,
     checkout,
     orders,
-    paypal,
+    paymentAccounts,
     log: app.log,
     afterMinutes: config.STUCK_ORDER_MINUTES,
     dailyAtUtc: config.NIGHTLY_JOBS_AT,
     startupDelayMs: startupSweepDelayMs,
     events,
+  });
+  // PayPal checkouts the shopper never came back from: closed, or flagged when PayPal has the money.
+  registerPayPalHousekeeping(database.db, {
+    jobs,
+    paymentAccounts,
+    log: app.log,
+    dailyAtUtc: config.NIGHTLY_JOBS_AT,
+    startupDelayMs: startupSweepDelayMs,
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
   const returnAdmin = createReturnAdminService(database.db, {

@@ -4,6 +4,7 @@ import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemContext, type TenantContext } from '../../lib/context';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { connectStoreToPayPal } from '../../test/paypal-seller';
 import { type PayPalStandIn, startPayPalStandIn } from '../../test/paypal-stand-in';
 import type { MailMessage } from '../mail/index';
 import { createTestPaymentProvider, type PaymentProvider, TEST_CARDS } from '../payments/index';
@@ -78,6 +79,8 @@ beforeAll(async () => {
       close() {},
     },
   });
+  // Only a store with a PayPal account of its own offers PayPal (decision 049).
+  await connectStoreToPayPal(t, paypal, 'lighting');
   const p = schema.products;
   const [row] = await t.database.db
     .select()
