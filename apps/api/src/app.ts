@@ -180,6 +180,8 @@ declare module 'fastify' {
     paymentAccounts: import('./modules/paypal-seller/index').PaymentAccounts;
     /** Seals owner-entered secrets; tests check what is stored is sealed. */
     secrets: import('./lib/secret-box').SecretBox;
+    /** Checkout (modules/checkout); tests call its page functions with it. */
+    checkout: import('./modules/checkout/index').CheckoutService;
   }
 }
 
@@ -491,6 +493,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('drafts', drafts);
   app.decorate('products', products);
   app.decorate('refunds', refunds);
+  app.decorate('checkout', checkout);
   app.decorate('paymentAccounts', paymentAccounts);
   app.decorate('secrets', secrets);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
