@@ -95,14 +95,14 @@ test.describe('the owner', () => {
     await snap(page, 'manage-store-theme-1280');
   });
 
-  test('finds an honest "not available yet" page for areas not built, with a way back', async ({ page }) => {
+  test('finds the Payments page: the PayPal card with what to do next', async ({ page }) => {
     await logIn(page, owner, '/manage-store/payments');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payments');
-    await expect(page.getByRole('heading', { name: 'This page is not available yet' })).toBeVisible();
-    await expect(page.getByRole('table')).toHaveCount(0);
-    await snap(page, 'manage-store-payments-not-yet');
-    await page.getByRole('link', { name: 'Back to Home' }).click();
-    await expect(page).toHaveURL(`${lighting}/manage-store`);
+    // The PayPal card (issue 18): this store has not connected, so the one action is to connect.
+    await expect(page.getByRole('region', { name: 'PayPal' })).toBeVisible();
+    await expect(page.getByTestId('paypal-status')).toHaveText('Not connected');
+    await expect(page.getByRole('button', { name: 'Connect PayPal' })).toBeVisible();
+    await snap(page, 'manage-store-payments');
   });
 
   test('marketplace connect is full screen, with a way out', async ({ page }) => {

@@ -70,7 +70,12 @@ import {
   createTestPaymentProvider,
   type PaymentProvider,
 } from './modules/payments/index';
-import { createPaymentAccounts } from './modules/paypal-seller/index';
+import {
+  createPaymentAccounts,
+  createSellerOnboarding,
+  paypalSellerPages,
+  paypalSellerRoutes,
+} from './modules/paypal-seller/index';
 import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
 import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
@@ -178,6 +183,8 @@ declare module 'fastify' {
     refunds: import('./modules/orders/index').OrderRefunds;
     /** Whose PayPal account each store pays into (decision 049); tests connect stores through it. */
     paymentAccounts: import('./modules/paypal-seller/index').PaymentAccounts;
+    /** A store's PayPal seller onboarding; PayPal's onboarding webhook confirms through it. */
+    sellerOnboarding: import('./modules/paypal-seller/index').SellerOnboarding;
     /** Seals owner-entered secrets; tests check what is stored is sealed. */
     secrets: import('./lib/secret-box').SecretBox;
     /** Checkout (modules/checkout); tests call its page functions with it. */
@@ -378,6 +385,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     secrets,
   });
   events.on('payments.changed', ({ tenantId }) => paymentAccounts.forget(tenantId));
+  const sellerOnboarding = createSellerOnboarding(database.db, { paymentAccounts, audit, events });
   const checkout = createCheckoutService(database.db, {
     paymentAccounts,
     addresses,
@@ -495,6 +503,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('refunds', refunds);
   app.decorate('checkout', checkout);
   app.decorate('paymentAccounts', paymentAccounts);
+  app.decorate('sellerOnboarding', sellerOnboarding);
   app.decorate('secrets', secrets);
   await app.register(tenancy, { tenants, platformPaths: PLATFORM_PATHS });
   // Between tenancy and the request context: a costly route's store slot is taken before the session
@@ -557,6 +566,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(orderListRoutes, { orderList });
   await app.register(customersRoutes, { customers });
   await app.register(productImportRoutes, { imports: productImports });
+  await app.register(paypalSellerRoutes, { onboarding: sellerOnboarding, csrf: auth.csrf });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -619,6 +629,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         promotionsPages({ db: database.db, promotions }),
         orderListPages({ orderList }),
         customersPages({ customers }),
+        paypalSellerPages({ onboarding: sellerOnboarding }),
       ],
     });
   }

@@ -24,6 +24,7 @@ import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrderListPages } from './order-list';
 import type { OrdersPages } from './orders';
+import type { PaypalSellerPages } from './paypal-seller';
 import type { ProductListPages } from './product-list';
 import type { ReturnAdminPages } from './return-admin';
 import type { ReturnsPages } from './returns';
@@ -48,6 +49,7 @@ export type {
   NewsletterPages,
   OrderListPages,
   OrdersPages,
+  PaypalSellerPages,
   ProductListPages,
   ReturnAdminPages,
   ReturnsPages,
@@ -96,7 +98,8 @@ export interface PageApi
     PromoCodesPages,
     ReviewAdminPages,
     ContactInboxPages,
-    OrderListPages {}
+    OrderListPages,
+    PaypalSellerPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
@@ -111,4 +114,5 @@ export interface PageLoadContext {
 }
 export type { CmsDeleteResult, CmsSaveResult } from './cms';
 export type { DraftActionResult } from './drafts';
+export type { PaymentsPageData, SellerActionResult } from './paypal-seller';
 export type { ReturnActionResult } from './return-admin';

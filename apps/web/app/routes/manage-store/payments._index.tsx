@@ -1,0 +1,127 @@
+import type { SellerActionResult } from '@app/contracts';
+import { AlertTriangle, Settings } from 'lucide-react';
+import { data, Link, redirect } from 'react-router';
+import { DashboardLayout } from '../../components/manage-store/dashboard-layout';
+import { PayPalCard } from '../../components/manage-store/payments/paypal-card';
+import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
+import { useActionToast } from '../../lib/use-action-toast';
+import type { Route } from './+types/payments._index';
+
+/** What the page says when PayPal or a plain form post sends the owner back here (`?paypal=`). */
+const NOTICES: Record<string, { tone: 'success' | 'attention' | 'critical' | 'info'; text: string }> = {
+  connected: {
+    tone: 'success',
+    text: 'PayPal is connected. Checkout now offers PayPal, paid into your PayPal account.',
+  },
+  action_needed: {
+    tone: 'attention',
+    text: 'You are back from PayPal, but PayPal needs a few more steps from you before the store can take payments.',
+  },
+  refused: {
+    tone: 'critical',
+    text: 'That PayPal account was signed up for another store, so it was not connected. Nothing changed.',
+  },
+  not_found: {
+    tone: 'attention',
+    text: 'PayPal does not know this sign-up yet. If you finished it, wait a minute and check again.',
+  },
+  unavailable: {
+    tone: 'critical',
+    text: 'The platform operator has not set up PayPal for stores, so the store cannot connect to PayPal.',
+  },
+  disconnected: { tone: 'info', text: 'PayPal is disconnected. Checkout no longer offers PayPal.' },
+  return: { tone: 'info', text: 'Welcome back from PayPal. Press "Check again" to finish connecting.' },
+};
+
+const TONE = {
+  success: 'border-green-200 bg-green-50 text-green-900',
+  attention: 'border-amber-200 bg-amber-50 text-amber-950',
+  critical: 'border-red-200 bg-red-50 text-red-800',
+  info: 'border-sky-200 bg-sky-50 text-sky-900',
+};
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const page = await dashboardRead(request, () => context.api.paymentsPage());
+  const url = new URL(request.url);
+  const notice = NOTICES[url.searchParams.get('paypal') ?? ''] ?? null;
+  return { page, notice, confirmDisconnect: url.searchParams.get('confirm') === 'disconnect' };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const intent = String(form.get('intent') ?? '');
+  return dashboardRead(request, async () => {
+    if (intent === 'connect') {
+      const result = await context.api.connectPaypal();
+      // To PayPal's sign-up (another site): with JavaScript the router leaves the app for it.
+      if (result.ok) throw redirect(result.actionUrl, 303);
+      return data<{ result: SellerActionResult }>({ result }, { status: result.status });
+    }
+    const result =
+      intent === 'disconnect'
+        ? await context.api.disconnectPaypal()
+        : intent === 'check'
+          ? await context.api.checkPaypal()
+          : ({ ok: false, status: 400, message: 'Unknown action.', fieldErrors: {} } as const);
+    // A disconnect closes its confirmation: back to the page without `?confirm`.
+    if (result.ok && intent === 'disconnect') throw redirect('/manage-store/payments?paypal=disconnected', 303);
+    return data<{ result: SellerActionResult }>({ result }, { status: result.ok ? 200 : result.status });
+  });
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return dashboardMeta(matches, 'Payments');
+}
+
+/** How the store gets paid: its PayPal seller account, its settings, and payments needing a look. */
+export default function PaymentsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { page, notice, confirmDisconnect } = loaderData;
+  const answer = actionData as { result: SellerActionResult } | undefined;
+  useActionToast(answer?.result.ok ? answer.result : null);
+  const failure = answer && !answer.result.ok ? answer.result : null;
+  const issues = page.openIssues;
+
+  return (
+    <DashboardLayout title="Payments" description="How your store gets paid.">
+      {notice && !answer && (
+        <p role="status" className={`rounded-lg border px-4 py-3 text-sm ${TONE[notice.tone]}`}>
+          {notice.text}
+        </p>
+      )}
+      {failure && (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          {failure.message}
+        </p>
+      )}
+      {answer?.result.ok && (
+        <p role="status" className="sr-only">
+          {answer.result.message}
+        </p>
+      )}
+      {issues > 0 && (
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-950">
+          <AlertTriangle aria-hidden className="size-4 shrink-0" />
+          <span className="font-semibold">
+            {issues === 1 ? '1 payment needs attention' : `${issues} payments need attention`}
+          </span>
+          <Link to="/manage-store/payments/issues" className="font-medium underline underline-offset-2">
+            Review payments
+          </Link>
+        </div>
+      )}
+
+      <PayPalCard page={page} confirmDisconnect={confirmDisconnect} />
+
+      <p className="text-sm text-neutral-600">
+        <Link
+          to="/manage-store/payments/settings"
+          className="inline-flex items-center gap-1 font-medium text-neutral-800 underline underline-offset-2"
+        >
+          <Settings aria-hidden className="size-4" />
+          PayPal settings
+        </Link>{' '}
+        · switch PayPal off, choose sandbox or live, or use your store's own PayPal app.
+      </p>
+    </DashboardLayout>
+  );
+}
