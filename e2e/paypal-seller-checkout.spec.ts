@@ -1,0 +1,68 @@
+import { expect, type Page, test } from '@playwright/test';
+import { STORES, snap } from './helpers';
+import { connectPayPal } from './paypal-connect';
+import { PAYPAL_PORT } from './playwright.config';
+
+/**
+ * Issue 18 point 5: PayPal without JavaScript. The checkout form's PayPal choice is a plain form
+ * post: the server creates the PayPal order (in the store's connected PayPal account) and answers
+ * 303 to PayPal's approval page, which sends the shopper back to the store, which captures.
+ */
+test.use({ javaScriptEnabled: false });
+
+const base = STORES.lighting.url;
+const standIn = `http://127.0.0.1:${PAYPAL_PORT}`;
+
+async function ownerConnects(page: Page) {
+  await page.goto(`${base}/auth/login?redirectUrl=${encodeURIComponent('/manage-store/payments')}`);
+  await page.getByLabel('Email').fill('owner@lighting.test');
+  await page.getByLabel('Password').fill('owner-demo-1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(`${base}/manage-store/payments`);
+  await connectPayPal(page, base);
+}
+
+test('a guest pays with PayPal without JavaScript: a plain form post to PayPal and back to a paid order', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  // The owner connects the store in a browser of their own (with JavaScript, as most owners).
+  const ownerContext = await browser.newContext();
+  await ownerConnects(await ownerContext.newPage());
+  await ownerContext.close();
+
+  await page.goto(`${base}/product/search/lamp?inStock=true`);
+  await page.getByTestId('product-card').first().getByRole('link').first().click();
+  await page.getByTestId('add-to-cart').click();
+  await expect(page).toHaveURL(`${base}/cart`);
+  await page.getByRole('link', { name: 'Check out' }).click();
+  await expect(page).toHaveURL(`${base}/checkout`);
+  const form = page.getByTestId('checkout-form');
+  await form.getByLabel('Email').fill('no-script-paypal@example.com');
+  await form.getByLabel('Full name').fill('Grace Hopper');
+  await form.getByLabel('Street address').fill('1 Market Street');
+  await form.getByLabel('City').fill('San Francisco');
+  await form.getByLabel('Postal code').fill('94105');
+  await form.getByLabel('State or region').selectOption('US_CA');
+  // Card fields until PayPal is chosen; then PayPal's note and the button that says where it goes.
+  await expect(form.getByLabel('Card number')).toBeVisible();
+  await page.getByRole('radio', { name: 'PayPal' }).check();
+  await expect(form.getByLabel('Card number')).toBeHidden();
+  await expect(page.getByText('You will approve the payment on PayPal')).toBeVisible();
+  await snap(page, 'checkout-paypal-no-js');
+
+  // The post answers 303 to PayPal's approval page; the stand-in approves and sends the shopper back.
+  const toPayPal = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && r.url().startsWith(`${base}/checkout`),
+  );
+  await page.getByRole('button', { name: 'Continue to PayPal' }).click();
+  const answer = await toPayPal;
+  expect(answer.status()).toBe(303);
+  expect(answer.headers().location).toMatch(new RegExp(`^${standIn}/checkoutnow\\?token=[A-Z0-9]+`));
+  await expect(page).toHaveURL(new RegExp(`^${base}/order\\?orderId=LIG-`));
+  await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await expect(page.getByText('PayPal').first()).toBeVisible();
+  await snap(page, 'paypal-no-js-order');
+});
