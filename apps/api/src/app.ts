@@ -578,6 +578,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       cache,
       store,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
+      // PayPal's approval page is https; a local stand-in is http and must be named for the no-JS form post.
+      formActionOrigins: config.PAYPAL_BASE_URL?.startsWith('http:') ? [new URL(config.PAYPAL_BASE_URL).origin] : [],
       modules: [
         shellPages({
           store,
