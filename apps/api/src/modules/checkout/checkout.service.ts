@@ -557,8 +557,16 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         }
         return { ref: capture.captureId, label: 'PayPal', note: 'PayPal' };
       },
-      // The PayPal client has no refunds yet: the store refunds the capture in PayPal.
-      giveBack: async () => false,
+      // The whole capture back, through the account that took it (acting for a connected seller).
+      async giveBack(ref, q) {
+        const back = await paypal.refundCapture(ref, {
+          amountMinor: q.total,
+          currency: q.currency,
+          requestId: `${ctx.tenantId}:giveback:${ref}`,
+          ...(account.merchantId ? { onBehalfOf: account.merchantId } : {}),
+        });
+        return back.ok;
+      },
     };
   }
 
