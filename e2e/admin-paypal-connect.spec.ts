@@ -77,6 +77,7 @@ test('the owner connects PayPal through the sign-up page, then a guest pays the 
   await page.getByRole('link', { name: 'Disconnect' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Disconnect PayPal?' });
   await expect(dialog).toBeVisible();
+  await expect(dialog).toBeFocused();
   await screenshots(page, 'disconnect-confirm');
   await dialog.getByRole('link', { name: 'Keep connected' }).click();
   await expect(dialog).toHaveCount(0);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Database } from '@app/db';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
@@ -44,6 +44,7 @@ import { healthRoutes } from './modules/health/index';
 import { createInventoryService, createThresholds, inventoryPages, inventoryRoutes } from './modules/inventory/index';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './modules/jobs/index';
 import { createMailer, createMailQueue, type Mailer, mailboxRoutes } from './modules/mail/index';
+import { createMarketplaceService, marketplacePages, marketplaceRoutes } from './modules/marketplace/index';
 import {
   createDiskStorage,
   createMediaService,
@@ -76,6 +77,12 @@ import {
   paypalSellerPages,
   paypalSellerRoutes,
 } from './modules/paypal-seller/index';
+import {
+  createPaymentIssuesService,
+  createPayPalWebhookService,
+  paymentIssuesPages,
+  paypalWebhookRoutes,
+} from './modules/paypal-webhooks/index';
 import { createProductAdminService, productAdminPages, productAdminRoutes } from './modules/product-admin/index';
 import { createProductImportService, productImportPages, productImportRoutes } from './modules/product-import/index';
 import { createProductListService, productListPages, productListRoutes } from './modules/product-list/index';
@@ -372,10 +379,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       : undefined;
   // Secrets owners enter are sealed under SECRETS_KEY (decision 049); config.ts requires it in
   // production and generates one in DATA_DIR elsewhere. An app built without one (tests) derives one.
-  const secrets = createSecretBox(
+  const secretsKey =
     (config.SECRETS_KEY && parseSecretsKey(config.SECRETS_KEY)) ||
-      createHash('sha256').update(`secrets-key:${sessionSecret}`).digest(),
-  );
+    createHash('sha256').update(`secrets-key:${sessionSecret}`).digest();
+  const secrets = createSecretBox(secretsKey);
   // Whose PayPal account each store's checkout pays into: its own app, its connected seller account, or none.
   const paymentAccounts = createPaymentAccounts(database.db, {
     platform: paypal,
@@ -421,13 +428,28 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     startupDelayMs: startupSweepDelayMs,
     events,
   });
+  // PayPal's webhooks and the payments they report that match no order (decision 053).
+  const paymentIssues = createPaymentIssuesService(database.db, { audit });
   // PayPal checkouts the shopper never came back from: closed, or flagged when PayPal has the money.
   registerPayPalHousekeeping(database.db, {
     jobs,
     paymentAccounts,
+    issues: paymentIssues,
     log: app.log,
     dailyAtUtc: config.NIGHTLY_JOBS_AT,
     startupDelayMs: startupSweepDelayMs,
+  });
+  const paypalWebhooks = createPayPalWebhookService(database.db, {
+    paymentAccounts,
+    webhookId: config.PAYPAL_WEBHOOK_ID,
+    platformBaseUrl: config.PAYPAL_BASE_URL,
+    events,
+    issues: paymentIssues,
+    orders,
+    checkout,
+    log: app.log,
+    linkOrigin,
+    onboarding: () => sellerOnboarding,
   });
   const returns = createReturnsService(database.db, { orders, mailer, log: app.log, linkOrigin });
   const returnAdmin = createReturnAdminService(database.db, {
@@ -450,6 +472,18 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     linkOrigin,
     dailyAtUtc: config.NIGHTLY_JOBS_AT,
     ...opts.sitemap,
+  });
+  // Marketplace connect and each store's product feed (decision 054); feed URL tokens are signed
+  // with a key of their own derived from SECRETS_KEY.
+  const marketplace = createMarketplaceService(database.db, {
+    audit,
+    events,
+    secrets,
+    log: app.log,
+    isPublic: (tenantId) => tenants.isPublic(tenantId),
+    linkOrigin,
+    feedKey: createHmac('sha256', secretsKey).update('product-feed-url').digest(),
+    cacheDir: `${config.DATA_DIR}/feeds`,
   });
   const cancelRequests = createCancelRequestService(database.db, { events, audit, mailer });
   const catalogAdmin = createCatalogAdminService(database.db, { audit, events, media, tenants });
@@ -548,6 +582,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(dashboardRoutes, { dashboard });
   await app.register(draftsRoutes, { drafts });
   await app.register(sitemapRoutes, { sitemap });
+  await app.register(marketplaceRoutes, { marketplace });
   await app.register(cancelRequestRoutes, { cancelRequests });
   await app.register(catalogAdminRoutes, { catalogAdmin });
   // The dev mailbox shows the outbox; in production mail leaves by SMTP and this page does not exist.
@@ -567,6 +602,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(customersRoutes, { customers });
   await app.register(productImportRoutes, { imports: productImports });
   await app.register(paypalSellerRoutes, { onboarding: sellerOnboarding, csrf: auth.csrf });
+  await app.register(paypalWebhookRoutes, { webhooks: paypalWebhooks, issues: paymentIssues });
   if (opts.extraRoutes) await opts.extraRoutes(app);
   if (opts.webBuildDir) {
     const mergeGuestCart = mergeGuestCartOnLogin(cart);
@@ -621,6 +657,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         mediaPages({ media }),
         staffPages({ staff, visibility }),
         sitemapPages({ sitemap }),
+        marketplacePages({ marketplace }),
         productImportPages({ imports: productImports }),
         cancelRequestPages({ cancelRequests }),
         catalogAdminPages({ catalogAdmin }),
@@ -632,6 +669,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         orderListPages({ orderList }),
         customersPages({ customers }),
         paypalSellerPages({ onboarding: sellerOnboarding }),
+        paymentIssuesPages({ issues: paymentIssues }),
       ],
     });
   }

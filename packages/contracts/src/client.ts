@@ -11,6 +11,7 @@ export * from './moderation-display';
 export * from './money';
 export * from './order-display';
 export * from './order-list-options';
+export * from './payment-issues-display';
 export * from './payments-display';
 export * from './product-csv';
 export * from './product-import-help';

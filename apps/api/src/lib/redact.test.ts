@@ -74,12 +74,24 @@ describe('redactSecrets', () => {
     ['/r?reset_token=abc', '/r?reset_token=[redacted]'],
     ['/r?next=%2Fo%3Fkey%3Dabc%26x%3D1', '/r?next=%2Fo%3Fkey%3D[redacted]%26x%3D1'],
     ['"url":"/r?secret=abc"', '"url":"/r?secret=[redacted]"'],
+    // A product feed's URL is its own secret (decision 054).
+    [
+      '"url":"/feeds/google-merchant/Ab3_-xYz0123456789abcdefghijklmnopqrstuvwxy.xml"',
+      '"url":"/feeds/google-merchant/[redacted].xml"',
+    ],
   ])('%s', (input, output) => {
     expect(redactSecrets(input)).toBe(output);
   });
 
   it('leaves parameters that only look alike', () => {
-    for (const s of ['/r?postalCode=12345', '/r?promoCode=SPRING', '/r?keyword=lamp', '/r?monkey=1', 'no url here']) {
+    for (const s of [
+      '/feeds/help.xml',
+      '/r?postalCode=12345',
+      '/r?promoCode=SPRING',
+      '/r?keyword=lamp',
+      '/r?monkey=1',
+      'no url here',
+    ]) {
       expect(redactSecrets(s)).toBe(s);
     }
   });

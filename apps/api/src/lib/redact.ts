@@ -20,8 +20,12 @@ const PLAIN = /([?&])([\w.[\]-]{1,100})=([^&#\s"\\]*)/g;
 // The same inside a percent-encoded URL (a redirectUrl carrying the guest order link).
 const ENCODED = /(%3F|%26)([\w.-]{1,100})(%3D)((?:(?!%26|%23)[^&#\s"\\])*)/gi;
 
+// A path whose last segment is itself the secret: a store's product feed URL (decision 054).
+const SECRET_PATH = /(\/feeds\/[\w-]{1,40}\/)[A-Za-z0-9_-]{20,}(\.xml)/g;
+
 /** Every secret query parameter's value in `text` (a log line, a URL) replaced by [redacted]. */
 export function redactSecrets(text: string): string {
+  if (text.includes('/feeds/')) text = text.replace(SECRET_PATH, `$1${REDACTED}$2`);
   if (!text.includes('=') && !/%3D/i.test(text)) return text;
   const swap = (whole: string, sep: string, name: string, eq: string, value: string) =>
     value && isSecretParameter(name) ? `${sep}${name}${eq}${REDACTED}` : whole;

@@ -4,7 +4,9 @@ import type { CatalogAdminPages } from '../catalog-admin';
 import type { ContactInboxPages } from '../contact-inbox';
 import type { DashboardPages } from '../dashboard';
 import type { InventoryPages } from '../inventory';
+import type { MarketplacePages } from '../marketplace';
 import type { OrderAdminPages } from '../order-page';
+import type { PaymentIssuesPages } from '../payment-issues';
 import type { ProductEditorPages } from '../product-editor';
 import type { ProductImportPages } from '../product-import';
 import type { PromoCodesPages } from '../promo-codes';
@@ -99,6 +101,8 @@ export interface PageApi
     ReviewAdminPages,
     ContactInboxPages,
     OrderListPages,
+    PaymentIssuesPages,
+    MarketplacePages,
     PaypalSellerPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */

@@ -270,6 +270,8 @@ export const orders = pgTable(
     index('orders_ship_name_trgm_idx').using('gin', sql`lower(${t.shipTo}->>'toName') gin_trgm_ops`),
     // The sales rollups' "which days changed since I last read?" (decision 048).
     index('orders_updated_idx').on(t.tenantId, t.updatedAt),
+    // PayPal's webhooks name a capture (a refund names only its capture): its order (decision 053).
+    index('orders_payment_ref_idx').on(t.tenantId, t.paymentRef).where(sql`${t.paymentRef} IS NOT NULL`),
     check(
       'orders_totals_ck',
       sql`${t.grandTotal} = ${t.subtotal} - ${t.discount} + ${t.shippingTotal} + ${t.taxTotal}`,

@@ -41,6 +41,8 @@ export const productFeeds = pgTable(
     productCount: integer('product_count').notNull().default(0),
     /** Products left out of the last build and why: [{ productId, title, reasons }]. */
     skipped: jsonb('skipped').$type<{ productId: string; title: string; reasons: string[] }[]>().notNull().default([]),
+    /** How many products the last build left out (`skipped` keeps the first of them). */
+    skippedCount: integer('skipped_count').notNull().default(0),
     builtAt: timestamp('built_at', { withTimezone: true }),
     lastFetchedAt: timestamp('last_fetched_at', { withTimezone: true }),
     lastFetchedBy: text('last_fetched_by'),

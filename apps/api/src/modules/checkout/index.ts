@@ -8,4 +8,10 @@ export {
   registerPayPalHousekeeping,
 } from './paypal-housekeeping';
 export { quote, shippingRate, shipsTo, taxRateFor } from './quote';
-export { registerStuckOrderSweep, STUCK_ORDER_SWEEP, type SweepResult } from './stuck-orders';
+export {
+  mailPaidReceipt,
+  markPaidByPayPal,
+  registerStuckOrderSweep,
+  STUCK_ORDER_SWEEP,
+  type SweepResult,
+} from './stuck-orders';

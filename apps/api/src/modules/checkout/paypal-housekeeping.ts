@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { formatMoney } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, asc, eq, lt } from 'drizzle-orm';
@@ -8,10 +7,10 @@ import { AppError } from '../../lib/errors';
 import type { JobRunner, JobTools } from '../jobs/index';
 import type { PayPalClient } from '../payments/index';
 import type { PaymentAccounts } from '../paypal-seller/index';
+import type { PaymentIssuesService } from '../paypal-webhooks/index';
 
 const ppc = schema.paypalCheckouts;
 const o = schema.orders;
-const pi = schema.paymentIssues;
 
 export const PAYPAL_HOUSEKEEPING = 'checkout.paypal-housekeeping';
 
@@ -25,6 +24,8 @@ export const PAYPAL_CHECKOUT_STALE_HOURS = 73;
 export interface PayPalHousekeepingDeps {
   jobs: JobRunner;
   paymentAccounts: Pick<PaymentAccounts, 'forOrder'>;
+  /** The one writer of payment issues (modules/paypal-webhooks): money PayPal took with no order. */
+  issues: Pick<PaymentIssuesService, 'raise'>;
   log: FastifyBaseLogger;
   /** How old an open checkout must be to be looked at; default PAYPAL_CHECKOUT_STALE_HOURS. */
   afterHours?: number;
@@ -81,24 +82,18 @@ export function registerPayPalHousekeeping(db: Db, deps: PayPalHousekeepingDeps)
         .returning({ id: ppc.paypalOrderId });
       if (moved.length === 0) return false;
       const email = typeof row.request.email === 'string' ? row.request.email : 'the shopper';
-      await tx
-        .insert(pi)
-        .values({
-          tenantId: ctx.tenantId,
-          issueId: `PI-${randomBytes(6).toString('hex').toUpperCase()}`,
-          kind: 'capture_without_order',
-          provider: 'paypal',
-          paypalOrderId: row.paypalOrderId,
-          captureId: capture.id,
-          amount: capture.amountMinor,
-          currency: capture.currency,
-          message:
-            `PayPal took ${formatMoney(capture.amountMinor, capture.currency)} from ${email} ` +
-            `(PayPal order ${row.paypalOrderId}, capture ${capture.id}) but no order was placed here. ` +
-            'Refund the payment in PayPal, or contact the shopper and place the order for them.',
-        })
-        // The webhook may have written the same capture's issue first: one issue per capture.
-        .onConflictDoNothing();
+      // The webhook may have raised the same capture's issue first: one issue per capture.
+      await deps.issues.raise(tx, ctx, {
+        kind: 'capture_without_order',
+        paypalOrderId: row.paypalOrderId,
+        captureId: capture.id,
+        amount: capture.amountMinor,
+        currency: capture.currency,
+        message:
+          `PayPal took ${formatMoney(capture.amountMinor, capture.currency)} from ${email} ` +
+          `(PayPal order ${row.paypalOrderId}, capture ${capture.id}) but no order was placed here. ` +
+          'Refund the payment in PayPal, or contact the shopper and place the order for them.',
+      });
       return true;
     });
   }

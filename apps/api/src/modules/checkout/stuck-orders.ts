@@ -1,4 +1,4 @@
-import { type Db, schema } from '@app/db';
+import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, eq, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext } from '../../lib/context';
@@ -45,6 +45,51 @@ export interface SweepResult {
 }
 
 /**
+ * Makes a placed PayPal order paid with the capture PayPal reports, in the caller's transaction:
+ * the sweep (PayPal answered its look-up) and the webhook (PayPal told us) settle an order the same
+ * way. False when the order is no longer placed (its checkout or the other one got there first).
+ */
+export async function markPaidByPayPal(
+  tx: Tx,
+  ctx: RequestContext,
+  input: { orderId: string; paypalOrderId: string; captureId: string; amountMinor: number; reason: string },
+): Promise<boolean> {
+  const moved = await transitionOrder(tx, ctx, input.orderId, 'paid', {
+    from: 'placed',
+    reason: input.reason,
+    note: 'Payment received (PayPal)',
+  });
+  if (!moved.ok) return false;
+  await tx
+    .update(o)
+    .set({ paymentRef: input.captureId, paymentLabel: 'PayPal', capturedAmount: input.amountMinor })
+    .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, input.orderId)));
+  await tx
+    .update(ppc)
+    .set({ orderId: input.orderId, status: 'placed', closedAt: new Date() })
+    .where(and(eq(ppc.tenantId, ctx.tenantId), eq(ppc.paypalOrderId, input.paypalOrderId)));
+  return true;
+}
+
+/**
+ * The receipt of an order paid without its checkout finishing: the shopper never saw a confirmation
+ * page, so the mail is their news that the order went through. A mail failure never fails the caller
+ * (the order is paid either way, and a retry would not mail again).
+ */
+export async function mailPaidReceipt(
+  deps: { orders: OrdersService; checkout: CheckoutService; log: FastifyBaseLogger },
+  ctx: RequestContext,
+  order: { orderId: string; userId: string | null },
+): Promise<void> {
+  try {
+    const view = await deps.orders.placed(ctx, order.orderId, !order.userId);
+    await deps.checkout.sendConfirmation(ctx, view);
+  } catch (err) {
+    deps.log.error({ err, orderId: order.orderId }, 'order mail not sent');
+  }
+}
+
+/**
  * The sweep of orders stuck in `placed` (decision 010's crash between reserve and confirm): a job per
  * store, nightly and shortly after a start. A PayPal order is settled by what PayPal says: captured
  * means the order is completed (paid, the capture recorded, the receipt mailed); otherwise it is
@@ -83,23 +128,15 @@ export function registerStuckOrderSweep(db: Db, deps: StuckOrderSweepDeps) {
     capture: { id: string; amountMinor: number },
   ): Promise<Outcome> {
     const captureId = capture.id;
-    const done = await db.transaction(async (tx) => {
-      const moved = await transitionOrder(tx, ctx, order.orderId, 'paid', {
-        from: 'placed',
+    const done = await db.transaction((tx) =>
+      markPaidByPayPal(tx, ctx, {
+        orderId: order.orderId,
+        paypalOrderId,
+        captureId,
+        amountMinor: capture.amountMinor,
         reason: `payment found at PayPal by the sweep (capture ${captureId})`,
-        note: 'Payment received (PayPal)',
-      });
-      if (!moved.ok) return false;
-      await tx
-        .update(o)
-        .set({ paymentRef: captureId, paymentLabel: 'PayPal', capturedAmount: capture.amountMinor })
-        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, order.orderId)));
-      await tx
-        .update(ppc)
-        .set({ orderId: order.orderId, status: 'placed', closedAt: new Date() })
-        .where(and(eq(ppc.tenantId, ctx.tenantId), eq(ppc.paypalOrderId, paypalOrderId)));
-      return true;
-    });
+      }),
+    );
     if (!done) return { orderId: order.orderId, action: 'left', why: 'no longer placed' };
     deps.events.emit('order.transitioned', {
       tenantId: ctx.tenantId,
@@ -107,12 +144,7 @@ export function registerStuckOrderSweep(db: Db, deps: StuckOrderSweepDeps) {
       from: 'placed',
       to: 'paid',
     });
-    // The shopper never saw a confirmation page: the receipt is their news that the order went through.
-    const view = await deps.orders.placed(ctx, order.orderId, !order.userId);
-    // The order is paid either way: a failure here must not fail the run (its retry would not mail again).
-    await deps.checkout
-      .sendConfirmation(ctx, view)
-      .catch((err: unknown) => deps.log.error({ err, orderId: order.orderId }, 'order mail not sent'));
+    await mailPaidReceipt(deps, ctx, order);
     return { orderId: order.orderId, action: 'paid', captureId };
   }
 

@@ -1,6 +1,6 @@
 export { cardsPages } from './cards.pages';
 export { cardsRoutes } from './cards.routes';
 export { type CardsService, createCardsService } from './cards.service';
-export { createPayPalClient, type PayPalClient, type PayPalConfig } from './paypal-client';
+export { createPayPalClient, type PayPalClient, type PayPalConfig, paypalAmountMinor } from './paypal-client';
 export type { PaymentProvider, RefundRequest, RefundResult } from './provider';
 export { createTestPaymentProvider, TEST_CARDS } from './test-provider';

@@ -77,6 +77,18 @@ const auditOf = async (action: string, tenantId = 'garden') =>
     )
     .orderBy(asc(schema.auditLog.id));
 
+/** The context PayPal's webhook confirms in: the store, acted by the system. */
+const paypalCtx = () => ({
+  tenantId: 'garden',
+  productStoreId: '9001',
+  hostName: GARDEN,
+  viaDevAlias: false,
+  origin: '',
+  actor: { kind: 'system' as const, name: 'paypal-webhook' },
+  requestId: 'wh-1',
+  ip: null,
+});
+
 /** The owner presses "Connect PayPal": PayPal's sign-up link. */
 async function connect(session: Partial<BrowserSession> = owner, host = GARDEN) {
   const res = await post('connect', session, host);
@@ -278,16 +290,28 @@ describe('connecting PayPal', () => {
     expect(await t.app.paymentAccounts.forStore('garden')).toBeNull();
     const [entry] = await auditOf('disconnect');
     expect(entry?.changes).toMatchObject({ status: { before: 'connected', after: 'disconnected' } });
+    // A late or redelivered onboarding webhook does not connect it again behind the owner's back.
+    const merchantId = back.searchParams.get('merchantIdInPayPal') ?? '';
+    const hook = await t.app.sellerOnboarding.confirm(paypalCtx(), { merchantId, actor: { kind: 'paypal' } });
+    expect(hook.status).toBe('disconnected');
+    expect(await t.app.paymentAccounts.forStore('garden')).toBeNull();
     expect((await post('disconnect')).statusCode).toBe(409);
     await comeBack(await agree(await connect()));
     expect((await state()).status).toBe('connected');
   });
 
   it('PayPal onboarding webhook confirms through app.sellerOnboarding.confirm, acted by PayPal', async () => {
+    // Before the owner started connecting, PayPal's word alone connects nothing.
+    const early = paypal.addSeller({ trackingId: 'garden' });
+    const untouched = await t.app.sellerOnboarding.confirm(paypalCtx(), {
+      merchantId: early,
+      actor: { kind: 'paypal' },
+    });
+    expect(untouched.status).toBe('not_started');
+    paypal.sellers.clear();
     const back = await agree(await connect());
     const merchantId = back.searchParams.get('merchantIdInPayPal') ?? '';
-    const tenant = { tenantId: 'garden', productStoreId: '9001', hostName: GARDEN, viaDevAlias: false, origin: '' };
-    const ctx = { ...tenant, actor: { kind: 'system' as const, name: 'paypal-webhook' }, requestId: 'wh-1', ip: null };
+    const ctx = paypalCtx();
     const s = await t.app.sellerOnboarding.confirm(ctx, { merchantId, actor: { kind: 'paypal', id: 'WH-1' } });
     expect(s).toMatchObject({ status: 'connected', merchantId, checkoutEnabled: true });
     const [last] = await t.database.db

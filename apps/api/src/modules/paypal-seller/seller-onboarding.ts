@@ -142,6 +142,12 @@ export function createSellerOnboarding(db: Db, deps: SellerOnboardingDeps): Sell
     input: { merchantId?: string; actor?: { kind: 'paypal' | 'system'; id?: string }; via?: 'return' | 'check' },
   ): Promise<{ outcome: SellerOutcome; state: SellerState }> {
     const current = await row(ctx.tenantId);
+    // PayPal (a late or redelivered onboarding webhook) does not connect a store whose owner never
+    // started connecting or disconnected it: only the owner's own connect or check does.
+    const idle = !current || current.status === 'not_started' || current.status === 'disconnected';
+    if (input.actor && idle) {
+      return { outcome: 'action_needed', state: await state(ctx) };
+    }
     const found = await ask(ctx, input.merchantId, current);
     const now = new Date();
     // A connected store stays connected when a link names someone else's seller or one PayPal does

@@ -35,6 +35,8 @@ export const OPEN_API_ROUTES: ReadonlySet<string> = new Set([
   '/media/*',
   // Crawlers read "Disallow: /" for a private store (the sitemap module answers it) instead of a 401.
   '/robots.txt',
+  // A marketplace fetching a private store's product feed gets the feed's own 404 (decision 054).
+  '/feeds/google-merchant/:file',
   '/dev/mailbox',
   '/dev/mailbox/:name',
 ]);

@@ -15,7 +15,7 @@ const NOTICES: Record<string, { tone: 'success' | 'attention' | 'critical' | 'in
   },
   action_needed: {
     tone: 'attention',
-    text: 'You are back from PayPal, but PayPal needs a few more steps from you before the store can take payments.',
+    text: 'You are back from PayPal, but PayPal needs a few more steps from you before the store can take payments. See below.',
   },
   refused: {
     tone: 'critical',
@@ -23,7 +23,7 @@ const NOTICES: Record<string, { tone: 'success' | 'attention' | 'critical' | 'in
   },
   not_found: {
     tone: 'attention',
-    text: 'PayPal does not know this sign-up yet. If you finished it, wait a minute and check again.',
+    text: 'PayPal could not confirm your sign-up yet. See what to do below.',
   },
   unavailable: {
     tone: 'critical',

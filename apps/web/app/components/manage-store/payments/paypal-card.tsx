@@ -1,6 +1,6 @@
 import type { PaymentsPageData } from '@app/contracts';
 import { ExternalLink, RefreshCw, Unplug } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, useNavigation } from 'react-router';
 import { formatDateTime } from '../../../lib/dashboard-page';
 import { PostForm } from '../../ui/post-form';
@@ -41,6 +41,11 @@ export function PayPalCard({ page, confirmDisconnect }: { page: PaymentsPageData
   const { seller } = page;
   const status = seller.status;
   const startAgain = seller.reasons.some((r) => START_AGAIN.has(r.code));
+  // The Disconnect link that opened the confirmation is gone: keyboard focus moves to the question.
+  const dialog = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (confirmDisconnect) dialog.current?.focus();
+  }, [confirmDisconnect]);
 
   return (
     <Card title="PayPal" aside={<SellerBadge status={status} label={page.statusLabel} />}>
@@ -165,7 +170,9 @@ export function PayPalCard({ page, confirmDisconnect }: { page: PaymentsPageData
           aria-labelledby="disconnect-heading"
           aria-describedby="disconnect-text"
           role="alertdialog"
-          className="mt-4 rounded-lg border border-red-200 bg-white p-3"
+          ref={dialog}
+          tabIndex={-1}
+          className="mt-4 rounded-lg border border-red-200 bg-white p-3 outline-none focus-visible:ring-2 focus-visible:ring-neutral-900"
         >
           <h3 id="disconnect-heading" className="text-sm font-semibold text-neutral-900">
             Disconnect PayPal?

@@ -1,0 +1,14 @@
+export { paymentIssuesPages } from './payment-issues.pages';
+export {
+  createPaymentIssuesService,
+  type NewPaymentIssue,
+  type PaymentIssuesService,
+} from './payment-issues.service';
+export { PAYPAL_WEBHOOK_PATH, paypalWebhookRoutes, WEBHOOK_BODY_LIMIT_BYTES } from './paypal-webhooks.routes';
+export {
+  createPayPalWebhookService,
+  type PayPalWebhookService,
+  type SellerOnboardingConfirmer,
+  TRANSMISSION_MAX_AGE_MS,
+  type WebhookOutcome,
+} from './paypal-webhooks.service';

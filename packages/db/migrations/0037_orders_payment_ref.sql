@@ -1,0 +1,1 @@
+CREATE INDEX "orders_payment_ref_idx" ON "orders" USING btree ("tenant_id","payment_ref") WHERE "orders"."payment_ref" IS NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE "product_feeds" ADD COLUMN "skipped_count" integer DEFAULT 0 NOT NULL;
