@@ -107,4 +107,21 @@ test('the owner connects PayPal through the sign-up page, then a guest pays the 
   await expect(shop.getByTestId('order-status')).toHaveText('Paid');
   await snap(shop, 'admin-paypal-guest-order');
   await guestContext.close();
+
+  // Without JavaScript: the owner disconnects through the confirmation and connects again (the plain
+  // form post is sent on to PayPal's sign-up page, which the page's form-action policy must allow).
+  const plain = await browser.newContext({ javaScriptEnabled: false });
+  const owner = await plain.newPage();
+  await logIn(owner, PAYMENTS);
+  await owner.getByRole('link', { name: 'Disconnect' }).click();
+  await owner.getByRole('button', { name: 'Disconnect PayPal' }).click();
+  await expect(owner).toHaveURL(`${garden}${PAYMENTS}?paypal=disconnected`);
+  await expect(status(owner)).toHaveText('Disconnected');
+  await expect(owner.getByTestId('paypal-checkout')).toHaveText('Does not offer PayPal');
+  await owner.getByRole('button', { name: /^Connect PayPal/ }).click();
+  await expect(owner).toHaveURL(new RegExp(`^${standIn}/bizsignup/partner/entry\\?referralToken=`));
+  await owner.getByRole('button', { name: 'Agree and connect' }).click();
+  await expect(owner).toHaveURL(`${garden}${PAYMENTS}?paypal=connected`);
+  await expect(status(owner)).toHaveText('Connected');
+  await plain.close();
 });

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { confirmFromMail, STORES, type StoreName, snap } from './helpers';
+import { connectPayPal } from './paypal-connect';
 
 /** Buying: a guest with the test card on one store, a signed-in shopper with a saved address on another. */
 
@@ -75,6 +76,8 @@ test('a signed-in shopper pays with PayPal on another store, then: history, PDF,
   await page.getByLabel('Password').fill('owner-demo-1');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByTestId('user-menu-button')).toBeVisible();
+  // Only a store connected to its own PayPal account offers PayPal: the owner connects it first.
+  await connectPayPal(page, base);
   const productUrl = await addFirstProductToCart(page, base, 'drill');
   await page.getByRole('link', { name: 'Check out' }).click();
   await expect(page.getByText('Receipt goes to')).toContainText('owner@power.test');

@@ -25,6 +25,7 @@ import {
   checkoutPages,
   checkoutRoutes,
   createCheckoutService,
+  registerPayPalHousekeeping,
   registerStuckOrderSweep,
 } from './modules/checkout/index';
 import { cmsPages, cmsRoutes, createCmsService } from './modules/cms/index';
@@ -196,6 +197,8 @@ declare module 'fastify' {
     sellerOnboarding: import('./modules/paypal-seller/index').SellerOnboarding;
     /** Seals owner-entered secrets; tests check what is stored is sealed. */
     secrets: import('./lib/secret-box').SecretBox;
+    /** Checkout (modules/checkout); tests call its page functions with it. */
+    checkout: import('./modules/checkout/index').CheckoutService;
   }
 }
 
@@ -402,7 +405,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     defaultEnvironment: paymentAccounts.environment,
   });
   const checkout = createCheckoutService(database.db, {
-    paypal,
+    paymentAccounts,
+    addresses,
     cart,
     orders,
     cards,
@@ -412,7 +416,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     events,
   });
   // The one way money goes back to a shopper (order actions, cancels, returns): modules/orders.
-  const refunds = createOrderRefunds(database.db, { provider: cards.provider, paypal, audit, events });
+  const refunds = createOrderRefunds(database.db, { provider: cards.provider, paymentAccounts, audit, events });
   // The store side of one order: its page and actions (fulfil, deliver, cancel, refund, invoice).
   const orderAdmin = createOrderAdminService(database.db, {
     refunds,
@@ -428,7 +432,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     jobs,
     checkout,
     orders,
-    paypal,
+    paymentAccounts,
     log: app.log,
     afterMinutes: config.STUCK_ORDER_MINUTES,
     dailyAtUtc: config.NIGHTLY_JOBS_AT,
@@ -437,6 +441,15 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   // PayPal's webhooks and the payments they report that match no order (decision 053).
   const paymentIssues = createPaymentIssuesService(database.db, { audit });
+  // PayPal checkouts the shopper never came back from: closed, or flagged when PayPal has the money.
+  registerPayPalHousekeeping(database.db, {
+    jobs,
+    paymentAccounts,
+    issues: paymentIssues,
+    log: app.log,
+    dailyAtUtc: config.NIGHTLY_JOBS_AT,
+    startupDelayMs: startupSweepDelayMs,
+  });
   const paypalWebhooks = createPayPalWebhookService(database.db, {
     paymentAccounts,
     webhookId: config.PAYPAL_WEBHOOK_ID,
@@ -533,6 +546,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('drafts', drafts);
   app.decorate('products', products);
   app.decorate('refunds', refunds);
+  app.decorate('checkout', checkout);
   app.decorate('paymentAccounts', paymentAccounts);
   app.decorate('sellerOnboarding', sellerOnboarding);
   app.decorate('secrets', secrets);
@@ -612,6 +626,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       cache,
       store,
       chatWidgetUrl: config.CHAT_WIDGET_URL ?? 'https://embed.tawk.to',
+      // PayPal's approval page is https; a local stand-in is http and must be named for the no-JS form post.
+      formActionOrigins: config.PAYPAL_BASE_URL?.startsWith('http:') ? [new URL(config.PAYPAL_BASE_URL).origin] : [],
       modules: [
         shellPages({
           store,

@@ -66,7 +66,7 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
           email: me?.userLoginId ?? null,
           addresses: saved,
           cards: savedCards,
-          paypal: deps.checkout.payPalEnabled(),
+          paypal: await deps.checkout.payPalOffered(ctx.tenantId),
           destination: { countryGeoId: dest.countryGeoId, stateProvinceGeoId: dest.stateProvinceGeoId ?? null },
         };
       },
@@ -124,6 +124,8 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
             const started = await deps.checkout.createPayPalOrder(ctx, parsed.data, {
               returnOrigin: ctx.origin,
               requestKey: key,
+              // Saved once the order is placed, after PayPal (as for a card, right after paying).
+              saveAddress: Boolean(me && !savedAddress && input.saveAddress === 'on'),
             });
             return { ok: true, approveUrl: started.approveUrl };
           }

@@ -144,8 +144,10 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
         description:
           'Takes the checkout without the payment. Answers the PayPal order id and the approval URL to send the ' +
           'shopper to; PayPal sends them back to /checkout/paypal/return on this store. Nothing is reserved until ' +
-          'the capture. An optional `Idempotency-Key` makes a retry return the same PayPal order. 400 when the ' +
-          'platform has no PayPal credentials.',
+          'the capture. An optional `Idempotency-Key` makes a retry return the same PayPal order. 409 when the ' +
+          'store takes no PayPal (not connected to PayPal, no PayPal app of its own, or switched off). For a ' +
+          "connected store the PayPal order names the store's PayPal account as the payee.",
+
         headers: z.object({ 'idempotency-key': z.string().min(8).max(100).optional() }).passthrough(),
         body: payPalCheckoutSchema,
         response: { 200: dataEnvelope(payPalCreatedSchema), ...errors, 502: errorEnvelopeSchema },

@@ -10,17 +10,18 @@ import {
 } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, signedInUser, systemContext, type TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { Emitter } from '../../lib/events/index';
-import { checkPlace } from '../addresses/index';
+import { type AddressesService, checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, cartOwnerOf, evaluatePromo } from '../cart/index';
 import { changeStock } from '../inventory/index';
 import type { MailQueue } from '../mail/index';
 import { historyActor, type OrdersService, transitionOrder } from '../orders/index';
-import type { CardsService, PayPalClient } from '../payments/index';
+import type { CardsService } from '../payments/index';
+import type { PaymentAccounts, PayPalAccount } from '../paypal-seller/index';
 import { storeIdentity } from '../store/index';
 import { quote, shippingRate, shipsTo, taxRateFor } from './quote';
 
@@ -42,8 +43,13 @@ export interface CheckoutDeps {
   cards: CardsService;
   mailer: MailQueue;
   log: FastifyBaseLogger;
-  /** Unset when the platform has no PayPal credentials: checkout then offers cards only. */
-  paypal?: PayPalClient | undefined;
+  /**
+   * Whose PayPal account each store takes PayPal into (decision 049): a store without one (not
+   * connected, no own app, or switched off) offers cards only.
+   */
+  paymentAccounts: Pick<PaymentAccounts, 'forStore' | 'forOrder'>;
+  /** Keeps the address a signed-in shopper asked to save once their PayPal order is placed. */
+  addresses?: Pick<AddressesService, 'create'>;
   /** scheme://host[:port] for links in mail, from the store's canonical host. */
   linkOrigin: (canonicalHost: string) => string;
   /** Told of stock an order took or gave back, once committed (`stock.changed`). */
@@ -82,6 +88,10 @@ const RETRY_WAIT_MS = 5_000;
 /** One way of paying, as the place-order steps see it. */
 interface Payer {
   providerId: string;
+  /** The order's id when the payment named it before the order existed (PayPal's invoice id). */
+  orderId?: string;
+  /** orders.payment_account: whose account takes the money (decision 049); null for cards. */
+  account?: string | null;
   /** Part of the idempotency hash: the same key with another way of paying is a different order. */
   fingerprint: string;
   /** Shown until the payment says more ("Visa •••• 4242"). */
@@ -207,6 +217,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       requestHash: string;
       paymentLabel: string;
       paymentProvider: string;
+      paymentAccount: string | null;
     },
   ) {
     // Through the books (modules/inventory): every line's take and its SOLD movements, all or nothing.
@@ -307,6 +318,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       },
       billTo: null,
       paymentProvider: a.paymentProvider,
+      paymentAccount: a.paymentAccount,
       paymentLabel: a.paymentLabel,
       idempotencyKey: a.idempotencyKey,
       requestHash: a.requestHash,
@@ -433,9 +445,11 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     return confirm(ctx, buyer, orderId, payer, q, paid, cartId);
   }
 
-  function requirePayPal() {
-    if (!deps.paypal) throw AppError.badRequest('PayPal is not available in this store. Please pay by card.');
-    return deps.paypal;
+  /** How this store takes PayPal now; a store without a PayPal account of its own does not. */
+  async function requirePayPal(tenantId: string): Promise<PayPalAccount> {
+    const account = await deps.paymentAccounts.forStore(tenantId);
+    if (!account) throw AppError.conflict('PayPal is not available in this store. Please pay by card.');
+    return account;
   }
 
   /** A typed card, or a saved card that must be the shopper's own; charged through the provider. */
@@ -495,8 +509,9 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
    * this order's amount and currency, checked before the capture (the cart may have changed while
    * the shopper was at PayPal) and again on the capture PayPal reports.
    */
-  function payPalPayer(ctx: TenantContext, row: typeof ppc.$inferSelect): Payer {
-    const paypal = requirePayPal();
+  function payPalPayer(ctx: TenantContext, row: typeof ppc.$inferSelect, account: PayPalAccount): Payer {
+    const paypal = account.client;
+    const planned = (row.request as { orderId?: unknown }).orderId;
     const changed = () =>
       new AppError(
         409,
@@ -505,6 +520,8 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       );
     return {
       providerId: 'paypal',
+      ...(typeof planned === 'string' ? { orderId: planned } : {}),
+      account: account.account,
       fingerprint: `paypal:${row.paypalOrderId}`,
       labelGuess: 'PayPal',
       async take(_orderId, q) {
@@ -540,8 +557,16 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         }
         return { ref: capture.captureId, label: 'PayPal', note: 'PayPal' };
       },
-      // The PayPal client has no refunds yet: the store refunds the capture in PayPal.
-      giveBack: async () => false,
+      // The whole capture back, through the account that took it (acting for a connected seller).
+      async giveBack(ref, q) {
+        const back = await paypal.refundCapture(ref, {
+          amountMinor: q.total,
+          currency: q.currency,
+          requestId: `${ctx.tenantId}:giveback:${ref}`,
+          ...(account.merchantId ? { onBehalfOf: account.merchantId } : {}),
+        });
+        return back.ok;
+      },
     };
   }
 
@@ -581,7 +606,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     const requestHash = `${inputHash}:${cartHash}`;
     const { cart, cartRow, quote: q, method } = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
 
-    const orderId = newOrderId(ctx.tenantId);
+    const orderId = payer.orderId ?? newOrderId(ctx.tenantId);
     try {
       await db.transaction((tx) =>
         reserve(ctx, tx, {
@@ -597,6 +622,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
           requestHash,
           paymentLabel: payer.labelGuess,
           paymentProvider: payer.providerId,
+          paymentAccount: payer.account ?? null,
         }),
       );
     } catch (err) {
@@ -761,9 +787,9 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     async createPayPalOrder(
       ctx: RequestContext,
       input: PayPalCheckout,
-      a: { returnOrigin: string; requestKey: string },
+      a: { returnOrigin: string; requestKey: string; saveAddress?: boolean },
     ): Promise<{ paypalOrderId: string; approveUrl: string }> {
-      const paypal = requirePayPal();
+      const account = await requirePayPal(ctx.tenantId);
       const buyer = buyerOf(ctx);
       const email = buyer.accountEmail ?? input.email;
       if (!email) throw AppError.field(400, 'BAD_REQUEST', 'email', 'please enter your email address for the receipt.');
@@ -774,13 +800,20 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         input.shippingMethodId,
       );
       const store = await storeIdentity(db, ctx);
-      const created = await paypal.createOrder({
+      // The order's number is chosen now so PayPal records it (invoice_id) in the seller's account.
+      const orderId = newOrderId(ctx.tenantId);
+      const created = await account.client.createOrder({
         amountMinor: q.total,
         currency: q.currency,
         referenceId: cartRow.cartId,
         requestId: `${ctx.tenantId}:${a.requestKey}`,
         returnUrl: `${a.returnOrigin}/checkout/paypal/return`,
         cancelUrl: `${a.returnOrigin}/checkout?paypal=cancelled`,
+        // The store, so PayPal's webhooks about this money can be matched to it (decision 049).
+        customId: ctx.tenantId,
+        invoiceId: orderId,
+        // A connected seller is the payee: the money lands in the store's PayPal account.
+        ...(account.merchantId ? { payeeMerchantId: account.merchantId } : {}),
         ...(store ? { brandName: store.name } : {}),
       });
       await db
@@ -790,10 +823,17 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
           paypalOrderId: created.id,
           cartId: cartRow.cartId,
           userId: buyer.userId,
-          request: { ...input, email },
+          request: {
+            ...input,
+            email,
+            orderId,
+            // Kept for when the order is placed: the shopper is at PayPal in between.
+            ...(a.saveAddress && buyer.userId ? { saveAddress: true } : {}),
+          },
           amount: q.total,
           currency: q.currency,
           idempotencyKey: `paypal:${created.id}`,
+          paymentAccount: account.account,
         })
         .onConflictDoNothing();
       return { paypalOrderId: created.id, approveUrl: created.approveUrl };
@@ -802,10 +842,10 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     /**
      * PayPal, step two, when the shopper comes back approved: reserves the order, checks that PayPal's
      * order is for this order's amount and currency, captures, confirms. Capturing again returns the
-     * same order. A PayPal order of another shopper or cart is a 404, as if it did not exist.
+     * same order. A PayPal order of another shopper or cart is a 404, as if it did not exist. The
+     * capture goes through the account the PayPal order was created in, whatever the store uses now.
      */
     async capturePayPal(ctx: RequestContext, paypalOrderId: string): Promise<Order> {
-      requirePayPal();
       const buyer = buyerOf(ctx);
       const [row] = await db
         .select()
@@ -817,23 +857,35 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         throw AppError.notFound('This PayPal payment could not be found. Please start the payment again.');
       }
       if (row.orderId) return deps.orders.placed(ctx, row.orderId, !buyer.userId);
-      const parsed = payPalCheckoutSchema.parse(row.request);
+      const account = await deps.paymentAccounts.forOrder(ctx.tenantId, row.paymentAccount);
+      if (!account) throw AppError.conflict('PayPal is not available in this store any more. Please pay by card.');
+      // What the shopper asked for, without what checkout kept beside it (the order id, saving the address).
+      const { orderId: _planned, saveAddress: _save, ...asked } = row.request;
+      const parsed = payPalCheckoutSchema.parse(asked);
       const order = await place(
         ctx,
         buyer,
         { ...parsed, payment: { method: 'paypal', paypalOrderId } },
         row.idempotencyKey,
-        payPalPayer(ctx, row),
+        payPalPayer(ctx, row, account),
       );
-      await db
+      // Only the request that records the order saves the address: a second return saves nothing.
+      const [recorded] = await db
         .update(ppc)
-        .set({ orderId: order.orderId })
-        .where(and(eq(ppc.tenantId, ctx.tenantId), eq(ppc.paypalOrderId, paypalOrderId)));
+        .set({ orderId: order.orderId, status: 'placed', closedAt: new Date() })
+        .where(and(eq(ppc.tenantId, ctx.tenantId), eq(ppc.paypalOrderId, paypalOrderId), isNull(ppc.orderId)))
+        .returning({ request: ppc.request });
+      if (recorded?.request.saveAddress === true && buyer.userId && deps.addresses) {
+        // A full address book must not spoil a paid order: the address is then just not kept.
+        await deps.addresses.create(ctx, buyer.userId, parsed.shipTo).catch((err: unknown) => {
+          deps.log.warn({ err, orderId: order.orderId }, 'address from a PayPal checkout not saved');
+        });
+      }
       return order;
     },
 
-    /** Whether PayPal is offered at checkout (the platform has PayPal credentials). */
-    payPalEnabled: () => Boolean(deps.paypal),
+    /** Whether this store offers PayPal at checkout: it has a PayPal account of its own (decision 049). */
+    payPalOffered: async (tenantId: string) => Boolean(await deps.paymentAccounts.forStore(tenantId)),
 
     sendConfirmation,
   };

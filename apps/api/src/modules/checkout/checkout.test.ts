@@ -297,7 +297,8 @@ describe('placing an order', () => {
       headers: { host: LIGHTING, cookie },
       payload: { email: 'grace@example.com', shipTo, shippingMethodId: 'STANDARD' },
     });
-    expect(res.statusCode).toBe(400);
+    // The store's state refuses it (decision 052): 409, not a malformed request.
+    expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/PayPal is not available/);
   });
 

@@ -1,6 +1,12 @@
 export { checkoutPages } from './checkout.pages';
 export { checkoutRoutes } from './checkout.routes';
 export { type Buyer, buyerOf, type CheckoutService, createCheckoutService } from './checkout.service';
+export {
+  type HousekeepingResult,
+  PAYPAL_CHECKOUT_STALE_HOURS,
+  PAYPAL_HOUSEKEEPING,
+  registerPayPalHousekeeping,
+} from './paypal-housekeeping';
 export { quote, shippingRate, shipsTo, taxRateFor } from './quote';
 export {
   mailPaidReceipt,

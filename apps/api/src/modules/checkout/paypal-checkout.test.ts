@@ -2,6 +2,7 @@ import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../test/harness';
+import { connectStoreToPayPal } from '../../test/paypal-seller';
 import { type PayPalStandIn, startPayPalStandIn } from '../../test/paypal-stand-in';
 
 // Checkout with PayPal against the local stand-in (real HTTP, PayPal's documented shapes).
@@ -22,6 +23,8 @@ beforeAll(async () => {
       PAYPAL_CLIENT_SECRET: 'platform-secret',
     },
   });
+  // Only a store with a PayPal account of its own offers PayPal (decision 049).
+  await connectStoreToPayPal(t, paypal, 'lighting');
   const p = schema.products;
   const rows = await t.database.db
     .select()

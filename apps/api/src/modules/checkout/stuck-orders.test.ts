@@ -4,6 +4,7 @@ import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemContext, type TenantContext } from '../../lib/context';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { connectStoreToPayPal } from '../../test/paypal-seller';
 import { type PayPalStandIn, startPayPalStandIn } from '../../test/paypal-stand-in';
 import type { MailMessage } from '../mail/index';
 import { createTestPaymentProvider, type PaymentProvider, TEST_CARDS } from '../payments/index';
@@ -60,6 +61,7 @@ function holdNextCharge() {
 const mail: MailMessage[] = [];
 let t: TestApp;
 let paypal: PayPalStandIn;
+let seller: string;
 let productId: string;
 
 beforeAll(async () => {
@@ -78,6 +80,8 @@ beforeAll(async () => {
       close() {},
     },
   });
+  // Only a store with a PayPal account of its own offers PayPal (decision 049).
+  seller = await connectStoreToPayPal(t, paypal, 'lighting');
   const p = schema.products;
   const [row] = await t.database.db
     .select()
@@ -316,7 +320,7 @@ describe('the sweep of orders stuck in placed', () => {
     expect(await stock()).toBe(18);
   });
 
-  it('cancels a PayPal order that PayPal never captured', async () => {
+  it('cancels a PayPal order that PayPal never captured; a capture that still comes through is given back', async () => {
     const cookie = await guestCart(3);
     const created = await t.app.inject({
       method: 'POST',
@@ -336,7 +340,8 @@ describe('the sweep of orders stuck in placed', () => {
     await held.captured;
     // As PayPal would report an approval that was never captured.
     const atPayPal = paypal.orders.get(paypalOrderId);
-    if (!atPayPal) throw new Error('no PayPal order');
+    if (!atPayPal?.capture) throw new Error('no PayPal capture');
+    const taken = atPayPal.capture;
     atPayPal.status = 'APPROVED';
     delete atPayPal.capture;
     const order = await grace();
@@ -344,9 +349,20 @@ describe('the sweep of orders stuck in placed', () => {
     expect(await stock()).toBe(17);
     expect((await sweep()).result).toEqual({ cancelled: [order?.orderId], paid: [], left: [] });
     expect(await stock()).toBe(20);
+    // The capture PayPal made after all arrives: the money goes back to the shopper, from the seller's account.
+    atPayPal.status = 'COMPLETED';
+    atPayPal.capture = taken;
     held.release();
     // The shop's late confirmation finds the order cancelled: the shopper is told, nothing is sold.
-    expect((await capturing).statusCode).toBe(409);
+    const late = await capturing;
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toContain('the payment has been refunded');
+    expect(paypal.refunds.filter((r) => r.captureId === taken.id)).toEqual([
+      expect.objectContaining({ amount: taken.amount }),
+    ]);
+    const refundCall = paypal.requests.find((r) => r.path === `/v2/payments/captures/${taken.id}/refund`);
+    const assertion = String(refundCall?.headers['paypal-auth-assertion']).split('.')[1] ?? '';
+    expect(JSON.parse(Buffer.from(assertion, 'base64url').toString('utf8'))).toMatchObject({ payer_id: seller });
     expect((await grace())?.status).toBe('cancelled');
     expect(await stock()).toBe(20);
   });

@@ -7,6 +7,7 @@ import type { Emitter } from '../../lib/events/index';
 import type { JobRunner, JobTools } from '../jobs/index';
 import { type OrdersService, transitionOrder } from '../orders/index';
 import type { PayPalClient } from '../payments/index';
+import type { PaymentAccounts } from '../paypal-seller/index';
 import { type CheckoutService, giveBackReservation } from './checkout.service';
 
 const o = schema.orders;
@@ -19,7 +20,8 @@ export interface StuckOrderSweepDeps {
   jobs: JobRunner;
   checkout: CheckoutService;
   orders: OrdersService;
-  paypal?: PayPalClient | undefined;
+  /** The PayPal account each order was paid into (decision 049): the sweep asks that one. */
+  paymentAccounts: Pick<PaymentAccounts, 'forOrder'>;
   log: FastifyBaseLogger;
   /** An order still placed this long after it was placed has lost its payment step; default 30. */
   afterMinutes?: number;
@@ -161,11 +163,14 @@ export function registerStuckOrderSweep(db: Db, deps: StuckOrderSweepDeps) {
         ),
       );
     if (!pending) return cancel(ctx, order.orderId);
-    // Without credentials PayPal cannot be asked; cancelling blind could cancel a paid order.
-    if (!deps.paypal) return { orderId: order.orderId, action: 'left', why: 'PayPal is not configured' };
+    // Without the account PayPal cannot be asked; cancelling blind could cancel a paid order.
+    const account = await deps.paymentAccounts.forOrder(ctx.tenantId, order.paymentAccount);
+    if (!account) {
+      return { orderId: order.orderId, action: 'left', why: "The store's PayPal account cannot be reached" };
+    }
     let at: Awaited<ReturnType<PayPalClient['getOrder']>>;
     try {
-      at = await deps.paypal.getOrder(pending.paypalOrderId);
+      at = await account.client.getOrder(pending.paypalOrderId);
     } catch (err) {
       // PayPal does not know the order: nothing was paid. Anything else (an outage) waits for the next run.
       if (err instanceof AppError && err.statusCode === 404) return cancel(ctx, order.orderId);

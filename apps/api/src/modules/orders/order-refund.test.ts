@@ -239,7 +239,10 @@ describe('refunds through PayPal (the stand-in)', () => {
         .where(and(eq(schema.orders.tenantId, 'lighting'), eq(schema.orders.orderId, order.orderId)));
       const refunds = createOrderRefunds(db, {
         provider: createTestPaymentProvider(),
-        paypal,
+        // An order from before stores had their own PayPal accounts: paid into the platform's.
+        paymentAccounts: {
+          forOrder: async (_tenantId, account) => (account === null ? { client: paypal, account } : null),
+        },
         audit: { record: async () => null },
         events: t.app.events,
       });

@@ -6,7 +6,8 @@ import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import type { AuditService } from '../audit/index';
-import type { PaymentProvider, PayPalClient, RefundResult } from '../payments/index';
+import type { PaymentProvider, RefundResult } from '../payments/index';
+import type { PaymentAccounts, PayPalAccount } from '../paypal-seller/index';
 import { recordOrderEvent } from './order-events';
 import { canTransition } from './order-state';
 import { historyActor, transitionOrder } from './order-transition';
@@ -20,8 +21,11 @@ type RefundRow = typeof rf.$inferSelect;
 export interface OrderRefundDeps {
   /** The card provider checkout charged through (its `id` is the order's payment_provider). */
   provider: PaymentProvider;
-  /** PayPal, when the platform has credentials: orders paid with PayPal are refunded there. */
-  paypal?: PayPalClient | undefined;
+  /**
+   * The PayPal account each order was paid into (decision 049): a PayPal order is refunded through
+   * that account, acting for the connected seller whose money it is.
+   */
+  paymentAccounts: Pick<PaymentAccounts, 'forOrder'>;
   audit: Pick<AuditService, 'record'>;
   events: Pick<EventBus, 'transaction' | 'emitAfterCommit'>;
 }
@@ -44,8 +48,16 @@ export type RefundOutcome =
        * REFUND_EXCEEDS_CAPTURED: more than is left (captured - refunded - pending refunds).
        * LINE_EXCEEDS / SHIPPING_EXCEEDS: a line or the shipping refunded more than it was bought for.
        * REFUND_DECLINED: the provider refused; nothing was refunded (the refund row says failed).
+       * REFUND_IN_PAYPAL: the PayPal account that took the money cannot be reached from here any more
+       * (the store's own PayPal app was removed): the staff refunds it in PayPal. Nothing was written.
        */
-      code: 'NOT_REFUNDABLE' | 'REFUND_EXCEEDS_CAPTURED' | 'LINE_EXCEEDS' | 'SHIPPING_EXCEEDS' | 'REFUND_DECLINED';
+      code:
+        | 'NOT_REFUNDABLE'
+        | 'REFUND_EXCEEDS_CAPTURED'
+        | 'LINE_EXCEEDS'
+        | 'SHIPPING_EXCEEDS'
+        | 'REFUND_DECLINED'
+        | 'REFUND_IN_PAYPAL';
       message: string;
       /** The form field at fault, for the dashboard's inline error. */
       field?: string;
@@ -75,7 +87,7 @@ export function refundView(r: RefundRow): OrderRefund {
 
 /** The AppError a route answers a refused refund with (409 for a state problem, 422 for amounts). */
 export function refundRefused(outcome: Extract<RefundOutcome, { ok: false }>): AppError {
-  const status = outcome.code === 'NOT_REFUNDABLE' ? 409 : 422;
+  const status = outcome.code === 'NOT_REFUNDABLE' || outcome.code === 'REFUND_IN_PAYPAL' ? 409 : 422;
   const code =
     outcome.code === 'REFUND_DECLINED' ? 'REFUND_DECLINED' : status === 409 ? 'CONFLICT' : 'REFUND_EXCEEDS_CAPTURED';
   return outcome.field
@@ -99,22 +111,46 @@ export function refundRefused(outcome: Extract<RefundOutcome, { ok: false }>): A
  * what is left so no second refund can overdraw the capture; `retry` asks again with the same key.
  */
 export function createOrderRefunds(db: Db, deps: OrderRefundDeps) {
-  async function askProvider(order: typeof o.$inferSelect, refund: RefundRow): Promise<RefundResult> {
+  /**
+   * The PayPal account a PayPal order's money is in, looked up before anything is written; a refusal
+   * when it cannot be reached from here any more. Other providers need no lookup.
+   */
+  async function paypalAccountOf(
+    ctx: RequestContext,
+    orderId: string,
+  ): Promise<{ ok: true; account: PayPalAccount | null } | Extract<RefundOutcome, { ok: false }>> {
+    const [order] = await db
+      .select({ provider: o.paymentProvider, account: o.paymentAccount })
+      .from(o)
+      .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
+    if (order?.provider !== 'paypal') return { ok: true, account: null };
+    const account = await deps.paymentAccounts.forOrder(ctx.tenantId, order.account);
+    if (account) return { ok: true, account };
+    return {
+      ok: false,
+      code: 'REFUND_IN_PAYPAL',
+      message: `Order ${orderId} was paid into a PayPal account this store is no longer connected to${order.account?.startsWith('app:') ? ` (PayPal app ${order.account.slice(4)})` : ''}: refund it in that PayPal account.`,
+    };
+  }
+
+  async function askProvider(
+    order: typeof o.$inferSelect,
+    refund: RefundRow,
+    paypal: PayPalAccount | null,
+  ): Promise<RefundResult> {
     const ref = order.paymentRef ?? '';
     if (order.paymentProvider === 'paypal') {
-      if (!deps.paypal) {
-        return {
-          ok: false,
-          reason: 'declined',
-          message: 'PayPal is not configured on this platform: refund it in PayPal.',
-        };
+      if (!paypal) {
+        return { ok: false, reason: 'declined', message: 'PayPal cannot be reached from here: refund it in PayPal.' };
       }
-      return deps.paypal.refundCapture(ref, {
+      return paypal.client.refundCapture(ref, {
         amountMinor: refund.amount,
         currency: refund.currency,
         requestId: `${order.tenantId}:refund:${refund.refundId}`,
         invoiceId: order.orderId,
         ...(refund.reason ? { noteToPayer: refund.reason } : {}),
+        // The seller's money: the platform refunds it acting for the seller (PayPal-Auth-Assertion).
+        ...(paypal.merchantId ? { onBehalfOf: paypal.merchantId } : {}),
       });
     }
     return deps.provider.refund({
@@ -338,9 +374,11 @@ export function createOrderRefunds(db: Db, deps: OrderRefundDeps) {
      * unreachable provider throws AppError 502 and leaves the refund pending (see `retry`).
      */
     async refund(ctx: RequestContext, orderId: string, input: RefundInput): Promise<RefundOutcome> {
+      const paypal = await paypalAccountOf(ctx, orderId);
+      if (!paypal.ok) return paypal;
       const reserved = await reserve(ctx, orderId, input);
       if (!reserved.ok) return reserved;
-      const result = await askProvider(reserved.order, reserved.refund);
+      const result = await askProvider(reserved.order, reserved.refund, paypal.account);
       return settle(ctx, orderId, reserved.refund, result);
     },
 
@@ -353,7 +391,9 @@ export function createOrderRefunds(db: Db, deps: OrderRefundDeps) {
         .where(and(eq(rf.tenantId, ctx.tenantId), eq(rf.orderId, orderId), eq(rf.refundId, refundId)));
       if (!row) throw AppError.notFound(`Refund ${refundId} was not found.`);
       if (row.refund.status !== 'pending') return settle(ctx, orderId, row.refund, { ok: true, refundId: '' });
-      const result = await askProvider(row.order, row.refund);
+      const paypal = await paypalAccountOf(ctx, orderId);
+      if (!paypal.ok) return paypal;
+      const result = await askProvider(row.order, row.refund, paypal.account);
       return settle(ctx, orderId, row.refund, result);
     },
 

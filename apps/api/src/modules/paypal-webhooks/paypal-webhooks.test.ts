@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemContext } from '../../lib/context';
 import { placeGuestOrder, stockedProductId } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
+import { connectStoreToPayPal } from '../../test/paypal-seller';
 import {
   type PayPalStandIn,
   startPayPalStandIn,
@@ -60,6 +61,8 @@ beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/paypal/webhooks`;
   productId = await stockedProductId(t.database.db, 'lighting');
+  // Only a store with a PayPal account of its own offers PayPal (decision 052): lighting is connected.
+  await connectStoreToPayPal(t, paypal, 'lighting');
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);
   gardenOwner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', GARDEN);
   shopper = await signIn(t.app, 'shopper@lighting.test', 'shopper-demo-1', LIGHTING);

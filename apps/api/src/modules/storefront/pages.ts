@@ -46,6 +46,11 @@ export interface PagesOptions {
   /** The store settings, for the chat widget id that decides a page's CSP. */
   store: StoreService;
   chatWidgetUrl: string;
+  /**
+   * Origins a form post may be redirected to besides https ones: the PayPal approval page of a
+   * local stand-in (http), which checkout's PayPal form post answers 303 to without JavaScript.
+   */
+  formActionOrigins?: string[];
 }
 
 /**
@@ -62,8 +67,9 @@ const unknownStoreApi = new Proxy({} as PageApi, {
 });
 
 /** chatOrigin: the chat provider, only on pages where its widget may run (chatOriginForPage). */
-function pageCsp(nonce: string, chatOrigin: string | null): string {
+function pageCsp(nonce: string, chatOrigin: string | null, formActionOrigins: string[] = []): string {
   const chat = chatOrigin ? ` ${chatOrigin}` : '';
+  const formTargets = formActionOrigins.map((o) => ` ${o}`).join('');
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${chat}`,
@@ -73,7 +79,8 @@ function pageCsp(nonce: string, chatOrigin: string | null): string {
     `connect-src 'self'${chat}`,
     // The newsletter embed lives in a sandboxed frame; its form may post to the provider.
     `frame-src 'self' https:${chat}`,
-    "form-action 'self' https:",
+    // Form posts may end at https pages (PayPal's approval page, through checkout's 303).
+    `form-action 'self' https:${formTargets}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "object-src 'none'",
@@ -228,7 +235,10 @@ export async function registerPages(app: App, opts: PagesOptions) {
         if (fresh) cookies.unshift(fresh.header);
         if (cookies.length) reply.header('set-cookie', cookies);
         if ((response.headers.get('content-type') ?? '').startsWith('text/html')) {
-          reply.header('content-security-policy', pageCsp(nonce, await chatOriginForPage(chatDeps, tenant, path)));
+          reply.header(
+            'content-security-policy',
+            pageCsp(nonce, await chatOriginForPage(chatDeps, tenant, path), opts.formActionOrigins),
+          );
           // Pages carry the shopper's header (name, cart count): never shared by caches.
           reply.header('cache-control', 'private, no-cache');
         }

@@ -47,8 +47,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const input = Object.fromEntries(FIELDS.map((f) => [f, String(form.get(f) ?? '').slice(0, 200)]));
   const result = await context.api.placeOrder(input);
-  // PayPal: off to PayPal's page; it sends the shopper back to /checkout/paypal/return.
-  if (result.ok && result.approveUrl !== undefined) throw redirect(result.approveUrl);
+  // PayPal: off to PayPal's page (303: a plain form post without JavaScript follows it with a GET);
+  // PayPal sends the shopper back to /checkout/paypal/return.
+  if (result.ok && result.approveUrl !== undefined) throw redirect(result.approveUrl, 303);
   if (result.ok) {
     const key = result.order.accessKey ? `&key=${encodeURIComponent(result.order.accessKey)}` : '';
     throw redirect(`/order?orderId=${encodeURIComponent(result.order.orderId)}${key}&placed=1`);
@@ -118,7 +119,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     <PageContainer>
       <PageTitle>Checkout</PageTitle>
       {/* The server checks every field and says what is wrong by the field (hidden fields included). */}
-      <PostForm noValidate className="grid gap-10 lg:grid-cols-[1fr_24rem]" data-testid="checkout-form">
+      <PostForm noValidate className="group/checkout grid gap-10 lg:grid-cols-[1fr_24rem]" data-testid="checkout-form">
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
         <div className="space-y-8">
           <FormAlert message={failure && Object.keys(e).length === 0 ? failure.message : null} />
@@ -294,6 +295,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                   >
                     <input
                       type="radio"
+                      id={`pay-${v}`}
                       name="paymentMethod"
                       value={v}
                       checked={payWith === v}
@@ -306,24 +308,28 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             ) : (
               <input type="hidden" name="paymentMethod" value="card" />
             )}
-            {payWith === 'paypal' ? (
-              <p className="rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm text-slate-700">
+            {/* Shown by CSS alone when PayPal is chosen, so the choice works without JavaScript too. */}
+            {view.paypal && (
+              <p className="hidden rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm text-slate-700 group-has-[#pay-paypal:checked]/checkout:block">
                 You will approve the payment on PayPal, then come back here to see your order. Nothing is charged until
                 you approve it.
               </p>
-            ) : payWith === 'saved-card' && view.cards.length > 0 ? (
-              <SelectField
-                label="Card"
-                name="paymentMethodId"
-                defaultValue={values.paymentMethodId}
-                options={view.cards.map((c) => [
-                  c.paymentMethodId,
-                  `${c.brand} •••• ${c.last4}, expires ${c.expMonth}/${c.expYear}`,
-                ])}
-                error={e.paymentMethodId}
-              />
+            )}
+            {payWith === 'paypal' ? null : payWith === 'saved-card' && view.cards.length > 0 ? (
+              <div className="group-has-[#pay-paypal:checked]/checkout:hidden">
+                <SelectField
+                  label="Card"
+                  name="paymentMethodId"
+                  defaultValue={values.paymentMethodId}
+                  options={view.cards.map((c) => [
+                    c.paymentMethodId,
+                    `${c.brand} •••• ${c.last4}, expires ${c.expMonth}/${c.expYear}`,
+                  ])}
+                  error={e.paymentMethodId}
+                />
+              </div>
             ) : (
-              <div className="space-y-4 rounded-lg border border-slate-200 p-4">
+              <div className="space-y-4 rounded-lg border border-slate-200 p-4 group-has-[#pay-paypal:checked]/checkout:hidden">
                 <Field
                   label="Card number"
                   name="cardNumber"
@@ -383,13 +389,19 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             className={`${submitClass} flex items-center justify-center gap-2`}
           >
             <Lock aria-hidden className="size-4" />
-            {busy
-              ? payWith === 'paypal'
-                ? 'Opening PayPal…'
-                : 'Placing your order…'
-              : payWith === 'paypal'
-                ? 'Continue to PayPal'
-                : 'Place order'}
+            {busy ? (
+              payWith === 'paypal' ? (
+                'Opening PayPal…'
+              ) : (
+                'Placing your order…'
+              )
+            ) : (
+              // Says where the button goes by CSS too: without JavaScript the choice changes no state.
+              <>
+                <span className="group-has-[#pay-paypal:checked]/checkout:hidden">Place order</span>
+                <span className="hidden group-has-[#pay-paypal:checked]/checkout:inline">Continue to PayPal</span>
+              </>
+            )}
           </button>
           <Link to="/cart" className="block text-center text-sm text-brand hover:underline">
             Back to cart
