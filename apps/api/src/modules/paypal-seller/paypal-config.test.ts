@@ -6,6 +6,7 @@ import { schema } from '@app/db';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '../../lib/secret-box';
+import { CALIFORNIA_SHIP_TO, stockedProductId } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { type PayPalStandIn, startPayPalStandIn } from '../../test/paypal-stand-in';
 import { createStaff } from '../../test/staff';
@@ -448,6 +449,72 @@ describe('checkout with the store’s own app', () => {
     // Switched off, the store offers no PayPal: the event dropped the cached answer.
     expect((await update({ enabled: false })).statusCode).toBe(200);
     expect(await t.app.paymentAccounts.forStore('lighting')).toBeNull();
+  });
+});
+
+describe('a guest pays a store that has its own app', () => {
+  const B = '/skulocity/api/v1';
+  const order = { email: 'own-app-buyer@example.com', shipTo: CALIFORNIA_SHIP_TO, shippingMethodId: 'STANDARD' };
+
+  async function guestCart() {
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `${B}/public/ecommerce/product/addToCart`,
+      headers: { host: HOST, origin: `http://${HOST}` },
+      payload: { productId: await stockedProductId(t.database.db, 'lighting'), quantity: 1 },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const cookie = String([added.headers['set-cookie']].flat()[0]).split(';')[0] as string;
+    return { host: HOST, origin: `http://${HOST}`, cookie };
+  }
+
+  it('checkout takes PayPal through the own app: the PayPal order is the app’s, the order names it', async () => {
+    await setOwnApp();
+    const guest = await guestCart();
+    paypal.requests.length = 0;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${B}/public/ecommerce/createPaypalOrder`,
+      headers: guest,
+      payload: order,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const { paypalOrderId, approveUrl } = created.json().data;
+    expect(paypal.orders.get(paypalOrderId)).toMatchObject({ clientId: OWN_ID, payeeMerchantId: ownMerchantId });
+    expect(tokenCalls()[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${OWN_ID}:${OWN_SECRET}`).toString('base64')}`,
+    );
+    expect((await fetch(approveUrl, { redirect: 'manual' })).status).toBe(302);
+    const captured = await t.app.inject({
+      method: 'POST',
+      url: `${B}/public/ecommerce/capturePaypalOrder`,
+      headers: guest,
+      payload: { paypalOrderId },
+    });
+    expect(captured.statusCode, captured.body).toBe(200);
+    expect(captured.json().data.status).toBe('paid');
+    expect(paypal.orders.get(paypalOrderId)?.status).toBe('COMPLETED');
+    const [placed] = await t.database.db
+      .select()
+      .from(schema.orders)
+      .where(and(eq(schema.orders.tenantId, 'lighting'), eq(schema.orders.orderId, captured.json().data.orderId)));
+    expect(placed?.paymentAccount).toBe(`app:${OWN_ID}`);
+    // Nothing of the secret in what the shopper got.
+    expect(created.body + captured.body).not.toContain(OWN_SECRET);
+  });
+
+  it('switched off, the store takes no PayPal: a new PayPal checkout is refused', async () => {
+    await setOwnApp();
+    expect((await update({ enabled: false })).statusCode).toBe(200);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `${B}/public/ecommerce/createPaypalOrder`,
+      headers: await guestCart(),
+      payload: order,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('PayPal is not available in this store. Please pay by card.');
+    expect(paypal.requests.filter((r) => r.path === '/v2/checkout/orders')).toHaveLength(0);
   });
 });
 
