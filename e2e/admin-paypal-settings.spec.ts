@@ -97,7 +97,7 @@ test('the owner sets the store’s own PayPal app, the secret stays hidden, and 
   await expect(enabled).not.toBeChecked();
   await screenshots(page, 'off');
   await shopper.reload();
-  await expect(shopper.getByRole('radio', { name: /card/i }).first()).toBeVisible();
+  await expect(shopper.getByLabel('Card number')).toBeVisible();
   await expect(shopper.getByRole('radio', { name: 'PayPal' })).toHaveCount(0);
   await snap(shopper, 'admin-paypal-settings-checkout-without-paypal');
 
