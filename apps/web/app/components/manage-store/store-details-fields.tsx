@@ -61,6 +61,7 @@ export function TextField({
   autoComplete = 'off',
   className,
   inputMode,
+  required,
 }: {
   name: string;
   label: string;
@@ -73,6 +74,7 @@ export function TextField({
   autoComplete?: string;
   className?: string;
   inputMode?: 'text' | 'numeric' | 'tel' | 'email' | 'url';
+  required?: boolean;
 }) {
   return (
     <Described name={name} label={label} hint={hint} error={error} className={className}>
@@ -81,6 +83,7 @@ export function TextField({
           {...a}
           name={name}
           type={type}
+          required={required}
           defaultValue={defaultValue ?? ''}
           maxLength={maxLength}
           placeholder={placeholder}

@@ -3,67 +3,7 @@ import { LoaderCircle } from 'lucide-react';
 import { useNavigation } from 'react-router';
 import { PostForm } from '../../ui/post-form';
 import { primaryAction, secondaryAction } from '../dashboard-layout';
-
-const input =
-  'h-9 w-full rounded-lg border border-neutral-300 px-3 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-900/20 aria-[invalid=true]:border-red-600';
-
-function Field({
-  name,
-  label,
-  value,
-  error,
-  hint,
-  type = 'text',
-  required,
-  autoComplete,
-  maxLength,
-  placeholder,
-}: {
-  name: BonanzaField;
-  label: string;
-  value?: string;
-  error?: string;
-  hint?: string;
-  type?: 'text' | 'email' | 'password';
-  required: boolean;
-  autoComplete?: string;
-  maxLength: number;
-  placeholder?: string;
-}) {
-  const id = `bonanza-${name}`;
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-neutral-800">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        defaultValue={value}
-        required={required}
-        autoComplete={autoComplete}
-        maxLength={maxLength}
-        placeholder={placeholder}
-        spellCheck={false}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={input}
-      />
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-neutral-500">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700" data-testid={`error-${name}`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
+import { TextField } from '../store-details-fields';
 
 /**
  * The Bonanza account's email, the booth name and the token Bonanza gave. A plain form: without
@@ -96,26 +36,26 @@ export function BonanzaForm({
           {message}
         </p>
       )}
-      <Field
+      <TextField
         name="accountEmail"
         label="Bonanza account email"
         type="email"
         autoComplete="email"
         required
         maxLength={254}
-        value={values?.accountEmail ?? connection?.accountEmail ?? ''}
+        defaultValue={values?.accountEmail ?? connection?.accountEmail ?? ''}
         error={errors.accountEmail}
       />
-      <Field
+      <TextField
         name="boothName"
         label="Booth name"
         required
         maxLength={60}
-        value={values?.boothName ?? connection?.boothName ?? ''}
+        defaultValue={values?.boothName ?? connection?.boothName ?? ''}
         error={errors.boothName}
         hint="As it is on Bonanza: 3 to 60 letters, digits, spaces, dots, dashes, underscores or apostrophes."
       />
-      <Field
+      <TextField
         name="token"
         label="Bonanza API token"
         type="password"
