@@ -33,8 +33,9 @@ describe('migrations', () => {
         JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1]
         WHERE k.contype = 'p' AND c.relnamespace = 'public'::regnamespace`);
       const rows = (keys as unknown as { rows: Array<{ table: string; first: string }> }).rows;
-      // Platform tables, owned by no tenant: the tenants, host names, and the schedules of recurring jobs.
-      const exempt = new Set(['tenants', 'store_hosts', 'job_schedules']);
+      // Platform tables, owned by no tenant: the tenants, host names, the schedules of recurring jobs,
+      // and PayPal's webhook events (one URL for all stores, keyed by PayPal's event id; decision 053).
+      const exempt = new Set(['tenants', 'store_hosts', 'job_schedules', 'paypal_webhook_events']);
       for (const r of rows.filter((x) => !exempt.has(x.table)))
         expect([r.table, r.first]).toEqual([r.table, 'tenant_id']);
     } finally {

@@ -63,8 +63,8 @@ export const paypalSellers = pgTable(
 export const paypalSellerHistory = pgTable(
   'paypal_seller_history',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
     tenantId: text('tenant_id').notNull(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     fromStatus: text('from_status').notNull(),
     toStatus: text('to_status').notNull(),
     merchantId: text('merchant_id'),
@@ -76,6 +76,7 @@ export const paypalSellerHistory = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
     index('paypal_seller_history_tenant_idx').on(t.tenantId, t.at),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }).onDelete('cascade'),
   ],
