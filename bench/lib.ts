@@ -60,6 +60,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
       // The production configuration, as a deployment would run it.
       NODE_ENV: 'production',
       SESSION_SECRET: randomBytes(32).toString('hex'),
+      SECRETS_KEY: randomBytes(32).toString('hex'),
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,

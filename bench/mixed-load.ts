@@ -65,6 +65,7 @@ const server = spawnNode({
   DATABASE_URL: '',
   NODE_ENV: 'production',
   SESSION_SECRET: randomBytes(32).toString('hex'),
+  SECRETS_KEY: randomBytes(32).toString('hex'),
 });
 let code = 1;
 try {

@@ -34,6 +34,7 @@ async function measure() {
   Object.assign(process.env, {
     NODE_ENV: 'production',
     SESSION_SECRET: randomBytes(32).toString('hex'),
+    SECRETS_KEY: randomBytes(32).toString('hex'),
     HOST: '127.0.0.1',
     PORT: String(PORT),
     DATA_DIR: dataDir,
