@@ -11,10 +11,11 @@ import {
   type SubcategoryResult,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
+import { type DetailsCardRow, DetailsMemory, type DetailsRow, readDetailsRow } from './product-details';
 import {
   createSearchIndexes,
   type SearchIndexOptions,
@@ -94,6 +95,90 @@ function fallbackImages(s: Pick<ProductSummary, 'smallImageUrl' | 'mediumImageUr
   return out;
 }
 
+/** A product card as shoppers see it: display prices, stock as "in stock" and "only N left". */
+function summaryOf(ctx: TenantContext, r: SummaryRow | DetailsCardRow, rating: Rating, low: number): ProductSummary {
+  return {
+    productId: r.productId,
+    productName: r.productName,
+    slug: r.slug,
+    brandName: r.brandName,
+    smallImageUrl: absoluteMediaUrl(ctx, r.smallImageUrl),
+    mediumImageUrl: absoluteMediaUrl(ctx, r.mediumImageUrl),
+    detailImageUrl: absoluteMediaUrl(ctx, r.detailImageUrl),
+    listPrice: r.listPrice,
+    salePrice: r.salePrice !== null && r.salePrice < r.listPrice ? r.salePrice : null,
+    price: r.effectivePrice ?? r.salePrice ?? r.listPrice,
+    currencyUomId: r.currencyUomId,
+    inStock: r.stockQuantity > 0,
+    lowStock: r.stockQuantity > 0 && r.stockQuantity <= low ? r.stockQuantity : null,
+    productType: r.productType,
+    rating,
+  };
+}
+
+const roundRating = (average: number) => Math.round(average * 10) / 10;
+
+/** The product page from the one statement's row. */
+function detailsOf(ctx: TenantContext, row: DetailsRow, low: number): ProductDetails {
+  const distribution = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
+  let sum = 0;
+  let count = 0;
+  for (const d of row.distribution) {
+    distribution[d.rating as 1 | 2 | 3 | 4 | 5] = d.n;
+    sum += d.rating * d.n;
+    count += d.n;
+  }
+  const average = count ? roundRating(sum / count) : null;
+  const summary = summaryOf(ctx, row, count ? { average, count } : NO_RATING, low);
+  const cards = (type: 'RELATED' | 'ACCESSORY') =>
+    row.related
+      .filter((r) => r.type === type)
+      .map((r) =>
+        summaryOf(
+          ctx,
+          r,
+          r.ratingCount ? { average: roundRating(Number(r.ratingAverage)), count: r.ratingCount } : NO_RATING,
+          low,
+        ),
+      );
+  return {
+    ...summary,
+    sku: row.sku,
+    shortDescription: row.shortDescription,
+    description: row.description,
+    weightGrams: row.weightGrams,
+    features: row.features,
+    configOptions: row.options,
+    contents: row.contents.map((c) => ({
+      ...c,
+      downloadUrl: `${ctx.origin}/skulocity/api/v1/catalog/product/items/downloadProdContent?productId=${encodeURIComponent(row.productId)}&contentId=${encodeURIComponent(c.contentId)}`,
+    })),
+    related: cards('RELATED'),
+    accessories: cards('ACCESSORY'),
+    reviewSummary: {
+      average,
+      count,
+      distribution,
+      latest: row.latest.map((r) => ({
+        authorName: r.authorName,
+        rating: r.rating,
+        title: r.title,
+        body: r.body,
+        createdAt: new Date(r.createdAt).toISOString(),
+        reply: r.replyBody && r.repliedAt ? { text: r.replyBody, at: new Date(r.repliedAt).toISOString() } : null,
+      })),
+    },
+    breadcrumb: row.crumbs.map((c) => ({ productCategoryId: c.productCategoryId, label: categoryLabel(c) })),
+    images: row.images.length
+      ? row.images.map((i) => ({
+          url: absoluteMediaUrl(ctx, `/media/${i.storageKey}`) as string,
+          altText: i.altText?.trim() || i.mediaAlt?.trim() || null,
+        }))
+      : fallbackImages(summary),
+    status: row.status,
+  };
+}
+
 export function createProductsService(db: Db, opts: ProductsServiceOptions = {}) {
   const indexes = createSearchIndexes(db, {
     ...opts.searchIndex,
@@ -107,6 +192,9 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       kept.version++; // a read of the old index under way is not kept
     },
   });
+
+  /** Product pages kept in memory, dropped by the same events as the cards (see DetailsMemory). */
+  const detailsMemory = new DetailsMemory();
 
   /** Words a store's catalog knows (names, brands, categories), for typo correction. Cached. */
   const vocabularies = new Map<string, { words: Vocabulary; expires: number }>();
@@ -217,23 +305,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       rows.map((r) => r.productId),
     );
     const low = opts.lowStockThreshold ? await opts.lowStockThreshold(ctx) : LOW_STOCK;
-    return rows.map((r) => ({
-      productId: r.productId,
-      productName: r.productName,
-      slug: r.slug,
-      brandName: r.brandName,
-      smallImageUrl: absoluteMediaUrl(ctx, r.smallImageUrl),
-      mediumImageUrl: absoluteMediaUrl(ctx, r.mediumImageUrl),
-      detailImageUrl: absoluteMediaUrl(ctx, r.detailImageUrl),
-      listPrice: r.listPrice,
-      salePrice: r.salePrice !== null && r.salePrice < r.listPrice ? r.salePrice : null,
-      price: r.effectivePrice ?? r.salePrice ?? r.listPrice,
-      currencyUomId: r.currencyUomId,
-      inStock: r.stockQuantity > 0,
-      lowStock: r.stockQuantity > 0 && r.stockQuantity <= low ? r.stockQuantity : null,
-      productType: r.productType,
-      rating: rated.get(r.productId) ?? { average: null, count: 0 },
-    }));
+    return rows.map((r) => summaryOf(ctx, r, rated.get(r.productId) ?? NO_RATING, low));
   }
 
   /**
@@ -366,10 +438,12 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     catalogChanged(tenantId: string, change: { productIds?: string[]; categoryIds?: string[] } = {}) {
       vocabularies.delete(tenantId);
       if (change.productIds?.length && !change.categoryIds?.length) {
+        detailsMemory.drop(tenantId, change.productIds);
         dropCards(tenantId, change.productIds);
         indexes.productsChanged(tenantId, change.productIds);
         return;
       }
+      detailsMemory.drop(tenantId);
       dropCards(tenantId);
       indexes.invalidate(tenantId);
     },
@@ -377,6 +451,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     /** Stock of these products changed (an order took or gave back stock). */
     stockChanged(tenantId: string, productIds: string[]) {
       indexes.stockChanged(tenantId, productIds);
+      detailsMemory.drop(tenantId, productIds);
       dropCards(tenantId, productIds);
     },
 
@@ -387,10 +462,12 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
         indexes.invalidate(tenantId);
       }
       vocabularies.clear();
+      detailsMemory.clear();
     },
 
-    /** A product's reviews changed: its cards show the new rating. */
+    /** A product's reviews changed: its cards and every page that shows it show the new rating. */
     reviewsChanged(tenantId: string, productId: string) {
+      detailsMemory.drop(tenantId, [productId]);
       dropCards(tenantId, [productId]);
     },
 
@@ -494,138 +571,27 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
      * `preview` (the owner or staff with the catalog permission: the caller decides) it is shown,
      * its status saying what it is.
      */
-    async details(ctx: TenantContext, productId: string, opts: { preview?: boolean } = {}): Promise<ProductDetails> {
-      const row = await productRow(ctx, productId, opts.preview);
-      if (!row) throw AppError.notFound(`Product ${productId} does not exist in this store.`);
-      const t = ctx.tenantId;
-      const a = schema.productAssociations;
-      const o = schema.productConfigOptions;
-      const ch = schema.productConfigChoices;
-      const rv = schema.productReviews;
-      const im = schema.productImages;
-      const [features, options, choices, contents, assoc, dist, latest, firstCategory, images] = await Promise.all([
-        db
-          .select()
-          .from(schema.productFeatures)
-          .where(and(eq(schema.productFeatures.tenantId, t), eq(schema.productFeatures.productId, productId)))
-          .orderBy(asc(schema.productFeatures.sequenceNum)),
-        db
-          .select()
-          .from(o)
-          .where(and(eq(o.tenantId, t), eq(o.productId, productId)))
-          .orderBy(asc(o.sequenceNum)),
-        db
-          .select()
-          .from(ch)
-          .where(and(eq(ch.tenantId, t), eq(ch.productId, productId)))
-          .orderBy(asc(ch.sequenceNum)),
-        db
-          .select()
-          .from(schema.productContents)
-          .where(and(eq(schema.productContents.tenantId, t), eq(schema.productContents.productId, productId)))
-          .orderBy(asc(schema.productContents.contentId)),
-        db
-          .select({ id: a.relatedProductId, type: a.assocType })
-          .from(a)
-          .where(and(eq(a.tenantId, t), eq(a.productId, productId)))
-          .orderBy(asc(a.sequenceNum)),
-        db
-          .select({ rating: rv.rating, n: sql<number>`count(*)::int` })
-          .from(rv)
-          .where(and(eq(rv.tenantId, t), eq(rv.productId, productId), eq(rv.status, 'PUBLISHED')))
-          .groupBy(rv.rating),
-        db
-          .select()
-          .from(rv)
-          .where(and(eq(rv.tenantId, t), eq(rv.productId, productId), eq(rv.status, 'PUBLISHED')))
-          .orderBy(desc(rv.createdAt), asc(rv.reviewId))
-          .limit(3),
-        db
-          .select({ id: pc.productCategoryId })
-          .from(pc)
-          .where(and(eq(pc.tenantId, t), eq(pc.productId, productId)))
-          .orderBy(asc(pc.sequenceNum), asc(pc.productCategoryId))
-          .limit(1),
-        db
-          .select({ storageKey: schema.media.storageKey, altText: im.altText, mediaAlt: schema.media.altText })
-          .from(im)
-          .innerJoin(schema.media, and(eq(schema.media.tenantId, im.tenantId), eq(schema.media.mediaId, im.mediaId)))
-          .where(and(eq(im.tenantId, t), eq(im.productId, productId)))
-          .orderBy(asc(im.sequenceNum), asc(im.mediaId)),
-      ]);
-      const relatedRows = assoc.length
-        ? await db
-            .select()
-            .from(p)
-            .where(
-              and(
-                eq(p.tenantId, t),
-                inArray(
-                  p.productId,
-                  assoc.map((x) => x.id),
-                ),
-                ne(p.productId, productId),
-                eq(p.status, 'ACTIVE'),
-              ),
-            )
-        : [];
-      const relatedSummaries = await summaries(ctx, relatedRows);
-      const byId = new Map(relatedSummaries.map((s) => [s.productId, s]));
-      const pick = (type: 'RELATED' | 'ACCESSORY') =>
-        assoc.filter((x) => x.type === type).flatMap((x) => (byId.get(x.id) ? [byId.get(x.id) as ProductSummary] : []));
-      const [summary] = await summaries(ctx, [row]);
-      const distribution = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
-      let sum = 0;
-      let count = 0;
-      for (const d of dist) {
-        distribution[d.rating as 1 | 2 | 3 | 4 | 5] = d.n;
-        sum += d.rating * d.n;
-        count += d.n;
+    async details(ctx: TenantContext, productId: string, view: { preview?: boolean } = {}): Promise<ProductDetails> {
+      const low = opts.lowStockThreshold ? await opts.lowStockThreshold(ctx) : LOW_STOCK;
+      // The origin is part of the key: the page carries absolute media URLs of the host that asked.
+      const key = `${ctx.origin}\u0000${productId}`;
+      if (!view.preview) {
+        const hit = detailsMemory.get(ctx.tenantId, key, low);
+        if (hit) return hit;
       }
-      return {
-        ...(summary as ProductSummary),
-        sku: row.sku,
-        shortDescription: row.shortDescription,
-        description: row.description,
-        weightGrams: row.weightGrams,
-        features: features.map((f) => ({ label: f.label, value: f.value })),
-        configOptions: options.map((op) => ({
-          optionId: op.optionId,
-          optionName: op.optionName,
-          choices: choices
-            .filter((c) => c.optionId === op.optionId)
-            .map((c) => ({ choiceId: c.choiceId, label: c.label, priceDelta: c.priceDelta, isDefault: c.isDefault })),
-        })),
-        contents: contents.map((c) => ({
-          contentId: c.contentId,
-          title: c.title,
-          fileName: c.fileName,
-          downloadUrl: `${ctx.origin}/skulocity/api/v1/catalog/product/items/downloadProdContent?productId=${encodeURIComponent(productId)}&contentId=${encodeURIComponent(c.contentId)}`,
-        })),
-        related: pick('RELATED'),
-        accessories: pick('ACCESSORY'),
-        reviewSummary: {
-          average: count ? Math.round((sum / count) * 10) / 10 : null,
-          count,
-          distribution,
-          latest: latest.map((r) => ({
-            authorName: r.authorName,
-            rating: r.rating,
-            title: r.title,
-            body: r.body,
-            createdAt: r.createdAt.toISOString(),
-            reply: r.replyBody && r.repliedAt ? { text: r.replyBody, at: r.repliedAt.toISOString() } : null,
-          })),
-        },
-        breadcrumb: firstCategory[0] ? await breadcrumb(ctx, firstCategory[0].id) : [],
-        images: images.length
-          ? images.map((i) => ({
-              url: absoluteMediaUrl(ctx, `/media/${i.storageKey}`) as string,
-              altText: i.altText?.trim() || i.mediaAlt?.trim() || null,
-            }))
-          : fallbackImages(summary as ProductSummary),
-        status: row.status,
-      };
+      const generation = detailsMemory.generation(ctx.tenantId);
+      const row = await readDetailsRow(db, ctx.tenantId, productId);
+      if (!row || (row.status !== 'ACTIVE' && !view.preview))
+        throw AppError.notFound(`Product ${productId} does not exist in this store.`);
+      const details = detailsOf(ctx, row, low);
+      // A preview may show a draft: only what every shopper may see is kept.
+      if (row.status === 'ACTIVE')
+        detailsMemory.set(ctx.tenantId, key, generation, {
+          details,
+          low,
+          refs: [productId, ...row.related.map((r) => r.productId)],
+        });
+      return details;
     },
 
     /** Prices a configuration: every option of the product chosen once, from its own choices. */
