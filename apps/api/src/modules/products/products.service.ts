@@ -16,6 +16,7 @@ import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
 import { type DetailsCardRow, DetailsMemory, type DetailsRow, readDetailsRow } from './product-details';
+import { createQueryComposer } from './query-words';
 import {
   createSearchIndexes,
   type SearchIndexOptions,
@@ -73,6 +74,8 @@ export interface ProductsServiceOptions {
   searchIndex?: SearchIndexOptions;
   /** The store's low-stock threshold for "only N left" (the inventory module's thresholds). */
   lowStockThreshold?: (ctx: TenantContext) => Promise<number>;
+  /** Product pages kept in memory, all stores together (0: none); a fifth of it per store at most. */
+  productPagesInMemory?: number;
 }
 
 /**
@@ -194,7 +197,8 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
   });
 
   /** Product pages kept in memory, dropped by the same events as the cards (see DetailsMemory). */
-  const detailsMemory = new DetailsMemory();
+  const pagesInMemory = opts.productPagesInMemory ?? 5_000;
+  const detailsMemory = new DetailsMemory(Math.ceil(pagesInMemory / 5), pagesInMemory);
 
   /** Words a store's catalog knows (names, brands, categories), for typo correction. Cached. */
   const vocabularies = new Map<string, { words: Vocabulary; expires: number }>();
@@ -218,7 +222,14 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
    * other filters, sorts and pages: a repeated text needs no round trip to the database.
    */
   const parsedTexts = new Map<string, TsQuery>();
+  const composer = createQueryComposer(db);
   async function parsedQuery(kind: 'search' | 'prefix', text: string): Promise<TsQuery> {
+    // A text of plain words is composed from its words' analysis: new or repeated, no round trip
+    // once its words are known.
+    if (kind === 'search') {
+      const composed = await composer.search(text);
+      if (composed) return composed;
+    }
     const key = `${kind}\u0000${text}`;
     const hit = parsedTexts.get(key);
     if (hit) return hit;
