@@ -4,8 +4,9 @@
  * ratio says what the framework, tenancy and validation cost over the machine's ceiling.
  * A benchmark, not a test: it prints figures and asserts nothing.
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { fetchBody, load, type Result, startServer, table } from './lib';
+import { fetchBody, load, type Result, startServer, stopServer, table } from './lib';
 
 const PORT = 3291;
 const BARE_PORT = 3292;
@@ -67,11 +68,65 @@ const cases: Array<{
   })),
 ];
 
-const server = await startServer(PORT);
-try {
-  const results: Array<{ ours: Result; bare: Result }> = [];
-  for (const c of cases) {
-    const sample = await fetchBody(PORT, c.path, host, c.method, c.body, c.headers);
+/**
+ * Rows that must miss the per-tenant response cache whatever the URL: a product page on every
+ * request (the store's products in turn) on a server with PUBLIC_CACHE_SECONDS=0, once with the
+ * product pages kept in memory (as shipped) and once without (each page read by its one statement).
+ * The every-text-new search row needs no such server: its text differs on every request.
+ */
+type Case = (typeof cases)[number];
+
+/**
+ * Texts a shopper could type that the server has never seen: two or three words of one product's
+ * name, in any order (so they match), each text used once while there are fewer requests than
+ * texts; the price cap differs on every request so the response cache never answers either.
+ */
+async function newTexts(port: number): Promise<string[]> {
+  const names: string[] = [];
+  for (let page = 1; page <= 10; page++) {
+    const res = await fetchBody(port, `/skulocity/api/v1/public/ecommerce/product?pageSize=48&page=${page}`, host);
+    const products = (JSON.parse(res.body.toString()).data.products ?? []) as { productName: string }[];
+    names.push(...products.map((p) => p.productName));
+    if (products.length < 48) break;
+  }
+  const seen = new Set<string>();
+  for (const name of names) {
+    const w = name.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+    for (let a = 0; a < w.length; a++)
+      for (let b = 0; b < w.length; b++) {
+        if (a === b) continue;
+        seen.add(`${w[a]} ${w[b]}`);
+        for (let c = 0; c < w.length; c++) if (c !== a && c !== b) seen.add(`${w[a]} ${w[b]} ${w[c]}`);
+      }
+  }
+  return [...seen];
+}
+
+function rssMb(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+async function productIds(port: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; page <= 10; page++) {
+    const res = await fetchBody(port, `/skulocity/api/v1/public/ecommerce/product?pageSize=48&page=${page}`, host);
+    const products = (JSON.parse(res.body.toString()).data.products ?? []) as { productId: string }[];
+    ids.push(...products.map((p) => p.productId));
+    if (products.length < 48) break;
+  }
+  if (!ids.length) throw new Error('no products to read');
+  return ids;
+}
+
+const results: Array<{ ours: Result; bare: Result; rss: number }> = [];
+async function runCases(port: number, pid: number | undefined, list: Case[]) {
+  for (const c of list) {
+    const sample = await fetchBody(port, c.path, host, c.method, c.body, c.headers);
     if (sample.status !== 200) throw new Error(`${c.name}: status ${sample.status}`);
     const bytes = sample.body;
     const bare = createServer((req, res) => {
@@ -84,23 +139,63 @@ try {
     await new Promise<void>((r) => bare.listen(BARE_PORT, '127.0.0.1', () => r()));
     const opts = { method: c.method, headers: c.headers, body: c.body, duration: DURATION };
     const ours = await load(`${c.name} (ours)`, {
-      url: `http://127.0.0.1:${PORT}${c.path}`,
+      url: `http://127.0.0.1:${port}${c.path}`,
       ...opts,
       pathFor: c.pathFor,
     });
+    const rss = rssMb(pid);
     const bareResult = await load(`${c.name} (bare node:http)`, {
       url: `http://127.0.0.1:${BARE_PORT}${c.path}`,
       ...opts,
     });
     await new Promise<void>((r) => bare.close(() => r()));
-    results.push({ ours, bare: bareResult });
+    results.push({ ours, bare: bareResult, rss });
   }
-  table(results.flatMap((r) => [r.ours, r.bare]));
-  for (const { ours, bare } of results) {
-    console.log(
-      `${ours.name.replace(' (ours)', '')}: ours/bare = ${(ours.rps / bare.rps).toFixed(2)} req/s, p99 ${ours.p99} ms vs ${bare.p99} ms`,
-    );
-  }
+}
+
+const server = await startServer(PORT);
+try {
+  const fresh = await newTexts(PORT);
+  const everyTextNew = (i: number) =>
+    `/skulocity/api/v1/public/ecommerce/product/search?searchText=${encodeURIComponent(fresh[i % fresh.length] as string)}&priceMax=${10_000_000 + i}`;
+  // The search keeps no text, only words: a text drawn again costs what a new one does.
+  console.log(`every-text-new row: ${fresh.length} distinct texts of known words`);
+  await runCases(PORT, server.pid, [
+    ...cases,
+    {
+      name: 'GET search, every text new',
+      path: everyTextNew(0),
+      method: 'GET',
+      headers: { host },
+      body: undefined,
+      pathFor: everyTextNew,
+    },
+  ]);
 } finally {
-  server.kill('SIGTERM');
+  await stopServer(server);
+}
+for (const [label, env] of [
+  ['product page, response cache bypassed', { PUBLIC_CACHE_SECONDS: '0' }],
+  [
+    'product page, response cache and page memory off (one statement a page)',
+    { PUBLIC_CACHE_SECONDS: '0', PRODUCT_PAGES_IN_MEMORY: '0' },
+  ],
+] as const) {
+  const uncached = await startServer(PORT, env);
+  try {
+    const ids = await productIds(PORT);
+    const detail = (i: number) =>
+      `/skulocity/api/v1/public/ecommerce/getproductdetails?productId=${ids[i % ids.length]}`;
+    await runCases(PORT, uncached.pid, [
+      { name: `GET ${label}`, path: detail(0), method: 'GET', headers: { host }, body: undefined, pathFor: detail },
+    ]);
+  } finally {
+    await stopServer(uncached);
+  }
+}
+table(results.flatMap((r) => [r.ours, r.bare]));
+for (const { ours, bare, rss } of results) {
+  console.log(
+    `${ours.name.replace(' (ours)', '')}: ours/bare = ${(ours.rps / bare.rps).toFixed(2)} req/s, p99 ${ours.p99} ms vs ${bare.p99} ms; server RSS after the row ${rss} MB`,
+  );
 }

@@ -79,6 +79,14 @@ export async function startServer(port: number, env: Record<string, string> = {}
   throw new Error('server did not become ready');
 }
 
+/** Stops a server of `startServer` and waits until it has exited (its port and data are free). */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 export function fetchBody(
   port: number,
   path: string,

@@ -143,6 +143,8 @@ export interface BuildOptions {
         | 'SECRETS_KEY'
         | 'SEARCH_INDEX_MEMORY_MB'
         | 'SEARCH_INDEX_TTL_SECONDS'
+        | 'PUBLIC_CACHE_SECONDS'
+        | 'PRODUCT_PAGES_IN_MEMORY'
         | 'PORT'
         | 'SESSION_SECRET'
         | 'STUCK_ORDER_MINUTES'
@@ -299,7 +301,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       }));
     },
   });
-  const cache = new PublicReadCache();
+  const cache = new PublicReadCache((config.PUBLIC_CACHE_SECONDS ?? 30) * 1000);
   const store = createStoreService(database.db);
   // CMS pages are drafts of kind `page` (decision 034); building the service registers the kind.
   const cms = createCmsService(database.db, { drafts, audit, events });
@@ -313,6 +315,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const catalog = createCatalogService(database.db);
   const products = createProductsService(database.db, {
     lowStockThreshold: thresholds.get,
+    productPagesInMemory: config.PRODUCT_PAGES_IN_MEMORY ?? 5_000,
     searchIndex: {
       budgetBytes: (config.SEARCH_INDEX_MEMORY_MB ?? 512) * 2 ** 20,
       ttlMs: (config.SEARCH_INDEX_TTL_SECONDS ?? 60) * 1000,

@@ -17,6 +17,11 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * The embedded database's shared buffers, MB (PostgreSQL's default is 128): its pages count in
+   * the server's memory once touched; pages past it come from the operating system's file cache.
+   */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4_096).default(32),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
    * Which seeded tenant the `development` alias (localhost and *development* hosts) points at. In
@@ -91,6 +96,13 @@ const envSchema = z.object({
   SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(16).max(65_536).default(512),
   /** After this long a store's search index is read again: bounds how long other processes' writes go unseen. */
   SEARCH_INDEX_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /**
+   * Public catalog answers kept in memory per store this many seconds (dropped at once by the
+   * store's events; the TTL bounds what a lost event could leave). 0 turns the response cache off.
+   */
+  PUBLIC_CACHE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(30),
+  /** Product pages kept in memory, all stores together (least used stores go first); 0 turns it off. */
+  PRODUCT_PAGES_IN_MEMORY: z.coerce.number().int().min(0).max(1_000_000).default(5_000),
   /** Worker threads that render invoice PDFs beside the event loop (decision 024); default: cores - 1, at least 1. */
   INVOICE_PDF_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** Invoices of all stores waiting for a worker at most; past that the answer is 503 with Retry-After. */

@@ -23,7 +23,11 @@ export async function start() {
 
   let database: Database;
   try {
-    database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    database = await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      pgliteSharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+    });
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       console.error(err.message);

@@ -86,3 +86,23 @@ describe('embedded PGlite on disk', () => {
     await database.close();
   });
 });
+
+describe('PGlite shared buffers', () => {
+  it('are the size asked for, and PostgreSQL default without', async () => {
+    const dir = tempDir();
+    const small = await openDatabase({ dataDir: dir, pgliteSharedBuffersMb: 24 });
+    try {
+      const r = await small.db.execute(sql`SHOW shared_buffers`);
+      expect((r as unknown as { rows: { shared_buffers: string }[] }).rows[0]?.shared_buffers).toBe('24MB');
+    } finally {
+      await small.close();
+    }
+    const plain = await openDatabase({ dataDir: dir });
+    try {
+      const r = await plain.db.execute(sql`SHOW shared_buffers`);
+      expect((r as unknown as { rows: { shared_buffers: string }[] }).rows[0]?.shared_buffers).toBe('128MB');
+    } finally {
+      await plain.close();
+    }
+  });
+});

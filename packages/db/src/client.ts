@@ -61,6 +61,12 @@ export interface OpenOptions {
   /** Where PGlite keeps its files; ignored with a URL. `memory://` keeps nothing (tests). */
   dataDir?: string;
   poolSize?: number;
+  /**
+   * PGlite's shared buffers, MB (PostgreSQL's default is 128). Its pages live in the process's
+   * WebAssembly memory, counted in its RSS once touched: a smaller pool keeps an idle server small,
+   * and pages past it are read from the data directory through the operating system's file cache.
+   */
+  pgliteSharedBuffersMb?: number;
 }
 
 /** How long a request waits for a database connection before it is refused as unavailable. */
@@ -71,7 +77,7 @@ const MIGRATION_LOCK_KEY = 727_001;
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
-  return openPglite(opts.dataDir ?? './data');
+  return openPglite(opts.dataDir ?? './data', opts.pgliteSharedBuffersMb);
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
@@ -207,7 +213,7 @@ async function listenOn(url: string, channel: string, h: ListenHandlers): Promis
   };
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, sharedBuffersMb?: number): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   let release = () => {};
   let location = dataDir;
@@ -219,7 +225,13 @@ async function openPglite(dataDir: string): Promise<Database> {
   }
   let client: PGlite;
   try {
-    client = await PGlite.create(location, { extensions: { pg_trgm } });
+    client = await PGlite.create(location, {
+      extensions: { pg_trgm },
+      // PGlite's own start parameters, plus the pool size when one is asked for.
+      ...(sharedBuffersMb
+        ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] }
+        : {}),
+    });
   } catch (err) {
     release();
     throw err;

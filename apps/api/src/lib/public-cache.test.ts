@@ -36,3 +36,13 @@ describe('public read cache', () => {
     }
   });
 });
+
+describe('PublicReadCache with no time to live (PUBLIC_CACHE_SECONDS=0)', () => {
+  it('keeps nothing: every read is computed', async () => {
+    const cache = new PublicReadCache(0);
+    let n = 0;
+    const read = () => cache.get('lighting', 'k', async () => ({ n: ++n }));
+    expect(JSON.parse((await read()).json)).toEqual({ n: 1 });
+    expect(JSON.parse((await read()).json)).toEqual({ n: 2 });
+  });
+});

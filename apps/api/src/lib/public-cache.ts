@@ -37,7 +37,8 @@ export class PublicReadCache {
     const etag = `W/"${createHash('sha1').update(json).digest('base64url')}"`;
     const entry = { json, etag, expires: now + this.ttlMs };
     // A change that landed while this was read may not be in it: keeping it would hide the change.
-    if (this.generationOf(tenantId) !== before) return entry;
+    // With no TTL (PUBLIC_CACHE_SECONDS=0) nothing is kept at all.
+    if (this.ttlMs <= 0 || this.generationOf(tenantId) !== before) return entry;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(k, entry);
     return entry;

@@ -200,7 +200,7 @@ export class DetailsMemory {
   }
 
   set(tenantId: string, key: string, generation: string, value: Omit<Remembered, 'expires'>) {
-    if (this.generation(tenantId) !== generation) return;
+    if (this.total <= 0 || this.generation(tenantId) !== generation) return;
     const store = this.stores.get(tenantId) ?? new Map<string, Remembered>();
     // Most recently used store last: the eviction below takes stores from the front.
     this.stores.delete(tenantId);
