@@ -46,3 +46,36 @@ describe('PublicReadCache with no time to live (PUBLIC_CACHE_SECONDS=0)', () => 
     expect(JSON.parse((await read()).json)).toEqual({ n: 2 });
   });
 });
+
+describe('PublicReadCache memory budget', () => {
+  it('drops the least recently used stores whole when over its bytes', async () => {
+    const body = 'x'.repeat(1000); // about 2 KB an answer
+    const cache = new PublicReadCache(30_000, 5_000);
+    let reads = 0;
+    const read = (tenant: string, key: string) => cache.get(tenant, key, async () => ({ body, n: ++reads }));
+    await read('a', '1');
+    await read('b', '1');
+    await read('a', '1'); // a is now the more recently used
+    expect(cache.stats().stores).toBe(2);
+    await read('c', '1'); // over the budget: b goes, whole
+    expect(cache.stats().stores).toBe(2);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(5_000);
+    const before = reads;
+    await read('a', '1');
+    expect(reads).toBe(before); // a was kept
+    await read('b', '1');
+    expect(reads).toBe(before + 1); // b was read again
+  });
+
+  it('keeps a store alone over the budget to its newest answers', async () => {
+    const cache = new PublicReadCache(30_000, 5_000);
+    for (const k of ['1', '2', '3', '4']) await cache.get('a', k, async () => ({ body: 'y'.repeat(1000), k }));
+    expect(cache.stats().bytes).toBeLessThanOrEqual(5_000);
+    let computed = false;
+    await cache.get('a', '4', async () => {
+      computed = true;
+      return {};
+    });
+    expect(computed).toBe(false);
+  });
+});

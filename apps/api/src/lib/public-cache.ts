@@ -11,9 +11,15 @@ interface Entry {
  * Public reads are the same for every shopper of a store, so their serialised bodies are kept per
  * tenant and dropped when the tenant's data changes (its events, from this process or another).
  * The TTL bounds staleness should an event be lost.
+ *
+ * Memory is bounded by the bytes kept, all stores together: past the budget the least recently
+ * used stores are dropped whole, so a thousand small stores share one process and one busy store
+ * does not push the others out answer by answer.
  */
 export class PublicReadCache {
-  private entries = new Map<string, Entry>();
+  /** Per store, in order of use (least recently used first). */
+  private stores = new Map<string, Map<string, Entry>>();
+  private bytes = 0;
   /**
    * When each tenant was last invalidated (a counter), and `epoch` for all at once: an answer
    * computed across an invalidation is served but not kept.
@@ -24,14 +30,18 @@ export class PublicReadCache {
 
   constructor(
     private readonly ttlMs = 30_000,
-    private readonly maxEntries = 5_000,
+    private readonly maxBytes = 64 * 2 ** 20,
   ) {}
 
   async get(tenantId: string, key: string, compute: () => Promise<unknown>): Promise<Entry> {
-    const k = `${tenantId}\u0000${key}`;
     const now = Date.now();
-    const hit = this.entries.get(k);
-    if (hit && hit.expires > now) return hit;
+    const store = this.stores.get(tenantId);
+    const hit = store?.get(key);
+    if (store && hit && hit.expires > now) {
+      this.stores.delete(tenantId);
+      this.stores.set(tenantId, store);
+      return hit;
+    }
     const before = this.generationOf(tenantId);
     const json = JSON.stringify(await compute());
     const etag = `W/"${createHash('sha1').update(json).digest('base64url')}"`;
@@ -39,9 +49,38 @@ export class PublicReadCache {
     // A change that landed while this was read may not be in it: keeping it would hide the change.
     // With no TTL (PUBLIC_CACHE_SECONDS=0) nothing is kept at all.
     if (this.ttlMs <= 0 || this.generationOf(tenantId) !== before) return entry;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(k, entry);
+    this.keep(tenantId, key, entry);
     return entry;
+  }
+
+  private keep(tenantId: string, key: string, entry: Entry) {
+    const store = this.stores.get(tenantId) ?? new Map<string, Entry>();
+    this.stores.delete(tenantId);
+    this.stores.set(tenantId, store);
+    const old = store.get(key);
+    if (old) this.bytes -= sizeOf(old);
+    store.set(key, entry);
+    this.bytes += sizeOf(entry);
+    for (const [other, entries] of this.stores) {
+      if (this.bytes <= this.maxBytes) break;
+      if (other === tenantId) {
+        // The one store alone is over the budget: its oldest answers go.
+        for (const [k, e] of entries) {
+          if (this.bytes <= this.maxBytes || k === key) break;
+          entries.delete(k);
+          this.bytes -= sizeOf(e);
+        }
+        break;
+      }
+      this.dropStore(other);
+    }
+  }
+
+  private dropStore(tenantId: string) {
+    const entries = this.stores.get(tenantId);
+    if (!entries) return;
+    for (const e of entries.values()) this.bytes -= sizeOf(e);
+    this.stores.delete(tenantId);
   }
 
   private generationOf(tenantId: string) {
@@ -49,9 +88,8 @@ export class PublicReadCache {
   }
 
   invalidateTenant(tenantId: string) {
-    const prefix = `${tenantId}\u0000`;
-    for (const k of this.entries.keys()) if (k.startsWith(prefix)) this.entries.delete(k);
-    if (this.stamps.size >= this.maxEntries) {
+    this.dropStore(tenantId);
+    if (this.stamps.size >= 100_000) {
       this.stamps.clear(); // bounded; a new epoch keeps no read that was in flight
       this.epoch++;
     }
@@ -59,10 +97,19 @@ export class PublicReadCache {
   }
 
   clear() {
-    this.entries.clear();
+    this.stores.clear();
+    this.bytes = 0;
     this.epoch++;
   }
+
+  /** Stores and bytes kept (tests, benches). */
+  stats() {
+    return { stores: this.stores.size, bytes: this.bytes };
+  }
 }
+
+/** What an answer costs in memory, near enough: its JSON (two bytes a character at worst) and etag. */
+const sizeOf = (e: Entry) => 2 * e.json.length + 64;
 
 /**
  * Sends a cached public body with validators a CDN and the browser can use; 304 when unchanged.
