@@ -104,11 +104,14 @@ if (existsSync(modulesFile)) {
     { module: string; raw: number; brotli: number }[]
   >;
   const all = [...new Set(loads.flatMap((l) => l.files))].sort((a, b) => size(b).brotli - size(a).brotli);
-  console.log('\nModules inside the largest first-load chunks (each compressed alone, so a rough share):');
+  // Rollup reports each module's code before minification: each is compressed alone, and the
+  // chunk's brotli size is shared out in proportion, an estimate of what the module costs.
+  console.log('\nModules inside the largest first-load chunks (est. share of the chunk, brotli KB):');
   for (const f of all.slice(0, Number(process.env.BENCH_JS_CHUNKS ?? 8))) {
     const list = modules[f.replace(/^\//, '')] ?? [];
+    const total = list.reduce((n, m) => n + m.brotli, 0) || 1;
     console.log(`${short(f)}: ${kb(size(f).brotli)} KB brotli, ${list.length} modules`);
     for (const m of list.slice(0, 12))
-      console.log(`  ${kb(m.brotli).padStart(6)} br ${kb(m.raw).padStart(7)} raw  ${m.module}`);
+      console.log(`  ${kb((m.brotli / total) * size(f).brotli).padStart(6)}  ${m.module}`);
   }
 }
