@@ -40,7 +40,9 @@ interface Manifest {
 const manifestFile = readdirSync(join(CLIENT, 'assets')).find((f) => /^manifest-.*\.js$/.test(f));
 if (!manifestFile) throw new Error(`no React Router manifest in ${CLIENT}/assets: build the web app first`);
 const manifestText = readFileSync(join(CLIENT, 'assets', manifestFile), 'utf8');
-const manifest = JSON.parse(manifestText.slice(manifestText.indexOf('{'), manifestText.lastIndexOf('}') + 1)) as Manifest;
+const manifest = JSON.parse(
+  manifestText.slice(manifestText.indexOf('{'), manifestText.lastIndexOf('}') + 1),
+) as Manifest;
 
 const sizes = new Map<string, { raw: number; brotli: number }>();
 function size(url: string) {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync } from 'node:zlib';
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 /**
  * Writes what each module of the browser build costs (minified and brotli, compressed alone) to
