@@ -37,7 +37,9 @@ async function firstLoadJs(host: string, path: string) {
   const srcs = new Set<string>();
   for (const m of html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+\.js)"/g))
     srcs.add(m[1]!);
-  for (const m of html.matchAll(/import\("([^"]+\.js)"\)|from "([^"]+\.js)"/g)) srcs.add((m[1] ?? m[2])!);
+  // Also the route manifest, which the starter script imports bare (`import "/assets/manifest-….js"`).
+  for (const m of html.matchAll(/import\("([^"]+\.js)"\)|from "([^"]+\.js)"|import "([^"]+\.js)"/g))
+    srcs.add((m[1] ?? m[2] ?? m[3])!);
   // The module preloads the starter adds once the first pictures are on screen (paint-first.ts).
   const held = /var preloads=(\[[^\]]*\]);/.exec(html);
   for (const src of held ? (JSON.parse(held[1]!) as string[]) : []) srcs.add(src);
