@@ -23,10 +23,9 @@ import { historyActor, type OrdersService, transitionOrder } from '../orders/ind
 import type { CardsService } from '../payments/index';
 import type { PaymentAccounts, PayPalAccount } from '../paypal-seller/index';
 import { storeIdentity } from '../store/index';
+import type { CheckoutTables } from './checkout-tables';
 import { quote, shippingRate, shipsTo, taxRateFor } from './quote';
 
-const sm = schema.shippingMethods;
-const tr = schema.taxRates;
 const o = schema.orders;
 const pc = schema.promoCodes;
 const pr = schema.promoRedemptions;
@@ -54,6 +53,8 @@ export interface CheckoutDeps {
   linkOrigin: (canonicalHost: string) => string;
   /** Told of stock an order took or gave back, once committed (`stock.changed`). */
   events: Emitter;
+  /** The stores' shipping methods and tax rates, kept in memory (decision 070). */
+  tables: CheckoutTables;
 }
 
 /** Who is buying: an account (its email) or a guest (the email typed at checkout). */
@@ -156,20 +157,12 @@ const sha256 = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).di
  * A refused charge undoes the reservation, so a declined card leaves no order and no stock taken.
  */
 export function createCheckoutService(db: Db, deps: CheckoutDeps) {
-  async function methods(ctx: TenantContext) {
-    return db.select().from(sm).where(eq(sm.tenantId, ctx.tenantId)).orderBy(asc(sm.sequenceNum), asc(sm.methodId));
-  }
-
   async function rates(ctx: TenantContext, cart: Cart, countryGeoId: string): Promise<ShippingRate[]> {
-    return (await methods(ctx)).filter((m) => shipsTo(m, countryGeoId)).map((m) => shippingRate(m, cart));
+    return (await deps.tables.methods(ctx)).filter((m) => shipsTo(m, countryGeoId)).map((m) => shippingRate(m, cart));
   }
 
   async function taxFor(ctx: TenantContext, countryGeoId: string, region: string | null | undefined) {
-    const rows = await db
-      .select()
-      .from(tr)
-      .where(and(eq(tr.tenantId, ctx.tenantId), eq(tr.countryGeoId, countryGeoId)));
-    return taxRateFor(rows, countryGeoId, region);
+    return taxRateFor(await deps.tables.taxRates(ctx, countryGeoId), countryGeoId, region);
   }
 
   /** The cart must be buyable as it is, and the method must ship to the address. */

@@ -1,5 +1,6 @@
 export { checkoutPages } from './checkout.pages';
 export { checkoutRoutes } from './checkout.routes';
+export { type CheckoutTables, createCheckoutTables } from './checkout-tables';
 export { type Buyer, buyerOf, type CheckoutService, createCheckoutService } from './checkout.service';
 export {
   type HousekeepingResult,
