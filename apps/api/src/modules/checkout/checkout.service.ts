@@ -10,7 +10,7 @@ import {
 } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, signedInUser, systemContext, type TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
@@ -19,7 +19,7 @@ import { type AddressesService, checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, cartOwnerOf, evaluatePromo } from '../cart/index';
 import { changeStock } from '../inventory/index';
 import type { MailQueue } from '../mail/index';
-import { historyActor, type OrdersService, transitionOrder } from '../orders/index';
+import { historyActor, type OrderHistoryRow, type OrdersService, transitionOrder } from '../orders/index';
 import type { CardsService } from '../payments/index';
 import type { PaymentAccounts, PayPalAccount } from '../paypal-seller/index';
 import { storeIdentity } from '../store/index';
@@ -272,14 +272,18 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         lineTotal: l.lineTotal,
       })),
     );
-    await tx.insert(schema.orderStatusHistory).values({
-      tenantId: ctx.tenantId,
-      orderId: a.orderId,
-      seq: 1,
-      status: 'placed',
-      note: 'Order placed',
-      ...historyActor(acting(ctx)),
-    });
+    const [placed] = await tx
+      .insert(schema.orderStatusHistory)
+      .values({
+        tenantId: ctx.tenantId,
+        orderId: a.orderId,
+        seq: 1,
+        status: 'placed',
+        note: 'Order placed',
+        ...historyActor(acting(ctx)),
+      })
+      .returning();
+    return placed as OrderHistoryRow;
   }
 
   function orderRow(ctx: TenantContext, a: Parameters<typeof reserve>[2]): typeof o.$inferInsert {
@@ -600,8 +604,9 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     const { cart, cartRow, quote: q, method } = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
 
     const orderId = payer.orderId ?? newOrderId(ctx.tenantId);
+    let placedEntry: OrderHistoryRow;
     try {
-      await db.transaction((tx) =>
+      placedEntry = await db.transaction((tx) =>
         reserve(ctx, tx, {
           orderId,
           buyer,
@@ -640,10 +645,14 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       throw err;
     }
 
-    return confirm(ctx, buyer, orderId, payer, q, paid, cartRow.cartId);
+    return confirm(ctx, buyer, orderId, payer, q, paid, cartRow.cartId, placedEntry);
   }
 
-  /** Step 3: confirm. The order is paid and the cart is emptied; the receipt is mailed. */
+  /**
+   * Step 3: confirm. The order is paid and the cart is emptied; the receipt is mailed. `placedEntry`:
+   * the order's first history row when this request wrote it, so the answer is built from what the
+   * transaction wrote instead of read again.
+   */
   async function confirm(
     ctx: TenantContext,
     buyer: Buyer,
@@ -652,23 +661,21 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     q: Amount,
     paid: Awaited<ReturnType<Payer['take']>>,
     cartId: string | null,
+    placedEntry?: OrderHistoryRow,
   ): Promise<Order> {
     const confirmed = await db.transaction(async (tx) => {
       const moved = await transitionOrder(tx, acting(ctx), orderId, 'paid', {
         from: 'placed',
         note: `Payment received (${paid.note})`,
+        set: { paymentRef: paid.ref, paymentLabel: paid.label, capturedAmount: q.total },
       });
       if (!moved.ok) return moved;
-      await tx
-        .update(o)
-        .set({ paymentRef: paid.ref, paymentLabel: paid.label, capturedAmount: q.total })
-        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
       if (cartId) {
-        await tx.delete(cl).where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cartId)));
-        await tx
-          .update(c)
-          .set({ promoCode: null, updatedAt: new Date() })
-          .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cartId)));
+        // The cart emptied and its promo code dropped, in one statement.
+        await tx.execute(sql`
+          WITH emptied AS (DELETE FROM ${cl} WHERE ${cl.tenantId} = ${ctx.tenantId} AND ${cl.cartId} = ${cartId})
+          UPDATE ${c} SET promo_code = NULL, updated_at = now()
+          WHERE ${c.tenantId} = ${ctx.tenantId} AND ${c.cartId} = ${cartId}`);
       }
       return moved;
     });
@@ -694,7 +701,12 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     }
 
     deps.events.emit('order.transitioned', { tenantId: ctx.tenantId, orderId, from: 'placed', to: 'paid' });
-    const order = await deps.orders.placed(ctx, orderId, !buyer.userId);
+    const order = await deps.orders.placed(
+      ctx,
+      orderId,
+      !buyer.userId,
+      placedEntry ? { row: confirmed.order, history: [placedEntry, confirmed.entry] } : undefined,
+    );
     // A mail outage never fails a paid order.
     await sendConfirmation(ctx, order).catch((err: unknown) => deps.log.error({ err, orderId }, 'order mail not sent'));
     return order;
