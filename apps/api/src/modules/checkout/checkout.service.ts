@@ -213,6 +213,8 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       paymentAccount: string | null;
     },
   ) {
+    // First the order: its key's unique index turns a retry away before anything is taken.
+    await tx.insert(o).values(orderRow(ctx, a));
     // Through the books (modules/inventory): every line's take and its SOLD movements, all or nothing.
     // Atomic per product: a take only happens while enough is left, so concurrent orders cannot oversell.
     const taken = await changeStock(
@@ -254,10 +256,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
           );
         }
       }
-      await tx.insert(o).values(orderRow(ctx, a));
       await tx.insert(pr).values({ tenantId: ctx.tenantId, orderId: a.orderId, code, customerKey });
-    } else {
-      await tx.insert(o).values(orderRow(ctx, a));
     }
     await tx.insert(schema.orderLines).values(
       a.cart.lines.map((l, i) => ({
@@ -591,17 +590,27 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     const loaded = await loadCart(ctx, buyer.owner);
     const cartNow = loaded.cart;
     const cartHash = sha256(cartNow.lines.map((l) => [l.productId, l.optionsText, l.quantity]));
-    const found = await existing(ctx, idempotencyKey);
-    if (found) {
+    const requestHash = `${inputHash}:${cartHash}`;
+    // A retry of a key whose order exists. Not looked up first: the order's insert, the reservation's
+    // first statement, meets the key's unique index (below). Only when the cart cannot be ordered
+    // (emptied by the earlier request's order, or its last units taken by it) is the key read here.
+    const again = (found: NonNullable<Awaited<ReturnType<typeof existing>>>) => {
       const [askedFor, withCart] = found.requestHash.split(':');
       const sameCart = cartNow.lines.length === 0 || withCart === cartHash;
       if (askedFor !== inputHash || !sameCart || found.userId !== buyer.userId) {
         throw AppError.conflict('This Idempotency-Key was already used for a different order.');
       }
       return resume(ctx, buyer, found.orderId, payer, loaded.cartRow?.cartId ?? null);
+    };
+    let pricedOrder: Awaited<ReturnType<typeof priced>>;
+    try {
+      pricedOrder = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
+    } catch (err) {
+      const found = await existing(ctx, idempotencyKey);
+      if (found) return again(found);
+      throw err;
     }
-    const requestHash = `${inputHash}:${cartHash}`;
-    const { cart, cartRow, quote: q, method } = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
+    const { cart, cartRow, quote: q, method } = pricedOrder;
 
     const orderId = payer.orderId ?? newOrderId(ctx.tenantId);
     let placedEntry: OrderHistoryRow;
@@ -624,13 +633,10 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         }),
       );
     } catch (err) {
-      // The same key sent twice at once: the other request made the order.
+      // The key's order exists (a retry, or the same key sent twice at once): that order, if the same.
       if (isUniqueViolation(err)) {
         const raced = await existing(ctx, idempotencyKey);
-        if (raced && raced.requestHash === requestHash && raced.userId === buyer.userId) {
-          return resume(ctx, buyer, raced.orderId, payer, cartRow.cartId);
-        }
-        if (raced) throw AppError.conflict('This Idempotency-Key was already used for a different order.');
+        if (raced) return again(raced);
       }
       throw err;
     }
