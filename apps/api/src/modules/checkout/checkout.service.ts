@@ -213,8 +213,34 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       paymentAccount: string | null;
     },
   ) {
-    // First the order: its key's unique index turns a retry away before anything is taken.
+    // First the order: its key's unique index turns a retry away before anything is taken. Its lines
+    // and first history row before the stock, so the product rows, which every order of a popular
+    // product waits for, stay locked for as few statements as possible (the take, then the commit).
     await tx.insert(o).values(orderRow(ctx, a));
+    await tx.insert(schema.orderLines).values(
+      a.cart.lines.map((l, i) => ({
+        tenantId: ctx.tenantId,
+        orderId: a.orderId,
+        lineNo: i + 1,
+        productId: l.productId,
+        productName: l.productName,
+        optionsText: l.optionsText,
+        quantity: l.quantity,
+        unitPrice: l.unitPrice,
+        lineTotal: l.lineTotal,
+      })),
+    );
+    const [placed] = await tx
+      .insert(schema.orderStatusHistory)
+      .values({
+        tenantId: ctx.tenantId,
+        orderId: a.orderId,
+        seq: 1,
+        status: 'placed',
+        note: 'Order placed',
+        ...historyActor(acting(ctx)),
+      })
+      .returning();
     // Through the books (modules/inventory): every line's take and its SOLD movements, all or nothing.
     // Atomic per product: a take only happens while enough is left, so concurrent orders cannot oversell.
     const taken = await changeStock(
@@ -258,30 +284,6 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       }
       await tx.insert(pr).values({ tenantId: ctx.tenantId, orderId: a.orderId, code, customerKey });
     }
-    await tx.insert(schema.orderLines).values(
-      a.cart.lines.map((l, i) => ({
-        tenantId: ctx.tenantId,
-        orderId: a.orderId,
-        lineNo: i + 1,
-        productId: l.productId,
-        productName: l.productName,
-        optionsText: l.optionsText,
-        quantity: l.quantity,
-        unitPrice: l.unitPrice,
-        lineTotal: l.lineTotal,
-      })),
-    );
-    const [placed] = await tx
-      .insert(schema.orderStatusHistory)
-      .values({
-        tenantId: ctx.tenantId,
-        orderId: a.orderId,
-        seq: 1,
-        status: 'placed',
-        note: 'Order placed',
-        ...historyActor(acting(ctx)),
-      })
-      .returning();
     return placed as OrderHistoryRow;
   }
 
