@@ -21,7 +21,7 @@ import { guestCardOrder } from '../apps/api/src/test/guest-order';
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
 const STOCK = ORDERS - 40;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const PORT = 3293;
+const PORT = Number(process.env.BENCH_PORT ?? 3293);
 const HOST = 'lighting.localhost';
 const B = '/skulocity/api/v1';
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });

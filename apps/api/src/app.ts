@@ -25,6 +25,7 @@ import {
   checkoutPages,
   checkoutRoutes,
   createCheckoutService,
+  createCheckoutTables,
   registerPayPalHousekeeping,
   registerStuckOrderSweep,
 } from './modules/checkout/index';
@@ -407,7 +408,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     platformBaseUrl: config.PAYPAL_BASE_URL,
     defaultEnvironment: paymentAccounts.environment,
   });
+  const checkoutTables = createCheckoutTables(database.db);
   const checkout = createCheckoutService(database.db, {
+    tables: checkoutTables,
     paymentAccounts,
     addresses,
     cart,
@@ -531,11 +534,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   events.on('settings.changed', ({ tenantId }) => {
     thresholds.forget(tenantId);
+    checkoutTables.forget(tenantId);
     cache.invalidateTenant(tenantId);
     tenants.invalidate();
   });
   events.on('events.missed', () => {
     thresholds.clear();
+    checkoutTables.clear();
     cache.clear();
     products.allChanged();
     tenants.invalidate();

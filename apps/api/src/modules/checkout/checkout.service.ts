@@ -10,7 +10,7 @@ import {
 } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, signedInUser, systemContext, type TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
@@ -19,14 +19,13 @@ import { type AddressesService, checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, cartOwnerOf, evaluatePromo } from '../cart/index';
 import { changeStock } from '../inventory/index';
 import type { MailQueue } from '../mail/index';
-import { historyActor, type OrdersService, transitionOrder } from '../orders/index';
+import { historyActor, type OrderHistoryRow, type OrdersService, transitionOrder } from '../orders/index';
 import type { CardsService } from '../payments/index';
 import type { PaymentAccounts, PayPalAccount } from '../paypal-seller/index';
 import { storeIdentity } from '../store/index';
+import type { CheckoutTables } from './checkout-tables';
 import { quote, shippingRate, shipsTo, taxRateFor } from './quote';
 
-const sm = schema.shippingMethods;
-const tr = schema.taxRates;
 const o = schema.orders;
 const pc = schema.promoCodes;
 const pr = schema.promoRedemptions;
@@ -54,6 +53,8 @@ export interface CheckoutDeps {
   linkOrigin: (canonicalHost: string) => string;
   /** Told of stock an order took or gave back, once committed (`stock.changed`). */
   events: Emitter;
+  /** The stores' shipping methods and tax rates, kept in memory (decision 070). */
+  tables: CheckoutTables;
 }
 
 /** Who is buying: an account (its email) or a guest (the email typed at checkout). */
@@ -156,20 +157,12 @@ const sha256 = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).di
  * A refused charge undoes the reservation, so a declined card leaves no order and no stock taken.
  */
 export function createCheckoutService(db: Db, deps: CheckoutDeps) {
-  async function methods(ctx: TenantContext) {
-    return db.select().from(sm).where(eq(sm.tenantId, ctx.tenantId)).orderBy(asc(sm.sequenceNum), asc(sm.methodId));
-  }
-
   async function rates(ctx: TenantContext, cart: Cart, countryGeoId: string): Promise<ShippingRate[]> {
-    return (await methods(ctx)).filter((m) => shipsTo(m, countryGeoId)).map((m) => shippingRate(m, cart));
+    return (await deps.tables.methods(ctx)).filter((m) => shipsTo(m, countryGeoId)).map((m) => shippingRate(m, cart));
   }
 
   async function taxFor(ctx: TenantContext, countryGeoId: string, region: string | null | undefined) {
-    const rows = await db
-      .select()
-      .from(tr)
-      .where(and(eq(tr.tenantId, ctx.tenantId), eq(tr.countryGeoId, countryGeoId)));
-    return taxRateFor(rows, countryGeoId, region);
+    return taxRateFor(await deps.tables.taxRates(ctx, countryGeoId), countryGeoId, region);
   }
 
   /** The cart must be buyable as it is, and the method must ship to the address. */
@@ -220,6 +213,34 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       paymentAccount: string | null;
     },
   ) {
+    // First the order: its key's unique index turns a retry away before anything is taken. Its lines
+    // and first history row before the stock, so the product rows, which every order of a popular
+    // product waits for, stay locked for as few statements as possible (the take, then the commit).
+    await tx.insert(o).values(orderRow(ctx, a));
+    await tx.insert(schema.orderLines).values(
+      a.cart.lines.map((l, i) => ({
+        tenantId: ctx.tenantId,
+        orderId: a.orderId,
+        lineNo: i + 1,
+        productId: l.productId,
+        productName: l.productName,
+        optionsText: l.optionsText,
+        quantity: l.quantity,
+        unitPrice: l.unitPrice,
+        lineTotal: l.lineTotal,
+      })),
+    );
+    const [placed] = await tx
+      .insert(schema.orderStatusHistory)
+      .values({
+        tenantId: ctx.tenantId,
+        orderId: a.orderId,
+        seq: 1,
+        status: 'placed',
+        note: 'Order placed',
+        ...historyActor(acting(ctx)),
+      })
+      .returning();
     // Through the books (modules/inventory): every line's take and its SOLD movements, all or nothing.
     // Atomic per product: a take only happens while enough is left, so concurrent orders cannot oversell.
     const taken = await changeStock(
@@ -261,32 +282,9 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
           );
         }
       }
-      await tx.insert(o).values(orderRow(ctx, a));
       await tx.insert(pr).values({ tenantId: ctx.tenantId, orderId: a.orderId, code, customerKey });
-    } else {
-      await tx.insert(o).values(orderRow(ctx, a));
     }
-    await tx.insert(schema.orderLines).values(
-      a.cart.lines.map((l, i) => ({
-        tenantId: ctx.tenantId,
-        orderId: a.orderId,
-        lineNo: i + 1,
-        productId: l.productId,
-        productName: l.productName,
-        optionsText: l.optionsText,
-        quantity: l.quantity,
-        unitPrice: l.unitPrice,
-        lineTotal: l.lineTotal,
-      })),
-    );
-    await tx.insert(schema.orderStatusHistory).values({
-      tenantId: ctx.tenantId,
-      orderId: a.orderId,
-      seq: 1,
-      status: 'placed',
-      note: 'Order placed',
-      ...historyActor(acting(ctx)),
-    });
+    return placed as OrderHistoryRow;
   }
 
   function orderRow(ctx: TenantContext, a: Parameters<typeof reserve>[2]): typeof o.$inferInsert {
@@ -594,21 +592,32 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     const loaded = await loadCart(ctx, buyer.owner);
     const cartNow = loaded.cart;
     const cartHash = sha256(cartNow.lines.map((l) => [l.productId, l.optionsText, l.quantity]));
-    const found = await existing(ctx, idempotencyKey);
-    if (found) {
+    const requestHash = `${inputHash}:${cartHash}`;
+    // A retry of a key whose order exists. Not looked up first: the order's insert, the reservation's
+    // first statement, meets the key's unique index (below). Only when the cart cannot be ordered
+    // (emptied by the earlier request's order, or its last units taken by it) is the key read here.
+    const again = (found: NonNullable<Awaited<ReturnType<typeof existing>>>) => {
       const [askedFor, withCart] = found.requestHash.split(':');
       const sameCart = cartNow.lines.length === 0 || withCart === cartHash;
       if (askedFor !== inputHash || !sameCart || found.userId !== buyer.userId) {
         throw AppError.conflict('This Idempotency-Key was already used for a different order.');
       }
       return resume(ctx, buyer, found.orderId, payer, loaded.cartRow?.cartId ?? null);
+    };
+    let pricedOrder: Awaited<ReturnType<typeof priced>>;
+    try {
+      pricedOrder = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
+    } catch (err) {
+      const found = await existing(ctx, idempotencyKey);
+      if (found) return again(found);
+      throw err;
     }
-    const requestHash = `${inputHash}:${cartHash}`;
-    const { cart, cartRow, quote: q, method } = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
+    const { cart, cartRow, quote: q, method } = pricedOrder;
 
     const orderId = payer.orderId ?? newOrderId(ctx.tenantId);
+    let placedEntry: OrderHistoryRow;
     try {
-      await db.transaction((tx) =>
+      placedEntry = await db.transaction((tx) =>
         reserve(ctx, tx, {
           orderId,
           buyer,
@@ -626,13 +635,10 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         }),
       );
     } catch (err) {
-      // The same key sent twice at once: the other request made the order.
+      // The key's order exists (a retry, or the same key sent twice at once): that order, if the same.
       if (isUniqueViolation(err)) {
         const raced = await existing(ctx, idempotencyKey);
-        if (raced && raced.requestHash === requestHash && raced.userId === buyer.userId) {
-          return resume(ctx, buyer, raced.orderId, payer, cartRow.cartId);
-        }
-        if (raced) throw AppError.conflict('This Idempotency-Key was already used for a different order.');
+        if (raced) return again(raced);
       }
       throw err;
     }
@@ -647,10 +653,14 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       throw err;
     }
 
-    return confirm(ctx, buyer, orderId, payer, q, paid, cartRow.cartId);
+    return confirm(ctx, buyer, orderId, payer, q, paid, cartRow.cartId, placedEntry);
   }
 
-  /** Step 3: confirm. The order is paid and the cart is emptied; the receipt is mailed. */
+  /**
+   * Step 3: confirm. The order is paid and the cart is emptied; the receipt is mailed. `placedEntry`:
+   * the order's first history row when this request wrote it, so the answer is built from what the
+   * transaction wrote instead of read again.
+   */
   async function confirm(
     ctx: TenantContext,
     buyer: Buyer,
@@ -659,23 +669,21 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     q: Amount,
     paid: Awaited<ReturnType<Payer['take']>>,
     cartId: string | null,
+    placedEntry?: OrderHistoryRow,
   ): Promise<Order> {
     const confirmed = await db.transaction(async (tx) => {
       const moved = await transitionOrder(tx, acting(ctx), orderId, 'paid', {
         from: 'placed',
         note: `Payment received (${paid.note})`,
+        set: { paymentRef: paid.ref, paymentLabel: paid.label, capturedAmount: q.total },
       });
       if (!moved.ok) return moved;
-      await tx
-        .update(o)
-        .set({ paymentRef: paid.ref, paymentLabel: paid.label, capturedAmount: q.total })
-        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
       if (cartId) {
-        await tx.delete(cl).where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cartId)));
-        await tx
-          .update(c)
-          .set({ promoCode: null, updatedAt: new Date() })
-          .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cartId)));
+        // The cart emptied and its promo code dropped, in one statement.
+        await tx.execute(sql`
+          WITH emptied AS (DELETE FROM ${cl} WHERE ${cl.tenantId} = ${ctx.tenantId} AND ${cl.cartId} = ${cartId})
+          UPDATE ${c} SET promo_code = NULL, updated_at = now()
+          WHERE ${c.tenantId} = ${ctx.tenantId} AND ${c.cartId} = ${cartId}`);
       }
       return moved;
     });
@@ -701,7 +709,12 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     }
 
     deps.events.emit('order.transitioned', { tenantId: ctx.tenantId, orderId, from: 'placed', to: 'paid' });
-    const order = await deps.orders.placed(ctx, orderId, !buyer.userId);
+    const order = await deps.orders.placed(
+      ctx,
+      orderId,
+      !buyer.userId,
+      placedEntry ? { row: confirmed.order, history: [placedEntry, confirmed.entry] } : undefined,
+    );
     // A mail outage never fails a paid order.
     await sendConfirmation(ctx, order).catch((err: unknown) => deps.log.error({ err, orderId }, 'order mail not sent'));
     return order;

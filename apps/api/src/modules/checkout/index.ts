@@ -1,6 +1,7 @@
 export { checkoutPages } from './checkout.pages';
 export { checkoutRoutes } from './checkout.routes';
 export { type Buyer, buyerOf, type CheckoutService, createCheckoutService } from './checkout.service';
+export { type CheckoutTables, createCheckoutTables } from './checkout-tables';
 export {
   type HousekeepingResult,
   PAYPAL_CHECKOUT_STALE_HOURS,

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { StockReason } from '@app/contracts';
-import { schema, type Tx } from '@app/db';
+import type { Tx } from '@app/db';
 import { sql } from 'drizzle-orm';
 import type { RequestContext, TenantContext } from '../../lib/context';
-
-const sm = schema.stockMovements;
 
 /**
  * One change of one product's stock: by `delta` units (negative takes), or to exactly `set` units
@@ -47,7 +45,8 @@ function actorOf(ctx: TenantContext | RequestContext): { actorId: string | null;
  * the same products take their row locks in the same order and cannot deadlock.
  *
  * Set-based: all the changes are one statement (lock, read the counts before, check, write) and the
- * movements one insert, whatever their number (a CSV import batch moves a hundred products at once).
+ * movements are written by the same statement, whatever their number (a CSV import batch moves a hundred
+ * products at once).
  * A product named twice is changed twice, in id order, as if one after the other (one more statement
  * per repeat).
  *
@@ -71,20 +70,21 @@ export async function changeStock(
     else rounds.push([c]);
   }
   const moved: StockMoved[] = [];
-  const rows: (typeof sm.$inferInsert)[] = [];
   const who = actorOf(ctx);
+  const requestId = 'requestId' in ctx ? ctx.requestId : null;
   for (const round of rounds) {
     const input = sql.join(
       round.map(
         (c) =>
-          sql`(${c.productId}::text, ${c.set !== undefined}::boolean, ${Math.trunc(c.set ?? c.delta ?? 0)}::integer)`,
+          sql`(${c.productId}::text, ${c.set !== undefined}::boolean, ${Math.trunc(c.set ?? c.delta ?? 0)}::integer, ${randomBytes(12).toString('base64url')}::text, ${c.reason}::text, ${c.note ?? null}::text, ${c.orderId ?? null}::text, ${c.returnId ?? null}::text)`,
       ),
       sql`, `,
     );
-    // One statement: lock the rows in id order and read the counts before; write only when every
-    // change is possible (the check runs under the row locks, so concurrent takers serialise).
+    // One statement: lock the rows in id order and read the counts before; write the counts and
+    // their movements only when every change is possible (the check runs under the row locks, so
+    // concurrent takers serialise). An unchanged count writes no movement.
     const result = await tx.execute(sql`
-      WITH input(product_id, is_set, amount) AS (VALUES ${input}),
+      WITH input(product_id, is_set, amount, movement_id, reason, note, order_id, return_id) AS (VALUES ${input}),
       old AS (
         SELECT product_id, stock_quantity FROM products
         WHERE tenant_id = ${ctx.tenantId} AND product_id IN (SELECT product_id FROM input)
@@ -103,6 +103,15 @@ export async function changeStock(
         WHERE verdict.ok AND products.tenant_id = ${ctx.tenantId} AND products.product_id = calc.product_id
           AND calc.after <> calc.before
         RETURNING products.product_id
+      ),
+      books AS (
+        INSERT INTO stock_movements (tenant_id, movement_id, product_id, delta, quantity_before, quantity_after,
+          reason, note, order_id, return_id, actor_id, actor_name, request_id)
+        SELECT ${ctx.tenantId}, i.movement_id, calc.product_id, calc.after - calc.before, calc.before, calc.after,
+          i.reason, i.note, i.order_id, i.return_id, ${who.actorId}::text, ${who.actorName}::text, ${requestId}::text
+        FROM calc JOIN input i ON i.product_id = calc.product_id, verdict
+        WHERE verdict.ok AND calc.after <> calc.before
+        RETURNING product_id
       )
       SELECT calc.product_id, calc.before, calc.after, verdict.ok FROM calc, verdict`);
     const got = (
@@ -135,23 +144,7 @@ export async function changeStock(
       const after = Number(r?.after);
       if (before === after) continue;
       moved.push({ productId: c.productId, before, after, delta: after - before });
-      rows.push({
-        tenantId: ctx.tenantId,
-        movementId: randomBytes(12).toString('base64url'),
-        productId: c.productId,
-        delta: after - before,
-        quantityBefore: before,
-        quantityAfter: after,
-        reason: c.reason,
-        note: c.note ?? null,
-        orderId: c.orderId ?? null,
-        returnId: c.returnId ?? null,
-        ...who,
-        requestId: 'requestId' in ctx ? ctx.requestId : null,
-      });
     }
   }
-  // All the books in one statement.
-  if (rows.length) await tx.insert(sm).values(rows);
   return { ok: true, moved };
 }

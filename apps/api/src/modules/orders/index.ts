@@ -13,6 +13,7 @@ export {
 export { canTransition, ORDER_TRANSITIONS, STATUS_LABELS } from './order-state';
 export {
   historyActor,
+  type OrderHistoryRow,
   type OrderRow,
   type TransitionOptions,
   type TransitionResult,

@@ -1,6 +1,6 @@
 import type { OrderStatus } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, eq, max } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { canTransition } from './order-state';
@@ -10,9 +10,11 @@ const oh = schema.orderStatusHistory;
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type OrderRow = typeof o.$inferSelect;
+export type OrderHistoryRow = typeof oh.$inferSelect;
 
 export type TransitionResult =
-  | { ok: true; order: OrderRow; from: OrderStatus }
+  /** `order`: the row after the change; `entry`: the history row written for it. */
+  | { ok: true; order: OrderRow; from: OrderStatus; entry: OrderHistoryRow }
   | { ok: false; code: 'INVALID_TRANSITION'; from: OrderStatus; to: OrderStatus; message: string };
 
 export interface TransitionOptions {
@@ -26,6 +28,11 @@ export interface TransitionOptions {
   reason?: string;
   /** For the shopper, in the order's history ("Payment received (Visa)"). */
   note?: string;
+  /**
+   * What else the change writes on the order row, in the same statement (checkout's payment
+   * reference and captured amount when the order becomes paid). Never the status.
+   */
+  set?: Omit<Partial<typeof o.$inferInsert>, 'status' | 'tenantId' | 'orderId'>;
 }
 
 /** Who acted, as the status history records it. */
@@ -65,26 +72,27 @@ export async function transitionOrder(
       message: `Order ${orderId} is ${from}; it cannot become ${to}.`,
     };
   }
-  const [{ last } = { last: 0 }] = await tx
-    .select({ last: max(oh.seq) })
-    .from(oh)
-    .where(and(eq(oh.tenantId, ctx.tenantId), eq(oh.orderId, orderId)));
   const [order] = await tx
     .update(o)
-    .set({ status: to, updatedAt: new Date() })
+    .set({ ...options.set, status: to, updatedAt: new Date() })
     .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)))
     .returning();
-  await tx.insert(oh).values({
-    tenantId: ctx.tenantId,
-    orderId,
-    seq: (last ?? 0) + 1,
-    status: to,
-    fromStatus: from,
-    note: options.note ?? null,
-    reason: options.reason ?? null,
-    ...historyActor(ctx),
-  });
-  return { ok: true, order: order as OrderRow, from };
+  // The next number of the order's history, read by the insert itself: the order's row lock above
+  // keeps two transitions of one order from taking the same number.
+  const [entry] = await tx
+    .insert(oh)
+    .values({
+      tenantId: ctx.tenantId,
+      orderId,
+      seq: sql`(SELECT coalesce(max(${oh.seq}), 0) + 1 FROM ${oh} WHERE ${oh.tenantId} = ${ctx.tenantId} AND ${oh.orderId} = ${orderId})`,
+      status: to,
+      fromStatus: from,
+      note: options.note ?? null,
+      reason: options.reason ?? null,
+      ...historyActor(ctx),
+    })
+    .returning();
+  return { ok: true, order: order as OrderRow, from, entry: entry as OrderHistoryRow };
 }
 
 /** The 409 a route answers a refused transition with. */

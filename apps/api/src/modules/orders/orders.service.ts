@@ -115,12 +115,25 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
     }
   }
 
-  async function load(ctx: TenantContext, orderId: string, withKey: boolean): Promise<Order | null> {
-    const [row] = await db
-      .select()
-      .from(o)
-      .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
+  /**
+   * The order as its buyer sees it. `fresh`: what the caller has just written and read back in its
+   * own transaction (the row and the whole history of an order checkout has just made paid): then
+   * only the lines and returns are read, since shipments, refunds and shopper events cannot exist yet.
+   */
+  async function load(
+    ctx: TenantContext,
+    orderId: string,
+    withKey: boolean,
+    fresh?: { row: typeof o.$inferSelect; history: (typeof oh.$inferSelect)[] },
+  ): Promise<Order | null> {
+    const [row] = fresh
+      ? [fresh.row]
+      : await db
+          .select()
+          .from(o)
+          .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
     if (!row) return null;
+    const none = Promise.resolve([] as never[]);
     const [lines, history, shipments, refunds, events] = await Promise.all([
       // The product as it is now, for the line's link and picture; a product since removed has neither.
       db
@@ -135,28 +148,36 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
         .leftJoin(p, and(eq(p.tenantId, ol.tenantId), eq(p.productId, ol.productId)))
         .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, orderId)))
         .orderBy(asc(ol.lineNo)),
-      db
-        .select()
-        .from(oh)
-        .where(and(eq(oh.tenantId, ctx.tenantId), eq(oh.orderId, orderId)))
-        .orderBy(asc(oh.seq)),
-      db
-        .select()
-        .from(of)
-        .where(and(eq(of.tenantId, ctx.tenantId), eq(of.orderId, orderId)))
-        .orderBy(asc(of.createdAt)),
+      fresh
+        ? Promise.resolve([...fresh.history].sort((a, b) => a.seq - b.seq))
+        : db
+            .select()
+            .from(oh)
+            .where(and(eq(oh.tenantId, ctx.tenantId), eq(oh.orderId, orderId)))
+            .orderBy(asc(oh.seq)),
+      fresh
+        ? none
+        : db
+            .select()
+            .from(of)
+            .where(and(eq(of.tenantId, ctx.tenantId), eq(of.orderId, orderId)))
+            .orderBy(asc(of.createdAt)),
       // Only money that went back: a pending or failed refund is the store's business until it settles.
-      db
-        .select({ amount: orf.amount, reason: orf.reason, at: orf.settledAt, createdAt: orf.createdAt })
-        .from(orf)
-        .where(and(eq(orf.tenantId, ctx.tenantId), eq(orf.orderId, orderId), eq(orf.status, 'succeeded')))
-        .orderBy(asc(orf.createdAt)),
+      fresh
+        ? none
+        : db
+            .select({ amount: orf.amount, reason: orf.reason, at: orf.settledAt, createdAt: orf.createdAt })
+            .from(orf)
+            .where(and(eq(orf.tenantId, ctx.tenantId), eq(orf.orderId, orderId), eq(orf.status, 'succeeded')))
+            .orderBy(asc(orf.createdAt)),
       // Staff notes and mails stay on the store's side; shipments, refunds and return steps do not.
-      db
-        .select({ kind: oev.kind, message: oev.message, at: oev.createdAt })
-        .from(oev)
-        .where(and(eq(oev.tenantId, ctx.tenantId), eq(oev.orderId, orderId), eq(oev.visibleToShopper, true)))
-        .orderBy(asc(oev.createdAt)),
+      fresh
+        ? none
+        : db
+            .select({ kind: oev.kind, message: oev.message, at: oev.createdAt })
+            .from(oev)
+            .where(and(eq(oev.tenantId, ctx.tenantId), eq(oev.orderId, orderId), eq(oev.visibleToShopper, true)))
+            .orderBy(asc(oev.createdAt)),
     ]);
     const status = row.status as OrderStatus;
     const orderLines = lines.map(({ line: l, ...product }) => ({
@@ -220,8 +241,13 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
     access,
 
     /** The order right after checkout placed it: the buyer gets the signed link if they are a guest. */
-    async placed(ctx: TenantContext, orderId: string, guest: boolean): Promise<Order> {
-      const order = await load(ctx, orderId, guest);
+    async placed(
+      ctx: TenantContext,
+      orderId: string,
+      guest: boolean,
+      fresh?: { row: typeof o.$inferSelect; history: (typeof oh.$inferSelect)[] },
+    ): Promise<Order> {
+      const order = await load(ctx, orderId, guest, fresh);
       if (!order) throw AppError.notFound(`Order ${orderId} was not found.`);
       return order;
     },
