@@ -158,6 +158,8 @@ try {
   const fresh = await newTexts(PORT);
   const everyTextNew = (i: number) =>
     `/skulocity/api/v1/public/ecommerce/product/search?searchText=${encodeURIComponent(fresh[i % fresh.length] as string)}&priceMax=${10_000_000 + i}`;
+  const withExclusion = (i: number) =>
+    `/skulocity/api/v1/public/ecommerce/product/search?searchText=${encodeURIComponent(`${fresh[i % fresh.length]} -zq${i.toString(36)}`)}&priceMax=${10_000_000 + i}`;
   // The search keeps no text, only words: a text drawn again costs what a new one does.
   console.log(`every-text-new row: ${fresh.length} distinct texts of known words`);
   await runCases(PORT, server.pid, [
@@ -169,6 +171,16 @@ try {
       headers: { host },
       body: undefined,
       pathFor: everyTextNew,
+    },
+    // Web search syntax (here an exclusion of a word no product has, so every text is new and the
+    // results are the plain row's) is still parsed by PostgreSQL: one round trip a text.
+    {
+      name: 'GET search, every text new, with an exclusion',
+      path: withExclusion(0),
+      method: 'GET',
+      headers: { host },
+      body: undefined,
+      pathFor: withExclusion,
     },
   ]);
 } finally {

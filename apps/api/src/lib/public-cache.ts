@@ -61,18 +61,13 @@ export class PublicReadCache {
     if (old) this.bytes -= sizeOf(old);
     store.set(key, entry);
     this.bytes += sizeOf(entry);
-    for (const [other, entries] of this.stores) {
+    if (sizeOf(entry) > this.maxBytes) return this.dropStore(tenantId); // never kept
+    for (const other of this.stores.keys()) {
       if (this.bytes <= this.maxBytes) break;
-      if (other === tenantId) {
-        // The one store alone is over the budget: its oldest answers go.
-        for (const [k, e] of entries) {
-          if (this.bytes <= this.maxBytes || k === key) break;
-          entries.delete(k);
-          this.bytes -= sizeOf(e);
-        }
-        break;
-      }
+      // Least recently used stores first; a store alone over the budget starts again from this answer
+      // (trimming a Map from its front, answer by answer, leaves it slow to walk).
       this.dropStore(other);
+      if (other === tenantId) return this.keep(tenantId, key, entry);
     }
   }
 
