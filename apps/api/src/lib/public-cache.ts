@@ -53,7 +53,7 @@ export class PublicReadCache {
     return entry;
   }
 
-  private keep(tenantId: string, key: string, entry: Entry) {
+  private keep(tenantId: string, key: string, entry: Entry): void {
     const store = this.stores.get(tenantId) ?? new Map<string, Entry>();
     this.stores.delete(tenantId);
     this.stores.set(tenantId, store);
