@@ -82,15 +82,8 @@ type Case = (typeof cases)[number];
  * texts; the price cap differs on every request so the response cache never answers either.
  */
 async function newTexts(port: number): Promise<string[]> {
-  const names: string[] = [];
-  for (let page = 1; page <= 10; page++) {
-    const res = await fetchBody(port, `/skulocity/api/v1/public/ecommerce/product?pageSize=48&page=${page}`, host);
-    const products = (JSON.parse(res.body.toString()).data.products ?? []) as { productName: string }[];
-    names.push(...products.map((p) => p.productName));
-    if (products.length < 48) break;
-  }
   const seen = new Set<string>();
-  for (const name of names) {
+  for (const { productName: name } of await storeProducts(port)) {
     const w = name.toLowerCase().match(/[a-z0-9]+/g) ?? [];
     for (let a = 0; a < w.length; a++)
       for (let b = 0; b < w.length; b++) {
@@ -111,16 +104,17 @@ function rssMb(pid: number | undefined): number {
   }
 }
 
-async function productIds(port: number): Promise<string[]> {
-  const ids: string[] = [];
+/** The store's products as shoppers see them (the first 480). */
+async function storeProducts(port: number): Promise<{ productId: string; productName: string }[]> {
+  const all: { productId: string; productName: string }[] = [];
   for (let page = 1; page <= 10; page++) {
     const res = await fetchBody(port, `/skulocity/api/v1/public/ecommerce/product?pageSize=48&page=${page}`, host);
-    const products = (JSON.parse(res.body.toString()).data.products ?? []) as { productId: string }[];
-    ids.push(...products.map((p) => p.productId));
+    const products = JSON.parse(res.body.toString()).data.products ?? [];
+    all.push(...products);
     if (products.length < 48) break;
   }
-  if (!ids.length) throw new Error('no products to read');
-  return ids;
+  if (!all.length) throw new Error('no products to read');
+  return all;
 }
 
 const results: Array<{ ours: Result; bare: Result; rss: number }> = [];
@@ -195,7 +189,7 @@ for (const [label, env] of [
 ] as const) {
   const uncached = await startServer(PORT, env);
   try {
-    const ids = await productIds(PORT);
+    const ids = (await storeProducts(PORT)).map((p) => p.productId);
     const detail = (i: number) =>
       `/skulocity/api/v1/public/ecommerce/getproductdetails?productId=${ids[i % ids.length]}`;
     await runCases(PORT, uncached.pid, [

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { StoreGenerations } from './store-generations';
 
 interface Entry {
   json: string;
@@ -20,13 +21,8 @@ export class PublicReadCache {
   /** Per store, in order of use (least recently used first). */
   private stores = new Map<string, Map<string, Entry>>();
   private bytes = 0;
-  /**
-   * When each tenant was last invalidated (a counter), and `epoch` for all at once: an answer
-   * computed across an invalidation is served but not kept.
-   */
-  private stamps = new Map<string, number>();
-  private counter = 0;
-  private epoch = 0;
+  /** An answer computed across an invalidation of its store is served but not kept. */
+  private generations = new StoreGenerations();
 
   constructor(
     private readonly ttlMs = 30_000,
@@ -42,13 +38,13 @@ export class PublicReadCache {
       this.stores.set(tenantId, store);
       return hit;
     }
-    const before = this.generationOf(tenantId);
+    const before = this.generations.of(tenantId);
     const json = JSON.stringify(await compute());
     const etag = `W/"${createHash('sha1').update(json).digest('base64url')}"`;
     const entry = { json, etag, expires: now + this.ttlMs };
     // A change that landed while this was read may not be in it: keeping it would hide the change.
     // With no TTL (PUBLIC_CACHE_SECONDS=0) nothing is kept at all.
-    if (this.ttlMs <= 0 || this.generationOf(tenantId) !== before) return entry;
+    if (this.ttlMs <= 0 || this.generations.of(tenantId) !== before) return entry;
     this.keep(tenantId, key, entry);
     return entry;
   }
@@ -78,23 +74,15 @@ export class PublicReadCache {
     this.stores.delete(tenantId);
   }
 
-  private generationOf(tenantId: string) {
-    return `${this.epoch}.${this.stamps.get(tenantId) ?? 0}`;
-  }
-
   invalidateTenant(tenantId: string) {
     this.dropStore(tenantId);
-    if (this.stamps.size >= 100_000) {
-      this.stamps.clear(); // bounded; a new epoch keeps no read that was in flight
-      this.epoch++;
-    }
-    this.stamps.set(tenantId, ++this.counter);
+    this.generations.changed(tenantId);
   }
 
   clear() {
     this.stores.clear();
     this.bytes = 0;
-    this.epoch++;
+    this.generations.allChanged();
   }
 
   /** Stores and bytes kept (tests, benches). */

@@ -1,6 +1,7 @@
 import type { ProductDetails } from '@app/contracts';
 import type { Db } from '@app/db';
 import { sql } from 'drizzle-orm';
+import { StoreGenerations } from '../../lib/store-generations';
 
 /** A product card's columns as the one statement returns them (snake_case stays in SQL). */
 export interface DetailsCardRow {
@@ -166,10 +167,7 @@ interface Remembered {
 export class DetailsMemory {
   private stores = new Map<string, Map<string, Remembered>>();
   private size = 0;
-  private stamps = new Map<string, number>();
-  private counter = 0;
-  /** Moves on `clear`, so a read in flight for a store not (yet) in memory is not kept either. */
-  private epoch = 0;
+  private generations = new StoreGenerations();
 
   constructor(
     private readonly perStore = 1_000,
@@ -179,7 +177,7 @@ export class DetailsMemory {
 
   /** A token to hand back to `set`: a change in between makes `set` keep nothing. */
   generation(tenantId: string): string {
-    return `${this.epoch}.${this.stamps.get(tenantId) ?? 0}`;
+    return this.generations.of(tenantId);
   }
 
   get(tenantId: string, key: string, low: number): ProductDetails | undefined {
@@ -220,7 +218,7 @@ export class DetailsMemory {
 
   /** The store's pages that show any of these products, or all of its pages. */
   drop(tenantId: string, productIds?: string[]) {
-    this.stamps.set(tenantId, ++this.counter);
+    this.generations.changed(tenantId);
     const store = this.stores.get(tenantId);
     if (!store) return;
     if (!productIds) {
@@ -238,7 +236,7 @@ export class DetailsMemory {
   }
 
   clear() {
-    this.epoch++;
+    this.generations.allChanged();
     this.stores.clear();
     this.size = 0;
   }
