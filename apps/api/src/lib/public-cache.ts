@@ -57,13 +57,19 @@ export class PublicReadCache {
     if (old) this.bytes -= sizeOf(old);
     store.set(key, entry);
     this.bytes += sizeOf(entry);
-    if (sizeOf(entry) > this.maxBytes) return this.dropStore(tenantId); // never kept
+    if (sizeOf(entry) > this.maxBytes) {
+      this.dropStore(tenantId); // never kept
+      return;
+    }
     for (const other of this.stores.keys()) {
       if (this.bytes <= this.maxBytes) break;
       // Least recently used stores first; a store alone over the budget starts again from this answer
       // (trimming a Map from its front, answer by answer, leaves it slow to walk).
       this.dropStore(other);
-      if (other === tenantId) return this.keep(tenantId, key, entry);
+      if (other === tenantId) {
+        this.keep(tenantId, key, entry);
+        return;
+      }
     }
   }
 
