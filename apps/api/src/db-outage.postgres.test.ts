@@ -101,6 +101,9 @@ describe('PostgreSQL stops while the server runs', () => {
     const inFlight = carts.map((cookie, i) => checkout(cookie, keys[i] as string).catch((err: Error) => err));
     const until = Date.now() + 15_000;
     for (;;) {
+      // Inside a transaction PostgreSQL answers pg_stat_activity from the snapshot it took at its
+      // first read: without clearing it, the count would stay what it was on the first pass.
+      await sql.query('SELECT pg_stat_clear_snapshot()');
       const { rows } = await sql.query(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
       );
