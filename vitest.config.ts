@@ -14,6 +14,8 @@ const common = {
 
 export default defineConfig({
   test: {
+    // Migrates and seeds once the databases each test file copies (packages/db/src/testing.ts).
+    globalSetup: ['packages/db/src/testing-templates.ts'],
     projects: [
       {
         test: {

@@ -51,6 +51,8 @@ export interface Database {
    * only: PGlite is one process, so there is nobody to hear from.
    */
   listen?(channel: string, handlers: ListenHandlers): Promise<Listener>;
+  /** PGlite only: its whole data directory as a tarball, to open again with `pgliteLoadDataDir`. */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -67,6 +69,11 @@ export interface OpenOptions {
    * and pages past it are read from the data directory through the operating system's file cache.
    */
   pgliteSharedBuffersMb?: number;
+  /**
+   * A PGlite data directory saved by its `dumpDataDir` to start from instead of an empty one: the
+   * test suite migrates and seeds once and starts each test's database from that copy.
+   */
+  pgliteLoadDataDir?: Blob;
 }
 
 /** How long a request waits for a database connection before it is refused as unavailable. */
@@ -77,7 +84,7 @@ const MIGRATION_LOCK_KEY = 727_001;
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
-  return openPglite(opts.dataDir ?? './data', opts.pgliteSharedBuffersMb);
+  return openPglite(opts.dataDir ?? './data', opts.pgliteSharedBuffersMb, opts.pgliteLoadDataDir);
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
@@ -213,7 +220,7 @@ async function listenOn(url: string, channel: string, h: ListenHandlers): Promis
   };
 }
 
-async function openPglite(dataDir: string, sharedBuffersMb?: number): Promise<Database> {
+async function openPglite(dataDir: string, sharedBuffersMb?: number, loadDataDir?: Blob): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   let release = () => {};
   let location = dataDir;
@@ -227,6 +234,7 @@ async function openPglite(dataDir: string, sharedBuffersMb?: number): Promise<Da
   try {
     client = await PGlite.create(location, {
       extensions: { pg_trgm },
+      ...(loadDataDir ? { loadDataDir } : {}),
       // PGlite's own start parameters, plus the pool size when one is asked for.
       ...(sharedBuffersMb
         ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] }
@@ -246,6 +254,7 @@ async function openPglite(dataDir: string, sharedBuffersMb?: number): Promise<Da
     async ping() {
       await db.execute(sql`SELECT 1`);
     },
+    dumpDataDir: () => client.dumpDataDir('none'),
     async close() {
       try {
         await client.close();

@@ -1,43 +1,75 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
+import { seedDatabase } from '../seed/index';
 import { type Database, openDatabase } from './client';
 
 /** The URL of each PostgreSQL test database, for a second handle or a server process on it. */
 const urls = new WeakMap<Database, string>();
 
 /**
- * A fresh, migrated database: PGlite in memory, or a new database on the PostgreSQL of
- * TEST_DATABASE_URL (dropped on close) when the suite runs in its `postgres` project.
+ * Where the suite's global setup (`testing-templates.ts`) left the databases each test starts
+ * from: a PGlite data directory dumped once migrated and once seeded, and two PostgreSQL template
+ * databases. Without them (a test run outside the suite's config) every database is built afresh.
  */
-export async function openTestDatabase(): Promise<Database> {
+export const TEMPLATE_ENV = {
+  pgliteDir: 'TEST_PGLITE_TEMPLATES',
+  pgMigrated: 'TEST_PG_TEMPLATE_MIGRATED',
+  pgSeeded: 'TEST_PG_TEMPLATE_SEEDED',
+} as const;
+
+/**
+ * A fresh, migrated database: PGlite in memory, or a new database on the PostgreSQL of
+ * TEST_DATABASE_URL (dropped on close) when the suite runs in its `postgres` project. With
+ * `seeded`, it holds the demo stores too. Copied from the suite's templates when they exist: to
+ * migrate and seed costs about 3 s a database on PGlite, a copy half a second.
+ */
+export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise<Database> {
+  const seeded = opts.seeded ?? false;
   if (process.env.TEST_DB !== 'postgres') {
+    const dir = process.env[TEMPLATE_ENV.pgliteDir];
+    if (dir) {
+      const dump = new Blob([readFileSync(join(dir, seeded ? 'seeded.tar' : 'migrated.tar'))]);
+      return openDatabase({ dataDir: 'memory://', pgliteLoadDataDir: dump });
+    }
     const db = await openDatabase({ dataDir: 'memory://' });
     await db.migrate();
+    if (seeded) await seedDatabase(db.db);
     return db;
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const template = process.env[seeded ? TEMPLATE_ENV.pgSeeded : TEMPLATE_ENV.pgMigrated];
   const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await adminQuery(url, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const dbUrl = new URL(url);
   dbUrl.pathname = `/${name}`;
   const db = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 4 });
-  await db.migrate();
+  if (!template) {
+    await db.migrate();
+    if (seeded) await seedDatabase(db.db);
+  }
   const opened: Database = {
     ...db,
     async close() {
       await db.close();
-      const a = new pg.Client({ connectionString: url });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
+      await adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
   urls.set(opened, dbUrl.toString());
   return opened;
+}
+
+/** One statement on the server's maintenance connection (CREATE and DROP DATABASE). */
+export async function adminQuery(url: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '@app/db';
-import { renderSeedImage, seedDatabase } from '@app/db/seed';
+import { renderSeedImage } from '@app/db/seed';
 import { openSecondHandle, openTestDatabase, testDatabaseUrl } from '@app/db/testing';
 import { type BuildOptions, buildApp } from '../app';
 import type { App } from '../lib/app-types';
@@ -31,8 +31,7 @@ export interface TestApp {
 export async function createTestApp(
   opts: Omit<Partial<BuildOptions>, 'config'> & { config?: Partial<BuildOptions['config']>; seed?: boolean } = {},
 ): Promise<TestApp> {
-  const database = opts.database ?? (await openTestDatabase());
-  if (opts.seed !== false && !opts.database) await seedDatabase(database.db);
+  const database = opts.database ?? (await openTestDatabase({ seeded: opts.seed !== false }));
   const dataDir = mkdtempSync(join(tmpdir(), 'sf-test-'));
   const { config, database: _, ...rest } = opts;
   const app = await buildApp({

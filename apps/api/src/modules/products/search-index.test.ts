@@ -1,6 +1,5 @@
 import { categoryLabel, type Facets, PRICE_BANDS, priceBandLabel, type SearchQuery } from '@app/contracts';
 import { type Database, type Db, schema } from '@app/db';
-import { seedDatabase } from '@app/db/seed';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TenantContext } from '../../lib/context';
@@ -161,9 +160,8 @@ let database: Database;
 let db: Db;
 let service: ProductsService;
 beforeAll(async () => {
-  database = await openTestDatabase();
+  database = await openTestDatabase({ seeded: true });
   db = database.db;
-  await seedDatabase(db);
   await fillGenerated(db, 1500);
   service = createProductsService(db);
 });
