@@ -14,6 +14,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { StoreGenerations } from '../../lib/store-generations';
 import { absoluteMediaUrl } from '../../lib/urls';
 import { type DetailsCardRow, DetailsMemory, type DetailsRow, readDetailsRow } from './product-details';
 import { createQueryComposer } from './query-words';
@@ -223,6 +224,13 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
    */
   const parsedTexts = new Map<string, TsQuery>();
   const composer = createQueryComposer(db);
+  /** The prefix query of typed words, composed when they are plain, else as PostgreSQL parses it. */
+  async function prefixQuery(words: string[]): Promise<TsQuery | null> {
+    const composed = await composer.prefix(words);
+    if (composed) return composed;
+    const prefix = prefixTsQuery(words);
+    return prefix ? parsedQuery('prefix', prefix) : null;
+  }
   async function parsedQuery(kind: 'search' | 'prefix', text: string): Promise<TsQuery> {
     // A text of plain words is composed from its words' analysis: new or repeated, no round trip
     // once its words are known.
@@ -394,19 +402,42 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
   }
 
   /** Up to four categories whose name or description holds the (lower-cased) text, for autocomplete. */
-  function categoriesLike(ctx: TenantContext, lower: string) {
-    const like = `%${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return db
-      .select()
-      .from(cat)
-      .where(
-        and(
-          eq(cat.tenantId, ctx.tenantId),
-          sql`(lower(coalesce(${cat.categoryName}, '')) LIKE ${like} OR lower(coalesce(${cat.description}, '')) LIKE ${like})`,
-        ),
-      )
-      .orderBy(asc(cat.productCategoryId))
-      .limit(4);
+  /**
+   * A store's categories in id order (PostgreSQL's collation), for the suggestions autocomplete
+   * makes on every keystroke: read once instead of a LIKE query per keystroke. Only the catalog
+   * tools write categories, and their `catalog.changed` names them, which drops the list.
+   */
+  type CategoryRow = typeof cat.$inferSelect;
+  const categoryGenerations = new StoreGenerations();
+  const categoryLists = new Map<string, { rows: { row: CategoryRow; text: string[] }[]; expires: number }>();
+  async function categoriesLike(ctx: TenantContext, lower: string): Promise<CategoryRow[]> {
+    let kept = categoryLists.get(ctx.tenantId);
+    if (!kept || kept.expires <= Date.now()) {
+      const before = categoryGenerations.of(ctx.tenantId);
+      const rows = await db
+        .select()
+        .from(cat)
+        .where(eq(cat.tenantId, ctx.tenantId))
+        .orderBy(asc(cat.productCategoryId));
+      kept = {
+        rows: rows.map((row) => ({
+          row,
+          text: [(row.categoryName ?? '').toLowerCase(), (row.description ?? '').toLowerCase()],
+        })),
+        expires: Date.now() + 5 * 60_000,
+      };
+      // A list read while the categories changed may be the old one: used once, not kept.
+      if (categoryGenerations.of(ctx.tenantId) === before) {
+        if (categoryLists.size > 1000) categoryLists.clear();
+        categoryLists.set(ctx.tenantId, kept);
+      }
+    }
+    const out: CategoryRow[] = [];
+    for (const { row, text } of kept.rows) {
+      if (text.some((t) => t.includes(lower))) out.push(row);
+      if (out.length === 4) break;
+    }
+    return out;
   }
 
   /** The product's row; one a shopper may not see (draft, archived) only when `preview` says so. */
@@ -456,6 +487,8 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       }
       detailsMemory.drop(tenantId);
       dropCards(tenantId);
+      categoryLists.delete(tenantId);
+      categoryGenerations.changed(tenantId);
       indexes.invalidate(tenantId);
     },
 
@@ -473,6 +506,8 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
         indexes.invalidate(tenantId);
       }
       vocabularies.clear();
+      categoryLists.clear();
+      categoryGenerations.allChanged();
       detailsMemory.clear();
     },
 
@@ -501,23 +536,22 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
      */
     async autocomplete(ctx: TenantContext, text: string) {
       const words = queryWords(text);
-      const prefix = prefixTsQuery(words);
-      if (!prefix) return { products: [], categories: [] };
+      if (!words.length) return { products: [], categories: [] };
       const lower = text.toLowerCase();
       const [index, tsq, firstCats] = await Promise.all([
         indexes.get(ctx.tenantId),
-        parsedQuery('prefix', prefix),
+        prefixQuery(words),
         categoriesLike(ctx, lower),
       ]);
+      if (!tsq) return { products: [], categories: [] };
       let top = index.best(index.match(tsq), { plan: index.rankPlan(tsq), text: lower }, 6);
       let cats = firstCats;
       // The typed prefix matches nothing: suggest what the corrected words find, as the results page
       // searches for them. Only this path pays for the correction; a matching prefix is as before.
       if (top.length === 0 && !usesOperators(text)) {
         const corrected = correctQuery(words, await vocabulary(ctx.tenantId));
-        const correctedPrefix = corrected ? prefixTsQuery(queryWords(corrected)) : null;
-        if (corrected && correctedPrefix) {
-          const ctsq = await parsedQuery('prefix', correctedPrefix);
+        const ctsq = corrected ? await prefixQuery(queryWords(corrected)) : null;
+        if (corrected && ctsq) {
           top = index.best(index.match(ctsq), { plan: index.rankPlan(ctsq), text: corrected }, 6);
           if (cats.length === 0) cats = await categoriesLike(ctx, corrected);
         }

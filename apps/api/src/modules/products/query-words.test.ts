@@ -1,8 +1,10 @@
 import type { Database } from '@app/db';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/harness';
 import { createQueryComposer } from './query-words';
 import { searchTsQuery, tsQueryOf } from './search-index';
+import { prefixTsQuery, queryWords } from './search-text';
 
 // A composed query must be PostgreSQL's parse of the whole text, tree and item order alike: the
 // index matches and ranks with it (ts_rank depends on the order), so any difference would change
@@ -95,5 +97,33 @@ describe('queries composed from known words', () => {
     expect(composer.stats().words).toBe(2);
     await composer.search('glass lamp');
     expect(composer.stats().words).toBe(3);
+  });
+});
+
+describe('prefix queries composed as the shopper types', () => {
+  it("equal PostgreSQL's to_tsquery('simple', …) of every prefix, with no round trip for ASCII words", async () => {
+    const composer = createQueryComposer(database.db);
+    const typed = new Set<string>();
+    for (const text of ['brass lamp', 'LED e26 60w', 'abc123def walnut', ...texts(120)]) {
+      for (let i = 1; i <= text.length; i++) typed.add(text.slice(0, i));
+    }
+    for (const text of typed) {
+      const words = queryWords(text);
+      if (!words.length) continue;
+      const composed = await composer.prefix(words);
+      expect(composed, text).not.toBeNull();
+      const parsed = await tsQueryOf(database.db, sql`to_tsquery('simple', ${prefixTsQuery(words)})`);
+      expect(composed, text).toEqual(parsed);
+    }
+    // Only the words with digits were asked of PostgreSQL: the letters-only ones are their own lexeme.
+    const asked = composer.stats().words;
+    const withDigits = new Set([...typed].flatMap((t) => queryWords(t)).filter((w) => /\d/.test(w)));
+    expect(asked).toBeLessThanOrEqual(withDigits.size);
+  });
+
+  it('leave to PostgreSQL the words of other scripts', async () => {
+    const composer = createQueryComposer(database.db);
+    expect(await composer.prefix(queryWords('café lamp'))).toBeNull();
+    expect(await composer.prefix([])).toBeNull();
   });
 });

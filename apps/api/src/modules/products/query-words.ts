@@ -14,6 +14,7 @@ const MAX_WORDS = 50_000;
 /** Longer texts, or words, are rare enough to go to PostgreSQL whole. */
 const MAX_TEXT_WORDS = 8;
 const PLAIN_WORD = /^[A-Za-z0-9]{1,64}$/;
+const ASCII_LETTERS = /^[a-z]+$/;
 
 const and = (left: TsNode, right: TsNode): TsNode => ({ op: 'and', left, right });
 const or = (left: TsNode, right: TsNode): TsNode => ({ op: 'or', left, right });
@@ -93,6 +94,31 @@ export function createQueryComposer(db: Db) {
       if (!simple || !prefix) return null;
       // `'' || q` is q: a text of stop words only has no english part.
       const root = or(english ? or(english, simple) : simple, prefix);
+      return { root, operands: itemOrder(root) };
+    },
+
+    /**
+     * `to_tsquery('simple', prefixTsQuery(words))` (autocomplete): an AND of the words' simple
+     * lexemes, the last one a prefix. The last word changes on every keystroke; a word of ASCII
+     * letters alone is its own simple lexeme (the parser's asciiword, which the simple dictionary
+     * only lower-cases: it has no stop words), so typing one costs no round trip either.
+     */
+    async prefix(list: string[]): Promise<TsQuery | null> {
+      if (!list.length || list.length > MAX_TEXT_WORDS || !list.every((w) => PLAIN_WORD.test(w))) return null;
+      const lower = list.map((w) => w.toLowerCase());
+      await learn(lower.filter((w) => !ASCII_LETTERS.test(w)));
+      const operands: TsOperand[] = [];
+      for (const [i, w] of lower.entries()) {
+        const prefix = i === lower.length - 1;
+        if (ASCII_LETTERS.test(w)) {
+          operands.push({ op: 'val', lexeme: w, prefix, weight: 0 });
+          continue;
+        }
+        const known = words.get(w);
+        if (known === undefined || known === 'complex') return null;
+        operands.push({ ...known.simple, prefix });
+      }
+      const root = allOf(operands);
       return { root, operands: itemOrder(root) };
     },
 

@@ -6,6 +6,7 @@ import type { TenantContext } from '../../lib/context';
 import { openTestDatabase } from '../../test/harness';
 import { createProductsService, type ProductsService } from './products.service';
 import { buildTenantIndex, compareLexemes, decodeTsQuery, pgQsort, searchTsQuery, tsQueryOf } from './search-index';
+import { prefixTsQuery, queryWords } from './search-text';
 
 const p = schema.products;
 const pc = schema.productCategories;
@@ -280,6 +281,42 @@ describe('the index answers as the SQL search did', () => {
     },
   );
 
+  it("autocomplete's lean path (names starting with the text, ranked alone) picks what ranking every match picks", async () => {
+    const index = await buildTenantIndex(db, GEN);
+    const names = await rowsOf<{ name: string }>(
+      db,
+      sql`SELECT DISTINCT lower(${p.productName}) AS name FROM ${p} WHERE ${p.tenantId} = ${GEN} ORDER BY 1 LIMIT 12`,
+    );
+    const typed = new Set<string>();
+    for (const text of ['brass lamp', 'walnut glass', 'lamp', 'marlow brass', ...names.map((r) => r.name)]) {
+      for (let i = 1; i <= text.length; i++) typed.add(text.slice(0, i).trimEnd());
+    }
+    let lean = 0;
+    let few = 0;
+    for (const text of typed) {
+      const prefix = prefixTsQuery(queryWords(text)) ?? '';
+      const q = await tsQueryOf(db, sql`to_tsquery('simple', ${prefix})`);
+      const match = index.match(q);
+      const relevance = { plan: index.rankPlan(q), text };
+      const [row] = await rowsOf<{ n: number }>(
+        db,
+        sql`SELECT count(*)::int AS n FROM ${p} WHERE ${p.tenantId} = ${GEN}
+            AND lower(${p.productName}) LIKE ${`${text}%`} AND ${p.searchVector} @@ to_tsquery('simple', ${prefix})`,
+      );
+      const starting = row?.n ?? 0;
+      // Six, as autocomplete asks, and more than a full name's few products: both paths, and the edge.
+      for (const limit of [6, 12]) {
+        const all = index.query({ match, filters: {}, sort: 'relevance', relevance, offset: 0, limit });
+        expect(index.best(match, relevance, limit), `${text} (${limit})`).toEqual(all.ids);
+        if (starting >= limit) lean++;
+        else if (starting > 0) few++;
+      }
+    }
+    // Compared: texts where enough names start with the text, and texts where some but too few do.
+    expect(lean).toBeGreaterThan(10);
+    expect(few).toBeGreaterThan(5);
+  });
+
   it('computes ts_rank to the bit for every match', async () => {
     const index = await buildTenantIndex(db, GEN);
     const ids = index.ids;
@@ -503,6 +540,29 @@ describe('freshness', () => {
       expect(leading === -1 ? suggested.products.length : leading).toBe(Math.min(6, startingInAll));
     },
   );
+
+  it('suggests categories by name or description from memory, and follows a category change at once', async () => {
+    const fresh = createProductsService(db);
+    const ctx = ctxOf(GEN);
+    const ids = async (text: string) => (await fresh.autocomplete(ctx, text)).categories.map((c) => c.productCategoryId);
+    expect(await ids('glass th')).toEqual(['G-GLASS']); // its description
+    expect(await ids('lamp')).toEqual(['G-LAMPS']);
+    const c = schema.categories;
+    const rename = (name: string | null) =>
+      db
+        .update(c)
+        .set({ categoryName: name })
+        .where(and(eq(c.tenantId, GEN), eq(c.productCategoryId, 'G-BRASS')));
+    try {
+      await rename('Brass lamps');
+      // Kept in memory: unseen until the catalog tools' event, which names the category.
+      expect(await ids('lamp')).toEqual(['G-LAMPS']);
+      fresh.catalogChanged(GEN, { categoryIds: ['G-BRASS'] });
+      expect(await ids('lamp')).toEqual(['G-BRASS', 'G-LAMPS']);
+    } finally {
+      await rename('Brass');
+    }
+  });
 
   it("shows a product's new stock and rating on its card at once: stock and review changes drop the card", async () => {
     const ctx = ctxOf(GEN);

@@ -565,7 +565,8 @@ export class TenantIndex {
       ].reduce((s, a) => s + a.byteLength, 0) +
       strings(this.ids) * 2 + // the ids and the id -> document map
       strings(this.lowerNames) +
-      strings(this.lexemes);
+      strings(this.lexemes) +
+      4 * n; // the name order of autocomplete's lean path, once built
   }
 
   /** Stock changes in place (checkout): no rebuild. */
@@ -1104,6 +1105,22 @@ export class TenantIndex {
     return out;
   }
 
+  /**
+   * ts_rank of each of `docs`, by position in it. A few documents are ranked one by one (each a
+   * look at its own entries); many at once through the postings, which costs the postings of every
+   * lexeme the query names whatever the number of documents asked for.
+   */
+  private ranksOf(plan: RankPlan, docs: Int32Array): Float64Array {
+    const out = new Float64Array(docs.length);
+    if (docs.length * 64 < this.n) {
+      for (let i = 0; i < docs.length; i++) out[i] = this.rank(plan, docs[i] as number);
+      return out;
+    }
+    const byDoc = this.rankAll(plan, docs);
+    for (let i = 0; i < docs.length; i++) out[i] = byDoc[docs[i] as number] as number;
+    return out;
+  }
+
   private rankAnd(plan: RankPlan, d: number): number {
     let res = -1;
     const end = this.docEntryStart[d + 1] as number;
@@ -1243,9 +1260,49 @@ export class TenantIndex {
    * keystroke: the facet pass of `query` would be work nobody reads). Same order as `query`.
    */
   best(match: Uint32Array, relevance: { plan: RankPlan; text: string }, limit: number): string[] {
+    // Lean path (decision 014): a name starting with the text outranks every match whose name does
+    // not (tier 10 or 100 against ts_rank, which stays under 2), so when at least `limit` matches
+    // start with it the answer is among them, and only they are ranked. Two typed letters match
+    // most of a large catalog; the names starting with them are a sliver of it.
+    const starting = relevance.text ? this.startingWith(relevance.text, match) : null;
+    if (starting && starting.length >= limit) {
+      return this.order(starting, 'relevance', relevance, limit).map((d) => this.ids[d] as string);
+    }
     const docs = new Grow(new Int32Array(1024), (k) => new Int32Array(k));
     forEachDoc(match, (d) => docs.push(d));
     return this.order(docs.done(), 'relevance', relevance, limit).map((d) => this.ids[d] as string);
+  }
+
+  /** Documents sorted by lower-cased name (code units), built on the first autocomplete. */
+  private byName: Int32Array | null = null;
+
+  /** The matches whose lower-cased name starts with `text`: a contiguous run of `byName`. */
+  private startingWith(text: string, match: Uint32Array): Int32Array {
+    const names = this.lowerNames;
+    if (!this.byName) {
+      const order = Int32Array.from({ length: this.n }, (_, i) => i);
+      order.sort((a, b) => {
+        const x = names[a] as string;
+        const y = names[b] as string;
+        return x < y ? -1 : x > y ? 1 : a - b;
+      });
+      this.byName = order;
+    }
+    const byName = this.byName;
+    let lo = 0;
+    let hi = byName.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((names[byName[mid] as number] as string) < text) lo = mid + 1;
+      else hi = mid;
+    }
+    const out = new Grow(new Int32Array(16), (k) => new Int32Array(k));
+    for (let i = lo; i < byName.length; i++) {
+      const d = byName[i] as number;
+      if (!(names[d] as string).startsWith(text)) break;
+      if (((match[d >> 5] as number) >>> (d & 31)) & 1) out.push(d);
+    }
+    return out.done();
   }
 
   /**
@@ -1259,7 +1316,7 @@ export class TenantIndex {
     want: number,
   ) {
     const m = docs.length;
-    const ranks = sort === 'relevance' && relevance ? this.rankAll(relevance.plan, docs) : null;
+    const ranks = sort === 'relevance' && relevance ? this.ranksOf(relevance.plan, docs) : null;
     const key = new Float64Array(m);
     const tie = new Float64Array(m);
     for (let i = 0; i < m; i++) {
@@ -1283,7 +1340,7 @@ export class TenantIndex {
             const name = this.lowerNames[d] as string;
             const tier = !name.startsWith(relevance.text) ? 0 : name.length === relevance.text.length ? 100 : 10;
             // int + float4 is float8 in PostgreSQL: the same sum here.
-            key[i] = tier + (ranks?.[d] as number);
+            key[i] = tier + (ranks?.[i] as number);
             tie[i] = (this.featured[d] ? 0 : this.n) + d;
             break;
           }
