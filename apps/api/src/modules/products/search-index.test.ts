@@ -544,7 +544,8 @@ describe('freshness', () => {
   it('suggests categories by name or description from memory, and follows a category change at once', async () => {
     const fresh = createProductsService(db);
     const ctx = ctxOf(GEN);
-    const ids = async (text: string) => (await fresh.autocomplete(ctx, text)).categories.map((c) => c.productCategoryId);
+    const ids = async (text: string) =>
+      (await fresh.autocomplete(ctx, text)).categories.map((c) => c.productCategoryId);
     expect(await ids('glass th')).toEqual(['G-GLASS']); // its description
     expect(await ids('lamp')).toEqual(['G-LAMPS']);
     const c = schema.categories;
