@@ -1,6 +1,7 @@
 import { type Db, schema } from '@app/db';
 import { asc, eq } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
+import { StoreGenerations } from '../../lib/store-generations';
 
 const sm = schema.shippingMethods;
 const tr = schema.taxRates;
@@ -38,11 +39,11 @@ export function createCheckoutTables(db: Db, opts: { ttlMs?: number; now?: () =>
     if (!pending) {
       pending = load(ctx.tenantId).finally(() => loading.delete(ctx.tenantId));
       loading.set(ctx.tenantId, pending);
-      const generation = generationOf(ctx.tenantId);
+      const generation = generations.of(ctx.tenantId);
       pending.then(
         (entry) => {
           // A forget while reading means the rows read may be the old ones: do not keep them.
-          if (generationOf(ctx.tenantId) === generation) known.set(ctx.tenantId, entry);
+          if (generations.of(ctx.tenantId) === generation) known.set(ctx.tenantId, entry);
         },
         () => {},
       );
@@ -50,10 +51,8 @@ export function createCheckoutTables(db: Db, opts: { ttlMs?: number; now?: () =>
     return pending;
   }
 
-  // Bumped by forget/clear, so a read that started before a change is not cached after it.
-  const generations = new Map<string, number>();
-  let epoch = 0;
-  const generationOf = (tenantId: string) => `${epoch}:${generations.get(tenantId) ?? 0}`;
+  // Moved by forget/clear, so a read that started before a change is not cached after it.
+  const generations = new StoreGenerations();
 
   return {
     /** The store's shipping methods, in the order checkout lists them. */
@@ -67,12 +66,12 @@ export function createCheckoutTables(db: Db, opts: { ttlMs?: number; now?: () =>
     forget(tenantId: string) {
       known.delete(tenantId);
       loading.delete(tenantId);
-      generations.set(tenantId, (generations.get(tenantId) ?? 0) + 1);
+      generations.changed(tenantId);
     },
     clear() {
       known.clear();
       loading.clear();
-      epoch += 1;
+      generations.allChanged();
     },
   };
 }
