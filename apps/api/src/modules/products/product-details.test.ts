@@ -55,6 +55,25 @@ describe('DetailsMemory', () => {
     expect(m.get('b', 'q1', 5)).toBeDefined();
   });
 
+  it('remembers products a store does not show apart from its pages, each until its own change', () => {
+    const m = new DetailsMemory(3, 5);
+    m.set('a', 'p1', m.generation('a'), page('p1'));
+    for (let i = 0; i < 1_000; i++) m.setMissing('a', `bot-${i}`, m.generation('a'));
+    expect(m.get('a', 'p1', 5)?.productId).toBe('p1'); // a walk of unknown ids pushes no page out
+    expect(m.isMissing('a', 'bot-999')).toBe(true);
+    expect(m.isMissing('a', 'bot-0')).toBe(false); // bounded: the oldest went
+    expect(m.isMissing('b', 'bot-999')).toBe(false);
+    m.drop('a', ['bot-999']); // created or published
+    expect(m.isMissing('a', 'bot-999')).toBe(false);
+    const before = m.generation('a');
+    m.drop('a', ['x']);
+    m.setMissing('a', 'late', before); // a read the change overtook
+    expect(m.isMissing('a', 'late')).toBe(false);
+    m.setMissing('a', 'bot-1', m.generation('a'));
+    m.drop('a');
+    expect(m.isMissing('a', 'bot-1')).toBe(false);
+  });
+
   it('lets a page expire', () => {
     const m = new DetailsMemory(10, 10, -1);
     m.set('a', 'p1', m.generation('a'), page('p1'));
@@ -177,5 +196,22 @@ describe('the product page, read once and kept exact', () => {
     const res = await t.app.inject({ url: `${B}/getproductdetails?productId=${relatedId}`, headers: { host: HOST } });
     expect(res.statusCode).toBe(404);
     expect((await details(productId)).related.some((r) => r.productId === relatedId)).toBe(false);
+  });
+
+  it('remembers a product it does not show, until that product’s own catalog event', async () => {
+    // relatedId is archived by the test above: a 404, now remembered.
+    const ask = () => t.app.inject({ url: `${B}/getproductdetails?productId=${relatedId}`, headers: { host: HOST } });
+    expect((await ask()).statusCode).toBe(404);
+    const p = schema.products;
+    await t.database.db
+      .update(p)
+      .set({ status: 'ACTIVE' })
+      .where(and(eq(p.tenantId, T), eq(p.productId, relatedId)));
+    // Without its event the change is not seen: the miss is answered from memory, no statement.
+    expect((await ask()).statusCode).toBe(404);
+    t.app.events.emit('catalog.changed', { tenantId: T, productIds: [`${relatedId}-other`] });
+    expect((await ask()).statusCode).toBe(404);
+    t.app.events.emit('catalog.changed', { tenantId: T, productIds: [relatedId] });
+    expect((await details(relatedId)).productId).toBe(relatedId);
   });
 });

@@ -216,9 +216,47 @@ export class DetailsMemory {
     }
   }
 
+  /**
+   * Product ids a shopper asked for that the store does not show (none such, a draft, archived):
+   * without this, a bot walking ids costs a database statement per request. Kept apart from the
+   * pages and bounded on their own, so a walk of unknown ids cannot push real pages out; dropped,
+   * as the pages are, by the product's own catalog event (its creation or publication).
+   */
+  private misses = new Map<string, Map<string, number>>();
+  private static readonly MISSES_PER_STORE = 256;
+  private static readonly MISSES_STORES = 1_000;
+
+  isMissing(tenantId: string, productId: string): boolean {
+    const store = this.misses.get(tenantId);
+    const expires = store?.get(productId);
+    if (expires === undefined) return false;
+    if (expires > Date.now()) return true;
+    store?.delete(productId);
+    return false;
+  }
+
+  setMissing(tenantId: string, productId: string, generation: string) {
+    if (this.total <= 0 || this.generation(tenantId) !== generation) return;
+    let store = this.misses.get(tenantId);
+    if (!store) {
+      if (this.misses.size >= DetailsMemory.MISSES_STORES)
+        this.misses.delete(this.misses.keys().next().value as string);
+      store = new Map();
+      this.misses.set(tenantId, store);
+    }
+    store.delete(productId);
+    store.set(productId, Date.now() + this.ttlMs);
+    if (store.size > DetailsMemory.MISSES_PER_STORE) store.delete(store.keys().next().value as string);
+  }
+
   /** The store's pages that show any of these products, or all of its pages. */
   drop(tenantId: string, productIds?: string[]) {
     this.generations.changed(tenantId);
+    const misses = this.misses.get(tenantId);
+    if (misses) {
+      if (productIds) for (const id of productIds) misses.delete(id);
+      else this.misses.delete(tenantId);
+    }
     const store = this.stores.get(tenantId);
     if (!store) return;
     if (!productIds) {
@@ -237,6 +275,7 @@ export class DetailsMemory {
 
   clear() {
     this.generations.allChanged();
+    this.misses.clear();
     this.stores.clear();
     this.size = 0;
   }

@@ -620,14 +620,18 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       const low = opts.lowStockThreshold ? await opts.lowStockThreshold(ctx) : LOW_STOCK;
       // The origin is part of the key: the page carries absolute media URLs of the host that asked.
       const key = `${ctx.origin}\u0000${productId}`;
+      const notFound = () => AppError.notFound(`Product ${productId} does not exist in this store.`);
       if (!view.preview) {
         const hit = detailsMemory.get(ctx.tenantId, key, low);
         if (hit) return hit;
+        if (detailsMemory.isMissing(ctx.tenantId, productId)) throw notFound();
       }
       const generation = detailsMemory.generation(ctx.tenantId);
       const row = await readDetailsRow(db, ctx.tenantId, productId);
-      if (!row || (row.status !== 'ACTIVE' && !view.preview))
-        throw AppError.notFound(`Product ${productId} does not exist in this store.`);
+      if (!row || (row.status !== 'ACTIVE' && !view.preview)) {
+        detailsMemory.setMissing(ctx.tenantId, productId, generation);
+        throw notFound();
+      }
       const details = detailsOf(ctx, row, low);
       // A preview may show a draft: only what every shopper may see is kept.
       if (row.status === 'ACTIVE')
