@@ -1,7 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Database } from '@app/db';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -122,6 +121,7 @@ import inputGuards from './plugins/input-guards';
 import openapi from './plugins/openapi';
 import requestContext from './plugins/request-context';
 import { requestIdFor } from './plugins/request-id';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import tenancy from './plugins/tenancy';
 
 export interface BuildOptions {
@@ -246,7 +246,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   await app.register(errors);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 4 } } });
-  await app.register(helmet, {
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
