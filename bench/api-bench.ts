@@ -11,6 +11,9 @@ import { fetchBody, load, type Result, startServer, stopServer, table } from './
 const PORT = 3291;
 const BARE_PORT = 3292;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+/** BENCH_ONLY: a pattern; only the rows whose name it matches run (say "product page|text new"). */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const wanted = (name: string) => !ONLY || ONLY.test(name);
 const host = 'lighting.localhost';
 
 const boundary = '----bench';
@@ -120,6 +123,7 @@ async function storeProducts(port: number): Promise<{ productId: string; product
 const results: Array<{ ours: Result; bare: Result; rss: number }> = [];
 async function runCases(port: number, pid: number | undefined, list: Case[]) {
   for (const c of list) {
+    if (!wanted(c.name)) continue;
     const sample = await fetchBody(port, c.path, host, c.method, c.body, c.headers);
     if (sample.status !== 200) throw new Error(`${c.name}: status ${sample.status}`);
     const bytes = sample.body;
@@ -187,6 +191,7 @@ for (const [label, env] of [
     { PUBLIC_CACHE_SECONDS: '0', PRODUCT_PAGES_IN_MEMORY: '0' },
   ],
 ] as const) {
+  if (!wanted(`GET ${label}`)) continue;
   const uncached = await startServer(PORT, env);
   try {
     const ids = (await storeProducts(PORT)).map((p) => p.productId);
