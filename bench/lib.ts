@@ -54,7 +54,10 @@ export async function load(
 export async function startServer(port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
   const dataDir = `.bench/data-${port}`;
   rmSync(dataDir, { recursive: true, force: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+  // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in
+  // Chrome's DevTools), to see where a row's time goes.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/api/src/server.ts'], {
     env: {
       ...process.env,
       // The production configuration, as a deployment would run it.
