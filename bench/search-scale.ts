@@ -99,12 +99,17 @@ async function run(label: string, database: Database) {
     ),
   ];
   const typing: number[] = [];
+  const slowTyping: { text: string; ms: number }[] = [];
   for (const text of typed) {
     const s = performance.now();
     await service.autocomplete(ctx, text);
-    typing.push(performance.now() - s);
+    const ms = performance.now() - s;
+    typing.push(ms);
+    slowTyping.push({ text, ms: Number(ms.toFixed(1)) });
   }
   typing.sort((a, b) => a - b);
+  slowTyping.sort((a, b) => b.ms - a.ms);
+  console.log(`${label}: slowest autocomplete texts`, slowTyping.slice(0, 25));
   console.log(`${label}: slowest queries, first time`, first.slowest.slice(0, 6));
   // A single product edit (issue 16): the time from its catalog.changed to its new name being
   // found, when the event drops the index (no ids: the next search rebuilds) and when it carries

@@ -1124,27 +1124,33 @@ export class TenantIndex {
   private rankAnd(plan: RankPlan, d: number): number {
     let res = -1;
     const end = this.docEntryStart[d + 1] as number;
-    // pos[i]: the last entry seen of operand i (tsrank.c keeps one per operand); -1 none.
+    const posStart = this.entryPosStart;
+    const positions = this.positions;
+    // last[i]: the last entry seen of operand i (tsrank.c keeps one per operand); -1 none.
     const last = new Int32Array(plan.size).fill(-1);
-    const posOf = (e: number): number[] => {
-      const from = this.entryPosStart[e] as number;
-      const to = this.entryPosStart[e + 1] as number;
-      // No positions: one at MAXENTRYPOS - 1, weight D (tsrank.c's POSNULL); marked negative.
-      if (from === to) return [-(MAXENTRYPOS - 1)];
-      return Array.from(this.positions.subarray(from, to));
-    };
+    // Positions are read in place (no array per entry: autocomplete ranks thousands of documents
+    // this way). An entry without positions has one, at MAXENTRYPOS - 1 with weight D (tsrank.c's
+    // POSNULL), marked negative.
+    const NULL_POS = -(MAXENTRYPOS - 1);
     for (let i = 0; i < plan.size; i++) {
       const lo = plan.ranges[2 * i] as number;
       const hi = plan.ranges[2 * i + 1] as number;
       if (lo === hi) continue;
       for (let e = this.entryFrom(d, lo); e < end && (this.entryLex[e] as number) < hi; e++) {
         last[i] = e;
-        const post = posOf(e);
+        const pFrom = posStart[e] as number;
+        const pTo = posStart[e + 1] as number;
+        const pCount = pFrom === pTo ? 1 : pTo - pFrom;
         for (let k = 0; k < i; k++) {
-          if ((last[k] as number) < 0) continue;
-          const ct = posOf(last[k] as number);
-          for (const pl of post) {
-            for (const pp of ct) {
+          const other = last[k] as number;
+          if (other < 0) continue;
+          const cFrom = posStart[other] as number;
+          const cTo = posStart[other + 1] as number;
+          const cCount = cFrom === cTo ? 1 : cTo - cFrom;
+          for (let a = 0; a < pCount; a++) {
+            const pl = pFrom === pTo ? NULL_POS : (positions[pFrom + a] as number);
+            for (let b = 0; b < cCount; b++) {
+              const pp = cFrom === cTo ? NULL_POS : (positions[cFrom + b] as number);
               const nullPos = pl < 0 || pp < 0;
               let dist = Math.abs((Math.abs(pl) & 0x3fff) - (Math.abs(pp) & 0x3fff));
               if (dist || nullPos) {
