@@ -51,9 +51,14 @@ export async function load(
 }
 
 /** The production server on a fresh, seeded PGlite (or DATABASE_URL) in its own process. */
-export async function startServer(port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const dataDir = `.bench/data-${port}`;
-  rmSync(dataDir, { recursive: true, force: true });
+export async function startServer(
+  port: number,
+  env: Record<string, string> = {},
+  opts: { dataDir?: string } = {},
+): Promise<ChildProcess> {
+  // A data directory of the caller's (filled beforehand) is served as it is; the default is fresh.
+  const dataDir = opts.dataDir ?? `.bench/data-${port}`;
+  if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
   // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in
   // Chrome's DevTools), to see where a row's time goes.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
