@@ -30,8 +30,11 @@ async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
+/** Saves and waits for the server's answer: the toast of an earlier save may still be showing. */
 async function save(page: Page, toast: string) {
+  const answered = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes(PAGE));
   await page.getByRole('button', { name: 'Save', exact: true }).click();
+  expect((await answered).ok()).toBe(true);
   await expect(page.getByRole('status').filter({ hasText: toast })).toBeVisible();
 }
 

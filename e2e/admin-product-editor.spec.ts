@@ -132,7 +132,13 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL(/\/manage-store\/products\/P[0-9A-F]+\?created=1$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
     await page.getByLabel('Alt text (main picture)').fill('A green desk lamp');
+    // The plain post's page must have arrived before the reload, or the reload cuts it off.
+    const saved = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().includes('/manage-store/products/'),
+    );
     await page.getByRole('button', { name: 'Save', exact: true }).click();
+    expect((await saved).ok()).toBe(true);
+    await page.waitForLoadState('load');
     await page.reload();
     await expect(page.getByLabel('Alt text (main picture)')).toHaveValue('A green desk lamp');
 

@@ -30,7 +30,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const dismiss = useCallback((id: number) => setToasts((t) => t.filter((x) => x.id !== id)), []);
   const show = useCallback((kind: ToastKind, message: string) => {
     const id = next.current++;
-    setToasts((t) => [...t.slice(-3), { id, kind, message }]);
+    // The same message again (Save pressed twice) replaces the one showing rather than stacking a
+    // copy: the new id restarts its timer and is announced again.
+    setToasts((t) => [...t.filter((x) => x.kind !== kind || x.message !== message).slice(-3), { id, kind, message }]);
   }, []);
   const value = useMemo(() => show, [show]);
   return (
