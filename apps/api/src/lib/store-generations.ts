@@ -24,3 +24,41 @@ export class StoreGenerations {
     this.epoch++;
   }
 }
+
+/**
+ * One value per store read from the database and kept for a while (a word list, a category list):
+ * read again after `ttlMs` or once `drop` names the store. A read that overlapped a `drop` may hold
+ * the old data: it answers the request that made it but is not kept. At most `maxStores` are kept;
+ * past that the list starts over (these values are cheap to read again).
+ */
+export class StoreValues<T> {
+  private kept = new Map<string, { value: T; expires: number }>();
+  private generations = new StoreGenerations();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxStores = 1000,
+  ) {}
+
+  async get(tenantId: string, read: () => Promise<T>): Promise<T> {
+    const hit = this.kept.get(tenantId);
+    if (hit && hit.expires > Date.now()) return hit.value;
+    const before = this.generations.of(tenantId);
+    const value = await read();
+    if (this.generations.of(tenantId) === before) {
+      if (this.kept.size >= this.maxStores && !this.kept.has(tenantId)) this.kept.clear();
+      this.kept.set(tenantId, { value, expires: Date.now() + this.ttlMs });
+    }
+    return value;
+  }
+
+  drop(tenantId: string) {
+    this.kept.delete(tenantId);
+    this.generations.changed(tenantId);
+  }
+
+  clear() {
+    this.kept.clear();
+    this.generations.allChanged();
+  }
+}

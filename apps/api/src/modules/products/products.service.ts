@@ -14,7 +14,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import { StoreGenerations } from '../../lib/store-generations';
+import { StoreValues } from '../../lib/store-generations';
 import { absoluteMediaUrl } from '../../lib/urls';
 import { type DetailsCardRow, DetailsMemory, type DetailsRow, readDetailsRow } from './product-details';
 import { createQueryComposer } from './query-words';
@@ -202,19 +202,16 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
   const detailsMemory = new DetailsMemory(Math.ceil(pagesInMemory / 5), pagesInMemory);
 
   /** Words a store's catalog knows (names, brands, categories), for typo correction. Cached. */
-  const vocabularies = new Map<string, { words: Vocabulary; expires: number }>();
+  const vocabularies = new StoreValues<Vocabulary>(5 * 60_000);
 
-  async function vocabulary(tenantId: string): Promise<Vocabulary> {
-    const hit = vocabularies.get(tenantId);
-    if (hit && hit.expires > Date.now()) return hit.words;
-    const rows = await db.execute<{ w: string }>(sql`
-      SELECT DISTINCT w FROM ${p},
-        regexp_split_to_table(lower(${p.productName} || ' ' || coalesce(${p.brandName}, '') || ' ' || ${p.categoryNames}), '[^[:alnum:]]+') AS w
-      WHERE ${p.tenantId} = ${tenantId} AND ${p.status} = 'ACTIVE' AND length(w) > 2 AND w !~ '^[0-9]+$'`);
-    const words = buildVocabulary((rows as unknown as { rows: { w: string }[] }).rows.map((r) => r.w));
-    if (vocabularies.size > 1000) vocabularies.clear();
-    vocabularies.set(tenantId, { words, expires: Date.now() + 5 * 60_000 });
-    return words;
+  function vocabulary(tenantId: string): Promise<Vocabulary> {
+    return vocabularies.get(tenantId, async () => {
+      const rows = await db.execute<{ w: string }>(sql`
+        SELECT DISTINCT w FROM ${p},
+          regexp_split_to_table(lower(${p.productName} || ' ' || coalesce(${p.brandName}, '') || ' ' || ${p.categoryNames}), '[^[:alnum:]]+') AS w
+        WHERE ${p.tenantId} = ${tenantId} AND ${p.status} = 'ACTIVE' AND length(w) > 2 AND w !~ '^[0-9]+$'`);
+      return buildVocabulary((rows as unknown as { rows: { w: string }[] }).rows.map((r) => r.w));
+    });
   }
 
   /**
@@ -401,39 +398,28 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     return chain;
   }
 
-  /** Up to four categories whose name or description holds the (lower-cased) text, for autocomplete. */
   /**
    * A store's categories in id order (PostgreSQL's collation), for the suggestions autocomplete
    * makes on every keystroke: read once instead of a LIKE query per keystroke. Only the catalog
    * tools write categories, and their `catalog.changed` names them, which drops the list.
    */
   type CategoryRow = typeof cat.$inferSelect;
-  const categoryGenerations = new StoreGenerations();
-  const categoryLists = new Map<string, { rows: { row: CategoryRow; text: string[] }[]; expires: number }>();
+  const categoryLists = new StoreValues<{ row: CategoryRow; text: string[] }[]>(5 * 60_000);
+  /** Up to four categories whose name or description holds the (lower-cased) text, for autocomplete. */
   async function categoriesLike(ctx: TenantContext, lower: string): Promise<CategoryRow[]> {
-    let kept = categoryLists.get(ctx.tenantId);
-    if (!kept || kept.expires <= Date.now()) {
-      const before = categoryGenerations.of(ctx.tenantId);
+    const list = await categoryLists.get(ctx.tenantId, async () => {
       const rows = await db
         .select()
         .from(cat)
         .where(eq(cat.tenantId, ctx.tenantId))
         .orderBy(asc(cat.productCategoryId));
-      kept = {
-        rows: rows.map((row) => ({
-          row,
-          text: [(row.categoryName ?? '').toLowerCase(), (row.description ?? '').toLowerCase()],
-        })),
-        expires: Date.now() + 5 * 60_000,
-      };
-      // A list read while the categories changed may be the old one: used once, not kept.
-      if (categoryGenerations.of(ctx.tenantId) === before) {
-        if (categoryLists.size > 1000) categoryLists.clear();
-        categoryLists.set(ctx.tenantId, kept);
-      }
-    }
+      return rows.map((row) => ({
+        row,
+        text: [(row.categoryName ?? '').toLowerCase(), (row.description ?? '').toLowerCase()],
+      }));
+    });
     const out: CategoryRow[] = [];
-    for (const { row, text } of kept.rows) {
+    for (const { row, text } of list) {
       if (text.some((t) => t.includes(lower))) out.push(row);
       if (out.length === 4) break;
     }
@@ -478,7 +464,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
      * categories changed (a rename, a move): the index and cards are read afresh.
      */
     catalogChanged(tenantId: string, change: { productIds?: string[]; categoryIds?: string[] } = {}) {
-      vocabularies.delete(tenantId);
+      vocabularies.drop(tenantId);
       if (change.productIds?.length && !change.categoryIds?.length) {
         detailsMemory.drop(tenantId, change.productIds);
         dropCards(tenantId, change.productIds);
@@ -487,8 +473,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       }
       detailsMemory.drop(tenantId);
       dropCards(tenantId);
-      categoryLists.delete(tenantId);
-      categoryGenerations.changed(tenantId);
+      categoryLists.drop(tenantId);
       indexes.invalidate(tenantId);
     },
 
@@ -507,7 +492,6 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
       }
       vocabularies.clear();
       categoryLists.clear();
-      categoryGenerations.allChanged();
       detailsMemory.clear();
     },
 

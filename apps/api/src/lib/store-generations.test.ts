@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { StoreValues } from './store-generations';
+
+describe('StoreValues', () => {
+  it('keeps a store’s value until it is dropped, then reads it again', async () => {
+    const values = new StoreValues<string[]>(60_000);
+    let reads = 0;
+    const read = async () => {
+      reads++;
+      return [`words ${reads}`];
+    };
+    expect(await values.get('a', read)).toEqual(['words 1']);
+    expect(await values.get('a', read)).toEqual(['words 1']);
+    expect(await values.get('b', read)).toEqual(['words 2']);
+    values.drop('a');
+    expect(await values.get('a', read)).toEqual(['words 3']);
+    expect(await values.get('b', read)).toEqual(['words 2']);
+    values.clear();
+    expect(await values.get('b', read)).toEqual(['words 4']);
+  });
+
+  it('does not keep a value whose read overlapped a change of that store', async () => {
+    const values = new StoreValues<string>(60_000);
+    let release!: () => void;
+    const slow = values.get('a', () => new Promise<string>((r) => (release = () => r('old name'))));
+    values.drop('a'); // the product is renamed while the old words are being read
+    release();
+    expect(await slow).toBe('old name'); // the request that read it is answered
+    expect(await values.get('a', async () => 'new name')).toBe('new name');
+    // The same after a change of every store.
+    const slowAll = values.get('b', () => new Promise<string>((r) => (release = () => r('old'))));
+    values.clear();
+    release();
+    await slowAll;
+    expect(await values.get('b', async () => 'new')).toBe('new');
+  });
+
+  it('reads again once the value is older than its time to live', async () => {
+    const values = new StoreValues<number>(0);
+    let n = 0;
+    await values.get('a', async () => ++n);
+    expect(await values.get('a', async () => ++n)).toBe(2);
+  });
+});
