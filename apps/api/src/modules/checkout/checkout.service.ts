@@ -653,13 +653,13 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       throw err;
     }
 
-    return confirm(ctx, buyer, orderId, payer, q, paid, cartRow.cartId, placedEntry);
+    return confirm(ctx, buyer, orderId, payer, q, paid, cartRow.cartId, { placedEntry, lines: cart.lines });
   }
 
   /**
-   * Step 3: confirm. The order is paid and the cart is emptied; the receipt is mailed. `placedEntry`:
-   * the order's first history row when this request wrote it, so the answer is built from what the
-   * transaction wrote instead of read again.
+   * Step 3: confirm. The order is paid and the cart is emptied; the receipt is mailed. `written`:
+   * the order's first history row and the cart's lines when this request placed the order, so the
+   * answer is built from what it wrote instead of read again.
    */
   async function confirm(
     ctx: TenantContext,
@@ -669,7 +669,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     q: Amount,
     paid: Awaited<ReturnType<Payer['take']>>,
     cartId: string | null,
-    placedEntry?: OrderHistoryRow,
+    written?: { placedEntry: OrderHistoryRow; lines: Cart['lines'] },
   ): Promise<Order> {
     const confirmed = await db.transaction(async (tx) => {
       const moved = await transitionOrder(tx, acting(ctx), orderId, 'paid', {
@@ -713,7 +713,24 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       ctx,
       orderId,
       !buyer.userId,
-      placedEntry ? { row: confirmed.order, history: [placedEntry, confirmed.entry] } : undefined,
+      written
+        ? {
+            row: confirmed.order,
+            history: [written.placedEntry, confirmed.entry],
+            // As reserve wrote them, numbered from 1, with the product link and picture the cart showed.
+            lines: written.lines.map((l, i) => ({
+              lineNo: i + 1,
+              productId: l.productId,
+              productName: l.productName,
+              slug: l.slug,
+              imageUrl: l.imageUrl,
+              optionsText: l.optionsText,
+              quantity: l.quantity,
+              unitPrice: l.unitPrice,
+              lineTotal: l.lineTotal,
+            })),
+          }
+        : undefined,
     );
     // A mail outage never fails a paid order.
     await sendConfirmation(ctx, order).catch((err: unknown) => deps.log.error({ err, orderId }, 'order mail not sent'));

@@ -126,6 +126,13 @@ describe('placing an order', () => {
     });
     expect(withKey.statusCode).toBe(200);
     expect(withKey.json().data.history.map((h: { status: string }) => h.status)).toEqual(['placed', 'paid']);
+    // Checkout answers from what it wrote, without reading the order back: the same order as read later.
+    const { accessKey: _answered, ...answered } = order;
+    const { accessKey: _read, ...read } = withKey.json().data;
+    expect(answered).toEqual(read);
+    expect(answered.lines).toHaveLength(1);
+    expect(answered.lines[0]).toMatchObject({ lineNo: 1, productId: product.productId, quantity: 2 });
+    expect(answered.lines[0].imageUrl).toMatch(/^http/);
     const without = await t.app.inject({
       method: 'GET',
       url: `${B}/ecommerce/order/status?orderId=${order.orderId}`,

@@ -56,11 +56,15 @@ export async function transitionOrder(
   to: OrderStatus,
   options: TransitionOptions = {},
 ): Promise<TransitionResult> {
-  const [row] = await tx
-    .select({ status: o.status })
-    .from(o)
-    .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)))
-    .for('update');
+  const where = and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId));
+  // The caller knows the status it decided from (checkout: placed to paid), and the table allows the
+  // move: the update itself checks the status, and takes the row lock, in one statement. When the
+  // order is not in that status any more, or is gone, the read below says which.
+  if (options.from !== undefined && canTransition(options.from, to)) {
+    const moved = await write(tx, ctx, orderId, and(where, eq(o.status, options.from)), options.from, to, options);
+    if (moved) return moved;
+  }
+  const [row] = await tx.select({ status: o.status }).from(o).where(where).for('update');
   if (!row) throw AppError.notFound(`Order ${orderId} was not found.`);
   const from = row.status as OrderStatus;
   if ((options.from !== undefined && options.from !== from) || !canTransition(from, to)) {
@@ -72,13 +76,27 @@ export async function transitionOrder(
       message: `Order ${orderId} is ${from}; it cannot become ${to}.`,
     };
   }
+  return (await write(tx, ctx, orderId, where, from, to, options)) as Extract<TransitionResult, { ok: true }>;
+}
+
+/** The status written, and its history row; null when `where` matched no order. */
+async function write(
+  tx: Tx,
+  ctx: RequestContext,
+  orderId: string,
+  where: ReturnType<typeof and>,
+  from: OrderStatus,
+  to: OrderStatus,
+  options: TransitionOptions,
+): Promise<Extract<TransitionResult, { ok: true }> | null> {
   const [order] = await tx
     .update(o)
     .set({ ...options.set, status: to, updatedAt: new Date() })
-    .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)))
+    .where(where)
     .returning();
-  // The next number of the order's history, read by the insert itself: the order's row lock above
-  // keeps two transitions of one order from taking the same number.
+  if (!order) return null;
+  // The next number of the order's history, read by the insert itself: the order's row lock, held
+  // since the update, keeps two transitions of one order from taking the same number.
   const [entry] = await tx
     .insert(oh)
     .values({
@@ -92,7 +110,7 @@ export async function transitionOrder(
       ...historyActor(ctx),
     })
     .returning();
-  return { ok: true, order: order as OrderRow, from, entry: entry as OrderHistoryRow };
+  return { ok: true, order, from, entry: entry as OrderHistoryRow };
 }
 
 /** The 409 a route answers a refused transition with. */

@@ -41,8 +41,24 @@ export type OrderReturnsReader = (
     orderId: string;
     status: OrderStatus;
     lines: { lineNo: number; productId: string; productName: string; quantity: number }[];
+    /** Checkout has just placed it: no return can have been asked for yet, so none is read. */
+    justPlaced?: boolean;
   },
 ) => Promise<{ returns: ReturnRequest[]; returnable: ReturnableLine[] }>;
+
+/** An order line as its buyer sees it. */
+type ShownLine = Order['lines'][number];
+
+/**
+ * What checkout has just written and read back in its own transaction: the order's row, its whole
+ * history and its lines as the cart showed them (the same product link and picture the order page
+ * reads), for an order it has just made paid.
+ */
+export interface FreshOrder {
+  row: typeof o.$inferSelect;
+  history: (typeof oh.$inferSelect)[];
+  lines: ShownLine[];
+}
 
 /**
  * Orders as shoppers read them. A signed-in shopper sees their own orders; a guest reaches an order
@@ -116,24 +132,24 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
   }
 
   /**
-   * The order as its buyer sees it. `fresh`: what the caller has just written and read back in its
-   * own transaction (the row and the whole history of an order checkout has just made paid): then
-   * only the lines and returns are read, since shipments, refunds and shopper events cannot exist yet.
+   * The order as its buyer sees it. `fresh`: what checkout has just written (FreshOrder): then
+   * nothing is read, since shipments, refunds, returns and shopper events cannot exist yet.
    */
   async function load(
     ctx: TenantContext,
     orderId: string,
     withKey: boolean,
-    fresh?: { row: typeof o.$inferSelect; history: (typeof oh.$inferSelect)[] },
+    fresh?: FreshOrder,
   ): Promise<Order | null> {
-    const [row] = fresh
-      ? [fresh.row]
-      : await db
-          .select()
-          .from(o)
-          .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
+    if (fresh) {
+      const history = [...fresh.history].sort((a, b) => a.seq - b.seq);
+      return shown(ctx, fresh.row, { lines: fresh.lines, history, justPlaced: true }, withKey);
+    }
+    const [row] = await db
+      .select()
+      .from(o)
+      .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
     if (!row) return null;
-    const none = Promise.resolve([] as never[]);
     const [lines, history, shipments, refunds, events] = await Promise.all([
       // The product as it is now, for the line's link and picture; a product since removed has neither.
       db
@@ -148,54 +164,71 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
         .leftJoin(p, and(eq(p.tenantId, ol.tenantId), eq(p.productId, ol.productId)))
         .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, orderId)))
         .orderBy(asc(ol.lineNo)),
-      fresh
-        ? Promise.resolve([...fresh.history].sort((a, b) => a.seq - b.seq))
-        : db
-            .select()
-            .from(oh)
-            .where(and(eq(oh.tenantId, ctx.tenantId), eq(oh.orderId, orderId)))
-            .orderBy(asc(oh.seq)),
-      fresh
-        ? none
-        : db
-            .select()
-            .from(of)
-            .where(and(eq(of.tenantId, ctx.tenantId), eq(of.orderId, orderId)))
-            .orderBy(asc(of.createdAt)),
+      db
+        .select()
+        .from(oh)
+        .where(and(eq(oh.tenantId, ctx.tenantId), eq(oh.orderId, orderId)))
+        .orderBy(asc(oh.seq)),
+      db
+        .select()
+        .from(of)
+        .where(and(eq(of.tenantId, ctx.tenantId), eq(of.orderId, orderId)))
+        .orderBy(asc(of.createdAt)),
       // Only money that went back: a pending or failed refund is the store's business until it settles.
-      fresh
-        ? none
-        : db
-            .select({ amount: orf.amount, reason: orf.reason, at: orf.settledAt, createdAt: orf.createdAt })
-            .from(orf)
-            .where(and(eq(orf.tenantId, ctx.tenantId), eq(orf.orderId, orderId), eq(orf.status, 'succeeded')))
-            .orderBy(asc(orf.createdAt)),
+      db
+        .select({ amount: orf.amount, reason: orf.reason, at: orf.settledAt, createdAt: orf.createdAt })
+        .from(orf)
+        .where(and(eq(orf.tenantId, ctx.tenantId), eq(orf.orderId, orderId), eq(orf.status, 'succeeded')))
+        .orderBy(asc(orf.createdAt)),
       // Staff notes and mails stay on the store's side; shipments, refunds and return steps do not.
-      fresh
-        ? none
-        : db
-            .select({ kind: oev.kind, message: oev.message, at: oev.createdAt })
-            .from(oev)
-            .where(and(eq(oev.tenantId, ctx.tenantId), eq(oev.orderId, orderId), eq(oev.visibleToShopper, true)))
-            .orderBy(asc(oev.createdAt)),
+      db
+        .select({ kind: oev.kind, message: oev.message, at: oev.createdAt })
+        .from(oev)
+        .where(and(eq(oev.tenantId, ctx.tenantId), eq(oev.orderId, orderId), eq(oev.visibleToShopper, true)))
+        .orderBy(asc(oev.createdAt)),
     ]);
-    const status = row.status as OrderStatus;
-    const orderLines = lines.map(({ line: l, ...product }) => ({
-      lineNo: l.lineNo,
-      productId: l.productId,
-      productName: l.productName,
-      slug: product.slug,
-      imageUrl: productDisplayImage({
-        smallImageUrl: absoluteMediaUrl(ctx, product.smallImageUrl),
-        mediumImageUrl: absoluteMediaUrl(ctx, product.mediumImageUrl),
-        detailImageUrl: absoluteMediaUrl(ctx, product.detailImageUrl),
+    const orderLines = lines.map(
+      ({ line: l, ...product }): ShownLine => ({
+        lineNo: l.lineNo,
+        productId: l.productId,
+        productName: l.productName,
+        slug: product.slug,
+        imageUrl: productDisplayImage({
+          smallImageUrl: absoluteMediaUrl(ctx, product.smallImageUrl),
+          mediumImageUrl: absoluteMediaUrl(ctx, product.mediumImageUrl),
+          detailImageUrl: absoluteMediaUrl(ctx, product.detailImageUrl),
+        }),
+        optionsText: l.optionsText,
+        quantity: l.quantity,
+        unitPrice: l.unitPrice,
+        lineTotal: l.lineTotal,
       }),
-      optionsText: l.optionsText,
-      quantity: l.quantity,
-      unitPrice: l.unitPrice,
-      lineTotal: l.lineTotal,
-    }));
-    const { returns, returnable } = await deps.returnsOf(db, ctx, { orderId: row.orderId, status, lines: orderLines });
+    );
+    return shown(ctx, row, { lines: orderLines, history, shipments, refunds, events }, withKey);
+  }
+
+  /** The buyer's view of an order from its rows. */
+  async function shown(
+    ctx: TenantContext,
+    row: typeof o.$inferSelect,
+    parts: {
+      lines: ShownLine[];
+      history: (typeof oh.$inferSelect)[];
+      shipments?: (typeof of.$inferSelect)[];
+      refunds?: { amount: number; reason: string; at: Date | null; createdAt: Date }[];
+      events?: { kind: string; message: string; at: Date }[];
+      justPlaced?: boolean;
+    },
+    withKey: boolean,
+  ): Promise<Order> {
+    const status = row.status as OrderStatus;
+    const { lines, history, shipments = [], refunds = [], events = [] } = parts;
+    const { returns, returnable } = await deps.returnsOf(db, ctx, {
+      orderId: row.orderId,
+      status,
+      lines,
+      ...(parts.justPlaced ? { justPlaced: true } : {}),
+    });
     return {
       orderId: row.orderId,
       status,
@@ -203,7 +236,7 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
       placedAt: row.placedAt.toISOString(),
       email: row.email,
       currency: row.currency,
-      lines: orderLines,
+      lines,
       subtotal: row.subtotal,
       discount: row.discount,
       promoCode: row.promoCode,
@@ -241,12 +274,7 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
     access,
 
     /** The order right after checkout placed it: the buyer gets the signed link if they are a guest. */
-    async placed(
-      ctx: TenantContext,
-      orderId: string,
-      guest: boolean,
-      fresh?: { row: typeof o.$inferSelect; history: (typeof oh.$inferSelect)[] },
-    ): Promise<Order> {
+    async placed(ctx: TenantContext, orderId: string, guest: boolean, fresh?: FreshOrder): Promise<Order> {
       const order = await load(ctx, orderId, guest, fresh);
       if (!order) throw AppError.notFound(`Order ${orderId} was not found.`);
       return order;

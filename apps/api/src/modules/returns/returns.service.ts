@@ -68,13 +68,16 @@ export async function orderReturns(
     orderId: string;
     status: OrderStatus;
     lines: { lineNo: number; productId: string; productName: string; quantity: number }[];
+    justPlaced?: boolean;
   },
 ): Promise<{ returns: ReturnRequest[]; returnable: ReturnableLine[] }> {
-  const requests = await db
-    .select()
-    .from(rr)
-    .where(and(eq(rr.tenantId, ctx.tenantId), eq(rr.orderId, order.orderId)))
-    .orderBy(asc(rr.createdAt), asc(rr.returnId));
+  const requests = order.justPlaced
+    ? []
+    : await db
+        .select()
+        .from(rr)
+        .where(and(eq(rr.tenantId, ctx.tenantId), eq(rr.orderId, order.orderId)))
+        .orderBy(asc(rr.createdAt), asc(rr.returnId));
   if (requests.length === 0) {
     return { returns: [], returnable: returnableOf(order.status, order.lines, new Map()) };
   }
