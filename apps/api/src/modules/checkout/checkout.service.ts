@@ -216,21 +216,29 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     // First the order: its key's unique index turns a retry away before anything is taken. Its lines
     // and first history row before the stock, so the product rows, which every order of a popular
     // product waits for, stay locked for as few statements as possible (the take, then the commit).
-    await tx.insert(o).values(orderRow(ctx, a));
-    await tx.insert(schema.orderLines).values(
-      a.cart.lines.map((l, i) => ({
-        tenantId: ctx.tenantId,
-        orderId: a.orderId,
-        lineNo: i + 1,
-        productId: l.productId,
-        productName: l.productName,
-        optionsText: l.optionsText,
-        quantity: l.quantity,
-        unitPrice: l.unitPrice,
-        lineTotal: l.lineTotal,
-      })),
+    // The three inserts are one statement (PostgreSQL runs every data-modifying WITH; the lines'
+    // foreign key to the order is checked at the statement's end): one round trip instead of three.
+    const order = tx.$with('placed_order', {}).as(tx.insert(o).values(orderRow(ctx, a)).getSQL());
+    const lines = tx.$with('placed_lines', {}).as(
+      tx
+        .insert(schema.orderLines)
+        .values(
+          a.cart.lines.map((l, i) => ({
+            tenantId: ctx.tenantId,
+            orderId: a.orderId,
+            lineNo: i + 1,
+            productId: l.productId,
+            productName: l.productName,
+            optionsText: l.optionsText,
+            quantity: l.quantity,
+            unitPrice: l.unitPrice,
+            lineTotal: l.lineTotal,
+          })),
+        )
+        .getSQL(),
     );
     const [placed] = await tx
+      .with(order, lines)
       .insert(schema.orderStatusHistory)
       .values({
         tenantId: ctx.tenantId,

@@ -217,6 +217,15 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     for (const w of sleepers) w();
     sleepers.clear();
   };
+  /**
+   * One new job needs one lane: waking them all sent every idle lane to claim, and all but one found
+   * nothing (on PGlite each empty claim still costs a statement on the one connection). A lane that is
+   * busy claims again when it finishes, so jobs enqueued in a burst are not left waiting.
+   */
+  const wakeOne = () => {
+    const [first] = sleepers;
+    first?.();
+  };
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -603,7 +612,7 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     ): Promise<JobView> {
       const row = await insertJob(options.tx ?? db, ctx, input);
       // In a transaction the job is not visible before the commit; the next poll finds it.
-      if (!options.tx && started) wake();
+      if (!options.tx && started) wakeOne();
       return toView(row);
     },
 
