@@ -7,8 +7,9 @@
  * every order's totals add up. A benchmark: it prints figures; a broken book stops it with an error.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, openDatabase, schema } from '@app/db';
@@ -25,6 +26,9 @@ const PORT = Number(process.env.BENCH_PORT ?? 3293);
 const HOST = 'lighting.localhost';
 const B = '/skulocity/api/v1';
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+/** BENCH_ONLY=PostgreSQL (a regular expression on the database's name) runs only the rows it matches. */
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const wanted = (database: string) => !only || only.test(database);
 
 function post(path: string, body: object, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; body: string; cookie: string | undefined }>((resolve, reject) => {
@@ -78,6 +82,27 @@ async function pool<T>(items: T[], width: number, work: (item: T) => Promise<voi
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
+/**
+ * BENCH_CPU_PROF=<dir>: a V8 CPU profile of the checkouts alone (not the seeding and warm-up), one
+ * file per database, to open in Chrome's DevTools.
+ */
+async function startProfile() {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return null;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(name: string) {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 async function run(label: string, database: Database) {
   await database.migrate();
   await seedDatabase(database.db);
@@ -129,6 +154,7 @@ async function run(label: string, database: Database) {
     // Each guest their own email, as sixteen shoppers at once would be (one email for all would make
     // every order wait for that one customer's summary lock: a bench artefact, not a shop's day).
     let shopper = 0;
+    const profiling = await startProfile();
     await pool(carts, CONCURRENCY, async (cookie) => {
       const t0 = performance.now();
       const res = await post(`${B}/ecommerce/checkout/processorder`, guestCardOrder(`bench+${shopper++}@example.com`), {
@@ -140,6 +166,7 @@ async function run(label: string, database: Database) {
       if (res.status !== 200 && res.status !== 409) throw new Error(`processorder: ${res.status} ${res.body}`);
     });
     const seconds = (performance.now() - started) / 1000;
+    await profiling?.stop(`orders-${label}`);
 
     // The books.
     const placed = outcomes.get(200) ?? 0;
@@ -197,17 +224,19 @@ async function run(label: string, database: Database) {
 }
 
 const rows = [];
-const pgliteDir = mkdtempSync(join(tmpdir(), 'sf-order-bench-pglite-'));
-const lite = await openDatabase({ dataDir: pgliteDir });
-try {
-  rows.push(await run('PGlite', lite));
-} finally {
-  await lite.close();
-  rmSync(pgliteDir, { recursive: true, force: true });
+if (wanted('PGlite')) {
+  const pgliteDir = mkdtempSync(join(tmpdir(), 'sf-order-bench-pglite-'));
+  const lite = await openDatabase({ dataDir: pgliteDir });
+  try {
+    rows.push(await run('PGlite', lite));
+  } finally {
+    await lite.close();
+    rmSync(pgliteDir, { recursive: true, force: true });
+  }
 }
 
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (url) {
+if (url && wanted('PostgreSQL')) {
   const name = `bench_orders_${Date.now()}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -222,7 +251,7 @@ if (url) {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
-} else {
+} else if (!url) {
   console.log('PostgreSQL row skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL to include it.');
 }
 console.log(`Order placement: ${ORDERS} guest checkouts, ${CONCURRENCY} at a time, ${STOCK} units in stock`);

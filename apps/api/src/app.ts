@@ -103,7 +103,7 @@ import {
 } from './modules/reviews/index';
 import { createSitemapService, sitemapPages, sitemapRoutes } from './modules/sitemap/index';
 import { createStaffService, staffPages, staffRoutes } from './modules/staff/index';
-import { createStoreService, shellPages, storeRoutes } from './modules/store/index';
+import { createStoreService, forgetStoreIdentity, shellPages, storeRoutes } from './modules/store/index';
 import { createStoreSettingsService, storeSettingsPages, storeSettingsRoutes } from './modules/store-settings/index';
 import { registerPages } from './modules/storefront/index';
 import {
@@ -535,12 +535,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   events.on('settings.changed', ({ tenantId }) => {
     thresholds.forget(tenantId);
     checkoutTables.forget(tenantId);
+    forgetStoreIdentity(database.db, tenantId);
     cache.invalidateTenant(tenantId);
     tenants.invalidate();
   });
   events.on('events.missed', () => {
     thresholds.clear();
     checkoutTables.clear();
+    forgetStoreIdentity(database.db);
     cache.clear();
     products.allChanged();
     tenants.invalidate();

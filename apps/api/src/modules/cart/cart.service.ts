@@ -252,7 +252,25 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
     };
     if (!cart) return empty;
     const rows = await db
-      .select({ line: cl, product: p })
+      // The columns pricing needs, not the whole row: its search vector and descriptions are most of
+      // a product row's bytes, and every cart view and checkout would carry them across.
+      .select({
+        line: cl,
+        product: {
+          productId: p.productId,
+          productName: p.productName,
+          slug: p.slug,
+          smallImageUrl: p.smallImageUrl,
+          mediumImageUrl: p.mediumImageUrl,
+          detailImageUrl: p.detailImageUrl,
+          listPrice: p.listPrice,
+          salePrice: p.salePrice,
+          effectivePrice: p.effectivePrice,
+          status: p.status,
+          stockQuantity: p.stockQuantity,
+          weightGrams: p.weightGrams,
+        },
+      })
       .from(cl)
       .innerJoin(p, and(eq(p.tenantId, cl.tenantId), eq(p.productId, cl.productId)))
       .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)))

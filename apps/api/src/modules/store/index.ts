@@ -1,4 +1,4 @@
 export { shellPages } from './store.pages';
 export { storeRoutes } from './store.routes';
 export { createStoreService, DEFAULT_THEME_COLORS, type StorePreview, type StoreService } from './store.service';
-export { storeIdentity } from './store-identity';
+export { forgetStoreIdentity, storeIdentity } from './store-identity';
