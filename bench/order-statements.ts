@@ -55,6 +55,8 @@ try {
       payload: { productId, quantity: 1 },
     });
     const cookie = String([added.headers['set-cookie']].flat()[0]).split(';')[0] as string;
+    // The warm-up's receipt is sent before counting starts, so its job's statements are not counted.
+    await app.jobs.drain();
     counting = true;
     const res = await app.inject({
       method: 'POST',
@@ -62,14 +64,18 @@ try {
       headers: { host, cookie, 'idempotency-key': crypto.randomUUID() },
       payload: guestCardOrder('counted@example.com'),
     });
-    const inRequest = seen.length;
     // What the request set going (the receipt's mail job) settles in a moment.
-    await new Promise((r) => setTimeout(r, 300));
+    await app.jobs.drain();
+    await new Promise((r) => setTimeout(r, 100));
     counting = false;
     if (res.statusCode !== 200) throw new Error(`order: ${res.statusCode} ${res.body}`);
-    if (verbose) for (const s of seen) console.log(s);
+    // The job runner's claims and results (of the receipt's job) run beside the request, which only
+    // inserts the job: told apart by their text.
+    const byRunner = (s: string) => /^\s*(UPDATE jobs|update "jobs"|SELECT min\(CASE)/i.test(s);
+    if (verbose) for (const s of seen) console.log(`${byRunner(s) ? '[job runner] ' : ''}${s}`);
+    const runner = seen.filter(byRunner).length;
     console.log(
-      `Statements for one guest checkout on PostgreSQL: ${inRequest} in the place-order request, ${seen.length - inRequest} after it (the receipt's mail job)`,
+      `Statements for one guest checkout on PostgreSQL: ${seen.length - runner} by the place-order request, ${runner} by the job runner for the receipt's mail job`,
     );
   } finally {
     await app.close();

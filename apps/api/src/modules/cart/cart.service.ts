@@ -55,21 +55,10 @@ const selectionsOf = (key: string): Record<string, string> =>
 
 export function createCartService(db: Db, deps: { products: ProductsService }) {
   async function findCart(ctx: TenantContext, owner: CartOwner) {
-    if (owner.userId) {
-      const [row] = await db
-        .select()
-        .from(c)
-        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.userId, owner.userId)));
-      return row ?? null;
-    }
-    if (owner.guestToken) {
-      const [row] = await db
-        .select()
-        .from(c)
-        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.guestTokenHash, hashGuestToken(owner.guestToken))));
-      return row ?? null;
-    }
-    return null;
+    const where = cartOwned(ctx, owner);
+    if (!where) return null;
+    const [row] = await db.select().from(c).where(where);
+    return row ?? null;
   }
 
   /**
@@ -235,8 +224,62 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
     return { cart, line };
   }
 
-  /** Prices a cart from the catalog as it is now: nothing the client sent is trusted. */
-  async function price(ctx: TenantContext, cart: { cartId: string; promoCode: string | null } | null): Promise<Cart> {
+  /** The columns pricing needs, not the whole row: a product's search vector and descriptions are
+   * most of its bytes, and every cart view and checkout would carry them across. */
+  const pricedProduct = {
+    productId: p.productId,
+    productName: p.productName,
+    slug: p.slug,
+    smallImageUrl: p.smallImageUrl,
+    mediumImageUrl: p.mediumImageUrl,
+    detailImageUrl: p.detailImageUrl,
+    listPrice: p.listPrice,
+    salePrice: p.salePrice,
+    effectivePrice: p.effectivePrice,
+    status: p.status,
+    stockQuantity: p.stockQuantity,
+    weightGrams: p.weightGrams,
+  };
+  type LineRow = {
+    line: typeof cl.$inferSelect;
+    product: { [K in keyof typeof pricedProduct]: (typeof p.$inferSelect)[K] };
+  };
+
+  function cartOwned(ctx: TenantContext, owner: CartOwner) {
+    if (owner.userId) return and(eq(c.tenantId, ctx.tenantId), eq(c.userId, owner.userId));
+    if (owner.guestToken)
+      return and(eq(c.tenantId, ctx.tenantId), eq(c.guestTokenHash, hashGuestToken(owner.guestToken)));
+    return null;
+  }
+
+  /**
+   * The owner's cart row and its priced lines, read in one statement (the cart, left-joined to its
+   * lines and their products): what every cart view and checkout starts with.
+   */
+  async function findAndPrice(ctx: TenantContext, owner: CartOwner) {
+    const where = cartOwned(ctx, owner);
+    if (!where) return { cartRow: null, cart: await price(ctx, null) };
+    const rows = await db
+      .select({ cart: c, line: cl, product: pricedProduct })
+      .from(c)
+      .leftJoin(cl, and(eq(cl.tenantId, c.tenantId), eq(cl.cartId, c.cartId)))
+      .leftJoin(p, and(eq(p.tenantId, cl.tenantId), eq(p.productId, cl.productId)))
+      .where(where)
+      .orderBy(asc(cl.createdAt), asc(cl.lineId));
+    const cartRow = rows[0]?.cart ?? null;
+    const lines = rows.flatMap((r) => (r.line && r.product ? [{ line: r.line, product: r.product } as LineRow] : []));
+    return { cartRow, cart: await price(ctx, cartRow, lines) };
+  }
+
+  /**
+   * Prices a cart from the catalog as it is now: nothing the client sent is trusted. `known`: its
+   * lines as `findAndPrice` has just read them.
+   */
+  async function price(
+    ctx: TenantContext,
+    cart: { cartId: string; promoCode: string | null } | null,
+    known?: LineRow[],
+  ): Promise<Cart> {
     const store = await storeIdentity(db, ctx);
     const currency = store?.currency ?? 'USD';
     const empty: Cart = {
@@ -251,30 +294,14 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       weightGrams: 0,
     };
     if (!cart) return empty;
-    const rows = await db
-      // The columns pricing needs, not the whole row: its search vector and descriptions are most of
-      // a product row's bytes, and every cart view and checkout would carry them across.
-      .select({
-        line: cl,
-        product: {
-          productId: p.productId,
-          productName: p.productName,
-          slug: p.slug,
-          smallImageUrl: p.smallImageUrl,
-          mediumImageUrl: p.mediumImageUrl,
-          detailImageUrl: p.detailImageUrl,
-          listPrice: p.listPrice,
-          salePrice: p.salePrice,
-          effectivePrice: p.effectivePrice,
-          status: p.status,
-          stockQuantity: p.stockQuantity,
-          weightGrams: p.weightGrams,
-        },
-      })
-      .from(cl)
-      .innerJoin(p, and(eq(p.tenantId, cl.tenantId), eq(p.productId, cl.productId)))
-      .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)))
-      .orderBy(asc(cl.createdAt), asc(cl.lineId));
+    const rows: LineRow[] =
+      known ??
+      (await db
+        .select({ line: cl, product: pricedProduct })
+        .from(cl)
+        .innerJoin(p, and(eq(p.tenantId, cl.tenantId), eq(p.productId, cl.productId)))
+        .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)))
+        .orderBy(asc(cl.createdAt), asc(cl.lineId)));
     const lines: CartLine[] = [];
     let weightGrams = 0;
     for (const { line, product } of rows) {
@@ -348,9 +375,10 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
   return {
     findCart,
     price,
+    findAndPrice,
 
     async view(ctx: TenantContext, owner: CartOwner): Promise<Cart> {
-      return price(ctx, await findCart(ctx, owner));
+      return (await findAndPrice(ctx, owner)).cart;
     },
 
     /** The number of items, for the header badge: one cheap query. */

@@ -167,8 +167,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
 
   /** The cart must be buyable as it is, and the method must ship to the address. */
   async function loadCart(ctx: TenantContext, owner: CartOwner) {
-    const cartRow = await deps.cart.findCart(ctx, owner);
-    return { cartRow, cart: await deps.cart.price(ctx, cartRow) };
+    return deps.cart.findAndPrice(ctx, owner);
   }
 
   async function priced(
