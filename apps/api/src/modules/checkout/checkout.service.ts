@@ -678,6 +678,10 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     cartId: string | null,
     written?: { placedEntry: OrderHistoryRow; lines: Cart['lines'] },
   ): Promise<Order> {
+    // The store's name and host for the receipt, read before the transaction: inside it, a read on
+    // `db` would wait for PGlite's one connection, which the transaction holds.
+    const store = written ? await storeIdentity(db, ctx) : null;
+    let answer: Order | undefined;
     const confirmed = await db.transaction(async (tx) => {
       const moved = await transitionOrder(tx, acting(ctx), orderId, 'paid', {
         from: 'placed',
@@ -691,6 +695,28 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
           WITH emptied AS (DELETE FROM ${cl} WHERE ${cl.tenantId} = ${ctx.tenantId} AND ${cl.cartId} = ${cartId})
           UPDATE ${c} SET promo_code = NULL, updated_at = now()
           WHERE ${c.tenantId} = ${ctx.tenantId} AND ${c.cartId} = ${cartId}`);
+      }
+      if (written) {
+        // This request placed the order: the answer is built from what it wrote (no read), and the
+        // receipt is enqueued in this transaction, so it exists if and only if the order is paid.
+        answer = await deps.orders.placed(ctx, orderId, !buyer.userId, {
+          row: moved.order,
+          history: [written.placedEntry, moved.entry],
+          // As reserve wrote them, numbered from 1, with the product link and picture the cart showed.
+          lines: written.lines.map((l, i) => ({
+            lineNo: i + 1,
+            productId: l.productId,
+            productName: l.productName,
+            slug: l.slug,
+            imageUrl: l.imageUrl,
+            optionsText: l.optionsText,
+            quantity: l.quantity,
+            unitPrice: l.unitPrice,
+            lineTotal: l.lineTotal,
+          })),
+        });
+        const receipt = store ? receiptOf(store, answer) : null;
+        if (receipt) await deps.mailer.send(ctx, receipt, { tx });
       }
       return moved;
     });
@@ -716,29 +742,11 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     }
 
     deps.events.emit('order.transitioned', { tenantId: ctx.tenantId, orderId, from: 'placed', to: 'paid' });
-    const order = await deps.orders.placed(
-      ctx,
-      orderId,
-      !buyer.userId,
-      written
-        ? {
-            row: confirmed.order,
-            history: [written.placedEntry, confirmed.entry],
-            // As reserve wrote them, numbered from 1, with the product link and picture the cart showed.
-            lines: written.lines.map((l, i) => ({
-              lineNo: i + 1,
-              productId: l.productId,
-              productName: l.productName,
-              slug: l.slug,
-              imageUrl: l.imageUrl,
-              optionsText: l.optionsText,
-              quantity: l.quantity,
-              unitPrice: l.unitPrice,
-              lineTotal: l.lineTotal,
-            })),
-          }
-        : undefined,
-    );
+    if (answer) {
+      deps.mailer.committed(); // the receipt enqueued in the transaction goes now, not at the next poll
+      return answer;
+    }
+    const order = await deps.orders.placed(ctx, orderId, !buyer.userId);
     // A mail outage never fails a paid order.
     await sendConfirmation(ctx, order).catch((err: unknown) => deps.log.error({ err, orderId }, 'order mail not sent'));
     return order;
@@ -748,11 +756,15 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
   async function sendConfirmation(ctx: TenantContext, order: Order) {
     const store = await storeIdentity(db, ctx);
     if (!store) return;
+    await deps.mailer.send(ctx, receiptOf(store, order));
+  }
+
+  function receiptOf(store: { host: string; name: string }, order: Order) {
     // Links go to the store's canonical host from the database, never the request's Host.
     const key = order.accessKey ? `&key=${encodeURIComponent(order.accessKey)}` : '';
     const link = `${deps.linkOrigin(store.host)}/order?orderId=${encodeURIComponent(order.orderId)}${key}`;
     const money = (n: number) => formatMoney(n, order.currency);
-    await deps.mailer.send(ctx, {
+    return {
       to: order.email,
       subject: `Your ${store.name} order ${order.orderId}`,
       text: [
@@ -772,7 +784,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         '',
         `See your order: ${link}`,
       ].join('\n'),
-    });
+    };
   }
 
   return {

@@ -3,15 +3,26 @@ import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../test/harness';
+import type { MailMessage } from '../mail/index';
 import { TEST_CARDS } from '../payments/index';
 
 let t: TestApp;
 const LIGHTING = 'lighting.localhost';
 const B = '/skulocity/api/v1';
 let product: { productId: string; price: number };
+const mail: MailMessage[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({
+    // A poll that never comes in a test's time: a receipt must go out because checkout wakes the runner.
+    jobs: { pollMs: 60_000 },
+    mailer: {
+      async send(m) {
+        mail.push(m);
+      },
+      close() {},
+    },
+  });
   const p = schema.products;
   const [row] = await t.database.db
     .select()
@@ -133,6 +144,21 @@ describe('placing an order', () => {
     expect(answered.lines).toHaveLength(1);
     expect(answered.lines[0]).toMatchObject({ lineNo: 1, productId: product.productId, quantity: 2 });
     expect(answered.lines[0].imageUrl).toMatch(/^http/);
+
+    // The receipt, enqueued with the payment in one transaction, goes out without waiting for the
+    // job runner's next poll; its link opens the order for the guest.
+    await expect.poll(() => mail.filter((m) => m.to === 'grace@example.com').length, { timeout: 800 }).toBe(1);
+    const receipt = mail.find((m) => m.to === 'grace@example.com') as MailMessage;
+    expect(receipt.subject).toBe(`Your Brightside Lighting order ${order.orderId}`);
+    expect(receipt.text).toContain(`Total: $${(order.total / 100).toFixed(2)}`);
+    const link = /See your order: (\S+)/.exec(receipt.text)?.[1] as string;
+    expect(link).toContain(`orderId=${order.orderId}&key=`);
+    const opened = await t.app.inject({
+      method: 'GET',
+      url: `${B}/ecommerce/order/status?${new URL(link).search.slice(1)}`,
+      headers: { host: LIGHTING },
+    });
+    expect(opened.statusCode).toBe(200);
     const without = await t.app.inject({
       method: 'GET',
       url: `${B}/ecommerce/order/status?orderId=${order.orderId}`,

@@ -616,6 +616,11 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
       return toView(row);
     },
 
+    /** Jobs enqueued in a transaction (`tx`) that has now committed: an idle lane claims them now. */
+    committed() {
+      if (started) wakeOne();
+    },
+
     /** A job of the context's store; another store's job is not found. */
     async get(ctx: TenantContext, id: string): Promise<JobView | null> {
       const [row] = await db

@@ -14,6 +14,11 @@ export interface MailQueue {
    * enqueues it in the caller's transaction, so it goes if and only if the write that caused it commits.
    */
   send(ctx: TenantContext, message: MailMessage, options?: { key?: string; tx?: Tx }): Promise<void>;
+  /**
+   * Mail enqueued with `tx` is found by the job runner's next poll (up to a second later): called
+   * once that transaction has committed, it goes now.
+   */
+  committed(): void;
 }
 
 /**
@@ -42,6 +47,9 @@ export function createMailQueue(jobs: JobRunner, transport: Mailer): MailQueue {
         { type: MAIL_JOB, payload: message, ...(options.key ? { key: options.key } : {}) },
         options.tx ? { tx: options.tx } : {},
       );
+    },
+    committed() {
+      jobs.committed();
     },
   };
 }

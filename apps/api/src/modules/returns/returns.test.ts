@@ -39,7 +39,7 @@ beforeAll(async () => {
   // The store's side of a return (approve, reject…) has no route yet: the service is driven directly.
   service = createReturnsService(db, {
     orders: createOrdersService(db, { secret: 'test', returnsOf: orderReturns }),
-    mailer: { async send() {} },
+    mailer: { async send() {}, committed() {} },
     log: t.app.log,
     linkOrigin: (h) => `http://${h}`,
   });
