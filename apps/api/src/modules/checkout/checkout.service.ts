@@ -715,7 +715,13 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
             lineTotal: l.lineTotal,
           })),
         });
-        const receipt = store ? receiptOf(store, answer) : null;
+        // A receipt that cannot be written (a template's bug) never undoes a paid order: logged, not sent.
+        let receipt: ReturnType<typeof receiptOf> | null = null;
+        try {
+          receipt = store ? receiptOf(store, answer) : null;
+        } catch (err) {
+          deps.log.error({ err, orderId }, 'order mail not sent');
+        }
         if (receipt) await deps.mailer.send(ctx, receipt, { tx });
       }
       return moved;
