@@ -156,6 +156,7 @@ export interface BuildOptions {
         | 'STORE_PDF_CONCURRENCY'
         | 'STORE_SEARCH_CONCURRENCY'
         | 'STORE_COSTLY_QUEUE'
+        | 'STORE_SEARCH_QUEUE'
       >
     >;
   database: Database;
@@ -567,7 +568,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(costlyRoutes, {
     limits: {
       pdf: { concurrency: config.STORE_PDF_CONCURRENCY ?? 1, queue: storeQueue },
-      search: { concurrency: config.STORE_SEARCH_CONCURRENCY ?? 2, queue: storeQueue },
+      search: { concurrency: config.STORE_SEARCH_CONCURRENCY ?? 2, queue: config.STORE_SEARCH_QUEUE ?? 256 },
       // An upload is seconds of sharp work at most; a short queue, as a waiting upload holds its body.
       upload: { concurrency: 1, queue: 8 },
     },

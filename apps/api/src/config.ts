@@ -116,6 +116,11 @@ const envSchema = z.object({
    * Large on purpose: a waiting request costs nothing, while a refused one comes straight back.
    */
   STORE_COSTLY_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  /**
+   * Searches one store may have waiting (decision 058): a search is answered from memory in well under
+   * a millisecond, so a busy store's shoppers queue briefly instead of being refused at 32.
+   */
+  STORE_SEARCH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(256),
   /** An order still unpaid (placed) this long after it was placed is settled by the sweep (decision 017). */
   STUCK_ORDER_MINUTES: z.coerce.number().int().min(5).max(10_080).default(30),
   /** When the nightly jobs (the sweep of stuck orders) run, UTC. */

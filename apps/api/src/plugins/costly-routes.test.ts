@@ -13,7 +13,7 @@ let t: TestApp;
 beforeAll(async () => {
   // One invoice and one search at a time per store, one more waiting: the smallest limits.
   t = await createTestApp({
-    config: { STORE_PDF_CONCURRENCY: 1, STORE_SEARCH_CONCURRENCY: 1, STORE_COSTLY_QUEUE: 1 },
+    config: { STORE_PDF_CONCURRENCY: 1, STORE_SEARCH_CONCURRENCY: 1, STORE_COSTLY_QUEUE: 1, STORE_SEARCH_QUEUE: 1 },
     // A costly owner route: the request context refuses a visitor with 401, unless the slot comes first.
     extraRoutes: async (app) => {
       app.get(OWNER_COSTLY, { config: { costly: 'pdf', permission: 'orders' } }, async () => ({ ok: true }));
@@ -139,5 +139,26 @@ describe('per-store limits of costly routes', () => {
     expect(t.app.costlyLimiters.pdf.activeKeys).toBe(0);
     const after = await t.app.inject({ method: 'GET', url: OWNER_COSTLY, headers: { host: lighting } });
     expect(after.statusCode).toBe(401);
+  });
+});
+
+describe('at the default limits', () => {
+  let d: TestApp;
+  beforeAll(async () => {
+    d = await createTestApp();
+  });
+  afterAll(async () => {
+    await d.close();
+  });
+
+  it('fifty shoppers of one store searching at once are all answered, none refused', async () => {
+    // Fifty distinct texts, so the public read cache answers none of them: every one takes a slot.
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        d.app.inject({ method: 'GET', url: `${SEARCH}?searchText=lamp+${i}`, headers: { host: lighting } }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
+    expect(d.app.costlyLimiters.search.activeKeys).toBe(0);
   });
 });
