@@ -1,12 +1,15 @@
 import { useEffect } from 'react';
-import { useToast } from '../components/ui/toast';
+import { useServerNotices, useToast } from '../components/ui/toast';
 
 /**
  * Says a saved form's message as a success toast, once per answer: keyed on the answer object, so
- * saving twice in a row with the same message says it twice.
+ * saving twice in a row with the same message says it twice. On the server (a plain form post
+ * without JavaScript) the message is rendered in the notifications region instead.
  */
 export function useActionToast(result: { ok: boolean; message: string } | null | undefined) {
   const toast = useToast();
+  const notices = useServerNotices();
+  if (notices && result?.ok && !notices.includes(result.message)) notices.push(result.message);
   useEffect(() => {
     if (result?.ok) toast('success', result.message);
   }, [result, toast]);

@@ -140,6 +140,8 @@ export function ProductEditor({
       <PostForm
         key={formKey}
         id="product-form"
+        // The product's own address, without "?created=1": a later save must not say "created" again.
+        action={product ? `/manage-store/products/${encodeURIComponent(product.productId)}` : undefined}
         encType="multipart/form-data"
         className="space-y-4 pb-20"
         aria-label="Product"

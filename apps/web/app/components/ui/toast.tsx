@@ -20,8 +20,20 @@ interface Toast {
 
 const ToastContext = createContext<(kind: ToastKind, message: string) => void>(() => {});
 
+/**
+ * Success messages said while the page renders on the server. A toast is a client effect, so
+ * without JavaScript a saved form would say nothing; these are rendered inside <noscript> in the
+ * notifications region instead. Null in the browser, where the toast says them.
+ */
+const ServerNotices = createContext<string[] | null>(null);
+
 export function useToast() {
   return useContext(ToastContext);
+}
+
+/** For useActionToast: the server-rendered list its message joins when there is no browser. */
+export function useServerNotices() {
+  return useContext(ServerNotices);
 }
 
 export function ToastProvider({ children }: { children: ReactNode }) {
@@ -35,19 +47,46 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     setToasts((t) => [...t.filter((x) => x.kind !== kind || x.message !== message).slice(-3), { id, kind, message }]);
   }, []);
   const value = useMemo(() => show, [show]);
+  // One list per server render; the page's forms add to it as they render, before the region below.
+  const [notices] = useState<string[] | null>(() => (typeof document === 'undefined' ? [] : null));
   return (
     <ToastContext.Provider value={value}>
-      {children}
+      <ServerNotices.Provider value={notices}>{children}</ServerNotices.Provider>
       <section
         aria-label="Notifications"
         aria-live="polite"
         className="pointer-events-none fixed top-4 right-4 z-[100] flex w-[min(22rem,calc(100vw-2rem))] flex-col gap-3"
       >
+        <NoScriptNotices notices={notices} />
         {toasts.map((t) => (
           <ToastItem key={t.id} toast={t} onDone={dismiss} />
         ))}
       </section>
     </ToastContext.Provider>
+  );
+}
+
+/**
+ * Rendered after the page (React renders the tree in order), so it sees what the page's forms said.
+ * The browser never shows <noscript> with JavaScript on, and React does not hydrate its content.
+ */
+function NoScriptNotices({ notices }: { notices: string[] | null }) {
+  return (
+    <noscript>
+      {notices?.map((message) => (
+        <div
+          key={message}
+          role="status"
+          data-kind="success"
+          className={`animate-notice-out flex items-start gap-3 rounded-lg border border-l-4 border-slate-200 bg-white p-4 shadow-lg ${TONE.success}`}
+        >
+          <div className="min-w-0 flex-1">
+            <p className="text-sm font-semibold text-slate-900">{SPEC.success.header}</p>
+            <p className="mt-0.5 text-sm text-slate-700">{message}</p>
+          </div>
+        </div>
+      ))}
+    </noscript>
   );
 }
 
