@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -51,6 +51,15 @@ export async function load(
 }
 
 /** The production server on a fresh, seeded PGlite (or DATABASE_URL) in its own process. */
+let compiled = false;
+/** The server as `npm start` runs it (decision 061), compiled once per benchmark from the source. */
+function compileServer() {
+  if (compiled) return;
+  const r = spawnSync(process.execPath, ['apps/api/build.mjs'], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('the server did not compile');
+  compiled = true;
+}
+
 export async function startServer(
   port: number,
   env: Record<string, string> = {},
@@ -62,7 +71,8 @@ export async function startServer(
   // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in
   // Chrome's DevTools), to see where a row's time goes.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/api/src/server.ts'], {
+  compileServer();
+  const child = spawn(process.execPath, [...profile, 'apps/api/dist/server.mjs'], {
     env: {
       ...process.env,
       // The production configuration, as a deployment would run it.

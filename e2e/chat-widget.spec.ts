@@ -26,7 +26,7 @@ test.beforeAll(async () => {
     encoding: 'utf8',
   });
   if (prep.status !== 0) throw new Error(prep.stderr);
-  server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+  server = spawn(process.execPath, ['apps/api/dist/server.mjs'], {
     cwd: ROOT,
     stdio: 'ignore',
     env: {

@@ -1,10 +1,11 @@
-// Starts the production server for browser tests on a fresh embedded database.
+// Starts the production server for browser tests on a fresh embedded database: the compiled server
+// that `npm start` runs (`npm test` builds it first).
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
 const dataDir = '.e2e-data';
 rmSync(dataDir, { recursive: true, force: true });
-const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+const child = spawn(process.execPath, ['apps/api/dist/server.mjs'], {
   stdio: 'inherit',
   env: {
     ...process.env,

@@ -1,4 +1,5 @@
-// `npm start`: build the storefront if it is not built yet, then serve every store on one port.
+// `npm start`: build the storefront if it is not built yet, compile the server, then serve every
+// store on one port.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -11,12 +12,15 @@ const run = (cmd, args) => {
 if (existsSync('apps/web/package.json') && !existsSync('apps/web/build/server/index.js')) {
   console.log('Building the storefront (first start only)…');
   run('npm', ['run', 'build', '--workspaces', '--if-present']);
+} else {
+  // The server is compiled on every start (well under a second), so it is never older than its source.
+  run(process.execPath, ['apps/api/build.mjs']);
 }
 
 // In a container this script (or npm above it) is PID 1 and receives the orchestrator's SIGTERM.
 // The server must get it too, or it is left running with nobody to stop it: pass the signals on,
 // wait for the server to drain, and exit with its code.
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], { stdio: 'inherit' });
+const server = spawn(process.execPath, ['apps/api/dist/server.mjs'], { stdio: 'inherit' });
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
   process.on(signal, () => {
     if (server.exitCode === null && server.signalCode === null) server.kill(signal);

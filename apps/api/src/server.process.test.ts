@@ -1,16 +1,28 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { type IncomingHttpHeaders, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guestCardOrder } from './test/guest-order';
 
-// The real server as a separate process: start-up, host routing over HTTP, the PGlite lock,
-// data kept across a restart, and a clean SIGTERM. Runs on PGlite: it is about the process.
+// The real server as a separate process, compiled as `npm start` runs it (decision 061): start-up
+// with migrations and the seed, host routing over HTTP, an invoice from a worker thread, the PGlite
+// lock, data kept across a restart, and a clean SIGTERM. Runs on PGlite: it is about the process.
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sf-proc-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// Inside the repository, as the bundle finds its packages from where it lies; apart from
+// apps/api/dist, which `npm start` and the browser tests use.
+const compiledDir = join('node_modules', '.cache', `compiled-server-${process.pid}`);
+beforeAll(() => {
+  const built = spawnSync(process.execPath, ['apps/api/build.mjs', compiledDir], { encoding: 'utf8' });
+  expect(built.status, built.stderr).toBe(0);
+});
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(compiledDir, { recursive: true, force: true });
+});
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -28,7 +40,7 @@ interface Proc {
 }
 
 function startServer(port: number, env: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+  const child = spawn(process.execPath, [join(compiledDir, 'server.mjs')], {
     env: {
       ...process.env,
       NODE_ENV: 'development',
@@ -48,18 +60,34 @@ function startServer(port: number, env: Record<string, string> = {}): Proc {
   return { child, output: () => out, exited };
 }
 
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
 /** node:http, because fetch drops a custom Host header. */
-function get(port: number, path: string, host = 'localhost'): Promise<{ status: number; body: string }> {
+function send(
+  port: number,
+  path: string,
+  host = 'localhost',
+  opts: { method?: string; headers?: Record<string, string>; json?: unknown } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+    const payload = opts.json === undefined ? undefined : JSON.stringify(opts.json);
+    const headers = { host, ...opts.headers, ...(payload ? { 'content-type': 'application/json' } : {}) };
+    const req = request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers }, (res) => {
+      // latin1 keeps a PDF's bytes one character each.
+      res.setEncoding('latin1');
       let body = '';
       res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(payload);
   });
 }
+const get = (port: number, path: string, host = 'localhost') => send(port, path, host);
 
 async function waitReady(port: number, proc: Proc, ms = 60_000) {
   const until = Date.now() + ms;
@@ -89,6 +117,36 @@ describe('server process', () => {
       expect(res.status, host).toBe(200);
       expect(JSON.parse(res.body).data.productStoreId).toBe(store);
     }
+
+    // A guest buys, then downloads the invoice: rendered in a worker thread, whose entry is
+    // compiled beside the server.
+    const B = '/skulocity/api/v1';
+    const found = await get(port, `${B}/public/ecommerce/product/search?searchText=lamp`, 'lighting.localhost');
+    const product = JSON.parse(found.body).data.products.find((p: { inStock: boolean }) => p.inStock);
+    const added = await send(port, `${B}/public/ecommerce/product/addToCart`, 'lighting.localhost', {
+      method: 'POST',
+      json: { productId: product.productId, quantity: 1 },
+    });
+    expect(added.status, added.body).toBe(200);
+    const cookie = String([added.headers['set-cookie']].flat()[0]).split(';')[0] as string;
+    const placed = await send(port, `${B}/ecommerce/checkout/processorder`, 'lighting.localhost', {
+      method: 'POST',
+      headers: { cookie, 'idempotency-key': crypto.randomUUID() },
+      json: guestCardOrder(),
+    });
+    expect(placed.status, placed.body).toBe(200);
+    const order = JSON.parse(placed.body).data;
+    expect(order.status).toBe('paid');
+    const pdf = await get(
+      port,
+      `${B}/ecommerce/order/order/pdf?orderId=${order.orderId}&key=${encodeURIComponent(order.accessKey)}`,
+      'lighting.localhost',
+    );
+    expect(pdf.status, pdf.body).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.body.startsWith('%PDF-')).toBe(true);
+    expect(pdf.headers['content-disposition']).toContain(`invoice-${order.orderId}.pdf`);
+    expect(pdf.body.trimEnd().endsWith('%%EOF')).toBe(true);
 
     // A second process on the same DATA_DIR stops at once with a message that says why.
     const second = startServer(await freePort());

@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireDirLock } from './lock';
+import { PreparedPglite } from './pglite-prepared';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -55,7 +56,14 @@ export interface Database {
   dumpDataDir?(): Promise<Blob>;
 }
 
-export const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../migrations');
+/**
+ * The SQL migrations, beside this package's source. In the compiled server (decision 061) this
+ * module is inside `apps/api/dist/server.mjs`, so the folder is found from the package's entry as
+ * Node resolves it (resolving reads no file, so no TypeScript loader is needed).
+ */
+export const migrationsFolder = import.meta.url.endsWith('.ts')
+  ? resolve(dirname(fileURLToPath(import.meta.url)), '../migrations')
+  : fileURLToPath(new URL('../migrations', import.meta.resolve('@app/db')));
 
 export interface OpenOptions {
   /** postgres:// URL; when absent the embedded PGlite is used. */
@@ -244,7 +252,9 @@ async function openPglite(dataDir: string, sharedBuffersMb?: number, loadDataDir
     release();
     throw err;
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // The app's queries go through prepared statements, one exchange each (decision 061); the
+  // migrator below keeps PGlite's own client.
+  const db = drizzlePglite(new PreparedPglite(client) as unknown as PGlite, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',

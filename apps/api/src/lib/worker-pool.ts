@@ -33,6 +33,12 @@ interface Slot {
 const TS_ENTRY = new URL('./ts-worker-entry.mjs', import.meta.url);
 
 /**
+ * In the compiled server (decision 061) this module is part of `dist/server.mjs`, and each worker's
+ * entry is compiled beside it under the same name: `./x.worker.ts` asked from there is `x.worker.mjs`.
+ */
+const COMPILED = !import.meta.url.endsWith('.ts');
+
+/**
  * A fixed set of worker threads for CPU-heavy jobs, so they run beside the event loop instead of on
  * it. Jobs wait in one bounded first-come queue; a worker that crashes or overruns is replaced.
  */
@@ -91,9 +97,10 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Slot {
-    const typescript = this.opts.entry.pathname.endsWith('.ts');
-    const worker = new Worker(typescript ? TS_ENTRY : this.opts.entry, {
-      workerData: typescript ? { entry: this.opts.entry.href } : undefined,
+    const entry = COMPILED ? new URL(this.opts.entry.href.replace(/\.ts$/, '.mjs')) : this.opts.entry;
+    const typescript = entry.pathname.endsWith('.ts');
+    const worker = new Worker(typescript ? TS_ENTRY : entry, {
+      workerData: typescript ? { entry: entry.href } : undefined,
       // Not the parent's flags: `--import tsx` there does nothing useful in a worker on Node 20.
       execArgv: [],
       resourceLimits: this.opts.resourceLimits,
