@@ -2,7 +2,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 // The same integration suite runs on the embedded PGlite and, when TEST_DATABASE_URL is set,
 // on a real PostgreSQL (DESIGN.md section 2). `*.postgres.test.ts` are about what only PostgreSQL
-// has (several app processes on one database, LISTEN/NOTIFY): they run in the postgres project only.
+// has (several app processes on one database, LISTEN/NOTIFY): they run in the postgres project only;
+// `*.pglite.test.ts` are about the embedded database's own client and run in the pglite project only.
 const include = ['packages/**/*.test.ts', 'apps/api/**/*.test.ts', 'apps/web/app/**/*.test.ts'];
 const common = {
   include,
@@ -33,7 +34,7 @@ export default defineConfig({
                 ...common,
                 name: 'postgres',
                 env: { TEST_DB: 'postgres' },
-                exclude: ['**/*.process.test.ts', 'apps/web/**', '**/node_modules/**'],
+                exclude: ['**/*.process.test.ts', '**/*.pglite.test.ts', 'apps/web/**', '**/node_modules/**'],
               },
             },
           ]
