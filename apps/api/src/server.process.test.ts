@@ -19,7 +19,10 @@ beforeAll(() => {
   const built = spawnSync(process.execPath, ['apps/api/build.mjs', compiledDir], { encoding: 'utf8' });
   expect(built.status, built.stderr).toBe(0);
 });
+const started: ChildProcess[] = [];
 afterAll(() => {
+  // A failed assertion must not leave a server running.
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(compiledDir, { recursive: true, force: true });
 });
@@ -53,6 +56,7 @@ function startServer(port: number, env: Record<string, string> = {}): Proc {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.push(child);
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));

@@ -15,8 +15,12 @@ import { PreparedPglite } from './pglite-prepared';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
-/** The one database type services see, whichever driver is behind it. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/**
+ * The one database type services see, whichever driver is behind it. Without drizzle's relational
+ * API (`db.query.<table>`), which nothing uses: given the schema, drizzle builds a query builder for
+ * each of its tables on every transaction it opens (decision 061).
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
 /** The handle a `db.transaction` callback gets; services that write inside a caller's transaction take it. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -114,7 +118,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = drizzlePg(pool) as unknown as Db;
   return {
     db,
     kind: 'postgres',
@@ -254,7 +258,7 @@ async function openPglite(dataDir: string, sharedBuffersMb?: number, loadDataDir
   }
   // The app's queries go through prepared statements, one exchange each (decision 061); the
   // migrator below keeps PGlite's own client.
-  const db = drizzlePglite(new PreparedPglite(client) as unknown as PGlite, { schema }) as unknown as Db;
+  const db = drizzlePglite(new PreparedPglite(client) as unknown as PGlite) as unknown as Db;
   return {
     db,
     kind: 'pglite',

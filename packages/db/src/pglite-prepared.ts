@@ -1,11 +1,11 @@
 import {
   messages,
   type PGlite,
-  parse,
   protocol,
   type QueryOptions,
   type Results,
   TransactionAbortedError,
+  types,
 } from '@electric-sql/pglite';
 // node-postgres's own conversion of a JavaScript value to a parameter's text, so a value means on
 // PGlite exactly what it means on PostgreSQL, where node-postgres sends it.
@@ -129,7 +129,7 @@ export class PreparedPglite implements QueryClient {
       }
       this.evict();
       if (!this.inTransaction) await this.pg.syncToFs();
-      return parse.parseResults(answer, this.pg.parsers, options)[0] as Results<T>;
+      return toResults<T>(answer, this.pg.parsers, options);
     });
   }
 
@@ -167,4 +167,46 @@ export class PreparedPglite implements QueryClient {
       this.closing.push(name);
     }
   }
+}
+
+type Parsers = Record<number | string, types.Parser>;
+
+/**
+ * The statement's answer as PGlite's `query` gives it: rows (objects or arrays), fields, command,
+ * affected rows and row count, each value through the query's parser for its type, else the
+ * instance's (which knows the array types), else PGlite's defaults. PGlite merges the first two
+ * into a new object on every query, a few hundred keys each time: here they are looked up in turn.
+ */
+function toResults<T>(answer: messages.BackendMessage[], own: Parsers, options?: QueryOptions): Results<T> {
+  const asked = options?.parsers as Parsers | undefined;
+  const fields: { name: string; dataTypeID: number }[] = [];
+  const rows: unknown[] = [];
+  let parsers: (types.Parser | undefined)[] = [];
+  const result: Results<T> = { rows: rows as T[], fields, affectedRows: 0 };
+  for (const m of answer) {
+    if (m instanceof messages.RowDescriptionMessage) {
+      for (const f of m.fields) fields.push({ name: f.name, dataTypeID: f.dataTypeID });
+      parsers = fields.map((f) => asked?.[f.dataTypeID] ?? own[f.dataTypeID] ?? types.parsers[f.dataTypeID]);
+    } else if (m instanceof messages.DataRowMessage) {
+      const values = m.fields.map((v, i) => {
+        const parser = parsers[i];
+        return v === null || !parser ? v : parser(v, fields[i]?.dataTypeID as number);
+      });
+      if (options?.rowMode === 'array') rows.push(values);
+      else {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < fields.length; i++) row[fields[i]?.name as string] = values[i];
+        rows.push(row);
+      }
+    } else if (m instanceof messages.CommandCompleteMessage) {
+      // "SELECT 2", "UPDATE 3", "INSERT 0 5"; other tags end in a word ("CREATE TABLE").
+      const parts = m.text.split(' ');
+      const command = parts[0] as string;
+      const count = Number.parseInt(parts[parts.length - 1] as string, 10);
+      result.command = command;
+      if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command)) result.affectedRows = count;
+      if (!Number.isNaN(count)) result.rowCount = count;
+    }
+  }
+  return result;
 }
