@@ -53,7 +53,8 @@ export async function load(
 /** The production server on a fresh, seeded PGlite (or DATABASE_URL) in its own process. */
 let compiled = false;
 /** The server as `npm start` runs it (decision 061), compiled once per benchmark from the source. */
-function compileServer() {
+export const COMPILED_SERVER = 'apps/api/dist/server.mjs';
+export function compileServer() {
   if (compiled) return;
   const r = spawnSync(process.execPath, ['apps/api/build.mjs'], { stdio: 'inherit' });
   if (r.status !== 0) throw new Error('the server did not compile');
@@ -72,7 +73,7 @@ export async function startServer(
   // Chrome's DevTools), to see where a row's time goes.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   compileServer();
-  const child = spawn(process.execPath, [...profile, 'apps/api/dist/server.mjs'], {
+  const child = spawn(process.execPath, [...profile, COMPILED_SERVER], {
     env: {
       ...process.env,
       // The production configuration, as a deployment would run it.

@@ -16,6 +16,7 @@ import { seedDatabase } from '@app/db/seed';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import { guestCardOrder } from '../apps/api/src/test/guest-order';
 import { freePort, spawnNode, waitReady } from '../apps/api/src/test/processes';
+import { COMPILED_SERVER, compileServer } from './lib';
 
 const SECONDS = Number(process.env.DRILL_SECONDS ?? 60);
 const CLIENTS = Number(process.env.DRILL_CLIENTS ?? 8);
@@ -59,14 +60,19 @@ const productsOf = new Map<string, string[]>();
 }
 
 const port = await freePort();
-const server = spawnNode({
-  PORT: String(port),
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  NODE_ENV: 'production',
-  SESSION_SECRET: randomBytes(32).toString('hex'),
-  SECRETS_KEY: randomBytes(32).toString('hex'),
-});
+// The server as `npm start` runs it.
+compileServer();
+const server = spawnNode(
+  {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    NODE_ENV: 'production',
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+  },
+  [COMPILED_SERVER],
+);
 let code = 1;
 try {
   await waitReady(port, server);
