@@ -43,6 +43,10 @@ function moduleSizes(): Plugin {
  * in the app's modules, so a module depends on the icons it draws and not on the barrel of all
  * 1,600 (what Next.js calls optimizePackageImports). Tree-shaking gave the same code either way;
  * the point is the chunking below, which follows dependencies.
+ *
+ * The server build leaves lucide-react to Node, which loaded the CommonJS barrel: every icon made
+ * at start, about 6 MB of an idle server's heap. There it becomes `lucide-react/icons/heart`, the
+ * package's own export of one icon's ES module (decision 061).
  */
 function lucideDirect(): Plugin {
   // The ES build's barrel (Node's own resolution picks the CommonJS one).
@@ -56,21 +60,23 @@ function lucideDirect(): Plugin {
   return {
     name: 'lucide-direct',
     enforce: 'pre',
-    // The browser build only: the server bundle and the dev server keep the package's own entry.
+    // Builds only: the dev server keeps the package's own entry.
     apply: 'build',
     transform(code, id, options) {
-      if (options?.ssr || !/\/apps\/web\/app\/.*\.tsx?$/.test(id) || !code.includes('lucide-react')) return null;
+      if (!/\/apps\/web\/app\/.*\.tsx?$/.test(id) || !code.includes('lucide-react')) return null;
+      const icon = (file: string) =>
+        options?.ssr ? `lucide-react/icons/${file}` : `lucide-react/dist/esm/icons/${file}.mjs`;
       const out = code.replace(/import\s*\{([^}]+)\}\s*from\s*'lucide-react';/g, (whole, names: string) => {
         const parts = names
           .split(',')
           .map((n) => n.trim())
           .filter(Boolean);
         const direct = parts.map((n) => {
+          // A type (`type LucideIcon`) is erased by the TypeScript step after this one.
+          if (n.startsWith('type ')) return `import ${n.replace('type ', 'type { ')} } from 'lucide-react';`;
           const [name, local = name] = n.split(/\s+as\s+/) as [string, string?];
           const file = files.get(name);
-          return file && !name.startsWith('type ')
-            ? `import ${local} from 'lucide-react/dist/esm/icons/${file}.mjs';`
-            : null;
+          return file ? `import ${local} from '${icon(file)}';` : null;
         });
         return direct.every(Boolean) ? direct.join('') : whole;
       });
