@@ -1,4 +1,4 @@
-import { PGlite, TransactionAbortedError } from '@electric-sql/pglite';
+import { PGlite, TransactionAbortedError, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedPglite } from './pglite-prepared';
 
@@ -38,7 +38,7 @@ describe('PreparedPglite', () => {
       expect(await client.query(select, [[1, 2]], options)).toEqual(own);
     }
     // What drizzle asks for: dates as PostgreSQL writes them, not as Date objects.
-    const asText = { rowMode: 'array' as const, parsers: { [1184]: (v: string) => v } };
+    const asText = { rowMode: 'array' as const, parsers: { [types.TIMESTAMPTZ]: (v: string) => v } };
     expect(await client.query(select, [[1]], asText)).toEqual(await pg.query(select, [[1]], asText));
     const row = (await client.query<{ tags: string[]; meta: unknown }>(select, [[1]])).rows[0];
     expect(row).toMatchObject({ tags: ['a', 'b c'], meta: { x: 1 } });
