@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { hydrated, mailedLinks, STORES, snap } from './helpers';
-import { type Browser, expect, type Page, test } from './test';
 
 /**
  * The access page (decision 027). It turns a seeded store private for a while, so it runs in its

@@ -1,5 +1,5 @@
+import { expect, type Page, request, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
-import { expect, type Page, request, test } from './test';
 
 /**
  * The dashboard home's analytics (issue 17 point 7): two guest orders placed through the HTTP API

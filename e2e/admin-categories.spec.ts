@@ -1,5 +1,5 @@
+import { expect, type Page, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /**
  * The owner's Categories page (issue 16 point 2): a catalog of the test's own on the garden store,

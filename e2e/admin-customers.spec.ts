@@ -1,7 +1,7 @@
 import { request } from 'node:http';
+import { expect, type Page, test } from '@playwright/test';
 import { apiJson, STORES, snap } from './helpers';
 import { PORT } from './playwright.config';
-import { expect, type Page, test } from './test';
 
 /**
  * The owner's customers (issue 17 point 4, decision 045) on the power store: a new shopper account

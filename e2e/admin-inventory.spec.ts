@@ -1,5 +1,5 @@
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { apiJson, expectNoSeriousA11yIssue, STORES, snap } from './helpers';
-import { type Browser, expect, type Page, test } from './test';
 
 /**
  * The owner's inventory (issue 16 point 4): a product is counted down to none without JavaScript and

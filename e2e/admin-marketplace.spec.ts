@@ -1,5 +1,5 @@
+import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, fetchText, hydrated, STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /** Issue 18 point 6: the owner connects the store to Bonanza and gets a product feed for it. */
 

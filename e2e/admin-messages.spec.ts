@@ -1,5 +1,5 @@
+import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /**
  * The contact inbox (issue 17 point 6): a visitor writes through the contact page with an address

@@ -1,6 +1,6 @@
+import { expect, type Page, test } from '@playwright/test';
 import { getDocumentProxy } from 'unpdf';
 import { STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /**
  * The order page (issue 17 point 2) on the lighting store: a guest buys this run's own product

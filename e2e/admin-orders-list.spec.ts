@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { expect, type Page, test } from '@playwright/test';
 import { apiJson, STORES, snap } from './helpers';
 import { PORT } from './playwright.config';
-import { expect, type Page, test } from './test';
 
 /**
  * The owner's orders list (issue 17 point 1, decision 042) on the power store: three guest orders

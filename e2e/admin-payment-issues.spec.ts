@@ -1,6 +1,6 @@
+import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 import { PAYPAL_PORT } from './playwright.config';
-import { expect, type Page, test } from './test';
 
 /**
  * "Payments needing attention" (issue 18 point 4, decision 053) on the power store: empty at first;

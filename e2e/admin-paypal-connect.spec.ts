@@ -1,6 +1,6 @@
+import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 import { PAYPAL_PORT } from './playwright.config';
-import { expect, type Page, test } from './test';
 
 /**
  * PayPal seller onboarding (issue 18 point 1): the garden store's owner connects PayPal through the

@@ -1,6 +1,6 @@
+import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 import { STAND_IN_OWN_APP } from './playwright.config';
-import { expect, type Page, test } from './test';
 
 /**
  * PP_CONFIG in the dashboard (issue 18 point 2, decision 051) on the lighting store: the owner sets

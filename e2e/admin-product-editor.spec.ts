@@ -1,6 +1,6 @@
+import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /**
  * The product editor (issue 16 point 3): the owner creates a product with two uploaded pictures and

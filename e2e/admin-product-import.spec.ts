@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { productCsvFixture } from '../apps/api/src/test/product-csv-fixture';
 import { STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /** Issue 16 points 6 and 9: the owner imports a product CSV (dry run, run, progress, error report). */
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
 import { hydrated, STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /**
  * Issue 16 points 3, 5 and 6 (decision 036): the owner's product list on power.localhost. The spec

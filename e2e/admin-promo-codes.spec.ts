@@ -1,5 +1,5 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
-import { expect, type Locator, type Page, test } from './test';
 
 /**
  * Promo codes in the dashboard (issue 17 point 5): the owner of the garden store creates a code of

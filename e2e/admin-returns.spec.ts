@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
-import { type Browser, expect, type Page, test } from './test';
 
 /**
  * Returns, the store's side (issue 17 point 3), on the garden store: the shopper asks to return one

@@ -1,5 +1,5 @@
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { apiJson, expectNoSeriousA11yIssue, STORES, snap } from './helpers';
-import { type Browser, expect, type Page, test } from './test';
 
 /**
  * Review moderation (issue 17 point 6): the owner hides a review and it leaves the product page and

@@ -1,6 +1,6 @@
+import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { fetchText, STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /**
  * Issue 16: the storefront follows the owner's catalog at once. Only products this spec makes are

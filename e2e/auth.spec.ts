@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
 import { confirmFromMail, STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /** Browser tests of accounts: log in, land where the guard sent you from, the header menu, logout, sign-up. */
 

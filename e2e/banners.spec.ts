@@ -1,6 +1,6 @@
+import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /**
  * The owner's banners page (issue 15 point 3): uploading a picture, the draft, reordering by

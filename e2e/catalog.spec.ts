@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { apiJson, fetchText, holdApp, hydrated, STORES, snap } from './helpers';
-import { expect, type Locator, type Page, test } from './test';
 
 /** The catalog pages of the storefront: home shelves, category, product, search, FAQs, CMS, contact. */
 

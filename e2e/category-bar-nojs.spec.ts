@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
+import { expect, type Locator, test } from '@playwright/test';
 import { apiJson, fetchText, STORES, type StoreName, snap } from './helpers';
-import { expect, type Locator, test } from './test';
 
 interface Catalog {
   prodCatalogId: string;

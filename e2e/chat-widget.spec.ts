@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from './test';
+import { expect, test } from '@playwright/test';
 
 /**
  * The chat widget (SPEC.md section 1) on a server of this spec's own, whose garden store has a

@@ -1,6 +1,6 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { confirmFromMail, STORES, type StoreName, snap } from './helpers';
 import { connectPayPal } from './paypal-connect';
-import { expect, type Locator, type Page, test } from './test';
 
 /** Buying: a guest with the test card on one store, a signed-in shopper with a saved address on another. */
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { apiJson, STORE_NAMES, STORES, type StoreName } from './helpers';
-import { expect, type Locator, type Page, test } from './test';
 
 const API = '/skulocity/api/v1/public/ecommerce';
 interface Summary {

@@ -1,6 +1,6 @@
 import { formatMoney } from '@app/contracts/client';
+import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /** The owner's dashboard: its home's figures, its menu by keyboard and on a phone, and who is let in. */
 

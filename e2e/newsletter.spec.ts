@@ -1,5 +1,5 @@
+import { expect, test } from '@playwright/test';
 import { hydrated, STORES, snap } from './helpers';
-import { expect, test } from './test';
 
 const footerForm = (page: import('@playwright/test').Page) =>
   page.getByRole('contentinfo').getByRole('textbox', { name: 'Email address' });

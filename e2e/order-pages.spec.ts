@@ -1,5 +1,5 @@
+import { expect, type Page, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /**
  * What a demanding shopper noticed on the order pages (issue 14): the state of the address, links

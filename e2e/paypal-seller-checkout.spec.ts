@@ -1,7 +1,7 @@
+import { expect, type Page, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
 import { connectPayPal } from './paypal-connect';
 import { PAYPAL_PORT } from './playwright.config';
-import { expect, type Page, test } from './test';
 
 /**
  * Issue 18 point 5: PayPal without JavaScript. The checkout form's PayPal choice is a plain form

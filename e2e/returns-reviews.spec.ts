@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
 import { apiJson, fetchText, STORES, snap } from './helpers';
 import { PORT } from './playwright.config';
-import { expect, type Page, test } from './test';
 
 /**
  * Returns and reviews with the seeded history of shopper@lighting.test (the auth tests only log it

@@ -1,5 +1,5 @@
+import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, hydrated, STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /**
  * CMS pages (issue 15 point 4): the owner writes a page in the rich-text editor, previews it as a

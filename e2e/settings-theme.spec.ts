@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { confirmFromMail, hydrated, STORES, snap } from './helpers';
-import { type Browser, expect, type Page, test } from './test';
 
 /**
  * The theme and store details editors (issue 15): a change is a draft that only the owner's

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
 import { apiJson, fetchText, holdApp, hydrated, STORE_NAMES, STORES, type StoreName, snap } from './helpers';
 import { PORT } from './playwright.config';
-import { expect, type Page, test } from './test';
 
 interface Category {
   productCategoryId: string;

@@ -1,5 +1,5 @@
+import { expect, type Page, test } from '@playwright/test';
 import { fetchText, STORES, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /** Issue 15 points 7 and 8: the owner's sitemap (Search engines) and the danger zone's cancel request. */
 

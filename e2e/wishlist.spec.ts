@@ -1,5 +1,5 @@
+import { expect, type Page, test } from '@playwright/test';
 import { apiJson, confirmFromMail, STORES, type StoreName, snap } from './helpers';
-import { expect, type Page, test } from './test';
 
 /**
  * The wishlist: a guest's heart goes through login (or sign-up) and comes back saved; the account

@@ -87,9 +87,8 @@ function lucideDirect(): Plugin {
 
 /**
  * Two chunks of our own making; everything else Rollup splits as it does by default.
- * - `framework`: Preact (React's API in the browser, decision 062) and React Router. Every page
- *   loads both; as three files (the entry, "jsx-runtime", a small "index") React's compressed
- *   1.6 KB worse than as one.
+ * - `framework`: React, React DOM and React Router. Every page loads all three; as three files
+ *   (the entry, "jsx-runtime", a small "index") they compressed 1.6 KB worse than as one.
  * - `shell`: the app's own modules the root route imports (header, footer, category bar, toasts and
  *   their helpers), the icons they draw and lucide's icon-drawing code. Every page loads them, as
  *   the root is every page's parent; Rollup made two dozen chunks of them, most a few hundred bytes
@@ -142,38 +141,13 @@ type ModuleInfoOf = (
 ) => { importedIds: readonly string[]; code: string | null; exports?: readonly string[] | null } | null;
 const ROOT = fileURLToPath(new URL('app/root.tsx', import.meta.url));
 const CONTRACTS_CLIENT = fileURLToPath(new URL('../../packages/contracts/src/client.ts', import.meta.url));
-const FRAMEWORK = /\/node_modules\/(preact|react|react-dom|react-router|scheduler|cookie|set-cookie-parser)\//;
+const FRAMEWORK = /\/node_modules\/(react|react-dom|react-router|scheduler|cookie|set-cookie-parser)\//;
 const LUCIDE_ICON = /\/node_modules\/lucide-react\/dist\/esm\/icons\/[\w-]+\.mjs$/;
 const LUCIDE_CORE =
   /\/node_modules\/lucide-react\/dist\/esm\/(shared\/|createLucideIcon|Icon\.|defaultAttributes|context)/;
 
-/**
- * The browser build runs React's API on Preact (preact/compat): the same components, about 45 KB
- * brotli of framework in place of about 95 (decision 062). The server keeps React 19, so the HTML
- * is React's; app/entry.client.tsx hydrates it with Preact. Builds only: nothing here runs Vite's
- * dev server, and there one alias would apply to both sides.
- */
-function preactInBrowser(): Plugin {
-  return {
-    name: 'preact-in-browser',
-    config(_config, env) {
-      if (env.command !== 'build' || env.isSsrBuild) return;
-      return {
-        resolve: {
-          alias: [
-            { find: /^react$/, replacement: 'preact/compat' },
-            { find: /^react-dom$/, replacement: 'preact/compat' },
-            { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-            { find: /^react\/jsx-(dev-)?runtime$/, replacement: 'preact/jsx-runtime' },
-          ],
-        },
-      };
-    },
-  };
-}
-
 export default defineConfig({
-  plugins: [preactInBrowser(), lucideDirect(), tailwindcss(), reactRouter(), moduleSizes()],
+  plugins: [lucideDirect(), tailwindcss(), reactRouter(), moduleSizes()],
   // The hot-reload socket listens on loopback only (it opens on every interface otherwise).
   server: { host: '127.0.0.1', hmr: { host: '127.0.0.1' } },
   build: {

@@ -94,13 +94,11 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        {/* A React 19 stylesheet resource (precedence): hoisted ahead of the scripts' modulepreloads,
-            so the one render-blocking request is not queued behind them. Written where React's
-            server puts it, before the other <meta> and <link>s, since Preact matches the server's
-            head to this one by tag name, in order (entry.client.tsx, decision 062). */}
-        <link rel="stylesheet" href={stylesheet} precedence="default" />
         {store && <meta name="theme-color" content={`rgb(${store.themeColors.primary})`} />}
         <link rel="icon" href={store?.logo.url ?? '/favicon.svg'} />
+        {/* A React 19 stylesheet resource (precedence): hoisted ahead of the scripts' modulepreloads,
+            so the one render-blocking request is not queued behind them. */}
+        <link rel="stylesheet" href={stylesheet} precedence="default" />
         <Meta />
         <Links />
         {/* After the stylesheet, so the store's colours win over the built-in defaults. */}

@@ -1,6 +1,6 @@
 import type { SessionUser } from '@app/contracts';
 import { ChevronDown, CircleUser } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { markLogout } from '../../lib/stored-values';
 import { PostForm } from '../ui/post-form';
@@ -10,9 +10,7 @@ export function UserMenu({ user, template }: { user: SessionUser | null; templat
   const location = useLocation();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  // A fixed id, not useId() (server and browser number those differently, decision 062); the
-  // header has one user menu.
-  const menuId = 'user-menu';
+  const menuId = useId();
 
   useEffect(() => setOpen(false), [location.pathname]);
   useEffect(() => {

@@ -21,7 +21,7 @@ import {
   Wallet,
   Warehouse,
 } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 
 interface NavItem {
@@ -159,9 +159,7 @@ export function DashboardMenu({ permissions }: { permissions: readonly string[] 
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  // A fixed id, not useId() (server and browser number those differently, decision 062); the
-  // dashboard has one menu.
-  const menuId = 'dashboard-menu';
+  const menuId = useId();
   const current = currentNavItem(pathname);
   // A page was chosen (or the back button used): the menu has done its job.
   useEffect(() => setOpen(false), [pathname]);

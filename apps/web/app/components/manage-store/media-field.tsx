@@ -1,7 +1,7 @@
 import type { MediaItem } from '@app/contracts';
 import { CSRF_HEADER, MEDIA_ACCEPT, MEDIA_UPLOAD_MAX_BYTES } from '@app/contracts/client';
 import { ImagePlus, Loader2 } from 'lucide-react';
-import { type ChangeEvent, useRef, useState } from 'react';
+import { type ChangeEvent, useId, useRef, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import type { loader as rootLoader } from '../../root';
 
@@ -45,9 +45,7 @@ export function MediaField({
   hint?: string;
 }) {
   const root = useRouteLoaderData<typeof rootLoader>('root');
-  // From the field's name, not useId(): the server's React and the browser's Preact number useId()
-  // differently, so an id made there would not match the one in the server's HTML (decision 062).
-  const id = `media-${name}`;
+  const id = useId();
   const fileRef = useRef<HTMLInputElement>(null);
   const [uploaded, setUploaded] = useState<MediaItem[]>([]);
   const [selected, setSelected] = useState<string>(current?.mediaId ?? '');

@@ -1,6 +1,6 @@
 import type { ContactResult } from '@app/contracts';
 import { CircleCheck, Mail, MapPin, Phone } from 'lucide-react';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { data, Link, useNavigation, useRouteLoaderData } from 'react-router';
 import { ADDRESS_PLACEHOLDER, EMAIL_PLACEHOLDER, PHONE_PLACEHOLDER } from '../../components/layout/footer';
 import { PageContainer, PageTitle } from '../../components/ui/page';
@@ -51,8 +51,7 @@ function TextField({
   minLength?: number;
   hint?: string;
 }) {
-  // From the field's name, not useId() (server and browser number those differently, decision 062).
-  const id = `contact-${name}`;
+  const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
