@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // on a real PostgreSQL (DESIGN.md section 2). `*.postgres.test.ts` are about what only PostgreSQL
 // has (several app processes on one database, LISTEN/NOTIFY): they run in the postgres project only;
 // `*.pglite.test.ts` are about the embedded database's own client and run in the pglite project only.
-const include = ['packages/**/*.test.ts', 'apps/api/**/*.test.ts', 'apps/web/app/**/*.test.ts'];
+const include = ['packages/**/*.test.ts', 'apps/api/**/*.test.ts', 'apps/web/app/**/*.test.ts', 'scripts/**/*.test.ts'];
 const common = {
   include,
   setupFiles: ['apps/api/src/test/setup.ts'],

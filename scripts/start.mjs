@@ -1,16 +1,18 @@
-// `npm start`: build the storefront if it is not built yet, compile the server, then serve every
-// store on one port.
+// `npm start`: build the storefront if it is not built or older than its sources, compile the
+// server, then serve every store on one port.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
+import { webBuildStale } from './web-build-stale.mjs';
 
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
-if (existsSync('apps/web/package.json') && !existsSync('apps/web/build/server/index.js')) {
-  console.log('Building the storefront (first start only)…');
+const stale = existsSync('apps/web/package.json') ? webBuildStale(process.cwd()) : null;
+if (stale) {
+  console.log(`Building the storefront (${stale})…`);
   run('npm', ['run', 'build', '--workspaces', '--if-present']);
 } else {
   // The server is compiled on every start (well under a second), so it is never older than its source.
