@@ -15,8 +15,9 @@ const common = {
 
 export default defineConfig({
   test: {
-    // Migrates and seeds once the databases each test file copies (packages/db/src/testing.ts).
-    globalSetup: ['packages/db/src/testing-templates.ts'],
+    // Migrates and seeds once the databases each test file copies (packages/db/src/testing.ts), and
+    // compiles the server the process drills start (apps/api/src/test/processes.ts).
+    globalSetup: ['packages/db/src/testing-templates.ts', 'apps/api/src/test/compiled-server-setup.ts'],
     projects: [
       {
         test: {

@@ -1,67 +1,28 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type IncomingHttpHeaders, request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { guestCardOrder } from './test/guest-order';
+import { freePort, type Proc, spawnNode, waitReady } from './test/processes';
 
 // The real server as a separate process, compiled as `npm start` runs it (decision 061): start-up
 // with migrations and the seed, host routing over HTTP, an invoice from a worker thread, the PGlite
 // lock, data kept across a restart, and a clean SIGTERM. Runs on PGlite: it is about the process.
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sf-proc-'));
-// Inside the repository, as the bundle finds its packages from where it lies; apart from
-// apps/api/dist, which `npm start` and the browser tests use.
-const compiledDir = join('node_modules', '.cache', `compiled-server-${process.pid}`);
-beforeAll(() => {
-  const built = spawnSync(process.execPath, ['apps/api/build.mjs', compiledDir], { encoding: 'utf8' });
-  expect(built.status, built.stderr).toBe(0);
-});
 const started: ChildProcess[] = [];
 afterAll(() => {
   // A failed assertion must not leave a server running.
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
-  rmSync(compiledDir, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
 function startServer(port: number, env: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, [join(compiledDir, 'server.mjs')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(child);
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exited };
+  const proc = spawnNode({ PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', ...env });
+  started.push(proc.child);
+  return proc;
 }
 
 interface Answer {
@@ -92,18 +53,6 @@ function send(
   });
 }
 const get = (port: number, path: string, host = 'localhost') => send(port, path, host);
-
-async function waitReady(port: number, proc: Proc, ms = 60_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (proc.child.exitCode !== null) throw new Error(`server exited early:\n${proc.output()}`);
-    try {
-      if ((await get(port, '/readyz')).status === 200) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server not ready in time:\n${proc.output()}`);
-}
 
 describe('server process', () => {
   it('starts, serves each store by host, refuses a second process on the same data, keeps data, stops on SIGTERM', async () => {

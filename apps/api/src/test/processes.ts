@@ -1,8 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { createServer } from 'node:net';
+import { COMPILED_SERVER_ENV } from './compiled-server-setup';
 
 /** What process drills share: a free port, the real server as a child, and plain HTTP to it. */
+
+/** The server compiled as `npm start` runs it, by Vitest's global setup (compiled-server-setup.ts). */
+export function compiledServer(): string {
+  const path = process.env[COMPILED_SERVER_ENV];
+  if (!path) throw new Error(`${COMPILED_SERVER_ENV} is not set: run the drills through Vitest (vitest.config.ts)`);
+  return path;
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -19,8 +27,8 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-/** Spawns `args` under node (by default the real server, server.ts) with its output captured. */
-export function spawnNode(env: Record<string, string>, args = ['--import', 'tsx', 'apps/api/src/server.ts']): Proc {
+/** Spawns `args` under node (by default the real server, compiled) with its output captured. */
+export function spawnNode(env: Record<string, string>, args = [compiledServer()]): Proc {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
