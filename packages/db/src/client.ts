@@ -12,9 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireDirLock } from './lock';
 import { PreparedPglite } from './pglite-prepared';
-import * as schema from './schema/index';
 
-export type Schema = typeof schema;
 /**
  * The one database type services see, whichever driver is behind it. Without drizzle's relational
  * API (`db.query.<table>`), which nothing uses: given the schema, drizzle builds a query builder for
@@ -126,7 +124,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       const client = await pool.connect();
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-        await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+        await migratePg(drizzlePg(client), { migrationsFolder });
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
         client.release();
@@ -263,7 +261,7 @@ async function openPglite(dataDir: string, sharedBuffersMb?: number, loadDataDir
     db,
     kind: 'pglite',
     async migrate() {
-      await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+      await migratePglite(drizzlePglite(client), { migrationsFolder });
     },
     async ping() {
       await db.execute(sql`SELECT 1`);
