@@ -177,6 +177,9 @@ type Parsers = Record<number | string, types.Parser>;
  * instance's (which knows the array types), else PGlite's defaults. PGlite merges the first two
  * into a new object on every query, a few hundred keys each time: here they are looked up in turn.
  */
+/** The command tags whose count is rows written (PGlite's `affectedRows`). */
+const ROW_WRITING_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
+
 function toResults<T>(answer: messages.BackendMessage[], own: Parsers, options?: QueryOptions): Results<T> {
   const asked = options?.parsers as Parsers | undefined;
   const fields: { name: string; dataTypeID: number }[] = [];
@@ -204,7 +207,7 @@ function toResults<T>(answer: messages.BackendMessage[], own: Parsers, options?:
       const command = parts[0] as string;
       const count = Number.parseInt(parts[parts.length - 1] as string, 10);
       result.command = command;
-      if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command)) result.affectedRows = count;
+      if (ROW_WRITING_COMMANDS.has(command)) result.affectedRows = count;
       if (!Number.isNaN(count)) result.rowCount = count;
     }
   }
