@@ -41,4 +41,23 @@ describe('StoreValues', () => {
     await values.get('a', async () => ++n);
     expect(await values.get('a', async () => ++n)).toBe(2);
   });
+
+  it('past its bound, makes room by the store used least recently, not by forgetting all', async () => {
+    const values = new StoreValues<string>(60_000, 2);
+    const reads: string[] = [];
+    const read = (tenantId: string) => async () => {
+      reads.push(tenantId);
+      return `${tenantId} data`;
+    };
+    await values.get('busy', read('busy'));
+    await values.get('quiet', read('quiet'));
+    await values.get('busy', read('busy')); // used again: now the most recent
+    await values.get('new', read('new')); // a third store: 'quiet' makes room
+    expect(reads).toEqual(['busy', 'quiet', 'new']);
+    expect(await values.get('busy', read('busy'))).toBe('busy data');
+    expect(await values.get('new', read('new'))).toBe('new data');
+    expect(reads).toEqual(['busy', 'quiet', 'new']); // both still kept
+    await values.get('quiet', read('quiet'));
+    expect(reads).toEqual(['busy', 'quiet', 'new', 'quiet']); // it was the one evicted
+  });
 });

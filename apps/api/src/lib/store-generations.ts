@@ -28,8 +28,9 @@ export class StoreGenerations {
 /**
  * One value per store read from the database and kept for a while (a word list, a category list):
  * read again after `ttlMs` or once `drop` names the store. A read that overlapped a `drop` may hold
- * the old data: it answers the request that made it but is not kept. At most `maxStores` are kept;
- * past that the list starts over (these values are cheap to read again).
+ * the old data: it answers the request that made it but is not kept. At most `maxStores` are kept:
+ * past that, the store used least recently makes room, so the busy stores of a process serving
+ * thousands keep theirs.
  */
 export class StoreValues<T> {
   private kept = new Map<string, { value: T; expires: number }>();
@@ -42,11 +43,17 @@ export class StoreValues<T> {
 
   async get(tenantId: string, read: () => Promise<T>): Promise<T> {
     const hit = this.kept.get(tenantId);
-    if (hit && hit.expires > Date.now()) return hit.value;
+    if (hit && hit.expires > Date.now()) {
+      // A Map iterates in insertion order: moved to the end, the first key is the least recently used.
+      this.kept.delete(tenantId);
+      this.kept.set(tenantId, hit);
+      return hit.value;
+    }
     const before = this.generations.of(tenantId);
     const value = await read();
     if (this.generations.of(tenantId) === before) {
-      if (this.kept.size >= this.maxStores && !this.kept.has(tenantId)) this.kept.clear();
+      this.kept.delete(tenantId);
+      if (this.kept.size >= this.maxStores) this.kept.delete(this.kept.keys().next().value as string);
       this.kept.set(tenantId, { value, expires: Date.now() + this.ttlMs });
     }
     return value;
