@@ -86,6 +86,22 @@ const IN_DOUBT_AFTER_MS = 2 * 60_000;
 /** How long a retry waits for the same order's checkout still running in another request. */
 const RETRY_WAIT_MS = 5_000;
 
+/**
+ * What an order keeps of cart line `i`, numbered from 1: written by reserve, and the same fields
+ * in the answer of the request that placed it.
+ */
+function orderLineOf(l: Cart['lines'][number], i: number) {
+  return {
+    lineNo: i + 1,
+    productId: l.productId,
+    productName: l.productName,
+    optionsText: l.optionsText,
+    quantity: l.quantity,
+    unitPrice: l.unitPrice,
+    lineTotal: l.lineTotal,
+  };
+}
+
 /** One way of paying, as the place-order steps see it. */
 interface Payer {
   providerId: string;
@@ -221,19 +237,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     const lines = tx.$with('placed_lines', {}).as(
       tx
         .insert(schema.orderLines)
-        .values(
-          a.cart.lines.map((l, i) => ({
-            tenantId: ctx.tenantId,
-            orderId: a.orderId,
-            lineNo: i + 1,
-            productId: l.productId,
-            productName: l.productName,
-            optionsText: l.optionsText,
-            quantity: l.quantity,
-            unitPrice: l.unitPrice,
-            lineTotal: l.lineTotal,
-          })),
-        )
+        .values(a.cart.lines.map((l, i) => ({ tenantId: ctx.tenantId, orderId: a.orderId, ...orderLineOf(l, i) })))
         .getSQL(),
     );
     const [placed] = await tx
@@ -702,18 +706,8 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         answer = await deps.orders.placed(ctx, orderId, !buyer.userId, {
           row: moved.order,
           history: [written.placedEntry, moved.entry],
-          // As reserve wrote them, numbered from 1, with the product link and picture the cart showed.
-          lines: written.lines.map((l, i) => ({
-            lineNo: i + 1,
-            productId: l.productId,
-            productName: l.productName,
-            slug: l.slug,
-            imageUrl: l.imageUrl,
-            optionsText: l.optionsText,
-            quantity: l.quantity,
-            unitPrice: l.unitPrice,
-            lineTotal: l.lineTotal,
-          })),
+          // As reserve wrote them, with the product link and picture the cart showed.
+          lines: written.lines.map((l, i) => ({ ...orderLineOf(l, i), slug: l.slug, imageUrl: l.imageUrl })),
         });
         // A receipt that cannot be written (a template's bug) never undoes a paid order: logged, not sent.
         let receipt: ReturnType<typeof receiptOf> | null = null;
