@@ -374,7 +374,6 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
 
   return {
     findCart,
-    price,
     findAndPrice,
 
     async view(ctx: TenantContext, owner: CartOwner): Promise<Cart> {
