@@ -74,17 +74,7 @@ function NoScriptNotices({ notices }: { notices: string[] | null }) {
   return (
     <noscript>
       {notices?.map((message) => (
-        <div
-          key={message}
-          role="status"
-          data-kind="success"
-          className={`animate-notice-out flex items-start gap-3 rounded-lg border border-l-4 border-slate-200 bg-white p-4 shadow-lg ${TONE.success}`}
-        >
-          <div className="min-w-0 flex-1">
-            <p className="text-sm font-semibold text-slate-900">{SPEC.success.header}</p>
-            <p className="mt-0.5 text-sm text-slate-700">{message}</p>
-          </div>
-        </div>
+        <ToastCard key={message} kind="success" message={message} className="animate-notice-out" />
       ))}
     </noscript>
   );
@@ -100,31 +90,58 @@ const TONE: Record<ToastKind, string> = {
 };
 
 function ToastItem({ toast, onDone }: { toast: Toast; onDone: (id: number) => void }) {
-  const { header, ms } = SPEC[toast.kind];
+  const { ms } = SPEC[toast.kind];
   useEffect(() => {
     const timer = setTimeout(() => onDone(toast.id), ms);
     return () => clearTimeout(timer);
   }, [toast.id, ms, onDone]);
   const Icon = ICON[toast.kind];
   return (
+    <ToastCard
+      kind={toast.kind}
+      message={toast.message}
+      className="pointer-events-auto"
+      icon={<Icon aria-hidden className="mt-0.5 size-5 shrink-0 text-slate-500" />}
+      action={
+        <button
+          type="button"
+          onClick={() => onDone(toast.id)}
+          className="rounded p-0.5 text-slate-400 hover:text-slate-700"
+          aria-label="Dismiss notification"
+        >
+          <X aria-hidden className="size-4" />
+        </button>
+      }
+    />
+  );
+}
+
+/** One notice's card, shared by the live toasts and the ones shown without JavaScript. */
+function ToastCard({
+  kind,
+  message,
+  className,
+  icon,
+  action,
+}: {
+  kind: ToastKind;
+  message: string;
+  className: string;
+  icon?: ReactNode;
+  action?: ReactNode;
+}) {
+  return (
     <div
-      role={toast.kind === 'error' ? 'alert' : 'status'}
-      data-kind={toast.kind}
-      className={`pointer-events-auto flex items-start gap-3 rounded-lg border border-l-4 border-slate-200 bg-white p-4 shadow-lg ${TONE[toast.kind]}`}
+      role={kind === 'error' ? 'alert' : 'status'}
+      data-kind={kind}
+      className={`${className} flex items-start gap-3 rounded-lg border border-l-4 border-slate-200 bg-white p-4 shadow-lg ${TONE[kind]}`}
     >
-      <Icon aria-hidden className="mt-0.5 size-5 shrink-0 text-slate-500" />
+      {icon}
       <div className="min-w-0 flex-1">
-        <p className="text-sm font-semibold text-slate-900">{header}</p>
-        <p className="mt-0.5 text-sm text-slate-700">{toast.message}</p>
+        <p className="text-sm font-semibold text-slate-900">{SPEC[kind].header}</p>
+        <p className="mt-0.5 text-sm text-slate-700">{message}</p>
       </div>
-      <button
-        type="button"
-        onClick={() => onDone(toast.id)}
-        className="rounded p-0.5 text-slate-400 hover:text-slate-700"
-        aria-label="Dismiss notification"
-      >
-        <X aria-hidden className="size-4" />
-      </button>
+      {action}
     </div>
   );
 }
