@@ -35,8 +35,15 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await setStock(5);
-  // Both start from what the database holds now.
+  // Both start from what the database holds now. b may show 5 already (the test before left it so),
+  // so wait until b has heard this event too: arriving later, it would be heard by the next test.
+  let heard = false;
+  const off = b.app.events.on('stock.changed', () => {
+    heard = true;
+  });
   a.app.events.emit('stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
+  await until(() => heard);
+  off();
   await until(async () => (await shown(b.app)).search === 5);
 });
 
