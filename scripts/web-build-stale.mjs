@@ -6,6 +6,8 @@ import { join } from 'node:path';
 /** What the storefront build is made from, relative to the repository's root. */
 export const WEB_BUILD_INPUTS = [
   'apps/web/app',
+  // Copied into the build as it is (the favicon, robots.txt).
+  'apps/web/public',
   'apps/web/vite.config.ts',
   'apps/web/react-router.config.ts',
   'apps/web/package.json',

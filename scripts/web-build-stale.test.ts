@@ -24,7 +24,7 @@ function tree(files: Record<string, number>) {
   }
   // Directories as old as the oldest file: as after a clone, nothing added since.
   const oldest = now - Math.max(...Object.values(files)) * HOUR;
-  for (const dir of ['apps/web/app/routes', 'apps/web/app', 'packages/contracts/src'])
+  for (const dir of ['apps/web/app/routes', 'apps/web/app', 'apps/web/public', 'packages/contracts/src'])
     if (Object.keys(files).some((f) => f.startsWith(`${dir}/`))) utimesSync(join(root, dir), oldest, oldest);
   return root;
 }
@@ -53,13 +53,20 @@ describe('webBuildStale', () => {
     expect(webBuildStale(root)).toBe('apps/web/app/routes/home.tsx changed since the last build');
   });
 
-  it('rebuilds for a changed contract the pages import, and for a removed page', () => {
+  it('rebuilds for a changed contract the pages import, a changed public file, and a removed page', () => {
     const contract = tree({
       'apps/web/app/root.tsx': 3,
       'packages/contracts/src/money.ts': 0,
       'apps/web/build/server/index.js': 1,
     });
     expect(webBuildStale(contract)).toBe('packages/contracts/src/money.ts changed since the last build');
+
+    const icon = tree({
+      'apps/web/app/root.tsx': 3,
+      'apps/web/public/favicon.svg': 0,
+      'apps/web/build/server/index.js': 1,
+    });
+    expect(webBuildStale(icon)).toBe('apps/web/public/favicon.svg changed since the last build');
 
     const removed = tree({
       'apps/web/app/root.tsx': 3,
