@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireDirLock } from './lock';
+import { prepareEveryStatement } from './pg-prepared';
 import { PreparedPglite } from './pglite-prepared';
 
 /**
@@ -115,6 +116,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // release (it is no longer queryable) and connects afresh when the database is back.
   pool.on('connect', (client) => {
     client.on('error', () => {});
+    prepareEveryStatement(client);
   });
   const db = drizzlePg(pool) as unknown as Db;
   return {
