@@ -9,7 +9,7 @@ import {
   type ShippingRate,
 } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
-import { type Db, schema } from '@app/db';
+import { type Db, insertWhere, schema } from '@app/db';
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, signedInUser, systemContext, type TenantContext } from '../../lib/context';
@@ -17,7 +17,7 @@ import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { Emitter } from '../../lib/events/index';
 import { type AddressesService, checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, cartOwnerOf, evaluatePromo } from '../cart/index';
-import { changeStock } from '../inventory/index';
+import { changeStock, changeStockAlong } from '../inventory/index';
 import type { MailQueue } from '../mail/index';
 import { historyActor, type OrderHistoryRow, type OrdersService, transitionOrder } from '../orders/index';
 import type { CardsService } from '../payments/index';
@@ -95,7 +95,7 @@ function orderLineOf(l: Cart['lines'][number], i: number) {
     lineNo: i + 1,
     productId: l.productId,
     productName: l.productName,
-    optionsText: l.optionsText,
+    optionsText: l.optionsText ?? null,
     quantity: l.quantity,
     unitPrice: l.unitPrice,
     lineTotal: l.lineTotal,
@@ -208,10 +208,15 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     return { cart, cartRow, quote: quote(cart, rate.rate, tax), method: rate.name };
   }
 
-  /** Step 1: takes the stock and the promo use and writes the order, or nothing at all. */
+  /**
+   * Step 1: takes the stock and the promo use and writes the order, or nothing at all. Without a
+   * promo code, `db` is the database and the step is one statement with no transaction around it:
+   * the order, its lines, its first history row, the stock and its movements (decision 064). With
+   * one, `db` is a transaction, and the code's use is written in it after that statement.
+   */
   async function reserve(
     ctx: TenantContext,
-    tx: Tx,
+    db: Db,
     a: {
       orderId: string;
       buyer: Buyer;
@@ -227,42 +232,43 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       paymentProvider: string;
       paymentAccount: string | null;
     },
-  ) {
-    // First the order: its key's unique index turns a retry away before anything is taken. Its lines
-    // and first history row before the stock, so the product rows, which every order of a popular
-    // product waits for, stay locked for as few statements as possible (the take, then the commit).
-    // The three inserts are one statement (PostgreSQL runs every data-modifying WITH; the lines'
-    // foreign key to the order is checked at the statement's end): one round trip instead of three.
-    const order = tx.$with('placed_order', {}).as(tx.insert(o).values(orderRow(ctx, a)).getSQL());
-    const lines = tx.$with('placed_lines', {}).as(
-      tx
-        .insert(schema.orderLines)
-        .values(a.cart.lines.map((l, i) => ({ tenantId: ctx.tenantId, orderId: a.orderId, ...orderLineOf(l, i) })))
-        .getSQL(),
-    );
-    const [placed] = await tx
-      .with(order, lines)
-      .insert(schema.orderStatusHistory)
-      .values({
-        tenantId: ctx.tenantId,
-        orderId: a.orderId,
-        seq: 1,
-        status: 'placed',
-        note: 'Order placed',
-        ...historyActor(acting(ctx)),
-      })
-      .returning();
-    // Through the books (modules/inventory): every line's take and its SOLD movements, all or nothing.
-    // Atomic per product: a take only happens while enough is left, so concurrent orders cannot oversell.
-    const taken = await changeStock(
-      tx,
+  ): Promise<OrderHistoryRow> {
+    const placed = {
+      tenantId: ctx.tenantId,
+      orderId: a.orderId,
+      seq: 1,
+      status: 'placed',
+      fromStatus: null,
+      note: 'Order placed',
+      reason: null,
+      ...historyActor(acting(ctx)),
+    };
+    // One take per product: two lines of one product (other options) take their sum, in one movement.
+    const units = new Map<string, number>();
+    for (const l of a.cart.lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
+    // Through the books (modules/inventory): the take and its SOLD movements, and with them the order,
+    // all or nothing. Atomic per product: a take only happens while enough is left, so concurrent
+    // orders cannot oversell. The order's key's unique index turns a retry away (an error, so the
+    // statement writes nothing). In one statement, the product rows, which every order of a popular
+    // product waits for, are locked only until the statement ends: no trip back here before COMMIT.
+    const taken = await changeStockAlong(
+      db,
       ctx,
-      a.cart.lines.map((l) => ({
-        productId: l.productId,
-        delta: -l.quantity,
+      [...units].map(([productId, quantity]) => ({
+        productId,
+        delta: -quantity,
         reason: 'SOLD' as const,
         orderId: a.orderId,
       })),
+      (ok) => [
+        insertWhere(o, [orderRow(ctx, a)], ok),
+        insertWhere(
+          ol,
+          a.cart.lines.map((l, i) => ({ tenantId: ctx.tenantId, orderId: a.orderId, ...orderLineOf(l, i) })),
+          ok,
+        ),
+        insertWhere(schema.orderStatusHistory, [placed], ok),
+      ],
     );
     if (!taken.ok) {
       const name = a.cart.lines.find((l) => l.productId === taken.productId)?.productName ?? 'An item';
@@ -271,7 +277,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     if (a.cartRow.promoCode) {
       const code = a.cartRow.promoCode;
       // The row lock of this update serialises uses of one code: usage limits hold under concurrency.
-      const [row] = await tx
+      const [row] = await db
         .update(pc)
         .set({ timesUsed: sql`${pc.timesUsed} + 1` })
         .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, code)))
@@ -281,7 +287,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       if (!check.ok) throw new AppError(422, 'PROMO_INVALID', check.message);
       const customerKey = a.buyer.userId ? `user:${a.buyer.userId}` : `email:${a.email.toLowerCase()}`;
       if (row?.perCustomerLimit != null) {
-        const [{ n } = { n: 0 }] = await tx
+        const [{ n } = { n: 0 }] = await db
           .select({ n: count() })
           .from(pr)
           .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.code, code), eq(pr.customerKey, customerKey)));
@@ -293,9 +299,9 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
           );
         }
       }
-      await tx.insert(pr).values({ tenantId: ctx.tenantId, orderId: a.orderId, code, customerKey });
+      await db.insert(pr).values({ tenantId: ctx.tenantId, orderId: a.orderId, code, customerKey });
     }
-    return placed as OrderHistoryRow;
+    return { ...placed, createdAt: taken.at };
   }
 
   function orderRow(ctx: TenantContext, a: Parameters<typeof reserve>[2]): typeof o.$inferInsert {
@@ -628,23 +634,26 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     const orderId = payer.orderId ?? newOrderId(ctx.tenantId);
     let placedEntry: OrderHistoryRow;
     try {
-      placedEntry = await db.transaction((tx) =>
-        reserve(ctx, tx, {
-          orderId,
-          buyer,
-          email,
-          input,
-          cart,
-          cartRow,
-          quote: q,
-          method,
-          idempotencyKey,
-          requestHash,
-          paymentLabel: payer.labelGuess,
-          paymentProvider: payer.providerId,
-          paymentAccount: payer.account ?? null,
-        }),
-      );
+      const reservation = {
+        orderId,
+        buyer,
+        email,
+        input,
+        cart,
+        cartRow,
+        quote: q,
+        method,
+        idempotencyKey,
+        requestHash,
+        paymentLabel: payer.labelGuess,
+        paymentProvider: payer.providerId,
+        paymentAccount: payer.account ?? null,
+      };
+      // A promo code's use is written after the take, in the same transaction; without one, the
+      // reservation is one statement and needs none.
+      placedEntry = cartRow.promoCode
+        ? await db.transaction((tx) => reserve(ctx, tx, reservation))
+        : await reserve(ctx, db, reservation);
     } catch (err) {
       // The key's order exists (a retry, or the same key sent twice at once): that order, if the same.
       if (isUniqueViolation(err)) {

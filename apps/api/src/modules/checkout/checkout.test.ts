@@ -202,6 +202,62 @@ describe('placing an order', () => {
     expect((await place({ cookie }, body, null)).statusCode).toBe(400);
   });
 
+  it('two lines of one product (other options) take their sum in one SOLD movement, and both are on the order', async () => {
+    const p = schema.products;
+    const ch = schema.productConfigChoices;
+    const [conf] = await t.database.db
+      .select()
+      .from(p)
+      .where(and(eq(p.tenantId, 'lighting'), eq(p.productType, 'CONFIGURABLE'), gt(p.stockQuantity, 0)))
+      .orderBy(asc(p.productId))
+      .limit(1);
+    if (!conf) throw new Error('seed has no configurable product');
+    await t.database.db.update(p).set({ stockQuantity: 10 }).where(eq(p.productId, conf.productId));
+    const choices = await t.database.db
+      .select()
+      .from(ch)
+      .where(and(eq(ch.tenantId, 'lighting'), eq(ch.productId, conf.productId)));
+    const byOption = new Map<string, string[]>();
+    for (const c of choices) byOption.set(c.optionId, [...(byOption.get(c.optionId) ?? []), c.choiceId]);
+    const varied = [...byOption].find(([, ids]) => ids.length > 1);
+    if (!varied) throw new Error('seed has no option with two choices');
+    const selections = (pick: number) =>
+      Object.fromEntries(
+        [...byOption].map(([optionId, ids]) => [optionId, optionId === varied[0] ? ids[pick] : ids[0]]),
+      );
+    let cookie = '';
+    for (const [pick, quantity] of [
+      [0, 2],
+      [1, 3],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${B}/crmsfa/orders/addConfigItemsToCart`,
+        headers: { host: LIGHTING, ...(cookie ? { cookie } : {}) },
+        payload: { productId: conf.productId, quantity, selections: selections(pick) },
+      });
+      expect(res.statusCode).toBe(200);
+      cookie ||= String([res.headers['set-cookie']].flat()[0]).split(';')[0] as string;
+    }
+    const res = await place(
+      { cookie },
+      { email: 'two@example.com', shipTo, shippingMethodId: 'STANDARD', payment: card },
+    );
+    expect(res.statusCode).toBe(200);
+    const order = res.json().data;
+    expect(order.lines.map((l: { productId: string; quantity: number }) => [l.productId, l.quantity])).toEqual([
+      [conf.productId, 2],
+      [conf.productId, 3],
+    ]);
+    const [after] = await t.database.db.select().from(p).where(eq(p.productId, conf.productId));
+    expect(after?.stockQuantity).toBe(5);
+    const sm = schema.stockMovements;
+    const moves = await t.database.db.select().from(sm).where(eq(sm.orderId, order.orderId));
+    expect(moves.map((m) => [m.productId, m.reason, m.delta, m.quantityBefore, m.quantityAfter])).toEqual([
+      [conf.productId, 'SOLD', -5, 10, 5],
+    ]);
+  });
+
   it('a declined card leaves no order and no stock taken', async () => {
     const cookie = await guestCart(2);
     const res = await place(

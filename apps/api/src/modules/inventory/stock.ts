@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { StockReason } from '@app/contracts';
 import type { Tx } from '@app/db';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { RequestContext, TenantContext } from '../../lib/context';
 
 /**
@@ -61,7 +61,7 @@ export async function changeStock(
   ctx: TenantContext | RequestContext,
   changes: readonly StockChange[],
 ): Promise<StockResult> {
-  const ordered = [...changes].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+  const ordered = [...changes].sort(byProduct);
   // Rounds without a repeated product: one UPDATE cannot change a row twice.
   const rounds: StockChange[][] = [];
   for (const c of ordered) {
@@ -70,20 +70,61 @@ export async function changeStock(
     else rounds.push([c]);
   }
   const moved: StockMoved[] = [];
+  for (const round of rounds) {
+    const result = verdictOf(round, await tx.execute(roundSql(ctx, round)));
+    // A refused round wrote nothing; an earlier round's rows are the caller's to roll back.
+    if (!result.ok) return result;
+    moved.push(...result.moved);
+  }
+  return { ok: true, moved };
+}
+
+/**
+ * changeStock's one statement with more writes in it: `alongside` gets the condition "every change
+ * is possible" and returns data-modifying statements (insertWhere's, say) that the statement runs
+ * as parts of its WITH. So the changes and those writes happen together or not at all, in one
+ * statement, with or without a transaction around it. Each product at most once in `changes`.
+ * `at`: the statement's `now()`, which columns defaulting to `now()` were given.
+ */
+export async function changeStockAlong(
+  db: Pick<Tx, 'execute'>,
+  ctx: TenantContext | RequestContext,
+  changes: readonly StockChange[],
+  alongside: (ok: SQL) => SQL[],
+): Promise<StockResult & { at: Date }> {
+  const round = [...changes].sort(byProduct);
+  if (round.some((c, i) => i > 0 && round[i - 1]?.productId === c.productId)) {
+    throw new Error('changeStockAlong: a product named twice');
+  }
+  const rows = await db.execute(roundSql(ctx, round, alongside(sql`(SELECT ok FROM verdict)`)));
+  const at = new Date((rowsOf(rows)[0]?.at as string | Date | undefined) ?? Date.now());
+  return { ...verdictOf(round, rows), at };
+}
+
+const byProduct = (a: StockChange, b: StockChange) =>
+  a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0;
+
+type RoundRow = { product_id: string; before: number | null; after: number | null; ok: boolean; at: string | Date };
+const rowsOf = (result: unknown) => (result as { rows: RoundRow[] }).rows;
+
+/**
+ * One statement: lock the rows in id order and read the counts before; write the counts and
+ * their movements only when every change is possible (the check runs under the row locks, so
+ * concurrent takers serialise). An unchanged count writes no movement. `alongside`: more writes,
+ * each a part of the WITH, already conditioned on the verdict by the caller.
+ */
+function roundSql(ctx: TenantContext | RequestContext, round: StockChange[], alongside: SQL[] = []): SQL {
   const who = actorOf(ctx);
   const requestId = 'requestId' in ctx ? ctx.requestId : null;
-  for (const round of rounds) {
-    const input = sql.join(
-      round.map(
-        (c) =>
-          sql`(${c.productId}::text, ${c.set !== undefined}::boolean, ${Math.trunc(c.set ?? c.delta ?? 0)}::integer, ${randomBytes(12).toString('base64url')}::text, ${c.reason}::text, ${c.note ?? null}::text, ${c.orderId ?? null}::text, ${c.returnId ?? null}::text)`,
-      ),
-      sql`, `,
-    );
-    // One statement: lock the rows in id order and read the counts before; write the counts and
-    // their movements only when every change is possible (the check runs under the row locks, so
-    // concurrent takers serialise). An unchanged count writes no movement.
-    const result = await tx.execute(sql`
+  const input = sql.join(
+    round.map(
+      (c) =>
+        sql`(${c.productId}::text, ${c.set !== undefined}::boolean, ${Math.trunc(c.set ?? c.delta ?? 0)}::integer, ${randomBytes(12).toString('base64url')}::text, ${c.reason}::text, ${c.note ?? null}::text, ${c.orderId ?? null}::text, ${c.returnId ?? null}::text)`,
+    ),
+    sql`, `,
+  );
+  const more = alongside.map((part, i) => sql`, ${sql.raw(`alongside_${i}`)} AS (${part})`);
+  return sql`
       WITH input(product_id, is_set, amount, movement_id, reason, note, order_id, return_id) AS (VALUES ${input}),
       old AS (
         SELECT product_id, stock_quantity FROM products
@@ -112,39 +153,38 @@ export async function changeStock(
         FROM calc JOIN input i ON i.product_id = calc.product_id, verdict
         WHERE verdict.ok AND calc.after <> calc.before
         RETURNING product_id
-      )
-      SELECT calc.product_id, calc.before, calc.after, verdict.ok FROM calc, verdict`);
-    const got = (
-      result as unknown as {
-        rows: { product_id: string; before: number | null; after: number | null; ok: boolean }[];
-      }
-    ).rows;
-    const byId = new Map(got.map((r) => [r.product_id, r]));
-    if (!got[0]?.ok) {
-      // Nothing of this round was written; an earlier round's rows are the caller's to roll back.
-      for (const c of round) {
-        const r = byId.get(c.productId);
-        if (!r || r.before === null) return { ok: false, code: 'PRODUCT_NOT_FOUND', productId: c.productId };
-        const available = Number(r.before);
-        if (Number(r.after) < 0) {
-          return {
-            ok: false,
-            code: 'INSUFFICIENT_STOCK',
-            productId: c.productId,
-            available,
-            wanted: c.set !== undefined ? available - c.set : -(c.delta ?? 0),
-          };
-        }
-      }
-      throw new Error('changeStock: refused without a reason');
-    }
+      )${sql.join(more)}
+      SELECT calc.product_id, calc.before, calc.after, verdict.ok, now() AS at FROM calc, verdict`;
+}
+
+/** What a round's statement answered: its moves, or why nothing was written. */
+function verdictOf(round: StockChange[], result: unknown): StockResult {
+  const got = rowsOf(result);
+  const byId = new Map(got.map((r) => [r.product_id, r]));
+  if (!got[0]?.ok) {
     for (const c of round) {
       const r = byId.get(c.productId);
-      const before = Number(r?.before);
-      const after = Number(r?.after);
-      if (before === after) continue;
-      moved.push({ productId: c.productId, before, after, delta: after - before });
+      if (!r || r.before === null) return { ok: false, code: 'PRODUCT_NOT_FOUND', productId: c.productId };
+      const available = Number(r.before);
+      if (Number(r.after) < 0) {
+        return {
+          ok: false,
+          code: 'INSUFFICIENT_STOCK',
+          productId: c.productId,
+          available,
+          wanted: c.set !== undefined ? available - c.set : -(c.delta ?? 0),
+        };
+      }
     }
+    throw new Error('changeStock: refused without a reason');
+  }
+  const moved: StockMoved[] = [];
+  for (const c of round) {
+    const r = byId.get(c.productId);
+    const before = Number(r?.before);
+    const after = Number(r?.after);
+    if (before === after) continue;
+    moved.push({ productId: c.productId, before, after, delta: after - before });
   }
   return { ok: true, moved };
 }
