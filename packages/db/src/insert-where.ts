@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 
 /**
@@ -8,10 +8,15 @@ import type { PgTable } from 'drizzle-orm/pg-core';
  * otherwise, without a transaction around it.
  *
  * Each value is cast to its column's type: in a SELECT the server does not take the types from the
- * target columns, as it does for INSERT ... VALUES. Every row must name the same columns. A column
+ * target columns, as it does for INSERT ... VALUES. A value may be an SQL expression (a subquery).
+ * Every row must name the same columns. A column
  * that no row names takes the table's default. Drizzle's `$defaultFn` is not run: name the column.
  */
-export function insertWhere<T extends PgTable>(table: T, rows: T['$inferInsert'][], condition: SQL): SQL {
+export function insertWhere<T extends PgTable>(
+  table: T,
+  rows: { [K in keyof T['$inferInsert']]: T['$inferInsert'][K] | SQL }[],
+  condition: SQL,
+): SQL {
   const first = rows[0] as Record<string, unknown> | undefined;
   if (!first) throw new Error('insertWhere: no rows');
   const columns = getTableColumns(table);
@@ -34,7 +39,10 @@ export function insertWhere<T extends PgTable>(table: T, rows: T['$inferInsert']
           const column = columns[k] as NonNullable<(typeof columns)[string]>;
           const value = row[k];
           const type = sql.raw(column.getSQLType());
-          return value === null ? sql`NULL::${type}` : sql`${sql.param(value, column)}::${type}`;
+          if (value === null) return sql`NULL::${type}`;
+          // An expression (a subquery, say) is written as it is, cast like a value.
+          if (is(value, SQL)) return sql`(${value})::${type}`;
+          return sql`${sql.param(value, column)}::${type}`;
         }),
         sql`, `,
       )})`,

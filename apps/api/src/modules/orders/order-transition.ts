@@ -1,5 +1,5 @@
 import type { OrderStatus } from '@app/contracts';
-import { type Db, schema } from '@app/db';
+import { type Db, insertWhere, schema } from '@app/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
@@ -79,7 +79,10 @@ export async function transitionOrder(
   return (await write(tx, ctx, orderId, where, from, to, options)) as Extract<TransitionResult, { ok: true }>;
 }
 
-/** The status written, and its history row; null when `where` matched no order. */
+/**
+ * The status written, and its history row; null when `where` matched no order. One statement: the
+ * update, and the history row inserted only when the update found the order (decision 064).
+ */
 async function write(
   tx: Tx,
   ctx: RequestContext,
@@ -89,28 +92,34 @@ async function write(
   to: OrderStatus,
   options: TransitionOptions,
 ): Promise<Extract<TransitionResult, { ok: true }> | null> {
-  const [order] = await tx
-    .update(o)
-    .set({ ...options.set, status: to, updatedAt: new Date() })
-    .where(where)
-    .returning();
-  if (!order) return null;
-  // The next number of the order's history, read by the insert itself: the order's row lock, held
-  // since the update, keeps two transitions of one order from taking the same number.
-  const [entry] = await tx
-    .insert(oh)
-    .values({
-      tenantId: ctx.tenantId,
-      orderId,
-      seq: sql`(SELECT coalesce(max(${oh.seq}), 0) + 1 FROM ${oh} WHERE ${oh.tenantId} = ${ctx.tenantId} AND ${oh.orderId} = ${orderId})`,
-      status: to,
-      fromStatus: from,
-      note: options.note ?? null,
-      reason: options.reason ?? null,
-      ...historyActor(ctx),
+  const moved = tx.$with('moved').as(
+    tx
+      .update(o)
+      .set({ ...options.set, status: to, updatedAt: new Date() })
+      .where(where)
+      .returning(),
+  );
+  const history = {
+    tenantId: ctx.tenantId,
+    orderId,
+    status: to,
+    fromStatus: from,
+    note: options.note ?? null,
+    reason: options.reason ?? null,
+    ...historyActor(ctx),
+  };
+  // The next number of the order's history, read by the insert itself: the order's row lock, taken
+  // by the update, keeps two transitions of one order from taking the same number.
+  const seq = sql`SELECT coalesce(max(${oh.seq}), 0) + 1 FROM ${oh} WHERE ${oh.tenantId} = ${ctx.tenantId} AND ${oh.orderId} = ${orderId}`;
+  const entry = tx
+    .$with('entry', {
+      seq: sql<number>`seq`.mapWith(Number).as('seq'),
+      createdAt: sql<Date>`created_at`.mapWith(oh.createdAt).as('created_at'),
     })
-    .returning();
-  return { ok: true, order, from, entry: entry as OrderHistoryRow };
+    .as(sql`${insertWhere(oh, [{ ...history, seq }], sql`EXISTS (SELECT 1 FROM moved)`)} RETURNING seq, created_at`);
+  const [row] = await tx.with(moved, entry).select().from(moved).crossJoin(entry);
+  if (!row) return null;
+  return { ok: true, order: row.moved as OrderRow, from, entry: { ...history, ...row.entry } };
 }
 
 /** The 409 a route answers a refused transition with. */
