@@ -42,4 +42,10 @@ describe("drizzle's is(), remembered per class", () => {
       expect(is(new Unrelated(), SQL)).toBe(false);
     }
   });
+
+  it('still refuses, every time, to answer for a class that is no drizzle entity', () => {
+    class Plain {}
+    for (let i = 0; i < 2; i++)
+      expect(() => is(sql`select 1`, Plain as never)).toThrow(/doesn't look like a Drizzle entity/);
+  });
 });
