@@ -19,7 +19,13 @@ import { type AddressesService, checkPlace } from '../addresses/index';
 import { type CartOwner, type CartService, cartOwnerOf, evaluatePromo } from '../cart/index';
 import { changeStock, changeStockAlong } from '../inventory/index';
 import type { MailQueue } from '../mail/index';
-import { historyActor, type OrderHistoryRow, type OrdersService, transitionOrder } from '../orders/index';
+import {
+  historyActor,
+  type OrderHistoryRow,
+  type OrderRow,
+  type OrdersService,
+  transitionOrder,
+} from '../orders/index';
 import type { CardsService } from '../payments/index';
 import type { PaymentAccounts, PayPalAccount } from '../paypal-seller/index';
 import { storeIdentity } from '../store/index';
@@ -100,6 +106,12 @@ function orderLineOf(l: Cart['lines'][number], i: number) {
     unitPrice: l.unitPrice,
     lineTotal: l.lineTotal,
   };
+}
+
+/** What reserve wrote: the order's row and its first history row. */
+interface Placed {
+  row: OrderRow;
+  entry: OrderHistoryRow;
 }
 
 /** One way of paying, as the place-order steps see it. */
@@ -232,7 +244,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       paymentProvider: string;
       paymentAccount: string | null;
     },
-  ): Promise<OrderHistoryRow> {
+  ): Promise<Placed> {
     const placed = {
       tenantId: ctx.tenantId,
       orderId: a.orderId,
@@ -301,7 +313,18 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       }
       await db.insert(pr).values({ tenantId: ctx.tenantId, orderId: a.orderId, code, customerKey });
     }
-    return { ...placed, createdAt: taken.at };
+    // The row as written: the values given, and the columns' defaults (PostgreSQL's now() is the
+    // statement's, which `at` is).
+    const row: OrderRow = {
+      ...orderRow(ctx, a),
+      discount: a.quote.discount,
+      paymentRef: null,
+      capturedAmount: 0,
+      refundedAmount: 0,
+      placedAt: taken.at,
+      updatedAt: taken.at,
+    } as OrderRow;
+    return { entry: { ...placed, createdAt: taken.at }, row };
   }
 
   function orderRow(ctx: TenantContext, a: Parameters<typeof reserve>[2]): typeof o.$inferInsert {
@@ -632,7 +655,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     const { cart, cartRow, quote: q, method } = pricedOrder;
 
     const orderId = payer.orderId ?? newOrderId(ctx.tenantId);
-    let placedEntry: OrderHistoryRow;
+    let placed: Placed;
     try {
       const reservation = {
         orderId,
@@ -651,7 +674,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       };
       // A promo code's use is written after the take, in the same transaction; without one, the
       // reservation is one statement and needs none.
-      placedEntry = cartRow.promoCode
+      placed = cartRow.promoCode
         ? await db.transaction((tx) => reserve(ctx, tx, reservation))
         : await reserve(ctx, db, reservation);
     } catch (err) {
@@ -673,13 +696,17 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       throw err;
     }
 
-    return confirm(ctx, buyer, orderId, payer, q, paid, cartRow.cartId, { placedEntry, lines: cart.lines });
+    return confirm(ctx, buyer, orderId, payer, q, paid, cartRow.cartId, { ...placed, lines: cart.lines });
   }
 
   /**
    * Step 3: confirm. The order is paid and the cart is emptied; the receipt is mailed. `written`:
-   * the order's first history row and the cart's lines when this request placed the order, so the
-   * answer is built from what it wrote instead of read again.
+   * the order's row and first history row as reserve wrote them, and the cart's lines, when this
+   * request placed the order, so the answer is built from what it wrote instead of read again.
+   *
+   * One statement, with no transaction around it (decision 064): the change to paid, its history
+   * row, the cart emptied and the receipt's mail job, the last three only when the change happened.
+   * So the receipt exists if and only if the order is paid.
    */
   async function confirm(
     ctx: TenantContext,
@@ -689,46 +716,53 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     q: Amount,
     paid: Awaited<ReturnType<Payer['take']>>,
     cartId: string | null,
-    written?: { placedEntry: OrderHistoryRow; lines: Cart['lines'] },
+    written?: Placed & { lines: Cart['lines'] },
   ): Promise<Order> {
-    // The store's name and host for the receipt, read before the transaction: inside it, a read on
-    // `db` would wait for PGlite's one connection, which the transaction holds.
-    const store = written ? await storeIdentity(db, ctx) : null;
-    let answer: Order | undefined;
-    const confirmed = await db.transaction(async (tx) => {
-      const moved = await transitionOrder(tx, acting(ctx), orderId, 'paid', {
-        from: 'placed',
-        note: `Payment received (${paid.note})`,
-        set: { paymentRef: paid.ref, paymentLabel: paid.label, capturedAmount: q.total },
-      });
-      if (!moved.ok) return moved;
-      if (cartId) {
-        // The cart emptied and its promo code dropped, in one statement.
-        await tx.execute(sql`
-          WITH emptied AS (DELETE FROM ${cl} WHERE ${cl.tenantId} = ${ctx.tenantId} AND ${cl.cartId} = ${cartId})
-          UPDATE ${c} SET promo_code = NULL, updated_at = now()
-          WHERE ${c.tenantId} = ${ctx.tenantId} AND ${c.cartId} = ${cartId}`);
-      }
-      if (written) {
-        // This request placed the order: the answer is built from what it wrote (no read), and the
-        // receipt is enqueued in this transaction, so it exists if and only if the order is paid.
-        answer = await deps.orders.placed(ctx, orderId, !buyer.userId, {
-          row: moved.order,
-          history: [written.placedEntry, moved.entry],
-          // As reserve wrote them, with the product link and picture the cart showed.
-          lines: written.lines.map((l, i) => ({ ...orderLineOf(l, i), slug: l.slug, imageUrl: l.imageUrl })),
+    const set = { paymentRef: paid.ref, paymentLabel: paid.label, capturedAmount: q.total };
+    // As reserve wrote them, with the product link and picture the cart showed.
+    const lines = written?.lines.map((l, i) => ({ ...orderLineOf(l, i), slug: l.slug, imageUrl: l.imageUrl }));
+    // The receipt is written before the statement that enqueues it, from the order as it will be
+    // once paid: what a receipt shows (lines, totals, the payment's label) is all known by now.
+    let receipt: ReturnType<typeof receiptOf> | null = null;
+    if (written && lines) {
+      const store = await storeIdentity(db, ctx);
+      // A receipt that cannot be written (a template's bug) never undoes a paid order: logged, not sent.
+      try {
+        const paidOrder = await deps.orders.placed(ctx, orderId, !buyer.userId, {
+          row: { ...written.row, ...set, status: 'paid' },
+          history: [written.entry],
+          lines,
         });
-        // A receipt that cannot be written (a template's bug) never undoes a paid order: logged, not sent.
-        let receipt: ReturnType<typeof receiptOf> | null = null;
-        try {
-          receipt = store ? receiptOf(store, answer) : null;
-        } catch (err) {
-          deps.log.error({ err, orderId }, 'order mail not sent');
-        }
-        if (receipt) await deps.mailer.send(ctx, receipt, { tx });
+        receipt = store ? receiptOf(store, paidOrder) : null;
+      } catch (err) {
+        deps.log.error({ err, orderId }, 'order mail not sent');
       }
-      return moved;
+    }
+    const confirmed = await transitionOrder(db, acting(ctx), orderId, 'paid', {
+      from: 'placed',
+      note: `Payment received (${paid.note})`,
+      set,
+      alongside: (changed) => [
+        // The cart emptied and its promo code dropped.
+        ...(cartId
+          ? [
+              sql`DELETE FROM ${cl} WHERE ${cl.tenantId} = ${ctx.tenantId} AND ${cl.cartId} = ${cartId} AND ${changed}`,
+              sql`UPDATE ${c} SET promo_code = NULL, updated_at = now()
+                WHERE ${c.tenantId} = ${ctx.tenantId} AND ${c.cartId} = ${cartId} AND ${changed}`,
+            ]
+          : []),
+        ...(receipt ? [deps.mailer.sendWhere(ctx, receipt, changed)] : []),
+      ],
     });
+    // This request placed the order: the answer is built from what it wrote (no read).
+    const answer =
+      confirmed.ok && written && lines
+        ? await deps.orders.placed(ctx, orderId, !buyer.userId, {
+            row: confirmed.order,
+            history: [written.entry, confirmed.entry],
+            lines,
+          })
+        : undefined;
     if (!confirmed.ok) {
       // This checkout outlived the sweep's threshold and the sweep decided first. If it found the
       // payment, the order is paid and mailed already; if it cancelled the order (and gave the stock
@@ -752,7 +786,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
 
     deps.events.emit('order.transitioned', { tenantId: ctx.tenantId, orderId, from: 'placed', to: 'paid' });
     if (answer) {
-      deps.mailer.committed(); // the receipt enqueued in the transaction goes now, not at the next poll
+      if (receipt) deps.mailer.committed(); // the receipt enqueued with the change goes now, not at the next poll
       return answer;
     }
     const order = await deps.orders.placed(ctx, orderId, !buyer.userId);

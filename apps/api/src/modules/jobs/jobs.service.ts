@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Db, schema } from '@app/db';
-import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { type Db, insertWhere, schema } from '@app/db';
+import { and, asc, desc, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, systemContext, type TenantContext } from '../../lib/context';
 
@@ -245,10 +245,11 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     return Math.round(base * (0.8 + Math.random() * 0.4));
   }
 
-  async function insertJob(q: Db | Tx, ctx: TenantContext | RequestContext, input: EnqueueInput) {
+  /** The row a job is written as. */
+  function jobRow(ctx: TenantContext | RequestContext, input: EnqueueInput): typeof j.$inferInsert {
     const type = handlers.get(input.type);
     if (!type) throw new Error(`No handler is registered for job type "${input.type}".`);
-    const values: typeof j.$inferInsert = {
+    return {
       tenantId: ctx.tenantId,
       jobId: randomUUID(),
       type: input.type,
@@ -266,6 +267,10 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
       maxAttempts: input.maxAttempts ?? type.maxAttempts,
       runAt: input.runAt ?? new Date(),
     };
+  }
+
+  async function insertJob(q: Db | Tx, ctx: TenantContext | RequestContext, input: EnqueueInput) {
+    const values = jobRow(ctx, input);
     const key = values.key;
     if (!key) {
       const [row] = await q.insert(j).values(values).returning();
@@ -614,6 +619,16 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
       // In a transaction the job is not visible before the commit; the next poll finds it.
       if (!options.tx && started) wakeOne();
       return toView(row);
+    },
+
+    /**
+     * The job's insert as a statement to run inside another (a part of its WITH, as
+     * `transitionOrder`'s `alongside`), written only when `condition` holds. Call `committed()` once
+     * that statement has committed. Without a key: a key's conflict is settled by enqueue's retries.
+     */
+    insertWhere<P>(ctx: TenantContext | RequestContext, input: EnqueueInput<P>, condition: SQL): SQL {
+      if (input.key) throw new Error('insertWhere: a job with a key goes through enqueue');
+      return insertWhere(j, [jobRow(ctx, input as EnqueueInput)], condition);
     },
 
     /** Jobs enqueued in a transaction (`tx`) that has now committed: an idle lane claims them now. */

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import type { JobRunner, Tx } from '../jobs/index';
 import type { Mailer, MailMessage } from './mailer';
@@ -14,6 +15,11 @@ export interface MailQueue {
    * enqueues it in the caller's transaction, so it goes if and only if the write that caused it commits.
    */
   send(ctx: TenantContext, message: MailMessage, options?: { key?: string; tx?: Tx }): Promise<void>;
+  /**
+   * The mail's job as a part of another statement, written only when `condition` holds (checkout's
+   * receipt goes with the order's change to paid, in one statement). Call `committed()` after it.
+   */
+  sendWhere(ctx: TenantContext, message: MailMessage, condition: SQL): SQL;
   /**
    * Mail enqueued with `tx` is found by the job runner's next poll (up to a second later): called
    * once that transaction has committed, it goes now.
@@ -47,6 +53,9 @@ export function createMailQueue(jobs: JobRunner, transport: Mailer): MailQueue {
         { type: MAIL_JOB, payload: message, ...(options.key ? { key: options.key } : {}) },
         options.tx ? { tx: options.tx } : {},
       );
+    },
+    sendWhere(ctx, message, condition) {
+      return jobs.insertWhere(ctx, { type: MAIL_JOB, payload: message }, condition);
     },
     committed() {
       jobs.committed();

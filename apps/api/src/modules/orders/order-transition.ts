@@ -1,6 +1,6 @@
 import type { OrderStatus } from '@app/contracts';
 import { type Db, insertWhere, schema } from '@app/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { canTransition } from './order-state';
@@ -33,6 +33,13 @@ export interface TransitionOptions {
    * reference and captured amount when the order becomes paid). Never the status.
    */
   set?: Omit<Partial<typeof o.$inferInsert>, 'status' | 'tenantId' | 'orderId'>;
+  /**
+   * More writes in the same statement, each a part of its WITH: `alongside` gets the condition "the
+   * order changed" and returns data-modifying statements written only when it holds (checkout
+   * empties the cart and enqueues the receipt with the change to paid). With `from` set, the whole
+   * change is then one statement, and needs no transaction around it.
+   */
+  alongside?: (changed: SQL) => SQL[];
 }
 
 /** Who acted, as the status history records it. */
@@ -50,7 +57,7 @@ export function historyActor(ctx: RequestContext): { actorKind: string; actorId:
  * (routes answer it with 409, see `transitionRefused`); an order that does not exist is a 404.
  */
 export async function transitionOrder(
-  tx: Tx,
+  tx: Db,
   ctx: RequestContext,
   orderId: string,
   to: OrderStatus,
@@ -84,7 +91,7 @@ export async function transitionOrder(
  * update, and the history row inserted only when the update found the order (decision 064).
  */
 async function write(
-  tx: Tx,
+  tx: Db,
   ctx: RequestContext,
   orderId: string,
   where: ReturnType<typeof and>,
@@ -110,14 +117,20 @@ async function write(
   };
   // The next number of the order's history, read by the insert itself: the order's row lock, taken
   // by the update, keeps two transitions of one order from taking the same number.
+  const changed = sql`EXISTS (SELECT 1 FROM moved)`;
   const seq = sql`SELECT coalesce(max(${oh.seq}), 0) + 1 FROM ${oh} WHERE ${oh.tenantId} = ${ctx.tenantId} AND ${oh.orderId} = ${orderId}`;
   const entry = tx
     .$with('entry', {
       seq: sql<number>`seq`.mapWith(Number).as('seq'),
       createdAt: sql<Date>`created_at`.mapWith(oh.createdAt).as('created_at'),
     })
-    .as(sql`${insertWhere(oh, [{ ...history, seq }], sql`EXISTS (SELECT 1 FROM moved)`)} RETURNING seq, created_at`);
-  const [row] = await tx.with(moved, entry).select().from(moved).crossJoin(entry);
+    .as(sql`${insertWhere(oh, [{ ...history, seq }], changed)} RETURNING seq, created_at`);
+  const more = (options.alongside?.(changed) ?? []).map((part, i) => tx.$with(`alongside_${i}`, {}).as(part));
+  const [row] = await tx
+    .with(moved, entry, ...more)
+    .select()
+    .from(moved)
+    .crossJoin(entry);
   if (!row) return null;
   return { ok: true, order: row.moved as OrderRow, from, entry: { ...history, ...row.entry } };
 }

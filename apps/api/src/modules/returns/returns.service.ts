@@ -132,7 +132,7 @@ export async function orderReturns(
 
 export interface ReturnsDeps {
   orders: OrdersService;
-  mailer: MailQueue;
+  mailer: Omit<MailQueue, 'sendWhere'>;
   log: FastifyBaseLogger;
   /** scheme://host[:port] for links in mail, from the store's canonical host. */
   linkOrigin: (canonicalHost: string) => string;
