@@ -8,7 +8,6 @@ import { canTransition } from './order-state';
 const o = schema.orders;
 const oh = schema.orderStatusHistory;
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type OrderRow = typeof o.$inferSelect;
 export type OrderHistoryRow = typeof oh.$inferSelect;
 
@@ -53,7 +52,9 @@ export function historyActor(ctx: RequestContext): { actorKind: string; actorId:
  * The one writer of `orders.status` (DESIGN.md section 9, "one writer per state"): locks the order row,
  * checks the transitions table, writes the status and a history row saying who, when, from, to and why.
  * Runs in the caller's transaction, so whatever else the change means (stock back, payment recorded)
- * commits with it or not at all. A refused transition changes nothing and comes back as a typed result
+ * commits with it or not at all. Given the database instead, it needs `from` (the status is then
+ * checked by the update itself) and its other writes as `alongside`: the change is one statement.
+ * A refused transition changes nothing and comes back as a typed result
  * (routes answer it with 409, see `transitionRefused`); an order that does not exist is a 404.
  */
 export async function transitionOrder(
