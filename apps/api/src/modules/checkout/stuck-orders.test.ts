@@ -260,6 +260,51 @@ describe('the sweep of orders stuck in placed', () => {
     expect(await stock()).toBe(20);
   });
 
+  it('a card charged after the sweep cancelled its order is refunded; the cart stays and no receipt goes', async () => {
+    const cookie = await guestCart(3);
+    const charge = holdNextCharge();
+    const placing = t.app.inject({
+      method: 'POST',
+      url: `${B}/ecommerce/checkout/processorder`,
+      headers: { host: LIGHTING, cookie, 'idempotency-key': randomUUID() },
+      payload: {
+        email: 'grace@example.com',
+        shipTo,
+        shippingMethodId: 'STANDARD',
+        payment: {
+          method: 'card',
+          cardNumber: TEST_CARDS.success,
+          cvc: '123',
+          expMonth: 12,
+          expYear: 2099,
+          nameOnCard: 'G H',
+        },
+      },
+    });
+    await charge.reached;
+    const order = await grace();
+    await placedAgo(order?.orderId as string, 31);
+    expect((await sweep()).result.cancelled).toEqual([order?.orderId]);
+    charge.release();
+    const res = await placing;
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toContain('the payment has been refunded');
+    expect(refunds).toHaveLength(1);
+    // The change to paid did not happen, so nothing that goes with it did: the order stays
+    // cancelled with its history, the cart keeps its lines, and no receipt is enqueued or sent.
+    expect((await grace())?.status).toBe('cancelled');
+    expect((await historyOf(order?.orderId as string)).map((h) => h.status)).toEqual(['placed', 'cancelled']);
+    const cart = await t.app.inject({
+      method: 'GET',
+      url: `${B}/public/ecommerce/cart/showcart`,
+      headers: { host: LIGHTING, cookie },
+    });
+    expect(cart.json().data.cart.shoppingCartSize).toBe(3);
+    await t.app.jobs.drain();
+    expect(await t.database.db.select().from(schema.jobs).where(eq(schema.jobs.type, 'mail.send'))).toEqual([]);
+    expect(mail.filter((m) => m.to === 'grace@example.com')).toEqual([]);
+  });
+
   it('completes a PayPal order that PayPal has captured, instead of cancelling it, and mails the receipt', async () => {
     const cookie = await guestCart(2);
     const created = await t.app.inject({
