@@ -1,4 +1,4 @@
-import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
+import { getTableColumns, is, Param, SQL, StringChunk } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 
 /**
@@ -28,24 +28,26 @@ export function insertWhere<T extends PgTable>(
       throw new Error('insertWhere: every row must name the same columns');
     }
   }
-  const names = sql.join(
-    keys.map((k) => sql.identifier(columns[k]?.name as string)),
-    sql`, `,
-  );
-  const tuples = (rows as Record<string, unknown>[]).map(
-    (row) =>
-      sql`(${sql.join(
-        keys.map((k) => {
-          const column = columns[k] as NonNullable<(typeof columns)[string]>;
-          const value = row[k];
-          const type = sql.raw(column.getSQLType());
-          if (value === null) return sql`NULL::${type}`;
-          // An expression (a subquery, say) is written as it is, cast like a value.
-          if (is(value, SQL)) return sql`(${value})::${type}`;
-          return sql`${sql.param(value, column)}::${type}`;
-        }),
-        sql`, `,
-      )})`,
-  );
-  return sql`INSERT INTO ${table} (${names}) SELECT * FROM (VALUES ${sql.join(tuples, sql`, `)}) AS v (${names}) WHERE ${condition}`;
+  const cols = keys.map((k) => columns[k] as NonNullable<(typeof columns)[string]>);
+  const names = cols.map((c) => `"${c.name}"`).join(', ');
+  // One flat list of chunks (text, value, text, ...) rather than an SQL object per value: on the
+  // order path this statement is built for every checkout, and drizzle's cost grows with nesting.
+  const chunks: unknown[] = [
+    new StringChunk('INSERT INTO '),
+    table,
+    new StringChunk(` (${names}) SELECT * FROM (VALUES `),
+  ];
+  (rows as Record<string, unknown>[]).forEach((row, r) => {
+    cols.forEach((column, i) => {
+      const value = row[keys[i] as string];
+      const open = i === 0 ? (r === 0 ? '(' : '), (') : ', ';
+      const cast = `::${column.getSQLType()}`;
+      if (value === null) chunks.push(new StringChunk(`${open}NULL${cast}`));
+      // An expression (a subquery, say) is written as it is, cast like a value.
+      else if (is(value, SQL)) chunks.push(new StringChunk(`${open}(`), value, new StringChunk(`)${cast}`));
+      else chunks.push(new StringChunk(open), new Param(value, column), new StringChunk(cast));
+    });
+  });
+  chunks.push(new StringChunk(`)) AS v (${names}) WHERE `), condition);
+  return new SQL(chunks as SQL['queryChunks']);
 }
