@@ -3,6 +3,7 @@ import { schema } from '@app/db';
 import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemContext, type TenantContext } from '../../lib/context';
+import { guestCardOrder } from '../../test/guest-order';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { connectStoreToPayPal } from '../../test/paypal-seller';
 import { type PayPalStandIn, startPayPalStandIn } from '../../test/paypal-stand-in';
@@ -151,28 +152,23 @@ async function sweep() {
   return done as NonNullable<typeof done> & { result: SweepResult };
 }
 
+/** Grace's card order, placed with its charge held: the request under way, and the hold. */
+function placeHeld(cookie: string, cardNumber: string = TEST_CARDS.success) {
+  const charge = holdNextCharge();
+  const body = guestCardOrder('grace@example.com');
+  const placing = t.app.inject({
+    method: 'POST',
+    url: `${B}/ecommerce/checkout/processorder`,
+    headers: { host: LIGHTING, cookie, 'idempotency-key': randomUUID() },
+    payload: { ...body, payment: { ...body.payment, cardNumber } },
+  });
+  return { placing, charge };
+}
+
 describe('the sweep of orders stuck in placed', () => {
   it('cancels a card order that never got paid and gives its stock back, once', async () => {
     const cookie = await guestCart(2);
-    const charge = holdNextCharge();
-    const placing = t.app.inject({
-      method: 'POST',
-      url: `${B}/ecommerce/checkout/processorder`,
-      headers: { host: LIGHTING, cookie, 'idempotency-key': randomUUID() },
-      payload: {
-        email: 'grace@example.com',
-        shipTo,
-        shippingMethodId: 'STANDARD',
-        payment: {
-          method: 'card',
-          cardNumber: TEST_CARDS.success,
-          cvc: '123',
-          expMonth: 12,
-          expYear: 2099,
-          nameOnCard: 'G H',
-        },
-      },
-    });
+    const { placing, charge } = placeHeld(cookie);
     await charge.reached;
     const order = await grace();
     expect(order?.status).toBe('placed');
@@ -229,25 +225,7 @@ describe('the sweep of orders stuck in placed', () => {
 
   it('a checkout refused by the card after the sweep cancelled its order gives nothing back a second time', async () => {
     const cookie = await guestCart(4);
-    const charge = holdNextCharge();
-    const placing = t.app.inject({
-      method: 'POST',
-      url: `${B}/ecommerce/checkout/processorder`,
-      headers: { host: LIGHTING, cookie, 'idempotency-key': randomUUID() },
-      payload: {
-        email: 'grace@example.com',
-        shipTo,
-        shippingMethodId: 'STANDARD',
-        payment: {
-          method: 'card',
-          cardNumber: TEST_CARDS.declined,
-          cvc: '123',
-          expMonth: 12,
-          expYear: 2099,
-          nameOnCard: 'G H',
-        },
-      },
-    });
+    const { placing, charge } = placeHeld(cookie, TEST_CARDS.declined);
     await charge.reached;
     const order = await grace();
     await placedAgo(order?.orderId as string, 31);
@@ -262,25 +240,7 @@ describe('the sweep of orders stuck in placed', () => {
 
   it('a card charged after the sweep cancelled its order is refunded; the cart stays and no receipt goes', async () => {
     const cookie = await guestCart(3);
-    const charge = holdNextCharge();
-    const placing = t.app.inject({
-      method: 'POST',
-      url: `${B}/ecommerce/checkout/processorder`,
-      headers: { host: LIGHTING, cookie, 'idempotency-key': randomUUID() },
-      payload: {
-        email: 'grace@example.com',
-        shipTo,
-        shippingMethodId: 'STANDARD',
-        payment: {
-          method: 'card',
-          cardNumber: TEST_CARDS.success,
-          cvc: '123',
-          expMonth: 12,
-          expYear: 2099,
-          nameOnCard: 'G H',
-        },
-      },
-    });
+    const { placing, charge } = placeHeld(cookie);
     await charge.reached;
     const order = await grace();
     await placedAgo(order?.orderId as string, 31);
