@@ -127,17 +127,29 @@ async function run(label: string, database: Database) {
   await app.listen({ port: PORT, host: '127.0.0.1' });
   try {
     const p = schema.products;
-    const [product] = await database.db
-      .select()
-      .from(p)
-      .where(and(eq(p.tenantId, 'lighting'), gt(p.stockQuantity, 0), ne(p.productType, 'CONFIGURABLE')))
-      .orderBy(asc(p.productId))
-      .limit(1);
-    if (!product) throw new Error('no product to sell');
-    await database.db
-      .update(p)
-      .set({ stockQuantity: STOCK })
-      .where(and(eq(p.tenantId, 'lighting'), eq(p.productId, product.productId)));
+    /** The first simple product in stock (after `after`, by id), given `stock` units to sell. */
+    const stocked = async (stock: number, after = '') => {
+      const [row] = await database.db
+        .select()
+        .from(p)
+        .where(
+          and(
+            eq(p.tenantId, 'lighting'),
+            gt(p.productId, after),
+            gt(p.stockQuantity, 0),
+            ne(p.productType, 'CONFIGURABLE'),
+          ),
+        )
+        .orderBy(asc(p.productId))
+        .limit(1);
+      if (!row) throw new Error('no product to sell');
+      await database.db
+        .update(p)
+        .set({ stockQuantity: stock })
+        .where(and(eq(p.tenantId, 'lighting'), eq(p.productId, row.productId)));
+      return row;
+    };
+    const product = await stocked(STOCK);
 
     // One guest cart per order, filled before the clock starts.
     const cartsFor = async (productId: string, n: number) => {
@@ -155,24 +167,7 @@ async function run(label: string, database: Database) {
     };
 
     if (WARMUP > 0) {
-      const [other] = await database.db
-        .select()
-        .from(p)
-        .where(
-          and(
-            eq(p.tenantId, 'lighting'),
-            gt(p.productId, product.productId),
-            gt(p.stockQuantity, 0),
-            ne(p.productType, 'CONFIGURABLE'),
-          ),
-        )
-        .orderBy(asc(p.productId))
-        .limit(1);
-      if (!other) throw new Error('no second product to warm up with');
-      await database.db
-        .update(p)
-        .set({ stockQuantity: WARMUP })
-        .where(and(eq(p.tenantId, 'lighting'), eq(p.productId, other.productId)));
+      const other = await stocked(WARMUP, product.productId);
       let warm = 0;
       await pool(await cartsFor(other.productId, WARMUP), CONCURRENCY, async (cookie) => {
         const res = await post(`${B}/ecommerce/checkout/processorder`, guestCardOrder(`warmup+${warm++}@example.com`), {
