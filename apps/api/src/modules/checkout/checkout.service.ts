@@ -139,6 +139,16 @@ const acting = (ctx: TenantContext | RequestContext): RequestContext =>
   'actor' in ctx ? ctx : systemContext(ctx, 'checkout');
 
 /**
+ * The units of each product the lines hold: two lines of one product (other options) are taken, and
+ * given back, as their sum, in one stock movement.
+ */
+function unitsByProduct(lines: readonly { productId: string; quantity: number }[]): [string, number][] {
+  const units = new Map<string, number>();
+  for (const l of lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
+  return [...units];
+}
+
+/**
  * Gives back what reserve took for an order, in the caller's transaction: each line's stock, and the
  * promo use if the order had one. Called by checkout's undo and by the sweep of stuck orders; each
  * calls it only in the transaction that removed or cancelled a still-placed order, so it runs once.
@@ -149,11 +159,17 @@ export async function giveBackReservation(
   orderId: string,
   lines: { productId: string; quantity: number }[],
 ) {
-  // Through the books (modules/inventory): the stock comes back as RELEASED, linked to the order.
+  // Through the books (modules/inventory): the stock comes back as RELEASED, linked to the order, one
+  // movement per product as reserve took it.
   const back = await changeStock(
     tx,
     ctx,
-    lines.map((l) => ({ productId: l.productId, delta: l.quantity, reason: 'RELEASED' as const, orderId })),
+    unitsByProduct(lines).map(([productId, quantity]) => ({
+      productId,
+      delta: quantity,
+      reason: 'RELEASED' as const,
+      orderId,
+    })),
   );
   // A product of a placed order cannot be gone (products with orders are archived, not deleted).
   if (!back.ok) throw new Error(`stock of order ${orderId} not given back: ${back.code} ${back.productId}`);
@@ -255,9 +271,6 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       reason: null,
       ...historyActor(acting(ctx)),
     };
-    // One take per product: two lines of one product (other options) take their sum, in one movement.
-    const units = new Map<string, number>();
-    for (const l of a.cart.lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
     // Through the books (modules/inventory): the take and its SOLD movements, and with them the order,
     // all or nothing. Atomic per product: a take only happens while enough is left, so concurrent
     // orders cannot oversell. The order's key's unique index turns a retry away (an error, so the
@@ -266,7 +279,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     const taken = await changeStockAlong(
       db,
       ctx,
-      [...units].map(([productId, quantity]) => ({
+      unitsByProduct(a.cart.lines).map(([productId, quantity]) => ({
         productId,
         delta: -quantity,
         reason: 'SOLD' as const,
