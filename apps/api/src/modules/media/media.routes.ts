@@ -44,17 +44,25 @@ export async function mediaRoutes(app: App, { storage, generate }: Deps) {
     const variantKey = key.replace(RESIZABLE, `.w${width}.webp`);
     const stored = await storage.get(variantKey);
     if (stored) return stored;
-    const original = await load(key);
-    if (!original) return null;
-    const { default: sharp } = await import('sharp');
-    // Never enlarge: a request wider than the original gets the original's width.
-    const body = await sharp(original.body)
-      .resize({ width, withoutEnlargement: true })
-      .webp({ quality: 80 })
-      .toBuffer();
-    const made = { body, contentType: 'image/webp' };
-    await storage.put(variantKey, made);
-    return made;
+    // Requests for a size not made yet (a page with the picture twice, a reload) share one making.
+    let p = inFlight.get(variantKey);
+    if (!p) {
+      p = (async () => {
+        const original = await load(key);
+        if (!original) return null;
+        const { default: sharp } = await import('sharp');
+        // Never enlarge: a request wider than the original gets the original's width.
+        const body = await sharp(original.body)
+          .resize({ width, withoutEnlargement: true })
+          .webp({ quality: 80 })
+          .toBuffer();
+        const made = { body, contentType: 'image/webp' };
+        await storage.put(variantKey, made);
+        return made;
+      })().finally(() => inFlight.delete(variantKey));
+      inFlight.set(variantKey, p);
+    }
+    return p;
   }
 
   app.get(

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 
@@ -49,8 +50,10 @@ export function createDiskStorage(root: string): MediaStorage {
     async put(key, obj) {
       const p = pathOf(key);
       await mkdir(dirname(p), { recursive: true });
-      // Write then rename: a reader never sees half a file.
-      const tmp = `${p}.${process.pid}.tmp`;
+      // Write then rename: a reader never sees half a file. The temporary name is this write's own:
+      // two writes of one key at once (two requests making the same picture size) must not share it,
+      // or the second rename finds its file already moved.
+      const tmp = `${p}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(tmp, obj.body);
       await rename(tmp, p);
     },

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { createDiskStorage } from './media.storage';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,6 +34,27 @@ describe('GET /media/*', () => {
 
     const logo = '/media/seed/garden/products/grd-1001-small.webp';
     expect((await sharp((await get(`${logo}?w=1600`, 'garden.localhost')).rawPayload).metadata()).width).toBe(400);
+  });
+
+  it('answers many requests at once for a size not made yet, each with the same picture', async () => {
+    const url = '/media/seed/garden/banners/grd-banner-2.webp?w=160';
+    const all = await Promise.all(Array.from({ length: 6 }, () => get(url, 'garden.localhost')));
+    expect(all.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(all.every((r) => r.rawPayload.equals(all[0]?.rawPayload as Buffer))).toBe(true);
+    expect((await sharp(all[0]?.rawPayload).metadata()).width).toBe(160);
+  });
+
+  it('stores one key written eight times at once, whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'media-put-'));
+    try {
+      const storage = createDiskStorage(dir);
+      const bodies = Array.from({ length: 8 }, (_, i) => Buffer.alloc(200_000, i + 1));
+      await Promise.all(bodies.map((body) => storage.put('t/x/m/same.webp', { body, contentType: 'image/webp' })));
+      const got = await storage.get('t/x/m/same.webp');
+      expect(bodies.some((body) => got?.body.equals(body))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects a width outside the list, naming w', async () => {
