@@ -9,8 +9,8 @@ import type { PgTable } from 'drizzle-orm/pg-core';
  *
  * Each value is cast to its column's type: in a SELECT the server does not take the types from the
  * target columns, as it does for INSERT ... VALUES. A value may be an SQL expression (a subquery).
- * Every row must name the same columns. A column
- * that no row names takes the table's default. Drizzle's `$defaultFn` is not run: name the column.
+ * Every row must name the same columns. A column that no row names takes the table's default.
+ * Drizzle's `$defaultFn` is not run: name the column.
  */
 export function insertWhere<T extends PgTable>(
   table: T,

@@ -330,7 +330,6 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     // statement's, which `at` is).
     const row: OrderRow = {
       ...orderRow(ctx, a),
-      discount: a.quote.discount,
       paymentRef: null,
       capturedAmount: 0,
       refundedAmount: 0,

@@ -52,8 +52,9 @@ export function historyActor(ctx: RequestContext): { actorKind: string; actorId:
  * The one writer of `orders.status` (DESIGN.md section 9, "one writer per state"): locks the order row,
  * checks the transitions table, writes the status and a history row saying who, when, from, to and why.
  * Runs in the caller's transaction, so whatever else the change means (stock back, payment recorded)
- * commits with it or not at all. Given the database instead, it needs `from` (the status is then
- * checked by the update itself) and its other writes as `alongside`: the change is one statement.
+ * commits with it or not at all. Given the database instead, the change is one statement, its other
+ * writes passed as `alongside`; every update checks the status it decided from, so a change made by
+ * another writer meanwhile is never overwritten.
  * A refused transition changes nothing and comes back as a typed result
  * (routes answer it with 409, see `transitionRefused`); an order that does not exist is a 404.
  */
@@ -75,16 +76,21 @@ export async function transitionOrder(
   const [row] = await tx.select({ status: o.status }).from(o).where(where).for('update');
   if (!row) throw AppError.notFound(`Order ${orderId} was not found.`);
   const from = row.status as OrderStatus;
-  if ((options.from !== undefined && options.from !== from) || !canTransition(from, to)) {
-    return {
-      ok: false,
-      code: 'INVALID_TRANSITION',
-      from,
-      to,
-      message: `Order ${orderId} is ${from}; it cannot become ${to}.`,
-    };
-  }
-  return (await write(tx, ctx, orderId, where, from, to, options)) as Extract<TransitionResult, { ok: true }>;
+  const refused = (now: OrderStatus): TransitionResult => ({
+    ok: false,
+    code: 'INVALID_TRANSITION',
+    from: now,
+    to,
+    message: `Order ${orderId} is ${now}; it cannot become ${to}.`,
+  });
+  if ((options.from !== undefined && options.from !== from) || !canTransition(from, to)) return refused(from);
+  // The update checks the status it read: in the caller's transaction the row lock makes that
+  // certain; given the database, another writer may have moved the order since the read, and then
+  // nothing is written and the change is refused, never applied over theirs.
+  const moved = await write(tx, ctx, orderId, and(where, eq(o.status, from)), from, to, options);
+  if (moved) return moved;
+  const [now] = await tx.select({ status: o.status }).from(o).where(where);
+  return refused((now?.status ?? from) as OrderStatus);
 }
 
 /**
