@@ -244,6 +244,33 @@ test.describe('product page', () => {
     await expect(qty).toHaveValue('99');
   });
 
+  test('a shop page loads no script until the first intent; every press made before the app runs counts', async ({
+    page,
+  }) => {
+    const p = await details(CONFIGURABLE.productId);
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.url());
+    });
+    const release = await holdApp(page);
+    await page.goto(`/${p.slug}/${p.productId}`);
+    await page.waitForLoadState('networkidle');
+    expect(scripts).toEqual([]);
+    const plus = page.getByRole('button', { name: 'Increase quantity' });
+    await plus.click();
+    await plus.click();
+    await plus.click();
+    // The presses are taken, and a bar says so while the app loads.
+    const bar = page.locator('.app-starting');
+    await expect(bar).toBeVisible();
+    await snap(page, 'product-presses-before-the-app');
+    expect(scripts.length).toBeGreaterThan(0);
+    release();
+    await expect(page.getByRole('spinbutton', { name: 'Quantity' })).toHaveValue('4');
+    await expect(page.getByTestId('price-total')).toHaveText(`${usd(p.price * 4)} for 4`);
+    await expect(bar).toHaveCount(0);
+  });
+
   test('a quantity typed before the app has loaded is the one the stepper counts from', async ({ page }) => {
     const p = await details(CONFIGURABLE.productId);
     const release = await holdApp(page);

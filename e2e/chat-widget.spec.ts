@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { hydrated } from './helpers';
 
 /**
  * The chat widget (SPEC.md section 1) on a server of this spec's own, whose garden store has a
@@ -66,6 +67,11 @@ test('the provider script loads on shop pages of a store with a widget id, never
     return route.fulfill({ contentType: 'text/javascript', body: 'window.__chatLoaded = true;' });
   });
   await page.goto(`${base}/`);
+  // A third party's script waits, with the app, for the shopper's first intent (paint-first.ts).
+  await expect(page.getByTestId('logo')).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(loaded).toEqual([]);
+  await page.mouse.move(20, 20);
   await expect(page.locator('script[data-chat-widget]')).toHaveAttribute('src', `${PROVIDER}/${WIDGET}`);
   await expect.poll(() => page.evaluate(() => (window as { __chatLoaded?: boolean }).__chatLoaded)).toBe(true);
   expect(loaded).toEqual([`${PROVIDER}/${WIDGET}`]);
@@ -74,6 +80,8 @@ test('the provider script loads on shop pages of a store with a widget id, never
     const fresh = await page.context().newPage();
     await fresh.goto(`${base}${path}`);
     await expect(fresh.getByRole('heading', { level: 1 })).toBeVisible();
+    // The app runs here too, and still loads no chat.
+    await hydrated(fresh);
     await expect(fresh.locator('script[data-chat-widget]')).toHaveCount(0);
     await fresh.close();
   }

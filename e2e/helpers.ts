@@ -47,9 +47,12 @@ export async function apiJson<T>(_page: Page | null, store: StoreName, path: str
 
 /**
  * The frame stores the store's values once React runs: after that, clicks and typing reach React.
- * A click on a server-rendered button before then does nothing.
+ * A shop page starts its app at the shopper's first intent (paint-first.ts), so the pointer moves
+ * over the page first, as a shopper's would; a dashboard page starts it by itself.
  */
 export async function hydrated(page: Page) {
+  await page.mouse.move(3, 3);
+  await page.mouse.move(2, 2);
   await page.waitForFunction(() => window.localStorage.getItem('productStoreId') !== null);
 }
 

@@ -458,8 +458,8 @@ test.describe('behaviour', () => {
   test('store values are kept in browser storage for scripts and later visits', async ({ page }) => {
     await page.goto(`${STORES.garden.url}/`);
     await expect(page.getByTestId('logo')).toBeVisible();
-    // The logo is server-rendered; the values are written once the page has hydrated.
-    await page.waitForFunction(() => window.localStorage.getItem('productStoreId') !== null);
+    // The logo is server-rendered; the values are written once the app runs, at the first intent.
+    await hydrated(page);
     const stored = await page.evaluate(() => ({ ...window.localStorage }));
     expect(stored.productStoreId).toBe('9001');
     expect(stored.template).toBe('ONE');

@@ -5,7 +5,7 @@ import type { RenderToPipeableStreamOptions } from 'react-dom/server';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router';
 import { NonceContext } from './lib/nonce';
-import { paintFirst } from './lib/paint-first';
+import { paintFirst, type StartApp } from './lib/paint-first';
 
 export const streamTimeout = 5_000;
 
@@ -52,7 +52,7 @@ export default function handleRequest(
           // pipeline, not .pipe: a shopper who leaves mid-page cancels the stream, and the
           // resulting premature-close errors need a listener, or they end the whole process
           // (apps/api/src/modules/storefront/page-streams.test.ts). Nothing else is to be done then.
-          const painted = paintFirst();
+          const painted = paintFirst(startAppFor(routerContext));
           pipeline(body, painted, () => {});
           // The pipeline drops its own listeners once it has finished, and may destroy `painted` with
           // its premature-close error just after: a listener of our own keeps that from being uncaught.
@@ -74,4 +74,15 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/**
+ * When a page starts its app (paint-first.ts): a route may say so in its `handle` (`{ startApp }`,
+ * the innermost one wins); shop pages start at the shopper's first intent.
+ */
+function startAppFor(routerContext: EntryContext): StartApp {
+  const said = routerContext.staticHandlerContext.matches
+    .map((m) => (m.route.handle as { startApp?: StartApp } | undefined)?.startApp)
+    .filter((s) => s !== undefined);
+  return said.at(-1) ?? 'intent';
 }

@@ -23,8 +23,8 @@ import { Header } from './components/layout/header';
 import { LoadingBar } from './components/layout/loading-bar';
 import { PreviewBar } from './components/layout/preview-bar';
 import { TopStrip } from './components/layout/top-strip';
-import { ToastProvider, useToast } from './components/ui/toast';
-import { replayHeldClick } from './lib/held-click';
+import { ToastProvider, useServerNotice, useToast } from './components/ui/toast';
+import { replayHeldClicks } from './lib/held-click';
 import { frameParts } from './lib/layout-rules';
 import { useNonce } from './lib/nonce';
 import { seoFor } from './lib/seo';
@@ -86,7 +86,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // Hydrated (the store's pages and the error page alike): a button clicked while the app was
   // still loading gets its click now, and clicks are no longer held.
-  useEffect(replayHeldClick, []);
+  useEffect(replayHeldClicks, []);
   const root = useRouteLoaderData<typeof loader>('root');
   const store = root?.shell.store;
   return (
@@ -185,6 +185,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 
 function ErrorPage({ tenantMissing, status }: { tenantMissing: boolean; status: number }) {
   const toast = useToast();
+  useServerNotice('error', tenantMissing ? TENANT_NOT_SETUP_MESSAGE : null);
   useEffect(() => {
     if (tenantMissing) toast('error', TENANT_NOT_SETUP_MESSAGE);
   }, [tenantMissing, toast]);

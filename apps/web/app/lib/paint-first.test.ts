@@ -1,9 +1,9 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { paintFirst } from './paint-first';
+import { paintFirst, type StartApp } from './paint-first';
 
-async function run(chunks: Buffer[]) {
-  const t = paintFirst();
+async function run(chunks: Buffer[], startApp: StartApp = 'first-paint') {
+  const t = paintFirst(startApp);
   const out: Buffer[] = [];
   t.on('data', (c: Buffer | string) => out.push(Buffer.from(c)));
   const ended = new Promise((resolve) => t.on('end', resolve));
@@ -61,8 +61,15 @@ describe('paintFirst', () => {
  * The starter, run in a sandbox with just the browser APIs it uses, each driven by the test:
  * performance entries, frames, timers, decoding, events.
  */
-async function starterIn(opts: { timing: boolean; pictures: { onScreen: boolean; decodes?: boolean }[] }) {
-  const html = await run([Buffer.from(page)]);
+async function starterIn(opts: {
+  timing: boolean;
+  pictures: { onScreen: boolean; decodes?: boolean }[];
+  startApp?: StartApp;
+  focused?: 'body' | 'field';
+  /** The text of the notifications region's <noscript>, as a browser with JavaScript parses it. */
+  notices?: string;
+}) {
+  const html = await run([Buffer.from(page)], opts.startApp);
   const code = /<script nonce="n0nce">(\(function\(\)\{.*?\}\)\(\);)<\/script>/.exec(html)?.[1] as string;
   const calls: string[] = [];
   const held = {
@@ -100,12 +107,32 @@ async function starterIn(opts: { timing: boolean; pictures: { onScreen: boolean;
       this.entry.off = true;
     }
   }
+  const body = {
+    id: 'body',
+    appendChild: (bar: { className: string; children: unknown[] }) =>
+      calls.push(`bar ${bar.className} ${bar.children.length}`),
+  };
   const document = {
+    body,
+    activeElement: opts.focused === 'field' ? { id: 'field' } : body,
     currentScript: { previousElementSibling: held, remove: () => calls.push('removed') },
     head: {
       appendChild: (l: { rel: string; href: string; nonce: string }) => calls.push(`${l.rel} ${l.href} ${l.nonce}`),
     },
-    createElement: () => ({}),
+    createElement: () => ({
+      children: [] as unknown[],
+      appendChild(c: unknown) {
+        this.children.push(c);
+      },
+      setAttribute(k: string, v: string) {
+        calls.push(`${k}=${v}`);
+      },
+      remove: () => calls.push('bar removed'),
+    }),
+    querySelector: (selector: string) => {
+      expect(selector).toBe('noscript[data-notices]');
+      return { textContent: opts.notices ?? '' };
+    },
     querySelectorAll: (selector: string) => {
       expect(selector).toBe('img[elementtiming=first-paint]');
       return pictures;
@@ -114,9 +141,12 @@ async function starterIn(opts: { timing: boolean; pictures: { onScreen: boolean;
       expect(capture).toBe(true);
       listeners.set(type, f);
     },
-    removeEventListener: (type: string) => listeners.delete(type),
+    removeEventListener: (type: string, f: (e: unknown) => void, capture: boolean) => {
+      expect(capture).toBe(true);
+      if (listeners.get(type) === f) listeners.delete(type);
+    },
   };
-  const window: { PerformanceObserver: typeof PerformanceObserver; __takeHeldClick?: () => unknown } = {
+  const window: { PerformanceObserver: typeof PerformanceObserver; __takeHeldClicks?: () => unknown } = {
     PerformanceObserver,
   };
   runInNewContext(code, {
@@ -138,6 +168,7 @@ async function starterIn(opts: { timing: boolean; pictures: { onScreen: boolean;
     tick: () => {
       for (const t of timers.filter((x) => x.ms === 0)) t.f();
     },
+    timers,
     fallback: () => timers.find((t) => t.ms === 1500)?.f(),
     frame: () => {
       for (const f of frames.splice(0)) f();
@@ -169,7 +200,7 @@ async function starterIn(opts: { timing: boolean; pictures: { onScreen: boolean;
   };
 }
 
-describe('the starter', () => {
+describe('the starter on the dashboard (first paint)', () => {
   const app = `start module ${APP}`;
   const preloadsAdded = ['modulepreload /assets/entry.client-1.js n0nce', 'modulepreload /assets/root-1.js n0nce'];
 
@@ -230,10 +261,15 @@ describe('the starter', () => {
       const s = await starterIn({ timing: true, pictures: [{ onScreen: true }] });
       s.event(type);
       expect(s.started()).toBe(1);
+      expect([...s.listeners.keys()]).toEqual(['click']);
     }
+    // A pointer that only moves is not enough on the dashboard: it starts after its first paint anyway.
+    const moved = await starterIn({ timing: true, pictures: [] });
+    moved.event('pointermove');
+    expect(moved.started()).toBe(0);
   });
 
-  it('holds the last click on a type="button" button for the app, and stops holding once taken', async () => {
+  it('holds every click on a type="button" button for the app, in order, and stops holding once taken', async () => {
     const s = await starterIn({ timing: true, pictures: [{ onScreen: true }] });
     const tab = { id: 'tab' };
     const link = { closest: () => null };
@@ -244,8 +280,65 @@ describe('the starter', () => {
     const second = s.event('click', { closest: () => tab });
     expect([first.prevented, first.stopped, second.prevented, second.stopped]).toEqual([true, true, true, true]);
     expect(s.started()).toBe(1);
-    expect(s.window.__takeHeldClick?.()).toBe(tab);
+    // One bar for both presses, shown until the app takes them.
+    expect(s.calls.filter((c) => c.startsWith('bar') || c.startsWith('aria'))).toEqual([
+      'aria-hidden=true',
+      'bar app-starting 1',
+    ]);
+    expect(s.window.__takeHeldClicks?.()).toEqual([{ id: 'other' }, tab]);
+    expect(s.calls.at(-1)).toBe('bar removed');
     expect([...s.listeners.keys()]).toEqual([]);
-    expect(s.window.__takeHeldClick?.()).toBe(null);
+    expect(s.window.__takeHeldClicks?.()).toEqual([]);
+  });
+});
+
+describe('the starter on shop pages (intent)', () => {
+  const intent = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'focusin', 'wheel'];
+
+  it('starts nothing at the first paint, when the pictures are presented, on any timer, or on a scroll', async () => {
+    const s = await starterIn({ startApp: 'intent', timing: true, pictures: [{ onScreen: true }] });
+    s.firstContentfulPaint();
+    s.presented(0);
+    s.tick();
+    s.frame();
+    // A scroll-snapping row scrolls by itself as the page lays out: not the shopper's intent.
+    s.event('scroll');
+    expect(s.timers).toEqual([]);
+    expect(s.observers).toEqual([]);
+    expect(s.calls).toEqual(['removed']);
+  });
+
+  it('starts at the first sign of intent, adding the preloads once, and then stops listening for it', async () => {
+    for (const type of intent) {
+      const s = await starterIn({ startApp: 'intent', timing: true, pictures: [] });
+      expect([...s.listeners.keys()].sort()).toEqual([...intent, 'click'].sort());
+      s.event(type);
+      s.event('pointermove');
+      expect(s.calls).toEqual([
+        'removed',
+        'modulepreload /assets/entry.client-1.js n0nce',
+        'modulepreload /assets/root-1.js n0nce',
+        `start module ${APP}`,
+      ]);
+      expect([...s.listeners.keys()]).toEqual(['click']);
+    }
+  });
+
+  it('starts at once when a field was focused while the page streamed, or the page says a notice', async () => {
+    const s = await starterIn({ startApp: 'intent', timing: true, pictures: [], focused: 'field' });
+    expect(s.started()).toBe(1);
+    const saved = await starterIn({ startApp: 'intent', timing: true, pictures: [], notices: '<div>Saved.</div>' });
+    expect(saved.started()).toBe(1);
+    const quiet = await starterIn({ startApp: 'intent', timing: true, pictures: [], notices: '' });
+    expect(quiet.started()).toBe(0);
+  });
+
+  it('holds a click on a type="button" button for the app, and starts it', async () => {
+    const s = await starterIn({ startApp: 'intent', timing: true, pictures: [] });
+    const thumb = { id: 'thumb' };
+    expect(s.event('click', { closest: () => thumb }).prevented).toBe(true);
+    expect(s.started()).toBe(1);
+    expect(s.window.__takeHeldClicks?.()).toEqual([thumb]);
+    expect([...s.listeners.keys()]).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useServerNotices, useToast } from '../components/ui/toast';
+import { useServerNotice, useToast } from '../components/ui/toast';
 
 /**
  * Says a saved form's message as a success toast, once per answer: keyed on the answer object, so
@@ -8,8 +8,7 @@ import { useServerNotices, useToast } from '../components/ui/toast';
  */
 export function useActionToast(result: { ok: boolean; message: string } | null | undefined) {
   const toast = useToast();
-  const notices = useServerNotices();
-  if (notices && result?.ok && !notices.includes(result.message)) notices.push(result.message);
+  useServerNotice('success', result?.ok ? result.message : null);
   useEffect(() => {
     if (result?.ok) toast('success', result.message);
   }, [result, toast]);

@@ -21,19 +21,31 @@ interface Toast {
 const ToastContext = createContext<(kind: ToastKind, message: string) => void>(() => {});
 
 /**
- * Success messages said while the page renders on the server. A toast is a client effect, so
- * without JavaScript a saved form would say nothing; these are rendered inside <noscript> in the
- * notifications region instead. Null in the browser, where the toast says them.
+ * Messages a page says as it arrives (a saved form's answer, an unknown store), collected while it
+ * renders on the server. A toast is a client effect, so without JavaScript the page would say
+ * nothing; these are rendered inside <noscript> in the notifications region instead. A shop page
+ * that carries one starts its app at once, not at the shopper's first intent (paint-first.ts), so
+ * its toast shows as the page does. Null in the browser, where the toast says them.
  */
-const ServerNotices = createContext<string[] | null>(null);
+interface ServerNotice {
+  kind: ToastKind;
+  message: string;
+}
+const ServerNotices = createContext<ServerNotice[] | null>(null);
 
 export function useToast() {
   return useContext(ToastContext);
 }
 
-/** For useActionToast: the server-rendered list its message joins when there is no browser. */
-export function useServerNotices() {
-  return useContext(ServerNotices);
+/**
+ * For a component that toasts `message` from an effect when it shows: on the server, the same
+ * message joins the page's notices (above). Does nothing in the browser or without a message.
+ */
+export function useServerNotice(kind: ToastKind, message: string | null | undefined) {
+  const notices = useContext(ServerNotices);
+  if (notices && message && !notices.some((n) => n.kind === kind && n.message === message)) {
+    notices.push({ kind, message });
+  }
 }
 
 export function ToastProvider({ children }: { children: ReactNode }) {
@@ -48,7 +60,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
   const value = useMemo(() => show, [show]);
   // One list per server render; the page's forms add to it as they render, before the region below.
-  const [notices] = useState<string[] | null>(() => (typeof document === 'undefined' ? [] : null));
+  const [notices] = useState<ServerNotice[] | null>(() => (typeof document === 'undefined' ? [] : null));
   return (
     <ToastContext.Provider value={value}>
       <ServerNotices.Provider value={notices}>{children}</ServerNotices.Provider>
@@ -67,14 +79,15 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 }
 
 /**
- * Rendered after the page (React renders the tree in order), so it sees what the page's forms said.
- * The browser never shows <noscript> with JavaScript on, and React does not hydrate its content.
+ * Rendered after the page (React renders the tree in order), so it sees what the page said.
+ * The browser never shows <noscript> with JavaScript on, and React does not hydrate its content;
+ * the starter of paint-first.ts reads it (`data-notices`) to start the app at once.
  */
-function NoScriptNotices({ notices }: { notices: string[] | null }) {
+function NoScriptNotices({ notices }: { notices: ServerNotice[] | null }) {
   return (
-    <noscript>
-      {notices?.map((message) => (
-        <ToastCard key={message} kind="success" message={message} className="animate-notice-out" />
+    <noscript data-notices="">
+      {notices?.map((n) => (
+        <ToastCard key={`${n.kind} ${n.message}`} kind={n.kind} message={n.message} className="animate-notice-out" />
       ))}
     </noscript>
   );

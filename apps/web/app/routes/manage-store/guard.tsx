@@ -13,6 +13,7 @@ import {
 } from 'react-router';
 import { primaryAction } from '../../components/manage-store/dashboard-layout';
 import { DashboardMenu, DashboardSidebar } from '../../components/manage-store/dashboard-nav';
+import type { StartApp } from '../../lib/paint-first';
 import { loginUrlFor } from '../../lib/safe-redirect';
 import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/guard';
@@ -22,6 +23,12 @@ import type { Route } from './+types/guard';
  * staff get past the role check. This decides what to show; the page functions check again on the
  * server (requireAccess), so a page is never one check away from another store's or a shopper's eyes.
  */
+/**
+ * Almost every control of the dashboard needs React, and its users come to work: its pages start
+ * the app as soon as they are painted, not at the first intent as shop pages do (paint-first.ts).
+ */
+export const handle = { startApp: 'first-paint' } satisfies { startApp: StartApp };
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await context.api.user();
   if (!user) {

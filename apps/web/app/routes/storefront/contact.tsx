@@ -5,7 +5,7 @@ import { data, Link, useNavigation, useRouteLoaderData } from 'react-router';
 import { ADDRESS_PLACEHOLDER, EMAIL_PLACEHOLDER, PHONE_PLACEHOLDER } from '../../components/layout/footer';
 import { PageContainer, PageTitle } from '../../components/ui/page';
 import { PostForm } from '../../components/ui/post-form';
-import { useToast } from '../../components/ui/toast';
+import { useServerNotice, useToast } from '../../components/ui/toast';
 import { withRootMeta } from '../../lib/meta';
 import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/contact';
@@ -112,6 +112,8 @@ function ContactDetail({ icon, label, children }: { icon: ReactNode; label: stri
   );
 }
 
+const SENT_MESSAGE = 'Your message has been sent.';
+
 export default function ContactPage({ actionData }: Route.ComponentProps) {
   const root = useRouteLoaderData<typeof rootLoader>('root');
   const navigation = useNavigation();
@@ -123,8 +125,9 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
 
   const formRef = useRef<HTMLFormElement>(null);
 
+  useServerNotice('success', sent ? SENT_MESSAGE : null);
   useEffect(() => {
-    if (sent) toast('success', 'Your message has been sent.');
+    if (sent) toast('success', SENT_MESSAGE);
   }, [sent, toast]);
 
   // After a rejected send, the shopper lands on the first field to fix (the error is its description).
