@@ -124,9 +124,6 @@ function Subscribe({ store }: { store: StoreDetails }) {
         title="Newsletter signup"
         sandbox="allow-forms allow-popups"
         srcDoc={doc}
-        // A frame is a whole document, made on the main thread as the page loads (about 30 ms on
-        // this machine, four times that on a phone): the footer's is made when it is near the screen.
-        loading="lazy"
         // A frame cannot grow to its content (the sandbox runs no script): tall enough for a label
         // above an input and its button (about 66 px) with room for the focus ring.
         className="h-20 w-full border-0"
