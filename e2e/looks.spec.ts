@@ -130,6 +130,8 @@ for (const width of WIDTHS) {
 test.describe('garden', () => {
   test('the newsletter frame is as tall as its form', async ({ page }) => {
     await page.goto(`${STORES.garden.url}/`);
+    // The frame loads lazily, when the footer comes near the screen.
+    await page.getByTestId('newsletter-embed').scrollIntoViewIfNeeded();
     const frame = await box(page.getByTestId('newsletter-embed'));
     const form = await box(page.frameLocator('[data-testid=newsletter-embed]').locator('form'));
     expect(frame.height).toBeGreaterThanOrEqual(form.height);

@@ -326,6 +326,8 @@ test.describe('footer', () => {
     await page.goto(`${STORES.garden.url}/`);
     const frame = page.getByTestId('newsletter-embed');
     await expect(frame).toHaveAttribute('sandbox', 'allow-forms allow-popups');
+    // The frame loads lazily, when the footer comes near the screen.
+    await frame.scrollIntoViewIfNeeded();
     await expect(page.frameLocator('[data-testid=newsletter-embed]').locator('input[type=email]')).toBeVisible();
     await expect(page.getByPlaceholder('Email address')).toHaveCount(0);
     await page.goto(`${STORES.lighting.url}/`);

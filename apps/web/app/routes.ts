@@ -39,6 +39,7 @@ export default [
     index('routes/storefront/newsletter.tsx'),
     route('confirm', 'routes/storefront/newsletter-confirm.tsx'),
     route('unsubscribe', 'routes/storefront/newsletter-unsubscribe.tsx'),
+    route('embed', 'routes/storefront/newsletter-embed.tsx'),
   ]),
   ...prefix('order', [
     index('routes/storefront/order-index.tsx'),

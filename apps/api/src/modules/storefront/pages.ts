@@ -234,7 +234,12 @@ export async function registerPages(app: App, opts: PagesOptions) {
         const cookies = response.headers.getSetCookie();
         if (fresh) cookies.unshift(fresh.header);
         if (cookies.length) reply.header('set-cookie', cookies);
-        if ((response.headers.get('content-type') ?? '').startsWith('text/html')) {
+        // A document with a policy of its own (the newsletter embed, framed by the store's pages)
+        // keeps it; every other page gets the pages' policy.
+        if (
+          (response.headers.get('content-type') ?? '').startsWith('text/html') &&
+          !response.headers.has('content-security-policy')
+        ) {
           reply.header(
             'content-security-policy',
             pageCsp(nonce, await chatOriginForPage(chatDeps, tenant, path), opts.formActionOrigins),

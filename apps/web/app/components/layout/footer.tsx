@@ -3,6 +3,7 @@ import { categoryFooterLabel } from '@app/contracts/client';
 import { ChevronDown, Mail, MapPin, Phone } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { NEWSLETTER_EMBED_PATH } from '../../lib/newsletter-embed';
 import { titleCase } from '../../lib/title-case';
 import { NewsletterForm } from './newsletter-form';
 
@@ -118,12 +119,13 @@ function SocialIcons() {
 
 function Subscribe({ store }: { store: StoreDetails }) {
   if (store.newsLetter.iframe) {
-    const doc = `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;font:14px system-ui,sans-serif;color:#fff;background:transparent}form{display:flex;gap:8px;flex-wrap:wrap;align-items:center}label{flex-basis:100%;font-weight:600}input{flex:1;min-width:0;height:40px;border-radius:6px;border:1px solid #cbd5e1;padding:0 12px;font:inherit}button{height:40px;border:0;border-radius:6px;padding:0 16px;font:600 14px system-ui,sans-serif;background:rgb(${store.themeColors.action});color:#fff;cursor:pointer}</style></head><body>${store.newsLetter.iframe}</body></html>`;
     return (
       <iframe
         title="Newsletter signup"
         sandbox="allow-forms allow-popups"
-        srcDoc={doc}
+        src={NEWSLETTER_EMBED_PATH}
+        // Made when the footer comes near the screen, not as the page loads (newsletter-embed.tsx).
+        loading="lazy"
         // A frame cannot grow to its content (the sandbox runs no script): tall enough for a label
         // above an input and its button (about 66 px) with room for the focus ring.
         className="h-20 w-full border-0"
