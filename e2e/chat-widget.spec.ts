@@ -68,9 +68,9 @@ test('the provider script loads on shop pages of a store with a widget id, never
   });
   await page.goto(`${base}/`);
   // A third party's script waits, with the app, for the shopper's first intent (paint-first.ts).
-  await expect(page.getByTestId('logo')).toBeVisible();
-  await page.waitForTimeout(500);
+  await page.waitForLoadState('networkidle');
   expect(loaded).toEqual([]);
+  await expect(page.locator('script[data-chat-widget]')).toHaveCount(0);
   await page.mouse.move(20, 20);
   await expect(page.locator('script[data-chat-widget]')).toHaveAttribute('src', `${PROVIDER}/${WIDGET}`);
   await expect.poll(() => page.evaluate(() => (window as { __chatLoaded?: boolean }).__chatLoaded)).toBe(true);

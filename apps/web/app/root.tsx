@@ -23,7 +23,7 @@ import { Header } from './components/layout/header';
 import { LoadingBar } from './components/layout/loading-bar';
 import { PreviewBar } from './components/layout/preview-bar';
 import { TopStrip } from './components/layout/top-strip';
-import { ToastProvider, useServerNotice, useToast } from './components/ui/toast';
+import { ToastProvider, useToast, useToastOnArrival } from './components/ui/toast';
 import { replayHeldClicks } from './lib/held-click';
 import { frameParts } from './lib/layout-rules';
 import { useNonce } from './lib/nonce';
@@ -184,11 +184,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 }
 
 function ErrorPage({ tenantMissing, status }: { tenantMissing: boolean; status: number }) {
-  const toast = useToast();
-  useServerNotice('error', tenantMissing ? TENANT_NOT_SETUP_MESSAGE : null);
-  useEffect(() => {
-    if (tenantMissing) toast('error', TENANT_NOT_SETUP_MESSAGE);
-  }, [tenantMissing, toast]);
+  useToastOnArrival('error', tenantMissing ? TENANT_NOT_SETUP_MESSAGE : null);
   return (
     <main id="main" className="flex flex-1 items-center justify-center bg-slate-50 px-4 py-24">
       <div className="max-w-md text-center">

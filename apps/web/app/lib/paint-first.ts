@@ -29,8 +29,8 @@ import { StringDecoder } from 'node:string_decoder';
  *    once it has hydrated (held-click.ts, called by the root): "+" tapped three times adds three.
  *    Meanwhile a bar at the top of the page (`.app-starting`, app.css) says that the press was
  *    taken. It is the last child of the body, where React's hydration passes over a node it did not
- *    render. A button with `popovertarget` (a category tab)
- *    works as plain HTML, so its click is not held: its overlay opens at once.
+ *    render. A button with `popovertarget` (a category tab) works as plain HTML, so its click is
+ *    not held: its overlay opens at once.
  *
  * React Router's `<Scripts>` has no option for any of this. The rewrite is exact-match on its output;
  * if a future version writes something else, the page passes through unchanged (and

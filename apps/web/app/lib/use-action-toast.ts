@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { useServerNotice, useToast } from '../components/ui/toast';
+import { useToastOnArrival } from '../components/ui/toast';
 
 /**
  * Says a saved form's message as a success toast, once per answer: keyed on the answer object, so
@@ -7,9 +6,5 @@ import { useServerNotice, useToast } from '../components/ui/toast';
  * without JavaScript) the message is rendered in the notifications region instead.
  */
 export function useActionToast(result: { ok: boolean; message: string } | null | undefined) {
-  const toast = useToast();
-  useServerNotice('success', result?.ok ? result.message : null);
-  useEffect(() => {
-    if (result?.ok) toast('success', result.message);
-  }, [result, toast]);
+  useToastOnArrival('success', result?.ok ? result.message : null, result);
 }

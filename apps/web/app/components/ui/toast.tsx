@@ -38,14 +38,20 @@ export function useToast() {
 }
 
 /**
- * For a component that toasts `message` from an effect when it shows: on the server, the same
- * message joins the page's notices (above). Does nothing in the browser or without a message.
+ * Says `message` as a toast when the page shows it: a saved form's answer, an unknown store. Once
+ * per `answer` (the action's result object, say), so the same message for a second save is said
+ * again; the message itself when there is no such object. On the server, where effects do not run,
+ * the message joins the page's notices (above) instead. Nothing without a message.
  */
-export function useServerNotice(kind: ToastKind, message: string | null | undefined) {
+export function useToastOnArrival(kind: ToastKind, message: string | null | undefined, answer: unknown = message) {
+  const toast = useToast();
   const notices = useContext(ServerNotices);
   if (notices && message && !notices.some((n) => n.kind === kind && n.message === message)) {
     notices.push({ kind, message });
   }
+  useEffect(() => {
+    if (answer != null && message) toast(kind, message);
+  }, [answer, kind, message, toast]);
 }
 
 export function ToastProvider({ children }: { children: ReactNode }) {

@@ -19,16 +19,16 @@ import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/guard';
 
 /**
- * The dashboard needs a logged-in user (visitors go to login and come back), and only the store's
- * staff get past the role check. This decides what to show; the page functions check again on the
- * server (requireAccess), so a page is never one check away from another store's or a shopper's eyes.
- */
-/**
  * Almost every control of the dashboard needs React, and its users come to work: its pages start
  * the app as soon as they are painted, not at the first intent as shop pages do (paint-first.ts).
  */
 export const handle = { startApp: 'first-paint' } satisfies { startApp: StartApp };
 
+/**
+ * The dashboard needs a logged-in user (visitors go to login and come back), and only the store's
+ * staff get past the role check. This decides what to show; the page functions check again on the
+ * server (requireAccess), so a page is never one check away from another store's or a shopper's eyes.
+ */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await context.api.user();
   if (!user) {

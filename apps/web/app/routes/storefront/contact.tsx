@@ -5,7 +5,7 @@ import { data, Link, useNavigation, useRouteLoaderData } from 'react-router';
 import { ADDRESS_PLACEHOLDER, EMAIL_PLACEHOLDER, PHONE_PLACEHOLDER } from '../../components/layout/footer';
 import { PageContainer, PageTitle } from '../../components/ui/page';
 import { PostForm } from '../../components/ui/post-form';
-import { useServerNotice, useToast } from '../../components/ui/toast';
+import { useToastOnArrival } from '../../components/ui/toast';
 import { withRootMeta } from '../../lib/meta';
 import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/contact';
@@ -117,7 +117,6 @@ const SENT_MESSAGE = 'Your message has been sent.';
 export default function ContactPage({ actionData }: Route.ComponentProps) {
   const root = useRouteLoaderData<typeof rootLoader>('root');
   const navigation = useNavigation();
-  const toast = useToast();
   const sent = actionData?.result.ok ? actionData.values : null;
   const failure = actionData && !actionData.result.ok ? actionData.result : null;
   const values = actionData?.values ?? { name: '', email: '', message: '' };
@@ -125,10 +124,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
 
   const formRef = useRef<HTMLFormElement>(null);
 
-  useServerNotice('success', sent ? SENT_MESSAGE : null);
-  useEffect(() => {
-    if (sent) toast('success', SENT_MESSAGE);
-  }, [sent, toast]);
+  useToastOnArrival('success', sent ? SENT_MESSAGE : null, sent);
 
   // After a rejected send, the shopper lands on the first field to fix (the error is its description).
   useEffect(() => {
