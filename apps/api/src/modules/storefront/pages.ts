@@ -66,6 +66,36 @@ const unknownStoreApi = new Proxy({} as PageApi, {
   },
 });
 
+/** PageApi's functions that answer at once rather than with a promise. */
+type SyncPageFunction = {
+  [K in keyof PageApi]: PageApi[K] extends (...args: never[]) => Promise<unknown> ? never : K;
+}[keyof PageApi];
+const SYNC_PAGE_FUNCTIONS: Record<SyncPageFunction, true> = { previewing: true };
+
+/**
+ * The page functions as loaders get them: one that refuses synchronously (an access check before
+ * its first await) answers a rejected promise instead. A loader's `Promise.all([api.a(), api.b()])`
+ * then always watches a(): when b() threw before Promise.all ran, a()'s later rejection had no
+ * handler and ended the process (issue 30, a visitor opening /manage-store/settings/banners).
+ * Done here, once, so no loader and no page module has to remember it.
+ */
+export function pageApiWithoutSyncThrows(api: PageApi): PageApi {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(api)) {
+    out[name] =
+      typeof value === 'function' && !(name in SYNC_PAGE_FUNCTIONS)
+        ? (...args: unknown[]) => {
+            try {
+              return value.apply(api, args);
+            } catch (err) {
+              return Promise.reject(err);
+            }
+          }
+        : value;
+  }
+  return out as unknown as PageApi;
+}
+
 /** chatOrigin: the chat provider, only on pages where its widget may run (chatOriginForPage). */
 function pageCsp(nonce: string, chatOrigin: string | null, formActionOrigins: string[] = []): string {
   const chat = chatOrigin ? ` ${chatOrigin}` : '';
@@ -203,7 +233,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
               return JSON.parse(entry.json);
             },
           };
-          api = Object.assign({}, ...opts.modules.map((m) => m(page))) as PageApi;
+          api = pageApiWithoutSyncThrows(Object.assign({}, ...opts.modules.map((m) => m(page))) as PageApi);
           // A private store shows its visitors only login and registration (decision 027).
           privateStore = !(await app.tenants.isPublic(ctx.tenantId));
           if (privateStore && !isMember(ctx)) {
