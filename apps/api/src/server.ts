@@ -2,6 +2,7 @@ import { type Database, DataDirLockedError, openDatabase } from '@app/db';
 import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { createDrain } from './lib/drain';
+import { requestScope } from './lib/request-scope';
 import { bannerStores, startupBanner } from './startup-banner';
 
 /**
@@ -48,6 +49,26 @@ export async function start() {
     database,
     generateMedia: seed.renderSeedImage,
     webBuildDir: config.WEB_BUILD_DIR,
+  });
+
+  // Each HTTP request runs in its own scope, so what goes wrong after its code lost track of it
+  // (below) is logged with its request id.
+  const handlers = app.server.listeners('request') as ((...args: unknown[]) => void)[];
+  app.server.removeAllListeners('request');
+  for (const handler of handlers) {
+    app.server.on('request', (...args: unknown[]) => requestScope.run({}, () => handler(...args)));
+  }
+  // Decision 071. A rejection nobody handled is a lost error, not a broken process: the request it
+  // belonged to has had its answer (or gets its timeout), so it is logged at fatal level, with that
+  // request's id, and the server goes on serving every other store. An exception that unwound to
+  // the top is different: it stopped something half-way, so the server logs it and exits, and the
+  // supervisor (scripts/start.mjs) starts it again.
+  process.on('unhandledRejection', (reason) => {
+    app.log.fatal({ err: reason, reqId: requestScope.getStore()?.requestId }, 'unhandled rejection');
+  });
+  process.on('uncaughtException', (err) => {
+    app.log.fatal({ err, reqId: requestScope.getStore()?.requestId }, 'uncaught exception: exiting');
+    process.exit(70); // EX_SOFTWARE
   });
 
   const drain = createDrain(app);

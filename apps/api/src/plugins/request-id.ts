@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { requestScope } from '../lib/request-scope';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const VALID = /^[A-Za-z0-9]{16}$/;
@@ -15,5 +16,9 @@ export function newRequestId(): string {
 export function requestIdFor(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
   const value = Array.isArray(incoming) ? incoming[0] : incoming;
-  return value && VALID.test(value) ? value : newRequestId();
+  const id = value && VALID.test(value) ? value : newRequestId();
+  // Under the server's per-request scope (server.ts), so a rejection nobody handled names its request.
+  const scope = requestScope.getStore();
+  if (scope) scope.requestId = id;
+  return id;
 }
