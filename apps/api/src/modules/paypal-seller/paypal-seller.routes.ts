@@ -169,7 +169,14 @@ export async function paypalSellerRoutes(app: App, { onboarding, csrf }: { onboa
         description:
           "The query (merchantIdInPayPal, ...) is a hint only: PayPal's merchant-integrations decides. Redirects " +
           'to the payments page with the outcome; a visitor logs in first and lands on the payments page.',
-        querystring: z.record(z.string(), z.unknown()),
+        // PayPal adds more parameters than these; they are accepted and ignored.
+        querystring: z.looseObject({
+          merchantIdInPayPal: z.string().max(200).optional(),
+          merchantId: z.string().max(200).optional(),
+        }),
+        response: {
+          303: z.null().describe('To the payments page with the outcome, or to the login page for a visitor.'),
+        },
       },
     },
     async (req, reply) => {
