@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedCmsImage, sanitizeCmsHtml } from './sanitize';
+import { isAllowedCmsImage, sanitizeCmsHtml, storedOwnerHtml } from './sanitize';
 
 /** The CMS allow-list (issue 15): what an owner's editor makes survives; anything active does not. */
 describe('sanitizeCmsHtml', () => {
@@ -62,5 +62,39 @@ describe('sanitizeCmsHtml', () => {
       '<iframe src="https://x.example"></iframe><form action="https://x"><input name="a"></form><object data="x"></object><p>ok</p>',
     );
     expect(clean).toBe('<p>ok</p>');
+  });
+});
+
+/** A product description as stored (decision 074): the owner's own text unless something had to go. */
+describe('storedOwnerHtml', () => {
+  it('keeps text and allowed HTML exactly as written: ampersands, brackets, quotes, entities, any script of any language', () => {
+    for (const html of [
+      'The Arden Pendant by Halden & Co. Takes an E26 bulb.\n\nDimmable.',
+      'Size < 40 cm & > 20 cm; "really", it\'s\r\nbright',
+      '<p>Ελαφρύ &amp; φωτεινό: 明るい&nbsp;光 🌞</p>\n<ul><li>Tom &amp; Jerry’s “lamp”</li><li>a &lt; b</li></ul>',
+      '<p><a href=\'/page/details/faq\'>FAQ</a><img src="/media/a.webp" alt="A"><br></p>',
+      'x &amp y &copy; &#169; &#x1F331;',
+    ]) {
+      expect(storedOwnerHtml(html)).toBe(html);
+    }
+  });
+
+  it('stores the sanitised form when the allow-list takes something out, and that form is stable', () => {
+    const cases: [string, string][] = [
+      ['<p onclick="steal()">Halden & Co.</p>', '<p>Halden &amp; Co.</p>'],
+      ['<script>alert(1)</script>Tea & cake', 'Tea &amp; cake'],
+      ['<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
+      [
+        '<a href="https://x.example" target="_blank">x</a>',
+        '<a href="https://x.example" target="_blank" rel="noopener noreferrer">x</a>',
+      ],
+      // A browser reads CDATA outside SVG as a comment ending at the first `>`: never kept as written.
+      ['<![CDATA[><img src=x onerror=alert(1)>]]>', ''],
+      ['<!-- a --><p>b</p>', '<p>b</p>'],
+    ];
+    for (const [html, stored] of cases) {
+      expect(storedOwnerHtml(html)).toBe(stored);
+      expect(storedOwnerHtml(stored)).toBe(stored);
+    }
   });
 });

@@ -104,3 +104,35 @@ export function sanitizeNewsletterEmbed(html: string): string {
     allowProtocolRelative: false,
   });
 }
+
+/**
+ * The same parser and serialiser as sanitizeCmsHtml with nothing filtered: what the owner's HTML
+ * is, re-written. Where it equals the sanitised form, the allow-list took nothing away.
+ */
+function reserializeHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: false,
+    allowedAttributes: false,
+    allowVulnerableTags: true,
+    nonTextTags: [],
+    allowedSchemesAppliedToAttributes: [],
+    allowProtocolRelative: true,
+    parseStyleAttributes: false,
+  });
+}
+
+/**
+ * An owner's rich text (a product description) as it is stored (decision 074): as the owner wrote
+ * it when the CMS allow-list would keep all of it, otherwise the sanitised form. Re-serialising
+ * text the owner wrote turned `&` into `&amp;` (and `>` into `&gt;`), so a CSV export imported back
+ * changed every description with an ampersand, and plain-text places showed the entity.
+ *
+ * Comments, CDATA and processing instructions always take the sanitised form: a browser and this
+ * parser read `<![CDATA[` differently, so such text is never kept as written. Idempotent: the
+ * stored form of a stored form is itself, so comparing stored forms tells a real change.
+ */
+export function storedOwnerHtml(html: string): string {
+  const clean = sanitizeCmsHtml(html);
+  if (clean === html || /<[!?]/.test(html)) return clean;
+  return clean === reserializeHtml(html) ? html : clean;
+}

@@ -3,7 +3,7 @@ import { type ProductFields, slugifyName } from '@app/contracts';
 import { schema, type Tx } from '@app/db';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
-import { sanitizeCmsHtml } from '../../lib/sanitize';
+import { storedOwnerHtml } from '../../lib/sanitize';
 import type { AuditRecordInput, AuditService } from '../audit/index';
 
 const p = schema.products;
@@ -86,7 +86,8 @@ export async function writeProduct(
  * also within the batch (the second of two new products with one SKU is refused; the second of two
  * with one name gets -2): a slug the owner typed that another product holds is refused; one made
  * from the name gets -2, -3... A changed slug is kept in the history, so the old address redirects.
- * The description is sanitised here, so no way in can store a script.
+ * The description is kept as the owner wrote it unless the allow-list would take something out
+ * (then sanitised), so no way in can store a script and a value read back equals what was written.
  *
  * Set-based: a constant number of statements whatever the number of inputs (reads of the products,
  * SKUs, slugs, categories and memberships; one insert, one UPDATE ... FROM (VALUES ...), the slug
@@ -312,7 +313,15 @@ async function writeRound(
     }
 
     let categoryNames = existing?.categoryNames ?? '';
-    if (f.categoryIds) {
+    // The names are made again only when the set changes: the same categories keep the names the
+    // product has (made elsewhere, e.g. by the seed, they may differ), so writing them back is no change.
+    const held = existing ? (memberships.get(existing.productId) ?? new Set<string>()) : null;
+    const sameSet =
+      held !== null &&
+      !!f.categoryIds &&
+      held.size === new Set(f.categoryIds).size &&
+      f.categoryIds.every((id) => held.has(id));
+    if (f.categoryIds && !sameSet) {
       const want = [...new Set(f.categoryIds)];
       const missing = want.filter((id) => !categories.has(id));
       if (missing.length) {
@@ -337,7 +346,7 @@ async function writeRound(
       sku: f.sku,
       brandName: f.brandName ?? null,
       shortDescription: f.shortDescription ?? null,
-      description: f.description ? sanitizeCmsHtml(f.description) : null,
+      description: f.description ? storedOwnerHtml(f.description) : null,
       listPrice: f.listPrice,
       salePrice: f.salePrice ?? null,
       currencyUomId: f.currencyUomId ?? existing?.currencyUomId ?? (await currencyOf()),

@@ -20,6 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { storedOwnerHtml } from '../../lib/sanitize';
 import type { AuditService } from '../audit/index';
 import { changeStock, type StockChange } from '../inventory/index';
 import type { Job, JobRunner, JobTools } from '../jobs/index';
@@ -176,7 +177,7 @@ const FIELD_COLUMNS = {
 };
 type FieldRow = { [K in keyof typeof FIELD_COLUMNS]: (typeof FIELD_COLUMNS)[K]['_']['data'] | null };
 
-function existingOf(r: FieldRow): ProductCsvExisting {
+function existingOf(r: FieldRow, categoryIds: string[]): ProductState {
   const fields: ProductFields = {
     productName: r.productName ?? '',
     slug: r.slug ?? '',
@@ -193,7 +194,110 @@ function existingOf(r: FieldRow): ProductCsvExisting {
     seoTitle: r.seoTitle,
     seoDescription: r.seoDescription,
   };
-  return { productId: r.productId as string, fields, stockQuantity: r.stockQuantity ?? 0 };
+  return { productId: r.productId as string, fields, stockQuantity: r.stockQuantity ?? 0, categoryIds };
+}
+
+/** A product as the plan compares a row with it: its fields, stock and categories. */
+interface ProductState extends ProductCsvExisting {
+  categoryIds: string[];
+}
+
+type Problem = { column: string; message: string };
+
+/**
+ * What one row does (decision 074). The dry run and the run both decide it with planRow, against
+ * the products as they are: the run writes only the rows planned as created or updated, so a row
+ * the dry run calls unchanged is not written at all (no audit entry, no `updated_at`, no event).
+ */
+type RowPlan =
+  | { kind: 'refused'; sku: string | null; problems: Problem[] }
+  | { kind: 'create'; sku: string; fields: ProductFields; stock: number | null }
+  | {
+      kind: 'update';
+      sku: string;
+      productId: string;
+      fields: ProductFields;
+      stock: number | null;
+      /** The CSV columns whose values change. */
+      changes: string[];
+    }
+  | { kind: 'unchanged'; sku: string; productId: string };
+
+const NOT_UTF8 = 'This cell is not UTF-8 text: save the file as CSV UTF-8.';
+
+/**
+ * One row's plan. The row's fields are compared in their stored form (the description as the
+ * product writer keeps it), so a value written back as it was read is no change.
+ */
+function planRow(
+  r: DataRow,
+  existing: ProductState | null,
+  categoryIds: ReadonlySet<string>,
+  currency: string,
+): RowPlan {
+  if (r.notUtf8) {
+    return { kind: 'refused', sku: r.cells.sku?.trim() || null, problems: [{ column: r.notUtf8, message: NOT_UTF8 }] };
+  }
+  const parsed = parseProductCsvRow(r.cells, existing, currency);
+  if (!parsed.ok) return { kind: 'refused', sku: parsed.sku, problems: parsed.problems };
+  const fields: ProductFields = {
+    ...parsed.fields,
+    description: parsed.fields.description ? storedOwnerHtml(parsed.fields.description) : parsed.fields.description,
+  };
+  const missing = (fields.categoryIds ?? []).filter((id) => !categoryIds.has(id));
+  if (missing.length) {
+    return {
+      kind: 'refused',
+      sku: parsed.sku,
+      problems: [{ column: 'categories', message: `No category ${missing.join(', ')} in this store.` }],
+    };
+  }
+  if (!existing) return { kind: 'create', sku: parsed.sku, fields, stock: parsed.stock };
+  const changes = changedProductCsvColumns(existing, fields, existing.categoryIds, parsed.stock);
+  if (!changes.length) return { kind: 'unchanged', sku: parsed.sku, productId: existing.productId };
+  return { kind: 'update', sku: parsed.sku, productId: existing.productId, fields, stock: parsed.stock, changes };
+}
+
+/** The state a planned row leaves its product in (what a later row of the file with its SKU meets). */
+function stateAfter(plan: RowPlan, before: ProductState | null): ProductState | null {
+  if (plan.kind !== 'create' && plan.kind !== 'update') return before;
+  return {
+    productId: plan.kind === 'update' ? plan.productId : (before?.productId ?? `new:${plan.sku}`),
+    fields: plan.fields,
+    stockQuantity: plan.stock ?? before?.stockQuantity ?? 0,
+    categoryIds: plan.fields.categoryIds ? [...new Set(plan.fields.categoryIds)] : (before?.categoryIds ?? []),
+  };
+}
+
+/** The products of these SKUs with their categories, and the store's category ids: what planRow compares with. */
+async function readStates(
+  q: Db | Tx,
+  tenantId: string,
+  rows: readonly DataRow[],
+): Promise<{ bySku: Map<string, ProductState>; categoryIds: Set<string> }> {
+  const skus = [...new Set(rows.map((r) => (r.cells.sku ?? '').trim()).filter(Boolean))];
+  const found = skus.length
+    ? await q
+        .select(FIELD_COLUMNS)
+        .from(p)
+        .where(and(eq(p.tenantId, tenantId), inArray(p.sku, skus)))
+    : [];
+  const ids = found.map((r) => r.productId as string);
+  const links = ids.length
+    ? await q
+        .select({ productId: pc.productId, id: pc.productCategoryId })
+        .from(pc)
+        .where(and(eq(pc.tenantId, tenantId), inArray(pc.productId, ids)))
+    : [];
+  const linked = new Map<string, string[]>();
+  for (const l of links) linked.set(l.productId, [...(linked.get(l.productId) ?? []), l.id]);
+  const categoryIds = new Set(
+    (await q.select({ id: c.productCategoryId }).from(c).where(eq(c.tenantId, tenantId))).map((r) => r.id),
+  );
+  return {
+    bySku: new Map(found.map((r) => [r.sku as string, existingOf(r, linked.get(r.productId as string) ?? [])])),
+    categoryIds,
+  };
 }
 
 /**
@@ -245,12 +349,13 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
     return row ?? null;
   }
 
-  /** The dry run: every row parsed and checked against the catalog as it is, nothing written. */
+  /**
+   * The dry run: every row planned against the catalog as it is, nothing written. A row whose SKU an
+   * earlier row of the file planned to create or change meets that planned state, as the run's row
+   * meets the earlier row's write.
+   */
   async function dryRun(ctx: TenantContext, path: string): Promise<ImportRow['summary']> {
     const currency = await storeCurrency(ctx);
-    const categoryIds = new Set(
-      (await db.select({ id: c.productCategoryId }).from(c).where(eq(c.tenantId, ctx.tenantId))).map((r) => r.id),
-    );
     const s: ImportRow['summary'] = {
       rows: 0,
       created: 0,
@@ -261,61 +366,30 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       firstUpdated: [],
       firstCreated: [],
     };
-    const refuse = (row: number, sku: string | null, errors: { column: string; message: string }[]) => {
-      s.refused++;
-      if (s.firstRefused.length < FIRST) s.firstRefused.push({ row, sku, errors });
-    };
+    // The planned state of each SKU the file creates or changes (at most what the file itself holds).
+    const planned = new Map<string, ProductState | null>();
     const check = async (rows: DataRow[]) => {
-      const skus = [...new Set(rows.map((r) => (r.cells.sku ?? '').trim()).filter(Boolean))];
-      const found = skus.length
-        ? await db
-            .select(FIELD_COLUMNS)
-            .from(p)
-            .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.sku, skus)))
-        : [];
-      const bySku = new Map(found.map((r) => [r.sku, existingOf(r)]));
-      const ids = found.map((r) => r.productId);
-      const links = ids.length
-        ? await db
-            .select({ productId: pc.productId, id: pc.productCategoryId })
-            .from(pc)
-            .where(and(eq(pc.tenantId, ctx.tenantId), inArray(pc.productId, ids)))
-        : [];
+      const { bySku, categoryIds } = await readStates(db, ctx.tenantId, rows);
       for (const r of rows) {
         s.rows++;
-        if (r.notUtf8) {
-          refuse(r.row, r.cells.sku?.trim() || null, [
-            { column: r.notUtf8, message: 'This cell is not UTF-8 text: save the file as CSV UTF-8.' },
-          ]);
+        const sku = (r.cells.sku ?? '').trim();
+        const existing = planned.has(sku) ? (planned.get(sku) ?? null) : (bySku.get(sku) ?? null);
+        const plan = planRow(r, existing, categoryIds, currency);
+        if (plan.kind === 'refused') {
+          s.refused++;
+          if (s.firstRefused.length < FIRST) s.firstRefused.push({ row: r.row, sku: plan.sku, errors: plan.problems });
           continue;
         }
-        const existing = bySku.get((r.cells.sku ?? '').trim()) ?? null;
-        const parsed = parseProductCsvRow(r.cells, existing, currency);
-        if (!parsed.ok) {
-          refuse(r.row, parsed.sku, parsed.problems);
-          continue;
-        }
-        const missing = (parsed.fields.categoryIds ?? []).filter((id) => !categoryIds.has(id));
-        if (missing.length) {
-          refuse(r.row, parsed.sku, [
-            { column: 'categories', message: `No category ${missing.join(', ')} in this store.` },
-          ]);
-          continue;
-        }
-        if (!existing) {
+        if (plan.kind === 'create' || plan.kind === 'update') planned.set(plan.sku, stateAfter(plan, existing));
+        if (plan.kind === 'create') {
           s.created++;
           if (s.firstCreated.length < FIRST) {
-            s.firstCreated.push({ row: r.row, sku: parsed.sku, name: parsed.fields.productName });
+            s.firstCreated.push({ row: r.row, sku: plan.sku, name: plan.fields.productName });
           }
-          continue;
-        }
-        const have = links.filter((l) => l.productId === existing.productId).map((l) => l.id);
-        const changes = changedProductCsvColumns(existing, parsed.fields, have, parsed.stock);
-        if (changes.length === 0) s.unchanged++;
-        else {
+        } else if (plan.kind === 'update') {
           s.updated++;
-          if (s.firstUpdated.length < FIRST) s.firstUpdated.push({ row: r.row, sku: parsed.sku, changes });
-        }
+          if (s.firstUpdated.length < FIRST) s.firstUpdated.push({ row: r.row, sku: plan.sku, changes: plan.changes });
+        } else s.unchanged++;
       }
     };
     let chunk: DataRow[] = [];
@@ -385,13 +459,8 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
 
   type Outcome =
     | { kind: 'applied'; productId: string; created: boolean; changed: boolean; stockMoved: boolean }
-    | { kind: 'refused'; sku: string | null; problems: { column: string; message: string }[] };
-
-  const notUtf8Refusal = (r: DataRow): Outcome => ({
-    kind: 'refused',
-    sku: r.cells.sku?.trim() || null,
-    problems: [{ column: r.notUtf8 as string, message: 'This cell is not UTF-8 text: save the file as CSV UTF-8.' }],
-  });
+    | { kind: 'unchanged' }
+    | { kind: 'refused'; sku: string | null; problems: Problem[] };
 
   /**
    * The rows' writes in `tx`, set-based: one read of the rows' products by SKU, one writeProducts and
@@ -419,16 +488,10 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
     return out;
   }
 
+  /** Plans the rows (planRow, as the dry run) against the products in `tx`, then writes the created and updated ones. */
   async function applyRound(tx: Tx, ctx: RequestContext, rows: DataRow[], currency: string): Promise<Outcome[]> {
-    const out: (Outcome | null)[] = rows.map((r) => (r.notUtf8 ? notUtf8Refusal(r) : null));
-    const skus = [...new Set(rows.flatMap((r, i) => (out[i] ? [] : [(r.cells.sku ?? '').trim()])).filter(Boolean))];
-    const found = skus.length
-      ? await tx
-          .select(FIELD_COLUMNS)
-          .from(p)
-          .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.sku, skus)))
-      : [];
-    const bySku = new Map(found.map((r) => [r.sku, existingOf(r)]));
+    const out: Outcome[] = [];
+    const { bySku, categoryIds } = await readStates(tx, ctx.tenantId, rows);
     const writes: {
       at: number;
       stock: number | null;
@@ -437,14 +500,13 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       fields: ProductFields;
     }[] = [];
     rows.forEach((r, at) => {
-      if (out[at]) return;
-      const existing = bySku.get((r.cells.sku ?? '').trim()) ?? null;
-      const parsed = parseProductCsvRow(r.cells, existing, currency);
-      if (!parsed.ok) {
-        out[at] = { kind: 'refused', sku: parsed.sku, problems: parsed.problems };
-        return;
+      const plan = planRow(r, bySku.get((r.cells.sku ?? '').trim()) ?? null, categoryIds, currency);
+      if (plan.kind === 'refused') out[at] = { kind: 'refused', sku: plan.sku, problems: plan.problems };
+      else if (plan.kind === 'unchanged') out[at] = { kind: 'unchanged' };
+      else {
+        const productId = plan.kind === 'update' ? plan.productId : undefined;
+        writes.push({ at, stock: plan.stock, sku: plan.sku, productId, fields: plan.fields });
       }
-      writes.push({ at, stock: parsed.stock, sku: parsed.sku, productId: existing?.productId, fields: parsed.fields });
     });
     const written = writes.length ? await writeProducts(tx, ctx, { audit: deps.audit }, writes) : [];
     const stock: StockChange[] = [];
@@ -473,7 +535,7 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       const ids = new Set(moved.moved.map((m) => m.productId));
       for (const o of out) if (o?.kind === 'applied' && ids.has(o.productId)) o.stockMoved = true;
     }
-    return out as Outcome[];
+    return out;
   }
 
   /** Writes rows in one transaction with the import's counters, so progress and rows commit together. */
@@ -499,6 +561,10 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
               message: x.message,
             });
           });
+          continue;
+        }
+        if (out.kind === 'unchanged') {
+          counts.unchanged++;
           continue;
         }
         if (out.created) counts.created++;

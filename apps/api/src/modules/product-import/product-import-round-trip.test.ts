@@ -1,0 +1,245 @@
+import { fileURLToPath } from 'node:url';
+import type { ProductImport } from '@app/contracts';
+import { schema } from '@app/db';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { and, asc, eq, like, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BrowserSession,
+  createTestApp,
+  SEEDED_HOSTS,
+  type SeededTenant,
+  signIn,
+  type TestApp,
+} from '../../test/harness';
+import { csvFile } from '../../test/product-csv-fixture';
+
+// Issue 30, build item 4 (decision 074): a products CSV exported and imported back changes nothing,
+// the dry run says what the run does, and text comes back as the owner wrote it. The web build
+// serves the product page for the storefront check (npm run build -w @app/web).
+
+const BASE = '/skulocity/api/v1/catalog/products/import';
+const EXPORT = '/api/v1/product-list/export.csv';
+const webBuildDir = fileURLToPath(new URL('../../../../web/build', import.meta.url));
+
+let t: TestApp;
+const owners = {} as Record<SeededTenant, BrowserSession>;
+
+beforeAll(async () => {
+  t = await createTestApp({ webBuildDir });
+  for (const [tenant, { host }] of Object.entries(SEEDED_HOSTS) as [SeededTenant, { host: string }][]) {
+    owners[tenant] = await signIn(t.app, `owner@${tenant}.test`, 'owner-demo-1', host);
+  }
+}, 180_000);
+afterAll(() => t?.close());
+
+const hostOf = (tenant: SeededTenant) => SEEDED_HOSTS[tenant].host;
+const data = (res: { json(): unknown }) => (res.json() as { data: ProductImport }).data;
+
+async function exportCsv(tenant: SeededTenant, query = ''): Promise<string> {
+  const res = await t.app.inject({ url: `${EXPORT}${query}`, headers: { host: hostOf(tenant), ...owners[tenant] } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.body;
+}
+
+/** Uploads (the dry run), runs and waits: the dry run's counts and the run's, side by side. */
+async function importCsv(tenant: SeededTenant, csv: string) {
+  const host = hostOf(tenant);
+  const headers = { host, origin: `http://${host}`, ...owners[tenant] };
+  const up = await t.app.inject({
+    method: 'POST',
+    url: `${BASE}?fileName=products.csv`,
+    headers: { ...headers, 'content-type': 'text/csv' },
+    payload: csv,
+  });
+  expect(up.statusCode, up.body).toBe(201);
+  const dry = data(up);
+  const started = await t.app.inject({ method: 'POST', url: `${BASE}/${dry.importId}/run`, headers });
+  expect(started.statusCode, started.body).toBe(202);
+  await t.app.jobs.drain({ timeoutMs: 60_000 });
+  const done = data(await t.app.inject({ url: `${BASE}/${dry.importId}`, headers }));
+  expect(done.status).toBe('done');
+  const counts = (c: { created: number; updated: number; unchanged: number; refused: number }) => ({
+    created: c.created,
+    updated: c.updated,
+    unchanged: c.unchanged,
+    refused: c.refused,
+  });
+  return { dry: dry.dryRun, planned: counts(dry.dryRun), applied: counts(done.run) };
+}
+
+/** Everything an import could touch in a store: products (with `updated_at`), memberships, audit, stock books. */
+async function catalogOf(tenant: string) {
+  const rows = (q: ReturnType<typeof sql>) =>
+    t.database.db.execute(q).then((r) => (r as unknown as { rows: Record<string, unknown>[] }).rows);
+  return {
+    products: await t.database.db
+      .select()
+      .from(schema.products)
+      .where(eq(schema.products.tenantId, tenant))
+      .orderBy(asc(schema.products.productId)),
+    memberships: await rows(
+      sql`SELECT * FROM product_categories WHERE tenant_id = ${tenant} ORDER BY product_id, product_category_id`,
+    ),
+    audit: await rows(sql`SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = ${tenant}`),
+    stock: await rows(sql`SELECT count(*)::int AS n FROM stock_movements WHERE tenant_id = ${tenant}`),
+  };
+}
+
+describe('the products CSV round trip', { timeout: 180_000 }, () => {
+  it.each(['lighting', 'garden', 'power'] as const)(
+    'the %s demo catalog exported and imported back: 0 updated in the dry run and the run, nothing written',
+    async (tenant) => {
+      const csv = await exportCsv(tenant);
+      const lines = (parse(csv, { bom: true, columns: true }) as unknown[]).length;
+      expect(lines).toBeGreaterThan(40);
+      const before = await catalogOf(tenant);
+      const { planned, applied } = await importCsv(tenant, csv);
+      expect(planned).toEqual({ created: 0, updated: 0, unchanged: lines, refused: 0 });
+      expect(applied).toEqual(planned);
+      // No product row (not its descriptions, category names or updated_at), membership, audit entry or stock movement changed.
+      expect(await catalogOf(tenant)).toEqual(before);
+    },
+  );
+
+  it('one price changed in the export: exactly that product changes, in the dry run and in the run', async () => {
+    const csv = await exportCsv('garden');
+    const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
+    // A product whose description has an ampersand (the demo's "Halden & Co." kind), so it would show.
+    const target = rows.find((r) => r.description?.includes('&')) ?? (rows[3] as Record<string, string>);
+    target.list_price = (Number(target.list_price) + 1).toFixed(2);
+    const header = Object.keys(rows[0] as object);
+    const edited = `\uFEFF${stringify([header, ...rows.map((r) => header.map((h) => r[h]))])}`;
+    const before = await catalogOf('garden');
+
+    const { dry, planned, applied } = await importCsv('garden', edited);
+    expect(planned).toEqual({ created: 0, updated: 1, unchanged: rows.length - 1, refused: 0 });
+    expect(dry.firstUpdated).toEqual([{ row: rows.indexOf(target) + 1, sku: target.sku, changes: ['list_price'] }]);
+    expect(applied).toEqual(planned);
+
+    const after = await catalogOf('garden');
+    const changed = after.products.filter((p, i) => JSON.stringify(p) !== JSON.stringify(before.products[i]));
+    expect(changed.map((p) => p.sku)).toEqual([target.sku]);
+    const was = before.products.find((p) => p.sku === target.sku);
+    expect(changed[0]).toEqual({
+      ...was,
+      listPrice: Math.round(Number(target.list_price) * 100),
+      updatedAt: changed[0]?.updatedAt,
+      // Generated from the price and the text.
+      effectivePrice: changed[0]?.effectivePrice,
+      searchVector: changed[0]?.searchVector,
+    });
+    expect(changed[0]?.updatedAt.getTime()).toBeGreaterThan(was?.updatedAt.getTime() ?? 0);
+    expect(after.memberships).toEqual(before.memberships);
+    expect(after.audit[0]?.n).toBe(Number(before.audit[0]?.n) + 1);
+    expect(after.stock).toEqual(before.stock);
+  });
+
+  // What owners type: ampersands, angle brackets, quotes, commas, line breaks, Greek, Japanese, emoji.
+  const awkward = [
+    {
+      sku: 'RT-AMP',
+      name: 'Lamp by Halden & Co., "Brass" <small>',
+      brand: 'Halden & Co.',
+      short_description: 'Bright & warm, 2 < 3 > 1, "quoted", it\'s fine',
+      description: 'The Lamp by Halden & Co. Statement light.\n\nSize < 40 cm & > 20 cm; "really", it\'s\r\nbright.',
+      seo_title: 'Halden & Co. <Lamp>',
+      seo_description: 'Fish & chips, "quotes", commas, and\nnew lines',
+    },
+    {
+      sku: 'RT-HTML',
+      name: 'Φωτιστικό οροφής — 天井照明 💡',
+      brand: 'Λάμψη & 光',
+      short_description: 'Ελληνικά, 日本語 and emoji 🌱✨ together',
+      description:
+        '<p>Ελαφρύ &amp; φωτεινό: 明るい&nbsp;光 🌞</p>\n<ul><li>Tom &amp; Jerry’s “lamp”</li><li>a &lt; b</li></ul>',
+      seo_title: '天井照明 & more',
+      seo_description: '🌱 & 🌞',
+    },
+  ];
+  const awkwardFile = () =>
+    csvFile(
+      awkward.map((r) => ({ ...r, list_price: '12.50', status: 'ACTIVE', stock: '3' })),
+      {
+        columns: [
+          'sku',
+          'name',
+          'brand',
+          'list_price',
+          'status',
+          'stock',
+          'short_description',
+          'description',
+          'seo_title',
+          'seo_description',
+        ],
+        bom: true,
+      },
+    );
+
+  it('text with &, <, quotes, commas, line breaks, Greek, Japanese and emoji is stored as written, exported as stored, and imports back unchanged', async () => {
+    const first = await importCsv('garden', awkwardFile());
+    expect(first.planned).toEqual({ created: 2, updated: 0, unchanged: 0, refused: 0 });
+    expect(first.applied).toEqual(first.planned);
+    const stored = await t.database.db
+      .select()
+      .from(schema.products)
+      .where(and(eq(schema.products.tenantId, 'garden'), like(schema.products.sku, 'RT-%')))
+      .orderBy(asc(schema.products.sku));
+    // Read back equal to what was written (a CSV cell's ends are trimmed, as every way in trims).
+    expect(
+      stored.map((p) => ({
+        sku: p.sku,
+        name: p.productName,
+        brand: p.brandName,
+        short_description: p.shortDescription,
+        description: p.description,
+        seo_title: p.seoTitle,
+        seo_description: p.seoDescription,
+      })),
+    ).toEqual(awkward);
+
+    // The export writes them back as they are; imported again, nothing changes.
+    const csv = await exportCsv('garden');
+    const exported = (parse(csv, { bom: true, columns: true }) as Record<string, string>[])
+      .filter((r) => r.sku?.startsWith('RT-'))
+      .sort((a, b) => (a.sku ?? '').localeCompare(b.sku ?? ''));
+    expect(exported.map((r) => Object.fromEntries(Object.keys(awkward[0] as object).map((k) => [k, r[k]])))).toEqual(
+      awkward,
+    );
+    const before = await catalogOf('garden');
+    const again = await importCsv('garden', csv);
+    expect(again.planned).toMatchObject({ created: 0, updated: 0, refused: 0 });
+    expect(again.applied).toEqual(again.planned);
+    expect(await catalogOf('garden')).toEqual(before);
+
+    // The same file imported again: unchanged too.
+    const third = await importCsv('garden', awkwardFile());
+    expect(third.planned).toEqual({ created: 0, updated: 0, unchanged: 2, refused: 0 });
+    expect(third.applied).toEqual(third.planned);
+  });
+
+  it('the product page shows & as & (not &amp;) after an import', async () => {
+    const [p] = await t.database.db
+      .select()
+      .from(schema.products)
+      .where(and(eq(schema.products.tenantId, 'garden'), eq(schema.products.sku, 'RT-AMP')));
+    expect(p).toBeTruthy();
+    const page = await t.app.inject({ url: `/${p?.slug}/${p?.productId}`, headers: { host: hostOf('garden') } });
+    expect(page.statusCode).toBe(200);
+    const description = /data-testid="description"[^>]*>([\s\S]*?)<\/div>/.exec(page.body)?.[1] ?? '';
+    const text = description
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;|&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+    expect(text).toContain('The Lamp by Halden & Co. Statement light.');
+    expect(text).toContain('Size < 40 cm & > 20 cm');
+    // Nowhere on the page (meta description, structured data, the text) is an entity shown as text.
+    expect(page.body).not.toContain('&amp;amp;');
+    expect(page.body).not.toContain('\\u0026amp;');
+  });
+});
