@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textInt } from './strict-input';
 
 /** Entity and action names: lower case words joined by '.', '_' or '-' (`store.settings`, `publish`). */
 export const AUDIT_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
@@ -20,7 +21,7 @@ export const auditQuerySchema = z
     to: when.optional(),
     /** `nextCursor` of the previous page. */
     cursor: z.string().min(1).max(200).optional(),
-    limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(50),
+    limit: textInt('limit', { min: 1, max: AUDIT_PAGE_MAX }).default(50),
   })
   .refine((q) => !q.entityId || q.entity, { message: 'entityId needs entity as well.', path: ['entityId'] });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;

@@ -4,13 +4,13 @@ import { z } from 'zod';
  * Saved cards (SPEC.md: /ecommerce/profile/createCreditCard and editCreditCard). The number and the
  * security code go to the payment provider to be tokenised and are never stored or echoed back.
  */
-const month = z.coerce
-  .number()
+const month = z
+  .number({ error: 'expMonth must be a number' })
   .int('expMonth must be a whole number')
   .min(1, 'expMonth is 1 to 12')
   .max(12, 'expMonth is 1 to 12');
-const year = z.coerce
-  .number()
+const year = z
+  .number({ error: 'expYear must be a number' })
   .int('expYear must be a whole number')
   .min(2000, 'expYear is a four-digit year')
   .max(2100, 'expYear is a four-digit year');

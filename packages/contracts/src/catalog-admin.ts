@@ -26,7 +26,7 @@ const newId = (field: string) =>
     .max(60, `${field} is longer than 60 characters.`)
     .regex(ID_PATTERN, `${field} may contain only letters, digits, - and _.`);
 
-const sequenceNum = z.coerce
+const sequenceNum = z
   .number({ error: 'sequenceNum must be a whole number.' })
   .int('sequenceNum must be a whole number.')
   .min(0, 'sequenceNum must be 0 or more.')
@@ -172,7 +172,7 @@ export const categoryMoveSchema = z
     fromParentProductCategoryId: refId('fromParentProductCategoryId').optional(),
     toProdCatalogId: refId('toProdCatalogId').optional(),
     toParentProductCategoryId: refId('toParentProductCategoryId').optional(),
-    position: z.coerce
+    position: z
       .number({ error: 'position must be a whole number.' })
       .int('position must be a whole number.')
       .min(0, 'position must be 0 or more.')

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addressInputSchema, addressSchema } from './addresses';
 import { cardCreateSchema } from './cards';
 import { returnableLineSchema, returnRequestSchema } from './returns';
+import { textInt } from './strict-input';
 
 /** Where an order goes: a saved address of the shopper, or one typed at checkout. */
 export const shipToSchema = addressInputSchema.omit({ isDefaultShipping: true, isDefaultBilling: true });
@@ -165,7 +166,7 @@ export const orderSummarySchema = orderSchema.pick({
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
 export const orderHistoryQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).max(1000).default(1),
+  page: textInt('page', { min: 1, max: 1000 }).default(1),
 });
 
 /** POST /ecommerce/order/reorder: the lines of one of the shopper's orders, into their cart again. */

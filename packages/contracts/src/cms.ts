@@ -29,7 +29,7 @@ export const cmsPageInputSchema = z.object({
     .transform((links) => PAGE_LINK_FLAGS.filter((f) => links.includes(f)) as PageLinkFlag[]),
   seoTitle: z.string().trim().max(70, 'keep the SEO title under 70 characters').default(''),
   seoDescription: z.string().trim().max(160, 'keep the SEO description under 160 characters').default(''),
-  sequenceNum: z.coerce
+  sequenceNum: z
     .number({ message: 'enter a whole number' })
     .int('enter a whole number')
     .min(0, 'enter 0 or more')

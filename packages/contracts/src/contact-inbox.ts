@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTACT_MESSAGE_STATUSES, MESSAGE_FOLDERS, MESSAGE_REPLY_MAX } from './moderation-display';
 import type { FormOutcome } from './storefront';
+import { textInt } from './strict-input';
 
 /** The store's inbox of contact-form messages (issue 17 point 6, decision 047). */
 export const MESSAGES_PAGE_SIZE = 25;
@@ -9,7 +10,7 @@ export const messageListQuerySchema = z.strictObject({
   folder: z.enum(MESSAGE_FOLDERS).optional(),
   q: z.string().trim().max(200).optional(),
   cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  limit: textInt('limit', { min: 1, max: 100 }).optional(),
 });
 export type MessageListQuery = z.infer<typeof messageListQuerySchema>;
 

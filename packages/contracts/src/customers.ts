@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PaymentStatus } from './order-display';
 import type { FormOutcome } from './storefront';
+import { isoDay, textInt } from './strict-input';
 
 /**
  * The dashboard's customers (issue 17 point 4, decision 045): every shopper account of the store and
@@ -20,13 +21,8 @@ export const CUSTOMER_NOTE_MAX = 2000;
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const opt = <T extends z.ZodType>(s: T) => z.preprocess(blankToUndefined, s.optional());
-const day = (field: string) =>
-  opt(
-    z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date like 2026-01-31`)
-      .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), `${field} is not a real date`),
-  );
+/** A real calendar day (2026-02-30 is refused, not read as 2 March). */
+const day = (field: string) => opt(isoDay(field));
 
 const filterShape = {
   /** Part of a name or an email. */
@@ -56,12 +52,7 @@ export const customerListQuerySchema = z
     cursor: opt(z.string().max(600, 'cursor is not valid')),
     limit: z.preprocess(
       blankToUndefined,
-      z.coerce
-        .number({ error: 'limit must be a number' })
-        .int('limit must be a whole number')
-        .min(1, 'limit must be at least 1')
-        .max(CUSTOMER_LIST_PAGE_MAX, `limit must be at most ${CUSTOMER_LIST_PAGE_MAX}`)
-        .default(CUSTOMER_LIST_PAGE_MAX),
+      textInt('limit', { min: 1, max: CUSTOMER_LIST_PAGE_MAX }).default(CUSTOMER_LIST_PAGE_MAX),
     ),
   })
   .refine(sinceInOrder, sinceMessage);

@@ -1,20 +1,11 @@
 import { z } from 'zod';
 import { MAX_RANGE_DAYS, RANGE_PRESETS } from './analytics-ranges';
 import type { StaffPermission } from './staff-permissions';
+import { isoDay } from './strict-input';
 
 export * from './analytics-ranges';
 
 export const TOP_PRODUCTS_LIMIT = 8;
-
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-01-31')
-  .refine(
-    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
-    {
-      message: 'is not a real date',
-    },
-  );
 
 /**
  * The home's range as the address carries it (a GET form): a preset, or `custom` with `from` and
@@ -23,8 +14,8 @@ const isoDay = z
 export const analyticsQuerySchema = z
   .object({
     range: z.enum(RANGE_PRESETS).default('30d'),
-    from: isoDay.optional(),
-    to: isoDay.optional(),
+    from: isoDay('from').optional(),
+    to: isoDay('to').optional(),
   })
   .superRefine((q, c) => {
     if (q.range !== 'custom') return;

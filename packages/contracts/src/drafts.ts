@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textInt } from './strict-input';
 
 /**
  * Drafts of look and content (decision 032): what an owner's editor shows about the unpublished
@@ -30,5 +31,5 @@ export const draftStatusSchema = z.object({
 export type DraftStatus = z.infer<typeof draftStatusSchema>;
 
 export const draftPublishedSchema = z.object({ version: z.number().int().positive() });
-export const draftRestorePathSchema = draftPathSchema.extend({ version: z.coerce.number().int().positive() });
+export const draftRestorePathSchema = draftPathSchema.extend({ version: textInt('version', { min: 1 }) });
 export const previewSwitchSchema = z.object({ on: z.boolean() });

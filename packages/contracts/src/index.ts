@@ -51,6 +51,7 @@ export * from './sitemap';
 export * from './store';
 export * from './store-settings';
 export * from './storefront';
+export * from './strict-input';
 export * from './tenant';
 export type { ContrastWarning } from './theme-contrast';
 export * from './wishlist';

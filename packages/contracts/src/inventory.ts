@@ -9,6 +9,7 @@ import {
   type StockReason,
 } from './product-admin';
 import type { FormOutcome } from './storefront';
+import { textInt } from './strict-input';
 
 /**
  * The owner's inventory (issue 16 point 4): each product's stock, its books (every movement, with
@@ -35,7 +36,7 @@ export const inventoryListQuerySchema = z.object({
   stock: z.enum(INVENTORY_STOCK_FILTERS, { error: 'stock must be one of in, low, out' }).optional(),
   sort: z.enum(INVENTORY_SORTS, { error: 'sort must be stock-asc or stock-desc' }).optional(),
   cursor: cursor.optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  limit: textInt('limit', { min: 1, max: 100 }).optional(),
 });
 export type InventoryListQuery = z.infer<typeof inventoryListQuerySchema>;
 
@@ -77,7 +78,7 @@ export type StockMovement = z.infer<typeof stockMovementSchema>;
 
 export const stockHistoryQuerySchema = z.object({
   cursor: cursor.optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  limit: textInt('limit', { min: 1, max: 100 }).optional(),
 });
 
 export const stockHistorySchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-
 import { MEDIA_PAGE_MAX } from './media-limits';
+import { textInt } from './strict-input';
 
 export * from './media-limits';
 
@@ -26,7 +26,7 @@ export type MediaItem = z.infer<typeof mediaItemSchema>;
 /** GET /api/v1/media: the library, newest first, in keyset pages. */
 export const mediaListQuerySchema = z.strictObject({
   cursor: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(MEDIA_PAGE_MAX).default(30),
+  limit: textInt('limit', { min: 1, max: MEDIA_PAGE_MAX }).default(30),
 });
 export type MediaListQuery = z.infer<typeof mediaListQuerySchema>;
 

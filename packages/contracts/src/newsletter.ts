@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FormOutcome } from './storefront';
+import { textInt } from './strict-input';
 
 /** The footer's subscribe form (ours: SPEC.md does not show its submit behaviour). */
 export const newsletterSubscribeSchema = z.strictObject({
@@ -29,7 +30,7 @@ export const newsletterSubscribersQuerySchema = z.strictObject({
   status: z.enum(NEWSLETTER_STATUSES).optional(),
   /** `nextCursor` of the previous page. */
   cursor: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(NEWSLETTER_PAGE_MAX).default(50),
+  limit: textInt('limit', { min: 1, max: NEWSLETTER_PAGE_MAX }).default(50),
 });
 export type NewsletterSubscribersQuery = z.infer<typeof newsletterSubscribersQuerySchema>;
 

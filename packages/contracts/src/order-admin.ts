@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { REFUND_REASON_MAX } from './order-display';
+import { jsonInt } from './strict-input';
 
 /**
  * The store side of orders' payloads, defined once for the dashboard, the API and the services
  * (the zod-free part is order-display.ts). Money is integer minor units.
  */
 
-const lineNo = z.coerce.number().int('lineNo must be a whole number').min(1).max(10_000);
+const lineNo = jsonInt('lineNo', { min: 1, max: 10_000 });
 const minor = (what: string) =>
-  z.coerce.number().int(`${what} must be a whole number of cents`).min(0, `${what} cannot be negative`);
+  z
+    .number({ error: `${what} must be a number of cents` })
+    .int(`${what} must be a whole number of cents`)
+    .min(0, `${what} cannot be negative`);
 
 /**
  * A refund as staff ask for it: the amount to give back, and optionally which lines (and how many
@@ -18,7 +22,7 @@ const minor = (what: string) =>
 export const refundRequestSchema = z.strictObject({
   amount: minor('amount').min(1, 'amount must be more than zero'),
   lines: z
-    .array(z.strictObject({ lineNo, quantity: z.coerce.number().int().min(1, 'quantity must be at least 1') }))
+    .array(z.strictObject({ lineNo, quantity: jsonInt('quantity', { min: 1, max: 10_000 }) }))
     .max(500)
     .default([]),
   shipping: minor('shipping').default(0),

@@ -3,6 +3,7 @@ import { orderStatuses } from './checkout';
 import { PAYMENT_STATUSES, type PaymentStatus } from './order-display';
 import { FULFILMENT_FILTERS, ORDER_LIST_PAGE_MAX, ORDER_LIST_SORTS, ORDER_VIEW_NAME_MAX } from './order-list-options';
 import type { FormOutcome } from './storefront';
+import { isoDay, textInt } from './strict-input';
 
 /**
  * The dashboard's orders list (issue 17 point 1, decision 042): one filter schema for the page, the
@@ -17,13 +18,8 @@ const listOf = (v: unknown) => {
   const out = parts.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '' && x !== undefined);
   return out.length ? [...new Set(out)] : undefined;
 };
-const dateText = (name: string) =>
-  opt(
-    z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date like 2026-01-31`)
-      .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), `${name} is not a real date`),
-  );
+/** A real calendar day (2026-02-30 is refused, not read as 2 March). */
+const dateText = (name: string) => opt(isoDay(name));
 /** A decimal amount as typed ("12.50"); read in the store's currency with parseDecimalMoney. */
 const moneyText = (name: string) =>
   opt(
@@ -61,12 +57,7 @@ export const orderListQuerySchema = orderListFilterSchema.extend({
   cursor: opt(z.string().max(300, 'cursor is not valid')),
   limit: z.preprocess(
     blankToUndefined,
-    z.coerce
-      .number({ error: 'limit must be a number' })
-      .int('limit must be a whole number')
-      .min(1, 'limit must be at least 1')
-      .max(ORDER_LIST_PAGE_MAX, `limit must be at most ${ORDER_LIST_PAGE_MAX}`)
-      .default(ORDER_LIST_PAGE_MAX),
+    textInt('limit', { min: 1, max: ORDER_LIST_PAGE_MAX }).default(ORDER_LIST_PAGE_MAX),
   ),
 });
 export type OrderListQuery = z.infer<typeof orderListQuerySchema>;

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { PAYMENT_ISSUE_NOTE_MAX } from './payment-issues-display';
 import { type PaymentIssue, paymentIssueSchema } from './paypal-seller';
 import type { FormOutcome } from './storefront';
+import { textInt } from './strict-input';
 
 /** GET /api/paypal/issues: open ones (the default) or resolved ones, newest first, keyset pages. */
 export const paymentIssuesQuerySchema = z.strictObject({
   status: z.enum(['open', 'resolved'], { error: 'status must be open or resolved.' }).optional(),
   cursor: z.string().trim().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  limit: textInt('limit', { min: 1, max: 100 }).optional(),
 });
 export type PaymentIssuesQuery = z.infer<typeof paymentIssuesQuerySchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { categoryIdSchema, MAX_PRICE_MINOR, MAX_STOCK, PRODUCT_STATUSES, STOCK_ADJUST_REASONS } from './product-admin';
 import { PRODUCT_LIST_PAGE_MAX, PRODUCT_LIST_SORTS, PRODUCT_STOCK_FILTERS } from './product-list-options';
 import type { FormOutcome } from './storefront';
+import { textInt } from './strict-input';
 
 /**
  * The dashboard's product list (issue 16 points 3, 5, 6): one query schema for the page, the API,
@@ -32,12 +33,7 @@ export const adminProductQuerySchema = productListFilterSchema.extend({
   cursor: opt(z.string().max(600, 'cursor is not valid')),
   limit: z.preprocess(
     blankToUndefined,
-    z.coerce
-      .number({ error: 'limit must be a number' })
-      .int('limit must be a whole number')
-      .min(1, 'limit must be at least 1')
-      .max(PRODUCT_LIST_PAGE_MAX, `limit must be at most ${PRODUCT_LIST_PAGE_MAX}`)
-      .default(PRODUCT_LIST_PAGE_MAX),
+    textInt('limit', { min: 1, max: PRODUCT_LIST_PAGE_MAX }).default(PRODUCT_LIST_PAGE_MAX),
   ),
 });
 export type AdminProductQuery = z.infer<typeof adminProductQuerySchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PRODUCT_SORTS, SEARCH_SORTS } from './catalog-options';
+import { jsonInt, textInt } from './strict-input';
 
 /** Public catalog payloads (SPEC.md section 7 "Catalog (public)"). Money is integer minor units. */
 
@@ -11,8 +12,7 @@ const id = (name: string) =>
     .max(64, `${name} is longer than 64 characters`)
     .regex(/^[A-Za-z0-9_.-]+$/, `${name} has characters an id cannot have`);
 
-const minor = (name: string) =>
-  z.coerce.number().int(`${name} must be a whole number of cents`).min(0, `${name} cannot be negative`);
+const minor = (name: string) => textInt(name, { min: 0 });
 
 /** Filters and paging shared by the category list and search. */
 export const listFilterShape = {
@@ -29,13 +29,8 @@ export const listFilterShape = {
   priceMin: minor('priceMin').optional(),
   priceMax: minor('priceMax').optional(),
   inStock: z.enum(['true', 'false']).optional(),
-  page: z.coerce.number().int().min(1, 'page starts at 1').max(10_000).default(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE, `pageSize is at most ${MAX_PAGE_SIZE}`)
-    .default(DEFAULT_PAGE_SIZE),
+  page: textInt('page', { min: 1, max: 10_000 }).default(1),
+  pageSize: textInt('pageSize', { min: 1, max: MAX_PAGE_SIZE }).default(DEFAULT_PAGE_SIZE),
 };
 
 export const productListQuerySchema = z.strictObject({
@@ -185,12 +180,7 @@ export const configPriceRequestSchema = z.strictObject({
   productId: id('productId'),
   /** optionId → choiceId; every option of the product exactly once. */
   selections: z.record(z.string().max(64), z.string().max(64)),
-  quantity: z.coerce
-    .number()
-    .int()
-    .min(1, 'quantity must be at least 1')
-    .max(999, 'quantity is at most 999')
-    .default(1),
+  quantity: jsonInt('quantity', { min: 1, max: 999 }).default(1),
 });
 export const configPriceSchema = z.object({
   productId: z.string(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decimalAmount, formatMoney } from './money';
 import { MAX_PRICE_MINOR, parseDecimalMoney } from './product-admin';
 import type { FormOutcome } from './storefront';
+import { isRealDay, textInt } from './strict-input';
 
 /**
  * Promo codes as the store writes them (issue 17 point 5). The cart and checkout (modules/cart
@@ -122,7 +123,7 @@ export const promoCodeParamsSchema = z.object({ code: z.string().min(1).max(64) 
 export const promoCodeListQuerySchema = z.object({
   status: z.enum(PROMO_STATUSES, { error: `status must be one of ${PROMO_STATUSES.join(', ')}` }).optional(),
   cursor: z.string().min(1).max(300).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  limit: textInt('limit', { min: 1, max: 100 }).optional(),
 });
 export type PromoCodeListQuery = z.infer<typeof promoCodeListQuerySchema>;
 
@@ -196,9 +197,9 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A form's day (YYYY-MM-DD, the dashboard's UTC day) as the start of that day. */
 function dayStart(v: string): string | undefined {
-  if (!DAY.test(v)) return undefined;
-  const d = new Date(`${v}T00:00:00.000Z`);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+  // new Date() would read 2026-02-30 as 2 March: the day must exist as typed.
+  if (!DAY.test(v) || !isRealDay(v)) return undefined;
+  return new Date(`${v}T00:00:00.000Z`).toISOString();
 }
 
 /** "12" -> 12, "" -> null, anything else -> undefined (an error). */

@@ -10,6 +10,7 @@ import {
   REVIEW_TEXT_MAX,
   REVIEW_TITLE_MAX,
 } from './return-reasons';
+import { textInt } from './strict-input';
 
 export * from './return-reasons';
 
@@ -140,7 +141,7 @@ export const returnListQuerySchema = z.strictObject({
   status: z.enum(RETURN_TABS, { error: `status: one of ${RETURN_TABS.join(', ')}` }).optional(),
   q: z.string().trim().max(200, 'q: at most 200 characters').optional(),
   cursor: z.string().max(300).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  limit: textInt('limit', { min: 1, max: 100 }).optional(),
 });
 export type ReturnListQuery = z.infer<typeof returnListQuerySchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REVIEW_FILTER_STATUSES, REVIEW_REPLY_MAX, REVIEW_STATUSES } from './moderation-display';
 import type { FormOutcome } from './storefront';
+import { textInt } from './strict-input';
 
 /**
  * The store's side of product reviews (issue 17 point 6, decision 047): a list to moderate,
@@ -10,11 +11,11 @@ export const REVIEW_ADMIN_PAGE_SIZE = 25;
 
 export const reviewAdminQuerySchema = z.strictObject({
   status: z.enum(REVIEW_FILTER_STATUSES).optional(),
-  rating: z.coerce.number().int().min(1).max(5).optional(),
+  rating: textInt('rating', { min: 1, max: 5 }).optional(),
   productId: z.string().trim().min(1).max(64).optional(),
   q: z.string().trim().max(200).optional(),
   cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  limit: textInt('limit', { min: 1, max: 100 }).optional(),
 });
 export type ReviewAdminQuery = z.infer<typeof reviewAdminQuerySchema>;
 

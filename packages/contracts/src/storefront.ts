@@ -107,7 +107,10 @@ export type CheckoutField =
   | 'expMonth'
   | 'expYear'
   | 'nameOnCard'
-  | 'paymentMethodId';
+  | 'paymentMethodId'
+  /** Refusals at Place order shown in the summary: the cart's promo code, and its lines (out of stock). */
+  | 'promoCode'
+  | 'lines';
 
 /** Paid and placed, or (PayPal) on the way to PayPal's approval page. */
 export type PlaceOrderOutcome =

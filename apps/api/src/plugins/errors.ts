@@ -60,7 +60,38 @@ const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode; message: 
     message: () => 'The Content-Length header does not match the body.',
   },
   FST_ERR_VALIDATION: { status: 400, code: 'VALIDATION_FAILED', message: (e) => e.message },
+  FST_PROTO_VIOLATION: {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: () => 'A form field has a name no field may have.',
+  },
+  FST_INVALID_JSON_FIELD_ERROR: {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: () => 'A form field declared as JSON is not valid JSON.',
+  },
+  FST_MP_PREMATURE_CLOSE: {
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: () => 'The request is not a valid multipart form: it ended before its last part.',
+  },
+  FST_PARTS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: () => 'Too many parts in the form.' },
 };
+
+/**
+ * The multipart parser (busboy) reports a broken body ("Unexpected end of multipart data", no
+ * boundary, a part without headers) as a plain Error with no code: the body's fault, not ours.
+ */
+function isMalformedMultipart(err: FastifyError, req: FastifyRequest): boolean {
+  if (err.code || err instanceof AppError) return false;
+  if (
+    !String(req.headers['content-type'] ?? '')
+      .toLowerCase()
+      .startsWith('multipart/')
+  )
+    return false;
+  return /busboy|dicer/.test(err.stack ?? '') || /multipart|boundary|part header/i.test(err.message);
+}
 
 /** "body.email: Invalid email address" — every field problem names its field. */
 function zodIssues(err: FastifyError & { validation?: unknown; validationContext?: string }): string[] {
@@ -100,6 +131,9 @@ async function errorsPlugin(app: FastifyInstance) {
     }
     const known = err.code ? FASTIFY_CODES[err.code] : undefined;
     if (known) return sendError(reply, known.status, known.code, known.message(err));
+    if (isMalformedMultipart(err, req)) {
+      return sendError(reply, 400, 'BAD_REQUEST', 'The request is not a valid multipart form.');
+    }
     if (err.statusCode === 429) {
       return sendError(reply, 429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.');
     }

@@ -8,6 +8,12 @@ export interface CatalogPages {
    */
   products(params: Record<string, string>): Promise<ProductPage>;
   category(productCategoryId: string): Promise<SubcategoryResult | null>;
-  product(productId: string): Promise<ProductDetails | null>;
+  product(productId: string): Promise<ProductPageDetails | null>;
   search(searchText: string, params: Record<string, string>): Promise<SearchResult>;
 }
+
+/**
+ * The product page's product: the details, with the description as the page shows it (decision
+ * 074): `descriptionHtml` sanitised when rendered, `descriptionText` for structured data.
+ */
+export type ProductPageDetails = ProductDetails & { descriptionHtml: string | null; descriptionText: string | null };

@@ -9,6 +9,8 @@ export interface CheckoutPages {
     countryGeoId?: string;
     stateProvinceGeoId?: string;
     shippingMethodId?: string;
+    /** A guest's receipt email as typed: a code they have used up is shown without its discount. */
+    email?: string;
   }): Promise<CheckoutView>;
   /**
    * Places the order from the checkout form; `idempotencyKey` comes with the form. With PayPal

@@ -4,6 +4,7 @@ import {
   type CategoryFormField,
   categoryMoveSchema,
   createProductStoreCatalogSchema,
+  formNumbers,
 } from '@app/contracts';
 import { fieldFailure, nullIfNotFound, type PageModule, submitForm } from '../../lib/page-request';
 import type { CatalogAdminService, CategoryPlace } from './catalog-admin.service';
@@ -110,7 +111,7 @@ export function catalogAdminPages(deps: { catalogAdmin: CatalogAdminService }): 
               productCategoryId: id,
               ...placeFields('from', placeOf(form.from)),
               ...placeFields('to', to),
-              ...(form.position ? { position: form.position } : {}),
+              ...formNumbers({ position: form.position }, ['position']),
             });
             if (!parsed.success) return fieldFailure(parsed.error, FIELDS);
             await svc.move(ctx, parsed.data);

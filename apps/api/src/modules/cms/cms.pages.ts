@@ -1,4 +1,4 @@
-import { type CmsPageField, type CmsPages, cmsPageInputSchema } from '@app/contracts';
+import { type CmsPageField, type CmsPages, cmsPageInputSchema, formNumbers } from '@app/contracts';
 import { requireAccess } from '../../lib/access';
 import type { PageModule } from '../../lib/page-request';
 import { fieldFailure, nullIfNotFound, submitForm } from '../../lib/page-request';
@@ -34,7 +34,9 @@ export function cmsPages(deps: { cms: CmsService; drafts: DraftsService }): Page
           drafts: await draftStatus(drafts, ctx, 'page', id),
         };
       },
-      async saveCmsPage(id, input) {
+      async saveCmsPage(id, form) {
+        // The form's text fields become the JSON body's types: the API itself takes no numbers as text.
+        const input = formNumbers(form, ['sequenceNum']);
         requireAccess(ctx, 'settings');
         page.assertFormFromStore();
         // Every field at fault at once, next to its field; the service checks again (and the URL).

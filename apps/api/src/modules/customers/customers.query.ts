@@ -1,6 +1,6 @@
 import type { CustomerListFilter, CustomerListQuery, CustomerRef, CustomerSort } from '@app/contracts';
 import { type SQL, sql } from 'drizzle-orm';
-import { AppError } from '../../lib/errors';
+import { decodeKeysetCursor, encodeKeysetCursor, type KeyType } from '../../lib/keyset-cursor';
 
 /**
  * The SQL of the customers list over customer_summaries (alias c), shared by the page and the export
@@ -13,10 +13,10 @@ export function customerKeyOf(ref: CustomerRef): string {
 }
 
 /** Each sort's column, direction and the type its cursor value is cast back to. */
-const SORTS: Record<CustomerSort, { col: SQL; type: SQL; dir: 'asc' | 'desc' }> = {
-  last_order: { col: sql`coalesce(c.last_order_at, '-infinity'::timestamptz)`, type: sql`timestamptz`, dir: 'desc' },
-  amount_spent: { col: sql`c.amount_spent`, type: sql`bigint`, dir: 'desc' },
-  name: { col: sql`lower(c.name)`, type: sql`text`, dir: 'asc' },
+const SORTS: Record<CustomerSort, { col: SQL; type: KeyType; dir: 'asc' | 'desc' }> = {
+  last_order: { col: sql`coalesce(c.last_order_at, '-infinity'::timestamptz)`, type: 'timestamptz', dir: 'desc' },
+  amount_spent: { col: sql`c.amount_spent`, type: 'bigint', dir: 'desc' },
+  name: { col: sql`lower(c.name)`, type: 'text', dir: 'asc' },
 };
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -45,19 +45,12 @@ export interface Cursor {
 }
 
 export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.sort, c.key, c.id])).toString('base64url');
+  return encodeKeysetCursor([c.sort], c.key, c.id);
 }
 
 export function decodeCursor(text: string, sort: CustomerSort): Cursor {
-  try {
-    const v = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(v) && v.length === 3 && v[0] === sort && typeof v[1] === 'string' && typeof v[2] === 'string') {
-      return { sort, key: v[1], id: v[2] };
-    }
-  } catch {
-    // Not ours: refused below.
-  }
-  throw AppError.field(400, 'VALIDATION_FAILED', 'cursor', 'is not valid for this sort; start from the first page');
+  const c = decodeKeysetCursor(text, [sort], SORTS[sort].type, 400);
+  return { sort, key: c.key, id: c.id };
 }
 
 /** ORDER BY, the keyset condition after a cursor, and the sort key as text (for the next cursor). */
@@ -71,8 +64,8 @@ export function keyset(query: Pick<CustomerListQuery, 'sort' | 'cursor'>) {
     const c = decodeCursor(query.cursor, query.sort);
     after =
       dir === 'asc'
-        ? sql`(${col}, c.customer_key) > (${c.key}::${type}, ${c.id})`
-        : sql`(${col}, c.customer_key) < (${c.key}::${type}, ${c.id})`;
+        ? sql`(${col}, c.customer_key) > (${c.key}::${sql.raw(type)}, ${c.id})`
+        : sql`(${col}, c.customer_key) < (${c.key}::${sql.raw(type)}, ${c.id})`;
   }
   return { orderBy, after, keyText: sql`${col}::text` };
 }

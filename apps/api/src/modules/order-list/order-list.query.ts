@@ -8,6 +8,7 @@ import {
 } from '@app/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import { AppError } from '../../lib/errors';
+import { decodeKeysetCursor, encodeKeysetCursor, type KeyType } from '../../lib/keyset-cursor';
 
 /**
  * The SQL of the orders list, shared by the page, the API and the export so that they always select
@@ -115,11 +116,11 @@ export function nameMatchSql(tenantId: string, q: string): SQL {
     LIMIT ${NAME_MATCH_MAX}`;
 }
 
-const SORTS: Record<OrderListSort, { col: SQL; type: SQL; dir: 'asc' | 'desc' }> = {
-  newest: { col: sql`o.placed_at`, type: sql`timestamptz`, dir: 'desc' },
-  oldest: { col: sql`o.placed_at`, type: sql`timestamptz`, dir: 'asc' },
-  'total-high': { col: sql`o.grand_total`, type: sql`integer`, dir: 'desc' },
-  'total-low': { col: sql`o.grand_total`, type: sql`integer`, dir: 'asc' },
+const SORTS: Record<OrderListSort, { col: SQL; type: KeyType; dir: 'asc' | 'desc' }> = {
+  newest: { col: sql`o.placed_at`, type: 'timestamptz', dir: 'desc' },
+  oldest: { col: sql`o.placed_at`, type: 'timestamptz', dir: 'asc' },
+  'total-high': { col: sql`o.grand_total`, type: 'integer', dir: 'desc' },
+  'total-low': { col: sql`o.grand_total`, type: 'integer', dir: 'asc' },
 };
 
 /** A page boundary: after the last row shown (next) or before the first one (previous). */
@@ -131,28 +132,12 @@ export interface Cursor {
 }
 
 export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.sort, c.way, c.key, c.id])).toString('base64url');
+  return encodeKeysetCursor([c.sort, c.way], c.key, c.id);
 }
 
 export function decodeCursor(text: string, sort: OrderListSort): Cursor {
-  try {
-    const v = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
-    if (
-      Array.isArray(v) &&
-      v.length === 4 &&
-      v[0] === sort &&
-      (v[1] === 'next' || v[1] === 'prev') &&
-      typeof v[2] === 'string' &&
-      v[2].length <= 40 &&
-      typeof v[3] === 'string' &&
-      v[3].length <= 100
-    ) {
-      return { sort, way: v[1], key: v[2], id: v[3] };
-    }
-  } catch {
-    // Not ours: refused below.
-  }
-  throw AppError.field(400, 'VALIDATION_FAILED', 'cursor', 'is not valid for this sort; start from the first page');
+  const c = decodeKeysetCursor(text, [sort, ['next', 'prev']], SORTS[sort].type, 100);
+  return { sort, way: c.tags[1] as Cursor['way'], key: c.key, id: c.id };
 }
 
 /**
@@ -175,8 +160,8 @@ export function keyset(
     // Timestamps and totals are compared as their own type: the cursor keeps them as text, exactly.
     after =
       readDir === 'asc'
-        ? sql`(${col}, o.order_id) > (${c.key}::${type}, ${c.id})`
-        : sql`(${col}, o.order_id) < (${c.key}::${type}, ${c.id})`;
+        ? sql`(${col}, o.order_id) > (${c.key}::${sql.raw(type)}, ${c.id})`
+        : sql`(${col}, o.order_id) < (${c.key}::${sql.raw(type)}, ${c.id})`;
   }
   return { orderBy, after, keyText: sql`${col}::text`, reversed };
 }

@@ -1,4 +1,4 @@
-import { type CardField, type CardsPages, cardCreateSchema } from '@app/contracts';
+import { type CardField, type CardsPages, cardCreateSchema, formNumbers } from '@app/contracts';
 import { requireSignedIn } from '../../lib/access';
 import { signedInUser } from '../../lib/context';
 import { fieldFailure, type PageModule, submitForm } from '../../lib/page-request';
@@ -21,7 +21,7 @@ export function cardsPages(deps: { cards: CardsService; addresses: AddressesServ
       async addCard(input) {
         const fields: CardField[] = ['cardNumber', 'cvc', 'expMonth', 'expYear', 'nameOnCard', 'billingContactMechId'];
         const parsed = cardCreateSchema.safeParse({
-          ...input,
+          ...formNumbers(input, ['expMonth', 'expYear']),
           billingContactMechId: input.billingContactMechId || null,
         });
         if (!parsed.success) return fieldFailure(parsed.error, fields);

@@ -11,7 +11,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
-import { AppError } from '../../lib/errors';
 import type { ProductImportService } from './product-import.service';
 
 const BASE = '/skulocity/api/v1/catalog/products/import';
@@ -32,7 +31,13 @@ export async function productImportRoutes(app: App, { imports }: { imports: Prod
     scoped.post(
       BASE,
       {
-        config: { permission: 'catalog' },
+        config: {
+          permission: 'catalog',
+          // A declared length over the limit is refused before a byte is read (input-guards); a
+          // chunked body is counted as it streams (the service).
+          maxBodyBytes: PRODUCT_IMPORT_MAX_BYTES,
+          tooLargeMessage: `file: The file is larger than ${MB} MB; split it in parts.`,
+        },
         schema: {
           tags: ['catalog'],
           summary: 'Uploads a product CSV and dry-runs it (nothing is written)',
@@ -52,11 +57,6 @@ export async function productImportRoutes(app: App, { imports }: { imports: Prod
         },
       },
       async (req, reply) => {
-        const declared = Number(req.headers['content-length'] ?? 0);
-        if (declared > PRODUCT_IMPORT_MAX_BYTES) {
-          reply.header('connection', 'close');
-          throw new AppError(413, 'PAYLOAD_TOO_LARGE', `file: The file is larger than ${MB} MB; split it in parts.`);
-        }
         const body = req.body instanceof Readable ? req.body : Readable.from([]);
         const created = await imports.receive(req.ctx, body, req.query.fileName ?? 'products.csv').catch((err) => {
           // The rest of a too-large body is not read: the connection closes after the answer.

@@ -5,7 +5,7 @@ import {
   type ProductListSort,
 } from '@app/contracts';
 import { type SQL, sql } from 'drizzle-orm';
-import { AppError } from '../../lib/errors';
+import { decodeKeysetCursor, encodeKeysetCursor, type KeyType } from '../../lib/keyset-cursor';
 
 /**
  * The SQL of the product list, shared by the page, the export and the bulk actions' "whole filtered
@@ -13,12 +13,12 @@ import { AppError } from '../../lib/errors';
  */
 
 /** Each sort's column and the type its cursor value is cast back to. */
-const SORTS: Record<ProductListSort, { col: SQL; type: SQL }> = {
-  updated: { col: sql`p.updated_at`, type: sql`timestamptz` },
-  name: { col: sql`p.product_name`, type: sql`text` },
-  price: { col: sql`p.effective_price`, type: sql`integer` },
-  stock: { col: sql`p.stock_quantity`, type: sql`integer` },
-  created: { col: sql`p.introduction_date`, type: sql`timestamptz` },
+const SORTS: Record<ProductListSort, { col: SQL; type: KeyType }> = {
+  updated: { col: sql`p.updated_at`, type: 'timestamptz' },
+  name: { col: sql`p.product_name`, type: 'text' },
+  price: { col: sql`p.effective_price`, type: 'integer' },
+  stock: { col: sql`p.stock_quantity`, type: 'integer' },
+  created: { col: sql`p.introduction_date`, type: 'timestamptz' },
 };
 
 /** Words of a search as a prefix query: "bras lam" -> 'bras':* & 'lam':* (letters and digits only). */
@@ -68,26 +68,12 @@ export interface Cursor {
 }
 
 export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.sort, c.dir, c.key, c.id])).toString('base64url');
+  return encodeKeysetCursor([c.sort, c.dir], c.key, c.id);
 }
 
 export function decodeCursor(text: string, sort: ProductListSort, dir: 'asc' | 'desc'): Cursor {
-  try {
-    const v = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
-    if (
-      Array.isArray(v) &&
-      v.length === 4 &&
-      v[0] === sort &&
-      v[1] === dir &&
-      typeof v[2] === 'string' &&
-      typeof v[3] === 'string'
-    ) {
-      return { sort, dir, key: v[2], id: v[3] };
-    }
-  } catch {
-    // Not ours: refused below.
-  }
-  throw AppError.field(400, 'VALIDATION_FAILED', 'cursor', 'is not valid for this sort; start from the first page');
+  const c = decodeKeysetCursor(text, [sort, dir], SORTS[sort].type);
+  return { sort, dir, key: c.key, id: c.id };
 }
 
 /** ORDER BY, the keyset condition after a cursor, and the sort key as text (for the next cursor). */
@@ -108,8 +94,8 @@ export function keyset(query: Pick<AdminProductQuery, 'sort' | 'dir' | 'cursor'>
     const c = decodeCursor(query.cursor, sort, dir);
     after =
       dir === 'asc'
-        ? sql`(${col}, p.product_id) > (${c.key}::${type}, ${c.id})`
-        : sql`(${col}, p.product_id) < (${c.key}::${type}, ${c.id})`;
+        ? sql`(${col}, p.product_id) > (${c.key}::${sql.raw(type)}, ${c.id})`
+        : sql`(${col}, p.product_id) < (${c.key}::${sql.raw(type)}, ${c.id})`;
   }
   return { dir, orderBy, after, keyText: sql`${col}::text` };
 }
