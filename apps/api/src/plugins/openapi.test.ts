@@ -36,4 +36,68 @@ describe('the OpenAPI document (decision 076)', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });
+
+  it('says how every operation is authenticated, from what its route declares', () => {
+    const schemes = Object.keys(doc.components.securitySchemes ?? {}).sort();
+    expect(schemes).toEqual(['bearer', 'csrf', 'session']);
+    for (const { path, method, op } of operations()) {
+      expect(op.security, `${method} ${path}`).toBeDefined();
+      for (const requirement of op.security ?? []) {
+        for (const name of Object.keys(requirement)) expect(schemes, `${method} ${path}`).toContain(name);
+      }
+    }
+    const security = (method: string, path: string) => doc.paths[path]?.[method]?.security;
+    // An owner route (config.permission): bearer, or the cookie with the CSRF token on a change.
+    expect(security('put', '/api/v1/store/detail/update/{id}')).toEqual([{ bearer: [] }, { session: [], csrf: [] }]);
+    expect(security('get', '/api/v1/orders')).toEqual([{ bearer: [] }, { session: [] }]);
+    // A shopper's own route (config.signedIn).
+    expect(security('get', '/skulocity/api/v1/ecommerce/wishlist')).toEqual([{ bearer: [] }, { session: [] }]);
+    // Open to visitors, acting for whoever is signed in.
+    expect(security('post', '/skulocity/api/v1/public/ecommerce/product/addToCart')).toEqual([
+      {},
+      { bearer: [] },
+      { session: [], csrf: [] },
+    ]);
+    // A platform route: no store, no account.
+    expect(security('post', '/api/paypal/webhooks')).toEqual([]);
+  });
+
+  it('a visitor gets 401 from every operation the document says needs an account, whatever the body', async () => {
+    const protectedOps = operations().filter(
+      ({ op }) => op.security?.length && !op.security.some((r) => !Object.keys(r).length),
+    );
+    expect(protectedOps.length).toBeGreaterThan(100);
+    const wrong: string[] = [];
+    for (const { path, method, op } of protectedOps) {
+      const url = path.replace(/\{[^}]+\}/g, '1');
+      const res = await t.app.inject({
+        method: method as 'GET',
+        url,
+        headers: { host, ...(op.requestBody ? { 'content-type': 'application/json' } : {}) },
+        ...(op.requestBody ? { payload: '{"unexpected":true}' } : {}),
+      });
+      if (res.statusCode !== 401) wrong.push(`${method} ${path}: ${res.statusCode}`);
+      if (!op.responses['401']) wrong.push(`${method} ${path}: 401 not documented`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('documents the statuses every operation can answer, with the one envelope', () => {
+    const missing: string[] = [];
+    for (const { path, method, op } of operations()) {
+      const platform = op.security?.length === 0;
+      const expected = [400, 503, ...(platform ? [] : [403, 404]), ...(method === 'GET' ? [] : [413, 415])];
+      for (const status of expected) if (!op.responses[status]) missing.push(`${method} ${path}: ${status}`);
+      for (const [status, answer] of Object.entries(op.responses)) {
+        if (Number(status) < 400) continue;
+        const schema = answer.content?.['application/json']?.schema;
+        if (JSON.stringify(schema) !== JSON.stringify({ $ref: '#/components/schemas/ErrorEnvelope' })) {
+          missing.push(`${method} ${path}: ${status} without the envelope`);
+        }
+      }
+      if (op.responses['429'] && !op.responses['429'].headers?.['Retry-After'])
+        missing.push(`${method} ${path}: 429 Retry-After`);
+    }
+    expect(missing).toEqual([]);
+  });
 });

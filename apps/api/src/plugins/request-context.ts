@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Access, accessRefusal } from '../lib/access';
+import { type Access, accessRefusal, requireSignedIn } from '../lib/access';
 import { type Actor, hasPermission, type RequestContext, signedInUser, type TenantContext } from '../lib/context';
 import { previewRequested } from '../lib/preview';
 import type { Csrf } from '../modules/auth/index';
@@ -18,6 +18,11 @@ declare module 'fastify' {
      * is read; a visitor gets 401, a shopper or staff without the permission 403.
      */
     permission?: Access;
+    /**
+     * A shopper's own route (addresses, cards, wishlist, profile): any signed-in account. Checked
+     * before the body is read, like `permission`: a visitor gets 401 whatever the body.
+     */
+    signedIn?: true;
     /**
      * Changes sent with the session cookie need this browser's CSRF token. `origin-only` is for the
      * calls that open or end a session or only read (login, sign-up, logout, profile view): the
@@ -67,6 +72,7 @@ async function requestContextPlugin(app: FastifyInstance, opts: RequestContextOp
       const refusal = accessRefusal(req.ctx, config.permission);
       if (refusal) throw refusal;
     }
+    if (config.signedIn) requireSignedIn(req.ctx);
     if (SAFE_METHODS.has(req.method)) return;
     // A bearer token is never sent by a browser on its own, so it needs no CSRF defence; a cookie
     // is, so a change riding on one must come from this store, with the session's token.

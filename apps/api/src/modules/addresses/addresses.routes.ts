@@ -22,6 +22,7 @@ export async function addressesRoutes(app: App, { addresses }: { addresses: Addr
   app.get(
     path,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['account'],
         summary: "The signed-in shopper's addresses, default shipping first",
@@ -38,6 +39,7 @@ export async function addressesRoutes(app: App, { addresses }: { addresses: Addr
   app.post(
     path,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['account'],
         summary: 'Adds an address',
@@ -58,6 +60,7 @@ export async function addressesRoutes(app: App, { addresses }: { addresses: Addr
   app.put(
     path,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['account'],
         summary: 'Updates an address',
@@ -78,6 +81,7 @@ export async function addressesRoutes(app: App, { addresses }: { addresses: Addr
   app.delete(
     `${BASE}/parties/contect/mechs`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['account'],
         summary: 'Removes an address (a contact mechanism) of the signed-in shopper',

@@ -242,7 +242,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
     `${BASE}/ecommerce/profile/view`,
     {
       // A read sent as POST (SPEC.md): a foreign page cannot read its answer.
-      config: { csrf: 'origin-only' },
+      config: { signedIn: true, csrf: 'origin-only' },
       schema: {
         tags: ['auth'],
         summary: "The signed-in user's profile",
@@ -258,6 +258,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
   app.put(
     `${BASE}/ecommerce/profile/update`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['auth'],
         summary: 'Saves My Profile: names, email and phone',
@@ -280,6 +281,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
   app.post(
     `${BASE}/ecommerce/profile/changepassword`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['auth'],
         summary: 'Changes the password',

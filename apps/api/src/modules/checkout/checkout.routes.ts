@@ -60,6 +60,7 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
   app.get(
     `${BASE}/ecommerce/checkout/checkoutoptions`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['checkout'],
         summary: "The signed-in shopper's checkout options: the above, plus saved addresses and cards",
@@ -187,6 +188,7 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
   app.post(
     `${BASE}/ecommerce/checkout/create/postaladdress/andPurpose`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['checkout'],
         summary: "Saves an address typed at checkout to the shopper's account, for shipping or billing",

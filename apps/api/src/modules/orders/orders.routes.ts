@@ -35,6 +35,7 @@ export async function ordersRoutes(
   app.get(
     `${BASE}/ecommerce/order/history`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['orders'],
         summary: "The signed-in shopper's orders, newest first, 10 a page",
@@ -111,6 +112,7 @@ export async function ordersRoutes(
   app.post(
     `${BASE}/ecommerce/order/reorder`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['orders'],
         summary: "Buy again: the lines of one of the shopper's orders, into their cart",

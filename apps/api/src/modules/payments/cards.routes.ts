@@ -20,6 +20,7 @@ export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) 
   app.get(
     `${BASE}/creditCards`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['account'],
         summary: "The signed-in shopper's saved cards (brand, last four, expiry; never the number)",
@@ -36,6 +37,7 @@ export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) 
   app.post(
     `${BASE}/createCreditCard`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['account'],
         summary: 'Saves a card, tokenised by the payment provider',
@@ -55,6 +57,7 @@ export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) 
   app.put(
     `${BASE}/editCreditCard`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['account'],
         summary: "Changes a saved card's expiry, name or billing address",
@@ -71,6 +74,7 @@ export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) 
   app.delete(
     `${BASE}/deleteCreditCard`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['account'],
         summary: 'Removes a saved card',

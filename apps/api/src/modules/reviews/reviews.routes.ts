@@ -39,6 +39,7 @@ export async function reviewsRoutes(app: App, { reviews }: { reviews: ReviewsSer
   app.post(
     PATH,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['catalog'],
         summary: 'Writes a review of a product the shopper bought',

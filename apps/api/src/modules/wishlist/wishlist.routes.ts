@@ -28,6 +28,7 @@ export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: W
   app.get(
     `${BASE}/ecommerce/wishlist`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['wishlist'],
         summary: "The shopper's wishlist, priced now",
@@ -44,6 +45,7 @@ export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: W
   app.post(
     `${BASE}/ecommerce/wishlist/items`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['wishlist'],
         summary: 'Adds a product to the wishlist',
@@ -64,6 +66,7 @@ export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: W
   app.delete(
     `${BASE}/ecommerce/wishlist/items/:productId`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['wishlist'],
         summary: 'Takes a product off the wishlist',
@@ -82,6 +85,7 @@ export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: W
   app.post(
     `${BASE}/ecommerce/wishlist/items/:productId/movetocart`,
     {
+      config: { signedIn: true },
       schema: {
         tags: ['wishlist'],
         summary: 'Moves a product from the wishlist to the cart',
