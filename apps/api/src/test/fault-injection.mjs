@@ -1,6 +1,7 @@
 // Preloaded (`node --import`) into the compiled server by the process drills, to make it meet what
 // no request can make it meet any more: `?fault=reject` leaves a rejection nobody handles, in the
-// request's own async context; `?fault=throw` throws an exception out of a timer. Nothing of this
+// request's own async context; `?fault=throw` throws an exception out of a timer;
+// FAULT_EXIT_AT_START=1 makes the server exit as it starts. Nothing of this
 // is in the server itself.
 import { ServerResponse } from 'node:http';
 
@@ -15,3 +16,9 @@ ServerResponse.prototype.writeHead = function (...args) {
   }
   return writeHead.apply(this, args);
 };
+
+// FAULT_EXIT_AT_START=1: the server dies as it starts, every time (a crash loop for the supervisor).
+if (process.env.FAULT_EXIT_AT_START === '1' && process.argv[1]?.endsWith('server.mjs')) {
+  console.error('fault injection: exiting at start');
+  process.exit(1);
+}
