@@ -1,5 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { confirmFromMail, STORES, type StoreName, snap } from './helpers';
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { confirmFromMail, expectNoSeriousA11yIssue, STORES, type StoreName, snap } from './helpers';
 import { connectPayPal } from './paypal-connect';
 
 /** Buying: a guest with the test card on one store, a signed-in shopper with a saved address on another. */
@@ -49,7 +49,9 @@ test('a guest buys with the test card: cart badge, promo code, declined card kep
   await expect(page.getByTestId('checkout-totals')).toContainText('CA sales tax');
   await fillCard(form, '4000 0000 0000 0002');
   await page.getByRole('button', { name: 'Place order' }).click();
-  await expect(page.getByTestId('form-error')).toHaveText('The card was declined. Please use another card.');
+  // Said by the card's number, which takes focus.
+  await expect(page.getByTestId('error-cardNumber')).toHaveText('The card was declined. Please use another card.');
+  await expect(form.getByLabel('Card number')).toBeFocused();
   await expect(form.getByLabel('City')).toHaveValue('San Francisco');
 
   await fillCard(form, '4242 4242 4242 4242');
@@ -247,4 +249,148 @@ test('without JavaScript a guest adds to the cart and buys: every step is a plai
   await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
   await expect(page.getByTestId('order-status')).toHaveText('Paid');
   await context.close();
+});
+
+/**
+ * A code refused at Place order (issue 30, part 9). The lighting store's owner makes a code of this
+ * run's own, the shopper applies it, the owner deactivates it while the shopper is at checkout, and
+ * Place order is refused: the message is where the code is (in the summary), in view and focused,
+ * the totals are without the discount, and "Remove" there lets the order go through.
+ */
+async function ownerMakesCode(browser: Browser) {
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  const owner = await context.newPage();
+  const base = STORES.lighting.url;
+  await owner.goto(`${base}/auth/login`);
+  await owner.getByLabel('Email').fill('owner@lighting.test');
+  await owner.getByLabel('Password').fill('owner-demo-1');
+  await owner.getByRole('button', { name: 'Log in' }).click();
+  await expect(owner.getByTestId('user-menu-button')).toBeVisible();
+  const token = (await context.cookies()).find((c) => c.name === 'sid')?.value;
+  expect(token, 'the owner is signed in').toBeTruthy();
+  const api = (path: string, body?: object) =>
+    owner.evaluate(
+      async ({ token, path, body }) =>
+        (
+          await fetch(path, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+            ...(body ? { body: JSON.stringify(body) } : {}),
+          })
+        ).status,
+      { token, path, body },
+    );
+  const code = `GONE-${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+  expect(
+    await api('/api/v1/promo-codes', { code, kind: 'percent', value: 25, description: 'A quarter off (E2E)' }),
+  ).toBe(201);
+  return {
+    code,
+    deactivate: async () => {
+      expect(await api(`/api/v1/promo-codes/${code}/deactivate`)).toBe(200);
+      await context.close();
+    },
+  };
+}
+
+/** In the cart with the code applied, then the checkout form filled by a guest. */
+async function toCheckoutWithCode(page: Page, code: string, email: string, js = true) {
+  const base = STORES.lighting.url;
+  await addFirstProductToCart(page, base, SEARCH.lighting);
+  await page.getByLabel('Promo code').fill(code);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('applied-promo')).toContainText(code);
+  await page.getByRole('link', { name: 'Check out' }).click();
+  await expect(page).toHaveURL(`${base}/checkout`);
+  await expect(page.getByTestId('checkout-totals')).toContainText(`Discount (${code})`);
+  const form = page.getByTestId('checkout-form');
+  await form.getByLabel('Email').fill(email);
+  await fillAddress(page);
+  await fillCard(form, '4242 4242 4242 4242');
+  // The app reloads the rates for the region chosen; a page without JavaScript shows them once posted.
+  if (js) await expect(page.getByTestId('checkout-totals')).toContainText('WA sales tax');
+}
+
+/** The refusal as the shopper meets it: in view, focused, next to the code, totals without it. */
+async function expectRefusalSeen(page: Page, code: string, discounted: string) {
+  const summary = page.getByRole('complementary', { name: 'Order summary' });
+  const message = summary.getByRole('alert');
+  await expect(message).toContainText(`${code} is no longer valid`);
+  await expect(message).toBeInViewport();
+  await expect(message).toBeFocused();
+  await expect(summary.getByRole('button', { name: `Remove promo code ${code}` })).toHaveAttribute(
+    'aria-describedby',
+    (await message.getAttribute('id')) ?? 'the message has an id',
+  );
+  await expect(page.getByTestId('checkout-totals')).not.toContainText('Discount');
+  const total = (await page.getByTestId('checkout-total').textContent()) ?? '';
+  expect(moneyOf(total)).toBeGreaterThan(moneyOf(discounted));
+  return total;
+}
+
+const moneyOf = (s: string) => Number(s.replace(/[^0-9.]/g, ''));
+
+test('a promo code the owner deactivated is refused at Place order where the code is, and Remove lets the order through', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const { code, deactivate } = await ownerMakesCode(browser);
+  await toCheckoutWithCode(page, code, 'refused-code@example.com');
+  const discounted = (await page.getByTestId('checkout-total').textContent()) ?? '';
+  await deactivate();
+
+  // Pressed from the bottom of a phone's page: the refusal must come to the shopper.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.getByRole('button', { name: 'Place order' }).scrollIntoViewIfNeeded();
+  await page.getByRole('button', { name: 'Place order' }).click();
+  const total = await expectRefusalSeen(page, code, discounted);
+  await snap(page, 'checkout-promo-refused-375');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await snap(page, 'checkout-promo-refused-1280');
+  await expectNoSeriousA11yIssue(page);
+
+  await page.getByRole('button', { name: `Remove promo code ${code}` }).click();
+  await expect(page.getByRole('complementary', { name: 'Order summary' }).getByRole('status')).toContainText(
+    `${code} removed`,
+  );
+  await expect(page.getByTestId('checkout-total')).toHaveText(total);
+  // What was typed is still there: the order goes through with one press.
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+  await expect(page.getByTestId('order-totals')).toContainText(`Total${total}`);
+  await expect(page.getByTestId('order-totals')).not.toContainText(code);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a refused promo code comes back focused next to the code, and Remove keeps what was typed', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    const { code, deactivate } = await ownerMakesCode(browser);
+    await toCheckoutWithCode(page, code, 'refused-code-nojs@example.com', false);
+    const discounted = (await page.getByTestId('checkout-total').textContent()) ?? '';
+    await deactivate();
+
+    await page.getByRole('button', { name: 'Place order' }).click();
+    const total = await expectRefusalSeen(page, code, discounted);
+    await expect(page.getByTestId('checkout-form').getByLabel('City')).toHaveValue('Seattle');
+
+    await page.getByRole('button', { name: `Remove promo code ${code}` }).click();
+    await expect(page.getByRole('complementary', { name: 'Order summary' }).getByRole('status')).toContainText(
+      `${code} removed`,
+    );
+    await expect(page.getByTestId('checkout-total')).toHaveText(total);
+    const form = page.getByTestId('checkout-form');
+    await expect(form.getByLabel('City')).toHaveValue('Seattle');
+    await expect(form.getByLabel('Email')).toHaveValue('refused-code-nojs@example.com');
+    // The card's number and code are never sent back in a page: typed again.
+    await fillCard(form, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+    await expect(page.getByTestId('order-totals')).toContainText(`Total${total}`);
+  });
 });

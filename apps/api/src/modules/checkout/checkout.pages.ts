@@ -16,7 +16,7 @@ import type { AddressesService } from '../addresses/index';
 import { cartOwnerOf } from '../cart/index';
 import { countryChoices } from '../geo/index';
 import type { CardsService } from '../payments/index';
-import type { CheckoutService } from './checkout.service';
+import { type CheckoutService, promoCustomerKey } from './checkout.service';
 
 const PLACE_ORDER_FIELDS: CheckoutField[] = [
   'email',
@@ -31,6 +31,38 @@ const PLACE_ORDER_FIELDS: CheckoutField[] = [
   'shipToContactMechId',
 ];
 
+/** Digits typed in a form as the number they are; anything else is left for the schema to refuse. */
+const digitsAsNumber = (s: string) => (/^\s*\d{1,6}\s*$/.test(s) ? Number(s) : s);
+
+/** The cart's message for a code the store no longer has or has switched off (modules/cart promo.ts). */
+const GONE_CODE = 'That promo code is not valid.';
+
+/**
+ * Where a refusal at Place order belongs on the page: next to what the shopper must change (issue
+ * 30, part 9). The code on the cart and the cart's lines are shown in the order summary; a declined
+ * card by the card that was used. Any other refusal stays a message over the form.
+ */
+async function placeRefusal(
+  failure: Extract<PlaceOrderOutcome, { ok: false }>,
+  payWith: string,
+  codeOnCart: () => Promise<string | null>,
+): Promise<PlaceOrderOutcome> {
+  const at = (field: CheckoutField, message: string) => ({ ...failure, message, fieldErrors: { [field]: message } });
+  switch (failure.code) {
+    case 'PROMO_INVALID': {
+      const code = await codeOnCart();
+      const why = failure.message === GONE_CODE && code ? `${code} is no longer valid.` : failure.message;
+      return at('promoCode', `${why} Remove it to place your order.`);
+    }
+    case 'PAYMENT_DECLINED':
+      return at(payWith === 'saved-card' ? 'paymentMethodId' : 'cardNumber', failure.message);
+    case 'OUT_OF_STOCK':
+      return at('lines', failure.message);
+    default:
+      return failure;
+  }
+}
+
 export interface CheckoutPagesDeps {
   checkout: CheckoutService;
   addresses: AddressesService;
@@ -43,7 +75,13 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
     return {
       async checkout(destination) {
         const me = signedInUser(ctx);
-        const { shippingMethodId, ...where } = destination;
+        const { shippingMethodId, email, ...where } = destination;
+        const typed = email?.trim().slice(0, 200);
+        const customerKey = me
+          ? promoCustomerKey(me.userId, me.userLoginId)
+          : typed?.includes('@')
+            ? promoCustomerKey(null, typed)
+            : undefined;
         const saved = me ? await deps.addresses.list(ctx, me.userId) : [];
         // No destination asked for yet: the shopper's default shipping address decides the rates.
         const home = saved.find((a) => a.isDefaultShipping) ?? saved[0];
@@ -56,7 +94,7 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
               };
         const dest = lenient(destinationQuerySchema, asked as Record<string, string>);
         const [options, savedCards] = await Promise.all([
-          deps.checkout.options(ctx, cartOwnerOf(ctx), dest, shippingMethodId?.slice(0, 64)),
+          deps.checkout.options(ctx, cartOwnerOf(ctx), dest, shippingMethodId?.slice(0, 64), customerKey),
           me ? deps.cards.list(ctx, me.userId) : [],
         ]);
         return {
@@ -99,8 +137,9 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
                 method: 'card',
                 cardNumber: v('cardNumber'),
                 cvc: v('cvc'),
-                expMonth: v('expMonth'),
-                expYear: v('expYear'),
+                // A form's text: the API's schema takes numbers, never text it would coerce (issue 30).
+                expMonth: digitsAsNumber(v('expMonth')),
+                expYear: digitsAsNumber(v('expYear')),
                 nameOnCard: v('nameOnCard'),
               };
         const parsed = (paypal ? payPalCheckoutSchema : placeOrderSchema).safeParse({
@@ -118,7 +157,7 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
         if (key.length < 8 || key.length > 100) {
           return { ok: false, status: 400, message: 'This form has expired. Please try again.', fieldErrors: {} };
         }
-        return submitForm(PLACE_ORDER_FIELDS, async (): Promise<PlaceOrderOutcome> => {
+        const outcome = await submitForm(PLACE_ORDER_FIELDS, async (): Promise<PlaceOrderOutcome> => {
           page.assertFormFromStore();
           if (paypal) {
             const started = await deps.checkout.createPayPalOrder(ctx, parsed.data, {
@@ -136,6 +175,8 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
           }
           return { ok: true, order };
         });
+        if (outcome.ok) return outcome;
+        return placeRefusal(outcome, v('paymentMethod'), () => deps.checkout.promoCodeOnCart(ctx, cartOwnerOf(ctx)));
       },
       async capturePayPal(paypalOrderId) {
         const parsed = payPalCaptureSchema.safeParse({ paypalOrderId });

@@ -193,6 +193,14 @@ function newOrderId(tenantId: string) {
   return `${tenantId.slice(0, 3).toUpperCase()}-${tail}`;
 }
 
+/** How a code's per-customer limit is told, at checkout and when the order is placed alike. */
+const perCustomerMessage = (code: string, limit: number) =>
+  `${code} can be used only ${limit === 1 ? 'once' : `${limit} times`} per customer.`;
+
+/** Who a code's per-customer limit counts: the account, else the receipt's email. */
+export const promoCustomerKey = (userId: string | null, email: string) =>
+  userId ? `user:${userId}` : `email:${email.toLowerCase()}`;
+
 const sha256 = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
 
 /**
@@ -310,18 +318,14 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       const before = row ? { ...row, timesUsed: row.timesUsed - 1 } : null;
       const check = evaluatePromo(before, a.cart.subtotal, a.cart.currency, new Date());
       if (!check.ok) throw new AppError(422, 'PROMO_INVALID', check.message);
-      const customerKey = a.buyer.userId ? `user:${a.buyer.userId}` : `email:${a.email.toLowerCase()}`;
+      const customerKey = promoCustomerKey(a.buyer.userId, a.email);
       if (row?.perCustomerLimit != null) {
         const [{ n } = { n: 0 }] = await db
           .select({ n: count() })
           .from(pr)
           .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.code, code), eq(pr.customerKey, customerKey)));
         if (n >= row.perCustomerLimit) {
-          throw new AppError(
-            422,
-            'PROMO_INVALID',
-            `${code} can be used only ${row.perCustomerLimit === 1 ? 'once' : `${row.perCustomerLimit} times`} per customer.`,
-          );
+          throw new AppError(422, 'PROMO_INVALID', perCustomerMessage(code, row.perCustomerLimit));
         }
       }
       await db.insert(pr).values({ tenantId: ctx.tenantId, orderId: a.orderId, code, customerKey });
@@ -842,6 +846,27 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     };
   }
 
+  /**
+   * The cart as this customer may buy it: a code they have already used as often as it allows
+   * takes nothing off, and says why (the cart alone cannot know who is buying). Placing the order
+   * checks the same under the code's lock; this is what the summary shows before and after.
+   */
+  async function withoutUsedUpPromo(ctx: TenantContext, cart: Cart, customerKey: string | undefined): Promise<Cart> {
+    if (!cart.promo || cart.discount === 0 || !customerKey) return cart;
+    const code = cart.promo.code;
+    const [row] = await db
+      .select({ limit: pc.perCustomerLimit })
+      .from(pc)
+      .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, code)));
+    if (row?.limit == null) return cart;
+    const [{ n } = { n: 0 }] = await db
+      .select({ n: count() })
+      .from(pr)
+      .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.code, code), eq(pr.customerKey, customerKey)));
+    if (n < row.limit) return cart;
+    return { ...cart, discount: 0, total: cart.subtotal, promoProblem: perCustomerMessage(code, row.limit) };
+  }
+
   return {
     /**
      * What the checkout steps need: the cart, shipping methods for the destination, and the totals
@@ -852,8 +877,9 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       owner: CartOwner,
       destination: { countryGeoId: string; stateProvinceGeoId?: string | undefined },
       shippingMethodId?: string,
+      customerKey?: string,
     ) {
-      const cart = await deps.cart.view(ctx, owner);
+      const cart = await withoutUsedUpPromo(ctx, await deps.cart.view(ctx, owner), customerKey);
       const shipping = await rates(ctx, cart, destination.countryGeoId);
       const tax = await taxFor(ctx, destination.countryGeoId, destination.stateProvinceGeoId);
       const chosen = shipping.find((r) => r.methodId === shippingMethodId) ?? shipping[0];
@@ -863,6 +889,11 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         shippingMethodId: chosen?.methodId ?? null,
         quote: quote(cart, chosen?.rate ?? 0, tax),
       };
+    },
+
+    /** The code on the cart as the shopper typed it in (upper-cased), to name it in a refusal. */
+    async promoCodeOnCart(ctx: TenantContext, owner: CartOwner): Promise<string | null> {
+      return (await loadCart(ctx, owner)).cartRow?.promoCode ?? null;
     },
 
     async review(

@@ -1,7 +1,7 @@
 import type { AddressField, Country } from '@app/contracts';
-import { useRef } from 'react';
+import { useContext, useRef } from 'react';
 import { useValueChangedBeforeHydration } from '../../lib/use-value-before-hydration';
-import { Field } from './form-field';
+import { Field, FocusField } from './form-field';
 
 const selectClass =
   'h-11 w-full rounded-md border bg-white px-3 text-[15px] focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light';
@@ -28,6 +28,7 @@ export function SelectField({
 }) {
   const ref = useRef<HTMLSelectElement>(null);
   useValueChangedBeforeHydration(ref, value, onChange);
+  const autoFocus = useContext(FocusField) === name;
   return (
     <div>
       <label htmlFor={name} className="mb-1.5 block text-sm font-medium text-slate-800">
@@ -39,6 +40,8 @@ export function SelectField({
         name={name}
         autoComplete={autoComplete}
         {...(value !== undefined ? { value } : { defaultValue })}
+        // biome-ignore lint/a11y/noAutofocus: only on a page that answers a refused post (FocusField).
+        autoFocus={autoFocus || undefined}
         onChange={(ev) => onChange?.(ev.target.value)}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${name}-error` : undefined}
