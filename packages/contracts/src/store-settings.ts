@@ -192,8 +192,24 @@ export const detailsDraftSchema = z.strictObject({
 });
 export type DetailsDraft = z.infer<typeof detailsDraftSchema>;
 
-/** `PUT /api/v1/store/detail/update/{id}`: the details, and (optionally) the theme in the same save. */
+/**
+ * Fields `GET /api/v1/store/detail/fetch` carries that no write changes. A write may send them back
+ * as they were read (so a client can write back what it read); a different value is refused.
+ */
+export const STORE_DETAIL_READ_ONLY = ['productStoreId', 'storeName', 'currencyUomId'] as const;
+const readOnlyText = (what: string) => z.string().max(200).optional().describe(`Read-only: ${what}, as read.`);
+
+/**
+ * `PUT /api/v1/store/detail/update/{id}`: a patch of the details, and (optionally) of the theme in the
+ * same save. Fields left out keep their values (nested objects too, field by field); `seoMeta`, when
+ * sent, replaces the whole list. What the details read answers can be sent back as it is.
+ */
 export const storeDetailUpdateSchema = detailsDraftSchema.extend({
+  productStoreId: readOnlyText("the store's id"),
+  storeName: readOnlyText("the store's name"),
+  currencyUomId: readOnlyText("the store's currency"),
+  /** null, as the read says for a store that never chose: the storefront offers the contact page. */
+  contactPage: z.enum(['Y', 'N'], { error: 'choose Y or N' }).nullable().optional(),
   template: themeDraftSchema.shape.template.optional(),
   theme: z
     .string()

@@ -1,7 +1,9 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   type DetailsDraft,
   type DraftSaved,
   type SeoMetaEntry,
+  STORE_DETAIL_READ_ONLY,
   type StoreConfig,
   type StoreDetails,
   type ThemeDraft,
@@ -19,6 +21,22 @@ import type { DraftKind, DraftsService } from '../drafts/index';
 import { detailsKind, themeKind } from './kinds';
 
 const THEME_KEYS = ['template', 'theme', 'themeColors'] as const;
+/** The details' nested objects: a patch names the fields it changes inside them too. */
+const NESTED = ['logo', 'companyAddress', 'companyContact', 'newsLetter', 'chat', 'themeColors'] as const;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `base` with the fields `patch` names, one level into the nested objects. */
+function mergePatch(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    const inner = out[k];
+    out[k] =
+      (NESTED as readonly string[]).includes(k) && isPlainObject(v) && isPlainObject(inner) ? { ...inner, ...v } : v;
+  }
+  return out;
+}
 
 /**
  * The theme and store details editors (issue 15, decision 033) on top of the drafts seam: a save
@@ -37,6 +55,17 @@ export function createStoreSettingsService(db: Db, deps: { drafts: DraftsService
     return value;
   }
 
+  /** The details read's fields that no write changes, as the read answers them. */
+  async function readOnlyValues(ctx: RequestContext, id: string): Promise<Record<string, string>> {
+    const [row] = await db
+      .select({ storeName: schema.productStores.storeName, currencyUomId: schema.productStores.currencyUomId })
+      .from(schema.productStores)
+      .where(and(eq(schema.productStores.tenantId, ctx.tenantId), eq(schema.productStores.productStoreId, id)))
+      .limit(1);
+    if (!row) throw AppError.notFound(`Store ${id.slice(0, 32)} is not a store of this site.`);
+    return { productStoreId: id, storeName: row.storeName, currencyUomId: row.currencyUomId };
+  }
+
   async function working<T>(ctx: RequestContext, kind: DraftKind<T>, id: string): Promise<T> {
     const { payload } = await drafts.working(ctx, kind, id);
     return payload ?? (await live(ctx, kind, id));
@@ -49,11 +78,13 @@ export function createStoreSettingsService(db: Db, deps: { drafts: DraftsService
     /** Saves the theme as a draft; answers the colours' contrast warnings (never a refusal). */
     async saveTheme(ctx: RequestContext, id: string, body: unknown): Promise<DraftSaved> {
       requireAccess(ctx, 'settings');
-      await live(ctx, themeKind, id);
-      const saved = await drafts.save(ctx, themeKind, id, body);
+      const current = await working(ctx, themeKind, id);
+      const same = isDeepStrictEqual(themeDraftSchema.safeParse(body).data, current);
+      // Writing back what was read saves nothing and leaves the audit log alone.
+      const saved = same ? { updatedAt: new Date() } : await drafts.save(ctx, themeKind, id, body);
       const parsed = themeDraftSchema.parse(body);
       return {
-        kinds: ['theme'],
+        kinds: same ? [] : ['theme'],
         key: id,
         updatedAt: saved.updatedAt.toISOString(),
         published: false,
@@ -62,12 +93,49 @@ export function createStoreSettingsService(db: Db, deps: { drafts: DraftsService
     },
 
     /**
+     * The details update's body as a whole payload (issue 30 point 6): the working details (and
+     * theme, when the body names a theme field) with the fields the body names laid over. What
+     * the details read answers is taken back as it is: its read-only fields when they are as read,
+     * its absolute logo URL of this store's own media, its sanitised newsletter embed, its null
+     * contactPage. Runs before the body's schema, after the caller's permission and the store id.
+     */
+    async detailsPatchBody(ctx: RequestContext, id: string, body: unknown): Promise<unknown> {
+      requireAccess(ctx, 'settings');
+      const details = await working(ctx, detailsKind, id);
+      if (!isPlainObject(body)) return body;
+      const patch: Record<string, unknown> = { ...body };
+      const current = await readOnlyValues(ctx, id);
+      for (const field of STORE_DETAIL_READ_ONLY) {
+        if (!(field in patch)) continue;
+        if (patch[field] !== current[field]) {
+          throw AppError.field(400, 'VALIDATION_FAILED', field, 'is read-only: send it as read, or leave it out');
+        }
+        delete patch[field];
+      }
+      if (patch.contactPage === null) delete patch.contactPage;
+      const logo = patch.logo;
+      if (isPlainObject(logo) && typeof logo.url === 'string' && logo.url.startsWith(`${ctx.origin}/media/`)) {
+        patch.logo = { ...logo, url: logo.url.slice(ctx.origin.length) };
+      }
+      const news = patch.newsLetter;
+      const liveEmbed = details.newsLetter.iframe;
+      if (isPlainObject(news) && liveEmbed && news.iframe === sanitizeNewsletterEmbed(liveEmbed)) {
+        patch.newsLetter = { ...news, iframe: liveEmbed };
+      }
+      const namesTheme = THEME_KEYS.some((k) => k in patch);
+      const base = namesTheme ? { ...details, ...(await working(ctx, themeKind, id)) } : details;
+      return mergePatch(base as unknown as Record<string, unknown>, patch);
+    },
+
+    /**
      * Saves the store details as a draft. The SPEC.md path carries theme fields too: when the body
      * has any, the theme draft takes them (over the working theme), checked before either is saved.
+     * A part equal to its working value is not saved again: writing back what was read changes
+     * nothing, not even the audit log (`kinds` lists what was saved, empty when nothing).
      */
     async saveDetails(ctx: RequestContext, id: string, body: Record<string, unknown>): Promise<DraftSaved> {
       requireAccess(ctx, 'settings');
-      await live(ctx, detailsKind, id);
+      const current = await working(ctx, detailsKind, id);
       const details: Record<string, unknown> = {};
       const themePart: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(body)) {
@@ -84,15 +152,55 @@ export function createStoreSettingsService(db: Db, deps: { drafts: DraftsService
         theme = checked.data ?? null;
       }
       assertOwnMedia(ctx, details.logo);
-      const saved = await drafts.save(ctx, detailsKind, id, details);
-      if (theme) await drafts.save(ctx, themeKind, id, theme);
+      const parsedDetails = detailsKind.payload.safeParse(details);
+      const detailsSame = parsedDetails.success && isDeepStrictEqual(parsedDetails.data, current);
+      const themeSame = theme !== null && isDeepStrictEqual(theme, await working(ctx, themeKind, id));
+      const kinds: string[] = [];
+      let updatedAt = new Date();
+      if (!detailsSame) {
+        updatedAt = (await drafts.save(ctx, detailsKind, id, details)).updatedAt;
+        kinds.push('details');
+      }
+      if (theme && !themeSame) {
+        updatedAt = (await drafts.save(ctx, themeKind, id, theme)).updatedAt;
+        kinds.push('theme');
+      }
       return {
-        kinds: theme ? ['details', 'theme'] : ['details'],
+        kinds,
         key: id,
-        updatedAt: saved.updatedAt.toISOString(),
+        updatedAt: updatedAt.toISOString(),
         published: false,
         warnings: theme ? contrastWarnings(theme.themeColors) : [],
       };
+    },
+
+    /**
+     * The theme update's body with what the config read (`GET /api/v1/store/config/fetch`) carries
+     * besides the theme taken back: productStoreId and chat, when they are as read (chat is changed
+     * with the details). Runs before the body's schema, after the caller's permission.
+     */
+    async themeWriteBack(ctx: RequestContext, id: string, body: unknown): Promise<unknown> {
+      requireAccess(ctx, 'settings');
+      const details = await working(ctx, detailsKind, id);
+      if (!isPlainObject(body)) return body;
+      const out: Record<string, unknown> = { ...body };
+      if ('productStoreId' in out) {
+        if (out.productStoreId !== id) throw AppError.field(400, 'VALIDATION_FAILED', 'productStoreId', 'is read-only');
+        delete out.productStoreId;
+      }
+      if ('chat' in out) {
+        if (!isDeepStrictEqual(out.chat, { dataWidgetId: details.chat.dataWidgetId })) {
+          throw AppError.field(400, 'VALIDATION_FAILED', 'chat', 'is changed with the store details, not the theme');
+        }
+        delete out.chat;
+      }
+      return out;
+    },
+
+    /** 404 unless `id` is a store of this tenant: routes ask before the body is read. */
+    async assertStore(ctx: RequestContext, id: string): Promise<void> {
+      requireAccess(ctx, 'settings');
+      await readOnlyValues(ctx, id);
     },
 
     /** The store's name (the SEO `default` entry's usual title). */
