@@ -100,7 +100,7 @@ function dropEmptyUnionBranches(ctx: { zodSchema: unknown; jsonSchema: Record<st
 function outputOverride(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) {
   const type = (ctx.zodSchema as { _zod: { def: { type: string } } })._zod.def.type;
   if (type === 'date') Object.assign(ctx.jsonSchema, { type: 'string', format: 'date-time' });
-  if (type === 'undefined') ctx.jsonSchema.type = 'null';
+  if (type === 'undefined' || type === 'void') ctx.jsonSchema.type = 'null';
   dropEmptyUnionBranches(ctx);
 }
 

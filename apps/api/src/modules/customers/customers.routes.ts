@@ -12,6 +12,7 @@ import {
   errorEnvelopeSchema,
 } from '@app/contracts';
 import { z } from 'zod';
+import { CSV, fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
 import type { CustomersService } from './customers.service';
@@ -59,7 +60,7 @@ export async function customersRoutes(app: App, { customers }: { customers: Cust
         summary: 'The (filtered) customers list as CSV, streamed',
         description: 'The same filters and sort as the list. UTF-8 with a BOM; amounts as decimals.',
         querystring: customerListFilterSchema,
-        response: owner,
+        response: { 200: fileAnswer('The customers as CSV (attachment)', CSV), ...owner },
       },
     },
     async (req, reply) => {

@@ -7,6 +7,7 @@ import {
   tenantIdQuerySchema,
 } from '@app/contracts';
 import { z } from 'zod';
+import { fileAnswer, XML } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
 import { FEED_PATH, type MarketplaceService } from './marketplace.service';
@@ -103,7 +104,11 @@ export async function marketplaceRoutes(app: App, { marketplace }: { marketplace
           'Active, in-stock products of a public store connected to a marketplace. ' +
           'ETag and Last-Modified; If-None-Match (or If-Modified-Since) answers 304. Any wrong token, a private or unconnected store: 404.',
         params: z.object({ file: z.string().max(80) }),
-        response: { 200: z.string(), 304: z.void(), 404: errorEnvelopeSchema },
+        response: {
+          200: fileAnswer('The feed (RSS 2.0)', XML),
+          304: z.void().describe('Not modified since the ETag or date sent'),
+          404: errorEnvelopeSchema,
+        },
       },
     },
     async (req, reply) => {

@@ -1,5 +1,6 @@
 import { errorEnvelopeSchema } from '@app/contracts';
 import { z } from 'zod';
+import { fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
 import { MEDIA_KEY, type MediaObject, type MediaStorage } from './media.storage';
@@ -81,7 +82,11 @@ export async function mediaRoutes(app: App, { storage, generate }: Deps) {
             })
             .optional(),
         }),
-        response: { 200: z.any(), 404: errorEnvelopeSchema, 403: errorEnvelopeSchema },
+        response: {
+          200: fileAnswer('The picture', ['image/*'], { binary: true }),
+          404: errorEnvelopeSchema,
+          403: errorEnvelopeSchema,
+        },
       },
     },
     async (req, reply) => {

@@ -9,6 +9,7 @@ import {
   newsletterTokenSchema,
 } from '@app/contracts';
 import { z } from 'zod';
+import { CSV, fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
@@ -102,7 +103,11 @@ export async function newsletterRoutes(app: App, { newsletter }: { newsletter: N
           'Columns email, status, subscribed_at, confirmed_at, unsubscribed_at; optional status filter. Cells a ' +
           'spreadsheet would run as a formula start with a single quote. Needs the customers permission.',
         querystring: newsletterSubscribersQuerySchema.pick({ status: true }),
-        response: { ...tenantErrors, 401: errorEnvelopeSchema },
+        response: {
+          200: fileAnswer('The subscribers as CSV (attachment)', CSV),
+          ...tenantErrors,
+          401: errorEnvelopeSchema,
+        },
       },
     },
     async (req, reply) =>

@@ -11,6 +11,7 @@ import {
   staffOrderSchema,
 } from '@app/contracts';
 import { z } from 'zod';
+import { fileAnswer, PDF } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, costlyErrors } from '../../lib/app-types';
 import type { OrderAdminService } from './order-admin.service';
@@ -173,7 +174,11 @@ export async function orderAdminRoutes(app: App, { orderAdmin }: { orderAdmin: O
         tags: ['orders'],
         summary: "The order's invoice as a PDF (as the shopper's, with its refunds)",
         params: orderIdParamsSchema,
-        response: { ...changeErrors, ...costlyErrors },
+        response: {
+          200: fileAnswer('The invoice (inline)', PDF, { binary: true }),
+          ...changeErrors,
+          ...costlyErrors,
+        },
       },
     },
     async (req, reply) => {

@@ -10,6 +10,7 @@ import {
   orderViewSchema,
 } from '@app/contracts';
 import { z } from 'zod';
+import { CSV, fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
 import type { OrderListService } from './order-list.service';
@@ -56,7 +57,7 @@ export async function orderListRoutes(app: App, { orderList }: { orderList: Orde
           'The same filters and sort as the list; every matching order. Amounts are decimals in the order ' +
           'currency. UTF-8 with a BOM. Needs the orders permission.',
         querystring: orderListFilterSchema,
-        response: owner,
+        response: { 200: fileAnswer('The orders as CSV (attachment)', CSV), ...owner },
       },
     },
     async (req, reply) => {

@@ -10,6 +10,7 @@ import {
 } from '@app/contracts';
 import { z } from 'zod';
 import { requireSignedIn } from '../../lib/access';
+import { fileAnswer, PDF } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { costlyErrors, tenantErrors } from '../../lib/app-types';
 import { signedInUser } from '../../lib/context';
@@ -90,7 +91,7 @@ export async function ordersRoutes(
         summary: "The order's invoice as a PDF, for its owner (or its signed link)",
         description: 'Each store renders a few invoices at once; past that the answer is 429 with Retry-After.',
         querystring: orderStatusQuerySchema,
-        response: { ...errors, ...costlyErrors },
+        response: { 200: fileAnswer('The invoice (attachment)', PDF, { binary: true }), ...errors, ...costlyErrors },
       },
     },
     async (req, reply) => {

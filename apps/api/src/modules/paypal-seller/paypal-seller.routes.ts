@@ -2,6 +2,7 @@ import { dataEnvelope, sellerFetchQuerySchema, sellerStateSchema } from '@app/co
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { accessRefusal } from '../../lib/access';
+import { redirectAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
 import { signedInUser } from '../../lib/context';
@@ -23,6 +24,9 @@ function fromForm(req: FastifyRequest): boolean {
 }
 
 const formBody = z.record(z.string(), z.unknown()).nullish();
+/** JSON from a script, or a plain HTML form (with its `_csrf` field), which gets a 303 instead. */
+const FORM_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+const FORM_REDIRECT = redirectAnswer('A plain form post: back to the payments page with the outcome.');
 
 /**
  * The store's PayPal seller onboarding (issue 18 point 1; SPEC.md section 7 names seller/fetch).
@@ -82,7 +86,12 @@ export async function paypalSellerRoutes(app: App, { onboarding, csrf }: { onboa
           "answers PayPal's sign-up link (action_url), reused while under an hour old. A plain form post gets " +
           '303 to it. 409 when the platform has no PayPal partner set-up, or the store is connected already.',
         body: formBody,
-        response: { 200: dataEnvelope(z.object({ actionUrl: z.string() })), ...changeErrors },
+        consumes: FORM_TYPES,
+        response: {
+          200: dataEnvelope(z.object({ actionUrl: z.string() })),
+          303: redirectAnswer("A plain form post: to PayPal's sign-up page."),
+          ...changeErrors,
+        },
       },
     },
     async (req, reply) =>
@@ -106,7 +115,8 @@ export async function paypalSellerRoutes(app: App, { onboarding, csrf }: { onboa
           "Confirms with PayPal's merchant-integrations: connected only when payments are receivable, the email " +
           "is confirmed, the tracking id is this store's and the platform's app holds the seller's consent.",
         body: formBody,
-        response: { 200: dataEnvelope(sellerStateSchema), ...changeErrors },
+        consumes: FORM_TYPES,
+        response: { 200: dataEnvelope(sellerStateSchema), 303: FORM_REDIRECT, ...changeErrors },
       },
     },
     async (req, reply) =>
@@ -128,7 +138,8 @@ export async function paypalSellerRoutes(app: App, { onboarding, csrf }: { onboa
         summary: "Disconnect the store's PayPal seller account: checkout no longer offers PayPal through it",
         description: 'Orders paid into the account keep their refunds through it. A sign-up still pending is dropped.',
         body: formBody,
-        response: { 200: dataEnvelope(sellerStateSchema), ...changeErrors },
+        consumes: FORM_TYPES,
+        response: { 200: dataEnvelope(sellerStateSchema), 303: FORM_REDIRECT, ...changeErrors },
       },
     },
     async (req, reply) =>

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
 import type { PaymentIssuesService } from './payment-issues.service';
-import type { PayPalWebhookService } from './paypal-webhooks.service';
+import { type PayPalWebhookService, envelopeSchema as webhookEventSchema } from './paypal-webhooks.service';
 
 /** PayPal's events are small (a capture is about 2 KB); anything near this is not PayPal's. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 64 * 1024;
@@ -50,6 +50,13 @@ export async function paypalWebhookRoutes(
             "Verified through PayPal's verify-webhook-signature with PAYPAL_WEBHOOK_ID; the paypal-cert-url must be on " +
             "PayPal's hosts. Applied once per event id: a repeat answers 200 and changes nothing. 400: headers missing " +
             'or malformed; 401: not verified; 5xx: not applied, PayPal retries.',
+          documentedBody: {
+            description:
+              "PayPal's event as PayPal sent it (the signature covers these exact bytes); other fields are kept. " +
+              'Headers paypal-transmission-id, paypal-transmission-time, paypal-transmission-sig, paypal-cert-url ' +
+              'and paypal-auth-algo are required.',
+            content: { 'application/json': webhookEventSchema.loose() },
+          },
           response: {
             200: z.object({ eventId: z.string(), outcome: z.string() }),
             400: errorEnvelopeSchema,

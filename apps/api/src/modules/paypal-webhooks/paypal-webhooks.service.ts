@@ -66,7 +66,8 @@ const header = (h: IncomingHttpHeaders, name: string, max: number) => {
   return s && s.length <= max ? s : undefined;
 };
 
-const envelopeSchema = z.object({
+/** A PayPal webhook event as this service reads it (the route documents its body with it). */
+export const envelopeSchema = z.object({
   id: z.string().min(1).max(100),
   event_type: z.string().min(1).max(100),
   resource_type: z.string().max(100).optional(),

@@ -9,6 +9,7 @@ import {
 } from '@app/contracts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CSV, fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
 import type { ProductImportService } from './product-import.service';
@@ -47,6 +48,10 @@ export async function productImportRoutes(app: App, { imports }: { imports: Prod
             'dry run: what would be created, updated (with the changed columns) and refused (row, column, message). ' +
             'A header with unknown or missing columns, or a file that is not CSV, is 422; a larger file 413.',
           querystring: z.object({ fileName: z.string().trim().max(200).optional() }),
+          documentedBody: {
+            description: 'The CSV file itself, as exported (UTF-8, a BOM allowed, a header row first).',
+            content: { 'text/csv': z.string(), 'application/csv': z.string(), 'application/octet-stream': z.string() },
+          },
           response: {
             201: dataEnvelope(productImportSchema),
             ...changeErrors,
@@ -76,7 +81,7 @@ export async function productImportRoutes(app: App, { imports }: { imports: Prod
       schema: {
         tags: ['catalog'],
         summary: 'A product CSV template: the header and one example row',
-        response: { 200: z.string(), ...changeErrors },
+        response: { 200: fileAnswer('The template (attachment)', CSV), ...changeErrors },
       },
     },
     async (_req, reply) => {
@@ -131,7 +136,7 @@ export async function productImportRoutes(app: App, { imports }: { imports: Prod
         tags: ['catalog'],
         summary: 'The run’s error report as CSV: row, sku, column, message',
         params,
-        response: { 200: z.any(), ...changeErrors },
+        response: { 200: fileAnswer('The error report (attachment)', CSV), ...changeErrors },
       },
     },
     async (req, reply) => {

@@ -12,6 +12,7 @@ import {
   productListPageSchema,
 } from '@app/contracts';
 import { z } from 'zod';
+import { CSV, fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
@@ -52,7 +53,7 @@ export async function productListRoutes(app: App, { productList }: { productList
         summary: 'The (filtered) product list as CSV, streamed, in the product CSV format the import reads',
         description: 'The same filters and sort as the list. UTF-8 with a BOM. Needs the catalog permission.',
         querystring: productListFilterSchema,
-        response: owner,
+        response: { 200: fileAnswer('The products as CSV (attachment)', CSV), ...owner },
       },
     },
     async (req, reply) => {

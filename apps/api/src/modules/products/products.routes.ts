@@ -24,6 +24,7 @@ import {
 } from '@app/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { costlyErrors, tenantErrors } from '../../lib/app-types';
 import { hasPermission } from '../../lib/context';
@@ -178,7 +179,12 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
         tags: ['catalog'],
         summary: "Downloads a product's content (a spec sheet)",
         querystring: downloadQuerySchema,
-        response: { 200: z.any(), 400: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema },
+        response: {
+          200: fileAnswer('The file as uploaded, with its own content type (attachment)', ['*/*'], { binary: true }),
+          400: errorEnvelopeSchema,
+          403: errorEnvelopeSchema,
+          404: errorEnvelopeSchema,
+        },
       },
     },
     async (req, reply) => {

@@ -7,6 +7,7 @@ import {
   tenantIdQuerySchema,
 } from '@app/contracts';
 import { z } from 'zod';
+import { fileAnswer, XML } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
@@ -55,8 +56,7 @@ export async function sitemapRoutes(app: App, { sitemap }: { sitemap: SitemapSer
     },
   );
 
-  const xml = z.string();
-  const fileSchema = { response: { 200: xml, 404: errorEnvelopeSchema } };
+  const fileSchema = { response: { 200: fileAnswer('The sitemap (XML)', XML), 404: errorEnvelopeSchema } };
 
   app.get(
     '/sitemap.xml',
@@ -89,7 +89,13 @@ export async function sitemapRoutes(app: App, { sitemap }: { sitemap: SitemapSer
 
   app.get(
     '/robots.txt',
-    { schema: { tags: ['sitemap'], summary: "The host's robots.txt", response: { 200: z.string() } } },
+    {
+      schema: {
+        tags: ['sitemap'],
+        summary: "The host's robots.txt",
+        response: { 200: fileAnswer('robots.txt', ['text/plain']) },
+      },
+    },
     async (req, reply) => {
       reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'public, max-age=300');
       return sitemap.robots(req.ctx);
