@@ -38,6 +38,7 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
  */
 export const LOGIN_LIMITS = {
   windowMs: 15 * 60_000,
+  /** Failures only, as per account: successful sign-ins never count toward a limit. */
   perIp: 30,
   failuresPerAccount: 10,
   /** From this many recent failures on, each answer waits longer (250 ms doubling, at most 2 s). */
@@ -99,7 +100,7 @@ export interface AuthDeps {
   log: FastifyBaseLogger;
   /** Failed logins wait longer each time; tests turn it off rather than wait. */
   slowDown?: boolean;
-  /** Sign-in attempts per client address and store in the window (LOGIN_ATTEMPTS_PER_IP); default LOGIN_LIMITS.perIp. */
+  /** Failed sign-ins per client address and store in the window (LOGIN_ATTEMPTS_PER_IP); default LOGIN_LIMITS.perIp. */
   loginPerIp?: number;
   /** scheme://host[:port] for links in mail, from a store's canonical host (never the request's Host). */
   linkOrigin: (canonicalHost: string) => string;
@@ -269,11 +270,13 @@ export function createAuthService(db: Db, deps: AuthDeps) {
     ): Promise<LoginResult> {
       const ipSubject = `ip:${client.ip ?? 'unknown'}`;
       const accountSubject = `account:${input.email}`;
-      const [byIp, failures] = await Promise.all([
-        attempts(ctx, 'login', ipSubject, LOGIN_LIMITS.windowMs),
+      // Only failures count, per address as per account: a team behind one address (or a test run)
+      // signing in with the right password must never be refused for it (issue 30).
+      const [failuresByIp, failures] = await Promise.all([
+        attempts(ctx, 'login', ipSubject, LOGIN_LIMITS.windowMs, true),
         attempts(ctx, 'login', accountSubject, LOGIN_LIMITS.windowMs, true),
       ]);
-      if (byIp >= loginPerIp || failures >= LOGIN_LIMITS.failuresPerAccount) {
+      if (failuresByIp >= loginPerIp || failures >= LOGIN_LIMITS.failuresPerAccount) {
         throw rateLimited(LOGIN_LIMITS.windowMs);
       }
       if (slowDown && failures >= LOGIN_LIMITS.slowAfter) {

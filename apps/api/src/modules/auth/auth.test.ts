@@ -119,18 +119,33 @@ describe('POST /login', () => {
     expect((await login(owner, { ip: '10.3.0.2' })).statusCode).toBe(200);
   });
 
+  it('counts only failures per address: a team behind one address signs in as often as it likes', async () => {
+    const office = '10.3.5.1';
+    for (let i = 0; i < 40; i++) {
+      const who = i % 2 ? owner : shopper;
+      expect((await login(who, { ip: office })).statusCode).toBe(200);
+    }
+    // Failures from that address still add up to the limit, whatever succeeded before; then even the
+    // right password waits, as it would for whoever is guessing there.
+    for (let i = 0; i < LOGIN_LIMITS.perIp; i++) {
+      await login({ email: `guess${i}@lighting.test`, password: 'guess' }, { ip: office });
+    }
+    expect((await login(owner, { ip: office })).statusCode).toBe(429);
+  });
+
   it('takes the per-address limit from LOGIN_ATTEMPTS_PER_IP (many people behind one address)', async () => {
     const office = await createTestApp({ config: { LOGIN_ATTEMPTS_PER_IP: 3 } });
     try {
-      const attempt = () =>
+      const attempt = (payload: object = owner) =>
         office.app.inject({
           method: 'POST',
           url: '/skulocity/api/v1/login',
           headers: { host: LIGHTING },
-          payload: owner,
+          payload,
           remoteAddress: '10.3.9.1',
         });
-      for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await attempt()).statusCode).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await attempt({ ...owner, password: `wrong-${i}` })).statusCode).toBe(401);
       expect((await attempt()).statusCode).toBe(429);
     } finally {
       await office.close();
