@@ -345,8 +345,18 @@ test('a promo code the owner deactivated is refused at Place order where the cod
   await page.getByRole('button', { name: 'Place order' }).scrollIntoViewIfNeeded();
   await page.getByRole('button', { name: 'Place order' }).click();
   const total = await expectRefusalSeen(page, code, discounted);
+  // What the shopper sees, as they see it, and the whole page.
+  await page.screenshot({ path: 'test-results/screenshots/checkout-promo-refused-375-view.png' });
   await snap(page, 'checkout-promo-refused-375');
+  // On a computer, Enter in a field places the order again (refused again), and never removes the
+  // code: Remove comes before Place order in the form, but is not its default button.
   await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByTestId('checkout-form').getByLabel('Email').press('Enter');
+  const again = page.getByRole('complementary', { name: 'Order summary' }).getByRole('alert');
+  await expect(again).toBeFocused();
+  await expect(again).toBeInViewport();
+  await expect(page.getByRole('button', { name: `Remove promo code ${code}` })).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/checkout-promo-refused-1280-view.png' });
   await snap(page, 'checkout-promo-refused-1280');
   await expectNoSeriousA11yIssue(page);
 

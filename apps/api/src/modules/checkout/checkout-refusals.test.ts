@@ -5,6 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../lib/context';
 import type { PageRequest } from '../../lib/page-request';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { connectStoreToPayPal } from '../../test/paypal-seller';
+import { type PayPalStandIn, startPayPalStandIn } from '../../test/paypal-stand-in';
 import { createAddressesService } from '../addresses/index';
 import { createCardsService, createTestPaymentProvider, TEST_CARDS } from '../payments/index';
 import { checkoutPages } from './checkout.pages';
@@ -16,12 +18,22 @@ import { checkoutPages } from './checkout.pages';
  */
 
 let t: TestApp;
+let paypal: PayPalStandIn;
 const LIGHTING = 'lighting.localhost';
 const B = '/skulocity/api/v1';
 let product: { productId: string; price: number };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  paypal = await startPayPalStandIn({ clientId: 'platform-client', clientSecret: 'platform-secret' });
+  t = await createTestApp({
+    config: {
+      PAYPAL_BASE_URL: paypal.url,
+      PAYPAL_CLIENT_ID: 'platform-client',
+      PAYPAL_CLIENT_SECRET: 'platform-secret',
+      PAYPAL_PARTNER_ID: paypal.partnerId,
+    },
+  });
+  await connectStoreToPayPal(t, paypal, 'lighting');
   const p = schema.products;
   const [row] = await t.database.db
     .select()
@@ -33,7 +45,8 @@ beforeAll(async () => {
   product = { productId: row.productId, price: row.salePrice ?? row.listPrice };
 });
 afterAll(async () => {
-  await t.close();
+  await t?.close();
+  await paypal?.close();
 });
 beforeEach(async () => {
   await t.database.db.delete(schema.carts);
@@ -149,6 +162,21 @@ describe('a refusal at Place order names where it belongs', () => {
       ok: false,
       fieldErrors: { promoCode: `${code} can be used only once per customer. Remove it to place your order.` },
     });
+  });
+
+  it('a code switched off, with PayPal chosen: refused by the code before the shopper is sent to PayPal', async () => {
+    const code = `OFF-PP-${Date.now()}`;
+    await makeCode(code);
+    const pages = await guestWith(code);
+    await t.database.db.update(schema.promoCodes).set({ active: false }).where(eq(schema.promoCodes.code, code));
+    paypal.requests.length = 0;
+    const refused = await pages.placeOrder({ ...form('paypal-late@example.com'), paymentMethod: 'paypal' });
+    expect(refused).toMatchObject({
+      ok: false,
+      status: 422,
+      fieldErrors: { promoCode: `${code} is no longer valid. Remove it to place your order.` },
+    });
+    expect(paypal.requests.filter((r) => r.method === 'POST' && r.path === '/v2/checkout/orders')).toEqual([]);
   });
 
   it('a declined card: by the card number', async () => {

@@ -928,12 +928,17 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       const buyer = buyerOf(ctx);
       const email = buyer.accountEmail ?? input.email;
       if (!email) throw AppError.field(400, 'BAD_REQUEST', 'email', 'please enter your email address for the receipt.');
-      const { cartRow, quote: q } = await priced(
-        ctx,
-        await loadCart(ctx, buyer.owner),
-        input.shipTo,
-        input.shippingMethodId,
-      );
+      const {
+        cart,
+        cartRow,
+        quote: q,
+      } = await priced(ctx, await loadCart(ctx, buyer.owner), input.shipTo, input.shippingMethodId);
+      // A code that does not apply is refused now, at checkout, where the shopper can remove it, and
+      // not after they approved a payment at PayPal (placing the order would refuse it then).
+      if (cartRow.promoCode) {
+        const forBuyer = await withoutUsedUpPromo(ctx, cart, promoCustomerKey(buyer.userId, email));
+        if (forBuyer.promoProblem) throw new AppError(422, 'PROMO_INVALID', forBuyer.promoProblem);
+      }
       const store = await storeIdentity(db, ctx);
       // The order's number is chosen now so PayPal records it (invoice_id) in the seller's account.
       const orderId = newOrderId(ctx.tenantId);

@@ -492,7 +492,7 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
               ))}
             </ul>
             {e.lines && (
-              <p {...messageFocus('lines-error', focus)} role="alert" className="flex gap-1.5 text-sm text-red-700">
+              <p {...messageFocus('lines-error', focus)} role="alert" className="flex gap-1.5 rounded-sm text-sm text-red-700 outline-offset-4">
                 <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
                 <span>
                   {e.lines}{' '}
@@ -595,7 +595,7 @@ function PromoCode({
         <p
           {...messageFocus('promoCode-error', focus)}
           role={refusal ? 'alert' : undefined}
-          className="flex gap-1.5 text-sm text-red-700"
+          className="flex gap-1.5 rounded-sm text-sm text-red-700 outline-offset-4"
           data-testid="error-promoCode"
         >
           <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
