@@ -492,7 +492,11 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
               ))}
             </ul>
             {e.lines && (
-              <p {...messageFocus('lines-error', focus)} role="alert" className="flex gap-1.5 rounded-sm text-sm text-red-700 outline-offset-4">
+              <p
+                {...messageFocus('lines-error', focus)}
+                role="alert"
+                className="flex gap-1.5 rounded-sm text-sm text-red-700 outline-offset-4"
+              >
                 <CircleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
                 <span>
                   {e.lines}{' '}
