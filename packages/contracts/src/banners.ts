@@ -50,7 +50,7 @@ export const bannerIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$
 
 /** One banner as the owner edits it (the fields of the banners page and of the API). */
 export const bannerInputSchema = z
-  .object({
+  .strictObject({
     /** A picture of the store's media library (POST /api/v1/media/upload). */
     mediaId: z
       .string()

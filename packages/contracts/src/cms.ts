@@ -12,7 +12,7 @@ export const CMS_PAGE_URL = /^[a-z0-9][a-z0-9-]{0,99}$/;
 export const CMS_PAGE_STATUSES = ['Draft', 'Published', 'Published, with changes'] as const;
 export type CmsPageStatus = (typeof CMS_PAGE_STATUSES)[number];
 
-export const cmsPageInputSchema = z.object({
+export const cmsPageInputSchema = z.strictObject({
   pageTitle: z.string().trim().min(1, 'enter a title').max(120, 'keep the title under 120 characters'),
   pageUrl: z
     .string()

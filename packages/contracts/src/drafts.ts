@@ -32,4 +32,4 @@ export type DraftStatus = z.infer<typeof draftStatusSchema>;
 
 export const draftPublishedSchema = z.object({ version: z.number().int().positive() });
 export const draftRestorePathSchema = draftPathSchema.extend({ version: textInt('version', { min: 1 }) });
-export const previewSwitchSchema = z.object({ on: z.boolean() });
+export const previewSwitchSchema = z.strictObject({ on: z.boolean() });

@@ -73,3 +73,13 @@ export function decodeKeysetCursor(
   if (typeof id !== 'string' || id.length > idMax || id.includes('\u0000')) throw invalid();
   return { tags: got, key, id };
 }
+
+/**
+ * Whether a cursor's time is one `Date.toISOString()` wrote: `Date.parse` reads 2026-02-30 as
+ * 2 March, so a hand-made impossible date would otherwise page from a day nobody chose.
+ */
+export function isCursorTime(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(text)) return false;
+  const t = Date.parse(text);
+  return !Number.isNaN(t) && new Date(t).toISOString() === text;
+}

@@ -135,6 +135,21 @@ describe('forged list cursors', () => {
     expectRefusal(res, 400, /cursor/);
   });
 
+  const impossible = Buffer.from('2026-02-30T00:00:00.000Z|00000000000000000000000000000000').toString('base64url');
+  it.each([
+    '/api/v1/newsletter/subscribers',
+    '/api/v1/media',
+    '/api/v1/audit/fetch',
+    '/api/v1/promo-codes',
+    '/api/v1/inventory/products/LGT-1001/movements',
+  ])('%s refuses a cursor with an impossible time (Date.parse would read it as 2 March)', async (url) => {
+    const promo = Buffer.from(JSON.stringify(['2026-02-30T00:00:00.000Z', 'X'])).toString('base64url');
+    const history = Buffer.from(JSON.stringify(['2026-02-30T00:00:00.000Z', 'x'])).toString('base64url');
+    const cursor = url.includes('promo') ? promo : url.includes('movements') ? history : impossible;
+    const res = await asOwner('GET', `${url}?cursor=${cursor}`);
+    expectRefusal(res, 400, /cursor/);
+  });
+
   it.each([
     '/api/v1/product-list?sort=price&dir=asc',
     '/api/v1/orders?sort=total-high',
@@ -144,6 +159,16 @@ describe('forged list cursors', () => {
     expect(first.data.nextCursor).toBeTruthy();
     const next = await asOwner('GET', `${url}&limit=1&cursor=${first.data.nextCursor}`);
     expect(next.statusCode).toBe(200);
+  });
+});
+
+describe('unknown fields', () => {
+  it.each([
+    ['POST', '/api/v1/cms/create', { pageTitle: 'Hello', pageUrl: 'hello-unknown', surprise: 1 }],
+    ['POST', '/api/v1/store/preview', { on: true, surprise: 1 }],
+  ] as const)('%s %s refuses a field it does not know', async (method, url, body) => {
+    const res = await asOwner(method, url, body);
+    expectRefusal(res, 400, /surprise/);
   });
 });
 

@@ -3,6 +3,7 @@ import { type Db, schema, type Tx } from '@app/db';
 import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { hasPermission, type RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { isCursorTime } from '../../lib/keyset-cursor';
 import { auditChanges, type Fields } from './audit-diff';
 
 const al = schema.auditLog;
@@ -54,7 +55,7 @@ function encodeCursor(at: Date, id: number) {
 }
 function decodeCursor(cursor: string): { at: string; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (extra !== undefined || !at || !id || !/^\d{1,18}$/.test(id) || Number.isNaN(Date.parse(at))) {
+  if (extra !== undefined || !at || !id || !/^\d{1,18}$/.test(id) || !isCursorTime(at)) {
     throw AppError.badRequest('cursor: not a cursor of this list; start again without it.');
   }
   return { at, id };

@@ -15,6 +15,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { isCursorTime } from '../../lib/keyset-cursor';
 import { absoluteMediaUrl } from '../../lib/urls';
 import type { AuditService } from '../audit/index';
 import { changeStock } from './stock';
@@ -172,8 +173,8 @@ export function createInventoryService(db: Db, deps: InventoryDeps, thresholds: 
       const where: (SQL | undefined)[] = [eq(sm.tenantId, ctx.tenantId), eq(sm.productId, productId)];
       if (opts.cursor) {
         const [at, id] = decode(opts.cursor, ['string', 'string']) as [string, string];
+        if (!isCursorTime(at)) decode('', ['string']);
         const when = new Date(at);
-        if (Number.isNaN(when.getTime())) decode('', ['string']);
         where.push(or(lt(sm.createdAt, when), and(eq(sm.createdAt, when), lt(sm.movementId, id))));
       }
       const rows = await db

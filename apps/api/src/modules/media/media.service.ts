@@ -13,6 +13,7 @@ import { and, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import { type Access, requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { isCursorTime } from '../../lib/keyset-cursor';
 import type { AuditService } from '../audit/index';
 import type { MediaStorage } from './media.storage';
 
@@ -92,7 +93,7 @@ function encodeCursor(at: Date, id: string) {
 }
 function decodeCursor(cursor: string): { at: Date; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (extra !== undefined || !at || !id || !/^[0-9a-f]{32}$/.test(id) || Number.isNaN(Date.parse(at))) {
+  if (extra !== undefined || !at || !id || !/^[0-9a-f]{32}$/.test(id) || !isCursorTime(at)) {
     throw AppError.field(400, 'BAD_REQUEST', 'cursor', 'not a cursor of this list; start again without it.');
   }
   return { at: new Date(at), id };

@@ -11,6 +11,7 @@ import { type Db, schema } from '@app/db';
 import { and, count, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { isCursorTime } from '../../lib/keyset-cursor';
 import type { MailQueue } from '../mail/index';
 import { storeIdentity } from '../store/index';
 
@@ -54,7 +55,7 @@ function encodeCursor(at: Date, id: string) {
 }
 function decodeCursor(cursor: string): { at: Date; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (extra !== undefined || !at || !id || Number.isNaN(Date.parse(at))) {
+  if (extra !== undefined || !at || !id || !isCursorTime(at)) {
     throw AppError.badRequest('cursor: not a cursor of this list; start again without it.');
   }
   return { at: new Date(at), id };

@@ -18,6 +18,7 @@ import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, lte, or, type SQL
 import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { isCursorTime } from '../../lib/keyset-cursor';
 import type { AuditService } from '../audit/index';
 import { storeIdentity } from '../store/index';
 
@@ -48,7 +49,7 @@ function decodeCursor(cursor: string): [string, string] {
       parts.length === 2 &&
       typeof parts[0] === 'string' &&
       typeof parts[1] === 'string' &&
-      !Number.isNaN(new Date(parts[0]).getTime())
+      isCursorTime(parts[0])
     ) {
       return [parts[0], parts[1]];
     }
