@@ -136,3 +136,46 @@ export function storedOwnerHtml(html: string): string {
   if (clean === html || /<[!?]/.test(html)) return clean;
   return clean === reserializeHtml(html) ? html : clean;
 }
+
+/** A description holding one of these is an HTML document (the editor's); without, it is paragraphs of text. */
+const BLOCK_TAG = /<(p|div|h[1-6]|ul|ol|table|blockquote|pre|figure|section|article|hr)[\s/>]/i;
+
+/**
+ * A product description as the product page shows it (decision 074): stored as the owner wrote it,
+ * it is read as HTML (`&amp;` is an ampersand, `<p>` a paragraph) and sanitised here, when it is
+ * rendered. One without block tags (the demo catalog's, a spreadsheet's) is paragraphs split at
+ * blank lines.
+ */
+export function productDescriptionHtml(description: string | null): string | null {
+  const text = description?.trim();
+  if (!text) return null;
+  const html = BLOCK_TAG.test(text)
+    ? text
+    : text
+        .split(/\r?\n\s*\r?\n/)
+        .map((para) => para.trim())
+        .filter(Boolean)
+        .map((para) => `<p>${para}</p>`)
+        .join('\n');
+  return sanitizeCmsHtml(html) || null;
+}
+
+/**
+ * The description as plain text, for places that take text (structured data, meta): tags dropped,
+ * entities read, so `Halden &amp; Co.` is `Halden & Co.` there.
+ */
+export function productDescriptionText(description: string | null): string | null {
+  if (!description?.trim()) return null;
+  const text = sanitizeHtml(description.replace(/<\/(p|div|h[1-6]|li|tr|blockquote|pre)>|<br\s*\/?>/gi, '$& '), {
+    allowedTags: [],
+    allowedAttributes: {},
+    nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'template'],
+  })
+    // sanitize-html reads every entity and writes back only these three.
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text || null;
+}

@@ -1,7 +1,15 @@
-import { type CatalogPages, productListQuerySchema, searchQuerySchema } from '@app/contracts';
+import { type CatalogPages, type ProductDetails, productListQuerySchema, searchQuerySchema } from '@app/contracts';
 import { hasPermission } from '../../lib/context';
 import { lenient, nullIfNotFound, type PageModule } from '../../lib/page-request';
+import { productDescriptionHtml, productDescriptionText } from '../../lib/sanitize';
 import type { ProductsService } from './products.service';
+
+/** The description is stored as the owner wrote it and made safe here, where the page renders it. */
+const forPage = (p: ProductDetails) => ({
+  ...p,
+  descriptionHtml: productDescriptionHtml(p.description),
+  descriptionText: productDescriptionText(p.description),
+});
 
 /**
  * Catalog reads for pages. A page URL's params are taken leniently: a hand-edited URL shows the
@@ -18,8 +26,8 @@ export function catalogPages(deps: { products: ProductsService }): PageModule<Ca
     // never through the shared cache); shoppers see ACTIVE products only.
     product: (id) =>
       (hasPermission(ctx, 'catalog')
-        ? deps.products.details(ctx, id, { preview: true })
-        : cached(`product:${id}`, () => deps.products.details(ctx, id))
+        ? deps.products.details(ctx, id, { preview: true }).then(forPage)
+        : cached(`product:${id}`, () => deps.products.details(ctx, id).then(forPage))
       ).catch(nullIfNotFound),
     async search(searchText, params) {
       const q = lenient(searchQuerySchema, { ...params, searchText });

@@ -79,7 +79,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
 
 const SCHEMA = 'https://schema.org';
 
-function structuredData(p: ProductDetails, base: string) {
+function structuredData(p: ProductDetails & { descriptionText: string | null }, base: string) {
   const url = `${base}${productHref(p)}`;
   const image = productDisplayImage(p);
   const product = {
@@ -89,7 +89,8 @@ function structuredData(p: ProductDetails, base: string) {
     sku: p.sku,
     ...(p.brandName ? { brand: { '@type': 'Brand', name: p.brandName } } : {}),
     ...(image ? { image: [image] } : {}),
-    description: p.shortDescription ?? p.description ?? undefined,
+    // Text: the description is HTML, and structured data shows an entity as it is written.
+    description: p.shortDescription ?? p.descriptionText ?? undefined,
     offers: {
       '@type': 'Offer',
       price: decimalAmount(p.price, p.currencyUomId),
@@ -177,11 +178,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   useActionToast(reviewResult);
   const nonce = useNonce();
   const root = useRouteLoaderData<typeof rootLoader>('root');
-  const paragraphs = (p.description ?? '')
-    .split(/\n\s*\n/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const hasDetails = paragraphs.length > 0 || p.features.length > 0 || p.contents.length > 0;
+  const hasDetails = Boolean(p.descriptionHtml) || p.features.length > 0 || p.contents.length > 0;
 
   return (
     <PageContainer>
@@ -240,11 +237,12 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             Product details
           </h2>
           <div className="mt-6 grid gap-10 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:gap-16">
-            <div className="space-y-4 leading-7 text-slate-700" data-testid="description">
-              {paragraphs.map((para, i) => (
-                <p key={i}>{para}</p>
-              ))}
-            </div>
+            {/* The owner's HTML, sanitised by the server when the page is made (decision 074). */}
+            <div
+              className="prose-cms"
+              data-testid="description"
+              dangerouslySetInnerHTML={{ __html: p.descriptionHtml ?? '' }}
+            />
             <div className="space-y-10">
               {p.features.length > 0 && (
                 <div>
