@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pagePaths } from './test/page-paths';
 import { freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
 
 // Issue 30: one anonymous GET of /manage-store/settings/banners ended the server, and every store
@@ -20,26 +20,6 @@ afterAll(async () => {
   }
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-interface RouteEntry {
-  id: string;
-  path?: string;
-  parentId?: string;
-}
-
-/** Every page path of the storefront build, parameters filled with a value no store has. */
-async function pagePaths(): Promise<string[]> {
-  const entry = pathToFileURL(resolve('apps/web/build/server/index.js')).href;
-  const { routes } = (await import(entry)) as { routes: Record<string, RouteEntry> };
-  const full = (r: RouteEntry | undefined): string =>
-    r ? [full(r.parentId ? routes[r.parentId] : undefined), r.path ?? ''].filter(Boolean).join('/') : '';
-  const paths = new Set<string>();
-  for (const r of Object.values(routes)) {
-    const path = `/${full(r)}`.replace(/:[A-Za-z]+/g, 'no-such-thing').replace('*', 'no-such-page');
-    paths.add(path.replace(/\/+$/, '') || '/');
-  }
-  return [...paths].sort();
-}
 
 describe('pages opened by a visitor', () => {
   it('every page answers, and none ends the process or leaves an unhandled rejection', async () => {

@@ -196,14 +196,18 @@ function ErrorPage({ tenantMissing, status }: { tenantMissing: boolean; status: 
             ? TENANT_NOT_SETUP_MESSAGE
             : status === 429
               ? 'Too many attempts'
-              : 'Something went wrong, please try again.'}
+              : status === 503
+                ? 'The store is briefly unavailable.'
+                : 'Something went wrong, please try again.'}
         </h1>
         <p className="mt-4 text-slate-600">
           {tenantMissing
             ? 'No store is set up for this address. Check the address, or ask the store owner to finish setting up their domain.'
             : status === 429
               ? 'This page was asked for too often with a wrong link. Please wait a few minutes and try again.'
-              : 'We could not show this page. Please try again in a moment.'}
+              : status === 503
+                ? 'Please try again in a few seconds.'
+                : 'We could not show this page. Please try again in a moment.'}
         </p>
       </div>
     </main>

@@ -118,7 +118,10 @@ async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-      if (err.statusCode >= 500) req.log.error({ err }, 'request failed');
+      // Briefly unavailable (the database away, which /readyz says on every probe; the server busy
+      // or shutting down) is a warning, as for the driver's errors below, not a bug.
+      if (err.statusCode === 503 && err.code === 'UNAVAILABLE') req.log.warn({ err }, 'unavailable');
+      else if (err.statusCode >= 500) req.log.error({ err }, 'request failed');
       return sendError(reply, err.statusCode, err.code, err.message, err.errors);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

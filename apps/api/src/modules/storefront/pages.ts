@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { PageApi } from '@app/contracts';
+import { isDatabaseUnavailable } from '@app/db';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { App } from '../../lib/app-types';
-import { AppError } from '../../lib/errors';
+import { AppError, DATABASE_RETRY_AFTER_S, DATABASE_UNAVAILABLE_MESSAGE } from '../../lib/errors';
 import type { PageModule, PageRequest } from '../../lib/page-request';
 import type { PublicReadCache } from '../../lib/public-cache';
 import {
@@ -73,27 +74,58 @@ type SyncPageFunction = {
 const SYNC_PAGE_FUNCTIONS: Record<SyncPageFunction, true> = { previewing: true };
 
 /**
- * The page functions as loaders get them: one that refuses synchronously (an access check before
- * its first await) answers a rejected promise instead. A loader's `Promise.all([api.a(), api.b()])`
- * then always watches a(): when b() threw before Promise.all ran, a()'s later rejection had no
- * handler and ended the process (issue 30, a visitor opening /manage-store/settings/banners).
- * Done here, once, so no loader and no page module has to remember it.
+ * The page functions as loaders get them. One that throws before its first `await` (an access
+ * check) answers a rejected promise instead: a loader's `Promise.all([api.a(), api.b()])` then
+ * always watches a(), where before, b() throwing before Promise.all ran left a()'s later rejection
+ * without a handler, and that ended the process (issue 30: a visitor opening
+ * /manage-store/settings/banners). And a database that cannot be reached becomes a thrown 503
+ * response, which React Router renders as the error page with that status ("briefly
+ * unavailable"), as the API answers 503 (plugins/errors.ts). Done here, once, so no loader and no
+ * page module has to remember either.
  */
-export function pageApiWithoutSyncThrows(api: PageApi): PageApi {
+export function pageApiForLoaders(api: PageApi, onUnavailable: (err: unknown) => void): PageApi {
+  const unavailable = (err: unknown): never => {
+    if (!isDatabaseUnavailable(err)) throw err;
+    onUnavailable(err);
+    throw new Response(DATABASE_UNAVAILABLE_MESSAGE, {
+      status: 503,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+    });
+  };
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(api)) {
     out[name] =
       typeof value === 'function' && !(name in SYNC_PAGE_FUNCTIONS)
         ? (...args: unknown[]) => {
             try {
-              return value.apply(api, args);
+              return Promise.resolve(value.apply(api, args)).catch(unavailable);
             } catch (err) {
-              return Promise.reject(err);
+              return Promise.reject(err).catch(unavailable);
             }
           }
         : value;
   }
   return out as unknown as PageApi;
+}
+
+/** A page the server answers by itself when the database cannot be reached before rendering. */
+function sendUnavailablePage(req: FastifyRequest, reply: FastifyReply) {
+  const html = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>Briefly unavailable</title>
+<style>body{margin:0;font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a}main{max-width:28rem;margin:0 auto;padding:6rem 1rem;text-align:center}p.k{font-size:.875rem;font-weight:600;letter-spacing:.05em;text-transform:uppercase;color:#64748b}h1{font-size:1.875rem;margin:.75rem 0}p{color:#475569}small{color:#94a3b8}</style>
+</head><body><main id="main"><p class="k">Error 503</p><h1>The store is briefly unavailable.</h1>
+<p>Please try again in a few seconds.</p><p><small>Request id ${String(req.id)}</small></p></main></body></html>`;
+  return reply
+    .code(503)
+    .header('retry-after', String(DATABASE_RETRY_AFTER_S))
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    )
+    .send(html);
 }
 
 /** chatOrigin: the chat provider, only on pages where its widget may run (chatOriginForPage). */
@@ -180,108 +212,126 @@ export async function registerPages(app: App, opts: PagesOptions) {
       config: { tenant: false, page: true },
       schema: { hide: true },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const path = req.url.split('?')[0] ?? '/';
-        if (isApiPath(path) || app.routeMethods(path)) return app.sendNotFound(req, reply);
-        if (await pageInputHasControlCharacter(req)) return sendBadRequestPage(req, reply);
-
-        let tenant = null;
         try {
-          tenant = await resolveRequestTenant(req, app.tenants);
+          return await renderPage(req, reply);
         } catch (err) {
-          // An unknown host still gets a page: 'Tenant is not setup.' (SPEC.md section 4).
-          if (!(err instanceof AppError && err.code === 'TENANT_NOT_FOUND')) throw err;
+          // The store, the session or the store's settings could not be read: a page, not JSON.
+          if (!isDatabaseUnavailable(err) || reply.sent) throw err;
+          req.log.warn({ err }, 'database unavailable');
+          return sendUnavailablePage(req, reply);
         }
-        const nonce = randomBytes(16).toString('base64');
-        const controller = new AbortController();
-        reply.raw.once('close', () => controller.abort());
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(req.headers)) {
-          if (Array.isArray(v)) for (const x of v) headers.append(k, x);
-          else if (v !== undefined) headers.set(k, v);
-        }
-        const init: RequestInit = { method: req.method, headers, signal: controller.signal };
-        if (req.method !== 'GET' && req.method !== 'HEAD' && Buffer.isBuffer(req.body) && req.body.length) {
-          init.body = req.body as Buffer<ArrayBuffer>;
-        }
-        const request = new Request(`${req.protocol}://${req.host}${req.url}`, init);
-        const secure = req.protocol === 'https';
-
-        // CSRF: every form of the pages carries the token of this browser's cookie; a browser that
-        // has no cookie yet gets the pre-session one with this response.
-        const tenantKey = tenant?.tenantId ?? '';
-        const binding = csrfBinding(req.headers);
-        const fresh = binding ? null : newCsrfCookie(secure);
-        const csrfToken = opts.csrf.tokenFor(tenantKey, binding ?? fresh?.value ?? '');
-        const csrfValid = req.method === 'POST' && opts.csrf.valid(tenantKey, binding, await submittedToken(request));
-
-        let api = unknownStoreApi;
-        let privateStore = false;
-        if (tenant) {
-          const ctx = await resolveRequestContext(tenant, req, opts.resolveActor);
-          const page: PageRequest = {
-            ctx,
-            headers: req.headers,
-            secure,
-            assertFormFromStore() {
-              assertSameOrigin('POST', req.headers, ctx.origin);
-              if (!csrfValid) throw csrfRefused();
-            },
-            async cached(key, compute) {
-              // The owner's preview reads drafts: it must neither be served nor fill the shared cache.
-              if (ctx.preview) return compute();
-              const entry = await opts.cache.get(ctx.tenantId, `page:${key}:${ctx.origin}`, compute);
-              return JSON.parse(entry.json);
-            },
-          };
-          api = pageApiWithoutSyncThrows(Object.assign({}, ...opts.modules.map((m) => m(page))) as PageApi);
-          // A private store shows its visitors only login and registration (decision 027).
-          privateStore = !(await app.tenants.isPublic(ctx.tenantId));
-          if (privateStore && !isMember(ctx)) {
-            const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
-            const visitor = visitorPages(api, path, search);
-            if (visitor.redirect) {
-              return reply
-                .code(req.method === 'POST' ? 303 : 302)
-                .header('location', visitor.redirect)
-                .header('cache-control', PRIVATE_CACHE_CONTROL)
-                .send();
-            }
-            api = visitor.api;
-          }
-        }
-
-        const response = await handle(request, {
-          api,
-          csrfToken,
-          nonce,
-          requestId: String(req.id),
-        });
-
-        reply.code(response.status);
-        for (const [k, v] of response.headers) {
-          if (k !== 'set-cookie' && k !== 'content-length') reply.header(k, v);
-        }
-        const cookies = response.headers.getSetCookie();
-        if (fresh) cookies.unshift(fresh.header);
-        if (cookies.length) reply.header('set-cookie', cookies);
-        // A document with a policy of its own (the newsletter embed, framed by the store's pages)
-        // keeps it; every other page gets the pages' policy.
-        if (
-          (response.headers.get('content-type') ?? '').startsWith('text/html') &&
-          !response.headers.has('content-security-policy')
-        ) {
-          reply.header(
-            'content-security-policy',
-            pageCsp(nonce, await chatOriginForPage(chatDeps, tenant, path), opts.formActionOrigins),
-          );
-          // Pages carry the shopper's header (name, cart count): never shared by caches.
-          reply.header('cache-control', 'private, no-cache');
-        }
-        // A private store's answers are its members' only: not even the browser keeps them.
-        if (privateStore) reply.header('cache-control', PRIVATE_CACHE_CONTROL);
-        if (!response.body || req.method === 'HEAD') return reply.send();
-        return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
       },
     });
   });
+
+  async function renderPage(req: FastifyRequest, reply: FastifyReply) {
+    const path = req.url.split('?')[0] ?? '/';
+    if (isApiPath(path) || app.routeMethods(path)) return app.sendNotFound(req, reply);
+    if (await pageInputHasControlCharacter(req)) return sendBadRequestPage(req, reply);
+
+    let tenant = null;
+    try {
+      tenant = await resolveRequestTenant(req, app.tenants);
+    } catch (err) {
+      // An unknown host still gets a page: 'Tenant is not setup.' (SPEC.md section 4).
+      if (!(err instanceof AppError && err.code === 'TENANT_NOT_FOUND')) throw err;
+    }
+    const nonce = randomBytes(16).toString('base64');
+    const controller = new AbortController();
+    reply.raw.once('close', () => controller.abort());
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (Array.isArray(v)) for (const x of v) headers.append(k, x);
+      else if (v !== undefined) headers.set(k, v);
+    }
+    const init: RequestInit = { method: req.method, headers, signal: controller.signal };
+    if (req.method !== 'GET' && req.method !== 'HEAD' && Buffer.isBuffer(req.body) && req.body.length) {
+      init.body = req.body as Buffer<ArrayBuffer>;
+    }
+    const request = new Request(`${req.protocol}://${req.host}${req.url}`, init);
+    const secure = req.protocol === 'https';
+
+    // CSRF: every form of the pages carries the token of this browser's cookie; a browser that
+    // has no cookie yet gets the pre-session one with this response.
+    const tenantKey = tenant?.tenantId ?? '';
+    const binding = csrfBinding(req.headers);
+    const fresh = binding ? null : newCsrfCookie(secure);
+    const csrfToken = opts.csrf.tokenFor(tenantKey, binding ?? fresh?.value ?? '');
+    const csrfValid = req.method === 'POST' && opts.csrf.valid(tenantKey, binding, await submittedToken(request));
+
+    let api = unknownStoreApi;
+    let privateStore = false;
+    if (tenant) {
+      const ctx = await resolveRequestContext(tenant, req, opts.resolveActor);
+      const page: PageRequest = {
+        ctx,
+        headers: req.headers,
+        secure,
+        assertFormFromStore() {
+          assertSameOrigin('POST', req.headers, ctx.origin);
+          if (!csrfValid) throw csrfRefused();
+        },
+        async cached(key, compute) {
+          // The owner's preview reads drafts: it must neither be served nor fill the shared cache.
+          if (ctx.preview) return compute();
+          const entry = await opts.cache.get(ctx.tenantId, `page:${key}:${ctx.origin}`, compute);
+          return JSON.parse(entry.json);
+        },
+      };
+      api = pageApiForLoaders(Object.assign({}, ...opts.modules.map((m) => m(page))) as PageApi, (err) =>
+        req.log.warn({ err }, 'database unavailable'),
+      );
+      // A private store shows its visitors only login and registration (decision 027).
+      privateStore = !(await app.tenants.isPublic(ctx.tenantId));
+      if (privateStore && !isMember(ctx)) {
+        const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+        const visitor = visitorPages(api, path, search);
+        if (visitor.redirect) {
+          return reply
+            .code(req.method === 'POST' ? 303 : 302)
+            .header('location', visitor.redirect)
+            .header('cache-control', PRIVATE_CACHE_CONTROL)
+            .send();
+        }
+        api = visitor.api;
+      }
+    }
+
+    const response = await handle(request, {
+      api,
+      csrfToken,
+      nonce,
+      requestId: String(req.id),
+    });
+
+    if (response.status === 503) {
+      // A resource route (the newsletter embed) answers the loaders' 503 as it is: the page instead.
+      if ((response.headers.get('content-type') ?? '').startsWith('text/plain')) return sendUnavailablePage(req, reply);
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+    }
+    reply.code(response.status);
+    for (const [k, v] of response.headers) {
+      if (k !== 'set-cookie' && k !== 'content-length') reply.header(k, v);
+    }
+    const cookies = response.headers.getSetCookie();
+    if (fresh) cookies.unshift(fresh.header);
+    if (cookies.length) reply.header('set-cookie', cookies);
+    // A document with a policy of its own (the newsletter embed, framed by the store's pages)
+    // keeps it; every other page gets the pages' policy.
+    if (
+      (response.headers.get('content-type') ?? '').startsWith('text/html') &&
+      !response.headers.has('content-security-policy')
+    ) {
+      reply.header(
+        'content-security-policy',
+        pageCsp(nonce, await chatOriginForPage(chatDeps, tenant, path), opts.formActionOrigins),
+      );
+      // Pages carry the shopper's header (name, cart count): never shared by caches.
+      reply.header('cache-control', 'private, no-cache');
+    }
+    // A private store's answers are its members' only: not even the browser keeps them.
+    if (privateStore) reply.header('cache-control', PRIVATE_CACHE_CONTROL);
+    if (!response.body || req.method === 'HEAD') return reply.send();
+    return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+  }
 }
