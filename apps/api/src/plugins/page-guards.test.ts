@@ -75,7 +75,7 @@ describe('page form posts: body limit', () => {
     expect(PAGE_BODY_LIMIT_BYTES).toBe(1024 * 1024);
   });
 
-  it('answers a 2 MiB login post with 413 and the envelope', async () => {
+  it('answers a 2 MiB login post with a 413 page, as a person posted it', async () => {
     const { cookie, token } = await loginForm();
     const res = await t.app.inject({
       method: 'POST',
@@ -84,8 +84,9 @@ describe('page form posts: body limit', () => {
       payload: `_csrf=${token}&email=a%40b.test&password=${'x'.repeat(2 * 1024 * 1024)}`,
     });
     expect(res.statusCode).toBe(413);
-    expectEnvelope(res);
-    expect(res.json().code).toBe('PAYLOAD_TOO_LARGE');
+    expect(String(res.headers['content-type'])).toMatch(/^text\/html/);
+    expect(res.body).toContain('This form is larger than this site accepts.');
+    expect(res.body).toContain(`Request id ${res.headers['x-request-id']}`);
   });
 
   it('refuses an announced 60 MB body before reading it', async () => {
@@ -96,7 +97,7 @@ describe('page form posts: body limit', () => {
       'email=a',
     );
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body).requestId).toBe(res.headers['x-request-id']);
+    expect(res.body).toContain(`Request id ${res.headers['x-request-id']}`);
   });
 
   it('counts the bytes of a chunked body and stops at the limit', async () => {
@@ -107,7 +108,24 @@ describe('page form posts: body limit', () => {
       `email=${'x'.repeat(PAGE_BODY_LIMIT_BYTES + 10)}`,
     );
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body).code).toBe('PAYLOAD_TOO_LARGE');
+    expect(res.body).toContain('This form is larger than this site accepts.');
+  });
+
+  it.each([
+    ['a broken multipart form', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na'],
+    ['JSON', 'application/json', '{"email":'],
+    ['plain text', 'text/plain', 'email=a'],
+  ])('answers %s posted to a page with a 400 page, not a 500', async (_label, type, payload) => {
+    const { cookie } = await loginForm();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { host, origin, cookie, 'content-type': type },
+      payload,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(String(res.headers['content-type'])).toMatch(/^text\/html/);
+    expect(res.body).toContain('cannot read');
   });
 
   it('still logs a shopper in with a normal login form', async () => {

@@ -1,6 +1,6 @@
 import { MEDIA_UPLOAD_MAX_BYTES } from '@app/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bodyHasControlCharacter, hasControlCharacter, urlHasControlCharacter } from '../lib/control-characters';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasControlCharacter, urlHasControlCharacter } from '../lib/control-characters';
 import { BODY_LIMIT_BYTES } from '../lib/limits';
 import { sendError } from './errors';
 
@@ -44,9 +44,27 @@ export function readPageBodies(pages: FastifyInstance) {
     if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) return;
     if (Number(req.headers['content-length'] ?? 0) > PAGE_BODY_LIMIT_BYTES) {
       reply.header('connection', 'close');
-      return sendError(reply, 413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than this endpoint accepts.');
+      return sendTooLargePage(req, reply);
     }
   });
+  // A person posting a form gets a page, not the API's JSON, when its body is over the limit.
+  pages.setErrorHandler(async (err: FastifyError, req, reply) => {
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      reply.header('connection', 'close');
+      return sendTooLargePage(req, reply);
+    }
+    throw err;
+  });
+}
+
+function sendTooLargePage(req: FastifyRequest, reply: FastifyReply) {
+  return sendPlainPage(
+    req,
+    reply,
+    413,
+    'This form is larger than this site accepts.',
+    'If you attached a file, choose a smaller one and try again.',
+  );
 }
 
 /**
@@ -77,7 +95,11 @@ export function refuseOtherPageMethods(
   });
 }
 
-/** Whether a page request's address or form holds a control character (see input-guards). */
+/**
+ * Whether a page request's address or form cannot be taken: a control character (see
+ * input-guards), or a body that is not a form React Router can read (a broken multipart body,
+ * JSON, anything but a form), which its action would meet as a thrown error and a 500.
+ */
 export async function pageInputHasControlCharacter(req: FastifyRequest): Promise<boolean> {
   if (urlHasControlCharacter(req.url)) return true;
   const body = req.body;
@@ -94,7 +116,7 @@ export async function pageInputHasControlCharacter(req: FastifyRequest): Promise
     try {
       form = await new Response(body as Buffer<ArrayBuffer>, { headers: { 'content-type': type } }).formData();
     } catch {
-      return false; // not a form React Router can read either: its action answers that
+      return true; // not a form React Router can read either
     }
     for (const [k, v] of form) {
       if (hasControlCharacter(k, 'line')) return true;
@@ -103,15 +125,8 @@ export async function pageInputHasControlCharacter(req: FastifyRequest): Promise
     }
     return false;
   }
-  if (type.startsWith('application/json')) {
-    try {
-      return bodyHasControlCharacter(JSON.parse(body.toString('utf8')));
-    } catch {
-      return false;
-    }
-  }
-  if (type.startsWith('text/')) return hasControlCharacter(body.toString('utf8'), 'multiline');
-  return false;
+  // Pages take forms only; the API takes JSON and files.
+  return true;
 }
 
 /**
@@ -119,15 +134,26 @@ export async function pageInputHasControlCharacter(req: FastifyRequest): Promise
  * nothing of the request echoed but its id), so nothing of the bad input reaches a loader.
  */
 export function sendBadRequestPage(req: FastifyRequest, reply: FastifyReply) {
+  return sendPlainPage(
+    req,
+    reply,
+    400,
+    'This address or form contains something this site cannot read.',
+    'Please check what you typed and try again, or go to the <a href="/">home page</a>.',
+  );
+}
+
+/** A refusal a person sees as a page: plain HTML, no script, nothing of the request but its id. */
+function sendPlainPage(req: FastifyRequest, reply: FastifyReply, status: 400 | 413, title: string, text: string) {
   const id = String(req.id);
   const html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>Error 400</title>
+<meta name="robots" content="noindex"><title>Error ${status}</title>
 <style>body{margin:0;font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a}main{max-width:28rem;margin:0 auto;padding:6rem 1rem;text-align:center}p.k{font-size:.875rem;font-weight:600;letter-spacing:.05em;text-transform:uppercase;color:#64748b}h1{font-size:1.875rem;margin:.75rem 0}p{color:#475569}a{color:inherit}small{color:#94a3b8}</style>
-</head><body><main id="main"><p class="k">Error 400</p><h1>This address or form contains characters that are not allowed.</h1>
-<p>Please check what you typed and try again, or go to the <a href="/">home page</a>.</p><p><small>Request id ${id}</small></p></main></body></html>`;
+</head><body><main id="main"><p class="k">Error ${status}</p><h1>${title}</h1>
+<p>${text}</p><p><small>Request id ${id}</small></p></main></body></html>`;
   return reply
-    .code(400)
+    .code(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header(
