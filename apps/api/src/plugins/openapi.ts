@@ -144,9 +144,28 @@ function transformRoute(doc: TransformArg) {
   return { schema: out, url };
 }
 
-/** After every operation is built: shared pieces referenced, descriptions and headers filled in. */
+/** Names of the shared answers in components.responses. */
+const SHARED_NAMES: Record<keyof typeof GENERIC, string> = {
+  400: 'BadRequest',
+  401: 'Unauthenticated',
+  403: 'Forbidden',
+  404: 'NotFound',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  429: 'RateLimited',
+  503: 'Unavailable',
+};
+
+const RETRY_AFTER = { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } };
+
+/**
+ * After every operation is built: the envelope and the shared answers referenced rather than
+ * repeated (the document and the generated types stay a third of the size), descriptions and
+ * headers filled in, examples placed.
+ */
 function finishDocument(document: JsonObject): JsonObject {
   let envelope: unknown = null;
+  const shared: Record<string, JsonObject> = {};
   const paths = document.paths as Record<string, Record<string, JsonObject>>;
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
@@ -154,24 +173,25 @@ function finishDocument(document: JsonObject): JsonObject {
       for (const [status, answer] of Object.entries(responses)) {
         const code = Number(status);
         const json = (answer.content as Record<string, { schema?: unknown }> | undefined)?.['application/json'];
-        if (code >= 400 && isEnvelope(json?.schema)) {
-          envelope ??= json?.schema;
-          if (json) json.schema = ENVELOPE_REF;
+        if (code >= 400 && json && isEnvelope(json.schema)) {
+          envelope ??= json.schema;
+          json.schema = ENVELOPE_REF;
         }
         if (answer.description === 'Default Response') {
           answer.description = GENERIC[code as keyof typeof GENERIC] ?? (code < 300 ? 'Success' : 'See the operation');
         }
-        if (code === 429 || code === 503) {
-          answer.headers = {
-            'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
-            ...(answer.headers as object),
-          };
-        }
+        if (code === 429 || code === 503)
+          answer.headers = { 'Retry-After': RETRY_AFTER, ...(answer.headers as object) };
         if (code >= 300 && code < 400 && code !== 304) {
           answer.headers = {
             Location: { description: 'Where to go next.', schema: { type: 'string' } },
             ...(answer.headers as object),
           };
+        }
+        const name = SHARED_NAMES[code as keyof typeof GENERIC];
+        if (name && answer.description === GENERIC[code as keyof typeof GENERIC] && json?.schema === ENVELOPE_REF) {
+          shared[name] = answer;
+          responses[status] = { $ref: `#/components/responses/${name}` };
         }
       }
       const examples = operation['x-examples'] as { request?: unknown; response?: unknown } | undefined;
@@ -189,6 +209,7 @@ function finishDocument(document: JsonObject): JsonObject {
   }
   const components = (document.components ?? {}) as JsonObject;
   if (envelope) components.schemas = { ...(components.schemas as object), ErrorEnvelope: envelope };
+  components.responses = { ...(components.responses as object), ...shared };
   return { ...document, components };
 }
 
