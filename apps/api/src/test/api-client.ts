@@ -93,3 +93,12 @@ function matches(range: string, type: string): boolean {
   if (range === '*/*' || range === type) return true;
   return range.endsWith('/*') && type.startsWith(range.slice(0, -1));
 }
+
+/** The data of an answer the test expects to be 200, or a failure that shows what came instead. */
+export async function okData<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.status !== 200 || data === undefined) {
+    throw new Error(`${response.url} answered ${response.status}: ${JSON.stringify(error).slice(0, 300)}`);
+  }
+  return data;
+}

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, okData } from '../../test/api-client';
 import { createTestApp, SEEDED_HOSTS, SEEDED_TENANTS, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -16,28 +17,37 @@ const data = async (url: string, host?: string) => {
   return res.json().data;
 };
 type Summary = { productId: string; productName: string; price: number; brandName: string; inStock: boolean };
+/** The catalog as a client generated from the OpenAPI document calls it (decision 076). */
+const api = (host = 'lighting.localhost') => apiClient(t.app, { host });
+type ProductQuery = {
+  sort?: 'price_asc' | 'price_desc' | 'name' | 'newest';
+  pageSize?: number;
+  page?: number;
+} & Record<string, string | number | undefined>;
+const products = async (query: ProductQuery, host?: string) =>
+  (await okData(api(host).GET('/skulocity/api/v1/public/ecommerce/product', { params: { query } }))).data;
 
 describe('GET /public/ecommerce/product', () => {
   it.each(SEEDED_TENANTS)('lists the products of a category of %s with facets and a total', async (tenant) => {
     const { host } = SEEDED_HOSTS[tenant];
-    const main = await data('/skulocity/api/v1/public/ecommerce/categories', host);
-    const categoryId = main.catalogCol[0].categoryList[0].productCategoryId;
-    const page = await data(`${B}/product?productCategoryId=${categoryId}`, host);
+    const main = (await okData(api(host).GET('/skulocity/api/v1/public/ecommerce/categories'))).data;
+    const categoryId = main.catalogCol[0]?.categoryList[0]?.productCategoryId ?? '';
+    const page = await products({ productCategoryId: categoryId }, host);
     expect(page.total).toBeGreaterThanOrEqual(5);
     expect(page.products.length).toBe(page.total);
     for (const p of page.products) {
       expect(p.smallImageUrl === null || p.smallImageUrl.startsWith(`http://${host}/media/`)).toBe(true);
       expect(Number.isInteger(p.price)).toBe(true);
     }
-    expect(page.facets.categories.find((c: { value: string }) => c.value === categoryId).count).toBe(page.total);
+    expect(page.facets.categories.find((c) => c.value === categoryId)?.count).toBe(page.total);
   });
 
   it('sorts by price both ways, by name and by newest', async () => {
-    const prices = (await data(`${B}/product?sort=price_asc&pageSize=48`)).products.map((p: Summary) => p.price);
+    const prices = (await products({ sort: 'price_asc', pageSize: 48 })).products.map((p) => p.price);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
-    const desc = (await data(`${B}/product?sort=price_desc&pageSize=48`)).products.map((p: Summary) => p.price);
+    const desc = (await products({ sort: 'price_desc', pageSize: 48 })).products.map((p) => p.price);
     expect(desc).toEqual([...desc].sort((a, b) => b - a));
-    const names = (await data(`${B}/product?sort=name&pageSize=48`)).products.map((p: Summary) => p.productName);
+    const names = (await products({ sort: 'name', pageSize: 48 })).products.map((p) => p.productName);
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 
@@ -59,11 +69,11 @@ describe('GET /public/ecommerce/product', () => {
   });
 
   it('pages through results without overlap', async () => {
-    const first = await data(`${B}/product?sort=name&pageSize=10&page=1`);
-    const second = await data(`${B}/product?sort=name&pageSize=10&page=2`);
+    const first = await products({ sort: 'name', pageSize: 10, page: 1 });
+    const second = await products({ sort: 'name', pageSize: 10, page: 2 });
     expect(first.pageCount).toBe(Math.ceil(first.total / 10));
-    const ids = new Set(first.products.map((p: Summary) => p.productId));
-    expect(second.products.some((p: Summary) => ids.has(p.productId))).toBe(false);
+    const ids = new Set(first.products.map((p) => p.productId));
+    expect(second.products.some((p) => ids.has(p.productId))).toBe(false);
   });
 
   it('gives featured and new products for the home page', async () => {
@@ -131,72 +141,87 @@ describe('GET /public/ecommerce/product/subcategory', () => {
 
 describe('GET /public/ecommerce/getproductdetails', () => {
   it('gives everything the product page shows', async () => {
-    const d = await data(`${B}/getproductdetails?productId=LGT-1004`);
+    const { data: d } = await okData(
+      api().GET('/skulocity/api/v1/public/ecommerce/getproductdetails', {
+        params: { query: { productId: 'LGT-1004' } },
+      }),
+    );
     expect(d.productName).toBe('Kinsley 3-Light Linear Pendant');
     expect(d.productType).toBe('CONFIGURABLE');
-    expect(d.configOptions.map((o: { optionName: string }) => o.optionName)).toEqual(['Finish', 'Cord length']);
+    expect(d.configOptions.map((o) => o.optionName)).toEqual(['Finish', 'Cord length']);
     expect(d.features.length).toBeGreaterThanOrEqual(4);
     expect(d.related.length).toBeGreaterThan(0);
-    expect(d.related.some((r: Summary) => r.productId === 'LGT-1004')).toBe(false);
-    expect(d.reviewSummary.count).toBe(
-      Object.values(d.reviewSummary.distribution as Record<string, number>).reduce((a, b) => a + b, 0),
-    );
-    expect(d.breadcrumb[0].productCategoryId).toBe('LGT_PENDANTS');
+    expect(d.related.some((r) => r.productId === 'LGT-1004')).toBe(false);
+    expect(d.reviewSummary.count).toBe(Object.values(d.reviewSummary.distribution).reduce((a, b) => a + b, 0));
+    expect(d.breadcrumb[0]?.productCategoryId).toBe('LGT_PENDANTS');
   });
 
   it('answers 404 for a product of another store', async () => {
-    const res = await get(`${B}/getproductdetails?productId=LGT-1004`, 'garden.localhost');
-    expect(res.statusCode).toBe(404);
-    expect(res.body).not.toContain('Kinsley');
+    const { error, response } = await api('garden.localhost').GET(
+      '/skulocity/api/v1/public/ecommerce/getproductdetails',
+      {
+        params: { query: { productId: 'LGT-1004' } },
+      },
+    );
+    expect(response.status).toBe(404);
+    expect(error?.code).toBe('NOT_FOUND');
+    expect(JSON.stringify(error)).not.toContain('Kinsley');
   });
 });
 
 describe('GET /public/ecommerce/product/search', () => {
-  const search = (q: string, extra = '') => data(`${B}/product/search?searchText=${encodeURIComponent(q)}${extra}`);
+  const search = async (q: string, extra: Record<string, string> = {}) =>
+    (
+      await okData(
+        api().GET('/skulocity/api/v1/public/ecommerce/product/search', {
+          params: { query: { searchText: q, ...extra } },
+        }),
+      )
+    ).data;
 
   it('puts the exact product name first', async () => {
     const r = await search('Arden Brass Dome Pendant');
-    expect(r.products[0].productName).toBe('Arden Brass Dome Pendant');
+    expect(r.products[0]?.productName).toBe('Arden Brass Dome Pendant');
     expect(r.searchedFor).toBeNull();
   });
 
   it('matches the word being typed as a prefix', async () => {
     const r = await search('chandel');
     expect(r.total).toBeGreaterThan(0);
-    expect(r.products.every((p: Summary) => /chandel/i.test(p.productName))).toBe(true);
+    expect(r.products.every((p) => /chandel/i.test(p.productName))).toBe(true);
   });
 
   it('finds a product with one letter wrong and says what it searched for', async () => {
     const r = await search('pendnat');
     expect(r.searchedFor).toBe('pendant');
-    expect(r.products.some((p: Summary) => p.productName === 'Arden Brass Dome Pendant')).toBe(true);
+    expect(r.products.some((p) => p.productName === 'Arden Brass Dome Pendant')).toBe(true);
     const other = await search('chandalier');
     expect(other.searchedFor).toBe('chandelier');
-    expect(other.products.every((p: Summary) => /chandelier/i.test(p.productName))).toBe(true);
+    expect(other.products.every((p) => /chandelier/i.test(p.productName))).toBe(true);
     // A brand one letter off: English stemming already brings the two together.
     const brand = await search('Nordlis');
     expect(brand.total).toBeGreaterThan(0);
-    expect(brand.products.every((p: Summary) => p.brandName === 'Nordlys')).toBe(true);
+    expect(brand.products.every((p) => p.brandName === 'Nordlys')).toBe(true);
   });
 
   it('understands phrases and exclusions', async () => {
     const phrase = await search('"glass globe"');
-    expect(phrase.products.map((p: Summary) => p.productName)).toContain('Marlow Opal Glass Globe Pendant');
-    const without = await search('pendant -glass', '&pageSize=48');
-    const withGlass = await search('pendant', '&pageSize=48');
+    expect(phrase.products.map((p) => p.productName)).toContain('Marlow Opal Glass Globe Pendant');
+    const without = await search('pendant -glass', { pageSize: '48' });
+    const withGlass = await search('pendant', { pageSize: '48' });
     expect(without.total).toBeLessThan(withGlass.total);
-    expect(without.products.some((p: Summary) => /glass/i.test(p.productName))).toBe(false);
+    expect(without.products.some((p) => /glass/i.test(p.productName))).toBe(false);
   });
 
   it('gives facet counts that equal the results of each facet', async () => {
-    const r = await search('lamp', '&pageSize=48');
+    const r = await search('lamp', { pageSize: '48' });
     expect(r.total).toBeGreaterThan(3);
     for (const brand of r.facets.brands) {
-      const narrowed = await search('lamp', `&brand=${encodeURIComponent(brand.value)}&pageSize=48`);
+      const narrowed = await search('lamp', { brand: brand.value, pageSize: '48' });
       expect(narrowed.total, brand.value).toBe(brand.count);
     }
     for (const c of r.facets.categories.slice(0, 3)) {
-      const narrowed = await search('lamp', `&productCategoryId=${c.value}&pageSize=48`);
+      const narrowed = await search('lamp', { productCategoryId: c.value, pageSize: '48' });
       expect(narrowed.total, c.value).toBe(c.count);
     }
   });
