@@ -17,15 +17,13 @@ import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { sanitizeNewsletterEmbed } from '../../lib/sanitize';
 import { absoluteMediaUrl } from '../../lib/urls';
+import { isPlainObject, ownMediaPath, takeReadOnly } from '../../lib/write-back';
 import type { DraftKind, DraftsService } from '../drafts/index';
 import { detailsKind, themeKind } from './kinds';
 
 const THEME_KEYS = ['template', 'theme', 'themeColors'] as const;
 /** The details' nested objects: a patch names the fields it changes inside them too. */
 const NESTED = ['logo', 'companyAddress', 'companyContact', 'newsLetter', 'chat', 'themeColors'] as const;
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `base` with the fields `patch` names, one level into the nested objects. */
 function mergePatch(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
@@ -103,20 +101,10 @@ export function createStoreSettingsService(db: Db, deps: { drafts: DraftsService
       requireAccess(ctx, 'settings');
       const details = await working(ctx, detailsKind, id);
       if (!isPlainObject(body)) return body;
-      const patch: Record<string, unknown> = { ...body };
-      const current = await readOnlyValues(ctx, id);
-      for (const field of STORE_DETAIL_READ_ONLY) {
-        if (!(field in patch)) continue;
-        if (patch[field] !== current[field]) {
-          throw AppError.field(400, 'VALIDATION_FAILED', field, 'is read-only: send it as read, or leave it out');
-        }
-        delete patch[field];
-      }
+      const patch = takeReadOnly(body, await readOnlyValues(ctx, id), STORE_DETAIL_READ_ONLY);
       if (patch.contactPage === null) delete patch.contactPage;
       const logo = patch.logo;
-      if (isPlainObject(logo) && typeof logo.url === 'string' && logo.url.startsWith(`${ctx.origin}/media/`)) {
-        patch.logo = { ...logo, url: logo.url.slice(ctx.origin.length) };
-      }
+      if (isPlainObject(logo) && 'url' in logo) patch.logo = { ...logo, url: ownMediaPath(ctx, logo.url) };
       const news = patch.newsLetter;
       const liveEmbed = details.newsLetter.iframe;
       if (isPlainObject(news) && liveEmbed && news.iframe === sanitizeNewsletterEmbed(liveEmbed)) {
@@ -183,18 +171,9 @@ export function createStoreSettingsService(db: Db, deps: { drafts: DraftsService
       requireAccess(ctx, 'settings');
       const details = await working(ctx, detailsKind, id);
       if (!isPlainObject(body)) return body;
-      const out: Record<string, unknown> = { ...body };
-      if ('productStoreId' in out) {
-        if (out.productStoreId !== id) throw AppError.field(400, 'VALIDATION_FAILED', 'productStoreId', 'is read-only');
-        delete out.productStoreId;
-      }
-      if ('chat' in out) {
-        if (!isDeepStrictEqual(out.chat, { dataWidgetId: details.chat.dataWidgetId })) {
-          throw AppError.field(400, 'VALIDATION_FAILED', 'chat', 'is changed with the store details, not the theme');
-        }
-        delete out.chat;
-      }
-      return out;
+      // chat is read here but changed with the store details.
+      const current = { productStoreId: id, chat: { dataWidgetId: details.chat.dataWidgetId } };
+      return takeReadOnly(body, current, ['productStoreId', 'chat']);
     },
 
     /** 404 unless `id` is a store of this tenant: routes ask before the body is read. */
