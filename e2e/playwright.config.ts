@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 
@@ -7,6 +9,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
  * itself and *.shop.test is mapped there so any host name can be opened.
  */
 export const PORT = Number(process.env.E2E_PORT ?? 3190);
+/** Where the server's faults during the run are noted (start-server.mjs), for global-teardown.ts. */
+export const SERVER_FAULTS_FILE = join(tmpdir(), `storefront-e2e-server-faults-${PORT}.log`);
 /** The PayPal stand-in (PayPal's REST API and approval page) the server pays through. */
 export const PAYPAL_PORT = PORT + 1;
 /** The platform's partner merchant id and webhook id at the stand-in (decision 049). */
@@ -32,6 +36,7 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: [['list']],
+  globalTeardown: './global-teardown.ts',
   use: {
     baseURL: `http://lighting.localhost:${PORT}`,
     trace: 'retain-on-failure',
@@ -91,6 +96,7 @@ export default defineConfig({
       stderr: 'pipe',
       env: {
         PORT: String(PORT),
+        SERVER_FAULTS_FILE,
         PAYPAL_BASE_URL: `http://127.0.0.1:${PAYPAL_PORT}`,
         PAYPAL_CLIENT_ID: 'e2e-client',
         PAYPAL_CLIENT_SECRET: 'e2e-secret',

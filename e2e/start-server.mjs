@@ -1,12 +1,22 @@
 // Starts the production server for browser tests on a fresh embedded database: the compiled server
 // that `npm start` runs (`npm test` builds it first).
+//
+// The run must fail if the server meets a fault no test looks for: a fatal log line (an unhandled
+// rejection, which the server survives, decision 071) or an exit nobody asked for. Both are written
+// to SERVER_FAULTS_FILE, which the run's global teardown (global-teardown.ts) turns into a failure.
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 
 const dataDir = '.e2e-data';
 rmSync(dataDir, { recursive: true, force: true });
+const faults = process.env.SERVER_FAULTS_FILE;
+if (faults) rmSync(faults, { force: true });
+const fault = (line) => {
+  if (faults) appendFileSync(faults, `${line}\n`);
+};
+
 const child = spawn(process.execPath, ['apps/api/dist/server.mjs'], {
-  stdio: 'inherit',
+  stdio: ['ignore', 'pipe', 'pipe'],
   env: {
     ...process.env,
     HOST: '127.0.0.1',
@@ -18,5 +28,28 @@ const child = spawn(process.execPath, ['apps/api/dist/server.mjs'], {
     LOGIN_ATTEMPTS_PER_IP: '1000',
   },
 });
-for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+
+/** Passes the server's output on, noting every fatal line. */
+function watch(stream, out) {
+  let partial = '';
+  stream.on('data', (chunk) => {
+    out.write(chunk);
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (line.includes('"level":60')) fault(line);
+  });
+}
+watch(child.stdout, process.stdout);
+watch(child.stderr, process.stderr);
+
+let stopping = false;
+for (const sig of ['SIGTERM', 'SIGINT']) {
+  process.on(sig, () => {
+    stopping = true;
+    child.kill(sig);
+  });
+}
+child.on('exit', (code, signal) => {
+  if (!stopping) fault(`the server exited during the run (code ${code}, signal ${signal})`);
+  process.exit(code ?? 0);
+});
