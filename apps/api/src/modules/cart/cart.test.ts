@@ -1,6 +1,7 @@
 import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiClient } from '../../test/api-client';
 import { createTestApp, signIn, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -60,40 +61,39 @@ const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: He
   t.app.inject({ method, url: `${B}${url}`, headers: { host: LIGHTING, ...headers }, ...(payload ? { payload } : {}) });
 const cartCookieOf = (res: { headers: Record<string, unknown> }) =>
   ([res.headers['set-cookie']].flat().find((c) => String(c).startsWith('cart=')) as string | undefined)?.split(';')[0];
+/** The cart as a client generated from the OpenAPI document calls it (decision 076). */
+const api = (headers: Headers = {}) => apiClient(t.app, { host: LIGHTING, headers });
+const cartCookieIn = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('cart='))
+    ?.split(';')[0];
 
 describe('guest cart', () => {
   it('adds with prices from the catalog, sets the cart cookie once, and counts items', async () => {
-    const first = await req(
-      'POST',
-      '/public/ecommerce/product/addToCart',
-      {},
-      { productId: inStock.productId, quantity: 2 },
-    );
-    expect(first.statusCode).toBe(200);
-    const cookie = cartCookieOf(first);
+    const first = await api().POST('/skulocity/api/v1/public/ecommerce/product/addToCart', {
+      body: { productId: inStock.productId, quantity: 2 },
+    });
+    expect(first.response.status).toBe(200);
+    const cookie = cartCookieIn(first.response) ?? '';
     expect(cookie).toMatch(/^cart=[\w-]{32}$/);
-    expect(String(first.headers['set-cookie'])).toContain('HttpOnly; SameSite=Lax');
-    const cart = first.json().data.cart;
-    expect(cart.shoppingCartSize).toBe(2);
-    expect(cart.lines[0]).toMatchObject({ productId: inStock.productId, quantity: 2, unitPrice: inStock.price });
-    expect(cart.subtotal).toBe(inStock.price * 2);
+    expect(first.response.headers.get('set-cookie')).toContain('HttpOnly; SameSite=Lax');
+    const cart = first.data?.data.cart;
+    expect(cart?.shoppingCartSize).toBe(2);
+    expect(cart?.lines[0]).toMatchObject({ productId: inStock.productId, quantity: 2, unitPrice: inStock.price });
+    expect(cart?.subtotal).toBe(inStock.price * 2);
 
-    const again = await req(
-      'POST',
-      '/public/ecommerce/product/addToCart',
-      { cookie: cookie as string },
-      {
-        productId: inStock.productId,
-        quantity: 1,
-      },
-    );
-    expect(cartCookieOf(again)).toBeUndefined();
-    expect(again.json().data.cart.lines).toHaveLength(1);
-    expect(again.json().data.cart.shoppingCartSize).toBe(3);
-    const shown = await req('GET', '/public/ecommerce/cart/showcart', { cookie: cookie as string });
-    expect(shown.json().data.cart.shoppingCartSize).toBe(3);
-    expect(shown.headers['cache-control']).toBe('private, no-store');
-    expect((await req('GET', '/public/ecommerce/cart/showcart', {})).json().data.cart.shoppingCartSize).toBe(0);
+    const again = await api({ cookie }).POST('/skulocity/api/v1/public/ecommerce/product/addToCart', {
+      body: { productId: inStock.productId, quantity: 1 },
+    });
+    expect(cartCookieIn(again.response)).toBeUndefined();
+    expect(again.data?.data.cart.lines).toHaveLength(1);
+    expect(again.data?.data.cart.shoppingCartSize).toBe(3);
+    const shown = await api({ cookie }).GET('/skulocity/api/v1/public/ecommerce/cart/showcart');
+    expect(shown.data?.data.cart.shoppingCartSize).toBe(3);
+    expect(shown.response.headers.get('cache-control')).toBe('private, no-store');
+    const empty = await api().GET('/skulocity/api/v1/public/ecommerce/cart/showcart');
+    expect(empty.data?.data.cart.shoppingCartSize).toBe(0);
   });
 
   it('ignores nothing the client says about money: a price field is refused', async () => {
@@ -124,12 +124,14 @@ describe('guest cart', () => {
   });
 
   it('refuses sold-out and unknown products, and more than the stock, with a clear message', async () => {
-    const out = await req('POST', '/public/ecommerce/product/addToCart', {}, { productId: soldOut, quantity: 1 });
-    expect(out.statusCode).toBe(409);
-    expect(out.json().code).toBe('OUT_OF_STOCK');
-    expect(out.json().message).toMatch(/is out of stock\.$/);
-    const unknown = await req('POST', '/public/ecommerce/product/addToCart', {}, { productId: 'NOPE-1', quantity: 1 });
-    expect(unknown.statusCode).toBe(404);
+    const add = (productId: string) =>
+      api().POST('/skulocity/api/v1/public/ecommerce/product/addToCart', { body: { productId, quantity: 1 } });
+    const out = await add(soldOut);
+    expect(out.response.status).toBe(409);
+    expect(out.error?.code).toBe('OUT_OF_STOCK');
+    expect(out.error?.message).toMatch(/is out of stock\.$/);
+    const unknown = await add('NOPE-1');
+    expect(unknown.response.status).toBe(404);
     const many = Math.min(99, inStock.stock + 1);
     if (inStock.stock < 99) {
       const tooMany = await req(
@@ -147,24 +149,28 @@ describe('guest cart', () => {
   });
 
   it('changes and removes lines, and empties the cart', async () => {
-    const added = await req(
-      'POST',
-      '/public/ecommerce/product/addToCart',
-      {},
-      { productId: inStock.productId, quantity: 1 },
-    );
-    const cookie = cartCookieOf(added) as string;
-    await req('POST', '/public/ecommerce/product/addToCart', { cookie }, { productId: second.productId, quantity: 1 });
-    const lineId = added.json().data.cart.lines[0].lineId as string;
-    const changed = await req('PUT', '/public/ecommerce/cart/modifycart', { cookie }, { lineId, quantity: 4 });
-    expect(changed.json().data.cart.shoppingCartSize).toBe(5);
-    expect(
-      (await req('PUT', '/public/ecommerce/cart/modifycart', { cookie }, { lineId, quantity: 0 })).statusCode,
-    ).toBe(400);
-    const removed = await req('DELETE', `/public/ecommerce/cart/line?lineId=${lineId}`, { cookie });
-    expect(removed.json().data.cart.lines.map((l: { productId: string }) => l.productId)).toEqual([second.productId]);
-    const emptied = await req('POST', '/public/ecommerce/cart/emptycart', { cookie });
-    expect(emptied.json().data.cart.shoppingCartSize).toBe(0);
+    const added = await api().POST('/skulocity/api/v1/public/ecommerce/product/addToCart', {
+      body: { productId: inStock.productId, quantity: 1 },
+    });
+    const cart = api({ cookie: cartCookieIn(added.response) ?? '' });
+    await cart.POST('/skulocity/api/v1/public/ecommerce/product/addToCart', {
+      body: { productId: second.productId, quantity: 1 },
+    });
+    const lineId = added.data?.data.cart.lines[0]?.lineId ?? '';
+    const changed = await cart.PUT('/skulocity/api/v1/public/ecommerce/cart/modifycart', {
+      body: { lineId, quantity: 4 },
+    });
+    expect(changed.data?.data.cart.shoppingCartSize).toBe(5);
+    const zero = await cart.PUT('/skulocity/api/v1/public/ecommerce/cart/modifycart', {
+      body: { lineId, quantity: 0 },
+    });
+    expect(zero.response.status).toBe(400);
+    const removed = await cart.DELETE('/skulocity/api/v1/public/ecommerce/cart/line', {
+      params: { query: { lineId } },
+    });
+    expect(removed.data?.data.cart.lines.map((l) => l.productId)).toEqual([second.productId]);
+    const emptied = await cart.POST('/skulocity/api/v1/public/ecommerce/cart/emptycart');
+    expect(emptied.data?.data.cart.shoppingCartSize).toBe(0);
   });
 
   it('adds a configured product priced with its choices; a missing option is refused', async () => {
