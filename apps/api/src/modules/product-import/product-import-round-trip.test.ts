@@ -217,4 +217,45 @@ describe('the products CSV round trip', { timeout: 180_000 }, () => {
     expect(third.planned).toEqual({ created: 0, updated: 0, unchanged: 2, refused: 0 });
     expect(third.applied).toEqual(third.planned);
   });
+  it('a file that repeats a SKU or types a slug another product holds: the dry run plans what the run does', async () => {
+    const demo = await t.database.db
+      .select()
+      .from(schema.products)
+      .where(and(eq(schema.products.tenantId, 'garden'), like(schema.products.sku, 'GRD-%')))
+      .orderBy(asc(schema.products.sku))
+      .limit(3);
+    const [a, b, c] = demo as [(typeof demo)[number], (typeof demo)[number], (typeof demo)[number]];
+    const price = (minor: number) => (minor / 100).toFixed(2);
+    const csv = csvFile(
+      [
+        { sku: 'RT-DUP', name: 'Twice', list_price: '1.00' },
+        { sku: 'RT-DUP', name: 'Twice', list_price: '2.00' },
+        { sku: 'RT-DUP', name: 'Twice', list_price: '2.00' },
+        { sku: a.sku, name: a.productName, list_price: price(a.listPrice), slug: b.slug },
+        { sku: c.sku, name: c.productName, list_price: price(c.listPrice + 100) },
+        { sku: c.sku, name: c.productName, list_price: price(c.listPrice) },
+      ],
+      { columns: ['sku', 'name', 'list_price', 'slug'] },
+    );
+    const { dry, planned, applied } = await importCsv('garden', csv);
+    expect(planned).toEqual({ created: 1, updated: 3, unchanged: 1, refused: 1 });
+    expect(applied).toEqual(planned);
+    expect(dry.firstUpdated.map((u) => [u.row, u.changes])).toEqual([
+      [2, ['list_price']],
+      [5, ['list_price']],
+      [6, ['list_price']],
+    ]);
+    expect(dry.firstRefused).toEqual([
+      {
+        row: 4,
+        sku: a.sku,
+        errors: [
+          {
+            column: 'slug',
+            message: `The address /${b.slug} is already used by another product; choose another slug.`,
+          },
+        ],
+      },
+    ]);
+  });
 });

@@ -229,12 +229,14 @@ const NOT_UTF8 = 'This cell is not UTF-8 text: save the file as CSV UTF-8.';
  * One row's plan. The row's fields are compared in their stored form (the description as the
  * product writer keeps it), so a value written back as it was read is no change.
  */
-function planRow(
-  r: DataRow,
-  existing: ProductState | null,
-  categoryIds: ReadonlySet<string>,
-  currency: string,
-): RowPlan {
+/** What planRow checks a row against besides its product: the store's categories, who holds the slugs the rows type. */
+interface StoreFacts {
+  categoryIds: ReadonlySet<string>;
+  /** Slug → the product holding it (null: freed by an earlier row of the dry run). */
+  slugHolders: ReadonlyMap<string, string | null>;
+}
+
+function planRow(r: DataRow, existing: ProductState | null, facts: StoreFacts, currency: string): RowPlan {
   if (r.notUtf8) {
     return { kind: 'refused', sku: r.cells.sku?.trim() || null, problems: [{ column: r.notUtf8, message: NOT_UTF8 }] };
   }
@@ -244,12 +246,26 @@ function planRow(
     ...parsed.fields,
     description: parsed.fields.description ? storedOwnerHtml(parsed.fields.description) : parsed.fields.description,
   };
-  const missing = (fields.categoryIds ?? []).filter((id) => !categoryIds.has(id));
+  const missing = (fields.categoryIds ?? []).filter((id) => !facts.categoryIds.has(id));
   if (missing.length) {
     return {
       kind: 'refused',
       sku: parsed.sku,
       problems: [{ column: 'categories', message: `No category ${missing.join(', ')} in this store.` }],
+    };
+  }
+  // The product writer refuses a typed slug another product holds: the plan refuses it the same way.
+  const holder = fields.slug ? facts.slugHolders.get(fields.slug) : null;
+  if (fields.slug && holder && holder !== existing?.productId) {
+    return {
+      kind: 'refused',
+      sku: parsed.sku,
+      problems: [
+        {
+          column: 'slug',
+          message: `The address /${fields.slug} is already used by another product; choose another slug.`,
+        },
+      ],
     };
   }
   if (!existing) return { kind: 'create', sku: parsed.sku, fields, stock: parsed.stock };
@@ -269,12 +285,15 @@ function stateAfter(plan: RowPlan, before: ProductState | null): ProductState | 
   };
 }
 
-/** The products of these SKUs with their categories, and the store's category ids: what planRow compares with. */
+/** The products of these SKUs with their categories, and the store's facts: what planRow compares with. */
 async function readStates(
   q: Db | Tx,
   tenantId: string,
   rows: readonly DataRow[],
-): Promise<{ bySku: Map<string, ProductState>; categoryIds: Set<string> }> {
+): Promise<{
+  bySku: Map<string, ProductState>;
+  facts: { categoryIds: Set<string>; slugHolders: Map<string, string | null> };
+}> {
   const skus = [...new Set(rows.map((r) => (r.cells.sku ?? '').trim()).filter(Boolean))];
   const found = skus.length
     ? await q
@@ -294,9 +313,19 @@ async function readStates(
   const categoryIds = new Set(
     (await q.select({ id: c.productCategoryId }).from(c).where(eq(c.tenantId, tenantId))).map((r) => r.id),
   );
+  const slugs = [...new Set(rows.map((r) => (r.cells.slug ?? '').trim().toLowerCase()).filter(Boolean))];
+  const slugHolders = new Map<string, string | null>(
+    (slugs.length
+      ? await q
+          .select({ slug: p.slug, productId: p.productId })
+          .from(p)
+          .where(and(eq(p.tenantId, tenantId), inArray(p.slug, slugs)))
+      : []
+    ).map((r): [string, string | null] => [r.slug, r.productId]),
+  );
   return {
     bySku: new Map(found.map((r) => [r.sku as string, existingOf(r, linked.get(r.productId as string) ?? [])])),
-    categoryIds,
+    facts: { categoryIds, slugHolders },
   };
 }
 
@@ -368,19 +397,31 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
     };
     // The planned state of each SKU the file creates or changes (at most what the file itself holds).
     const planned = new Map<string, ProductState | null>();
+    const plannedSlugs = new Map<string, string | null>();
     const check = async (rows: DataRow[]) => {
-      const { bySku, categoryIds } = await readStates(db, ctx.tenantId, rows);
+      const { bySku, facts } = await readStates(db, ctx.tenantId, rows);
+      for (const [slug, holder] of plannedSlugs) facts.slugHolders.set(slug, holder);
       for (const r of rows) {
         s.rows++;
         const sku = (r.cells.sku ?? '').trim();
         const existing = planned.has(sku) ? (planned.get(sku) ?? null) : (bySku.get(sku) ?? null);
-        const plan = planRow(r, existing, categoryIds, currency);
+        const plan = planRow(r, existing, facts, currency);
         if (plan.kind === 'refused') {
           s.refused++;
           if (s.firstRefused.length < FIRST) s.firstRefused.push({ row: r.row, sku: plan.sku, errors: plan.problems });
           continue;
         }
-        if (plan.kind === 'create' || plan.kind === 'update') planned.set(plan.sku, stateAfter(plan, existing));
+        if (plan.kind === 'create' || plan.kind === 'update') {
+          const after = stateAfter(plan, existing) as ProductState;
+          planned.set(plan.sku, after);
+          // A slug moves as the run's write moves it: the new one taken, the old one freed.
+          if (plan.fields.slug && plan.fields.slug !== existing?.fields.slug) {
+            if (existing?.fields.slug) plannedSlugs.set(existing.fields.slug, null);
+            plannedSlugs.set(plan.fields.slug, after.productId);
+            facts.slugHolders.set(plan.fields.slug, after.productId);
+            if (existing?.fields.slug) facts.slugHolders.set(existing.fields.slug, null);
+          }
+        }
         if (plan.kind === 'create') {
           s.created++;
           if (s.firstCreated.length < FIRST) {
@@ -491,7 +532,7 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
   /** Plans the rows (planRow, as the dry run) against the products in `tx`, then writes the created and updated ones. */
   async function applyRound(tx: Tx, ctx: RequestContext, rows: DataRow[], currency: string): Promise<Outcome[]> {
     const out: Outcome[] = [];
-    const { bySku, categoryIds } = await readStates(tx, ctx.tenantId, rows);
+    const { bySku, facts } = await readStates(tx, ctx.tenantId, rows);
     const writes: {
       at: number;
       stock: number | null;
@@ -500,7 +541,7 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       fields: ProductFields;
     }[] = [];
     rows.forEach((r, at) => {
-      const plan = planRow(r, bySku.get((r.cells.sku ?? '').trim()) ?? null, categoryIds, currency);
+      const plan = planRow(r, bySku.get((r.cells.sku ?? '').trim()) ?? null, facts, currency);
       if (plan.kind === 'refused') out[at] = { kind: 'refused', sku: plan.sku, problems: plan.problems };
       else if (plan.kind === 'unchanged') out[at] = { kind: 'unchanged' };
       else {
