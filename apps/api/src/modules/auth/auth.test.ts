@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { schema } from '@app/db';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiClient } from '../../test/api-client';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { hashToken, LOGIN_LIMITS, REGISTER_LIMITS } from './auth.service';
 
@@ -34,6 +35,9 @@ const login = (payload: object, opts: { host?: string; ip?: string; headers?: Re
 const profile = (headers: Record<string, string>, host = LIGHTING) =>
   t.app.inject({ method: 'POST', url: '/skulocity/api/v1/ecommerce/profile/view', headers: { host, ...headers } });
 const cookieOf = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie']).split(';')[0] ?? '';
+/** Sign-in and profile as a client generated from the OpenAPI document calls them (decision 076). */
+const api = (headers: Record<string, string> = {}, host = LIGHTING) => apiClient(t.app, { host, headers });
+const typedLogin = (body: { email: string; password: string }) => api().POST('/skulocity/api/v1/login', { body });
 /** What a browser sends after this login: the cookie, and the CSRF token its pages carry. */
 const sessionOf = (res: { headers: Record<string, unknown>; json: () => { data: { csrfToken: string } } }) => ({
   cookie: cookieOf(res),
@@ -42,12 +46,12 @@ const sessionOf = (res: { headers: Record<string, unknown>; json: () => { data: 
 
 describe('POST /login', () => {
   it('opens a session: first name, user type and login id, an httpOnly SameSite cookie and a bearer token', async () => {
-    const res = await login(shopper);
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
+    const res = await typedLogin(shopper);
+    expect(res.response.status).toBe(200);
+    const body = res.data ?? { data: { token: '' } };
     expect(body.data).toMatchObject({ firstName: 'Sam', partyId: 'shopper', userLoginId: 'shopper@lighting.test' });
     expect(body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const cookie = String(res.headers['set-cookie']);
+    const cookie = String(res.response.headers.get('set-cookie'));
     expect(cookie).toMatch(/^sid=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+/);
     expect(cookie).not.toContain('Secure'); // plain http in tests; https adds it
     // Only the token's hash is stored.
@@ -58,14 +62,14 @@ describe('POST /login', () => {
   });
 
   it('answers a wrong password and an unknown email alike (status and body but the request id)', async () => {
-    const wrong = await login({ ...shopper, password: 'not-the-password' });
-    const unknown = await login({ email: 'nobody@lighting.test', password: 'not-the-password' });
-    expect(wrong.statusCode).toBe(401);
-    expect(unknown.statusCode).toBe(401);
-    const strip = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
-    expect(strip(wrong.json())).toEqual(strip(unknown.json()));
-    expect(wrong.json()).toMatchObject({ error: true, data: { message: 'The email or password is incorrect.' } });
-    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const wrong = await typedLogin({ ...shopper, password: 'not-the-password' });
+    const unknown = await typedLogin({ email: 'nobody@lighting.test', password: 'not-the-password' });
+    expect(wrong.response.status).toBe(401);
+    expect(unknown.response.status).toBe(401);
+    const strip = (b: object | undefined) => ({ ...b, requestId: undefined });
+    expect(strip(wrong.error)).toEqual(strip(unknown.error));
+    expect(wrong.error).toMatchObject({ error: true, data: { message: 'The email or password is incorrect.' } });
+    expect(wrong.response.headers.get('set-cookie')).toBeNull();
   });
 
   it('takes the email in any case and refuses unknown fields and bad emails with a message naming them', async () => {
@@ -155,20 +159,17 @@ describe('POST /login', () => {
 
 describe('sessions', () => {
   it('the profile answers with the cookie or the bearer token, and 401 without', async () => {
-    const res = await login(owner);
-    const token = res.json().data.token as string;
-    const viaCookie = await profile({ cookie: cookieOf(res) });
-    expect(viaCookie.statusCode).toBe(200);
-    expect(viaCookie.json().data).toMatchObject({
-      email: 'owner@lighting.test',
-      firstName: 'Olivia',
-      partyId: 'admin',
-    });
-    expect(viaCookie.json().data).not.toHaveProperty('passwordHash');
-    expect((await profile({ authorization: `Bearer ${token}` })).statusCode).toBe(200);
-    const none = await profile({});
-    expect(none.statusCode).toBe(401);
-    expect(none.json().message).toBe('Please log in to continue.');
+    const res = await typedLogin(owner);
+    const token = res.data?.data.token ?? '';
+    const view = (headers: Record<string, string>) => api(headers).POST('/skulocity/api/v1/ecommerce/profile/view');
+    const viaCookie = await view({ cookie: res.response.headers.get('set-cookie')?.split(';')[0] ?? '' });
+    expect(viaCookie.response.status).toBe(200);
+    expect(viaCookie.data?.data).toMatchObject({ email: 'owner@lighting.test', firstName: 'Olivia', partyId: 'admin' });
+    expect(viaCookie.data?.data).not.toHaveProperty('passwordHash');
+    expect((await view({ authorization: `Bearer ${token}` })).response.status).toBe(200);
+    const none = await view({});
+    expect(none.response.status).toBe(401);
+    expect(none.error?.message).toBe('Please log in to continue.');
   });
 
   it("a token of one store is refused on another store's host", async () => {
