@@ -1,10 +1,17 @@
 /**
- * `npm run bench:soak` (issue 14, decision 024): does the server's memory level off under steady
- * mixed traffic? The production server runs in this process (so its heap can be sampled and
- * snapshotted) on a fresh seeded PGlite; a child process drives browse, search, cart and checkout
- * on the three stores for SOAK_MINUTES (default 5) with SOAK_CONCURRENCY clients. RSS and heap are
- * sampled every 10 s; heap snapshots at the start and the end go to .bench/ (git-ignored), and the
- * constructors that grew most between them are printed. A benchmark: it prints figures only.
+ * `npm run bench:soak` (issue 14, decision 024; issue 30): does the server's memory level off? The
+ * production server runs in this process (so its heap can be sampled and snapshotted) on a fresh
+ * seeded PGlite; a child process drives browse, search, cart and checkout on the three stores for
+ * SOAK_MINUTES (default 5) with SOAK_CONCURRENCY clients. SOAK_LOAD=idle sends nothing instead: the
+ * server alone, its job runner polling, which is what a demo server does all night.
+ *
+ * Every SOAK_SAMPLE_S seconds (default 10) it records RSS, the heap used and, after a full garbage
+ * collection, the heap still live (`--expose-gc`, which the npm script passes), with the statements
+ * PGlite answered meanwhile. The trend of the live heap, in MB per hour, is what tells a leak: 22 MB
+ * an hour (issue 30's retained PGlite results, idle) is a line a 10-minute run under load shows,
+ * and an idle run needs an hour or more (`SOAK_LOAD=idle SOAK_MINUTES=120`). Heap snapshots at
+ * the start and the end go to .bench/ (git-ignored), and the constructors that grew most between
+ * them are printed. A benchmark: it prints figures only.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -12,11 +19,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { writeHeapSnapshot } from 'node:v8';
 import { guestCardOrder } from '../apps/api/src/test/guest-order';
+import { PreparedPglite } from '../packages/db/src/pglite-prepared';
 
 const PORT = 3294;
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 5);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 4);
-const SAMPLE_MS = 10_000;
+const IDLE = process.env.SOAK_LOAD === 'idle';
+const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_S ?? 10) * 1000;
 const STORES = [
   { host: 'lighting.localhost', words: ['pendant', 'brass', 'lamp', 'glass', 'sconce', 'floor'] },
   { host: 'garden.localhost', words: ['rose', 'seed', 'pot', 'hose', 'soil', 'planter'] },
@@ -44,24 +53,53 @@ async function measure() {
   const app = await start();
   const mb = (n: number) => Math.round((n / 2 ** 20) * 10) / 10;
   const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) console.log('No gc(): run with --expose-gc (npm run bench:soak does) for the live heap after GC.');
+  // Statements PGlite answered: every app query goes through PreparedPglite's one private `run`.
+  let statements = 0;
+  const proto = PreparedPglite.prototype as unknown as { run: (...args: unknown[]) => unknown };
+  const run = proto.run;
+  proto.run = function (this: unknown, ...args: unknown[]) {
+    statements++;
+    return run.apply(this, args);
+  };
 
   // A first minute of traffic would move every cache from empty to warm; snapshot after a short warm-up.
-  const load = spawn(process.execPath, ['--import', 'tsx', 'bench/soak.ts'], {
-    env: { ...process.env, SOAK_ROLE: 'load' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise<number | null>((r) => load.once('exit', r));
+  const load = IDLE
+    ? undefined
+    : spawn(process.execPath, ['--import', 'tsx', 'bench/soak.ts'], {
+        env: { ...process.env, SOAK_ROLE: 'load' },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+  const exited = load
+    ? new Promise<number | null>((r) => load.once('exit', r))
+    : new Promise<number>((r) => setTimeout(() => r(0), MINUTES * 60_000));
   await new Promise((r) => setTimeout(r, 20_000));
   gc?.();
   const startSnapshot = writeHeapSnapshot('.bench/soak-start.heapsnapshot');
 
-  const samples: { t: number; rss: number; heap: number; external: number }[] = [];
+  const samples: Sample[] = [];
   const t0 = Date.now();
+  let counted = statements;
+  let last = t0;
   const timer = setInterval(() => {
     const m = process.memoryUsage();
-    const s = { t: (Date.now() - t0) / 60_000, rss: mb(m.rss), heap: mb(m.heapUsed), external: mb(m.external) };
+    gc?.();
+    const live = process.memoryUsage().heapUsed;
+    const now = Date.now();
+    const s: Sample = {
+      t: (now - t0) / 60_000,
+      rss: mb(m.rss),
+      heap: mb(m.heapUsed),
+      live: mb(live),
+      external: mb(m.external),
+      perMin: Math.round(((statements - counted) * 60_000) / (now - last)),
+    };
+    counted = statements;
+    last = now;
     samples.push(s);
-    console.log(`${s.t.toFixed(1)} min  rss ${s.rss} MB  heap ${s.heap} MB  external ${s.external} MB`);
+    console.log(
+      `${s.t.toFixed(1)} min  rss ${s.rss} MB  heap ${s.heap} MB  live after GC ${s.live} MB  external ${s.external} MB  ${s.perMin} statements/min`,
+    );
   }, SAMPLE_MS);
   const code = await exited;
   clearInterval(timer);
@@ -71,27 +109,49 @@ async function measure() {
   if (code !== 0) console.log(`load driver exited with ${code}`);
 
   const half = samples.filter((s) => s.t >= samples.at(-1)!.t / 2);
-  console.log('\nTrend (least squares, MB per minute):');
-  console.table({
-    'whole run': { rss: slope(samples, 'rss'), heap: slope(samples, 'heap'), external: slope(samples, 'external') },
-    'second half': { rss: slope(half, 'rss'), heap: slope(half, 'heap'), external: slope(half, 'external') },
+  const minutes = (Date.now() - t0) / 60_000;
+  console.log(
+    `\n${IDLE ? 'Idle' : `Load of ${CONCURRENCY} shoppers`}, ${minutes.toFixed(1)} min: ${Math.round(statements / minutes)} statements/min on average`,
+  );
+  console.log('Trend (least squares, MB per hour):');
+  const trend = (set: Sample[]) => ({
+    'live after GC': slope(set, 'live'),
+    heap: slope(set, 'heap'),
+    rss: slope(set, 'rss'),
+    external: slope(set, 'external'),
   });
-  const range = (k: 'rss' | 'heap') =>
+  console.table({ 'whole run': trend(samples), 'second half': trend(half) });
+  const range = (k: 'rss' | 'heap' | 'live') =>
     `${Math.min(...samples.map((s) => s[k]))}-${Math.max(...samples.map((s) => s[k]))}`;
-  console.log(`RSS ${range('rss')} MB, heap used ${range('heap')} MB over ${samples.length} samples`);
+  console.log(
+    `RSS ${range('rss')} MB, heap used ${range('heap')} MB, live after GC ${range('live')} MB over ${samples.length} samples`,
+  );
   console.log(`\nHeap snapshots: ${startSnapshot} and ${endSnapshot}. Largest growth by constructor:`);
   console.table(growth(startSnapshot, endSnapshot).slice(0, 15));
   process.exit(0);
 }
 
-function slope(samples: { t: number; rss: number; heap: number; external: number }[], k: 'rss' | 'heap' | 'external') {
+interface Sample {
+  /** Minutes since the first sample. */
+  t: number;
+  rss: number;
+  heap: number;
+  /** Heap used after a full collection: what is still referenced. */
+  live: number;
+  external: number;
+  /** Statements PGlite answered per minute since the previous sample. */
+  perMin: number;
+}
+
+/** Least-squares slope of `k` over time, in MB per hour. */
+function slope(samples: Sample[], k: 'rss' | 'heap' | 'live' | 'external') {
   const n = samples.length;
   if (n < 2) return 0;
   const mt = samples.reduce((a, s) => a + s.t, 0) / n;
   const mv = samples.reduce((a, s) => a + s[k], 0) / n;
   const num = samples.reduce((a, s) => a + (s.t - mt) * (s[k] - mv), 0);
   const den = samples.reduce((a, s) => a + (s.t - mt) ** 2, 0);
-  return Math.round((num / den) * 100) / 100;
+  return Math.round((num / den) * 60 * 10) / 10;
 }
 
 /** Self size and count per node type and name (constructor), from a .heapsnapshot. */

@@ -150,6 +150,7 @@ export interface BuildOptions {
         | 'SESSION_SECRET'
         | 'STUCK_ORDER_MINUTES'
         | 'NIGHTLY_JOBS_AT'
+        | 'JOB_RETENTION_DAYS'
         | 'LOGIN_ATTEMPTS_PER_IP'
         | 'INVOICE_PDF_WORKERS'
         | 'INVOICE_PDF_QUEUE'
@@ -330,7 +331,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   drafts.register(banners.kind);
   // Long work and mail run as database-backed jobs (decision 017); the worker starts when the app is ready.
   const { startupSweepDelayMs, ...jobTiming } = opts.jobs ?? {};
-  const jobs = createJobRunner(database.db, { log: app.log, linkOrigin: (host) => linkOrigin(host), ...jobTiming });
+  const jobs = createJobRunner(database.db, {
+    log: app.log,
+    linkOrigin: (host) => linkOrigin(host),
+    retentionDays: config.JOB_RETENTION_DAYS ?? 7,
+    ...jobTiming,
+  });
   const transport =
     opts.mailer ??
     createMailer({

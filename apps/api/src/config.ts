@@ -87,9 +87,9 @@ const envSchema = z.object({
     .refine((v) => parseSecretsKey(v) !== null, 'must be 64 hex characters or the base64 of 32 bytes')
     .optional(),
   /**
-   * Sign-in attempts one client address may make on one store in 15 minutes. Raise it where many
-   * people share one address (an office behind one NAT, a browser-test run); failures per account
-   * stay limited at 10 whatever this says.
+   * Failed sign-ins one client address may make on one store in 15 minutes (successful ones never
+   * count). Raise it where many people share one address (an office behind one NAT); failures per
+   * account stay limited at 10 whatever this says.
    */
   LOGIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Product search indexes of all stores together stay under this (decision 014); least recently used go. */
@@ -123,6 +123,11 @@ const envSchema = z.object({
   STORE_SEARCH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(256),
   /** An order still unpaid (placed) this long after it was placed is settled by the sweep (decision 017). */
   STUCK_ORDER_MINUTES: z.coerce.number().int().min(5).max(10_080).default(30),
+  /**
+   * Finished jobs (sent mail, sweeps, imports) are deleted this many days after they finished; failed
+   * ones are kept four times as long, for whoever looks into why (decision 073).
+   */
+  JOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(7),
   /** When the nightly jobs (the sweep of stuck orders) run, UTC. */
   NIGHTLY_JOBS_AT: z
     .string()

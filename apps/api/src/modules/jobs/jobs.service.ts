@@ -117,6 +117,15 @@ export interface JobRunnerOptions {
   linkOrigin: (canonicalHost: string) => string;
   /** Names this process in `locked_by`; default host:pid:random. */
   workerId?: string;
+  /**
+   * Finished jobs are deleted this many days after they finished (JOB_RETENTION_DAYS); failed ones
+   * are kept four times as long, since their error is what an operator looks for. Default 7.
+   */
+  retentionDays?: number;
+  /** How often this process prunes finished jobs; default hourly (and once shortly after start). */
+  pruneEveryMs?: number;
+  /** Rows deleted per statement when pruning, so claims on the one PGlite connection slip in between. */
+  pruneBatch?: number;
 }
 
 const toView = (r: JobRow): JobView => ({
@@ -197,6 +206,9 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
   const scheduleCheckMs = opts.scheduleCheckMs ?? 30_000;
   const stopGraceMs = opts.stopGraceMs ?? 5000;
   const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const retentionDays = opts.retentionDays ?? 7;
+  const pruneEveryMs = opts.pruneEveryMs ?? 60 * 60_000;
+  const pruneBatch = Math.max(1, opts.pruneBatch ?? 500);
 
   const handlers = new Map<
     string,
@@ -212,6 +224,9 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
   let stopping = false;
   let lanes: Promise<void>[] = [];
   let nextScheduleCheck = 0;
+  let nextPrune = 0;
+  /** The type the next claim prefers, in turn (see `claim`). */
+  let turn = 0;
 
   const wake = () => {
     for (const w of sleepers) w();
@@ -304,10 +319,28 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     throw new Error(`Could not enqueue job ${input.type}/${key}: its key kept changing hands.`);
   }
 
-  /** Claims one due job (or one whose worker's lease ran out) of a type this process can run. */
+  /**
+   * Claims one due job (or one whose worker's lease ran out) of a type this process can run.
+   *
+   * Exactly one, whatever the plan: the job is chosen by a subquery in WHERE that refers to nothing
+   * outside it, which PostgreSQL runs once per statement (an InitPlan) before the update reads a row.
+   * The row is named by its `ctid`, which the subquery has locked: a TID scan in every plan, where
+   * a plan made for an empty table would scan the whole table for a key on every poll.
+   * It used to be a `LIMIT 1 ... FOR UPDATE SKIP LOCKED` subquery in FROM, joined to `jobs`: planned
+   * while the table looked empty (every fresh start; PGlite keeps its statistics), the join scanned
+   * the jobs outside and ran the subquery again for each one, and each run skipped the rows this
+   * statement had just updated and locked the next due job, so one claim marked every due job
+   * `running` while the runner ran only the first; the rest waited out their lease and lost an
+   * attempt (issue 30: 999 of 1,000 stores' sweeps).
+   *
+   * Fair between kinds: each claim prefers the next registered type in turn, else takes the oldest
+   * due job of any type, so a mail due behind a thousand sweeps (or a sweep behind a newsletter's
+   * thousands of mails) waits a few claims, not the whole queue.
+   */
   async function claim(): Promise<JobRow | null> {
     const types = [...handlers.keys()];
     if (types.length === 0) return null;
+    const preferred = types[turn++ % types.length] as string;
     const res = await db.execute(sql`
       UPDATE jobs SET
         status = 'running',
@@ -316,21 +349,45 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
         lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
         started_at = coalesce(jobs.started_at, now()),
         updated_at = now()
-      FROM (
-        SELECT tenant_id, job_id FROM jobs
+      WHERE ctid = (
+        SELECT ctid FROM jobs
         WHERE type IN (${sql.join(
           types.map((t) => sql`${t}`),
           sql`, `,
         )})
           AND ((status = 'pending' AND run_at <= now()) OR (status = 'running' AND lease_until < now()))
-        ORDER BY run_at
+        ORDER BY type = ${preferred} DESC, run_at
         LIMIT 1
         FOR UPDATE SKIP LOCKED
-      ) AS due
-      WHERE jobs.tenant_id = due.tenant_id AND jobs.job_id = due.job_id
-      RETURNING jobs.*`);
+      )
+      RETURNING *`);
     const [row] = rowsOf(res);
     return row ? rowFromSql(row) : null;
+  }
+
+  /**
+   * Deletes jobs finished longer ago than the retention (failed ones after four times as long), a
+   * batch a statement; answers how many went. `ctid` names the rows the batch's subquery locked,
+   * found by a TID scan and chosen once per statement, as the claim's job is.
+   */
+  async function prune(): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const res = await db.execute(sql`
+        DELETE FROM jobs WHERE ctid = ANY(ARRAY(
+          SELECT ctid FROM jobs
+          WHERE (status = 'succeeded' AND finished_at < now() - make_interval(days => ${retentionDays}))
+             OR (status = 'failed' AND finished_at < now() - make_interval(days => ${retentionDays * 4}))
+          LIMIT ${pruneBatch}
+          FOR UPDATE SKIP LOCKED
+        ))
+        RETURNING 1`);
+      const n = rowsOf(res).length;
+      deleted += n;
+      if (n < pruneBatch || stopping) break;
+    }
+    if (deleted > 0) log.info({ deleted, retentionDays }, 'finished jobs pruned');
+    return deleted;
   }
 
   /** Only the claim that is still ours (same worker, same attempt, still running) may write the job. */
@@ -554,6 +611,10 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
           nextScheduleCheck = Date.now() + scheduleCheckMs;
           await runSchedules();
         }
+        if (index === 0 && Date.now() >= nextPrune) {
+          nextPrune = Date.now() + pruneEveryMs;
+          await prune();
+        }
         if (await runNext()) continue;
       } catch (err) {
         if (stopping) return;
@@ -658,6 +719,7 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
 
     runNext,
     runSchedules,
+    prune,
 
     /**
      * Runs jobs until nothing this process can run is due within `timeoutMs` (retries that come due
@@ -685,6 +747,8 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
       if (started || stopping) return;
       await initSchedules();
       started = true;
+      // The first prune a minute after start, not in the middle of it.
+      nextPrune = Date.now() + Math.min(pruneEveryMs, 60_000);
       lanes = Array.from({ length: concurrency }, (_, i) => lane(i));
     },
 

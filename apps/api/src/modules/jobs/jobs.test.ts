@@ -322,6 +322,83 @@ describe('workers', () => {
     expect(rows.every((row) => row.status === 'succeeded' && row.attempts === 1)).toBe(true);
   });
 
+  it('claim one job per call, even with the claim planned while the table was empty', async () => {
+    const r = runner();
+    const runs: string[] = [];
+    r.register('test.one-by-one', async (job) => {
+      runs.push(job.id);
+    });
+    // Every fresh start: the statistics say the table is empty (as autovacuum leaves them on
+    // PostgreSQL), the first claims find nothing, and the statement is prepared (after five runs,
+    // its generic plan kept) for a table that looked empty. That plan scans the jobs outside and
+    // runs the subquery again for each, where a LIMIT 1 subquery in FROM took the next due job
+    // each time: one claim marked every due job running.
+    await database.db.execute(sql`VACUUM ANALYZE jobs`);
+    for (let i = 0; i < 8; i++) expect(await r.runNext()).toBe(false);
+    for (let i = 0; i < 40; i++)
+      await r.enqueue(i % 2 ? LIGHTING : GARDEN, { type: 'test.one-by-one', payload: { i } });
+    const byStatus = async () => {
+      const rows = await database.db.select().from(schema.jobs);
+      const count: Record<string, number> = {};
+      for (const row of rows) count[row.status] = (count[row.status] ?? 0) + 1;
+      return { count, attempted: rows.filter((row) => row.attempts > 0).length };
+    };
+    for (let call = 1; call <= 3; call++) {
+      expect(await r.runNext()).toBe(true);
+      // The job it ran is the only one touched: none is left running, none lost an attempt.
+      expect(await byStatus()).toEqual({ count: { succeeded: call, pending: 40 - call }, attempted: call });
+    }
+    expect(runs).toHaveLength(3);
+  });
+
+  it('take kinds in turn: a mail due behind many queued sweeps runs within a round of claims', async () => {
+    const r = runner();
+    const ran: string[] = [];
+    for (const type of ['test.sweep', 'test.import', 'test.mail']) {
+      r.register(type, async () => {
+        ran.push(type);
+      });
+    }
+    for (let i = 0; i < 30; i++) await r.enqueue(i % 2 ? LIGHTING : GARDEN, { type: 'test.sweep', payload: { i } });
+    await r.enqueue(LIGHTING, { type: 'test.mail', payload: {} });
+    // Three kinds: the mail is claimed within three claims, not after the thirty sweeps before it.
+    for (let i = 0; i < 3; i++) await r.runNext();
+    expect(ran).toContain('test.mail');
+    await r.drain();
+    expect(ran.filter((t) => t === 'test.sweep')).toHaveLength(30);
+  });
+
+  it('run 1,000 due jobs each once, in seconds, with the default lease', async () => {
+    const r = runner({ pollMs: 20 });
+    let runs = 0;
+    r.register('test.many', async () => {
+      runs++;
+    });
+    await database.db.execute(sql`VACUUM ANALYZE jobs`);
+    // As every start: the lanes poll an empty table long enough for its plan to be kept.
+    await r.start();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const t0 = performance.now();
+    await database.db.transaction(async (tx) => {
+      for (let i = 0; i < 1000; i++)
+        await r.enqueue(i % 2 ? LIGHTING : GARDEN, { type: 'test.many', payload: { i } }, { tx });
+    });
+    r.committed();
+    let left = 1000;
+    while (left > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const [row] = await database.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(schema.jobs)
+        .where(sql`status <> 'succeeded' OR attempts <> 1`);
+      left = row?.n ?? 0;
+      // A claim that took more than its job left the rest to their 60 s lease and a second attempt.
+      expect(performance.now() - t0).toBeLessThan(90_000);
+    }
+    expect(runs).toBe(1000);
+    console.log(`1,000 jobs enqueued and run in ${Math.round(performance.now() - t0)} ms`);
+  }, 120_000);
+
   it('stopping puts a running job back without using up an attempt', async () => {
     const r = runner({ stopGraceMs: 10 });
     const inside = gate();
@@ -343,6 +420,60 @@ describe('workers', () => {
     });
     await next.drain();
     expect(resumed).toBe(1);
+  });
+});
+
+describe('finished jobs', () => {
+  it('are deleted once older than the retention, failed ones after four times as long, in batches', async () => {
+    const r = runner({ retentionDays: 7, pruneBatch: 3 });
+    r.register('test.old', async () => null);
+    const ids: Record<string, string> = {};
+    for (const name of [
+      'recentDone',
+      'oldDone',
+      'oldDone2',
+      'oldDone3',
+      'oldDone4',
+      'oldFailed',
+      'veryOldFailed',
+      'pending',
+      'running',
+    ]) {
+      ids[name] = (await r.enqueue(LIGHTING, { type: 'test.old', payload: {} })).id;
+    }
+    const days = (n: number) => new Date(Date.now() - n * 86_400_000);
+    const set = (name: string, values: Partial<typeof schema.jobs.$inferInsert>) =>
+      database.db
+        .update(schema.jobs)
+        .set(values)
+        .where(eq(schema.jobs.jobId, ids[name] as string));
+    await set('recentDone', { status: 'succeeded', finishedAt: days(6) });
+    for (const name of ['oldDone', 'oldDone2', 'oldDone3', 'oldDone4'])
+      await set(name, { status: 'succeeded', finishedAt: days(8) });
+    await set('oldFailed', { status: 'failed', finishedAt: days(20) });
+    await set('veryOldFailed', { status: 'failed', finishedAt: days(29) });
+    // Waiting or running for ever so long is not finished: never pruned.
+    await set('pending', { runAt: days(40), createdAt: days(40) });
+    await set('running', { status: 'running', startedAt: days(40), leaseUntil: new Date(Date.now() + 60_000) });
+
+    expect(await r.prune()).toBe(5);
+    const left = (await database.db.select({ id: schema.jobs.jobId }).from(schema.jobs)).map((row) => row.id);
+    expect(left.sort()).toEqual([ids.recentDone, ids.oldFailed, ids.pending, ids.running].sort());
+    expect(await r.prune()).toBe(0);
+  });
+
+  it('are pruned by the worker loop itself, without anyone calling prune', async () => {
+    const r = runner({ pruneEveryMs: 20 });
+    r.register('test.old', async () => null);
+    const { id } = await r.enqueue(LIGHTING, { type: 'test.old', payload: {} });
+    await database.db
+      .update(schema.jobs)
+      .set({ status: 'succeeded', finishedAt: new Date(Date.now() - 8 * 86_400_000) })
+      .where(eq(schema.jobs.jobId, id));
+    await r.start();
+    const deadline = Date.now() + 5000;
+    while ((await jobRow(id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await jobRow(id)).toBeUndefined();
   });
 });
 
