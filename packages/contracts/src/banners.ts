@@ -43,37 +43,57 @@ const blankAsNull = <T extends z.ZodType<string | null>>(schema: T) =>
     .preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), schema.nullable().optional())
     .transform((v) => v ?? null);
 
-const when = z.iso.datetime({ offset: true, error: 'use a date and time like 2026-05-01T00:00:00Z.' });
-
 /** The id of a banner: made by the server when it is added. */
 export const bannerIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'not a banner id.');
 
+const when = z.iso.datetime({ offset: true, error: 'use a date and time like 2026-05-01T00:00:00Z.' });
+
+/** One banner's fields as the owner edits them (the fields of the banners page and of the API). */
+const bannerFieldsSchema = z.strictObject({
+  /** A picture of the store's media library (POST /api/v1/media/upload). */
+  mediaId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, 'choose or upload a picture.')
+    .nullable()
+    .optional(),
+  altText: z
+    .string({ error: 'describe the picture for people who cannot see it.' })
+    .trim()
+    .min(1, 'describe the picture for people who cannot see it.')
+    .max(250, 'at most 250 characters.'),
+  title: optionalText(120),
+  text: optionalText(300),
+  ctaLabel: optionalText(40),
+  linkUrl: blankAsNull(bannerLinkSchema),
+  startsAt: blankAsNull(when),
+  endsAt: blankAsNull(when),
+});
+const endsAfterStart = {
+  check: (b: { startsAt: string | null; endsAt: string | null }) =>
+    !b.startsAt || !b.endsAt || Date.parse(b.endsAt) > Date.parse(b.startsAt),
+  params: { message: 'must be after the start.', path: ['endsAt'] },
+};
+
 /** One banner as the owner edits it (the fields of the banners page and of the API). */
-export const bannerInputSchema = z
-  .strictObject({
-    /** A picture of the store's media library (POST /api/v1/media/upload). */
-    mediaId: z
-      .string()
-      .regex(/^[0-9a-f]{32}$/, 'choose or upload a picture.')
-      .nullable()
-      .optional(),
-    altText: z
-      .string({ error: 'describe the picture for people who cannot see it.' })
-      .trim()
-      .min(1, 'describe the picture for people who cannot see it.')
-      .max(250, 'at most 250 characters.'),
-    title: optionalText(120),
-    text: optionalText(300),
-    ctaLabel: optionalText(40),
-    linkUrl: blankAsNull(bannerLinkSchema),
-    startsAt: blankAsNull(when),
-    endsAt: blankAsNull(when),
-  })
-  .refine((b) => !b.startsAt || !b.endsAt || Date.parse(b.endsAt) > Date.parse(b.startsAt), {
-    message: 'must be after the start.',
-    path: ['endsAt'],
-  });
+export const bannerInputSchema = bannerFieldsSchema.refine(endsAfterStart.check, endsAfterStart.params);
 export type BannerInput = z.input<typeof bannerInputSchema>;
+
+/**
+ * One banner as a write takes it (issue 30 point 6): the input, plus what the draft read answers
+ * besides it, so a banner read can be sent back as it is. `bannerId` and `imageUrl` are read-only
+ * (taken when as read, else a 400 naming them); the picture changes with `mediaId`.
+ */
+export const bannerWriteSchema = bannerFieldsSchema
+  .extend({ bannerId: bannerIdSchema.optional(), imageUrl: z.string().max(1000).optional() })
+  .refine(endsAfterStart.check, endsAfterStart.params);
+
+/**
+ * PUT /api/v1/product/banner/update/{id}: a patch of one banner, so every field is optional (fields
+ * left out keep their values; the server checks the banner whole).
+ */
+export const bannerPatchSchema = bannerFieldsSchema
+  .partial()
+  .extend({ bannerId: bannerIdSchema.optional(), imageUrl: z.string().max(1000).optional() });
 
 /**
  * One banner of the draft (and of each published version): the input plus its id and the picture's
@@ -107,11 +127,14 @@ export const bannersDraftSchema = z
   .max(BANNERS_MAX, `at most ${BANNERS_MAX} banners.`)
   .refine((list) => new Set(list.map((b) => b.bannerId)).size === list.length, 'each banner id only once.');
 
-/** PUT /api/v1/product/banner/draft: the whole list (new banners without an id get one). */
-export const bannersDraftBodySchema = z.object({
-  banners: z
-    .array(z.intersection(bannerInputSchema, z.object({ bannerId: bannerIdSchema.optional() })))
-    .max(BANNERS_MAX, `at most ${BANNERS_MAX} banners.`),
+/**
+ * PUT /api/v1/product/banner/draft: the whole list (new banners without an id get one). What the
+ * draft read answers is taken as it is: its productStoreId and isDraft are read-only.
+ */
+export const bannersDraftBodySchema = z.strictObject({
+  productStoreId: z.string().max(60).optional(),
+  isDraft: z.boolean().optional(),
+  banners: z.array(bannerWriteSchema).max(BANNERS_MAX, `at most ${BANNERS_MAX} banners.`),
 });
 
 /** POST /api/v1/product/banner/reorder: every banner id of the draft, in the new order. */

@@ -1,12 +1,14 @@
 import {
   bannerIdParamsSchema,
   bannerInputSchema,
+  bannerPatchSchema,
   bannersDraftBodySchema,
   bannersReorderSchema,
   bannersStoreQuerySchema,
   bannersWorkingSchema,
   dataEnvelope,
 } from '@app/contracts';
+import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
@@ -24,6 +26,18 @@ const DRAFT_NOTE =
 export async function bannersRoutes(app: App, { banners }: { banners: BannersService }) {
   const working = { 200: dataEnvelope(bannersWorkingSchema), ...changeErrors };
   const noStore = { 'cache-control': 'private, no-store' };
+  // Who asks (onRequest), the store and the banner are checked before the body is read: another
+  // store's owner gets 401/403/404 whatever the body (issue 30 point 6).
+  const targetFirst = async (req: FastifyRequest, _reply: FastifyReply, payload: RequestPayload) => {
+    const { productStoreId } = (req.query ?? {}) as { productStoreId?: unknown };
+    const { id } = (req.params ?? {}) as { id?: unknown };
+    await banners.assertTarget(
+      req.ctx,
+      typeof productStoreId === 'string' ? productStoreId : undefined,
+      typeof id === 'string' ? id : undefined,
+    );
+    return payload;
+  };
 
   app.get(
     '/api/v1/product/banner/draft',
@@ -46,10 +60,15 @@ export async function bannersRoutes(app: App, { banners }: { banners: BannersSer
     '/api/v1/product/banner/draft',
     {
       config: { permission: 'settings' },
+      preParsing: targetFirst,
       schema: {
         tags: ['store'],
         summary: 'Replace the banners draft with this ordered list (banners without a bannerId are new)',
-        description: DRAFT_NOTE,
+        description:
+          'A full replace of the list. What `GET /api/v1/product/banner/draft` answers can be sent back as it is ' +
+          "(productStoreId, isDraft and each banner's imageUrl are read-only: taken when as read, else a 400 " +
+          'naming them); a list equal to the working one saves nothing and answers it as it stands. ' +
+          DRAFT_NOTE,
         querystring: bannersStoreQuerySchema,
         body: bannersDraftBodySchema,
         response: working,
@@ -57,7 +76,8 @@ export async function bannersRoutes(app: App, { banners }: { banners: BannersSer
     },
     async (req, reply) => {
       reply.headers(noStore);
-      return { data: await banners.replace(req.ctx, req.body.banners, req.query.productStoreId) };
+      const { banners: list, ...readOnly } = req.body;
+      return { data: await banners.replace(req.ctx, list, req.query.productStoreId, readOnly) };
     },
   );
 
@@ -87,13 +107,17 @@ export async function bannersRoutes(app: App, { banners }: { banners: BannersSer
     '/api/v1/product/banner/update/:id',
     {
       config: { permission: 'settings' },
+      preParsing: targetFirst,
       schema: {
         tags: ['store'],
         summary: 'Change one banner of the banners draft (without mediaId it keeps its picture)',
-        description: DRAFT_NOTE,
+        description:
+          'A patch: fields left out keep their values. A banner as the draft read lists it can be sent back as ' +
+          'it is (bannerId and imageUrl are read-only); a write that changes nothing saves nothing. ' +
+          DRAFT_NOTE,
         params: bannerIdParamsSchema,
         querystring: bannersStoreQuerySchema,
-        body: bannerInputSchema,
+        body: bannerPatchSchema,
         response: working,
       },
     },

@@ -6,6 +6,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { absoluteMediaUrl } from '../../lib/urls';
+import { isPlainObject, ownMediaPath, takeReadOnly, unchanged } from '../../lib/write-back';
 import { storeIdFor } from '../../plugins/tenancy';
 import type { DraftsService } from '../drafts/index';
 import type { MediaService } from '../media/index';
@@ -115,9 +116,48 @@ export function createBannersService(db: Db, deps: BannersDeps) {
     };
   }
 
+  /**
+   * Saves the list as the draft, unless it is the working list already: writing back what was read
+   * saves nothing, audits nothing, and answers the working list as it stands (issue 30 point 6).
+   */
   async function save(ctx: RequestContext, storeId: string, list: BannerItem[]): Promise<BannersWorking> {
+    const current = await workingList(ctx, storeId);
+    if (unchanged(list, current.list))
+      return { productStoreId: storeId, banners: current.list, isDraft: current.isDraft };
     await drafts.save(ctx, bannersKind, storeId, list);
     return { productStoreId: storeId, banners: list, isDraft: true };
+  }
+
+  /**
+   * A banner as a read answers it, back to an input (issue 30 point 6): `bannerId` and `imageUrl`
+   * are read-only, taken when they are the banner's as read (the picture changes with mediaId),
+   * refused naming the field otherwise. Other keys are left for the input's schema to judge.
+   */
+  function takeBannerReadOnly(ctx: RequestContext, raw: unknown, existing: BannerItem | undefined, prefix = '') {
+    if (!isPlainObject(raw)) return raw;
+    const out: Record<string, unknown> = { ...raw };
+    for (const field of ['bannerId', 'imageUrl'] as const) {
+      if (!(field in out)) continue;
+      const sent = field === 'imageUrl' ? ownMediaPath(ctx, out[field]) : out[field];
+      if (!existing || sent !== existing[field]) {
+        const err = AppError.field(
+          400,
+          'VALIDATION_FAILED',
+          `${prefix}${field}`,
+          'is read-only: send it as read, or leave it out',
+        );
+        if (prefix) delete err.field;
+        throw err;
+      }
+      delete out[field];
+    }
+    return out;
+  }
+
+  /** The input fields of a banner of the draft: what a patch is laid over. */
+  function inputOf(item: BannerItem) {
+    const { bannerId: _id, imageUrl: _url, ...input } = item;
+    return input;
   }
 
   function indexOf(list: BannerItem[], bannerId: string) {
@@ -136,6 +176,15 @@ export function createBannersService(db: Db, deps: BannersDeps) {
       return { productStoreId: storeId, banners: list, isDraft };
     },
 
+    /**
+     * 404 unless the store (and the banner, when named) is this site's: the writes ask before the
+     * body is read, so another store's owner learns nothing from a body's errors.
+     */
+    async assertTarget(ctx: RequestContext, requestedStore?: string | null, bannerId?: string) {
+      const storeId = await storeOf(ctx, requestedStore);
+      if (bannerId !== undefined) indexOf((await workingList(ctx, storeId)).list, bannerId);
+    },
+
     /** Adds a banner at the end of the draft. */
     async add(ctx: RequestContext, input: unknown, requestedStore?: string | null) {
       const storeId = await storeOf(ctx, requestedStore);
@@ -148,12 +197,20 @@ export function createBannersService(db: Db, deps: BannersDeps) {
       return { bannerId: item.bannerId, working };
     },
 
-    /** Changes one banner of the draft; a picture not given keeps the one it had. 404 for an unknown id. */
+    /**
+     * Changes one banner of the draft: a patch, fields left out keep their values (a picture not
+     * given keeps the one it had). 404 for an unknown id.
+     */
     async update(ctx: RequestContext, bannerId: string, input: unknown, requestedStore?: string | null) {
       const storeId = await storeOf(ctx, requestedStore);
       const { list } = await workingList(ctx, storeId);
       const i = indexOf(list, bannerId);
-      const item = await toItem(ctx, input, list[i]);
+      const existing = list[i] as BannerItem;
+      const patch = takeBannerReadOnly(ctx, input, existing);
+      const given = isPlainObject(patch)
+        ? Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
+        : patch;
+      const item = await toItem(ctx, isPlainObject(given) ? { ...inputOf(existing), ...given } : given, existing);
       return save(
         ctx,
         storeId,
@@ -197,17 +254,27 @@ export function createBannersService(db: Db, deps: BannersDeps) {
       return save(ctx, storeId, next);
     },
 
-    /** Replaces the whole draft (API clients): banners without an id are new. */
-    async replace(ctx: RequestContext, inputs: unknown[], requestedStore?: string | null) {
+    /**
+     * Replaces the whole draft (API clients): banners without an id are new. The draft read's
+     * productStoreId and isDraft may come along, as read.
+     */
+    async replace(
+      ctx: RequestContext,
+      inputs: unknown[],
+      requestedStore?: string | null,
+      readOnly: { productStoreId?: string; isDraft?: boolean } = {},
+    ) {
       const storeId = await storeOf(ctx, requestedStore);
-      const { list } = await workingList(ctx, storeId);
+      const { list, isDraft } = await workingList(ctx, storeId);
+      takeReadOnly(readOnly, { productStoreId: storeId, isDraft }, ['productStoreId', 'isDraft']);
       const byId = new Map(list.map((x) => [x.bannerId, x]));
       const items: BannerItem[] = [];
       for (const [i, raw] of inputs.entries()) {
         const id = (raw as { bannerId?: unknown } | null)?.bannerId;
         const existing = typeof id === 'string' ? byId.get(id) : undefined;
         if (typeof id === 'string' && !existing) throw AppError.notFound(`banners.${i}.bannerId: no such banner.`);
-        items.push(await toItem(ctx, raw, existing, `banners.${i}.`));
+        const prefix = `banners.${i}.`;
+        items.push(await toItem(ctx, takeBannerReadOnly(ctx, raw, existing, prefix), existing, prefix));
       }
       return save(ctx, storeId, items);
     },
