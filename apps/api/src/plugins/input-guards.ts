@@ -24,6 +24,23 @@ function refuse(reply: FastifyReply) {
   return sendError(reply, 400, 'VALIDATION_FAILED', CONTROL_CHARACTER_MESSAGE);
 }
 
+/** Room for a multipart form's boundaries, part headers and small fields beside its file. */
+const FORM_ROOM_BYTES = 64 * 1024;
+
+/**
+ * The largest body a route reads: its own `maxBodyBytes`; for a multipart upload, its file limit
+ * (`multipartOptions.limits.fileSize`) and room for the form; else its body limit.
+ */
+function bodyMax(req: FastifyRequest): number {
+  const config = req.routeOptions.config as
+    | { maxBodyBytes?: number; multipartOptions?: { limits?: { fileSize?: number } } }
+    | undefined;
+  if (config?.maxBodyBytes) return config.maxBodyBytes;
+  const fileSize = config?.multipartOptions?.limits?.fileSize;
+  if (fileSize) return fileSize + FORM_ROOM_BYTES;
+  return req.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES;
+}
+
 /**
  * One check for every text that enters the API: the address (path and query) and the
  * parsed body (JSON, form fields) before any schema. A schema written tomorrow cannot forget it.
@@ -35,7 +52,7 @@ async function inputGuards(app: FastifyInstance) {
     // Multipart and streamed uploads are read by parsers that count bytes only as they come: a
     // client declaring 50 MB would be read to the end before hearing 413. Its length is known now.
     const declared = Number(req.headers['content-length'] ?? 0);
-    const max = req.routeOptions.config?.maxBodyBytes ?? req.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES;
+    const max = bodyMax(req);
     if (declared > max) {
       reply.header('connection', 'close');
       const message =

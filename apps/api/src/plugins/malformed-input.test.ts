@@ -260,6 +260,26 @@ describe('an upload declared over the limit', () => {
     expect(r.status).toBe(413);
   });
 
+  it('an upload within its own limit is read, though over the 1 MiB of JSON bodies', async () => {
+    const boundary = '----sfupload';
+    const file = Buffer.alloc(2 * 1024 * 1024, 7);
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\n` +
+          'Content-Type: image/jpeg\r\n\r\n',
+      ),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    for (const url of ['/api/v1/media/upload', '/skulocity/api/v1/catalog/products/images/upload']) {
+      const res = await asOwner('POST', url, payload as unknown as string, {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      });
+      // Not a picture: the content is judged (415), so the size was not refused first.
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(415);
+    }
+  });
+
   it('product import answers 413 before the body is read', async () => {
     const r = await declaredTooLarge('/skulocity/api/v1/catalog/products/import?fileName=a.csv', 'text/csv');
     expect(r.status).toBe(413);

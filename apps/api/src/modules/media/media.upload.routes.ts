@@ -22,8 +22,6 @@ export async function mediaUploadRoutes(app: App, { media }: { media: MediaServi
         permission: 'settings',
         // sharp's work is bounded per store (decision 024): one store's uploads cannot take every thread.
         costly: 'upload',
-        // The picture and its alt text, with room for the form's boundaries and part headers.
-        maxBodyBytes: MEDIA_UPLOAD_MAX_BYTES + 64 * 1024,
         multipartOptions: {
           // One byte over the limit is read so the service can tell "too large" in its own words.
           limits: { files: 1, fileSize: MEDIA_UPLOAD_MAX_BYTES + 1, fields: 4, parts: 5 },
