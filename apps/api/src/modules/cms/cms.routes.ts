@@ -74,9 +74,22 @@ export async function cmsRoutes(app: App, { cms, tenants, cache }: Deps) {
     '/api/v1/cms/update/:id',
     {
       config: { permission: 'settings' },
+      // Who asks (onRequest) and the page are checked before the body is read: another store's
+      // page is a 404 whatever the body. The patch is laid over the working page, then validated whole.
+      preParsing: async (req, _reply, payload) => {
+        await cms.assertPage(req.ctx, (req.params as { id: string }).id);
+        return payload;
+      },
+      preValidation: async (req) => {
+        req.body = (await cms.updateBody(req.ctx, (req.params as { id: string }).id, req.body)) as typeof req.body;
+      },
       schema: {
         tags: ['cms'],
         summary: "Save changes to a page as its draft; shoppers keep the published page until it's published",
+        description:
+          'A patch: fields left out keep their values. What `GET /api/v1/cms/fetch` answers for the page can be ' +
+          'sent back as it is (id, productStoreId, status and updatedAt are read-only: taken when as read, else a ' +
+          '400 naming them). A write that changes nothing saves nothing and answers the page as it stands.',
         params: cmsPageIdSchema,
         body: cmsPageInputSchema,
         response: { 200: dataEnvelope(cmsSavedSchema), ...changeErrors },
