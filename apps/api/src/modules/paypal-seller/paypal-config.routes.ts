@@ -66,11 +66,17 @@ export async function paypalConfigRoutes(app: App, { paypalConfig }: { paypalCon
     `${BASE}/updatePaypalConfig`,
     {
       config: { permission: 'payments' },
+      // What the read answers can be written back (its read-only fields as read, the secret's mask).
+      preValidation: async (req) => {
+        req.body = (await paypalConfig.writeBackBody(req.ctx, req.body)) as typeof req.body;
+      },
       schema: {
         tags,
         summary: "Changes the store's PayPal settings",
         description:
-          'Only the fields given change. ownApp: null removes the own app; ownApp without clientSecret keeps the ' +
+          'A patch: only the fields given change; a write that changes nothing writes nothing (no audit entry). ' +
+          'The read may be sent back: mode, merchantId and updatedAt are read-only (taken as read, else 400 naming ' +
+          'the field); ownApp as read (clientSecretSet, the masked clientSecret) keeps the stored secret. ownApp: null removes the own app; ownApp without clientSecret keeps the ' +
           'stored secret. A new or changed own app is checked with PayPal (an access token) before it is saved: ' +
           '422 naming ownApp.clientSecret when PayPal refuses it, 502 when PayPal cannot be reached; nothing is ' +
           'saved either way.',

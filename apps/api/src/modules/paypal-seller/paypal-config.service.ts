@@ -6,6 +6,7 @@ import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { SECRET_MASK, type SecretBox } from '../../lib/secret-box';
+import { isPlainObject, takeReadOnly } from '../../lib/write-back';
 import { type AuditService, secret } from '../audit/index';
 import { ownSecretContext, paypalBaseUrlFor } from './payment-accounts';
 
@@ -139,12 +140,47 @@ export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
     },
 
     /**
+     * The update's body with what the read answers taken back (issue 30 point 6): mode, merchantId
+     * and updatedAt when equal to the read (else a 400 naming them), and the read's ownApp with its
+     * `clientSecretSet` and masked `clientSecret`: the mask is not a secret, so the stored one is kept.
+     */
+    async writeBackBody(ctx: RequestContext, body: unknown): Promise<unknown> {
+      requireAccess(ctx, 'payments');
+      if (!isPlainObject(body)) return body;
+      const current = await view(ctx.tenantId, await readRow(ctx.tenantId));
+      const out = takeReadOnly(body, current, ['mode', 'merchantId', 'updatedAt']);
+      if (isPlainObject(out.ownApp)) {
+        const { clientSecretSet, ...app } = out.ownApp;
+        if (clientSecretSet !== undefined && clientSecretSet !== true) {
+          throw AppError.field(
+            400,
+            'VALIDATION_FAILED',
+            'ownApp.clientSecretSet',
+            'is read-only: send it as read, or leave it out',
+          );
+        }
+        if (app.clientSecret === SECRET_MASK) delete app.clientSecret;
+        out.ownApp = app;
+      }
+      return out;
+    },
+
+    /**
      * Writes what the update names and keeps the rest. An own app (new, or with another client id,
      * secret or environment) is checked with PayPal first: a refused or unchecked app saves nothing.
      */
     async update(ctx: RequestContext, input: PaypalConfigUpdate): Promise<PaypalConfig> {
       requireAccess(ctx, 'payments');
       const current = await readRow(ctx.tenantId);
+      // A store without settings that is sent its defaults (its read written back) gets no row.
+      if (
+        !current &&
+        (input.enabled ?? true) &&
+        (input.environment ?? deps.defaultEnvironment) === deps.defaultEnvironment &&
+        !input.ownApp
+      ) {
+        return view(ctx.tenantId, current);
+      }
       const environment = input.environment ?? (current?.environment as Environment | undefined);
       const env: Environment = environment ?? deps.defaultEnvironment;
 

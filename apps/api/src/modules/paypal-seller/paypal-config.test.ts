@@ -554,3 +554,50 @@ describe('checkPayPalCredentials', () => {
     expect(await checkPayPalCredentials('http://127.0.0.1:9', OWN_ID, OWN_SECRET)).toBe('unreachable');
   });
 });
+
+describe('PP_CONFIG: read, then write back (issue 30 point 6)', () => {
+  const readConfig = async () => (await call('GET', GET)).json().data;
+
+  it('the read written back unchanged is taken and changes nothing, with or without an own app', async () => {
+    for (const withApp of [false, true]) {
+      if (withApp) await setOwnApp();
+      const read = await readConfig();
+      const stored = await row();
+      const entries = (await auditEntries()).length;
+      paypal.requests.length = 0;
+      changed.length = 0;
+      const res = await call('POST', UPDATE, { body: read });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toEqual(read);
+      expect(await auditEntries()).toHaveLength(entries);
+      expect(changed).toEqual([]);
+      // The mask is not a secret: the stored one is kept, and PayPal is not asked again.
+      expect((await row())?.ownClientSecretSealed).toBe(stored?.ownClientSecretSealed ?? undefined);
+      expect(tokenCalls()).toHaveLength(0);
+    }
+  });
+
+  it('the read with one field changed changes only that field', async () => {
+    await setOwnApp();
+    const read = await readConfig();
+    const res = await call('POST', UPDATE, { body: { ...read, enabled: false } });
+    expect(res.statusCode, res.body).toBe(200);
+    const [entry] = await auditEntries();
+    expect(entry?.changes).toEqual({ enabled: { before: true, after: false } });
+    expect({ ...(await readConfig()), updatedAt: read.updatedAt }).toEqual({ ...read, enabled: false });
+  });
+
+  it('a read-only field sent different is refused, naming it; an unknown field too', async () => {
+    const read = await readConfig();
+    for (const [field, value] of [
+      ['mode', 'own_app'],
+      ['merchantId', 'SOMEONE-ELSE'],
+      ['updatedAt', '2020-01-01T00:00:00.000Z'],
+      ['colour', 'blue'],
+    ] as const) {
+      const res = await call('POST', UPDATE, { body: { ...read, [field]: value } });
+      expect(res.statusCode, `${field}: ${res.body}`).toBe(400);
+      expect(res.json().message, field).toContain(field);
+    }
+  });
+});

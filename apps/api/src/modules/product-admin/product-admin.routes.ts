@@ -66,10 +66,26 @@ export async function productAdminRoutes(app: App, { productAdmin }: { productAd
     `${BASE}/:productId`,
     {
       config: { permission: 'catalog' },
+      // Another store's product is 404 whatever the body (who may act comes before what is sent).
+      preParsing: async (req, _reply, payload) => {
+        await productAdmin.assertProduct(req.ctx, (req.params as { productId: string }).productId);
+        return payload;
+      },
+      // What the read answers can be written back: its flat shape becomes a patch of the write's.
+      preValidation: async (req) => {
+        const { productId } = req.params as { productId: string };
+        req.body = (await productAdmin.writeBackBody(req.ctx, productId, req.body)) as typeof req.body;
+      },
       schema: {
         tags: ['catalog'],
         summary: 'Updates a product; lists that are absent (images, features, options, related) stay as they are',
-        description: `${WHO} A changed slug keeps the old address as a redirect. initialStock is ignored (stock changes through the inventory).`,
+        description:
+          `${WHO} Two shapes. The editor's: \`fields\` replaces the product's own fields whole (a field left out of it ` +
+          "is cleared or defaulted), lists left out stay as they are. The read's (the `data` of the GET, flat): a patch, " +
+          'fields left out keep their values; images, options and `related` as read; productId, productType, ' +
+          'stockQuantity, contents, hasOrders and updatedAt are read-only (taken as read, else 400 naming the field). ' +
+          'A write that changes nothing writes nothing (no audit entry, updatedAt kept). ' +
+          'A changed slug keeps the old address as a redirect. initialStock is ignored (stock changes through the inventory).',
         params: productIdParamsSchema,
         body: productEditorInputSchema,
         response: { 200: dataEnvelope(productEditorViewSchema), ...changeErrors, ...notFound },

@@ -13,6 +13,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { isPlainObject, takeReadOnly, unchanged } from '../../lib/write-back';
 import type { AuditService } from '../audit/index';
 import { changeStock } from '../inventory/index';
 import type { MediaService, MediaStorage } from '../media/index';
@@ -34,6 +35,78 @@ export interface ProductAdminDeps {
   media: MediaService;
   storage: MediaStorage;
 }
+
+/** The read's own fields that the write's `fields` takes (the flat read written back, issue 30 point 6). */
+const VIEW_FIELDS = [
+  'productName',
+  'slug',
+  'sku',
+  'brandName',
+  'shortDescription',
+  'description',
+  'listPrice',
+  'salePrice',
+  'currencyUomId',
+  'status',
+  'weightGrams',
+  'seoTitle',
+  'seoDescription',
+  'categoryIds',
+] as const;
+/** Fields the read answers that no write changes: taken back as read, refused when different. */
+const VIEW_READ_ONLY = ['productId', 'productType', 'stockQuantity', 'contents', 'hasOrders', 'updatedAt'] as const;
+
+/** Thrown inside the save's transaction when it changed nothing: the transaction rolls back. */
+class NothingChanged extends Error {
+  constructor(readonly view: ProductEditorView) {
+    super('nothing changed');
+  }
+}
+/** A picture as read ({mediaId, url, altText, width, height}) as written: its url and size are the media's. */
+function readImage(i: Record<string, unknown>) {
+  const { url: _url, width: _width, height: _height, ...rest } = i;
+  return rest;
+}
+/** An option as read: its ids follow position (the write numbers them), so they are dropped. */
+function readOption(o: Record<string, unknown>) {
+  const { optionId: _optionId, ...rest } = o;
+  const choices = Array.isArray(rest.choices)
+    ? rest.choices.map((c) => {
+        if (!isPlainObject(c)) return c;
+        const { choiceId: _choiceId, ...choice } = c;
+        return choice;
+      })
+    : rest.choices;
+  return { ...rest, choices };
+}
+/**
+ * The input without the lists equal to what the product has: those are not rewritten, so an option
+ * seeded or imported with its own ids keeps them (carts name them) when the read is written back.
+ */
+function keepUnchangedLists(input: ProductEditorInput, v: ProductEditorView): ProductEditorInput {
+  const out = { ...input };
+  const images = (list: { mediaId: string; altText?: string | null }[]) =>
+    list.map((i) => ({ mediaId: i.mediaId, altText: i.altText?.trim() || null }));
+  if (out.images && unchanged(images(out.images), images(v.images))) delete out.images;
+  if (out.features && unchanged(out.features, v.features)) delete out.features;
+  const options = (list: ProductEditorView['options'] | NonNullable<ProductEditorInput['options']>) =>
+    list.map((o) => {
+      const defaults = o.choices.some((c) => c.isDefault);
+      return {
+        optionName: o.optionName,
+        choices: o.choices.map((c, k) => ({
+          label: c.label,
+          priceDelta: c.priceDelta,
+          isDefault: defaults ? !!c.isDefault : k === 0,
+        })),
+      };
+    });
+  if (out.options && unchanged(options(out.options), options(v.options))) delete out.options;
+  const related = v.related.map((r) => r.productId);
+  if (out.relatedProductIds && unchanged([...new Set(out.relatedProductIds)], related)) delete out.relatedProductIds;
+  return out;
+}
+const withoutStamp = (v: ProductEditorView | null) => (v ? { ...v, updatedAt: '' } : null);
 
 /** A refusal of writeProduct as the API answers it: the field named, 409 for a taken slug or SKU. */
 function writeError(e: ProductWriteError): AppError {
@@ -293,6 +366,43 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
     }
   }
 
+  async function saveInTx(ctx: RequestContext, productId: string | null, input: ProductEditorInput) {
+    const id = await events.transaction(async (tx) => {
+      const before = productId ? await loadView(tx, ctx, productId) : null;
+      if (productId && !before) throw AppError.notFound('This product does not exist.');
+      const written = await writeProduct(
+        tx,
+        ctx,
+        { audit },
+        { productId: productId ?? undefined, fields: input.fields },
+      );
+      if (!written.ok) throw writeError(written);
+      await writeExtras(tx, ctx, written.productId, before ? keepUnchangedLists(input, before) : input);
+      const after = await loadView(tx, ctx, written.productId);
+      // The row (isFeatured too) and categories say `changed`; the lists and type, the view.
+      if (before && !written.changed && unchanged(withoutStamp(before), withoutStamp(after))) {
+        throw new NothingChanged(before);
+      }
+      await audit.record(tx, ctx, {
+        entity: 'product',
+        entityId: written.productId,
+        action: 'update-details',
+        before: extrasOf(before),
+        after: extrasOf(after),
+      });
+      if (written.created && input.initialStock) {
+        const moved = await changeStock(tx, ctx, [
+          { productId: written.productId, reason: 'RECEIVED', delta: input.initialStock, note: 'First stock' },
+        ]);
+        if (!moved.ok) throw new Error(`first stock of a new product failed: ${moved.code}`);
+        events.emitAfterCommit(tx, 'stock.changed', { tenantId: ctx.tenantId, productIds: [written.productId] });
+      }
+      events.emitAfterCommit(tx, 'catalog.changed', { tenantId: ctx.tenantId, productIds: [written.productId] });
+      return written.productId;
+    });
+    return (await loadView(db, ctx, id)) as ProductEditorView;
+  }
+
   return {
     /** The product as the editor shows it; null when it is not this store's. */
     async view(ctx: RequestContext, productId: string): Promise<ProductEditorView | null> {
@@ -341,39 +451,58 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
       return new Map(rows.map((r) => [r.sku, r.id]));
     },
 
-    /** Creates (no productId) or updates a product with everything the editor writes. */
+    /** 404 before the body is judged: who may act on a product comes first (issue 30 point 6). */
+    async assertProduct(ctx: RequestContext, productId: string): Promise<void> {
+      requireAccess(ctx, 'catalog');
+      const [hit] = await db
+        .select({ one: sql<number>`1` })
+        .from(p)
+        .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, productId)));
+      if (!hit) throw AppError.notFound('This product does not exist.');
+    },
+
+    /**
+     * The update's body in the write's shape. The editor's shape (`fields` and the lists) is taken as
+     * it is. The read's flat shape (GET's `data`) is a patch: the fields it names over the product's
+     * current ones; images, options and related products as read (their urls, sizes, ids and names
+     * are the read's, dropped); read-only fields taken when equal to the read, else a 400 naming them.
+     * Unknown fields stay at the top, where the strict schema refuses them.
+     */
+    async writeBackBody(ctx: RequestContext, productId: string, body: unknown): Promise<unknown> {
+      if (!isPlainObject(body) || 'fields' in body) return body;
+      const current = await loadView(db, ctx, productId);
+      if (!current) throw AppError.notFound('This product does not exist.');
+      const rest = takeReadOnly(body, current as unknown as Record<string, unknown>, VIEW_READ_ONLY);
+      const fields: Record<string, unknown> = {};
+      for (const k of VIEW_FIELDS) fields[k] = k in rest ? rest[k] : current[k];
+      const out: Record<string, unknown> = { fields };
+      for (const [k, v] of Object.entries(rest)) {
+        if ((VIEW_FIELDS as readonly string[]).includes(k)) continue;
+        if (k === 'isFeatured') fields.isFeatured = v;
+        else if (k === 'images' && Array.isArray(v)) {
+          out.images = v.map((i) => (isPlainObject(i) ? readImage(i) : i));
+        } else if (k === 'options' && Array.isArray(v)) {
+          out.options = v.map((o) => (isPlainObject(o) ? readOption(o) : o));
+        } else if (k === 'related' && Array.isArray(v)) {
+          out.relatedProductIds = v.map((r) => (isPlainObject(r) ? r.productId : r));
+        } else out[k] = v;
+      }
+      return out;
+    },
+
+    /**
+     * Creates (no productId) or updates a product with everything the editor writes. An update that
+     * changes nothing writes nothing: no row, no updated_at, no audit entry, no event (its
+     * transaction is rolled back) and answers the product as it is.
+     */
     async save(ctx: RequestContext, productId: string | null, input: ProductEditorInput): Promise<ProductEditorView> {
       requireAccess(ctx, 'catalog');
-      const id = await events.transaction(async (tx) => {
-        const before = productId ? await loadView(tx, ctx, productId) : null;
-        if (productId && !before) throw AppError.notFound('This product does not exist.');
-        const written = await writeProduct(
-          tx,
-          ctx,
-          { audit },
-          { productId: productId ?? undefined, fields: input.fields },
-        );
-        if (!written.ok) throw writeError(written);
-        await writeExtras(tx, ctx, written.productId, input);
-        const after = await loadView(tx, ctx, written.productId);
-        await audit.record(tx, ctx, {
-          entity: 'product',
-          entityId: written.productId,
-          action: 'update-details',
-          before: extrasOf(before),
-          after: extrasOf(after),
-        });
-        if (written.created && input.initialStock) {
-          const moved = await changeStock(tx, ctx, [
-            { productId: written.productId, reason: 'RECEIVED', delta: input.initialStock, note: 'First stock' },
-          ]);
-          if (!moved.ok) throw new Error(`first stock of a new product failed: ${moved.code}`);
-          events.emitAfterCommit(tx, 'stock.changed', { tenantId: ctx.tenantId, productIds: [written.productId] });
-        }
-        events.emitAfterCommit(tx, 'catalog.changed', { tenantId: ctx.tenantId, productIds: [written.productId] });
-        return written.productId;
-      });
-      return (await loadView(db, ctx, id)) as ProductEditorView;
+      try {
+        return await saveInTx(ctx, productId, input);
+      } catch (e) {
+        if (e instanceof NothingChanged) return e.view;
+        throw e;
+      }
     },
 
     /**
