@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiClient, okData } from '../../test/api-client';
 import { createTestApp, signIn, type TestApp } from '../../test/harness';
 import type { MailMessage } from '../mail/index';
 import { TEST_CARDS } from '../payments/index';
@@ -55,7 +56,7 @@ const shipTo = {
   stateProvinceGeoId: 'US_CA',
 };
 const card = {
-  method: 'card',
+  method: 'card' as const,
   cardNumber: TEST_CARDS.success,
   cvc: '123',
   expMonth: 12,
@@ -79,6 +80,8 @@ const place = (headers: Record<string, string>, payload: object, key: string | n
     headers: { host: LIGHTING, ...(key ? { 'idempotency-key': key } : {}), ...headers },
     payload,
   });
+/** Checkout as a client generated from the OpenAPI document calls it (decision 076). */
+const api = (headers: Record<string, string> = {}, host = LIGHTING) => apiClient(t.app, { host, headers });
 const stock = async () =>
   (await t.database.db.select().from(schema.products).where(eq(schema.products.productId, product.productId)))[0]
     ?.stockQuantity;
@@ -86,33 +89,26 @@ const stock = async () =>
 describe('checkout options', () => {
   it('lists the methods that ship to the destination with their rates, and totals with tax', async () => {
     const cookie = await guestCart(1);
-    const us = await t.app.inject({
-      method: 'GET',
-      url: `${B}/public/ecommerce/checkout/checkoutoptions?countryGeoId=USA&stateProvinceGeoId=US_CA`,
-      headers: { host: LIGHTING, cookie },
-    });
-    const d = us.json().data;
-    expect(d.shippingMethods.map((m: { methodId: string }) => m.methodId)).toEqual(['STANDARD', 'EXPRESS']);
+    const options = (query: { countryGeoId: string; stateProvinceGeoId?: string }) =>
+      okData(api({ cookie }).GET('/skulocity/api/v1/public/ecommerce/checkout/checkoutoptions', { params: { query } }));
+    const { data: d } = await options({ countryGeoId: 'USA', stateProvinceGeoId: 'US_CA' });
+    expect(d.shippingMethods.map((m) => m.methodId)).toEqual(['STANDARD', 'EXPRESS']);
     expect(d.quote.taxLabel).toBe('CA sales tax');
     expect(d.quote.total).toBe(d.quote.subtotal - d.quote.discount + d.quote.shipping + d.quote.tax);
-    const uk = await t.app.inject({
-      method: 'GET',
-      url: `${B}/public/ecommerce/checkout/checkoutoptions?countryGeoId=GBR`,
-      headers: { host: LIGHTING, cookie },
-    });
-    expect(uk.json().data.shippingMethods.map((m: { methodId: string }) => m.methodId)).toEqual(['INTERNATIONAL']);
+    const uk = await options({ countryGeoId: 'GBR' });
+    expect(uk.data.shippingMethods.map((m) => m.methodId)).toEqual(['INTERNATIONAL']);
   });
 });
 
 describe('placing an order', () => {
   it('a guest pays by card: the order is paid, stock taken, cart emptied, totals from the server', async () => {
     const cookie = await guestCart(2);
-    const res = await place(
-      { cookie },
-      { email: 'grace@example.com', shipTo, shippingMethodId: 'STANDARD', payment: card },
+    const { data: order } = await okData(
+      api({ cookie }).POST('/skulocity/api/v1/ecommerce/checkout/processorder', {
+        params: { header: { 'idempotency-key': randomUUID() } },
+        body: { email: 'grace@example.com', shipTo, shippingMethodId: 'STANDARD', payment: card },
+      }),
     );
-    expect(res.statusCode).toBe(200);
-    const order = res.json().data;
     expect(order).toMatchObject({ status: 'paid', email: 'grace@example.com', payment: 'Visa •••• 4242' });
     expect(order.subtotal).toBe(product.price * 2);
     expect(order.total).toBe(order.subtotal - order.discount + order.shipping + order.tax);
@@ -130,20 +126,18 @@ describe('placing an order', () => {
     expect(JSON.stringify(row)).not.toContain(TEST_CARDS.success);
 
     // The guest's signed link opens it; without it, or with another order's, it is not found.
-    const withKey = await t.app.inject({
-      method: 'GET',
-      url: `${B}/ecommerce/order/status?orderId=${order.orderId}&key=${encodeURIComponent(order.accessKey)}`,
-      headers: { host: LIGHTING },
-    });
-    expect(withKey.statusCode).toBe(200);
-    expect(withKey.json().data.history.map((h: { status: string }) => h.status)).toEqual(['placed', 'paid']);
+    const status = (host: string, query: { orderId: string; key?: string }) =>
+      api({}, host).GET('/skulocity/api/v1/ecommerce/order/status', { params: { query } });
+    const withKey = await status(LIGHTING, { orderId: order.orderId, key: order.accessKey ?? '' });
+    expect(withKey.response.status).toBe(200);
+    expect(withKey.data?.data.history.map((h) => h.status)).toEqual(['placed', 'paid']);
     // Checkout answers from what it wrote, without reading the order back: the same order as read later.
     const { accessKey: _answered, ...answered } = order;
-    const { accessKey: _read, ...read } = withKey.json().data;
+    const { accessKey: _read, ...read } = withKey.data?.data ?? {};
     expect(answered).toEqual(read);
     expect(answered.lines).toHaveLength(1);
     expect(answered.lines[0]).toMatchObject({ lineNo: 1, productId: product.productId, quantity: 2 });
-    expect(answered.lines[0].imageUrl).toMatch(/^http/);
+    expect(answered.lines[0]?.imageUrl).toMatch(/^http/);
 
     // The receipt, enqueued with the payment in one transaction, goes out without waiting for the
     // job runner's next poll; its link opens the order for the guest.
@@ -159,26 +153,21 @@ describe('placing an order', () => {
       headers: { host: LIGHTING },
     });
     expect(opened.statusCode).toBe(200);
-    const without = await t.app.inject({
-      method: 'GET',
-      url: `${B}/ecommerce/order/status?orderId=${order.orderId}`,
-      headers: { host: LIGHTING },
+    expect((await status(LIGHTING, { orderId: order.orderId })).response.status).toBe(404);
+    const otherStore = await status('garden.localhost', { orderId: order.orderId, key: order.accessKey ?? '' });
+    expect(otherStore.response.status).toBe(404);
+    // A file answer: the client reads its bytes, and the type is one the document lists.
+    const pdf = await api().GET('/skulocity/api/v1/ecommerce/order/order/pdf', {
+      params: { query: { orderId: order.orderId, key: order.accessKey ?? '' } },
+      parseAs: 'arrayBuffer',
     });
-    expect(without.statusCode).toBe(404);
-    const otherStore = await t.app.inject({
-      method: 'GET',
-      url: `${B}/ecommerce/order/status?orderId=${order.orderId}&key=${encodeURIComponent(order.accessKey)}`,
-      headers: { host: 'garden.localhost' },
-    });
-    expect(otherStore.statusCode).toBe(404);
-    const pdf = await t.app.inject({
-      method: 'GET',
-      url: `${B}/ecommerce/order/order/pdf?orderId=${order.orderId}&key=${encodeURIComponent(order.accessKey)}`,
-      headers: { host: LIGHTING },
-    });
-    expect(pdf.statusCode).toBe(200);
-    expect(pdf.headers['content-type']).toBe('application/pdf');
-    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.response.status).toBe(200);
+    expect(pdf.response.headers.get('content-type')).toBe('application/pdf');
+    expect(
+      Buffer.from(pdf.data as ArrayBuffer)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 
   it('the same Idempotency-Key twice gives one order; with another cart it is refused', async () => {
