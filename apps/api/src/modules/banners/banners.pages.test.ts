@@ -85,7 +85,9 @@ describe('the banners page without JavaScript', () => {
       payload: form.payload,
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json().code).toBe('PAYLOAD_TOO_LARGE');
+    // A person posted it: a page that says so, not the API's JSON.
+    expect(String(res.headers['content-type'])).toMatch(/^text\/html/);
+    expect(res.body).toContain('This form is larger than this site accepts.');
   });
 
   it('refuses a save without the CSRF token, and keeps visitors out', async () => {
