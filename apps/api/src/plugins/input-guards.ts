@@ -55,8 +55,11 @@ async function inputGuards(app: FastifyInstance) {
     const max = bodyMax(req);
     if (declared > max) {
       reply.header('connection', 'close');
+      // Over 1 MB, the limit is a file's: say it, as the route's own check would.
+      const mb = Math.floor(max / 1024 / 1024);
       const message =
-        req.routeOptions.config?.tooLargeMessage ?? 'The request body is larger than this endpoint accepts.';
+        req.routeOptions.config?.tooLargeMessage ??
+        `The request body is larger than this endpoint accepts${mb > 1 ? ` (${mb} MB)` : ''}.`;
       return sendError(reply, 413, 'PAYLOAD_TOO_LARGE', message);
     }
   });
