@@ -12,36 +12,11 @@ export interface KnownFailure {
 
 export const KNOWN_FAILURES: KnownFailure[] = [
   {
-    match: '5xx · PAGE * · * · malformed multipart',
+    match:
+      'malformed input accepted · GET /api/v1/reviews · owner · forged cursor (real cursor, impossible date at 0) in ?cursor',
     cause:
-      "A page action reads a malformed multipart form post with request.formData(), which throws ('Failed to " +
-      "parse body as FormData'): every route with an action answers 500 and logs console.error (issue 30, item 3).",
-  },
-  {
-    match: '5xx · PAGE * · * · bad JSON',
-    cause:
-      "A page action calls request.formData() on a body that is not a form ('Content-Type was not one of " +
-      "multipart/form-data or application/x-www-form-urlencoded'): 500 on every route with an action.",
-  },
-  {
-    match: 'page not HTML · PAGE * · * · form post, oversized',
-    cause: 'A form post over the page body limit gets the API 413 JSON envelope instead of an HTML page.',
-  },
-  {
-    match: 'malformed input accepted · GET /api/v1/newsletter/subscribers · owner · forged cursor*',
-    cause: 'The subscribers list does not validate its cursor: a forged one answers 200 with an empty page (item 3).',
-  },
-  {
-    match: 'malformed input accepted · PUT /api/v1/cms/update/{id} · owner · unknown field',
-    cause: 'CMS writes accept unknown fields that every other write refuses (issue 30, item 6).',
-  },
-  {
-    match: 'malformed input accepted · POST /api/v1/store/preview · owner · unknown field',
-    cause: 'The preview switch accepts unknown fields (issue 30, item 6).',
-  },
-  {
-    match: 'malformed input accepted · PUT /api/v1/product/banner/update/{id} · owner · unknown field',
-    cause: 'The banner update accepts unknown fields (issue 30, item 6).',
+      "The owner's reviews list takes a cursor whose date is 2026-02-30 and answers 200 with an empty page instead " +
+      'of 400 (issue 30, item 3: cursors validated, one date rule that refuses impossible dates).',
   },
 ];
 

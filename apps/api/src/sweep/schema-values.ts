@@ -217,8 +217,10 @@ const b64 = (s: string) => Buffer.from(s).toString('base64url');
  * with a sort key, "at|id") carrying values of the wrong type or an impossible date. With the sort
  * orders a list declares, one JSON cursor per order, since each order reads its key differently.
  */
-export function forgedCursors(sorts: unknown[]): { label: string; value: string; sort?: unknown }[] {
-  const out: { label: string; value: string; sort?: unknown }[] = [
+export type ForgedCursor = { label: string; value: string; sort?: unknown; mayBeValid?: boolean };
+
+export function forgedCursors(sorts: unknown[]): ForgedCursor[] {
+  const out: ForgedCursor[] = [
     { label: 'not base64', value: '!!not-a-cursor!!' },
     { label: 'base64 of nonsense', value: b64('nonsense') },
     { label: 'impossible date|id', value: b64('2026-02-30T00:00:00.000Z|x') },
@@ -237,6 +239,58 @@ export function forgedCursors(sorts: unknown[]): { label: string; value: string;
       sort,
       value: b64(JSON.stringify({ sort, k: ['x'], id: null })),
     });
+  }
+  return out;
+}
+
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}/;
+
+/**
+ * Cursors made from a real one the list answered: its JSON decoded and each value replaced by one of
+ * the wrong type or an impossible date, and its sort tag swapped for every other sort order the list
+ * declares, keeping the key (a date key read as a price is how the products list answered 500).
+ */
+export function cursorsFromReal(real: string, sorts: unknown[]): ForgedCursor[] {
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(real, 'base64url').toString('utf8'));
+  } catch {
+    return [];
+  }
+  if (!v || typeof v !== 'object') return [];
+  const entries = Object.entries(v as Record<string, unknown>);
+  const encode = (x: unknown) => b64(JSON.stringify(x));
+  const rebuilt = (key: string, value: unknown) =>
+    Array.isArray(v) ? v.map((x, i) => (String(i) === key ? value : x)) : { ...(v as object), [key]: value };
+  const out: ForgedCursor[] = [];
+  for (const [key, value] of entries) {
+    if (sorts.includes(value)) continue;
+    if (typeof value === 'number')
+      out.push({ label: `real cursor, text for number at ${key}`, value: encode(rebuilt(key, 'zz')) });
+    if (typeof value === 'string') {
+      out.push({ label: `real cursor, number for text at ${key}`, value: encode(rebuilt(key, 7)) });
+      if (DATE_TEXT.test(value))
+        out.push({
+          label: `real cursor, impossible date at ${key}`,
+          value: encode(rebuilt(key, '2026-02-30T00:00:00.000Z')),
+        });
+      // Another text in place of a text id is a well-formed cursor; in place of a number written as text, not.
+      else if (/^-?\d+(\.\d+)?$/.test(value))
+        out.push({ label: `real cursor, text for numeric text at ${key}`, value: encode(rebuilt(key, 'zz')) });
+    }
+  }
+  const tag = entries.find(([, value]) => sorts.includes(value));
+  if (tag) {
+    for (const sort of sorts) {
+      if (sort !== tag[1])
+        out.push({
+          label: `real cursor, sort ${String(sort)} with its key`,
+          sort,
+          // Two orders may read the same kind of key (newest and oldest): the cursor can be well formed.
+          mayBeValid: true,
+          value: encode(rebuilt(tag[0], sort)),
+        });
+    }
   }
   return out;
 }
