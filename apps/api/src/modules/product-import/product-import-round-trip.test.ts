@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ProductImport } from '@app/contracts';
 import { schema } from '@app/db';
 import { parse } from 'csv-parse/sync';
@@ -257,5 +259,27 @@ describe('the products CSV round trip', { timeout: 180_000 }, () => {
         ],
       },
     ]);
+  });
+  it('a stored file that is gone fails its import, and the server stays up', async () => {
+    const host = hostOf('garden');
+    const headers = { host, origin: `http://${host}`, ...owners.garden };
+    const up = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}?fileName=products.csv`,
+      headers: { ...headers, 'content-type': 'text/csv' },
+      payload: csvFile([{ sku: 'RT-GONE', name: 'Gone', list_price: '1.00' }]),
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const { importId } = data(up);
+    // Another process cleaned the data folder meanwhile (a reset, a disk swap).
+    await rm(join(t.dataDir, 'imports', 'garden', `${importId}.csv`));
+    expect((await t.app.inject({ method: 'POST', url: `${BASE}/${importId}/run`, headers })).statusCode).toBe(202);
+    await t.app.jobs.drain({ timeoutMs: 60_000 });
+    const done = data(await t.app.inject({ url: `${BASE}/${importId}`, headers }));
+    expect(done.status).toBe('failed');
+    expect(done.error).toBe(
+      'The import stopped: the uploaded file is no longer on the server; upload it again. The rows before it were applied.',
+    );
+    expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
   });
 });

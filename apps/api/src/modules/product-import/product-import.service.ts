@@ -120,9 +120,13 @@ function writeLimited(body: Readable, path: string): Promise<number> {
 
 /** The rows of a stored file, header checked, streamed: memory holds one row, not the file. */
 async function* readRows(path: string, skip = 0): AsyncGenerator<DataRow> {
-  const parser = createReadStream(path).pipe(
+  const file = createReadStream(path);
+  const parser = file.pipe(
     parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 1024 * 1024 }),
   );
+  // pipe() does not pass a read error on: a file gone from the folder would be an uncaught 'error'
+  // that ends the process. Through the parser it rejects the loop below, and the job fails.
+  file.once('error', (err) => parser.destroy(err));
   let columns: ProductCsvColumn[] | null = null;
   let row = 0;
   try {
@@ -147,12 +151,15 @@ async function* readRows(path: string, skip = 0): AsyncGenerator<DataRow> {
   } catch (err) {
     if (err instanceof AppError) throw err;
     const e = err as { code?: string; lines?: number; message?: string };
+    // The owner reads this in the import's error: no server path in it.
+    if (e.code === 'ENOENT') throw new Error('the uploaded file is no longer on the server; upload it again');
     if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
       throw fileError(422, `The file is not valid CSV (near line ${e.lines ?? '?'}): ${e.message ?? e.code}.`);
     }
     throw err;
   } finally {
     parser.destroy();
+    file.destroy();
   }
   if (!columns) throw fileError(422, 'The file is empty: it needs a header row, then one row per product.');
 }
@@ -225,16 +232,17 @@ type RowPlan =
 
 const NOT_UTF8 = 'This cell is not UTF-8 text: save the file as CSV UTF-8.';
 
+/** What planRow checks a row against besides its product: the store's categories, who holds the slugs the rows type. */
+interface StoreFacts {
+  categoryIds: ReadonlySet<string>;
+  /** Slug → the product holding it (null: freed by an earlier row of the file). */
+  slugHolders: ReadonlyMap<string, string | null>;
+}
+
 /**
  * One row's plan. The row's fields are compared in their stored form (the description as the
  * product writer keeps it), so a value written back as it was read is no change.
  */
-/** What planRow checks a row against besides its product: the store's categories, who holds the slugs the rows type. */
-interface StoreFacts {
-  categoryIds: ReadonlySet<string>;
-  /** Slug → the product holding it (null: freed by an earlier row of the dry run). */
-  slugHolders: ReadonlyMap<string, string | null>;
-}
 
 function planRow(r: DataRow, existing: ProductState | null, facts: StoreFacts, currency: string): RowPlan {
   if (r.notUtf8) {
@@ -272,6 +280,14 @@ function planRow(r: DataRow, existing: ProductState | null, facts: StoreFacts, c
   const changes = changedProductCsvColumns(existing, fields, existing.categoryIds, parsed.stock);
   if (!changes.length) return { kind: 'unchanged', sku: parsed.sku, productId: existing.productId };
   return { kind: 'update', sku: parsed.sku, productId: existing.productId, fields, stock: parsed.stock, changes };
+}
+
+/** A planned row's slug moved as the writer moves it (the new one taken, the old one freed), for the rows after it. */
+function moveSlug(holders: Map<string, string | null>, plan: RowPlan, existing: ProductState | null) {
+  if (plan.kind !== 'create' && plan.kind !== 'update') return;
+  if (!plan.fields.slug || plan.fields.slug === existing?.fields.slug) return;
+  if (existing?.fields.slug) holders.set(existing.fields.slug, null);
+  holders.set(plan.fields.slug, plan.kind === 'update' ? plan.productId : (existing?.productId ?? `new:${plan.sku}`));
 }
 
 /** The state a planned row leaves its product in (what a later row of the file with its SKU meets). */
@@ -411,17 +427,9 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
           if (s.firstRefused.length < FIRST) s.firstRefused.push({ row: r.row, sku: plan.sku, errors: plan.problems });
           continue;
         }
-        if (plan.kind === 'create' || plan.kind === 'update') {
-          const after = stateAfter(plan, existing) as ProductState;
-          planned.set(plan.sku, after);
-          // A slug moves as the run's write moves it: the new one taken, the old one freed.
-          if (plan.fields.slug && plan.fields.slug !== existing?.fields.slug) {
-            if (existing?.fields.slug) plannedSlugs.set(existing.fields.slug, null);
-            plannedSlugs.set(plan.fields.slug, after.productId);
-            facts.slugHolders.set(plan.fields.slug, after.productId);
-            if (existing?.fields.slug) facts.slugHolders.set(existing.fields.slug, null);
-          }
-        }
+        if (plan.kind === 'create' || plan.kind === 'update') planned.set(plan.sku, stateAfter(plan, existing));
+        moveSlug(facts.slugHolders, plan, existing);
+        moveSlug(plannedSlugs, plan, existing);
         if (plan.kind === 'create') {
           s.created++;
           if (s.firstCreated.length < FIRST) {
@@ -541,7 +549,9 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       fields: ProductFields;
     }[] = [];
     rows.forEach((r, at) => {
-      const plan = planRow(r, bySku.get((r.cells.sku ?? '').trim()) ?? null, facts, currency);
+      const existing = bySku.get((r.cells.sku ?? '').trim()) ?? null;
+      const plan = planRow(r, existing, facts, currency);
+      moveSlug(facts.slugHolders, plan, existing);
       if (plan.kind === 'refused') out[at] = { kind: 'refused', sku: plan.sku, problems: plan.problems };
       else if (plan.kind === 'unchanged') out[at] = { kind: 'unchanged' };
       else {
