@@ -2,6 +2,7 @@ import { PROMO_STATUSES, promoStatusOf } from '@app/contracts';
 import { schema } from '@app/db';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../../test/api-client';
 import { guestCardOrder, stockedProductId } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { createStaff } from '../../test/staff';
@@ -34,6 +35,10 @@ function call(
     ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
   });
 }
+
+/** The owner's promo code routes as a client generated from the OpenAPI document calls them (decision 076). */
+const api = (session: BrowserSession = owner) =>
+  apiClient(t.app, { host: HOST, headers: { origin: `http://${HOST}`, ...session } });
 
 let seq = 0;
 /** A code name no other test of this file uses. */
@@ -131,7 +136,7 @@ describe('who may use the promo code routes', () => {
 describe('creating and editing codes', () => {
   it('creates a code stored upper-cased, with its summary, status and an audit entry', async () => {
     const name = fresh('spring').toLowerCase();
-    const res = await call('POST', P, {
+    const res = await api().POST('/api/v1/promo-codes', {
       body: {
         code: `  ${name} `,
         kind: 'amount',
@@ -142,8 +147,8 @@ describe('creating and editing codes', () => {
         perCustomerLimit: 1,
       },
     });
-    expect(res.statusCode, res.body).toBe(201);
-    const created = res.json().data;
+    expect(res.response.status, JSON.stringify(res.error)).toBe(201);
+    const created = res.data?.data;
     expect(created).toMatchObject({
       code: name.toUpperCase(),
       kind: 'amount',
@@ -242,12 +247,17 @@ describe('creating and editing codes', () => {
 
   it('deactivates and activates, each audited; doing it twice changes nothing more', async () => {
     const code = (await create({ code: fresh('ONOFF') })).code;
-    const off = await call('POST', `${P}/${code}/deactivate`);
-    expect(off.statusCode).toBe(200);
-    expect(off.json().data).toMatchObject({ active: false, status: 'inactive' });
-    expect((await call('POST', `${P}/${code}/deactivate`)).statusCode).toBe(200);
-    const on = await call('POST', `${P}/${code}/activate`);
-    expect(on.json().data).toMatchObject({ active: true, status: 'active' });
+    const params = { path: { code } };
+    const off = await api().POST('/api/v1/promo-codes/{code}/deactivate', { params });
+    expect(off.response.status).toBe(200);
+    expect(off.data?.data).toMatchObject({ active: false, status: 'inactive' });
+    expect((await api().POST('/api/v1/promo-codes/{code}/deactivate', { params })).response.status).toBe(200);
+    const on = await api().POST('/api/v1/promo-codes/{code}/activate', { params });
+    expect(on.data?.data).toMatchObject({ active: true, status: 'active' });
+    // A shopper is refused by the owner route before anything changes.
+    const refused = await api(shopper).POST('/api/v1/promo-codes/{code}/deactivate', { params });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.code).toBe('FORBIDDEN');
     const actions = (await auditOf(code)).map((e) => e.action);
     expect(actions).toEqual(['activate', 'deactivate', 'create']);
   });

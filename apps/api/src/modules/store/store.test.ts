@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, okData } from '../../test/api-client';
 import { createTestApp, SEEDED_HOSTS, SEEDED_TENANTS, type TestApp } from '../../test/harness';
 
 let t: TestApp;
@@ -10,27 +11,30 @@ afterAll(() => t.close());
 const get = (url: string, host: string, headers: Record<string, string> = {}) =>
   t.app.inject({ url, headers: { host, ...headers } });
 const RGB = /^\d{1,3}, ?\d{1,3}, ?\d{1,3}$/;
+/** The store's details as a client generated from the OpenAPI document reads them (decision 076). */
+const details = async (host: string, headers: Record<string, string> = {}) =>
+  (await okData(apiClient(t.app, { host, headers }).GET('/api/v1/store/detail/fetch'))).data;
 
 describe('GET /api/v1/store/detail/fetch', () => {
   it.each(SEEDED_TENANTS)('returns the details of %s', async (tenant) => {
     const { host, storeId } = SEEDED_HOSTS[tenant];
     // The fixed basic-auth credential some clients send is accepted and ignored.
-    const res = await get('/api/v1/store/detail/fetch', host, { authorization: 'Basic c3RvcmU6c3RvcmU=' });
-    expect(res.statusCode).toBe(200);
-    const d = res.json().data;
+    const d = await details(host, { authorization: 'Basic c3RvcmU6c3RvcmU=' });
     expect(d.productStoreId).toBe(storeId);
     expect(['DEFAULT', 'ONE']).toContain(d.template);
     expect(d.theme).toBe('THEME_FASHION');
-    for (const k of ['primary', 'secondary', 'banner', 'action']) expect(d.themeColors[k]).toMatch(RGB);
+    for (const k of ['primary', 'secondary', 'banner', 'action'] as const) expect(d.themeColors[k]).toMatch(RGB);
     expect(d.logo.url).toBe(`http://${host}/media/seed/${tenant}/logo.svg`);
     expect(d.companyName).toBeTruthy();
     expect(d.chat).toEqual({ dataWidgetId: null });
   });
 
   it('matches the seeded differences between stores', async () => {
-    const [lighting, garden, power] = await Promise.all(
-      SEEDED_TENANTS.map(async (tn) => (await get('/api/v1/store/detail/fetch', SEEDED_HOSTS[tn].host)).json().data),
-    );
+    const [lighting, garden, power] = await Promise.all([
+      details(SEEDED_HOSTS.lighting.host),
+      details(SEEDED_HOSTS.garden.host),
+      details(SEEDED_HOSTS.power.host),
+    ]);
     expect(lighting.template).toBe('DEFAULT');
     expect(garden.template).toBe('ONE');
     expect(power.template).toBe('DEFAULT');
@@ -44,7 +48,7 @@ describe('GET /api/v1/store/detail/fetch', () => {
   });
 
   it('never sends script in the newsletter embed', async () => {
-    const d = (await get('/api/v1/store/detail/fetch', 'garden.localhost')).json().data;
+    const d = await details('garden.localhost');
     expect(d.newsLetter.iframe).not.toMatch(/<script|on\w+=|javascript:/i);
   });
 });
