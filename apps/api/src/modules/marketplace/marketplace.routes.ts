@@ -40,11 +40,18 @@ export async function marketplaceRoutes(app: App, { marketplace }: { marketplace
     '/api/marketplace/bonanza/connect',
     {
       config: { permission: 'catalog' },
+      // What the fetch answers may be sent back (its connection flattened, its read-only parts as read).
+      preValidation: async (req) => {
+        req.body = (await marketplace.writeBackBody(req.ctx, req.body)) as typeof req.body;
+      },
       schema: {
         tags: ['marketplace'],
         summary: 'Connect the store to Bonanza, or change the connection',
         description:
-          'The token is stored sealed and never returned; an empty token keeps the stored one. ' +
+          'A full replace of accountEmail and boothName; the token is stored sealed and never returned; an empty or ' +
+          "absent token keeps the stored one. The fetch's data may be sent back: accountEmail and boothName are taken " +
+          'from its connection, whose status, tokenSet, tokenMask, connectedAt, updatedAt and the feed are read-only ' +
+          '(taken as read, else 400 naming the field). The same connection again writes nothing. ' +
           'Answers the new state. The catalog permission; another tenant is 404.',
         body: bonanzaConnectBodySchema,
         response: stateResponse,

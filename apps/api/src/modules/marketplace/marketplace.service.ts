@@ -12,6 +12,7 @@ import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { SECRET_MASK, type SecretBox } from '../../lib/secret-box';
+import { isPlainObject, takeReadOnly } from '../../lib/write-back';
 import type { AuditService } from '../audit/index';
 import { type FeedBuildStats, type FeedStore, writeFeed } from './feed-builder';
 
@@ -320,6 +321,10 @@ export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
         if (!input.token && !keep) {
           throw AppError.field(400, 'VALIDATION_FAILED', 'token', TOKEN_NEEDED);
         }
+        // The same connection again (its read written back, token left out) writes nothing.
+        if (keep && before && before.accountEmail === input.accountEmail && before.boothName === input.boothName) {
+          return { created: false };
+        }
         const tokenSealed = keep ? (before?.tokenSealed ?? null) : deps.secrets.seal(input.token, sealContext(t));
         const now = new Date();
         const values = {
@@ -366,6 +371,39 @@ export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
         deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: t, what: 'marketplace' });
         return { created: reconnect };
       });
+    },
+
+    /**
+     * The connect body with the state read taken back (issue 30 point 6): the GET's `data`
+     * ({tenantId, connection, feed}) becomes the connect's flat body, accountEmail and boothName from
+     * its connection; the connection's status, tokenSet, tokenMask, connectedAt and updatedAt and the
+     * whole feed are read-only (taken as read, else 400 naming them). The mask is not a token: no
+     * token keeps the stored one. A flat body is taken as it is.
+     */
+    async writeBackBody(ctx: RequestContext, body: unknown): Promise<unknown> {
+      if (!isPlainObject(body) || !('connection' in body || 'feed' in body)) return body;
+      const tenantId = typeof body.tenantId === 'string' ? body.tenantId : ctx.tenantId;
+      const current = await this.state(ctx, tenantId);
+      const { connection, ...rest } = takeReadOnly(body, current, ['feed']);
+      if (!isPlainObject(connection)) {
+        if (connection === null && current.connection !== null) {
+          throw AppError.field(
+            400,
+            'VALIDATION_FAILED',
+            'connection',
+            'is read-only: send it as read, or leave it out',
+          );
+        }
+        return connection === null ? rest : { ...rest, connection };
+      }
+      const conn = takeReadOnly(connection, (current.connection ?? {}) as Record<string, unknown>, [
+        'status',
+        'tokenSet',
+        'tokenMask',
+        'connectedAt',
+        'updatedAt',
+      ]);
+      return { ...rest, ...conn };
     },
 
     /** Disconnects: the stored token is erased and the feed URL answers 404 until the store connects again. */

@@ -81,9 +81,18 @@ export async function promotionsRoutes(app: App, { promotions }: { promotions: P
     `${P}/:code`,
     {
       config: { permission: 'orders' },
+      // 404 before the body is judged; the read (one code, or the GET's data) may be written back.
+      preValidation: async (req) => {
+        const { code } = req.params as { code: string };
+        req.body = (await promotions.writeBackBody(req.ctx, code, req.body)) as typeof req.body;
+      },
       schema: {
         tags: ['orders'],
-        summary: "Replace a promo code's rules (the code itself never changes)",
+        summary: "Change a promo code's rules (the code itself never changes)",
+        description:
+          "A patch: rules left out keep their values. The read may be sent back (one code, or the GET's data with " +
+          'its redemptions): code, timesUsed, status, summary, currency, createdAt, updatedAt and redemptions are ' +
+          'read-only (taken as read, else 400 naming the field). A write that changes nothing writes nothing.',
         params: promoCodeParamsSchema,
         body: promoCodeFieldsSchema,
         response: one,

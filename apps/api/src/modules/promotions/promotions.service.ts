@@ -19,6 +19,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { isCursorTime } from '../../lib/keyset-cursor';
+import { isPlainObject, takeReadOnly, unchanged } from '../../lib/write-back';
 import type { AuditService } from '../audit/index';
 import { storeIdentity } from '../store/index';
 
@@ -127,6 +128,21 @@ function audited(row: Row) {
     active: row.active,
   };
 }
+
+/** A code's rules as its read answers them: what the write takes (issue 30 point 6). */
+const RULE_FIELDS = [
+  'kind',
+  'value',
+  'description',
+  'minSubtotal',
+  'startsAt',
+  'endsAt',
+  'usageLimit',
+  'perCustomerLimit',
+  'active',
+] as const;
+/** What the read answers beside the rules: no write changes these (taken as read, else 400). */
+const VIEW_READ_ONLY = ['code', 'timesUsed', 'status', 'summary', 'currency', 'createdAt', 'updatedAt'] as const;
 
 function columns(fields: PromoCodeFields) {
   return {
@@ -286,15 +302,39 @@ export function createPromotionsService(db: Db, deps: PromotionsDeps) {
     },
 
     /** A code's rules, all of them (the code itself never changes: orders name it). */
+    /**
+     * The update's body as a patch over the code's rules (issue 30 point 6): the rules it names over
+     * the current ones. It may be the read: one code (the list's item, or the GET's `data.code`) or
+     * the GET's whole `data` ({code, redemptions}); the read-only fields are taken when equal to the
+     * read, else a 400 names them. Unknown fields stay, for the strict schema to refuse. 404 first.
+     */
+    async writeBackBody(ctx: RequestContext, rawCode: string, body: unknown): Promise<unknown> {
+      const current = await this.get(ctx, rawCode);
+      if (!isPlainObject(body)) return body;
+      let flat: Record<string, unknown> = body;
+      if (isPlainObject(body.code)) {
+        const { code: inner, ...outer } = takeReadOnly(body, current, ['redemptions']);
+        flat = { ...(inner as Record<string, unknown>), ...outer };
+      }
+      const rest = takeReadOnly(flat, current.code, VIEW_READ_ONLY);
+      const out: Record<string, unknown> = {};
+      for (const k of RULE_FIELDS) out[k] = current.code[k];
+      return { ...out, ...rest };
+    },
+
+    /** Writes the code's rules; rules equal to the stored ones write nothing (no audit entry). */
     async update(ctx: RequestContext, rawCode: string, fields: PromoCodeFields): Promise<PromoCodeView> {
       requireAccess(ctx, 'orders');
       const code = normalisedCode(rawCode);
       const currency = await currencyOf(ctx);
       const row = await db.transaction(async (tx) => {
         const before = await lockedRow(tx, ctx, code);
+        const next = columns(fields);
+        const had = Object.fromEntries(Object.keys(next).map((k) => [k, before[k as keyof typeof next]]));
+        if (unchanged(next, had)) return before;
         const [after] = await tx
           .update(pc)
-          .set({ ...columns(fields), updatedAt: nowMs() })
+          .set({ ...next, updatedAt: nowMs() })
           .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, code)))
           .returning();
         await deps.audit.record(tx, ctx, {
