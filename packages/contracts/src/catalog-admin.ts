@@ -61,6 +61,11 @@ export const createProductStoreCatalogSchema = z
       .max(100, 'catalogName is longer than 100 characters.')
       .optional(),
     sequenceNum: sequenceNum.optional(),
+    /**
+     * Read-only: one catalog as GET .../stores/editproductstorecatalogs lists it can be sent back as
+     * it is; its categoryCount is taken when as read, else a 400 naming it.
+     */
+    categoryCount: z.number().int().min(0).optional(),
   })
   .refine((b) => b.prodCatalogId || b.catalogName, {
     path: ['catalogName'],
@@ -253,8 +258,15 @@ export const categoryCreateSchema = categoryFieldsSchema
     message: 'Give prodCatalogId or parentProductCategoryId, not both.',
   });
 
-/** PUT /catalog/category/updatecategory. */
-export const categoryUpdateSchema = categoryFieldsSchema.extend({ productCategoryId: refId('productCategoryId') });
+/**
+ * PUT /catalog/category/updatecategory: a patch, so every field but the id is optional (fields left
+ * out keep their values). What the category read answers can be sent back as it is: its counts and
+ * imageMediaId are read-only, and its linkTwoImageUrl as read (a /media/ path too) keeps the picture;
+ * the server takes those out before this schema judges the rest.
+ */
+export const categoryUpdateSchema = categoryFieldsSchema
+  .partial()
+  .extend({ productCategoryId: refId('productCategoryId') });
 
 /** POST /catalog/category/deletecategory. */
 export const categoryDeleteSchema = z.strictObject({ productCategoryId: refId('productCategoryId') });

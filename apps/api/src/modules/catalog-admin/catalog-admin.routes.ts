@@ -65,7 +65,10 @@ export async function catalogAdminRoutes(app: App, { catalogAdmin: svc }: { cata
       schema: {
         tags,
         summary: 'Link an existing catalog (prodCatalogId) or a new one (catalogName) to the store, at sequenceNum',
-        description: `${ABOUT} A catalog another store shows is 409.`,
+        description:
+          `${ABOUT} A catalog another store shows is 409. For a linked catalog this is a patch (catalogName left ` +
+          'out keeps its name). One catalog as `GET .../stores/editproductstorecatalogs` lists it can be sent back ' +
+          'as it is (categoryCount is read-only); linking a catalog where it already stands, as named, writes nothing.',
         body: createProductStoreCatalogSchema,
         response: catalogsReply,
       },
@@ -265,10 +268,19 @@ export async function catalogAdminRoutes(app: App, { catalogAdmin: svc }: { cata
     `${BASE}/category/updatecategory`,
     {
       config,
+      // The category named is looked up before the rest of the body is judged (another store's id is
+      // a 404 whatever the body), and the read's own fields are taken back (issue 30 point 6).
+      preValidation: async (req) => {
+        req.body = (await svc.categoryUpdateBody(req.ctx, req.body)) as typeof req.body;
+      },
       schema: {
         tags,
         summary: "Change a category's name, description, picture and SEO title and description",
-        description: `${ABOUT} Without mediaId or linkTwoImageUrl the picture is kept; removeImage drops it.`,
+        description:
+          `${ABOUT} A patch: fields left out keep their values; without mediaId or linkTwoImageUrl the picture ` +
+          'is kept; removeImage drops it. What `GET .../category/editcategory` answers can be sent back as it is ' +
+          '(productCount, childCount and imageMediaId are read-only: taken when as read, else a 400 naming them; ' +
+          'linkTwoImageUrl as read keeps the picture). A write that changes nothing writes nothing.',
         body: categoryUpdateSchema,
         response: categoryReply,
       },

@@ -23,6 +23,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { isPlainObject, takeReadOnly } from '../../lib/write-back';
 import { storeIdFor } from '../../plugins/tenancy';
 import type { AuditService } from '../audit/index';
 import type { MediaService } from '../media/index';
@@ -300,7 +301,10 @@ export function createCatalogAdminService(db: Db, deps: CatalogAdminDeps) {
   }
 
   /** The picture columns for the owner's choice: a library picture, an http address, none, or unchanged. */
-  async function imageColumns(ctx: RequestContext, f: z.infer<typeof categoryFieldsSchema>) {
+  async function imageColumns(
+    ctx: RequestContext,
+    f: Pick<z.infer<typeof categoryFieldsSchema>, 'mediaId' | 'linkTwoImageUrl' | 'removeImage'>,
+  ) {
     const remove = f.removeImage === true || f.removeImage === 'true' || f.removeImage === 'on';
     if (f.mediaId) {
       const found = (await deps.media.find(ctx, [f.mediaId])).get(f.mediaId);
@@ -365,6 +369,21 @@ export function createCatalogAdminService(db: Db, deps: CatalogAdminDeps) {
     async linkCatalog(ctx: RequestContext, body: CreateProductStoreCatalog): Promise<StoreCatalogs> {
       guard(ctx);
       const productStoreId = await storeIdFor(ctx, deps.tenants, body.productStoreId);
+      if (body.prodCatalogId) {
+        // One catalog as the read lists it, sent back (issue 30 point 6): its count as read, and
+        // nothing written, audited or announced when it is linked here already, as asked.
+        const shown = (await catalogsOf(ctx, productStoreId)).find((c) => c.prodCatalogId === body.prodCatalogId);
+        takeReadOnly(body, { categoryCount: shown?.categoryCount }, ['categoryCount']);
+        if (
+          shown &&
+          body.sequenceNum === shown.sequenceNum &&
+          (body.catalogName ?? shown.catalogName) === shown.catalogName
+        ) {
+          return service.storeCatalogs(ctx, productStoreId);
+        }
+      } else if (body.categoryCount !== undefined) {
+        takeReadOnly(body, {}, ['categoryCount']);
+      }
       await write(ctx, async (tx) => {
         const [existing] = body.prodCatalogId
           ? await tx
@@ -853,19 +872,44 @@ export function createCatalogAdminService(db: Db, deps: CatalogAdminDeps) {
       return service.category(ctx, id);
     },
 
+    /**
+     * The update's body with what the category read answers besides its fields taken back (issue
+     * 30 point 6): productCount, childCount and imageMediaId when they are as read (else a 400 naming
+     * the field), linkTwoImageUrl as read (which keeps the picture). The category is looked up
+     * first: another store's id is a 404 whatever the rest of the body. Runs before the body's schema.
+     */
+    async categoryUpdateBody(ctx: RequestContext, body: unknown): Promise<unknown> {
+      guard(ctx);
+      if (!isPlainObject(body) || typeof body.productCategoryId !== 'string') return body;
+      const current = await service.category(ctx, body.productCategoryId);
+      const out = takeReadOnly(body, current, ['productCount', 'childCount', 'imageMediaId']);
+      if (out.linkTwoImageUrl === current.linkTwoImageUrl) delete out.linkTwoImageUrl;
+      return out;
+    },
+
+    /**
+     * Changes a category's fields: a patch, fields left out keep their values (the picture too).
+     * A write that changes nothing writes, audits and announces nothing.
+     */
     async updateCategory(ctx: RequestContext, input: unknown): Promise<CategoryDetail> {
       guard(ctx);
       const f = parse(categoryUpdateSchema, input);
       const image = await imageColumns(ctx, f);
+      const current = await categoryRow(db, ctx, f.productCategoryId);
+      const keep = <K extends 'categoryName' | 'description' | 'seoTitle' | 'seoDescription'>(k: K) =>
+        f[k] === undefined ? current[k] : (f[k] ?? null);
+      const after = {
+        categoryName: keep('categoryName'),
+        description: keep('description'),
+        seoTitle: keep('seoTitle'),
+        seoDescription: keep('seoDescription'),
+        ...image,
+      };
+      if (Object.entries(after).every(([k, v]) => current[k as keyof typeof current] === v)) {
+        return service.category(ctx, f.productCategoryId);
+      }
       await write(ctx, async (tx, touched) => {
         const before = await categoryRow(tx, ctx, f.productCategoryId);
-        const after = {
-          categoryName: f.categoryName,
-          description: f.description ?? null,
-          seoTitle: f.seoTitle ?? null,
-          seoDescription: f.seoDescription ?? null,
-          ...image,
-        };
         await tx
           .update(cat)
           .set(after)

@@ -537,9 +537,11 @@ describe('category create, edit and delete', () => {
       categoryName: 'Ferns',
       description: '',
       seoTitle: 'Ferns',
+      seoDescription: '',
     });
     expect(upd.statusCode).toBe(200);
-    // Without a new picture the picture is kept; an empty description is cleared.
+    // Without a new picture the picture is kept; an empty description is cleared (the update is a
+    // patch: a field left out would keep its value).
     expect(upd.json().data).toMatchObject({
       categoryName: 'Ferns',
       description: null,
@@ -616,7 +618,7 @@ describe('category create, edit and delete', () => {
     const taken = await post('/category/createcategory', { categoryName: 'Again', productCategoryId: 'GRD_SOIL' });
     expect(taken.statusCode).toBe(409);
     expect(taken.body).toContain('productCategoryId');
-    const noName = await put('/category/updatecategory', { productCategoryId: 'GRD_SOIL' });
+    const noName = await put('/category/updatecategory', { productCategoryId: 'GRD_SOIL', categoryName: ' ' });
     expect(noName.statusCode).toBe(400);
     expect(noName.body).toContain('categoryName');
   });
