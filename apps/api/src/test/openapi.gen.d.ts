@@ -1672,7 +1672,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Save changes to a page as its draft; shoppers keep the published page until it's published */
+        /**
+         * Save changes to a page as its draft; shoppers keep the published page until it's published
+         * @description A patch: fields left out keep their values. What `GET /api/v1/cms/fetch` answers for the page can be sent back as it is (id, productStoreId, status and updatedAt are read-only: taken when as read, else a 400 naming them). A write that changes nothing saves nothing and answers the page as it stands.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -8744,7 +8747,7 @@ export interface paths {
         put?: never;
         /**
          * Connect the store to Bonanza, or change the connection
-         * @description The token is stored sealed and never returned; an empty token keeps the stored one. Answers the new state. The catalog permission; another tenant is 404.
+         * @description A full replace of accountEmail and boothName; the token is stored sealed and never returned; an empty or absent token keeps the stored one. The fetch's data may be sent back: accountEmail and boothName are taken from its connection, whose status, tokenSet, tokenMask, connectedAt, updatedAt and the feed are read-only (taken as read, else 400 naming the field). The same connection again writes nothing. Answers the new state. The catalog permission; another tenant is 404.
          */
         post: {
             parameters: {
@@ -9423,7 +9426,7 @@ export interface paths {
         put?: never;
         /**
          * Link an existing catalog (prodCatalogId) or a new one (catalogName) to the store, at sequenceNum
-         * @description The store owner, or staff with the 'catalog' permission: a visitor gets 401, a shopper or other staff 403; another site's ids are 404. Every change is audited and the storefront (category bar, footer, category pages) follows at once. A catalog another store shows is 409.
+         * @description The store owner, or staff with the 'catalog' permission: a visitor gets 401, a shopper or other staff 403; another site's ids are 404. Every change is audited and the storefront (category bar, footer, category pages) follows at once. A catalog another store shows is 409. For a linked catalog this is a patch (catalogName left out keeps its name). One catalog as `GET .../stores/editproductstorecatalogs` lists it can be sent back as it is (categoryCount is read-only); linking a catalog where it already stands, as named, writes nothing.
          */
         post: {
             parameters: {
@@ -9439,6 +9442,7 @@ export interface paths {
                         prodCatalogId?: string;
                         catalogName?: string;
                         sequenceNum?: number;
+                        categoryCount?: number;
                     };
                 };
             };
@@ -10627,7 +10631,7 @@ export interface paths {
         get?: never;
         /**
          * Change a category's name, description, picture and SEO title and description
-         * @description The store owner, or staff with the 'catalog' permission: a visitor gets 401, a shopper or other staff 403; another site's ids are 404. Every change is audited and the storefront (category bar, footer, category pages) follows at once. Without mediaId or linkTwoImageUrl the picture is kept; removeImage drops it.
+         * @description The store owner, or staff with the 'catalog' permission: a visitor gets 401, a shopper or other staff 403; another site's ids are 404. Every change is audited and the storefront (category bar, footer, category pages) follows at once. A patch: fields left out keep their values; without mediaId or linkTwoImageUrl the picture is kept; removeImage drops it. What `GET .../category/editcategory` answers can be sent back as it is (productCount, childCount and imageMediaId are read-only: taken when as read, else a 400 naming them; linkTwoImageUrl as read keeps the picture). A write that changes nothing writes nothing.
          */
         put: {
             parameters: {
@@ -10639,7 +10643,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        categoryName: string;
+                        categoryName?: string;
                         description?: string | null;
                         linkTwoImageUrl?: string | null;
                         mediaId?: string | null;
@@ -11725,7 +11729,7 @@ export interface paths {
         };
         /**
          * Replace the banners draft with this ordered list (banners without a bannerId are new)
-         * @description Changes are saved as the banners draft; shoppers see them after POST /api/v1/drafts/banners/{productStoreId}/publish. Needs the settings permission.
+         * @description A full replace of the list. What `GET /api/v1/product/banner/draft` answers can be sent back as it is (productStoreId, isDraft and each banner's imageUrl are read-only: taken when as read, else a 400 naming them); a list equal to the working one saves nothing and answers it as it stands. Changes are saved as the banners draft; shoppers see them after POST /api/v1/drafts/banners/{productStoreId}/publish. Needs the settings permission.
          */
         put: {
             parameters: {
@@ -11739,6 +11743,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        productStoreId?: string;
+                        isDraft?: boolean;
                         banners: {
                             mediaId?: string | null;
                             altText: string;
@@ -11749,6 +11755,7 @@ export interface paths {
                             startsAt?: string | null;
                             endsAt?: string | null;
                             bannerId?: string;
+                            imageUrl?: string;
                         }[];
                     };
                 };
@@ -11925,7 +11932,7 @@ export interface paths {
         get?: never;
         /**
          * Change one banner of the banners draft (without mediaId it keeps its picture)
-         * @description Changes are saved as the banners draft; shoppers see them after POST /api/v1/drafts/banners/{productStoreId}/publish. Needs the settings permission.
+         * @description A patch: fields left out keep their values. A banner as the draft read lists it can be sent back as it is (bannerId and imageUrl are read-only); a write that changes nothing saves nothing. Changes are saved as the banners draft; shoppers see them after POST /api/v1/drafts/banners/{productStoreId}/publish. Needs the settings permission.
          */
         put: {
             parameters: {
@@ -11942,13 +11949,15 @@ export interface paths {
                 content: {
                     "application/json": {
                         mediaId?: string | null;
-                        altText: string;
+                        altText?: string;
                         title?: string | null;
                         text?: string | null;
                         ctaLabel?: string | null;
                         linkUrl?: string | null;
                         startsAt?: string | null;
                         endsAt?: string | null;
+                        bannerId?: string;
+                        imageUrl?: string;
                     };
                 };
             };
@@ -12305,7 +12314,7 @@ export interface paths {
         };
         /**
          * Updates a product; lists that are absent (images, features, options, related) stay as they are
-         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product is 404. A changed slug keeps the old address as a redirect. initialStock is ignored (stock changes through the inventory).
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product is 404. Two shapes. The editor's: `fields` replaces the product's own fields whole (a field left out of it is cleared or defaulted), lists left out stay as they are. The read's (the `data` of the GET, flat): a patch, fields left out keep their values; images, options and `related` as read; productId, productType, stockQuantity, contents, hasOrders and updatedAt are read-only (taken as read, else 400 naming the field). A write that changes nothing writes nothing (no audit entry, updatedAt kept). A changed slug keeps the old address as a redirect. initialStock is ignored (stock changes through the inventory).
          */
         put: {
             parameters: {
@@ -13793,7 +13802,10 @@ export interface paths {
                 503: components["responses"]["Unavailable"];
             };
         };
-        /** Replace a promo code's rules (the code itself never changes) */
+        /**
+         * Change a promo code's rules (the code itself never changes)
+         * @description A patch: rules left out keep their values. The read may be sent back (one code, or the GET's data with its redemptions): code, timesUsed, status, summary, currency, createdAt, updatedAt and redemptions are read-only (taken as read, else 400 naming the field). A write that changes nothing writes nothing.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -17874,7 +17886,7 @@ export interface paths {
         put?: never;
         /**
          * Changes the store's PayPal settings
-         * @description Only the fields given change. ownApp: null removes the own app; ownApp without clientSecret keeps the stored secret. A new or changed own app is checked with PayPal (an access token) before it is saved: 422 naming ownApp.clientSecret when PayPal refuses it, 502 when PayPal cannot be reached; nothing is saved either way.
+         * @description A patch: only the fields given change; a write that changes nothing writes nothing (no audit entry). The read may be sent back: mode, merchantId and updatedAt are read-only (taken as read, else 400 naming the field); ownApp as read (clientSecretSet, the masked clientSecret) keeps the stored secret. ownApp: null removes the own app; ownApp without clientSecret keeps the stored secret. A new or changed own app is checked with PayPal (an access token) before it is saved: 422 naming ownApp.clientSecret when PayPal refuses it, 502 when PayPal cannot be reached; nothing is saved either way.
          */
         post: {
             parameters: {
