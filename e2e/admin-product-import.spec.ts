@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
-import { productCsvFixture } from '../apps/api/src/test/product-csv-fixture';
+import { csvFile, productCsvFixture } from '../apps/api/src/test/product-csv-fixture';
 import { STORES, snap } from './helpers';
 
 /** Issue 16 points 6 and 9: the owner imports a product CSV (dry run, run, progress, error report). */
@@ -112,6 +112,66 @@ test('the owner exports the whole catalog and imports the file back: every row u
   await expect(dry.getByTestId('count-updated')).toHaveText('0');
   await expect(dry.getByTestId('count-refused')).toHaveText('0');
   await expect(page.getByRole('button', { name: 'Nothing to import' })).toBeDisabled();
+});
+
+test('a price changed in the exported file is one update, and the product page shows & as written', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const sku = (n: number) => `${PREFIX}AMP-${n}`;
+  const awkward = 'Made by Halden & Co. in Λάμψη 🌞.\n\nSize < 40 cm & > 20 cm, "really".';
+  const upload = async (name: string, csv: string | Buffer) => {
+    await page.goto(`${garden}${PATH}`);
+    await page
+      .getByLabel('CSV file', { exact: true })
+      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Upload and check' }).click();
+    return page.getByRole('region', { name: 'Dry run' });
+  };
+  await logIn(page, PATH);
+  // Two products of this spec's own, one with ampersands, brackets, quotes, Greek and emoji in its text.
+  const first = await upload(
+    'amp.csv',
+    csvFile(
+      [
+        { sku: sku(1), name: `${PREFIX} Lamp by Halden & Co.`, list_price: '10.00', description: awkward },
+        { sku: sku(2), name: `${PREFIX} Shade`, list_price: '5.00', description: 'Plain.' },
+      ],
+      { columns: ['sku', 'name', 'list_price', 'description'] },
+    ),
+  );
+  await expect(first.getByTestId('count-created')).toHaveText('2');
+  await page.getByRole('button', { name: 'Import 2 products' }).click();
+  await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible({ timeout: 60_000 });
+
+  // Exported, only these two rows kept (other specs change the store meanwhile), one price changed.
+  await page.goto(`${garden}/manage-store/products`);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export' }).click();
+  const all: Record<string, string>[] = parse(readFileSync((await (await downloading).path()) as string), {
+    bom: true,
+    columns: true,
+  });
+  const mine = all.filter((r) => r.sku?.startsWith(`${PREFIX}AMP-`)).sort((a, b) => a.sku!.localeCompare(b.sku!));
+  expect(mine.map((r) => r.description)).toEqual([awkward, 'Plain.']);
+  const edited = mine.map((r) => (r.sku === sku(2) ? { ...r, list_price: '6.00' } : r));
+  const dry = await upload('edited.csv', csvFile(edited, { columns: Object.keys(mine[0] as object) }));
+  await expect(dry.getByTestId('count-updated')).toHaveText('1');
+  await expect(dry.getByTestId('count-unchanged')).toHaveText('1');
+  await page.getByRole('button', { name: 'Import 1 product' }).click();
+  const result = page.getByRole('region', { name: 'Import finished' });
+  await expect(result).toBeVisible({ timeout: 60_000 });
+  await expect(result.getByTestId('count-updated')).toHaveText('1');
+  await expect(result.getByTestId('count-unchanged')).toHaveText('1');
+
+  // The shopper's page: the text as the owner wrote it, no entity shown.
+  const lamp = mine[0] as Record<string, string>;
+  await page.goto(`${garden}/${lamp.slug}/${lamp.product_id}`);
+  const description = page.getByTestId('description');
+  await expect(description).toContainText('Made by Halden & Co. in Λάμψη 🌞.');
+  await expect(description).toContainText('Size < 40 cm & > 20 cm, "really".');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${PREFIX} Lamp by Halden & Co.`);
+  await expect(page.locator('main')).not.toContainText('&amp;');
 });
 
 test.describe('without JavaScript', () => {
