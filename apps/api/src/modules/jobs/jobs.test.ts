@@ -368,7 +368,10 @@ describe('workers', () => {
     expect(ran.filter((t) => t === 'test.sweep')).toHaveLength(30);
   });
 
-  it('run 1,000 due jobs each once, in seconds, with the default lease', async () => {
+  it('run many due jobs each once, in seconds, with the default lease (bench:jobs times 1,000)', async () => {
+    // A claim costs more the more jobs are due (it sorts them): 300 keep the test quick on a busy
+    // machine, and with the old claim they still took minutes (each waited out a 60 s lease).
+    const JOBS = 300;
     const r = runner({ pollMs: 20 });
     let runs = 0;
     r.register('test.many', async () => {
@@ -380,11 +383,11 @@ describe('workers', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     const t0 = performance.now();
     await database.db.transaction(async (tx) => {
-      for (let i = 0; i < 1000; i++)
+      for (let i = 0; i < JOBS; i++)
         await r.enqueue(i % 2 ? LIGHTING : GARDEN, { type: 'test.many', payload: { i } }, { tx });
     });
     r.committed();
-    let left = 1000;
+    let left = JOBS;
     while (left > 0) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const [row] = await database.db
@@ -393,11 +396,10 @@ describe('workers', () => {
         .where(sql`status <> 'succeeded' OR attempts <> 1`);
       left = row?.n ?? 0;
       // A claim that took more than its job left the rest to their 60 s lease and a second attempt.
-      expect(performance.now() - t0).toBeLessThan(90_000);
+      expect(performance.now() - t0).toBeLessThan(60_000);
     }
-    expect(runs).toBe(1000);
-    console.log(`1,000 jobs enqueued and run in ${Math.round(performance.now() - t0)} ms`);
-  }, 120_000);
+    expect(runs).toBe(JOBS);
+  }, 90_000);
 
   it('stopping puts a running job back without using up an attempt', async () => {
     const r = runner({ stopGraceMs: 10 });
