@@ -111,8 +111,27 @@ describe('page form posts: body limit', () => {
     expect(res.body).toContain('This form is larger than this site accepts.');
   });
 
+  it('reads a browser-made multipart form, whose boundary has capitals', async () => {
+    const { cookie, token } = await loginForm();
+    const b = '----WebKitFormBoundaryAbCdEf123';
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { host, origin, cookie, 'content-type': `multipart/form-data; boundary=${b}` },
+      payload:
+        `--${b}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${token}\r\n` +
+        `--${b}\r\nContent-Disposition: form-data; name="email"\r\n\r\nshopper@lighting.test\r\n` +
+        `--${b}\r\nContent-Disposition: form-data; name="password"\r\n\r\nshopper-demo-1\r\n--${b}--\r\n`,
+    });
+    expect(res.statusCode).toBe(302);
+  });
+
   it.each([
-    ['a broken multipart form', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na'],
+    [
+      'a broken multipart form',
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na',
+    ],
     ['JSON', 'application/json', '{"email":'],
     ['plain text', 'text/plain', 'email=a'],
   ])('answers %s posted to a page with a 400 page, not a 500', async (_label, type, payload) => {

@@ -114,7 +114,9 @@ export async function pageInputHasControlCharacter(req: FastifyRequest): Promise
   if (type.startsWith('multipart/form-data')) {
     let form: FormData;
     try {
-      form = await new Response(body as Buffer<ArrayBuffer>, { headers: { 'content-type': type } }).formData();
+      // The header as sent: a boundary is case-sensitive (a browser's is WebKitFormBoundaryAbC...).
+      const sent = String(req.headers['content-type']);
+      form = await new Response(body as Buffer<ArrayBuffer>, { headers: { 'content-type': sent } }).formData();
     } catch {
       return true; // not a form React Router can read either
     }
