@@ -107,3 +107,50 @@ describe('the OpenAPI document (decision 076)', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('examples of the main operations (decision 076)', () => {
+  it('are in the document, and the server accepts each as it is written', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/skulocity/api/v1/login',
+      headers: { host },
+      payload: { email: 'owner@lighting.test', password: 'owner-demo-1' },
+    });
+    const bearer = { authorization: `Bearer ${login.json().data.token}` };
+    const withExamples = operations().filter(
+      ({ op }) =>
+        op.parameters?.some((p) => 'example' in p) ||
+        Object.values(op.requestBody?.content ?? {}).some((c) => 'example' in (c as object)),
+    );
+    const names = withExamples.map(({ method, path }) => `${method} ${path}`);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'POST /skulocity/api/v1/login',
+        'POST /skulocity/api/v1/public/ecommerce/main',
+        'GET /skulocity/api/v1/public/ecommerce/getproductdetails',
+        'GET /skulocity/api/v1/public/ecommerce/product/search',
+        'POST /skulocity/api/v1/public/ecommerce/product/addToCart',
+        'POST /skulocity/api/v1/ecommerce/checkout/processorder',
+        'PUT /api/v1/store/detail/update/{id}',
+      ]),
+    );
+    for (const { method, path, op } of withExamples) {
+      const params = (op.parameters ?? []) as { in: string; name: string; example?: unknown }[];
+      const url = path.replace(/\{([^}]+)\}/g, (_, name) => String(params.find((p) => p.name === name)?.example));
+      const query = new URLSearchParams(
+        params.filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, String(p.example)]),
+      );
+      const body = (op.requestBody?.content['application/json'] as { example?: unknown } | undefined)?.example;
+      const res = await t.app.inject({
+        method: method as 'GET',
+        url: `${url}${query.size ? `?${query}` : ''}`,
+        headers: { host, ...bearer, 'idempotency-key': `example-${method}-${path}`.slice(0, 100) },
+        ...(body !== undefined ? { payload: body as object } : {}),
+      });
+      // Accepted as written: no field refused. The checkout example meets this account's empty cart.
+      const where = `${method} ${path}: ${res.body.slice(0, 300)}`;
+      if (path.endsWith('processorder')) expect(res.json().code, where).not.toBe('VALIDATION_FAILED');
+      else expect(res.statusCode, where).toBeLessThan(300);
+    }
+  });
+});

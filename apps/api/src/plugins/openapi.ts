@@ -16,8 +16,11 @@ declare module 'fastify' {
      * service do.
      */
     documentedBody?: { description?: string; content: Record<string, z.ZodType> };
-    /** Documentation only: example requests and answers, shown in /api/docs and kept valid by a test. */
-    examples?: { request?: unknown; response?: unknown };
+    /**
+     * Documentation only: an example request (query parameters, body), shown in /api/docs; a test
+     * sends each to the server, which must accept it.
+     */
+    examples?: { query?: Record<string, string | number>; path?: Record<string, string>; body?: unknown };
   }
 }
 
@@ -121,7 +124,7 @@ function transformRoute(doc: TransformArg) {
   const { response, documentedBody, examples, ...rest } = schema as JsonObject & {
     response?: Record<string, unknown>;
     documentedBody?: { description?: string; content: Record<string, z.ZodType> };
-    examples?: { request?: unknown; response?: unknown };
+    examples?: { query?: Record<string, string | number>; path?: Record<string, string>; body?: unknown };
   };
   const method = [route.method].flat().find((m) => m !== 'HEAD') ?? 'GET';
   const access = accessOf(route);
@@ -194,16 +197,21 @@ function finishDocument(document: JsonObject): JsonObject {
           responses[status] = { $ref: `#/components/responses/${name}` };
         }
       }
-      const examples = operation['x-examples'] as { request?: unknown; response?: unknown } | undefined;
+      const examples = operation['x-examples'] as
+        | { query?: Record<string, unknown>; path?: Record<string, unknown>; body?: unknown }
+        | undefined;
       if (examples) {
         delete operation['x-examples'];
-        const body = (operation.requestBody as { content?: Record<string, JsonObject> } | undefined)?.content?.[
-          'application/json'
-        ];
-        if (examples.request !== undefined && body) body.example = examples.request;
-        const ok = Object.entries(responses).find(([s]) => Number(s) >= 200 && Number(s) < 300)?.[1];
-        const okJson = (ok?.content as Record<string, JsonObject> | undefined)?.['application/json'];
-        if (examples.response !== undefined && okJson) okJson.example = examples.response;
+        const parameters = (operation.parameters ?? []) as { in: string; name: string; example?: unknown }[];
+        for (const parameter of parameters) {
+          const value = (parameter.in === 'query' ? examples.query : parameter.in === 'path' ? examples.path : null)?.[
+            parameter.name
+          ];
+          if (value !== undefined) parameter.example = value;
+        }
+        const content = (operation.requestBody as { content?: Record<string, JsonObject> } | undefined)?.content;
+        const body = content?.['application/json'];
+        if (examples.body !== undefined && body) body.example = examples.body;
       }
     }
   }

@@ -1274,12 +1274,18 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @example 9000 */
                     id: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "companyName": "Brightside Lighting"
+                     *     }
+                     */
                     "application/json": {
                         logo?: {
                             /** @default null */
@@ -1850,9 +1856,19 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "productStoreId": "9000"
+                     *     }
+                     */
                     "multipart/form-data": {
                         productStoreId?: string;
                     } | null;
+                    /**
+                     * @example {
+                     *       "productStoreId": "9000"
+                     *     }
+                     */
                     "application/json": {
                         productStoreId?: string;
                     } | null;
@@ -2317,6 +2333,12 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "shopper@lighting.test",
+                     *       "password": "shopper-demo-1"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: email */
                         email: string;
@@ -3527,6 +3549,12 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "productId": "LGT-1001",
+                     *       "quantity": 2
+                     *     }
+                     */
                     "application/json": {
                         productId: string;
                         /** @default 1 */
@@ -4911,6 +4939,28 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "grace@example.com",
+                     *       "shipTo": {
+                     *         "toName": "Grace Hopper",
+                     *         "address1": "1 Market Street",
+                     *         "city": "San Francisco",
+                     *         "postalCode": "94105",
+                     *         "countryGeoId": "USA",
+                     *         "stateProvinceGeoId": "US_CA"
+                     *       },
+                     *       "shippingMethodId": "STANDARD",
+                     *       "payment": {
+                     *         "method": "card",
+                     *         "cardNumber": "4242424242424242",
+                     *         "cvc": "123",
+                     *         "expMonth": 12,
+                     *         "expYear": 2030,
+                     *         "nameOnCard": "G Hopper"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** Format: email */
                         email?: string;
@@ -10965,6 +11015,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
+                    /** @example LGT-1004 */
                     productId: string;
                 };
                 header?: never;
@@ -11129,6 +11180,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
+                    /** @example "brass pendant" -glass */
                     searchText: string;
                     productCategoryId?: string;
                     sort?: "relevance" | "featured" | "price_asc" | "price_desc" | "newest" | "name";
@@ -11137,6 +11189,7 @@ export interface paths {
                     priceMax?: number | string;
                     inStock?: "true" | "false";
                     page?: number | string;
+                    /** @example 24 */
                     pageSize?: number | string;
                 };
                 header?: never;

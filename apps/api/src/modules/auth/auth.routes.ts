@@ -78,6 +78,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
           'clients (send it as `Authorization: Bearer`). A wrong password and an unknown email get the same ' +
           'answer. Limited per client address and per account (429 with Retry-After).',
         body: loginRequestSchema,
+        examples: { body: { email: 'shopper@lighting.test', password: 'shopper-demo-1' } },
         response: { 200: dataEnvelope(loginResultSchema), ...authErrors, 429: errorEnvelopeSchema },
       },
     },

@@ -94,6 +94,7 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
           IDEMPOTENCY_DOC,
         headers: idempotencyHeaders,
         body: addToCartSchema,
+        examples: { body: { productId: 'LGT-1001', quantity: 2 } },
         response: { 200: cartEnvelope, ...errors },
       },
     },

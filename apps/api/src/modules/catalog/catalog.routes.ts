@@ -43,6 +43,7 @@ export async function catalogRoutes(app: App, { catalog, tenants, cache }: Deps)
           "A productStoreId of another tenant's store is refused.",
         consumes: ['multipart/form-data', 'application/json'],
         body: mainBodySchema,
+        examples: { body: { productStoreId: '9000' } },
         response: { 200: dataEnvelope(mainDataSchema), ...tenantErrors },
       },
     },

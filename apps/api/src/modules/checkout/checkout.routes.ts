@@ -123,6 +123,28 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
           'PAYMENT_DECLINED and leaves no order. Guests give an email; the answer carries their signed link.',
         headers: z.object({ 'idempotency-key': z.string().min(8).max(100).optional() }).passthrough(),
         body: placeOrderSchema,
+        examples: {
+          body: {
+            email: 'grace@example.com',
+            shipTo: {
+              toName: 'Grace Hopper',
+              address1: '1 Market Street',
+              city: 'San Francisco',
+              postalCode: '94105',
+              countryGeoId: 'USA',
+              stateProvinceGeoId: 'US_CA',
+            },
+            shippingMethodId: 'STANDARD',
+            payment: {
+              method: 'card',
+              cardNumber: '4242424242424242',
+              cvc: '123',
+              expMonth: 12,
+              expYear: 2030,
+              nameOnCard: 'G Hopper',
+            },
+          },
+        },
         response: { 200: dataEnvelope(orderSchema), ...errors },
       },
     },

@@ -96,6 +96,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
         tags: ['catalog'],
         summary: 'One product: images, prices, stock, features, options, downloads, related products, reviews',
         querystring: productDetailsQuerySchema,
+        examples: { query: { productId: 'LGT-1004' } },
         response: { 200: dataEnvelope(productDetailsSchema), ...tenantErrors },
       },
     },
@@ -120,6 +121,7 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
           'searchText takes web search syntax ("a phrase", -exclude, or). When nothing matches, a corrected ' +
           'query is searched and named in searchedFor.',
         querystring: searchQuerySchema,
+        examples: { query: { searchText: '"brass pendant" -glass', pageSize: 24 } },
         response: { 200: dataEnvelope(searchResultSchema), ...tenantErrors, ...costlyErrors },
       },
     },

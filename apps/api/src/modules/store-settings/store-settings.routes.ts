@@ -45,6 +45,7 @@ export async function storeSettingsRoutes(app: App, { settings }: { settings: St
           'keep `default`.',
         params: storeIdPathSchema,
         body: storeDetailUpdateSchema,
+        examples: { path: { id: '9000' }, body: { companyName: 'Brightside Lighting' } },
         response: { 200: dataEnvelope(draftSavedSchema), ...changeErrors },
       },
     },
