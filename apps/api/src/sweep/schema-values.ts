@@ -226,6 +226,7 @@ export function forgedCursors(sorts: unknown[]): ForgedCursor[] {
     { label: 'impossible date|id', value: b64('2026-02-30T00:00:00.000Z|x') },
     { label: 'json with wrong types', value: b64(JSON.stringify({ at: 12, id: [1], key: { a: 1 } })) },
     { label: 'json impossible date', value: b64(JSON.stringify({ at: '2026-02-30T00:00:00.000Z', id: 'x' })) },
+    { label: 'json [date, id] impossible date', value: b64(JSON.stringify(['2026-02-30T00:00:00.000Z', 'x'])) },
   ];
   for (const sort of sorts) {
     out.push({
