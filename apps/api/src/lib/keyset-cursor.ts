@@ -83,3 +83,30 @@ export function isCursorTime(text: string): boolean {
   const t = Date.parse(text);
   return !Number.isNaN(t) && new Date(t).toISOString() === text;
 }
+
+/** The cursor of a list paged newest first by (created time, id): `[iso time, id]` as base64url JSON. */
+export function encodeTimeCursor(at: Date, id: string): string {
+  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
+}
+
+/** The time and id of an `encodeTimeCursor` cursor; a 400 naming `cursor` for anything else. */
+export function decodeTimeCursor(cursor: string): { at: Date; id: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+  } catch {
+    v = null;
+  }
+  if (
+    Array.isArray(v) &&
+    v.length === 2 &&
+    typeof v[0] === 'string' &&
+    isCursorTime(v[0]) &&
+    typeof v[1] === 'string' &&
+    v[1].length <= 200 &&
+    !v[1].includes('\u0000')
+  ) {
+    return { at: new Date(v[0]), id: v[1] };
+  }
+  throw AppError.field(400, 'BAD_REQUEST', 'cursor', 'not a cursor of this list; start again without it.');
+}

@@ -10,37 +10,7 @@ export interface KnownFailure {
   cause: string;
 }
 
-const DATE_CURSOR =
-  'Cursors of the form [date, id] are decoded with new Date(), which rolls 2026-02-30 over to March 2: ' +
-  'the list answers 200 instead of 400 (issue 30, item 3: cursors validated, one date rule that refuses impossible dates).';
-
-export const KNOWN_FAILURES: KnownFailure[] = [
-  {
-    match:
-      'malformed input accepted · GET /api/v1/reviews · owner · forged cursor (real cursor, impossible date at 0) in ?cursor',
-    cause: DATE_CURSOR,
-  },
-  {
-    match:
-      'malformed input accepted · GET /api/v1/reviews · owner · forged cursor (json [date, id] impossible date) in ?cursor',
-    cause: DATE_CURSOR,
-  },
-  {
-    match:
-      'malformed input accepted · GET /api/v1/returns · owner · forged cursor (json [date, id] impossible date) in ?cursor',
-    cause: DATE_CURSOR,
-  },
-  {
-    match:
-      'malformed input accepted · GET /api/v1/messages · owner · forged cursor (json [date, id] impossible date) in ?cursor',
-    cause: DATE_CURSOR,
-  },
-  {
-    match:
-      'malformed input accepted · GET /api/paypal/issues · owner · forged cursor (json [date, id] impossible date) in ?cursor',
-    cause: DATE_CURSOR,
-  },
-];
+export const KNOWN_FAILURES: KnownFailure[] = [];
 
 export function matches(pattern: string, key: string): boolean {
   const re = new RegExp(

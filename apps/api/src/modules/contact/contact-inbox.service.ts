@@ -11,6 +11,7 @@ import { and, asc, count, desc, eq, inArray, lt, or, type SQL, sql } from 'drizz
 import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { decodeTimeCursor, encodeTimeCursor } from '../../lib/keyset-cursor';
 import type { AuditService } from '../audit/index';
 import type { MailQueue } from '../mail/index';
 import type { StoreService } from '../store/index';
@@ -26,22 +27,6 @@ export interface ContactInboxDeps {
 }
 
 type MessageRow = typeof m.$inferSelect;
-
-function encode(at: Date, id: string) {
-  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
-}
-function decode(cursor: string): { at: Date; id: string } {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') {
-      const at = new Date(v[0]);
-      if (!Number.isNaN(at.getTime())) return { at, id: v[1] };
-    }
-  } catch {
-    // falls through to the refusal
-  }
-  throw AppError.field(400, 'BAD_REQUEST', 'cursor', 'not a cursor of this list; start again without it.');
-}
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ');
@@ -141,7 +126,7 @@ export function createContactInboxService(db: Db, deps: ContactInboxDeps) {
         );
       }
       if (query.cursor) {
-        const { at, id } = decode(query.cursor);
+        const { at, id } = decodeTimeCursor(query.cursor);
         where.push(or(lt(m.createdAt, at), and(eq(m.createdAt, at), lt(m.messageId, id))));
       }
       const replies = db
@@ -182,7 +167,7 @@ export function createContactInboxService(db: Db, deps: ContactInboxDeps) {
           createdAt: r.createdAt.toISOString(),
           replies: Number(r.replies),
         })),
-        nextCursor: rows.length > limit && last ? encode(last.createdAt, last.messageId) : null,
+        nextCursor: rows.length > limit && last ? encodeTimeCursor(last.createdAt, last.messageId) : null,
         unread: unread?.n ?? 0,
       };
     },

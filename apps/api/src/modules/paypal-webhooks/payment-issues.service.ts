@@ -11,6 +11,7 @@ import { and, count, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { decodeTimeCursor, encodeTimeCursor } from '../../lib/keyset-cursor';
 import type { AuditService } from '../audit/index';
 
 const pi = schema.paymentIssues;
@@ -41,22 +42,6 @@ const toIssue = (r: Row): PaymentIssue => ({
   resolvedAt: r.resolvedAt?.toISOString() ?? null,
   resolution: r.resolution,
 });
-
-function encode(at: Date, id: string) {
-  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
-}
-function decode(cursor: string): { at: Date; id: string } {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') {
-      const at = new Date(v[0]);
-      if (!Number.isNaN(at.getTime())) return { at, id: v[1] };
-    }
-  } catch {
-    // falls through to the refusal
-  }
-  throw AppError.field(400, 'BAD_REQUEST', 'cursor', 'not a cursor of this list; start again without it.');
-}
 
 /**
  * "Payments needing attention" (issue 18 point 4, decision 053): money PayPal reports that matches
@@ -115,7 +100,7 @@ export function createPaymentIssuesService(db: Db, deps: { audit: AuditService }
         (query.status ?? 'open') === 'open' ? eq(pi.status, 'open') : sql`${pi.status} <> 'open'`,
       ];
       if (query.cursor) {
-        const { at, id } = decode(query.cursor);
+        const { at, id } = decodeTimeCursor(query.cursor);
         where.push(or(lt(pi.createdAt, at), and(eq(pi.createdAt, at), lt(pi.issueId, id))));
       }
       const [rows, [open]] = await Promise.all([
@@ -134,7 +119,7 @@ export function createPaymentIssuesService(db: Db, deps: { audit: AuditService }
       const last = page.at(-1);
       return {
         items: page.map(toIssue),
-        nextCursor: rows.length > limit && last ? encode(last.createdAt, last.issueId) : null,
+        nextCursor: rows.length > limit && last ? encodeTimeCursor(last.createdAt, last.issueId) : null,
         openCount: open?.n ?? 0,
       };
     },

@@ -19,6 +19,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { decodeTimeCursor, encodeTimeCursor } from '../../lib/keyset-cursor';
 import type { AuditService } from '../audit/index';
 import { changeStock } from '../inventory/index';
 import type { MailQueue } from '../mail/index';
@@ -47,23 +48,6 @@ export interface ReturnAdminDeps {
   log: FastifyBaseLogger;
   /** scheme://host[:port] for links in mail, from the store's canonical host. */
   linkOrigin: (canonicalHost: string) => string;
-}
-
-/** Cursors are opaque to clients: the last row's time and id. */
-function encodeCursor(at: Date, id: string) {
-  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
-}
-function decodeCursor(cursor: string): [Date, string] {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
-    if (Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string') {
-      const at = new Date(v[0]);
-      if (!Number.isNaN(at.getTime())) return [at, v[1]];
-    }
-  } catch {
-    // falls through to the refusal
-  }
-  throw AppError.field(400, 'BAD_REQUEST', 'cursor', 'not a cursor of this list; start again without it.');
 }
 
 /** `%`, `_` and `\` are taken literally in a LIKE pattern. */
@@ -216,7 +200,7 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
         );
       }
       if (query.cursor) {
-        const [at, id] = decodeCursor(query.cursor);
+        const { at, id } = decodeTimeCursor(query.cursor);
         where.push(or(lt(rr.createdAt, at), and(eq(rr.createdAt, at), lt(rr.returnId, id))));
       }
       const rows = await db
@@ -251,7 +235,7 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
           statusLabel: RETURN_STATUS_ADMIN_LABELS[r.status as ReturnStatus] ?? r.status,
           createdAt: r.createdAt.toISOString(),
         })),
-        nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.returnId) : null,
+        nextCursor: rows.length > limit && last ? encodeTimeCursor(last.createdAt, last.returnId) : null,
       };
     },
 

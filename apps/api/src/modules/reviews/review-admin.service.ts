@@ -11,6 +11,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { decodeTimeCursor, encodeTimeCursor } from '../../lib/keyset-cursor';
 import type { AuditService } from '../audit/index';
 import { canMoveReview } from './review-state';
 
@@ -20,22 +21,6 @@ const p = schema.products;
 export interface ReviewAdminDeps {
   audit: AuditService;
   events: Pick<EventBus, 'transaction' | 'emitAfterCommit'>;
-}
-
-function encode(at: Date, id: string) {
-  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
-}
-function decode(cursor: string): { at: Date; id: string } {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') {
-      const at = new Date(v[0]);
-      if (!Number.isNaN(at.getTime())) return { at, id: v[1] };
-    }
-  } catch {
-    // falls through to the refusal
-  }
-  throw AppError.field(400, 'BAD_REQUEST', 'cursor', 'not a cursor of this list; start again without it.');
 }
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -147,7 +132,7 @@ export function createReviewAdminService(db: Db, deps: ReviewAdminDeps) {
         );
       }
       if (query.cursor) {
-        const { at, id } = decode(query.cursor);
+        const { at, id } = decodeTimeCursor(query.cursor);
         where.push(or(lt(rv.createdAt, at), and(eq(rv.createdAt, at), lt(rv.reviewId, id))));
       }
       const rows = await db
@@ -161,7 +146,7 @@ export function createReviewAdminService(db: Db, deps: ReviewAdminDeps) {
       const last = page.at(-1);
       return {
         items: page.map(toItem),
-        nextCursor: rows.length > limit && last ? encode(last.createdAt, last.reviewId) : null,
+        nextCursor: rows.length > limit && last ? encodeTimeCursor(last.createdAt, last.reviewId) : null,
       };
     },
 
