@@ -1,14 +1,8 @@
 import { schema } from '@app/db';
-import { and, count, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BrowserSession,
-  createTestApp,
-  SEEDED_HOSTS,
-  type SeededTenant,
-  signIn,
-  type TestApp,
-} from '../../test/harness';
+import { type BrowserSession, createTestApp, type SeededTenant, type TestApp } from '../../test/harness';
+import { auditEntries, ownerCaller, signInOwners } from '../../test/owners';
 
 /**
  * What the API reads can be written back (issue 30 point 6), for categories and catalogs: a
@@ -22,29 +16,13 @@ const owners = {} as Record<SeededTenant, BrowserSession>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const tenant of ['lighting', 'garden'] as const) {
-    owners[tenant] = await signIn(t.app, `owner@${tenant}.test`, 'owner-demo-1', SEEDED_HOSTS[tenant].host);
-  }
+  await signInOwners(t.app, owners, ['lighting', 'garden']);
 });
 afterAll(() => t?.close());
 
-function call(tenant: SeededTenant, method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown) {
-  const host = SEEDED_HOSTS[tenant].host;
-  return t.app.inject({
-    method,
-    url,
-    headers: { host, origin: `http://${host}`, ...owners[tenant] },
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-}
+const call = ownerCaller(() => t.app, owners);
 
-async function auditCount(tenant: string) {
-  const [row] = await t.database.db
-    .select({ n: count() })
-    .from(schema.auditLog)
-    .where(eq(schema.auditLog.tenantId, tenant));
-  return row?.n ?? 0;
-}
+const auditCount = (tenant: string) => auditEntries(t.database.db, tenant);
 
 const C = '/skulocity/api/v1/catalog';
 const readCategory = async (id: string) =>

@@ -1,14 +1,8 @@
 import { schema } from '@app/db';
-import { and, count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BrowserSession,
-  createTestApp,
-  SEEDED_HOSTS,
-  type SeededTenant,
-  signIn,
-  type TestApp,
-} from '../../test/harness';
+import { type BrowserSession, createTestApp, type SeededTenant, type TestApp } from '../../test/harness';
+import { auditEntries, ownerCaller, signInOwners } from '../../test/owners';
 
 /**
  * What the marketplace fetch answers can be written back to connect (issue 30 point 6): the GET's
@@ -25,9 +19,7 @@ const heard: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const tenant of ['lighting', 'garden'] as const) {
-    owners[tenant] = await signIn(t.app, `owner@${tenant}.test`, 'owner-demo-1', SEEDED_HOSTS[tenant].host);
-  }
+  await signInOwners(t.app, owners, ['lighting', 'garden']);
   t.app.events.on('settings.changed', ({ tenantId }) => {
     heard.push(tenantId);
   });
@@ -41,15 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-function call(tenant: SeededTenant, method: 'GET' | 'POST', url: string, payload?: unknown) {
-  const host = SEEDED_HOSTS[tenant].host;
-  return t.app.inject({
-    method,
-    url,
-    headers: { host, origin: `http://${host}`, ...owners[tenant] },
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-}
+const call = ownerCaller(() => t.app, owners);
 
 async function read() {
   const res = await call('lighting', 'GET', `${FETCH}?tenantId=lighting`);
@@ -65,13 +49,7 @@ async function stored() {
   return row;
 }
 
-async function auditCount() {
-  const [row] = await t.database.db
-    .select({ n: count() })
-    .from(schema.auditLog)
-    .where(and(eq(schema.auditLog.tenantId, 'lighting'), eq(schema.auditLog.entity, 'marketplace.connection')));
-  return row?.n ?? 0;
-}
+const auditCount = () => auditEntries(t.database.db, 'lighting', 'marketplace.connection');
 
 describe('the marketplace connection: read, then write back', () => {
   it('the fetch written back to connect changes nothing and keeps the stored token', async () => {

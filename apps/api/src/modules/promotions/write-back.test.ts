@@ -1,14 +1,8 @@
 import { schema } from '@app/db';
-import { and, count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BrowserSession,
-  createTestApp,
-  SEEDED_HOSTS,
-  type SeededTenant,
-  signIn,
-  type TestApp,
-} from '../../test/harness';
+import { type BrowserSession, createTestApp, SEEDED_HOSTS, type SeededTenant, type TestApp } from '../../test/harness';
+import { auditEntries, ownerCaller, signInOwners } from '../../test/owners';
 
 /**
  * What the promo code read answers can be written back (issue 30 point 6): the GET's `data` (or the
@@ -22,29 +16,13 @@ const owners = {} as Record<SeededTenant, BrowserSession>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const tenant of ['lighting', 'garden'] as const) {
-    owners[tenant] = await signIn(t.app, `owner@${tenant}.test`, 'owner-demo-1', SEEDED_HOSTS[tenant].host);
-  }
+  await signInOwners(t.app, owners, ['lighting', 'garden']);
 });
 afterAll(() => t?.close());
 
-function call(tenant: SeededTenant, method: 'GET' | 'PUT', url: string, payload?: unknown) {
-  const host = SEEDED_HOSTS[tenant].host;
-  return t.app.inject({
-    method,
-    url,
-    headers: { host, origin: `http://${host}`, ...owners[tenant] },
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-}
+const call = ownerCaller(() => t.app, owners);
 
-async function auditCount() {
-  const [row] = await t.database.db
-    .select({ n: count() })
-    .from(schema.auditLog)
-    .where(and(eq(schema.auditLog.tenantId, 'lighting'), eq(schema.auditLog.entity, 'promo_code')));
-  return row?.n ?? 0;
-}
+const auditCount = () => auditEntries(t.database.db, 'lighting', 'promo_code');
 
 async function read(code: string) {
   const res = await call('lighting', 'GET', `${P}/${code}`);
