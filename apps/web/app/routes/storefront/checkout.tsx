@@ -640,7 +640,10 @@ function Totals({ quote: q, view }: { quote: CheckoutView['quote']; view: Checko
   );
 }
 
-/** PayPal's name as its wordmark colours; no image request, no third-party script. */
+/**
+ * PayPal's name in its brand blues; no image request, no third-party script. The wordmark's light
+ * blue (#009cde) is 3:1 on white, under what text needs (axe): "Pal" takes PayPal's #0070ba (5:1).
+ */
 const choiceClass =
   'flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-4 has-[:checked]:border-slate-900 has-[:checked]:ring-1 has-[:checked]:ring-slate-900';
 
@@ -648,7 +651,7 @@ function PayPalMark() {
   return (
     <span className="text-base font-bold italic tracking-tight">
       <span className="text-[#003087]">Pay</span>
-      <span className="text-[#009cde]">Pal</span>
+      <span className="text-[#0070ba]">Pal</span>
     </span>
   );
 }
