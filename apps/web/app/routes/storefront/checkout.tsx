@@ -640,13 +640,13 @@ function Totals({ quote: q, view }: { quote: CheckoutView['quote']; view: Checko
   );
 }
 
+const choiceClass =
+  'flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-4 has-[:checked]:border-slate-900 has-[:checked]:ring-1 has-[:checked]:ring-slate-900';
+
 /**
  * PayPal's name in its brand blues; no image request, no third-party script. The wordmark's light
  * blue (#009cde) is 3:1 on white, under what text needs (axe): "Pal" takes PayPal's #0070ba (5:1).
  */
-const choiceClass =
-  'flex cursor-pointer items-start gap-3 rounded-lg border border-slate-300 p-4 has-[:checked]:border-slate-900 has-[:checked]:ring-1 has-[:checked]:ring-slate-900';
-
 function PayPalMark() {
   return (
     <span className="text-base font-bold italic tracking-tight">
