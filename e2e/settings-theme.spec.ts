@@ -207,6 +207,8 @@ test.describe('without JavaScript', () => {
     await expect(owner.getByTestId('error-chat.dataWidgetId')).toBeVisible();
     await expect(owner.getByLabel('Chat widget id')).toHaveValue('https://evil.example/x.js');
     await owner.getByLabel('Chat widget id').fill('');
+    // A save that changes nothing saves no draft (issue 30): the owner also renames the company.
+    await owner.getByLabel('Company name').fill('Garden Goods (draft)');
     await owner.getByRole('button', { name: 'Save draft' }).click();
     await expect(owner.getByRole('region', { name: 'Unpublished changes' })).toBeVisible();
     await owner.getByRole('button', { name: 'Discard' }).click();
