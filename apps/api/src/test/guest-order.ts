@@ -1,5 +1,5 @@
 import { type Db, schema } from '@app/db';
-import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { App } from '../lib/app-types';
 import { TEST_CARDS } from '../modules/payments/index';
 
@@ -34,15 +34,20 @@ export function guestCardOrder(email = 'grace@example.com') {
 
 /** The first simple product of a store with stock to spare (ordered by id, so tests are stable). */
 export async function stockedProductId(db: Db, tenantId: string): Promise<string> {
+  return (await stockedProduct(db, tenantId)).productId;
+}
+
+/** The same product with the unit price a shopper pays (the sale price when it has one). */
+export async function stockedProduct(db: Db, tenantId: string): Promise<{ productId: string; price: number }> {
   const p = schema.products;
   const [product] = await db
-    .select({ productId: p.productId })
+    .select({ productId: p.productId, price: sql<number>`coalesce(${p.salePrice}, ${p.listPrice})` })
     .from(p)
     .where(and(eq(p.tenantId, tenantId), gt(p.stockQuantity, 5), ne(p.productType, 'CONFIGURABLE')))
     .orderBy(asc(p.productId))
     .limit(1);
   if (!product) throw new Error(`no stocked product in ${tenantId}`);
-  return product.productId;
+  return { productId: product.productId, price: Number(product.price) };
 }
 
 /**

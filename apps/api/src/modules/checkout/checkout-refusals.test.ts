@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { schema } from '@app/db';
-import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../lib/context';
 import type { PageRequest } from '../../lib/page-request';
+import { stockedProduct } from '../../test/guest-order';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { connectStoreToPayPal } from '../../test/paypal-seller';
 import { type PayPalStandIn, startPayPalStandIn } from '../../test/paypal-stand-in';
@@ -34,15 +35,7 @@ beforeAll(async () => {
     },
   });
   await connectStoreToPayPal(t, paypal, 'lighting');
-  const p = schema.products;
-  const [row] = await t.database.db
-    .select()
-    .from(p)
-    .where(and(eq(p.tenantId, 'lighting'), gt(p.stockQuantity, 5), ne(p.productType, 'CONFIGURABLE')))
-    .orderBy(asc(p.productId))
-    .limit(1);
-  if (!row) throw new Error('no product');
-  product = { productId: row.productId, price: row.salePrice ?? row.listPrice };
+  product = await stockedProduct(t.database.db, 'lighting');
 });
 afterAll(async () => {
   await t?.close();
