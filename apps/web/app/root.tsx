@@ -3,7 +3,6 @@ import type { ShellData } from '@app/contracts';
 import { LOGOUT_MESSAGE, TENANT_NOT_SETUP_MESSAGE } from '@app/contracts/client';
 import { type ReactNode, useEffect } from 'react';
 import {
-  data,
   isRouteErrorResponse,
   Links,
   Meta,
@@ -24,6 +23,7 @@ import { LoadingBar } from './components/layout/loading-bar';
 import { PreviewBar } from './components/layout/preview-bar';
 import { TopStrip } from './components/layout/top-strip';
 import { ToastProvider, useToast, useToastOnArrival } from './components/ui/toast';
+import { loadFrameData } from './lib/frame-data';
 import { replayHeldClicks } from './lib/held-click';
 import { frameParts } from './lib/layout-rules';
 import { useNonce } from './lib/nonce';
@@ -39,16 +39,8 @@ export function headers({ errorHeaders }: Route.HeadersArgs) {
   return errorHeaders ?? new Headers();
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const shell = await context.api.shell();
-  if (!shell) throw data({ tenantMissing: true }, { status: 404 });
-  // The wishlist's product ids (none for a guest): the header counts them and every heart reads them.
-  const [user, cartSize, wishlist] = await Promise.all([
-    context.api.user(),
-    context.api.cartSize(),
-    context.api.wishlistProductIds(),
-  ]);
-  return { shell, user, cartSize, wishlist, csrfToken: context.csrfToken, previewing: context.api.previewing() };
+export function loader({ context }: Route.LoaderArgs) {
+  return loadFrameData(context);
 }
 
 /**

@@ -24,5 +24,3 @@ export const mainDataSchema = z.object({
   catalogCol: z.array(catalogSchema),
 });
 export type MainData = z.infer<typeof mainDataSchema>;
-
-export { categoryFooterLabel, categoryImage, categoryLabel, isDisplayableImage, productDisplayImage } from './display';

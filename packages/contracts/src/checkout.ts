@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addressInputSchema, addressSchema } from './addresses';
 import { cardCreateSchema } from './cards';
+import { orderStatuses } from './order-status';
 import { returnableLineSchema, returnRequestSchema } from './returns';
 import { textInt } from './strict-input';
 
@@ -79,17 +80,6 @@ export const checkoutAddressSchema = addressInputSchema
 
 /** POST /ecommerce/checkout/review: what the order would cost, before paying. */
 export const reviewRequestSchema = placeOrderSchema.omit({ payment: true, email: true });
-
-export const orderStatuses = [
-  'placed',
-  'paid',
-  'fulfilled',
-  'delivered',
-  'completed',
-  'cancelled',
-  'refunded',
-] as const;
-export type OrderStatus = (typeof orderStatuses)[number];
 
 /** An address as the order keeps it: a copy, not a link to the address book. */
 export const orderAddressSchema = addressSchema.omit({

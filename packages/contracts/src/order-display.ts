@@ -1,4 +1,4 @@
-import type { OrderStatus } from './checkout';
+import type { OrderStatus } from './order-status';
 
 /**
  * The zod-free part of the store side of orders (browser code imports it through contracts/client):

@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { orderStatuses } from './checkout';
 import { PAYMENT_STATUSES, type PaymentStatus } from './order-display';
-import { FULFILMENT_FILTERS, ORDER_LIST_PAGE_MAX, ORDER_LIST_SORTS, ORDER_VIEW_NAME_MAX } from './order-list-options';
+import {
+  FULFILMENT_FILTERS,
+  ORDER_LIST_FILTER_KEYS,
+  ORDER_LIST_PAGE_MAX,
+  ORDER_LIST_SORTS,
+  ORDER_VIEW_NAME_MAX,
+} from './order-list-options';
+import { orderStatuses } from './order-status';
 import type { FormOutcome } from './storefront';
 import { isoDay, textInt } from './strict-input';
 
@@ -52,6 +58,11 @@ export const orderListFilterSchema = z.object({
   ),
 });
 export type OrderListFilter = z.infer<typeof orderListFilterSchema>;
+/**
+ * The zod-free filter keys (order-list-options.ts, for the browser) must be this schema's fields.
+ * Checked here, on the side that has the schema, so the options file needs no import back.
+ */
+ORDER_LIST_FILTER_KEYS satisfies readonly (keyof OrderListFilter)[];
 export const orderListQuerySchema = orderListFilterSchema.extend({
   /** Opaque: the nextCursor (or prevCursor) of the page shown. */
   cursor: opt(z.string().max(300, 'cursor is not valid')),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { orderAddressSchema, orderStatuses } from './checkout';
+import { orderAddressSchema } from './checkout';
 import { orderRefundSchema } from './order-admin';
 import { CARRIER_KEYS, type CarrierKey, ORDER_NOTE_MAX, PAYMENT_STATUSES, REFUND_REASON_MAX } from './order-display';
+import { orderStatuses } from './order-status';
 import type { FormOutcome } from './storefront';
 
 /**

@@ -8,13 +8,26 @@ import {
   promoCodeRequestSchema,
 } from '@app/contracts';
 import { requireSignedIn } from '../../lib/access';
+import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { fieldFailure, formFailure, type PageModule } from '../../lib/page-request';
-import type { OrdersService } from '../orders/index';
 import { cartCookie } from './cart.routes';
 import { type CartService, cartOwnerOf } from './cart.service';
 
-export function cartPages(deps: { cart: CartService; orders: OrdersService }): PageModule<CartPages> {
+/**
+ * What "buy again" needs of the orders: one of the shopper's own orders, with its lines. Named here
+ * rather than imported because orders depends on cart (its reorder route fills the cart); the
+ * orders service fits this shape and is passed in at construction.
+ */
+export interface ShopperOrders {
+  read(
+    ctx: TenantContext,
+    orderId: string,
+    who: { userId: string | null },
+  ): Promise<{ lines: Parameters<CartService['reorder']>[2] }>;
+}
+
+export function cartPages(deps: { cart: CartService; orders: ShopperOrders }): PageModule<CartPages> {
   const { cart } = deps;
   return (page) => {
     const { ctx } = page;

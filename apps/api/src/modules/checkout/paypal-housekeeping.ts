@@ -1,5 +1,5 @@
 import { formatMoney } from '@app/contracts';
-import { type Db, schema } from '@app/db';
+import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, eq, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext } from '../../lib/context';
@@ -7,7 +7,6 @@ import { AppError } from '../../lib/errors';
 import type { JobRunner, JobTools } from '../jobs/index';
 import type { PayPalClient } from '../payments/index';
 import type { PaymentAccounts } from '../paypal-seller/index';
-import type { PaymentIssuesService } from '../paypal-webhooks/index';
 
 const ppc = schema.paypalCheckouts;
 const o = schema.orders;
@@ -25,7 +24,7 @@ export interface PayPalHousekeepingDeps {
   jobs: JobRunner;
   paymentAccounts: Pick<PaymentAccounts, 'forOrder'>;
   /** The one writer of payment issues (modules/paypal-webhooks): money PayPal took with no order. */
-  issues: Pick<PaymentIssuesService, 'raise'>;
+  issues: CaptureWithoutOrderSink;
   log: FastifyBaseLogger;
   /** How old an open checkout must be to be looked at; default PAYPAL_CHECKOUT_STALE_HOURS. */
   afterHours?: number;
@@ -33,6 +32,26 @@ export interface PayPalHousekeepingDeps {
   dailyAtUtc?: string;
   /** The run after a process starts; default two minutes; null: none. */
   startupDelayMs?: number | null;
+}
+
+/**
+ * What housekeeping needs of the payment issues: to raise one. Named here rather than imported
+ * because modules/paypal-webhooks, which keeps the issues, depends on checkout (it marks orders
+ * paid): its service fits this shape and is passed in at construction, so no import goes back up.
+ */
+export interface CaptureWithoutOrderSink {
+  raise(
+    tx: Tx,
+    ctx: RequestContext,
+    issue: {
+      kind: 'capture_without_order';
+      paypalOrderId: string;
+      captureId: string;
+      amount: number;
+      currency: string;
+      message: string;
+    },
+  ): Promise<void>;
 }
 
 export interface HousekeepingResult {

@@ -1,8 +1,8 @@
 import { CSRF_FIELD } from '@app/contracts/client';
 import { type ReactNode, useEffect } from 'react';
 import { useFetcher, useRouteLoaderData } from 'react-router';
-import type { loader as rootLoader } from '../../root';
-import type { action } from '../../routes/storefront/newsletter';
+import type { loadFrameData } from '../../lib/frame-data';
+import type { subscribeToNewsletter } from '../../lib/newsletter-subscribe';
 import { useToast } from '../ui/toast';
 
 /**
@@ -11,8 +11,8 @@ import { useToast } from '../ui/toast';
  * as a toast, and the shopper stays where they were.
  */
 export function NewsletterForm({ className, children }: { className?: string; children: ReactNode }) {
-  const fetcher = useFetcher<typeof action>();
-  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const fetcher = useFetcher<typeof subscribeToNewsletter>();
+  const root = useRouteLoaderData<typeof loadFrameData>('root');
   const toast = useToast();
   const result = fetcher.data?.result;
   useEffect(() => {

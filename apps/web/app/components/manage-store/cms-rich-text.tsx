@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import type { CmsRichTextProps } from './cms-rich-text-props';
 
 /**
  * The page body field of the CMS editor (issue 15). Without JavaScript, and until the browser has
@@ -7,20 +8,6 @@ import { lazy, Suspense, useEffect, useState } from 'react';
  * storefront page grows. The server sanitises whatever arrives either way.
  */
 const TiptapEditor = lazy(() => import('./cms-tiptap-editor'));
-
-export interface CmsRichTextProps {
-  name: string;
-  label: string;
-  defaultValue: string;
-  error?: string;
-  /**
-   * MEDIA LIBRARY HOOK: when the media library exists (branch `media`: GET /api/v1/media and
-   * components/manage-store/media-field.tsx), pass a chooser here. It resolves to the chosen image's
-   * same-store /media/ path (or null when the owner cancels); the image panel then shows
-   * "Choose from media library" beside the URL field. Until then images are added by URL.
-   */
-  chooseFromLibrary?: () => Promise<{ src: string; alt?: string } | null>;
-}
 
 export function CmsRichText(props: CmsRichTextProps) {
   const { name, label, defaultValue, error } = props;

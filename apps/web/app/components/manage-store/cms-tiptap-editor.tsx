@@ -17,7 +17,7 @@ import {
   Undo2,
 } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, useState } from 'react';
-import type { CmsRichTextProps } from './cms-rich-text';
+import type { CmsRichTextProps } from './cms-rich-text-props';
 
 /** Links an owner may add: web, mail, phone, or a path of this store. */
 const LINK = /^(https?:\/\/|mailto:|tel:|\/(?!\/))/i;

@@ -1,7 +1,7 @@
 import { CSRF_FIELD } from '@app/contracts/client';
 import type { ComponentProps } from 'react';
 import { Form, useRouteLoaderData } from 'react-router';
-import type { loader as rootLoader } from '../../root';
+import type { loadFrameData } from '../../lib/frame-data';
 
 /**
  * A form that asks the server for a change. It always carries the hidden CSRF token, which the server
@@ -9,7 +9,7 @@ import type { loader as rootLoader } from '../../root';
  * comes with the frame's data, which is reloaded after every action (the session may have changed).
  */
 export function PostForm({ children, ...props }: Omit<ComponentProps<typeof Form>, 'method'>) {
-  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const root = useRouteLoaderData<typeof loadFrameData>('root');
   return (
     <Form method="post" {...props}>
       <input type="hidden" name={CSRF_FIELD} value={root?.csrfToken ?? ''} />

@@ -1,14 +1,12 @@
 import { CircleCheck } from 'lucide-react';
-import { data, Link, useNavigation } from 'react-router';
+import { Link, useNavigation } from 'react-router';
 import { NewsletterForm } from '../../components/layout/newsletter-form';
 import { PageContainer, PageTitle } from '../../components/ui/page';
+import { subscribeToNewsletter } from '../../lib/newsletter-subscribe';
 import type { Route } from './+types/newsletter';
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const email = String(form.get('email') ?? '').slice(0, 1000);
-  const result = await context.api.subscribeToNewsletter({ email });
-  return data({ result, email }, { status: result.ok ? 200 : result.status });
+export function action({ request, context }: Route.ActionArgs) {
+  return subscribeToNewsletter(request, context);
 }
 
 export function meta() {
