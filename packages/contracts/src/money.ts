@@ -86,3 +86,38 @@ export function decimalAmount(amountMinor: number, currency: string): string {
   const digits = currencyDigits(currency);
   return (amountMinor / 10 ** digits).toFixed(digits);
 }
+
+/** The highest price in minor units (a hundred million in a two-digit currency). */
+export const MAX_PRICE_MINOR = 10_000_000_000;
+
+export type ParsedMoney = { ok: true; minor: number } | { ok: false; message: string };
+
+/**
+ * "12.50" in USD -> 1250; "1,299.00" -> 129900; "500" in JPY -> 500. A price is written with a
+ * decimal point in the store's currency: no symbol, no more decimals than the currency has, no
+ * minus. Exact (no floating point): the digits are joined as text.
+ */
+export function parseDecimalMoney(text: string, currency: string): ParsedMoney {
+  const digits = currencyDigits(currency);
+  const t = text.trim().replace(/,(?=\d{3}(\D|$))/g, '');
+  const m = /^(\d{1,12})(?:\.(\d*))?$/.exec(t);
+  if (!m) {
+    return {
+      ok: false,
+      message: `"${text.trim()}" is not a price: write it like ${digits ? `12.50` : '1250'}, without a currency sign`,
+    };
+  }
+  const whole = m[1] as string;
+  const fraction = m[2] ?? '';
+  if (fraction.length > digits) {
+    return {
+      ok: false,
+      message: digits
+        ? `"${text.trim()}" has more than ${digits} decimals; ${currency} has ${digits}`
+        : `"${text.trim()}" has decimals; ${currency} has none`,
+    };
+  }
+  const minor = Number(whole + fraction.padEnd(digits, '0'));
+  if (minor > MAX_PRICE_MINOR) return { ok: false, message: `"${text.trim()}" is more than a price can be` };
+  return { ok: true, minor };
+}

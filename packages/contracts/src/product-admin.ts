@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { currencyDigits } from './money';
+// The price parser and its ceiling live in money.ts (zod-free) so the dashboard's money input
+// checks a price in the browser with the same rule the server applies.
+import { MAX_PRICE_MINOR } from './money';
+
+// Re-exported for the contracts that read prices next to a product's fields (promo codes, the CSV).
+export { MAX_PRICE_MINOR, type ParsedMoney, parseDecimalMoney } from './money';
 
 /**
  * The product fields an owner writes, defined once for every way in: the product editor, the CSV
@@ -27,9 +32,6 @@ export const STOCK_REASON_LABELS: Record<StockReason, string> = {
 
 /** Stock a product may hold; a number past this is a typo, not a warehouse. */
 export const MAX_STOCK = 10_000_000;
-/** The highest price in minor units (a hundred million in a two-digit currency). */
-export const MAX_PRICE_MINOR = 10_000_000_000;
-
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** "Brass Floor Lamp, 60\"" -> "brass-floor-lamp-60": the slug a new product gets from its name. */
@@ -42,38 +44,6 @@ export function slugifyName(name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 120)
     .replace(/-+$/g, '');
-}
-
-export type ParsedMoney = { ok: true; minor: number } | { ok: false; message: string };
-
-/**
- * "12.50" in USD -> 1250; "1,299.00" -> 129900; "500" in JPY -> 500. A price is written with a
- * decimal point in the store's currency: no symbol, no more decimals than the currency has, no
- * minus. Exact (no floating point): the digits are joined as text.
- */
-export function parseDecimalMoney(text: string, currency: string): ParsedMoney {
-  const digits = currencyDigits(currency);
-  const t = text.trim().replace(/,(?=\d{3}(\D|$))/g, '');
-  const m = /^(\d{1,12})(?:\.(\d*))?$/.exec(t);
-  if (!m) {
-    return {
-      ok: false,
-      message: `"${text.trim()}" is not a price: write it like ${digits ? `12.50` : '1250'}, without a currency sign`,
-    };
-  }
-  const whole = m[1] as string;
-  const fraction = m[2] ?? '';
-  if (fraction.length > digits) {
-    return {
-      ok: false,
-      message: digits
-        ? `"${text.trim()}" has more than ${digits} decimals; ${currency} has ${digits}`
-        : `"${text.trim()}" has decimals; ${currency} has none`,
-    };
-  }
-  const minor = Number(whole + fraction.padEnd(digits, '0'));
-  if (minor > MAX_PRICE_MINOR) return { ok: false, message: `"${text.trim()}" is more than a price can be` };
-  return { ok: true, minor };
 }
 
 const text = (name: string, max: number) => z.string().trim().max(max, `${name} is longer than ${max} characters`);
