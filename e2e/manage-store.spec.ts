@@ -88,10 +88,11 @@ test.describe('the owner', () => {
     await expect(theme).toHaveAttribute('aria-current', 'page');
     await expect(dashboard.getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current');
     await expect(dashboard.locator('[aria-current="page"]')).toHaveCount(1);
-    // SPEC.md's layout for settings pages: the store's header and footer, no category bar.
-    await expect(page.getByTestId('logo')).toBeVisible();
-    await expect(page.getByTestId('footer')).toBeVisible();
-    await expect(page.getByTestId('category-bar')).toHaveCount(0);
+    // The dashboard's own frame on settings pages as on the rest (decision 085): its top bar and
+    // a thin footer with the copyright, none of the shop's header, category bar or footer.
+    await expect(page.getByRole('banner')).toContainText('Lighting');
+    await expect(page.getByRole('contentinfo')).toContainText('All Rights Reserved 2023');
+    for (const id of ['logo', 'top-strip', 'category-bar', 'footer']) await expect(page.getByTestId(id)).toHaveCount(0);
     await snap(page, 'manage-store-theme-1280');
   });
 
@@ -123,7 +124,11 @@ test.describe('on a phone', () => {
   test('the menu opens and closes, and choosing a page closes it', async ({ page }) => {
     await logIn(page, owner);
     const menu = page.getByRole('button', { name: /^Menu/ });
-    const nav = page.getByRole('navigation', { name: 'Dashboard' });
+    // The button sits in the menu's landmark; what it opens and closes is the list of links.
+    const nav = page.locator(`[id="${await menu.getAttribute('aria-controls')}"]`);
+    await expect(
+      page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name: /^Menu/ }),
+    ).toBeVisible();
     await expect(menu).toHaveAttribute('aria-expanded', 'false');
     await expect(menu).toContainText('Home');
     await expect(nav).toBeHidden();

@@ -22,6 +22,7 @@ import { Header } from './components/layout/header';
 import { LoadingBar } from './components/layout/loading-bar';
 import { PreviewBar } from './components/layout/preview-bar';
 import { TopStrip } from './components/layout/top-strip';
+import { useDashboardFrame } from './components/manage-store/frame-choice';
 import { ToastProvider, useToast, useToastOnArrival } from './components/ui/toast';
 import { loadFrameData } from './lib/frame-data';
 import { replayHeldClicks } from './lib/held-click';
@@ -80,14 +81,15 @@ export function Layout({ children }: { children: ReactNode }) {
   // still loading gets its click now, and clicks are no longer held.
   useEffect(replayHeldClicks, []);
   const root = useRouteLoaderData<typeof loader>('root');
-  const store = root?.shell.store;
+  // The dashboard keeps neutral colours whatever the store's theme (decision 085).
+  const store = useDashboardFrame(root?.user) ? undefined : root?.shell.store;
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {store && <meta name="theme-color" content={`rgb(${store.themeColors.primary})`} />}
-        <link rel="icon" href={store?.logo.url ?? '/favicon.svg'} />
+        <link rel="icon" href={root?.shell.store.logo.url ?? '/favicon.svg'} />
         {/* A React 19 stylesheet resource (precedence): hoisted ahead of the scripts' modulepreloads,
             so the one render-blocking request is not queued behind them. */}
         <link rel="stylesheet" href={stylesheet} precedence="default" />
@@ -134,6 +136,7 @@ function Frame({
   const location = useLocation();
   const parts = frameParts(location.pathname);
   const { store, main, pages } = shell;
+  const dashboard = useDashboardFrame(user);
 
   useEffect(() => persistStoreValues(shell, user), [shell, user]);
   const toast = useToast();
@@ -141,6 +144,15 @@ function Frame({
     if (!user && takeLogoutFlash()) toast('success', LOGOUT_MESSAGE);
   }, [user, toast]);
 
+  // The dashboard draws its own frame (routes/manage-store/guard.tsx): none of the shop's around it.
+  if (dashboard) {
+    return (
+      <>
+        <LoadingBar />
+        {children}
+      </>
+    );
+  }
   return (
     <>
       <a

@@ -104,7 +104,8 @@ function NavList({ permissions }: { permissions: readonly string[] }) {
       {navFor(permissions).map((group, gi) => (
         <div key={group.label ?? gi}>
           {group.label && (
-            <p className="px-2 pb-1 text-xs font-semibold text-neutral-500" id={`dashboard-nav-${gi}`}>
+            // #525252 on the sidebar's #ebebeb: 6.5:1, readable as small text (axe's 4.5:1).
+            <p className="px-2 pb-1 text-xs font-semibold text-[#525252]" id={`dashboard-nav-${gi}`}>
               {group.label}
             </p>
           )}
@@ -121,14 +122,11 @@ function NavList({ permissions }: { permissions: readonly string[] }) {
                     aria-current={active ? 'page' : undefined}
                     className={`flex h-9 items-center gap-2.5 rounded-lg px-2 text-sm md:h-8 ${
                       active
-                        ? 'bg-white font-semibold text-neutral-900 shadow-[0_1px_0_rgba(0,0,0,0.06)] ring-1 ring-neutral-200'
-                        : 'font-medium text-neutral-700 hover:bg-neutral-200/70 hover:text-neutral-900'
+                        ? 'bg-white font-semibold text-[#171717] shadow-[0_1px_0_rgba(0,0,0,0.06)]'
+                        : 'font-medium text-[#171717] hover:bg-[#f6f6f6]'
                     }`}
                   >
-                    <Icon
-                      aria-hidden
-                      className={`size-4 shrink-0 ${active ? 'text-neutral-900' : 'text-neutral-500'}`}
-                    />
+                    <Icon aria-hidden className={`size-4 shrink-0 ${active ? 'text-[#171717]' : 'text-[#4a4a4a]'}`} />
                     {item.label}
                   </Link>
                 </li>
@@ -141,21 +139,14 @@ function NavList({ permissions }: { permissions: readonly string[] }) {
   );
 }
 
-/** Desktop: the menu as a left sidebar, always open. */
-export function DashboardSidebar({ permissions }: { permissions: readonly string[] }) {
-  return (
-    <nav aria-label="Dashboard" className="sticky top-4 hidden md:block">
-      <NavList permissions={permissions} />
-    </nav>
-  );
-}
-
 /**
- * Phones: a disclosure button naming the current page; the menu opens below it and closes on
- * Escape (focus back on the button) or once a page is chosen. A tap before the app has loaded is
- * held and replayed (held-click.ts), as for every `type="button"` button.
+ * The dashboard's menu, one landmark at every width: from md up a sidebar, always open; on a phone
+ * a disclosure button naming the current page, the menu opening below it and closing on Escape
+ * (focus back on the button) or once a page is chosen. The button sits inside the landmark (the
+ * disclosure-navigation pattern), so nothing of the frame is outside one. A tap before the app has
+ * loaded is held and replayed (held-click.ts), as for every `type="button"` button.
  */
-export function DashboardMenu({ permissions }: { permissions: readonly string[] }) {
+export function DashboardNav({ permissions }: { permissions: readonly string[] }) {
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -164,43 +155,38 @@ export function DashboardMenu({ permissions }: { permissions: readonly string[] 
   // A page was chosen (or the back button used): the menu has done its job.
   useEffect(() => setOpen(false), [pathname]);
   return (
-    <div className="md:hidden">
+    <nav aria-label="Dashboard" className="border-b border-[#e3e3e3] px-3 py-2 md:border-b-0 md:px-3 md:py-4">
       <button
         ref={button}
         type="button"
         aria-expanded={open}
         aria-controls={menuId}
         onClick={() => setOpen((o) => !o)}
-        className="flex h-11 w-full items-center justify-between rounded-lg border border-neutral-300 bg-white px-3 text-sm font-semibold text-neutral-900 shadow-sm"
+        className="flex h-11 w-full items-center justify-between rounded-lg border border-[#d4d4d4] bg-white px-3 text-sm font-semibold text-[#171717] shadow-sm md:hidden"
       >
         <span className="flex items-center gap-2">
-          <span className="text-neutral-500">Menu</span>
-          <span aria-hidden className="text-neutral-300">
+          <span className="text-[#525252]">Menu</span>
+          <span aria-hidden className="text-[#8a8a8a]">
             /
           </span>
           {current?.label ?? 'Dashboard'}
         </span>
-        <ChevronDown
-          aria-hidden
-          className={`size-4 text-neutral-500 transition-transform ${open ? 'rotate-180' : ''}`}
-        />
+        <ChevronDown aria-hidden className={`size-4 text-[#525252] transition-transform ${open ? 'rotate-180' : ''}`} />
       </button>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the open menu closes it */}
       <div
         id={menuId}
-        hidden={!open}
+        data-testid="dashboard-menu"
         onKeyDown={(e) => {
-          if (e.key === 'Escape') {
+          if (e.key === 'Escape' && open) {
             setOpen(false);
             button.current?.focus();
           }
         }}
-        className="mt-2 rounded-xl border border-neutral-200 bg-neutral-50 p-2 shadow-lg"
+        className={`${open ? 'block' : 'hidden'} pt-2 pb-1 md:block md:p-0`}
       >
-        <nav aria-label="Dashboard">
-          <NavList permissions={permissions} />
-        </nav>
+        <NavList permissions={permissions} />
       </div>
-    </div>
+    </nav>
   );
 }

@@ -1,4 +1,4 @@
-import { ShieldAlert, X } from 'lucide-react';
+import { ShieldAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import {
   data,
@@ -12,7 +12,9 @@ import {
   useRouteLoaderData,
 } from 'react-router';
 import { primaryAction } from '../../components/manage-store/dashboard-layout';
-import { DashboardMenu, DashboardSidebar } from '../../components/manage-store/dashboard-nav';
+import { DashboardFrame as Frame, FullScreenFrame } from '../../components/manage-store/frame';
+import frameCss from '../../components/manage-store/frame.css?url';
+import { type DashboardLayoutHandle, isStaff } from '../../components/manage-store/frame-choice';
 import type { StartApp } from '../../lib/paint-first';
 import { loginUrlFor } from '../../lib/safe-redirect';
 import type { loader as rootLoader } from '../../root';
@@ -21,8 +23,15 @@ import type { Route } from './+types/guard';
 /**
  * Almost every control of the dashboard needs React, and its users come to work: its pages start
  * the app as soon as they are painted, not at the first intent as shop pages do (paint-first.ts).
+ * `dashboard` tells the root that this layout draws the frame for the store's staff
+ * (decision 085): the root then draws none of the shop's around it.
  */
-export const handle = { startApp: 'first-paint' } satisfies { startApp: StartApp };
+export const handle = { startApp: 'first-paint', dashboard: true } satisfies {
+  startApp: StartApp;
+} & DashboardLayoutHandle;
+
+/** The frame's own stylesheet, for dashboard pages only. */
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: frameCss }];
 
 /**
  * The dashboard needs a logged-in user (visitors go to login and come back), and only the store's
@@ -36,7 +45,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     throw redirect(loginUrlFor(`${url.pathname}${url.search}`));
   }
   // The owner and their staff (decision 016); each page's function checks the permission it needs.
-  if (user.partyId !== 'admin' && user.partyId !== 'staff') {
+  if (!isStaff(user)) {
     throw data({ message: 'Only the store owner and staff can manage the store.' }, { status: 403 });
   }
   return { permissions: await context.api.dashboardPermissions() };
@@ -57,62 +66,49 @@ export interface DashboardHandle {
   dashboardFrame?: 'full-screen';
 }
 
-export default function DashboardFrame({ loaderData }: Route.ComponentProps) {
+export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
   const { permissions } = loaderData;
   const matches = useMatches();
   const fullScreen = matches.some((m) => (m.handle as DashboardHandle | undefined)?.dashboardFrame === 'full-screen');
-  if (fullScreen) return <FullScreenFrame />;
-  return (
-    <div className="min-h-[70vh] border-t border-neutral-200 bg-neutral-100">
-      <div className="mx-auto grid w-full max-w-7xl gap-4 px-4 py-4 md:grid-cols-[13.5rem_minmax(0,1fr)] md:gap-8 md:px-6 md:py-8">
-        <div>
-          <DashboardSidebar permissions={permissions} />
-          <DashboardMenu permissions={permissions} />
-        </div>
-        <div className="min-w-0">
-          <Outlet />
-        </div>
-      </div>
-    </div>
-  );
-}
-
-function FullScreenFrame() {
-  const root = useRouteLoaderData<typeof rootLoader>('root');
-  return (
-    <div className="flex min-h-screen flex-col bg-neutral-100">
-      <div className="flex h-14 items-center gap-3 border-b border-neutral-200 bg-white px-4">
-        <Link
-          to="/manage-store"
-          className="inline-flex size-9 items-center justify-center rounded-lg text-neutral-600 hover:bg-neutral-100 hover:text-neutral-900"
-        >
-          <X aria-hidden className="size-5" />
-          <span className="sr-only">Exit to dashboard home</span>
-        </Link>
-        <p className="truncate text-sm font-semibold text-neutral-900">{root?.shell.store.storeName}</p>
-      </div>
-      <div className="flex-1 px-4 py-6 md:py-10">
+  if (fullScreen) {
+    return (
+      <FullScreenFrame>
         <Outlet />
-      </div>
-    </div>
+      </FullScreenFrame>
+    );
+  }
+  return (
+    <Frame permissions={permissions}>
+      <Outlet />
+    </Frame>
   );
 }
 
-/** Refusals stay in the store's frame (header and footer), with a way back. */
+/**
+ * Refusals. A shopper's stays in the store's frame (header and footer: the root draws it for
+ * anyone who is not staff), with a way back; the staff's is drawn in the dashboard's frame, with
+ * the menu their permissions open (the guard's data is there when a page below it failed).
+ */
 export function ErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  if (status === 403) return <Forbidden />;
-  return (
-    <Refusal
-      title={status === 404 ? 'We could not find that page' : 'Something went wrong, please try again.'}
-      text={status === 404 ? 'The link may be old, or the page may have moved.' : 'Please try again in a moment.'}
-    >
-      <Link to="/manage-store" className={primaryAction}>
-        Go to the dashboard
-      </Link>
-    </Refusal>
-  );
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const guard = useRouteLoaderData<typeof loader>('routes/manage-store/guard');
+  const refusal =
+    status === 403 ? (
+      <Forbidden />
+    ) : (
+      <Refusal
+        title={status === 404 ? 'We could not find that page' : 'Something went wrong, please try again.'}
+        text={status === 404 ? 'The link may be old, or the page may have moved.' : 'Please try again in a moment.'}
+      >
+        <Link to="/manage-store" className={primaryAction}>
+          Go to the dashboard
+        </Link>
+      </Refusal>
+    );
+  if (!isStaff(root?.user)) return refusal;
+  return <Frame permissions={guard?.permissions ?? []}>{refusal}</Frame>;
 }
 
 // The refusal is the store's page, seen by its shoppers: the store's buttons, not the dashboard's.

@@ -431,7 +431,8 @@ function FormatCard() {
           </table>
         </div>
         <p className="text-xs text-neutral-500">Example row:</p>
-        <pre className="overflow-x-auto rounded-lg bg-neutral-50 p-3 text-xs text-neutral-800">
+        {/* Wrapped rather than scrolled: a scrolling box would need its own tab stop to be read by keyboard. */}
+        <pre className="rounded-lg bg-neutral-50 p-3 text-xs break-all whitespace-pre-wrap text-neutral-800">
           {'sku,name,list_price,sale_price,stock,status\nLAMP-001,"Brass Floor Lamp, 60""",129.00,99.50,12,ACTIVE'}
         </pre>
       </div>

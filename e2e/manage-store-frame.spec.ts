@@ -1,0 +1,280 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { STORES, snap } from './helpers';
+
+/**
+ * The dashboard's own frame (decision 085): a compact top bar, the sidebar, the page, a thin footer
+ * with the copyright, and nothing of the shop around it; neutral colours whatever the store's
+ * theme; the sidebar first in the tab order after the skip link; and no serious or moderate axe
+ * finding on any dashboard page, at desktop and phone width. Read-only for the lighting store,
+ * whose dashboard test expects no owner change.
+ */
+
+const lighting = STORES.lighting.url;
+const WIDTHS = [1280, 375] as const;
+
+async function logIn(page: Page, base: string, email: string, then = '/manage-store') {
+  await page.goto(`${base}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('owner-demo-1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(`${base}${then}`);
+}
+
+/** A page of the owner's, signed in, in a context of its own. */
+async function ownerPage(browser: Browser, store: 'lighting' | 'garden' = 'lighting') {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await logIn(page, STORES[store].url, `owner@${store}.test`);
+  return page;
+}
+
+async function sendContactMessage(browser: Browser) {
+  const visitor = await browser.newPage();
+  await visitor.goto(`${lighting}/contact`);
+  const form = visitor.getByTestId('contact-form');
+  await form.getByLabel('Name').fill('Frame Test');
+  await form.getByLabel('Email').fill(`frame-${Date.now()}@example.com`);
+  await form.getByLabel('Message').fill('Do you ship lamps abroad?');
+  await visitor.getByRole('button', { name: 'Send message' }).click();
+  await expect(visitor.getByTestId('contact-sent')).toBeVisible();
+  await visitor.close();
+}
+
+/** The first link on a list page that opens one of its rows. */
+async function firstDetail(page: Page, list: string, pattern: RegExp): Promise<string> {
+  await page.goto(`${lighting}${list}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const hrefs = await page.locator('main a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+  const href = hrefs.map((h) => h.split(/[?#]/)[0] as string).find((h) => pattern.test(h));
+  expect(href, `a row link on ${list}`).toBeTruthy();
+  return href as string;
+}
+
+/** axe's findings a user would feel (moderate and up), one line per rule with its nodes. */
+async function axeFindings(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const LIST_PAGES = [
+  '/manage-store',
+  '/manage-store/orders',
+  '/manage-store/orders/cleanup',
+  '/manage-store/returns',
+  '/manage-store/products',
+  '/manage-store/products/new',
+  '/manage-store/products/import',
+  '/manage-store/categories',
+  '/manage-store/inventory',
+  '/manage-store/reviews',
+  '/manage-store/customers',
+  '/manage-store/messages',
+  '/manage-store/promo-codes',
+  '/manage-store/promo-codes/new',
+  '/manage-store/settings/theme',
+  '/manage-store/settings/banners',
+  '/manage-store/settings/cms',
+  '/manage-store/settings/cms/details',
+  '/manage-store/settings/other',
+  '/manage-store/settings/other/cancel',
+  '/manage-store/settings/access',
+  '/manage-store/settings/sitemap',
+  '/manage-store/payments',
+  '/manage-store/payments/issues',
+  '/manage-store/payments/settings',
+  '/manage-store/bonanza-connect',
+];
+
+/** One page of each kind that opens from a list: found on the list, so no seeded id is assumed. */
+const DETAIL_PAGES: [string, RegExp][] = [
+  ['/manage-store/products', /^\/manage-store\/products\/(?!new$|import$)[^/]+$/],
+  ['/manage-store/orders', /^\/manage-store\/orders\/(?!cleanup$)[^/]+$/],
+  ['/manage-store/customers', /^\/manage-store\/customers\/(?!guest\/)[^/]+$/],
+  ['/manage-store/promo-codes', /^\/manage-store\/promo-codes\/(?!new$)[^/]+$/],
+  ['/manage-store/returns', /^\/manage-store\/returns\/[^/]+$/],
+  ['/manage-store/messages', /^\/manage-store\/messages\/[^/]+$/],
+  ['/manage-store/categories', /^\/manage-store\/categories\/[^/]+$/],
+  ['/manage-store/inventory', /^\/manage-store\/inventory\/[^/]+$/],
+];
+
+/** Looked at by people (the decision's figures): the pages an owner spends the day on. */
+const SCREENSHOTS: Record<string, string> = {
+  '/manage-store': 'home',
+  '/manage-store/products': 'products',
+  '/manage-store/inventory': 'inventory',
+  '/manage-store/settings/other': 'store-details',
+};
+
+async function checkPage(page: Page, path: string, shot?: string) {
+  const found: string[] = [];
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`${lighting}${path}`);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    for (const f of await axeFindings(page)) found.push(`${path} at ${width}: ${f}`);
+    if (shot) await snap(page, `manage-store-frame-${shot}-${width}`);
+  }
+  return found;
+}
+
+test.describe('axe finds nothing serious or moderate on any dashboard page', () => {
+  // Signed in once per worker; each page then opens in a context with the owner's cookie.
+  let state: Awaited<ReturnType<BrowserContext['storageState']>>;
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(60_000);
+    const page = await ownerPage(browser);
+    state = await page.context().storageState();
+    await page.context().close();
+  });
+
+  for (const path of LIST_PAGES) {
+    test(`${path} at ${WIDTHS.join(' and ')} px`, async ({ browser }) => {
+      test.setTimeout(90_000);
+      const page = await (await browser.newContext({ storageState: state })).newPage();
+      const found = await checkPage(page, path, SCREENSHOTS[path]);
+      expect(found).toEqual([]);
+    });
+  }
+
+  for (const [list, pattern] of DETAIL_PAGES) {
+    test(`a detail page from ${list} at ${WIDTHS.join(' and ')} px`, async ({ browser }) => {
+      test.setTimeout(90_000);
+      const page = await (await browser.newContext({ storageState: state })).newPage();
+      // A contact message, so the inbox has one to open (a visitor's, not an owner's change).
+      if (list === '/manage-store/messages') await sendContactMessage(browser);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const path = await firstDetail(page, list, pattern);
+      const found = await checkPage(page, path, list === '/manage-store/products' ? 'product-editor' : undefined);
+      expect(found).toEqual([]);
+    });
+  }
+});
+
+test.describe('the frame', () => {
+  test('top bar, menu, page and a thin footer: nothing of the shop around the dashboard', async ({ browser }) => {
+    const page = await ownerPage(browser);
+    for (const path of ['/manage-store', '/manage-store/settings/theme', '/manage-store/products']) {
+      await page.goto(`${lighting}${path}`);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      // No promo strip, shop header, category bar or shop footer, on settings pages as on the rest.
+      for (const id of ['top-strip', 'logo', 'category-bar', 'footer', 'copyright', 'user-menu-button'])
+        await expect(page.getByTestId(id), `${id} on ${path}`).toHaveCount(0);
+      const top = page.getByRole('banner');
+      await expect(top).toContainText('Lighting');
+      await expect(top.getByRole('link', { name: 'View store' })).toHaveAttribute('href', '/');
+      await expect(top).toContainText('Owner');
+      await expect(top.getByRole('button', { name: 'Sign out' })).toBeVisible();
+      const foot = page.getByRole('contentinfo');
+      await expect(foot).toContainText('All Rights Reserved 2023');
+      await expect(foot).toContainText('Powered by');
+      await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeVisible();
+    }
+    // Compact: the top bar and the footer take about a hundred pixels between them.
+    const chrome = await page.evaluate(() =>
+      ['header', 'footer'].map((s) => document.querySelector(s)?.getBoundingClientRect().height ?? 0),
+    );
+    expect(chrome[0]).toBeLessThanOrEqual(64);
+    expect(chrome[1]).toBeLessThanOrEqual(72);
+    // Signing out from the top bar ends the session and lands on the shop.
+    await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(`${lighting}/`);
+    await expect(page.getByTestId('login-link')).toBeVisible();
+    await page.context().close();
+  });
+
+  test('a store’s theme does not reach the dashboard: same greys for an orange and a green store', async ({
+    browser,
+  }) => {
+    /** The frame's colours, and what the theme's utilities (bg-brand, bg-action) draw inside it. */
+    const colours = async (page: Page, base: string) => {
+      await page.goto(`${base}/manage-store`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      // The keyboard's focus on the menu's first link: its outline is the focus colour.
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      return page.evaluate(() => {
+        const css = (el: Element | null, p: string) => (el ? getComputedStyle(el).getPropertyValue(p) : 'missing');
+        const probe = (cls: string) => {
+          const el = document.createElement('span');
+          el.className = cls;
+          document.querySelector('main')?.append(el);
+          const c = getComputedStyle(el).backgroundColor;
+          el.remove();
+          return c;
+        };
+        const link = document.activeElement;
+        return {
+          top: css(document.querySelector('header'), 'background-color'),
+          menu: css(document.querySelector('nav[aria-label="Dashboard"]'), 'background-color'),
+          page: css(document.querySelector('main')?.parentElement ?? null, 'background-color'),
+          current: css(document.querySelector('nav [aria-current="page"]'), 'color'),
+          focus: css(link, 'outline-color'),
+          brand: probe('bg-brand'),
+          action: probe('bg-action'),
+          themeStyle: document.querySelectorAll('style[data-theme]').length,
+        };
+      });
+    };
+    const lightingOwner = await ownerPage(browser, 'lighting');
+    const gardenOwner = await ownerPage(browser, 'garden');
+    const a = await colours(lightingOwner, lighting);
+    const b = await colours(gardenOwner, STORES.garden.url);
+    expect(b).toEqual(a);
+    expect(a).toMatchObject({
+      top: 'rgb(26, 26, 26)',
+      page: 'rgb(241, 241, 241)',
+      focus: 'rgb(0, 91, 211)',
+      brand: 'rgb(23, 23, 23)',
+      action: 'rgb(23, 23, 23)',
+      themeStyle: 0,
+    });
+    // A loud theme on the page itself (as a visit from the shop, client-side, could leave one)
+    // changes nothing either.
+    await lightingOwner.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        const loud = document.createElement('style');
+        loud.textContent = ':root{--brand:255, 0, 255;--medium:0, 255, 0;--dark:255, 255, 0;--action:255, 0, 0}';
+        document.head.append(loud);
+      });
+    });
+    expect(await colours(lightingOwner, lighting)).toEqual(a);
+    // The shop keeps its own colours.
+    await lightingOwner.goto(`${lighting}/`);
+    await expect(lightingOwner.locator('style[data-theme]')).toHaveCount(1);
+    await lightingOwner.context().close();
+    await gardenOwner.context().close();
+  });
+
+  for (const width of WIDTHS) {
+    test(`at ${width} px the keyboard meets the skip link, then the menu, then the page`, async ({ browser }) => {
+      const page = await ownerPage(browser);
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${lighting}/manage-store/products`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      const nav = page.getByRole('navigation', { name: 'Dashboard' });
+      const inside = (selector: string) => page.evaluate((s) => Boolean(document.activeElement?.closest(s)), selector);
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+      // The menu: every link from md up, the one disclosure button on a phone.
+      const stops = width >= 768 ? await nav.getByRole('link').count() : 1;
+      expect(stops).toBeGreaterThan(0);
+      for (let i = 0; i < stops; i++) {
+        await page.keyboard.press('Tab');
+        expect(await inside('nav[aria-label="Dashboard"]'), `tab stop ${i + 2} is in the menu`).toBe(true);
+      }
+      if (width >= 768) await expect(nav.getByRole('link').first()).toHaveText('Home');
+      await page.keyboard.press('Tab');
+      expect(await inside('main'), 'after the menu comes the page').toBe(true);
+      // The skip link takes the keyboard straight to the page.
+      await page.goto(`${lighting}/manage-store/products`);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      expect(await inside('main'), 'after the skip link comes the page').toBe(true);
+      await page.context().close();
+    });
+  }
+});
