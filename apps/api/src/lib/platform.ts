@@ -1,0 +1,51 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { App } from './app-types';
+import { createEventBus } from './events/index';
+import type { BuildOptions, Platform } from './module';
+import { PublicReadCache } from './public-cache';
+import { createSecretBox, parseSecretsKey } from './secret-box';
+
+/** What every module shares: the event bus, the public read cache, links, and the keys. */
+export function createPlatform(app: App, opts: BuildOptions): Platform {
+  const { config, database, ...options } = opts;
+  const events = createEventBus({ database, log: app.log });
+  app.addHook('onClose', async () => events.close());
+  const publicCache = new PublicReadCache((config.PUBLIC_CACHE_SECONDS ?? 30) * 1000);
+  // Writers emit; the cached public reads follow, in this process and the others (decision 018).
+  for (const name of [
+    'catalog.changed',
+    'stock.changed',
+    'review.created',
+    'review.changed',
+    'settings.changed',
+  ] as const) {
+    events.on(name, ({ tenantId }) => publicCache.invalidateTenant(tenantId));
+  }
+  events.on('events.missed', () => publicCache.clear());
+
+  const production = config.NODE_ENV === 'production';
+  const linkScheme = config.PUBLIC_SCHEME ?? (production ? 'https' : 'http');
+  const linkPort = config.PUBLIC_PORT ?? (production ? undefined : config.PORT);
+  const linkOrigin = (host: string) =>
+    `${linkScheme}://${host}${linkPort && linkPort !== 80 && linkPort !== 443 ? `:${linkPort}` : ''}`;
+  // loadConfig always provides one; a test app without it signs with a secret of its own.
+  const sessionSecret = config.SESSION_SECRET ?? randomBytes(32).toString('base64url');
+  // Secrets owners enter are sealed under SECRETS_KEY (decision 049); config.ts requires it in
+  // production and generates one in DATA_DIR elsewhere. An app built without one (tests) derives one.
+  const secretsKey =
+    (config.SECRETS_KEY && parseSecretsKey(config.SECRETS_KEY)) ||
+    createHash('sha256').update(`secrets-key:${sessionSecret}`).digest();
+  return {
+    db: database.db,
+    database,
+    config,
+    options,
+    log: app.log,
+    events,
+    publicCache,
+    linkOrigin,
+    sessionSecret,
+    secretsKey,
+    secrets: createSecretBox(secretsKey),
+  };
+}
