@@ -1,4 +1,5 @@
 export { type ActorResolver, createActorResolver } from './actor';
+export { authModule } from './auth.module';
 export { authPages, sessionUserOf } from './auth.pages';
 export { authRoutes } from './auth.routes';
 export {

@@ -1,3 +1,4 @@
+export { cancelRequestModule } from './cancel-request.module';
 export { cancelRequestPages } from './cancel-request.pages';
 export { cancelRequestRoutes } from './cancel-request.routes';
 export { type CancelRequestService, createCancelRequestService } from './cancel-request.service';

@@ -1,3 +1,4 @@
+export { cartModule } from './cart.module';
 export { cartPages } from './cart.pages';
 export {
   CART_COOKIE,

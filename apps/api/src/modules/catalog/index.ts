@@ -1,2 +1,3 @@
+export { catalogModule } from './catalog.module';
 export { catalogRoutes } from './catalog.routes';
 export { type CatalogService, createCatalogService } from './catalog.service';

@@ -1,3 +1,4 @@
+export { checkoutModule } from './checkout.module';
 export { checkoutPages } from './checkout.pages';
 export { checkoutRoutes } from './checkout.routes';
 export { type Buyer, buyerOf, type CheckoutService, createCheckoutService } from './checkout.service';

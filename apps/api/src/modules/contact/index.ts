@@ -1,3 +1,4 @@
+export { contactModule } from './contact.module';
 export { contactPages } from './contact.pages';
 export { contactRoutes } from './contact.routes';
 export { CONTACT_LIMIT, type ContactService, createContactService } from './contact.service';

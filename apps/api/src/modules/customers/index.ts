@@ -1,3 +1,4 @@
+export { customersModule } from './customers.module';
 export { customersPages } from './customers.pages';
 export { customersRoutes } from './customers.routes';
 export { type CustomersService, createCustomersService } from './customers.service';

@@ -1,4 +1,5 @@
 export { draftStatus } from './draft-status';
+export { draftsModule } from './drafts.module';
 export { draftsPages } from './drafts.pages';
 export { draftsRoutes } from './drafts.routes';
 export {

@@ -1,1 +1,2 @@
+export { healthModule } from './health.module';
 export { healthRoutes } from './health.routes';

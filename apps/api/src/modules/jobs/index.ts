@@ -1,3 +1,4 @@
+export { jobsModule } from './jobs.module';
 export {
   createJobRunner,
   type EnqueueInput,

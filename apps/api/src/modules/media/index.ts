@@ -1,3 +1,4 @@
+export { mediaModule } from './media.module';
 export { mediaPages } from './media.pages';
 export { mediaRoutes } from './media.routes';
 export { createMediaService, detectImageFormat, type MediaService } from './media.service';

@@ -1,3 +1,4 @@
+export { newsletterModule } from './newsletter.module';
 export { newsletterPages } from './newsletter.pages';
 export { newsletterRoutes } from './newsletter.routes';
 export {

@@ -20,6 +20,7 @@ export {
   transitionOrder,
   transitionRefused,
 } from './order-transition';
+export { ordersModule } from './orders.module';
 export { ordersPages } from './orders.pages';
 export { ordersRoutes } from './orders.routes';
 export { createOrdersService, type OrderReturnsReader, type OrdersService } from './orders.service';

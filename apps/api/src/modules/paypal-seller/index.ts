@@ -16,6 +16,7 @@ export {
   PAYPAL_REFUSED_MESSAGE,
   type PaypalConfigService,
 } from './paypal-config.service';
+export { paypalSellerModule } from './paypal-seller.module';
 // Seller onboarding (issue 18 point 1): the service, its routes and the payments page.
 export { OUTCOME_MESSAGES, paypalSellerPages } from './paypal-seller.pages';
 export { PAYMENTS_PAGE, paypalSellerRoutes } from './paypal-seller.routes';

@@ -4,6 +4,7 @@ export {
   type NewPaymentIssue,
   type PaymentIssuesService,
 } from './payment-issues.service';
+export { paypalWebhooksModule } from './paypal-webhooks.module';
 export { PAYPAL_WEBHOOK_PATH, paypalWebhookRoutes, WEBHOOK_BODY_LIMIT_BYTES } from './paypal-webhooks.routes';
 export {
   createPayPalWebhookService,

@@ -1,3 +1,4 @@
+export { productAdminModule } from './product-admin.module';
 export { productAdminPages } from './product-admin.pages';
 export { productAdminRoutes } from './product-admin.routes';
 export { createProductAdminService, type ProductAdminService } from './product-admin.service';

@@ -1,3 +1,4 @@
+export { productImportModule } from './product-import.module';
 export { productImportPages } from './product-import.pages';
 export { productImportRoutes } from './product-import.routes';
 export {

@@ -1,3 +1,4 @@
+export { productListModule } from './product-list.module';
 export { productListPages } from './product-list.pages';
 export { productListRoutes } from './product-list.routes';
 export {

@@ -11,6 +11,7 @@ export {
   returnTransitionRefused,
   transitionReturn,
 } from './return-transition';
+export { returnsModule } from './returns.module';
 export { returnsPages } from './returns.pages';
 export { returnsRoutes } from './returns.routes';
 export { createReturnsService, orderReturns, type ReturnsService } from './returns.service';

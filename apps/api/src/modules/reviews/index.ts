@@ -1,6 +1,7 @@
 export { reviewAdminPages } from './review-admin.pages';
 export { reviewAdminRoutes } from './review-admin.routes';
 export { createReviewAdminService, type ReviewAdminService } from './review-admin.service';
+export { reviewsModule } from './reviews.module';
 export { reviewsPages } from './reviews.pages';
 export { reviewsRoutes } from './reviews.routes';
 export {

@@ -1,3 +1,4 @@
+export { sitemapModule } from './sitemap.module';
 export { sitemapPages } from './sitemap.pages';
 export { sitemapRoutes } from './sitemap.routes';
 export { createSitemapService, SITEMAP_JOB, type SitemapService } from './sitemap.service';

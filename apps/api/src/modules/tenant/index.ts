@@ -8,6 +8,7 @@ export {
   visitorPages,
 } from './private-store';
 export { createStoreVisibilityService, requireOwner, type StoreVisibilityService } from './store-visibility';
+export { tenantModule } from './tenant.module';
 export { tenantRoutes } from './tenant.routes';
 export { createTenantService, DEV_TENANT_ALIAS, isDevHost, normaliseHost, type TenantService } from './tenant.service';
 export { tenantAccessRoutes } from './tenant-access.routes';

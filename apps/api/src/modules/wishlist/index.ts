@@ -1,3 +1,4 @@
+export { wishlistModule } from './wishlist.module';
 export { carryWishlistItem, wishlistPages } from './wishlist.pages';
 export { wishlistRoutes } from './wishlist.routes';
 export { createWishlistService, type WishlistService } from './wishlist.service';

@@ -1,0 +1,36 @@
+import { defineModule } from '../../lib/module';
+import { createStoreVisibilityService, type StoreVisibilityService } from './store-visibility';
+import { tenantRoutes } from './tenant.routes';
+import { createTenantService, type TenantService } from './tenant.service';
+import { tenantAccessRoutes } from './tenant-access.routes';
+
+declare module '../../lib/module' {
+  interface ModuleServices {
+    /** The stores, and who sees each (decision 027). Every app boots this module: tenancy needs it. */
+    tenant: { tenants: TenantService; visibility: StoreVisibilityService };
+  }
+}
+
+export const tenantModule = defineModule({
+  name: 'tenant',
+  needs: ['audit'],
+  optional: ['cancel-request'],
+  create: ({ db, config, events }, { audit }) => ({
+    tenants: createTenantService(db, {
+      devTenantId: config.DEV_TENANT_ID,
+      production: config.NODE_ENV === 'production',
+    }),
+    visibility: createStoreVisibilityService(db, { events, audit }),
+  }),
+  async routes(app, { tenants, visibility, cancelRequests }) {
+    await app.register(tenantAccessRoutes, { visibility });
+    await app.register(tenantRoutes, {
+      tenants,
+      cancelRequestState: cancelRequests && ((tenantId) => cancelRequests.state(tenantId)),
+    });
+  },
+  events: ({ tenants }) => ({
+    'settings.changed': () => tenants.invalidate(),
+    'events.missed': () => tenants.invalidate(),
+  }),
+});
