@@ -28,8 +28,8 @@ import { documents, type Operation, operationsOf, type PageRoute, pageRoutesOf }
 // Location), never a 5xx; malformed input must be refused (4xx); nothing may log an error or leave
 // an unhandled rejection, and the server answers /healthz at the end. Needs the web build
 // (npm run build -w @app/web; npm test builds it). SWEEP_REPORT=<file> writes every failure as JSON.
-// It runs in the pglite project only (the file name says so): on PostgreSQL it took 217 s against 163 s
-// and found the same (decision 077).
+// It runs on PostgreSQL too (decision 083): files that only render pages or refuse input run on PGlite
+// alone, and this is where each route still reaches its SQL on a real server once.
 
 // SWEEP_WEB_BUILD: a copy of the build, for a run while someone rebuilds apps/web/build.
 const WEB_BUILD = process.env.SWEEP_WEB_BUILD ?? fileURLToPath(new URL('../../../web/build', import.meta.url));
