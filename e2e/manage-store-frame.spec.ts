@@ -29,9 +29,9 @@ async function ownerPage(browser: Browser, store: 'lighting' | 'garden' = 'light
   return page;
 }
 
-async function sendContactMessage(browser: Browser) {
+async function sendContactMessage(browser: Browser, base: string) {
   const visitor = await browser.newPage();
-  await visitor.goto(`${lighting}/contact`);
+  await visitor.goto(`${base}/contact`);
   const form = visitor.getByTestId('contact-form');
   await form.getByLabel('Name').fill('Frame Test');
   await form.getByLabel('Email').fill(`frame-${Date.now()}@example.com`);
@@ -42,8 +42,8 @@ async function sendContactMessage(browser: Browser) {
 }
 
 /** The first link on a list page that opens one of its rows. */
-async function firstDetail(page: Page, list: string, pattern: RegExp): Promise<string> {
-  await page.goto(`${lighting}${list}`);
+async function firstDetail(page: Page, list: string, pattern: RegExp, base: string = lighting): Promise<string> {
+  await page.goto(`${base}${list}`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   const hrefs = await page.locator('main a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
   const href = hrefs.map((h) => h.split(/[?#]/)[0] as string).find((h) => pattern.test(h));
@@ -53,7 +53,9 @@ async function firstDetail(page: Page, list: string, pattern: RegExp): Promise<s
 
 /** axe's findings a user would feel (moderate and up), one line per rule with its nodes. */
 async function axeFindings(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  // The theme editor's sample is a sketch of the store in the colours being edited: its contrast is
+  // the owner's choice (the editor warns when it is low), not the dashboard's.
+  const result = await new AxeBuilder({ page }).exclude('[data-testid=theme-sample]').analyze();
   return result.violations
     .filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -108,11 +110,11 @@ const SCREENSHOTS: Record<string, string> = {
   '/manage-store/settings/other': 'store-details',
 };
 
-async function checkPage(page: Page, path: string, shot?: string) {
+async function checkPage(page: Page, path: string, shot?: string, base: string = lighting) {
   const found: string[] = [];
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
-    await page.goto(`${lighting}${path}`);
+    await page.goto(`${base}${path}`);
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
     for (const f of await axeFindings(page)) found.push(`${path} at ${width}: ${f}`);
     if (shot) await snap(page, `manage-store-frame-${shot}-${width}`);
@@ -132,7 +134,7 @@ test.describe('axe finds nothing serious or moderate on any dashboard page', () 
 
   for (const path of LIST_PAGES) {
     test(`${path} at ${WIDTHS.join(' and ')} px`, async ({ browser }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(180_000);
       const page = await (await browser.newContext({ storageState: state })).newPage();
       const found = await checkPage(page, path, SCREENSHOTS[path]);
       expect(found).toEqual([]);
@@ -141,13 +143,19 @@ test.describe('axe finds nothing serious or moderate on any dashboard page', () 
 
   for (const [list, pattern] of DETAIL_PAGES) {
     test(`a detail page from ${list} at ${WIDTHS.join(' and ')} px`, async ({ browser }) => {
-      test.setTimeout(90_000);
-      const page = await (await browser.newContext({ storageState: state })).newPage();
-      // A contact message, so the inbox has one to open (a visitor's, not an owner's change).
-      if (list === '/manage-store/messages') await sendContactMessage(browser);
+      test.setTimeout(180_000);
+      const messages = list === '/manage-store/messages';
+      // Opening a message marks it read, an owner's change in the activity feed: in the garden store,
+      // as the lighting store's dashboard test expects none. The visitor writes one first.
+      const base = messages ? STORES.garden.url : lighting;
+      if (messages) await sendContactMessage(browser, base);
+      const page = messages
+        ? await ownerPage(browser, 'garden')
+        : await (await browser.newContext({ storageState: state })).newPage();
       await page.setViewportSize({ width: 1280, height: 800 });
-      const path = await firstDetail(page, list, pattern);
-      const found = await checkPage(page, path, list === '/manage-store/products' ? 'product-editor' : undefined);
+      const path = await firstDetail(page, list, pattern, base);
+      const shot = list === '/manage-store/products' ? 'product-editor' : undefined;
+      const found = await checkPage(page, path, shot, base);
       expect(found).toEqual([]);
     });
   }
