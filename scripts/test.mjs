@@ -3,8 +3,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
+/** Runs a stage, says how long it took (the CI note compares stages), and stops at its failure. */
 const run = (cmd, args, env = {}) => {
+  const started = Date.now();
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`== ${[cmd, ...args].join(' ')}: ${Math.round((Date.now() - started) / 1000)} s`);
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
