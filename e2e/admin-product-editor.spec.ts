@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { STORES, snap } from './helpers';
+import { hydrated, STORES, snap } from './helpers';
 
 /**
  * The product editor (issue 16 point 3): the owner creates a product with two uploaded pictures and
@@ -114,6 +114,76 @@ test('the owner creates a product with pictures and an option, finds it by searc
   await page.getByTestId('product-card').filter({ hasText: name }).getByTestId('product-card-link').click();
   await expect(page.getByTestId('product-price').getByTestId('price-current')).toHaveText('$129.50');
   await screenshots(page, 'storefront');
+});
+
+/** A new product's form, sent once with a price the server refuses (too many decimals). */
+async function refusedNewProduct(page: Page) {
+  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  await logIn(page, '/manage-store/products/new');
+  await hydrated(page);
+  await page.getByLabel('Title', { exact: true }).fill(`Formlamp${stamp} Wall Light`);
+  await page.getByLabel('SKU', { exact: true }).fill(`FRM-${stamp.toUpperCase()}`);
+  await page.getByLabel('Price', { exact: true }).fill('12.345');
+}
+
+test('a refused save brings the blank option and feature rows back as they were, no more', async ({ page }) => {
+  await refusedNewProduct(page);
+  const options = page.getByLabel('Option name');
+  const features = page.getByRole('textbox', { name: /^Feature \d+ label$/ });
+  const optionRows = await options.count();
+  const featureRows = await features.count();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByTestId('error-listPrice')).toHaveText(/more than 2 decimals/);
+  await expect(options).toHaveCount(optionRows);
+  await expect(features).toHaveCount(featureRows);
+});
+
+test('an error clears as soon as its field is fixed, before the next save', async ({ page }) => {
+  await refusedNewProduct(page);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const price = page.getByLabel('Price', { exact: true });
+  await expect(page.getByTestId('error-listPrice')).toHaveText(/more than 2 decimals/);
+  await expect(price).toHaveAttribute('aria-invalid', 'true');
+  await price.fill('12.50');
+  await expect(page.getByTestId('error-listPrice')).toHaveCount(0);
+  await expect(price).not.toHaveAttribute('aria-invalid', 'true');
+  // Still wrong after a change: the field says so itself when focus leaves it.
+  await price.fill('12.5x');
+  await price.press('Tab');
+  await expect(page.getByTestId('error-listPrice')).toHaveText(/not a price/);
+});
+
+test('picked pictures show before the product is saved', async ({ page }) => {
+  await logIn(page, '/manage-store/products/new');
+  await hydrated(page);
+  await page.getByLabel('Add pictures', { exact: true }).setInputFiles([
+    { name: 'front.png', mimeType: 'image/png', buffer: await picture('#9a3412') },
+    { name: 'back.png', mimeType: 'image/png', buffer: await picture('#334155') },
+  ]);
+  const previews = page.getByRole('list', { name: 'New pictures, saved with the product' }).getByRole('img');
+  await expect(previews).toHaveCount(2);
+  await expect(previews.first()).toHaveAccessibleName('front.png');
+  await expect
+    .poll(() => previews.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+    .toBe(true);
+});
+
+test('Enter in a text box saves the product, pictures and all', async ({ page }) => {
+  await refusedNewProduct(page);
+  await page.getByLabel('Price', { exact: true }).fill('12.50');
+  await page
+    .getByLabel('Add pictures', { exact: true })
+    .setInputFiles([{ name: 'front.png', mimeType: 'image/png', buffer: await picture('#9a3412') }]);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page).toHaveURL(/\/manage-store\/products\/P[0-9A-F]+\?created=1$/);
+  await hydrated(page);
+  // The product has a picture now, whose Move buttons come before Save in the form.
+  const alt = page.getByLabel('Alt text (main picture)');
+  await alt.fill('The light from the front');
+  await alt.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Product saved.' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Alt text (main picture)')).toHaveValue('The light from the front');
 });
 
 test.describe('without JavaScript', () => {

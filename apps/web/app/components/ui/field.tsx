@@ -112,5 +112,7 @@ export function useFieldError(error: string | null | undefined, check?: (value: 
 }
 
 function snapshot(el: HTMLElement) {
-  return fieldSnapshot(el.querySelectorAll<HTMLInputElement>('input:not([type=hidden]), select, textarea'));
+  return fieldSnapshot(
+    el.querySelectorAll<HTMLInputElement>('input:not([type=hidden]):not([type=search]), select, textarea'),
+  );
 }

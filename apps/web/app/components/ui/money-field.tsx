@@ -42,7 +42,15 @@ export function MoneyField({
     if (next !== e.currentTarget.value) e.currentTarget.value = next;
   };
   return (
-    <Field id={id} label={label} hint={hint} error={error} check={check} labelHidden={labelHidden}>
+    <Field
+      id={id}
+      testId={`error-${name}`}
+      label={label}
+      hint={hint}
+      error={error}
+      check={check}
+      labelHidden={labelHidden}
+    >
       {(a11y) => (
         <div className="kit-affix">
           <span className="kit-affix__text">{currency}</span>

@@ -24,6 +24,7 @@ export function SaveBar({
   value = 'save',
   discard,
   disabled = false,
+  children,
 }: {
   busy?: boolean;
   /** Beside the buttons: "Unsaved changes", "Not saved: see the fields marked". */
@@ -35,6 +36,8 @@ export function SaveBar({
   /** Where Discard goes (the saved page); no Discard when absent. */
   discard?: string;
   disabled?: boolean;
+  /** Controls that belong to the save (a reason for a batch of stock counts), before the buttons. */
+  children?: ReactNode;
 }) {
   return (
     // biome-ignore lint/a11y/useSemanticElements: a region, not a <section>: it has no heading of its own.
@@ -42,6 +45,7 @@ export function SaveBar({
       <span aria-live="polite" className="kit-save-bar__message">
         {busy ? 'Saving…' : message}
       </span>
+      {children}
       {discard && (
         <Link to={discard} className={buttonClass('secondary')}>
           Discard

@@ -33,7 +33,15 @@ export function SelectField({
   className?: string;
 } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'name' | 'id' | 'className'>) {
   return (
-    <Field id={id} label={label} hint={hint} error={error} labelHidden={labelHidden} className={className}>
+    <Field
+      id={id}
+      testId={`error-${name}`}
+      label={label}
+      hint={hint}
+      error={error}
+      labelHidden={labelHidden}
+      className={className}
+    >
       {(a11y) => (
         <select id={id} name={name} {...select} {...a11y} className="kit-select">
           {options.map((o) => (

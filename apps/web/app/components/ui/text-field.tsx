@@ -44,6 +44,7 @@ export function TextField({
   return (
     <Field
       id={id}
+      testId={`error-${name}`}
       label={label}
       hint={hint}
       error={error}
@@ -104,7 +105,15 @@ export function TextAreaField({
   ...area
 }: Common & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'id' | 'className'>) {
   return (
-    <Field id={id} label={label} hint={hint} error={error} labelHidden={labelHidden} className={className}>
+    <Field
+      id={id}
+      testId={`error-${name}`}
+      label={label}
+      hint={hint}
+      error={error}
+      labelHidden={labelHidden}
+      className={className}
+    >
       {(a11y) => <textarea id={id} name={name} rows={rows} {...area} {...a11y} className="kit-textarea" />}
     </Field>
   );

@@ -14,7 +14,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       : url.searchParams.get('copied') === '1'
         ? 'Copied as a draft. Check its SKU and title, then make it active.'
         : null;
-  return { page, notice, confirmDelete: url.searchParams.get('delete') === '1' };
+  return { page, notice };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -27,12 +27,5 @@ export function meta({ matches, data: d }: Route.MetaArgs) {
 
 /** Edit product: every field of the product, duplicate and delete (archive when orders name it). */
 export default function EditProductPage({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <ProductEditor
-      page={loaderData.page}
-      answer={actionData}
-      notice={loaderData.notice}
-      confirmDelete={loaderData.confirmDelete}
-    />
-  );
+  return <ProductEditor page={loaderData.page} answer={actionData} notice={loaderData.notice} />;
 }
