@@ -13,6 +13,21 @@ import { adminQuery, TEMPLATE_ENV } from './testing';
  */
 export default async function setup(): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), 'sf-templates-'));
+  const url = process.env.TEST_DATABASE_URL;
+  const templates: string[] = [];
+  // The PGlite dumps and the PostgreSQL templates are built side by side: PGlite works in this
+  // process, PostgreSQL in its own (decision 083).
+  await Promise.all([pgliteTemplates(dir), url ? postgresTemplates(url, templates) : undefined]);
+  // Read by the test processes, which Vitest starts after this with this process's environment.
+  process.env[TEMPLATE_ENV.pgliteDir] = dir;
+
+  return async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (url) for (const name of templates) await adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  };
+}
+
+async function pgliteTemplates(dir: string) {
   const pglite = await openDatabase({ dataDir: 'memory://' });
   try {
     await pglite.migrate();
@@ -22,14 +37,13 @@ export default async function setup(): Promise<() => Promise<void>> {
   } finally {
     await pglite.close();
   }
-  // Read by the test processes, which Vitest starts after this with this process's environment.
-  process.env[TEMPLATE_ENV.pgliteDir] = dir;
+}
 
-  const url = process.env.TEST_DATABASE_URL;
-  const templates: string[] = [];
-  if (url) {
-    const suffix = randomBytes(4).toString('hex');
-    for (const seeded of [false, true]) {
+/** Two template databases, migrated and seeded, each built on a connection of its own, side by side. */
+async function postgresTemplates(url: string, templates: string[]) {
+  const suffix = randomBytes(4).toString('hex');
+  await Promise.all(
+    [false, true].map(async (seeded) => {
       const name = `tmpl_${seeded ? 'seeded' : 'migrated'}_${suffix}`;
       await adminQuery(url, `CREATE DATABASE ${name}`);
       templates.push(name);
@@ -44,13 +58,8 @@ export default async function setup(): Promise<() => Promise<void>> {
         await db.close();
       }
       process.env[seeded ? TEMPLATE_ENV.pgSeeded : TEMPLATE_ENV.pgMigrated] = name;
-    }
-  }
-
-  return async () => {
-    rmSync(dir, { recursive: true, force: true });
-    if (url) for (const name of templates) await adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  };
+    }),
+  );
 }
 
 async function dumpTo(database: { dumpDataDir?(): Promise<Blob> }, file: string) {
