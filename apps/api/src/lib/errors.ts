@@ -5,8 +5,11 @@ export const DATABASE_RETRY_AFTER_S = 5;
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The store is briefly unavailable. Please try again in a few seconds.';
 
 /**
- * An exceptional outcome with the HTTP status it maps to. Expected business outcomes (out of stock,
- * bad promo code) are returned as typed results instead; this is for the request that cannot go on.
+ * A request that cannot go on, with the HTTP status it maps to: a guard (not signed in, no
+ * permission, an id that is not this store's, a malformed input) or a fault. The errors plugin turns
+ * it into the error envelope. Expected business outcomes (out of stock, promo code not valid, limit
+ * reached, not allowed in this state) are not thrown: the services that have been converted return
+ * them as typed refusals (lib/result.ts, decision 088); decision 088 lists which still throw.
  */
 export class AppError extends Error {
   /** The form field at fault, when one is (`AppError.field`): forms show the message next to it. */

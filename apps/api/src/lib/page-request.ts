@@ -3,6 +3,7 @@ import type { FormOutcome } from '@app/contracts';
 import type { z } from 'zod';
 import type { RequestContext } from './context';
 import { AppError } from './errors';
+import { formRefusal, type RefusalStatus } from './result';
 
 /**
  * One page request as the page modules see it: the resolved context (never null: an unknown host
@@ -50,17 +51,17 @@ const FORM_STATUSES = [400, 401, 403, 404, 409, 422, 429] as const;
  */
 export function formFailure<F extends string = never>(err: unknown, fields: readonly F[] = []): FormOutcome<F> {
   if (!(err instanceof AppError) || !(FORM_STATUSES as readonly number[]).includes(err.statusCode)) throw err;
-  const status = err.statusCode as FormOutcome<F>['status'];
-  const field = err.field as F | undefined;
-  if (field && fields.includes(field)) {
-    return {
+  // A guard's refusal (signed out, another origin) reads on a form as a returned refusal does.
+  return formRefusal(
+    {
       ok: false,
-      status,
-      message: FIELDS_MESSAGE,
-      fieldErrors: { [field]: err.fieldMessage } as Partial<Record<F, string>>,
-    };
-  }
-  return { ok: false, status, message: err.message, fieldErrors: {}, code: err.code };
+      status: err.statusCode as RefusalStatus,
+      code: err.code,
+      message: err.message,
+      ...(err.field ? { field: err.field, fieldMessage: err.fieldMessage } : {}),
+    },
+    fields,
+  );
 }
 
 /** Runs a form's change, turning a refusal into the form's outcome (see formFailure). */

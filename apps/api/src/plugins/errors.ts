@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import FindMyWay from 'find-my-way';
 import { AppError, DATABASE_RETRY_AFTER_S, DATABASE_UNAVAILABLE_MESSAGE } from '../lib/errors';
+import type { Refusal } from '../lib/result';
 
 export function sendError(
   reply: FastifyReply,
@@ -22,6 +23,15 @@ export function sendError(
     requestId: String(reply.request.id),
   };
   return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * The one mapping from an expected refusal (lib/result.ts) to HTTP: its status, its headers, and the
+ * error envelope every failure has, with the refusal's code and message.
+ */
+export function sendRefusal(reply: FastifyReply, r: Refusal) {
+  for (const [k, v] of Object.entries(r.headers ?? {})) reply.header(k, v);
+  return sendError(reply, r.status, r.code, r.message);
 }
 
 const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode; message: (e: FastifyError) => string }> = {

@@ -9,8 +9,8 @@ import {
 } from '@app/contracts';
 import { requireSignedIn } from '../../lib/access';
 import type { TenantContext } from '../../lib/context';
-import { AppError } from '../../lib/errors';
 import { fieldFailure, formFailure, type PageModule } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import { cartCookie } from './cart.routes';
 import { type CartService, cartOwnerOf } from './cart.service';
 
@@ -26,6 +26,9 @@ export interface ShopperOrders {
     who: { userId: string | null },
   ): Promise<{ lines: Parameters<CartService['reorder']>[2] }>;
 }
+
+/** The cart form's only field a refusal can name (a line's quantity over the cap). */
+const CART_FIELDS = ['quantity'] as const;
 
 export function cartPages(deps: { cart: CartService; orders: ShopperOrders }): PageModule<CartPages> {
   const { cart } = deps;
@@ -51,10 +54,12 @@ export function cartPages(deps: { cart: CartService; orders: ShopperOrders }): P
                   })
                 : addToCartSchema.safeParse({ productId: action.productId, quantity });
               if (!parsed.success) return fieldFailure(parsed.error, ['quantity', 'selections'] as const);
-              const { issuedGuestToken } =
+              const added =
                 'selections' in parsed.data
                   ? await cart.addConfigured(ctx, who, parsed.data as AddConfigToCart)
                   : await cart.add(ctx, who, parsed.data);
+              if (!added.ok) return formRefusal(added, CART_FIELDS);
+              const { issuedGuestToken } = added.value;
               if (issuedGuestToken) {
                 // The page's loaders run after this action in the same request, before the browser has
                 // the new cookie: from here on the request acts for the cart it was just given.
@@ -67,7 +72,8 @@ export function cartPages(deps: { cart: CartService; orders: ShopperOrders }): P
             case 'update': {
               const parsed = modifyCartSchema.safeParse({ lineId: action.lineId, quantity: Number(action.quantity) });
               if (!parsed.success) return fieldFailure(parsed.error, ['quantity'] as const);
-              await cart.modify(ctx, who, parsed.data.lineId, parsed.data.quantity);
+              const modified = await cart.modify(ctx, who, parsed.data.lineId, parsed.data.quantity);
+              if (!modified.ok) return formRefusal(modified, CART_FIELDS);
               message = 'Your cart has been updated.';
               break;
             }
@@ -78,15 +84,9 @@ export function cartPages(deps: { cart: CartService; orders: ShopperOrders }): P
             case 'promo': {
               const parsed = promoCodeRequestSchema.safeParse({ promoCode: action.promoCode });
               if (!parsed.success) return fieldFailure(parsed.error, ['promoCode'] as const);
-              try {
-                await cart.applyPromo(ctx, who, parsed.data.promoCode);
-              } catch (err) {
-                // Every refusal of a code (unknown, expired, used up) belongs next to the code's field.
-                if (err instanceof AppError && err.statusCode === 422) {
-                  return { ok: false, status: 422, message: err.message, fieldErrors: { promoCode: err.message } };
-                }
-                throw err;
-              }
+              // Every refusal of a code (unknown, expired, used up) belongs next to the code's field.
+              const applied = await cart.applyPromo(ctx, who, parsed.data.promoCode);
+              if (!applied.ok) return formRefusal(applied, ['promoCode'] as const);
               message = 'Promo code applied.';
               break;
             }
@@ -108,7 +108,7 @@ export function cartPages(deps: { cart: CartService; orders: ShopperOrders }): P
           }
           return { ok: true, message, cookies };
         } catch (err) {
-          return formFailure(err, ['quantity'] as const);
+          return formFailure(err, CART_FIELDS);
         }
       },
     };

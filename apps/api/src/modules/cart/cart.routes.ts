@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
 import type { TenantContext } from '../../lib/context';
+import { sendRefusal } from '../../plugins/errors';
 import { cookieValue } from '../auth/index';
 import { type CartOwner, type CartService, cartOwnerOf } from './cart.service';
 
@@ -100,7 +101,9 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      const { issuedGuestToken } = await cart.add(req.ctx, owner, req.body, keyOf(req));
+      const added = await cart.add(req.ctx, owner, req.body, keyOf(req));
+      if (!added.ok) return sendRefusal(reply, added);
+      const { issuedGuestToken } = added.value;
       issue(req, reply, issuedGuestToken);
       return answer(req, reply, { ...owner, guestToken: owner.guestToken ?? issuedGuestToken }, 'Added to your cart.');
     },
@@ -120,7 +123,9 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      const { issuedGuestToken } = await cart.addConfigured(req.ctx, owner, req.body, keyOf(req));
+      const added = await cart.addConfigured(req.ctx, owner, req.body, keyOf(req));
+      if (!added.ok) return sendRefusal(reply, added);
+      const { issuedGuestToken } = added.value;
       issue(req, reply, issuedGuestToken);
       return answer(req, reply, { ...owner, guestToken: owner.guestToken ?? issuedGuestToken }, 'Added to your cart.');
     },
@@ -139,7 +144,8 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      await cart.modify(req.ctx, owner, req.body.lineId, req.body.quantity);
+      const modified = await cart.modify(req.ctx, owner, req.body.lineId, req.body.quantity);
+      if (!modified.ok) return sendRefusal(reply, modified);
       return answer(req, reply, owner, 'Your cart has been updated.');
     },
   );
@@ -192,7 +198,8 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
     },
     async (req, reply) => {
       const owner = cartOwnerOf(req.ctx);
-      await cart.applyPromo(req.ctx, owner, req.body.promoCode);
+      const applied = await cart.applyPromo(req.ctx, owner, req.body.promoCode);
+      if (!applied.ok) return sendRefusal(reply, applied);
       return answer(req, reply, owner, 'Promo code applied.');
     },
   );

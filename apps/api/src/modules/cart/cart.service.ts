@@ -13,6 +13,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefusals } from '../../lib/result';
 import { absoluteMediaUrl } from '../../lib/urls';
 import type { ProductsService } from '../products/index';
 import { storeIdentity } from '../store/index';
@@ -40,9 +41,20 @@ export function cartOwnerOf(ctx: RequestContext): CartOwner {
 export const hashGuestToken = (token: string) => createHash('sha256').update(token).digest('hex');
 export const newGuestToken = () => randomBytes(24).toString('base64url');
 
-const outOfStock = (name: string) => new AppError(409, 'OUT_OF_STOCK', `${name} is out of stock.`);
+const outOfStock = (name: string) => refuse(409, 'OUT_OF_STOCK', `${name} is out of stock.`);
 const onlyLeft = (name: string, n: number) =>
-  new AppError(409, 'OUT_OF_STOCK', `Only ${n} of ${name} ${n === 1 ? 'is' : 'are'} left in stock.`);
+  refuse(409, 'OUT_OF_STOCK', `Only ${n} of ${name} ${n === 1 ? 'is' : 'are'} left in stock.`);
+
+/**
+ * What adding to the cart can answer besides done (decision 088): the product is sold out or short,
+ * no longer sold, needs its options chosen, the line or the cart is full, the cart changed under
+ * the request (a login merged it), or the idempotency key was used for another add.
+ */
+export type AddToCartRefusal = Refusal<'OUT_OF_STOCK' | 'CONFLICT' | 'BAD_REQUEST'>;
+/** Changing a line's quantity: more than the stock (sold out or short). */
+export type ModifyLineRefusal = Refusal<'OUT_OF_STOCK'>;
+/** Putting a promo code on the cart: no cart yet, or the code does not apply now (evaluatePromo). */
+export type ApplyPromoRefusal = Refusal<'PROMO_INVALID'>;
 
 /** "FINISH=BRASS;LENGTH=L2": one key per configuration, whatever order the choices came in. */
 const configKeyOf = (selections: Record<string, string>) =>
@@ -52,6 +64,13 @@ const configKeyOf = (selections: Record<string, string>) =>
     .join(';');
 const selectionsOf = (key: string): Record<string, string> =>
   Object.fromEntries(key ? key.split(';').map((kv) => kv.split('=') as [string, string]) : []);
+
+/**
+ * Every refusal of a code (none in the cart, unknown, expired, used up) is the code field's story:
+ * API clients read the message as it is, a form shows it next to the code and over the form.
+ */
+const promoRefused = (message: string): ApplyPromoRefusal =>
+  refuseField(422, 'PROMO_INVALID', 'promoCode', message, { apiMessage: message, formMessage: message });
 
 export function createCartService(db: Db, deps: { products: ProductsService }) {
   async function findCart(ctx: TenantContext, owner: CartOwner) {
@@ -85,6 +104,7 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
     return { cart, issuedGuestToken: guestToken !== owner.guestToken ? guestToken : null };
   }
 
+  /** The product as sold: unknown (or a draft) is the 404 of an id; no longer sold is a refusal. */
   async function productFor(ctx: TenantContext, productId: string) {
     const [row] = await db
       .select({
@@ -98,9 +118,8 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, productId)));
     // A draft is not on sale yet: as unknown to shoppers as a product that does not exist.
     if (!row || row.status === 'DRAFT') throw AppError.notFound(`Product ${productId} does not exist in this store.`);
-    if (row.status !== 'ACTIVE')
-      throw new AppError(409, 'CONFLICT', `Sorry, ${row.productName} is no longer available.`);
-    return row;
+    if (row.status !== 'ACTIVE') return refuse(409, 'CONFLICT', `Sorry, ${row.productName} is no longer available.`);
+    return { ok: true as const, ...row };
   }
 
   /**
@@ -116,93 +135,102 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
     quantity: number,
     configKey: string,
     idempotencyKey?: string,
-  ) {
+  ): Promise<Result<{ issuedGuestToken: string | null }, AddToCartRefusal>> {
     const product = await productFor(ctx, productId);
+    if (!product.ok) return product;
     const { cart, issuedGuestToken } = await ensureCart(ctx, owner);
     const requestHash = createHash('sha256')
       .update(JSON.stringify([productId, quantity, configKey]))
       .digest('hex');
-    await db.transaction(async (tx) => {
-      const [locked] = await tx
-        .select({ cartId: c.cartId })
-        .from(c)
-        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)))
-        .for('update');
-      // Merged into the account's cart at a login in between.
-      if (!locked) throw AppError.conflict('Your cart has just changed. Please try again.');
-      if (idempotencyKey) {
-        await tx
-          .delete(cik)
+    // A refusal inside the transaction is thrown (Refused) so the transaction writes nothing, and
+    // returned from here.
+    const refused = await returnRefusals<void, AddToCartRefusal>(() =>
+      db.transaction(async (tx) => {
+        const [locked] = await tx
+          .select({ cartId: c.cartId })
+          .from(c)
+          .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)))
+          .for('update');
+        // Merged into the account's cart at a login in between.
+        if (!locked) throw new Refused(refuse(409, 'CONFLICT', 'Your cart has just changed. Please try again.'));
+        if (idempotencyKey) {
+          await tx
+            .delete(cik)
+            .where(
+              and(
+                eq(cik.tenantId, ctx.tenantId),
+                eq(cik.cartId, cart.cartId),
+                lt(cik.createdAt, sql`now() - interval '1 day'`),
+              ),
+            );
+          const [seen] = await tx
+            .select({ requestHash: cik.requestHash })
+            .from(cik)
+            .where(and(eq(cik.tenantId, ctx.tenantId), eq(cik.cartId, cart.cartId), eq(cik.key, idempotencyKey)));
+          if (seen) {
+            if (seen.requestHash === requestHash) return; // a retry: the add was made
+            throw new Refused(
+              refuse(
+                409,
+                'CONFLICT',
+                'Idempotency-Key: this key was already used for another add to this cart. Send a new key with each new add.',
+              ),
+            );
+          }
+        }
+        if (product.stockQuantity <= 0) throw new Refused(outOfStock(product.productName));
+        const [existing] = await tx
+          .select()
+          .from(cl)
           .where(
             and(
-              eq(cik.tenantId, ctx.tenantId),
-              eq(cik.cartId, cart.cartId),
-              lt(cik.createdAt, sql`now() - interval '1 day'`),
+              eq(cl.tenantId, ctx.tenantId),
+              eq(cl.cartId, cart.cartId),
+              eq(cl.productId, productId),
+              eq(cl.configKey, configKey),
             ),
           );
-        const [seen] = await tx
-          .select({ requestHash: cik.requestHash })
-          .from(cik)
-          .where(and(eq(cik.tenantId, ctx.tenantId), eq(cik.cartId, cart.cartId), eq(cik.key, idempotencyKey)));
-        if (seen) {
-          if (seen.requestHash === requestHash) return; // a retry: the add was made
-          throw AppError.conflict(
-            'Idempotency-Key: this key was already used for another add to this cart. Send a new key with each new add.',
+        const wanted = (existing?.quantity ?? 0) + quantity;
+        if (wanted > MAX_LINE_QUANTITY) {
+          throw new Refused(
+            refuseField(400, 'BAD_REQUEST', 'quantity', `a cart holds at most ${MAX_LINE_QUANTITY} of one product.`),
           );
         }
-      }
-      if (product.stockQuantity <= 0) throw outOfStock(product.productName);
-      const [existing] = await tx
-        .select()
-        .from(cl)
-        .where(
-          and(
-            eq(cl.tenantId, ctx.tenantId),
-            eq(cl.cartId, cart.cartId),
-            eq(cl.productId, productId),
-            eq(cl.configKey, configKey),
-          ),
-        );
-      const wanted = (existing?.quantity ?? 0) + quantity;
-      if (wanted > MAX_LINE_QUANTITY) {
-        throw AppError.field(
-          400,
-          'BAD_REQUEST',
-          'quantity',
-          `a cart holds at most ${MAX_LINE_QUANTITY} of one product.`,
-        );
-      }
-      if (wanted > product.stockQuantity) throw onlyLeft(product.productName, product.stockQuantity);
-      if (existing) {
+        if (wanted > product.stockQuantity) throw new Refused(onlyLeft(product.productName, product.stockQuantity));
+        if (existing) {
+          await tx
+            .update(cl)
+            .set({ quantity: wanted })
+            .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId), eq(cl.lineId, existing.lineId)));
+        } else {
+          const [{ n } = { n: 0 }] = await tx
+            .select({ n: sql<number>`count(*)::int` })
+            .from(cl)
+            .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)));
+          if (n >= MAX_CART_LINES)
+            throw new Refused(refuse(400, 'BAD_REQUEST', `A cart holds at most ${MAX_CART_LINES} different products.`));
+          await tx.insert(cl).values({
+            tenantId: ctx.tenantId,
+            cartId: cart.cartId,
+            lineId: randomUUID().slice(0, 8),
+            productId,
+            quantity: wanted,
+            configKey,
+          });
+        }
+        if (idempotencyKey) {
+          await tx
+            .insert(cik)
+            .values({ tenantId: ctx.tenantId, cartId: cart.cartId, key: idempotencyKey, requestHash });
+        }
         await tx
-          .update(cl)
-          .set({ quantity: wanted })
-          .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId), eq(cl.lineId, existing.lineId)));
-      } else {
-        const [{ n } = { n: 0 }] = await tx
-          .select({ n: sql<number>`count(*)::int` })
-          .from(cl)
-          .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)));
-        if (n >= MAX_CART_LINES)
-          throw AppError.badRequest(`A cart holds at most ${MAX_CART_LINES} different products.`);
-        await tx.insert(cl).values({
-          tenantId: ctx.tenantId,
-          cartId: cart.cartId,
-          lineId: randomUUID().slice(0, 8),
-          productId,
-          quantity: wanted,
-          configKey,
-        });
-      }
-      if (idempotencyKey) {
-        await tx.insert(cik).values({ tenantId: ctx.tenantId, cartId: cart.cartId, key: idempotencyKey, requestHash });
-      }
-      await tx
-        .update(c)
-        .set({ updatedAt: new Date() })
-        .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)));
-    });
-    return { issuedGuestToken };
+          .update(c)
+          .set({ updatedAt: new Date() })
+          .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)));
+      }),
+    );
+    if (refused) return refused;
+    return ok({ issuedGuestToken });
   }
 
   async function touch(ctx: TenantContext, cartId: string) {
@@ -391,10 +419,16 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       return row?.n ?? 0;
     },
 
-    async add(ctx: TenantContext, owner: CartOwner, input: AddToCart, opts: { idempotencyKey?: string } = {}) {
+    async add(
+      ctx: TenantContext,
+      owner: CartOwner,
+      input: AddToCart,
+      opts: { idempotencyKey?: string } = {},
+    ): Promise<Result<{ issuedGuestToken: string | null }, AddToCartRefusal>> {
       const product = await productFor(ctx, input.productId);
+      if (!product.ok) return product;
       if (product.productType === 'CONFIGURABLE') {
-        throw AppError.badRequest(`Please choose the options of ${product.productName} first.`);
+        return refuse(400, 'BAD_REQUEST', `Please choose the options of ${product.productName} first.`);
       }
       return addLine(ctx, owner, input.productId, input.quantity, '', opts.idempotencyKey);
     },
@@ -416,14 +450,16 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
           continue;
         }
         try {
-          await this.add(ctx, owner, { productId: line.productId, quantity: Math.min(line.quantity, 99) });
-          added++;
-        } catch (err) {
-          if (!(err instanceof AppError) || err.statusCode >= 500) throw err;
-          skipped.push({
-            productName: line.productName,
-            reason: err.statusCode === 404 ? 'no longer sold' : err.message,
+          const result = await this.add(ctx, owner, {
+            productId: line.productId,
+            quantity: Math.min(line.quantity, 99),
           });
+          if (result.ok) added++;
+          else skipped.push({ productName: line.productName, reason: result.message });
+        } catch (err) {
+          // A product deleted since the order is the 404 of its id.
+          if (!(err instanceof AppError) || err.statusCode !== 404) throw err;
+          skipped.push({ productName: line.productName, reason: 'no longer sold' });
         }
       }
       const message =
@@ -447,18 +483,25 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       return addLine(ctx, owner, input.productId, input.quantity, configKeyOf(selections), opts.idempotencyKey);
     },
 
-    async modify(ctx: TenantContext, owner: CartOwner, lineId: string, quantity: number) {
+    async modify(
+      ctx: TenantContext,
+      owner: CartOwner,
+      lineId: string,
+      quantity: number,
+    ): Promise<Result<undefined, ModifyLineRefusal | AddToCartRefusal>> {
       const { cart, line } = await lineOf(ctx, owner, lineId);
       const product = await productFor(ctx, line.productId);
+      if (!product.ok) return product;
       if (quantity > product.stockQuantity) {
-        if (product.stockQuantity <= 0) throw outOfStock(product.productName);
-        throw onlyLeft(product.productName, product.stockQuantity);
+        if (product.stockQuantity <= 0) return outOfStock(product.productName);
+        return onlyLeft(product.productName, product.stockQuantity);
       }
       await db
         .update(cl)
         .set({ quantity })
         .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId), eq(cl.lineId, lineId)));
       await touch(ctx, cart.cartId);
+      return ok(undefined);
     },
 
     async remove(ctx: TenantContext, owner: CartOwner, lineId: string) {
@@ -478,20 +521,25 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
     },
 
     /** Puts a code on the cart if it applies to it now; the order re-checks it when placed. */
-    async applyPromo(ctx: TenantContext, owner: CartOwner, code: string) {
+    async applyPromo(
+      ctx: TenantContext,
+      owner: CartOwner,
+      code: string,
+    ): Promise<Result<undefined, ApplyPromoRefusal>> {
       const cart = await findCart(ctx, owner);
-      if (!cart) throw new AppError(422, 'PROMO_INVALID', 'Add something to your cart before using a promo code.');
+      if (!cart) return promoRefused('Add something to your cart before using a promo code.');
       const [row] = await db
         .select()
         .from(pc)
         .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, code)));
       const priced = await price(ctx, { cartId: cart.cartId, promoCode: null });
       const result = evaluatePromo(row ?? null, priced.subtotal, priced.currency, new Date());
-      if (!result.ok) throw new AppError(422, 'PROMO_INVALID', result.message);
+      if (!result.ok) return promoRefused(result.message);
       await db
         .update(c)
         .set({ promoCode: code, updatedAt: new Date() })
         .where(and(eq(c.tenantId, ctx.tenantId), eq(c.cartId, cart.cartId)));
+      return ok(undefined);
     },
 
     async removePromo(ctx: TenantContext, owner: CartOwner) {

@@ -12,6 +12,7 @@ import {
 import { z } from 'zod';
 import { signedInUser } from '../../lib/context';
 import { fieldFailure, formFailure, lenient, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { AddressesService } from '../addresses/index';
 import { cartOwnerOf } from '../cart/index';
 import { countryChoices } from '../geo/index';
@@ -166,9 +167,12 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
               // Saved once the order is placed, after PayPal (as for a card, right after paying).
               saveAddress: Boolean(me && !savedAddress && input.saveAddress === 'on'),
             });
-            return { ok: true, approveUrl: started.approveUrl };
+            if (!started.ok) return formRefusal(started, PLACE_ORDER_FIELDS);
+            return { ok: true, approveUrl: started.value.approveUrl };
           }
-          const order = await deps.checkout.placeOrder(ctx, parsed.data as PlaceOrder, key);
+          const placed = await deps.checkout.placeOrder(ctx, parsed.data as PlaceOrder, key);
+          if (!placed.ok) return formRefusal(placed, PLACE_ORDER_FIELDS);
+          const order = placed.value;
           if (me && !savedAddress && input.saveAddress === 'on') {
             // A full address book must not spoil a paid order: the address is then just not kept.
             await deps.addresses.create(ctx, me.userId, parsed.data.shipTo).catch(() => undefined);
@@ -182,8 +186,11 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
         const parsed = payPalCaptureSchema.safeParse({ paypalOrderId });
         if (!parsed.success) return { ok: false, status: 400, message: 'This PayPal payment could not be found.' };
         try {
-          return { ok: true, order: await deps.checkout.capturePayPal(ctx, parsed.data.paypalOrderId) };
+          const captured = await deps.checkout.capturePayPal(ctx, parsed.data.paypalOrderId);
+          if (captured.ok) return { ok: true, order: captured.value };
+          return { ok: false, status: captured.status, message: captured.message };
         } catch (err) {
+          // The guards' refusals (a PayPal order of another shopper: 404) read the same way.
           const failure = formFailure(err, []);
           return { ok: false, status: failure.status, message: failure.message };
         }

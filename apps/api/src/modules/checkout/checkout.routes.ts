@@ -21,6 +21,7 @@ import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
+import { sendRefusal } from '../../plugins/errors';
 import type { AddressesService } from '../addresses/index';
 import { cartOwnerOf } from '../cart/index';
 import type { CardsService } from '../payments/index';
@@ -105,8 +106,10 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
         },
       },
     },
-    async (req) => {
-      return { data: await checkout.review(req.ctx, cartOwnerOf(req.ctx), req.body) };
+    async (req, reply) => {
+      const reviewed = await checkout.review(req.ctx, cartOwnerOf(req.ctx), req.body);
+      if (!reviewed.ok) return sendRefusal(reply, reviewed);
+      return { data: reviewed.value };
     },
   );
 
@@ -148,13 +151,14 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
         response: { 200: dataEnvelope(orderSchema), ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const key = req.headers['idempotency-key'];
       if (typeof key !== 'string' || key.length < 8 || key.length > 100) {
         throw AppError.badRequest('Idempotency-Key: send a unique key of 8 to 100 characters with each new order.');
       }
-      const order = await checkout.placeOrder(req.ctx, req.body, key);
-      return { data: order, message: 'Thank you! Your order has been placed.' };
+      const placed = await checkout.placeOrder(req.ctx, req.body, key);
+      if (!placed.ok) return sendRefusal(reply, placed);
+      return { data: placed.value, message: 'Thank you! Your order has been placed.' };
     },
   );
 
@@ -176,13 +180,14 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
         response: { 200: dataEnvelope(payPalCreatedSchema), ...errors, 502: errorEnvelopeSchema },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const key = req.headers['idempotency-key'];
-      const data = await checkout.createPayPalOrder(req.ctx, req.body, {
+      const started = await checkout.createPayPalOrder(req.ctx, req.body, {
         returnOrigin: `${req.protocol}://${req.host}`,
         requestKey: typeof key === 'string' ? key : randomUUID(),
       });
-      return { data };
+      if (!started.ok) return sendRefusal(reply, started);
+      return { data: started.value };
     },
   );
 
@@ -201,9 +206,10 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
         response: { 200: dataEnvelope(orderSchema), ...errors, 502: errorEnvelopeSchema },
       },
     },
-    async (req) => {
-      const order = await checkout.capturePayPal(req.ctx, req.body.paypalOrderId);
-      return { data: order, message: 'Thank you! Your order has been placed.' };
+    async (req, reply) => {
+      const captured = await checkout.capturePayPal(req.ctx, req.body.paypalOrderId);
+      if (!captured.ok) return sendRefusal(reply, captured);
+      return { data: captured.value, message: 'Thank you! Your order has been placed.' };
     },
   );
 

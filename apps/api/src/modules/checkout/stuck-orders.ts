@@ -8,7 +8,8 @@ import type { JobRunner, JobTools } from '../jobs/index';
 import { type OrdersService, transitionOrder } from '../orders/index';
 import type { PayPalClient } from '../payments/index';
 import type { PaymentAccounts } from '../paypal-seller/index';
-import { type CheckoutService, giveBackReservation } from './checkout.service';
+import type { CheckoutService } from './checkout.service';
+import { giveBackReservation } from './reserve-order';
 
 const o = schema.orders;
 const ol = schema.orderLines;

@@ -2,6 +2,7 @@ import { type ReviewsPages, reviewCreateSchema } from '@app/contracts';
 import { requireSignedIn } from '../../lib/access';
 import { signedInUser } from '../../lib/context';
 import { fieldFailure, nullIfNotFound, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { ReviewsService } from './reviews.service';
 
 export function reviewsPages(deps: { reviews: ReviewsService }): PageModule<ReviewsPages> {
@@ -22,7 +23,8 @@ export function reviewsPages(deps: { reviews: ReviewsService }): PageModule<Revi
       return submitForm(fields, async () => {
         page.assertFormFromStore();
         const me = requireSignedIn(page.ctx);
-        await deps.reviews.create(page.ctx, me.userId, parsed.data);
+        const written = await deps.reviews.create(page.ctx, me.userId, parsed.data);
+        if (!written.ok) return formRefusal(written, fields);
         return { ok: true as const, message: 'Thank you! Your review is published.' };
       });
     },

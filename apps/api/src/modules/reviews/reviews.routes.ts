@@ -12,6 +12,7 @@ import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
 import { signedInUser } from '../../lib/context';
+import { sendRefusal } from '../../plugins/errors';
 import type { ReviewsService } from './reviews.service';
 
 const PATH = '/skulocity/api/v1/ecommerce/product/review';
@@ -58,10 +59,11 @@ export async function reviewsRoutes(app: App, { reviews }: { reviews: ReviewsSer
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      const data = await reviews.create(req.ctx, user.userId, req.body);
-      return { data, message: 'Thank you! Your review is published.' };
+      const written = await reviews.create(req.ctx, user.userId, req.body);
+      if (!written.ok) return sendRefusal(reply, written);
+      return { data: written.value, message: 'Thank you! Your review is published.' };
     },
   );
 }

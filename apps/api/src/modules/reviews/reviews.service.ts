@@ -5,6 +5,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { Emitter } from '../../lib/events/index';
+import { ok, type Refusal, type Result, refuse } from '../../lib/result';
 
 const rv = schema.productReviews;
 const p = schema.products;
@@ -30,6 +31,9 @@ export function reviewAuthorName(firstName: string, lastName: string): string {
   const initial = lastName.trim().charAt(0).toUpperCase();
   return initial ? `${first} ${initial}.` : first;
 }
+
+/** Writing a review: this shopper reviewed the product already, or none of their paid orders has it. */
+export type WriteReviewRefusal = Refusal<'ALREADY_REVIEWED' | 'REVIEW_NOT_ALLOWED'>;
 
 export interface ReviewsDeps {
   /** Told of each published review (`review.created`): cached answers must not keep the old summary. */
@@ -92,20 +96,21 @@ export function createReviewsService(db: Db, deps: ReviewsDeps = {}) {
         : { canReview: false, reason: 'not-bought', review: null };
     },
 
-    async create(ctx: TenantContext, userId: string, input: ReviewCreate): Promise<Review> {
+    async create(ctx: TenantContext, userId: string, input: ReviewCreate): Promise<Result<Review, WriteReviewRefusal>> {
       const item = await product(ctx, input.productId);
       const already = () =>
-        new AppError(
+        refuse(
           409,
           'ALREADY_REVIEWED',
           `You have already reviewed ${item.productName}; each shopper reviews a product once.`,
         );
-      if (await own(ctx, userId, input.productId)) throw already();
+      if (await own(ctx, userId, input.productId)) return already();
       const orderId = await proof(ctx, userId, input.productId);
       if (!orderId) {
-        throw AppError.forbidden(
-          `Only shoppers who bought ${item.productName} can review it, and none of your paid orders has it.`,
+        return refuse(
+          403,
           'REVIEW_NOT_ALLOWED',
+          `Only shoppers who bought ${item.productName} can review it, and none of your paid orders has it.`,
         );
       }
       const [user] = await db
@@ -131,11 +136,11 @@ export function createReviewsService(db: Db, deps: ReviewsDeps = {}) {
           .returning();
       } catch (err) {
         // The same review sent twice at once: the unique index let one through.
-        if (isUniqueViolation(err)) throw already();
+        if (isUniqueViolation(err)) return already();
         throw err;
       }
       deps.events?.emit('review.created', { tenantId: ctx.tenantId, productId: input.productId });
-      return toReview(row as typeof rv.$inferSelect);
+      return ok(toReview(row as typeof rv.$inferSelect));
     },
   };
 }

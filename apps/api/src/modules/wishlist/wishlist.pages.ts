@@ -8,6 +8,7 @@ import { requireSignedIn } from '../../lib/access';
 import { type RequestContext, signedInUser } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { fieldFailure, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { WishlistService } from './wishlist.service';
 
 export function wishlistPages(deps: { wishlist: WishlistService }): PageModule<WishlistPages> {
@@ -32,14 +33,18 @@ export function wishlistPages(deps: { wishlist: WishlistService }): PageModule<W
           const me = requireSignedIn(ctx);
           switch (action.intent) {
             case 'add': {
-              const { added } = await wishlist.add(ctx, me.userId, productId);
+              const result = await wishlist.add(ctx, me.userId, productId);
+              if (!result.ok) return formRefusal(result);
+              const { added } = result.value;
               return { ok: true as const, message: added ? 'Added to your wishlist.' : 'Already in your wishlist.' };
             }
             case 'remove':
               await wishlist.remove(ctx, me.userId, productId);
               return { ok: true as const, message: 'Removed from your wishlist.' };
             case 'move-to-cart': {
-              const { productName } = await wishlist.moveToCart(ctx, me.userId, productId);
+              const moved = await wishlist.moveToCart(ctx, me.userId, productId);
+              if (!moved.ok) return formRefusal(moved);
+              const { productName } = moved.value;
               return { ok: true as const, message: `${productName} was moved to your cart.` };
             }
           }
@@ -58,6 +63,7 @@ export function carryWishlistItem(wishlist: WishlistService) {
     const parsed = wishlistProductIdSchema.safeParse(productId);
     if (!productId || !parsed.success) return;
     try {
+      // A full list (a returned refusal) drops it too.
       await wishlist.add(ctx, userId, parsed.data);
     } catch (err) {
       if (!(err instanceof AppError && err.statusCode < 500)) throw err;

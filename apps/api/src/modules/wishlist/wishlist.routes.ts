@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { CartService } from '../cart/index';
 import type { WishlistService } from './wishlist.service';
 
@@ -58,7 +59,9 @@ export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: W
     },
     async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      const { added } = await wishlist.add(req.ctx, user.userId, req.body.productId);
+      const result = await wishlist.add(req.ctx, user.userId, req.body.productId);
+      if (!result.ok) return sendRefusal(reply, result);
+      const { added } = result.value;
       return answer(req, reply, user.userId, added ? 'Added to your wishlist.' : 'Already in your wishlist.');
     },
   );
@@ -102,7 +105,8 @@ export async function wishlistRoutes(app: App, { wishlist, cart }: { wishlist: W
     },
     async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      await wishlist.moveToCart(req.ctx, user.userId, req.params.productId);
+      const moved = await wishlist.moveToCart(req.ctx, user.userId, req.params.productId);
+      if (!moved.ok) return sendRefusal(reply, moved);
       reply.header('cache-control', 'private, no-store');
       const [list, shoppingCart] = await Promise.all([
         wishlist.list(req.ctx, user.userId),

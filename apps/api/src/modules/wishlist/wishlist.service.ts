@@ -4,6 +4,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
 import { absoluteMediaUrl } from '../../lib/urls';
 import type { CartService } from '../cart/index';
 import { storeIdentity } from '../store/index';
@@ -14,6 +15,14 @@ const u = schema.users;
 
 /** Same threshold as the product pages' "Only 3 left" when the store's is not given (tests). */
 const LOW_STOCK = 5;
+
+/** The cart's refusals of an add (stock, caps), which moving to the cart passes on. */
+type AddToCartRefusal = Extract<Awaited<ReturnType<CartService['add']>>, { ok: false }>;
+
+/** Adding to the wishlist: it is full (decision 088). */
+export type AddToWishlistRefusal = Refusal<'UNPROCESSABLE'>;
+/** Moving to the cart: the product needs its options chosen, or the cart refuses it (stock, caps). */
+export type MoveToCartRefusal = Refusal<'UNPROCESSABLE'> | AddToCartRefusal;
 
 const notInWishlist = () => AppError.notFound('That product is not in your wishlist.');
 
@@ -90,37 +99,47 @@ export function createWishlistService(
      * Adds a product of this store; adding one that is already there changes nothing (a second tap,
      * a replayed form). `added` says which it was.
      */
-    async add(ctx: TenantContext, userId: string, productId: string): Promise<{ added: boolean; productName: string }> {
+    async add(
+      ctx: TenantContext,
+      userId: string,
+      productId: string,
+    ): Promise<Result<{ added: boolean; productName: string }, AddToWishlistRefusal>> {
       const product = await productFor(ctx, productId);
       // Only what shoppers can see can be saved; one saved earlier stays, shown as unavailable.
       if (product.status !== 'ACTIVE') throw AppError.notFound(`Product ${productId} does not exist in this store.`);
-      const added = await db.transaction(async (tx) => {
-        // The shopper's row is locked so that two adds at once cannot both pass the cap check.
-        await tx
-          .select({ userId: u.userId })
-          .from(u)
-          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)))
-          .for('update');
-        const [there] = await tx
-          .select({ productId: w.productId })
-          .from(w)
-          .where(and(eq(w.tenantId, ctx.tenantId), eq(w.userId, userId), eq(w.productId, productId)));
-        if (there) return false;
-        const [{ n } = { n: 0 }] = await tx
-          .select({ n: sql<number>`count(*)::int` })
-          .from(w)
-          .where(and(eq(w.tenantId, ctx.tenantId), eq(w.userId, userId)));
-        if (n >= MAX_WISHLIST_ITEMS) {
-          throw new AppError(
-            422,
-            'UNPROCESSABLE',
-            `Your wishlist is full: it holds at most ${MAX_WISHLIST_ITEMS} products. Remove one to add another.`,
-          );
-        }
-        await tx.insert(w).values({ tenantId: ctx.tenantId, userId, productId }).onConflictDoNothing();
-        return true;
-      });
-      return { added, productName: product.productName };
+      // A full list is found under the lock: thrown (Refused) to end the transaction, returned below.
+      const added = await returnRefusals<boolean, AddToWishlistRefusal>(() =>
+        db.transaction(async (tx) => {
+          // The shopper's row is locked so that two adds at once cannot both pass the cap check.
+          await tx
+            .select({ userId: u.userId })
+            .from(u)
+            .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)))
+            .for('update');
+          const [there] = await tx
+            .select({ productId: w.productId })
+            .from(w)
+            .where(and(eq(w.tenantId, ctx.tenantId), eq(w.userId, userId), eq(w.productId, productId)));
+          if (there) return false;
+          const [{ n } = { n: 0 }] = await tx
+            .select({ n: sql<number>`count(*)::int` })
+            .from(w)
+            .where(and(eq(w.tenantId, ctx.tenantId), eq(w.userId, userId)));
+          if (n >= MAX_WISHLIST_ITEMS) {
+            throw new Refused(
+              refuse(
+                422,
+                'UNPROCESSABLE',
+                `Your wishlist is full: it holds at most ${MAX_WISHLIST_ITEMS} products. Remove one to add another.`,
+              ),
+            );
+          }
+          await tx.insert(w).values({ tenantId: ctx.tenantId, userId, productId }).onConflictDoNothing();
+          return true;
+        }),
+      );
+      if (typeof added !== 'boolean') return added;
+      return ok({ added, productName: product.productName });
     },
 
     /** Takes a product off; one that is not on this shopper's list is a 404. */
@@ -136,20 +155,25 @@ export function createWishlistService(
      * One of the product into the shopper's cart, through the cart's own rules (stock, per-line cap),
      * then off the wishlist. When the cart refuses (out of stock: 409) the item stays where it was.
      */
-    async moveToCart(ctx: TenantContext, userId: string, productId: string): Promise<{ productName: string }> {
+    async moveToCart(
+      ctx: TenantContext,
+      userId: string,
+      productId: string,
+    ): Promise<Result<{ productName: string }, MoveToCartRefusal>> {
       if (!(await has(ctx, userId, productId))) throw notInWishlist();
       const product = await productFor(ctx, productId);
       if (product.productType === 'CONFIGURABLE') {
-        throw new AppError(
+        return refuse(
           422,
           'UNPROCESSABLE',
           `Please choose the options of ${product.productName} on its page, then add it to your cart.`,
         );
       }
-      await deps.cart.add(ctx, { userId, guestToken: null }, { productId, quantity: 1 });
+      const added = await deps.cart.add(ctx, { userId, guestToken: null }, { productId, quantity: 1 });
+      if (!added.ok) return added;
       // A concurrent remove may have taken it already: the shopper's intent is met either way.
       await db.delete(w).where(and(eq(w.tenantId, ctx.tenantId), eq(w.userId, userId), eq(w.productId, productId)));
-      return { productName: product.productName };
+      return ok({ productName: product.productName });
     },
   };
 }
