@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { confirmFromMail, STORES, snap } from './helpers';
+import { DATA_DIR } from './playwright.config';
 
 /** Browser tests of accounts: log in, land where the guard sent you from, the header menu, logout, sign-up. */
 
@@ -146,7 +147,7 @@ test('login and sign-up pages look right at 375 px', async ({ page }) => {
 
 /** The newest reset link mailed to `to`, read from the dev outbox the e2e server writes (.eml files). */
 function resetLinkFor(to: string): string | null {
-  const dir = '.e2e-data/outbox';
+  const dir = `${DATA_DIR}/outbox`;
   let files: string[] = [];
   try {
     files = readdirSync(dir).sort().reverse();

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-import { PORT } from './playwright.config';
+import { DATA_DIR, PORT } from './playwright.config';
 
 export const STORES = {
   lighting: { url: `http://lighting.localhost:${PORT}`, storeId: '9000', template: 'DEFAULT' },
@@ -77,7 +77,7 @@ export async function holdApp(page: Page): Promise<() => void> {
  * (.eml files, quoted-printable soft breaks undone). Mail goes out as a job: poll for it.
  */
 export function mailedLinks(to: string, path: string): string[] {
-  const dir = '.e2e-data/outbox';
+  const dir = `${DATA_DIR}/outbox`;
   let files: string[] = [];
   try {
     files = readdirSync(dir).sort().reverse();

@@ -1,14 +1,20 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { BROWSER_TESTS_CHROMIUM_PATH, CHROMIUM_ARGS } from './chromium';
 
 /**
  * Browser tests against the production build, served by the real server on a fresh PGlite.
- * Chromium is Debian's (CHROMIUM_PATH, set by `npm test`); *.localhost resolves to loopback by
+ * Chromium is Debian's (its headless shell when installed, else CHROMIUM_PATH set by `npm test`:
+ * chromium.ts); *.localhost resolves to loopback by
  * itself and *.shop.test is mapped there so any host name can be opened.
  */
 export const PORT = Number(process.env.E2E_PORT ?? 3190);
+/**
+ * The server's embedded database and dev outbox: one per port, so runs on different ports (two
+ * people, or two checkouts) never share a database.
+ */
+export const DATA_DIR = `.e2e-data-${PORT}`;
 /** Where the server's faults during the run are noted (start-server.mjs), for global-teardown.ts. */
 export const SERVER_FAULTS_FILE = join(tmpdir(), `storefront-e2e-server-faults-${PORT}.log`);
 /** The PayPal stand-in (PayPal's REST API and approval page) the server pays through. */
@@ -29,7 +35,8 @@ const CHANGES_STORES = /(settings-[a-z-]+|banners|admin-[a-z-]+)\.spec\.ts$/;
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
-  outputDir: '../test-results/e2e',
+  // One per port, like the database: a run on another port does not wipe this run's traces.
+  outputDir: `../test-results/e2e-${PORT}`,
   fullyParallel: true,
   workers: 2,
   retries: 0,
@@ -39,9 +46,11 @@ export default defineConfig({
   globalTeardown: './global-teardown.ts',
   use: {
     baseURL: `http://lighting.localhost:${PORT}`,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace with DOM snapshots of every step, not the screencast: the
+    // screencast's frames cost about a fifth of the run's CPU on every test that passes (decision 084).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: BROWSER_TESTS_CHROMIUM_PATH,
       // *.shop.test lets tests open any store host on loopback.
       args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP *.shop.test 127.0.0.1'],
     },
@@ -96,6 +105,7 @@ export default defineConfig({
       stderr: 'pipe',
       env: {
         PORT: String(PORT),
+        DATA_DIR,
         SERVER_FAULTS_FILE,
         PAYPAL_BASE_URL: `http://127.0.0.1:${PAYPAL_PORT}`,
         PAYPAL_CLIENT_ID: 'e2e-client',

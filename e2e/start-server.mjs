@@ -7,7 +7,8 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, rmSync } from 'node:fs';
 
-const dataDir = '.e2e-data';
+// One per port (playwright.config.ts), so runs on different ports never share a database.
+const dataDir = process.env.DATA_DIR || '.e2e-data';
 rmSync(dataDir, { recursive: true, force: true });
 const faults = process.env.SERVER_FAULTS_FILE;
 if (faults) rmSync(faults, { force: true });

@@ -42,8 +42,23 @@ function ensureChromium() {
   process.exit(1);
 }
 
+/**
+ * The browser tests prefer Debian's Chromium headless shell (e2e/chromium.ts, decision 084): as root
+ * on Debian it is installed when missing; elsewhere, or if that fails, they run in the full browser.
+ */
+function ensureHeadlessShell() {
+  if (existsSync('/usr/bin/chromium-headless-shell')) return;
+  if (process.getuid?.() !== 0 || !existsSync('/etc/debian_version')) return;
+  const r = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium-headless-shell'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (r.status !== 0) console.log('No headless shell: the browser tests run in the full Chromium (slower).');
+}
+
 const hasBrowserTests = existsSync('e2e/playwright.config.ts');
 const chromium = hasBrowserTests ? ensureChromium() : undefined;
+if (hasBrowserTests) ensureHeadlessShell();
 
 // The production build first: the server process test and the browser tests both serve it.
 run('npm', ['run', 'build', '--workspaces', '--if-present']);
