@@ -3,13 +3,15 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { hydrated } from './helpers';
+import { PORT as E2E_PORT } from './playwright.config';
 
 /**
  * The chat widget (SPEC.md section 1) on a server of this spec's own, whose garden store has a
  * widget id. The chat provider is on the internet: its script is answered by a stand-in here.
  */
-const PORT = 3195;
-const DATA_DIR = '.e2e-data-chat';
+// Beside the run's own server and PayPal stand-in (E2E_PORT, +1), so runs on two ports never meet.
+const PORT = E2E_PORT + 5;
+const DATA_DIR = `.e2e-data-chat-${PORT}`;
 const WIDGET = 'a1b2c3d4e5/default';
 const PROVIDER = 'https://chat-provider.example';
 const base = `http://garden.localhost:${PORT}`;
