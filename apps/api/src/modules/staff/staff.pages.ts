@@ -11,6 +11,7 @@ import {
 } from '@app/contracts';
 import { AppError } from '../../lib/errors';
 import { fieldFailure, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { StoreVisibilityService } from '../tenant/index';
 import type { StaffService } from './staff.service';
 
@@ -53,16 +54,19 @@ export function staffPages(deps: { staff: StaffService; visibility: StoreVisibil
             });
             if (!parsed.success) return fieldFailure(parsed.error, ACCESS_FIELDS);
             const sent = await deps.staff.invite(ctx, parsed.data);
-            return { ok: true, message: `Invitation sent to ${sent.email}.` };
+            if (!sent.ok) return formRefusal(sent, ACCESS_FIELDS);
+            return { ok: true, message: `Invitation sent to ${sent.value.email}.` };
           }
           case 'update': {
             const parsed = staffUpdateRequestSchema.safeParse({ permissions: many(form.permissions) });
             if (!parsed.success) return fieldFailure(parsed.error, ACCESS_FIELDS);
             const member = await deps.staff.updatePermissions(ctx, one(form.userId), parsed.data.permissions);
-            return { ok: true, message: `Permissions saved for ${member.email}.` };
+            if (!member.ok) return formRefusal(member, ACCESS_FIELDS);
+            return { ok: true, message: `Permissions saved for ${member.value.email}.` };
           }
           case 'remove': {
-            await deps.staff.remove(ctx, one(form.userId));
+            const removed = await deps.staff.remove(ctx, one(form.userId));
+            if (!removed.ok) return formRefusal(removed, ACCESS_FIELDS);
             return { ok: true, message: 'Staff access removed. Their sessions have ended.' };
           }
           case 'revoke': {

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
+import { sendRefusal } from '../../plugins/errors';
 import type { StaffService } from './staff.service';
 
 const OWNER_ONLY =
@@ -55,8 +56,9 @@ export async function staffRoutes(app: App, { staff }: { staff: StaffService }) 
       },
     },
     async (req, reply) => {
-      const data = await staff.invite(req.ctx, req.body);
-      return reply.code(201).header('cache-control', 'private, no-store').send({ data });
+      const sent = await staff.invite(req.ctx, req.body);
+      if (!sent.ok) return sendRefusal(reply, sent);
+      return reply.code(201).header('cache-control', 'private, no-store').send({ data: sent.value });
     },
   );
 
@@ -73,7 +75,11 @@ export async function staffRoutes(app: App, { staff }: { staff: StaffService }) 
         response: { 200: dataEnvelope(staffMemberSchema), ...changeErrors },
       },
     },
-    async (req) => ({ data: await staff.updatePermissions(req.ctx, req.params.userId, req.body.permissions) }),
+    async (req, reply) => {
+      const member = await staff.updatePermissions(req.ctx, req.params.userId, req.body.permissions);
+      if (!member.ok) return sendRefusal(reply, member);
+      return { data: member.value };
+    },
   );
 
   app.delete(
@@ -88,8 +94,9 @@ export async function staffRoutes(app: App, { staff }: { staff: StaffService }) 
         response: { 200: dataEnvelope(z.object({ userId: z.string(), removed: z.literal(true) })), ...changeErrors },
       },
     },
-    async (req) => {
-      await staff.remove(req.ctx, req.params.userId);
+    async (req, reply) => {
+      const removed = await staff.remove(req.ctx, req.params.userId);
+      if (!removed.ok) return sendRefusal(reply, removed);
       return { data: { userId: req.params.userId, removed: true as const } };
     },
   );

@@ -15,6 +15,7 @@ import { requireAccess } from '../../lib/access';
 import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { ok, type Refusal, type Result, refuse, refuseField } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import type { MailQueue } from '../mail/index';
 import { requireOwner, type StoreVisibilityService } from '../tenant/index';
@@ -26,6 +27,11 @@ const inv = schema.staffInvitations;
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Inviting: the email is already on the staff (decision 088). */
+export type InviteRefusal = Refusal<'CONFLICT'>;
+/** Changing or removing a member: the store owner's access is not theirs to change. */
+export type OwnerUntouchableRefusal = Refusal<'UNPROCESSABLE'>;
 
 export interface StaffDeps {
   events: Pick<EventBus, 'transaction' | 'emitAfterCommit'>;
@@ -119,14 +125,14 @@ export function createStaffService(db: Db, deps: StaffDeps) {
     async invite(
       ctx: RequestContext,
       input: { email: string; firstName: string; lastName: string; permissions: StaffPermission[] },
-    ): Promise<StaffInvitation> {
+    ): Promise<Result<StaffInvitation, InviteRefusal>> {
       const owner = requireOwner(ctx, 'invite staff');
       const [existing] = await db
         .select({ role: u.role })
         .from(u)
         .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, input.email)));
       if (existing && existing.role !== 'shopper') {
-        throw AppError.field(409, 'CONFLICT', 'email', 'this person is already on your staff.');
+        return refuseField(409, 'CONFLICT', 'email', 'this person is already on your staff.');
       }
       const { name: storeName, host } = await store(ctx);
       const token = randomBytes(32).toString('base64url');
@@ -173,7 +179,7 @@ export function createStaffService(db: Db, deps: StaffDeps) {
         );
         deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: ctx.tenantId, what: 'staff' });
       });
-      return {
+      return ok({
         invitationId,
         email: input.email,
         firstName: input.firstName,
@@ -181,15 +187,19 @@ export function createStaffService(db: Db, deps: StaffDeps) {
         permissions,
         createdAt: now.toISOString(),
         expiresAt: expiresAt.toISOString(),
-      };
+      });
     },
 
     /** Changes what a staff member may do; the owner's own access is every permission, always. */
-    async updatePermissions(ctx: RequestContext, userId: string, permissions: StaffPermission[]): Promise<StaffMember> {
+    async updatePermissions(
+      ctx: RequestContext,
+      userId: string,
+      permissions: StaffPermission[],
+    ): Promise<Result<StaffMember, OwnerUntouchableRefusal>> {
       requireOwner(ctx, 'change staff permissions');
       const member = await staffMember(ctx, userId);
       if (member.role === 'admin') {
-        throw new AppError(422, 'UNPROCESSABLE', "The store owner's access cannot be changed.");
+        return refuse(422, 'UNPROCESSABLE', "The store owner's access cannot be changed.");
       }
       const next = permissionsOf(permissions);
       await deps.events.transaction(async (tx) => {
@@ -206,26 +216,26 @@ export function createStaffService(db: Db, deps: StaffDeps) {
         });
         if (logged) deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: ctx.tenantId, what: 'staff' });
       });
-      return {
+      return ok({
         userId,
         email: member.email,
         firstName: member.firstName,
         lastName: member.lastName,
-        role: 'staff',
+        role: 'staff' as const,
         permissions: next,
         isYou: false,
-      };
+      });
     },
 
     /**
      * Ends a staff member's access at once: the account becomes a customer account (its orders stay
      * its own) and every session of it ends. The owner cannot be removed, by themselves or anyone.
      */
-    async remove(ctx: RequestContext, userId: string): Promise<void> {
+    async remove(ctx: RequestContext, userId: string): Promise<Result<undefined, OwnerUntouchableRefusal>> {
       const owner = requireOwner(ctx, 'remove staff');
       const member = await staffMember(ctx, userId);
       if (member.role === 'admin' || member.userId === owner.actor.userId) {
-        throw new AppError(422, 'UNPROCESSABLE', 'The store owner cannot be removed from the staff.');
+        return refuse(422, 'UNPROCESSABLE', 'The store owner cannot be removed from the staff.');
       }
       await deps.events.transaction(async (tx) => {
         await tx
@@ -243,6 +253,7 @@ export function createStaffService(db: Db, deps: StaffDeps) {
         });
         deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: ctx.tenantId, what: 'staff' });
       });
+      return ok(undefined);
     },
 
     /** Withdraws an invitation that has not been accepted: its link stops working. */
