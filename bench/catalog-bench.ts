@@ -138,7 +138,7 @@ async function importRows(rows: number): Promise<BenchRow[]> {
       // Until the import is done, not until the queue is empty: drain() would also wait for jobs the
       // import's events schedule later (the sitemap runs at the next hour), timing the clock, not the run.
       for (;;) {
-        const ran = await t.app.jobs.runNext();
+        const ran = await t.services.jobs.runNext();
         const now = await t.app.inject({
           method: 'GET',
           url: `/skulocity/api/v1/catalog/products/import/${imp.importId}`,

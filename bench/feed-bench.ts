@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { renderSeedImage, seedDatabase } from '@app/db/seed';
 import { openTestDatabase } from '@app/db/testing';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../apps/api/src/app';
+import { buildAppWithServices } from '../apps/api/src/app';
 
 const COUNT = Number(process.env.FEED_PRODUCTS ?? 10_000);
 const HOST = 'lighting.localhost';
@@ -83,7 +83,7 @@ async function main() {
   );
 
   const dataDir = mkdtempSync(join(tmpdir(), 'feed-bench-'));
-  const app = await buildApp({
+  const { app, services } = await buildAppWithServices({
     database,
     generateMedia: renderSeedImage,
     logger: false,
@@ -116,7 +116,7 @@ async function main() {
     },
   });
   const path = new URL(connected.json().data.feed.url).pathname;
-  app.events.emit('catalog.changed', { tenantId: 'lighting' });
+  services.events.emit('catalog.changed', { tenantId: 'lighting' });
   await new Promise((r) => setTimeout(r, 50));
 
   (globalThis as { gc?: () => void }).gc?.();

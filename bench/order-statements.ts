@@ -8,7 +8,7 @@
 import { type Database, openDatabase } from '@app/db';
 import { seedDatabase } from '@app/db/seed';
 import pg from 'pg';
-import { buildApp } from '../apps/api/src/app';
+import { buildAppWithServices } from '../apps/api/src/app';
 import { guestCardOrder, placeGuestOrder, stockedProductId } from '../apps/api/src/test/guest-order';
 
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -37,7 +37,7 @@ try {
   database = await openDatabase({ databaseUrl: u.toString(), poolSize: 4 });
   await database.migrate();
   await seedDatabase(database.db);
-  const app = await buildApp({
+  const { app, services } = await buildAppWithServices({
     config: { DATA_DIR: '/tmp', LOG_LEVEL: 'warn', TRUST_PROXY: false, NODE_ENV: 'test', DEV_TENANT_ID: undefined },
     database,
     logger: false,
@@ -56,7 +56,7 @@ try {
     });
     const cookie = String([added.headers['set-cookie']].flat()[0]).split(';')[0] as string;
     // The warm-up's receipt is sent before counting starts, so its job's statements are not counted.
-    await app.jobs.drain();
+    await services.jobs.drain();
     counting = true;
     const res = await app.inject({
       method: 'POST',
@@ -65,7 +65,7 @@ try {
       payload: guestCardOrder('counted@example.com'),
     });
     // What the request set going (the receipt's mail job) settles in a moment.
-    await app.jobs.drain();
+    await services.jobs.drain();
     await new Promise((r) => setTimeout(r, 100));
     counting = false;
     if (res.statusCode !== 200) throw new Error(`order: ${res.statusCode} ${res.body}`);

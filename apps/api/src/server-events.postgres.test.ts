@@ -101,7 +101,7 @@ describe('a second server process on the same PostgreSQL', () => {
       .update(p)
       .set({ stockQuantity: 2 })
       .where(and(eq(p.tenantId, 'garden'), eq(p.productId, row.productId)));
-    a.app.events.emit('stock.changed', { tenantId: 'garden', productIds: [row.productId] });
+    a.services.events.emit('stock.changed', { tenantId: 'garden', productIds: [row.productId] });
     const t0 = performance.now();
     while ((await lowStock()) !== 2) {
       if (performance.now() - t0 > 1000) throw new Error(`the other process still shows the old stock:\n${out}`);

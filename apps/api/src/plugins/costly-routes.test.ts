@@ -84,7 +84,7 @@ describe('per-store limits of costly routes', () => {
   });
 
   it('the slot is taken before the session is looked up, and given back once the response is sent', async () => {
-    const binding = await t.app.tenants.resolveHost(lighting);
+    const binding = await t.services.tenants.resolveHost(lighting);
     const key = binding?.tenantId ?? '';
     expect(key).not.toBe('');
     // Fill the store's one slot and its one queue place from outside.
@@ -119,7 +119,7 @@ describe('per-store limits of costly routes', () => {
   it('a request whose client goes away while it waits in the queue hands its slot on', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
-    const key = (await t.app.tenants.resolveHost(lighting))?.tenantId ?? '';
+    const key = (await t.services.tenants.resolveHost(lighting))?.tenantId ?? '';
     const holder = await t.app.costlyLimiters.pdf.acquire(key);
     const req = request({ host: '127.0.0.1', port, path: OWNER_COSTLY, headers: { host: lighting } });
     req.on('error', () => {});

@@ -51,7 +51,7 @@ export async function connectStoreToPayPal(
     });
     if (!moved.ok) throw new Error(moved.message);
   });
-  t.app.events.emit('payments.changed', { tenantId });
+  t.services.events.emit('payments.changed', { tenantId });
   return merchantId;
 }
 
@@ -61,7 +61,7 @@ export async function disconnectStoreFromPayPal(t: TestApp, tenantId: string) {
   await db.delete(schema.paypalSellerHistory).where(eq(schema.paypalSellerHistory.tenantId, tenantId));
   await db.delete(schema.paypalSellers).where(eq(schema.paypalSellers.tenantId, tenantId));
   await db.delete(schema.paymentConfigs).where(eq(schema.paymentConfigs.tenantId, tenantId));
-  t.app.events.emit('payments.changed', { tenantId });
+  t.services.events.emit('payments.changed', { tenantId });
 }
 
 /**
@@ -81,13 +81,13 @@ export async function giveStoreOwnPayPalApp(
     enabled: true,
     environment: 'sandbox',
     ownClientId: credentials.clientId,
-    ownClientSecretSealed: t.app.secrets.seal(credentials.clientSecret, ownSecretContext(tenantId)),
+    ownClientSecretSealed: t.services.secrets.seal(credentials.clientSecret, ownSecretContext(tenantId)),
   };
   const { tenantId: _t, configId: _c, ...set } = row;
   await t.database.db
     .insert(schema.paymentConfigs)
     .values(row)
     .onConflictDoUpdate({ target: [schema.paymentConfigs.tenantId, schema.paymentConfigs.configId], set });
-  t.app.events.emit('payments.changed', { tenantId });
+  t.services.events.emit('payments.changed', { tenantId });
   return merchantId;
 }

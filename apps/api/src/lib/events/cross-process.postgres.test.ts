@@ -38,10 +38,10 @@ beforeEach(async () => {
   // Both start from what the database holds now. b may show 5 already (the test before left it so),
   // so wait until b has heard this event too: arriving later, it would be heard by the next test.
   let heard = false;
-  const off = b.app.events.on('stock.changed', () => {
+  const off = b.services.events.on('stock.changed', () => {
     heard = true;
   });
-  a.app.events.emit('stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
+  a.services.events.emit('stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
   await until(() => heard);
   off();
   await until(async () => (await shown(b.app)).search === 5);
@@ -82,10 +82,10 @@ async function until(check: () => Promise<boolean> | boolean, deadlineMs = 1000)
 }
 
 /** Everything a bus hears, in order. */
-function recorder(app: App) {
+function recorder(t: TestApp) {
   const heard: Array<{ name: EventName; payload: unknown }> = [];
   const offs = (['catalog.changed', 'stock.changed', 'settings.changed', 'events.missed'] as const).map((name) =>
-    app.events.on(name, (payload: AppEvents[typeof name]) => {
+    t.services.events.on(name, (payload: AppEvents[typeof name]) => {
       heard.push({ name, payload });
     }),
   );
@@ -115,12 +115,12 @@ describe('events across app processes', () => {
   });
 
   it('an app does not apply its own event twice (its own NOTIFY comes back to it)', async () => {
-    const fromA = recorder(a.app);
-    const atB = recorder(b.app);
-    a.app.events.emit('settings.changed', { tenantId: 'lighting', what: 'first' });
+    const fromA = recorder(a);
+    const atB = recorder(b);
+    a.services.events.emit('settings.changed', { tenantId: 'lighting', what: 'first' });
     await until(() => atB.heard.some((e) => (e.payload as { what?: string }).what === 'first'));
     // Sent after `first` was delivered everywhere: once a hears it, a has also had its own back.
-    b.app.events.emit('settings.changed', { tenantId: 'lighting', what: 'second' });
+    b.services.events.emit('settings.changed', { tenantId: 'lighting', what: 'second' });
     await until(() => fromA.heard.some((e) => (e.payload as { what?: string }).what === 'second'));
     expect(fromA.heard.map((e) => (e.payload as { what: string }).what)).toEqual(['first', 'second']);
     fromA.stop();
@@ -128,24 +128,27 @@ describe('events across app processes', () => {
   });
 
   it('an event of a rolled-back transaction reaches no process; a committed one reaches them after the commit', async () => {
-    const atB = recorder(b.app);
+    const atB = recorder(b);
     await expect(
-      a.app.events.transaction(async (tx) => {
+      a.services.events.transaction(async (tx) => {
         await tx
           .update(schema.products)
           .set({ stockQuantity: 1 })
           .where(and(eq(schema.products.tenantId, 'lighting'), eq(schema.products.productId, product.productId)));
-        a.app.events.emitAfterCommit(tx, 'stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
+        a.services.events.emitAfterCommit(tx, 'stock.changed', {
+          tenantId: 'lighting',
+          productIds: [product.productId],
+        });
         throw new Error('the payment was refused');
       }),
     ).rejects.toThrow('the payment was refused');
-    await a.app.events.transaction(async (tx) => {
+    await a.services.events.transaction(async (tx) => {
       await tx
         .update(schema.products)
         .set({ stockQuantity: 4 })
         .where(and(eq(schema.products.tenantId, 'lighting'), eq(schema.products.productId, product.productId)));
-      a.app.events.emitAfterCommit(tx, 'settings.changed', { tenantId: 'lighting', what: 'after-commit' });
-      a.app.events.emitAfterCommit(tx, 'stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
+      a.services.events.emitAfterCommit(tx, 'settings.changed', { tenantId: 'lighting', what: 'after-commit' });
+      a.services.events.emitAfterCommit(tx, 'stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
     });
     await until(() => atB.heard.length >= 2);
     // Notifications arrive in commit order: had the rolled-back one been sent, it would come first.
@@ -155,10 +158,10 @@ describe('events across app processes', () => {
   });
 
   it('an event too big for NOTIFY arrives as the coarser change of the whole store', async () => {
-    const atB = recorder(b.app);
+    const atB = recorder(b);
     const many = Array.from({ length: 2000 }, (_, i) => `BULK-${i}`);
     await setStock(2);
-    a.app.events.emit('stock.changed', { tenantId: 'lighting', productIds: [product.productId, ...many] });
+    a.services.events.emit('stock.changed', { tenantId: 'lighting', productIds: [product.productId, ...many] });
     await until(() => atB.heard.length > 0);
     expect(atB.heard).toEqual([{ name: 'catalog.changed', payload: { tenantId: 'lighting' } }]);
     await until(async () => (await shown(b.app)).search === 2);
@@ -168,7 +171,7 @@ describe('events across app processes', () => {
   it('after its LISTEN connection drops, an app reconnects, reads everything afresh, and hears events again', async () => {
     expect((await shown(b.app)).search).toBe(5);
     let missed = false;
-    const off = b.app.events.on('events.missed', () => {
+    const off = b.services.events.on('events.missed', () => {
       missed = true;
     });
     // The listening connections die (a restart of the database, a network cut) ...
@@ -183,13 +186,13 @@ describe('events across app processes', () => {
     expect(await shown(b.app)).toEqual({ search: 1, details: 1 });
     // Listening again: the next change arrives as usual.
     await setStock(3);
-    a.app.events.emit('stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
+    a.services.events.emit('stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
     await until(async () => (await shown(b.app)).search === 3);
   });
 
   it('measures: 50 stock changes, from the emit in one app to the other answering with the new stock', async () => {
     const heardAt: number[] = [];
-    const off = b.app.events.on('stock.changed', () => {
+    const off = b.services.events.on('stock.changed', () => {
       heardAt.push(performance.now());
     });
     const delivered: number[] = [];
@@ -199,7 +202,7 @@ describe('events across app processes', () => {
       await setStock(stock);
       const count = heardAt.length;
       const t0 = performance.now();
-      a.app.events.emit('stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
+      a.services.events.emit('stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
       const seen = await until(async () => (await shown(b.app)).search === stock);
       visible.push(seen);
       await until(() => heardAt.length > count);

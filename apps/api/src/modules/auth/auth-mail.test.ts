@@ -41,7 +41,7 @@ describe('account mail over SMTP', () => {
       headers: { host: 'garden.localhost' },
     });
     expect(res.statusCode).toBe(200);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(received).toHaveLength(1);
     expect(received[0]?.to).toEqual(['shopper@garden.test']);
     const raw = (received[0]?.raw ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
@@ -72,7 +72,7 @@ describe('account mail over SMTP', () => {
       headers: { host: 'garden.localhost' },
     });
     expect(res.statusCode).toBe(200);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(received.length).toBe(before);
   });
 });

@@ -290,7 +290,7 @@ describe('POST /public/ecommerce/profile/newUser', () => {
     });
   /** The mail delivered so far, oldest first, once the mail queue has run. */
   const outbox = async () => {
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     const dir = join(t.dataDir, 'outbox');
     return existsSync(dir)
       ? readdirSync(dir)
@@ -497,7 +497,7 @@ describe('forgot and reset password', () => {
     });
   /** The mail delivered so far, oldest first, once the mail queue has run. */
   const mails = async () => {
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     const dir = join(t.dataDir, 'outbox');
     return existsSync(dir)
       ? readdirSync(dir)

@@ -52,7 +52,7 @@ async function uploadPicture(session: BrowserSession, host: string): Promise<str
 
 beforeAll(async () => {
   t = await createTestApp();
-  t.app.events.on('settings.changed', (p) => {
+  t.services.events.on('settings.changed', (p) => {
     events.push(p);
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);

@@ -25,13 +25,13 @@ beforeAll(async () => {
     },
   });
   owner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', GARDEN);
-  t.app.events.on('cancel_request.transitioned', (p) => {
+  t.services.events.on('cancel_request.transitioned', (p) => {
     seen.push(p);
   });
 });
 afterAll(() => t.close());
 beforeEach(async () => {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   sent.length = 0;
   seen.length = 0;
   await t.database.db.delete(schema.cancelRequestHistory);
@@ -84,7 +84,7 @@ describe('PATCH /api/tenant/cancel_request/{id}/initiate and /withdraw', () => {
     expect(after.cancelRequest).toMatchObject({ status: 'requested', requestedAt: expect.any(String) });
     expect(JSON.stringify(after)).not.toContain('Moving to another platform');
 
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ to: 'owner@garden.test', subject: expect.stringContaining('request to cancel') });
     expect(sent[0]?.text).toContain('Moving to another platform.');
@@ -94,7 +94,7 @@ describe('PATCH /api/tenant/cancel_request/{id}/initiate and /withdraw', () => {
     expect(w.statusCode).toBe(200);
     expect(w.json().data).toMatchObject({ status: 'withdrawn', canInitiate: true, canWithdraw: false });
     expect((await fetchTenant()).json().data.cancelRequest.status).toBe('withdrawn');
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(sent[1]).toMatchObject({ to: 'owner@garden.test', subject: expect.stringContaining('withdrawn') });
     expect(seen[1]).toEqual({ tenantId: 'garden', from: 'requested', to: 'withdrawn' });
 

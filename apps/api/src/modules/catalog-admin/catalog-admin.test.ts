@@ -25,7 +25,7 @@ beforeAll(async () => {
     signIn(t.app, 'cat-staff@garden.test', 'owner-demo-1', GARDEN),
     signIn(t.app, 'order-staff@garden.test', 'owner-demo-1', GARDEN),
   ]);
-  t.app.events.on('catalog.changed', (p) => {
+  t.services.events.on('catalog.changed', (p) => {
     seen.push(p);
   });
 });

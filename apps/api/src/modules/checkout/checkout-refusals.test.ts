@@ -81,7 +81,7 @@ async function guestWith(code?: string) {
   };
   const page: PageRequest = { ctx, headers: {}, secure: false, assertFormFromStore() {}, cached: (_k, c) => c() };
   return checkoutPages({
-    checkout: t.app.checkout,
+    checkout: t.services.checkout,
     addresses: createAddressesService(t.database.db),
     cards: createCardsService(t.database.db, createTestPaymentProvider()),
   })(page);

@@ -126,7 +126,7 @@ const claims = (assertion: string | undefined) =>
 function pagesFor(ctx: RequestContext) {
   const page: PageRequest = { ctx, headers: {}, secure: false, assertFormFromStore() {}, cached: (_k, c) => c() };
   return checkoutPages({
-    checkout: t.app.checkout,
+    checkout: t.services.checkout,
     addresses: createAddressesService(t.database.db),
     cards: createCardsService(t.database.db, createTestPaymentProvider()),
   })(page);
@@ -168,7 +168,7 @@ describe('a connected store (orders on the seller’s behalf)', () => {
   it('a partial refund goes to PayPal acting for the seller (PayPal-Auth-Assertion), then the rest', async () => {
     const { order } = await guestPays(LIGHTING);
     const ctx = systemContext(store('lighting'), 'refund-test');
-    const part = await t.app.refunds.refund(ctx, order.orderId, {
+    const part = await t.services.refunds.refund(ctx, order.orderId, {
       amount: 300,
       lines: [],
       shipping: 0,
@@ -184,7 +184,7 @@ describe('a connected store (orders on the seller’s behalf)', () => {
       amount: { currency_code: 'USD', value: '3.00' },
       invoiceId: order.orderId,
     });
-    const rest = await t.app.refunds.refund(ctx, order.orderId, {
+    const rest = await t.services.refunds.refund(ctx, order.orderId, {
       amount: order.capturedAmount - 300,
       lines: [],
       shipping: 0,
@@ -214,7 +214,7 @@ describe('a store that is not connected', () => {
     await t.database.db
       .insert(schema.paymentConfigs)
       .values({ tenantId: 'garden', configId: 'PP_CONFIG', enabled: false });
-    t.app.events.emit('payments.changed', { tenantId: 'garden' });
+    t.services.events.emit('payments.changed', { tenantId: 'garden' });
     expect((await pagesFor(systemContext(store('garden'), 'page')).checkout({})).paypal).toBe(false);
     const cookie = await guestCart(GARDEN);
     expect((await create(GARDEN, { cookie })).statusCode).toBe(409);
@@ -238,13 +238,23 @@ describe('a store with its own PayPal app', () => {
     expect(createCall?.body).not.toHaveProperty('purchase_units.0.payee');
 
     const ctx = systemContext(store('garden'), 'refund-test');
-    const part = await t.app.refunds.refund(ctx, order.orderId, { amount: 100, lines: [], shipping: 0, reason: '' });
+    const part = await t.services.refunds.refund(ctx, order.orderId, {
+      amount: 100,
+      lines: [],
+      shipping: 0,
+      reason: '',
+    });
     expect(part).toMatchObject({ ok: true });
     const refundCall = paypal.requests.find((r) => r.path.endsWith('/refund'));
     expect(refundCall?.headers['paypal-auth-assertion']).toBeUndefined();
 
     await disconnectStoreFromPayPal(t, 'garden');
-    const refused = await t.app.refunds.refund(ctx, order.orderId, { amount: 100, lines: [], shipping: 0, reason: '' });
+    const refused = await t.services.refunds.refund(ctx, order.orderId, {
+      amount: 100,
+      lines: [],
+      shipping: 0,
+      reason: '',
+    });
     expect(refused).toMatchObject({ ok: false, code: 'REFUND_IN_PAYPAL' });
     if (refused.ok) return;
     expect(refused.message).toContain('refund it in that PayPal account');
@@ -310,12 +320,12 @@ describe('the checkout form with PayPal', () => {
 
 describe('housekeeping of abandoned PayPal checkouts', () => {
   async function housekeeping(tenantId = 'lighting') {
-    const job = await t.app.jobs.enqueue(systemContext(store(tenantId), 'test'), {
+    const job = await t.services.jobs.enqueue(systemContext(store(tenantId), 'test'), {
       type: PAYPAL_HOUSEKEEPING,
       payload: {},
     });
-    await t.app.jobs.drain();
-    const done = await t.app.jobs.get(store(tenantId), job.id);
+    await t.services.jobs.drain();
+    const done = await t.services.jobs.get(store(tenantId), job.id);
     expect(done?.status).toBe('succeeded');
     return done as NonNullable<typeof done> & { result: HousekeepingResult };
   }
@@ -339,14 +349,14 @@ describe('housekeeping of abandoned PayPal checkouts', () => {
   }
 
   it('closes the never-paid ones, flags money PayPal took without an order, leaves the rest for the next run', async () => {
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     await t.database.db.delete(schema.paypalCheckouts).where(eq(schema.paypalCheckouts.tenantId, 'lighting'));
     const notApproved = await started(false);
     const approvedOnly = await started(true);
     const capturedNoOrder = await started(true);
     const fresh = await started(false);
     // PayPal took the money (the shop's capture answer was lost and the shopper never came back).
-    const platform = t.app.paymentAccounts.platform;
+    const platform = t.services.paymentAccounts.platform;
     if (!platform) throw new Error('no platform client');
     const captured = await platform.captureOrder(capturedNoOrder, 'test-capture-lost');
     if (!captured.ok) throw new Error('capture failed');

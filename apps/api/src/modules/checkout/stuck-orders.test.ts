@@ -98,7 +98,7 @@ afterAll(async () => {
   await paypal.close();
 });
 beforeEach(async () => {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   const db = t.database.db;
   await db.delete(schema.carts);
   await db.delete(schema.orders).where(ne(schema.orders.orderId, sql`'-'`));
@@ -145,9 +145,9 @@ const placedAgo = (orderId: string, minutes: number) =>
     .where(eq(schema.orders.orderId, orderId));
 /** Runs the lighting store's sweep as the schedule would, and returns its job as a page reads it. */
 async function sweep() {
-  const job = await t.app.jobs.enqueue(systemContext(store, 'test'), { type: STUCK_ORDER_SWEEP, payload: {} });
-  await t.app.jobs.drain();
-  const done = await t.app.jobs.get(store, job.id);
+  const job = await t.services.jobs.enqueue(systemContext(store, 'test'), { type: STUCK_ORDER_SWEEP, payload: {} });
+  await t.services.jobs.drain();
+  const done = await t.services.jobs.get(store, job.id);
   expect(done?.status).toBe('succeeded');
   return done as NonNullable<typeof done> & { result: SweepResult };
 }
@@ -230,7 +230,7 @@ describe('the sweep of orders stuck in placed', () => {
       headers: { host: LIGHTING, cookie },
     });
     expect(cart.json().data.cart.shoppingCartSize).toBe(2);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(await t.database.db.select().from(schema.jobs).where(eq(schema.jobs.type, 'mail.send'))).toEqual([]);
     expect(mail.filter((m) => m.to === 'grace@example.com')).toEqual([]);
   });
@@ -293,7 +293,7 @@ describe('the sweep of orders stuck in placed', () => {
       reason: `payment found at PayPal by the sweep (capture ${captureId})`,
       actorKind: 'system',
     });
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(mail.map((m) => [m.to, m.subject])).toEqual([
       ['grace@example.com', `Your Brightside Lighting order ${order?.orderId}`],
     ]);
@@ -305,7 +305,7 @@ describe('the sweep of orders stuck in placed', () => {
     expect(res.json().data).toMatchObject({ orderId: order?.orderId, status: 'paid' });
     expect(paypal.requests.filter((r) => r.path.endsWith('/capture'))).toHaveLength(1);
     expect((await sweep()).result).toEqual({ cancelled: [], paid: [], left: [] });
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(mail).toHaveLength(1);
     expect(await stock()).toBe(18);
   });
@@ -362,9 +362,9 @@ describe('the sweep of orders stuck in placed', () => {
       .update(schema.jobSchedules)
       .set({ nextRunAt: new Date(Date.now() - 1000) })
       .where(eq(schema.jobSchedules.name, STUCK_ORDER_SWEEP));
-    const [a, b] = await Promise.all([t.app.jobs.runSchedules(), t.app.jobs.runSchedules()]);
+    const [a, b] = await Promise.all([t.services.jobs.runSchedules(), t.services.jobs.runSchedules()]);
     expect((a ?? 0) + (b ?? 0)).toBe(3);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     const jobs = await t.database.db
       .select()
       .from(schema.jobs)

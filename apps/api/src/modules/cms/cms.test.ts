@@ -38,11 +38,11 @@ beforeAll(async () => {
   });
   // The app's own service is not exposed; this one shares its database, drafts and events.
   cms = createCmsService(t.database.db, {
-    drafts: t.app.drafts,
+    drafts: t.services.drafts,
     audit: createAuditService(t.database.db),
-    events: t.app.events,
+    events: t.services.events,
   });
-  t.app.events.on('settings.changed', (p) => {
+  t.services.events.on('settings.changed', (p) => {
     if (p.tenantId === 'lighting') heard.push(p.what);
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING.host);
@@ -208,7 +208,7 @@ describe('PUT /api/v1/cms/update/{id}, publish, preview, restore', () => {
     const mine = (res.json().data as Array<{ id: string; status: string; updatedAt: string }>).find((p) => p.id === id);
     expect(mine).toMatchObject({ status: 'Draft', pageUrl: 'shipping-info' });
     expect(Date.parse(mine?.updatedAt ?? '')).toBeGreaterThan(0);
-    const fns = cmsPages({ cms, drafts: t.app.drafts })(pageRequest(await ctxOf(owner)));
+    const fns = cmsPages({ cms, drafts: t.services.drafts })(pageRequest(await ctxOf(owner)));
     const list = await fns.cmsList();
     expect(list.find((p) => p.id === id)).toMatchObject({ status: 'Draft', pageTitle: 'Shipping info' });
     const editor = await fns.cmsEditor(id);
@@ -271,7 +271,7 @@ describe('PUT /api/v1/cms/update/{id}, publish, preview, restore', () => {
     await publish(a);
     // A draft written past the save check (as a racing save would) still cannot go live.
     const ctx = await ctxOf(owner);
-    await t.app.drafts.save(ctx, t.app.drafts.kind('page'), b, page('race-a'));
+    await t.services.drafts.save(ctx, t.services.drafts.kind('page'), b, page('race-a'));
     const res = await publish(b);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toContain('pageUrl');
@@ -372,15 +372,15 @@ describe('staff', () => {
 
 describe('CMS page functions', () => {
   it('refuse a visitor (401) and a shopper (403)', async () => {
-    const visitor = cmsPages({ cms, drafts: t.app.drafts })(pageRequest(await ctxOf(null)));
+    const visitor = cmsPages({ cms, drafts: t.services.drafts })(pageRequest(await ctxOf(null)));
     await expect(visitor.cmsList()).rejects.toMatchObject({ statusCode: 401 });
-    const asShopper = cmsPages({ cms, drafts: t.app.drafts })(pageRequest(await ctxOf(shopper)));
+    const asShopper = cmsPages({ cms, drafts: t.services.drafts })(pageRequest(await ctxOf(shopper)));
     await expect(asShopper.cmsList()).rejects.toMatchObject({ statusCode: 403 });
     await expect(asShopper.saveCmsPage(null, page('x'))).rejects.toMatchObject({ statusCode: 403 });
   });
 
   it('answer field errors next to the fields, a taken URL on pageUrl, and null for an unknown page', async () => {
-    const fns = cmsPages({ cms, drafts: t.app.drafts })(pageRequest(await ctxOf(owner)));
+    const fns = cmsPages({ cms, drafts: t.services.drafts })(pageRequest(await ctxOf(owner)));
     const bad = await fns.saveCmsPage(null, { ...page('BAD URL'), pageTitle: '' });
     expect(bad).toMatchObject({ ok: false, status: 400 });
     expect(!bad.ok && Object.keys(bad.fieldErrors).sort()).toEqual(['pageTitle', 'pageUrl']);

@@ -77,7 +77,7 @@ afterAll(async () => {
   await smtp.close();
 });
 beforeEach(async () => {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   received.length = 0;
   await t.database.db.delete(schema.contactMessages);
 });
@@ -119,7 +119,7 @@ describe('who may read the inbox', () => {
       .from(schema.contactMessages)
       .where(eq(schema.contactMessages.messageId, id));
     expect(row).toMatchObject({ status: 'new', readAt: null, archivedAt: null });
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(received.filter((r) => r.to.includes('ada@example.test'))).toEqual([]);
     expect(await auditOf(id)).toEqual([]);
   });
@@ -213,7 +213,7 @@ describe('the inbox', () => {
 describe('replying by email', () => {
   it('mails the sender from the store, answering to its address and quoting the message; the reply shows in the thread', async () => {
     const id = await contact('Ada Lovelace', 'ada@example.test', 'Do you ship to Leeds?\nAnd to York?');
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     received.length = 0;
 
     const empty = await call('POST', `${M}/${id}/reply`, { body: { text: '  ' } });
@@ -232,7 +232,7 @@ describe('replying by email', () => {
       status: 'read',
       replies: [{ text: 'Yes, to both: next-day delivery.', sentByName: 'Staff', sentAt: expect.any(String) }],
     });
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(received).toHaveLength(1);
     expect(received[0]?.to).toEqual(['ada@example.test']);
     const raw = (received[0]?.raw ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');

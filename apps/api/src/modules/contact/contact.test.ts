@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   // Mail of the previous test is delivered first, so it cannot land in this test's list.
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   received.length = 0;
   await t.database.db.delete(schema.contactMessages);
 });
@@ -57,7 +57,7 @@ describe('POST /api/v1/store/contact', () => {
     const rows = await t.database.db.select().from(schema.contactMessages);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ tenantId: 'lighting', productStoreId: '9000', email: 'ada@example.com' });
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(received).toHaveLength(1);
     expect(received[0]?.to).toEqual(['hello@brightside-lighting.test']);
     expect(received[0]?.raw).toContain('Reply-To: Ada Lovelace <ada@example.com>');
@@ -74,7 +74,7 @@ describe('POST /api/v1/store/contact', () => {
     const extra = await send({ ...good, admin: true });
     expect(extra.json().message).toContain('admin');
     expect(await t.database.db.select().from(schema.contactMessages)).toHaveLength(0);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(received).toHaveLength(0);
   });
 

@@ -436,7 +436,7 @@ describe('notes and password reset', () => {
     const res = await send('POST', `/api/v1/customers/${userId}/password-reset`, {});
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual({ email });
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     const got = received.slice(before).filter((m) => m.to.includes(email));
     expect(got).toHaveLength(1);
     const raw = (got[0]?.raw ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');

@@ -296,9 +296,12 @@ describe('the unpaid-order clean-up, as the dashboard shows it', () => {
       status: 'placed',
       note: 'Order placed',
     });
-    const job = await t.app.jobs.enqueue(systemContext(lighting, 'test'), { type: STUCK_ORDER_SWEEP, payload: {} });
-    await t.app.jobs.drain();
-    const done = await t.app.jobs.get(lighting, job.id);
+    const job = await t.services.jobs.enqueue(systemContext(lighting, 'test'), {
+      type: STUCK_ORDER_SWEEP,
+      payload: {},
+    });
+    await t.services.jobs.drain();
+    const done = await t.services.jobs.get(lighting, job.id);
     expect(done?.result, JSON.stringify(done)).toMatchObject({ cancelled: expect.arrayContaining(['ANA-STUCK-1']) });
 
     const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);

@@ -56,7 +56,7 @@ describe('sales rollups', () => {
     expect(paid.today?.orders).toBe((before.today?.orders ?? 0) + 1);
     expect(paid.top.map((p) => p.productId)).toContain(productId);
 
-    const refund = await t.app.refunds.refund(ctx, orderId, { amount: 100, lines: [], shipping: 0, reason: '' });
+    const refund = await t.services.refunds.refund(ctx, orderId, { amount: 100, lines: [], shipping: 0, reason: '' });
     expect(refund.ok).toBe(true);
     expect((await figures()).refunded).toBe(before.refunded + 100);
 

@@ -53,8 +53,8 @@ beforeAll(async () => {
       });
     },
   });
-  t.app.drafts.register(promo);
-  t.app.events.on('settings.changed', (p) => {
+  t.services.drafts.register(promo);
+  t.services.events.on('settings.changed', (p) => {
     if (p.tenantId === 'lighting') heard.push(p.what);
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING.host);
@@ -84,26 +84,28 @@ const ctxOf = (session: BrowserSession | null, cookie = '') =>
 describe('drafts service', () => {
   it('refuses an invalid draft naming the field, and saves nothing', async () => {
     const ctx = await ctxOf(owner);
-    await expect(t.app.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: '  ' })).rejects.toMatchObject({
+    await expect(t.services.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: '  ' })).rejects.toMatchObject({
       statusCode: 400,
       field: 'promotionTitle',
       message: 'promotionTitle: enter a title',
     });
-    expect(await t.app.drafts.get(ctx, promo, LIGHTING.storeId)).toBeNull();
+    expect(await t.services.drafts.get(ctx, promo, LIGHTING.storeId)).toBeNull();
   });
 
   it('keeps a draft apart from what is live until it is published, then versions it', async () => {
     const ctx = await ctxOf(owner);
     const before = await live();
-    await t.app.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'Winter sale' });
+    await t.services.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'Winter sale' });
     expect(await live()).toBe(before);
-    expect((await t.app.drafts.get(ctx, promo, LIGHTING.storeId))?.payload).toEqual({ promotionTitle: 'Winter sale' });
+    expect((await t.services.drafts.get(ctx, promo, LIGHTING.storeId))?.payload).toEqual({
+      promotionTitle: 'Winter sale',
+    });
 
     heard.length = 0;
-    const { version } = await t.app.drafts.publish(ctx, promo, LIGHTING.storeId);
+    const { version } = await t.services.drafts.publish(ctx, promo, LIGHTING.storeId);
     expect(await live()).toBe('Winter sale');
-    expect(await t.app.drafts.get(ctx, promo, LIGHTING.storeId)).toBeNull();
-    const versions = await t.app.drafts.versions(ctx, promo, LIGHTING.storeId);
+    expect(await t.services.drafts.get(ctx, promo, LIGHTING.storeId)).toBeNull();
+    const versions = await t.services.drafts.versions(ctx, promo, LIGHTING.storeId);
     expect(versions[0]?.version).toBe(version);
     expect(versions[0]?.publishedBy).toBeTruthy();
     // What was live before the first publish is kept as version 1, so it can be restored.
@@ -123,11 +125,11 @@ describe('drafts service', () => {
 
   it('answers 409 to a publish with nothing to publish, and publishes a draft once under a race', async () => {
     const ctx = await ctxOf(owner);
-    await expect(t.app.drafts.publish(ctx, promo, LIGHTING.storeId)).rejects.toMatchObject({ statusCode: 409 });
-    await t.app.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'Spring sale' });
+    await expect(t.services.drafts.publish(ctx, promo, LIGHTING.storeId)).rejects.toMatchObject({ statusCode: 409 });
+    await t.services.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'Spring sale' });
     const results = await Promise.allSettled([
-      t.app.drafts.publish(ctx, promo, LIGHTING.storeId),
-      t.app.drafts.publish(ctx, promo, LIGHTING.storeId),
+      t.services.drafts.publish(ctx, promo, LIGHTING.storeId),
+      t.services.drafts.publish(ctx, promo, LIGHTING.storeId),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
@@ -135,40 +137,46 @@ describe('drafts service', () => {
 
   it('restores an earlier version as a draft, never straight live', async () => {
     const ctx = await ctxOf(owner);
-    const versions = await t.app.drafts.versions(ctx, promo, LIGHTING.storeId);
+    const versions = await t.services.drafts.versions(ctx, promo, LIGHTING.storeId);
     const winter = versions.find((x) => x.version === 2);
     if (!winter) throw new Error('no versions');
-    await t.app.drafts.restore(ctx, promo, LIGHTING.storeId, winter.version);
+    await t.services.drafts.restore(ctx, promo, LIGHTING.storeId, winter.version);
     expect(await live()).toBe('Spring sale');
-    expect((await t.app.drafts.get(ctx, promo, LIGHTING.storeId))?.payload).toEqual({ promotionTitle: 'Winter sale' });
-    await expect(t.app.drafts.restore(ctx, promo, LIGHTING.storeId, 999)).rejects.toMatchObject({ statusCode: 404 });
-    await t.app.drafts.discard(ctx, promo, LIGHTING.storeId);
-    expect(await t.app.drafts.get(ctx, promo, LIGHTING.storeId)).toBeNull();
+    expect((await t.services.drafts.get(ctx, promo, LIGHTING.storeId))?.payload).toEqual({
+      promotionTitle: 'Winter sale',
+    });
+    await expect(t.services.drafts.restore(ctx, promo, LIGHTING.storeId, 999)).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    await t.services.drafts.discard(ctx, promo, LIGHTING.storeId);
+    expect(await t.services.drafts.get(ctx, promo, LIGHTING.storeId)).toBeNull();
   });
 
   it('shows a draft in preview to the owner with the switch on, and to nobody else', async () => {
     const ownerCtx = await ctxOf(owner);
-    await t.app.drafts.save(ownerCtx, promo, LIGHTING.storeId, { promotionTitle: 'Secret sale' });
+    await t.services.drafts.save(ownerCtx, promo, LIGHTING.storeId, { promotionTitle: 'Secret sale' });
     const previewCookie = `${PREVIEW_COOKIE}=1`;
     const ownerPreview = await ctxOf(owner, previewCookie);
     expect(ownerPreview.preview).toBe(true);
-    expect(await t.app.drafts.preview(ownerPreview, promo, LIGHTING.storeId)).toEqual({
+    expect(await t.services.drafts.preview(ownerPreview, promo, LIGHTING.storeId)).toEqual({
       promotionTitle: 'Secret sale',
     });
     // The owner without the switch, a shopper and a visitor who send the cookie: the live store.
-    expect(await t.app.drafts.preview(ownerCtx, promo, LIGHTING.storeId)).toBeNull();
+    expect(await t.services.drafts.preview(ownerCtx, promo, LIGHTING.storeId)).toBeNull();
     for (const ctx of [await ctxOf(shopper, previewCookie), await ctxOf(null, previewCookie)]) {
       expect(ctx.preview).not.toBe(true);
-      expect(await t.app.drafts.preview(ctx, promo, LIGHTING.storeId)).toBeNull();
+      expect(await t.services.drafts.preview(ctx, promo, LIGHTING.storeId)).toBeNull();
     }
-    await t.app.drafts.discard(ownerCtx, promo, LIGHTING.storeId);
+    await t.services.drafts.discard(ownerCtx, promo, LIGHTING.storeId);
   });
 
   it('refuses shoppers and visitors in the service itself', async () => {
     for (const ctx of [await ctxOf(shopper), await ctxOf(null)]) {
-      await expect(t.app.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'x' })).rejects.toMatchObject({
-        statusCode: ctx.actor.kind === 'guest' ? 401 : 403,
-      });
+      await expect(t.services.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'x' })).rejects.toMatchObject(
+        {
+          statusCode: ctx.actor.kind === 'guest' ? 401 : 403,
+        },
+      );
     }
   });
 });
@@ -191,7 +199,7 @@ describe('draft routes', () => {
 
   it('publishes through the API and keeps another store out of it', async () => {
     const ctx = await ctxOf(owner);
-    await t.app.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'Route sale' });
+    await t.services.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'Route sale' });
     const mine = draftStatusSchema.parse((await status(owner)).json().data);
     expect(mine.draft).not.toBeNull();
     // The garden owner asking for the same key on their host sees their own (empty) state.
@@ -256,8 +264,8 @@ describe('draft routes', () => {
 describe('draft page functions', () => {
   it('turn a form from elsewhere into a message on the page, and publish nothing', async () => {
     const ctx = await ctxOf(owner);
-    await t.app.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'Forged sale' });
-    const api = draftsPages({ drafts: t.app.drafts })({
+    await t.services.drafts.save(ctx, promo, LIGHTING.storeId, { promotionTitle: 'Forged sale' });
+    const api = draftsPages({ drafts: t.services.drafts })({
       ctx,
       headers: {},
       secure: false,
@@ -269,6 +277,6 @@ describe('draft page functions', () => {
     const result = await api.publishDraft('test-promo', LIGHTING.storeId);
     expect(result).toMatchObject({ ok: false, status: 403 });
     expect(await live()).not.toBe('Forged sale');
-    await t.app.drafts.discard(ctx, promo, LIGHTING.storeId);
+    await t.services.drafts.discard(ctx, promo, LIGHTING.storeId);
   });
 });

@@ -88,7 +88,7 @@ const adjust = (productId: string, body: object, session: BrowserSession | null 
 
 beforeAll(async () => {
   t = await createTestApp();
-  t.app.events.on('stock.changed', (e) => {
+  t.services.events.on('stock.changed', (e) => {
     stockEvents.push(e);
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);

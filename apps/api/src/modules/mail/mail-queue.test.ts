@@ -36,7 +36,7 @@ afterAll(async () => {
   await t.close();
 });
 beforeEach(async () => {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   server.delivered.length = 0;
   server.refuseNext = 0;
   server.hold = null;
@@ -69,7 +69,7 @@ describe('mail as a job', () => {
     await reached;
     expect(server.delivered).toHaveLength(0);
     release();
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(server.delivered.map((m) => m.to)).toEqual(['hello@brightside-lighting.test']);
     expect(server.delivered[0]?.messageId).toMatch(/^<[0-9a-f-]{36}@lighting\.localhost>$/);
   });
@@ -77,7 +77,7 @@ describe('mail as a job', () => {
   it('a mail server that refuses is tried again, and the sent mail keeps no body in the table', async () => {
     server.refuseNext = 2;
     expect((await contact()).statusCode).toBe(200);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(server.delivered).toHaveLength(1);
     const [job] = await mailJobs();
     expect(job).toMatchObject({ status: 'succeeded', attempts: 3, tenantId: 'lighting' });
@@ -91,7 +91,7 @@ describe('mail as a job', () => {
   it('a mail server that never takes it leaves a failed job with the reason, for the operator', async () => {
     server.refuseNext = 100;
     await contact();
-    await t.app.jobs.drain({ timeoutMs: 60_000 });
+    await t.services.jobs.drain({ timeoutMs: 60_000 });
     const [job] = await mailJobs();
     expect(job).toMatchObject({ status: 'failed', attempts: 10 });
     expect(job?.lastError).toContain('421 4.3.2');

@@ -36,7 +36,7 @@ describe('/dev/mailbox', () => {
       headers: { host: 'lighting.localhost' },
       payload: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', password: 'engines-1843' },
     });
-    await dev.app.jobs.drain();
+    await dev.services.jobs.drain();
     const list = await dev.app.inject({ url: '/dev/mailbox', headers: { host: 'lighting.localhost' } });
     expect(list.body).toContain('Welcome to Brightside Lighting');
     expect(list.body).toContain('ada@example.com');

@@ -32,7 +32,7 @@ beforeAll(async () => {
     // Every line the server writes, at the most talkative level, to look for the token in.
     logger: { level: 'trace', stream: { write: (line: string) => logs.push(line) } } as never,
   });
-  t.app.events.on('settings.changed', (p) => {
+  t.services.events.on('settings.changed', (p) => {
     if (p.what === 'marketplace') heard.push(p);
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);
@@ -71,9 +71,9 @@ const connectBody = (extra: object = {}) => ({
 });
 /** A write to the catalog as the product admin makes one: the row, then its event after the commit. */
 async function catalogWrite(tenantId: string, productIds: string[], q: ReturnType<typeof sql>) {
-  await t.app.events.transaction(async (tx) => {
+  await t.services.events.transaction(async (tx) => {
     await tx.execute(q);
-    t.app.events.emitAfterCommit(tx, 'catalog.changed', { tenantId, productIds });
+    t.services.events.emitAfterCommit(tx, 'catalog.changed', { tenantId, productIds });
   });
 }
 
@@ -158,9 +158,9 @@ describe('connect', () => {
       sql`SELECT token_sealed FROM marketplace_connections WHERE tenant_id = 'lighting'`,
     );
     expect(row?.token_sealed).not.toContain(TOKEN);
-    expect(t.app.secrets.open(row?.token_sealed ?? '', sealContext('lighting'))).toBe(TOKEN);
+    expect(t.services.secrets.open(row?.token_sealed ?? '', sealContext('lighting'))).toBe(TOKEN);
     // Sealed for this store's row: it does not open as another store's.
-    expect(t.app.secrets.open(row?.token_sealed ?? '', sealContext('garden'))).toBeNull();
+    expect(t.services.secrets.open(row?.token_sealed ?? '', sealContext('garden'))).toBeNull();
     const audit = await rows<{ action: string; changes: Record<string, { before?: unknown; after?: unknown }> }>(
       sql`SELECT action, changes FROM audit_log WHERE tenant_id = 'lighting' AND entity = 'marketplace.connection'`,
     );
@@ -179,7 +179,7 @@ describe('connect', () => {
     const [row] = await rows<{ token_sealed: string }>(
       sql`SELECT token_sealed FROM marketplace_connections WHERE tenant_id = 'lighting'`,
     );
-    expect(t.app.secrets.open(row?.token_sealed ?? '', sealContext('lighting'))).toBe(TOKEN);
+    expect(t.services.secrets.open(row?.token_sealed ?? '', sealContext('lighting'))).toBe(TOKEN);
     const [last] = await rows<{ action: string; changes: Record<string, unknown> }>(
       sql`SELECT action, changes FROM audit_log WHERE tenant_id = 'lighting' AND entity = 'marketplace.connection' ORDER BY id DESC LIMIT 1`,
     );
@@ -266,11 +266,11 @@ describe('the product feed', () => {
     const path = feedPath(await state());
     const ids = feedItems((await get(LIGHTING, path)).body).map((i) => String(i['g:id']));
     const [soldOut, noImage, noPrice] = ids;
-    await t.app.events.transaction(async (tx) => {
+    await t.services.events.transaction(async (tx) => {
       await tx.execute(
         sql`UPDATE products SET stock_quantity = 0 WHERE tenant_id = 'lighting' AND product_id = ${soldOut}`,
       );
-      t.app.events.emitAfterCommit(tx, 'stock.changed', { tenantId: 'lighting', productIds: [String(soldOut)] });
+      t.services.events.emitAfterCommit(tx, 'stock.changed', { tenantId: 'lighting', productIds: [String(soldOut)] });
     });
     await catalogWrite(
       'lighting',

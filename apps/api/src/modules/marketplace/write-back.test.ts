@@ -20,7 +20,7 @@ const heard: string[] = [];
 beforeAll(async () => {
   t = await createTestApp();
   await signInOwners(t.app, owners, ['lighting', 'garden']);
-  t.app.events.on('settings.changed', ({ tenantId }) => {
+  t.services.events.on('settings.changed', ({ tenantId }) => {
     heard.push(tenantId);
   });
   const res = await call('lighting', 'POST', CONNECT, {

@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 beforeEach(async () => {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   sent.length = 0;
   await t.database.db.delete(schema.newsletterSubscribers);
   await t.database.db.delete(schema.newsletterRequests);
@@ -47,7 +47,7 @@ const post = (url: string, token: string, host = LIGHTING) =>
   t.app.inject({ method: 'POST', url, headers: { host }, payload: { token } });
 /** The mails delivered since the last call, after the mail jobs ran. */
 async function mails() {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   return sent.splice(0);
 }
 const linkIn = (m: MailMessage | undefined, path: string) => {
@@ -147,7 +147,7 @@ describe('unsubscribing', () => {
       { tenantId: 'lighting', productStoreId: '9000', hostName: LIGHTING, viaDevAlias: false, origin: '' },
       'test',
     );
-    const newsletter = t.app.newsletter;
+    const newsletter = t.services.newsletter;
     expect(await newsletter.sendIssue(ctx, { subject: 'Spring lights', text: 'New pendants are in.' })).toEqual({
       queued: 1,
     });

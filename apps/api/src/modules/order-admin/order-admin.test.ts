@@ -91,7 +91,7 @@ async function auditOf(orderId: string) {
 
 /** Mail to `to` once the mail jobs ran. */
 async function mailTo(to: string) {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   return received.filter((m) => m.to.includes(to)).map((m) => plain(m.raw));
 }
 
@@ -114,7 +114,7 @@ beforeAll(async () => {
     config: { PAYPAL_BASE_URL: standIn.url, PAYPAL_CLIENT_ID: 'cid', PAYPAL_CLIENT_SECRET: 'secret' },
   });
   db = t.database.db;
-  t.app.events.on('order.transitioned', (e) => {
+  t.services.events.on('order.transitioned', (e) => {
     transitioned.push({ orderId: e.orderId, from: e.from, to: e.to });
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);

@@ -82,7 +82,7 @@ describe('refundOrder', () => {
       .where(and(eq(schema.orderLines.tenantId, 'lighting'), eq(schema.orderLines.orderId, order.orderId)));
     if (!line) throw new Error('no line');
 
-    const first = await t.app.refunds.refund(ctx, order.orderId, {
+    const first = await t.services.refunds.refund(ctx, order.orderId, {
       amount: line.unitPrice,
       lines: [{ lineNo: 1, quantity: 1 }],
       shipping: 0,
@@ -95,7 +95,7 @@ describe('refundOrder', () => {
     expect((await orderRow(order.orderId))?.refundedAmount).toBe(line.unitPrice);
 
     // The line has one unit left to refund: two is refused, naming the product.
-    const tooMany = await t.app.refunds.refund(ctx, order.orderId, {
+    const tooMany = await t.services.refunds.refund(ctx, order.orderId, {
       amount: 1,
       lines: [{ lineNo: 1, quantity: 2 }],
       shipping: 0,
@@ -105,7 +105,7 @@ describe('refundOrder', () => {
 
     // More than is left of the capture is refused, and nothing is written.
     const left = order.grandTotal - line.unitPrice;
-    const over = await t.app.refunds.refund(ctx, order.orderId, {
+    const over = await t.services.refunds.refund(ctx, order.orderId, {
       amount: left + 1,
       lines: [],
       shipping: 0,
@@ -114,7 +114,12 @@ describe('refundOrder', () => {
     expect(over).toMatchObject({ ok: false, code: 'REFUND_EXCEEDS_CAPTURED', field: 'amount' });
     expect((await orderRow(order.orderId))?.refundedAmount).toBe(line.unitPrice);
 
-    const rest = await t.app.refunds.refund(ctx, order.orderId, { amount: left, lines: [], shipping: 0, reason: '' });
+    const rest = await t.services.refunds.refund(ctx, order.orderId, {
+      amount: left,
+      lines: [],
+      shipping: 0,
+      reason: '',
+    });
     expect(rest).toMatchObject({
       ok: true,
       fullyRefunded: true,
@@ -146,7 +151,7 @@ describe('refundOrder', () => {
     const half = Math.ceil(order.grandTotal / 2) + 1;
     const results = await Promise.all(
       [0, 1, 2].map(() =>
-        t.app.refunds.refund(ctx, order.orderId, { amount: half, lines: [], shipping: 0, reason: '' }),
+        t.services.refunds.refund(ctx, order.orderId, { amount: half, lines: [], shipping: 0, reason: '' }),
       ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
@@ -157,7 +162,7 @@ describe('refundOrder', () => {
   it('a refund the provider refuses is recorded failed and refunds nothing', async () => {
     const order = await paidOrder(1);
     refuseNext = true;
-    const refused = await t.app.refunds.refund(ctx, order.orderId, {
+    const refused = await t.services.refunds.refund(ctx, order.orderId, {
       amount: 100,
       lines: [],
       shipping: 0,
@@ -167,10 +172,10 @@ describe('refundOrder', () => {
     if (refused.ok) return;
     expect(refused.message).toContain('The bank refused the refund');
     expect((await orderRow(order.orderId))?.refundedAmount).toBe(0);
-    const refunds = await t.app.refunds.list(ctx, order.orderId);
+    const refunds = await t.services.refunds.list(ctx, order.orderId);
     expect(refunds.map((r) => r.status)).toEqual(['failed']);
     // The failed one holds nothing back: the whole amount can still be refunded.
-    const all = await t.app.refunds.refund(ctx, order.orderId, {
+    const all = await t.services.refunds.refund(ctx, order.orderId, {
       amount: order.grandTotal,
       lines: [],
       shipping: 0,
@@ -183,7 +188,7 @@ describe('refundOrder', () => {
     const order = await paidOrder(1);
     const garden = systemContext(tenant('garden'), 'refund-test');
     await expect(
-      t.app.refunds.refund(garden, order.orderId, { amount: 1, lines: [], shipping: 0, reason: '' }),
+      t.services.refunds.refund(garden, order.orderId, { amount: 1, lines: [], shipping: 0, reason: '' }),
     ).rejects.toMatchObject({ statusCode: 404 });
     expect((await orderRow(order.orderId))?.refundedAmount).toBe(0);
     const [cancelled] = await db
@@ -192,14 +197,19 @@ describe('refundOrder', () => {
       .where(and(eq(schema.orders.tenantId, 'lighting'), eq(schema.orders.status, 'cancelled')))
       .limit(1);
     if (!cancelled) throw new Error('the seed has a cancelled order');
-    const none = await t.app.refunds.refund(ctx, cancelled.orderId, { amount: 1, lines: [], shipping: 0, reason: '' });
+    const none = await t.services.refunds.refund(ctx, cancelled.orderId, {
+      amount: 1,
+      lines: [],
+      shipping: 0,
+      reason: '',
+    });
     expect(none).toMatchObject({ ok: false, code: 'NOT_REFUNDABLE' });
   });
 
   it('asks with the refund id as the idempotency key, once per refund', async () => {
     asked.length = 0;
     const order = await paidOrder(1);
-    const r = await t.app.refunds.refund(ctx, order.orderId, { amount: 50, lines: [], shipping: 0, reason: '' });
+    const r = await t.services.refunds.refund(ctx, order.orderId, { amount: 50, lines: [], shipping: 0, reason: '' });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(asked).toEqual([`lighting:refund:${r.refund.refundId}`]);
@@ -244,7 +254,7 @@ describe('refunds through PayPal (the stand-in)', () => {
           forOrder: async (_tenantId, account) => (account === null ? { client: paypal, account } : null),
         },
         audit: { record: async () => null },
-        events: t.app.events,
+        events: t.services.events,
       });
       const part = await refunds.refund(ctx, order.orderId, {
         amount: 1250,

@@ -90,7 +90,7 @@ beforeAll(async () => {
       });
     },
   });
-  t.app.events.on('payments.changed', ({ tenantId }) => {
+  t.services.events.on('payments.changed', ({ tenantId }) => {
     changed.push(tenantId);
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);
@@ -109,7 +109,7 @@ afterAll(async () => {
 beforeEach(async () => {
   gateMode = 'forward';
   await t.database.db.delete(schema.paymentConfigs);
-  for (const tenantId of ['lighting', 'garden']) t.app.paymentAccounts.forget(tenantId);
+  for (const tenantId of ['lighting', 'garden']) t.services.paymentAccounts.forget(tenantId);
   changed.length = 0;
   paypal.requests.length = 0;
 });
@@ -283,8 +283,8 @@ describe('the store’s own PayPal app', () => {
     expect(stored?.ownClientSecretSealed).toBeTruthy();
     expect(stored?.ownClientSecretSealed).not.toContain(OWN_SECRET);
     expect(stored?.updatedBy).toBeTruthy();
-    expect(t.app.secrets.open(stored?.ownClientSecretSealed ?? '', ownSecretContext('lighting'))).toBe(OWN_SECRET);
-    expect(t.app.secrets.open(stored?.ownClientSecretSealed ?? '', ownSecretContext('garden'))).toBeNull();
+    expect(t.services.secrets.open(stored?.ownClientSecretSealed ?? '', ownSecretContext('lighting'))).toBe(OWN_SECRET);
+    expect(t.services.secrets.open(stored?.ownClientSecretSealed ?? '', ownSecretContext('garden'))).toBeNull();
     const dump = JSON.stringify(await t.database.db.select().from(schema.paymentConfigs));
     expect(dump).not.toContain(OWN_SECRET);
     // The read answers the same mask.
@@ -423,9 +423,9 @@ describe('the store’s own PayPal app', () => {
 
 describe('checkout with the store’s own app', () => {
   it('pays into the own app: the store’s PayPal account is its app, and PayPal takes orders with it', async () => {
-    expect(await t.app.paymentAccounts.forStore('lighting')).toBeNull();
+    expect(await t.services.paymentAccounts.forStore('lighting')).toBeNull();
     await setOwnApp();
-    const account = await t.app.paymentAccounts.forStore('lighting');
+    const account = await t.services.paymentAccounts.forStore('lighting');
     expect(account?.account).toBe(`app:${OWN_ID}`);
     paypal.requests.length = 0;
     const order = await account?.client.createOrder({
@@ -448,7 +448,7 @@ describe('checkout with the store’s own app', () => {
     );
     // Switched off, the store offers no PayPal: the event dropped the cached answer.
     expect((await update({ enabled: false })).statusCode).toBe(200);
-    expect(await t.app.paymentAccounts.forStore('lighting')).toBeNull();
+    expect(await t.services.paymentAccounts.forStore('lighting')).toBeNull();
   });
 });
 

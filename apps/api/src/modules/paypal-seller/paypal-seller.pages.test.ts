@@ -44,7 +44,7 @@ beforeEach(async () => {
   await t.database.db.delete(schema.paypalSellerHistory);
   await t.database.db.delete(schema.paypalSellers);
   await t.database.db.delete(schema.paymentIssues);
-  t.app.paymentAccounts.forget('garden');
+  t.services.paymentAccounts.forget('garden');
   paypal.sellers.clear();
   paypal.requests.length = 0;
 });

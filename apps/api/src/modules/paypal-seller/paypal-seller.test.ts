@@ -44,7 +44,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.database.db.delete(schema.paypalSellerHistory);
   await t.database.db.delete(schema.paypalSellers);
-  for (const id of ['garden', 'lighting']) t.app.paymentAccounts.forget(id);
+  for (const id of ['garden', 'lighting']) t.services.paymentAccounts.forget(id);
   paypal.requests.length = 0;
   // Each test signs up afresh at PayPal (the stand-in keeps a store's seller across sign-ups).
   paypal.sellers.clear();
@@ -165,10 +165,10 @@ describe('connecting PayPal', () => {
     expect(s.paymentsReceivable).toBe(true);
     expect(s.primaryEmailConfirmed).toBe(true);
     expect(s.connectedAt).toBeTruthy();
-    const account = await t.app.paymentAccounts.forStore('garden');
+    const account = await t.services.paymentAccounts.forStore('garden');
     expect(account?.account).toBe(`merchant:${merchantId}`);
     // Another store is untouched.
-    expect(await t.app.paymentAccounts.forStore('lighting')).toBeNull();
+    expect(await t.services.paymentAccounts.forStore('lighting')).toBeNull();
     expect(await sellerRow('lighting')).toBeUndefined();
 
     // Every move went through the state machine's history; the owner's actions are audited.
@@ -201,7 +201,7 @@ describe('connecting PayPal', () => {
     expect(s.paymentsReceivable).toBe(false);
     expect(s.reasons.map((r) => r.code)).toEqual(['PAYMENTS_NOT_RECEIVABLE']);
     expect(s.reasons[0]?.message).toMatch(/Log in to PayPal/);
-    expect(await t.app.paymentAccounts.forStore('garden')).toBeNull();
+    expect(await t.services.paymentAccounts.forStore('garden')).toBeNull();
 
     // The owner clears it at PayPal and checks again: connected.
     paypal.updateSeller(s.merchantId ?? '', { paymentsReceivable: true });
@@ -250,7 +250,7 @@ describe('connecting PayPal', () => {
     expect(s.merchantId).toBeNull();
     expect(s.checkoutEnabled).toBe(false);
     expect(s.reasons.map((r) => r.code)).toEqual(['OTHER_STORE']);
-    expect(await t.app.paymentAccounts.forStore('garden')).toBeNull();
+    expect(await t.services.paymentAccounts.forStore('garden')).toBeNull();
     // Lighting keeps its seller.
     expect((await sellerRow('lighting'))?.merchantId).toBe(lightingMerchant);
     expect(await auditOf('return')).toHaveLength(1);
@@ -283,18 +283,18 @@ describe('connecting PayPal', () => {
   it('disconnect: checkout stops offering PayPal, audited; connecting again works', async () => {
     const back = await agree(await connect());
     await comeBack(back);
-    expect(await t.app.paymentAccounts.forStore('garden')).not.toBeNull();
+    expect(await t.services.paymentAccounts.forStore('garden')).not.toBeNull();
     const res = await post('disconnect');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ status: 'disconnected', checkoutEnabled: false });
-    expect(await t.app.paymentAccounts.forStore('garden')).toBeNull();
+    expect(await t.services.paymentAccounts.forStore('garden')).toBeNull();
     const [entry] = await auditOf('disconnect');
     expect(entry?.changes).toMatchObject({ status: { before: 'connected', after: 'disconnected' } });
     // A late or redelivered onboarding webhook does not connect it again behind the owner's back.
     const merchantId = back.searchParams.get('merchantIdInPayPal') ?? '';
-    const hook = await t.app.sellerOnboarding.confirm(paypalCtx(), { merchantId, actor: { kind: 'paypal' } });
+    const hook = await t.services.sellerOnboarding.confirm(paypalCtx(), { merchantId, actor: { kind: 'paypal' } });
     expect(hook.status).toBe('disconnected');
-    expect(await t.app.paymentAccounts.forStore('garden')).toBeNull();
+    expect(await t.services.paymentAccounts.forStore('garden')).toBeNull();
     expect((await post('disconnect')).statusCode).toBe(409);
     await comeBack(await agree(await connect()));
     expect((await state()).status).toBe('connected');
@@ -303,7 +303,7 @@ describe('connecting PayPal', () => {
   it('PayPal onboarding webhook confirms through app.sellerOnboarding.confirm, acted by PayPal', async () => {
     // Before the owner started connecting, PayPal's word alone connects nothing.
     const early = paypal.addSeller({ trackingId: 'garden' });
-    const untouched = await t.app.sellerOnboarding.confirm(paypalCtx(), {
+    const untouched = await t.services.sellerOnboarding.confirm(paypalCtx(), {
       merchantId: early,
       actor: { kind: 'paypal' },
     });
@@ -312,7 +312,7 @@ describe('connecting PayPal', () => {
     const back = await agree(await connect());
     const merchantId = back.searchParams.get('merchantIdInPayPal') ?? '';
     const ctx = paypalCtx();
-    const s = await t.app.sellerOnboarding.confirm(ctx, { merchantId, actor: { kind: 'paypal', id: 'WH-1' } });
+    const s = await t.services.sellerOnboarding.confirm(ctx, { merchantId, actor: { kind: 'paypal', id: 'WH-1' } });
     expect(s).toMatchObject({ status: 'connected', merchantId, checkoutEnabled: true });
     const [last] = await t.database.db
       .select()
@@ -325,7 +325,7 @@ describe('connecting PayPal', () => {
 
     // Consent withdrawn at PayPal: a confirm finds it revoked.
     paypal.revokeConsent(merchantId);
-    const revoked = await t.app.sellerOnboarding.confirm(ctx, { merchantId, actor: { kind: 'paypal' } });
+    const revoked = await t.services.sellerOnboarding.confirm(ctx, { merchantId, actor: { kind: 'paypal' } });
     expect(revoked.status).toBe('action_needed');
     expect(revoked.reasons.map((r) => r.code)).toEqual(['CONSENT_REVOKED']);
     expect(revoked.checkoutEnabled).toBe(false);

@@ -76,7 +76,7 @@ afterAll(async () => {
   await paypal.close();
 });
 beforeEach(async () => {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   const db = t.database.db;
   await db.delete(schema.carts);
   await db.delete(schema.orders).where(ne(schema.orders.orderId, sql`'-'`));
@@ -233,7 +233,7 @@ describe('PAYMENT.CAPTURE.COMPLETED', () => {
       actorKind: 'system',
       reason: `PayPal reported the payment (webhook PAYMENT.CAPTURE.COMPLETED, capture ${captureId})`,
     });
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(mail.map((m) => m.subject)).toEqual([`Your Brightside Lighting order ${orderId}`]);
     expect(verifyCalls().length).toBeGreaterThanOrEqual(2);
 
@@ -242,7 +242,7 @@ describe('PAYMENT.CAPTURE.COMPLETED', () => {
     expect(replay.status).toBe(200);
     expect(JSON.parse(replay.responseBody)).toEqual({ eventId: early.event.id, outcome: 'duplicate' });
     expect(await historyOf(orderId)).toHaveLength(history.length);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(mail).toHaveLength(1);
     const [row] = await t.database.db
       .select()
@@ -255,7 +255,7 @@ describe('PAYMENT.CAPTURE.COMPLETED', () => {
     const res = await capturing;
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ orderId, status: 'paid' });
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(mail).toHaveLength(1);
   });
 
@@ -415,10 +415,10 @@ describe('what is not PayPal changes nothing', () => {
     const lines: unknown[] = [];
     const log = { ...t.app.log, warn: (...a: unknown[]) => lines.push(a), info: () => {} } as typeof t.app.log;
     const service = createPayPalWebhookService(t.database.db, {
-      paymentAccounts: t.app.paymentAccounts,
+      paymentAccounts: t.services.paymentAccounts,
       webhookId: WEBHOOK_ID,
       platformBaseUrl: paypal.url,
-      events: t.app.events,
+      events: t.services.events,
       issues: createPaymentIssuesService(t.database.db, { audit: createAuditService(t.database.db) }),
       orders: undefined as never,
       checkout: undefined as never,
@@ -479,10 +479,10 @@ describe('what is not PayPal changes nothing', () => {
     paypal.requests.length = 0;
     // The service as app.ts builds it, but for a platform without PAYPAL_WEBHOOK_ID.
     const bare = createPayPalWebhookService(t.database.db, {
-      paymentAccounts: t.app.paymentAccounts,
+      paymentAccounts: t.services.paymentAccounts,
       webhookId: undefined,
       platformBaseUrl: paypal.url,
-      events: t.app.events,
+      events: t.services.events,
       issues: createPaymentIssuesService(t.database.db, { audit: createAuditService(t.database.db) }),
       orders: undefined as never,
       checkout: undefined as never,
@@ -623,17 +623,17 @@ describe('seller events', () => {
       const moved = await transitionSeller(tx, ctx, 'connected', { merchantId });
       expect(moved.ok).toBe(true);
     });
-    t.app.paymentAccounts.forget(tenantId);
+    t.services.paymentAccounts.forget(tenantId);
     return merchantId;
   }
 
   it('consent revoked: the store no longer offers PayPal, at once', async () => {
     const merchantId = await connect('garden', GARDEN);
-    expect((await t.app.paymentAccounts.forStore('garden'))?.merchantId).toBe(merchantId);
+    expect((await t.services.paymentAccounts.forStore('garden'))?.merchantId).toBe(merchantId);
     const d = await send(paypal.consentRevokedEvent(merchantId));
     expect(d.status).toBe(200);
     expect(JSON.parse(d.responseBody).outcome).toBe('applied');
-    expect(await t.app.paymentAccounts.forStore('garden')).toBeNull();
+    expect(await t.services.paymentAccounts.forStore('garden')).toBeNull();
     const [seller] = await t.database.db
       .select()
       .from(schema.paypalSellers)
@@ -681,7 +681,7 @@ describe('seller events', () => {
     expect(await history()).toEqual([
       expect.objectContaining({ fromStatus: 'pending', toStatus: 'connected', actorId: d.event.id }),
     ]);
-    expect((await t.app.paymentAccounts.forStore('power'))?.merchantId).toBe(merchantId);
+    expect((await t.services.paymentAccounts.forStore('power'))?.merchantId).toBe(merchantId);
     // Redelivered: a duplicate, and PayPal is not asked again.
     const asked = paypal.requests.filter((r) => r.path.includes('/merchant-integrations/')).length;
     const again = await paypal.redeliver(d);

@@ -47,10 +47,10 @@ beforeAll(async () => {
   await createStaff(t.database, 'lighting', 'pe-settings@lighting.test', ['settings']);
   catalogStaff = await signIn(t.app, 'pe-catalog@lighting.test', 'owner-demo-1', HOST);
   settingsStaff = await signIn(t.app, 'pe-settings@lighting.test', 'owner-demo-1', HOST);
-  t.app.events.on('catalog.changed', (p) => {
+  t.services.events.on('catalog.changed', (p) => {
     if (p.tenantId === 'lighting') heard.push({ productIds: p.productIds });
   });
-  t.app.events.on('stock.changed', (p) => {
+  t.services.events.on('stock.changed', (p) => {
     if (p.tenantId === 'lighting') stockHeard.push(p.productIds ?? []);
   });
 });
@@ -490,7 +490,7 @@ describe('the page functions', () => {
     const audit = createAuditService(t.database.db);
     const storage = createDiskStorage(`${t.dataDir}/media`);
     const media = createMediaService(t.database.db, { storage, audit });
-    const productAdmin = createProductAdminService(t.database.db, { audit, events: t.app.events, media, storage });
+    const productAdmin = createProductAdminService(t.database.db, { audit, events: t.services.events, media, storage });
     const page: PageRequest = { ctx, headers: {}, secure: false, assertFormFromStore() {}, cached: (_k, c) => c() };
     return productAdminPages({ productAdmin })(page);
   };

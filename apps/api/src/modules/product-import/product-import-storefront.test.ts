@@ -64,7 +64,7 @@ async function importCsv(csv: string) {
   expect(up.statusCode, up.body).toBe(201);
   const { importId } = (up.json() as { data: { importId: string } }).data;
   expect((await t.app.inject({ method: 'POST', url: `${BASE}/${importId}/run`, headers })).statusCode).toBe(202);
-  await t.app.jobs.drain({ timeoutMs: 60_000 });
+  await t.services.jobs.drain({ timeoutMs: 60_000 });
 }
 
 describe('the product page after an import', { timeout: 120_000 }, () => {
@@ -104,7 +104,10 @@ describe('the product page after an import', { timeout: 120_000 }, () => {
       .set({ description: 'Made by Halden &amp; Co.\n\nSecond paragraph.' })
       .where(and(eq(schema.products.tenantId, 'garden'), eq(schema.products.sku, 'SF-AMP')));
     // Written by hand, so the caches are told as a writer would tell them.
-    t.app.events.emit('catalog.changed', { tenantId: 'garden', productIds: [(await product('SF-AMP')).productId] });
+    t.services.events.emit('catalog.changed', {
+      tenantId: 'garden',
+      productIds: [(await product('SF-AMP')).productId],
+    });
     const page = await productPage('SF-AMP');
     expect(page.shown).toContain('Made by Halden & Co.');
     expect(page.visible).not.toContain('&amp;amp;');
@@ -132,7 +135,10 @@ describe('the product page after an import', { timeout: 120_000 }, () => {
       .update(schema.products)
       .set({ description: '<p onclick="steal()">Hi</p><script>steal()</script><img src=x onerror="steal()">' })
       .where(and(eq(schema.products.tenantId, 'garden'), eq(schema.products.sku, 'SF-HTML')));
-    t.app.events.emit('catalog.changed', { tenantId: 'garden', productIds: [(await product('SF-HTML')).productId] });
+    t.services.events.emit('catalog.changed', {
+      tenantId: 'garden',
+      productIds: [(await product('SF-HTML')).productId],
+    });
     const owned = await productPage('SF-HTML');
     expect(owned.markup).toBe('<p>Hi</p>');
   });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   t = await createTestApp();
   owner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', GARDEN);
   for (const name of ['catalog.changed', 'stock.changed'] as const) {
-    t.app.events.on(name, (payload) => {
+    t.services.events.on(name, (payload) => {
       seen.push({ name, payload });
     });
   }
@@ -60,7 +60,7 @@ async function importAll(csv: string, session = owner, host: string = GARDEN): P
   expect(up.statusCode, up.body).toBe(201);
   const started = await run(data(up).importId, session, host);
   expect(started.statusCode, started.body).toBe(202);
-  await t.app.jobs.drain({ timeoutMs: 30_000 });
+  await t.services.jobs.drain({ timeoutMs: 30_000 });
   return data(await get(`${BASE}/${data(up).importId}`, session, host));
 }
 
@@ -188,7 +188,7 @@ describe('product CSV import', { timeout: 180_000 }, () => {
     expect(up.dryRun).toMatchObject({ created: 0, updated: 1, unchanged: 1, refused: 0 });
     expect(up.dryRun.firstUpdated).toEqual([{ row: 1, sku: 'UPS-0002', changes: ['list_price', 'stock'] }]);
     await run(up.importId);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     const done = data(await get(`${BASE}/${up.importId}`));
     expect(done.run).toMatchObject({ created: 0, updated: 1, unchanged: 1 });
     const [after] = await bySku('garden', 'UPS-0002');
@@ -311,7 +311,7 @@ describe('product CSV import', { timeout: 180_000 }, () => {
         origin: `http://${GARDEN}`,
         viaDevAlias: false,
       };
-      const job = await t.app.jobs.enqueue(ctx, {
+      const job = await t.services.jobs.enqueue(ctx, {
         type: IMPORT_JOB,
         payload: { importId: up.importId },
         runAt: new Date(Date.now() + 3_600_000),
@@ -326,7 +326,7 @@ describe('product CSV import', { timeout: 180_000 }, () => {
       return job.id;
     };
     await dead(1);
-    await t.app.jobs.drain({ timeoutMs: 30_000 });
+    await t.services.jobs.drain({ timeoutMs: 30_000 });
     const resumed = data(await get(`${BASE}/${up.importId}`));
     expect(resumed.status).toBe('done');
     expect(resumed.run).toMatchObject({ rowsDone: 250, created: 129, refused: 1 });
@@ -338,7 +338,7 @@ describe('product CSV import', { timeout: 180_000 }, () => {
     const again = data(await upload(fixture.csv));
     up.importId = again.importId;
     await dead(3);
-    await t.app.jobs.drain({ timeoutMs: 30_000 });
+    await t.services.jobs.drain({ timeoutMs: 30_000 });
     const failed = data(await get(`${BASE}/${again.importId}`));
     expect(failed.status).toBe('failed');
     expect(failed.error).toContain('stopped');

@@ -77,10 +77,10 @@ beforeAll(async () => {
       });
     },
   });
-  t.app.events.on('catalog.changed', (p) => {
+  t.services.events.on('catalog.changed', (p) => {
     if (p.tenantId === T) heard.push({ name: 'catalog.changed', ids: p.productIds ?? [] });
   });
-  t.app.events.on('stock.changed', (p) => {
+  t.services.events.on('stock.changed', (p) => {
     if (p.tenantId === T) heard.push({ name: 'stock.changed', ids: p.productIds });
   });
   owner = await signIn(t.app, 'owner@power.test', 'owner-demo-1', POWER.host);
@@ -352,7 +352,7 @@ describe('bulk actions', () => {
     expect(res.statusCode, res.body).toBe(200);
     const answer = res.json().data;
     expect(answer).toMatchObject({ mode: 'job', total: 450 });
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     const job = (await get(`/api/v1/product-list/jobs/${answer.jobId}`)).json().data;
     expect(job).toMatchObject({ status: 'succeeded', done: 450, total: 450, result: { changed: 450 } });
     const archived = await t.database.db
@@ -408,8 +408,8 @@ describe('the page functions', () => {
     // registered on a runner of its own, so the app's runner keeps its handler.
     const service = createProductListService(t.database.db, {
       audit: { record: async () => null } as never,
-      events: t.app.events,
-      jobs: { register() {}, enqueue: t.app.jobs.enqueue, get: t.app.jobs.get } as never,
+      events: t.services.events,
+      jobs: { register() {}, enqueue: t.services.jobs.enqueue, get: t.services.jobs.get } as never,
     });
     return service;
   };

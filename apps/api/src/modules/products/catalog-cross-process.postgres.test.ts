@@ -39,7 +39,7 @@ const ownerCtx: RequestContext = {
 /** Writes the product through process A as the editor does: one transaction, the event after commit. */
 async function edit(fields: { productName: string; status: 'ACTIVE' | 'DRAFT' | 'ARCHIVED' }) {
   const parsed = productFieldsSchema.parse({ sku: 'XP-1', listPrice: 4500, ...fields });
-  await a.app.events.transaction(async (tx) => {
+  await a.services.events.transaction(async (tx) => {
     const result = await writeProduct(
       tx,
       ownerCtx,
@@ -51,7 +51,7 @@ async function edit(fields: { productName: string; status: 'ACTIVE' | 'DRAFT' | 
     );
     if (!result.ok) throw new Error(result.message);
     productId = result.productId;
-    a.app.events.emitAfterCommit(tx, 'catalog.changed', { tenantId: 'lighting', productIds: [result.productId] });
+    a.services.events.emitAfterCommit(tx, 'catalog.changed', { tenantId: 'lighting', productIds: [result.productId] });
   });
 }
 
@@ -88,7 +88,7 @@ afterAll(async () => {
 
 describe('a product edit on one process', () => {
   it('is searchable by its new name, gone by its old one, on the page and the cards of the other within 1 s, with no rebuild', async () => {
-    const before = b.app.products.searchIndexCounters();
+    const before = b.services.products.searchIndexCounters();
     await edit({ productName: 'Meridian Lantern', status: 'ACTIVE' });
     const ms = await within(1000, async () => {
       const [found, old] = await Promise.all([searchIds(b, 'meridian'), searchIds(b, 'crossway')]);
@@ -97,7 +97,7 @@ describe('a product edit on one process', () => {
     expect(ms).toBeLessThan(1000);
     const page = await b.app.inject({ url: `${B}/getproductdetails?productId=${productId}`, headers: { host: HOST } });
     expect(page.json().data.productName).toBe('Meridian Lantern');
-    const after = b.app.products.searchIndexCounters();
+    const after = b.services.products.searchIndexCounters();
     expect(after.builds).toBe(before.builds);
     expect(after.patches).toBeGreaterThan(before.patches);
   });

@@ -118,7 +118,7 @@ describe('the product page, read once and kept exact', () => {
       .update(schema.products)
       .set({ stockQuantity: 40 })
       .where(and(eq(schema.products.tenantId, T), eq(schema.products.productId, relatedId)));
-    t.app.events.emit('stock.changed', { tenantId: T, productIds: [relatedId] });
+    t.services.events.emit('stock.changed', { tenantId: T, productIds: [relatedId] });
   });
   afterAll(() => t?.close());
 
@@ -161,14 +161,14 @@ describe('the product page, read once and kept exact', () => {
       .update(p)
       .set({ stockQuantity: 0 })
       .where(and(eq(p.tenantId, T), eq(p.productId, relatedId)));
-    t.app.events.emit('stock.changed', { tenantId: T, productIds: [relatedId] });
+    t.services.events.emit('stock.changed', { tenantId: T, productIds: [relatedId] });
     expect((await details(productId)).related.find((r) => r.productId === relatedId)?.inStock).toBe(false);
 
     await t.database.db
       .update(p)
       .set({ listPrice: 123_45, salePrice: null })
       .where(and(eq(p.tenantId, T), eq(p.productId, relatedId)));
-    t.app.events.emit('catalog.changed', { tenantId: T, productIds: [relatedId] });
+    t.services.events.emit('catalog.changed', { tenantId: T, productIds: [relatedId] });
     expect((await details(productId)).related.find((r) => r.productId === relatedId)?.price).toBe(123_45);
 
     const rv = schema.productReviews;
@@ -181,7 +181,7 @@ describe('the product page, read once and kept exact', () => {
       .update(rv)
       .set({ status: 'HIDDEN' })
       .where(and(eq(rv.tenantId, T), eq(rv.reviewId, review?.id as string)));
-    t.app.events.emit('review.changed', { tenantId: T, productId });
+    t.services.events.emit('review.changed', { tenantId: T, productId });
     expect((await details(productId)).reviewSummary.count).toBe(before.reviewSummary.count - 1);
   });
 
@@ -192,7 +192,7 @@ describe('the product page, read once and kept exact', () => {
       .update(p)
       .set({ status: 'ARCHIVED' })
       .where(and(eq(p.tenantId, T), eq(p.productId, relatedId)));
-    t.app.events.emit('catalog.changed', { tenantId: T, productIds: [relatedId] });
+    t.services.events.emit('catalog.changed', { tenantId: T, productIds: [relatedId] });
     const res = await t.app.inject({ url: `${B}/getproductdetails?productId=${relatedId}`, headers: { host: HOST } });
     expect(res.statusCode).toBe(404);
     expect((await details(productId)).related.some((r) => r.productId === relatedId)).toBe(false);
@@ -209,9 +209,9 @@ describe('the product page, read once and kept exact', () => {
       .where(and(eq(p.tenantId, T), eq(p.productId, relatedId)));
     // Without its event the change is not seen: the miss is answered from memory, no statement.
     expect((await ask()).statusCode).toBe(404);
-    t.app.events.emit('catalog.changed', { tenantId: T, productIds: [`${relatedId}-other`] });
+    t.services.events.emit('catalog.changed', { tenantId: T, productIds: [`${relatedId}-other`] });
     expect((await ask()).statusCode).toBe(404);
-    t.app.events.emit('catalog.changed', { tenantId: T, productIds: [relatedId] });
+    t.services.events.emit('catalog.changed', { tenantId: T, productIds: [relatedId] });
     expect((await details(relatedId)).productId).toBe(relatedId);
   });
 });

@@ -55,7 +55,7 @@ async function write(fields: Partial<ProductFields>, productId?: string): Promis
   );
   if (!result.ok) throw new Error(result.message);
   // As the editor does: the storefront follows after the commit.
-  t.app.events.emit('catalog.changed', { tenantId: 'power', productIds: [result.productId] });
+  t.services.events.emit('catalog.changed', { tenantId: 'power', productIds: [result.productId] });
   return result.productId;
 }
 
@@ -90,7 +90,7 @@ beforeAll(async () => {
   id.archived = await write({ ...common, productName: 'Velvetine Status Sander', sku: 'ST-ARCH', status: 'ARCHIVED' });
   id.later = await write({ ...common, productName: 'Velvetine Status Router', sku: 'ST-LATER' });
   await t.database.db.update(schema.products).set({ stockQuantity: 20 }).where(eq(schema.products.tenantId, 'power'));
-  t.app.events.emit('catalog.changed', { tenantId: 'power' });
+  t.services.events.emit('catalog.changed', { tenantId: 'power' });
   // Related products: the active one lists all three others.
   await t.database.db.insert(schema.productAssociations).values(
     [id.draft, id.archived, id.later].map((related, i) => ({
@@ -229,7 +229,7 @@ describe('shoppers see ACTIVE products only', () => {
       },
       { tenantId: 'power', productId: id.later, mediaId: 'm-status-a', altText: null, sequenceNum: 1 },
     ]);
-    t.app.events.emit('catalog.changed', { tenantId: 'power', productIds: [id.later] });
+    t.services.events.emit('catalog.changed', { tenantId: 'power', productIds: [id.later] });
     const details = await dataOf(`${B}/getproductdetails?productId=${id.later}`);
     expect(details.images).toEqual([
       { url: `http://${HOST}/media/t/power/m/status-a.webp`, altText: 'library alt a' },
@@ -307,7 +307,7 @@ describe('sitemap', () => {
   it('lists ACTIVE products only, with their last edit as lastmod', async () => {
     const res = await post('/api/sitemap/generate', { tenantId: 'power' }, owner);
     expect(res.statusCode).toBe(202);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     const files = await t.database.db
       .select()
       .from(schema.sitemapFiles)

@@ -48,10 +48,10 @@ beforeAll(async () => {
   await createStaff(t.database, 'lighting', 'returns-orders@lighting.test', ['orders']);
   catalogStaff = await signIn(t.app, 'returns-catalog@lighting.test', 'owner-demo-1', LIGHTING);
   ordersStaff = await signIn(t.app, 'returns-orders@lighting.test', 'owner-demo-1', LIGHTING);
-  t.app.events.on('stock.changed', (e) => {
+  t.services.events.on('stock.changed', (e) => {
     if (e.tenantId === 'lighting') stockEvents.push(e.productIds);
   });
-  t.app.events.on('return.transitioned', (e) => {
+  t.services.events.on('return.transitioned', (e) => {
     returnEvents.push({ returnId: e.returnId, from: e.from, to: e.to });
   });
 });
@@ -60,7 +60,7 @@ afterAll(async () => {
   await smtp.close();
 });
 beforeEach(async () => {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   received.length = 0;
   stockEvents.length = 0;
   returnEvents.length = 0;
@@ -148,7 +148,7 @@ async function shopperView(id: string) {
   );
 }
 async function mailTo(email: string) {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   return received.filter((m) => m.to.includes(email)).map((m) => plain(m.raw));
 }
 
@@ -232,7 +232,7 @@ describe('the list', () => {
 describe('approve and reject', () => {
   it('approve: requested -> approved, the instructions mailed, audited, on the timeline and the shopper sees them', async () => {
     const id = await ask([{ lineNo: 1, quantity: 2 }]);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     received.length = 0;
     const res = await approve(id);
     expect(res.statusCode).toBe(200);
@@ -373,7 +373,7 @@ describe('refund', () => {
     const id = await ask([{ lineNo: 1, quantity: 2 }]);
     await approve(id);
     await receive(id, [{ lineNo: 1, restock: 2 }]);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     received.length = 0;
     return id;
   }

@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   // Mail of the previous test is delivered first, so it cannot land in this test's list.
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   mail.length = 0;
   await t.database.db.delete(schema.returnRequests).where(eq(schema.returnRequests.orderId, DELIVERED));
 });
@@ -129,7 +129,7 @@ describe('requesting a return', () => {
       { lineNo: 1, quantity: 1 },
       { lineNo: 2, quantity: 1 },
     ]);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(mail).toHaveLength(1);
     expect(mail[0]?.to).toBe('shopper@lighting.test');
     expect(mail[0]?.subject).toContain(`${DELIVERED}-R1`);
@@ -287,7 +287,7 @@ describe('who may ask', () => {
     const ok = await ask({}, { ...body, key: accessKey });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.returnId).toBe(`${orderId}-R1`);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect(mail.at(-1)?.to).toBe('grace@example.com');
     // The guest's mail links to the order with its key: a guest has no other way in.
     expect(mail.at(-1)?.text).toContain(`&key=`);

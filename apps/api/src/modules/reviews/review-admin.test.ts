@@ -67,7 +67,7 @@ async function auditOf(entityId: string) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  t.app.events.on('review.changed', (e) => {
+  t.services.events.on('review.changed', (e) => {
     changed.push(e);
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);

@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await t.database.db.delete(schema.productReviews).where(isNotNull(schema.productReviews.userId));
-  t.app.publicCache.clear();
+  t.services.publicCache.clear();
 });
 
 const write = (headers: Record<string, string>, payload: object, host = LIGHTING) =>

@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await createTestApp({ sitemap: { maxUrlsPerFile: PER_FILE, debounceMs: 60_000 } });
   owner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', GARDEN);
   for (const name of ['sitemap.requested', 'sitemap.generated'] as const) {
-    t.app.events.on(name, (payload: AppEvents[typeof name]) => {
+    t.services.events.on(name, (payload: AppEvents[typeof name]) => {
       seen.push({ name, payload });
     });
   }
@@ -70,7 +70,7 @@ describe('POST /api/sitemap/generate', () => {
     const job = a.json().data;
     expect(job).toMatchObject({ jobId: expect.any(String), status: expect.stringMatching(/pending|running/) });
     expect(b.json().data.jobId).toBe(job.jobId);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
 
     const urls = await allUrls(GARDEN);
     expect(urls.every((u) => u.startsWith('http://garden.localhost/'))).toBe(true);
@@ -152,7 +152,7 @@ describe('POST /api/sitemap/generate', () => {
       .where(eq(schema.cmsPages.tenantId, 'garden'));
     const res = await generate(GARDEN, { tenantId: 'garden' }, owner);
     expect(res.statusCode).toBe(202);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     const files = await t.database.db
       .select()
       .from(schema.sitemapFiles)
@@ -191,7 +191,7 @@ describe('POST /api/sitemap/generate', () => {
     await createStaff(t.database, 'garden', 'settings.staff@garden.test', ['settings']);
     const settingsStaff = await signIn(t.app, 'settings.staff@garden.test', 'owner-demo-1', GARDEN);
     expect((await generate(GARDEN, { tenantId: 'garden' }, settingsStaff)).statusCode).toBe(202);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     // Another store's owner is a stranger here.
     const lightingOwner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);
     expect((await generate(GARDEN, { tenantId: 'garden' }, lightingOwner)).statusCode).toBe(401);
@@ -234,7 +234,7 @@ describe('/robots.txt and /sitemap.xml per host', () => {
   it('a private store: the generator skips it, sitemap.xml is 404 and robots.txt disallows everything', async () => {
     const power = await signIn(t.app, 'owner@power.test', 'owner-demo-1', POWER);
     expect((await generate(POWER, { tenantId: 'power' }, power)).statusCode).toBe(202);
-    await t.app.jobs.drain();
+    await t.services.jobs.drain();
     expect((await get(POWER, '/sitemap.xml')).statusCode).toBe(200);
     const constraints = (path: 'add' | 'remove') =>
       t.app.inject({
@@ -252,7 +252,7 @@ describe('/robots.txt and /sitemap.xml per host', () => {
       expect(robots.statusCode).toBe(200);
       expect(robots.body).toBe('User-agent: *\nDisallow: /\n');
       expect((await generate(POWER, { tenantId: 'power' }, power)).statusCode).toBe(202);
-      await t.app.jobs.drain();
+      await t.services.jobs.drain();
       const files = await t.database.db
         .select()
         .from(schema.sitemapFiles)
@@ -273,10 +273,10 @@ describe('/robots.txt and /sitemap.xml per host', () => {
 describe('regeneration after changes', () => {
   it('collapses catalog and settings changes into one pending job per tenant and window', async () => {
     const before = Date.now();
-    t.app.events.emit('catalog.changed', { tenantId: 'lighting' });
-    t.app.events.emit('catalog.changed', { tenantId: 'lighting', productIds: ['x'] });
-    t.app.events.emit('settings.changed', { tenantId: 'lighting', what: 'cms' });
-    t.app.events.emit('catalog.changed', { tenantId: 'garden' });
+    t.services.events.emit('catalog.changed', { tenantId: 'lighting' });
+    t.services.events.emit('catalog.changed', { tenantId: 'lighting', productIds: ['x'] });
+    t.services.events.emit('settings.changed', { tenantId: 'lighting', what: 'cms' });
+    t.services.events.emit('catalog.changed', { tenantId: 'garden' });
     // Only these two tenants: the visibility test's own changes may still schedule power's run.
     const pendingOf = () =>
       t.database.db
@@ -310,8 +310,8 @@ describe('the nightly rebuild', () => {
       .update(schema.jobSchedules)
       .set({ nextRunAt: new Date(Date.now() - 1000) })
       .where(eq(schema.jobSchedules.name, SITEMAP_JOB));
-    expect(await t.app.jobs.runSchedules()).toBeGreaterThanOrEqual(3);
-    await t.app.jobs.drain();
+    expect(await t.services.jobs.runSchedules()).toBeGreaterThanOrEqual(3);
+    await t.services.jobs.drain();
     const lighting = await get(LIGHTING, '/sitemap.xml');
     expect(lighting.statusCode).toBe(200);
     expect(locs(lighting.body).every((u) => u.startsWith('http://lighting.localhost/'))).toBe(true);

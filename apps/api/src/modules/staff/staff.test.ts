@@ -38,7 +38,7 @@ beforeAll(async () => {
   t = await createTestApp({
     mailer: createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Shop <no-reply@shop.test>', outboxDir: '' }),
   });
-  t.app.events.on('settings.changed', (p) => {
+  t.services.events.on('settings.changed', (p) => {
     heard.push(p);
   });
   await createStaff(t.database, 'lighting', 'settings.staff@lighting.test', ['settings']);
@@ -69,7 +69,7 @@ const audit = (tenantId: string, entity: string) =>
 
 /** The invitation link of the newest mail to `to`, read as a mail server received it. */
 async function invitationLink(to: string): Promise<string> {
-  await t.app.jobs.drain();
+  await t.services.jobs.drain();
   const mail = [...received].reverse().find((m) => m.to.includes(to));
   expect(mail, `a mail to ${to}`).toBeDefined();
   const raw = (mail?.raw ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');

@@ -22,7 +22,7 @@ const heard: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  t.app.events.on('settings.changed', (p) => {
+  t.services.events.on('settings.changed', (p) => {
     if (p.tenantId === 'lighting') heard.push(p.what);
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING.host);
@@ -90,7 +90,7 @@ describe('PUT /api/v1/store/theme/update/{id}', () => {
     const after = await liveRow();
     expect(after.colorPrimary).toBe(before.colorPrimary);
     expect(after.template).toBe(before.template);
-    const draft = await t.app.drafts.get({ ...ownerCtxStub() }, t.app.drafts.kind('theme'), LIGHTING.storeId);
+    const draft = await t.services.drafts.get({ ...ownerCtxStub() }, t.services.drafts.kind('theme'), LIGHTING.storeId);
     expect(draft?.payload).toMatchObject({ template: 'ONE', themeColors: { action: '37, 99, 235' } });
     expect(await lastAudit('store.theme')).toMatchObject({ action: 'draft.save', entityId: LIGHTING.storeId });
   });
@@ -382,5 +382,5 @@ function ownerCtxStub() {
     actor: { kind: 'system', name: 'test' },
     requestId: 'test',
     ip: null,
-  } as unknown as Parameters<typeof t.app.drafts.get>[0];
+  } as unknown as Parameters<typeof t.services.drafts.get>[0];
 }

@@ -30,7 +30,7 @@ import {
   newCsrfCookie,
 } from '../auth/index';
 import type { StoreService } from '../store/index';
-import { isMember, PRIVATE_CACHE_CONTROL, visitorPages } from '../tenant/index';
+import { isMember, PRIVATE_CACHE_CONTROL, type TenantService, visitorPages } from '../tenant/index';
 import { chatOriginForPage } from './chat-csp';
 
 /** Paths that belong to the API: never rendered as pages, so a miss there is a JSON 404/405. */
@@ -46,6 +46,8 @@ export interface PagesOptions {
   cache: PublicReadCache;
   /** The store settings, for the chat widget id that decides a page's CSP. */
   store: StoreService;
+  /** The stores: which one a host is, and whether it is open to visitors. */
+  tenants: TenantService;
   chatWidgetUrl: string;
   /**
    * Origins a form post may be redirected to besides https ones: the PayPal approval page of a
@@ -231,7 +233,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
 
     let tenant = null;
     try {
-      tenant = await resolveRequestTenant(req, app.tenants);
+      tenant = await resolveRequestTenant(req, opts.tenants);
     } catch (err) {
       // An unknown host still gets a page: 'Tenant is not setup.' (SPEC.md section 4).
       if (!(err instanceof AppError && err.code === 'TENANT_NOT_FOUND')) throw err;
@@ -282,7 +284,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
         req.log.warn({ err }, 'database unavailable'),
       );
       // A private store shows its visitors only login and registration (decision 027).
-      privateStore = !(await app.tenants.isPublic(ctx.tenantId));
+      privateStore = !(await opts.tenants.isPublic(ctx.tenantId));
       if (privateStore && !isMember(ctx)) {
         const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
         const visitor = visitorPages(api, path, search);

@@ -16,7 +16,7 @@ const sessions: Record<string, BrowserSession> = {};
 
 beforeAll(async () => {
   t = await createTestApp();
-  t.app.events.on('settings.changed', (p) => {
+  t.services.events.on('settings.changed', (p) => {
     heard.push(p);
   });
   await createStaff(t.database, 'lighting', 'settings.staff@lighting.test', ['settings']);
