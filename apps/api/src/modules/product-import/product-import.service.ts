@@ -1,36 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import {
-  changedProductCsvColumns,
-  PRODUCT_CSV_COLUMNS,
-  PRODUCT_IMPORT_MAX_BYTES,
-  type ProductCsvColumn,
-  type ProductCsvExisting,
-  type ProductFields,
-  type ProductImport,
-  parseProductCsvHeader,
-  parseProductCsvRow,
-} from '@app/contracts';
+import { PRODUCT_CSV_COLUMNS, type ProductFields, type ProductImport } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
-import { parse } from 'csv-parse';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
-import { storedOwnerHtml } from '../../lib/sanitize';
 import type { AuditService } from '../audit/index';
 import { changeStock, type StockChange } from '../inventory/index';
 import type { Job, JobRunner, JobTools } from '../jobs/index';
 import { writeProducts } from '../product-admin/index';
+import { type DataRow, fileError, newImportId, readRows, writeLimited } from './csv-file';
+import { moveSlug, type Problem, type ProductState, planRow, readStates, stateAfter } from './row-plan';
 
 const pi = schema.productImports;
 const pie = schema.productImportErrors;
-const p = schema.products;
-const pc = schema.productCategories;
-const c = schema.categories;
 const ps = schema.productStores;
 
 export const IMPORT_JOB = 'catalog.import-products';
@@ -42,13 +27,6 @@ const DRY_BATCH = 500;
 const FIRST = 20;
 
 type ImportRow = typeof pi.$inferSelect;
-type Cells = Partial<Record<ProductCsvColumn, string>>;
-interface DataRow {
-  row: number;
-  cells: Cells;
-  /** A cell that was not UTF-8 (the decoder's replacement character). */
-  notUtf8: string | null;
-}
 
 class RetryRowsAlone extends Error {}
 
@@ -63,293 +41,13 @@ export interface ProductImportDeps {
   batchSize?: number;
 }
 
-const newImportId = () => randomBytes(12).toString('base64url');
-
-/** A file upload refused while streaming (too large), or a file that is not the product CSV. */
-const fileError = (status: 413 | 422, message: string) => {
-  const err =
-    status === 413
-      ? new AppError(413, 'PAYLOAD_TOO_LARGE', `file: ${message}`)
-      : AppError.field(422, 'VALIDATION_FAILED', 'file', message);
-  err.field = 'file';
-  err.fieldMessage = message;
-  return err;
-};
-
-const tooLarge = () =>
-  fileError(413, `The file is larger than ${PRODUCT_IMPORT_MAX_BYTES / 1024 / 1024} MB; split it in parts.`);
-
-/**
- * Writes the upload to `path`, counting bytes as they arrive. Past the limit it stops reading and
- * refuses, without destroying the request: the client still gets the 413 (the route closes the
- * connection after it).
- */
-function writeLimited(body: Readable, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const out = createWriteStream(path);
-    let bytes = 0;
-    let settled = false;
-    const fail = (err: unknown) => {
-      if (settled) return;
-      settled = true;
-      body.pause();
-      body.removeListener('data', onData);
-      out.destroy();
-      reject(err);
-    };
-    const onData = (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > PRODUCT_IMPORT_MAX_BYTES) return fail(tooLarge());
-      if (!out.write(chunk)) {
-        body.pause();
-        out.once('drain', () => body.resume());
-      }
-    };
-    body.on('data', onData);
-    body.once('error', fail);
-    out.once('error', fail);
-    body.once('end', () => {
-      if (settled) return;
-      out.end(() => {
-        settled = true;
-        resolve(bytes);
-      });
-    });
-  });
-}
-
-/** The rows of a stored file, header checked, streamed: memory holds one row, not the file. */
-async function* readRows(path: string, skip = 0): AsyncGenerator<DataRow> {
-  const file = createReadStream(path);
-  const parser = file.pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 1024 * 1024 }),
-  );
-  // pipe() does not pass a read error on: a file gone from the folder would be an uncaught 'error'
-  // that ends the process. Through the parser it rejects the loop below, and the job fails.
-  file.once('error', (err) => parser.destroy(err));
-  let columns: ProductCsvColumn[] | null = null;
-  let row = 0;
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      if (!columns) {
-        const header = parseProductCsvHeader(record);
-        if (!header.ok) throw fileError(422, header.problems.map((x) => x.message).join(' '));
-        columns = header.columns;
-        continue;
-      }
-      row++;
-      if (row <= skip) continue;
-      const cells: Cells = {};
-      let notUtf8: string | null = null;
-      columns.forEach((col, i) => {
-        const v = record[i] ?? '';
-        if (v.includes('\uFFFD')) notUtf8 = col;
-        cells[col] = v;
-      });
-      yield { row, cells, notUtf8 };
-    }
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    const e = err as { code?: string; lines?: number; message?: string };
-    // The owner reads this in the import's error: no server path in it.
-    if (e.code === 'ENOENT') throw new Error('the uploaded file is no longer on the server; upload it again');
-    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
-      throw fileError(422, `The file is not valid CSV (near line ${e.lines ?? '?'}): ${e.message ?? e.code}.`);
-    }
-    throw err;
-  } finally {
-    parser.destroy();
-    file.destroy();
-  }
-  if (!columns) throw fileError(422, 'The file is empty: it needs a header row, then one row per product.');
-}
-
-const FIELD_COLUMNS = {
-  productId: p.productId,
-  productName: p.productName,
-  slug: p.slug,
-  sku: p.sku,
-  brandName: p.brandName,
-  shortDescription: p.shortDescription,
-  description: p.description,
-  listPrice: p.listPrice,
-  salePrice: p.salePrice,
-  currencyUomId: p.currencyUomId,
-  status: p.status,
-  weightGrams: p.weightGrams,
-  isFeatured: p.isFeatured,
-  seoTitle: p.seoTitle,
-  seoDescription: p.seoDescription,
-  stockQuantity: p.stockQuantity,
-};
-type FieldRow = { [K in keyof typeof FIELD_COLUMNS]: (typeof FIELD_COLUMNS)[K]['_']['data'] | null };
-
-function existingOf(r: FieldRow, categoryIds: string[]): ProductState {
-  const fields: ProductFields = {
-    productName: r.productName ?? '',
-    slug: r.slug ?? '',
-    sku: r.sku ?? '',
-    brandName: r.brandName,
-    shortDescription: r.shortDescription,
-    description: r.description,
-    listPrice: r.listPrice ?? 0,
-    salePrice: r.salePrice,
-    currencyUomId: r.currencyUomId ?? undefined,
-    status: r.status ?? 'ACTIVE',
-    weightGrams: r.weightGrams,
-    isFeatured: r.isFeatured ?? false,
-    seoTitle: r.seoTitle,
-    seoDescription: r.seoDescription,
-  };
-  return { productId: r.productId as string, fields, stockQuantity: r.stockQuantity ?? 0, categoryIds };
-}
-
-/** A product as the plan compares a row with it: its fields, stock and categories. */
-interface ProductState extends ProductCsvExisting {
-  categoryIds: string[];
-}
-
-type Problem = { column: string; message: string };
-
-/**
- * What one row does (decision 074). The dry run and the run both decide it with planRow, against
- * the products as they are: the run writes only the rows planned as created or updated, so a row
- * the dry run calls unchanged is not written at all (no audit entry, no `updated_at`, no event).
- */
-type RowPlan =
-  | { kind: 'refused'; sku: string | null; problems: Problem[] }
-  | { kind: 'create'; sku: string; fields: ProductFields; stock: number | null }
-  | {
-      kind: 'update';
-      sku: string;
-      productId: string;
-      fields: ProductFields;
-      stock: number | null;
-      /** The CSV columns whose values change. */
-      changes: string[];
-    }
-  | { kind: 'unchanged'; sku: string; productId: string };
-
-const NOT_UTF8 = 'This cell is not UTF-8 text: save the file as CSV UTF-8.';
-
-/** What planRow checks a row against besides its product: the store's categories, who holds the slugs the rows type. */
-interface StoreFacts {
-  categoryIds: ReadonlySet<string>;
-  /** Slug → the product holding it (null: freed by an earlier row of the file). */
-  slugHolders: ReadonlyMap<string, string | null>;
-}
-
-/**
- * One row's plan. The row's fields are compared in their stored form (the description as the
- * product writer keeps it), so a value written back as it was read is no change.
- */
-
-function planRow(r: DataRow, existing: ProductState | null, facts: StoreFacts, currency: string): RowPlan {
-  if (r.notUtf8) {
-    return { kind: 'refused', sku: r.cells.sku?.trim() || null, problems: [{ column: r.notUtf8, message: NOT_UTF8 }] };
-  }
-  const parsed = parseProductCsvRow(r.cells, existing, currency);
-  if (!parsed.ok) return { kind: 'refused', sku: parsed.sku, problems: parsed.problems };
-  const fields: ProductFields = {
-    ...parsed.fields,
-    description: parsed.fields.description ? storedOwnerHtml(parsed.fields.description) : parsed.fields.description,
-  };
-  const missing = (fields.categoryIds ?? []).filter((id) => !facts.categoryIds.has(id));
-  if (missing.length) {
-    return {
-      kind: 'refused',
-      sku: parsed.sku,
-      problems: [{ column: 'categories', message: `No category ${missing.join(', ')} in this store.` }],
-    };
-  }
-  // The product writer refuses a typed slug another product holds: the plan refuses it the same way.
-  const holder = fields.slug ? facts.slugHolders.get(fields.slug) : null;
-  if (fields.slug && holder && holder !== existing?.productId) {
-    return {
-      kind: 'refused',
-      sku: parsed.sku,
-      problems: [
-        {
-          column: 'slug',
-          message: `The address /${fields.slug} is already used by another product; choose another slug.`,
-        },
-      ],
-    };
-  }
-  if (!existing) return { kind: 'create', sku: parsed.sku, fields, stock: parsed.stock };
-  const changes = changedProductCsvColumns(existing, fields, existing.categoryIds, parsed.stock);
-  if (!changes.length) return { kind: 'unchanged', sku: parsed.sku, productId: existing.productId };
-  return { kind: 'update', sku: parsed.sku, productId: existing.productId, fields, stock: parsed.stock, changes };
-}
-
-/** A planned row's slug moved as the writer moves it (the new one taken, the old one freed), for the rows after it. */
-function moveSlug(holders: Map<string, string | null>, plan: RowPlan, existing: ProductState | null) {
-  if (plan.kind !== 'create' && plan.kind !== 'update') return;
-  if (!plan.fields.slug || plan.fields.slug === existing?.fields.slug) return;
-  if (existing?.fields.slug) holders.set(existing.fields.slug, null);
-  holders.set(plan.fields.slug, plan.kind === 'update' ? plan.productId : (existing?.productId ?? `new:${plan.sku}`));
-}
-
-/** The state a planned row leaves its product in (what a later row of the file with its SKU meets). */
-function stateAfter(plan: RowPlan, before: ProductState | null): ProductState | null {
-  if (plan.kind !== 'create' && plan.kind !== 'update') return before;
-  return {
-    productId: plan.kind === 'update' ? plan.productId : (before?.productId ?? `new:${plan.sku}`),
-    fields: plan.fields,
-    stockQuantity: plan.stock ?? before?.stockQuantity ?? 0,
-    categoryIds: plan.fields.categoryIds ? [...new Set(plan.fields.categoryIds)] : (before?.categoryIds ?? []),
-  };
-}
-
-/** The products of these SKUs with their categories, and the store's facts: what planRow compares with. */
-async function readStates(
-  q: Db | Tx,
-  tenantId: string,
-  rows: readonly DataRow[],
-): Promise<{
-  bySku: Map<string, ProductState>;
-  facts: { categoryIds: Set<string>; slugHolders: Map<string, string | null> };
-}> {
-  const skus = [...new Set(rows.map((r) => (r.cells.sku ?? '').trim()).filter(Boolean))];
-  const found = skus.length
-    ? await q
-        .select(FIELD_COLUMNS)
-        .from(p)
-        .where(and(eq(p.tenantId, tenantId), inArray(p.sku, skus)))
-    : [];
-  const ids = found.map((r) => r.productId as string);
-  const links = ids.length
-    ? await q
-        .select({ productId: pc.productId, id: pc.productCategoryId })
-        .from(pc)
-        .where(and(eq(pc.tenantId, tenantId), inArray(pc.productId, ids)))
-    : [];
-  const linked = new Map<string, string[]>();
-  for (const l of links) linked.set(l.productId, [...(linked.get(l.productId) ?? []), l.id]);
-  const categoryIds = new Set(
-    (await q.select({ id: c.productCategoryId }).from(c).where(eq(c.tenantId, tenantId))).map((r) => r.id),
-  );
-  const slugs = [...new Set(rows.map((r) => (r.cells.slug ?? '').trim().toLowerCase()).filter(Boolean))];
-  const slugHolders = new Map<string, string | null>(
-    (slugs.length
-      ? await q
-          .select({ slug: p.slug, productId: p.productId })
-          .from(p)
-          .where(and(eq(p.tenantId, tenantId), inArray(p.slug, slugs)))
-      : []
-    ).map((r): [string, string | null] => [r.slug, r.productId]),
-  );
-  return {
-    bySku: new Map(found.map((r) => [r.sku as string, existingOf(r, linked.get(r.productId as string) ?? [])])),
-    facts: { categoryIds, slugHolders },
-  };
-}
-
 /**
  * Product CSV import (issue 16): the upload is streamed to a file (size checked while it arrives),
  * dry-run (nothing written), then run as a job that writes each batch of rows through writeProducts
  * and changeStock (a constant number of statements per batch), counting committed rows in the same
  * transaction so a restart resumes after them.
+ *
+ * The file and the row plans live beside this file (decision 090): csv-file.ts, row-plan.ts.
  */
 export function createProductImportService(db: Db, deps: ProductImportDeps) {
   const batchSize = deps.batchSize ?? BATCH;
