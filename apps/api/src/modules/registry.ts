@@ -15,6 +15,7 @@ export const MODULES = {
   cms: () => import('./cms/index').then((m) => m.cmsModule),
   catalog: () => import('./catalog/index').then((m) => m.catalogModule),
   contact: () => import('./contact/index').then((m) => m.contactModule),
+  newsletter: () => import('./newsletter/index').then((m) => m.newsletterModule),
   auth: () => import('./auth/index').then((m) => m.authModule),
   addresses: () => import('./addresses/index').then((m) => m.addressesModule),
   payments: () => import('./payments/index').then((m) => m.paymentsModule),
