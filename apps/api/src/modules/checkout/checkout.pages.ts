@@ -17,7 +17,8 @@ import type { AddressesService } from '../addresses/index';
 import { cartOwnerOf } from '../cart/index';
 import { countryChoices } from '../geo/index';
 import type { CardsService } from '../payments/index';
-import { type CheckoutService, promoCustomerKey } from './checkout.service';
+import type { CheckoutService } from './checkout.service';
+import { promoCustomerKey } from './reserve-order';
 
 const PLACE_ORDER_FIELDS: CheckoutField[] = [
   'email',

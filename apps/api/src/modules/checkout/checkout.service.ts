@@ -21,9 +21,6 @@ import { createPlacing, noEmail } from './place-order';
 import { quote } from './quote';
 import { newOrderId, promoCustomerKey } from './reserve-order';
 
-export { type Buyer, buyerOf, type CheckoutDeps } from './checkout-types';
-export { giveBackReservation, promoCustomerKey } from './reserve-order';
-
 const ppc = schema.paypalCheckouts;
 
 /**
