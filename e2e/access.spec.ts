@@ -139,7 +139,11 @@ test('the owner invites staff; the mailed link sets a password; the staff member
   await hydrated(page);
   const row = page.getByTestId('staff-row').filter({ hasText: email });
   await row.getByText('Edit access for Casey Catalog').click();
-  await row.getByRole('button', { name: 'Remove access for Casey Catalog' }).click();
+  // A destructive action asks first: the first press only opens the question.
+  await row.getByText('Remove access', { exact: true }).click();
+  await expect(row.getByText('Remove Casey Catalog’s access?')).toBeVisible();
+  await expect(page.getByTestId('staff-row').filter({ hasText: email })).toHaveCount(1);
+  await row.getByRole('button', { name: 'Remove Casey Catalog', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Staff access removed' })).toBeVisible();
   await expect(page.getByTestId('staff-row').filter({ hasText: email })).toHaveCount(0);
   // The owner has no remove button for themselves.

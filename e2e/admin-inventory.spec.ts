@@ -1,10 +1,11 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { apiJson, expectNoSeriousA11yIssue, STORES, snap } from './helpers';
+import { apiJson, expectNoSeriousA11yIssue, hydrated, STORES, snap } from './helpers';
 
 /**
- * The owner's inventory (issue 16 point 4): a product is counted down to none without JavaScript and
- * shows sold out on the storefront; the owner restocks it and "Add to cart" comes back; the stock
- * history shows both adjustments. Runs on the power store, on one product no other spec touches
+ * The owner's inventory: counts are typed inline, a number per row and one Save for the page. A
+ * product is counted down to none without JavaScript (one plain form) and shows sold out on the
+ * storefront; the owner restocks it with JavaScript and "Add to cart" comes back; the stock history
+ * shows both adjustments. Runs on the power store, on one product no other spec touches
  * (the Gutter Cleaning Kit), and leaves it with the stock it had.
  */
 
@@ -36,7 +37,9 @@ async function shopperPage(browser: Browser, path: string) {
   return { page, close: () => context.close() };
 }
 
-const row = (page: Page) => page.getByRole('list', { name: 'Products and their stock' }).getByRole('listitem');
+const rows = (page: Page) => page.getByRole('table', { name: 'Products and their stock' }).getByRole('row');
+const row = (page: Page) => rows(page).filter({ hasText: PRODUCT });
+const onHand = (page: Page) => row(page).getByRole('textbox', { name: `On hand: ${PRODUCT}` });
 
 test('the owner counts a product down to none, restocks it, and the storefront and history follow', async ({
   page,
@@ -44,14 +47,13 @@ test('the owner counts a product down to none, restocks it, and the storefront a
 }) => {
   test.setTimeout(90_000);
 
-  // Without JavaScript: the adjust form is a plain form.
+  // Without JavaScript: the page is one plain form, a count per row and one Save.
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noJs.newPage();
   await logIn(plain, INVENTORY);
   await expect(plain.getByRole('heading', { level: 1, name: 'Inventory' })).toBeVisible();
-  await expect(row(plain)).toHaveCount(1);
-  const item = row(plain).first();
-  await expect(item).toContainText(PRODUCT);
+  await expect(rows(plain)).toHaveCount(2); // the header and the product
+  const item = row(plain);
   const historyHref = await item.getByRole('link', { name: `Stock history of ${PRODUCT}` }).getAttribute('href');
   const productId = decodeURIComponent(String(historyHref).split('/').pop() ?? '');
   expect(productId).not.toBe('');
@@ -64,21 +66,25 @@ test('the owner counts a product down to none, restocks it, and the storefront a
   const productPath = `/${details.data.slug}/${encodeURIComponent(productId)}`;
   const before = Number(await item.locator('[data-stock]').getAttribute('data-stock'));
   expect(before).toBeGreaterThan(0);
+  await expect(onHand(plain)).toHaveValue(String(before));
+  // No adjust form per row any more: one form, one Save for the page.
+  await expect(plain.getByRole('button', { name: 'Adjust' })).toHaveCount(0);
 
-  // A typo is refused next to the field, with what was typed kept.
-  await item.getByLabel('Reason').selectOption({ label: 'Correction' });
-  await item.getByLabel('How').selectOption({ label: 'Set count to' });
-  await item.getByLabel('Quantity').fill('-3');
-  await item.getByLabel('Note').fill('Shelf count, E2E');
-  await item.getByRole('button', { name: 'Adjust' }).click();
-  await expect(plain.getByTestId(`adjust-error-${productId}`)).toContainText('Enter the count');
-  await expect(row(plain).first().getByLabel('Note')).toHaveValue('Shelf count, E2E');
-  await expect(row(plain).first().getByLabel('How')).toHaveValue('set');
+  // A typo is refused next to its row, with what was typed kept.
+  await plain.getByRole('combobox', { name: 'Reason' }).selectOption({ label: 'Correction' });
+  await plain.getByRole('textbox', { name: 'Note' }).fill('Shelf count, E2E');
+  await onHand(plain).fill('-3');
+  await plain.getByRole('button', { name: 'Save counts' }).click();
+  await expect(plain.getByTestId(`error-count.${productId}`)).toContainText('Enter the count');
+  await expect(onHand(plain)).toHaveValue('-3');
+  await expect(plain.getByRole('textbox', { name: 'Note' })).toHaveValue('Shelf count, E2E');
+  await expect(plain.getByRole('combobox', { name: 'Reason' })).toHaveValue('CORRECTION');
 
-  // Counted: none left.
-  await row(plain).first().getByLabel('Quantity').fill('0');
-  await row(plain).first().getByRole('button', { name: 'Adjust' }).click();
-  await expect(row(plain).first()).toContainText('Out of stock');
+  // Counted: none left. Enter in the row's box saves the page's form.
+  await onHand(plain).fill('0');
+  await onHand(plain).press('Enter');
+  await expect(row(plain)).toContainText('Out of stock');
+  await expect(onHand(plain)).toHaveValue('0');
   await noJs.close();
 
   const shopper = await shopperPage(browser, productPath);
@@ -88,20 +94,17 @@ test('the owner counts a product down to none, restocks it, and the storefront a
   // With JavaScript: the owner finds it under "Out of stock" and restocks it.
   await logIn(page, `/manage-store/inventory?stock=out&q=${encodeURIComponent(PRODUCT)}`);
   await expect(row(page)).toHaveCount(1);
+  await hydrated(page);
   await expect(page.getByRole('link', { name: 'Inventory', exact: true })).toHaveAttribute('aria-current', 'page');
   await screenshots(page, 'out');
   await expectNoSeriousA11yIssue(page);
-  const out = row(page).first();
-  await out.getByLabel('Reason').selectOption({ label: 'Received' });
-  await out.getByLabel('Quantity').fill(String(before));
-  await out.getByLabel('Note').fill('Delivery, E2E');
-  await out.getByRole('button', { name: 'Adjust' }).click();
-  await expect(
-    page
-      .getByRole('status')
-      .filter({ hasText: `Stock is now ${before}.` })
-      .first(),
-  ).toBeVisible();
+  await page.getByRole('combobox', { name: 'Reason' }).selectOption({ label: 'Received' });
+  await page.getByRole('textbox', { name: 'Note' }).fill('Delivery, E2E');
+  await onHand(page).fill(String(before));
+  await page.getByRole('button', { name: 'Save counts' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Stock saved for 1 product.' }).first()).toBeVisible();
+  // Restocked, it leaves the "Out of stock" list it was found in.
+  await expect(row(page)).toHaveCount(0);
 
   // The storefront shows it in stock again, at once.
   await shopper.page.reload();
@@ -125,6 +128,6 @@ test('the owner counts a product down to none, restocks it, and the storefront a
 
   // The whole list, for a look at a full page.
   await page.goto(`${power}/manage-store/inventory`);
-  await expect(row(page).first()).toBeVisible();
+  await expect(rows(page).nth(1)).toBeVisible();
   await screenshots(page, 'list');
 });

@@ -38,6 +38,7 @@ async function screenshots(page: Page, name: string) {
 test('the owner creates a product with pictures and an option, finds it by search, and reprices it', async ({
   page,
 }) => {
+  test.setTimeout(60_000);
   const word = `Zephyrlamp${Date.now().toString(36)}`;
   const name = `${word} Brass Floor Lamp`;
   const sku = `ZPH-${Date.now().toString(36).toUpperCase()}`;
@@ -228,7 +229,9 @@ test.describe('without JavaScript', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Copy of ${name}`);
     await expect(page.getByText(`SKU ${sku}-COPY`, { exact: true })).toBeVisible();
 
-    await page.getByRole('link', { name: 'Delete…' }).click();
+    // Delete asks first: the disclosure opens on the question, then the real button deletes.
+    await page.getByText('Delete…', { exact: true }).click();
+    await expect(page.getByText(`Delete “Copy of ${name}” for good?`)).toBeVisible();
     await page.getByRole('button', { name: 'Delete product' }).click();
     await expect(page).toHaveURL(/\/manage-store\/products\?deleted=1$/);
   });

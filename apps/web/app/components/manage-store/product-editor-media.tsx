@@ -167,21 +167,26 @@ export function ImagesCard({
 }
 
 /**
- * The upload box, and the picked files shown at once (object URLs of the files themselves: nothing
- * is sent before Save). Without JavaScript the browser lists the file names, as before.
+ * The upload box, and the picked files shown at once (read in the browser: nothing is sent before
+ * Save). Without JavaScript the browser lists the file names, as before.
  */
 function NewPictures({ error }: { error: string | undefined }) {
   const [previews, setPreviews] = useState<{ name: string; url: string }[]>([]);
-  useEffect(
-    () => () => {
-      for (const p of previews) URL.revokeObjectURL(p.url);
-    },
-    [previews],
-  );
   const [shownError, setShownError] = useState(error);
   const onPick = (e: ChangeEvent<HTMLInputElement>) => {
     const files = [...(e.currentTarget.files ?? [])].filter((f) => f.type.startsWith('image/'));
-    setPreviews(files.map((f) => ({ name: f.name, url: URL.createObjectURL(f) })));
+    // Read as data: URLs, which the pages' content security policy allows for pictures (blob: it does not).
+    Promise.all(
+      files.map(
+        (f) =>
+          new Promise<{ name: string; url: string }>((resolve) => {
+            const reader = new FileReader();
+            reader.onload = () => resolve({ name: f.name, url: String(reader.result) });
+            reader.onerror = () => resolve({ name: f.name, url: '' });
+            reader.readAsDataURL(f);
+          }),
+      ),
+    ).then((read) => setPreviews(read.filter((p) => p.url)));
     // The refused files are gone once others are picked: their error goes too.
     setShownError(undefined);
   };
@@ -211,7 +216,7 @@ function NewPictures({ error }: { error: string | undefined }) {
       {previews.length > 0 && (
         <ul aria-label="New pictures, saved with the product" className="mt-3 grid grid-cols-4 gap-2 sm:grid-cols-6">
           {previews.map((p) => (
-            <li key={p.url}>
+            <li key={`${p.name}-${p.url.length}`}>
               <img
                 src={p.url}
                 alt={p.name}

@@ -1,9 +1,17 @@
 import { Boxes, History, LoaderCircle } from 'lucide-react';
 import { data, Form, Link, useNavigation } from 'react-router';
-import { Card, CardEmpty, DashboardLayout, secondaryAction } from '../../components/manage-store/dashboard-layout';
-import { adjustValues, StockAdjustForm, StockLevel } from '../../components/manage-store/stock-adjust-form';
-import { FormAlert } from '../../components/ui/form-field';
+import { StockLevel } from '../../components/manage-store/stock-adjust-form';
+import { Banner } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
+import { cursorHref, Pagination } from '../../components/ui/pagination';
 import { PostForm } from '../../components/ui/post-form';
+import { SaveBar } from '../../components/ui/save-bar';
+import { SelectField } from '../../components/ui/select-field';
+import { NumberField, TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/inventory';
@@ -16,7 +24,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   );
 }
 
-/** One action, by intent: a row's adjustment, or the store's low-stock threshold. */
+/**
+ * One action, by intent: the page's counts, or the store's low-stock threshold.
+ *
+ * Counts: one form for the whole page, a number per row ("on hand") and one reason and note for the
+ * batch. A row whose number changed becomes one adjustment by the difference from the count the page
+ * showed (`was.<id>`), so a sale between loading the page and saving is not undone; a number that is
+ * not a count goes to the server as a count, which names what is wrong. Rows are saved one by one:
+ * the refused ones come back with their error and what was typed, the others are saved.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   if (form.get('intent') === 'threshold') {
@@ -24,19 +40,60 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A refusal of access (a session that ended, a staff member without catalog) is the guard's page.
     const result = await dashboardRead(request, () => context.api.saveLowStockThreshold({ lowStockThreshold: value }));
     return data(
-      { intent: 'threshold' as const, productId: null, result, values: { lowStockThreshold: value } },
+      { intent: 'threshold' as const, result, values: { lowStockThreshold: value }, rows: {} as RowAnswers },
       { status: result.ok ? 200 : result.status },
     );
   }
-  const productId = String(form.get('productId') ?? '').slice(0, 64);
-  const values = adjustValues(form);
-  const result = await dashboardRead(request, () => context.api.adjustStock(productId, values));
-  return data({ intent: 'adjust' as const, productId, result, values }, { status: result.ok ? 200 : result.status });
+  const reason = String(form.get('reason') ?? '').slice(0, 40);
+  const note = String(form.get('note') ?? '').slice(0, 600);
+  const rows: RowAnswers = {};
+  let saved = 0;
+  let formError: string | null = null;
+  for (const [key, raw] of form.entries()) {
+    if (!key.startsWith('count.') || typeof raw !== 'string') continue;
+    const productId = key.slice('count.'.length, 70);
+    const typed = raw.trim().slice(0, 20);
+    const was = Number(form.get(`was.${productId}`));
+    if (typed === String(was)) continue;
+    const count = /^\d{1,9}$/.test(typed) ? Number(typed) : null;
+    const fields =
+      count === null || !Number.isSafeInteger(was)
+        ? { reason, mode: 'set', quantity: typed, note }
+        : { reason, mode: 'delta', quantity: String(count - was), note };
+    const result = await dashboardRead(request, () => context.api.adjustStock(productId, fields));
+    if (result.ok) saved++;
+    else {
+      rows[productId] = { typed, error: result.fieldErrors.quantity ?? null };
+      formError ??=
+        result.fieldErrors.reason ?? result.fieldErrors.note ?? (result.fieldErrors.quantity ? null : result.message);
+    }
+  }
+  const refused = Object.keys(rows).length;
+  const result =
+    refused > 0 || formError
+      ? {
+          ok: false as const,
+          message:
+            formError ??
+            `${refused} count${refused === 1 ? ' was' : 's were'} not saved: see the rows marked.${saved ? ` ${saved} saved.` : ''}`,
+        }
+      : {
+          ok: true as const,
+          message: saved ? `Stock saved for ${saved} product${saved === 1 ? '' : 's'}.` : 'No counts changed.',
+        };
+  return data({ intent: 'counts' as const, result, values: { reason, note }, rows }, { status: result.ok ? 200 : 422 });
 }
+
+type RowAnswers = Record<string, { typed: string; error: string | null }>;
 
 export function meta({ matches }: Route.MetaArgs) {
   return dashboardMeta(matches, 'Inventory');
 }
+
+const SORTS = [
+  { value: 'stock-asc', label: 'Fewest in stock first' },
+  { value: 'stock-desc', label: 'Most in stock first' },
+];
 
 const FILTERS = [
   { value: '', label: 'All stock' },
@@ -45,85 +102,59 @@ const FILTERS = [
   { value: 'out', label: 'Out of stock' },
 ];
 
-/** Stock per product: find it, adjust it with a reason, see its history; the store's low-stock line. */
+/** Stock per product: find it, count it (a number per row, one save), see its history; the low-stock line. */
 export default function InventoryPage({ loaderData: page, actionData }: Route.ComponentProps) {
-  useActionToast(actionData?.result);
+  useActionToast(actionData?.intent === 'counts' && actionData.result.ok ? actionData.result : null);
   const navigation = useNavigation();
   const { query } = page;
   const filtered = Boolean(query.q || query.stock);
-  const next = new URLSearchParams();
-  if (query.q) next.set('q', query.q);
-  if (query.stock) next.set('stock', query.stock);
-  if (query.sort) next.set('sort', query.sort);
-  const first = next.toString();
-  if (page.nextCursor) next.set('cursor', page.nextCursor);
-  const adjustAnswer = actionData?.intent === 'adjust' ? actionData : null;
-  const failedRow = adjustAnswer && !adjustAnswer.result.ok ? adjustAnswer : null;
+  const filters = { q: query.q, stock: query.stock, sort: query.sort };
+  const counts = actionData?.intent === 'counts' ? actionData : null;
+  const refused = counts && !counts.result.ok ? counts : null;
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'counts';
   const searching = navigation.state === 'loading' && navigation.location?.pathname === '/manage-store/inventory';
+  // A new answer or page resets the boxes to what the page shows.
+  const formKey = `${page.items.map((i) => `${i.productId}:${i.stock}`).join(',')}:${refused ? 'refused' : ''}`;
   return (
-    <DashboardLayout
+    <AdminPage
       title="Inventory"
-      description="Stock of every product. Adjust it with a reason; each change is kept in the product’s stock history."
+      description="Stock of every product. Type the new counts, give a reason, and save once; each change is kept in the product’s stock history."
     >
-      <FormAlert
-        message={
-          failedRow && !failedRow.result.ok && Object.keys(failedRow.result.fieldErrors).length === 0
-            ? failedRow.result.message
-            : null
-        }
-      />
+      {refused && <Banner>{refused.result.message}</Banner>}
       <Card title="Products" flush>
         <Form method="get" className="flex flex-wrap items-end gap-2 px-4 pb-3" role="search">
-          <div className="flex min-w-48 flex-1 flex-col">
-            <label htmlFor="inventory-q" className="mb-1 text-xs font-medium text-neutral-600">
-              Search by name or SKU
-            </label>
-            <input
-              id="inventory-q"
-              name="q"
-              type="search"
-              defaultValue={query.q ?? ''}
-              className="h-9 rounded-lg border border-neutral-300 px-2.5 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-300"
-            />
-          </div>
-          <div className="flex flex-col">
-            <label htmlFor="inventory-stock" className="mb-1 text-xs font-medium text-neutral-600">
-              Stock
-            </label>
-            <select
-              id="inventory-stock"
-              name="stock"
-              defaultValue={query.stock ?? ''}
-              className="h-9 rounded-lg border border-neutral-300 bg-white px-2.5 text-sm"
-            >
-              {FILTERS.map((f) => (
-                <option key={f.value} value={f.value}>
-                  {f.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col">
-            <label htmlFor="inventory-sort" className="mb-1 text-xs font-medium text-neutral-600">
-              Sort
-            </label>
-            <select
-              id="inventory-sort"
-              name="sort"
-              defaultValue={query.sort ?? 'stock-asc'}
-              className="h-9 rounded-lg border border-neutral-300 bg-white px-2.5 text-sm"
-            >
-              <option value="stock-asc">Fewest in stock first</option>
-              <option value="stock-desc">Most in stock first</option>
-            </select>
-          </div>
-          <button type="submit" className={secondaryAction}>
+          <TextField
+            className="min-w-48 flex-1"
+            id="inventory-q"
+            name="q"
+            type="search"
+            label="Search by name or SKU"
+            defaultValue={query.q ?? ''}
+          />
+          <SelectField
+            id="inventory-stock"
+            name="stock"
+            label="Stock"
+            defaultValue={query.stock ?? ''}
+            options={FILTERS}
+          />
+          <SelectField
+            id="inventory-sort"
+            name="sort"
+            label="Sort"
+            defaultValue={query.sort ?? 'stock-asc'}
+            options={SORTS}
+          />
+          <Button type="submit">
             {searching && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
             Show
-          </button>
+          </Button>
         </Form>
         {page.items.length === 0 ? (
-          <CardEmpty icon={<Boxes className="size-6" />} title={filtered ? 'No products match' : 'No products yet'}>
+          <AdminEmptyState
+            icon={<Boxes className="size-6" />}
+            title={filtered ? 'No products match' : 'No products yet'}
+          >
             {filtered ? (
               <Link to="/manage-store/inventory" className="underline underline-offset-2">
                 Show all products
@@ -131,15 +162,42 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
             ) : (
               'Products you add show here with their stock.'
             )}
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
-          <ul className="divide-y divide-neutral-100 border-t border-neutral-100" aria-label="Products and their stock">
-            {page.items.map((item) => {
-              const mine = failedRow?.productId === item.productId && !failedRow.result.ok ? failedRow : null;
-              return (
-                <li key={item.productId} className="space-y-2 px-4 py-3" data-testid={`stock-row-${item.productId}`}>
-                  <div className="flex flex-wrap items-center justify-between gap-2">
-                    <div className="flex min-w-0 items-center gap-3">
+          <PostForm key={formKey} aria-label="Stock counts" preventScrollReset noValidate>
+            <div className="px-4 pb-3">
+              <SaveBar busy={saving} value="counts" saveLabel="Save counts">
+                <SelectField
+                  id="counts-reason"
+                  name="reason"
+                  label="Reason"
+                  labelHidden
+                  defaultValue={counts?.values.reason || 'CORRECTION'}
+                  options={page.adjustReasons}
+                />
+                <TextField
+                  id="counts-note"
+                  name="note"
+                  label="Note"
+                  labelHidden
+                  placeholder="Note (optional)"
+                  maxLength={500}
+                  defaultValue={counts && !counts.result.ok ? counts.values.note : ''}
+                />
+              </SaveBar>
+            </div>
+            <DataTable
+              label="Products and their stock"
+              rows={page.items}
+              rowKey={(i) => i.productId}
+              testId={(i) => `stock-row-${i.productId}`}
+              minWidth="30rem"
+              columns={[
+                {
+                  header: 'Product',
+                  rowHeader: true,
+                  cell: (item) => (
+                    <span className="flex min-w-0 items-center gap-3">
                       {item.imageUrl ? (
                         <img
                           src={item.imageUrl}
@@ -155,96 +213,90 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
                           className="size-9 shrink-0 rounded-md border border-neutral-200 bg-neutral-50"
                         />
                       )}
-                      <div className="min-w-0">
-                        <p className="truncate text-sm font-medium text-neutral-900">{item.productName}</p>
-                        <p className="text-xs text-neutral-500">
+                      <span className="min-w-0">
+                        <span className="block truncate font-medium">{item.productName}</span>
+                        <span className="block text-xs text-neutral-600">
                           SKU {item.sku}
                           {item.status !== 'ACTIVE' && ` · ${item.status === 'DRAFT' ? 'Draft' : 'Archived'}`}
-                        </p>
-                      </div>
-                    </div>
-                    <div className="flex items-center gap-3">
-                      <StockLevel stock={item.stock} threshold={page.lowStockThreshold} />
-                      <Link
-                        to={`/manage-store/inventory/${encodeURIComponent(item.productId)}`}
-                        className="inline-flex items-center gap-1 text-sm font-medium text-neutral-700 underline-offset-2 hover:underline"
-                        aria-label={`Stock history of ${item.productName}`}
-                      >
-                        <History aria-hidden className="size-4" />
-                        History
-                      </Link>
-                    </div>
-                  </div>
-                  <StockAdjustForm
-                    productId={item.productId}
-                    productName={item.productName}
-                    reasons={page.adjustReasons}
-                    errors={mine && !mine.result.ok ? mine.result.fieldErrors : undefined}
-                    values={mine ? mine.values : undefined}
-                  />
-                </li>
-              );
-            })}
-          </ul>
+                        </span>
+                      </span>
+                    </span>
+                  ),
+                },
+                {
+                  header: 'Stock',
+                  cell: (item) => <StockLevel stock={item.stock} threshold={page.lowStockThreshold} />,
+                },
+                {
+                  header: 'On hand',
+                  className: 'w-32',
+                  cell: (item) => {
+                    const mine = refused?.rows[item.productId];
+                    return (
+                      <>
+                        <input type="hidden" name={`was.${item.productId}`} value={item.stock} />
+                        <NumberField
+                          id={`count-${item.productId}`}
+                          name={`count.${item.productId}`}
+                          label={`On hand: ${item.productName}`}
+                          labelHidden
+                          defaultValue={mine ? mine.typed : String(item.stock)}
+                          error={mine?.error ?? (mine ? 'Not saved' : null)}
+                        />
+                      </>
+                    );
+                  },
+                },
+                {
+                  header: <span className="sr-only">History</span>,
+                  align: 'end',
+                  cell: (item) => (
+                    <Link
+                      to={`/manage-store/inventory/${encodeURIComponent(item.productId)}`}
+                      className="inline-flex items-center gap-1 text-sm font-medium underline-offset-2 hover:underline"
+                      aria-label={`Stock history of ${item.productName}`}
+                    >
+                      <History aria-hidden className="size-4" />
+                      History
+                    </Link>
+                  ),
+                },
+              ]}
+            />
+          </PostForm>
         )}
-        {(page.nextCursor || query.cursor) && (
-          <nav aria-label="Pages" className="flex justify-between gap-3 border-t border-neutral-100 px-4 py-3 text-sm">
-            {query.cursor ? (
-              <Link to={`/manage-store/inventory${first ? `?${first}` : ''}`} className="font-medium underline">
-                First page
-              </Link>
-            ) : (
-              <span />
-            )}
-            {page.nextCursor && (
-              <Link to={`/manage-store/inventory?${next.toString()}`} className="font-medium underline">
-                Next page
-              </Link>
-            )}
-          </nav>
-        )}
+        <Pagination
+          next={page.nextCursor && `/manage-store/inventory${cursorHref(filters, page.nextCursor)}`}
+          first={query.cursor ? `/manage-store/inventory${cursorHref(filters, null)}` : null}
+        />
       </Card>
       <Threshold threshold={page.lowStockThreshold} answer={actionData} />
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
 function Threshold({ threshold, answer }: { threshold: number; answer: Route.ComponentProps['actionData'] }) {
   const mine = answer?.intent === 'threshold' ? answer : null;
+  useActionToast(mine?.result.ok ? mine.result : null);
   const error = mine && !mine.result.ok ? mine.result.fieldErrors.lowStockThreshold : undefined;
   const value = mine && !mine.result.ok ? mine.values.lowStockThreshold : String(threshold);
   return (
     <Card title="Low stock">
-      <PostForm className="flex flex-wrap items-end gap-2" preventScrollReset>
+      <PostForm className="flex flex-wrap items-start gap-2" preventScrollReset noValidate>
         <input type="hidden" name="intent" value="threshold" />
-        <div className="flex flex-col">
-          <label htmlFor="lowStockThreshold" className="mb-1 text-sm font-medium text-neutral-800">
-            Low-stock threshold
-          </label>
-          <input
-            id="lowStockThreshold"
-            name="lowStockThreshold"
-            inputMode="numeric"
-            required
-            defaultValue={value}
-            key={value}
-            aria-invalid={error ? true : undefined}
-            aria-describedby="lowStockThreshold-hint"
-            className={`h-9 w-28 rounded-lg border px-2.5 text-sm tabular-nums ${error ? 'border-red-600' : 'border-neutral-300'}`}
-          />
-        </div>
-        <button type="submit" className={secondaryAction}>
+        <NumberField
+          key={value}
+          className="w-72 max-w-full"
+          name="lowStockThreshold"
+          label="Low-stock threshold"
+          required
+          defaultValue={value}
+          error={error}
+          hint="Products with this many or fewer left count as low: Home lists them and shoppers see “Only N left”. 0 turns it off."
+        />
+        <Button type="submit" className="sm:mt-[1.625rem]">
           Save
-        </button>
-        <p id="lowStockThreshold-hint" className="basis-full text-sm text-neutral-600">
-          {error ? (
-            <span className="font-medium text-red-700" data-testid="error-lowStockThreshold">
-              {error}
-            </span>
-          ) : (
-            'Products with this many or fewer left count as low: Home lists them and shoppers see “Only N left”. 0 turns it off.'
-          )}
-        </p>
+        </Button>
       </PostForm>
     </Card>
   );

@@ -14,14 +14,14 @@ import {
 import { Columns3, Download, ImageIcon, Plus, Search, Tag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { data, Form, Link, redirect, useLocation, useNavigation, useRevalidator } from 'react-router';
-import {
-  Card,
-  CardEmpty,
-  DashboardLayout,
-  primaryAction,
-  secondaryAction,
-} from '../../components/manage-store/dashboard-layout';
-import { FormAlert } from '../../components/ui/form-field';
+import { Badge, type BadgeTone } from '../../components/ui/badge';
+import { Banner } from '../../components/ui/banner';
+import { Button, ButtonLink, buttonClass } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { type Column, DataTable, useRowSelection } from '../../components/ui/data-table';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
+import { cursorHref, Pagination } from '../../components/ui/pagination';
 import { PostForm } from '../../components/ui/post-form';
 import { useToast } from '../../components/ui/toast';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
@@ -100,13 +100,9 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 const running = (job: ProductBulkJob | null) => job?.status === 'pending' || job?.status === 'running';
-const STATUS_BADGE: Record<string, string> = {
-  ACTIVE: 'bg-emerald-100 text-emerald-900',
-  DRAFT: 'bg-sky-100 text-sky-900',
-  ARCHIVED: 'bg-neutral-200 text-neutral-700',
-};
-const input =
-  'h-9 rounded-lg border border-neutral-300 bg-white px-2.5 text-sm text-neutral-900 shadow-sm focus:border-neutral-900 focus:outline-none focus:ring-2 focus:ring-neutral-900/20';
+const STATUS_TONE: Record<string, BadgeTone> = { ACTIVE: 'success', DRAFT: 'info', ARCHIVED: 'neutral' };
+/** The filter and bulk bars' controls: the kit's select and input, at their natural width. */
+const input = 'kit-select w-auto';
 
 /** The store's products: search, filter, sort, choose some or all, change them at once, export. */
 export default function ProductsPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -115,7 +111,12 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
   useActionToast(result);
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  // The selection belongs to the rows on screen: another page, or the rows after a change, start afresh.
+  const selection = useRowSelection(page.rows.map((r) => r.productId));
+  const selected = selection.selected;
+  const clearSelection = selection.clear;
+  // A new page of data (after a bulk change) starts the selection afresh.
+  useEffect(() => clearSelection(), [page]);
   const [kind, setKind] = useState('');
   const [scope, setScope] = useState<'selected' | 'all'>('selected');
   // Without JavaScript every field of the bulk form is there and Apply always posts; with it, only the
@@ -125,24 +126,20 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
   const needs = (k: string) => !js || kind === k;
   const show = new Set<ProductListColumn>(columns);
 
-  // After a change, the rows may be different ones: start the selection afresh.
-  useEffect(() => setSelected(new Set()), [page]);
-
   const filters = FILTER_KEYS.flatMap((k) => (query[k] ? [[k, String(query[k])] as const] : []));
   const filterQuery = new URLSearchParams(filters as [string, string][]).toString();
   const filtered = filters.some(([k]) => k !== 'sort' && k !== 'dir');
-  const allOnPage = page.rows.length > 0 && page.rows.every((r) => selected.has(r.productId));
   const fieldError = (f: string) => (result && !result.ok ? (result.fieldErrors as Record<string, string>)[f] : null);
   const sortValue = `${query.sort}:${query.dir ?? adminProductDefaultDir(query.sort)}`;
 
   return (
-    <DashboardLayout
+    <AdminPage
       title="Products"
-      action={
-        <Link to="/manage-store/products/new" className={primaryAction}>
+      primaryAction={
+        <ButtonLink to="/manage-store/products/new" variant="primary">
           <Plus aria-hidden className="size-4" />
           Add product
-        </Link>
+        </ButtonLink>
       }
     >
       <JobProgress job={job} />
@@ -161,7 +158,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
               name="q"
               defaultValue={query.q ?? ''}
               placeholder="Search by name, SKU or brand"
-              className={`${input} w-full pl-8`}
+              className="kit-input pl-8"
             />
           </label>
           <Select
@@ -211,9 +208,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
               ])}
             </select>
           </label>
-          <button type="submit" className={secondaryAction}>
-            Filter
-          </button>
+          <Button type="submit">Filter</Button>
           {filtered && (
             <Link
               to="."
@@ -228,7 +223,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
           <a
             href={`/api/v1/product-list/export.csv${filterQuery ? `?${filterQuery}` : ''}`}
             download
-            className={secondaryAction}
+            className={buttonClass()}
           >
             <Download aria-hidden className="size-4" />
             Export
@@ -335,15 +330,14 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
                   name="value"
                   inputMode="decimal"
                   placeholder={kind === 'price' ? 'e.g. -10 or 12.50' : 'e.g. 20'}
-                  className={`${input} w-32`}
+                  className="kit-input w-32"
                   aria-invalid={!!fieldError('value')}
                   aria-describedby={fieldError('value') ? 'bulk-value-error' : undefined}
                 />
               </label>
             )}
-            <button
+            <Button
               type="submit"
-              className={`${secondaryAction} disabled:cursor-not-allowed disabled:opacity-40`}
               disabled={js && (busy || !kind || (scope === 'selected' && selected.size === 0))}
               onClick={(e) => {
                 if (
@@ -355,17 +349,17 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
               }}
             >
               {busy ? 'Applying…' : 'Apply'}
-            </button>
+            </Button>
           </fieldset>
           {result && !result.ok && (
             <div className="mt-2" id="bulk-value-error">
-              <FormAlert message={Object.values(result.fieldErrors as Record<string, string>)[0] ?? result.message} />
+              <Banner>{Object.values(result.fieldErrors as Record<string, string>)[0] ?? result.message}</Banner>
             </div>
           )}
         </PostForm>
 
         {page.rows.length === 0 ? (
-          <CardEmpty icon={<Tag className="size-6" />} title={filtered ? 'No products match' : 'No products yet'}>
+          <AdminEmptyState icon={<Tag className="size-6" />} title={filtered ? 'No products match' : 'No products yet'}>
             {filtered ? (
               <>
                 Try other words or fewer filters.{' '}
@@ -376,85 +370,23 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
             ) : (
               'Add your first product to start selling.'
             )}
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[36rem] text-left text-sm">
-              <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
-                <tr>
-                  <th scope="col" className="w-9 px-3 py-2">
-                    <input
-                      type="checkbox"
-                      aria-label="Select all products on this page"
-                      checked={allOnPage}
-                      onChange={() => setSelected(allOnPage ? new Set() : new Set(page.rows.map((r) => r.productId)))}
-                      className="size-4 rounded border-neutral-400"
-                    />
-                  </th>
-                  {show.has('image') && (
-                    <th scope="col" className="w-12 px-1 py-2">
-                      <span className="sr-only">Picture</span>
-                    </th>
-                  )}
-                  <th scope="col" className="px-2 py-2">
-                    Product
-                  </th>
-                  {show.has('status') && <th className="px-2 py-2">Status</th>}
-                  {show.has('sku') && <th className="px-2 py-2">SKU</th>}
-                  {show.has('brand') && <th className="px-2 py-2">Brand</th>}
-                  {show.has('categories') && <th className="px-2 py-2">Categories</th>}
-                  {show.has('price') && <th className="px-2 py-2 text-right">Price</th>}
-                  {show.has('stock') && <th className="px-2 py-2 text-right">Stock</th>}
-                  {show.has('updated') && <th className="px-3 py-2">Updated</th>}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-neutral-100">
-                {page.rows.map((r) => (
-                  <Row
-                    key={r.productId}
-                    row={r}
-                    show={show}
-                    low={page.lowStockThreshold}
-                    checked={selected.has(r.productId)}
-                    toggle={() =>
-                      setSelected((s) => {
-                        const next = new Set(s);
-                        if (next.has(r.productId)) next.delete(r.productId);
-                        else next.add(r.productId);
-                        return next;
-                      })
-                    }
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Products"
+            rows={page.rows}
+            rowKey={(r) => r.productId}
+            columns={productColumns(show, page.lowStockThreshold)}
+            selection={{ ...selection, name: 'productId', form: 'bulk', rowLabel: (r) => r.name }}
+          />
         )}
-        <nav
-          aria-label="Pages"
-          className="flex items-center justify-between gap-2 border-t border-neutral-100 px-3 py-2 text-sm"
-        >
-          <span className="text-neutral-600">
-            {page.rows.length} product{page.rows.length === 1 ? '' : 's'} on this page
-          </span>
-          <span className="flex gap-2">
-            {query.cursor && (
-              <Link to={`?${filterQuery}`} className={secondaryAction}>
-                First page
-              </Link>
-            )}
-            {page.nextCursor && (
-              <Link
-                to={`?${filterQuery}${filterQuery ? '&' : ''}cursor=${page.nextCursor}`}
-                className={secondaryAction}
-              >
-                Next page
-              </Link>
-            )}
-          </span>
-        </nav>
+        <Pagination
+          summary={`${page.rows.length} product${page.rows.length === 1 ? '' : 's'} on this page`}
+          next={page.nextCursor && cursorHref(new URLSearchParams(filterQuery), page.nextCursor)}
+          first={query.cursor ? cursorHref(new URLSearchParams(filterQuery), null) : null}
+        />
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
@@ -486,100 +418,92 @@ function Select({
   );
 }
 
-function Row({
-  row: r,
-  show,
-  low,
-  checked,
-  toggle,
-}: {
-  row: ProductListRow;
-  show: Set<ProductListColumn>;
-  low: number;
-  checked: boolean;
-  toggle: () => void;
-}) {
-  const href = `/manage-store/products/${encodeURIComponent(r.productId)}`;
-  return (
-    <tr className={checked ? 'bg-neutral-50' : 'hover:bg-neutral-50'}>
-      <td className="px-3 py-1.5">
-        <input
-          type="checkbox"
-          form="bulk"
-          name="productId"
-          value={r.productId}
-          checked={checked}
-          onChange={toggle}
-          aria-label={`Select ${r.name}`}
-          className="size-4 rounded border-neutral-400"
-        />
-      </td>
-      {show.has('image') && (
-        <td className="px-1 py-1.5">
-          {r.image ? (
-            <img
-              src={r.image}
-              alt=""
-              width={32}
-              height={32}
-              loading="lazy"
-              className="size-8 rounded border border-neutral-200 object-cover"
-            />
-          ) : (
-            <span className="flex size-8 items-center justify-center rounded border border-neutral-200 bg-neutral-50 text-neutral-400">
-              <ImageIcon aria-hidden className="size-4" />
-            </span>
-          )}
-        </td>
-      )}
-      <td className="max-w-[16rem] px-2 py-1.5">
-        <Link to={href} className="block truncate font-medium text-neutral-900 hover:underline">
+/** The table's columns: the product's name always, the others as the staff member chose. */
+function productColumns(show: Set<ProductListColumn>, low: number): Column<ProductListRow>[] {
+  const cols: (Column<ProductListRow> | false)[] = [
+    show.has('image') && {
+      header: <span className="sr-only">Picture</span>,
+      className: 'w-12',
+      cell: (r) =>
+        r.image ? (
+          <img
+            src={r.image}
+            alt=""
+            width={32}
+            height={32}
+            loading="lazy"
+            className="size-8 rounded border border-neutral-200 object-cover"
+          />
+        ) : (
+          <span className="flex size-8 items-center justify-center rounded border border-neutral-200 bg-neutral-50 text-neutral-500">
+            <ImageIcon aria-hidden className="size-4" />
+          </span>
+        ),
+    },
+    {
+      header: 'Product',
+      rowHeader: true,
+      className: 'max-w-[16rem]',
+      cell: (r) => (
+        <Link
+          to={`/manage-store/products/${encodeURIComponent(r.productId)}`}
+          className="block truncate font-medium hover:underline"
+        >
           {r.name}
         </Link>
-      </td>
-      {show.has('status') && (
-        <td className="px-2 py-1.5">
-          <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_BADGE[r.status]}`}>
-            {PRODUCT_STATUS_LABELS[r.status]}
-          </span>
-        </td>
-      )}
-      {show.has('sku') && (
-        <td className="max-w-[9rem] truncate px-2 py-1.5 font-mono text-xs text-neutral-600">{r.sku}</td>
-      )}
-      {show.has('brand') && <td className="max-w-[8rem] truncate px-2 py-1.5 text-neutral-700">{r.brand ?? '—'}</td>}
-      {show.has('categories') && (
-        <td className="max-w-[10rem] truncate px-2 py-1.5 text-neutral-700">
-          {r.categories.join(', ') || '—'}
-          {r.categoryCount > r.categories.length ? ` +${r.categoryCount - r.categories.length}` : ''}
-        </td>
-      )}
-      {show.has('price') && (
-        <td className="px-2 py-1.5 text-right tabular-nums whitespace-nowrap">
-          {r.salePrice != null ? (
-            <>
-              {formatMoney(r.salePrice, r.currency)}{' '}
-              <s className="text-xs text-neutral-500">{formatMoney(r.listPrice, r.currency)}</s>
-            </>
-          ) : (
-            formatMoney(r.listPrice, r.currency)
-          )}
-        </td>
-      )}
-      {show.has('stock') && (
-        <td
-          className={`px-2 py-1.5 text-right tabular-nums ${r.stock === 0 ? 'font-medium text-red-700' : r.stock <= low ? 'font-medium text-amber-700' : 'text-neutral-800'}`}
+      ),
+    },
+    show.has('status') && {
+      header: 'Status',
+      cell: (r) => <Badge tone={STATUS_TONE[r.status]}>{PRODUCT_STATUS_LABELS[r.status]}</Badge>,
+    },
+    show.has('sku') && {
+      header: 'SKU',
+      className: 'max-w-[9rem] truncate font-mono text-xs text-neutral-600',
+      cell: (r) => r.sku,
+    },
+    show.has('brand') && { header: 'Brand', className: 'max-w-[8rem] truncate', cell: (r) => r.brand ?? '—' },
+    show.has('categories') && {
+      header: 'Categories',
+      className: 'max-w-[10rem] truncate',
+      cell: (r) =>
+        `${r.categories.join(', ') || '—'}${r.categoryCount > r.categories.length ? ` +${r.categoryCount - r.categories.length}` : ''}`,
+    },
+    show.has('price') && {
+      header: 'Price',
+      align: 'end',
+      className: 'tabular-nums whitespace-nowrap',
+      cell: (r) =>
+        r.salePrice != null ? (
+          <>
+            {formatMoney(r.salePrice, r.currency)}{' '}
+            <s className="text-xs text-neutral-600">{formatMoney(r.listPrice, r.currency)}</s>
+          </>
+        ) : (
+          formatMoney(r.listPrice, r.currency)
+        ),
+    },
+    show.has('stock') && {
+      header: 'Stock',
+      align: 'end',
+      className: 'tabular-nums',
+      cell: (r) => (
+        <span
+          className={
+            r.stock === 0 ? 'font-medium text-red-700' : r.stock <= low ? 'font-medium text-amber-800' : undefined
+          }
         >
           {r.stock === 0 ? 'Out' : r.stock.toLocaleString('en-US')}
-        </td>
-      )}
-      {show.has('updated') && (
-        <td className="px-3 py-1.5 whitespace-nowrap text-xs text-neutral-600">
-          <time dateTime={r.updatedAt}>{formatDateTime(r.updatedAt)}</time>
-        </td>
-      )}
-    </tr>
-  );
+        </span>
+      ),
+    },
+    show.has('updated') && {
+      header: 'Updated',
+      className: 'whitespace-nowrap text-xs text-neutral-600',
+      cell: (r) => <time dateTime={r.updatedAt}>{formatDateTime(r.updatedAt)}</time>,
+    },
+  ];
+  return cols.filter((c): c is Column<ProductListRow> => Boolean(c));
 }
 
 /** The columns to show, as a small menu (a native disclosure: keyboard and no-JavaScript friendly). */
@@ -587,7 +511,7 @@ function ColumnsMenu({ columns }: { columns: Set<ProductListColumn> }) {
   const ref = useRef<HTMLDetailsElement>(null);
   return (
     <details ref={ref} className="relative">
-      <summary className={`${secondaryAction} cursor-pointer list-none`}>
+      <summary className={`${buttonClass()} list-none`}>
         <Columns3 aria-hidden className="size-4" />
         Columns
       </summary>
@@ -598,14 +522,20 @@ function ColumnsMenu({ columns }: { columns: Set<ProductListColumn> }) {
             <legend className="mb-1 text-xs font-semibold text-neutral-700">Show columns</legend>
             {PRODUCT_LIST_COLUMNS.map((c) => (
               <label key={c} className="flex items-center gap-2 py-0.5 text-sm">
-                <input type="checkbox" name="column" value={c} defaultChecked={columns.has(c)} className="size-4" />
+                <input
+                  type="checkbox"
+                  name="column"
+                  value={c}
+                  defaultChecked={columns.has(c)}
+                  className="size-4 accent-neutral-900"
+                />
                 {PRODUCT_LIST_COLUMN_LABELS[c]}
               </label>
             ))}
           </fieldset>
-          <button type="submit" className={`${secondaryAction} mt-2 w-full justify-center`}>
+          <Button type="submit" className="mt-2 w-full">
             Save columns
-          </button>
+          </Button>
         </PostForm>
       </div>
     </details>

@@ -10,6 +10,8 @@ import {
   primaryAction,
   secondaryAction,
 } from '../../components/manage-store/dashboard-layout';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Field, FormAlert } from '../../components/ui/form-field';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
@@ -231,21 +233,24 @@ function StaffRow({ member, canManage, answer }: { member: StaffMember; canManag
               {saving ? 'Saving…' : 'Save permissions'}
             </button>
           </PostForm>
-          <PostForm className="mt-3 border-t border-neutral-200 pt-3">
-            <input type="hidden" name="intent" value="remove" />
-            <input type="hidden" name="userId" value={member.userId} />
-            <p className="mb-2 text-sm text-neutral-600">
-              Removing ends their access and signs them out everywhere at once. Their customer account stays.
-            </p>
-            <button
-              type="submit"
-              className={`${secondaryAction} border-red-300 text-red-700 hover:bg-red-50`}
-              disabled={removing}
+          <div className="mt-3 border-t border-neutral-200 pt-3">
+            <ConfirmDialog
+              trigger={removing ? 'Removing…' : 'Remove access'}
+              triggerLabel={`Remove access for ${name}`}
+              title={`Remove ${name}’s access?`}
+              confirm={
+                <PostForm>
+                  <input type="hidden" name="intent" value="remove" />
+                  <input type="hidden" name="userId" value={member.userId} />
+                  <Button type="submit" variant="critical" disabled={removing}>
+                    Remove {name}
+                  </Button>
+                </PostForm>
+              }
             >
-              {removing ? 'Removing…' : 'Remove access'}
-              <span className="sr-only"> for {name}</span>
-            </button>
-          </PostForm>
+              Their access ends and they are signed out everywhere at once. Their customer account stays.
+            </ConfirmDialog>
+          </div>
         </details>
       )}
     </li>

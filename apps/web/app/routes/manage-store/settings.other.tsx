@@ -1,18 +1,18 @@
 import type { DraftActionResult, SettingsSaveResult } from '@app/contracts';
-import { Save } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { data, useNavigation } from 'react-router';
 import { CancelRequestCard } from '../../components/manage-store/cancel-request-card';
-import { Card, DashboardLayout, primaryAction } from '../../components/manage-store/dashboard-layout';
 import { DraftBar, VersionHistory } from '../../components/manage-store/draft-bar';
 import { MediaField } from '../../components/manage-store/media-field';
-import {
-  SaveAlert,
-  SavedNote,
-  SelectField,
-  TextAreaField,
-  TextField,
-} from '../../components/manage-store/store-details-fields';
+import { fieldId, SavedNote } from '../../components/manage-store/store-details-fields';
+import { Banner } from '../../components/ui/banner';
+import { Card, JumpLinks } from '../../components/ui/card';
+import { Checkbox } from '../../components/ui/checkbox';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
+import { SaveBar } from '../../components/ui/save-bar';
+import { SelectField } from '../../components/ui/select-field';
+import { TextAreaField, TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { draftIntent } from '../../lib/draft-actions';
 import { detailsPayload, seoErrorsToRows, typedValues } from '../../lib/store-settings-form';
@@ -76,10 +76,24 @@ export async function action({ context, request }: Route.ActionArgs) {
   return data<ActionData>({ save, typed: save.ok ? null : typedValues(form) }, { status: save.ok ? 200 : save.status });
 }
 
-/** Blank SEO rows offered for new entries below the existing ones. */
-const NEW_SEO_ROWS = 2;
+/** Blank SEO rows offered for a new entry below the existing ones. */
+const NEW_SEO_ROWS = 1;
 
-/** Logo and header, company, contact, storefront texts, newsletter, chat, contact page and SEO entries. */
+/** The page's sections, in order: each a card with its heading, reached by the jump links at the top. */
+const SECTIONS = [
+  { id: 'logo', label: 'Logo and header' },
+  { id: 'texts', label: 'Storefront texts' },
+  { id: 'company', label: 'Company' },
+  { id: 'newsletter', label: 'Newsletter and chat' },
+  { id: 'seo', label: 'Search engine listing' },
+] as const;
+const title = (id: (typeof SECTIONS)[number]['id']) => SECTIONS.find((x) => x.id === id)?.label ?? id;
+
+/**
+ * Logo and header, storefront texts, company, newsletter and chat, and SEO entries: one draft form in
+ * sections (cards with headings and jump links), its save bar first so Save is always in reach and
+ * Enter in any box saves.
+ */
 export default function StoreDetailsPage({ loaderData: editor, actionData }: Route.ComponentProps) {
   const result = actionData as ActionData | undefined;
   const save = result?.save;
@@ -96,17 +110,54 @@ export default function StoreDetailsPage({ loaderData: editor, actionData }: Rou
     ...Object.keys(typed ?? {}).map((k) => Number(/^seoMeta\.(\d+)\./.exec(k)?.[1] ?? -1) + 1),
   );
   const formKey = `${editor.status.draft?.updatedAt ?? 'live'}-${editor.status.versions[0]?.version ?? 0}-${failed ? 'typed' : ''}`;
+  /** A text box of the form, by its payload path. */
+  const text = (
+    name: string,
+    label: string,
+    fallback: string | null,
+    more: {
+      hint?: ReactNode;
+      maxLength?: number;
+      className?: string;
+      type?: string;
+      inputMode?: 'url' | 'email' | 'tel' | 'numeric';
+      placeholder?: string;
+      autoComplete?: string;
+    } = {},
+  ) => (
+    <TextField
+      id={fieldId(name)}
+      name={name}
+      label={label}
+      defaultValue={val(name, fallback)}
+      error={errors[name]}
+      autoComplete={more.autoComplete ?? 'off'}
+      {...more}
+    />
+  );
 
   return (
-    <DashboardLayout
+    <AdminPage
       title="Store details"
       description="Your logo, company details, storefront texts and search snippets. Changes are saved as a draft: preview them, then publish."
     >
       <DraftBar status={editor.status} result={result?.draft ?? null} previewPath="/" what="store details" />
       <SavedNote result={save} />
-      <PostForm key={formKey} className="space-y-4" aria-label="Store details" encType="multipart/form-data" noValidate>
-        <SaveAlert message={failed?.message} />
-        <Card title="Logo and header">
+      <PostForm key={formKey} className="kit-stack" aria-label="Store details" encType="multipart/form-data" noValidate>
+        <SaveBar
+          busy={saving}
+          saveLabel="Save draft"
+          message={failed ? 'Not saved: see the fields marked.' : undefined}
+        >
+          <span className="mr-auto hidden md:block">
+            <JumpLinks items={[...SECTIONS]} label="Sections of the form" />
+          </span>
+        </SaveBar>
+        <div className="md:hidden">
+          <JumpLinks items={[...SECTIONS]} label="Sections of the form" />
+        </div>
+        {failed && <Banner>{failed.message}</Banner>}
+        <Card id="logo" title={title('logo')}>
           <div className="grid gap-4 sm:grid-cols-2">
             <div className="sm:col-span-2">
               <MediaField
@@ -119,95 +170,44 @@ export default function StoreDetailsPage({ loaderData: editor, actionData }: Rou
                 hint="Upload a picture or pick one of your library: it replaces the logo in the header."
               />
             </div>
-            <TextField
-              className="sm:col-span-2"
-              name="logo.url"
-              label="Or a logo address"
-              defaultValue={val('logo.url', v.logo.url)}
-              error={errors['logo.url']}
-              hint="An https address of a picture hosted elsewhere. We never download it."
-              inputMode="url"
-            />
-            <TextField
-              name="logo.headerTitle"
-              label="Header title"
-              defaultValue={val('logo.headerTitle', v.logo.headerTitle)}
-              error={errors['logo.headerTitle']}
-              maxLength={80}
-            />
-            <TextField
-              name="logo.headerDescription"
-              label="Header description"
-              defaultValue={val('logo.headerDescription', v.logo.headerDescription)}
-              error={errors['logo.headerDescription']}
-              maxLength={200}
-            />
+            {text('logo.url', 'Or a logo address', v.logo.url, {
+              className: 'sm:col-span-2',
+              hint: 'An https address of a picture hosted elsewhere. We never download it.',
+              inputMode: 'url',
+            })}
+            {text('logo.headerTitle', 'Header title', v.logo.headerTitle, { maxLength: 80 })}
+            {text('logo.headerDescription', 'Header description', v.logo.headerDescription, { maxLength: 200 })}
           </div>
         </Card>
 
-        <Card title="Storefront texts">
+        <Card id="texts" title={title('texts')}>
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              name="promotionTitle"
-              label="Promotion title"
-              defaultValue={val('promotionTitle', v.promotionTitle)}
-              error={errors.promotionTitle}
-              hint="The line in the strip above the header."
-              maxLength={120}
-            />
-            <TextField
-              name="pageTitle"
-              label="Page title"
-              defaultValue={val('pageTitle', v.pageTitle)}
-              error={errors.pageTitle}
-              maxLength={120}
-            />
+            {text('promotionTitle', 'Promotion title', v.promotionTitle, {
+              hint: 'The line in the strip above the header.',
+              maxLength: 120,
+            })}
+            {text('pageTitle', 'Page title', v.pageTitle, { maxLength: 120 })}
           </div>
         </Card>
 
-        <Card title="Company">
+        <Card id="company" title={title('company')}>
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              name="companyName"
-              label="Company name"
-              defaultValue={val('companyName', v.companyName)}
-              error={errors.companyName}
-              hint="Shown in the footer and the copyright line."
-              maxLength={120}
-              autoComplete="organization"
-            />
-            <TextField
-              name="emailAddress"
-              label="Email address"
-              type="email"
-              defaultValue={val('emailAddress', v.emailAddress)}
-              error={errors.emailAddress}
-              maxLength={254}
-              inputMode="email"
-            />
-            <TextField
-              name="companyAddress.address1"
-              label="Address"
-              defaultValue={val('companyAddress.address1', v.companyAddress.address1)}
-              error={errors['companyAddress.address1']}
-              maxLength={120}
-            />
-            <TextField
-              name="companyAddress.address2"
-              label="Apartment, suite, etc."
-              defaultValue={val('companyAddress.address2', v.companyAddress.address2)}
-              error={errors['companyAddress.address2']}
-              maxLength={120}
-            />
-            <TextField
-              name="companyAddress.city"
-              label="City"
-              defaultValue={val('companyAddress.city', v.companyAddress.city)}
-              error={errors['companyAddress.city']}
-              maxLength={80}
-            />
+            {text('companyName', 'Company name', v.companyName, {
+              hint: 'Shown in the footer and the copyright line.',
+              maxLength: 120,
+              autoComplete: 'organization',
+            })}
+            {text('emailAddress', 'Email address', v.emailAddress, {
+              type: 'email',
+              maxLength: 254,
+              inputMode: 'email',
+            })}
+            {text('companyAddress.address1', 'Address', v.companyAddress.address1, { maxLength: 120 })}
+            {text('companyAddress.address2', 'Apartment, suite, etc.', v.companyAddress.address2, { maxLength: 120 })}
+            {text('companyAddress.city', 'City', v.companyAddress.city, { maxLength: 80 })}
             <div className="grid grid-cols-2 gap-4">
               <SelectField
+                id={fieldId('companyAddress.countryGeoId')}
                 name="companyAddress.countryGeoId"
                 label="Country"
                 defaultValue={val('companyAddress.countryGeoId', v.companyAddress.countryGeoId)}
@@ -217,145 +217,92 @@ export default function StoreDetailsPage({ loaderData: editor, actionData }: Rou
                   ...editor.countries.map((c) => ({ value: c.geoId, label: c.name })),
                 ]}
               />
-              <TextField
-                name="companyAddress.postalCode"
-                label="Postal code"
-                defaultValue={val('companyAddress.postalCode', v.companyAddress.postalCode)}
-                error={errors['companyAddress.postalCode']}
-                maxLength={12}
-              />
+              {text('companyAddress.postalCode', 'Postal code', v.companyAddress.postalCode, { maxLength: 12 })}
             </div>
             <fieldset className="grid grid-cols-2 gap-2 sm:col-span-2 sm:grid-cols-[7rem_7rem_minmax(0,1fr)]">
-              <legend className="mb-1 text-sm font-medium text-neutral-800">Phone</legend>
-              <TextField
-                name="companyContact.countryCode"
-                label="Country code"
-                defaultValue={val('companyContact.countryCode', v.companyContact.countryCode)}
-                error={errors['companyContact.countryCode']}
-                maxLength={5}
-                inputMode="tel"
-              />
-              <TextField
-                name="companyContact.areaCode"
-                label="Area code"
-                defaultValue={val('companyContact.areaCode', v.companyContact.areaCode)}
-                error={errors['companyContact.areaCode']}
-                maxLength={6}
-                inputMode="numeric"
-              />
-              <TextField
-                className="col-span-2 sm:col-span-1"
-                name="companyContact.contactNumber"
-                label="Number"
-                defaultValue={val('companyContact.contactNumber', v.companyContact.contactNumber)}
-                error={errors['companyContact.contactNumber']}
-                maxLength={20}
-                inputMode="tel"
-              />
+              <legend className="kit-label">Phone</legend>
+              {text('companyContact.countryCode', 'Country code', v.companyContact.countryCode, {
+                maxLength: 5,
+                inputMode: 'tel',
+              })}
+              {text('companyContact.areaCode', 'Area code', v.companyContact.areaCode, {
+                maxLength: 6,
+                inputMode: 'numeric',
+              })}
+              {text('companyContact.contactNumber', 'Number', v.companyContact.contactNumber, {
+                className: 'col-span-2 sm:col-span-1',
+                maxLength: 20,
+                inputMode: 'tel',
+              })}
             </fieldset>
-            <label className="flex items-start gap-2 text-sm sm:col-span-2">
-              <input
-                type="checkbox"
+            <div className="sm:col-span-2">
+              <Checkbox
                 name="contactPage"
                 value="Y"
+                label={<span className="font-medium">Contact page</span>}
+                hint="Offer shoppers the contact page and its form."
                 defaultChecked={typed ? typed.contactPage === 'Y' : v.contactPage === 'Y'}
-                className="mt-0.5"
               />
-              <span>
-                <span className="font-medium text-neutral-900">Contact page</span>
-                <span className="block text-neutral-600">Offer shoppers the contact page and its form.</span>
-              </span>
-            </label>
+            </div>
           </div>
         </Card>
 
-        <Card title="Newsletter and chat">
-          <div className="space-y-4">
+        <Card id="newsletter" title={title('newsletter')}>
+          <div className="grid gap-4 md:grid-cols-2">
             <TextAreaField
+              id={fieldId('newsLetter.iframe')}
               name="newsLetter.iframe"
               label="Newsletter embed"
+              rows={3}
+              spellCheck={false}
+              className="font-mono"
               defaultValue={val('newsLetter.iframe', v.newsLetter.iframe)}
               error={errors['newsLetter.iframe']}
               maxLength={5000}
               hint="Paste your provider's <iframe> or <form>; its address must be https. Scripts are not allowed, and the embed runs sandboxed. Leave empty for the built-in signup."
             />
-            <TextField
-              name="chat.dataWidgetId"
-              label="Chat widget id"
-              defaultValue={val('chat.dataWidgetId', v.chat.dataWidgetId)}
-              error={errors['chat.dataWidgetId']}
-              maxLength={41}
-              hint="As your chat provider shows it, e.g. 5f1a2b3c4d5e6f7a8b9c0d1e/1abcdefgh. Leave empty for no chat."
-            />
+            {text('chat.dataWidgetId', 'Chat widget id', v.chat.dataWidgetId, {
+              maxLength: 41,
+              hint: 'As your chat provider shows it, e.g. 5f1a2b3c4d5e6f7a8b9c0d1e/1abcdefgh. Leave empty for no chat.',
+            })}
           </div>
         </Card>
 
-        <Card title="Search engine listing">
-          <p className="mb-3 text-sm text-neutral-600">
-            Title, keywords and description per page path. The "default" entry is used for every page without its own.
-            Empty a row to remove it.
-          </p>
+        <Card
+          id="seo"
+          title={title('seo')}
+          description='Title, keywords and description per page path. The "default" entry is used for every page without its own. Empty a row to remove it.'
+        >
           {errors.seoMeta && (
-            <p className="mb-2 text-sm font-medium text-red-700" data-testid="error-seoMeta">
+            <p className="kit-error mb-2" data-testid="error-seoMeta">
               {errors.seoMeta}
             </p>
           )}
-          <div className="space-y-4">
+          <div className="space-y-3">
             {Array.from({ length: seoCount }, (_, i) => {
               const e = v.seoMeta[i];
               const n = (part: string) => `seoMeta.${i}.${part}`;
               return (
                 <fieldset
                   key={i}
-                  className="grid gap-3 border-t border-neutral-100 pt-3 first:border-0 first:pt-0 sm:grid-cols-[10rem_minmax(0,1fr)]"
+                  className="grid gap-3 border-t border-neutral-100 pt-3 first:border-0 first:pt-0 sm:grid-cols-[9rem_minmax(0,1fr)_minmax(0,1fr)]"
                 >
                   <legend className="sr-only">{e ? `SEO entry ${e.route}` : `New SEO entry ${i + 1}`}</legend>
-                  <TextField
-                    name={n('route')}
-                    label="Path"
-                    defaultValue={val(n('route'), e?.route ?? null)}
-                    error={errors[n('route')]}
-                    placeholder="/products"
-                    maxLength={100}
-                  />
-                  <TextField
-                    name={n('title')}
-                    label="Title"
-                    defaultValue={val(n('title'), e?.title ?? null)}
-                    error={errors[n('title')]}
-                    maxLength={120}
-                  />
-                  <TextField
-                    className="sm:col-span-2"
-                    name={n('keywords')}
-                    label="Keywords"
-                    defaultValue={val(n('keywords'), e?.keywords ?? null)}
-                    error={errors[n('keywords')]}
-                    maxLength={255}
-                  />
-                  <TextField
-                    className="sm:col-span-2"
-                    name={n('description')}
-                    label="Description"
-                    defaultValue={val(n('description'), e?.description ?? null)}
-                    error={errors[n('description')]}
-                    maxLength={320}
-                  />
+                  {text(n('route'), 'Path', e?.route ?? null, { placeholder: '/products', maxLength: 100 })}
+                  {text(n('title'), 'Title', e?.title ?? null, { maxLength: 120 })}
+                  {text(n('keywords'), 'Keywords', e?.keywords ?? null, { maxLength: 255 })}
+                  {text(n('description'), 'Description', e?.description ?? null, {
+                    className: 'sm:col-span-3',
+                    maxLength: 320,
+                  })}
                 </fieldset>
               );
             })}
           </div>
         </Card>
-
-        <div className="flex justify-end">
-          <button type="submit" name="intent" value="save" className={primaryAction} disabled={saving}>
-            <Save aria-hidden className="size-4" />
-            {saving ? 'Saving…' : 'Save draft'}
-          </button>
-        </div>
       </PostForm>
       <VersionHistory status={editor.status} />
       <CancelRequestCard />
-    </DashboardLayout>
+    </AdminPage>
   );
 }
