@@ -162,6 +162,9 @@ test.describe('axe finds nothing serious or moderate on any dashboard page', () 
 });
 
 test.describe('the frame', () => {
+  // Two sign-ins and a few pages each: more than the default half minute on a busy machine.
+  test.describe.configure({ timeout: 90_000 });
+
   test('top bar, menu, page and a thin footer: nothing of the shop around the dashboard', async ({ browser }) => {
     const page = await ownerPage(browser);
     for (const path of ['/manage-store', '/manage-store/settings/theme', '/manage-store/products']) {
