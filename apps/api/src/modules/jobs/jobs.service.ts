@@ -24,6 +24,7 @@ import {
   type Tx,
   toView,
 } from './job-model';
+
 export * from './job-model';
 
 /**
