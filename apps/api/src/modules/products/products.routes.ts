@@ -23,7 +23,6 @@ import {
   subcategoryResultSchema,
 } from '@app/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { costlyErrors, tenantErrors } from '../../lib/app-types';
