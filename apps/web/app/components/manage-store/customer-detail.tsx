@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { type AppLoadContext, data, Link, useNavigation } from 'react-router';
 import { dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
+import { Badge } from '../ui/badge';
 import { FormAlert } from '../ui/form-field';
 import { PostForm } from '../ui/post-form';
 import { Card, CardEmpty, DashboardLayout, primaryAction, secondaryAction } from './dashboard-layout';
@@ -36,11 +37,7 @@ const day = (iso: string) => DAY.format(new Date(iso));
 const STATUS = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, ' ');
 
 export function TypeBadge({ type }: { type: 'account' | 'guest' }) {
-  return type === 'account' ? (
-    <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-900">Account</span>
-  ) : (
-    <span className="rounded-full bg-neutral-200 px-2 py-0.5 text-xs font-medium text-neutral-700">Guest</span>
-  );
+  return type === 'account' ? <Badge tone="success">Account</Badge> : <Badge>Guest</Badge>;
 }
 
 export function CustomerPage({

@@ -3,7 +3,14 @@ import { customerHref, formatMoney } from '@app/contracts/client';
 import { Download, Search, Users } from 'lucide-react';
 import { Form, Link } from 'react-router';
 import { TypeBadge } from '../../components/manage-store/customer-detail';
-import { Card, CardEmpty, DashboardLayout, secondaryAction } from '../../components/manage-store/dashboard-layout';
+import { Button, buttonClass } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
+import { cursorHref, Pagination } from '../../components/ui/pagination';
+import { SelectField } from '../../components/ui/select-field';
+import { TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import type { Route } from './+types/customers._index';
 
@@ -22,9 +29,6 @@ export function meta({ matches }: Route.MetaArgs) {
   return dashboardMeta(matches, 'Customers');
 }
 
-const input =
-  'h-9 rounded-lg border border-neutral-300 bg-white px-2.5 text-sm text-neutral-900 shadow-sm focus:border-neutral-900 focus:outline-none focus:ring-2 focus:ring-neutral-900/20';
-
 const DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 const day = (iso: string) => DAY.format(new Date(iso));
 
@@ -39,14 +43,14 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
   const filtered = filters.some(([k]) => k !== 'sort');
 
   return (
-    <DashboardLayout
+    <AdminPage
       title="Customers"
       description="Shopper accounts and guests who ordered, with what they have spent."
-      action={
+      secondaryActions={
         <a
           href={`/api/v1/customers/export.csv${filterQuery ? `?${filterQuery}` : ''}`}
           download
-          className={secondaryAction}
+          className={buttonClass()}
         >
           <Download aria-hidden className="size-4" />
           Export CSV
@@ -60,18 +64,22 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
           role="search"
           aria-label="Filter customers"
         >
-          <label className="relative min-w-[12rem] flex-1">
-            <span className="sr-only">Search customers</span>
-            <Search aria-hidden className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-neutral-400" />
-            <input
+          <div className="relative min-w-[12rem] flex-1">
+            <Search
+              aria-hidden
+              className="pointer-events-none absolute top-2.5 left-2.5 z-10 size-4 text-neutral-400"
+            />
+            <TextField
+              label="Search customers"
+              labelHidden
               type="search"
               name="q"
               defaultValue={query.q ?? ''}
               placeholder="Search by name or email"
-              className={`${input} w-full pl-8`}
+              className="[&_input]:pl-8"
             />
-          </label>
-          <Select
+          </div>
+          <FilterSelect
             label="Has orders"
             name="orders"
             value={query.orders}
@@ -81,7 +89,7 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
               ['no', 'No orders'],
             ]}
           />
-          <Select
+          <FilterSelect
             label="Account or guest"
             name="type"
             value={query.type}
@@ -91,32 +99,18 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
               ['guest', 'Guests'],
             ]}
           />
-          <label className="flex flex-col text-xs text-neutral-600">
-            Customer since
-            <input type="date" name="since_from" defaultValue={query.since_from ?? ''} className={input} />
-          </label>
-          <label className="flex flex-col text-xs text-neutral-600">
-            until
-            <input type="date" name="since_to" defaultValue={query.since_to ?? ''} className={input} />
-          </label>
-          <label className="flex flex-col">
-            <span className="sr-only">Sort by</span>
-            <select name="sort" defaultValue={query.sort} className={input}>
-              {SORTS.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className={secondaryAction}>
-            Filter
-          </button>
+          <TextField label="Customer since" type="date" name="since_from" defaultValue={query.since_from ?? ''} />
+          <TextField label="until" type="date" name="since_to" defaultValue={query.since_to ?? ''} />
+          <SelectField
+            label="Sort by"
+            labelHidden
+            name="sort"
+            defaultValue={query.sort}
+            options={SORTS.map(([value, label]) => ({ value, label }))}
+          />
+          <Button type="submit">Filter</Button>
           {filtered && (
-            <Link
-              to="."
-              className="h-9 px-1 text-sm leading-9 font-medium text-neutral-700 underline underline-offset-2"
-            >
+            <Link to="." className={buttonClass('plain')}>
               Clear
             </Link>
           )}
@@ -124,105 +118,81 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
 
         {page.rows.length === 0 ? (
           filtered ? (
-            <CardEmpty icon={<Search className="size-8" />} title="No customers match these filters">
+            <AdminEmptyState icon={<Search className="size-6" />} title="No customers match these filters">
               Try another search or{' '}
               <Link to="." className="underline">
                 clear the filters
               </Link>
               .
-            </CardEmpty>
+            </AdminEmptyState>
           ) : (
-            <CardEmpty icon={<Users className="size-8" />} title="No customers yet">
+            <AdminEmptyState icon={<Users className="size-6" />} title="No customers yet">
               Shoppers appear here when they create an account or place an order, even as a guest.
-            </CardEmpty>
+            </AdminEmptyState>
           )
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm sm:min-w-[40rem]">
-              <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    Customer
-                  </th>
-                  <th scope="col" className="hidden px-2 py-2 sm:table-cell">
-                    Type
-                  </th>
-                  <th scope="col" className="px-2 py-2 text-right">
-                    Orders
-                  </th>
-                  <th scope="col" className="px-2 py-2 text-right">
-                    Amount spent
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2 md:table-cell">
-                    Last order
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-neutral-100">
-                {page.rows.map((r) => (
-                  <Row key={r.userId ?? r.email} row={r} currency={page.currency} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Customers"
+            rows={page.rows}
+            rowKey={(r) => r.userId ?? r.email}
+            minWidth="0"
+            columns={[
+              {
+                header: 'Customer',
+                cell: (r) => <CustomerCell row={r} />,
+                className: 'max-w-[11rem] sm:max-w-[18rem]',
+              },
+              { header: 'Type', cell: (r) => <TypeBadge type={r.type} />, className: 'hidden sm:table-cell' },
+              {
+                header: 'Orders',
+                cell: (r) => r.orderCount.toLocaleString('en-US'),
+                align: 'end',
+                className: 'tabular-nums',
+              },
+              {
+                header: 'Amount spent',
+                cell: (r) => formatMoney(r.amountSpent, page.currency),
+                align: 'end',
+                className: 'tabular-nums whitespace-nowrap',
+              },
+              {
+                header: 'Last order',
+                cell: (r) => (r.lastOrderAt ? <time dateTime={r.lastOrderAt}>{day(r.lastOrderAt)}</time> : '—'),
+                className: 'hidden whitespace-nowrap text-xs text-neutral-600 md:table-cell',
+              },
+            ]}
+          />
         )}
-        <nav
-          aria-label="Pages"
-          className="flex items-center justify-between gap-2 border-t border-neutral-100 px-3 py-2 text-sm"
-        >
-          <span className="text-neutral-600">
-            {page.rows.length} customer{page.rows.length === 1 ? '' : 's'} on this page
-          </span>
-          <span className="flex gap-2">
-            {query.cursor && (
-              <Link to={`?${filterQuery}`} className={secondaryAction}>
-                First page
-              </Link>
-            )}
-            {page.nextCursor && (
-              <Link
-                to={`?${filterQuery}${filterQuery ? '&' : ''}cursor=${page.nextCursor}`}
-                className={secondaryAction}
-              >
-                Next page
-              </Link>
-            )}
-          </span>
-        </nav>
+        <Pagination
+          summary={`${page.rows.length} customer${page.rows.length === 1 ? '' : 's'} on this page`}
+          next={page.nextCursor && cursorHref(new URLSearchParams(filterQuery), page.nextCursor)}
+          first={query.cursor ? cursorHref(new URLSearchParams(filterQuery), null) : null}
+        />
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
-function Row({ row: r, currency }: { row: CustomerRow; currency: string }) {
+function CustomerCell({ row: r }: { row: CustomerRow }) {
   return (
-    <tr className="hover:bg-neutral-50">
-      <td className="max-w-[11rem] px-3 py-1.5 sm:max-w-[18rem]">
-        <Link
-          to={customerHref({ userId: r.userId, email: r.email })}
-          className="block truncate font-medium text-neutral-900 hover:underline"
-        >
-          {r.name || r.email}
-        </Link>
-        <span className="block truncate text-xs text-neutral-600">{r.email}</span>
-        {/* On a phone the type column folds into the customer's cell. */}
-        <span className="mt-0.5 block sm:hidden">
-          <TypeBadge type={r.type} />
-        </span>
-      </td>
-      <td className="hidden px-2 py-1.5 sm:table-cell">
+    <>
+      <Link
+        to={customerHref({ userId: r.userId, email: r.email })}
+        className="block truncate font-medium text-neutral-900 hover:underline"
+      >
+        {r.name || r.email}
+      </Link>
+      <span className="block truncate text-xs text-neutral-600">{r.email}</span>
+      {/* On a phone the type column folds into the customer's cell. */}
+      <span className="mt-0.5 block sm:hidden">
         <TypeBadge type={r.type} />
-      </td>
-      <td className="px-2 py-1.5 text-right tabular-nums">{r.orderCount.toLocaleString('en-US')}</td>
-      <td className="px-2 py-1.5 text-right tabular-nums whitespace-nowrap">{formatMoney(r.amountSpent, currency)}</td>
-      <td className="hidden px-3 py-1.5 whitespace-nowrap text-xs text-neutral-600 md:table-cell">
-        {r.lastOrderAt ? <time dateTime={r.lastOrderAt}>{day(r.lastOrderAt)}</time> : '—'}
-      </td>
-    </tr>
+      </span>
+    </>
   );
 }
 
-function Select({
+/** A filter: a select whose first option means "any". */
+function FilterSelect({
   label,
   name,
   value,
@@ -236,16 +206,13 @@ function Select({
   any: string;
 }) {
   return (
-    <label className="flex flex-col">
-      <span className="sr-only">{label}</span>
-      <select name={name} defaultValue={value ?? ''} className={`${input} max-w-[13rem]`}>
-        <option value="">{any}</option>
-        {options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
-      </select>
-    </label>
+    <SelectField
+      label={label}
+      labelHidden
+      name={name}
+      defaultValue={value ?? ''}
+      className="max-w-[13rem]"
+      options={[{ value: '', label: any }, ...options.map(([v, l]) => ({ value: v, label: l }))]}
+    />
   );
 }
