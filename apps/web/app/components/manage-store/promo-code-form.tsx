@@ -2,6 +2,7 @@ import type { PromoCodeField, PromoCodeFormValues, PromoStatus } from '@app/cont
 import { LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigation } from 'react-router';
+import { Badge, type BadgeTone } from '../ui/badge';
 import { PostForm } from '../ui/post-form';
 import { Card, primaryAction } from './dashboard-layout';
 
@@ -233,19 +234,15 @@ export function PromoCodeForm({
   );
 }
 
-const TONES: Record<PromoStatus, string> = {
-  active: 'bg-emerald-100 text-emerald-900',
-  scheduled: 'bg-sky-100 text-sky-900',
-  expired: 'bg-neutral-200 text-neutral-800',
-  used_up: 'bg-amber-100 text-amber-950',
-  inactive: 'bg-neutral-200 text-neutral-800',
+const TONES: Record<PromoStatus, BadgeTone> = {
+  active: 'success',
+  scheduled: 'info',
+  expired: 'neutral',
+  used_up: 'warning',
+  inactive: 'neutral',
 };
 
 /** A code's status in the owner's words, coloured as Polaris colours a status. */
 export function PromoStatusBadge({ status, label }: { status: PromoStatus; label: string }) {
-  return (
-    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${TONES[status]}`}>
-      {label}
-    </span>
-  );
+  return <Badge tone={TONES[status]}>{label}</Badge>;
 }
