@@ -10,6 +10,7 @@ import {
   secondaryAction,
 } from '../../components/manage-store/dashboard-layout';
 import { SalesChart } from '../../components/manage-store/sales-chart';
+import { activityWords } from '../../lib/activity-words';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import type { Route } from './+types/_index';
 
@@ -367,13 +368,6 @@ function StockBadge({ stock }: { stock: number }) {
   );
 }
 
-const ACTIONS: Record<string, string> = {
-  create: 'created',
-  update: 'changed',
-  delete: 'deleted',
-  publish: 'published',
-};
-
 function Activity({ activity }: { activity: DashboardHome['activity'] }) {
   return (
     <Card title="Latest activity" flush>
@@ -395,11 +389,7 @@ function Activity({ activity }: { activity: DashboardHome['activity'] }) {
           {activity.entries.map((e) => (
             <li key={e.id} className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5 px-4 py-2.5">
               <p className="min-w-0 text-sm text-neutral-700">
-                <span className="font-semibold text-neutral-900">{e.actor.name}</span> {ACTIONS[e.action] ?? e.action}{' '}
-                {e.entity} <span className="text-neutral-500">{e.entityId}</span>
-                {e.changedFields.length > 0 && (
-                  <span className="text-neutral-500"> ({e.changedFields.join(', ')})</span>
-                )}
+                <span className="font-semibold text-neutral-900">{e.actor.name}</span> {activityWords(e)}
               </p>
               <p className="text-xs text-neutral-500">
                 <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
