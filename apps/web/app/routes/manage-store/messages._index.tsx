@@ -2,7 +2,12 @@ import type { MessageSummary } from '@app/contracts';
 import { Archive, Inbox, LoaderCircle, MessagesSquare } from 'lucide-react';
 import { useEffect } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
-import { Card, CardEmpty, DashboardLayout, secondaryAction } from '../../components/manage-store/dashboard-layout';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
+import { Pagination } from '../../components/ui/pagination';
+import { TextField } from '../../components/ui/text-field';
 import { useToast } from '../../components/ui/toast';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import type { Route } from './+types/messages._index';
@@ -44,7 +49,7 @@ export default function MessagesPage({ loaderData: page }: Route.ComponentProps)
       active ? 'border-neutral-900 text-neutral-900' : 'border-transparent text-neutral-600 hover:text-neutral-900'
     }`;
   return (
-    <DashboardLayout
+    <AdminPage
       title="Messages"
       description="What visitors sent through your contact page. Replies go by email from your store and stay in the thread."
     >
@@ -70,25 +75,21 @@ export default function MessagesPage({ loaderData: page }: Route.ComponentProps)
         </nav>
         <Form method="get" className="flex flex-wrap items-end gap-2 px-4 py-3" role="search">
           {archived && <input type="hidden" name="folder" value="archived" />}
-          <div className="flex min-w-48 flex-1 flex-col">
-            <label htmlFor="messages-q" className="mb-1 text-xs font-medium text-neutral-600">
-              Search name, email or text
-            </label>
-            <input
-              id="messages-q"
-              name="q"
-              type="search"
-              defaultValue={query.q ?? ''}
-              className="h-9 rounded-lg border border-neutral-300 px-2.5 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-300"
-            />
-          </div>
-          <button type="submit" className={secondaryAction}>
+          <TextField
+            id="messages-q"
+            label="Search name, email or text"
+            name="q"
+            type="search"
+            defaultValue={query.q ?? ''}
+            className="min-w-48 flex-1"
+          />
+          <Button type="submit">
             {searching && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
             Search
-          </button>
+          </Button>
         </Form>
         {page.items.length === 0 ? (
-          <CardEmpty
+          <AdminEmptyState
             icon={<MessagesSquare className="size-6" />}
             title={query.q ? 'No messages match' : archived ? 'No archived messages' : 'Your inbox is empty'}
           >
@@ -101,7 +102,7 @@ export default function MessagesPage({ loaderData: page }: Route.ComponentProps)
             ) : (
               'When visitors write to you through the contact page, their messages show here.'
             )}
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
           <ul
             className="divide-y divide-neutral-100 border-t border-neutral-100"
@@ -112,24 +113,12 @@ export default function MessagesPage({ loaderData: page }: Route.ComponentProps)
             ))}
           </ul>
         )}
-        {(page.nextCursor || query.cursor) && (
-          <nav aria-label="Pages" className="flex justify-between gap-3 border-t border-neutral-100 px-4 py-3 text-sm">
-            {query.cursor ? (
-              <Link to={`${PATH}${first ? `?${first}` : ''}`} className="font-medium underline">
-                First page
-              </Link>
-            ) : (
-              <span />
-            )}
-            {page.nextCursor && (
-              <Link to={`${PATH}?${next.toString()}`} className="font-medium underline">
-                Next page
-              </Link>
-            )}
-          </nav>
-        )}
+        <Pagination
+          next={page.nextCursor && `${PATH}?${next.toString()}`}
+          first={query.cursor ? `${PATH}${first ? `?${first}` : ''}` : null}
+        />
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
