@@ -1,8 +1,14 @@
 import { RETURN_TAB_LABELS, RETURN_TABS } from '@app/contracts/client';
 import { LoaderCircle, PackageOpen } from 'lucide-react';
 import { Form, Link, useNavigation } from 'react-router';
-import { Card, CardEmpty, DashboardLayout, secondaryAction } from '../../components/manage-store/dashboard-layout';
 import { ReturnBadge } from '../../components/manage-store/return-badge';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
+import { Pagination } from '../../components/ui/pagination';
+import { TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import type { Route } from './+types/returns._index';
 
@@ -44,7 +50,7 @@ export default function ReturnsPage({ loaderData: page }: Route.ComponentProps) 
     ...RETURN_TABS.map((t) => ({ value: t, label: RETURN_TAB_LABELS[t] })),
   ];
   return (
-    <DashboardLayout
+    <AdminPage
       title="Returns"
       description="Return requests from your shoppers. Approve them with instructions, mark parcels received to put the stock back, and refund."
     >
@@ -73,25 +79,21 @@ export default function ReturnsPage({ loaderData: page }: Route.ComponentProps) 
         </nav>
         <Form method="get" className="flex flex-wrap items-end gap-2 px-4 py-3" role="search">
           {query.status && <input type="hidden" name="status" value={query.status} />}
-          <div className="flex min-w-48 flex-1 flex-col">
-            <label htmlFor="returns-q" className="mb-1 text-xs font-medium text-neutral-600">
-              Search by order number or email
-            </label>
-            <input
-              id="returns-q"
-              name="q"
-              type="search"
-              defaultValue={query.q ?? ''}
-              className="h-9 rounded-lg border border-neutral-300 px-2.5 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-300"
-            />
-          </div>
-          <button type="submit" className={secondaryAction}>
+          <TextField
+            id="returns-q"
+            label="Search by order number or email"
+            name="q"
+            type="search"
+            defaultValue={query.q ?? ''}
+            className="min-w-48 flex-1"
+          />
+          <Button type="submit">
             {searching && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
             Search
-          </button>
+          </Button>
         </Form>
         {page.items.length === 0 ? (
-          <CardEmpty
+          <AdminEmptyState
             icon={<PackageOpen className="size-6" />}
             title={filtered ? 'No return requests match' : 'No return requests yet'}
           >
@@ -102,106 +104,55 @@ export default function ReturnsPage({ loaderData: page }: Route.ComponentProps) 
             ) : (
               'When a shopper asks to send something back, the request shows here.'
             )}
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
-          <>
-            {/* Narrow screens: a stacked row per request; wide ones: the dense table. */}
-            <ul
-              className="divide-y divide-neutral-100 border-t border-neutral-100 sm:hidden"
-              aria-label="Return requests"
-            >
-              {page.items.map((r) => (
-                <li key={r.returnId} className="px-4 py-3 text-sm">
-                  <div className="flex items-center justify-between gap-2">
+          <DataTable
+            label="Return requests, newest first"
+            rows={page.items}
+            rowKey={(r) => r.returnId}
+            testId={() => 'return-row'}
+            minWidth="0"
+            columns={[
+              {
+                header: 'Return',
+                className: 'whitespace-nowrap',
+                cell: (r) => (
+                  <>
                     <Link
                       to={returnHref(r.returnId)}
                       className="font-semibold text-neutral-900 underline-offset-2 hover:underline"
                     >
                       {r.returnId}
                     </Link>
-                    <ReturnBadge status={r.status} label={r.statusLabel} />
-                  </div>
-                  <p className="mt-0.5 truncate text-neutral-700">
-                    {r.customer.name ?? r.customer.email} · {r.items} {r.items === 1 ? 'item' : 'items'} ·{' '}
-                    {r.reasonLabel}
-                  </p>
-                  <p className="text-xs text-neutral-500">
-                    Order {r.orderId} · <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
-                  </p>
-                </li>
-              ))}
-            </ul>
-            <div className="hidden overflow-x-auto border-t border-neutral-100 sm:block">
-              <table className="w-full min-w-[44rem] text-left text-sm">
-                <caption className="sr-only">Return requests, newest first</caption>
-                <thead className="bg-neutral-50 text-xs text-neutral-600">
-                  <tr>
-                    <th scope="col" className="px-4 py-2 font-medium">
-                      Return
-                    </th>
-                    <th scope="col" className="px-2 py-2 font-medium">
-                      Order
-                    </th>
-                    <th scope="col" className="px-2 py-2 font-medium">
-                      Customer
-                    </th>
-                    <th scope="col" className="px-2 py-2 text-right font-medium">
-                      Items
-                    </th>
-                    <th scope="col" className="px-2 py-2 font-medium">
-                      Reason
-                    </th>
-                    <th scope="col" className="px-2 py-2 font-medium">
-                      Status
-                    </th>
-                    <th scope="col" className="px-4 py-2 font-medium">
-                      Requested
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-neutral-100">
-                  {page.items.map((r) => (
-                    <tr key={r.returnId} className="hover:bg-neutral-50" data-testid="return-row">
-                      <td className="whitespace-nowrap px-4 py-2">
-                        <Link
-                          to={returnHref(r.returnId)}
-                          className="font-semibold text-neutral-900 underline-offset-2 hover:underline"
-                        >
-                          {r.returnId}
-                        </Link>
-                      </td>
-                      <td className="whitespace-nowrap px-2 py-2 text-neutral-700">{r.orderId}</td>
-                      <td className="max-w-48 truncate px-2 py-2 text-neutral-700" title={r.customer.email}>
-                        {r.customer.name ?? r.customer.email}
-                      </td>
-                      <td className="px-2 py-2 text-right tabular-nums text-neutral-700">{r.items}</td>
-                      <td className="px-2 py-2 text-neutral-700">{r.reasonLabel}</td>
-                      <td className="px-2 py-2">
-                        <ReturnBadge status={r.status} label={r.statusLabel} />
-                      </td>
-                      <td className="whitespace-nowrap px-4 py-2 text-neutral-700">
-                        <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </>
+                    {/* On a phone the order and date fold in under the request's number. */}
+                    <span className="block text-xs text-neutral-500 sm:hidden">
+                      Order {r.orderId} · <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
+                    </span>
+                  </>
+                ),
+              },
+              { header: 'Order', className: 'hidden whitespace-nowrap sm:table-cell', cell: (r) => r.orderId },
+              {
+                header: 'Customer',
+                className: 'max-w-48 truncate',
+                cell: (r) => <span title={r.customer.email}>{r.customer.name ?? r.customer.email}</span>,
+              },
+              { header: 'Items', align: 'end', className: 'hidden tabular-nums sm:table-cell', cell: (r) => r.items },
+              { header: 'Reason', className: 'hidden md:table-cell', cell: (r) => r.reasonLabel },
+              { header: 'Status', cell: (r) => <ReturnBadge status={r.status} label={r.statusLabel} /> },
+              {
+                header: 'Requested',
+                className: 'hidden whitespace-nowrap sm:table-cell',
+                cell: (r) => <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>,
+              },
+            ]}
+          />
         )}
-        {(page.nextCursor || page.paged) && (
-          <nav aria-label="Pages" className="flex justify-between gap-3 border-t border-neutral-100 px-4 py-3 text-sm">
-            <Link to={`/manage-store/returns${first ? `?${first}` : ''}`} className="font-medium underline">
-              First page
-            </Link>
-            {page.nextCursor && (
-              <Link to={`/manage-store/returns?${next.toString()}`} className="font-medium underline">
-                Next page
-              </Link>
-            )}
-          </nav>
-        )}
+        <Pagination
+          next={page.nextCursor && `/manage-store/returns?${next.toString()}`}
+          first={page.paged ? `/manage-store/returns${first ? `?${first}` : ''}` : null}
+        />
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
