@@ -82,7 +82,7 @@ describe('customer summaries', () => {
     const rows = await database.db.execute<{ table: string; name: string }>(sql`
       SELECT c.relname AS "table", t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
       WHERE NOT t.tgisinternal AND t.tgname LIKE 'customer_summar%' ORDER BY 2`);
-    const found = ('rows' in rows ? rows.rows : rows) as { table: string; name: string }[];
+    const found = (rows as unknown as { rows: { table: string; name: string }[] }).rows;
     expect(found.map((r) => `${r.table}.${r.name}`)).toEqual(
       CUSTOMER_SUMMARY_TRIGGERS.map((t) => `${t.table}.${t.name}`).sort((a, b) =>
         a.split('.')[1]!.localeCompare(b.split('.')[1]!),
