@@ -1,265 +1,33 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { PAYPAL_CONFIG_ID } from '@app/contracts';
 import { schema } from '@app/db';
-import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '../../lib/secret-box';
 import { CALIFORNIA_SHIP_TO, stockedProductId } from '../../test/guest-order';
-import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
-import { type PayPalStandIn, startPayPalStandIn } from '../../test/paypal-stand-in';
-import { createStaff } from '../../test/staff';
 import { ownSecretContext } from './payment-accounts';
 import { checkPayPalCredentials } from './paypal-config.service';
+import {
+  auditEntries,
+  call,
+  changed,
+  GET,
+  HOST,
+  logLines,
+  OTHER_SECRET,
+  OWN_ID,
+  OWN_SECRET,
+  ownMerchantId,
+  paypal,
+  row,
+  setGateMode,
+  setOwnApp,
+  t,
+  tokenCalls,
+  update,
+  usePayPalConfigApp,
+} from './paypal-config-test-setup';
 
-// PP_CONFIG (issue 18 point 2, decision 051) against the PayPal stand-in over real HTTP: the store's
-// own PayPal app is checked by asking PayPal for a token; its secret is write-only.
-
-const HOST = 'lighting.localhost';
-const GARDEN = 'garden.localhost';
-const A = '/skulocity/api/v1/admin';
-const GET = `${A}/getPaypalConfig?configId=${PAYPAL_CONFIG_ID}`;
-const UPDATE = `${A}/updatePaypalConfig`;
-// The platform's partner app, and the store's own PayPal app (which the stand-in knows too).
-const PLATFORM_ID = 'platform-client';
-const PLATFORM_SECRET = 'platform-secret';
-const OWN_ID = 'lighting-own-app-0001';
-const OWN_SECRET = 'own-secret-Zq81xVw4Lm';
-const OTHER_SECRET = 'another-secret-Hh29kPd';
-
-let t: TestApp;
-let paypal: PayPalStandIn;
-let ownMerchantId: string;
-let owner: BrowserSession;
-let gardenOwner: BrowserSession;
-let shopper: BrowserSession;
-let catalogStaff: BrowserSession;
-let paymentsStaff: BrowserSession;
-const logLines: string[] = [];
-const changed: string[] = [];
-
-/**
- * Between the app and the stand-in: forwards, or plays PayPal down (sockets closed) or failing
- * (503), so "PayPal unreachable" is tested against the same app.
- */
-let gateMode: 'forward' | 'down' | 'error' = 'forward';
-let gate: Server;
-
-beforeAll(async () => {
-  paypal = await startPayPalStandIn({ clientId: PLATFORM_ID, clientSecret: PLATFORM_SECRET });
-  ownMerchantId = paypal.addApp({ clientId: OWN_ID, clientSecret: OWN_SECRET }).merchantId;
-  gate = createServer(async (req, res) => {
-    if (gateMode === 'down') return req.socket.destroy();
-    if (gateMode === 'error') {
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"name":"INTERNAL_SERVER_ERROR"}');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host') headers.set(k, v);
-    const answer = await fetch(`${paypal.url}${req.url}`, {
-      method: req.method,
-      headers,
-      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-    });
-    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((r) => gate.listen(0, '127.0.0.1', r));
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  t = await createTestApp({
-    // Every line the app writes, at the most talkative level, is searched for the secret below.
-    logger: { level: 'trace', stream },
-    config: {
-      PAYPAL_BASE_URL: `http://127.0.0.1:${(gate.address() as AddressInfo).port}`,
-      PAYPAL_CLIENT_ID: PLATFORM_ID,
-      PAYPAL_CLIENT_SECRET: PLATFORM_SECRET,
-    },
-    // A module that logs what it was given (as a careless one might): the log still holds no secret.
-    extraRoutes: async (app) => {
-      app.post('/skulocity/api/v1/test/log-body', async (req) => {
-        req.log.info({ body: req.body }, 'a module logged its input');
-        return { ok: true };
-      });
-    },
-  });
-  t.services.events.on('payments.changed', ({ tenantId }) => {
-    changed.push(tenantId);
-  });
-  owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);
-  gardenOwner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', GARDEN);
-  shopper = await signIn(t.app, 'shopper@lighting.test', 'shopper-demo-1', HOST);
-  await createStaff(t.database, 'lighting', 'ppconfig-catalog@lighting.test', ['catalog']);
-  await createStaff(t.database, 'lighting', 'ppconfig-payments@lighting.test', ['payments']);
-  catalogStaff = await signIn(t.app, 'ppconfig-catalog@lighting.test', 'owner-demo-1', HOST);
-  paymentsStaff = await signIn(t.app, 'ppconfig-payments@lighting.test', 'owner-demo-1', HOST);
-});
-afterAll(async () => {
-  await t?.close();
-  await new Promise((r) => gate?.close(r));
-  await paypal?.close();
-});
-beforeEach(async () => {
-  gateMode = 'forward';
-  await t.database.db.delete(schema.paymentConfigs);
-  for (const tenantId of ['lighting', 'garden']) t.services.paymentAccounts.forget(tenantId);
-  changed.length = 0;
-  paypal.requests.length = 0;
-});
-
-function call(
-  method: 'GET' | 'POST',
-  url: string,
-  opts: { body?: unknown; session?: BrowserSession | null; host?: string; headers?: Record<string, string> } = {},
-) {
-  const host = opts.host ?? HOST;
-  return t.app.inject({
-    method,
-    url,
-    headers: {
-      host,
-      origin: `http://${host}`,
-      ...(opts.session === null ? {} : (opts.session ?? owner)),
-      ...opts.headers,
-    },
-    ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
-  });
-}
-
-const update = (body: Record<string, unknown>, session?: BrowserSession | null, host?: string) =>
-  call('POST', UPDATE, { body: { configId: PAYPAL_CONFIG_ID, ...body }, session, host });
-
-async function row(tenantId = 'lighting') {
-  const [r] = await t.database.db
-    .select()
-    .from(schema.paymentConfigs)
-    .where(and(eq(schema.paymentConfigs.tenantId, tenantId), eq(schema.paymentConfigs.configId, PAYPAL_CONFIG_ID)));
-  return r;
-}
-
-async function auditEntries() {
-  const al = schema.auditLog;
-  return t.database.db
-    .select()
-    .from(al)
-    .where(and(eq(al.tenantId, 'lighting'), eq(al.entity, 'payment_config')))
-    .orderBy(desc(al.id));
-}
-
-const tokenCalls = () => paypal.requests.filter((r) => r.path === '/v1/oauth2/token');
-
-async function setOwnApp() {
-  const res = await update({ ownApp: { clientId: OWN_ID, clientSecret: OWN_SECRET } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res;
-}
-
-describe('reading PP_CONFIG', () => {
-  it('answers the defaults for a store without settings, by GET and by POST', async () => {
-    const got = await call('GET', GET);
-    expect(got.statusCode, got.body).toBe(200);
-    expect(got.headers['cache-control']).toBe('private, no-store');
-    expect(got.json().data).toEqual({
-      configId: 'PP_CONFIG',
-      enabled: true,
-      // The platform speaks to a stand-in, not to PayPal's live host: sandbox.
-      environment: 'sandbox',
-      mode: 'none',
-      merchantId: null,
-      ownApp: null,
-      updatedAt: null,
-    });
-    const posted = await call('POST', `${A}/getPaypalConfig`, { body: { configId: PAYPAL_CONFIG_ID } });
-    expect(posted.statusCode, posted.body).toBe(200);
-    expect(posted.json().data).toEqual(got.json().data);
-  });
-
-  it('shows the merchant id of a connected seller account, read-only, and mode partner', async () => {
-    await t.database.db
-      .insert(schema.paypalSellers)
-      .values({ tenantId: 'garden', trackingId: 'garden', status: 'connected', merchantId: 'GARDENMERCHANT1' })
-      .onConflictDoUpdate({
-        target: schema.paypalSellers.tenantId,
-        set: { status: 'connected', merchantId: 'GARDENMERCHANT1' },
-      });
-    try {
-      const res = await call('GET', GET, { session: gardenOwner, host: GARDEN });
-      expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data).toMatchObject({ mode: 'partner', merchantId: 'GARDENMERCHANT1', ownApp: null });
-      // The merchant id is not something the update takes.
-      const refused = await update({ merchantId: 'SOMEONEELSE' }, gardenOwner, GARDEN);
-      expect(refused.statusCode).toBe(400);
-      expect(refused.json().message).toContain('merchantId');
-    } finally {
-      await t.database.db.delete(schema.paypalSellers).where(eq(schema.paypalSellers.tenantId, 'garden'));
-    }
-  });
-
-  it('refuses a configId other than PP_CONFIG with a 400 naming configId', async () => {
-    for (const res of [
-      await call('GET', `${A}/getPaypalConfig?configId=STRIPE_CONFIG`),
-      await call('GET', `${A}/getPaypalConfig`),
-      await call('POST', `${A}/getPaypalConfig`, { body: { configId: 'pp_config' } }),
-      await call('POST', UPDATE, { body: { configId: 'OTHER', enabled: false } }),
-    ]) {
-      expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().message).toContain('configId');
-    }
-    expect(await row()).toBeUndefined();
-  });
-});
-
-describe('who may use PP_CONFIG', () => {
-  it('a visitor gets 401, a shopper 403, staff without payments 403; staff with payments may', async () => {
-    const routes: ['GET' | 'POST', string, object?][] = [
-      ['GET', GET],
-      ['POST', `${A}/getPaypalConfig`, { configId: PAYPAL_CONFIG_ID }],
-      ['POST', UPDATE, { configId: PAYPAL_CONFIG_ID, enabled: false }],
-    ];
-    for (const [method, url, body] of routes) {
-      expect((await call(method, url, { body, session: null })).statusCode, `${method} ${url}`).toBe(401);
-      expect((await call(method, url, { body, session: shopper })).statusCode, `${method} ${url}`).toBe(403);
-      const staff = await call(method, url, { body, session: catalogStaff });
-      expect(staff.statusCode, `${method} ${url}`).toBe(403);
-      expect(staff.json().message).toContain('payments');
-    }
-    expect(await row()).toBeUndefined();
-    for (const [method, url, body] of routes) {
-      const res = await call(method, url, { body, session: paymentsStaff });
-      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-    }
-    expect((await row())?.enabled).toBe(false);
-  });
-
-  it("a request that claims another store is refused, and a store never sees another's settings", async () => {
-    await setOwnApp();
-    const claimed = await call('GET', GET, { headers: { tenantid: 'garden' } });
-    expect(claimed.statusCode).toBe(403);
-    expect(claimed.json().code).toBe('TENANT_MISMATCH');
-    const claimedUpdate = await call('POST', UPDATE, {
-      body: { configId: PAYPAL_CONFIG_ID, enabled: false },
-      headers: { tenantid: 'garden' },
-    });
-    expect(claimedUpdate.statusCode).toBe(403);
-    // Lighting's owner on garden's host is not garden's staff.
-    expect((await call('GET', GET, { host: GARDEN })).statusCode).toBe(401);
-    const garden = await call('GET', GET, { session: gardenOwner, host: GARDEN });
-    expect(garden.statusCode).toBe(200);
-    expect(garden.json().data).toMatchObject({ ownApp: null, mode: 'none', enabled: true });
-    expect(garden.body).not.toContain(OWN_ID);
-    // Garden switching PayPal off leaves lighting's settings as they were.
-    expect((await update({ enabled: false }, gardenOwner, GARDEN)).statusCode).toBe(200);
-    expect(await row()).toMatchObject({ enabled: true, ownClientId: OWN_ID });
-    expect((await row('garden'))?.ownClientId).toBeNull();
-  });
-});
+usePayPalConfigApp();
 
 describe('the store’s own PayPal app', () => {
   it('is checked with PayPal, sealed at rest, masked in every answer, audited, and announced', async () => {
@@ -379,7 +147,7 @@ describe('the store’s own PayPal app', () => {
 
   it('answers 502 when PayPal cannot be reached or fails, saving nothing', async () => {
     for (const mode of ['down', 'error'] as const) {
-      gateMode = mode;
+      setGateMode(mode);
       const res = await update({ ownApp: { clientId: OWN_ID, clientSecret: OWN_SECRET } });
       expect(res.statusCode, `${mode}: ${res.body}`).toBe(502);
       expect(res.json().code).toBe('UNAVAILABLE');
@@ -524,9 +292,9 @@ describe('the secret in the logs', () => {
     await update({ ownApp: { clientId: OWN_ID, clientSecret: OWN_SECRET } });
     await update({ ownApp: { clientId: 'someone-elses-app-99', clientSecret: OTHER_SECRET } });
     await update({ ownApp: { clientId: OWN_ID, clientSecret: 'short' } });
-    gateMode = 'down';
+    setGateMode('down');
     await update({ ownApp: { clientId: OWN_ID, clientSecret: OTHER_SECRET } });
-    gateMode = 'forward';
+    setGateMode('forward');
     await call('GET', GET);
     const echoed = await call('POST', '/skulocity/api/v1/test/log-body', {
       body: { ownApp: { clientId: OWN_ID, clientSecret: OWN_SECRET }, client_secret: OTHER_SECRET },
@@ -552,52 +320,5 @@ describe('checkPayPalCredentials', () => {
     expect(await checkPayPalCredentials(paypal.url, OWN_ID, OWN_SECRET)).toBe('ok');
     expect(await checkPayPalCredentials(paypal.url, OWN_ID, OTHER_SECRET)).toBe('refused');
     expect(await checkPayPalCredentials('http://127.0.0.1:9', OWN_ID, OWN_SECRET)).toBe('unreachable');
-  });
-});
-
-describe('PP_CONFIG: read, then write back (issue 30 point 6)', () => {
-  const readConfig = async () => (await call('GET', GET)).json().data;
-
-  it('the read written back unchanged is taken and changes nothing, with or without an own app', async () => {
-    for (const withApp of [false, true]) {
-      if (withApp) await setOwnApp();
-      const read = await readConfig();
-      const stored = await row();
-      const entries = (await auditEntries()).length;
-      paypal.requests.length = 0;
-      changed.length = 0;
-      const res = await call('POST', UPDATE, { body: read });
-      expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data).toEqual(read);
-      expect(await auditEntries()).toHaveLength(entries);
-      expect(changed).toEqual([]);
-      // The mask is not a secret: the stored one is kept, and PayPal is not asked again.
-      expect((await row())?.ownClientSecretSealed).toBe(stored?.ownClientSecretSealed ?? undefined);
-      expect(tokenCalls()).toHaveLength(0);
-    }
-  });
-
-  it('the read with one field changed changes only that field', async () => {
-    await setOwnApp();
-    const read = await readConfig();
-    const res = await call('POST', UPDATE, { body: { ...read, enabled: false } });
-    expect(res.statusCode, res.body).toBe(200);
-    const [entry] = await auditEntries();
-    expect(entry?.changes).toEqual({ enabled: { before: true, after: false } });
-    expect({ ...(await readConfig()), updatedAt: read.updatedAt }).toEqual({ ...read, enabled: false });
-  });
-
-  it('a read-only field sent different is refused, naming it; an unknown field too', async () => {
-    const read = await readConfig();
-    for (const [field, value] of [
-      ['mode', 'own_app'],
-      ['merchantId', 'SOMEONE-ELSE'],
-      ['updatedAt', '2020-01-01T00:00:00.000Z'],
-      ['colour', 'blue'],
-    ] as const) {
-      const res = await call('POST', UPDATE, { body: { ...read, [field]: value } });
-      expect(res.statusCode, `${field}: ${res.body}`).toBe(400);
-      expect(res.json().message, field).toContain(field);
-    }
   });
 });
