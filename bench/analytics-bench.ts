@@ -1,5 +1,5 @@
 /**
- * The dashboard home's figures at 100,000 orders in one store (issue 17 point 10, decision 048):
+ * The dashboard home's figures at 100,000 orders in one store (decision 048):
  * p50/p95 of the whole home (sales, orders, average order value, returning customers with the
  * previous period, sales over time, top products, orders to fulfil, low stock, clean-up) for each
  * range preset, on PGlite and (BENCH_DATABASE_URL or TEST_DATABASE_URL, a database of its own) on

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:catalog`: the catalog administration figures of issue 16, point 10, on PGlite.
+ * `npm run bench:catalog`: the catalog administration figures (decision 036), on PGlite.
  *
  * - CSV import: 10,000 rows (target <= 20 s including index updates), then 50,000 rows, each through
  *   the real API (upload streamed to DATA_DIR and dry-run, then the run as a job), with peak RSS and

@@ -1,5 +1,5 @@
 /**
- * The dashboard's product list at 100,000 products in one store (issue 16 point 10, decision 036):
+ * The dashboard's product list at 100,000 products in one store (decision 036):
  * p50/p95 of the first page, a filtered page and a search page, and a streamed export of every row,
  * on PGlite and (BENCH_DATABASE_URL or TEST_DATABASE_URL, a database of its own) on PostgreSQL.
  * Targets: list pages p95 <= 50 ms, export of 100,000 rows <= 10 s. `runCatalogListBench` is what

@@ -1,6 +1,5 @@
 /**
- * The dashboard's customers list at 100,000 orders / 20,000 customers (issue 17 point 4, decision
- * 045): first page, each filter and sort, search, the next page by cursor, and the CSV export, on
+ * The dashboard's customers list at 100,000 orders / 20,000 customers (decision 045): first page, each filter and sort, search, the next page by cursor, and the CSV export, on
  * PGlite and (with BENCH_DATABASE_URL or TEST_DATABASE_URL) PostgreSQL. Targets: p95 <= 100 ms on
  * PGlite, <= 50 ms on PostgreSQL. Prints p50/p95 and the plan of every path.
  *   npm run bench:customers

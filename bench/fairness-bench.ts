@@ -1,5 +1,5 @@
 /**
- * `npm run bench:fairness` (issue 14, decision 024): one store must not slow the others. The
+ * `npm run bench:fairness` (decision 024): one store must not slow the others. The
  * production server on a seeded PGlite; one client asks the garden store for product details one
  * request at a time, first while nothing else runs (quiet), then while the lighting store floods
  * the server with invoice PDFs and uncached searches (BENCH_FLOOD requests, BENCH_FLOOD_CONCURRENCY

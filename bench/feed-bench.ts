@@ -1,5 +1,5 @@
 /**
- * The product feed of a 10,000-product store (issue 18 point 6, decision 054): the first fetch
+ * The product feed of a 10,000-product store (decision 054): the first fetch
  * (a cold build, streamed page by page from the catalog into the cache file, then to the client),
  * a cached fetch, a 304, and the server's RSS while the feed is built and sent. The feed is read
  * over a real socket and thrown away as it arrives, so nothing but the server holds it.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:jobs` (issue 30): how long 1,000 due jobs take, and how long a mail due behind
+ * `npm run bench:jobs`: how long 1,000 due jobs take, and how long a mail due behind
  * 1,000 queued sweeps waits, with the job runner's defaults (two lanes, 1 s polls, 60 s lease), on
  * PGlite and (BENCH_DATABASE_URL or TEST_DATABASE_URL, a database of its own) on PostgreSQL.
  *

@@ -4,7 +4,7 @@
  * garbage back), then with the three demo stores and a store of 100,000 products (BENCH_PRODUCTS) it has not been asked about
  * yet, then after shoppers have used that store: its search index built, searches, autocomplete,
  * category pages and a few thousand product pages (each kept up to the page memory's bounds).
- * Issue 19's targets: at most 300 MB idle with the demo stores, at most 1 GB with the large store.
+ * The targets: at most 300 MB idle with the demo stores, at most 1 GB with the large store.
  * A benchmark, not a test: it prints figures and asserts nothing.
  */
 import { readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `npm run drill:load` (issue 14): mixed load with the books checked at the end. The real server runs
+ * `npm run drill:load`: mixed load with the books checked at the end. The real server runs
  * as a child process on a fresh seeded PGlite in a temporary directory, on 127.0.0.1 only.
  * DRILL_CLIENTS clients (default 8) browse, search, fill carts and check out on the three stores for
  * DRILL_SECONDS (default 60). At the end it prints requests, error rate, orders and the server's RSS

@@ -1,5 +1,5 @@
 /**
- * Generated order history for the dashboard's benchmarks (issue 17 point 10: orders list, filtered
+ * Generated order history for the dashboard's benchmarks (orders list, filtered
  * list, customers and analytics at 100,000 orders per store). Deterministic: order `i` is always the
  * same, so two runs measure the same data. Orders span two years before `now`, with every status,
  * guests and registered customers (a third of the orders), repeat buyers, one to three lines each,

@@ -1,5 +1,5 @@
 /**
- * The dashboard's orders list at 100,000 orders in one store (issue 17 points 1 and 10, decision
+ * The dashboard's orders list at 100,000 orders in one store (decision
  * 042): p50/p95 of the first page, filtered pages, search pages and a page deep in the list, and a
  * streamed export of every order, on PGlite and (BENCH_DATABASE_URL or TEST_DATABASE_URL, a database
  * of its own) on PostgreSQL. Targets: p95 <= 100 ms on PGlite, <= 50 ms on PostgreSQL. Prints the

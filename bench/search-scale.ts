@@ -111,7 +111,7 @@ async function run(label: string, database: Database) {
   slowTyping.sort((a, b) => b.ms - a.ms);
   console.log(`${label}: slowest autocomplete texts`, slowTyping.slice(0, 25));
   console.log(`${label}: slowest queries, first time`, first.slowest.slice(0, 6));
-  // A single product edit (issue 16): the time from its catalog.changed to its new name being
+  // A single product edit: the time from its catalog.changed to its new name being
   // found, when the event drops the index (no ids: the next search rebuilds) and when it carries
   // the product's id (the loaded index is patched). Several edits each, the median reported.
   const p = schema.products;

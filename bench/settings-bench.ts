@@ -1,5 +1,5 @@
 /**
- * `npm run bench:settings` (issue 15): the owner side's two targets.
+ * `npm run bench:settings`: the owner side's two targets.
  *
  * 1. Publish to served: on PostgreSQL (BENCH_DATABASE_URL or DATABASE_URL), two production app
  *    processes on one database. The owner saves a theme draft and publishes it on process A; the

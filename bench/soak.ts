@@ -1,5 +1,5 @@
 /**
- * `npm run bench:soak` (issue 14, decision 024; issue 30): does the server's memory level off? The
+ * `npm run bench:soak` (decision 024): does the server's memory level off? The
  * production server runs in this process (so its heap can be sampled and snapshotted) on a fresh
  * seeded PGlite; a child process drives browse, search, cart and checkout on the three stores for
  * SOAK_MINUTES (default 5) with SOAK_CONCURRENCY clients. SOAK_LOAD=idle sends nothing instead: the
@@ -8,7 +8,7 @@
  * Every SOAK_SAMPLE_S seconds (default 10) it records RSS, the heap used and, after a full garbage
  * collection, the heap still live (`--expose-gc`, which the npm script passes), with the statements
  * PGlite answered meanwhile. The trend of the live heap, in MB per hour, is what tells a leak: 22 MB
- * an hour (issue 30's retained PGlite results, idle) is a line a 10-minute run under load shows,
+ * an hour (the retained PGlite results, idle) is a line a 10-minute run under load shows,
  * and an idle run needs an hour or more (`SOAK_LOAD=idle SOAK_MINUTES=120`). Heap snapshots at
  * the start and the end go to .bench/ (git-ignored), and the constructors that grew most between
  * them are printed. A benchmark: it prints figures only.

@@ -2,7 +2,7 @@ import { expect, type Page, request, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
 
 /**
- * The dashboard home's analytics (issue 17 point 7): two guest orders placed through the HTTP API
+ * The dashboard home's analytics: two guest orders placed through the HTTP API
  * show in the chart's table for today. Other specs place orders on power at the same time, so the
  * figures are checked to have grown by at least these two orders. Runs on the power store.
  */

@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
 
 /**
- * The owner's Categories page (issue 16 point 2): a catalog of the test's own on the garden store,
+ * The owner's Categories page: a catalog of the test's own on the garden store,
  * two categories in it, one dragged into the other and moved back with the keyboard, the
  * storefront's category bar following each change; deleting, refused while a category has products.
  * Only the catalog and categories made here change; the catalog is taken off the store at the end.

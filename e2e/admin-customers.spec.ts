@@ -4,7 +4,7 @@ import { apiJson, STORES, snap } from './helpers';
 import { PORT } from './playwright.config';
 
 /**
- * The owner's customers (issue 17 point 4, decision 045) on the power store: a new shopper account
+ * The owner's customers (decision 045) on the power store: a new shopper account
  * (signed up on the storefront) and a guest who ordered through the HTTP API with a cart cookie, both
  * with emails unique to this run; the owner finds both by search, opens the guest and sees the order
  * and what was spent, notes something on the account, sends it a password reset (the dev mailbox

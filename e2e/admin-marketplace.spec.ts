@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, fetchText, hydrated, STORES, snap } from './helpers';
 
-/** Issue 18 point 6: the owner connects the store to Bonanza and gets a product feed for it. */
+/** The owner connects the store to Bonanza and gets a product feed for it. */
 
 const lighting = STORES.lighting.url;
 const garden = STORES.garden.url;

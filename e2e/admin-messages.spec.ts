@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 
 /**
- * The contact inbox (issue 17 point 6): a visitor writes through the contact page with an address
+ * The contact inbox: a visitor writes through the contact page with an address
  * of this run; the owner sees it unread (bold, counted), opens it, replies by email (the dev mailbox
  * has the reply, quoting the message) and archives it. Power store; only this spec writes to it.
  */

@@ -3,7 +3,7 @@ import { getDocumentProxy } from 'unpdf';
 import { STORES, snap } from './helpers';
 
 /**
- * The order page (issue 17 point 2) on the lighting store: a guest buys this run's own product
+ * The order page on the lighting store: a guest buys this run's own product
  * through the HTTP API (a cart cookie, as a browser does); the owner ships it with a UPS tracking
  * number in the dashboard; the guest's order page shows it shipped with the tracking link, and the
  * dev mailbox has the mail with it; the owner refunds one unit of the line, and the order page and

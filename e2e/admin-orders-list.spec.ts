@@ -5,7 +5,7 @@ import { apiJson, STORES, snap } from './helpers';
 import { PORT } from './playwright.config';
 
 /**
- * The owner's orders list (issue 17 point 1, decision 042) on the power store: three guest orders
+ * The owner's orders list (decision 042) on the power store: three guest orders
  * placed through the HTTP API as a browser would (a cart cookie, then checkout), found by email,
  * filtered by status, kept as a saved view that shows as a tab, and exported as CSV. The orders'
  * emails are unique to this run; nothing seeded is changed but the stock of one product (-3).

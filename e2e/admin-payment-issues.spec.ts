@@ -3,7 +3,7 @@ import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 import { PAYPAL_PORT } from './playwright.config';
 
 /**
- * "Payments needing attention" (issue 18 point 4, decision 053) on the power store: empty at first;
+ * "Payments needing attention" (decision 053) on the power store: empty at first;
  * then PayPal takes money for an order the store never made (an order created and captured at the
  * stand-in with power as custom_id, as a lost checkout would leave it), the stand-in sends its
  * signed PAYMENT.CAPTURE.COMPLETED to the server, and the owner sees it and marks it resolved.

@@ -3,7 +3,7 @@ import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 import { PAYPAL_PORT } from './playwright.config';
 
 /**
- * PayPal seller onboarding (issue 18 point 1): the garden store's owner connects PayPal through the
+ * PayPal seller onboarding: the garden store's owner connects PayPal through the
  * stand-in's sign-up page and sees "Connected" (passing through pending and action needed on the
  * way, each state photographed); then a guest pays that store with PayPal.
  */

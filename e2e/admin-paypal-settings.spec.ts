@@ -3,7 +3,7 @@ import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 import { STAND_IN_OWN_APP } from './playwright.config';
 
 /**
- * PP_CONFIG in the dashboard (issue 18 point 2, decision 051) on the lighting store: the owner sets
+ * PP_CONFIG in the dashboard (decision 051) on the lighting store: the owner sets
  * the store's own PayPal app (the stand-in knows it: PAYPAL_STAND_IN_APPS), a wrong secret first,
  * which PayPal refuses next to the field; saved, the secret never comes back to the page. Then the
  * owner switches PayPal off and a guest's checkout offers no PayPal; at the end PayPal is on again

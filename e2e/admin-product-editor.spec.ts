@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { hydrated, STORES, snap } from './helpers';
 
 /**
- * The product editor (issue 16 point 3): the owner creates a product with two uploaded pictures and
+ * The product editor: the owner creates a product with two uploaded pictures and
  * an option, finds it on the storefront by search within a second, changes its price and sees the
  * new price on the product page. Runs on the lighting store, on a product this spec creates (a name
  * no other spec uses), so it changes nothing another spec reads.

@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { csvFile, productCsvFixture } from '../apps/api/src/test/product-csv-fixture';
 import { STORES, snap } from './helpers';
 
-/** Issue 16 points 6 and 9: the owner imports a product CSV (dry run, run, progress, error report). */
+/** The owner imports a product CSV (dry run, run, progress, error report). */
 
 const garden = STORES.garden.url;
 const PATH = '/manage-store/products/import';

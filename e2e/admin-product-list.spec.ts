@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { hydrated, STORES, snap } from './helpers';
 
 /**
- * Issue 16 points 3, 5 and 6 (decision 036): the owner's product list on power.localhost. The spec
+ * Decision 036: the owner's product list on power.localhost. The spec
  * creates its own products (names and SKUs unique to this run) and changes only those.
  */
 const power = STORES.power.url;

@@ -2,7 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 
 /**
- * Promo codes in the dashboard (issue 17 point 5): the owner of the garden store creates a code of
+ * Promo codes in the dashboard: the owner of the garden store creates a code of
  * this run's own (a refused value first, shown next to its field), a guest in a browser of its own
  * buys with it, and the code's page shows it used once, by that order. Touches no seeded code.
  */

@@ -3,7 +3,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
 
 /**
- * Returns, the store's side (issue 17 point 3), on the garden store: the shopper asks to return one
+ * Returns, the store's side, on the garden store: the shopper asks to return one
  * unit of the seeded delivered order GAR-DEMO-S1 (no other spec touches the garden shopper's
  * orders), the owner approves it with instructions, marks it received with the unit put back in
  * stock (the inventory shows one more), refunds it, and the shopper's order page shows each step.

@@ -2,7 +2,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { apiJson, expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 
 /**
- * Review moderation (issue 17 point 6): the owner hides a review and it leaves the product page and
+ * Review moderation: the owner hides a review and it leaves the product page and
  * its summary; replies to another and the reply shows under it as "Response from Voltline Tools".
  * Power store, on two seeded products no other spec touches (Pry Bar 600 mm and Wood Chisel Set);
  * both are put back as they were at the end.

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { fetchText, STORES, snap } from './helpers';
 
 /**
- * Issue 16: the storefront follows the owner's catalog at once. Only products this spec makes are
+ * The storefront follows the owner's catalog at once. Only products this spec makes are
  * changed (names unique to it: "Quillon ..."), through the product editor's API as the signed-in
  * owner, as the editor page itself does.
  */

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 
 /**
- * The owner's banners page (issue 15 point 3): uploading a picture, the draft, reordering by
+ * The owner's banners page: uploading a picture, the draft, reordering by
  * keyboard, publishing, and a shopper in another browser seeing the result on the home page.
  * Runs on the power store, which no other browser test edits.
  */

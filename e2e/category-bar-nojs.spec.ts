@@ -22,7 +22,7 @@ const box = async (l: Locator) => {
   return b;
 };
 
-/** Issue 14, item 5: the category bar is plain HTML (the Popover API); no script is needed. */
+/** The category bar is plain HTML (the Popover API); no script is needed. */
 test.describe('category bar without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

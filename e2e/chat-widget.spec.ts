@@ -6,7 +6,7 @@ import { hydrated } from './helpers';
 import { PORT as E2E_PORT } from './playwright.config';
 
 /**
- * The chat widget (SPEC.md section 1) on a server of this spec's own, whose garden store has a
+ * The chat widget on a server of this spec's own, whose garden store has a
  * widget id. The chat provider is on the internet: its script is answered by a stand-in here.
  */
 // Beside the run's own server and PayPal stand-in (E2E_PORT, +1), so runs on two ports never meet.

@@ -252,7 +252,7 @@ test('without JavaScript a guest adds to the cart and buys: every step is a plai
 });
 
 /**
- * A code refused at Place order (issue 30, part 9). The power store's owner makes a code of this
+ * A code refused at Place order. The power store's owner makes a code of this
  * run's own, the shopper applies it, the owner deactivates it while the shopper is at checkout, and
  * Place order is refused: the message is where the code is (in the summary), in view and focused,
  * the totals are without the discount, and "Remove" there lets the order go through.

@@ -14,7 +14,7 @@ interface Summary {
 }
 
 /**
- * Looks (issue 14 item 4): every store at desktop and phone width. Screenshots go to
+ * Looks: every store at desktop and phone width. Screenshots go to
  * test-results/looks/ for people to look at; the assertions pin the layout faults found there.
  */
 const WIDTHS = [1280, 375] as const;

@@ -99,7 +99,7 @@ test.describe('the owner', () => {
   test('finds the Payments page: the PayPal card with what to do next', async ({ page }) => {
     await logIn(page, owner, '/manage-store/payments');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payments');
-    // The PayPal card (issue 18) with the connection's status; other browser tests connect this
+    // The PayPal card with the connection's status; other browser tests connect this
     // store meanwhile, so which status is theirs to check.
     const card = page.getByRole('region', { name: 'PayPal' });
     await expect(card.getByTestId('paypal-status')).toHaveText(/^(Not connected|Waiting for PayPal|Connected)$/);

@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { STORES, snap } from './helpers';
 
 /**
- * What a demanding shopper noticed on the order pages (issue 14): the state of the address, links
+ * What a demanding shopper noticed on the order pages: the state of the address, links
  * from order lines to their products, the account navigation on the history, title-cased CMS titles.
  */
 

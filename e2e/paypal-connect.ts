@@ -2,7 +2,7 @@ import { expect, type Page } from '@playwright/test';
 
 /**
  * The store's owner (signed in on `page`) connects the store's PayPal account as an owner does
- * (issue 18): Payments, "Connect PayPal", PayPal's sign-up page (the stand-in's), "Agree and
+ *: Payments, "Connect PayPal", PayPal's sign-up page (the stand-in's), "Agree and
  * connect", back on Payments: "Connected". Only a connected store offers PayPal at checkout.
  * A store already connected (an earlier test of the run) is left as it is.
  */

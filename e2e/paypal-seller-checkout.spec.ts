@@ -4,7 +4,7 @@ import { connectPayPal } from './paypal-connect';
 import { PAYPAL_PORT } from './playwright.config';
 
 /**
- * Issue 18 point 5: PayPal without JavaScript. The checkout form's PayPal choice is a plain form
+ * PayPal without JavaScript. The checkout form's PayPal choice is a plain form
  * post: the server creates the PayPal order (in the store's connected PayPal account) and answers
  * 303 to PayPal's approval page, which sends the shopper back to the store, which captures.
  */

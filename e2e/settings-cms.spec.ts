@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, hydrated, STORES, snap } from './helpers';
 
 /**
- * CMS pages (issue 15 point 4): the owner writes a page in the rich-text editor, previews it as a
+ * CMS pages: the owner writes a page in the rich-text editor, previews it as a
  * draft no shopper can open, publishes it into the top strip and the footer, edits it, and brings
  * the first version back.
  */

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { confirmFromMail, hydrated, STORES, snap } from './helpers';
 
 /**
- * The theme and store details editors (issue 15): a change is a draft that only the owner's
+ * The theme and store details editors: a change is a draft that only the owner's
  * preview shows, a publish makes it every shopper's, and a restore brings an earlier look back.
  * Power gets the theme test, garden the details test; each puts its store back as it was.
  */
@@ -207,7 +207,7 @@ test.describe('without JavaScript', () => {
     await expect(owner.getByTestId('error-chat.dataWidgetId')).toBeVisible();
     await expect(owner.getByLabel('Chat widget id')).toHaveValue('https://evil.example/x.js');
     await owner.getByLabel('Chat widget id').fill('');
-    // A save that changes nothing saves no draft (issue 30): the owner also renames the company.
+    // A save that changes nothing saves no draft: the owner also renames the company.
     await owner.getByLabel('Company name').fill('Garden Goods (draft)');
     await owner.getByRole('button', { name: 'Save draft' }).click();
     await expect(owner.getByRole('region', { name: 'Unpublished changes' })).toBeVisible();

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { fetchText, STORES, snap } from './helpers';
 
-/** Issue 15 points 7 and 8: the owner's sitemap (Search engines) and the danger zone's cancel request. */
+/** The owner's sitemap (Search engines) and the danger zone's cancel request. */
 
 const garden = STORES.garden.url;
 const power = STORES.power.url;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { parseSecretsKey } from './lib/secret-box';
 
 /**
- * The environment, checked once at start (DESIGN.md section 8.1). A bad value stops the start with
+ * The environment, checked once at start. A bad value stops the start with
  * a message naming every bad variable; nothing reads process.env after this.
  */
 const envSchema = z.object({
@@ -34,7 +34,7 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
-  /** Where the chat provider's widget script is loaded from (SPEC.md section 7, "Other"). */
+  /** Where the chat provider's widget script is loaded from. */
   CHAT_WIDGET_URL: z.url().default('https://embed.tawk.to'),
   /** Shown in the storefront's copyright strip ("Powered by ..."). */
   PLATFORM_NAME: z.string().min(1).max(60).default('Storefront Platform'),

@@ -222,7 +222,7 @@ describe('PostgreSQL stops while the server runs', () => {
 
     // Every page and every operation, as a visitor and as the owner: none answers a 5xx but 503,
     // each 503 with Retry-After, the envelope for the API and the friendly page for pages. One at a
-    // time, then all at once (issue 30: 33 of 329 and 57 of 380 answered 500).
+    // time, then all at once (33 of 329 and 57 of 380 answered 500).
     const quiet = await sweep(requests, false);
     const burst = await sweep(requests, true);
     console.log(`outage sweep: quiet ${JSON.stringify(quiet.statuses)}, burst ${JSON.stringify(burst.statuses)}`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { kill9Drill } from './test/kill9-drill';
 import { type Cluster, startCluster } from './test/pg-cluster';
 
-// Drill (issue 14): SIGKILL the server on PostgreSQL (a throwaway cluster of this test's own) while
+// Drill: SIGKILL the server on PostgreSQL (a throwaway cluster of this test's own) while
 // guest checkouts run; restart it; check the books and retry every request with its key.
 
 let cluster: Cluster;

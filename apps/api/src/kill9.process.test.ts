@@ -5,7 +5,7 @@ import { openDatabase } from '@app/db';
 import { afterAll, describe, it } from 'vitest';
 import { kill9Drill } from './test/kill9-drill';
 
-// Drill (issue 14): SIGKILL the server on its embedded PGlite while guest checkouts run, restart it
+// Drill: SIGKILL the server on its embedded PGlite while guest checkouts run, restart it
 // on the same data directory, check the books and retry every request with its key.
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sf-kill9-'));

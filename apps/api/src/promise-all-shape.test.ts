@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// Issue 30's crash, as a lint rule. `Promise.all([a(), b()])` leaves a()'s rejection unwatched when
+// The crash, as a lint rule. `Promise.all([a(), b()])` leaves a()'s rejection unwatched when
 // b() throws before returning its promise: Promise.all never runs, and a rejection nobody handles
 // ended the process. So: no function that can throw synchronously (not `async`, with a call or a
 // `throw` before its `return`) may be called in such a list after its first element. Page

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pagePaths } from './test/page-paths';
 import { freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
 
-// Issue 30: one anonymous GET of /manage-store/settings/banners ended the server, and every store
+// One anonymous GET of /manage-store/settings/banners ended the server, and every store
 // with it. Its loader started one page function that later rejected, and the next one threw
 // before Promise.all could watch the first. This opens every page the storefront build declares,
 // as a visitor, against the real server, and checks the process is still there and logged no

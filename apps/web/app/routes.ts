@@ -7,7 +7,7 @@ const dashboardRoutes = flatRoutes({
   ignoredRouteFiles: ['routes/manage-store/guard.tsx', '**/*.test.*', '**/*.server.*'],
 });
 
-/** The route table of SPEC.md section 2; every route module is loaded on demand. */
+/** The route table of the storefront's route rules; every route module is loaded on demand. */
 export default [
   index('routes/storefront/home.tsx'),
   ...prefix('auth', [

@@ -5,7 +5,7 @@ import type { FormOutcome } from './storefront';
 
 export * from './staff-permissions';
 
-// Store access (SPEC.md section 7 "Tenant", decision 027): whether the store is public, and who is
+// Store access (decision 027): whether the store is public, and who is
 // on its staff. The permission names are lib/context.ts's PERMISSIONS.
 
 /** POST /api/tenant/add/constraints and /remove/constraints: body {tenantId}. */
@@ -16,7 +16,7 @@ export type ConstraintsRequest = z.infer<typeof constraintsRequestSchema>;
 
 export const storeVisibilitySchema = z.object({
   tenantId: z.string(),
-  /** SPEC.md's name: false while constraints are on (the store is private). */
+  /** The clients' name: false while constraints are on (the store is private). */
   isWs2Public: z.boolean(),
 });
 export type StoreVisibility = z.infer<typeof storeVisibilitySchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Postal addresses of a shopper (SPEC.md: POST and PUT /parties/contect/postaladdress, DELETE
+ * Postal addresses of a shopper (POST and PUT /parties/contect/postaladdress, DELETE
  * /parties/contect/mechs). Country and region ids are those of GET /public/ecommerce/countries;
  * that the region belongs to the country, and the postal code's form, are checked by the service.
  */

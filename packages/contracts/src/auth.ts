@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Accounts and sessions (SPEC.md section 7 "Auth and profile"). */
+/** Accounts and sessions. */
 
 const email = z
   .string()
@@ -16,7 +16,7 @@ export const loginRequestSchema = z.strictObject({
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-/** What SPEC.md's client keeps after a login: first name, user type (partyId) and login id. */
+/** What the clients' client keeps after a login: first name, user type (partyId) and login id. */
 export const sessionUserSchema = z.object({
   userId: z.string(),
   firstName: z.string(),
@@ -85,7 +85,7 @@ const phone = z
   .regex(/^\+?[0-9 ()-]{7,20}$/, 'Please enter a phone number of digits, spaces, +, - or brackets.');
 
 /**
- * Registration (SPEC.md: payload not shown). Strict: a `role`, `partyId` or any other field is
+ * Registration (payload not shown). Strict: a `role`, `partyId` or any other field is
  * refused, so nobody registers themselves as a store owner.
  */
 export const registerRequestSchema = z

@@ -79,7 +79,7 @@ export const bannerInputSchema = bannerFieldsSchema.refine(endsAfterStart.check,
 export type BannerInput = z.input<typeof bannerInputSchema>;
 
 /**
- * One banner as a write takes it (issue 30 point 6): the input, plus what the draft read answers
+ * One banner as a write takes it: the input, plus what the draft read answers
  * besides it, so a banner read can be sent back as it is. `bannerId` and `imageUrl` are read-only
  * (taken when as read, else a 400 naming them); the picture changes with `mediaId`.
  */

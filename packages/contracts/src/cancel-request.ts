@@ -11,7 +11,7 @@ export type CancelRequestStatus = z.infer<typeof cancelRequestStatusSchema>;
 
 export const CANCEL_REASON_MAX = 1000;
 
-/** PATCH /api/tenant/cancel_request/{id}/initiate (SPEC.md section 7). */
+/** PATCH /api/tenant/cancel_request/{id}/initiate. */
 export const cancelRequestInitiateSchema = z.strictObject({
   cancelRequestReason: z
     .string({ error: 'Please tell us why you want to cancel.' })

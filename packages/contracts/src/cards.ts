@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Saved cards (SPEC.md: /ecommerce/profile/createCreditCard and editCreditCard). The number and the
+ * Saved cards (/ecommerce/profile/createCreditCard and editCreditCard). The number and the
  * security code go to the payment provider to be tokenised and are never stored or echoed back.
  */
 const month = z

@@ -69,7 +69,7 @@ export type CartLine = z.infer<typeof cartLineSchema>;
 export const cartSchema = z.object({
   currency: z.string(),
   lines: z.array(cartLineSchema),
-  /** SPEC.md: the header badge reads data.cart.shoppingCartSize (the number of items). */
+  /** The header badge reads data.cart.shoppingCartSize (the number of items). */
   shoppingCartSize: z.number().int(),
   subtotal: z.number().int(),
   discount: z.number().int(),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { FormOutcome } from './storefront';
 
-// Catalog administration (SPEC.md section 7, issue 16 points 1 and 2, decision 035): a store's
+// Catalog administration (decision 035): a store's
 // catalogs, their top categories, the category rollup (parent/child links) and the categories'
-// own fields. Parameter names are SPEC.md's (productStoreId, prodCatalogId, productCategoryId).
+// own fields. Parameter names are the clients' (productStoreId, prodCatalogId, productCategoryId).
 
 /** The most categories a lookup returns: a picker shows a short list and narrows as one types. */
 export const CATEGORY_LOOKUP_LIMIT = 20;

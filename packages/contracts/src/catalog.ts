@@ -18,7 +18,7 @@ export const catalogSchema = z.object({
 });
 export type Catalog = z.infer<typeof catalogSchema>;
 
-/** Main data (SPEC.md section 3): the store id and its catalogs with their categories. */
+/** Main data: the store id and its catalogs with their categories. */
 export const mainDataSchema = z.object({
   productStoreId: z.string(),
   catalogCol: z.array(catalogSchema),

@@ -1,5 +1,5 @@
 /**
- * Where a store's chat widget, a third party's script, may run (SPEC.md section 1): never where a
+ * Where a store's chat widget, a third party's script, may run: never where a
  * shopper pays, signs in, or reads an account or an order, nor in the dashboard. One rule for the
  * page's Content-Security-Policy (server) and for the widget itself (browser).
  */
@@ -15,6 +15,6 @@ export function chatAllowed(pathname: string): boolean {
   }
   const first = path.split('/').find(Boolean) ?? '';
   if (CHAT_FREE_SECTIONS.has(first.replace(/\.data$/, ''))) return false;
-  // SPEC.md section 2 treats any route containing /auth as an auth screen.
+  // The storefront's route rules treats any route containing /auth as an auth screen.
   return !path.includes('/auth');
 }

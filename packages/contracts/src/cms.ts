@@ -3,8 +3,8 @@ import type { DraftStatus } from './drafts';
 import { PAGE_LINK_FLAGS, type PageLinkFlag } from './store';
 
 /**
- * CMS pages as the owner edits them (issue 15, decisions 032 and 034). Create and update save a
- * draft; publishing is the drafts seam's. The field names are SPEC.md's (section 3).
+ * CMS pages as the owner edits them (decisions 032 and 034). Create and update save a
+ * draft; publishing is the drafts seam's. The field names are the clients' (section 3).
  */
 export const CMS_PAGE_URL = /^[a-z0-9][a-z0-9-]{0,99}$/;
 

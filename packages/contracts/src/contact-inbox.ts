@@ -3,7 +3,7 @@ import { CONTACT_MESSAGE_STATUSES, MESSAGE_FOLDERS, MESSAGE_REPLY_MAX } from './
 import type { FormOutcome } from './storefront';
 import { textInt } from './strict-input';
 
-/** The store's inbox of contact-form messages (issue 17 point 6, decision 047). */
+/** The store's inbox of contact-form messages (decision 047). */
 export const MESSAGES_PAGE_SIZE = 25;
 
 export const messageListQuerySchema = z.strictObject({

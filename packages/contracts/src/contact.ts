@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The /contact form (ours: SPEC.md does not show its API). */
+/** The /contact form (ours: the product's rules does not show its API). */
 export const contactRequestSchema = z.strictObject({
   name: z.string().trim().min(1, 'Please enter your name.').max(100, 'Your name is longer than 100 characters.'),
   email: z

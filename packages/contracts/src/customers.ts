@@ -4,7 +4,7 @@ import type { FormOutcome } from './storefront';
 import { isoDay, textInt } from './strict-input';
 
 /**
- * The dashboard's customers (issue 17 point 4, decision 045): every shopper account of the store and
+ * The dashboard's customers (decision 045): every shopper account of the store and
  * every guest who ordered (by email; a guest whose email has an account is that account). One filter
  * schema for the page, the API and the CSV export, so the three always mean the same customers.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { categoryImage } from './display';
 
-// SPEC.md section 2: linkTwoImageUrl when it starts with http, else linkTwoImageUrlS3, else nothing
+// LinkTwoImageUrl when it starts with http, else linkTwoImageUrlS3, else nothing
 // (the bar then shows the no-product-image placeholder). The demo seed gives every category a
 // picture, so this rule's last branch is pinned here rather than by the seed.
 describe('categoryImage', () => {

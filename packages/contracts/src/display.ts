@@ -5,12 +5,12 @@
  */
 import type { Category } from './catalog';
 
-/** Category label rule of SPEC.md section 2 (category bar): name, else description, else id. */
+/** Category label rule of the storefront's route rules (category bar): name, else description, else id. */
 export function categoryLabel(c: Pick<Category, 'categoryName' | 'description' | 'productCategoryId'>): string {
   return c.categoryName?.trim() || c.description?.trim() || c.productCategoryId;
 }
 
-/** Footer label rule of SPEC.md section 2: description, else name, else id. */
+/** Footer label rule of the storefront's route rules: description, else name, else id. */
 export function categoryFooterLabel(c: Pick<Category, 'categoryName' | 'description' | 'productCategoryId'>): string {
   return c.description?.trim() || c.categoryName?.trim() || c.productCategoryId;
 }
@@ -23,7 +23,7 @@ export function categoryImage(c: Pick<Category, 'linkTwoImageUrl' | 'linkTwoImag
 
 /**
  * Whether a stored image URL can be shown: an http(s) address, or the store's own uploaded picture
- * (`/media/...`, served by this deployment). SPEC.md's rule ("starts with http") extended to uploads.
+ * (`/media/...`, served by this deployment). The clients' rule ("starts with http") extended to uploads.
  */
 export function isDisplayableImage(u: string | null | undefined): u is string {
   return !!u && (u.startsWith('http') || u.startsWith('/media/'));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The one failure envelope (DESIGN.md section 4). It serves every client path of SPEC.md section 8:
+ * The one failure envelope. It serves every client path of the product's rules:
  * login/register read `data.message`, the others read `errors[0]`, then `message`.
  */
 export const errorEnvelopeSchema = z.object({

@@ -12,7 +12,7 @@ import type { FormOutcome } from './storefront';
 import { textInt } from './strict-input';
 
 /**
- * The owner's inventory (issue 16 point 4): each product's stock, its books (every movement, with
+ * The owner's inventory: each product's stock, its books (every movement, with
  * who, when, before, after and why) and adjustments by hand with a reason. Stock changes only
  * through the inventory module's changeStock, so the books always add up.
  */
@@ -149,7 +149,7 @@ export interface StockReasonLabels {
   reasonLabels: Record<StockReason, string>;
 }
 
-/** The inventory pages (issue 16 point 4); each function needs the catalog permission. */
+/** The inventory pages; each function needs the catalog permission. */
 export interface InventoryPages {
   inventoryPage(
     query: Record<string, string | undefined>,

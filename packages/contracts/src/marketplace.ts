@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FormOutcome } from './storefront';
 
-/** The marketplaces a store can connect to; Bonanza is the one SPEC.md names (/manage-store/bonanza-connect). */
+/** The marketplaces a store can connect to; Bonanza is the one the product's rules names (/manage-store/bonanza-connect). */
 export const MARKETPLACES = ['bonanza'] as const;
 export type Marketplace = (typeof MARKETPLACES)[number];
 

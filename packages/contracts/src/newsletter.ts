@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FormOutcome } from './storefront';
 import { textInt } from './strict-input';
 
-/** The footer's subscribe form (ours: SPEC.md does not show its submit behaviour). */
+/** The footer's subscribe form (ours: the product's rules does not show its submit behaviour). */
 export const newsletterSubscribeSchema = z.strictObject({
   email: z
     .string()

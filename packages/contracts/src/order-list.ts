@@ -12,7 +12,7 @@ import type { FormOutcome } from './storefront';
 import { isoDay, textInt } from './strict-input';
 
 /**
- * The dashboard's orders list (issue 17 point 1, decision 042): one filter schema for the page, the
+ * The dashboard's orders list (decision 042): one filter schema for the page, the
  * API, the export and the saved views, so the four always mean the same orders.
  */
 

@@ -6,7 +6,7 @@ import { orderStatuses } from './order-status';
 import type { FormOutcome } from './storefront';
 
 /**
- * The dashboard's order page (issue 17 point 2): the order as staff read it, and the payloads of
+ * The dashboard's order page: the order as staff read it, and the payloads of
  * its actions (note, fulfil, deliver, cancel, refund, retry). Money is integer minor units.
  */
 

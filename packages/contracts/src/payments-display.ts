@@ -49,5 +49,5 @@ export const PAYMENT_ISSUE_LABELS: Record<PaymentIssueKind, string> = {
   capture_denied: 'Payment denied after the order',
 };
 
-/** SPEC.md section 9: the payment provider configuration of PayPal. */
+/** The payment provider configuration of PayPal. */
 export const PAYPAL_CONFIG_ID = 'PP_CONFIG';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PAYPAL_CONFIG_ID, SELLER_REASONS, SELLER_STATUSES, type SellerStatus } from './payments-display';
 import type { FormOutcome } from './storefront';
 
-/** GET /api/paypal/seller/fetch (SPEC.md section 7): whose onboarding state to read. */
+/** GET /api/paypal/seller/fetch: whose onboarding state to read. */
 export const sellerFetchQuerySchema = z.strictObject({
   tenantId: z.string().trim().min(1, 'tenantId is required.').max(64, 'tenantId is longer than 64 characters.'),
 });
@@ -105,7 +105,7 @@ export type PaypalSettingsFormResult =
   | { ok: true; message: string; config: PaypalConfig }
   | FormOutcome<PaypalSettingsField>;
 
-/** The PayPal settings page (issue 18 point 2); each function needs the payments permission. */
+/** The PayPal settings page; each function needs the payments permission. */
 export interface PaypalSettingsPages {
   paypalSettingsPage(): Promise<{
     config: PaypalConfig;

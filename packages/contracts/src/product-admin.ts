@@ -8,7 +8,7 @@ export { MAX_PRICE_MINOR, type ParsedMoney, parseDecimalMoney } from './money';
 
 /**
  * The product fields an owner writes, defined once for every way in: the product editor, the CSV
- * import and the API. Money is integer minor units (DESIGN.md section 2); the CSV and the editor's
+ * import and the API. Money is integer minor units; the CSV and the editor's
  * text boxes take decimals, turned into minor units by parseDecimalMoney.
  */
 

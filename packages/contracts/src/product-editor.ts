@@ -3,7 +3,7 @@ import { MAX_STOCK, PRODUCT_STATUSES, type ProductStatus, productFieldsSchema } 
 import type { FormOutcome } from './storefront';
 
 /**
- * The product editor's payload (issue 16 point 3): a product's own fields (productFieldsSchema,
+ * The product editor's payload: a product's own fields (productFieldsSchema,
  * defined once) and what the editor writes beside them: pictures in order with alt text, features,
  * options with price changes, related products, and the first stock on create. Money is minor units.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FormOutcome } from './storefront';
 
-/** A product CSV import as the import page and the API show it (issue 16). */
+/** A product CSV import as the import page and the API show it. */
 export const productImportStatusSchema = z.enum(['checked', 'queued', 'running', 'done', 'failed']);
 export type ProductImportStatus = z.infer<typeof productImportStatusSchema>;
 

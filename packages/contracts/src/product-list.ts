@@ -5,7 +5,7 @@ import type { FormOutcome } from './storefront';
 import { textInt } from './strict-input';
 
 /**
- * The dashboard's product list (issue 16 points 3, 5, 6): one query schema for the page, the API,
+ * The dashboard's product list: one query schema for the page, the API,
  * the export and "the whole filtered list" of a bulk action, so the four always mean the same rows.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PRODUCT_SORTS, SEARCH_SORTS } from './catalog-options';
 import { jsonInt, textInt } from './strict-input';
 
-/** Public catalog payloads (SPEC.md section 7 "Catalog (public)"). Money is integer minor units. */
+/** Public catalog payloads. Money is integer minor units. */
 
 const id = (name: string) =>
   z

@@ -5,7 +5,7 @@ import type { FormOutcome } from './storefront';
 import { isRealDay, textInt } from './strict-input';
 
 /**
- * Promo codes as the store writes them (issue 17 point 5). The cart and checkout (modules/cart
+ * Promo codes as the store writes them. The cart and checkout (modules/cart
  * promo.ts evaluatePromo, checkout's reserve) apply them; these are the columns they read, with the
  * limits the database checks too (promo_codes_value_ck, promo_codes_dates_ck). Money is integer
  * minor units; the dashboard's form takes decimals in the store's currency (parseDecimalMoney).
@@ -317,7 +317,7 @@ export function promoCodeFormValues(code: PromoCodeView): PromoCodeFormValues {
 
 export type PromoCodeFormResult = { ok: true; message: string; code: string } | FormOutcome<PromoCodeField>;
 
-/** The promo codes pages (issue 17 point 5); each function needs the orders permission. */
+/** The promo codes pages; each function needs the orders permission. */
 export interface PromoCodesPages {
   promoCodesPage(query: Record<string, string | undefined>): Promise<
     PromoCodeList & {

@@ -4,7 +4,7 @@ import type { FormOutcome } from './storefront';
 import { textInt } from './strict-input';
 
 /**
- * The store's side of product reviews (issue 17 point 6, decision 047): a list to moderate,
+ * The store's side of product reviews (decision 047): a list to moderate,
  * publish and hide, and one public reply per review shown under it on the product page.
  */
 export const REVIEW_ADMIN_PAGE_SIZE = 25;

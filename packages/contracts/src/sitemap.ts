@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FormOutcome } from './storefront';
 
-/** POST /api/sitemap/generate (SPEC.md section 7): the tenant whose sitemap to build. */
+/** POST /api/sitemap/generate: the tenant whose sitemap to build. */
 export const sitemapGenerateSchema = z.strictObject({
   tenantId: z.string().trim().min(1, 'tenantId is required.').max(64, 'tenantId is longer than 64 characters.'),
 });

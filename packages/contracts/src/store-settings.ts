@@ -5,9 +5,9 @@ import type { FormOutcome } from './storefront';
 import type { ContrastWarning } from './theme-contrast';
 
 /**
- * What the owner edits on the theme and store details pages (issue 15), as drafts (decision 032):
+ * What the owner edits on the theme and store details pages, as drafts (decision 032):
  * the payloads of the `theme` and `details` draft kinds and of `PUT /api/v1/store/theme/update/{id}`
- * and `PUT /api/v1/store/detail/update/{id}`. Field names are SPEC.md section 3's.
+ * and `PUT /api/v1/store/detail/update/{id}`. Field names are the clients'.
  */
 
 /** "R, G, B", three integers 0-255; kept in that one spelling so the storefront can build rgba() tints. */

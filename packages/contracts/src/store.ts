@@ -5,7 +5,7 @@ export const DEFAULT_THEME = 'THEME_FASHION';
 export const PAGE_LINK_FLAGS = ['TOP', 'MENU', 'BOTTOM', 'FOOTER'] as const;
 export type PageLinkFlag = (typeof PAGE_LINK_FLAGS)[number];
 
-/** "R, G, B" with each part 0-255: the form SPEC.md gives, so the client can build rgba() tints. */
+/** "R, G, B" with each part 0-255: the form the product's rules gives, so the client can build rgba() tints. */
 export const rgbSchema = z
   .string()
   .trim()
@@ -26,7 +26,7 @@ export type ThemeColors = z.infer<typeof themeColorsSchema>;
 
 export const chatSchema = z.object({ dataWidgetId: z.string().nullable() });
 
-/** The store configuration fetched at start-up (SPEC.md section 1, step 3). */
+/** The store configuration fetched at start-up. */
 export const storeConfigSchema = z.object({
   productStoreId: z.string(),
   /** Stored value; the client renders DEFAULT or ONE, and for any other value no footer. */

@@ -26,7 +26,7 @@ export interface ShellData {
 export interface SessionUser {
   userId: string;
   firstName: string;
-  /** SPEC.md stores the user type as partyId; 'admin' sees Manage Store. */
+  /** The product's rules stores the user type as partyId; 'admin' sees Manage Store. */
   partyId: 'admin' | 'staff' | 'shopper';
   userLoginId: string;
 }

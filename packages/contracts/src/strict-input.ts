@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The two ways a whole number reaches the server, and one schema each (issue 30 point 3).
+ * The two ways a whole number reaches the server, and one schema each.
  *
  * `z.coerce.number()` is never used on input: it reads "1e2" as 100, "0x10" as 16, " 5 " as 5,
  * "" as 0, `true` as 1 and `[5]` as 5, so a refund or a quantity could move money nobody typed.

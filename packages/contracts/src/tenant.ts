@@ -5,7 +5,7 @@ export const hostNameQuerySchema = z.object({
   hostName: z.string().trim().min(1, 'hostName is required').max(253, 'hostName is longer than 253 characters'),
 });
 
-/** Tenant lookup by host (SPEC.md section 7). An unknown host answers without a tenantId. */
+/** Tenant lookup by host. An unknown host answers without a tenantId. */
 export const tenantLookupSchema = z.object({
   tenantId: z.string().optional(),
   isWs2Public: z.boolean(),

@@ -5,7 +5,7 @@
  */
 export type ThemeColorKey = 'primary' | 'secondary' | 'banner' | 'action';
 
-/** The owner's names for the four colours (SPEC.md section 3), in the order the editor shows them. */
+/** The owner's names for the four colours, in the order the editor shows them. */
 export const THEME_COLOR_FIELDS: { key: ThemeColorKey; label: string; hint: string }[] = [
   { key: 'action', label: 'Primary action', hint: 'Buttons and badges.' },
   { key: 'primary', label: 'Brand', hint: 'Header accents and links; light tints at 20% and 10%.' },
@@ -87,7 +87,7 @@ export function contrastWarnings(colors: Partial<Record<ThemeColorKey, string>>)
 }
 
 /**
- * The text fields of the store details form, by their payload paths (SPEC.md section 3), in form
+ * The text fields of the store details form, by their payload paths, in form
  * order: the page reads a post by them and the server names a refused one by them.
  */
 export const STORE_DETAIL_TEXT_FIELDS = [

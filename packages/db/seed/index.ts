@@ -1,5 +1,5 @@
 /**
- * The three demo stores of DESIGN.md "Seeded demo stores". `seedDatabase` fills an empty database
+ * The three demo stores of README.md "Demo stores". `seedDatabase` fills an empty database
  * in one transaction; on a database that already has stores it does nothing unless forced, so a
  * restart never overwrites what a store owner changed.
  */
@@ -293,7 +293,7 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
     })),
   );
   await tx.insert(s.seoMeta).values([
-    // The store's brand name is the default keywords and description (issue 2, SPEC.md section 7).
+    // The store's brand name is the default keywords and description.
     { tenantId: t, route: 'default', title: store.storeName, keywords: store.storeName, description: store.storeName },
     ...store.seo.map((e) => ({ tenantId: t, ...e })),
   ]);

@@ -70,7 +70,7 @@ export interface SeedCategory {
   id: string;
   /** null exercises the label fallback (categoryName, else description, else id). */
   name: string | null;
-  /** Short label: the footer shows it first (SPEC.md section 2). */
+  /** Short label: the footer shows it first. */
   description: string;
   longDescription: string;
   image: CategoryImage;

@@ -150,7 +150,7 @@ export class PreparedPglite implements QueryClient {
    * `execProtocolRawSync`: that copies the answer into PGlite's receive buffer and parses it into
    * PGlite's own result list, which only `execProtocol` empties, so every row, field and command tag
    * of every statement since start stayed on the heap (about 22 MB an hour for an idle demo server,
-   * issue 30). `execProtocolRawStream` hands each chunk the backend writes to `onRawData` instead
+   * decision 072). `execProtocolRawStream` hands each chunk the backend writes to `onRawData` instead
    * (a view into the WebAssembly memory, which the parser copies before keeping any part of it) and
    * neither buffers nor parses it itself; after it nothing of the exchange is left but `answer`.
    */

@@ -42,7 +42,7 @@ export type Actor =
   | ({ kind: 'shopper' } & SignedIn)
   | ({
       kind: 'staff';
-      /** `admin` is the store's owner (SPEC.md's user type, `partyId` for the client). */
+      /** `admin` is the store's owner (the clients' user type, `partyId` for the client). */
       role: 'admin' | 'staff';
       permissions: ReadonlySet<Permission>;
     } & SignedIn);

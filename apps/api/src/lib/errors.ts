@@ -30,7 +30,7 @@ export class AppError extends Error {
 
   /**
    * A refusal caused by one field of the request. API clients read "field: message" in `errors`
-   * (the field named, DESIGN.md section 4); forms read `field` and `fieldMessage`.
+   * (the field named, the API's rules); forms read `field` and `fieldMessage`.
    */
   static field(statusCode: 400 | 409 | 422, code: ErrorCode, field: string, message: string) {
     const err = new AppError(statusCode, code, `${field}: ${message}`);

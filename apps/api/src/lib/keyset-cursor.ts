@@ -5,7 +5,7 @@ import { AppError } from './errors';
  * The cursor of a keyset-paged list: which sort (and way) it belongs to, the last row's sort value
  * as PostgreSQL wrote it (`col::text`) and the row's id, as base64url JSON.
  *
- * A cursor comes back from the client, so it is input like any other (issue 30): the value is cast
+ * A cursor comes back from the client, so it is input like any other: the value is cast
  * back to its column's type in SQL, and a hand-made one ("abc" for a total, 2026-02-30 for a date,
  * a NUL byte) used to reach that cast and answer 500. Each value is checked against its type here,
  * before any query, and a cursor that fails is a 400 naming the `cursor` field.

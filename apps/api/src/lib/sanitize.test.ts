@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAllowedCmsImage, sanitizeCmsHtml, storedOwnerHtml } from './sanitize';
 
-/** The CMS allow-list (issue 15): what an owner's editor makes survives; anything active does not. */
+/** The CMS allow-list: what an owner's editor makes survives; anything active does not. */
 describe('sanitizeCmsHtml', () => {
   it('keeps headings, lists, links, images and tables as the editor writes them', () => {
     const html =

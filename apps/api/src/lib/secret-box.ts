@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 
 /**
  * Seals the secrets an owner enters (a PayPal app's secret, a marketplace token) before they reach
- * the database (DESIGN.md section 9): AES-256-GCM under SECRETS_KEY, a fresh nonce per value, the
+ * the database: AES-256-GCM under SECRETS_KEY, a fresh nonce per value, the
  * column and the row it belongs to bound in as associated data so a sealed value copied to another
  * store's row does not open there. The key's id (first 8 hex of its SHA-256) leads the value, so a
  * rotated key can be told apart from a tampered value.

@@ -3,7 +3,7 @@ import type { TenantContext } from './context';
 import { AppError } from './errors';
 
 /**
- * What the API reads can be written back (issue 30 point 6). A read carries fields no write
+ * What the API reads can be written back. A read carries fields no write
  * changes (ids, counts, timestamps, the status a state machine owns): a write may send them back as
  * they were read, and they are then dropped; a different value is refused, naming the field, so a
  * client that thinks it changed one learns it did not.

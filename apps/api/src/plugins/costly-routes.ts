@@ -43,7 +43,7 @@ async function costlyRoutes(app: FastifyInstance, opts: CostlyRoutesOptions) {
   app.addHook('onRequest', async (req, reply) => {
     const kind = req.routeOptions.config?.costly;
     if (!kind) return;
-    // Per tenant: the account that pays for the stores is the unit of fairness (DESIGN.md section 3).
+    // Per tenant: the account that pays for the stores is the unit of fairness.
     const key = req.tenantCtx?.tenantId ?? req.hostname;
     const slot: CostlySlot = { release: null, ended: false };
     req.costlySlot = slot;

@@ -4,7 +4,7 @@ import { placeGuestOrder, stockedProductId } from '../test/guest-order';
 import { type BrowserSession, createTestApp, multipart, signIn, type TestApp } from '../test/harness';
 
 /**
- * The 500s an OpenAPI-driven fuzzer and hand probes found (issue 30 point 3), each fixed at its
+ * The 500s an OpenAPI-driven fuzzer and hand probes found, each fixed at its
  * class: malformed multipart, impossible dates, forged list cursors, numbers coerced from text,
  * a refund that breaks a rule, an upload whose declared length is over the limit.
  */

@@ -24,7 +24,7 @@ declare module 'fastify' {
   }
 }
 
-/** Every failure's body (DESIGN.md section 4), referenced instead of repeated in each operation. */
+/** Every failure's body, referenced instead of repeated in each operation. */
 const ENVELOPE_REF = { $ref: '#/components/schemas/ErrorEnvelope' };
 
 /** Control characters (U+0000-U+001F, U+007F; tab and line breaks allowed in multi-line text). */

@@ -49,7 +49,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Resolves the RequestContext once per request (after tenancy has bound the host), then applies the
  * two rules every route shares: the owner-route permission of the route's config, and the CSRF rule
- * for changes (DESIGN.md section 4). Handlers read `req.ctx` and nothing else about who acts.
+ * for changes. Handlers read `req.ctx` and nothing else about who acts.
  */
 async function requestContextPlugin(app: FastifyInstance, opts: RequestContextOptions) {
   const ownerRoutes: OwnerRoute[] = [];

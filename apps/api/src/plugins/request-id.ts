@@ -5,7 +5,7 @@ import { requestScope } from '../lib/request-scope';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const VALID = /^[A-Za-z0-9]{16}$/;
 
-/** SPEC.md section 9: request ids are random, 16 alphanumeric characters. */
+/** Request ids are random, 16 alphanumeric characters. */
 export function newRequestId(): string {
   let id = '';
   for (let i = 0; i < 16; i++) id += ALPHABET[randomInt(ALPHABET.length)];

@@ -17,7 +17,7 @@ declare module 'fastify' {
 }
 
 /**
- * Binds each request to its tenant by Host, on the server (DESIGN.md section 3). The tenantId header
+ * Binds each request to its tenant by Host, on the server. The tenantId header
  * clients send must agree; a request naming another tenant is refused before any handler runs.
  */
 async function tenancyPlugin(app: FastifyInstance, opts: { tenants: TenantService; platformPaths: string[] }) {

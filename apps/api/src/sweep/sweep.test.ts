@@ -22,7 +22,7 @@ import {
 } from './schema-values';
 import { documents, type Operation, operationsOf, type PageRoute, pageRoutesOf } from './sweep-targets';
 
-// Issue 30, build item 2: every API operation of the OpenAPI document and every page route of the web
+// Every API operation of the OpenAPI document and every page route of the web
 // build's manifest, requested as five callers with a valid request and with malformed ones. Every
 // answer must be a documented status with the error envelope (pages: HTML, a redirect with a
 // Location), never a 5xx; malformed input must be refused (4xx); nothing may log an error or leave

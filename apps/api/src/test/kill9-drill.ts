@@ -5,7 +5,7 @@ import { guestCardOrder } from './guest-order';
 import { freePort, type HttpAnswer, http, type Proc, spawnNode, waitReady } from './processes';
 
 /**
- * The kill -9 drill (issue 14), shared by its PGlite and PostgreSQL variants: N guest checkouts, each
+ * The kill -9 drill, shared by its PGlite and PostgreSQL variants: N guest checkouts, each
  * with its own Idempotency-Key, over a few products of two stores; SIGKILL at a seeded random moment
  * while they run; restart on the same data; then the books. It prints the seed, what it checked and
  * the result. Run it again with KILL9_SEED=<seed> to replay a kill moment.

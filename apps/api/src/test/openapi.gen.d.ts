@@ -949,7 +949,7 @@ export interface paths {
         };
         /**
          * Store configuration read at start-up: template, theme, themeColors, chat
-         * @description SPEC.md leaves this path open; it sits beside the other store-service reads.
+         * @description No existing client calls this path; it sits beside the other store-service reads.
          */
         get: {
             parameters: {
@@ -1782,7 +1782,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a page: the live page and its draft
-         * @description SPEC.md names no delete path; this one sits beside create and update (decision 034).
+         * @description The existing clients call no delete path; this one sits beside create and update (decision 034).
          */
         delete: {
             parameters: {
@@ -1925,7 +1925,7 @@ export interface paths {
         };
         /**
          * Categories fetch: the catalogs and categories of the host store (no parameters)
-         * @description SPEC.md leaves this path open; the answer has productStoreId and catalogCol.
+         * @description No existing client calls this path; the answer has productStoreId and catalogCol.
          */
         get: {
             parameters: {
@@ -17648,7 +17648,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The store's PayPal onboarding state (SPEC.md section 7)
+         * The store's PayPal onboarding state
          * @description tenantId must be this store's; another store's is 404.
          */
         get: {

@@ -22,7 +22,7 @@ export interface ProductCsvFixture {
 }
 
 /**
- * The import's test file (issue 16): `rows` products with SKUs `<prefix>-0001`..., prices with a
+ * The import's test file: `rows` products with SKUs `<prefix>-0001`..., prices with a
  * decimal point, descriptions with commas, quotes and line breaks, and three bad rows (a price that
  * is not one, an unknown status, a name missing) at rows 50, 100 and 150 when there are that many.
  */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, vi } from 'vitest';
 
-// An unexpected console.error is a bug the test did not look for (DESIGN.md section 8.9).
+// An unexpected console.error is a bug the test did not look for.
 let errors: unknown[][] = [];
 beforeEach(() => {
   errors = [];

@@ -1,4 +1,4 @@
-/** Which parts of the frame a route shows (SPEC.md section 2, "Layout by route"). */
+/** Which parts of the frame a route shows. */
 export interface FrameParts {
   header: boolean;
   topStrip: boolean;

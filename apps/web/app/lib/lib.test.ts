@@ -6,7 +6,7 @@ import { seoFor } from './seo';
 import { themeCss } from './theme';
 import { titleCase } from './title-case';
 
-describe('frameParts (SPEC.md section 2, layout by route)', () => {
+describe('frameParts', () => {
   it.each([
     '/auth/register',
     '/auth/login',

@@ -1,7 +1,7 @@
 import { hexToRgb, parseRgb, STORE_DETAIL_TEXT_FIELDS } from '@app/contracts/client';
 
 /**
- * The theme and store details forms (issue 15) post plain fields named by their payload path
+ * The theme and store details forms post plain fields named by their payload path
  * (`themeColors.action`, `companyAddress.city`, `seoMeta.2.title`), so they work without
  * JavaScript; these turn a post into the API's payload, and keep what was typed for an error.
  */

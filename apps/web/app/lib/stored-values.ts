@@ -1,7 +1,7 @@
 import type { SessionUser, ShellData } from '@app/contracts';
 
 /**
- * SPEC.md section 3 lists the values clients keep in browser storage. The server is the source of
+ * the store data the clients read lists the values clients keep in browser storage. The server is the source of
  * truth (session cookie, host-resolved tenant); these mirror it for scripts and other clients.
  *
  * Written when the browser is idle, as a task of its own: serialising the store and catalog data

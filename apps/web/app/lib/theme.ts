@@ -2,7 +2,7 @@ import type { ThemeColors } from '@app/contracts';
 
 /**
  * Theme colours arrive as "R, G, B" strings; they become custom properties so one CSS build serves
- * every store. Tints of the brand colour at 0.2 and 0.1 (SPEC.md section 3).
+ * every store. Tints of the brand colour at 0.2 and 0.1.
  */
 export function themeCss(c: ThemeColors): string {
   const clean = (v: string) =>

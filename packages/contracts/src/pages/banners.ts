@@ -2,7 +2,7 @@ import type { BannerFormResult, BannersPageData } from '../banners';
 import type { MediaPage, MediaUploadResult } from '../media';
 import type { FormOutcome } from '../storefront';
 
-/** The banners page (issue 15 point 3); each function needs the settings permission. */
+/** The banners page; each function needs the settings permission. */
 export interface BannersPages {
   bannersPage(): Promise<BannersPageData>;
   /** Adds (no bannerId) or changes a banner of the draft, from the page's form fields. */

@@ -1,6 +1,6 @@
 import type { CustomerActionResult, CustomerDetail, CustomerListPageData, CustomerRef } from '../customers';
 
-/** The dashboard's customers (issue 17 point 4, decision 045); each function needs the customers permission. */
+/** The dashboard's customers (decision 045); each function needs the customers permission. */
 export interface CustomersPages {
   /** The list page: its query (URL params, bad ones dropped) and a page of customers. */
   customersPage(params: Record<string, string>): Promise<CustomerListPageData>;

@@ -1,6 +1,6 @@
 import type { OrderListPageData, OrderViewFormResult } from '../order-list';
 
-/** The dashboard's orders list (issue 17 point 1); each function needs the orders permission. */
+/** The dashboard's orders list; each function needs the orders permission. */
 export interface OrderListPages {
   /** The list page: its query (URL params, bad ones dropped), a page of rows, the staff member's saved views. */
   orderListPage(params: Record<string, string | string[]>): Promise<OrderListPageData>;

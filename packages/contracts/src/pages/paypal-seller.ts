@@ -1,7 +1,7 @@
 import type { SellerState } from '../paypal-seller';
 import type { FormOutcome } from '../storefront';
 
-/** What the payments page shows (issue 18 point 1). */
+/** What the payments page shows. */
 export interface PaymentsPageData {
   seller: SellerState;
   /** SELLER_STATUS_LABELS of the status. */

@@ -1,6 +1,6 @@
 import type { ProductBulkFormResult, ProductBulkJob, ProductListPageData } from '../product-list';
 
-/** The dashboard's product list (issue 16 points 3, 5, 6); each function needs the catalog permission. */
+/** The dashboard's product list; each function needs the catalog permission. */
 export interface ProductListPages {
   /** The list page: its query (URL params, bad ones dropped), a page of rows, the filter choices. */
   productListPage(params: Record<string, string>): Promise<ProductListPageData>;

@@ -1,7 +1,7 @@
 import type { DetailsEditorView, SettingsSaveResult, ThemeEditorView } from '../store-settings';
 
 /**
- * The theme and store details editors (issue 15). Saves make drafts (decision 032); publishing,
+ * The theme and store details editors. Saves make drafts (decision 032); publishing,
  * discarding and restoring are the DraftsPages functions with kinds `theme` and `details`.
  * Each needs the settings permission (a visitor gets 401, a shopper 403).
  */

@@ -4,7 +4,7 @@ import { tenants } from './tenancy';
 
 /**
  * A tenant's request to cancel its store on the platform (decision 028): one row per tenant, whose
- * status only `transitionCancelRequest` writes (DESIGN.md section 9, one writer per state).
+ * status only `transitionCancelRequest` writes (the owner-side seams, one writer per state).
  */
 export const cancelRequests = pgTable(
   'cancel_requests',

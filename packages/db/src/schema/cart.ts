@@ -15,7 +15,7 @@ import { products } from './catalog';
 import { users } from './users';
 
 /**
- * Carts live in the database (DESIGN.md section 6: app processes are stateless). A shopper's cart is
+ * Carts live in the database (app processes are stateless). A shopper's cart is
  * found by user id; a guest's by the SHA-256 of the random token in its `cart` cookie. Prices are
  * never stored here: every view of a cart prices it from the catalog again.
  */

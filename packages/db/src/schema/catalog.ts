@@ -113,7 +113,7 @@ export const catalogCategories = pgTable(
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
-/** Money is integer minor units with the currency beside it (DESIGN.md section 2). */
+/** Money is integer minor units with the currency beside it. */
 export const products = pgTable(
   'products',
   {
@@ -154,7 +154,7 @@ export const products = pgTable(
     effectivePrice: integer('effective_price').generatedAlwaysAs(sql`coalesce(sale_price, list_price)`),
     /**
      * Full-text document: name and brand weigh most, then categories, then descriptions
-     * (DESIGN.md: weighted tsvector with websearch_to_tsquery). 'simple' for names keeps
+     * (weighted tsvector with websearch_to_tsquery). 'simple' for names keeps
      * brand and model words unstemmed; 'english' stems the prose.
      */
     searchVector: tsvector('search_vector').generatedAlwaysAs(

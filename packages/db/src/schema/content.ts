@@ -31,7 +31,7 @@ export const cmsPages = pgTable(
   ],
 );
 
-/** FAQs are survey questions of survey HELP_AND_FAQS (SPEC.md section 7). */
+/** FAQs are survey questions of survey HELP_AND_FAQS. */
 export const faqs = pgTable(
   'faqs',
   {

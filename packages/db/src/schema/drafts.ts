@@ -2,8 +2,7 @@ import { foreignKey, integer, jsonb, pgTable, primaryKey, text, timestamp } from
 import { tenants } from './tenancy';
 
 /**
- * Look and content an owner is editing but has not published (decision 032's seam, DESIGN.md
- * section 9 "Drafts"): one draft per thing (`kind` names the kind, `key` the thing: a store id,
+ * Look and content an owner is editing but has not published (decision 032's seam): one draft per thing (`kind` names the kind, `key` the thing: a store id,
  * a page id). The payload is the whole intended state, so publishing is one write of it.
  */
 export const contentDrafts = pgTable(

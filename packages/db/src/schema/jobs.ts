@@ -32,7 +32,7 @@ export interface JobProgress {
 }
 
 /**
- * Long work as database-backed jobs (DESIGN.md section 9, decision 017): a worker claims a due job with
+ * Long work as database-backed jobs (decision 017): a worker claims a due job with
  * `FOR UPDATE SKIP LOCKED` and holds it under a lease; a worker that dies lets the lease run out and
  * another takes the job again. `key` makes an enqueue idempotent while a job of that key is pending or
  * running (a partial unique index, so concurrent enqueues cannot both insert).

@@ -83,7 +83,7 @@ export const paypalSellerHistory = pgTable(
 );
 
 /**
- * A store's payment provider settings by SPEC.md's config id (`PP_CONFIG` for PayPal). The secret
+ * A store's payment provider settings by the clients' config id (`PP_CONFIG` for PayPal). The secret
  * of a store's own PayPal app is sealed with SECRETS_KEY (lib/secret-box) and never read back out
  * to anyone: only the payment code opens it to talk to PayPal.
  */

@@ -15,7 +15,7 @@ export interface ProductImportSummary {
 }
 
 /**
- * A product CSV import (issue 16): the uploaded file (in DATA_DIR/imports), its dry run, then the
+ * A product CSV import: the uploaded file (in DATA_DIR/imports), its dry run, then the
  * run as a job. `rows_done` is written in the same transaction as the rows it counts, so a run that
  * is interrupted resumes after the last committed row and never applies a row twice or by half.
  */

@@ -3,7 +3,7 @@ import { productStores, tenants } from './tenancy';
 
 /**
  * One row per product store: what the storefront needs to render its frame.
- * Theme colours are "R, G, B" strings (SPEC.md section 3) so the browser can build rgba() tints.
+ * Theme colours are "R, G, B" strings so the browser can build rgba() tints.
  */
 export const storeSettings = pgTable(
   'store_settings',

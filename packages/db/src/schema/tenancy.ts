@@ -14,7 +14,7 @@ import {
 export const tenants = pgTable('tenants', {
   tenantId: text('tenant_id').primaryKey(),
   name: text('name').notNull(),
-  /** false once access constraints are added: the store is private (DESIGN.md section 3). */
+  /** false once access constraints are added: the store is private. */
   isWs2Public: boolean('is_ws2_public').notNull().default(true),
   erpUrl: text('erp_url'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -36,7 +36,7 @@ export const productStores = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productStoreId] }),
-    // Store ids are how clients name a store (SPEC.md: 9000, 9001, 9002): unique on the platform.
+    // Store ids are how clients name a store (9000, 9001, 9002): unique on the platform.
     uniqueIndex('product_stores_store_id_uq').on(t.productStoreId),
   ],
 );

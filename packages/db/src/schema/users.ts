@@ -134,7 +134,7 @@ export const emailConfirmations = pgTable(
 );
 
 /**
- * A shopper's postal addresses (SPEC.md's contact mechanisms). One default for shipping and one for
+ * A shopper's postal addresses (the clients' contact mechanisms). One default for shipping and one for
  * billing at most, kept so by the service in one transaction.
  */
 export const postalAddresses = pgTable(

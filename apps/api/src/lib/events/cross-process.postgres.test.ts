@@ -8,7 +8,7 @@ import type { AppEvents, EventName } from './event-types';
 
 // Two app instances on one PostgreSQL database, sharing nothing in memory (their own buses, read
 // caches and search indexes), as two processes behind a load balancer would be. What one changes,
-// the other shows within a second (DESIGN.md section 9).
+// the other shows within a second.
 
 const LIGHTING = 'lighting.localhost';
 const B = '/skulocity/api/v1';

@@ -15,7 +15,7 @@ import type { AddressesService } from './addresses.service';
 const BASE = '/skulocity/api/v1';
 const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 
-/** The signed-in shopper's postal addresses; paths (and their spelling) as SPEC.md section 7. */
+/** The signed-in shopper's postal addresses; paths (and their spelling) as the existing clients call them. */
 export async function addressesRoutes(app: App, { addresses }: { addresses: AddressesService }) {
   const path = `${BASE}/parties/contect/postaladdress`;
 

@@ -33,7 +33,7 @@ export interface AuthPagesDeps {
   afterLogin(page: PageRequest, userId: string, carried: { wishlistProductId?: string }): Promise<string[]>;
 }
 
-/** The header's user of a context: SPEC.md's user type is `partyId`. */
+/** The header's user of a context: the clients' user type is `partyId`. */
 export function sessionUserOf(ctx: RequestContext): SessionUser | null {
   const user = signedInUser(ctx);
   if (!user) return null;

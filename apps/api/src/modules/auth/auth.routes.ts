@@ -242,7 +242,7 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
   app.post(
     `${BASE}/ecommerce/profile/view`,
     {
-      // A read sent as POST (SPEC.md): a foreign page cannot read its answer.
+      // A read sent as POST: a foreign page cannot read its answer.
       config: { signedIn: true, csrf: 'origin-only' },
       schema: {
         tags: ['auth'],

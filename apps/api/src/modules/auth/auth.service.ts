@@ -66,7 +66,7 @@ type Action = (typeof a.$inferInsert)['action'];
 export interface SessionUser {
   userId: string;
   firstName: string;
-  /** SPEC.md's user type: `admin` (the owner) and `staff` see Manage Store. */
+  /** The clients' user type: `admin` (the owner) and `staff` see Manage Store. */
   partyId: 'admin' | 'staff' | 'shopper';
   userLoginId: string;
 }
@@ -271,7 +271,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       const ipSubject = `ip:${client.ip ?? 'unknown'}`;
       const accountSubject = `account:${input.email}`;
       // Only failures count, per address as per account: a team behind one address (or a test run)
-      // signing in with the right password must never be refused for it (issue 30).
+      // signing in with the right password must never be refused for it.
       const [failuresByIp, failures] = await Promise.all([
         attempts(ctx, 'login', ipSubject, LOGIN_LIMITS.windowMs, true),
         attempts(ctx, 'login', accountSubject, LOGIN_LIMITS.windowMs, true),

@@ -3,7 +3,7 @@ import { type BrowserSession, createTestApp, type SeededTenant, type TestApp } f
 import { auditEntries, ownerCaller, signInOwners } from '../../test/owners';
 
 /**
- * What the API reads can be written back (issue 30 point 6), for the banners: the draft read sent
+ * What the API reads can be written back, for the banners: the draft read sent
  * back whole, and one banner of it sent back alone, are taken (2xx) and change nothing (no draft, no
  * audit entry); one banner's update is a patch; read-only fields sent different, and unknown
  * fields, are refused naming them; another store's owner gets a 404 whatever the body.

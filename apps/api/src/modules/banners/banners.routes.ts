@@ -19,7 +19,7 @@ const DRAFT_NOTE =
   'Needs the settings permission.';
 
 /**
- * The owner's banner writes, in the style of SPEC.md's `GET /api/v1/product/banner/fetch` (which
+ * The owner's banner writes, in the style of the clients' `GET /api/v1/product/banner/fetch` (which
  * stays the public read). Each edits the store's one banners draft; publish, discard, versions and
  * restore are the generic draft routes (`/api/v1/drafts/banners/{productStoreId}/...`).
  */
@@ -27,7 +27,7 @@ export async function bannersRoutes(app: App, { banners }: { banners: BannersSer
   const working = { 200: dataEnvelope(bannersWorkingSchema), ...changeErrors };
   const noStore = { 'cache-control': 'private, no-store' };
   // Who asks (onRequest), the store and the banner are checked before the body is read: another
-  // store's owner gets 401/403/404 whatever the body (issue 30 point 6).
+  // store's owner gets 401/403/404 whatever the body.
   const targetFirst = async (req: FastifyRequest, _reply: FastifyReply, payload: RequestPayload) => {
     const { productStoreId } = (req.query ?? {}) as { productStoreId?: unknown };
     const { id } = (req.params ?? {}) as { id?: unknown };

@@ -54,7 +54,7 @@ function invalid(error: z.ZodError, prefix = ''): AppError {
 const newBannerId = () => `BNR-${randomBytes(6).toString('hex')}`;
 
 /**
- * The owner's banners (issue 15 point 3). Every change edits the store's one banners draft (the
+ * The owner's banners. Every change edits the store's one banners draft (the
  * whole ordered list) through the drafts service, which validates, saves and audits it; publishing,
  * discarding and restoring versions are the drafts service's generic routes. Two owners editing at
  * the same moment: the later save wins (the draft is one row; its audit entries show both).
@@ -118,7 +118,7 @@ export function createBannersService(db: Db, deps: BannersDeps) {
 
   /**
    * Saves the list as the draft, unless it is the working list already: writing back what was read
-   * saves nothing, audits nothing, and answers the working list as it stands (issue 30 point 6).
+   * saves nothing, audits nothing, and answers the working list as it stands.
    */
   async function save(ctx: RequestContext, storeId: string, list: BannerItem[]): Promise<BannersWorking> {
     const current = await workingList(ctx, storeId);
@@ -129,7 +129,7 @@ export function createBannersService(db: Db, deps: BannersDeps) {
   }
 
   /**
-   * A banner as a read answers it, back to an input (issue 30 point 6): `bannerId` and `imageUrl`
+   * A banner as a read answers it, back to an input: `bannerId` and `imageUrl`
    * are read-only, taken when they are the banner's as read (the picture changes with mediaId),
    * refused naming the field otherwise. Other keys are left for the input's schema to judge.
    */

@@ -1,7 +1,7 @@
 import type { CancelRequestStatus } from '@app/contracts';
 
 /**
- * A tenant's cancel request as an explicit transitions table (DESIGN.md section 8.7). The owner files
+ * A tenant's cancel request as an explicit transitions table. The owner files
  * (`none`/`withdrawn` -> `requested`) and withdraws (`requested` -> `withdrawn`) from the dashboard;
  * the platform approves a request and later closes the store (its side comes later).
  */

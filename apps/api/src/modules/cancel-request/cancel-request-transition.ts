@@ -15,7 +15,7 @@ export type CancelTransitionResult =
   | { ok: false; code: 'INVALID_TRANSITION'; from: CancelRequestStatus; to: CancelRequestStatus; message: string };
 
 /**
- * The one writer of `cancel_requests.status` (DESIGN.md section 9): makes sure the tenant's row exists
+ * The one writer of `cancel_requests.status`: makes sure the tenant's row exists
  * (`none`), locks it, checks the transitions table, writes the status and a history row saying who,
  * when, from, to and why. Runs in the caller's transaction, so its audit entry, event and mail commit
  * with it. A refused transition changes nothing and comes back typed (routes answer 409).

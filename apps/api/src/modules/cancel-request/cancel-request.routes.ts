@@ -13,7 +13,7 @@ const about =
   'The owner only (role admin): a visitor gets 401, a shopper or staff 403. `{id}` is the tenantId; another tenant is 404. ' +
   'A transition the state machine refuses is 409 INVALID_TRANSITION.';
 
-/** SPEC.md section 7's cancel request, and its withdrawal in the same style. */
+/** The clients' cancel request, and its withdrawal in the same style. */
 export async function cancelRequestRoutes(app: App, { cancelRequests }: { cancelRequests: CancelRequestService }) {
   app.get(
     '/api/tenant/cancel_request/:id',

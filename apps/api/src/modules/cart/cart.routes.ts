@@ -57,7 +57,7 @@ export function mergeGuestCartOnLogin(cart: CartService) {
 /** The guest cart token a request carries (the request context's guest actor holds it). */
 export const guestCartToken = (headers: IncomingHttpHeaders) => cookieValue(headers.cookie, CART_COOKIE);
 
-/** Cart paths as SPEC.md section 7; prices and totals always come from the server. */
+/** Cart paths as the existing clients call them; prices and totals always come from the server. */
 export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
   const answer = async (req: FastifyRequest, reply: FastifyReply, owner: CartOwner, message?: string) => {
     reply.header('cache-control', 'private, no-store');

@@ -5,7 +5,7 @@ import { type BrowserSession, createTestApp, type SeededTenant, type TestApp } f
 import { auditEntries, ownerCaller, signInOwners } from '../../test/owners';
 
 /**
- * What the API reads can be written back (issue 30 point 6), for categories and catalogs: a
+ * What the API reads can be written back, for categories and catalogs: a
  * category as `editcategory` answers it, and one catalog as `editproductstorecatalogs` lists it,
  * sent back to their writes, are taken (2xx) and change nothing (no audit entry); the category
  * update is a patch; read-only fields sent different, and unknown fields, are refused naming them;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, openSecondHandle, signIn, type TestApp } from '../../test/harness';
 
-// Issue 16 point 7 across app processes: two apps on one PostgreSQL, each with its own read cache.
+// Across app processes: two apps on one PostgreSQL, each with its own read cache.
 // The owner re-parents a category and renames another through one; the other's category bar (main
 // data) and store frame follow within a second, although both were cached there.
 

@@ -34,7 +34,7 @@ const ABOUT =
 const config = { permission: 'catalog' as const };
 const tags = ['catalog-admin'];
 
-/** SPEC.md section 7 "Catalog administration", and the category writes in the same style (decision 035). */
+/** And the category writes in the same style (decision 035). */
 export async function catalogAdminRoutes(app: App, { catalogAdmin: svc }: { catalogAdmin: CatalogAdminService }) {
   app.addHook('onSend', async (req, reply) => {
     if (req.url.startsWith(BASE)) reply.header('cache-control', 'private, no-store');
@@ -269,7 +269,7 @@ export async function catalogAdminRoutes(app: App, { catalogAdmin: svc }: { cata
     {
       config,
       // The category named is looked up before the rest of the body is judged (another store's id is
-      // a 404 whatever the body), and the read's own fields are taken back (issue 30 point 6).
+      // a 404 whatever the body), and the read's own fields are taken back.
       preValidation: async (req) => {
         req.body = (await svc.categoryUpdateBody(req.ctx, req.body)) as typeof req.body;
       },

@@ -8,7 +8,7 @@ import { createStoreCatalogs } from './store-catalogs';
 export type { CatalogAdminDeps } from './catalog-admin-helpers';
 
 /**
- * Catalog administration (issue 16 points 1 and 2, decision 035). Every write checks the 'catalog'
+ * Catalog administration (decision 035). Every write checks the 'catalog'
  * permission, runs in one transaction with its audit entry, and emits `catalog.changed` with the
  * categories it touched after the commit: the public read cache (main data, the shell, category
  * pages) and the search index follow on every process (app.ts subscribes).

@@ -25,7 +25,7 @@ export function createCategoriesPage(db: Db, deps: CatalogAdminDeps) {
         catalogsOf(ctx, productStoreId),
         catalogsOf(ctx, null),
         db
-          // The storefront's label (SPEC.md: categoryName, else description), so the page names every row.
+          // The storefront's label (categoryName, else description), so the page names every row.
           .select({
             productCategoryId: cat.productCategoryId,
             categoryName: sql<string | null>`coalesce(${cat.categoryName}, ${cat.description})`,

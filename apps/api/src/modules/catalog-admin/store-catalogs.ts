@@ -47,7 +47,7 @@ export function createStoreCatalogs(db: Db, deps: CatalogAdminDeps) {
       guard(ctx);
       const productStoreId = await storeIdFor(ctx, deps.tenants, body.productStoreId);
       if (body.prodCatalogId) {
-        // One catalog as the read lists it, sent back (issue 30 point 6): its count as read, and
+        // One catalog as the read lists it, sent back: its count as read, and
         // nothing written, audited or announced when it is linked here already, as asked.
         const shown = (await catalogsOf(ctx, productStoreId)).find((c) => c.prodCatalogId === body.prodCatalogId);
         takeReadOnly(body, { categoryCount: shown?.categoryCount }, ['categoryCount']);

@@ -56,7 +56,7 @@ export async function catalogRoutes(app: App, { catalog, tenants, cache }: Deps)
       schema: {
         tags: ['catalog'],
         summary: 'Categories fetch: the catalogs and categories of the host store (no parameters)',
-        description: 'SPEC.md leaves this path open; the answer has productStoreId and catalogCol.',
+        description: 'No existing client calls this path; the answer has productStoreId and catalogCol.',
         response: { 200: dataEnvelope(mainDataSchema), ...tenantErrors },
       },
     },

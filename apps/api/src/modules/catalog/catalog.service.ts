@@ -6,7 +6,7 @@ import { absoluteMediaUrl } from '../../lib/urls';
 
 export function createCatalogService(db: Db) {
   return {
-    /** Catalogs of a store in display order, each with its categories (SPEC.md "Main data"). */
+    /** Catalogs of a store in display order, each with its categories. */
     async mainData(ctx: TenantContext, productStoreId: string): Promise<MainData> {
       const c = schema.catalogs;
       const catalogs = await db

@@ -46,7 +46,7 @@ describe('POST /public/ecommerce/main', () => {
         }
       }
       // The seed exercises both image sources: an http image, and an S3 key only. Every category has a
-      // picture (issue 14: no demo tile shows the placeholder); the placeholder rule is the bar's.
+      // picture (no demo tile shows the placeholder); the placeholder rule is the bar's.
       expect(categories.some((c: { linkTwoImageUrl: string | null }) => c.linkTwoImageUrl?.startsWith('http'))).toBe(
         true,
       );

@@ -13,7 +13,7 @@ import { createCardsService, createTestPaymentProvider, TEST_CARDS } from '../pa
 import { checkoutPages } from './checkout.pages';
 
 /**
- * A refusal at Place order as the checkout page gets it (issue 30, part 9): each says which part of
+ * A refusal at Place order as the checkout page gets it: each says which part of
  * the page it belongs to, so the page can put it there and focus it, and the summary the page shows
  * afterwards has no discount a code can no longer give.
  */

@@ -139,7 +139,7 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
                 method: 'card',
                 cardNumber: v('cardNumber'),
                 cvc: v('cvc'),
-                // A form's text: the API's schema takes numbers, never text it would coerce (issue 30).
+                // A form's text: the API's schema takes numbers, never text it would coerce.
                 expMonth: digitsAsNumber(v('expMonth')),
                 expYear: digitsAsNumber(v('expYear')),
                 nameOnCard: v('nameOnCard'),

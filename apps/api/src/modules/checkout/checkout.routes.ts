@@ -39,7 +39,7 @@ interface Deps {
   cards: CardsService;
 }
 
-/** Checkout paths as SPEC.md section 7. Guests may check out; totals are always the server's. */
+/** Checkout paths as the existing clients call them. Guests may check out; totals are always the server's. */
 export async function checkoutRoutes(app: App, { checkout, addresses, cards }: Deps) {
   app.get(
     `${BASE}/public/ecommerce/checkout/checkoutoptions`,

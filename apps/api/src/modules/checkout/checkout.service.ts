@@ -51,7 +51,7 @@ export type PlaceOrderRefusal = Refusal<
 export type PayPalStartRefusal = Refusal<'BAD_REQUEST' | 'OUT_OF_STOCK' | 'PROMO_INVALID' | 'CONFLICT'>;
 
 /**
- * Checkout as named steps, each with its undo (DESIGN.md section 7): reserve (stock, promo use and
+ * Checkout as named steps, each with its undo: reserve (stock, promo use and
  * the order, in one transaction), charge (the payment provider), confirm (paid, cart emptied).
  * A refused charge undoes the reservation, so a declined card leaves no order and no stock taken.
  */

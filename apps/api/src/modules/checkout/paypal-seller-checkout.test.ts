@@ -11,7 +11,7 @@ import { createCardsService, createTestPaymentProvider } from '../payments/index
 import { checkoutPages } from './checkout.pages';
 import { type HousekeepingResult, PAYPAL_HOUSEKEEPING } from './paypal-housekeeping';
 
-// Issue 18: stores take PayPal into their own account. Against the stand-in, over real HTTP.
+// Stores take PayPal into their own account. Against the stand-in, over real HTTP.
 let t: TestApp;
 let paypal: PayPalStandIn;
 let seller: string;

@@ -193,7 +193,7 @@ export function createPlacing(
   }
 
   /**
-   * Reserve, take the payment, confirm (DESIGN.md section 7), for any way of paying. The same
+   * Reserve, take the payment, confirm, for any way of paying. The same
    * Idempotency-Key returns the same order; the same key with another cart or request is a 409.
    */
   async function place(

@@ -3,7 +3,7 @@ import { type BrowserSession, createTestApp, type SeededTenant, type TestApp } f
 import { auditEntries, ownerCaller, signInOwners } from '../../test/owners';
 
 /**
- * What the API reads can be written back (issue 30 point 6), for CMS pages: one page as
+ * What the API reads can be written back, for CMS pages: one page as
  * `GET /api/v1/cms/fetch?pageUrl=` answers it, sent back to its update, is taken (2xx) and changes
  * nothing (no draft, no audit entry); the update is a patch; read-only fields sent different, and
  * unknown fields, are refused naming them; another store's owner gets a 404 whatever the body.

@@ -15,7 +15,7 @@ const FIELDS: readonly CmsPageField[] = [
   'sequenceNum',
 ];
 
-/** The owner's CMS pages in the dashboard (issue 15); each function checks the settings permission. */
+/** The owner's CMS pages in the dashboard; each function checks the settings permission. */
 export function cmsPages(deps: { cms: CmsService; drafts: DraftsService }): PageModule<CmsPages> {
   const { cms, drafts } = deps;
   return (page) => {

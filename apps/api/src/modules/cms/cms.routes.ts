@@ -23,7 +23,7 @@ interface Deps {
   cache: PublicReadCache;
 }
 
-/** CMS pages (SPEC.md section 7, issue 15): public reads, and the owner's drafts (decision 034). */
+/** CMS pages: public reads, and the owner's drafts (decision 034). */
 export async function cmsRoutes(app: App, { cms, tenants, cache }: Deps) {
   app.get(
     '/api/v1/cms/fetch',
@@ -105,7 +105,7 @@ export async function cmsRoutes(app: App, { cms, tenants, cache }: Deps) {
       schema: {
         tags: ['cms'],
         summary: 'Delete a page: the live page and its draft',
-        description: 'SPEC.md names no delete path; this one sits beside create and update (decision 034).',
+        description: 'The existing clients call no delete path; this one sits beside create and update (decision 034).',
         params: cmsPageIdSchema,
         response: { 204: z.null(), ...changeErrors },
       },

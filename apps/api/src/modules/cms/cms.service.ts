@@ -23,7 +23,7 @@ import { type DraftsService, defineDraftKind } from '../drafts/index';
 const p = schema.cmsPages;
 const d = schema.contentDrafts;
 
-/** What is kept of a page: SPEC.md's fields, the HTML cleaned before it is ever stored. */
+/** What is kept of a page: the clients' fields, the HTML cleaned before it is ever stored. */
 const pagePayloadSchema = cmsPageInputSchema.transform((page) => ({ ...page, content: sanitizeCmsHtml(page.content) }));
 
 function livePayload(row: typeof p.$inferSelect): CmsPagePayload {
@@ -269,7 +269,7 @@ export function createCmsService(db: Db, deps: Deps) {
     },
 
     /**
-     * The update's body as a whole page (issue 30 point 6): the working page with the fields the
+     * The update's body as a whole page: the working page with the fields the
      * body names laid over (a patch). What `GET /api/v1/cms/fetch` answers is taken back as it is:
      * id, productStoreId, status and updatedAt when they are as read (else a 400 naming the field),
      * the content as the read cleans it. Runs before the body's schema, after the page's check.

@@ -14,7 +14,7 @@ import { cmsPages } from './cms.pages';
 import { type CmsService, createCmsService } from './cms.service';
 
 /**
- * CMS pages (issue 15 point 4, decision 034): create and update save drafts, publishing is the
+ * CMS pages (decision 034): create and update save drafts, publishing is the
  * drafts seam's, shoppers only ever see published pages, and the owner previews drafts.
  */
 const LIGHTING = SEEDED_HOSTS.lighting;

@@ -13,7 +13,7 @@ import type { ContactInboxService } from './contact-inbox.service';
 const noStore = { 'cache-control': 'private, no-store' };
 const M = '/api/v1/messages';
 
-/** The store's inbox of contact messages (issue 17 point 6; decision 047). Each needs the customers permission. */
+/** The store's inbox of contact messages (decision 047). Each needs the customers permission. */
 export async function contactInboxRoutes(app: App, { inbox }: { inbox: ContactInboxService }) {
   app.get(
     M,

@@ -42,7 +42,7 @@ export function quoteMessage(row: Pick<MessageRow, 'name' | 'createdAt' | 'messa
 }
 
 /**
- * The store's inbox of contact-form messages (issue 17 point 6, decision 047): read, archive, mark
+ * The store's inbox of contact-form messages (decision 047): read, archive, mark
  * unread, and reply by email through the mail queue, the reply kept to show the thread. Status moves
  * only through `move` (message-state.ts), which writes the audit entry, the message's history.
  */

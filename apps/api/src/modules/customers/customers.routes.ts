@@ -26,7 +26,7 @@ const guestParams = z.object({
 const noteParams = z.object({ noteId: z.string().min(1).max(64) });
 
 /**
- * The dashboard's customers (issue 17 point 4, decision 045): accounts under /customers/{userId},
+ * The dashboard's customers (decision 045): accounts under /customers/{userId},
  * guests under /customers/guest/{email}. The customers permission.
  */
 export async function customersRoutes(app: App, { customers }: { customers: CustomersService }) {

@@ -9,7 +9,7 @@ import { createStaff } from '../../test/staff';
 import { createMailer } from '../mail/index';
 
 /**
- * The dashboard's customers (issue 17 point 4, decision 045): who is a customer (shopper accounts,
+ * The dashboard's customers (decision 045): who is a customer (shopper accounts,
  * guests by email, a guest who registered later is the account), the list's filters, sorts and keyset
  * pages, lifetime value with refunds, notes and the password reset (audited, the mail through a real
  * SMTP server), the export, and who may see any of it.

@@ -1,6 +1,6 @@
 /**
  * Countries we ship to, with the states, provinces or regions their addresses need
- * (geo ids in the OFBiz style SPEC.md's clients expect: USA, US_CA). Reference data, the same for
+ * (geo ids in the OFBiz style the existing clients expect: USA, US_CA). Reference data, the same for
  * every store: kept in code, not in a table.
  */
 type Row = [geoId: string, iso2: string, name: string, regions: [string, string][]];

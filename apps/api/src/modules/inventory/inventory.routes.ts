@@ -16,7 +16,7 @@ import type { InventoryService } from './inventory.service';
 const noStore = { 'cache-control': 'private, no-store' };
 
 /**
- * The owner's inventory (issue 16 point 4; SPEC.md names no paths for it, so they sit beside the
+ * The owner's inventory (the existing clients call no paths for it, so they sit beside the
  * other owner routes under /api/v1). Each needs the catalog permission.
  */
 export async function inventoryRoutes(app: App, { inventory }: { inventory: InventoryService }) {

@@ -105,7 +105,7 @@ const itemColumns = {
 };
 
 /**
- * The owner's inventory (issue 16 point 4): stock per product, its books, adjustments by hand and the
+ * The owner's inventory: stock per product, its books, adjustments by hand and the
  * store's low-stock threshold. Every change goes through changeStock (the one writer of stock), is
  * audited in its own transaction and announced with `stock.changed` once committed.
  */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../lib/app-types';
 import { type BrowserSession, createTestApp, openSecondHandle, signIn, type TestApp } from '../../test/harness';
 
-// Issue 16 point 4: "A product that runs out disappears from 'in stock' filters and shows sold out
+// "A product that runs out disappears from 'in stock' filters and shows sold out
 // at once, on every app process." Two app instances on one PostgreSQL database, sharing nothing in
 // memory (their own buses, read caches and search indexes): the owner adjusts stock through one, and
 // the other's search (with and without the in-stock filter), product cards and product page follow

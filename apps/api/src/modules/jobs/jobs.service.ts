@@ -162,7 +162,7 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
    * the jobs outside and ran the subquery again for each one, and each run skipped the rows this
    * statement had just updated and locked the next due job, so one claim marked every due job
    * `running` while the runner ran only the first; the rest waited out their lease and lost an
-   * attempt (issue 30: 999 of 1,000 stores' sweeps).
+   * attempt (999 of 1,000 stores' sweeps).
    *
    * Fair between kinds: each claim prefers the next registered type in turn, else takes the oldest
    * due job of any type, so a mail due behind a thousand sweeps (or a sweep behind a newsletter's

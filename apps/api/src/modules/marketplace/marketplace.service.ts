@@ -374,7 +374,7 @@ export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
     },
 
     /**
-     * The connect body with the state read taken back (issue 30 point 6): the GET's `data`
+     * The connect body with the state read taken back: the GET's `data`
      * ({tenantId, connection, feed}) becomes the connect's flat body, accountEmail and boothName from
      * its connection; the connection's status, tokenSet, tokenMask, connectedAt and updatedAt and the
      * whole feed are read-only (taken as read, else 400 naming them). The mask is not a token: no

@@ -5,7 +5,7 @@ import { type BrowserSession, createTestApp, type SeededTenant, type TestApp } f
 import { auditEntries, ownerCaller, signInOwners } from '../../test/owners';
 
 /**
- * What the marketplace fetch answers can be written back to connect (issue 30 point 6): the GET's
+ * What the marketplace fetch answers can be written back to connect: the GET's
  * `data` sent back (no token: the stored one is kept) changes nothing (no audit entry, no event,
  * updatedAt kept); a body changing the booth changes only the booth; read-only and unknown fields
  * are refused naming them; another store is 404 whatever the body.

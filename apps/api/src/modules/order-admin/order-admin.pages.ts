@@ -40,7 +40,7 @@ function failure<F extends string>(error: z.ZodError, fields: readonly F[], inte
   return { ...f, intent };
 }
 
-/** The order page's functions (issue 17 point 2); each needs the orders permission. */
+/** The order page's functions; each needs the orders permission. */
 export function orderAdminPages(deps: { orderAdmin: OrderAdminService }): PageModule<OrderAdminPages> {
   const { orderAdmin } = deps;
   return (page) => {

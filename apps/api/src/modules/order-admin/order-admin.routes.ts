@@ -22,7 +22,7 @@ const moneyErrors = { ...changeErrors, 502: errorEnvelopeSchema } as const;
 const BASE = '/api/v1/orders/:orderId';
 
 /**
- * One order on the store side (issue 17 point 2; beside the other owner routes under /api/v1). Each
+ * One order on the store side (beside the other owner routes under /api/v1). Each
  * needs the `orders` permission (decision 041). The list, its export and saved views are another
  * module's (GET /api/v1/orders, /api/v1/orders/export.csv, /api/v1/order-views).
  */

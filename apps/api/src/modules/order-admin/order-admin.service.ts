@@ -73,7 +73,7 @@ const EVENT_WORDS: Record<string, string> = {
 };
 
 /**
- * The store side of one order (issue 17 point 2): the page staff read, and its actions. Every action
+ * The store side of one order: the page staff read, and its actions. Every action
  * is a transition of the orders state machine (`transitionOrder`, which refuses a move not in its
  * table: 409) in one transaction with what it means (a shipment, stock back, a mail queued, the
  * timeline, the audit entry); `order.transitioned` is emitted after the commit. Money goes back only

@@ -11,7 +11,7 @@ import { createStaff } from '../../test/staff';
 import { createMailer } from '../mail/index';
 import { createPayPalClient, createTestPaymentProvider, type PaymentProvider } from '../payments/index';
 
-// The order page's actions (issue 17 point 2) through the HTTP API, on a real database, with mail
+// The order page's actions through the HTTP API, on a real database, with mail
 // delivered to a real SMTP server and PayPal refunds sent to the stand-in.
 
 const smtp = createTestSmtp();

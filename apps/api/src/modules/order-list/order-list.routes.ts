@@ -18,8 +18,7 @@ import type { OrderListService } from './order-list.service';
 const owner = { ...tenantErrors, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
 
 /**
- * The dashboard's orders list, its CSV export and the staff member's saved views (issue 17 point 1,
- * decision 042); the orders permission. The order page and its actions are the orders module's.
+ * The dashboard's orders list, its CSV export and the staff member's saved views (decision 042); the orders permission. The order page and its actions are the orders module's.
  */
 export async function orderListRoutes(app: App, { orderList }: { orderList: OrderListService }) {
   app.get(

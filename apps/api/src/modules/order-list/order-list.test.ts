@@ -6,7 +6,7 @@ import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp 
 import { createStaff } from '../../test/staff';
 
 /**
- * The dashboard's orders list (issue 17 point 1, decision 042): keyset pages in every sort without
+ * The dashboard's orders list (decision 042): keyset pages in every sort without
  * gaps or repeats (ties included), search by order id, email and name, each filter, validation naming
  * the field, who may see it, saved views per staff member (audited), and the streamed CSV export.
  */

@@ -15,7 +15,7 @@ export const defaultInvoiceWorkers = () => Math.max(1, availableParallelism() - 
 
 /**
  * Invoices render in worker threads: pdfkit's layout is tens of milliseconds of CPU per invoice,
- * which on the event loop is time every other store's requests would wait (issue 14).
+ * which on the event loop is time every other store's requests would wait.
  */
 export function createInvoiceRenderer(opts: { workers?: number; queue?: number } = {}): InvoiceRenderer {
   const pool = new WorkerPool<InvoiceData, Uint8Array>({

@@ -96,7 +96,7 @@ export function refundRefused(outcome: Extract<RefundOutcome, { ok: false }>): A
 }
 
 /**
- * Refunds (DESIGN.md section 7's named steps, for money going back): the one writer of
+ * Refunds (checkout's named steps, for money going back): the one writer of
  * `orders.refunded_amount` and of order_refunds.
  *
  * 1. Reserve: under the order's row lock, check what is left (captured - refunded - refunds still

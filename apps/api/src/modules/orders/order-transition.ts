@@ -49,7 +49,7 @@ export function historyActor(ctx: RequestContext): { actorKind: string; actorId:
 }
 
 /**
- * The one writer of `orders.status` (DESIGN.md section 9, "one writer per state"): locks the order row,
+ * The one writer of `orders.status`: locks the order row,
  * checks the transitions table, writes the status and a history row saying who, when, from, to and why.
  * Runs in the caller's transaction, so whatever else the change means (stock back, payment recorded)
  * commits with it or not at all. Given the database instead, the change is one statement, its other

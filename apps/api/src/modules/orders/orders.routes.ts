@@ -23,7 +23,7 @@ import type { OrdersService } from './orders.service';
 const BASE = '/skulocity/api/v1';
 const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 
-/** Order history, one order, and its PDF invoice; paths as SPEC.md section 7. */
+/** Order history, one order, and its PDF invoice; paths as the existing clients call them. */
 export async function ordersRoutes(
   app: App,
   {

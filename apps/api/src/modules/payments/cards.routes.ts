@@ -15,7 +15,7 @@ import type { CardsService } from './cards.service';
 const BASE = '/skulocity/api/v1/ecommerce/profile';
 const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 
-/** Saved cards of the signed-in shopper (SPEC.md section 7 names create and edit; list and delete are ours). */
+/** Saved cards of the signed-in shopper (the clients' API names create and edit; list and delete are ours). */
 export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) {
   app.get(
     `${BASE}/creditCards`,

@@ -1,5 +1,5 @@
 /**
- * The payment provider port (DESIGN.md section 6). A card goes to the provider once, to be tokenised;
+ * The payment provider port. A card goes to the provider once, to be tokenised;
  * the platform keeps only the token and what a shopper needs to recognise the card. Checkout charges
  * a typed card or a saved card's token.
  */

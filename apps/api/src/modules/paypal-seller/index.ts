@@ -17,7 +17,7 @@ export {
   type PaypalConfigService,
 } from './paypal-config.service';
 export { paypalSellerModule } from './paypal-seller.module';
-// Seller onboarding (issue 18 point 1): the service, its routes and the payments page.
+// Seller onboarding: the service, its routes and the payments page.
 export { OUTCOME_MESSAGES, paypalSellerPages } from './paypal-seller.pages';
 export { PAYMENTS_PAGE, paypalSellerRoutes } from './paypal-seller.routes';
 export {

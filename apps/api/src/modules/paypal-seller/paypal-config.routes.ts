@@ -15,7 +15,7 @@ const noStore = { 'cache-control': 'private, no-store' };
 const read = { 200: dataEnvelope(paypalConfigSchema), ...changeErrors };
 
 /**
- * The store's PayPal settings, PP_CONFIG (SPEC.md section 7: "GET and POST /admin/getPaypalConfig
+ * The store's PayPal settings, PP_CONFIG ("GET and POST /admin/getPaypalConfig
  * (param configId) and /admin/updatePaypalConfig"; decision 051). The payments permission. The
  * store is the host's: a tenantId header naming another store is refused by tenancy before this.
  */
@@ -43,7 +43,7 @@ export async function paypalConfigRoutes(app: App, { paypalConfig }: { paypalCon
     },
   );
 
-  // The same read as a POST with {configId} in the body, as SPEC.md names both methods.
+  // The same read as a POST with {configId} in the body, as the product's rules names both methods.
   app.post(
     `${BASE}/getPaypalConfig`,
     {

@@ -75,7 +75,7 @@ export interface PaypalConfigDeps {
 const key = (tenantId: string) => and(eq(pc.tenantId, tenantId), eq(pc.configId, PAYPAL_CONFIG_ID));
 
 /**
- * A store's PayPal settings, PP_CONFIG (issue 18 point 2, decisions 049 and 051): PayPal at
+ * A store's PayPal settings, PP_CONFIG (decisions 049 and 051): PayPal at
  * checkout on or off, and, for a store that brings its own PayPal app, that app's client id and
  * secret. The secret is write-only: sealed before it reaches the database, never in an answer
  * (the mask and `clientSecretSet` say one is stored), never in the audit log (recorded as changed).
@@ -140,7 +140,7 @@ export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
     },
 
     /**
-     * The update's body with what the read answers taken back (issue 30 point 6): mode, merchantId
+     * The update's body with what the read answers taken back: mode, merchantId
      * and updatedAt when equal to the read (else a 400 naming them), and the read's ownApp with its
      * `clientSecretSet` and masked `clientSecret`: the mask is not a secret, so the stored one is kept.
      */

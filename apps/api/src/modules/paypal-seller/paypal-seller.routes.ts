@@ -29,7 +29,7 @@ const FORM_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'mu
 const FORM_REDIRECT = redirectAnswer('A plain form post: back to the payments page with the outcome.');
 
 /**
- * The store's PayPal seller onboarding (issue 18 point 1; SPEC.md section 7 names seller/fetch).
+ * The store's PayPal seller onboarding (the clients' API names seller/fetch).
  * Owner routes with the payments permission. connect, check and disconnect answer a plain form post
  * with 303 (to PayPal, or back to the payments page) so they work without JavaScript; such a post
  * carries the CSRF token as the form's `_csrf` field instead of the header.
@@ -158,7 +158,7 @@ export async function paypalSellerRoutes(app: App, { onboarding, csrf }: { onboa
       config: { permission: 'payments' },
       schema: {
         tags: ['payments'],
-        summary: "The store's PayPal onboarding state (SPEC.md section 7)",
+        summary: "The store's PayPal onboarding state",
         description: "tenantId must be this store's; another store's is 404.",
         querystring: sellerFetchQuerySchema,
         response: { 200: dataEnvelope(sellerStateSchema), ...changeErrors },

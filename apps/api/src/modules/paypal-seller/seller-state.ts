@@ -41,7 +41,7 @@ export type SellerTransitionResult =
   | { ok: true; seller: SellerRow; from: SellerStatus }
   | { ok: false; code: 'INVALID_TRANSITION'; from: SellerStatus; to: SellerStatus; message: string };
 
-/** The store's tracking id at PayPal: the store itself (issue 18), so PayPal's answer names it. */
+/** The store's tracking id at PayPal: the store itself, so PayPal's answer names it. */
 export const trackingIdFor = (tenantId: string) => tenantId;
 
 /** The seller row, created as not_started on first use, locked for the rest of the transaction. */

@@ -44,7 +44,7 @@ const toIssue = (r: Row): PaymentIssue => ({
 });
 
 /**
- * "Payments needing attention" (issue 18 point 4, decision 053): money PayPal reports that matches
+ * "Payments needing attention" (decision 053): money PayPal reports that matches
  * no order of the store, or not the way the order says. Webhooks raise them; the owner (the
  * payments permission) lists them and marks them resolved with a note, which the audit log keeps.
  */

@@ -130,7 +130,7 @@ interface Applied {
 }
 
 /**
- * PayPal's webhooks for the whole platform (issue 18 point 4, decision 053): checks that PayPal sent
+ * PayPal's webhooks for the whole platform (decision 053): checks that PayPal sent
  * the event (verify-webhook-signature with PAYPAL_WEBHOOK_ID, the certificate URL on PayPal's hosts),
  * applies it once by its event id in the transaction of its effects, and maps it to its store through
  * `custom_id` (the tenant id on every order) or the seller's merchant or tracking id.

@@ -22,7 +22,7 @@ const WHO =
   "The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product is 404.";
 const notFound = { 404: errorEnvelopeSchema };
 
-/** The product editor's API (issue 16 point 3), in the style of SPEC.md section 7's catalog paths. */
+/** The product editor's API, in the style of the clients' catalog paths. */
 export async function productAdminRoutes(app: App, { productAdmin }: { productAdmin: ProductAdminService }) {
   app.get(
     `${BASE}/:productId`,

@@ -14,7 +14,7 @@ import { editorPayloadFromForm, parseChoiceLine, productAdminPages } from './pro
 import { createProductAdminService } from './product-admin.service';
 
 /**
- * The product editor's API (issue 16 point 3): create, read, update, duplicate, delete or archive,
+ * The product editor's API: create, read, update, duplicate, delete or archive,
  * pictures and downloads; every rule (unique slug and SKU, prices, permission, tenant isolation),
  * audit entries and catalog.changed.
  */

@@ -5,7 +5,7 @@ import { type BrowserSession, createTestApp, type SeededTenant, type TestApp } f
 import { auditEntries, ownerCaller, signInOwners } from '../../test/owners';
 
 /**
- * What the product read answers can be written back (issue 30 point 6): the GET's flat `data`, sent
+ * What the product read answers can be written back: the GET's flat `data`, sent
  * back to the PUT unchanged, is taken and changes nothing (no audit entry, updatedAt kept); a body
  * naming one field changes only that one; read-only fields sent different and unknown fields are
  * refused naming them; another store's owner gets 404 whatever the body.

@@ -16,7 +16,7 @@ import {
 } from '../../test/harness';
 import { csvFile } from '../../test/product-csv-fixture';
 
-// Issue 30, build item 4 (decision 074): a products CSV exported and imported back changes nothing,
+// Decision 074: a products CSV exported and imported back changes nothing,
 // the dry run says what the run does, and text comes back as the owner wrote it. The product page's
 // side is product-import-storefront.test.ts.
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { csvFile } from '../../test/product-csv-fixture';
 
-// Issue 30, build item 4 (decision 074), the shopper's side: a description is stored as the owner
+// Decision 074: the shopper's side: a description is stored as the owner
 // wrote it and made safe when the product page renders it, so `&` reads `&` there, whether it came
 // from a CSV, the editor's HTML, or an earlier import that stored `&amp;`. Needs the web build
 // (npm run build -w @app/web).

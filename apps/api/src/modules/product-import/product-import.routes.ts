@@ -19,7 +19,7 @@ const MB = PRODUCT_IMPORT_MAX_BYTES / 1024 / 1024;
 const params = z.object({ importId: productImportIdSchema });
 
 /**
- * The product CSV import's API (issue 16), the catalog permission. The file is the request body
+ * The product CSV import's API, the catalog permission. The file is the request body
  * itself (text/csv), streamed to disk as it arrives: no multipart buffering, memory flat at any size.
  */
 export async function productImportRoutes(app: App, { imports }: { imports: ProductImportService }) {

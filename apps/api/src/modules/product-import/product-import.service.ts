@@ -42,7 +42,7 @@ export interface ProductImportDeps {
 }
 
 /**
- * Product CSV import (issue 16): the upload is streamed to a file (size checked while it arrives),
+ * Product CSV import: the upload is streamed to a file (size checked while it arrives),
  * dry-run (nothing written), then run as a job that writes each batch of rows through writeProducts
  * and changeStock (a constant number of statements per batch), counting committed rows in the same
  * transaction so a restart resumes after them.

@@ -9,7 +9,7 @@ import { productListPages } from './product-list.pages';
 import { bulkPrice, createProductListService } from './product-list.service';
 
 /**
- * The dashboard's product list (issue 16 points 3, 5, 6; decision 036): keyset pages without
+ * The dashboard's product list (decision 036): keyset pages without
  * duplicates or gaps under ties, search over every status, filters, the 50 KB bound, bulk actions
  * with audit entries and events (inline and as a job), the streamed export, and who may do it.
  */

@@ -7,7 +7,7 @@ import { createTestApp, openSecondHandle, type TestApp } from '../../test/harnes
 import { createAuditService } from '../audit/index';
 import { writeProduct } from '../product-admin/index';
 
-// Issue 16, point 7: a product edit made through one app process shows in the search, the product
+// A product edit made through one app process shows in the search, the product
 // page and the cards of another process on the same PostgreSQL database within a second, by an
 // incremental patch of its loaded search index (no rebuild).
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { DetailsMemory } from './product-details';
 
-// Issue 19: the product page is read in one statement and kept in memory per store, exact through
+// The product page is read in one statement and kept in memory per store, exact through
 // the catalog's events. These tests change what a shopper sees through the database and the event
 // its writer emits, and check the page follows at once (the public read cache is dropped by the same
 // events; the memory must not hide the change either).

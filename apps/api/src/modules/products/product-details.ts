@@ -66,7 +66,7 @@ const cardJson = (a: string) =>
  * downloads, pictures, related products with their ratings, the review summary and the latest
  * reviews, and the breadcrumb up the category rollup (first category, first parent at each level,
  * at most six, no loop). It used to take fifteen to twenty statements; on PGlite, where statements
- * run one after another on one connection, each round trip counted (issue 19).
+ * run one after another on one connection, each round trip counted.
  */
 export async function readDetailsRow(db: Db, tenantId: string, productId: string): Promise<DetailsRow | undefined> {
   const t = tenantId;

@@ -9,7 +9,7 @@ import { createStaff } from '../../test/staff';
 import { createAuditService } from '../audit/index';
 import { writeProduct } from '../product-admin/index';
 
-// Issue 16: only ACTIVE products reach shoppers, on every read path; the owner previews a draft.
+// Only ACTIVE products reach shoppers, on every read path; the owner previews a draft.
 // The product pages need the web build (npm run build -w @app/web), as the other page tests.
 
 const HOST = SEEDED_HOSTS.power.host;

@@ -44,7 +44,7 @@ interface Deps {
 const BASE = '/skulocity/api/v1/public/ecommerce';
 
 /**
- * Public catalog reads (SPEC.md section 7). Answers are the same for every shopper of a store:
+ * Public catalog reads. Answers are the same for every shopper of a store:
  * cached per tenant, sent with Cache-Control and an ETag, 304 when unchanged.
  */
 export async function productsRoutes(app: App, { products, cache, storage, generate }: Deps) {

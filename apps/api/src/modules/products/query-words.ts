@@ -35,7 +35,7 @@ function itemOrder(node: TsNode | null, out: TsOperand[] = []): TsOperand[] {
 
 /**
  * Queries of plain words composed in process from each word's analysis, so a text the server has
- * never seen costs no round trip when its words are known (issue 19). PostgreSQL stays the
+ * never seen costs no round trip when its words are known. PostgreSQL stays the
  * analyser: each word is stemmed by it once (in one statement for all the new words of a text) and
  * remembered; only the composition, which for plain words is an AND of the words' lexemes, is done
  * here. The tests compare the result with PostgreSQL's parse of the whole text, tree and item order

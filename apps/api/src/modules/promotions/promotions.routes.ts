@@ -18,7 +18,7 @@ const P = '/api/v1/promo-codes';
 const one = { 200: dataEnvelope(promoCodeViewSchema), ...changeErrors };
 
 /**
- * The owner's promo codes (issue 17 point 5; SPEC.md names no paths for them, so they sit beside the
+ * The owner's promo codes (the existing clients call no paths for them, so they sit beside the
  * other owner routes under /api/v1). Each needs the orders permission (decision 041): codes change
  * what orders cost.
  */

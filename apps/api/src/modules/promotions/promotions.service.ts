@@ -129,7 +129,7 @@ function audited(row: Row) {
   };
 }
 
-/** A code's rules as its read answers them: what the write takes (issue 30 point 6). */
+/** A code's rules as its read answers them: what the write takes. */
 const RULE_FIELDS = [
   'kind',
   'value',
@@ -159,7 +159,7 @@ function columns(fields: PromoCodeFields) {
 }
 
 /**
- * The store's promo codes (issue 17 point 5): the same columns the cart's evaluatePromo and
+ * The store's promo codes: the same columns the cart's evaluatePromo and
  * checkout's reserve read, written by the dashboard. Every function needs the orders permission
  * (decision 041); every write is audited as `promo_code` in its own transaction.
  */
@@ -303,7 +303,7 @@ export function createPromotionsService(db: Db, deps: PromotionsDeps) {
 
     /** A code's rules, all of them (the code itself never changes: orders name it). */
     /**
-     * The update's body as a patch over the code's rules (issue 30 point 6): the rules it names over
+     * The update's body as a patch over the code's rules: the rules it names over
      * the current ones. It may be the read: one code (the list's item, or the GET's `data.code`) or
      * the GET's whole `data` ({code, redemptions}); the read-only fields are taken when equal to the
      * read, else a 400 names them. Unknown fields stay, for the strict schema to refuse. 404 first.

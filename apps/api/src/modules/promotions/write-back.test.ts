@@ -5,7 +5,7 @@ import { type BrowserSession, createTestApp, SEEDED_HOSTS, type SeededTenant, ty
 import { auditEntries, ownerCaller, signInOwners } from '../../test/owners';
 
 /**
- * What the promo code read answers can be written back (issue 30 point 6): the GET's `data` (or the
+ * What the promo code read answers can be written back: the GET's `data` (or the
  * one code in it) sent back is taken and changes nothing (no audit entry, updatedAt kept); a body
  * naming one rule changes only that rule; read-only and unknown fields are refused naming them;
  * another store's owner gets 404 whatever the body.

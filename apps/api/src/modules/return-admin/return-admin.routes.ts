@@ -17,7 +17,7 @@ const noStore = { 'cache-control': 'private, no-store' };
 const BASE = '/api/v1/returns';
 
 /**
- * The store's side of return requests (issue 17 point 3). SPEC.md names no paths for it, so they sit
+ * The store's side of return requests. The existing clients call no paths for it, so they sit
  * beside the other owner routes under /api/v1; each needs the `orders` permission (decision 041).
  */
 export async function returnAdminRoutes(app: App, { returnAdmin }: { returnAdmin: ReturnAdminService }) {

@@ -71,7 +71,7 @@ export function lineRefundValue(
 }
 
 /**
- * The store's side of return requests (issue 17 point 3): list, one request, and the four decisions
+ * The store's side of return requests: list, one request, and the four decisions
  * (approve, reject, mark received, refund). Every status change goes through the returns module's
  * `transitionReturn` (the one writer, a 409 for a move its table does not allow), with its audit
  * entry, the order's timeline entry (visible to the shopper) and the shopper's mail in the same

@@ -34,7 +34,7 @@ function askerOf(req: FastifyRequest, key: string | undefined): ReturnAsker {
   return { userId: user?.userId ?? null, key };
 }
 
-/** Return requests, paths as SPEC.md section 7 spells them. */
+/** Return requests, paths as the existing clients call them. */
 export async function returnsRoutes(app: App, { returns }: { returns: ReturnsService }) {
   app.post(
     `${BASE}/ecommerce/createreturns`,

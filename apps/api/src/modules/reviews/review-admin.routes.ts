@@ -13,7 +13,7 @@ import type { ReviewAdminService } from './review-admin.service';
 const noStore = { 'cache-control': 'private, no-store' };
 const R = '/api/v1/reviews';
 
-/** The store's moderation of reviews (issue 17 point 6; decision 047). Each needs the catalog permission. */
+/** The store's moderation of reviews (decision 047). Each needs the catalog permission. */
 export async function reviewAdminRoutes(app: App, { reviewAdmin }: { reviewAdmin: ReviewAdminService }) {
   app.get(
     R,

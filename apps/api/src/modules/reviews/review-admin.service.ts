@@ -69,7 +69,7 @@ const toItem = (r: Row): ReviewAdminItem => ({
 });
 
 /**
- * The store's moderation of reviews (issue 17 point 6, decision 047): list, publish, hide, and a
+ * The store's moderation of reviews (decision 047): list, publish, hide, and a
  * public reply. Each write is audited in its own transaction and announced with `review.changed`
  * after commit, so the product page's cached summary and every process's product memory follow.
  */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../lib/app-types';
 import { type BrowserSession, createTestApp, openSecondHandle, signIn, type TestApp } from '../../test/harness';
 
-// Issue 17 point 6: "hides a review and it leaves the product page", on every app process. Two app
+// "hides a review and it leaves the product page", on every app process. Two app
 // instances on one PostgreSQL database with their own buses, public caches and product memories: the
 // owner hides a review through one; the other's product page (summary and latest reviews) and the
 // product's card rating follow within a second (review.changed over NOTIFY).

@@ -17,7 +17,7 @@ import type { ReviewsService } from './reviews.service';
 
 const PATH = '/skulocity/api/v1/ecommerce/product/review';
 
-/** Product reviews by shoppers who bought the product (SPEC.md section 7: /ecommerce/product/review). */
+/** Product reviews by shoppers who bought the product (/ecommerce/product/review). */
 export async function reviewsRoutes(app: App, { reviews }: { reviews: ReviewsService }) {
   app.get(
     PATH,

@@ -16,7 +16,7 @@ import { PART_FILE } from './sitemap-xml';
 
 const notGenerated = () => AppError.notFound('This store has no sitemap.');
 
-/** SPEC.md section 7's sitemap call, its status for the settings page, and each host's files. */
+/** The clients' sitemap call, its status for the settings page, and each host's files. */
 export async function sitemapRoutes(app: App, { sitemap }: { sitemap: SitemapService }) {
   app.post(
     '/api/sitemap/generate',

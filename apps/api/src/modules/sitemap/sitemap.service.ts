@@ -81,7 +81,7 @@ export function createSitemapService(db: Db, deps: SitemapDeps) {
 
   /**
    * CMS pages a sitemap lists. Every stored page is published today; when pages get a draft or
-   * published status (issue 15's CMS work), this is the one place that filters them.
+   * published status (the CMS work), this is the one place that filters them.
    */
   async function publishedPages(tenantId: string, productStoreId: string) {
     const p = schema.cmsPages;

@@ -22,7 +22,7 @@ const many = (v: string | string[] | undefined) => (v === undefined ? [] : Array
 
 /**
  * The access page's functions (`/manage-store/settings/access`) and the invitation's set-password
- * page. One action switches on the form's intent (DESIGN.md section 8); each checks the form came
+ * page. One action switches on the form's intent; each checks the form came
  * from this store, then the services check who acts.
  */
 export function staffPages(deps: { staff: StaffService; visibility: StoreVisibilityService }): PageModule<AccessPages> {

@@ -23,7 +23,7 @@ import type { StaffService } from './staff.service';
 const OWNER_ONLY =
   'The store owner only: a visitor gets 401, a shopper and staff (even with the settings permission) 403.';
 
-/** The store's staff and their invitations (decision 027), in the style of SPEC.md section 7. */
+/** The store's staff and their invitations (decision 027), in the style of the clients' paths. */
 export async function staffRoutes(app: App, { staff }: { staff: StaffService }) {
   app.get(
     '/api/v1/staff/fetch',

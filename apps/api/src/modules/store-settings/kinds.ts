@@ -30,7 +30,7 @@ export const themeKind = defineDraftKind<ThemeDraft>({
       .limit(1);
     if (!row) return null;
     return {
-      // A stored value other than DEFAULT or ONE (SPEC.md: no footer) is shown to the editor as DEFAULT.
+      // A stored value other than DEFAULT or ONE (no footer) is shown to the editor as DEFAULT.
       template: row.template === 'ONE' ? 'ONE' : 'DEFAULT',
       theme: row.theme || DEFAULT_THEME,
       themeColors: {

@@ -17,7 +17,7 @@ const NEVER = new Set([
 
 /**
  * Why a newsletter embed is refused, or null when it is one `<iframe>` or one `<form>` whose
- * address is https on a public host (issue 15). The storefront sanitises it again and renders it
+ * address is https on a public host. The storefront sanitises it again and renders it
  * in a sandboxed frame; this check tells the owner at once instead of silently dropping parts.
  * The server never fetches the address.
  */

@@ -29,7 +29,7 @@ const DETAILS_FIELDS = [
 
 const SAVED = 'Saved as a draft. Preview it on your storefront, then publish.';
 
-/** The theme and store details editors' page functions (issue 15); each checks access itself. */
+/** The theme and store details editors' page functions; each checks access itself. */
 export function storeSettingsPages(deps: {
   settings: StoreSettingsService;
   drafts: DraftsService;

@@ -11,7 +11,7 @@ import { changeErrors } from '../../lib/app-types';
 import type { StoreSettingsService } from './store-settings.service';
 
 /**
- * The owner's writes of the theme and store details (issue 15). Each saves a draft (decision 032):
+ * The owner's writes of the theme and store details. Each saves a draft (decision 032):
  * shoppers see nothing until `POST /api/v1/drafts/{theme|details}/{id}/publish`.
  */
 export async function storeSettingsRoutes(app: App, { settings }: { settings: StoreSettingsService }) {

@@ -37,7 +37,7 @@ function mergePatch(base: Record<string, unknown>, patch: Record<string, unknown
 }
 
 /**
- * The theme and store details editors (issue 15, decision 033) on top of the drafts seam: a save
+ * The theme and store details editors (decision 033) on top of the drafts seam: a save
  * is a draft, publishing is the drafts service's, and the storefront shows a draft only in the
  * owner's preview (`overlay*`).
  */
@@ -91,7 +91,7 @@ export function createStoreSettingsService(db: Db, deps: { drafts: DraftsService
     },
 
     /**
-     * The details update's body as a whole payload (issue 30 point 6): the working details (and
+     * The details update's body as a whole payload: the working details (and
      * theme, when the body names a theme field) with the fields the body names laid over. What
      * the details read answers is taken back as it is: its read-only fields when they are as read,
      * its absolute logo URL of this store's own media, its sanitised newsletter embed, its null
@@ -116,7 +116,7 @@ export function createStoreSettingsService(db: Db, deps: { drafts: DraftsService
     },
 
     /**
-     * Saves the store details as a draft. The SPEC.md path carries theme fields too: when the body
+     * Saves the store details as a draft. The the product's rules path carries theme fields too: when the body
      * has any, the theme draft takes them (over the working theme), checked before either is saved.
      * A part equal to its working value is not saved again: writing back what was read changes
      * nothing, not even the audit log (`kinds` lists what was saved, empty when nothing).

@@ -8,7 +8,7 @@ import { createStaff } from '../../test/staff';
 import { newsletterEmbedProblem } from './newsletter-embed';
 
 /**
- * The theme and store details editors (issue 15, decision 033): saves are drafts, shoppers see
+ * The theme and store details editors (decision 033): saves are drafts, shoppers see
  * them only after a publish, the owner's preview shows them, and each write is checked and audited.
  */
 const LIGHTING = SEEDED_HOSTS.lighting;

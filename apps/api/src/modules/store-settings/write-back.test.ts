@@ -3,7 +3,7 @@ import { type BrowserSession, createTestApp, SEEDED_HOSTS, type SeededTenant, ty
 import { auditEntries, ownerCaller, signInOwners } from '../../test/owners';
 
 /**
- * What the API reads can be written back (issue 30 point 6): the details and config reads, sent
+ * What the API reads can be written back: the details and config reads, sent
  * back unchanged, are taken (2xx), change nothing and leave the audit log alone; an update names
  * only the fields it changes; another store's id is refused before the body is judged.
  */

@@ -35,7 +35,7 @@ function sendPreview<T>(reply: FastifyReply, body: T) {
   return body;
 }
 
-/** Store reads of SPEC.md section 7; public, tenant-bound, cacheable (CMS pages: modules/cms). */
+/** Store reads the clients call; public, tenant-bound, cacheable (CMS pages: modules/cms). */
 export async function storeRoutes(app: App, { store, tenants, cache, preview }: Deps) {
   app.get(
     '/api/v1/store/detail/fetch',
@@ -66,7 +66,7 @@ export async function storeRoutes(app: App, { store, tenants, cache, preview }: 
       schema: {
         tags: ['store'],
         summary: 'Store configuration read at start-up: template, theme, themeColors, chat',
-        description: 'SPEC.md leaves this path open; it sits beside the other store-service reads.',
+        description: 'No existing client calls this path; it sits beside the other store-service reads.',
         querystring: productStoreQuerySchema,
         response: { 200: dataEnvelope(storeConfigSchema), ...tenantErrors },
       },

@@ -133,7 +133,7 @@ export function createStoreService(db: Db) {
     },
 
     /** Per-route SEO entries; the `default` entry always exists and carries the brand name. */
-    /** FAQs are the questions of survey HELP_AND_FAQS (SPEC.md section 7). */
+    /** FAQs are the questions of survey HELP_AND_FAQS. */
     async faqs(ctx: TenantContext, productStoreSurveyId: string): Promise<Faqs> {
       const f = schema.faqs;
       const rows = await db

@@ -58,7 +58,7 @@ export interface PagesOptions {
 
 /**
  * An unknown host's page: the root loader reads a null shell and shows 'Tenant is not setup.'
- * (SPEC.md section 4); any other call is a 404, so no page module ever runs without a store.
+ *; any other call is a 404, so no page module ever runs without a store.
  */
 const unknownStoreApi = new Proxy({} as PageApi, {
   get(_target, name) {
@@ -79,7 +79,7 @@ const SYNC_PAGE_FUNCTIONS: Record<SyncPageFunction, true> = { previewing: true }
  * The page functions as loaders get them. One that throws before its first `await` (an access
  * check) answers a rejected promise instead: a loader's `Promise.all([api.a(), api.b()])` then
  * always watches a(), where before, b() throwing before Promise.all ran left a()'s later rejection
- * without a handler, and that ended the process (issue 30: a visitor opening
+ * without a handler, and that ended the process (a visitor opening
  * /manage-store/settings/banners). And a database that cannot be reached becomes a thrown 503
  * response, which React Router renders as the error page with that status ("briefly
  * unavailable"), as the API answers 503 (plugins/errors.ts). Done here, once, so no loader and no
@@ -235,7 +235,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
     try {
       tenant = await resolveRequestTenant(req, opts.tenants);
     } catch (err) {
-      // An unknown host still gets a page: 'Tenant is not setup.' (SPEC.md section 4).
+      // An unknown host still gets a page: 'Tenant is not setup.'.
       if (!(err instanceof AppError && err.code === 'TENANT_NOT_FOUND')) throw err;
     }
     const nonce = randomBytes(16).toString('base64');

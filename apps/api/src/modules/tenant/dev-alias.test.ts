@@ -96,7 +96,7 @@ describe('outside production', () => {
   });
   afterAll(() => t.close());
 
-  it('keeps SPEC.md section 1: any host containing development or localhost is the development store', async () => {
+  it('keeps the development alias outside production: any host containing development or localhost is the development store', async () => {
     for (const host of ['localhost', 'shop.development.attacker.example', 'mylocalhost', 'preview.localhost']) {
       const res = await main(t, host);
       expect(res.statusCode, host).toBe(200);

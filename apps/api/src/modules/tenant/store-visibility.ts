@@ -21,8 +21,8 @@ export function requireOwner(ctx: RequestContext, what: string) {
 }
 
 /**
- * Store visibility: SPEC.md's tenant constraints. Adding them makes every store of the tenant
- * private, removing them public again (DESIGN.md section 3).
+ * Store visibility: the clients' tenant constraints. Adding them makes every store of the tenant
+ * private, removing them public again.
  */
 export function createStoreVisibilityService(db: Db, deps: StoreVisibilityDeps) {
   async function read(tenantId: string): Promise<StoreVisibility> {

@@ -3,7 +3,7 @@ import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
 import type { StoreVisibilityService } from './store-visibility';
 
-/** SPEC.md section 7's tenant constraints: the store's visibility (decision 027). */
+/** The clients' tenant constraints: the store's visibility (decision 027). */
 export async function tenantAccessRoutes(app: App, { visibility }: { visibility: StoreVisibilityService }) {
   for (const [path, isPublic] of [
     ['/api/tenant/add/constraints', false],

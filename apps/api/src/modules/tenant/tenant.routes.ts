@@ -14,7 +14,7 @@ import { DEV_TENANT_ALIAS, type TenantService } from './tenant.service';
 /** The state of the tenant's cancel request (modules/cancel-request), reported with the tenant. */
 type CancelRequestStateOf = (tenantId: string) => Promise<import('@app/contracts').CancelRequestState>;
 
-/** Tenant service reads of SPEC.md section 7. */
+/** Tenant service reads the clients call. */
 export async function tenantRoutes(
   app: App,
   { tenants, cancelRequestState }: { tenants: TenantService; cancelRequestState?: CancelRequestStateOf },

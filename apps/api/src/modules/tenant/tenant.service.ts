@@ -5,7 +5,7 @@ import { asc, eq } from 'drizzle-orm';
 export const DEV_TENANT_ALIAS = 'development';
 
 /**
- * SPEC.md section 1: outside registered hosts, a host containing these names is a development host.
+ * Outside registered hosts, a host containing these names is a development host.
  * In production anyone can name a domain so (shop.development.attacker.example): there only
  * localhost and *.localhost, which never leave the machine, are (decision 020).
  */

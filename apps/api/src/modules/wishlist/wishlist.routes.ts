@@ -16,7 +16,7 @@ const SIGNED_IN =
   'For a signed-in shopper (401 otherwise); a change sent with the session cookie needs the CSRF token. ';
 
 /**
- * Wishlist paths. SPEC.md shows none ("Wishlist calls: not shown"), so these are ours, in the style
+ * Wishlist paths. The product's rules shows none ("Wishlist calls: not shown"), so these are ours, in the style
  * of the account's paths (`/ecommerce/...`, signed in) and named by product: a shopper holds one row
  * per product, so the product id is the item's id (the wishlist decision in docs/decisions).
  */

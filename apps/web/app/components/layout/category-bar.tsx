@@ -7,7 +7,7 @@ import { mediaSrcSet } from '../../lib/media';
 
 export const NO_IMAGE = '/no-product-image.svg';
 const MORE = '__more__';
-/** SPEC.md section 2: the first four overlays open to the right, the rest to the left. */
+/** The first four overlays open to the right, the rest to the left. */
 const RIGHT_OPENING = 4;
 
 const overlayId = (i: number) => `category-overlay-${i}`;

@@ -9,7 +9,7 @@ const VALID_ID = /^[A-Za-z0-9_-]{1,64}(\/[A-Za-z0-9_-]{1,64})?$/;
 const DOCUMENT_ALLOWS_CHAT = typeof window === 'undefined' ? false : chatAllowed(window.location.pathname);
 
 /**
- * The chat provider's script, added when the store has a widget id (SPEC.md section 1). The id is
+ * The chat provider's script, added when the store has a widget id. The id is
  * checked before it becomes part of a URL, and the script never runs on checkout, account, order,
  * auth or dashboard pages (`chatAllowed`, the rule the server's CSP follows too).
  */

@@ -10,7 +10,7 @@ import { NewsletterForm } from './newsletter-form';
 export const ADDRESS_PLACEHOLDER = 'Company Address Goes Here';
 export const PHONE_PLACEHOLDER = '123-456-7890';
 export const EMAIL_PLACEHOLDER = '{email}';
-/** SPEC.md section 9: at most ten categories, five a column. */
+/** At most ten categories, five a column. */
 const FOOTER_CATEGORIES = 10;
 
 export function footerCategories(catalogs: Catalog[]): Category[] {
@@ -86,7 +86,7 @@ function Section({
 }
 
 function SocialIcons() {
-  // Four icons without links (SPEC.md section 2): shown, not clickable.
+  // Four icons without links: shown, not clickable.
   const icons: Array<[string, string]> = [
     ['Facebook', 'M14 8h2.5V4.5H14c-2.5 0-4 1.6-4 4V11H7.5v3.5H10V21h3.5v-6.5H16l.5-3.5h-3V8.6c0-.4.2-.6.5-.6z'],
     [
@@ -159,7 +159,7 @@ function Subscribe({ store }: { store: StoreDetails }) {
   );
 }
 
-/** Footer of SPEC.md section 2. DEFAULT and ONE share the data and differ in arrangement. */
+/** Footer of the storefront's route rules. DEFAULT and ONE share the data and differ in arrangement. */
 export function Footer({ store, catalogs, pages }: { store: StoreDetails; catalogs: Catalog[]; pages: CmsPage[] }) {
   if (store.template !== 'DEFAULT' && store.template !== 'ONE') return null;
   const cats = footerCategories(catalogs);

@@ -8,7 +8,7 @@ const PRODUCT_PAGE = /^\/(?!categories\/|product\/|page\/|order\/|account\/|mana
 let active = 0;
 const listeners = new Set<(n: number) => void>();
 
-/** Counts requests whose URL matches getproductdetails (SPEC.md section 2). */
+/** Counts requests whose URL matches getproductdetails. */
 function instrumentFetch() {
   if (typeof window === 'undefined' || (window.fetch as { __bar?: boolean }).__bar) return;
   const original = window.fetch.bind(window);

@@ -73,7 +73,7 @@ function suggestionsOf({ data }: AutocompleteAnswer): Suggestion[] {
 
 /**
  * Enter opens /product/search/{text}; an empty value does nothing; the box empties when the shopper
- * leaves the results page (SPEC.md section 2). Without JavaScript the form still works: /product/search
+ * leaves the results page. Without JavaScript the form still works: /product/search
  * redirects ?q= to the same URL.
  *
  * With JavaScript it is also a combobox (WAI-ARIA 1.2, list autocomplete): suggestions appear as the

@@ -1,9 +1,9 @@
 import type { CmsPageStatus, PageLinkFlag } from '@app/contracts';
 
-/** The flags in SPEC.md's order; a copy, so this browser code does not pull zod in with the contracts. */
+/** The flags in the clients' order; a copy, so this browser code does not pull zod in with the contracts. */
 export const PAGE_LINK_FLAGS = ['TOP', 'MENU', 'BOTTOM', 'FOOTER'] as const satisfies readonly PageLinkFlag[];
 
-/** Where each link flag puts a page on the storefront (SPEC.md section 2). */
+/** Where each link flag puts a page on the storefront. */
 export const PAGE_LINK_PLACES: Record<PageLinkFlag, string> = {
   TOP: 'Top strip, above the header',
   MENU: 'The More tab of the category bar',

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import type { CmsRichTextProps } from './cms-rich-text-props';
 
 /**
- * The page body field of the CMS editor (issue 15). Without JavaScript, and until the browser has
+ * The page body field of the CMS editor. Without JavaScript, and until the browser has
  * hydrated, it is a plain textarea of HTML named `content`, so the form always works. With
  * JavaScript it becomes the Tiptap rich-text editor, loaded only here (a separate chunk), so no
  * storefront page grows. The server sanitises whatever arrives either way.

@@ -4,8 +4,7 @@ import { useState } from 'react';
 import { fieldId } from './store-details-fields';
 
 /**
- * One theme colour: a colour picker with its "R, G, B" text beside it (the stored form, SPEC.md
- * section 3). With JavaScript each follows the other and the contrast warning follows the colour;
+ * One theme colour: a colour picker with its "R, G, B" text beside it (the stored form). With JavaScript each follows the other and the contrast warning follows the colour;
  * without it both are posted and the action takes the one that changed (lib/store-settings-form.ts).
  * A low contrast is a warning, never a refusal.
  */

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from 'lucide-react';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 
-/** Toast kinds and timings of SPEC.md section 8. */
+/** Toast kinds and timings of the product's rules. */
 export type ToastKind = 'success' | 'error' | 'warning' | 'standard' | 'customInfo';
 
 const SPEC: Record<ToastKind, { header: string; ms: number }> = {

@@ -2,7 +2,7 @@ import { Outlet, redirect } from 'react-router';
 import { loginUrlFor } from '../../lib/safe-redirect';
 import type { Route } from './+types/guard';
 
-/** Account pages need a logged-in shopper; others go to login and come back after (SPEC.md section 2). */
+/** Account pages need a logged-in shopper; others go to login and come back after. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await context.api.user();
   if (!user) {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useRouteLoaderData } from 'react-router';
 import type { loader as rootLoader } from '../../root';
 
-/** Auth screens have no header or footer (SPEC.md section 2): a centred card with the store's logo. */
+/** Auth screens have no header or footer: a centred card with the store's logo. */
 export function AuthCard({
   title,
   lead,

@@ -2,7 +2,7 @@ import { redirect } from 'react-router';
 import type { Route } from './+types/logout';
 
 /**
- * Ends the session and goes home (SPEC.md section 4). The header's Logout button leaves a flag in
+ * Ends the session and goes home. The header's Logout button leaves a flag in
  * sessionStorage so the home page can say 'You have been logged out successfully!'; the stored
  * values are cleared by the root once it renders without a user.
  */

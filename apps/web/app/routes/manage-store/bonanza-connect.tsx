@@ -11,7 +11,7 @@ import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/bonanza-connect';
 import type { DashboardHandle } from './guard';
 
-/** Full screen, as SPEC.md's layout rules have it: no store frame, no dashboard menu. */
+/** Full screen, as the clients' layout rules have it: no store frame, no dashboard menu. */
 export const handle: DashboardHandle = { dashboardFrame: 'full-screen' };
 
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -58,7 +58,7 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 
 /**
  * What a dashboard page may say about the frame around it, as its route `handle`. A full-screen
- * flow (SPEC.md hides the store's frame there: layout-rules.ts) gets a bar with a way out instead
+ * flow (the product's rules hides the store's frame there: layout-rules.ts) gets a bar with a way out instead
  * of the menu. A handle rather than the path rules: importing layout-rules here would split it out
  * of the root's chunk, one more file for every storefront page.
  */

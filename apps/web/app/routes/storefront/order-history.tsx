@@ -5,7 +5,7 @@ import { EmptyState, PageContainer, PageTitle } from '../../components/ui/page';
 import { AccountLayout } from '../account/account-nav';
 import type { Route } from './+types/order-history';
 
-/** Not behind the account guard (SPEC.md's route table): a visitor is asked to log in, in the frame. */
+/** Not behind the account guard (the clients' route table): a visitor is asked to log in, in the frame. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   if (!(await context.api.user())) return null;

@@ -17,7 +17,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   const title = d
     ? `${d.page.seoTitle || titleCase(d.page.pageTitle)} | ${storeName}`
     : `Page not found | ${storeName}`;
-  // The owner's SEO description for the page, when they wrote one (issue 15).
+  // The owner's SEO description for the page, when they wrote one.
   const description = d?.page.seoDescription
     ? [
         { name: 'description', content: d.page.seoDescription },

@@ -4,7 +4,7 @@ import type { Route } from './+types/search-redirect';
 
 /**
  * The header search form before (or without) JavaScript: /product/search?q=x → /product/search/x.
- * An empty search does nothing (SPEC.md section 2): the shopper is sent back to the page the form
+ * An empty search does nothing: the shopper is sent back to the page the form
  * was on, when the browser says which page of this store that was; otherwise home.
  */
 export function loader({ request }: Route.LoaderArgs) {

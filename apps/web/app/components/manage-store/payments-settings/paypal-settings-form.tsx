@@ -53,7 +53,7 @@ function modeSentence(config: PaypalConfig): string {
 }
 
 /**
- * PP_CONFIG as a form (issue 18 point 2): PayPal at checkout on or off, the connected seller's
+ * PP_CONFIG as a form: PayPal at checkout on or off, the connected seller's
  * merchant id (read-only), and the store's own PayPal app. A plain form: without JavaScript it posts
  * and comes back with the errors next to the fields and what was typed kept, except the secret,
  * which never travels back to the page: its field is always empty.
