@@ -1,7 +1,6 @@
 import {
   type ConfigPrice,
   categoryLabel,
-  isDisplayableImage,
   type ProductDetails,
   type ProductListQuery,
   type ProductPage,
@@ -16,7 +15,9 @@ import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { StoreValues } from '../../lib/store-generations';
 import { absoluteMediaUrl } from '../../lib/urls';
-import { type DetailsCardRow, DetailsMemory, type DetailsRow, readDetailsRow } from './product-details';
+import { createCategoryReads } from './category-reads';
+import { DetailsMemory, readDetailsRow } from './product-details';
+import { detailsOf, NO_RATING, type Rating, type SummaryRow, summaryColumns, summaryOf } from './product-summary';
 import { createQueryComposer } from './query-words';
 import {
   createSearchIndexes,
@@ -41,32 +42,12 @@ const cat = schema.categories;
 /** Before the store's threshold is known (tests that build the service alone): the column's default. */
 const LOW_STOCK = 5;
 
-type Row = typeof p.$inferSelect;
-const summaryColumns = {
-  productId: p.productId,
-  productName: p.productName,
-  slug: p.slug,
-  brandName: p.brandName,
-  smallImageUrl: p.smallImageUrl,
-  mediumImageUrl: p.mediumImageUrl,
-  detailImageUrl: p.detailImageUrl,
-  listPrice: p.listPrice,
-  salePrice: p.salePrice,
-  effectivePrice: p.effectivePrice,
-  currencyUomId: p.currencyUomId,
-  stockQuantity: p.stockQuantity,
-  productType: p.productType,
-};
-type SummaryRow = Pick<Row, keyof typeof summaryColumns>;
-
 type Sort = SearchQuery['sort'];
-type Rating = { average: number | null; count: number };
 /** What a product card shows: its row and its rating. */
 interface Card {
   row: SummaryRow;
   rating: Rating;
 }
-const NO_RATING: Rating = { average: null, count: 0 };
 /** Cards kept per index, and parsed query texts kept in all: past these, the lot is dropped. */
 const MAX_CARDS = 20_000;
 const MAX_PARSED = 10_000;
@@ -77,110 +58,6 @@ export interface ProductsServiceOptions {
   lowStockThreshold?: (ctx: TenantContext) => Promise<number>;
   /** Product pages kept in memory, all stores together (0: none); a fifth of it per store at most. */
   productPagesInMemory?: number;
-}
-
-/**
- * The gallery of a product without pictures of its own: its detail, medium and small image URLs,
- * largest first, that are displayable (http, or the store's /media/ paths, made absolute before).
- * The three are often one photograph at three sizes ("x-small.webp", "x-detail.webp"): those count
- * once, so the page shows no row of identical thumbnails. Computed here, not in the page, so the
- * storefront's JavaScript does not carry it.
- */
-function fallbackImages(s: Pick<ProductSummary, 'smallImageUrl' | 'mediumImageUrl' | 'detailImageUrl'>) {
-  const seen = new Set<string>();
-  const out: { url: string; altText: null }[] = [];
-  for (const u of [s.detailImageUrl, s.mediumImageUrl, s.smallImageUrl]) {
-    if (!isDisplayableImage(u)) continue;
-    const key = u.replace(/[?#].*$/, '').replace(/[-_](small|medium|detail|large|thumb)(\.\w+)$/i, '$2');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ url: u, altText: null });
-  }
-  return out;
-}
-
-/** A product card as shoppers see it: display prices, stock as "in stock" and "only N left". */
-function summaryOf(ctx: TenantContext, r: SummaryRow | DetailsCardRow, rating: Rating, low: number): ProductSummary {
-  return {
-    productId: r.productId,
-    productName: r.productName,
-    slug: r.slug,
-    brandName: r.brandName,
-    smallImageUrl: absoluteMediaUrl(ctx, r.smallImageUrl),
-    mediumImageUrl: absoluteMediaUrl(ctx, r.mediumImageUrl),
-    detailImageUrl: absoluteMediaUrl(ctx, r.detailImageUrl),
-    listPrice: r.listPrice,
-    salePrice: r.salePrice !== null && r.salePrice < r.listPrice ? r.salePrice : null,
-    price: r.effectivePrice ?? r.salePrice ?? r.listPrice,
-    currencyUomId: r.currencyUomId,
-    inStock: r.stockQuantity > 0,
-    lowStock: r.stockQuantity > 0 && r.stockQuantity <= low ? r.stockQuantity : null,
-    productType: r.productType,
-    rating,
-  };
-}
-
-const roundRating = (average: number) => Math.round(average * 10) / 10;
-
-/** The product page from the one statement's row. */
-function detailsOf(ctx: TenantContext, row: DetailsRow, low: number): ProductDetails {
-  const distribution = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
-  let sum = 0;
-  let count = 0;
-  for (const d of row.distribution) {
-    distribution[d.rating as 1 | 2 | 3 | 4 | 5] = d.n;
-    sum += d.rating * d.n;
-    count += d.n;
-  }
-  const average = count ? roundRating(sum / count) : null;
-  const summary = summaryOf(ctx, row, count ? { average, count } : NO_RATING, low);
-  const cards = (type: 'RELATED' | 'ACCESSORY') =>
-    row.related
-      .filter((r) => r.type === type)
-      .map((r) =>
-        summaryOf(
-          ctx,
-          r,
-          r.ratingCount ? { average: roundRating(Number(r.ratingAverage)), count: r.ratingCount } : NO_RATING,
-          low,
-        ),
-      );
-  return {
-    ...summary,
-    sku: row.sku,
-    shortDescription: row.shortDescription,
-    description: row.description,
-    weightGrams: row.weightGrams,
-    features: row.features,
-    configOptions: row.options,
-    contents: row.contents.map((c) => ({
-      ...c,
-      downloadUrl: `${ctx.origin}/skulocity/api/v1/catalog/product/items/downloadProdContent?productId=${encodeURIComponent(row.productId)}&contentId=${encodeURIComponent(c.contentId)}`,
-    })),
-    related: cards('RELATED'),
-    accessories: cards('ACCESSORY'),
-    reviewSummary: {
-      average,
-      count,
-      distribution,
-      latest: row.latest.map((r) => ({
-        authorName: r.authorName,
-        rating: r.rating,
-        title: r.title,
-        body: r.body,
-        createdAt: new Date(r.createdAt).toISOString(),
-        reply: r.replyBody && r.repliedAt ? { text: r.replyBody, at: new Date(r.repliedAt).toISOString() } : null,
-      })),
-    },
-    breadcrumb: row.crumbs.map((c) => ({ productCategoryId: c.productCategoryId, label: categoryLabel(c) })),
-    images: row.images.length
-      ? row.images.map((i) => ({
-          url: absoluteMediaUrl(ctx, `/media/${i.storageKey}`) as string,
-          altText: i.altText?.trim() || i.mediaAlt?.trim() || null,
-        }))
-      : fallbackImages(summary),
-    status: row.status,
-  };
 }
 
 export function createProductsService(db: Db, opts: ProductsServiceOptions = {}) {
@@ -368,63 +245,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     };
   }
 
-  async function categoryRow(ctx: TenantContext, id: string) {
-    const [row] = await db
-      .select()
-      .from(cat)
-      .where(and(eq(cat.tenantId, ctx.tenantId), eq(cat.productCategoryId, id)));
-    return row;
-  }
-
-  /** The category and its parents up the rollup, root first (first parent at each level). */
-  async function breadcrumb(ctx: TenantContext, categoryId: string) {
-    const r = schema.categoryRollups;
-    const chain: { productCategoryId: string; label: string }[] = [];
-    let current: string | undefined = categoryId;
-    const seen = new Set<string>();
-    while (current && !seen.has(current) && chain.length < 6) {
-      seen.add(current);
-      const row = await categoryRow(ctx, current);
-      if (!row) break;
-      chain.unshift({ productCategoryId: row.productCategoryId, label: categoryLabel(row) });
-      const [parent] = await db
-        .select({ id: r.parentProductCategoryId })
-        .from(r)
-        .where(and(eq(r.tenantId, ctx.tenantId), eq(r.productCategoryId, current)))
-        .orderBy(asc(r.sequenceNum))
-        .limit(1);
-      current = parent?.id;
-    }
-    return chain;
-  }
-
-  /**
-   * A store's categories in id order (PostgreSQL's collation), for the suggestions autocomplete
-   * makes on every keystroke: read once instead of a LIKE query per keystroke. Only the catalog
-   * tools write categories, and their `catalog.changed` names them, which drops the list.
-   */
-  type CategoryRow = typeof cat.$inferSelect;
-  const categoryLists = new StoreValues<{ row: CategoryRow; text: string[] }[]>(5 * 60_000);
-  /** Up to four categories whose name or description holds the (lower-cased) text, for autocomplete. */
-  async function categoriesLike(ctx: TenantContext, lower: string): Promise<CategoryRow[]> {
-    const list = await categoryLists.get(ctx.tenantId, async () => {
-      const rows = await db
-        .select()
-        .from(cat)
-        .where(eq(cat.tenantId, ctx.tenantId))
-        .orderBy(asc(cat.productCategoryId));
-      return rows.map((row) => ({
-        row,
-        text: [(row.categoryName ?? '').toLowerCase(), (row.description ?? '').toLowerCase()],
-      }));
-    });
-    const out: CategoryRow[] = [];
-    for (const { row, text } of list) {
-      if (text.some((t) => t.includes(lower))) out.push(row);
-      if (out.length === 4) break;
-    }
-    return out;
-  }
+  const { categoryRow, breadcrumb, categoriesLike, categoryLists } = createCategoryReads(db);
 
   /** The product's row; one a shopper may not see (draft, archived) only when `preview` says so. */
   async function productRow(ctx: TenantContext, productId: string, preview = false) {
