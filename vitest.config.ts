@@ -46,7 +46,9 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/products/product-status.test.ts',
     'apps/api/src/modules/product-list/product-list.test.ts',
     'apps/api/src/modules/order-list/order-list.test.ts',
-    'apps/api/src/modules/catalog-admin/catalog-admin.test.ts',
+    'apps/api/src/modules/catalog-admin/catalog-admin-catalogs.test.ts',
+    'apps/api/src/modules/catalog-admin/catalog-admin-rollup.test.ts',
+    'apps/api/src/modules/catalog-admin/catalog-admin-categories.test.ts',
     'apps/api/src/modules/promotions/promotions.test.ts',
   ],
   'transactions, row locks, jobs and requests at once': [
