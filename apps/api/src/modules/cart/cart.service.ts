@@ -3,33 +3,26 @@ import {
   type AddConfigToCart,
   type AddToCart,
   type Cart,
-  type CartLine,
   MAX_CART_LINES,
   MAX_LINE_QUANTITY,
   type ReorderResult,
 } from '@app/contracts';
-import { productDisplayImage } from '@app/contracts/client';
 import { type Db, schema } from '@app/db';
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefusals } from '../../lib/result';
-import { absoluteMediaUrl } from '../../lib/urls';
 import type { ProductsService } from '../products/index';
-import { storeIdentity } from '../store/index';
+import { type CartOwner, createCartPricing, hashGuestToken } from './cart-pricing';
 import { evaluatePromo } from './promo';
+
+export { type CartOwner, hashGuestToken } from './cart-pricing';
 
 const c = schema.carts;
 const cl = schema.cartLines;
 const cik = schema.cartIdempotencyKeys;
 const p = schema.products;
 const pc = schema.promoCodes;
-
-/** Who a cart belongs to: a signed-in user, or a guest by the token of its `cart` cookie. */
-export interface CartOwner {
-  userId: string | null;
-  guestToken: string | null;
-}
 
 /** Whose cart a request means: the signed-in account's, else the guest cookie's. */
 export function cartOwnerOf(ctx: RequestContext): CartOwner {
@@ -38,7 +31,6 @@ export function cartOwnerOf(ctx: RequestContext): CartOwner {
   return { userId: null, guestToken: ctx.actor.kind === 'guest' ? ctx.actor.cartToken : null };
 }
 
-export const hashGuestToken = (token: string) => createHash('sha256').update(token).digest('hex');
 export const newGuestToken = () => randomBytes(24).toString('base64url');
 
 const outOfStock = (name: string) => refuse(409, 'OUT_OF_STOCK', `${name} is out of stock.`);
@@ -62,8 +54,6 @@ const configKeyOf = (selections: Record<string, string>) =>
     .sort()
     .map((k) => `${k}=${selections[k]}`)
     .join(';');
-const selectionsOf = (key: string): Record<string, string> =>
-  Object.fromEntries(key ? key.split(';').map((kv) => kv.split('=') as [string, string]) : []);
 
 /**
  * Every refusal of a code (none in the cart, unknown, expired, used up) is the code field's story:
@@ -73,6 +63,8 @@ const promoRefused = (message: string): ApplyPromoRefusal =>
   refuseField(422, 'PROMO_INVALID', 'promoCode', message, { apiMessage: message, formMessage: message });
 
 export function createCartService(db: Db, deps: { products: ProductsService }) {
+  const { cartOwned, findAndPrice, price } = createCartPricing(db, deps);
+
   async function findCart(ctx: TenantContext, owner: CartOwner) {
     const where = cartOwned(ctx, owner);
     if (!where) return null;
@@ -250,154 +242,6 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       : [];
     if (!cart || !line) throw AppError.notFound('That item is no longer in your cart.');
     return { cart, line };
-  }
-
-  /** The columns pricing needs, not the whole row: a product's search vector and descriptions are
-   * most of its bytes, and every cart view and checkout would carry them across. */
-  const pricedProduct = {
-    productId: p.productId,
-    productName: p.productName,
-    slug: p.slug,
-    smallImageUrl: p.smallImageUrl,
-    mediumImageUrl: p.mediumImageUrl,
-    detailImageUrl: p.detailImageUrl,
-    listPrice: p.listPrice,
-    salePrice: p.salePrice,
-    effectivePrice: p.effectivePrice,
-    status: p.status,
-    stockQuantity: p.stockQuantity,
-    weightGrams: p.weightGrams,
-  };
-  type LineRow = {
-    line: typeof cl.$inferSelect;
-    product: { [K in keyof typeof pricedProduct]: (typeof p.$inferSelect)[K] };
-  };
-
-  function cartOwned(ctx: TenantContext, owner: CartOwner) {
-    if (owner.userId) return and(eq(c.tenantId, ctx.tenantId), eq(c.userId, owner.userId));
-    if (owner.guestToken)
-      return and(eq(c.tenantId, ctx.tenantId), eq(c.guestTokenHash, hashGuestToken(owner.guestToken)));
-    return null;
-  }
-
-  /**
-   * The owner's cart row and its priced lines, read in one statement (the cart, left-joined to its
-   * lines and their products): what every cart view and checkout starts with.
-   */
-  async function findAndPrice(ctx: TenantContext, owner: CartOwner) {
-    const where = cartOwned(ctx, owner);
-    if (!where) return { cartRow: null, cart: await price(ctx, null) };
-    const rows = await db
-      .select({ cart: c, line: cl, product: pricedProduct })
-      .from(c)
-      .leftJoin(cl, and(eq(cl.tenantId, c.tenantId), eq(cl.cartId, c.cartId)))
-      .leftJoin(p, and(eq(p.tenantId, cl.tenantId), eq(p.productId, cl.productId)))
-      .where(where)
-      .orderBy(asc(cl.createdAt), asc(cl.lineId));
-    const cartRow = rows[0]?.cart ?? null;
-    const lines = rows.flatMap((r) => (r.line && r.product ? [{ line: r.line, product: r.product } as LineRow] : []));
-    return { cartRow, cart: await price(ctx, cartRow, lines) };
-  }
-
-  /**
-   * Prices a cart from the catalog as it is now: nothing the client sent is trusted. `known`: its
-   * lines as `findAndPrice` has just read them.
-   */
-  async function price(
-    ctx: TenantContext,
-    cart: { cartId: string; promoCode: string | null } | null,
-    known?: LineRow[],
-  ): Promise<Cart> {
-    const store = await storeIdentity(db, ctx);
-    const currency = store?.currency ?? 'USD';
-    const empty: Cart = {
-      currency,
-      lines: [],
-      shoppingCartSize: 0,
-      subtotal: 0,
-      discount: 0,
-      promo: null,
-      promoProblem: null,
-      total: 0,
-      weightGrams: 0,
-    };
-    if (!cart) return empty;
-    const rows: LineRow[] =
-      known ??
-      (await db
-        .select({ line: cl, product: pricedProduct })
-        .from(cl)
-        .innerJoin(p, and(eq(p.tenantId, cl.tenantId), eq(p.productId, cl.productId)))
-        .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)))
-        .orderBy(asc(cl.createdAt), asc(cl.lineId)));
-    const lines: CartLine[] = [];
-    let weightGrams = 0;
-    for (const { line, product } of rows) {
-      let unitPrice = product.effectivePrice ?? product.listPrice;
-      let optionsText: string | null = null;
-      let problem: string | null = null;
-      if (line.configKey) {
-        try {
-          const priced = await deps.products.configPrice(ctx, {
-            productId: product.productId,
-            selections: selectionsOf(line.configKey),
-            quantity: line.quantity,
-          });
-          unitPrice = priced.unitPrice;
-          optionsText = priced.selections.map((s) => `${s.optionName}: ${s.label}`).join(', ');
-        } catch {
-          // The store changed the product's options since: the line cannot be bought as it is.
-          problem = 'These options are no longer available. Please remove it and choose again.';
-        }
-      }
-      if (product.status !== 'ACTIVE') problem = 'No longer available. Please remove it from your cart';
-      else if (product.stockQuantity <= 0) problem = 'Out of stock';
-      else if (line.quantity > product.stockQuantity) problem = `Only ${product.stockQuantity} left in stock`;
-      weightGrams += (product.weightGrams ?? 0) * line.quantity;
-      lines.push({
-        lineId: line.lineId,
-        productId: product.productId,
-        productName: product.productName,
-        slug: product.slug,
-        imageUrl: productDisplayImage({
-          smallImageUrl: absoluteMediaUrl(ctx, product.smallImageUrl),
-          mediumImageUrl: absoluteMediaUrl(ctx, product.mediumImageUrl),
-          detailImageUrl: absoluteMediaUrl(ctx, product.detailImageUrl),
-        }),
-        optionsText,
-        quantity: line.quantity,
-        unitPrice,
-        listUnitPrice: !line.configKey && product.salePrice !== null ? product.listPrice : null,
-        lineTotal: unitPrice * line.quantity,
-        stockQuantity: product.stockQuantity,
-        problem,
-      });
-    }
-    const subtotal = lines.reduce((s, l) => s + l.lineTotal, 0);
-    let discount = 0;
-    let promo: Cart['promo'] = null;
-    let promoProblem: string | null = null;
-    if (cart.promoCode) {
-      const [code] = await db
-        .select()
-        .from(pc)
-        .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, cart.promoCode)));
-      const result = evaluatePromo(code ?? null, subtotal, currency, new Date());
-      promo = code ? { code: code.code, description: code.description } : null;
-      if (result.ok) discount = result.discount;
-      else promoProblem = result.message;
-    }
-    return {
-      currency,
-      lines,
-      shoppingCartSize: lines.reduce((s, l) => s + l.quantity, 0),
-      subtotal,
-      discount,
-      promo,
-      promoProblem,
-      total: subtotal - discount,
-      weightGrams,
-    };
   }
 
   return {
