@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Db, insertWhere, schema } from '@app/db';
-import { and, asc, desc, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lte, type SQL, sql } from 'drizzle-orm';
 import { type RequestContext, systemContext, type TenantContext } from '../../lib/context';
 import {
   type EnqueueInput,
@@ -24,6 +24,7 @@ import {
   type Tx,
   toView,
 } from './job-model';
+import { claimStatement, insertJobRow, pruneStatement } from './job-statements';
 
 export * from './job-model';
 
@@ -117,102 +118,24 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
 
   async function insertJob(q: Db | Tx, ctx: TenantContext | RequestContext, input: EnqueueInput) {
     const values = jobRow(ctx, input);
-    const key = values.key;
-    if (!key) {
-      const [row] = await q.insert(j).values(values).returning();
-      return row as JobRow;
-    }
-    // The partial unique index decides between concurrent enqueues; the loser reads the winner's job.
-    // If that job finished in between, the key is free again and the insert is tried once more.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const [row] = await q
-        .insert(j)
-        .values(values)
-        .onConflictDoNothing({
-          target: [j.tenantId, j.type, j.key],
-          where: sql`key IS NOT NULL AND status IN ('pending', 'running')`,
-        })
-        .returning();
-      if (row) return row;
-      const [existing] = await q
-        .select()
-        .from(j)
-        .where(
-          and(
-            eq(j.tenantId, ctx.tenantId),
-            eq(j.type, input.type),
-            eq(j.key, key),
-            inArray(j.status, ['pending', 'running']),
-          ),
-        );
-      if (existing) return existing;
-    }
-    throw new Error(`Could not enqueue job ${input.type}/${key}: its key kept changing hands.`);
+    return insertJobRow(q, values);
   }
 
-  /**
-   * Claims one due job (or one whose worker's lease ran out) of a type this process can run.
-   *
-   * Exactly one, whatever the plan: the job is chosen by a subquery in WHERE that refers to nothing
-   * outside it, which PostgreSQL runs once per statement (an InitPlan) before the update reads a row.
-   * The row is named by its `ctid`, which the subquery has locked: a TID scan in every plan, where
-   * a plan made for an empty table would scan the whole table for a key on every poll.
-   * It used to be a `LIMIT 1 ... FOR UPDATE SKIP LOCKED` subquery in FROM, joined to `jobs`: planned
-   * while the table looked empty (every fresh start; PGlite keeps its statistics), the join scanned
-   * the jobs outside and ran the subquery again for each one, and each run skipped the rows this
-   * statement had just updated and locked the next due job, so one claim marked every due job
-   * `running` while the runner ran only the first; the rest waited out their lease and lost an
-   * attempt (999 of 1,000 stores' sweeps).
-   *
-   * Fair between kinds: each claim prefers the next registered type in turn, else takes the oldest
-   * due job of any type, so a mail due behind a thousand sweeps (or a sweep behind a newsletter's
-   * thousands of mails) waits a few claims, not the whole queue.
-   */
+  /** Claims one due job of a type this process can run (see claimStatement for how and why). */
   async function claim(): Promise<JobRow | null> {
     const types = [...handlers.keys()];
     if (types.length === 0) return null;
     const preferred = types[turn++ % types.length] as string;
-    const res = await db.execute(sql`
-      UPDATE jobs SET
-        status = 'running',
-        attempts = jobs.attempts + 1,
-        locked_by = ${workerId},
-        lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
-        started_at = coalesce(jobs.started_at, now()),
-        updated_at = now()
-      WHERE ctid = (
-        SELECT ctid FROM jobs
-        WHERE type IN (${sql.join(
-          types.map((t) => sql`${t}`),
-          sql`, `,
-        )})
-          AND ((status = 'pending' AND run_at <= now()) OR (status = 'running' AND lease_until < now()))
-        ORDER BY type = ${preferred} DESC, run_at
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED
-      )
-      RETURNING *`);
+    const res = await db.execute(claimStatement(types, preferred, workerId, leaseMs));
     const [row] = rowsOf(res);
     return row ? rowFromSql(row) : null;
   }
 
-  /**
-   * Deletes jobs finished longer ago than the retention (failed ones after four times as long), a
-   * batch a statement; answers how many went. `ctid` names the rows the batch's subquery locked,
-   * found by a TID scan and chosen once per statement, as the claim's job is.
-   */
+  /** Deletes finished jobs past the retention a batch a statement (pruneStatement); answers how many went. */
   async function prune(): Promise<number> {
     let deleted = 0;
     for (;;) {
-      const res = await db.execute(sql`
-        DELETE FROM jobs WHERE ctid = ANY(ARRAY(
-          SELECT ctid FROM jobs
-          WHERE (status = 'succeeded' AND finished_at < now() - make_interval(days => ${retentionDays}))
-             OR (status = 'failed' AND finished_at < now() - make_interval(days => ${retentionDays * 4}))
-          LIMIT ${pruneBatch}
-          FOR UPDATE SKIP LOCKED
-        ))
-        RETURNING 1`);
+      const res = await db.execute(pruneStatement(retentionDays, pruneBatch));
       const n = rowsOf(res).length;
       deleted += n;
       if (n < pruneBatch || stopping) break;
