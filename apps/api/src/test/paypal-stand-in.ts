@@ -1,6 +1,39 @@
-import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  crc32,
+  type Detail,
+  debugId,
+  escapeHtml,
+  flattenHeaders,
+  isHttpUrl,
+  isObject,
+  MESSAGES,
+  PAYPAL_CURRENCY_DIGITS,
+  PayPalError,
+  paypalId,
+  REFERRAL_FEATURES,
+  REFERRAL_OPERATIONS,
+  REFERRAL_PRODUCTS,
+  readBody,
+  type StandInApp,
+  type StandInReferral,
+  THIRD_PARTY_SCOPES,
+} from './paypal-stand-in-shared';
+import type {
+  PayPalStandIn,
+  SellerOptions,
+  StandInAmount,
+  StandInCapture,
+  StandInOrder,
+  StandInRefund,
+  StandInRequest,
+  StandInSeller,
+  WebhookDelivery,
+  WebhookEvent,
+  WebhookInput,
+} from './paypal-stand-in-types';
 
 /**
  * A local stand-in for PayPal's REST API (OAuth token, Orders v2 create / get / capture) and for the
@@ -19,351 +52,20 @@ import type { AddressInfo } from 'node:net';
  * only verify-webhook-signature can check them, which is what a receiver should use anyway.
  */
 
-export interface StandInAmount {
-  currency_code: string;
-  value: string;
-}
-
-export interface StandInCapture {
-  id: string;
-  status: 'COMPLETED' | 'DECLINED';
-  amount: StandInAmount;
-  final_capture: boolean;
-  create_time: string;
-}
-
-/** A refund of a capture (POST /v2/payments/captures/{id}/refund). */
-export interface StandInRefund {
-  id: string;
-  captureId: string;
-  status: 'COMPLETED';
-  amount: StandInAmount;
-  noteToPayer?: string;
-  invoiceId?: string;
-  createTime: string;
-}
-
-export interface StandInOrder {
-  id: string;
-  /** The app (client id) that created it: no other app can see it. */
-  clientId: string;
-  /** purchase_units[0].payee.merchant_id: a seller, or the creating app's own merchant. */
-  payeeMerchantId: string;
-  customId?: string;
-  invoiceId?: string;
-  intent: 'CAPTURE' | 'AUTHORIZE';
-  status: 'CREATED' | 'PAYER_ACTION_REQUIRED' | 'APPROVED' | 'COMPLETED';
-  referenceId: string;
-  amount: StandInAmount;
-  returnUrl?: string;
-  cancelUrl?: string;
-  brandName?: string;
-  /** Which link the create answer carried: 'payer-action' with payment_source.paypal, else 'approve'. */
-  approvalRel: 'payer-action' | 'approve';
-  payerId?: string;
-  capture?: StandInCapture;
-  createTime: string;
-  updateTime: string;
-}
-
-export interface StandInRequest {
-  method: string;
-  /** Path with its query string, as sent. */
-  path: string;
-  /** Lower-case names, as node gives them. */
-  headers: Record<string, string | undefined>;
-  /** Parsed JSON, a form as an object, other text as a string; undefined when empty. */
-  body: unknown;
-  /** The status the stand-in answered with. */
-  status?: number;
-}
-
-/** A seller who signed up through a partner referral (or `addSeller`). */
-export interface StandInSeller {
-  merchantId: string;
-  trackingId: string;
-  paymentsReceivable: boolean;
-  emailConfirmed: boolean;
-  primaryEmail: string;
-  legalName: string;
-  /** Consent granted to the platform's app (oauth_integrations); false once revoked. */
-  consent: boolean;
-  /** The seller's own REST app, as PayPal reports it in oauth_third_party. */
-  merchantClientId: string;
-}
-
-export interface SellerOptions {
-  paymentsReceivable?: boolean;
-  emailConfirmed?: boolean;
-  /** Whether the seller grants the platform's permissions (default true). */
-  consent?: boolean;
-}
-
-/** What an event builder gives and `deliverWebhook` takes. */
-export interface WebhookInput {
-  event_type: string;
-  resource_type: string;
-  resource: unknown;
-  summary?: string;
-}
-
-export interface WebhookEvent extends WebhookInput {
-  id: string;
-  event_version: '1.0';
-  create_time: string;
-  summary: string;
-  links: { href: string; rel: string; method: string }[];
-}
-
-export interface WebhookDelivery {
-  targetUrl: string;
-  /** The receiver's answer; 0 when it could not be reached. */
-  status: number;
-  responseBody: string;
-  event: WebhookEvent;
-  /** As sent (paypal-transmission-id, -time, -sig, paypal-cert-url, paypal-auth-algo, content-type). */
-  headers: Record<string, string>;
-  /** The exact bytes sent: JSON.stringify(event). */
-  rawBody: string;
-}
-
-export interface PayPalStandIn {
-  url: string;
-  /** The platform's own merchant id (PayPal's partner id for merchant-integrations). */
-  partnerId: string;
-  /** The id of the platform's webhook: the one verify-webhook-signature accepts. */
-  webhookId: string;
-  /**
-   * Where the stand-in sends its own webhooks (onboarding completed, capture completed or denied,
-   * refund, consent revoked); undefined: none. They are the platform's webhooks: captures and refunds
-   * of orders a store's own app made are not sent (that app would have its own webhook at PayPal).
-   * Sent right after the change, before or while its API answer goes out, as PayPal's come on their own.
-   */
-  setWebhookUrl(url: string | undefined): void;
-  /** A store's own REST app with its own merchant; tokens and orders belong to the app that got them. */
-  addApp(app: { clientId: string; clientSecret: string }): { merchantId: string };
-  /** Applies to the next sign-up on the sign-up page only. */
-  nextSeller(opts: SellerOptions): void;
-  /** A seller as if signed up (no page, no webhook); returns the merchant id. */
-  addSeller(opts: SellerOptions & { trackingId: string }): string;
-  updateSeller(merchantId: string, patch: Partial<Omit<StandInSeller, 'merchantId'>>): void;
-  /** The seller revokes the platform's permissions (MERCHANT.PARTNER-CONSENT.REVOKED when a webhook URL is set). */
-  revokeConsent(merchantId: string): void;
-  sellers: Map<string, StandInSeller>;
-  /** Builds PayPal's event envelope, signs it and POSTs it; `forge` sends a wrong signature. */
-  deliverWebhook(targetUrl: string, input: WebhookInput, opts?: { forge?: boolean }): Promise<WebhookDelivery>;
-  /** The exact same request again (a replay). */
-  redeliver(delivery: WebhookDelivery): Promise<WebhookDelivery>;
-  /** Every delivery made, oldest first. */
-  webhookDeliveries: WebhookDelivery[];
-  /** Resolves once every webhook the stand-in sent by itself has been answered. */
-  settleWebhooks(): Promise<void>;
-  /** PAYMENT.CAPTURE.COMPLETED, or PAYMENT.CAPTURE.DENIED for a declined capture, of an order's capture. */
-  captureEvent(orderId: string): WebhookInput;
-  /** PAYMENT.CAPTURE.REFUNDED for a refund made. */
-  refundEvent(refundId: string): WebhookInput;
-  /** MERCHANT.ONBOARDING.COMPLETED for a seller. */
-  onboardingCompletedEvent(merchantId: string): WebhookInput;
-  /** MERCHANT.PARTNER-CONSENT.REVOKED for a seller. */
-  consentRevokedEvent(merchantId: string): WebhookInput;
-  close(): Promise<void>;
-  orders: Map<string, StandInOrder>;
-  /**
-   * The next capture of an approved order fails: by default as PayPal refuses a funding source
-   * (422 INSTRUMENT_DECLINED); with 'capture' as a 201 whose capture status is DECLINED, which
-   * PayPal also does.
-   */
-  declineNextCapture(how?: 'instrument' | 'capture'): void;
-  /** Forget every access token issued, as when PayPal revokes or expires them early. */
-  revokeTokens(): void;
-  /** The next API request (not the token call) gets this 5xx, as in a PayPal outage. */
-  failNextRequest(status?: number): void;
-  /**
-   * The next capture is made (the order is COMPLETED at PayPal, the money taken) but its answer is held
-   * back until `release()`: the shop's process stalls or dies right after PayPal took the money.
-   */
-  holdNextCapture(): { captured: Promise<void>; release(): void };
-  requests: StandInRequest[];
-  /** Every refund made, oldest first. */
-  refunds: StandInRefund[];
-  /** The next refund is refused as PayPal refuses one it will not make (422 with this issue). */
-  refuseNextRefund(issue?: string): void;
-}
-
-/** PayPal's currencies and their decimals (https://developer.paypal.com/reference/currency-codes/). */
-const PAYPAL_CURRENCY_DIGITS: Record<string, number> = {
-  AUD: 2,
-  BRL: 2,
-  CAD: 2,
-  CNY: 2,
-  CZK: 2,
-  DKK: 2,
-  EUR: 2,
-  HKD: 2,
-  HUF: 0,
-  ILS: 2,
-  JPY: 0,
-  MYR: 2,
-  MXN: 2,
-  TWD: 0,
-  NZD: 2,
-  NOK: 2,
-  PHP: 2,
-  PLN: 2,
-  GBP: 2,
-  SGD: 2,
-  SEK: 2,
-  CHF: 2,
-  THB: 2,
-  USD: 2,
-};
-
-const MESSAGES = {
-  INVALID_REQUEST: 'Request is not well-formed, syntactically incorrect, or violates schema.',
-  UNPROCESSABLE_ENTITY:
-    'The requested action could not be performed, semantically incorrect, or failed business validation.',
-  RESOURCE_NOT_FOUND: 'The specified resource does not exist.',
-  AUTHENTICATION_FAILURE:
-    'Authentication failed due to invalid authentication credentials or a missing Authorization header.',
-  INTERNAL_SERVER_ERROR: 'An internal server error has occurred.',
-  UNSUPPORTED_MEDIA_TYPE: 'The server does not support the request payload media type.',
-  METHOD_NOT_SUPPORTED: 'The server does not implement the requested HTTP method.',
-  PERMISSION_DENIED: 'You do not have permission to access or perform operations on this resource.',
-} as const;
-type ErrorName = keyof typeof MESSAGES;
-
-interface Detail {
-  issue: string;
-  description: string;
-  field?: string;
-  value?: string;
-  location?: 'body' | 'path' | 'query' | 'header';
-}
-
-class PayPalError extends Error {
-  constructor(
-    readonly status: number,
-    readonly errorName: ErrorName,
-    readonly details: Detail[] = [],
-  ) {
-    super(errorName);
-  }
-}
-
-const ALPHANUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-/** PayPal ids look like "5O190127TN364715T": upper-case letters and digits. */
-function paypalId(length: number): string {
-  let id = '';
-  for (let i = 0; i < length; i++) id += ALPHANUM[randomInt(ALPHANUM.length)];
-  return id;
-}
-
-const debugId = () => randomBytes(7).toString('hex').slice(0, 13);
-
-function flattenHeaders(req: IncomingMessage): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(req.headers)) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > 1_000_000)
-      throw new PayPalError(400, 'INVALID_REQUEST', [
-        { issue: 'MALFORMED_REQUEST', description: 'The request body is too large.' },
-      ]);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32 (IEEE, as zlib) of the UTF-8 bytes, unsigned: the number in PayPal's signed webhook message. */
-export function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (const byte of Buffer.from(text, 'utf8')) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-const escapeHtml = (v: string) =>
-  v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** The scopes a seller grants a platform for PAYMENT and REFUND. */
-const THIRD_PARTY_SCOPES = [
-  'https://uri.paypal.com/services/payments/realtimepayment',
-  'https://uri.paypal.com/services/payments/payment/authcapture',
-  'https://uri.paypal.com/services/payments/refund',
-];
-const REFERRAL_FEATURES = new Set([
-  'PAYMENT',
-  'REFUND',
-  'FUTURE_PAYMENT',
-  'DIRECT_PAYMENT',
-  'PARTNER_FEE',
-  'DELAY_FUNDS_DISBURSEMENT',
-  'READ_SELLER_DISPUTE',
-  'UPDATE_SELLER_DISPUTE',
-  'ADVANCED_TRANSACTIONS_SEARCH',
-  'SWEEP_FUNDS_EXTERNAL_SINK',
-  'ACCESS_MERCHANT_INFORMATION',
-  'TRACKING_SHIPMENT_READWRITE',
-  'INVOICE_READ_WRITE',
-  'DISPUTE_READ_BUY',
-  'UPDATE_CUSTOMER_DISPUTES',
-  'VAULT',
-  'BILLING_AGREEMENT',
-]);
-const REFERRAL_PRODUCTS = new Set(['EXPRESS_CHECKOUT', 'PPCP', 'PAYMENT_METHODS', 'ADVANCED_VAULTING']);
-const REFERRAL_OPERATIONS = new Set([
-  'API_INTEGRATION',
-  'BANK_ADDITION',
-  'BILLING_AGREEMENT',
-  'CONTEXTUAL_MARKETING_CONSENT',
-]);
-
-interface StandInApp {
-  clientId: string;
-  clientSecret: string;
-  merchantId: string;
-  /** The platform (partner) app: the one given to startPayPalStandIn. */
-  platform: boolean;
-}
-
-interface StandInReferral {
-  id: string;
-  token: string;
-  trackingId: string;
-  returnUrl?: string;
-  email?: string;
-  /** The request body, for GET /v2/customer/partner-referrals/{id}. */
-  data: Record<string, unknown>;
-}
-
-function isHttpUrl(v: unknown): v is string {
-  if (typeof v !== 'string') return false;
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
+export { crc32 } from './paypal-stand-in-shared';
+export type {
+  PayPalStandIn,
+  SellerOptions,
+  StandInAmount,
+  StandInCapture,
+  StandInOrder,
+  StandInRefund,
+  StandInRequest,
+  StandInSeller,
+  WebhookDelivery,
+  WebhookEvent,
+  WebhookInput,
+} from './paypal-stand-in-types';
 
 export async function startPayPalStandIn(opts: {
   clientId: string;
