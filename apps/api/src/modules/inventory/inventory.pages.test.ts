@@ -50,6 +50,16 @@ function post(url: string, fields: Record<string, string>, session: BrowserSessi
   });
 }
 
+/** The list's one form: a count per row beside the count the page showed, one reason and note. */
+const countFields = async (count: string, over: Record<string, string> = {}) => ({
+  reason: 'RECEIVED',
+  note: '',
+  [`was.${productId}`]: String(await stock()),
+  [`count.${productId}`]: count,
+  ...over,
+});
+
+/** A product's own page: one adjustment, added or set. */
 const adjustFields = (over: Record<string, string>) => ({
   intent: 'adjust',
   productId,
@@ -74,19 +84,21 @@ describe('the inventory pages without JavaScript', () => {
     expect(missing.statusCode).toBe(404);
   });
 
-  it('adjusts from a row, shows errors next to the number with what was typed kept, refuses less than none', async () => {
+  it('counts from a row, shows errors next to the number with what was typed kept, refuses less than none', async () => {
     const before = await stock();
-    const typo = await post(PAGE, adjustFields({ quantity: 'three', note: 'Kept note' }));
-    expect(typo.statusCode).toBe(400);
-    expect(typo.body).toContain('Enter a whole number to add (or a negative one to take), not 0.');
+    const typo = await post(PAGE, await countFields('three', { note: 'Kept note' }));
+    expect(typo.statusCode).toBe(422);
+    expect(typo.body).toContain('Enter the count: a whole number, 0 or more.');
+    expect(typo.body).toContain('value="three"');
     expect(typo.body).toContain('value="Kept note"');
-    const tooMany = await post(PAGE, adjustFields({ reason: 'DAMAGED', quantity: String(-(before + 1)) }));
-    expect(tooMany.statusCode).toBe(422);
-    expect(tooMany.body).toContain(`Only ${before} in stock`);
+    const negative = await post(PAGE, await countFields('-1', { reason: 'DAMAGED' }));
+    expect(negative.statusCode).toBe(422);
+    expect(negative.body).toContain('Enter the count: a whole number, 0 or more.');
     expect(await stock()).toBe(before);
 
-    const ok = await post(PAGE, adjustFields({ quantity: '3', note: 'Form delivery' }));
+    const ok = await post(PAGE, await countFields(String(before + 3), { note: 'Form delivery' }));
     expect(ok.statusCode).toBe(200);
+    expect(ok.body).toContain('Stock saved for 1 product.');
     expect(await stock()).toBe(before + 3);
     const set = await post(`${PAGE}/${productId}`, adjustFields({ reason: 'CORRECTION', mode: 'set', quantity: '4' }));
     expect(set.statusCode).toBe(200);
@@ -115,11 +127,11 @@ describe('the inventory pages without JavaScript', () => {
       method: 'POST',
       url: PAGE,
       headers: { host, origin, cookie: owner.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams(adjustFields({ quantity: '50' })).toString(),
+      payload: new URLSearchParams(await countFields(String(before + 50))).toString(),
     });
     expect(forged.statusCode).toBe(403);
     expect(await stock()).toBe(before);
-    const staff = await post(PAGE, adjustFields({ quantity: '50' }), ordersStaff);
+    const staff = await post(PAGE, await countFields(String(before + 50)), ordersStaff);
     expect(staff.statusCode).toBe(403);
     expect(await stock()).toBe(before);
     const visitor = await t.app.inject({ url: PAGE, headers: { host } });

@@ -62,7 +62,18 @@ export async function action({ request, context }: Route.ActionArgs) {
         : { reason, mode: 'delta', quantity: String(count - was), note };
     const result = await dashboardRead(request, () => context.api.adjustStock(productId, fields));
     if (result.ok) saved++;
-    else {
+    else if (result.status === 401 || result.status === 403) {
+      // A refusal of access is the whole form's answer, with its own status, not a row's error.
+      return data(
+        {
+          intent: 'counts' as const,
+          result: { ok: false as const, message: result.message },
+          values: { reason, note },
+          rows: {} as RowAnswers,
+        },
+        { status: result.status },
+      );
+    } else {
       rows[productId] = { typed, error: result.fieldErrors.quantity ?? null };
       formError ??=
         result.fieldErrors.reason ?? result.fieldErrors.note ?? (result.fieldErrors.quantity ? null : result.message);
