@@ -17,7 +17,7 @@ const pct = schema.productContents;
 const pc = schema.productCategories;
 const m = schema.media;
 
-/** The read's own fields that the write's `fields` takes (the flat read written back, issue 30 point 6). */
+/** The read's own fields that the write's `fields` takes (the flat read written back). */
 export const VIEW_FIELDS = [
   'productName',
   'slug',
