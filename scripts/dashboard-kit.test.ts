@@ -1,0 +1,148 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every dashboard page is built from the kit (apps/web/app/components/ui, decision 086): a page that
+ * writes its own `<input>`, `<select>`, `<textarea>`, `<table>` or `<button>` styles it on its own, and
+ * the defects the kit fixed once (Enter that does nothing, errors that stay red, a destructive click
+ * that acts at once) come back one copy at a time. This test is the rule's keeper. It reads the
+ * dashboard's routes and components and fails on a raw form control or table, naming the file and the
+ * element. A hidden input is no control (the kit has nothing to add to it). A few controls have no kit
+ * part on purpose: they are listed in ALLOWED with the reason, by file and count, so a new one is seen.
+ */
+const root = join(import.meta.dirname, '..');
+const WEB = join(root, 'apps/web/app');
+const DIRS = ['routes/manage-store', 'components/manage-store'];
+/** A page not yet moved to the kit: the entries that say this are the work still to do. */
+const TODO = 'not yet on the kit';
+
+/** `file: { tag: [count, why] }`: raw elements a file may keep, and why the kit has no part for them. */
+export const ALLOWED: Record<string, Partial<Record<RawTag, [number, string]>>> = {
+  'components/manage-store/banner-form.tsx': { button: [1, TODO], input: [1, TODO], textarea: [1, TODO] },
+  'components/manage-store/cancel-request-card.tsx': { input: [1, TODO], textarea: [1, TODO], button: [2, TODO] },
+  'components/manage-store/category-form.tsx': {
+    button: [1, TODO],
+    select: [1, TODO],
+    textarea: [1, TODO],
+    input: [2, TODO],
+  },
+  'components/manage-store/category-tree.tsx': { select: [1, TODO], button: [4, TODO] },
+  'components/manage-store/cms-rich-text.tsx': { textarea: [1, TODO] },
+  'components/manage-store/cms-tiptap-editor.tsx': { input: [1, TODO], button: [2, TODO] },
+  'components/manage-store/customer-detail.tsx': { table: [1, TODO], textarea: [1, TODO], button: [3, TODO] },
+  'components/manage-store/dashboard-nav.tsx': { button: [1, TODO] },
+  'components/manage-store/draft-bar.tsx': { button: [4, TODO] },
+  'components/manage-store/frame.tsx': { button: [1, TODO] },
+  'components/manage-store/marketplace/bonanza-form.tsx': { button: [1, TODO] },
+  'components/manage-store/marketplace/feed-card.tsx': { button: [1, TODO] },
+  'components/manage-store/marketplace/feed-url-field.tsx': { button: [1, TODO], input: [1, TODO] },
+  'components/manage-store/media-field.tsx': { input: [2, TODO] },
+  'components/manage-store/payments-settings/paypal-settings-form.tsx': { button: [2, TODO], input: [5, TODO] },
+  'components/manage-store/payments/paypal-card.tsx': { button: [1, TODO] },
+  'components/manage-store/product-editor-media.tsx': { button: [2, TODO], input: [3, TODO] },
+  'components/manage-store/product-editor-more.tsx': { input: [1, TODO] },
+  'components/manage-store/product-editor-rows.tsx': { input: [2, TODO] },
+  'components/manage-store/promo-code-form.tsx': { button: [1, TODO], input: [3, TODO] },
+  'components/manage-store/sales-chart.tsx': { table: [1, TODO] },
+  'components/manage-store/stock-adjust-form.tsx': { button: [1, TODO], input: [2, TODO], select: [2, TODO] },
+  'components/manage-store/store-details-fields.tsx': { input: [1, TODO], select: [1, TODO], textarea: [1, TODO] },
+  'components/manage-store/theme-color-field.tsx': { input: [2, TODO] },
+  'routes/manage-store/_index.tsx': { button: [1, TODO], select: [1, TODO], input: [2, TODO] },
+  'routes/manage-store/bonanza-connect.tsx': { button: [1, TODO] },
+  'routes/manage-store/categories.tsx': { input: [1, TODO], button: [3, TODO] },
+  'routes/manage-store/categories_.$id.tsx': { button: [1, TODO] },
+  'routes/manage-store/orders._index.tsx': { select: [1, TODO], table: [1, TODO], button: [3, TODO], input: [7, TODO] },
+  'routes/manage-store/payments_.issues.tsx': { button: [1, TODO], textarea: [1, TODO] },
+  'routes/manage-store/products._index.tsx': { 'window.confirm': [1, TODO], input: [3, TODO], select: [9, TODO] },
+  'routes/manage-store/products_.import.tsx': { input: [1, TODO], button: [2, TODO], table: [2, TODO] },
+  'routes/manage-store/promo-codes_.$code.tsx': { table: [1, TODO], button: [2, TODO] },
+  'routes/manage-store/reviews._index.tsx': {
+    input: [1, TODO],
+    textarea: [1, TODO],
+    select: [3, TODO],
+    button: [4, TODO],
+  },
+  'routes/manage-store/settings.access.tsx': { input: [2, TODO], button: [4, TODO] },
+  'routes/manage-store/settings.banners.tsx': { button: [4, TODO] },
+  'routes/manage-store/settings.cms.tsx': { button: [1, TODO], table: [1, TODO] },
+  'routes/manage-store/settings.cms_.details.tsx': { textarea: [1, TODO], button: [2, TODO], input: [3, TODO] },
+  'routes/manage-store/settings.sitemap.tsx': { button: [1, TODO] },
+  'routes/manage-store/settings.theme.tsx': { input: [1, TODO], button: [2, TODO] },
+  'routes/manage-store/inventory_.$productId.tsx': { table: [1, TODO] },
+  'routes/manage-store/messages_.$messageId.tsx': { textarea: [1, TODO], button: [3, TODO] },
+  'routes/manage-store/orders_.$orderId.tsx': {
+    button: [1, TODO],
+    select: [1, TODO],
+    textarea: [1, TODO],
+    input: [9, TODO],
+  },
+  'routes/manage-store/returns_.$returnId.tsx': {
+    table: [1, TODO],
+    textarea: [2, TODO],
+    input: [3, TODO],
+    button: [4, TODO],
+  },
+};
+
+type RawTag = 'input' | 'select' | 'textarea' | 'table' | 'button' | 'window.confirm';
+
+/** The raw elements of a TSX source: each tag opened with its attributes read to the closing `>`. */
+export function rawElements(source: string): RawTag[] {
+  const found: RawTag[] = [];
+  const open = /<(input|select|textarea|table|button)\b/g;
+  for (let m = open.exec(source); m; m = open.exec(source)) {
+    // Read the attributes to the tag's end: a `>` inside `{...}` (an arrow function) or a string does
+    // not close it.
+    let depth = 0;
+    let quote = '';
+    let i = m.index + m[0].length;
+    for (; i < source.length; i++) {
+      const c = source[i];
+      if (quote) {
+        if (c === quote) quote = '';
+      } else if (c === '"' || c === "'" || c === '`') quote = c;
+      else if (c === '{') depth++;
+      else if (c === '}') depth--;
+      else if (c === '>' && depth === 0) break;
+    }
+    const attributes = source.slice(m.index, i);
+    if (m[1] === 'input' && /\btype="hidden"/.test(attributes)) continue;
+    found.push(m[1] as RawTag);
+  }
+  for (const _ of source.matchAll(/\bwindow\.confirm\(/g)) found.push('window.confirm');
+  return found;
+}
+
+function dashboardFiles(): string[] {
+  return DIRS.flatMap((dir) =>
+    (readdirSync(join(WEB, dir), { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.tsx') && !f.endsWith('.test.tsx'))
+      .map((f) => relative(WEB, join(WEB, dir, f))),
+  );
+}
+
+describe('every dashboard page is built from the kit', () => {
+  it('reads the tags a page writes, not a hidden input or an arrow inside a prop', () => {
+    expect(
+      rawElements('<input type="hidden" name="a" /><input onChange={(e) => set(e.target.value)} name="b" />'),
+    ).toEqual(['input']);
+    expect(rawElements('<TextField name="a" /><table><button type="submit">Go</button>')).toEqual(['table', 'button']);
+    expect(rawElements('if (!window.confirm("Delete?")) return;')).toEqual(['window.confirm']);
+  });
+
+  it('finds no raw control, table or confirm beyond the allowed ones', () => {
+    const files = dashboardFiles();
+    expect(files.length).toBeGreaterThan(40);
+    const over: string[] = [];
+    for (const file of files) {
+      const counts = new Map<RawTag, number>();
+      for (const tag of rawElements(readFileSync(join(WEB, file), 'utf8'))) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+      for (const [tag, n] of counts) {
+        const allowed = ALLOWED[file]?.[tag]?.[0] ?? 0;
+        if (n > allowed) over.push(`${file}: ${n} <${tag}> (allowed ${allowed}): use the kit (components/ui)`);
+      }
+    }
+    expect(over).toEqual([]);
+  });
+});
