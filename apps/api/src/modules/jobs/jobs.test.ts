@@ -148,6 +148,20 @@ describe('a job', () => {
     expect(lines.filter((l) => l.level === 'error' && l.msg === 'job failed')).toHaveLength(1);
   });
 
+  it('queued for later is waited for by a drain whose horizon reaches it, not by one for what is due now', async () => {
+    const r = runner();
+    const runs: string[] = [];
+    r.register('test.now', async (job) => void runs.push(job.id));
+    r.register('test.later', async (job) => void runs.push(job.id));
+    const now = await r.enqueue(LIGHTING, { type: 'test.now', payload: {} });
+    const later = await r.enqueue(LIGHTING, { type: 'test.later', payload: {}, runAt: new Date(Date.now() + 30_000) });
+    const started = Date.now();
+    await r.drain({ timeoutMs: 60_000, dueWithinMs: 0 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(runs).toEqual([now.id]);
+    expect(await r.get(LIGHTING, later.id)).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
   it('that fails once and then works ends succeeded, its earlier error cleared', async () => {
     const r = runner();
     let calls = 0;

@@ -57,7 +57,7 @@ async function importCsv(tenant: SeededTenant, csv: string) {
   const dry = data(up);
   const started = await t.app.inject({ method: 'POST', url: `${BASE}/${dry.importId}/run`, headers });
   expect(started.statusCode, started.body).toBe(202);
-  await t.services.jobs.drain({ timeoutMs: 60_000 });
+  await t.services.jobs.drain({ timeoutMs: 60_000, dueWithinMs: 0 });
   const done = data(await t.app.inject({ url: `${BASE}/${dry.importId}`, headers }));
   expect(done.status).toBe('done');
   const counts = (c: { created: number; updated: number; unchanged: number; refused: number }) => ({
@@ -274,7 +274,7 @@ describe('the products CSV round trip', { timeout: 180_000 }, () => {
     // Another process cleaned the data folder meanwhile (a reset, a disk swap).
     await rm(join(t.dataDir, 'imports', 'garden', `${importId}.csv`));
     expect((await t.app.inject({ method: 'POST', url: `${BASE}/${importId}/run`, headers })).statusCode).toBe(202);
-    await t.services.jobs.drain({ timeoutMs: 60_000 });
+    await t.services.jobs.drain({ timeoutMs: 60_000, dueWithinMs: 0 });
     const done = data(await t.app.inject({ url: `${BASE}/${importId}`, headers }));
     expect(done.status).toBe('failed');
     expect(done.error).toBe(

@@ -64,7 +64,7 @@ async function importCsv(csv: string) {
   expect(up.statusCode, up.body).toBe(201);
   const { importId } = (up.json() as { data: { importId: string } }).data;
   expect((await t.app.inject({ method: 'POST', url: `${BASE}/${importId}/run`, headers })).statusCode).toBe(202);
-  await t.services.jobs.drain({ timeoutMs: 60_000 });
+  await t.services.jobs.drain({ timeoutMs: 60_000, dueWithinMs: 0 });
 }
 
 describe('the product page after an import', { timeout: 120_000 }, () => {

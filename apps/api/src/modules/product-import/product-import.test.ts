@@ -60,7 +60,7 @@ async function importAll(csv: string, session = owner, host: string = GARDEN): P
   expect(up.statusCode, up.body).toBe(201);
   const started = await run(data(up).importId, session, host);
   expect(started.statusCode, started.body).toBe(202);
-  await t.services.jobs.drain({ timeoutMs: 30_000 });
+  await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
   return data(await get(`${BASE}/${data(up).importId}`, session, host));
 }
 
@@ -326,7 +326,7 @@ describe('product CSV import', { timeout: 180_000 }, () => {
       return job.id;
     };
     await dead(1);
-    await t.services.jobs.drain({ timeoutMs: 30_000 });
+    await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
     const resumed = data(await get(`${BASE}/${up.importId}`));
     expect(resumed.status).toBe('done');
     expect(resumed.run).toMatchObject({ rowsDone: 250, created: 129, refused: 1 });
@@ -338,7 +338,7 @@ describe('product CSV import', { timeout: 180_000 }, () => {
     const again = data(await upload(fixture.csv));
     up.importId = again.importId;
     await dead(3);
-    await t.services.jobs.drain({ timeoutMs: 30_000 });
+    await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
     const failed = data(await get(`${BASE}/${again.importId}`));
     expect(failed.status).toBe('failed');
     expect(failed.error).toContain('stopped');
