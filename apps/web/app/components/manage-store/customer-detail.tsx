@@ -6,9 +6,15 @@ import { type AppLoadContext, data, Link, useNavigation } from 'react-router';
 import { dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import { Badge } from '../ui/badge';
-import { FormAlert } from '../ui/form-field';
+import { Banner } from '../ui/banner';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { DataTable } from '../ui/data-table';
+import { AdminEmptyState } from '../ui/empty-state';
+import { AdminPage } from '../ui/page-header';
 import { PostForm } from '../ui/post-form';
-import { Card, CardEmpty, DashboardLayout, primaryAction, secondaryAction } from './dashboard-layout';
+import { TextAreaField } from '../ui/text-field';
 
 /**
  * A customer's page (decision 045), shared by the account route (/customers/{userId}) and the guest
@@ -63,7 +69,7 @@ export function CustomerPage({
   }, [saved, result]);
 
   return (
-    <DashboardLayout
+    <AdminPage
       title={c.name || c.email}
       description={
         <span className="flex flex-wrap items-center gap-2">
@@ -72,14 +78,14 @@ export function CustomerPage({
           <span>Customer since {day(c.since)}</span>
         </span>
       }
-      action={
+      primaryAction={
         c.userId ? (
           <PostForm>
             <input type="hidden" name="intent" value="password-reset" />
-            <button type="submit" className={primaryAction} disabled={pending('password-reset')}>
+            <Button type="submit" variant="primary" disabled={pending('password-reset')}>
               <KeyRound aria-hidden className="size-4" />
               {pending('password-reset') ? 'Sending…' : 'Send password reset'}
-            </button>
+            </Button>
           </PostForm>
         ) : undefined
       }
@@ -89,7 +95,7 @@ export function CustomerPage({
           ← All customers
         </Link>
       </p>
-      <FormAlert message={failed} />
+      {failed && <Banner>{failed}</Banner>}
       {result?.ok && (
         <p role="status" className="sr-only">
           {result.message}
@@ -121,66 +127,59 @@ export function CustomerPage({
         }
       >
         {c.orders.length === 0 ? (
-          <CardEmpty icon={<ShoppingBag className="size-8" />} title="No orders yet">
+          <AdminEmptyState icon={<ShoppingBag className="size-8" />} title="No orders yet">
             This account has not ordered.
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm sm:min-w-[32rem]">
-              <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
-                <tr>
-                  <th scope="col" className="px-4 py-2">
-                    Order
-                  </th>
-                  <th scope="col" className="hidden px-2 py-2 sm:table-cell">
-                    Date
-                  </th>
-                  <th scope="col" className="px-2 py-2">
-                    Status
-                  </th>
-                  <th scope="col" className="hidden px-2 py-2 sm:table-cell">
-                    Payment
-                  </th>
-                  <th scope="col" className="px-4 py-2 text-right">
-                    Total
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-neutral-100">
-                {c.orders.map((o) => (
-                  <tr key={o.orderId} className="hover:bg-neutral-50">
-                    <td className="px-4 py-1.5">
-                      <Link to={orderHref(o.orderId)} className="font-medium text-neutral-900 hover:underline">
-                        {o.orderId}
-                      </Link>
-                    </td>
-                    <td className="hidden px-2 py-1.5 whitespace-nowrap text-neutral-700 sm:table-cell">
-                      <time dateTime={o.placedAt}>{day(o.placedAt)}</time>
-                    </td>
-                    <td className="px-2 py-1.5 text-neutral-700">{STATUS(o.status)}</td>
-                    <td className="hidden px-2 py-1.5 text-neutral-700 sm:table-cell">
-                      {PAYMENT_STATUS_LABELS[o.paymentStatus]}
-                    </td>
-                    <td className="px-4 py-1.5 text-right tabular-nums whitespace-nowrap">
-                      {money(o.grandTotal)}
-                      {o.refundedAmount > 0 && (
-                        <span className="block text-xs text-neutral-600">−{money(o.refundedAmount)} refunded</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label={`Orders of ${c.name || c.email}`}
+            rows={c.orders}
+            rowKey={(o) => o.orderId}
+            minWidth="0"
+            columns={[
+              {
+                header: 'Order',
+                cell: (o) => (
+                  <Link to={orderHref(o.orderId)} className="font-medium text-neutral-900 hover:underline">
+                    {o.orderId}
+                  </Link>
+                ),
+              },
+              {
+                header: 'Date',
+                className: 'hidden whitespace-nowrap text-neutral-700 sm:table-cell',
+                cell: (o) => <time dateTime={o.placedAt}>{day(o.placedAt)}</time>,
+              },
+              { header: 'Status', className: 'text-neutral-700', cell: (o) => STATUS(o.status) },
+              {
+                header: 'Payment',
+                className: 'hidden text-neutral-700 sm:table-cell',
+                cell: (o) => PAYMENT_STATUS_LABELS[o.paymentStatus],
+              },
+              {
+                header: 'Total',
+                align: 'end',
+                className: 'whitespace-nowrap tabular-nums',
+                cell: (o) => (
+                  <>
+                    {money(o.grandTotal)}
+                    {o.refundedAmount > 0 && (
+                      <span className="block text-xs text-neutral-600">−{money(o.refundedAmount)} refunded</span>
+                    )}
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </Card>
 
       <div className="grid gap-4 md:grid-cols-2">
         <Card title="Addresses">
           {c.addresses.length === 0 ? (
-            <CardEmpty icon={<MapPin className="size-8" />} title="No addresses">
+            <AdminEmptyState icon={<MapPin className="size-8" />} title="No addresses">
               Saved addresses and the addresses of their orders show here.
-            </CardEmpty>
+            </AdminEmptyState>
           ) : (
             <ul className="space-y-3 text-sm">
               {c.addresses.map((a) => (
@@ -207,28 +206,19 @@ export function CustomerPage({
         <Card title="Notes">
           <PostForm className="space-y-2">
             <input type="hidden" name="intent" value="note.add" />
-            <label htmlFor="customer-note" className="text-sm font-medium text-neutral-800">
-              Add a note
-            </label>
-            <textarea
+            <TextAreaField
               id="customer-note"
+              label="Add a note"
               name="note"
               rows={3}
               maxLength={2000}
               required
               defaultValue={keptNote}
-              aria-invalid={!!noteError}
-              aria-describedby={noteError ? 'customer-note-error' : undefined}
-              className="block w-full rounded-lg border border-neutral-300 px-2.5 py-2 text-sm shadow-sm focus:border-neutral-900 focus:outline-none focus:ring-2 focus:ring-neutral-900/20"
+              error={noteError}
             />
-            {noteError && (
-              <p id="customer-note-error" className="text-sm text-red-700">
-                {noteError}
-              </p>
-            )}
-            <button type="submit" className={secondaryAction} disabled={pending('note.add')}>
+            <Button type="submit" disabled={pending('note.add')}>
               {pending('note.add') ? 'Saving…' : 'Add note'}
-            </button>
+            </Button>
           </PostForm>
           {c.notes.length === 0 ? (
             <p className="mt-4 flex items-center gap-2 text-sm text-neutral-600">
@@ -237,31 +227,37 @@ export function CustomerPage({
           ) : (
             <ul className="mt-4 divide-y divide-neutral-100">
               {c.notes.map((n) => (
-                <li key={n.noteId} className="flex items-start justify-between gap-2 py-2">
+                <li key={n.noteId} className="flex flex-wrap items-start justify-between gap-2 py-2">
                   <div className="min-w-0 text-sm">
                     <p className="whitespace-pre-wrap break-words text-neutral-900">{n.note}</p>
                     <p className="text-xs text-neutral-600">
                       {n.authorName} · <time dateTime={n.createdAt}>{day(n.createdAt)}</time>
                     </p>
                   </div>
-                  <PostForm>
-                    <input type="hidden" name="intent" value="note.delete" />
-                    <input type="hidden" name="noteId" value={n.noteId} />
-                    <button
-                      type="submit"
-                      className="rounded p-1.5 text-neutral-500 hover:bg-neutral-100 hover:text-red-700"
-                      aria-label={`Delete note: ${n.note.slice(0, 40)}`}
-                    >
-                      <Trash2 aria-hidden className="size-4" />
-                    </button>
-                  </PostForm>
+                  <ConfirmDialog
+                    slim
+                    trigger={<Trash2 aria-hidden className="size-4" />}
+                    triggerLabel={`Delete note: ${n.note.slice(0, 40)}`}
+                    title="Delete this note?"
+                    confirm={
+                      <PostForm>
+                        <input type="hidden" name="intent" value="note.delete" />
+                        <input type="hidden" name="noteId" value={n.noteId} />
+                        <Button type="submit" variant="critical">
+                          Delete note
+                        </Button>
+                      </PostForm>
+                    }
+                  >
+                    It is gone for every member of staff.
+                  </ConfirmDialog>
                 </li>
               ))}
             </ul>
           )}
         </Card>
       </div>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 

@@ -3,74 +3,21 @@ import { LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigation } from 'react-router';
 import { Badge, type BadgeTone } from '../ui/badge';
+import { Banner } from '../ui/banner';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { Checkbox } from '../ui/checkbox';
+import { ChoiceList } from '../ui/choice-list';
 import { PostForm } from '../ui/post-form';
-import { Card, primaryAction } from './dashboard-layout';
+import { TextField } from '../ui/text-field';
 
-const input =
-  'h-9 w-full rounded-lg border border-neutral-300 px-3 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-900/20 aria-[invalid=true]:border-red-600';
-
-function Field({
-  name,
-  label,
-  value,
-  error,
-  hint,
-  required = false,
-  type = 'text',
-  inputMode,
-  maxLength,
-  prefix,
-  suffix,
-}: {
-  name: PromoCodeField;
-  label: string;
-  value: string;
-  error?: string;
-  hint?: string;
-  required?: boolean;
-  type?: 'text' | 'date';
-  inputMode?: 'decimal' | 'numeric';
-  maxLength?: number;
-  prefix?: string;
-  suffix?: string;
-}) {
-  const id = `promo-${name}`;
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-neutral-800">
-        {label}
-        {!required && <span className="ml-1 font-normal text-neutral-500">(optional)</span>}
-      </label>
-      <div className="flex items-center gap-2">
-        {prefix && <span className="text-sm text-neutral-500">{prefix}</span>}
-        <input
-          id={id}
-          name={name}
-          type={type}
-          inputMode={inputMode}
-          defaultValue={value}
-          required={required}
-          maxLength={maxLength}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          className={input}
-        />
-        {suffix && <span className="text-sm text-neutral-500">{suffix}</span>}
-      </div>
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-neutral-500">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700" data-testid={`error-${name}`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
+/** "Label (optional)": the optional fields say so, the required ones do not need to. */
+const optional = (label: string) => (
+  <>
+    {label}
+    <span className="ml-1 font-normal text-neutral-500">(optional)</span>
+  </>
+);
 
 /** The posted form's text fields (the page function reads only the ones it knows). */
 export function promoFormValues(form: FormData): PromoCodeFormValues {
@@ -104,130 +51,106 @@ export function PromoCodeForm({
   const [kind, setKind] = useState(values.kind === 'amount' ? 'amount' : 'percent');
   const v = (f: PromoCodeField) => values[f] ?? '';
   const title = creating ? 'New promo code' : 'Rules';
+  const field = (name: PromoCodeField) => ({
+    id: `promo-${name}`,
+    name,
+    defaultValue: v(name),
+    error: errors[name],
+  });
   return (
     <Card title={title}>
       <PostForm className="space-y-4" aria-label={title}>
         <input type="hidden" name="intent" value="save" />
-        {message && (
-          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-            {message}
-          </p>
-        )}
+        {message && <Banner>{message}</Banner>}
         {creating && (
-          <Field
-            name="code"
+          <TextField
+            {...field('code')}
             label="Code"
             required
             maxLength={32}
-            value={v('code')}
-            error={errors.code}
             hint="What shoppers type in the cart: 3 to 32 letters, digits, dashes or underscores. Saved in capitals; it cannot be changed later."
           />
         )}
-        <fieldset>
-          <legend className="mb-1 block text-sm font-medium text-neutral-800">Discount</legend>
-          <div className="flex flex-wrap gap-4" aria-describedby={errors.kind ? 'promo-kind-error' : undefined}>
-            {(
-              [
-                ['percent', 'Percentage'],
-                ['amount', `Fixed amount (${currency})`],
-              ] as const
-            ).map(([value, label]) => (
-              <label key={value} className="flex items-center gap-2 text-sm text-neutral-800">
-                <input
-                  type="radio"
-                  name="kind"
-                  value={value}
-                  defaultChecked={kind === value}
-                  onChange={() => setKind(value)}
-                  className="size-4"
-                />
-                {label}
-              </label>
-            ))}
-          </div>
-          {errors.kind && (
-            <p id="promo-kind-error" className="mt-1 text-sm font-medium text-red-700" data-testid="error-kind">
-              {errors.kind}
-            </p>
-          )}
-        </fieldset>
+        <ChoiceList
+          id="promo-kind"
+          title="Discount"
+          name="kind"
+          defaultValue={kind}
+          onChange={(k) => setKind(k === 'amount' ? 'amount' : 'percent')}
+          error={errors.kind}
+          choices={[
+            { value: 'percent', label: 'Percentage' },
+            { value: 'amount', label: `Fixed amount (${currency})` },
+          ]}
+        />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            name="value"
+          <TextField
+            {...field('value')}
             label={kind === 'amount' ? 'Amount off' : 'Percentage off'}
             required
             inputMode="decimal"
+            autoComplete="off"
             maxLength={20}
-            value={v('value')}
-            error={errors.value}
             suffix={kind === 'amount' ? currency : '%'}
             hint={kind === 'amount' ? 'Like 10.00; never more than the subtotal.' : 'A whole number from 1 to 100.'}
           />
-          <Field
-            name="minSubtotal"
-            label="Minimum subtotal"
+          <TextField
+            {...field('minSubtotal')}
+            label={optional('Minimum subtotal')}
             inputMode="decimal"
+            autoComplete="off"
             maxLength={20}
-            value={v('minSubtotal')}
-            error={errors.minSubtotal}
             suffix={currency}
             hint="The cart's subtotal before the discount must reach this. Empty: any order."
           />
         </div>
-        <Field
-          name="description"
-          label="Description"
+        <TextField
+          {...field('description')}
+          label={optional('Description')}
           maxLength={200}
-          value={v('description')}
-          error={errors.description}
           hint="Shown to shoppers in the cart beside the code, like “10% off your order”."
         />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            name="startsAt"
-            label="Starts on"
+          <TextField
+            {...field('startsAt')}
+            label={optional('Starts on')}
             type="date"
-            value={v('startsAt')}
-            error={errors.startsAt}
             hint="From the start of this day (UTC). Empty: now."
           />
-          <Field
-            name="endsAt"
-            label="Ends on"
+          <TextField
+            {...field('endsAt')}
+            label={optional('Ends on')}
             type="date"
-            value={v('endsAt')}
-            error={errors.endsAt}
             hint="The last day it works (UTC), included. Empty: no end."
           />
-          <Field
-            name="usageLimit"
-            label="Total uses"
+          <TextField
+            {...field('usageLimit')}
+            label={optional('Total uses')}
             inputMode="numeric"
+            autoComplete="off"
             maxLength={9}
-            value={v('usageLimit')}
-            error={errors.usageLimit}
             hint="How many orders may use it in all. Empty: no limit."
           />
-          <Field
-            name="perCustomerLimit"
-            label="Uses per customer"
+          <TextField
+            {...field('perCustomerLimit')}
+            label={optional('Uses per customer')}
             inputMode="numeric"
+            autoComplete="off"
             maxLength={9}
-            value={v('perCustomerLimit')}
-            error={errors.perCustomerLimit}
             hint="Per account, or per email for guests. Empty: no limit."
           />
         </div>
-        <label className="flex items-center gap-2 text-sm text-neutral-800">
-          <input type="checkbox" name="active" defaultChecked={v('active') === 'on'} className="size-4" />
-          Active: shoppers can use it within its dates and limits
-        </label>
+        <Checkbox
+          id="promo-active"
+          name="active"
+          defaultChecked={v('active') === 'on'}
+          label="Active: shoppers can use it within its dates and limits"
+        />
         <div className="flex justify-end border-t border-neutral-100 pt-4">
-          <button type="submit" className={primaryAction} disabled={saving}>
+          <Button type="submit" variant="primary" disabled={saving}>
             {saving && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
             {creating ? (saving ? 'Creating…' : 'Create promo code') : saving ? 'Saving…' : 'Save'}
-          </button>
+          </Button>
         </div>
       </PostForm>
     </Card>

@@ -1,6 +1,7 @@
 import type { AnalyticsRange, SalesPoint } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
 import { useEffect, useRef, useState } from 'react';
+import { DataTable } from '../ui/data-table';
 
 const DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const HOUR = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
@@ -107,35 +108,22 @@ export function SalesChart({
       {/* The chart is a picture of the table below: screen readers read the table instead. */}
       <div ref={box} aria-hidden className={drawn ? 'w-full' : 'hidden'} />
       <div className={drawn ? 'sr-only' : 'max-h-80 overflow-auto rounded-lg border border-neutral-200'}>
-        <table className="w-full text-sm">
-          <caption className="sr-only">
-            Sales over time, {label}: {orders} orders
-          </caption>
-          <thead className="bg-neutral-50 text-left text-xs text-neutral-600">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                {bucket === 'hour' ? 'Hour (UTC)' : bucket === 'week' ? 'Week' : 'Day'}
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Orders
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Sales
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-neutral-100">
-            {points.map((p) => (
-              <tr key={p.start}>
-                <th scope="row" className="px-3 py-1.5 text-left font-normal text-neutral-700">
-                  <time dateTime={p.start}>{bucketLabel(p.start, bucket)}</time>
-                </th>
-                <td className="px-3 py-1.5 text-right tabular-nums">{p.orders}</td>
-                <td className="px-3 py-1.5 text-right tabular-nums">{formatMoney(p.sales, currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label={`Sales over time, ${label}: ${orders} orders`}
+          rows={points}
+          rowKey={(p) => p.start}
+          minWidth="0"
+          columns={[
+            {
+              header: bucket === 'hour' ? 'Hour (UTC)' : bucket === 'week' ? 'Week' : 'Day',
+              rowHeader: true,
+              className: 'text-neutral-700',
+              cell: (p) => <time dateTime={p.start}>{bucketLabel(p.start, bucket)}</time>,
+            },
+            { header: 'Orders', align: 'end', className: 'tabular-nums', cell: (p) => p.orders },
+            { header: 'Sales', align: 'end', className: 'tabular-nums', cell: (p) => formatMoney(p.sales, currency) },
+          ]}
+        />
       </div>
     </div>
   );

@@ -2,14 +2,15 @@ import type { Analytics, ComparedFigure, DashboardHome, DashboardHomePage } from
 import { formatMoney, MAX_RANGE_DAYS, orderHref, RANGE_LABELS, RANGE_PRESETS } from '@app/contracts/client';
 import { BarChart3, Broom, ExternalLink, History, Inbox, Lock, PackageCheck } from 'lucide-react';
 import { Form, Link } from 'react-router';
-import {
-  Card,
-  CardEmpty,
-  cardClass,
-  DashboardLayout,
-  secondaryAction,
-} from '../../components/manage-store/dashboard-layout';
 import { SalesChart } from '../../components/manage-store/sales-chart';
+import { Badge } from '../../components/ui/badge';
+import { Banner } from '../../components/ui/banner';
+import { Button, ButtonLink } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
+import { SelectField } from '../../components/ui/select-field';
+import { TextField } from '../../components/ui/text-field';
 import { activityWords } from '../../lib/activity-words';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import type { Route } from './+types/_index';
@@ -28,14 +29,14 @@ export function meta({ matches }: Route.MetaArgs) {
 export default function HomePage({ loaderData: home }: Route.ComponentProps) {
   const money = (amount: number) => formatMoney(amount, home.currency);
   return (
-    <DashboardLayout
+    <AdminPage
       title="Home"
       description="How your store is doing, and what needs you now."
-      action={
-        <Link to="/" className={secondaryAction}>
+      secondaryActions={
+        <ButtonLink to="/">
           <ExternalLink aria-hidden className="size-4" />
           View your store
-        </Link>
+        </ButtonLink>
       }
     >
       <RangeForm home={home} />
@@ -57,9 +58,12 @@ export default function HomePage({ loaderData: home }: Route.ComponentProps) {
         </>
       ) : (
         <Card>
-          <CardEmpty icon={<Lock className="size-6" />} title="Sales and orders are kept for the orders permission">
+          <AdminEmptyState
+            icon={<Lock className="size-6" />}
+            title="Sales and orders are kept for the orders permission"
+          >
             Ask the store owner for the orders permission to see sales, orders and the orders waiting to be shipped.
-          </CardEmpty>
+          </AdminEmptyState>
         </Card>
       )}
 
@@ -71,63 +75,47 @@ export default function HomePage({ loaderData: home }: Route.ComponentProps) {
         <LowStock home={home} />
       </div>
       <Activity activity={home.activity} />
-    </DashboardLayout>
+    </AdminPage>
   );
 }
-
-const inputClass =
-  'h-9 rounded-lg border border-neutral-300 bg-white px-2.5 text-sm text-neutral-900 shadow-sm aria-[invalid=true]:border-red-600';
 
 /** The range as a GET form: works without JavaScript, and the address can be bookmarked. */
 function RangeForm({ home }: { home: DashboardHomePage }) {
   const err = home.rangeError;
-  const errorId = 'range-error';
   const value = err ? home.query.range : home.range.preset;
   const [from, to] = err
     ? [home.query.from, home.query.to]
     : [home.range.from.slice(0, 10), new Date(Date.parse(home.range.to) - 86_400_000).toISOString().slice(0, 10)];
-  const field = (name: 'range' | 'from' | 'to') =>
-    err?.field === name ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
+  // The refused field is marked (and its mark clears once changed); the banner says what is shown instead.
+  const error = (name: 'range' | 'from' | 'to') => (err?.field === name ? err.message : undefined);
   return (
-    <Form
-      method="get"
-      className={`${cardClass} flex flex-wrap items-end gap-3 p-3 sm:p-4`}
-      aria-label="Range of the figures"
-    >
-      <div className="flex flex-col gap-1">
-        <label htmlFor="range" className="text-xs font-medium text-neutral-600">
-          Date range
-        </label>
-        <select id="range" name="range" defaultValue={value} key={value} className={inputClass} {...field('range')}>
-          {RANGE_PRESETS.map((r) => (
-            <option key={r} value={r}>
-              {RANGE_LABELS[r]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <label className="flex flex-col gap-1 text-xs font-medium text-neutral-600">
-        From
-        <input type="date" name="from" defaultValue={from} key={`f${from}`} className={inputClass} {...field('from')} />
-      </label>
-      <label className="flex flex-col gap-1 text-xs font-medium text-neutral-600">
-        To
-        <input type="date" name="to" defaultValue={to} key={`t${to}`} className={inputClass} {...field('to')} />
-      </label>
-      <button type="submit" className={secondaryAction}>
-        Apply
-      </button>
-      <p className="w-full text-xs text-neutral-500">
-        From and To apply to a custom range (at most {MAX_RANGE_DAYS} days). Days run midnight to midnight UTC; each
-        figure is compared with the {home.range.days === 1 ? 'day' : `${home.range.days} days`} before.
-      </p>
-      {err && (
-        <p id={errorId} role="alert" className="w-full text-sm font-medium text-red-700">
-          {err.field === 'range' ? 'Date range' : err.field === 'from' ? 'From' : 'To'}: {err.message}. Showing the last
-          30 days.
+    <Card>
+      <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Range of the figures">
+        <SelectField
+          label="Date range"
+          name="range"
+          defaultValue={value}
+          key={value}
+          error={error('range')}
+          options={RANGE_PRESETS.map((r) => ({ value: r, label: RANGE_LABELS[r] }))}
+        />
+        <TextField label="From" name="from" type="date" defaultValue={from} key={`f${from}`} error={error('from')} />
+        <TextField label="To" name="to" type="date" defaultValue={to} key={`t${to}`} error={error('to')} />
+        <Button type="submit">Apply</Button>
+        <p className="kit-hint w-full">
+          From and To apply to a custom range (at most {MAX_RANGE_DAYS} days). Days run midnight to midnight UTC; each
+          figure is compared with the {home.range.days === 1 ? 'day' : `${home.range.days} days`} before.
         </p>
-      )}
-    </Form>
+        {err && (
+          <div className="w-full">
+            <Banner>
+              {err.field === 'range' ? 'Date range' : err.field === 'from' ? 'From' : 'To'}: {err.message}. Showing the
+              last 30 days.
+            </Banner>
+          </div>
+        )}
+      </Form>
+    </Card>
   );
 }
 
@@ -200,7 +188,7 @@ function Figure({
   // "Sales, last 30 days": the region's name says the range, as the picker above it does.
   const title = `${label}, ${/^(Last|This|Today)/.test(range) ? range.toLowerCase() : range}`;
   return (
-    <section aria-label={title} className={`${cardClass} p-3 sm:p-4`}>
+    <section aria-label={title} className="kit-card p-3 sm:p-4">
       <h2 className="text-sm font-medium text-neutral-600">{label}</h2>
       <p className="mt-1 text-xl font-bold tracking-tight break-words text-neutral-900 tabular-nums sm:text-2xl">
         {show(figure.value)}
@@ -215,21 +203,18 @@ function Figure({
 
 function CleanupNotice({ released }: { released: number }) {
   return (
-    <section aria-labelledby="cleanup-notice" className={`${cardClass} flex items-start gap-3 p-3 sm:p-4`}>
-      <Broom aria-hidden className="mt-0.5 size-5 shrink-0 text-neutral-500" />
-      <div className="min-w-0 text-sm">
-        <h2 id="cleanup-notice" className="font-semibold text-neutral-900">
-          Unpaid orders released
-        </h2>
-        <p className="text-neutral-600">
+    <Card title="Unpaid orders released">
+      <p className="flex items-start gap-2 text-sm text-neutral-600">
+        <Broom aria-hidden className="mt-0.5 size-4 shrink-0 text-neutral-500" />
+        <span>
           The clean-up released {released === 1 ? '1 order' : `${released} orders`} whose payment never arrived in the
           last 7 days.{' '}
           <Link to="/manage-store/orders/cleanup" className="font-medium text-neutral-900 underline">
             See what and why
           </Link>
-        </p>
-      </div>
-    </section>
+        </span>
+      </p>
+    </Card>
   );
 }
 
@@ -246,9 +231,9 @@ function TopProducts({
   return (
     <Card title="Top products" flush aside={<span className="text-xs text-neutral-500">{label}</span>}>
       {top.length === 0 ? (
-        <CardEmpty icon={<BarChart3 className="size-6" />} title="Nothing sold in this range">
+        <AdminEmptyState icon={<BarChart3 className="size-6" />} title="Nothing sold in this range">
           Your best sellers show here, by revenue, once orders are paid.
-        </CardEmpty>
+        </AdminEmptyState>
       ) : (
         <ol className="divide-y divide-neutral-100 border-t border-neutral-100">
           {top.map((p) => (
@@ -280,19 +265,11 @@ function ToFulfil({
 }) {
   const { count, orders } = toFulfil;
   return (
-    <Card
-      title="Orders to fulfil"
-      flush
-      aside={
-        count > 0 && (
-          <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">{count}</span>
-        )
-      }
-    >
+    <Card title="Orders to fulfil" flush aside={count > 0 && <Badge tone="warning">{count}</Badge>}>
       {orders.length === 0 ? (
-        <CardEmpty icon={<PackageCheck className="size-6" />} title="No orders are waiting to be shipped">
+        <AdminEmptyState icon={<PackageCheck className="size-6" />} title="No orders are waiting to be shipped">
           Paid orders show here until they are shipped. Share your store&rsquo;s link to bring in the next one.
-        </CardEmpty>
+        </AdminEmptyState>
       ) : (
         <>
           <ul className="divide-y divide-neutral-100 border-t border-neutral-100">
@@ -332,10 +309,10 @@ function LowStock({ home }: { home: DashboardHome }) {
   return (
     <Card title="Low stock" flush aside={<span className="text-xs text-neutral-500">{threshold} or fewer left</span>}>
       {products.length === 0 ? (
-        <CardEmpty icon={<Inbox className="size-6" />} title="Nothing is running low">
+        <AdminEmptyState icon={<Inbox className="size-6" />} title="Nothing is running low">
           Every product has more than {threshold} in stock. Products at {threshold} or fewer show here, so you can
           reorder in time.
-        </CardEmpty>
+        </AdminEmptyState>
       ) : (
         <ul className="divide-y divide-neutral-100 border-t border-neutral-100">
           {products.map((p) => (
@@ -354,36 +331,25 @@ function LowStock({ home }: { home: DashboardHome }) {
 }
 
 function StockBadge({ stock }: { stock: number }) {
-  if (stock === 0) {
-    return (
-      <span className="shrink-0 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">
-        Out of stock
-      </span>
-    );
-  }
-  return (
-    <span className="shrink-0 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 tabular-nums">
-      {stock} left
-    </span>
-  );
+  return stock === 0 ? <Badge tone="critical">Out of stock</Badge> : <Badge tone="warning">{stock} left</Badge>;
 }
 
 function Activity({ activity }: { activity: DashboardHome['activity'] }) {
   return (
     <Card title="Latest activity" flush>
       {!activity.available ? (
-        <CardEmpty icon={<History className="size-6" />} title="Activity is kept for the settings permission">
+        <AdminEmptyState icon={<History className="size-6" />} title="Activity is kept for the settings permission">
           Every change you and your staff make is recorded, with who made it and when. Ask the store owner for the
           settings permission to see it here.
-        </CardEmpty>
+        </AdminEmptyState>
       ) : activity.entries.length === 0 ? (
-        <CardEmpty icon={<History className="size-6" />} title="No changes yet">
+        <AdminEmptyState icon={<History className="size-6" />} title="No changes yet">
           When you or your staff change the theme, pages, products or orders, it shows here. Start with your{' '}
           <Link to="/manage-store/settings/theme" className="font-medium text-neutral-900 underline">
             theme
           </Link>
           .
-        </CardEmpty>
+        </AdminEmptyState>
       ) : (
         <ol className="divide-y divide-neutral-100 border-t border-neutral-100">
           {activity.entries.map((e) => (

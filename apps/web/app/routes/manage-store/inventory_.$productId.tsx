@@ -1,8 +1,12 @@
 import { ArrowLeft, History } from 'lucide-react';
 import { data, Link } from 'react-router';
-import { Card, CardEmpty, DashboardLayout } from '../../components/manage-store/dashboard-layout';
 import { adjustValues, StockAdjustForm, StockLevel } from '../../components/manage-store/stock-adjust-form';
-import { FormAlert } from '../../components/ui/form-field';
+import { Banner } from '../../components/ui/banner';
+import { Card } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
+import { Pagination } from '../../components/ui/pagination';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/inventory_.$productId';
@@ -32,7 +36,7 @@ export default function StockHistoryPage({ loaderData: h, actionData }: Route.Co
   useActionToast(actionData?.result);
   const failed = actionData && !actionData.result.ok ? actionData.result : null;
   return (
-    <DashboardLayout
+    <AdminPage
       title={h.product.productName}
       description={
         <>
@@ -46,7 +50,7 @@ export default function StockHistoryPage({ loaderData: h, actionData }: Route.Co
         </>
       }
     >
-      <FormAlert message={failed && Object.keys(failed.fieldErrors).length === 0 ? failed.message : null} />
+      {failed && Object.keys(failed.fieldErrors).length === 0 && <Banner>{failed.message}</Banner>}
       <Card title="Stock" aside={<StockLevel stock={h.product.stock} threshold={h.lowStockThreshold} />}>
         <p className="mb-3 text-sm text-neutral-700">
           <span className="text-2xl font-semibold tabular-nums text-neutral-900" data-testid="stock-now">
@@ -64,9 +68,9 @@ export default function StockHistoryPage({ loaderData: h, actionData }: Route.Co
       </Card>
       <Card title="History" flush>
         {h.movements.length === 0 ? (
-          <CardEmpty icon={<History className="size-6" />} title="No stock changes yet">
+          <AdminEmptyState icon={<History className="size-6" />} title="No stock changes yet">
             Orders, cancellations and adjustments will be listed here, newest first.
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
           <>
             {/* Narrow screens: one line per change, stacked; wide ones: the table. */}
@@ -95,76 +99,55 @@ export default function StockHistoryPage({ loaderData: h, actionData }: Route.Co
                 </li>
               ))}
             </ul>
-            <div className="hidden overflow-x-auto border-t border-neutral-100 sm:block">
-              <table className="w-full min-w-[36rem] text-left text-sm">
-                <caption className="sr-only">Stock history, newest first</caption>
-                <thead className="bg-neutral-50 text-xs text-neutral-600">
-                  <tr>
-                    <th scope="col" className="px-4 py-2 font-medium">
-                      When
-                    </th>
-                    <th scope="col" className="px-2 py-2 font-medium">
-                      Reason
-                    </th>
-                    <th scope="col" className="px-2 py-2 text-right font-medium">
-                      Change
-                    </th>
-                    <th scope="col" className="px-2 py-2 text-right font-medium">
-                      Before → after
-                    </th>
-                    <th scope="col" className="px-2 py-2 font-medium">
-                      Who
-                    </th>
-                    <th scope="col" className="px-4 py-2 font-medium">
-                      Note
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-neutral-100">
-                  {h.movements.map((m) => (
-                    <tr key={m.movementId}>
-                      <td className="whitespace-nowrap px-4 py-2 text-neutral-700">
-                        <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
-                      </td>
-                      <td className="px-2 py-2 text-neutral-900">{h.reasonLabels[m.reason]}</td>
-                      <td
-                        className={`px-2 py-2 text-right font-medium tabular-nums ${m.delta < 0 ? 'text-red-700' : 'text-green-700'}`}
-                      >
-                        {signed(m.delta)}
-                      </td>
-                      <td className="whitespace-nowrap px-2 py-2 text-right tabular-nums text-neutral-700">
-                        {m.before} → {m.after}
-                      </td>
-                      <td className="px-2 py-2 text-neutral-700">{m.actor.name ?? m.actor.id ?? '—'}</td>
-                      <td className="px-4 py-2 text-neutral-700">
+            <div className="hidden sm:block">
+              <DataTable
+                label="Stock history, newest first"
+                rows={h.movements}
+                rowKey={(m) => m.movementId}
+                columns={[
+                  {
+                    header: 'When',
+                    className: 'whitespace-nowrap text-neutral-700',
+                    cell: (m) => <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>,
+                  },
+                  { header: 'Reason', cell: (m) => h.reasonLabels[m.reason] },
+                  {
+                    header: 'Change',
+                    align: 'end',
+                    className: 'font-medium tabular-nums',
+                    cell: (m) => (
+                      <span className={m.delta < 0 ? 'text-red-700' : 'text-green-700'}>{signed(m.delta)}</span>
+                    ),
+                  },
+                  {
+                    header: 'Before → after',
+                    align: 'end',
+                    className: 'whitespace-nowrap tabular-nums text-neutral-700',
+                    cell: (m) => `${m.before} → ${m.after}`,
+                  },
+                  { header: 'Who', className: 'text-neutral-700', cell: (m) => m.actor.name ?? m.actor.id ?? '—' },
+                  {
+                    header: 'Note',
+                    className: 'text-neutral-700',
+                    cell: (m) => (
+                      <>
                         {m.note}
                         {m.orderId && <span className="block text-xs text-neutral-500">Order {m.orderId}</span>}
                         {m.returnId && <span className="block text-xs text-neutral-500">Return {m.returnId}</span>}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                      </>
+                    ),
+                  },
+                ]}
+              />
             </div>
           </>
         )}
-        {(h.nextCursor || h.cursor) && (
-          <nav aria-label="Pages" className="flex justify-between gap-3 border-t border-neutral-100 px-4 py-3 text-sm">
-            {h.cursor ? (
-              <Link to="." className="font-medium underline">
-                Newest
-              </Link>
-            ) : (
-              <span />
-            )}
-            {h.nextCursor && (
-              <Link to={`?cursor=${encodeURIComponent(h.nextCursor)}`} className="font-medium underline">
-                Older
-              </Link>
-            )}
-          </nav>
-        )}
+        <Pagination
+          label="History pages"
+          next={h.nextCursor && `?cursor=${encodeURIComponent(h.nextCursor)}`}
+          first={h.cursor ? '.' : null}
+        />
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }

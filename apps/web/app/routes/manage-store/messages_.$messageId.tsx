@@ -1,9 +1,13 @@
 import { MESSAGE_REPLY_MAX } from '@app/contracts/client';
 import { Archive, ArrowLeft, Inbox, LoaderCircle, Mail, Send } from 'lucide-react';
 import { data, Link, redirect, useNavigation } from 'react-router';
-import { Card, DashboardLayout, primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
-import { FormAlert } from '../../components/ui/form-field';
+import { Badge } from '../../components/ui/badge';
+import { Banner } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
+import { TextAreaField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/messages_.$messageId';
@@ -45,7 +49,7 @@ export default function MessagePage({ loaderData: m, actionData }: Route.Compone
   const archived = m.status === 'archived';
   const back = archived ? '/manage-store/messages?folder=archived' : '/manage-store/messages';
   return (
-    <DashboardLayout
+    <AdminPage
       title={`Message from ${m.name}`}
       description={
         <Link to={back} className="inline-flex items-center gap-1 font-medium underline-offset-2 hover:underline">
@@ -54,7 +58,7 @@ export default function MessagePage({ loaderData: m, actionData }: Route.Compone
         </Link>
       }
     >
-      <FormAlert message={failed && !failed.result.ok && !textError ? failed.result.message : null} />
+      {failed && !failed.result.ok && !textError && <Banner>{failed.result.message}</Banner>}
       <Card title="Message">
         <div className="space-y-3">
           <p className="text-sm text-neutral-600">
@@ -64,8 +68,8 @@ export default function MessagePage({ loaderData: m, actionData }: Route.Compone
             </a>{' '}
             · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
             {archived && (
-              <span className="ml-2 rounded-full bg-neutral-100 px-2 py-0.5 text-xs font-medium text-neutral-700">
-                Archived
+              <span className="ml-2">
+                <Badge>Archived</Badge>
               </span>
             )}
           </p>
@@ -75,7 +79,7 @@ export default function MessagePage({ loaderData: m, actionData }: Route.Compone
           <div className="flex flex-wrap gap-2 border-t border-neutral-100 pt-3">
             <PostForm>
               <input type="hidden" name="intent" value={archived ? 'inbox' : 'archive'} />
-              <button type="submit" className={secondaryAction}>
+              <Button type="submit">
                 {busy === 'archive' || busy === 'inbox' ? (
                   <LoaderCircle aria-hidden className="size-4 animate-spin" />
                 ) : archived ? (
@@ -84,18 +88,18 @@ export default function MessagePage({ loaderData: m, actionData }: Route.Compone
                   <Archive aria-hidden className="size-4" />
                 )}
                 {archived ? 'Move to inbox' : 'Archive'}
-              </button>
+              </Button>
             </PostForm>
             <PostForm>
               <input type="hidden" name="intent" value="unread" />
-              <button type="submit" className={secondaryAction}>
+              <Button type="submit">
                 {busy === 'unread' ? (
                   <LoaderCircle aria-hidden className="size-4 animate-spin" />
                 ) : (
                   <Mail aria-hidden className="size-4" />
                 )}
                 Mark unread
-              </button>
+              </Button>
             </PostForm>
           </div>
         </div>
@@ -118,40 +122,28 @@ export default function MessagePage({ loaderData: m, actionData }: Route.Compone
       <Card title="Reply by email">
         <PostForm className="space-y-2" preventScrollReset>
           <input type="hidden" name="intent" value="reply" />
-          <label htmlFor="reply-text" className="block text-sm font-medium text-neutral-800">
-            Your reply to {m.name}
-          </label>
-          <textarea
+          <TextAreaField
             id="reply-text"
+            label={`Your reply to ${m.name}`}
             name="text"
             rows={6}
             maxLength={MESSAGE_REPLY_MAX}
             required
             defaultValue={textValue}
             key={sent ? `sent-${m.replies.length}` : textValue}
-            aria-invalid={textError ? true : undefined}
-            aria-describedby="reply-text-hint"
-            className={`w-full rounded-lg border px-2.5 py-2 text-sm ${textError ? 'border-red-600' : 'border-neutral-300'}`}
+            error={textError}
+            hint={`Sent to ${m.email} from your store, with their message quoted; their answer comes to your store's email.`}
           />
-          <p id="reply-text-hint" className="text-sm text-neutral-600">
-            {textError ? (
-              <span className="font-medium text-red-700" data-testid="error-text">
-                {textError}
-              </span>
-            ) : (
-              `Sent to ${m.email} from your store, with their message quoted; their answer comes to your store's email.`
-            )}
-          </p>
-          <button type="submit" className={primaryAction}>
+          <Button type="submit" variant="primary">
             {busy === 'reply' ? (
               <LoaderCircle aria-hidden className="size-4 animate-spin" />
             ) : (
               <Send aria-hidden className="size-4" />
             )}
             Send reply
-          </button>
+          </Button>
         </PostForm>
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }

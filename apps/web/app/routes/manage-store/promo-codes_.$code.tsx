@@ -3,8 +3,14 @@ import { formatMoney } from '@app/contracts/client';
 import { ArrowLeft, Ban, Play, Receipt, Trash2 } from 'lucide-react';
 import { useEffect, useMemo } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
-import { Card, CardEmpty, DashboardLayout, secondaryAction } from '../../components/manage-store/dashboard-layout';
 import { PromoCodeForm, PromoStatusBadge, promoFormValues } from '../../components/manage-store/promo-code-form';
+import { Banner } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DataTable } from '../../components/ui/data-table';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
@@ -70,7 +76,7 @@ export default function PromoCodePage({ loaderData: page, actionData }: Route.Co
   const money = (n: number, currency = code.currency) => formatMoney(n, currency);
 
   return (
-    <DashboardLayout
+    <AdminPage
       title={code.code}
       description={
         <Link to={LIST} className="inline-flex items-center gap-1 font-medium text-neutral-700 hover:underline">
@@ -79,11 +85,7 @@ export default function PromoCodePage({ loaderData: page, actionData }: Route.Co
         </Link>
       }
     >
-      {statusFailure && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          {statusFailure.message}
-        </p>
-      )}
+      {statusFailure && <Banner>{statusFailure.message}</Banner>}
       <Card title="Summary" aside={<PromoStatusBadge status={code.status} label={page.statusLabel} />}>
         <dl className="grid gap-3 text-sm sm:grid-cols-3">
           <div>
@@ -126,9 +128,9 @@ export default function PromoCodePage({ loaderData: page, actionData }: Route.Co
         flush
       >
         {page.redemptions.length === 0 ? (
-          <CardEmpty icon={<Receipt className="size-6" />} title="Not used yet">
+          <AdminEmptyState icon={<Receipt className="size-6" />} title="Not used yet">
             Orders placed with this code show here with the discount they got.
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
           <>
             <ul className="divide-y divide-neutral-100 border-t border-neutral-200 sm:hidden" aria-label="Orders">
@@ -150,48 +152,42 @@ export default function PromoCodePage({ loaderData: page, actionData }: Route.Co
                 </li>
               ))}
             </ul>
-            <div className="hidden overflow-x-auto sm:block">
-              <table className="w-full min-w-[34rem] text-left text-sm">
-                <caption className="sr-only">Orders that used {code.code}</caption>
-                <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
-                  <tr>
-                    <th scope="col" className="px-4 py-2">
-                      Order
-                    </th>
-                    <th scope="col" className="px-2 py-2">
-                      Date
-                    </th>
-                    <th scope="col" className="px-2 py-2">
-                      Customer
-                    </th>
-                    <th scope="col" className="px-2 py-2 text-right">
-                      Discount
-                    </th>
-                    <th scope="col" className="px-4 py-2 text-right">
-                      Total
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-neutral-100">
-                  {page.redemptions.map((r) => (
-                    <tr key={r.orderId}>
-                      <td className="px-4 py-2.5 font-medium">
-                        <Link to={r.orderHref} className="font-mono text-neutral-900 underline underline-offset-2">
-                          {r.orderId}
-                        </Link>
-                      </td>
-                      <td className="px-2 py-2.5 whitespace-nowrap text-neutral-600">{formatDateTime(r.usedAt)}</td>
-                      <td className="max-w-[14rem] truncate px-2 py-2.5 text-neutral-800">{r.email}</td>
-                      <td className="px-2 py-2.5 text-right tabular-nums text-neutral-800">
-                        −{money(r.discount, r.currency)}
-                      </td>
-                      <td className="px-4 py-2.5 text-right tabular-nums text-neutral-800">
-                        {money(r.grandTotal, r.currency)}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+            <div className="hidden sm:block">
+              <DataTable
+                label={`Orders that used ${code.code}`}
+                rows={page.redemptions}
+                rowKey={(r) => r.orderId}
+                minWidth="34rem"
+                columns={[
+                  {
+                    header: 'Order',
+                    className: 'font-medium',
+                    cell: (r) => (
+                      <Link to={r.orderHref} className="font-mono text-neutral-900 underline underline-offset-2">
+                        {r.orderId}
+                      </Link>
+                    ),
+                  },
+                  {
+                    header: 'Date',
+                    className: 'whitespace-nowrap text-neutral-600',
+                    cell: (r) => formatDateTime(r.usedAt),
+                  },
+                  { header: 'Customer', className: 'max-w-[14rem] truncate', cell: (r) => r.email },
+                  {
+                    header: 'Discount',
+                    align: 'end',
+                    className: 'tabular-nums',
+                    cell: (r) => `−${money(r.discount, r.currency)}`,
+                  },
+                  {
+                    header: 'Total',
+                    align: 'end',
+                    className: 'tabular-nums',
+                    cell: (r) => money(r.grandTotal, r.currency),
+                  },
+                ]}
+              />
             </div>
           </>
         )}
@@ -204,12 +200,7 @@ export default function PromoCodePage({ loaderData: page, actionData }: Route.Co
             : 'Activated, shoppers can use the code again within its dates and limits.'}
         </p>
         <PostForm className="mt-3" preventScrollReset>
-          <button
-            type="submit"
-            name="intent"
-            value={code.active ? 'deactivate' : 'activate'}
-            className={secondaryAction}
-          >
+          <Button type="submit" name="intent" value={code.active ? 'deactivate' : 'activate'}>
             {code.active ? <Ban aria-hidden className="size-4" /> : <Play aria-hidden className="size-4" />}
             {code.active
               ? busy('deactivate')
@@ -218,7 +209,7 @@ export default function PromoCodePage({ loaderData: page, actionData }: Route.Co
               : busy('activate')
                 ? 'Activating…'
                 : 'Activate code'}
-          </button>
+          </Button>
         </PostForm>
       </Card>
 
@@ -230,21 +221,29 @@ export default function PromoCodePage({ loaderData: page, actionData }: Route.Co
         ) : (
           <>
             <p className="text-sm text-neutral-600">No order used this code yet, so it can be deleted for good.</p>
-            <PostForm className="mt-3">
-              <button
-                type="submit"
-                name="intent"
-                value="delete"
-                disabled={busy('delete')}
-                className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-red-300 bg-white px-3.5 text-sm font-semibold text-red-700 shadow-sm hover:bg-red-50"
+            <div className="mt-3">
+              <ConfirmDialog
+                trigger={
+                  <>
+                    <Trash2 aria-hidden className="size-4" />
+                    Delete code
+                  </>
+                }
+                title={`Delete ${code.code}?`}
+                confirm={
+                  <PostForm>
+                    <Button type="submit" variant="critical" name="intent" value="delete" disabled={busy('delete')}>
+                      {busy('delete') ? 'Deleting…' : `Delete ${code.code}`}
+                    </Button>
+                  </PostForm>
+                }
               >
-                <Trash2 aria-hidden className="size-4" />
-                {busy('delete') ? 'Deleting…' : 'Delete code'}
-              </button>
-            </PostForm>
+                Shoppers can no longer use it, and it cannot be brought back.
+              </ConfirmDialog>
+            </div>
           </>
         )}
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }

@@ -2,10 +2,18 @@ import type { ReviewAdminItem } from '@app/contracts';
 import { REVIEW_REPLY_MAX, REVIEW_STATUS_LABELS } from '@app/contracts/client';
 import { LoaderCircle, MessageSquareQuote } from 'lucide-react';
 import { data, Form, Link, useNavigation } from 'react-router';
-import { Card, CardEmpty, DashboardLayout, secondaryAction } from '../../components/manage-store/dashboard-layout';
 import { RatingStars } from '../../components/product/rating-stars';
-import { FormAlert } from '../../components/ui/form-field';
+import { Badge, type BadgeTone } from '../../components/ui/badge';
+import { Banner } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
+import { Pagination } from '../../components/ui/pagination';
 import { PostForm } from '../../components/ui/post-form';
+import { SelectField } from '../../components/ui/select-field';
+import { TextAreaField, TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/reviews._index';
@@ -46,8 +54,10 @@ const STATUS_FILTERS = [
   { value: 'HIDDEN', label: 'Hidden' },
   { value: 'PENDING', label: 'Pending' },
 ];
-const field =
-  'h-9 rounded-lg border border-neutral-300 bg-white px-2.5 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-300';
+const RATING_FILTERS = [
+  { value: '', label: 'Any rating' },
+  ...[5, 4, 3, 2, 1].map((n) => ({ value: String(n), label: `${n} star${n === 1 ? '' : 's'}` })),
+];
 
 /** Reviews shoppers wrote: publish or hide them, and answer under them for every shopper to read. */
 export default function ReviewsPage({ loaderData: page, actionData }: Route.ComponentProps) {
@@ -65,71 +75,53 @@ export default function ReviewsPage({ loaderData: page, actionData }: Route.Comp
   const failed = actionData && !actionData.result.ok ? actionData : null;
   const searching = navigation.state === 'loading' && navigation.location?.pathname === PATH;
   return (
-    <DashboardLayout
+    <AdminPage
       title="Reviews"
       description="What shoppers wrote about your products. Hide a review to take it off the product page; your reply shows under it."
     >
-      <FormAlert
-        message={failed && !failed.result.ok && !failed.result.fieldErrors.text ? failed.result.message : null}
-      />
+      {failed && !failed.result.ok && !failed.result.fieldErrors.text && <Banner>{failed.result.message}</Banner>}
       <Card title="All reviews" flush>
         <Form method="get" className="flex flex-wrap items-end gap-2 px-4 pb-3" role="search">
-          <div className="flex min-w-48 flex-1 flex-col">
-            <label htmlFor="reviews-q" className="mb-1 text-xs font-medium text-neutral-600">
-              Search text, author or product
-            </label>
-            <input id="reviews-q" name="q" type="search" defaultValue={query.q ?? ''} className={field} />
-          </div>
-          <div className="flex flex-col">
-            <label htmlFor="reviews-status" className="mb-1 text-xs font-medium text-neutral-600">
-              Status
-            </label>
-            <select id="reviews-status" name="status" defaultValue={query.status ?? ''} className={field}>
-              {STATUS_FILTERS.map((f) => (
-                <option key={f.value} value={f.value}>
-                  {f.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col">
-            <label htmlFor="reviews-rating" className="mb-1 text-xs font-medium text-neutral-600">
-              Rating
-            </label>
-            <select id="reviews-rating" name="rating" defaultValue={query.rating ?? ''} className={field}>
-              <option value="">Any rating</option>
-              {[5, 4, 3, 2, 1].map((n) => (
-                <option key={n} value={n}>
-                  {n} star{n === 1 ? '' : 's'}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex min-w-0 max-w-full flex-col">
-            <label htmlFor="reviews-product" className="mb-1 text-xs font-medium text-neutral-600">
-              Product
-            </label>
-            <select
-              id="reviews-product"
-              name="productId"
-              defaultValue={query.productId ?? ''}
-              className={`${field} max-w-full sm:max-w-64`}
-            >
-              <option value="">All products</option>
-              {page.products.map((p) => (
-                <option key={p.productId} value={p.productId}>
-                  {p.productName}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className={secondaryAction}>
+          <TextField
+            id="reviews-q"
+            label="Search text, author or product"
+            name="q"
+            type="search"
+            defaultValue={query.q ?? ''}
+            className="min-w-48 flex-1"
+          />
+          <SelectField
+            id="reviews-status"
+            label="Status"
+            name="status"
+            defaultValue={query.status ?? ''}
+            options={STATUS_FILTERS}
+          />
+          <SelectField
+            id="reviews-rating"
+            label="Rating"
+            name="rating"
+            defaultValue={query.rating === undefined ? '' : String(query.rating)}
+            options={RATING_FILTERS}
+          />
+          <SelectField
+            id="reviews-product"
+            label="Product"
+            name="productId"
+            defaultValue={query.productId ?? ''}
+            className="min-w-0 max-w-full sm:max-w-64"
+            options={[
+              { value: '', label: 'All products' },
+              ...page.products.map((p) => ({ value: p.productId, label: p.productName })),
+            ]}
+          />
+          <Button type="submit">
             {searching && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
             Show
-          </button>
+          </Button>
         </Form>
         {page.items.length === 0 ? (
-          <CardEmpty
+          <AdminEmptyState
             icon={<MessageSquareQuote className="size-6" />}
             title={filtered ? 'No reviews match' : 'No reviews yet'}
           >
@@ -140,7 +132,7 @@ export default function ReviewsPage({ loaderData: page, actionData }: Route.Comp
             ) : (
               'When shoppers review products they bought, the reviews show here.'
             )}
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
           <ul className="divide-y divide-neutral-100 border-t border-neutral-100" aria-label="Reviews">
             {page.items.map((r) => (
@@ -157,32 +149,20 @@ export default function ReviewsPage({ loaderData: page, actionData }: Route.Comp
             ))}
           </ul>
         )}
-        {(page.nextCursor || query.cursor) && (
-          <nav aria-label="Pages" className="flex justify-between gap-3 border-t border-neutral-100 px-4 py-3 text-sm">
-            {query.cursor ? (
-              <Link to={`${PATH}${first ? `?${first}` : ''}`} className="font-medium underline">
-                First page
-              </Link>
-            ) : (
-              <span />
-            )}
-            {page.nextCursor && (
-              <Link to={`${PATH}?${next.toString()}`} className="font-medium underline">
-                Next page
-              </Link>
-            )}
-          </nav>
-        )}
+        <Pagination
+          next={page.nextCursor && `${PATH}?${next.toString()}`}
+          first={query.cursor ? `${PATH}${first ? `?${first}` : ''}` : null}
+        />
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
-const BADGE: Record<ReviewAdminItem['status'], string> = {
-  PUBLISHED: 'bg-emerald-50 text-emerald-800 ring-emerald-600/20',
-  HIDDEN: 'bg-neutral-100 text-neutral-700 ring-neutral-500/20',
-  REJECTED: 'bg-neutral-100 text-neutral-700 ring-neutral-500/20',
-  PENDING: 'bg-amber-50 text-amber-800 ring-amber-600/20',
+const TONE: Record<ReviewAdminItem['status'], BadgeTone> = {
+  PUBLISHED: 'success',
+  HIDDEN: 'neutral',
+  REJECTED: 'neutral',
+  PENDING: 'warning',
 };
 
 type Failed = {
@@ -213,12 +193,9 @@ function ReviewRow({
           <div className="flex flex-wrap items-center gap-2">
             <RatingStars average={r.rating} count={undefined} showCount={false} />
             <span className="sr-only">{r.rating} out of 5 stars</span>
-            <span
-              className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${BADGE[r.status]}`}
-              data-testid="review-status"
-            >
+            <Badge tone={TONE[r.status]} data-testid="review-status">
               {REVIEW_STATUS_LABELS[r.status]}
-            </span>
+            </Badge>
           </div>
           <p className="text-sm text-neutral-600">
             <Link
@@ -233,10 +210,10 @@ function ReviewRow({
         <PostForm preventScrollReset>
           <input type="hidden" name="reviewId" value={r.reviewId} />
           <input type="hidden" name="intent" value={shown ? 'hide' : 'publish'} />
-          <button type="submit" className={secondaryAction} aria-label={`${shown ? 'Hide' : 'Publish'} ${who}`}>
+          <Button type="submit" slim aria-label={`${shown ? 'Hide' : 'Publish'} ${who}`}>
             {busy === (shown ? 'hide' : 'publish') && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
             {shown ? 'Hide' : 'Publish'}
-          </button>
+          </Button>
         </PostForm>
       </div>
       {r.title && <p className="text-sm font-semibold break-words text-neutral-900">{r.title}</p>}
@@ -259,41 +236,42 @@ function ReviewRow({
         <PostForm className="mt-2 space-y-2" preventScrollReset>
           <input type="hidden" name="reviewId" value={r.reviewId} />
           <input type="hidden" name="intent" value="reply" />
-          <label htmlFor={replyId} className="block text-sm font-medium text-neutral-800">
-            Public reply, shown under the review
-          </label>
-          <textarea
+          <TextAreaField
             id={replyId}
+            label="Public reply, shown under the review"
             name="text"
             rows={3}
             maxLength={REVIEW_REPLY_MAX}
             required
             defaultValue={replyValue}
             key={replyValue}
-            aria-invalid={replyError ? true : undefined}
-            aria-describedby={replyError ? `${replyId}-error` : undefined}
-            className={`w-full rounded-lg border px-2.5 py-2 text-sm ${replyError ? 'border-red-600' : 'border-neutral-300'}`}
+            error={replyError}
           />
-          {replyError && (
-            <p id={`${replyId}-error`} className="text-sm font-medium text-red-700" data-testid="error-text">
-              {replyError}
-            </p>
-          )}
-          <div className="flex flex-wrap gap-2">
-            <button type="submit" className={secondaryAction}>
-              {busy === 'reply' && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
-              Save reply
-            </button>
-          </div>
+          <Button type="submit">
+            {busy === 'reply' && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
+            Save reply
+          </Button>
         </PostForm>
         {r.reply && (
-          <PostForm className="mt-2" preventScrollReset>
-            <input type="hidden" name="reviewId" value={r.reviewId} />
-            <input type="hidden" name="intent" value="delete-reply" />
-            <button type="submit" className="text-sm font-medium text-red-700 underline-offset-2 hover:underline">
-              Delete reply
-            </button>
-          </PostForm>
+          <div className="mt-2">
+            <ConfirmDialog
+              slim
+              trigger="Delete reply"
+              triggerLabel={`Delete your reply to ${who}`}
+              title="Delete your reply?"
+              confirm={
+                <PostForm preventScrollReset>
+                  <input type="hidden" name="reviewId" value={r.reviewId} />
+                  <input type="hidden" name="intent" value="delete-reply" />
+                  <Button type="submit" variant="critical">
+                    Delete reply
+                  </Button>
+                </PostForm>
+              }
+            >
+              Shoppers no longer see it under the review.
+            </ConfirmDialog>
+          </div>
         )}
       </details>
     </li>
