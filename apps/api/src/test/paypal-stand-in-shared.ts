@@ -3,7 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import type {} from './paypal-stand-in-types';
 
 // PayPal's fixed tables and the small helpers of the stand-in (paypal-stand-in.ts): currencies, error
-// messages, ids, request reading, the referral vocabularies. No state: the server's state lives in its closure.
+// messages, PayPal's error answers, ids, request reading, the referral vocabularies. No state: the server's state
+// lives in a StandInState (paypal-stand-in-state.ts).
 
 /** PayPal's currencies and their decimals (https://developer.paypal.com/reference/currency-codes/). */
 export const PAYPAL_CURRENCY_DIGITS: Record<string, number> = {
@@ -65,6 +66,37 @@ export class PayPalError extends Error {
   }
 }
 
+/** 400 INVALID_REQUEST for one body field. */
+export const invalid = (field: string, issue: string, description: string, value?: unknown) =>
+  new PayPalError(400, 'INVALID_REQUEST', [
+    { field, ...(value === undefined ? {} : { value: String(value) }), location: 'body', issue, description },
+  ]);
+
+/** 422 UNPROCESSABLE_ENTITY: well-formed, refused by a business rule. */
+export const unprocessable = (issue: string, description: string, field?: string, value?: unknown) =>
+  new PayPalError(422, 'UNPROCESSABLE_ENTITY', [
+    {
+      ...(field ? { field, location: 'body' as const } : {}),
+      ...(value === undefined ? {} : { value: String(value) }),
+      issue,
+      description,
+    },
+  ]);
+
+export const missing = (field: string) =>
+  invalid(field, 'MISSING_REQUIRED_PARAMETER', 'A required field / parameter is missing.');
+
+export const notFound = (location: Detail['location'] = 'path') =>
+  new PayPalError(404, 'RESOURCE_NOT_FOUND', [
+    {
+      issue: 'INVALID_RESOURCE_ID',
+      description: 'Specified resource ID does not exist. Please check the resource ID and try again.',
+      location,
+    },
+  ]);
+
+export const denied = () => new PayPalError(403, 'PERMISSION_DENIED');
+
 const ALPHANUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** PayPal ids look like "5O190127TN364715T": upper-case letters and digits. */
 export function paypalId(length: number): string {
@@ -93,6 +125,19 @@ export async function readBody(req: IncomingMessage): Promise<string> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+export function parseJsonBody(req: IncomingMessage, raw: string, required: boolean): unknown {
+  if (!raw && !required) return undefined;
+  const type = req.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(type)) throw new PayPalError(415, 'UNSUPPORTED_MEDIA_TYPE');
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new PayPalError(400, 'INVALID_REQUEST', [
+      { issue: 'MALFORMED_REQUEST_JSON', description: 'The request JSON is not well formed.', location: 'body' },
+    ]);
+  }
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {
