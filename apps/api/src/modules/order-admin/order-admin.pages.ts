@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { requireAccess } from '../../lib/access';
 import { AppError } from '../../lib/errors';
 import { fieldFailure, formFailure, nullIfNotFound, type PageModule } from '../../lib/page-request';
+import { formRefusal, type Refusal, type Result } from '../../lib/result';
 import type { OrderAdminService } from './order-admin.service';
 
 /**
@@ -40,9 +41,15 @@ function failure<F extends string>(error: z.ZodError, fields: readonly F[], inte
   return { ...f, intent };
 }
 
+/** The fields of the order page's forms a refusal may be shown next to. */
+const ACTION_FIELDS = [...FULFIL_FIELDS, ...REFUND_FIELDS, 'message', 'reason'] as const;
+
 /** The order page's functions; each needs the orders permission. */
 export function orderAdminPages(deps: { orderAdmin: OrderAdminService }): PageModule<OrderAdminPages> {
   const { orderAdmin } = deps;
+  /** An action's answer on the page: its message, or its refusal shown as the form shows a thrown one. */
+  const answer = (intent: string, done: Result<{ message: string }, Refusal>): OrderPageFormResult =>
+    done.ok ? { ok: true, intent, message: done.value.message } : { ...formRefusal(done, ACTION_FIELDS), intent };
   return (page) => {
     const { ctx } = page;
     return {
@@ -72,15 +79,15 @@ export function orderAdminPages(deps: { orderAdmin: OrderAdminService }): PageMo
               ...(other ? { carrierName: fields.carrierName ?? '', trackingUrl: fields.trackingUrl || undefined } : {}),
             });
             if (!parsed.success) return failure(parsed.error, FULFIL_FIELDS, intent);
-            return { ok: true, intent, message: (await orderAdmin.fulfil(ctx, orderId, parsed.data)).message };
+            return answer(intent, await orderAdmin.fulfil(ctx, orderId, parsed.data));
           }
           if (intent === 'deliver') {
-            return { ok: true, intent, message: (await orderAdmin.deliver(ctx, orderId)).message };
+            return answer(intent, await orderAdmin.deliver(ctx, orderId));
           }
           if (intent === 'cancel') {
             const parsed = orderCancelSchema.safeParse({ reason: fields.reason ?? '', notify: checked('notify') });
             if (!parsed.success) return failure(parsed.error, ORDER_CANCEL_FIELDS, intent);
-            return { ok: true, intent, message: (await orderAdmin.cancel(ctx, orderId, parsed.data)).message };
+            return answer(intent, await orderAdmin.cancel(ctx, orderId, parsed.data));
           }
           if (intent === 'refund') {
             const order = await orderAdmin.view(ctx, orderId);
@@ -117,11 +124,11 @@ export function orderAdminPages(deps: { orderAdmin: OrderAdminService }): PageMo
               if (!f.ok && f.fieldErrors.lines) f.fieldErrors.lines = 'Quantities must be whole numbers.';
               return f;
             }
-            return { ok: true, intent, message: (await orderAdmin.refund(ctx, orderId, parsed.data)).message };
+            return answer(intent, await orderAdmin.refund(ctx, orderId, parsed.data));
           }
           if (intent === 'retry') {
             const refundId = String(fields.refundId ?? '').slice(0, 64);
-            return { ok: true, intent, message: (await orderAdmin.retry(ctx, orderId, refundId)).message };
+            return answer(intent, await orderAdmin.retry(ctx, orderId, refundId));
           }
           return { ok: false, status: 400, intent, message: 'Unknown order action.', fieldErrors: {} };
         } catch (err) {
@@ -135,7 +142,7 @@ export function orderAdminPages(deps: { orderAdmin: OrderAdminService }): PageMo
               fieldErrors: {},
             };
           }
-          return { ...formFailure(err, [...FULFIL_FIELDS, ...REFUND_FIELDS, 'message', 'reason'] as const), intent };
+          return { ...formFailure(err, ACTION_FIELDS), intent };
         }
       },
     };

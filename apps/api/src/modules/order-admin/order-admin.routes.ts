@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { fileAnswer, PDF } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, costlyErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { OrderAdminService } from './order-admin.service';
 
 const noStore = { 'cache-control': 'private, no-store' };
@@ -79,7 +80,9 @@ export async function orderAdminRoutes(app: App, { orderAdmin }: { orderAdmin: O
     },
     async (req, reply) => {
       reply.headers(noStore);
-      const { message, ...data } = await orderAdmin.fulfil(req.ctx, req.params.orderId, req.body);
+      const done = await orderAdmin.fulfil(req.ctx, req.params.orderId, req.body);
+      if (!done.ok) return sendRefusal(reply, done);
+      const { message, ...data } = done.value;
       return { data: { ...data, message }, message };
     },
   );
@@ -98,7 +101,9 @@ export async function orderAdminRoutes(app: App, { orderAdmin }: { orderAdmin: O
     },
     async (req, reply) => {
       reply.headers(noStore);
-      const { message, ...data } = await orderAdmin.deliver(req.ctx, req.params.orderId);
+      const done = await orderAdmin.deliver(req.ctx, req.params.orderId);
+      if (!done.ok) return sendRefusal(reply, done);
+      const { message, ...data } = done.value;
       return { data: { ...data, message }, message };
     },
   );
@@ -119,7 +124,9 @@ export async function orderAdminRoutes(app: App, { orderAdmin }: { orderAdmin: O
     },
     async (req, reply) => {
       reply.headers(noStore);
-      const { message, ...data } = await orderAdmin.cancel(req.ctx, req.params.orderId, req.body);
+      const done = await orderAdmin.cancel(req.ctx, req.params.orderId, req.body);
+      if (!done.ok) return sendRefusal(reply, done);
+      const { message, ...data } = done.value;
       return { data: { ...data, message }, message };
     },
   );
@@ -142,7 +149,9 @@ export async function orderAdminRoutes(app: App, { orderAdmin }: { orderAdmin: O
     },
     async (req, reply) => {
       reply.headers(noStore);
-      const { message, ...data } = await orderAdmin.refund(req.ctx, req.params.orderId, req.body);
+      const done = await orderAdmin.refund(req.ctx, req.params.orderId, req.body);
+      if (!done.ok) return sendRefusal(reply, done);
+      const { message, ...data } = done.value;
       return { data: { ...data, message }, message };
     },
   );
@@ -161,7 +170,9 @@ export async function orderAdminRoutes(app: App, { orderAdmin }: { orderAdmin: O
     },
     async (req, reply) => {
       reply.headers(noStore);
-      const { message, ...data } = await orderAdmin.retry(req.ctx, req.params.orderId, req.params.refundId);
+      const done = await orderAdmin.retry(req.ctx, req.params.orderId, req.params.refundId);
+      if (!done.ok) return sendRefusal(reply, done);
+      const { message, ...data } = done.value;
       return { data: { ...data, message }, message };
     },
   );

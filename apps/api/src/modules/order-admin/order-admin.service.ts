@@ -18,6 +18,7 @@ import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { ok, Refused, type Result, returnRefusals } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import { COUNTRIES } from '../geo/index';
 import { changeStock } from '../inventory/index';
@@ -28,9 +29,11 @@ import {
   invoiceData,
   type OrderRefunds,
   type OrdersService,
+  type RefundRefusal,
   recordOrderEvent,
   refundRefused,
   STATUS_LABELS,
+  type TransitionRefusal,
   transitionOrder,
   transitionRefused,
 } from '../orders/index';
@@ -75,7 +78,7 @@ const EVENT_WORDS: Record<string, string> = {
 /**
  * The store side of one order: the page staff read, and its actions. Every action
  * is a transition of the orders state machine (`transitionOrder`, which refuses a move not in its
- * table: 409) in one transaction with what it means (a shipment, stock back, a mail queued, the
+ * table: the action returns that 409 refusal) in one transaction with what it means (a shipment, stock back, a mail queued, the
  * timeline, the audit entry); `order.transitioned` is emitted after the commit. Money goes back only
  * through `refunds` (modules/orders), which never lets the refunds exceed the capture.
  */
@@ -305,6 +308,16 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
     });
   }
 
+  /**
+   * An action's transaction. A transition the state machine refuses is thrown inside it as `Refused`
+   * (so everything the transaction wrote is undone) and comes back here as the returned refusal.
+   */
+  async function transact<T>(work: (tx: Tx) => Promise<T>): Promise<Result<T, TransitionRefusal>> {
+    return returnRefusals<Result<T, TransitionRefusal>, TransitionRefusal>(async () =>
+      ok(await deps.events.transaction(work)),
+    );
+  }
+
   async function result(ctx: RequestContext, orderId: string, message: string): Promise<OrderActionResult> {
     return { order: await view(ctx, orderId), message };
   }
@@ -327,7 +340,11 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
     },
 
     /** paid → fulfilled: the parcel, its tracking link, and (by default) the shopper's "on its way" mail. */
-    async fulfil(ctx: RequestContext, orderId: string, input: FulfilRequest): Promise<OrderActionResult> {
+    async fulfil(
+      ctx: RequestContext,
+      orderId: string,
+      input: FulfilRequest,
+    ): Promise<Result<OrderActionResult, TransitionRefusal>> {
       const carrierName = input.carrier === 'other' ? (input.carrierName ?? 'Other') : CARRIERS[input.carrier].name;
       const trackingUrl =
         input.carrier === 'other'
@@ -335,12 +352,12 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
           : carrierTrackingUrl(input.carrier, input.trackingNumber);
       // Read before the transaction: PGlite has one connection, so nothing may read beside an open one.
       const mail = input.notify ? await shopperMail(ctx, await row(ctx, orderId)) : null;
-      await deps.events.transaction(async (tx: Tx) => {
+      const done = await transact(async (tx: Tx) => {
         const moved = await transitionOrder(tx, ctx, orderId, 'fulfilled', {
           note: `Shipped with ${carrierName}`,
           reason: `tracking ${input.trackingNumber}`,
         });
-        if (!moved.ok) throw transitionRefused(moved);
+        if (!moved.ok) throw new Refused(transitionRefused(moved));
         const lines = await tx
           .select({ lineNo: ol.lineNo, quantity: ol.quantity })
           .from(ol)
@@ -395,14 +412,15 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
           to: 'fulfilled',
         });
       });
-      return result(ctx, orderId, `Order ${orderId} marked as shipped with ${carrierName}.`);
+      if (!done.ok) return done;
+      return ok(await result(ctx, orderId, `Order ${orderId} marked as shipped with ${carrierName}.`));
     },
 
     /** fulfilled → delivered. */
-    async deliver(ctx: RequestContext, orderId: string): Promise<OrderActionResult> {
-      await deps.events.transaction(async (tx: Tx) => {
+    async deliver(ctx: RequestContext, orderId: string): Promise<Result<OrderActionResult, TransitionRefusal>> {
+      const done = await transact(async (tx: Tx) => {
         const moved = await transitionOrder(tx, ctx, orderId, 'delivered', { note: 'Delivered' });
-        if (!moved.ok) throw transitionRefused(moved);
+        if (!moved.ok) throw new Refused(transitionRefused(moved));
         await deps.audit.record(tx, ctx, {
           entity: 'order',
           entityId: orderId,
@@ -417,7 +435,8 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
           to: 'delivered',
         });
       });
-      return result(ctx, orderId, `Order ${orderId} marked as delivered.`);
+      if (!done.ok) return done;
+      return ok(await result(ctx, orderId, `Order ${orderId} marked as delivered.`));
     },
 
     /**
@@ -425,13 +444,17 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
      * cancelled releases it, and a second cancel is refused by the state machine), then what was
      * captured goes back through the provider, then the shopper is told.
      */
-    async cancel(ctx: RequestContext, orderId: string, input: CancelOrderRequest): Promise<OrderActionResult> {
-      const cancelled = await deps.events.transaction(async (tx: Tx) => {
+    async cancel(
+      ctx: RequestContext,
+      orderId: string,
+      input: CancelOrderRequest,
+    ): Promise<Result<OrderActionResult, TransitionRefusal>> {
+      const done = await transact(async (tx: Tx) => {
         const moved = await transitionOrder(tx, ctx, orderId, 'cancelled', {
           note: 'Cancelled by the store',
           reason: input.reason || 'cancelled by staff',
         });
-        if (!moved.ok) throw transitionRefused(moved);
+        if (!moved.ok) throw new Refused(transitionRefused(moved));
         const lines = await tx
           .select({ productId: ol.productId, quantity: ol.quantity })
           .from(ol)
@@ -468,6 +491,8 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
         });
         return moved.order;
       });
+      if (!done.ok) return done;
+      const cancelled = done.value;
 
       // The money: everything still held, for the lines and shipping not yet refunded.
       const before = await view(ctx, orderId);
@@ -515,17 +540,21 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
           });
         });
       }
-      return result(ctx, orderId, `Order ${orderId} cancelled; its stock is back.${refundNote}`);
+      return ok(await result(ctx, orderId, `Order ${orderId} cancelled; its stock is back.${refundNote}`));
     },
 
     /**
      * Money back, by lines, shipping and/or an amount (refunds in modules/orders refuses more than is
      * left). Refunds from here do not restock: goods come back through returns, which restock on receipt.
      */
-    async refund(ctx: RequestContext, orderId: string, input: RefundRequest): Promise<OrderActionResult> {
+    async refund(
+      ctx: RequestContext,
+      orderId: string,
+      input: RefundRequest,
+    ): Promise<Result<OrderActionResult, RefundRefusal>> {
       const { notify, ...request } = input;
       const outcome = await deps.refunds.refund(ctx, orderId, request);
-      if (!outcome.ok) throw refundRefused(outcome);
+      if (!outcome.ok) return refundRefused(outcome);
       const money = formatMoney(outcome.refund.amount, outcome.refund.currency);
       if (notify) {
         const order = await row(ctx, orderId);
@@ -544,17 +573,23 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
           });
         });
       }
-      return result(ctx, orderId, `Refunded ${money}.`);
+      return ok(await result(ctx, orderId, `Refunded ${money}.`));
     },
 
     /** Asks the provider again about a refund left pending. */
-    async retry(ctx: RequestContext, orderId: string, refundId: string): Promise<OrderActionResult> {
+    async retry(
+      ctx: RequestContext,
+      orderId: string,
+      refundId: string,
+    ): Promise<Result<OrderActionResult, RefundRefusal>> {
       const outcome = await deps.refunds.retry(ctx, orderId, refundId);
-      if (!outcome.ok) throw refundRefused(outcome);
-      return result(
-        ctx,
-        orderId,
-        `Refund of ${formatMoney(outcome.refund.amount, outcome.refund.currency)} ${outcome.refund.status === 'succeeded' ? 'made' : 'still pending'}.`,
+      if (!outcome.ok) return refundRefused(outcome);
+      return ok(
+        await result(
+          ctx,
+          orderId,
+          `Refund of ${formatMoney(outcome.refund.amount, outcome.refund.currency)} ${outcome.refund.status === 'succeeded' ? 'made' : 'still pending'}.`,
+        ),
       );
     },
 

@@ -7,6 +7,7 @@ export {
   type OrderRefunds,
   type RefundInput,
   type RefundOutcome,
+  type RefundRefusal,
   refundRefused,
   refundView,
 } from './order-refund';
@@ -16,6 +17,7 @@ export {
   type OrderHistoryRow,
   type OrderRow,
   type TransitionOptions,
+  type TransitionRefusal,
   type TransitionResult,
   transitionOrder,
   transitionRefused,

@@ -5,6 +5,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { type Refusal, refuse, refuseField } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import type { PaymentProvider, RefundResult } from '../payments/index';
 import type { PaymentAccounts, PayPalAccount } from '../paypal-seller/index';
@@ -85,14 +86,22 @@ export function refundView(r: RefundRow): OrderRefund {
   };
 }
 
-/** The AppError a route answers a refused refund with (409 for a state problem, 422 for amounts). */
-export function refundRefused(outcome: Extract<RefundOutcome, { ok: false }>): AppError {
+/**
+ * A refused refund as an operation returns it: CONFLICT (409) when the order's payment cannot be
+ * refunded here (nothing captured, paid into a PayPal account no longer connected), REFUND_DECLINED
+ * (422) when the provider refused, REFUND_EXCEEDS_CAPTURED (422) for amounts, lines or shipping
+ * beyond what is left; on its form field when it has one.
+ */
+export type RefundRefusal = Refusal<'CONFLICT' | 'REFUND_DECLINED' | 'REFUND_EXCEEDS_CAPTURED'>;
+
+/** The refusal an operation returns for a refused refund (409 for a state problem, 422 for amounts). */
+export function refundRefused(outcome: Extract<RefundOutcome, { ok: false }>): RefundRefusal {
   const status = outcome.code === 'NOT_REFUNDABLE' || outcome.code === 'REFUND_IN_PAYPAL' ? 409 : 422;
   const code =
     outcome.code === 'REFUND_DECLINED' ? 'REFUND_DECLINED' : status === 409 ? 'CONFLICT' : 'REFUND_EXCEEDS_CAPTURED';
   return outcome.field
-    ? AppError.field(status, code, outcome.field, outcome.message)
-    : new AppError(status, code, outcome.message);
+    ? refuseField(status, code, outcome.field, outcome.message)
+    : refuse(status, code, outcome.message);
 }
 
 /**

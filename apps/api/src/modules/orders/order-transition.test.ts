@@ -132,9 +132,14 @@ describe('transitionOrder', () => {
     // A cancelled order is an end: nothing leaves it.
     expect(ORDER_TRANSITIONS.cancelled).toEqual([]);
     expect((await move(owner, 'LIG-DEMO-S4', 'paid')).ok).toBe(false);
-    // Routes answer it with 409 and a stable code.
-    const err = transitionRefused(refused as Extract<typeof refused, { ok: false }>);
-    expect(err).toMatchObject({ statusCode: 409, code: 'INVALID_TRANSITION' });
+    // Operations return it as a 409 refusal with a stable code and the same words.
+    const refusal = transitionRefused(refused as Extract<typeof refused, { ok: false }>);
+    expect(refusal).toEqual({
+      ok: false,
+      status: 409,
+      code: 'INVALID_TRANSITION',
+      message: 'Order LIG-DEMO-S1 is delivered; it cannot become paid.',
+    });
   });
 
   it('refuses when the order is no longer in the status the caller decided from', async () => {

@@ -3,6 +3,7 @@ import { type Db, insertWhere, schema } from '@app/db';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { type Refusal, refuse } from '../../lib/result';
 import { canTransition } from './order-state';
 
 const o = schema.orders;
@@ -56,7 +57,7 @@ export function historyActor(ctx: RequestContext): { actorKind: string; actorId:
  * writes passed as `alongside`; every update checks the status it decided from, so a change made by
  * another writer meanwhile is never overwritten.
  * A refused transition changes nothing and comes back as a typed result
- * (routes answer it with 409, see `transitionRefused`); an order that does not exist is a 404.
+ * (operations return it as a 409 refusal, see `transitionRefused`); an order that does not exist is a 404.
  */
 export async function transitionOrder(
   tx: Db,
@@ -142,7 +143,10 @@ async function write(
   return { ok: true, order: row.moved as OrderRow, from, entry: { ...history, ...row.entry } };
 }
 
-/** The 409 a route answers a refused transition with. */
-export function transitionRefused(result: Extract<TransitionResult, { ok: false }>): AppError {
-  return new AppError(409, 'INVALID_TRANSITION', result.message);
+/** A move the transitions table does not allow from the order's status now ("not allowed in this state"). */
+export type TransitionRefusal = Refusal<'INVALID_TRANSITION'>;
+
+/** The refusal (a 409) an operation returns for a refused transition. */
+export function transitionRefused(result: Extract<TransitionResult, { ok: false }>): TransitionRefusal {
+  return refuse(409, 'INVALID_TRANSITION', result.message);
 }

@@ -11,6 +11,7 @@ import {
 import { requireAccess } from '../../lib/access';
 import { AppError } from '../../lib/errors';
 import { fieldFailure, nullIfNotFound, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { ReturnAdminService } from './return-admin.service';
 
 const FIELDS_MESSAGE = 'Please check the fields marked below.';
@@ -73,7 +74,8 @@ export function returnAdminPages(deps: { returnAdmin: ReturnAdminService }): Pag
         if (!parsed.success) return fieldFailure(parsed.error, ['instructions'] as const);
         return submitForm(['instructions'] as const, async () => {
           page.assertFormFromStore();
-          await returnAdmin.approve(ctx, returnId, parsed.data);
+          const done = await returnAdmin.approve(ctx, returnId, parsed.data);
+          if (!done.ok) return formRefusal(done, ['instructions'] as const);
           return { ok: true as const, message: `Return ${returnId} approved. The shopper has been emailed.` };
         });
       },
@@ -84,7 +86,8 @@ export function returnAdminPages(deps: { returnAdmin: ReturnAdminService }): Pag
         if (!parsed.success) return fieldFailure(parsed.error, ['reason'] as const);
         return submitForm(['reason'] as const, async () => {
           page.assertFormFromStore();
-          await returnAdmin.reject(ctx, returnId, parsed.data);
+          const done = await returnAdmin.reject(ctx, returnId, parsed.data);
+          if (!done.ok) return formRefusal(done, ['reason'] as const);
           return { ok: true as const, message: `Return ${returnId} rejected. The shopper has been emailed.` };
         });
       },
@@ -105,8 +108,9 @@ export function returnAdminPages(deps: { returnAdmin: ReturnAdminService }): Pag
         }
         return submitForm(['lines'] as const, async () => {
           page.assertFormFromStore();
-          const after = await returnAdmin.receive(ctx, returnId, { lines });
-          const back = after.lines.reduce((s, l) => s + l.restockedQuantity, 0);
+          const done = await returnAdmin.receive(ctx, returnId, { lines });
+          if (!done.ok) return formRefusal(done, ['lines'] as const);
+          const back = done.value.lines.reduce((s, l) => s + l.restockedQuantity, 0);
           return {
             ok: true as const,
             message: `Return ${returnId} received; ${back === 1 ? '1 unit' : `${back} units`} back in stock.`,
@@ -128,8 +132,9 @@ export function returnAdminPages(deps: { returnAdmin: ReturnAdminService }): Pag
             if (failure.fieldErrors.amount) failure.fieldErrors.amount = 'Enter an amount more than zero, like 12.50.';
             return failure;
           }
-          const after = await returnAdmin.refund(ctx, returnId, parsed.data);
-          const refund = after.refunds.at(-1);
+          const done = await returnAdmin.refund(ctx, returnId, parsed.data);
+          if (!done.ok) return formRefusal(done, ['amount', 'reason'] as const);
+          const refund = done.value.refunds.at(-1);
           return {
             ok: true as const,
             message: `Refunded ${refund ? formatMoney(refund.amount, refund.currency) : ''} for return ${returnId}. The shopper has been emailed.`,

@@ -11,6 +11,7 @@ import {
 } from '@app/contracts';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { ReturnAdminService } from './return-admin.service';
 
 const noStore = { 'cache-control': 'private, no-store' };
@@ -70,7 +71,9 @@ export async function returnAdminRoutes(app: App, { returnAdmin }: { returnAdmin
     },
     async (req, reply) => {
       reply.headers(noStore);
-      return { data: await returnAdmin.approve(req.ctx, req.params.returnId, req.body) };
+      const done = await returnAdmin.approve(req.ctx, req.params.returnId, req.body);
+      if (!done.ok) return sendRefusal(reply, done);
+      return { data: done.value };
     },
   );
 
@@ -89,7 +92,9 @@ export async function returnAdminRoutes(app: App, { returnAdmin }: { returnAdmin
     },
     async (req, reply) => {
       reply.headers(noStore);
-      return { data: await returnAdmin.reject(req.ctx, req.params.returnId, req.body) };
+      const done = await returnAdmin.reject(req.ctx, req.params.returnId, req.body);
+      if (!done.ok) return sendRefusal(reply, done);
+      return { data: done.value };
     },
   );
 
@@ -110,7 +115,9 @@ export async function returnAdminRoutes(app: App, { returnAdmin }: { returnAdmin
     },
     async (req, reply) => {
       reply.headers(noStore);
-      return { data: await returnAdmin.receive(req.ctx, req.params.returnId, req.body) };
+      const done = await returnAdmin.receive(req.ctx, req.params.returnId, req.body);
+      if (!done.ok) return sendRefusal(reply, done);
+      return { data: done.value };
     },
   );
 
@@ -131,7 +138,9 @@ export async function returnAdminRoutes(app: App, { returnAdmin }: { returnAdmin
     },
     async (req, reply) => {
       reply.headers(noStore);
-      return { data: await returnAdmin.refund(req.ctx, req.params.returnId, req.body) };
+      const done = await returnAdmin.refund(req.ctx, req.params.returnId, req.body);
+      if (!done.ok) return sendRefusal(reply, done);
+      return { data: done.value };
     },
   );
 }

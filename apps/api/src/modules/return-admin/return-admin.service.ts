@@ -20,13 +20,22 @@ import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { decodeTimeCursor, encodeTimeCursor } from '../../lib/keyset-cursor';
+import { ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefusals } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import { changeStock } from '../inventory/index';
 import type { MailQueue } from '../mail/index';
-import { type OrderRefunds, type OrdersService, recordOrderEvent, refundRefused, refundView } from '../orders/index';
+import {
+  type OrderRefunds,
+  type OrdersService,
+  type RefundRefusal,
+  recordOrderEvent,
+  refundRefused,
+  refundView,
+} from '../orders/index';
 import {
   RETURN_TRANSITIONS,
   type ReturnTransitionOptions,
+  type ReturnTransitionRefusal,
   returnTransitionRefused,
   transitionReturn,
 } from '../returns/index';
@@ -49,6 +58,17 @@ export interface ReturnAdminDeps {
   /** scheme://host[:port] for links in mail, from the store's canonical host. */
   linkOrigin: (canonicalHost: string) => string;
 }
+
+/**
+ * Why the store's decisions on a return are refused. Approve and reject: CONFLICT (409) when the
+ * request is not in a state that allows it (another staff member decided first), or a refund of it
+ * is under way. Receive: those, and UNPROCESSABLE (422: no such line, more restocked than came back,
+ * a product no longer in the catalog) or BAD_REQUEST (400: a line named twice), on the `lines` field.
+ * Refund: CONFLICT (not received, a refund already under way) and the refunds' own refusals.
+ */
+export type ReturnDecisionRefusal = ReturnTransitionRefusal;
+export type ReceiveReturnRefusal = Refusal<'CONFLICT' | 'UNPROCESSABLE' | 'BAD_REQUEST'>;
+export type RefundReturnRefusal = ReturnTransitionRefusal | RefundRefusal;
 
 /** `%`, `_` and `\` are taken literally in a LIKE pattern. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -119,9 +139,10 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
 
   /**
    * One step: the transition, then what it means (`also`), the order's timeline entry, the audit
-   * entry, the shopper's mail and the event, all in one transaction.
+   * entry, the shopper's mail and the event, all in one transaction. A refused transition, or a
+   * refusal `also` throws as `Refused`, undoes the transaction and is returned.
    */
-  async function step(
+  async function step<R extends Refusal = ReturnTransitionRefusal>(
     ctx: RequestContext,
     returnId: string,
     from: ReturnStatus,
@@ -132,52 +153,55 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
       mail?: (x: { storeName: string; link: string | null; orderId: string }) => { subject: string; text: string };
       also?: (tx: Tx, orderId: string) => Promise<Record<string, unknown>>;
     },
-  ) {
+  ): Promise<Result<undefined, R | ReturnTransitionRefusal>> {
     const { order } = await head(db, ctx, returnId);
     const link = opts.mail ? await orderLink(ctx, order.orderId, order.userId) : null;
-    await deps.events.transaction(async (tx: Tx) => {
-      const moved = await transitionReturn(tx, ctx, returnId, to, {
-        from,
-        note: opts.note ?? null,
-        reason: opts.reason ?? null,
-        amount: opts.amount ?? null,
-      });
-      if (!moved.ok) throw returnTransitionRefused(moved);
-      const extra = opts.also ? await opts.also(tx, order.orderId) : {};
-      await recordOrderEvent(tx, ctx, order.orderId, {
-        kind: 'return',
-        message: opts.timeline,
-        data: { returnId, from: moved.from, to, ...extra },
-        visibleToShopper: true,
-      });
-      await deps.audit.record(tx, ctx, {
-        entity: 'return',
-        entityId: returnId,
-        action: opts.action,
-        before: { status: moved.from },
-        after: {
-          status: to,
-          ...(opts.note ? { note: opts.note } : {}),
-          ...(opts.amount != null ? { amount: opts.amount } : {}),
-          ...extra,
-        },
-      });
-      if (opts.mail && link) {
-        const m = opts.mail({ ...link, orderId: order.orderId });
-        await deps.mailer.send(ctx, { to: order.email, subject: m.subject, text: m.text }, { tx });
-        await recordOrderEvent(tx, ctx, order.orderId, {
-          kind: 'email',
-          message: `${m.subject} sent to ${order.email}`,
-          data: { returnId },
+    return returnRefusals<Result<undefined, R | ReturnTransitionRefusal>, R | ReturnTransitionRefusal>(async () => {
+      await deps.events.transaction(async (tx: Tx) => {
+        const moved = await transitionReturn(tx, ctx, returnId, to, {
+          from,
+          note: opts.note ?? null,
+          reason: opts.reason ?? null,
+          amount: opts.amount ?? null,
         });
-      }
-      deps.events.emitAfterCommit(tx, 'return.transitioned', {
-        tenantId: ctx.tenantId,
-        returnId,
-        orderId: order.orderId,
-        from: moved.from,
-        to,
+        if (!moved.ok) throw new Refused(returnTransitionRefused(moved));
+        const extra = opts.also ? await opts.also(tx, order.orderId) : {};
+        await recordOrderEvent(tx, ctx, order.orderId, {
+          kind: 'return',
+          message: opts.timeline,
+          data: { returnId, from: moved.from, to, ...extra },
+          visibleToShopper: true,
+        });
+        await deps.audit.record(tx, ctx, {
+          entity: 'return',
+          entityId: returnId,
+          action: opts.action,
+          before: { status: moved.from },
+          after: {
+            status: to,
+            ...(opts.note ? { note: opts.note } : {}),
+            ...(opts.amount != null ? { amount: opts.amount } : {}),
+            ...extra,
+          },
+        });
+        if (opts.mail && link) {
+          const m = opts.mail({ ...link, orderId: order.orderId });
+          await deps.mailer.send(ctx, { to: order.email, subject: m.subject, text: m.text }, { tx });
+          await recordOrderEvent(tx, ctx, order.orderId, {
+            kind: 'email',
+            message: `${m.subject} sent to ${order.email}`,
+            data: { returnId },
+          });
+        }
+        deps.events.emitAfterCommit(tx, 'return.transitioned', {
+          tenantId: ctx.tenantId,
+          returnId,
+          orderId: order.orderId,
+          from: moved.from,
+          to,
+        });
       });
+      return ok(undefined);
     });
   }
 
@@ -300,9 +324,13 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
     },
 
     /** requested -> approved, with the instructions the shopper gets by mail. */
-    async approve(ctx: RequestContext, returnId: string, input: { instructions: string }) {
+    async approve(
+      ctx: RequestContext,
+      returnId: string,
+      input: { instructions: string },
+    ): Promise<Result<ReturnDetail, ReturnDecisionRefusal>> {
       requireAccess(ctx, 'orders');
-      await step(ctx, returnId, 'requested', 'approved', {
+      const done = await step(ctx, returnId, 'requested', 'approved', {
         action: 'approve',
         note: input.instructions,
         timeline: `Return ${returnId} approved`,
@@ -319,15 +347,20 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
           ].join('\n'),
         }),
       });
-      return this.get(ctx, returnId);
+      if (!done.ok) return done;
+      return ok(await this.get(ctx, returnId));
     },
 
     /** requested -> rejected, or received -> rejected (the parcel did not qualify), with the reason mailed. */
-    async reject(ctx: RequestContext, returnId: string, input: { reason: string }) {
+    async reject(
+      ctx: RequestContext,
+      returnId: string,
+      input: { reason: string },
+    ): Promise<Result<ReturnDetail, ReturnDecisionRefusal>> {
       requireAccess(ctx, 'orders');
       const { ret } = await head(db, ctx, returnId);
       const from = ret.status as ReturnStatus;
-      await step(ctx, returnId, from === 'received' ? 'received' : 'requested', 'rejected', {
+      const done = await step(ctx, returnId, from === 'received' ? 'received' : 'requested', 'rejected', {
         action: 'reject',
         note: input.reason,
         timeline: `Return ${returnId} rejected: ${input.reason}`,
@@ -338,7 +371,9 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
             .from(rr)
             .where(and(eq(rr.tenantId, ctx.tenantId), eq(rr.returnId, returnId)));
           if (row?.claim)
-            throw AppError.conflict(`A refund of return ${returnId} is under way; it cannot be rejected.`);
+            throw new Refused(
+              refuse(409, 'CONFLICT', `A refund of return ${returnId} is under way; it cannot be rejected.`),
+            );
           return {};
         },
         mail: ({ storeName, link, orderId }) => ({
@@ -351,25 +386,29 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
           ].join('\n'),
         }),
       });
-      return this.get(ctx, returnId);
+      if (!done.ok) return done;
+      return ok(await this.get(ctx, returnId));
     },
 
     /**
      * approved -> received: the chosen units of each line go back to stock (RETURNED movements with
      * the return's id) in the same transaction, so they are restocked exactly once.
      */
-    async receive(ctx: RequestContext, returnId: string, input: ReturnReceive) {
+    async receive(
+      ctx: RequestContext,
+      returnId: string,
+      input: ReturnReceive,
+    ): Promise<Result<ReturnDetail, ReceiveReturnRefusal>> {
       requireAccess(ctx, 'orders');
       const lines = await linesOf(db, ctx, returnId);
       const byLine = new Map(lines.map((l) => [l.lineNo, l]));
       const restock = new Map<number, number>();
       for (const l of input.lines) {
         const line = byLine.get(l.lineNo);
-        if (!line) throw AppError.field(422, 'UNPROCESSABLE', 'lines', `return ${returnId} has no line ${l.lineNo}.`);
-        if (restock.has(l.lineNo))
-          throw AppError.field(400, 'BAD_REQUEST', 'lines', `line ${l.lineNo} is named twice.`);
+        if (!line) return refuseField(422, 'UNPROCESSABLE', 'lines', `return ${returnId} has no line ${l.lineNo}.`);
+        if (restock.has(l.lineNo)) return refuseField(400, 'BAD_REQUEST', 'lines', `line ${l.lineNo} is named twice.`);
         if (l.restock > line.quantity) {
-          throw AppError.field(
+          return refuseField(
             422,
             'UNPROCESSABLE',
             'lines',
@@ -382,7 +421,7 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
       const summary = back.length
         ? `${back.map((l) => `${restock.get(l.lineNo)} × ${l.productName}`).join(', ')} back in stock`
         : 'nothing back in stock';
-      await step(ctx, returnId, 'approved', 'received', {
+      const done = await step<ReceiveReturnRefusal>(ctx, returnId, 'approved', 'received', {
         action: 'receive',
         reason: summary,
         timeline: `Return ${returnId} received`,
@@ -409,11 +448,13 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
           // A product deleted since the order cannot take stock back; the store says which.
           if (!result.ok) {
             const line = back.find((l) => l.productId === result.productId);
-            throw AppError.field(
-              422,
-              'UNPROCESSABLE',
-              'lines',
-              `${line?.productName ?? result.productId} is no longer in the catalog: set its restock to 0.`,
+            throw new Refused(
+              refuseField(
+                422,
+                'UNPROCESSABLE',
+                'lines',
+                `${line?.productName ?? result.productId} is no longer in the catalog: set its restock to 0.`,
+              ),
             );
           }
           deps.events.emitAfterCommit(tx, 'stock.changed', {
@@ -423,7 +464,8 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
           return { restocked: back.map((l) => ({ lineNo: l.lineNo, quantity: restock.get(l.lineNo) ?? 0 })) };
         },
       });
-      return this.get(ctx, returnId);
+      if (!done.ok) return done;
+      return ok(await this.get(ctx, returnId));
     },
 
     /**
@@ -431,11 +473,15 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
      * what is left of the capture; linked to the return). Only a refund that succeeded moves the
      * return on; a refused one leaves it received and the refusal is the answer (422/409).
      */
-    async refund(ctx: RequestContext, returnId: string, input: ReturnRefund) {
+    async refund(
+      ctx: RequestContext,
+      returnId: string,
+      input: ReturnRefund,
+    ): Promise<Result<ReturnDetail, RefundReturnRefusal>> {
       requireAccess(ctx, 'orders');
       const { ret, order } = await head(db, ctx, returnId);
       if (ret.status !== 'received') {
-        throw AppError.conflict(`Return ${returnId} is ${ret.status}; it cannot become refunded.`);
+        return refuse(409, 'CONFLICT', `Return ${returnId} is ${ret.status}; it cannot become refunded.`);
       }
       // One refund of a return at a time: claimed under the row's lock, released when it settles.
       const claimed = await db
@@ -451,7 +497,7 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
         )
         .returning({ id: rr.returnId });
       if (claimed.length === 0) {
-        throw AppError.conflict(`A refund of return ${returnId} is already under way.`);
+        return refuse(409, 'CONFLICT', `A refund of return ${returnId} is already under way.`);
       }
       const release = () =>
         db
@@ -474,11 +520,12 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
       }
       if (!outcome.ok) {
         await release();
-        throw refundRefused(outcome);
+        return refundRefused(outcome);
       }
       const money = formatMoney(outcome.refund.amount, outcome.refund.currency);
+      let done: Result<undefined, ReturnTransitionRefusal>;
       try {
-        await step(ctx, returnId, 'received', 'refunded', {
+        done = await step(ctx, returnId, 'received', 'refunded', {
           action: 'refund',
           amount: outcome.refund.amount,
           reason: input.reason || null,
@@ -506,7 +553,13 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
         await release();
         throw err;
       }
-      return this.get(ctx, returnId);
+      if (!done.ok) {
+        // Refused after the money went back (another decision came first): the books must say so.
+        deps.log.error({ err: done, returnId, refundId: outcome.refund.refundId }, 'return refunded but not moved on');
+        await release();
+        return done;
+      }
+      return ok(await this.get(ctx, returnId));
     },
   };
 }

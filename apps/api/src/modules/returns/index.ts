@@ -7,6 +7,7 @@ export {
 export {
   type ReturnRow,
   type ReturnTransitionOptions,
+  type ReturnTransitionRefusal,
   type ReturnTransitionResult,
   returnTransitionRefused,
   transitionReturn,
@@ -14,4 +15,9 @@ export {
 export { returnsModule } from './returns.module';
 export { returnsPages } from './returns.pages';
 export { returnsRoutes } from './returns.routes';
-export { createReturnsService, orderReturns, type ReturnsService } from './returns.service';
+export {
+  createReturnsService,
+  orderReturns,
+  type RequestReturnRefusal,
+  type ReturnsService,
+} from './returns.service';

@@ -3,6 +3,7 @@ import { schema, type Tx } from '@app/db';
 import { and, eq, max } from 'drizzle-orm';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { type Refusal, refuse } from '../../lib/result';
 import { canTransitionReturn } from './return-state';
 
 const rr = schema.returnRequests;
@@ -42,7 +43,7 @@ function actorOf(ctx: TenantContext | RequestContext) {
  * row, checks RETURN_TRANSITIONS, writes the status and a history row (who, note, reason, amount) in
  * the caller's transaction, so whatever else the step means (stock back, a timeline entry, a mail
  * queued) commits with it or not at all. A move the table does not allow changes nothing and comes
- * back as a typed result (routes answer 409, see `returnTransitionRefused`); an unknown id is a 404.
+ * back as a typed result (a 409 refusal, see `returnTransitionRefused`); an unknown id is a 404.
  */
 export async function transitionReturn(
   tx: Tx,
@@ -89,7 +90,12 @@ export async function transitionReturn(
   return { ok: true, row: updated as ReturnRow, from };
 }
 
-/** The 409 a route answers a refused move with. */
-export function returnTransitionRefused(result: Extract<ReturnTransitionResult, { ok: false }>): AppError {
-  return AppError.conflict(result.message);
+/** A move of a return request its table does not allow now ("not allowed in this state"). */
+export type ReturnTransitionRefusal = Refusal<'CONFLICT'>;
+
+/** The refusal (a 409) an operation returns for a refused move. */
+export function returnTransitionRefused(
+  result: Extract<ReturnTransitionResult, { ok: false }>,
+): ReturnTransitionRefusal {
+  return refuse(409, 'CONFLICT', result.message);
 }

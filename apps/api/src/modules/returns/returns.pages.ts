@@ -2,6 +2,7 @@ import { createReturnSchema, type ReturnsPages } from '@app/contracts';
 import { signedInUser } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { fieldFailure, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { ReturnsService } from './returns.service';
 
 export function returnsPages(deps: { returns: ReturnsService }): PageModule<ReturnsPages> {
@@ -33,10 +34,11 @@ export function returnsPages(deps: { returns: ReturnsService }): PageModule<Retu
           { userId: me?.userId ?? null, key: parsed.data.key },
           parsed.data,
         );
+        if (!created.ok) return formRefusal(created, fields);
         return {
           ok: true as const,
-          message: `Return ${created.returnId} requested. We have emailed you a confirmation.`,
-          returnId: created.returnId,
+          message: `Return ${created.value.returnId} requested. We have emailed you a confirmation.`,
+          returnId: created.value.returnId,
         };
       });
     },

@@ -10,6 +10,7 @@ import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
 import { signedInUser } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { sendRefusal } from '../../plugins/errors';
 import type { ReturnAsker, ReturnsService } from './returns.service';
 
 const BASE = '/skulocity/api/v1';
@@ -47,10 +48,11 @@ export async function returnsRoutes(app: App, { returns }: { returns: ReturnsSer
         response: { 200: dataEnvelope(returnRequestSchema), ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const who = askerOf(req, req.body.key);
-      const data = await returns.create(req.ctx, who, req.body);
-      return { data, message: 'Your return request has been sent.' };
+      const created = await returns.create(req.ctx, who, req.body);
+      if (!created.ok) return sendRefusal(reply, created);
+      return { data: created.value, message: 'Your return request has been sent.' };
     },
   );
 
@@ -65,10 +67,11 @@ export async function returnsRoutes(app: App, { returns }: { returns: ReturnsSer
         response: { 200: dataEnvelope(returnRequestSchema), ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const who = askerOf(req, req.body.key);
-      const data = await returns.createRma(req.ctx, who, req.body);
-      return { data, message: 'Your return request has been sent.' };
+      const created = await returns.createRma(req.ctx, who, req.body);
+      if (!created.ok) return sendRefusal(reply, created);
+      return { data: created.value, message: 'Your return request has been sent.' };
     },
   );
 }

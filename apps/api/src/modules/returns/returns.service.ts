@@ -14,11 +14,12 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
 import type { MailQueue } from '../mail/index';
 import type { OrdersService } from '../orders/index';
 import { storeIdentity } from '../store/index';
 import { HOLDING_RETURN_STATUSES, RETURNABLE_ORDER_STATUSES } from './return-state';
-import { returnTransitionRefused, transitionReturn } from './return-transition';
+import { type ReturnTransitionRefusal, returnTransitionRefused, transitionReturn } from './return-transition';
 
 const o = schema.orders;
 const ol = schema.orderLines;
@@ -138,7 +139,20 @@ export interface ReturnsDeps {
   linkOrigin: (canonicalHost: string) => string;
 }
 
-/** Which order lines, and how many of each, a request asks back. */
+/**
+ * Why a return request is refused: NOT_RETURNABLE (422, the order is not delivered or completed),
+ * UNPROCESSABLE (422, the order has no such line or product), BAD_REQUEST (400, a product on several
+ * lines, a line named twice), RETURN_QUANTITY_EXCEEDED (422 more than was bought; 409 more than is
+ * left, or nothing left at all).
+ */
+export type RequestReturnRefusal = Refusal<
+  'NOT_RETURNABLE' | 'UNPROCESSABLE' | 'BAD_REQUEST' | 'RETURN_QUANTITY_EXCEEDED'
+>;
+
+/** Refuses a request from inside its transaction (rolled back), returned at `submit`'s edge. */
+const refused = (r: RequestReturnRefusal) => new Refused(r);
+
+/** Which order lines, and how many of each, a request asks back (or throws `Refused`). */
 type Pick = (
   lines: OrderLineRow[],
   held: Map<number, number>,
@@ -157,67 +171,75 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
     who: ReturnAsker,
     input: { orderId: string; reason: ReturnReason; note?: string },
     pick: Pick,
-  ): Promise<ReturnRequest> {
+  ): Promise<Result<ReturnRequest, RequestReturnRefusal>> {
     // 404 for another shopper's order, another store's, or a wrong link: nothing tells them apart.
     await deps.orders.access(ctx, input.orderId, who);
-    const returnId = await db.transaction(async (tx) => {
-      const [order] = await tx
-        .select({ status: o.status, userId: o.userId })
-        .from(o)
-        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, input.orderId)))
-        .for('update');
-      if (!order) throw AppError.notFound(`Order ${input.orderId} was not found.`);
-      const status = order.status as OrderStatus;
-      if (!RETURNABLE_ORDER_STATUSES.includes(status)) {
-        throw new AppError(
-          422,
-          'NOT_RETURNABLE',
-          `Only delivered orders can be returned, and order ${input.orderId} is ${status}.`,
-        );
-      }
-      const lines = await tx
-        .select()
-        .from(ol)
-        .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, input.orderId)))
-        .orderBy(asc(ol.lineNo));
-      const held = await heldQuantities(tx, ctx, input.orderId);
-      const chosen = pick(lines, held, input.orderId);
-      // Numbered per order under the lock: readable ("LIG-…-R2") and never taken twice.
-      const [{ n } = { n: 0 }] = await tx
-        .select({ n: count() })
-        .from(rr)
-        .where(and(eq(rr.tenantId, ctx.tenantId), eq(rr.orderId, input.orderId)));
-      const id = `${input.orderId}-R${n + 1}`;
-      await tx.insert(rr).values({
-        tenantId: ctx.tenantId,
-        returnId: id,
-        orderId: input.orderId,
-        userId: order.userId,
-        status: 'requested',
-        reason: input.reason,
-        note: input.note ?? null,
-      });
-      await tx.insert(rl).values(
-        chosen.map((c) => ({
-          tenantId: ctx.tenantId,
-          returnId: id,
-          orderId: input.orderId,
-          lineNo: c.lineNo,
-          quantity: c.quantity,
-        })),
-      );
-      await tx
-        .insert(rh)
-        .values({ tenantId: ctx.tenantId, returnId: id, seq: 1, status: 'requested', note: 'Return requested' });
-      return id;
-    });
+    const written = await returnRefusals<Result<string, RequestReturnRefusal>, RequestReturnRefusal>(async () =>
+      ok(
+        await db.transaction(async (tx) => {
+          const [order] = await tx
+            .select({ status: o.status, userId: o.userId })
+            .from(o)
+            .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, input.orderId)))
+            .for('update');
+          if (!order) throw AppError.notFound(`Order ${input.orderId} was not found.`);
+          const status = order.status as OrderStatus;
+          if (!RETURNABLE_ORDER_STATUSES.includes(status)) {
+            throw refused(
+              refuse(
+                422,
+                'NOT_RETURNABLE',
+                `Only delivered orders can be returned, and order ${input.orderId} is ${status}.`,
+              ),
+            );
+          }
+          const lines = await tx
+            .select()
+            .from(ol)
+            .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, input.orderId)))
+            .orderBy(asc(ol.lineNo));
+          const held = await heldQuantities(tx, ctx, input.orderId);
+          const chosen = pick(lines, held, input.orderId);
+          // Numbered per order under the lock: readable ("LIG-…-R2") and never taken twice.
+          const [{ n } = { n: 0 }] = await tx
+            .select({ n: count() })
+            .from(rr)
+            .where(and(eq(rr.tenantId, ctx.tenantId), eq(rr.orderId, input.orderId)));
+          const id = `${input.orderId}-R${n + 1}`;
+          await tx.insert(rr).values({
+            tenantId: ctx.tenantId,
+            returnId: id,
+            orderId: input.orderId,
+            userId: order.userId,
+            status: 'requested',
+            reason: input.reason,
+            note: input.note ?? null,
+          });
+          await tx.insert(rl).values(
+            chosen.map((c) => ({
+              tenantId: ctx.tenantId,
+              returnId: id,
+              orderId: input.orderId,
+              lineNo: c.lineNo,
+              quantity: c.quantity,
+            })),
+          );
+          await tx
+            .insert(rh)
+            .values({ tenantId: ctx.tenantId, returnId: id, seq: 1, status: 'requested', note: 'Return requested' });
+          return id;
+        }),
+      ),
+    );
+    if (!written.ok) return written;
+    const returnId = written.value;
     const order = await deps.orders.placed(ctx, input.orderId, false);
     const created = order.returns.find((r) => r.returnId === returnId) as ReturnRequest;
     // A mail outage never undoes a recorded request.
     await sendRequested(ctx, order, created).catch((err: unknown) =>
       deps.log.error({ err, returnId }, 'return mail not sent'),
     );
-    return created;
+    return ok(created);
   }
 
   async function sendRequested(ctx: TenantContext, order: Order, ret: ReturnRequest) {
@@ -248,46 +270,58 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
 
   return {
     /** POST /ecommerce/createreturns: the lines the shopper chose, each at most what is left of it. */
-    async create(ctx: TenantContext, who: ReturnAsker, input: CreateReturn): Promise<ReturnRequest> {
+    async create(
+      ctx: TenantContext,
+      who: ReturnAsker,
+      input: CreateReturn,
+    ): Promise<Result<ReturnRequest, RequestReturnRefusal>> {
       return submit(ctx, who, input, (lines, held, orderId) => {
         const seen = new Set<number>();
         return input.lines.map((asked) => {
           let line: OrderLineRow | undefined;
           if (asked.lineNo !== undefined) {
             line = lines.find((l) => l.lineNo === asked.lineNo);
-            if (!line) throw new AppError(422, 'UNPROCESSABLE', `Order ${orderId} has no line ${asked.lineNo}.`);
+            if (!line) throw refused(refuse(422, 'UNPROCESSABLE', `Order ${orderId} has no line ${asked.lineNo}.`));
           } else {
             const matches = lines.filter((l) => l.productId === asked.productId);
             if (matches.length === 0) {
-              throw new AppError(422, 'UNPROCESSABLE', `Order ${orderId} has no ${asked.productId}.`);
+              throw refused(refuse(422, 'UNPROCESSABLE', `Order ${orderId} has no ${asked.productId}.`));
             }
             if (matches.length > 1) {
-              throw AppError.badRequest(
-                `${asked.productId} is on several lines of order ${orderId}; name the line by lineNo.`,
+              throw refused(
+                refuse(
+                  400,
+                  'BAD_REQUEST',
+                  `${asked.productId} is on several lines of order ${orderId}; name the line by lineNo.`,
+                ),
               );
             }
             line = matches[0] as OrderLineRow;
           }
           if (seen.has(line.lineNo)) {
-            throw AppError.badRequest(`Line ${line.lineNo} (${line.productName}) is named twice.`);
+            throw refused(refuse(400, 'BAD_REQUEST', `Line ${line.lineNo} (${line.productName}) is named twice.`));
           }
           seen.add(line.lineNo);
           const already = held.get(line.lineNo) ?? 0;
           if (asked.quantity > line.quantity) {
-            throw new AppError(
-              422,
-              'RETURN_QUANTITY_EXCEEDED',
-              `You bought ${line.quantity} × ${line.productName}: ${asked.quantity} cannot be returned.`,
+            throw refused(
+              refuse(
+                422,
+                'RETURN_QUANTITY_EXCEEDED',
+                `You bought ${line.quantity} × ${line.productName}: ${asked.quantity} cannot be returned.`,
+              ),
             );
           }
           if (asked.quantity > line.quantity - already) {
             const left = line.quantity - already;
-            throw new AppError(
-              409,
-              'RETURN_QUANTITY_EXCEEDED',
-              left === 0
-                ? `Every ${line.productName} of this order is already in a return request.`
-                : `Only ${left} of ${line.productName} can still be returned (${line.quantity} bought, ${already} already in return requests).`,
+            throw refused(
+              refuse(
+                409,
+                'RETURN_QUANTITY_EXCEEDED',
+                left === 0
+                  ? `Every ${line.productName} of this order is already in a return request.`
+                  : `Only ${left} of ${line.productName} can still be returned (${line.quantity} bought, ${already} already in return requests).`,
+              ),
             );
           }
           return { lineNo: line.lineNo, quantity: asked.quantity };
@@ -296,16 +330,18 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
     },
 
     /** POST /ecommerce/createRmaReturn: one request for everything of the order not yet asked back. */
-    async createRma(ctx: TenantContext, who: ReturnAsker, input: CreateRmaReturn): Promise<ReturnRequest> {
+    async createRma(
+      ctx: TenantContext,
+      who: ReturnAsker,
+      input: CreateRmaReturn,
+    ): Promise<Result<ReturnRequest, RequestReturnRefusal>> {
       return submit(ctx, who, input, (lines, held, orderId) => {
         const left = lines
           .map((l) => ({ lineNo: l.lineNo, quantity: l.quantity - (held.get(l.lineNo) ?? 0) }))
           .filter((l) => l.quantity > 0);
         if (left.length === 0) {
-          throw new AppError(
-            409,
-            'RETURN_QUANTITY_EXCEEDED',
-            `Everything in order ${orderId} is already in a return request.`,
+          throw refused(
+            refuse(409, 'RETURN_QUANTITY_EXCEEDED', `Everything in order ${orderId} is already in a return request.`),
           );
         }
         return left;
@@ -316,10 +352,16 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
      * Moves a request on (the store's side: approve, receive, refund, reject; the shopper's: cancel).
      * The request row is locked, so two decisions at once cannot both apply.
      */
-    async transition(ctx: TenantContext, returnId: string, to: ReturnStatus, note: string | null = null) {
-      await db.transaction(async (tx) => {
+    async transition(
+      ctx: TenantContext,
+      returnId: string,
+      to: ReturnStatus,
+      note: string | null = null,
+    ): Promise<Result<undefined, ReturnTransitionRefusal>> {
+      return db.transaction(async (tx) => {
         const moved = await transitionReturn(tx, ctx, returnId, to, { note });
-        if (!moved.ok) throw returnTransitionRefused(moved);
+        // Nothing else is written here: the refused move changed nothing, so it is simply returned.
+        return moved.ok ? ok(undefined) : returnTransitionRefused(moved);
       });
     },
   };

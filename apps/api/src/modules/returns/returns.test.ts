@@ -169,11 +169,18 @@ describe('requesting a return', () => {
     expect((await orderView()).json().data.returnable).toEqual([]);
 
     // A rejected request gives its quantities back; an approved one keeps them.
-    await service.transition(ctx, `${DELIVERED}-R2`, 'rejected', 'Outside the return window');
-    await service.transition(ctx, `${DELIVERED}-R1`, 'approved');
-    await expect(service.transition(ctx, `${DELIVERED}-R1`, 'refunded')).rejects.toThrow(
-      `Return ${DELIVERED}-R1 is approved; it cannot become refunded.`,
-    );
+    expect(await service.transition(ctx, `${DELIVERED}-R2`, 'rejected', 'Outside the return window')).toEqual({
+      ok: true,
+      value: undefined,
+    });
+    expect((await service.transition(ctx, `${DELIVERED}-R1`, 'approved')).ok).toBe(true);
+    // A move its table does not allow is returned as a 409 refusal, and changes nothing.
+    expect(await service.transition(ctx, `${DELIVERED}-R1`, 'refunded')).toEqual({
+      ok: false,
+      status: 409,
+      code: 'CONFLICT',
+      message: `Return ${DELIVERED}-R1 is approved; it cannot become refunded.`,
+    });
     const view = (await orderView()).json().data;
     expect(view.returnable).toEqual([
       { lineNo: 1, quantity: 1 },
