@@ -32,6 +32,16 @@ async function barCategories(shopper: Page): Promise<string[]> {
   return overlay.getByRole('link').allTextContents();
 }
 
+/** Delete asks first: the trigger opens the question, whose critical button names the category. */
+async function confirmDelete(page: Page) {
+  await page.getByText('Delete category', { exact: true }).click();
+  await page
+    .getByRole('group')
+    .filter({ hasText: 'This cannot be undone' })
+    .getByRole('button', { name: /^Delete / })
+    .click();
+}
+
 const row = (page: Page, id: string) => page.locator(`[data-category-id="${id}"]`).first();
 const catalogCard = (page: Page) => page.getByRole('region', { name: CATALOG });
 
@@ -147,7 +157,7 @@ test('the owner builds a catalog, drags a category into another and moves it bac
 
   // Deleting is refused while a category has products (a seeded one: nothing is changed), with the reason.
   await page.goto(`${garden}${PAGE}/GRD_PRUNERS`);
-  await page.getByRole('button', { name: 'Delete category' }).click();
+  await confirmDelete(page);
   await expect(page.getByRole('alert')).toContainText(/still has \d+ products?; move or remove/);
   await page.setViewportSize({ width: 375, height: 800 });
   await snap(page, 'admin-categories-refused-375');
@@ -164,7 +174,7 @@ test('the owner builds a catalog, drags a category into another and moves it bac
 
   for (const id of ['TREE_FERN_PARENT', 'TREE_MOSS_CHILD']) {
     await page.goto(`${garden}${PAGE}/${id}`);
-    await page.getByRole('button', { name: 'Delete category' }).click();
+    await confirmDelete(page);
     await expect(page).toHaveURL(/\/manage-store\/categories(\?done=deleted)?$/);
     await expect(page.getByText('Category deleted.')).toBeVisible();
   }

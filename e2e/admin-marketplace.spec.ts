@@ -97,7 +97,9 @@ test('the owner connects lighting to Bonanza, opens the feed and finds the store
 
   // Disconnecting ends the feed URL.
   await hydrated(page);
-  await page.getByRole('button', { name: 'Disconnect from Bonanza' }).click();
+  // It asks first: the trigger opens the question, whose critical button disconnects.
+  await page.getByText('Disconnect from Bonanza', { exact: true }).click();
+  await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Disconnected from Bonanza' })).toBeVisible();
   await expect(page.getByRole('form', { name: 'Connect to Bonanza' })).toBeVisible();
   expect((await fetchText('lighting', new URL(feedUrl).pathname)).status).toBe(404);
@@ -135,7 +137,9 @@ test.describe('without JavaScript', () => {
     const urlField = page.getByLabel('Feed URL');
     await expect(urlField).toHaveAttribute('readonly', '');
     expect(await urlField.inputValue()).toMatch(/\/feeds\/google-merchant\/[A-Za-z0-9_-]{43}\.xml$/);
-    await page.getByRole('button', { name: 'Disconnect from Bonanza' }).click();
+    // It asks first: the trigger opens the question, whose critical button disconnects.
+    await page.getByText('Disconnect from Bonanza', { exact: true }).click();
+    await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
     await expect(page.getByRole('form', { name: 'Connect to Bonanza' })).toBeVisible();
   });
 });

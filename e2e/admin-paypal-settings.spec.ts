@@ -77,7 +77,7 @@ test('the owner sets the store’s own PayPal app, the secret stays hidden, and 
   expect(html).not.toContain(STAND_IN_OWN_APP.secret);
   await expect(secret).toHaveValue('');
   await expect(page.getByText('Stored. Leave empty to keep it.')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Remove own app' })).toBeVisible();
+  await expect(page.getByText('Remove own app', { exact: true })).toBeVisible();
   expect(await page.content()).not.toContain(STAND_IN_OWN_APP.secret);
   await expectNoSeriousA11yIssue(page);
   await screenshots(page, 'saved');
@@ -111,9 +111,11 @@ test('the owner sets the store’s own PayPal app, the secret stays hidden, and 
   await expect(enabled).toBeChecked();
   await save(page, 'PayPal settings saved.');
   await expect(enabled).toBeChecked();
-  await page.getByRole('button', { name: 'Remove own app' }).click();
+  // Removing asks first: the trigger opens the question, whose critical button removes.
+  await page.getByText('Remove own app', { exact: true }).click();
+  await page.getByRole('button', { name: 'Remove the app' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Your own PayPal app was removed.' })).toBeVisible();
   await expect(clientId).toHaveValue('');
-  await expect(page.getByRole('button', { name: 'Remove own app' })).toHaveCount(0);
+  await expect(page.getByText('Remove own app', { exact: true })).toHaveCount(0);
   await guest.close();
 });

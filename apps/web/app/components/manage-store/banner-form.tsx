@@ -1,13 +1,16 @@
 import type { BannerField, BannerView, MediaItem } from '@app/contracts';
-import { Link, useNavigation } from 'react-router';
+import { useNavigation } from 'react-router';
+import { Banner } from '../ui/banner';
+import { Card } from '../ui/card';
 import { PostForm } from '../ui/post-form';
-import { Card, primaryAction, secondaryAction } from './dashboard-layout';
+import { SaveBar } from '../ui/save-bar';
+import { TextAreaField, TextField } from '../ui/text-field';
 import { MediaField } from './media-field';
 
-const input =
-  'h-9 w-full rounded-lg border px-3 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-900/20 aria-[invalid=true]:border-red-600';
+const optional = <span className="font-normal text-neutral-500"> (optional)</span>;
 
-function TextField({
+/** A banner field in the kit, with the id (`banner-<name>`) and the "(optional)" mark the form always had. */
+function BannerText({
   name,
   label,
   value,
@@ -28,40 +31,24 @@ function TextField({
   multiline?: boolean;
   maxLength?: number;
 }) {
-  const id = `banner-${name}`;
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
   const common = {
-    id,
+    id: `banner-${name}`,
     name,
+    label: required ? (
+      label
+    ) : (
+      <>
+        {label}
+        {optional}
+      </>
+    ),
     defaultValue: value,
     required,
     maxLength,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': describedBy,
+    error,
+    hint,
   };
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-neutral-800">
-        {label}
-        {!required && <span className="ml-1 font-normal text-neutral-500">(optional)</span>}
-      </label>
-      {multiline ? (
-        <textarea {...common} rows={2} className={`${input} h-auto border-neutral-300 py-2`} />
-      ) : (
-        <input {...common} type={type} className={`${input} border-neutral-300`} />
-      )}
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-neutral-500">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700" data-testid={`error-${name}`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
+  return multiline ? <TextAreaField {...common} rows={2} /> : <TextField {...common} type={type} />;
 }
 
 /** The form's date fields show the UTC day; the end date is the last day shown. */
@@ -103,11 +90,14 @@ export function BannerForm({
         <PostForm action={action} encType="multipart/form-data" className="space-y-4" aria-label={title}>
           <input type="hidden" name="intent" value="save" />
           {banner && <input type="hidden" name="bannerId" value={banner.bannerId} />}
-          {message && (
-            <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-              {message}
-            </p>
-          )}
+          {/* First in the form: Enter in a box saves the banner, and Save stays in reach. */}
+          <SaveBar
+            busy={saving}
+            saveLabel={banner ? 'Save banner' : 'Add banner'}
+            discard={cancelTo}
+            message={message ? 'Not saved: see the fields marked' : undefined}
+          />
+          {message && <Banner>{message}</Banner>}
           <MediaField
             name="mediaId"
             label="Picture"
@@ -116,7 +106,7 @@ export function BannerForm({
             error={errors.mediaId}
             hint="Wide pictures work best (at least 1600 × 600 px); it is cropped to fit on phones."
           />
-          <TextField
+          <BannerText
             name="altText"
             label="Alt text"
             required
@@ -126,14 +116,14 @@ export function BannerForm({
             hint="Describes the picture for people who cannot see it, e.g. “Brass desk lamp on an oak table”."
           />
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
+            <BannerText
               name="title"
               label="Title"
               maxLength={120}
               value={v('title', banner?.title)}
               error={errors.title}
             />
-            <TextField
+            <BannerText
               name="ctaLabel"
               label="Button label"
               maxLength={40}
@@ -142,7 +132,7 @@ export function BannerForm({
               hint="Shown on the link button; “Shop now” if empty."
             />
           </div>
-          <TextField
+          <BannerText
             name="text"
             label="Text"
             multiline
@@ -150,7 +140,7 @@ export function BannerForm({
             value={v('text', banner?.text)}
             error={errors.text}
           />
-          <TextField
+          <BannerText
             name="linkUrl"
             label="Link"
             value={v('linkUrl', banner?.linkUrl)}
@@ -158,7 +148,7 @@ export function BannerForm({
             hint="A page of your store such as /categories/LAMPS, or an https:// address."
           />
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
+            <BannerText
               name="startsAt"
               label="Start date"
               type="date"
@@ -166,7 +156,7 @@ export function BannerForm({
               error={errors.startsAt}
               hint="Shown from this day (UTC); empty: from publishing."
             />
-            <TextField
+            <BannerText
               name="endsAt"
               label="End date"
               type="date"
@@ -174,14 +164,6 @@ export function BannerForm({
               error={errors.endsAt}
               hint="Last day shown (UTC); empty: no end."
             />
-          </div>
-          <div className="flex flex-wrap justify-end gap-2 border-t border-neutral-100 pt-4">
-            <Link to={cancelTo} className={secondaryAction}>
-              Cancel
-            </Link>
-            <button type="submit" className={primaryAction} disabled={saving}>
-              {saving ? 'Saving…' : banner ? 'Save banner' : 'Add banner'}
-            </button>
           </div>
         </PostForm>
       </Card>

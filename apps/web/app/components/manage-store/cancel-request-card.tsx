@@ -1,12 +1,16 @@
 import type { CancelRequest, CancelRequestResult, CancelRequestStatus } from '@app/contracts';
 import { CSRF_FIELD } from '@app/contracts/client';
-import { TriangleAlert } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useFetcher, useRouteLoaderData } from 'react-router';
 import { formatDateTime } from '../../lib/dashboard-page';
 import type { loader as rootLoader } from '../../root';
+import { Badge } from '../ui/badge';
+import { Banner } from '../ui/banner';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { Checkbox } from '../ui/checkbox';
+import { TextAreaField } from '../ui/text-field';
 import { useToast } from '../ui/toast';
-import { cardClass } from './dashboard-layout';
 
 /** Where the danger zone's form posts and its state loads from (routes/manage-store/settings.other_.cancel.tsx, under Store details in the menu). */
 export const CANCEL_ROUTE = '/manage-store/settings/other/cancel';
@@ -28,11 +32,6 @@ const STATUS_TEXT: Record<CancelRequestStatus, string> = {
   approved: 'Cancellation approved: your store will close.',
   closed: 'Your store is closed.',
 };
-
-const dangerButton =
-  'inline-flex h-9 items-center justify-center rounded-lg bg-red-700 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60';
-const plainButton =
-  'inline-flex h-9 items-center justify-center rounded-lg border border-neutral-300 bg-white px-3.5 text-sm font-semibold text-neutral-800 shadow-sm hover:bg-neutral-50 disabled:opacity-60';
 
 /**
  * The store details page's danger zone: what cancelling the store means, the request's state, and
@@ -72,32 +71,22 @@ export function CancelRequestCard({
   const csrf = <input type="hidden" name={CSRF_FIELD} value={root?.csrfToken ?? ''} />;
 
   return (
-    <section aria-labelledby="danger-zone" className={`${cardClass} border-red-200`}>
-      <div className="flex items-center gap-2 px-4 pt-4 pb-2">
-        <TriangleAlert aria-hidden className="size-4 text-red-700" />
-        <h2 id="danger-zone" className="text-sm font-semibold text-red-800">
-          Danger zone
-        </h2>
-      </div>
-      <div className="space-y-3 px-4 pb-4 text-sm text-neutral-700">
+    <Card title="Danger zone" id="danger-zone">
+      <div className="space-y-3 text-sm text-neutral-700">
         <p>
           <strong className="font-semibold text-neutral-900">Cancel your store.</strong> The platform team reviews the
           request. Until it is approved your store stays open and you can withdraw it. Once approved, your store closes:
           shoppers can no longer visit it or place orders, and your plan ends.
         </p>
         {result?.ok && !form.data && (
-          <p role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-emerald-900">
+          <Banner tone="success">
             {result.message}{' '}
             <Link to="/manage-store/settings/other" className="font-medium underline underline-offset-2">
               Back to Store details
             </Link>
-          </p>
+          </Banner>
         )}
-        {failure && Object.keys(failure.fieldErrors).length === 0 && (
-          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-red-800">
-            {failure.message}
-          </p>
-        )}
+        {failure && Object.keys(failure.fieldErrors).length === 0 && <Banner>{failure.message}</Banner>}
         {state === undefined ? (
           <p>
             <Link to={CANCEL_ROUTE} className="font-medium text-neutral-900 underline underline-offset-2">
@@ -110,15 +99,9 @@ export function CancelRequestCard({
           <>
             <div className="flex flex-wrap items-center gap-2" data-testid="cancel-state">
               <span className="font-medium text-neutral-900">Status:</span>
-              <span
-                className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
-                  state.status === 'requested' || state.status === 'approved'
-                    ? 'bg-red-100 text-red-900'
-                    : 'bg-neutral-100 text-neutral-800'
-                }`}
-              >
+              <Badge tone={state.status === 'requested' || state.status === 'approved' ? 'critical' : 'neutral'}>
                 {STATUS_TEXT[state.status]}
-              </span>
+              </Badge>
               {state.status === 'requested' && state.requestedAt && (
                 <span className="text-xs text-neutral-500">
                   since <time dateTime={state.requestedAt}>{formatDateTime(state.requestedAt)}</time>
@@ -134,9 +117,9 @@ export function CancelRequestCard({
               <form.Form method="post" action={CANCEL_ROUTE}>
                 {csrf}
                 <input type="hidden" name="intent" value="withdraw" />
-                <button type="submit" className={plainButton} disabled={submitting}>
+                <Button type="submit" disabled={submitting}>
                   {submitting ? 'Withdrawing…' : 'Withdraw request'}
-                </button>
+                </Button>
               </form.Form>
             )}
             {state.canInitiate && (
@@ -152,66 +135,31 @@ export function CancelRequestCard({
                 >
                   {csrf}
                   <input type="hidden" name="intent" value="initiate" />
-                  <div>
-                    <label htmlFor="cancelRequestReason" className="mb-1 block font-medium text-neutral-900">
-                      Why do you want to cancel?
-                    </label>
-                    <textarea
-                      id="cancelRequestReason"
-                      name="cancelRequestReason"
-                      rows={3}
-                      maxLength={1000}
-                      required
-                      defaultValue={answer?.values.cancelRequestReason ?? ''}
-                      aria-invalid={failure?.fieldErrors.cancelRequestReason ? true : undefined}
-                      aria-describedby={
-                        failure?.fieldErrors.cancelRequestReason
-                          ? 'cancelRequestReason-error'
-                          : 'cancelRequestReason-hint'
-                      }
-                      className={`w-full rounded-md border px-3 py-2 focus:ring-2 focus:outline-none ${
-                        failure?.fieldErrors.cancelRequestReason
-                          ? 'border-red-600 focus:ring-red-200'
-                          : 'border-neutral-300 focus:ring-neutral-200'
-                      }`}
-                    />
-                    {failure?.fieldErrors.cancelRequestReason ? (
-                      <p id="cancelRequestReason-error" className="mt-1 font-medium text-red-700">
-                        {failure.fieldErrors.cancelRequestReason}
-                      </p>
-                    ) : (
-                      <p id="cancelRequestReason-hint" className="mt-1 text-xs text-neutral-500">
-                        Up to 1,000 characters. We send you a copy by email.
-                      </p>
-                    )}
-                  </div>
-                  <div>
-                    <label className="flex items-start gap-2">
-                      <input
-                        type="checkbox"
-                        name="confirm"
-                        value="yes"
-                        className="mt-0.5 size-4"
-                        aria-invalid={failure?.fieldErrors.confirm ? true : undefined}
-                        aria-describedby={failure?.fieldErrors.confirm ? 'confirm-error' : undefined}
-                      />
-                      <span>I understand that my store will close once the platform approves this request.</span>
-                    </label>
-                    {failure?.fieldErrors.confirm && (
-                      <p id="confirm-error" className="mt-1 font-medium text-red-700">
-                        {failure.fieldErrors.confirm}
-                      </p>
-                    )}
-                  </div>
-                  <button type="submit" className={dangerButton} disabled={submitting}>
+                  <TextAreaField
+                    name="cancelRequestReason"
+                    label="Why do you want to cancel?"
+                    rows={3}
+                    maxLength={1000}
+                    required
+                    defaultValue={answer?.values.cancelRequestReason ?? ''}
+                    error={failure?.fieldErrors.cancelRequestReason}
+                    hint="Up to 1,000 characters. We send you a copy by email."
+                  />
+                  <Checkbox
+                    name="confirm"
+                    value="yes"
+                    label="I understand that my store will close once the platform approves this request."
+                    error={failure?.fieldErrors.confirm}
+                  />
+                  <Button type="submit" variant="critical" disabled={submitting}>
                     {submitting ? 'Sending request…' : 'Request cancellation'}
-                  </button>
+                  </Button>
                 </form.Form>
               </details>
             )}
           </>
         )}
       </div>
-    </section>
+    </Card>
   );
 }

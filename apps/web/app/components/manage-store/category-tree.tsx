@@ -5,7 +5,10 @@ import { createContext, type DragEvent, useContext, useEffect, useRef, useState 
 import { Link, useFetcher, useNavigation, useRouteLoaderData } from 'react-router';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { loader as rootLoader } from '../../root';
+import { Banner } from '../ui/banner';
+import { Button } from '../ui/button';
 import { PostForm } from '../ui/post-form';
+import { SelectField } from '../ui/select-field';
 
 /** Where a row sits, as the forms post it: "catalog:<id>" or "parent:<id>". */
 export type PlaceKey = string;
@@ -27,9 +30,6 @@ interface TreeCtx {
 }
 
 const Ctx = createContext<TreeCtx | null>(null);
-
-const iconButton =
-  'grid size-8 shrink-0 place-items-center rounded-lg text-neutral-700 hover:bg-neutral-100 disabled:opacity-30';
 
 /**
  * The tree of one catalog, or of the categories nothing holds. Rows are dragged by their handle:
@@ -93,11 +93,7 @@ export function CategoryTreeProvider({
       <p aria-live="polite" className="sr-only">
         {live}
       </p>
-      {fetcher.data && !fetcher.data.ok && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          {fetcher.data.message}
-        </p>
-      )}
+      {fetcher.data && !fetcher.data.ok && <Banner>{fetcher.data.message}</Banner>}
       {children}
     </Ctx.Provider>
   );
@@ -214,30 +210,34 @@ function CategoryRow({
       >
         {zone === 'before' && <span aria-hidden className="absolute inset-x-2 top-0 h-0.5 bg-sky-500" />}
         {zone === 'after' && <span aria-hidden className="absolute inset-x-2 bottom-0 h-0.5 bg-sky-500" />}
-        <button
-          type="button"
-          draggable
-          disabled={busy}
-          onDragStart={(e) => {
-            if (ctx) ctx.drag.current = { id, from: place ?? '', index };
-            e.dataTransfer.effectAllowed = 'move';
-            e.dataTransfer.setData('text/plain', id);
-          }}
-          onDragEnd={() => {
-            if (ctx) ctx.drag.current = null;
-          }}
-          onKeyDown={(e) => {
-            // The handle moves with the arrow keys too: dragging is never the only way.
-            if (!place || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
-            e.preventDefault();
-            if (e.key === 'ArrowUp' ? index === 0 : index === count - 1) return;
-            ctx?.step(id, place, e.key === 'ArrowUp' ? 'move-up' : 'move-down');
-          }}
-          aria-label={`Drag ${name} to move it, or press the up and down arrow keys; or use the Move to menu`}
-          className="hidden size-8 shrink-0 cursor-grab place-items-center rounded-lg text-neutral-400 hover:bg-neutral-100 sm:grid"
-        >
-          <GripVertical aria-hidden className="size-4" />
-        </button>
+        {/* On a phone there is no dragging: the arrows and Move do it. (The span hides it: the kit's
+            button sets its own display.) */}
+        <span className="hidden shrink-0 sm:inline-flex">
+          <Button
+            variant="icon"
+            draggable
+            disabled={busy}
+            onDragStart={(e) => {
+              if (ctx) ctx.drag.current = { id, from: place ?? '', index };
+              e.dataTransfer.effectAllowed = 'move';
+              e.dataTransfer.setData('text/plain', id);
+            }}
+            onDragEnd={() => {
+              if (ctx) ctx.drag.current = null;
+            }}
+            onKeyDown={(e) => {
+              // The handle moves with the arrow keys too: dragging is never the only way.
+              if (!place || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+              e.preventDefault();
+              if (e.key === 'ArrowUp' ? index === 0 : index === count - 1) return;
+              ctx?.step(id, place, e.key === 'ArrowUp' ? 'move-up' : 'move-down');
+            }}
+            aria-label={`Drag ${name} to move it, or press the up and down arrow keys; or use the Move to menu`}
+            className="cursor-grab"
+          >
+            <GripVertical aria-hidden className="size-4" />
+          </Button>
+        </span>
         <div className="min-w-0 flex-1 basis-32">
           <Link
             to={`/manage-store/categories/${encodeURIComponent(id)}`}
@@ -256,30 +256,30 @@ function CategoryRow({
               <PostForm>
                 <input type="hidden" name="productCategoryId" value={id} />
                 <input type="hidden" name="from" value={place} />
-                <button
+                <Button
+                  variant="icon"
                   type="submit"
                   name="intent"
                   value="move-up"
                   disabled={index === 0 || busy}
                   aria-label={`Move ${name} up`}
-                  className={iconButton}
                 >
                   <ArrowUp aria-hidden className="size-4" />
-                </button>
+                </Button>
               </PostForm>
               <PostForm>
                 <input type="hidden" name="productCategoryId" value={id} />
                 <input type="hidden" name="from" value={place} />
-                <button
+                <Button
+                  variant="icon"
                   type="submit"
                   name="intent"
                   value="move-down"
                   disabled={index === count - 1 || busy}
                   aria-label={`Move ${name} down`}
-                  className={iconButton}
                 >
                   <ArrowDown aria-hidden className="size-4" />
-                </button>
+                </Button>
               </PostForm>
             </>
           )}
@@ -312,31 +312,24 @@ function MoveMenu({ id, name, place }: { id: string; name: string; place: PlaceK
           <input type="hidden" name="intent" value="move" />
           <input type="hidden" name="productCategoryId" value={id} />
           {place && <input type="hidden" name="from" value={place} />}
-          <label htmlFor={selectId} className="block text-sm font-medium text-neutral-800">
-            Move {name} to
-          </label>
-          <select
+          <SelectField
             id={selectId}
             name="to"
+            label={`Move ${name} to`}
             required
             defaultValue=""
-            className="h-9 w-full rounded-lg border border-neutral-300 bg-white px-2 text-sm"
-          >
-            <option value="" disabled>
-              Choose a place…
-            </option>
-            {targets.map((t) => (
-              <option key={t.key} value={t.key.startsWith('catalog:') ? t.key : `parent:${t.key}`}>
-                {t.key.startsWith('catalog:') ? t.label : `Inside ${t.label}`}
-              </option>
-            ))}
-          </select>
-          <button
-            type="submit"
-            className="inline-flex h-9 w-full items-center justify-center rounded-lg bg-neutral-900 px-3 text-sm font-semibold text-white hover:bg-neutral-700"
-          >
+            options={[
+              { value: '', label: 'Choose a place…', disabled: true },
+              ...targets.map((t) =>
+                t.key.startsWith('catalog:')
+                  ? { value: t.key, label: t.label }
+                  : { value: `parent:${t.key}`, label: `Inside ${t.label}` },
+              ),
+            ]}
+          />
+          <Button type="submit" variant="primary" className="w-full">
             Move
-          </button>
+          </Button>
         </PostForm>
       </div>
     </details>

@@ -1,4 +1,5 @@
 import type { CmsPageStatus, PageLinkFlag } from '@app/contracts';
+import { Badge } from '../ui/badge';
 
 /** The flags in the clients' order; a copy, so this browser code does not pull zod in with the contracts. */
 export const PAGE_LINK_FLAGS = ['TOP', 'MENU', 'BOTTOM', 'FOOTER'] as const satisfies readonly PageLinkFlag[];
@@ -13,17 +14,7 @@ export const PAGE_LINK_PLACES: Record<PageLinkFlag, string> = {
 
 /** A page's state in the owner's words, coloured as Polaris colours a status. */
 export function CmsStatusBadge({ status }: { status: CmsPageStatus }) {
-  const tone =
-    status === 'Published'
-      ? 'bg-emerald-100 text-emerald-900'
-      : status === 'Draft'
-        ? 'bg-neutral-200 text-neutral-800'
-        : 'bg-amber-100 text-amber-950';
-  return (
-    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${tone}`}>
-      {status}
-    </span>
-  );
+  return <Badge tone={status === 'Published' ? 'success' : status === 'Draft' ? 'neutral' : 'warning'}>{status}</Badge>;
 }
 
 export function CmsFlags({ flags }: { flags: readonly PageLinkFlag[] }) {

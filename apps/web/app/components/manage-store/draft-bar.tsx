@@ -3,8 +3,11 @@ import { Eye, History, RotateCcw, Upload } from 'lucide-react';
 import { useNavigation } from 'react-router';
 import { formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
+import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { Card } from '../ui/card';
+import { ConfirmDialog } from '../ui/confirm-dialog';
 import { PostForm } from '../ui/post-form';
-import { Card, primaryAction, secondaryAction } from './dashboard-layout';
 
 /**
  * The state of an editor's draft above its form (decision 032): unpublished changes with Preview,
@@ -37,9 +40,7 @@ export function DraftBar({
   if (!status.draft) {
     return (
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-xl border border-neutral-200 bg-white px-4 py-3 text-sm">
-        <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900">
-          Live
-        </span>
+        <Badge tone="success">Live</Badge>
         <span className="text-neutral-600">
           {latest
             ? `Version ${latest.version}, published ${formatDateTime(latest.publishedAt)}${latest.publishedByName ? ` by ${latest.publishedByName}` : ''}.`
@@ -85,24 +86,36 @@ export function DraftBar({
         <PostForm action="/manage-store/preview" target="_blank" reloadDocument>
           <input type="hidden" name="preview" value="on" />
           <input type="hidden" name="redirectTo" value={previewPath} />
-          <button type="submit" className={secondaryAction}>
+          <Button type="submit">
             <Eye aria-hidden className="size-4" />
             Preview
-          </button>
+          </Button>
         </PostForm>
-        <PostForm>
-          <input type="hidden" name="intent" value="draft-discard" />
-          <button type="submit" className={secondaryAction} disabled={busy !== ''}>
-            <RotateCcw aria-hidden className="size-4" />
-            {busy === 'draft-discard' ? 'Discarding…' : 'Discard'}
-          </button>
-        </PostForm>
+        <ConfirmDialog
+          trigger={
+            <>
+              <RotateCcw aria-hidden className="size-4" />
+              {busy === 'draft-discard' ? 'Discarding…' : 'Discard'}
+            </>
+          }
+          title="Discard the unpublished changes?"
+          confirm={
+            <PostForm>
+              <input type="hidden" name="intent" value="draft-discard" />
+              <Button type="submit" variant="critical" disabled={busy !== ''}>
+                Discard changes
+              </Button>
+            </PostForm>
+          }
+        >
+          {live ? `The ${what} goes back to what shoppers see now.` : `The ${what} goes back to its last save.`}
+        </ConfirmDialog>
         <PostForm>
           <input type="hidden" name="intent" value="draft-publish" />
-          <button type="submit" className={primaryAction} disabled={busy !== ''}>
+          <Button type="submit" variant="primary" disabled={busy !== ''}>
             <Upload aria-hidden className="size-4" />
             {busy === 'draft-publish' ? 'Publishing…' : 'Publish'}
-          </button>
+          </Button>
         </PostForm>
       </div>
     </section>
@@ -124,15 +137,15 @@ export function VersionHistory({ status }: { status: DraftStatus }) {
           Nothing published from here yet. Each publish is kept, so you can go back to it.
         </p>
       ) : (
-        <ol className="divide-y divide-neutral-100 border-t border-neutral-100">
+        <ol className="divide-y divide-neutral-100">
           {status.versions.map((v, i) => (
             <li key={v.version} className="flex items-center justify-between gap-3 px-4 py-2">
               <div className="min-w-0 text-sm">
                 <p className="font-medium text-neutral-900">
                   Version {v.version}
                   {i === 0 && (
-                    <span className="ml-2 rounded-full bg-neutral-100 px-2 py-0.5 text-xs font-semibold text-neutral-700">
-                      Live
+                    <span className="ml-2">
+                      <Badge>Live</Badge>
                     </span>
                   )}
                 </p>
@@ -145,14 +158,9 @@ export function VersionHistory({ status }: { status: DraftStatus }) {
                 <PostForm>
                   <input type="hidden" name="intent" value="draft-restore" />
                   <input type="hidden" name="version" value={v.version} />
-                  <button
-                    type="submit"
-                    className="h-8 rounded-lg px-2.5 text-sm font-semibold text-neutral-800 hover:bg-neutral-100"
-                    aria-label={`Restore version ${v.version}`}
-                    disabled={restoring !== null}
-                  >
+                  <Button type="submit" slim aria-label={`Restore version ${v.version}`} disabled={restoring !== null}>
                     {restoring === String(v.version) ? 'Restoring…' : 'Restore'}
-                  </button>
+                  </Button>
                 </PostForm>
               )}
             </li>

@@ -1,6 +1,7 @@
 import { contrastWarnings, parseRgb, rgbToHex, type ThemeColorKey } from '@app/contracts/client';
 import { TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
+import { TextField } from '../ui/text-field';
 import { fieldId } from './store-details-fields';
 
 /**
@@ -37,59 +38,45 @@ export function ThemeColorField({
     setText(next);
     onChange?.(next);
   };
-  const describedBy = [error ? `${id}-error` : null, warning ? `${id}-warning` : null, `${id}-hint`]
-    .filter(Boolean)
-    .join(' ');
   return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-neutral-800">
-        {label}
-      </label>
-      <div className="flex items-center gap-2">
-        <input
-          type="color"
-          name={`pick.${name}`}
-          aria-label={`${label} colour picker`}
-          value={hex}
-          onChange={(e) => {
-            const picked = e.currentTarget.value;
-            const parts = [1, 3, 5].map((i) => Number.parseInt(picked.slice(i, i + 2), 16));
-            update(parts.join(', '));
-          }}
-          className="h-9 w-12 shrink-0 cursor-pointer rounded-lg border border-neutral-300 bg-white p-1"
-        />
-        <input
-          id={id}
-          name={name}
-          value={text}
-          onChange={(e) => update(e.currentTarget.value)}
-          inputMode="numeric"
-          autoComplete="off"
-          spellCheck={false}
-          aria-describedby={describedBy}
-          aria-invalid={error ? true : undefined}
-          className={`h-9 w-full min-w-0 rounded-lg border bg-white px-3 font-mono text-sm shadow-sm focus:outline-none focus:ring-2 ${
-            error
-              ? 'border-red-600 focus:ring-red-200'
-              : 'border-neutral-300 focus:border-neutral-500 focus:ring-neutral-200'
-          }`}
-        />
-        <input type="hidden" name={`was.${name}`} value={savedValue} />
-      </div>
-      <p id={`${id}-hint`} className="mt-1 text-xs text-neutral-500">
-        {hint}
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700" data-testid={`error-${name}`}>
-          {error}
-        </p>
-      )}
-      {!error && warning && (
-        <p id={`${id}-warning`} className="mt-1 flex gap-1.5 text-sm text-amber-800" data-testid={`warning-${name}`}>
-          <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
-          <span>{warning.message}</span>
-        </p>
-      )}
+    <div className="flex items-start gap-2">
+      <TextField
+        id={id}
+        name={name}
+        label={label}
+        className="flex-1"
+        value={text}
+        onChange={(e) => update(e.currentTarget.value)}
+        inputMode="numeric"
+        autoComplete="off"
+        spellCheck={false}
+        error={error}
+        hint={
+          <>
+            {hint}
+            {!error && warning && (
+              <span className="mt-1 flex gap-1.5 text-amber-800" data-testid={`warning-${name}`}>
+                <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+                <span>{warning.message}</span>
+              </span>
+            )}
+          </>
+        }
+      />
+      {/* The kit has no colour swatch: the browser's own picker, level with the text box (below its label). */}
+      <input
+        type="color"
+        name={`pick.${name}`}
+        aria-label={`${label} colour picker`}
+        value={hex}
+        onChange={(e) => {
+          const picked = e.currentTarget.value;
+          const parts = [1, 3, 5].map((i) => Number.parseInt(picked.slice(i, i + 2), 16));
+          update(parts.join(', '));
+        }}
+        className="mt-[1.625rem] h-9 w-12 shrink-0 cursor-pointer rounded-lg border border-neutral-300 bg-white p-1"
+      />
+      <input type="hidden" name={`was.${name}`} value={savedValue} />
     </div>
   );
 }

@@ -11,7 +11,7 @@ export function Banner({
   children,
   testId,
 }: {
-  tone?: 'critical' | 'warning' | 'success';
+  tone?: 'critical' | 'warning' | 'success' | 'info';
   children: ReactNode;
   testId?: string;
 }) {

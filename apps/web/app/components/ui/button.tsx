@@ -6,13 +6,14 @@
  *
  * Variants: primary (one per page: the page's main action), secondary (default), critical (the
  * confirm button of a destructive action), critical-outline (the button that asks for that
- * confirmation), plain (a link-looking button).
+ * confirmation), plain (a link-looking button), icon (a square button showing only an icon: give it an
+ * aria-label, as for a row's "Move up" arrow).
  */
 import './kit.css';
 import type { ButtonHTMLAttributes, ComponentProps } from 'react';
 import { Link } from 'react-router';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'critical' | 'critical-outline' | 'plain';
+export type ButtonVariant = 'primary' | 'secondary' | 'critical' | 'critical-outline' | 'plain' | 'icon';
 
 export function buttonClass(variant: ButtonVariant = 'secondary', slim = false, extra = '') {
   return `kit-button ${variant === 'secondary' ? '' : `kit-button--${variant}`} ${slim ? 'kit-button--slim' : ''} ${extra}`.trim();

@@ -1,10 +1,14 @@
 import type { BonanzaFormValues, MarketplaceActionResult } from '@app/contracts';
 import { ArrowLeft, CheckCircle2, Store } from 'lucide-react';
 import { data, Link, useNavigation } from 'react-router';
-import { Card, DashboardLayout, secondaryAction } from '../../components/manage-store/dashboard-layout';
 import { BonanzaForm } from '../../components/manage-store/marketplace/bonanza-form';
 import { FeedCard, SkippedCard } from '../../components/manage-store/marketplace/feed-card';
-import { FormAlert } from '../../components/ui/form-field';
+import { Badge } from '../../components/ui/badge';
+import { Banner } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
@@ -65,11 +69,11 @@ export default function BonanzaConnectPage({ loaderData: state, actionData }: Ro
           Back to dashboard
         </Link>
       </div>
-      <DashboardLayout
+      <AdminPage
         title="Marketplace connect"
         description="Sell your products on Bonanza too: connect your booth, then give Bonanza your product feed."
       >
-        <FormAlert message={failure && !formFailure ? failure.message : null} />
+        {failure && !formFailure && <Banner>{failure.message}</Banner>}
         {connected ? (
           <>
             <ConnectedCard
@@ -100,7 +104,7 @@ export default function BonanzaConnectPage({ loaderData: state, actionData }: Ro
             />
           </Card>
         )}
-      </DashboardLayout>
+      </AdminPage>
     </>
   );
 }
@@ -129,13 +133,10 @@ function ConnectedCard({
     <Card
       title="Bonanza"
       aside={
-        <span
-          className="inline-flex items-center gap-1 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800"
-          data-testid="bonanza-status"
-        >
+        <Badge tone="success" data-testid="bonanza-status">
           <CheckCircle2 aria-hidden className="size-3.5" />
           Connected
-        </span>
+        </Badge>
       }
     >
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2" data-testid="bonanza-connection">
@@ -152,13 +153,23 @@ function ConnectedCard({
           <BonanzaForm connection={connection} values={values} errors={errors} message={message} primary={false} />
         </div>
       </details>
-      <PostForm className="mt-4 border-t border-neutral-100 pt-4">
-        <input type="hidden" name="intent" value="disconnect" />
-        <button type="submit" className={`${secondaryAction} text-red-700 hover:bg-red-50`} disabled={disconnecting}>
-          {disconnecting ? 'Disconnecting…' : 'Disconnect from Bonanza'}
-        </button>
-        <p className="mt-1 text-xs text-neutral-500">The token is erased and the feed URL stops answering.</p>
-      </PostForm>
+      <div className="mt-4 border-t border-neutral-100 pt-4">
+        <ConfirmDialog
+          trigger={disconnecting ? 'Disconnecting…' : 'Disconnect from Bonanza'}
+          title="Disconnect from Bonanza?"
+          confirm={
+            <PostForm>
+              <input type="hidden" name="intent" value="disconnect" />
+              <Button type="submit" variant="critical" disabled={disconnecting}>
+                Disconnect
+              </Button>
+            </PostForm>
+          }
+        >
+          The token is erased and the feed URL stops answering. Connect again later and the feed URL comes back as it
+          was.
+        </ConfirmDialog>
+      </div>
     </Card>
   );
 }

@@ -3,14 +3,13 @@ import { FolderTree, Plus } from 'lucide-react';
 import { useEffect, useMemo } from 'react';
 import { data, Link, useNavigation, useSearchParams } from 'react-router';
 import { CatalogDropZone, CategoryTree, CategoryTreeProvider } from '../../components/manage-store/category-tree';
-import {
-  Card,
-  CardEmpty,
-  DashboardLayout,
-  primaryAction,
-  secondaryAction,
-} from '../../components/manage-store/dashboard-layout';
+import { Banner } from '../../components/ui/banner';
+import { Button, ButtonLink } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
+import { TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/categories';
@@ -55,29 +54,28 @@ export default function CategoriesPage({ loaderData, actionData }: Route.Compone
   const total = page.all.length;
 
   return (
-    <DashboardLayout
+    <AdminPage
       title="Categories"
       description="The catalogs across the top of your store and the categories in each. Drag a category by its handle, or use Move."
-      action={
-        <Link to="/manage-store/categories/new" className={primaryAction}>
+      primaryAction={
+        <ButtonLink to="/manage-store/categories/new" variant="primary">
           <Plus aria-hidden className="size-4" />
           Add category
-        </Link>
+        </ButtonLink>
       }
     >
       {failure && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+        <Banner>
           {failure.message}
           {failure.fieldErrors.to ? ` ${failure.fieldErrors.to}` : ''}
-          {failure.fieldErrors.catalogName ? ` ${failure.fieldErrors.catalogName}` : ''}
-        </p>
+        </Banner>
       )}
       <CategoryTreeProvider catalogs={page.catalogs} all={page.all}>
         {page.catalogs.length === 0 && (
           <Card>
-            <CardEmpty icon={<FolderTree className="size-8" />} title="No catalogs in your store yet">
+            <AdminEmptyState icon={<FolderTree className="size-8" />} title="No catalogs in your store yet">
               <p>Create a catalog below: it becomes a tab of your store's category bar.</p>
-            </CardEmpty>
+            </AdminEmptyState>
           </Card>
         )}
         {page.catalogs.map((c) => (
@@ -91,15 +89,9 @@ export default function CategoriesPage({ loaderData, actionData }: Route.Compone
                 </span>
                 <PostForm>
                   <input type="hidden" name="prodCatalogId" value={c.prodCatalogId} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="unlink-catalog"
-                    disabled={busy}
-                    className="rounded-md px-2 py-1 font-medium text-neutral-700 underline-offset-2 hover:bg-neutral-100 hover:underline"
-                  >
+                  <Button type="submit" name="intent" value="unlink-catalog" disabled={busy} variant="plain" slim>
                     Remove from store
-                  </button>
+                  </Button>
                 </PostForm>
               </span>
             }
@@ -107,7 +99,7 @@ export default function CategoriesPage({ loaderData, actionData }: Route.Compone
           >
             <CatalogDropZone prodCatalogId={c.prodCatalogId}>
               {c.tree.length === 0 ? (
-                <p className="border-t border-neutral-100 px-4 py-6 text-center text-sm text-neutral-600">
+                <p className="px-4 py-6 text-center text-sm text-neutral-600">
                   No categories in this catalog. Drop one here, or{' '}
                   <Link
                     className="font-medium underline"
@@ -144,15 +136,9 @@ export default function CategoriesPage({ loaderData, actionData }: Route.Compone
                     </div>
                     <PostForm>
                       <input type="hidden" name="prodCatalogId" value={c.prodCatalogId} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="link-catalog"
-                        disabled={busy}
-                        className={secondaryAction}
-                      >
+                      <Button type="submit" name="intent" value="link-catalog" disabled={busy}>
                         Link to store
-                      </button>
+                      </Button>
                     </PostForm>
                   </li>
                 ))}
@@ -167,27 +153,22 @@ export default function CategoriesPage({ loaderData, actionData }: Route.Compone
       <Card title="New catalog">
         <PostForm className="flex flex-wrap items-end gap-2">
           <input type="hidden" name="intent" value="create-catalog" />
-          <div className="min-w-48 flex-1">
-            <label htmlFor="catalogName" className="mb-1 block text-sm font-medium text-neutral-800">
-              Catalog name
-            </label>
-            <input
-              id="catalogName"
-              name="catalogName"
-              required
-              maxLength={100}
-              aria-invalid={failure?.fieldErrors.catalogName ? true : undefined}
-              className="h-9 w-full rounded-lg border border-neutral-300 px-3 text-sm"
-            />
-          </div>
-          <button type="submit" disabled={busy} className={secondaryAction}>
+          <TextField
+            label="Catalog name"
+            name="catalogName"
+            className="min-w-48 flex-1"
+            required
+            maxLength={100}
+            error={failure?.fieldErrors.catalogName}
+          />
+          <Button type="submit" disabled={busy}>
             Create catalog
-          </button>
+          </Button>
         </PostForm>
         <p className="mt-2 text-xs text-neutral-500">
           {total} {total === 1 ? 'category' : 'categories'} in all. A new catalog is added as the last tab.
         </p>
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }

@@ -3,7 +3,11 @@ import { ArrowLeft, Trash2 } from 'lucide-react';
 import { useMemo } from 'react';
 import { data, Link, redirect, useNavigation } from 'react-router';
 import { CategoryForm } from '../../components/manage-store/category-form';
-import { Card, DashboardLayout } from '../../components/manage-store/dashboard-layout';
+import { Banner } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
@@ -104,7 +108,7 @@ export default function CategoryPage({ loaderData, actionData }: Route.Component
     : [];
 
   return (
-    <DashboardLayout
+    <AdminPage
       title={category ? (category.categoryName ?? category.productCategoryId) : 'Add category'}
       description={
         <Link to={LIST} className="inline-flex items-center gap-1 font-medium text-neutral-700 hover:underline">
@@ -113,11 +117,7 @@ export default function CategoryPage({ loaderData, actionData }: Route.Component
         </Link>
       }
     >
-      {failure && !answer?.values && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          {failure.message}
-        </p>
-      )}
+      {failure && !answer?.values && <Banner>{failure.message}</Banner>}
       <CategoryForm
         key={category?.productCategoryId ?? 'new'}
         category={category}
@@ -155,23 +155,29 @@ export default function CategoryPage({ loaderData, actionData }: Route.Component
       )}
       {category && (
         <Card title="Delete category">
-          <p className="text-sm text-neutral-600">
+          <p className="mb-3 text-sm text-neutral-600">
             A category can be deleted once it has no products and no subcategories. Its links in catalogs go with it.
           </p>
-          <PostForm className="mt-3">
-            <button
-              type="submit"
-              name="intent"
-              value="delete"
-              disabled={deleting}
-              className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-red-300 bg-white px-3.5 text-sm font-semibold text-red-700 shadow-sm hover:bg-red-50"
-            >
-              <Trash2 aria-hidden className="size-4" />
-              {deleting ? 'Deleting…' : 'Delete category'}
-            </button>
-          </PostForm>
+          <ConfirmDialog
+            trigger={
+              <>
+                <Trash2 aria-hidden className="size-4" />
+                {deleting ? 'Deleting…' : 'Delete category'}
+              </>
+            }
+            title={`Delete ${category.categoryName ?? category.productCategoryId}?`}
+            confirm={
+              <PostForm>
+                <Button type="submit" name="intent" value="delete" variant="critical" disabled={deleting}>
+                  Delete {category.categoryName ?? category.productCategoryId}
+                </Button>
+              </PostForm>
+            }
+          >
+            Shoppers no longer find it in the menus. This cannot be undone.
+          </ConfirmDialog>
         </Card>
       )}
-    </DashboardLayout>
+    </AdminPage>
   );
 }

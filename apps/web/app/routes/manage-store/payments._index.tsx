@@ -1,8 +1,9 @@
 import type { SellerActionResult } from '@app/contracts';
 import { AlertTriangle, Settings } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
-import { DashboardLayout } from '../../components/manage-store/dashboard-layout';
 import { PayPalCard } from '../../components/manage-store/payments/paypal-card';
+import { Banner } from '../../components/ui/banner';
+import { AdminPage } from '../../components/ui/page-header';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/payments._index';
@@ -33,12 +34,8 @@ const NOTICES: Record<string, { tone: 'success' | 'attention' | 'critical' | 'in
   return: { tone: 'info', text: 'Welcome back from PayPal. Press "Check again" to finish connecting.' },
 };
 
-const TONE = {
-  success: 'border-green-200 bg-green-50 text-green-900',
-  attention: 'border-amber-200 bg-amber-50 text-amber-950',
-  critical: 'border-red-200 bg-red-50 text-red-800',
-  info: 'border-sky-200 bg-sky-50 text-sky-900',
-};
+/** The kit's banner tone for each notice (a refusal is read at once, the others politely). */
+const TONE = { success: 'success', attention: 'warning', critical: 'critical', info: 'info' } as const;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const page = await dashboardRead(request, () => context.api.paymentsPage());
@@ -82,32 +79,26 @@ export default function PaymentsPage({ loaderData, actionData }: Route.Component
   const issues = page.openIssues;
 
   return (
-    <DashboardLayout title="Payments" description="How your store gets paid.">
-      {notice && !answer && (
-        <p role="status" className={`rounded-lg border px-4 py-3 text-sm ${TONE[notice.tone]}`}>
-          {notice.text}
-        </p>
-      )}
-      {failure && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          {failure.message}
-        </p>
-      )}
+    <AdminPage title="Payments" description="How your store gets paid.">
+      {notice && !answer && <Banner tone={TONE[notice.tone]}>{notice.text}</Banner>}
+      {failure && <Banner>{failure.message}</Banner>}
       {answer?.result.ok && (
         <p role="status" className="sr-only">
           {answer.result.message}
         </p>
       )}
       {issues > 0 && (
-        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-950">
-          <AlertTriangle aria-hidden className="size-4 shrink-0" />
-          <span className="font-semibold">
-            {issues === 1 ? '1 payment needs attention' : `${issues} payments need attention`}
+        <Banner tone="warning">
+          <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <AlertTriangle aria-hidden className="size-4 shrink-0" />
+            <span className="font-semibold">
+              {issues === 1 ? '1 payment needs attention' : `${issues} payments need attention`}
+            </span>
+            <Link to="/manage-store/payments/issues" className="font-medium underline underline-offset-2">
+              Review payments
+            </Link>
           </span>
-          <Link to="/manage-store/payments/issues" className="font-medium underline underline-offset-2">
-            Review payments
-          </Link>
-        </div>
+        </Banner>
       )}
 
       <PayPalCard page={page} confirmDisconnect={confirmDisconnect} />
@@ -122,6 +113,6 @@ export default function PaymentsPage({ loaderData, actionData }: Route.Component
         </Link>{' '}
         · switch PayPal off, choose sandbox or live, or use your store's own PayPal app.
       </p>
-    </DashboardLayout>
+    </AdminPage>
   );
 }

@@ -8,9 +8,15 @@ import {
 } from '@app/contracts/client';
 import { CircleCheck, LoaderCircle } from 'lucide-react';
 import { data, Link, useNavigation } from 'react-router';
-import { Card, CardEmpty, DashboardLayout, secondaryAction } from '../../components/manage-store/dashboard-layout';
-import { FormAlert } from '../../components/ui/form-field';
+import { Badge, type BadgeTone } from '../../components/ui/badge';
+import { Banner } from '../../components/ui/banner';
+import { Button, buttonClass } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
+import { Pagination } from '../../components/ui/pagination';
 import { PostForm } from '../../components/ui/post-form';
+import { TextAreaField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/payments_.issues';
@@ -36,11 +42,11 @@ export function meta({ matches }: Route.MetaArgs) {
   return dashboardMeta(matches, 'Payments needing attention');
 }
 
-const KIND_TONE: Record<PaymentIssueKind, string> = {
-  capture_without_order: 'bg-amber-50 text-amber-900 ring-amber-600/20',
-  amount_mismatch: 'bg-amber-50 text-amber-900 ring-amber-600/20',
-  refund_unknown: 'bg-sky-50 text-sky-900 ring-sky-600/20',
-  capture_denied: 'bg-red-50 text-red-800 ring-red-600/20',
+const KIND_TONE: Record<PaymentIssueKind, BadgeTone> = {
+  capture_without_order: 'warning',
+  amount_mismatch: 'warning',
+  refund_unknown: 'info',
+  capture_denied: 'critical',
 };
 const kindLabel = (kind: string) => PAYMENT_ISSUE_LABELS[kind as PaymentIssueKind] ?? kind;
 
@@ -57,18 +63,13 @@ export default function PaymentIssuesPage({ loaderData: page, actionData }: Rout
   if (!open) next.set('status', 'resolved');
   const first = next.toString();
   if (page.nextCursor) next.set('cursor', page.nextCursor);
-  const tab = (active: boolean) =>
-    `inline-flex h-9 items-center rounded-lg px-3 text-sm font-semibold ${
-      active ? 'bg-neutral-900 text-white' : 'text-neutral-700 hover:bg-neutral-100'
-    }`;
+  const tab = (active: boolean) => buttonClass(active ? 'secondary' : 'plain');
   return (
-    <DashboardLayout
+    <AdminPage
       title="Payments needing attention"
       description="Payments PayPal reports that do not match an order of your store. Sort each one out in PayPal (refund it, or match it to the buyer), then mark it resolved with a note of what you did."
     >
-      <FormAlert
-        message={failed && !failed.result.ok && !failed.result.fieldErrors.note ? failed.result.message : null}
-      />
+      {failed && !failed.result.ok && !failed.result.fieldErrors.note && <Banner>{failed.result.message}</Banner>}
       <nav aria-label="Which payments" className="flex flex-wrap gap-2">
         <Link to={PATH} className={tab(open)} aria-current={open ? 'page' : undefined}>
           Open ({page.openCount})
@@ -79,16 +80,16 @@ export default function PaymentIssuesPage({ loaderData: page, actionData }: Rout
       </nav>
       <Card title={open ? 'Open' : 'Resolved'} flush>
         {page.items.length === 0 ? (
-          <CardEmpty
+          <AdminEmptyState
             icon={<CircleCheck className="size-6" />}
             title={open ? 'Nothing needs your attention' : 'Nothing resolved yet'}
           >
             {open
               ? 'When PayPal reports a payment with no order here, an amount that differs from the order, a denied payment or a refund made in PayPal, it shows here.'
               : 'Payments you mark resolved are listed here with your note.'}
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
-          <ul className="divide-y divide-neutral-100 border-t border-neutral-100" aria-label="Payments">
+          <ul className="divide-y divide-neutral-100" aria-label="Payments">
             {page.items.map((issue) => (
               <IssueRow
                 key={issue.issueId}
@@ -99,29 +100,17 @@ export default function PaymentIssuesPage({ loaderData: page, actionData }: Rout
             ))}
           </ul>
         )}
-        {(page.nextCursor || page.cursor) && (
-          <nav aria-label="Pages" className="flex justify-between gap-3 border-t border-neutral-100 px-4 py-3 text-sm">
-            {page.cursor ? (
-              <Link to={`${PATH}${first ? `?${first}` : ''}`} className="font-medium underline">
-                First page
-              </Link>
-            ) : (
-              <span />
-            )}
-            {page.nextCursor && (
-              <Link to={`${PATH}?${next.toString()}`} className="font-medium underline">
-                Next page
-              </Link>
-            )}
-          </nav>
-        )}
+        <Pagination
+          first={page.cursor ? `${PATH}${first ? `?${first}` : ''}` : null}
+          next={page.nextCursor ? `${PATH}?${next.toString()}` : null}
+        />
       </Card>
       <p className="text-sm text-neutral-600">
         <Link to="/manage-store/payments" className="font-medium text-neutral-900 underline">
           Back to payments
         </Link>
       </p>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
@@ -144,13 +133,7 @@ function IssueRow({
     <li className="space-y-2 px-4 py-4" data-testid={`payment-issue-${issue.issueId}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0 space-y-1">
-          <span
-            className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${
-              KIND_TONE[issue.kind as PaymentIssueKind] ?? 'bg-neutral-100 text-neutral-700 ring-neutral-500/20'
-            }`}
-          >
-            {label}
-          </span>
+          <Badge tone={KIND_TONE[issue.kind as PaymentIssueKind] ?? 'neutral'}>{label}</Badge>
           <p className="text-sm break-words text-neutral-800">{issue.message}</p>
         </div>
         {issue.amount !== null && issue.currency && (
@@ -197,30 +180,21 @@ function IssueRow({
           </summary>
           <PostForm className="mt-2 space-y-2" preventScrollReset>
             <input type="hidden" name="issueId" value={issue.issueId} />
-            <label htmlFor={noteId} className="block text-sm font-medium text-neutral-800">
-              What did you do about it?
-            </label>
-            <textarea
+            <TextAreaField
               id={noteId}
               name="note"
+              label="What did you do about it?"
               rows={2}
               maxLength={PAYMENT_ISSUE_NOTE_MAX}
               required
               defaultValue={refused?.values.note ?? ''}
               placeholder="Refunded in PayPal on …"
-              aria-invalid={noteError ? true : undefined}
-              aria-describedby={noteError ? `${noteId}-error` : undefined}
-              className={`w-full rounded-lg border px-2.5 py-2 text-sm ${noteError ? 'border-red-600' : 'border-neutral-300'}`}
+              error={noteError}
             />
-            {noteError && (
-              <p id={`${noteId}-error`} className="text-sm font-medium text-red-700" data-testid="error-text">
-                {noteError}
-              </p>
-            )}
-            <button type="submit" className={secondaryAction}>
+            <Button type="submit">
               {busy && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
               Mark resolved
-            </button>
+            </Button>
           </PostForm>
         </details>
       ) : (

@@ -1,12 +1,12 @@
 import type { PaypalSettingsFormResult, PaypalSettingsFormValues } from '@app/contracts';
 import { ArrowLeft } from 'lucide-react';
 import { data, Link } from 'react-router';
-import { DashboardLayout } from '../../components/manage-store/dashboard-layout';
 import {
   PaypalSettingsForm,
   paypalSettingsValues,
   RemoveOwnAppCard,
 } from '../../components/manage-store/payments-settings/paypal-settings-form';
+import { AdminPage } from '../../components/ui/page-header';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/payments_.settings';
@@ -45,7 +45,7 @@ export default function PaypalSettingsPage({ loaderData: page, actionData }: Rou
   useActionToast(answer?.result.ok ? answer.result : null);
   const failure = answer && !answer.result.ok ? answer.result : null;
   return (
-    <DashboardLayout
+    <AdminPage
       title="PayPal settings"
       description={
         <Link
@@ -68,6 +68,6 @@ export default function PaypalSettingsPage({ loaderData: page, actionData }: Rou
         answered={answer}
       />
       <RemoveOwnAppCard config={page.config} />
-    </DashboardLayout>
+    </AdminPage>
   );
 }

@@ -9,8 +9,12 @@ import {
 import { Download, FileUp, LoaderCircle, Upload } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { data, Link, redirect, useNavigate, useNavigation, useRevalidator, useRouteLoaderData } from 'react-router';
-import { Card, DashboardLayout, primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
-import { FormAlert } from '../../components/ui/form-field';
+import { Banner } from '../../components/ui/banner';
+import { Button, ButtonLink, buttonClass } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
+import { Field } from '../../components/ui/field';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import type { loader as rootLoader } from '../../root';
@@ -72,11 +76,11 @@ export default function ImportProductsPage({ loaderData, actionData }: Route.Com
   }, [current, revalidator]);
 
   return (
-    <DashboardLayout
+    <AdminPage
       title="Import products"
       description="Add or update many products at once from a CSV file, the same format the product export writes. Nothing changes until you confirm the dry run."
-      action={
-        <a href={TEMPLATE_URL} className={secondaryAction} download>
+      secondaryActions={
+        <a href={TEMPLATE_URL} className={buttonClass('secondary')} download>
           <Download aria-hidden className="size-4" />
           Download template
         </a>
@@ -87,7 +91,7 @@ export default function ImportProductsPage({ loaderData, actionData }: Route.Com
           ← Products
         </Link>
       </p>
-      <FormAlert message={actionData?.message} />
+      {actionData?.message && <Banner>{actionData.message}</Banner>}
       {current === null ? (
         <UploadCard result={actionData?.upload ?? null} />
       ) : current.status === 'checked' ? (
@@ -98,7 +102,7 @@ export default function ImportProductsPage({ loaderData, actionData }: Route.Com
         <Result imp={current} />
       )}
       <FormatCard />
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
@@ -151,38 +155,34 @@ function UploadCard({ result }: { result: ProductImportUploadResult | null }) {
   return (
     <Card title="Upload a CSV file">
       <PostForm encType="multipart/form-data" onSubmit={onSubmit} className="space-y-3">
-        <div>
-          <label htmlFor="file" className="mb-1.5 block text-sm font-medium text-neutral-800">
-            CSV file
-          </label>
-          <input
-            id="file"
-            name="file"
-            type="file"
-            accept=".csv,text/csv"
-            required
-            aria-invalid={fieldError ? true : undefined}
-            aria-describedby={fieldError ? 'file-error' : 'file-hint'}
-            className="block w-full text-sm text-neutral-700 file:mr-3 file:h-9 file:rounded-lg file:border file:border-neutral-300 file:bg-white file:px-3 file:text-sm file:font-semibold file:text-neutral-800 hover:file:bg-neutral-50"
-          />
-          {fieldError ? (
-            <p id="file-error" className="mt-1.5 text-sm font-medium text-red-700" data-testid="error-file">
-              {fieldError}
-            </p>
-          ) : (
-            <p id="file-hint" className="mt-1.5 text-sm text-neutral-500">
-              UTF-8, with or without BOM, up to {MB} MB. Products are matched by SKU.
-            </p>
+        <Field
+          id="file"
+          label="CSV file"
+          error={fieldError}
+          testId="error-file"
+          hint={`UTF-8, with or without BOM, up to ${MB} MB. Products are matched by SKU.`}
+        >
+          {(a11y) => (
+            // The kit has no file picker: the browser's own, its button drawn in the kit's look.
+            <input
+              id="file"
+              name="file"
+              type="file"
+              accept=".csv,text/csv"
+              required
+              {...a11y}
+              className="block w-full text-sm text-neutral-700 file:mr-3 file:h-9 file:rounded-lg file:border file:border-neutral-300 file:bg-white file:px-3 file:text-sm file:font-semibold file:text-neutral-800 hover:file:bg-neutral-50"
+            />
           )}
-        </div>
-        <button type="submit" className={primaryAction} disabled={pending}>
+        </Field>
+        <Button type="submit" variant="primary" disabled={pending}>
           {pending ? (
             <LoaderCircle aria-hidden className="size-4 animate-spin" />
           ) : (
             <Upload aria-hidden className="size-4" />
           )}
           {pending ? 'Checking…' : 'Upload and check'}
-        </button>
+        </Button>
       </PostForm>
     </Card>
   );
@@ -229,18 +229,16 @@ function DryRun({ imp }: { imp: ProductImport }) {
           <PostForm>
             <input type="hidden" name="intent" value="run" />
             <input type="hidden" name="importId" value={imp.importId} />
-            <button type="submit" className={primaryAction} disabled={pending || applied === 0}>
+            <Button type="submit" variant="primary" disabled={pending || applied === 0}>
               {pending ? (
                 <LoaderCircle aria-hidden className="size-4 animate-spin" />
               ) : (
                 <FileUp aria-hidden className="size-4" />
               )}
               {applied === 0 ? 'Nothing to import' : `Import ${n(applied)} product${applied === 1 ? '' : 's'}`}
-            </button>
+            </Button>
           </PostForm>
-          <Link to={PATH} className={secondaryAction}>
-            Choose another file
-          </Link>
+          <ButtonLink to={PATH}>Choose another file</ButtonLink>
         </div>
         {d.refused > 0 && (
           <p className="mt-3 text-sm text-neutral-600">
@@ -289,30 +287,20 @@ function DryRun({ imp }: { imp: ProductImport }) {
 }
 
 function RowTable({ head, rows, testId }: { head: string[]; rows: string[][]; testId: string }) {
+  const keyed = rows.map((cells, i) => ({ key: String(i), cells }));
   return (
-    <div className="overflow-x-auto border-t border-neutral-100">
-      <table className="w-full text-left text-sm" data-testid={testId}>
-        <thead className="bg-neutral-50 text-xs text-neutral-500">
-          <tr>
-            {head.map((h) => (
-              <th key={h} scope="col" className="px-4 py-2 font-medium">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-neutral-100">
-          {rows.map((r, i) => (
-            <tr key={i}>
-              {r.map((cell, j) => (
-                <td key={j} className={`px-4 py-2 align-top ${j === r.length - 1 ? 'min-w-48' : 'whitespace-nowrap'}`}>
-                  {cell}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <div data-testid={testId}>
+      <DataTable
+        label={head.join(', ')}
+        rows={keyed}
+        rowKey={(r) => r.key}
+        minWidth="0"
+        columns={head.map((h, j) => ({
+          header: h,
+          className: j === head.length - 1 ? 'min-w-48 align-top' : 'whitespace-nowrap align-top',
+          cell: (r: (typeof keyed)[number]) => r.cells[j],
+        }))}
+      />
     </div>
   );
 }
@@ -374,14 +362,12 @@ function Result({ imp }: { imp: ProductImport }) {
       />
       <div className="mt-4 flex flex-wrap gap-2">
         {imp.run.refused > 0 && (
-          <a href={imp.errorReportUrl} className={primaryAction} download>
+          <a href={imp.errorReportUrl} className={buttonClass('primary')} download>
             <Download aria-hidden className="size-4" />
             Download error report ({n(imp.run.refused)} rows)
           </a>
         )}
-        <Link to={PATH} className={secondaryAction}>
-          Import another file
-        </Link>
+        <ButtonLink to={PATH}>Import another file</ButtonLink>
       </div>
     </Card>
   );
@@ -403,32 +389,28 @@ function FormatCard() {
           quotes, with quotes doubled (<code className="rounded bg-neutral-100 px-1">"Lamp, 60""</code>
           ), as spreadsheets save them.
         </p>
-        <div className="overflow-x-auto rounded-lg border border-neutral-200">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-neutral-50 text-xs text-neutral-500">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Column
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  What it holds
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-neutral-100">
-              {PRODUCT_CSV_COLUMNS.map((c) => (
-                <tr key={c}>
-                  <td className="whitespace-nowrap px-3 py-2 align-top">
+        <div className="overflow-hidden rounded-lg border border-neutral-200">
+          <DataTable
+            label="Columns of the CSV file"
+            rows={PRODUCT_CSV_COLUMNS}
+            rowKey={(c) => c}
+            minWidth="0"
+            columns={[
+              {
+                header: 'Column',
+                className: 'whitespace-nowrap align-top',
+                cell: (c) => (
+                  <>
                     <code className="font-medium text-neutral-900">{c}</code>
                     {PRODUCT_CSV_REQUIRED.includes(c) && (
                       <span className="ml-1 text-xs text-neutral-500">required</span>
                     )}
-                  </td>
-                  <td className="px-3 py-2 align-top">{PRODUCT_CSV_COLUMN_HELP[c]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { header: 'What it holds', className: 'align-top', cell: (c) => PRODUCT_CSV_COLUMN_HELP[c] },
+            ]}
+          />
         </div>
         <p className="text-xs text-neutral-500">Example row:</p>
         {/* Wrapped rather than scrolled: a scrolling box would need its own tab stop to be read by keyboard. */}

@@ -3,17 +3,16 @@ import { STAFF_PERMISSION_LABELS, STAFF_PERMISSIONS, type StaffPermission } from
 import { Globe, Lock, MailPlus, UserRound } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { data, useNavigation } from 'react-router';
-import {
-  Card,
-  CardEmpty,
-  DashboardLayout,
-  primaryAction,
-  secondaryAction,
-} from '../../components/manage-store/dashboard-layout';
+import { Badge } from '../../components/ui/badge';
+import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Checkbox } from '../../components/ui/checkbox';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { Field, FormAlert } from '../../components/ui/form-field';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
+import { TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/settings.access';
@@ -48,7 +47,7 @@ type Answer = Route.ComponentProps['actionData'];
 export default function AccessPage({ loaderData: settings, actionData }: Route.ComponentProps) {
   useActionToast(actionData?.result);
   return (
-    <DashboardLayout title="Access" description="Who can see your store, and who helps you run it.">
+    <AdminPage title="Access" description="Who can see your store, and who helps you run it.">
       {!settings.canManage && (
         <p className="rounded-lg border border-neutral-200 bg-white px-4 py-3 text-sm text-neutral-700" role="note">
           Only the store owner can change visibility and staff. You can see them here.
@@ -58,7 +57,7 @@ export default function AccessPage({ loaderData: settings, actionData }: Route.C
       <Staff settings={settings} answer={actionData} />
       <Invitations settings={settings} answer={actionData} />
       {settings.canManage && <Invite answer={actionData} />}
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
@@ -106,17 +105,14 @@ function Visibility({ settings, answer }: { settings: AccessSettings; answer: An
     <Card
       title="Store visibility"
       aside={
-        <span
-          className={`rounded-full px-2 py-0.5 text-xs font-semibold ${isPublic ? 'bg-emerald-100 text-emerald-800' : 'bg-amber-100 text-amber-900'}`}
-          data-testid="visibility-badge"
-        >
+        <Badge tone={isPublic ? 'success' : 'warning'} data-testid="visibility-badge">
           {isPublic ? 'Public' : 'Private'}
-        </span>
+        </Badge>
       }
     >
       <PostForm key={String(isPublic)} className="space-y-3" data-testid="visibility-form">
         <input type="hidden" name="intent" value="visibility" />
-        <FormAlert message={failure?.message} />
+        {failure && <Banner>{failure.message}</Banner>}
         <fieldset className="space-y-2">
           <legend className="mb-2 text-sm text-neutral-600">
             Applies to every store of your account. Customers who are signed in and your staff always see the store.
@@ -131,9 +127,9 @@ function Visibility({ settings, answer }: { settings: AccessSettings; answer: An
         </fieldset>
         {settings.canManage && (
           <div className="flex justify-end">
-            <button type="submit" className={secondaryAction} disabled={pending}>
+            <Button type="submit" disabled={pending}>
               {pending ? 'Saving…' : 'Save visibility'}
-            </button>
+            </Button>
           </div>
         )}
       </PostForm>
@@ -147,19 +143,15 @@ function PermissionBoxes({ name, checked, error }: { name: string; checked: read
       <legend className="mb-1.5 text-sm font-medium text-neutral-800">Permissions</legend>
       <div className="grid gap-2 sm:grid-cols-2">
         {STAFF_PERMISSIONS.map((p) => (
-          <label key={p} className="flex gap-2.5 rounded-lg border border-neutral-200 p-2.5 text-sm">
-            <input
-              type="checkbox"
-              name="permissions"
-              value={p}
-              defaultChecked={checked.includes(p)}
-              className="mt-0.5 size-4 accent-neutral-900"
-            />
-            <span>
-              <span className="block font-medium text-neutral-900">{STAFF_PERMISSION_LABELS[p].label}</span>
-              <span className="block text-xs text-neutral-600">{STAFF_PERMISSION_LABELS[p].hint}</span>
-            </span>
-          </label>
+          <Checkbox
+            key={p}
+            id={`${name}-${p}`}
+            name="permissions"
+            value={p}
+            defaultChecked={checked.includes(p)}
+            label={<span className="font-medium text-neutral-900">{STAFF_PERMISSION_LABELS[p].label}</span>}
+            hint={STAFF_PERMISSION_LABELS[p].hint}
+          />
         ))}
       </div>
       {error && (
@@ -176,7 +168,7 @@ const permissionNames = (ps: readonly StaffPermission[]) => ps.map((p) => STAFF_
 function Staff({ settings, answer }: { settings: AccessSettings; answer: Answer }) {
   return (
     <Card title="Staff" aside={<span className="text-xs text-neutral-500">{settings.staff.length}</span>} flush>
-      <ul className="divide-y divide-neutral-200 border-t border-neutral-200">
+      <ul className="divide-y divide-neutral-200">
         {settings.staff.map((m) => (
           <StaffRow key={m.userId} member={m} canManage={settings.canManage} answer={answer} />
         ))}
@@ -207,15 +199,11 @@ function StaffRow({ member, canManage, answer }: { member: StaffMember; canManag
             </p>
           </div>
         </div>
-        <span
-          className={`rounded-full px-2 py-0.5 text-xs font-semibold ${isOwner ? 'bg-neutral-900 text-white' : 'bg-neutral-100 text-neutral-800'}`}
-        >
-          {isOwner ? 'Owner' : 'Staff'}
-        </span>
+        <Badge tone={isOwner ? 'info' : 'neutral'}>{isOwner ? 'Owner' : 'Staff'}</Badge>
       </div>
       {failure && (
         <div className="mt-2">
-          <FormAlert message={failure.message} />
+          <Banner>{failure.message}</Banner>
         </div>
       )}
       {canManage && !isOwner && (
@@ -229,9 +217,9 @@ function StaffRow({ member, canManage, answer }: { member: StaffMember; canManag
               checked={member.permissions}
               error={failure && !failure.ok ? failure.fieldErrors.permissions : undefined}
             />
-            <button type="submit" className={secondaryAction} disabled={saving}>
+            <Button type="submit" disabled={saving}>
               {saving ? 'Saving…' : 'Save permissions'}
-            </button>
+            </Button>
           </PostForm>
           <div className="mt-3 border-t border-neutral-200 pt-3">
             <ConfirmDialog
@@ -261,11 +249,11 @@ function Invitations({ settings, answer }: { settings: AccessSettings; answer: A
   if (settings.invitations.length === 0) {
     return (
       <Card title="Invitations">
-        <CardEmpty icon={<MailPlus className="size-6" />} title="No invitations waiting">
+        <AdminEmptyState icon={<MailPlus className="size-6" />} title="No invitations waiting">
           {settings.canManage
             ? 'Invite someone below: they get an email with a link to choose their password.'
             : 'The store owner can invite staff from this page.'}
-        </CardEmpty>
+        </AdminEmptyState>
       </Card>
     );
   }
@@ -275,7 +263,7 @@ function Invitations({ settings, answer }: { settings: AccessSettings; answer: A
       aside={<span className="text-xs text-neutral-500">{settings.invitations.length}</span>}
       flush
     >
-      <ul className="divide-y divide-neutral-200 border-t border-neutral-200">
+      <ul className="divide-y divide-neutral-200">
         {settings.invitations.map((i) => (
           <InvitationRow key={i.invitationId} invitation={i} canManage={settings.canManage} answer={answer} />
         ))}
@@ -305,16 +293,16 @@ function InvitationRow({
         <p className="mt-0.5 text-xs text-neutral-500">
           {permissionNames(i.permissions)} · link works until {formatDateTime(i.expiresAt)}
         </p>
-        {failure && <FormAlert message={failure.message} />}
+        {failure && <Banner>{failure.message}</Banner>}
       </div>
       {canManage && (
         <PostForm>
           <input type="hidden" name="intent" value="revoke" />
           <input type="hidden" name="invitationId" value={i.invitationId} />
-          <button type="submit" className={secondaryAction} disabled={pending}>
+          <Button type="submit" disabled={pending}>
             {pending ? 'Revoking…' : 'Revoke'}
             <span className="sr-only"> invitation for {i.email}</span>
-          </button>
+          </Button>
         </PostForm>
       )}
     </li>
@@ -337,16 +325,18 @@ function Invite({ answer }: { answer: Answer }) {
     <Card title="Invite staff">
       <PostForm key={sent} className="space-y-4" data-testid="invite-form">
         <input type="hidden" name="intent" value="invite" />
-        <FormAlert message={failure && Object.keys(errors).length === 0 ? failure.message : null} />
+        {failure && Object.keys(errors).length === 0 && <Banner>{failure.message}</Banner>}
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
+          <TextField
+            required
             label="First name"
             name="firstName"
             autoComplete="off"
             defaultValue={text('firstName')}
             error={errors.firstName}
           />
-          <Field
+          <TextField
+            required
             label="Last name"
             name="lastName"
             autoComplete="off"
@@ -354,7 +344,8 @@ function Invite({ answer }: { answer: Answer }) {
             error={errors.lastName}
           />
         </div>
-        <Field
+        <TextField
+          required
           label="Email"
           name="email"
           type="email"
@@ -365,10 +356,10 @@ function Invite({ answer }: { answer: Answer }) {
         />
         <PermissionBoxes name="permissions" checked={checked} error={errors.permissions} />
         <div className="flex justify-end">
-          <button type="submit" className={primaryAction} disabled={pending}>
+          <Button type="submit" variant="primary" disabled={pending}>
             <MailPlus aria-hidden className="size-4" />
             {pending ? 'Sending…' : 'Send invitation'}
-          </button>
+          </Button>
         </div>
       </PostForm>
     </Card>

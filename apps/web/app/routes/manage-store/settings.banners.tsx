@@ -4,14 +4,12 @@ import { ArrowDown, ArrowUp, GripVertical, ImageIcon, Pencil, Plus, Trash2 } fro
 import { type DragEvent, useEffect, useRef, useState } from 'react';
 import { data, Link, useFetcher, useNavigation, useRouteLoaderData, useSearchParams } from 'react-router';
 import { BannerForm } from '../../components/manage-store/banner-form';
-import {
-  Card,
-  CardEmpty,
-  DashboardLayout,
-  primaryAction,
-  secondaryAction,
-} from '../../components/manage-store/dashboard-layout';
 import { DraftBar, VersionHistory } from '../../components/manage-store/draft-bar';
+import { Banner } from '../../components/ui/banner';
+import { Button, ButtonLink, buttonClass } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { draftIntent } from '../../lib/draft-actions';
@@ -158,7 +156,7 @@ function BannerList({ views }: { views: BannerView[] }) {
       <p aria-live="polite" className="sr-only">
         {live}
       </p>
-      <ol className="divide-y divide-neutral-100 border-t border-neutral-100" aria-label="Banners in display order">
+      <ol className="divide-y divide-neutral-100" aria-label="Banners in display order">
         {rows.map((b, i) => (
           <li
             key={b.bannerId}
@@ -167,27 +165,31 @@ function BannerList({ views }: { views: BannerView[] }) {
             className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3 sm:flex-nowrap"
             data-testid="banner-row"
           >
-            <button
-              type="button"
-              draggable
-              onDragStart={(e) => {
-                dragging.current = b.bannerId;
-                e.dataTransfer.effectAllowed = 'move';
-              }}
-              onDragEnd={() => {
-                dragging.current = null;
-              }}
-              onKeyDown={(e) => {
-                // The handle moves with the arrow keys too: dragging is never the only way.
-                if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
-                e.preventDefault();
-                move(b.bannerId, e.key === 'ArrowUp' ? 'move-up' : 'move-down');
-              }}
-              aria-label={`Reorder ${b.title || b.altText}: drag, or press the up and down arrow keys`}
-              className="hidden size-8 cursor-grab place-items-center rounded-lg text-neutral-400 hover:bg-neutral-100 sm:grid"
-            >
-              <GripVertical aria-hidden className="size-5" />
-            </button>
+            {/* On a phone there is no dragging: the arrows do it. (The span hides it: the kit's button sets
+                its own display.) */}
+            <span className="hidden shrink-0 sm:inline-flex">
+              <Button
+                variant="icon"
+                draggable
+                onDragStart={(e) => {
+                  dragging.current = b.bannerId;
+                  e.dataTransfer.effectAllowed = 'move';
+                }}
+                onDragEnd={() => {
+                  dragging.current = null;
+                }}
+                onKeyDown={(e) => {
+                  // The handle moves with the arrow keys too: dragging is never the only way.
+                  if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+                  e.preventDefault();
+                  move(b.bannerId, e.key === 'ArrowUp' ? 'move-up' : 'move-down');
+                }}
+                aria-label={`Reorder ${b.title || b.altText}: drag, or press the up and down arrow keys`}
+                className="cursor-grab"
+              >
+                <GripVertical aria-hidden className="size-5" />
+              </Button>
+            </span>
             <img
               src={`${b.imageUrl}?w=160`}
               alt={b.altText}
@@ -206,49 +208,50 @@ function BannerList({ views }: { views: BannerView[] }) {
             <div className="ml-auto flex shrink-0 items-center gap-1">
               <PostForm>
                 <input type="hidden" name="bannerId" value={b.bannerId} />
-                <button
+                <Button
+                  variant="icon"
                   type="submit"
                   name="intent"
                   value="move-up"
                   disabled={i === 0 || busy !== ''}
                   aria-label={`Move ${b.title || b.altText} up`}
-                  className="grid size-8 place-items-center rounded-lg text-neutral-700 hover:bg-neutral-100 disabled:opacity-30"
                 >
                   <ArrowUp aria-hidden className="size-4" />
-                </button>
+                </Button>
               </PostForm>
               <PostForm>
                 <input type="hidden" name="bannerId" value={b.bannerId} />
-                <button
+                <Button
+                  variant="icon"
                   type="submit"
                   name="intent"
                   value="move-down"
                   disabled={i === rows.length - 1 || busy !== ''}
                   aria-label={`Move ${b.title || b.altText} down`}
-                  className="grid size-8 place-items-center rounded-lg text-neutral-700 hover:bg-neutral-100 disabled:opacity-30"
                 >
                   <ArrowDown aria-hidden className="size-4" />
-                </button>
+                </Button>
               </PostForm>
               <Link
                 to={`?edit=${b.bannerId}#banner-form`}
                 aria-label={`Edit ${b.title || b.altText}`}
-                className="grid size-8 place-items-center rounded-lg text-neutral-700 hover:bg-neutral-100"
+                className={buttonClass('icon')}
               >
                 <Pencil aria-hidden className="size-4" />
               </Link>
               <PostForm>
                 <input type="hidden" name="bannerId" value={b.bannerId} />
-                <button
+                {/* At once, without a question: it only changes the draft, which Discard puts back. */}
+                <Button
+                  variant="icon"
                   type="submit"
                   name="intent"
                   value="delete"
                   disabled={busy !== ''}
                   aria-label={`Delete ${b.title || b.altText}`}
-                  className="grid size-8 place-items-center rounded-lg text-red-700 hover:bg-red-50"
                 >
-                  <Trash2 aria-hidden className="size-4" />
-                </button>
+                  <Trash2 aria-hidden className="size-4 text-red-700" />
+                </Button>
               </PostForm>
             </div>
           </li>
@@ -278,24 +281,21 @@ export default function BannersPage({ loaderData, actionData }: Route.ComponentP
   }, [saved, params, setParams]);
 
   return (
-    <DashboardLayout
+    <AdminPage
       title="Banners"
       description="Pictures across the top of your home page, shown in this order."
-      action={
+      primaryAction={
         editing ? null : (
-          <Link to="?edit=new#banner-form" className={status.draft ? secondaryAction : primaryAction}>
+          // While there is a draft, Publish (in the draft bar) is the page's primary action.
+          <ButtonLink to="?edit=new#banner-form" variant={status.draft ? 'secondary' : 'primary'}>
             <Plus aria-hidden className="size-4" />
             Add banner
-          </Link>
+          </ButtonLink>
         )
       }
     >
       <DraftBar status={status} result={act?.kind === 'draft' ? act.draft : null} what="banners" />
-      {failure && !bannerResult?.values && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          {failure.message}
-        </p>
-      )}
+      {failure && !bannerResult?.values && <Banner>{failure.message}</Banner>}
       <Card
         title="Home page banners"
         aside={
@@ -307,15 +307,20 @@ export default function BannersPage({ loaderData, actionData }: Route.ComponentP
         flush
       >
         {views.length === 0 ? (
-          <CardEmpty icon={<ImageIcon className="size-8" />} title="No banners yet">
-            <p>Add a picture with a short message and a link; it shows at the top of your home page.</p>
-            {!editing && (
-              <Link to="?edit=new#banner-form" className={`${secondaryAction} mt-4`}>
-                <Plus aria-hidden className="size-4" />
-                Add banner
-              </Link>
-            )}
-          </CardEmpty>
+          <AdminEmptyState
+            icon={<ImageIcon className="size-8" />}
+            title="No banners yet"
+            action={
+              editing ? undefined : (
+                <ButtonLink to="?edit=new#banner-form">
+                  <Plus aria-hidden className="size-4" />
+                  Add banner
+                </ButtonLink>
+              )
+            }
+          >
+            Add a picture with a short message and a link; it shows at the top of your home page.
+          </AdminEmptyState>
         ) : (
           <BannerList views={views} />
         )}
@@ -333,6 +338,6 @@ export default function BannersPage({ loaderData, actionData }: Route.ComponentP
         />
       )}
       <VersionHistory status={status} />
-    </DashboardLayout>
+    </AdminPage>
   );
 }

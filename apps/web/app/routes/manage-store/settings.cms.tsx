@@ -2,13 +2,12 @@ import { FilePlus2, FileText } from 'lucide-react';
 import { useMemo } from 'react';
 import { Link, redirect, useNavigation } from 'react-router';
 import { CmsFlags, CmsStatusBadge } from '../../components/manage-store/cms-badges';
-import {
-  Card,
-  CardEmpty,
-  DashboardLayout,
-  primaryAction,
-  secondaryAction,
-} from '../../components/manage-store/dashboard-layout';
+import { Banner } from '../../components/ui/banner';
+import { Button, ButtonLink, buttonClass } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
@@ -46,14 +45,14 @@ export default function CmsListPage({ loaderData, actionData }: Route.ComponentP
   const toast = useMemo(() => (deleted ? { ok: true, message: 'Page deleted.' } : null), [deleted]);
   useActionToast(toast);
   return (
-    <DashboardLayout
+    <AdminPage
       title="Pages"
       description="Content pages such as About us or Shipping. Saved changes stay drafts until you publish them."
-      action={
-        <Link to="/manage-store/settings/cms/details" className={primaryAction}>
+      primaryAction={
+        <ButtonLink to="/manage-store/settings/cms/details" variant="primary">
           <FilePlus2 aria-hidden className="size-4" />
           Add page
-        </Link>
+        </ButtonLink>
       }
     >
       {confirm && (
@@ -68,37 +67,31 @@ export default function CmsListPage({ loaderData, actionData }: Route.ComponentP
             Shoppers will no longer find /page/details/{confirm.pageUrl}, and its unpublished changes go too.
           </p>
           {actionData && !actionData.ok && (
-            <p role="alert" className="mt-1 font-medium text-red-800">
-              {actionData.message}
-            </p>
+            <div className="mt-2">
+              <Banner>{actionData.message}</Banner>
+            </div>
           )}
           <div className="mt-3 flex flex-wrap gap-2">
             <PostForm>
               <input type="hidden" name="intent" value="delete" />
               <input type="hidden" name="id" value={confirm.id} />
-              <button
-                type="submit"
-                disabled={deleting}
-                className="inline-flex h-9 items-center rounded-lg bg-red-700 px-3.5 text-sm font-semibold text-white hover:bg-red-800"
-              >
+              <Button type="submit" variant="critical" disabled={deleting}>
                 {deleting ? 'Deleting…' : 'Delete page'}
-              </button>
+              </Button>
             </PostForm>
-            <Link to="/manage-store/settings/cms" className={secondaryAction}>
-              Keep it
-            </Link>
+            <ButtonLink to="/manage-store/settings/cms">Keep it</ButtonLink>
           </div>
         </section>
       )}
       <Card title="All pages" flush aside={<span className="text-xs text-neutral-500">{pages.length}</span>}>
         {pages.length === 0 ? (
-          <CardEmpty icon={<FileText className="size-6" />} title="No pages yet">
+          <AdminEmptyState icon={<FileText className="size-6" />} title="No pages yet">
             Add an About us, Shipping or Returns page and link it from the top strip, menu or footer.
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
           <>
             {/* A phone gets one compact block per page; wider screens the table. */}
-            <ul className="divide-y divide-neutral-100 border-t border-neutral-100 md:hidden">
+            <ul className="divide-y divide-neutral-100 md:hidden">
               {pages.map((p) => (
                 <li key={p.id} className="px-4 py-2.5 text-sm">
                   <Link to={editLink(p.id)} className="font-semibold text-neutral-900 hover:underline">
@@ -118,55 +111,43 @@ export default function CmsListPage({ loaderData, actionData }: Route.ComponentP
                 </li>
               ))}
             </ul>
-            <table className="hidden w-full border-t border-neutral-100 text-sm md:table">
-              <thead className="bg-neutral-50 text-left text-xs font-medium text-neutral-600">
-                <tr>
-                  <th scope="col" className="px-4 py-2 font-medium">
-                    Title
-                  </th>
-                  <th scope="col" className="px-2 py-2 font-medium">
-                    Links
-                  </th>
-                  <th scope="col" className="px-2 py-2 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="px-2 py-2 font-medium">
-                    Updated
-                  </th>
-                  <th scope="col" className="px-4 py-2">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-neutral-100">
-                {pages.map((p) => (
-                  <tr key={p.id}>
-                    <td className="min-w-0 px-4 py-2.5">
-                      <Link to={editLink(p.id)} className="font-semibold text-neutral-900 hover:underline">
-                        {p.pageTitle}
-                      </Link>
-                      <span className="block truncate text-xs text-neutral-500">/page/details/{p.pageUrl}</span>
-                    </td>
-                    <td className="px-2 py-2.5">
-                      <CmsFlags flags={p.pageLinks} />
-                    </td>
-                    <td className="px-2 py-2.5">
-                      <CmsStatusBadge status={p.status} />
-                    </td>
-                    <td className="px-2 py-2.5 text-xs whitespace-nowrap text-neutral-600">
-                      <time dateTime={p.updatedAt}>{formatDateTime(p.updatedAt)}</time>
-                    </td>
-                    <td className="px-4 py-2.5 text-right">
-                      <DeleteLink id={p.id} title={p.pageTitle} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <div className="hidden md:block">
+              <DataTable
+                label="All pages"
+                rows={pages}
+                rowKey={(p) => p.id}
+                minWidth="0"
+                columns={[
+                  {
+                    header: 'Title',
+                    cell: (p) => (
+                      <>
+                        <Link to={editLink(p.id)} className="font-semibold text-neutral-900 hover:underline">
+                          {p.pageTitle}
+                        </Link>
+                        <span className="block truncate text-xs text-neutral-500">/page/details/{p.pageUrl}</span>
+                      </>
+                    ),
+                  },
+                  { header: 'Links', cell: (p) => <CmsFlags flags={p.pageLinks} /> },
+                  { header: 'Status', cell: (p) => <CmsStatusBadge status={p.status} /> },
+                  {
+                    header: 'Updated',
+                    className: 'whitespace-nowrap text-xs text-neutral-600',
+                    cell: (p) => <time dateTime={p.updatedAt}>{formatDateTime(p.updatedAt)}</time>,
+                  },
+                  {
+                    header: <span className="sr-only">Actions</span>,
+                    align: 'end',
+                    cell: (p) => <DeleteLink id={p.id} title={p.pageTitle} />,
+                  },
+                ]}
+              />
+            </div>
           </>
         )}
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
@@ -177,7 +158,7 @@ function DeleteLink({ id, title }: { id: string; title: string }) {
   return (
     <Link
       to={`?delete=${encodeURIComponent(id)}`}
-      className="rounded-md px-2 py-1 text-sm font-medium text-red-700 hover:bg-red-50"
+      className={buttonClass('critical-outline', true)}
       aria-label={`Delete ${title}`}
     >
       Delete

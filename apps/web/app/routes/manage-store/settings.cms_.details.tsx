@@ -1,12 +1,19 @@
 import type { CmsEditor, CmsPageField, CmsSaveResult, DraftActionResult, PageLinkFlag } from '@app/contracts';
 import { ArrowLeft, Trash2 } from 'lucide-react';
 import { useMemo } from 'react';
-import { data, Link, redirect, useNavigation } from 'react-router';
+import { data, redirect, useNavigation } from 'react-router';
 import { CmsStatusBadge, PAGE_LINK_FLAGS, PAGE_LINK_PLACES } from '../../components/manage-store/cms-badges';
 import { CmsRichText } from '../../components/manage-store/cms-rich-text';
-import { Card, DashboardLayout, primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
 import { DraftBar, VersionHistory } from '../../components/manage-store/draft-bar';
+import { Banner } from '../../components/ui/banner';
+import { Button, ButtonLink } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Checkbox } from '../../components/ui/checkbox';
+import { FieldError } from '../../components/ui/field';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
+import { SaveBar } from '../../components/ui/save-bar';
+import { NumberField, TextAreaField, TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { DRAFT_INTENTS, draftIntent } from '../../lib/draft-actions';
 import { useActionToast } from '../../lib/use-action-toast';
@@ -88,11 +95,6 @@ export function meta({ matches, data: d }: Route.MetaArgs) {
   return dashboardMeta(matches, d?.editor ? `Edit ${d.editor.page.pageTitle}` : 'Add page');
 }
 
-const inputClass = (error?: string) =>
-  `h-9 w-full rounded-lg border px-3 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-300 ${
-    error ? 'border-red-600' : 'border-neutral-300'
-  }`;
-
 /** The page editor: create or edit a page as a draft; preview, publish, restore and delete it. */
 export default function CmsDetailsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { editor, saved, confirmDelete } = loaderData;
@@ -114,7 +116,7 @@ export default function CmsDetailsPage({ loaderData, actionData }: Route.Compone
   const formKey = `${editor?.drafts.draft?.updatedAt ?? ''}:${editor?.drafts.versions[0]?.version ?? 0}:${failed ? 'failed' : 'ok'}`;
 
   return (
-    <DashboardLayout
+    <AdminPage
       title={editor ? editor.page.pageTitle : 'Add page'}
       description={
         editor ? (
@@ -132,11 +134,11 @@ export default function CmsDetailsPage({ loaderData, actionData }: Route.Compone
           'A new page is saved as a draft. Preview it, then publish it.'
         )
       }
-      action={
-        <Link to="/manage-store/settings/cms" className={secondaryAction}>
+      secondaryActions={
+        <ButtonLink to="/manage-store/settings/cms">
           <ArrowLeft aria-hidden className="size-4" />
           All pages
-        </Link>
+        </ButtonLink>
       }
     >
       {editor && (
@@ -150,40 +152,34 @@ export default function CmsDetailsPage({ loaderData, actionData }: Route.Compone
       )}
       <PostForm key={formKey} className="space-y-4" aria-label="Page" noValidate>
         <input type="hidden" name="intent" value="save" />
-        {failed && (
-          <p role="alert" className="rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
-            {failed.message}
-          </p>
-        )}
+        {/* First in the form: Enter in a box saves the draft, and Save stays in reach. */}
+        <SaveBar
+          busy={intent === 'save'}
+          disabled={intent !== ''}
+          saveLabel={editor ? 'Save draft' : 'Save as draft'}
+          message={failed ? 'Not saved: see the fields marked' : undefined}
+        />
+        {failed && <Banner>{failed.message}</Banner>}
         <Card>
-          <div className="space-y-4 pt-4">
-            <TextField label="Title" name="pageTitle" value={values.pageTitle} error={errors.pageTitle} required />
-            <div>
-              <label htmlFor="pageUrl" className="mb-1.5 block text-sm font-medium text-neutral-800">
-                Page URL
-              </label>
-              <div className="flex items-stretch">
-                <span className="inline-flex items-center rounded-l-lg border border-r-0 border-neutral-300 bg-neutral-50 px-2 text-xs text-neutral-600 sm:text-sm">
-                  /page/details/
-                </span>
-                <input
-                  id="pageUrl"
-                  name="pageUrl"
-                  defaultValue={values.pageUrl}
-                  required
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  aria-invalid={errors.pageUrl ? true : undefined}
-                  aria-describedby={errors.pageUrl ? 'pageUrl-error' : 'pageUrl-hint'}
-                  className={`${inputClass(errors.pageUrl)} min-w-0 rounded-l-none`}
-                />
-              </div>
-              <FieldNote
-                name="pageUrl"
-                error={errors.pageUrl}
-                hint="Lower-case letters, digits and dashes, e.g. about-us."
-              />
-            </div>
+          <div className="space-y-4">
+            <TextField
+              label="Title"
+              name="pageTitle"
+              defaultValue={values.pageTitle}
+              error={errors.pageTitle}
+              required
+            />
+            <TextField
+              label="Page URL"
+              name="pageUrl"
+              prefix="/page/details/"
+              defaultValue={values.pageUrl}
+              required
+              autoCapitalize="none"
+              spellCheck={false}
+              error={errors.pageUrl}
+              hint="Lower-case letters, digits and dashes, e.g. about-us."
+            />
             <CmsRichText name="content" label="Content" defaultValue={values.content} error={errors.content} />
           </div>
         </Card>
@@ -192,32 +188,24 @@ export default function CmsDetailsPage({ loaderData, actionData }: Route.Compone
             <legend className="sr-only">Where it is linked</legend>
             <div className="grid gap-2 sm:grid-cols-2">
               {PAGE_LINK_FLAGS.map((flag) => (
-                <label
+                <Checkbox
                   key={flag}
-                  className="flex items-start gap-2 rounded-lg border border-neutral-200 px-3 py-2 text-sm"
-                >
-                  <input
-                    type="checkbox"
-                    name="pageLinks"
-                    value={flag}
-                    defaultChecked={values.pageLinks.includes(flag)}
-                    className="mt-0.5 size-4"
-                  />
-                  <span>
-                    <span className="font-semibold text-neutral-900">{flag}</span>
-                    <span className="block text-xs text-neutral-600">{PAGE_LINK_PLACES[flag]}</span>
-                  </span>
-                </label>
+                  id={`pageLinks-${flag}`}
+                  name="pageLinks"
+                  value={flag}
+                  defaultChecked={values.pageLinks.includes(flag)}
+                  label={<span className="font-semibold text-neutral-900">{flag}</span>}
+                  hint={PAGE_LINK_PLACES[flag]}
+                />
               ))}
             </div>
-            <FieldNote name="pageLinks" error={errors.pageLinks} />
+            {errors.pageLinks && <FieldError id="pageLinks-error" message={errors.pageLinks} />}
             <div className="mt-3 max-w-40">
-              <TextField
+              <NumberField
                 label="Order in lists"
                 name="sequenceNum"
-                value={values.sequenceNum}
+                defaultValue={values.sequenceNum}
                 error={errors.sequenceNum}
-                inputMode="numeric"
               />
             </div>
           </fieldset>
@@ -227,36 +215,24 @@ export default function CmsDetailsPage({ loaderData, actionData }: Route.Compone
             <TextField
               label="SEO title"
               name="seoTitle"
-              value={values.seoTitle}
+              defaultValue={values.seoTitle}
               error={errors.seoTitle}
               hint="Up to 70 characters. Empty: the page title."
             />
-            <div>
-              <label htmlFor="seoDescription" className="mb-1.5 block text-sm font-medium text-neutral-800">
-                SEO description
-              </label>
-              <textarea
-                id="seoDescription"
-                name="seoDescription"
-                rows={3}
-                defaultValue={values.seoDescription}
-                aria-invalid={errors.seoDescription ? true : undefined}
-                aria-describedby={errors.seoDescription ? 'seoDescription-error' : 'seoDescription-hint'}
-                className={`w-full rounded-lg border px-3 py-2 text-sm ${errors.seoDescription ? 'border-red-600' : 'border-neutral-300'}`}
-              />
-              <FieldNote name="seoDescription" error={errors.seoDescription} hint="Up to 160 characters." />
-            </div>
+            <TextAreaField
+              label="SEO description"
+              name="seoDescription"
+              rows={3}
+              defaultValue={values.seoDescription}
+              error={errors.seoDescription}
+              hint="Up to 160 characters."
+            />
           </div>
         </Card>
-        <div className="flex justify-end gap-2">
-          <button type="submit" className={primaryAction} disabled={intent !== ''}>
-            {intent === 'save' ? 'Saving…' : editor ? 'Save draft' : 'Save as draft'}
-          </button>
-        </div>
       </PostForm>
       {editor && <VersionHistory status={editor.drafts} />}
       {editor && <DeletePage editor={editor} confirm={confirmDelete} busy={intent === 'delete'} answer={actionData} />}
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
@@ -281,92 +257,30 @@ function DeletePage({
             The live page and its unpublished changes go; links to it in menus and the footer disappear.
           </p>
           {failure && (
-            <p role="alert" className="mt-1 font-medium text-red-800">
-              {failure}
-            </p>
+            <div className="mt-2">
+              <Banner>{failure}</Banner>
+            </div>
           )}
           <div className="mt-3 flex flex-wrap gap-2">
             <PostForm>
               <input type="hidden" name="intent" value="delete" />
-              <button
-                type="submit"
-                disabled={busy}
-                className="inline-flex h-9 items-center gap-1.5 rounded-lg bg-red-700 px-3.5 text-sm font-semibold text-white hover:bg-red-800"
-              >
+              <Button type="submit" variant="critical" disabled={busy}>
                 <Trash2 aria-hidden className="size-4" />
                 {busy ? 'Deleting…' : 'Delete page'}
-              </button>
+              </Button>
             </PostForm>
-            <Link to={`?id=${encodeURIComponent(editor.id)}`} className={secondaryAction}>
-              Keep it
-            </Link>
+            <ButtonLink to={`?id=${encodeURIComponent(editor.id)}`}>Keep it</ButtonLink>
           </div>
         </div>
       ) : (
         <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-neutral-600">
           <p>Removes the page from the store. You are asked to confirm.</p>
-          <Link
-            to={`?id=${encodeURIComponent(editor.id)}&delete=1`}
-            className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-red-300 px-3.5 font-semibold text-red-700 hover:bg-red-50"
-          >
+          <ButtonLink to={`?id=${encodeURIComponent(editor.id)}&delete=1`} variant="critical-outline">
             <Trash2 aria-hidden className="size-4" />
             Delete…
-          </Link>
+          </ButtonLink>
         </div>
       )}
     </Card>
-  );
-}
-
-function TextField({
-  label,
-  name,
-  value,
-  error,
-  hint,
-  required,
-  inputMode,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  error?: string;
-  hint?: string;
-  required?: boolean;
-  inputMode?: 'numeric';
-}) {
-  return (
-    <div>
-      <label htmlFor={name} className="mb-1.5 block text-sm font-medium text-neutral-800">
-        {label}
-      </label>
-      <input
-        id={name}
-        name={name}
-        defaultValue={value}
-        required={required}
-        inputMode={inputMode}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${name}-error` : hint ? `${name}-hint` : undefined}
-        className={inputClass(error)}
-      />
-      <FieldNote name={name} error={error} hint={hint} />
-    </div>
-  );
-}
-
-function FieldNote({ name, error, hint }: { name: string; error?: string; hint?: string }) {
-  if (error) {
-    return (
-      <p id={`${name}-error`} className="mt-1.5 text-sm font-medium text-red-700">
-        {error}
-      </p>
-    );
-  }
-  if (!hint) return null;
-  return (
-    <p id={`${name}-hint`} className="mt-1 text-xs text-neutral-500">
-      {hint}
-    </p>
   );
 }

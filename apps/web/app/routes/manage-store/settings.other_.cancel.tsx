@@ -4,7 +4,7 @@ import {
   CancelRequestCard,
   type CancelRequestLoad,
 } from '../../components/manage-store/cancel-request-card';
-import { DashboardLayout } from '../../components/manage-store/dashboard-layout';
+import { AdminPage } from '../../components/ui/page-header';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import type { Route } from './+types/settings.other_.cancel';
 
@@ -39,11 +39,8 @@ export function meta({ matches }: Route.MetaArgs) {
 export default function CancelStorePage({ loaderData, actionData }: Route.ComponentProps) {
   const answer = actionData as CancelRequestAnswer | undefined;
   return (
-    <DashboardLayout
-      title="Cancel your store"
-      description="Ask the platform to close your store, or withdraw that request."
-    >
+    <AdminPage title="Cancel your store" description="Ask the platform to close your store, or withdraw that request.">
       <CancelRequestCard cancelRequest={loaderData.cancelRequest} {...(answer ? { answer } : {})} />
-    </DashboardLayout>
+    </AdminPage>
   );
 }

@@ -2,14 +2,11 @@ import type { SitemapJob, SitemapStore } from '@app/contracts';
 import { ExternalLink, FileSearch, LoaderCircle, RefreshCw } from 'lucide-react';
 import { useEffect } from 'react';
 import { data, Link, useNavigation, useRevalidator } from 'react-router';
-import {
-  Card,
-  CardEmpty,
-  DashboardLayout,
-  primaryAction,
-  secondaryAction,
-} from '../../components/manage-store/dashboard-layout';
-import { FormAlert } from '../../components/ui/form-field';
+import { Banner } from '../../components/ui/banner';
+import { Button, buttonClass } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
@@ -48,42 +45,38 @@ export default function SearchEnginesPage({ loaderData: status, actionData }: Ro
   }, [running, revalidator]);
   const indexed = status.stores.some((s) => s.indexed);
   return (
-    <DashboardLayout
+    <AdminPage
       title="Search engines"
       description="Your sitemap lists your store’s products, categories and pages for search engines; robots.txt tells them what to skip."
-      action={
+      primaryAction={
         <PostForm>
-          <button type="submit" className={primaryAction} disabled={pending || running}>
+          <Button variant="primary" type="submit" disabled={pending || running}>
             {pending || running ? (
               <LoaderCircle aria-hidden className="size-4 animate-spin" />
             ) : (
               <RefreshCw aria-hidden className="size-4" />
             )}
             {pending ? 'Starting…' : running ? 'Generating…' : 'Generate sitemap'}
-          </button>
+          </Button>
         </PostForm>
       }
     >
-      <FormAlert message={result && !result.ok ? result.message : null} />
+      {result && !result.ok && <Banner>{result.message}</Banner>}
       {!indexed && status.stores.length > 0 && (
-        <p
-          role="status"
-          className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
-          data-testid="private-notice"
-        >
+        <Banner tone="warning" testId="private-notice">
           Your store is private, so it has no sitemap and robots.txt asks search engines to stay away. Make it public in
           Access to be found in search.
-        </p>
+        </Banner>
       )}
       <Generation job={status.job} />
       <Card title="Sitemaps" flush>
         {status.stores.every((s) => !s.generatedAt) ? (
-          <CardEmpty icon={<FileSearch className="size-6" />} title="No sitemap yet">
+          <AdminEmptyState icon={<FileSearch className="size-6" />} title="No sitemap yet">
             Generate one so search engines find every product, category and page. It is kept up to date by itself after
             that, a few minutes after you change your catalog or pages.
-          </CardEmpty>
+          </AdminEmptyState>
         ) : (
-          <ul className="divide-y divide-neutral-100 border-t border-neutral-100">
+          <ul className="divide-y divide-neutral-100">
             {status.stores.map((s) => (
               <StoreSitemap key={s.productStoreId} store={s} />
             ))}
@@ -100,7 +93,7 @@ export default function SearchEnginesPage({ loaderData: status, actionData }: Ro
           </a>
         </p>
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
@@ -182,7 +175,7 @@ function StoreSitemap({ store }: { store: SitemapStore }) {
           </p>
         </div>
         {store.generatedAt && (
-          <a href={store.sitemapUrl} className={secondaryAction} target="_blank" rel="noreferrer">
+          <a href={store.sitemapUrl} className={buttonClass('secondary', true)} target="_blank" rel="noreferrer">
             <ExternalLink aria-hidden className="size-4" />
             View sitemap
             <span className="sr-only"> of {store.hostName} (opens in a new tab)</span>

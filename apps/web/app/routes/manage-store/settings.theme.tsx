@@ -1,14 +1,18 @@
 import type { DraftActionResult, SettingsSaveResult } from '@app/contracts';
 import { THEME_COLOR_FIELDS } from '@app/contracts/client';
-import { Save } from 'lucide-react';
 import { useState } from 'react';
 import { data, useNavigation } from 'react-router';
-import { Card, DashboardLayout, primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
 import { DraftBar, VersionHistory } from '../../components/manage-store/draft-bar';
-import { SaveAlert, SavedNote, TextField } from '../../components/manage-store/store-details-fields';
+import { SavedNote } from '../../components/manage-store/store-details-fields';
 import { ThemeColorField } from '../../components/manage-store/theme-color-field';
 import { ThemeSample } from '../../components/manage-store/theme-sample';
+import { Banner } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
+import { SaveBar } from '../../components/ui/save-bar';
+import { TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { draftIntent } from '../../lib/draft-actions';
 import { themePayload, typedValues } from '../../lib/store-settings-form';
@@ -55,7 +59,7 @@ export default function ThemePage({ loaderData: editor, actionData }: Route.Comp
   const formKey = `${editor.status.draft?.updatedAt ?? 'live'}-${editor.status.versions[0]?.version ?? 0}-${failed ? 'typed' : ''}`;
 
   return (
-    <DashboardLayout
+    <AdminPage
       title="Theme"
       description="Your store's template and colours. Changes are saved as a draft: preview them on your storefront, then publish."
     >
@@ -70,7 +74,7 @@ export default function ThemePage({ loaderData: editor, actionData }: Route.Comp
         intent={intent}
       />
       <VersionHistory status={editor.status} />
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
@@ -99,7 +103,18 @@ function ThemeForm({
   const [chosenTemplate, setChosenTemplate] = useState(template);
   return (
     <PostForm className="space-y-4" aria-label="Theme" noValidate>
-      <SaveAlert message={failure} />
+      {/* First in the form: Enter in a box saves the draft (not the reset), and Save stays in reach. */}
+      <SaveBar
+        busy={intent === 'save'}
+        disabled={intent !== null}
+        saveLabel="Save draft"
+        message={failure ? 'Not saved: see the fields marked' : undefined}
+      >
+        <Button type="submit" name="intent" value="defaults" disabled={intent !== null}>
+          {intent === 'defaults' ? 'Saving…' : "Use the platform's colours"}
+        </Button>
+      </SaveBar>
+      {failure && <Banner>{failure}</Banner>}
       <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-4">
           <Card title="Template">
@@ -162,6 +177,7 @@ function ThemeForm({
 
           <Card title="Theme name">
             <TextField
+              id="f-theme"
               name="theme"
               label="Theme"
               defaultValue={value('theme', v.theme)}
@@ -179,28 +195,6 @@ function ThemeForm({
               A sketch only. Preview shows your real storefront with these changes, on both templates and any width.
             </p>
           </Card>
-          <div className="flex flex-wrap justify-end gap-2">
-            {/* Save comes first in the document: Enter in a field presses it, not the reset. */}
-            <button
-              type="submit"
-              name="intent"
-              value="save"
-              className={`order-2 ${primaryAction}`}
-              disabled={intent !== null}
-            >
-              <Save aria-hidden className="size-4" />
-              {intent === 'save' ? 'Saving…' : 'Save draft'}
-            </button>
-            <button
-              type="submit"
-              name="intent"
-              value="defaults"
-              className={`order-1 ${secondaryAction}`}
-              disabled={intent !== null}
-            >
-              {intent === 'defaults' ? 'Saving…' : "Use the platform's colours"}
-            </button>
-          </div>
         </div>
       </div>
     </PostForm>

@@ -1,9 +1,10 @@
 import type { BonanzaConnection, BonanzaField, BonanzaFormValues } from '@app/contracts';
 import { LoaderCircle } from 'lucide-react';
 import { useNavigation } from 'react-router';
+import { Banner } from '../../ui/banner';
+import { Button } from '../../ui/button';
 import { PostForm } from '../../ui/post-form';
-import { primaryAction, secondaryAction } from '../dashboard-layout';
-import { TextField } from '../store-details-fields';
+import { TextField } from '../../ui/text-field';
 
 /**
  * The Bonanza account's email, the booth name and the token Bonanza gave. A plain form: without
@@ -31,12 +32,9 @@ export function BonanzaForm({
   return (
     <PostForm className="space-y-4" aria-label={connected ? 'Bonanza connection' : 'Connect to Bonanza'} noValidate>
       <input type="hidden" name="intent" value="connect" />
-      {message && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {message}
-        </p>
-      )}
+      {message && <Banner>{message}</Banner>}
       <TextField
+        id="f-accountEmail"
         name="accountEmail"
         label="Bonanza account email"
         type="email"
@@ -47,6 +45,7 @@ export function BonanzaForm({
         error={errors.accountEmail}
       />
       <TextField
+        id="f-boothName"
         name="boothName"
         label="Booth name"
         required
@@ -56,6 +55,7 @@ export function BonanzaForm({
         hint="As it is on Bonanza: 3 to 60 letters, digits, spaces, dots, dashes, underscores or apostrophes."
       />
       <TextField
+        id="f-token"
         name="token"
         label="Bonanza API token"
         type="password"
@@ -70,10 +70,10 @@ export function BonanzaForm({
             : 'From your booth’s settings on Bonanza (API access). It is stored encrypted and never shown again.'
         }
       />
-      <button type="submit" className={primary ? primaryAction : secondaryAction} disabled={saving}>
+      <Button type="submit" variant={primary ? 'primary' : 'secondary'} disabled={saving}>
         {saving && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
         {saving ? 'Saving…' : connected ? 'Save connection' : 'Connect to Bonanza'}
-      </button>
+      </Button>
     </PostForm>
   );
 }

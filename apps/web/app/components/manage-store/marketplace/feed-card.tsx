@@ -1,8 +1,12 @@
 import { FEED_SKIP_REASONS, type ProductFeed } from '@app/contracts';
 import { Link, useNavigation } from 'react-router';
 import { formatDateTime } from '../../../lib/dashboard-page';
+import { Badge } from '../../ui/badge';
+import { Banner } from '../../ui/banner';
+import { Button } from '../../ui/button';
+import { Card } from '../../ui/card';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { PostForm } from '../../ui/post-form';
-import { Card, primaryAction, secondaryAction } from '../dashboard-layout';
 import { FeedUrlField } from './feed-url-field';
 
 const reasonLabel = (r: string) => FEED_SKIP_REASONS[r as keyof typeof FEED_SKIP_REASONS] ?? r;
@@ -21,19 +25,15 @@ export function FeedCard({ feed }: { feed: ProductFeed }) {
     <Card title="Product feed">
       <div className="space-y-4">
         {!feed.storePublic && (
-          <p
-            role="status"
-            className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
-            data-testid="feed-private"
-          >
+          <Banner tone="warning" testId="feed-private">
             Your store is private, so the feed answers “not found” to marketplaces. Make the store public in{' '}
             <Link to="/manage-store/settings/access" className="font-medium underline underline-offset-2">
               Access
             </Link>{' '}
             to share your products.
-          </p>
+          </Banner>
         )}
-        <FeedUrlField url={feed.url} primary={primaryAction} />
+        <FeedUrlField url={feed.url} primary />
         <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-testid="feed-figures">
           {figures.map(([label, value]) => (
             <div key={label} className="rounded-lg bg-neutral-50 px-3 py-2">
@@ -51,13 +51,23 @@ export function FeedCard({ feed }: { feed: ProductFeed }) {
           Only active products that are in stock and have a picture and a price are listed. The feed follows your
           catalog by itself: a changed price, stock level or product shows at the next fetch.
         </p>
-        <PostForm className="flex flex-wrap items-center gap-3 border-t border-neutral-100 pt-4">
-          <input type="hidden" name="intent" value="regenerate" />
-          <button type="submit" className={secondaryAction} disabled={regenerating}>
-            {regenerating ? 'Making a new URL…' : 'Regenerate feed URL'}
-          </button>
+        <div className="flex flex-wrap items-center gap-3 border-t border-neutral-100 pt-4">
+          <ConfirmDialog
+            trigger={regenerating ? 'Making a new URL…' : 'Regenerate feed URL'}
+            title="Make a new feed URL?"
+            confirm={
+              <PostForm>
+                <input type="hidden" name="intent" value="regenerate" />
+                <Button type="submit" variant="critical" disabled={regenerating}>
+                  Regenerate feed URL
+                </Button>
+              </PostForm>
+            }
+          >
+            The current URL stops working at once; give Bonanza the new one.
+          </ConfirmDialog>
           <span className="text-xs text-neutral-500">The current URL stops working; give Bonanza the new one.</span>
-        </PostForm>
+        </div>
       </div>
     </Card>
   );
@@ -73,7 +83,7 @@ export function SkippedCard({ feed }: { feed: ProductFeed }) {
       aside={<span className="text-xs text-neutral-500">{total.toLocaleString('en-US')}</span>}
       flush
     >
-      <ul className="divide-y divide-neutral-100 border-t border-neutral-100" data-testid="feed-skipped">
+      <ul className="divide-y divide-neutral-100" data-testid="feed-skipped">
         {feed.skipped.map((s) => (
           <li key={s.productId} className="flex flex-wrap items-center justify-between gap-2 px-4 py-2.5">
             <Link
@@ -84,9 +94,9 @@ export function SkippedCard({ feed }: { feed: ProductFeed }) {
             </Link>
             <span className="flex flex-wrap gap-1.5">
               {s.reasons.map((r) => (
-                <span key={r} className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">
+                <Badge key={r} tone="warning">
                   {reasonLabel(r)}
-                </span>
+                </Badge>
               ))}
             </span>
           </li>

@@ -1,12 +1,15 @@
 import type { PaypalConfig, PaypalSettingsField, PaypalSettingsFormValues } from '@app/contracts';
-import { LoaderCircle, Trash2 } from 'lucide-react';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Trash2 } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigation } from 'react-router';
+import { Banner } from '../../ui/banner';
+import { Button } from '../../ui/button';
+import { Card } from '../../ui/card';
+import { Checkbox } from '../../ui/checkbox';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { PostForm } from '../../ui/post-form';
-import { Card, primaryAction } from '../dashboard-layout';
-
-const input =
-  'h-9 w-full rounded-lg border border-neutral-300 px-3 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-900/20 aria-[invalid=true]:border-red-600';
+import { SaveBar } from '../../ui/save-bar';
+import { TextField } from '../../ui/text-field';
 
 type Errors = Partial<Record<PaypalSettingsField, string>>;
 
@@ -81,9 +84,9 @@ export function PaypalSettingsForm({
   // Controlled so the switch role's aria-checked follows it; without JavaScript it is a checkbox.
   const [on, setOn] = useState(enabled);
   // Without JavaScript the page comes back with the field empty; with it, the same.
-  const secretField = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    if (answered && secretField.current) secretField.current.value = '';
+    const secret = document.getElementById('paypal-client-secret') as HTMLInputElement | null;
+    if (answered && secret) secret.value = '';
   }, [answered]);
   const environment = values?.environment ?? config.environment;
   const clientId = values?.clientId ?? config.ownApp?.clientId ?? '';
@@ -94,57 +97,42 @@ export function PaypalSettingsForm({
   return (
     <PostForm className="space-y-4" aria-label="PayPal settings" preventScrollReset>
       <input type="hidden" name="intent" value="save" />
-      {message && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          {message}
-        </p>
-      )}
+      {/* First in the form: Enter in a box saves, and Save stays in reach. */}
+      <SaveBar busy={saving} message={message ? 'Not saved: see the fields marked' : undefined} />
+      {message && <Banner>{message}</Banner>}
 
       <Card title="PayPal at checkout">
-        <label htmlFor="paypal-enabled" className="flex items-start gap-3">
-          <input
-            id="paypal-enabled"
-            type="checkbox"
-            role="switch"
-            name="enabled"
-            checked={on}
-            aria-checked={on}
-            onChange={(e) => setOn(e.currentTarget.checked)}
-            aria-describedby={describedBy('enabled', true, errors.enabled)}
-            className="peer sr-only"
-          />
-          <span
-            aria-hidden
-            className="relative mt-0.5 inline-flex h-5 w-9 shrink-0 rounded-full bg-neutral-300 transition-colors peer-checked:bg-emerald-600 peer-focus-visible:ring-2 peer-focus-visible:ring-neutral-900 peer-focus-visible:ring-offset-2 after:absolute after:top-0.5 after:left-0.5 after:size-4 after:rounded-full after:bg-white after:shadow after:transition-transform peer-checked:after:translate-x-4"
-          />
-          <span className="text-sm">
-            <span className="block font-medium text-neutral-900">Offer PayPal at checkout</span>
-          </span>
-        </label>
-        <FieldNote id="enabled" hint={modeSentence(config)} error={errors.enabled} />
+        <Checkbox
+          id="paypal-enabled"
+          name="enabled"
+          role="switch"
+          label={<span className="font-medium text-neutral-900">Offer PayPal at checkout</span>}
+          checked={on}
+          aria-checked={on}
+          onChange={(e) => setOn(e.currentTarget.checked)}
+          hint={modeSentence(config)}
+          error={errors.enabled}
+        />
       </Card>
 
       <Card title="PayPal seller account" aside={<span className="text-xs text-neutral-600">{sellerLabel}</span>}>
         {config.merchantId ? (
-          <div>
-            <label htmlFor="paypal-merchant-id" className="mb-1 block text-sm font-medium text-neutral-800">
-              PayPal merchant ID
-            </label>
-            <input
-              id="paypal-merchant-id"
-              readOnly
-              value={config.merchantId}
-              aria-describedby="paypal-merchant-id-hint"
-              className={`${input} bg-neutral-50 font-mono text-neutral-700`}
-            />
-            <p id="paypal-merchant-id-hint" className="mt-1 text-xs text-neutral-600">
-              Confirmed by PayPal when you connected. Change it by connecting another account on the{' '}
-              <Link to="/manage-store/payments" className="font-medium text-neutral-800 underline">
-                Payments page
-              </Link>
-              .
-            </p>
-          </div>
+          <TextField
+            id="paypal-merchant-id"
+            name="merchantId"
+            label="PayPal merchant ID"
+            readOnly
+            value={config.merchantId}
+            hint={
+              <>
+                Confirmed by PayPal when you connected. Change it by connecting another account on the{' '}
+                <Link to="/manage-store/payments" className="font-medium text-neutral-800 underline">
+                  Payments page
+                </Link>
+                .
+              </>
+            }
+          />
         ) : (
           <p className="text-sm text-neutral-600">
             No PayPal seller account is connected.{' '}
@@ -190,54 +178,34 @@ export function PaypalSettingsForm({
             />
           </fieldset>
           <div className="grid gap-4 sm:grid-cols-2">
-            <div>
-              <label htmlFor="paypal-client-id" className="mb-1 block text-sm font-medium text-neutral-800">
-                Client ID
-              </label>
-              <input
-                id="paypal-client-id"
-                name="clientId"
-                defaultValue={clientId}
-                autoComplete="off"
-                spellCheck={false}
-                maxLength={128}
-                aria-invalid={errors.clientId ? true : undefined}
-                aria-describedby={describedBy('clientId', true, errors.clientId)}
-                className={`${input} font-mono`}
-              />
-              <FieldNote id="clientId" hint="Your app’s client ID at PayPal." error={errors.clientId} />
-            </div>
-            <div>
-              <label htmlFor="paypal-client-secret" className="mb-1 block text-sm font-medium text-neutral-800">
-                Secret
-              </label>
-              {/* Always empty: the stored secret never comes back to the page. */}
-              <input
-                ref={secretField}
-                id="paypal-client-secret"
-                name="clientSecret"
-                type="password"
-                defaultValue=""
-                autoComplete="new-password"
-                spellCheck={false}
-                maxLength={256}
-                placeholder={config.ownApp ? '••••••••' : undefined}
-                aria-invalid={errors.clientSecret ? true : undefined}
-                aria-describedby={describedBy('clientSecret', true, errors.clientSecret)}
-                className={`${input} font-mono`}
-              />
-              <FieldNote id="clientSecret" hint={secretHint} error={errors.clientSecret} />
-            </div>
+            <TextField
+              id="paypal-client-id"
+              name="clientId"
+              label="Client ID"
+              defaultValue={clientId}
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={128}
+              hint="Your app’s client ID at PayPal."
+              error={errors.clientId}
+            />
+            {/* Always empty: the stored secret never comes back to the page. */}
+            <TextField
+              id="paypal-client-secret"
+              name="clientSecret"
+              label="Secret"
+              type="password"
+              defaultValue=""
+              autoComplete="new-password"
+              spellCheck={false}
+              maxLength={256}
+              placeholder={config.ownApp ? '••••••••' : undefined}
+              hint={secretHint}
+              error={errors.clientSecret}
+            />
           </div>
         </div>
       </Card>
-
-      <div className="flex justify-end">
-        <button type="submit" className={primaryAction} disabled={saving}>
-          {saving && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
-          {saving ? 'Saving…' : 'Save'}
-        </button>
-      </div>
     </PostForm>
   );
 }
@@ -248,7 +216,7 @@ export function RemoveOwnAppCard({ config }: { config: PaypalConfig }) {
   const removing = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'remove-app';
   if (!config.ownApp) return null;
   return (
-    <Card title="Remove own app">
+    <Card title="Stop using your own app">
       <p className="text-sm text-neutral-600">
         Checkout stops using the app <span className="font-mono">{config.ownApp.clientId}</span> and its stored secret
         is deleted.{' '}
@@ -256,18 +224,26 @@ export function RemoveOwnAppCard({ config }: { config: PaypalConfig }) {
           ? 'PayPal payments go to your connected seller account again.'
           : 'Without a connected seller account, checkout then offers no PayPal.'}
       </p>
-      <PostForm className="mt-3" preventScrollReset>
-        <button
-          type="submit"
-          name="intent"
-          value="remove-app"
-          disabled={removing}
-          className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-red-300 bg-white px-3.5 text-sm font-semibold text-red-700 shadow-sm hover:bg-red-50"
+      <div className="mt-3">
+        <ConfirmDialog
+          trigger={
+            <>
+              <Trash2 aria-hidden className="size-4" />
+              {removing ? 'Removing…' : 'Remove own app'}
+            </>
+          }
+          title="Remove your own PayPal app?"
+          confirm={
+            <PostForm preventScrollReset>
+              <Button type="submit" name="intent" value="remove-app" variant="critical" disabled={removing}>
+                Remove the app
+              </Button>
+            </PostForm>
+          }
         >
-          <Trash2 aria-hidden className="size-4" />
-          {removing ? 'Removing…' : 'Remove own app'}
-        </button>
-      </PostForm>
+          Its stored secret is deleted; to use it again you enter the secret anew.
+        </ConfirmDialog>
+      </div>
     </Card>
   );
 }

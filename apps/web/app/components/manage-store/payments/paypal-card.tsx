@@ -1,35 +1,33 @@
 import type { PaymentsPageData } from '@app/contracts';
 import { ExternalLink, RefreshCw, Unplug } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
-import { Link, useNavigation } from 'react-router';
+import { useNavigation } from 'react-router';
 import { formatDateTime } from '../../../lib/dashboard-page';
+import { Button, ButtonLink, type ButtonVariant } from '../../ui/button';
+import { Card } from '../../ui/card';
 import { PostForm } from '../../ui/post-form';
-import { Card, primaryAction, secondaryAction } from '../dashboard-layout';
 import { SellerBadge } from './seller-badge';
-
-const dangerAction =
-  'inline-flex h-9 items-center gap-1.5 rounded-lg bg-red-700 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-red-600';
 
 /** Reasons whose next step is a new sign-up rather than a change at PayPal. */
 const START_AGAIN = new Set(['CONSENT_NOT_GRANTED', 'CONSENT_REVOKED', 'OTHER_STORE', 'NOT_FOUND_AT_PAYPAL']);
 
 function Submit({
   intent,
-  className,
+  variant,
   busyText,
   children,
 }: {
   intent: string;
-  className: string;
+  variant: ButtonVariant;
   busyText: string;
   children: ReactNode;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent;
   return (
-    <button type="submit" name="intent" value={intent} className={className} disabled={busy} aria-disabled={busy}>
+    <Button type="submit" name="intent" value={intent} variant={variant} disabled={busy} aria-disabled={busy}>
       {busy ? busyText : children}
-    </button>
+    </Button>
   );
 }
 
@@ -118,7 +116,7 @@ export function PayPalCard({ page, confirmDisconnect }: { page: PaymentsPageData
         <div className="mt-4 flex flex-wrap gap-2">
           {(status === 'not_started' || status === 'disconnected') && (
             <PostForm>
-              <Submit intent="connect" className={primaryAction} busyText="Opening PayPal…">
+              <Submit intent="connect" variant="primary" busyText="Opening PayPal…">
                 Connect PayPal
               </Submit>
             </PostForm>
@@ -126,13 +124,13 @@ export function PayPalCard({ page, confirmDisconnect }: { page: PaymentsPageData
           {status === 'pending' && (
             <>
               <PostForm>
-                <Submit intent="connect" className={primaryAction} busyText="Opening PayPal…">
+                <Submit intent="connect" variant="primary" busyText="Opening PayPal…">
                   <ExternalLink aria-hidden className="size-4" />
                   Continue at PayPal
                 </Submit>
               </PostForm>
               <PostForm preventScrollReset>
-                <Submit intent="check" className={secondaryAction} busyText="Checking…">
+                <Submit intent="check" variant="secondary" busyText="Checking…">
                   <RefreshCw aria-hidden className="size-4" />
                   Check again
                 </Submit>
@@ -142,14 +140,14 @@ export function PayPalCard({ page, confirmDisconnect }: { page: PaymentsPageData
           {status === 'action_needed' && (
             <>
               <PostForm preventScrollReset>
-                <Submit intent="check" className={primaryAction} busyText="Checking…">
+                <Submit intent="check" variant="primary" busyText="Checking…">
                   <RefreshCw aria-hidden className="size-4" />
                   Check again
                 </Submit>
               </PostForm>
               {startAgain && (
                 <PostForm>
-                  <Submit intent="connect" className={secondaryAction} busyText="Opening PayPal…">
+                  <Submit intent="connect" variant="secondary" busyText="Opening PayPal…">
                     Connect PayPal again
                   </Submit>
                 </PostForm>
@@ -157,10 +155,10 @@ export function PayPalCard({ page, confirmDisconnect }: { page: PaymentsPageData
             </>
           )}
           {status === 'connected' && !confirmDisconnect && (
-            <Link to="?confirm=disconnect" className={secondaryAction} preventScrollReset>
+            <ButtonLink to="?confirm=disconnect" variant="critical-outline" preventScrollReset>
               <Unplug aria-hidden className="size-4" />
               Disconnect
-            </Link>
+            </ButtonLink>
           )}
         </div>
       )}
@@ -182,12 +180,12 @@ export function PayPalCard({ page, confirmDisconnect }: { page: PaymentsPageData
             You can connect again later.
           </p>
           <PostForm className="mt-3 flex flex-wrap gap-2">
-            <Submit intent="disconnect" className={dangerAction} busyText="Disconnecting…">
+            <Submit intent="disconnect" variant="critical" busyText="Disconnecting…">
               Disconnect PayPal
             </Submit>
-            <Link to="." className={secondaryAction} preventScrollReset>
+            <ButtonLink to="." preventScrollReset>
               Keep connected
-            </Link>
+            </ButtonLink>
           </PostForm>
         </section>
       )}
