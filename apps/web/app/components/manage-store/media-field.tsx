@@ -4,6 +4,7 @@ import { ImagePlus, Loader2 } from 'lucide-react';
 import { type ChangeEvent, useId, useRef, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import type { loader as rootLoader } from '../../root';
+import { buttonClass } from '../ui/button';
 
 /** A picture chosen for a field: from the library, just uploaded, or the one the thing already has. */
 export interface MediaChoice {
@@ -100,11 +101,15 @@ export function MediaField({
   const describedBy = [shownError ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
   return (
     <fieldset aria-describedby={describedBy} aria-invalid={shownError ? true : undefined}>
-      <legend className="mb-1.5 block text-sm font-medium text-neutral-800">{label}</legend>
+      <legend className="kit-label">{label}</legend>
       <div className="flex flex-wrap items-center gap-3">
         <label
           htmlFor={`${id}-file`}
-          className="inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg border border-neutral-300 bg-white px-3.5 text-sm font-semibold text-neutral-800 shadow-sm focus-within:ring-2 focus-within:ring-neutral-900 hover:bg-neutral-50"
+          className={buttonClass(
+            'secondary',
+            false,
+            'cursor-pointer focus-within:ring-2 focus-within:ring-neutral-900',
+          )}
         >
           {uploading ? (
             <Loader2 aria-hidden className="size-4 animate-spin" />
@@ -123,15 +128,15 @@ export function MediaField({
             className="sr-only"
           />
         </label>
-        <span className="text-xs text-neutral-500">JPEG, PNG, WebP, AVIF or GIF, up to 10 MB.</span>
+        <span className="kit-hint mt-0">JPEG, PNG, WebP, AVIF or GIF, up to 10 MB.</span>
       </div>
       {hint && !shownError && (
-        <p id={hintId} className="mt-1.5 text-sm text-neutral-500">
+        <p id={hintId} className="kit-hint">
           {hint}
         </p>
       )}
       {shownError && (
-        <p id={errorId} role="alert" className="mt-1.5 text-sm font-medium text-red-700" data-testid={`error-${name}`}>
+        <p id={errorId} role="alert" className="kit-error" data-testid={`error-${name}`}>
           {shownError}
         </p>
       )}

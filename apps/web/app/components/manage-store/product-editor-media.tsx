@@ -2,7 +2,9 @@ import type { ProductEditorForm, ProductEditorPageData, ProductEditorView } from
 import { MEDIA_ACCEPT } from '@app/contracts/client';
 import { ArrowDown, ArrowUp, GripVertical, ImagePlus } from 'lucide-react';
 import { type ChangeEvent, type DragEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
+import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { Checkbox } from '../ui/checkbox';
 import { FieldError } from '../ui/field';
 import { TextField } from '../ui/text-field';
 import { type Errors, list } from './product-editor-form';
@@ -58,7 +60,6 @@ export function ImagesCard({
     });
   }
   const urlOf = (id: string) => byId.get(id)?.url ?? libById.get(id)?.url ?? '';
-  const moveClass = 'kit-button kit-button--slim';
 
   return (
     <Card title="Media" aside={<span className="kit-hint mt-0">The first picture is the main one.</span>}>
@@ -99,32 +100,31 @@ export function ImagesCard({
                 placeholder="Describe the picture for people who cannot see it"
               />
               <div className="flex items-center gap-1">
-                <button
+                <Button
                   type="submit"
+                  slim
                   name="intent"
                   value={`move-image:${id}:-1`}
                   onClick={(e) => move(e, id, -1)}
                   disabled={n === 0}
                   aria-label={`Move picture ${n + 1} up`}
-                  className={moveClass}
                 >
                   <ArrowUp aria-hidden className="size-4" />
-                </button>
-                <button
+                </Button>
+                <Button
                   type="submit"
+                  slim
                   name="intent"
                   value={`move-image:${id}:1`}
                   onClick={(e) => move(e, id, 1)}
                   disabled={n === order.length - 1}
                   aria-label={`Move picture ${n + 1} down`}
-                  className={moveClass}
                 >
                   <ArrowDown aria-hidden className="size-4" />
-                </button>
-                <label className="kit-checkbox ml-1 text-xs">
-                  <input type="checkbox" name="imageRemove" value={id} />
-                  Remove
-                </label>
+                </Button>
+                <span className="ml-1 text-xs">
+                  <Checkbox id={`imageRemove-${id}`} name="imageRemove" value={id} label="Remove" />
+                </span>
               </div>
             </li>
           ))}

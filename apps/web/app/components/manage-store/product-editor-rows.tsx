@@ -2,6 +2,7 @@ import type { ProductEditorForm, ProductEditorPageData } from '@app/contracts';
 import { useState } from 'react';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { Checkbox } from '../ui/checkbox';
 import { FieldError, useFieldError } from '../ui/field';
 import { TextAreaField, TextField } from '../ui/text-field';
 import { type Errors, list, rowsToShow } from './product-editor-form';
@@ -119,6 +120,7 @@ export function CategoriesField({
     <div {...watch}>
       <fieldset aria-describedby={error ? 'categoryIds-error' : undefined}>
         <legend className="kit-label">Categories</legend>
+        {/* A filter of the list below, not a field of the form: it has no name and posts nothing. */}
         <input
           type="search"
           aria-label="Filter categories"
@@ -129,15 +131,15 @@ export function CategoriesField({
         />
         <div className="max-h-48 space-y-1 overflow-y-auto rounded-lg border border-neutral-200 p-2">
           {page.categories.map((c) => (
-            <label key={c.productCategoryId} className={`kit-checkbox ${shown.includes(c) ? '' : 'hidden'}`}>
-              <input
-                type="checkbox"
+            <div key={c.productCategoryId} className={shown.includes(c) ? '' : 'hidden'}>
+              <Checkbox
+                id={`category-${c.productCategoryId}`}
                 name="categoryIds"
                 value={c.productCategoryId}
                 defaultChecked={chosen.has(c.productCategoryId)}
+                label={c.name}
               />
-              {c.name}
-            </label>
+            </div>
           ))}
         </div>
         {error && <FieldError id="categoryIds-error" message={error} testId="error-categoryIds" />}

@@ -18,11 +18,15 @@ import { Badge, type BadgeTone } from '../../components/ui/badge';
 import { Banner } from '../../components/ui/banner';
 import { Button, ButtonLink, buttonClass } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { Checkbox } from '../../components/ui/checkbox';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { type Column, DataTable, useRowSelection } from '../../components/ui/data-table';
 import { AdminEmptyState } from '../../components/ui/empty-state';
 import { AdminPage } from '../../components/ui/page-header';
 import { cursorHref, Pagination } from '../../components/ui/pagination';
 import { PostForm } from '../../components/ui/post-form';
+import { SelectField, type SelectOption } from '../../components/ui/select-field';
+import { TextField } from '../../components/ui/text-field';
 import { useToast } from '../../components/ui/toast';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
@@ -101,8 +105,29 @@ export function meta({ matches }: Route.MetaArgs) {
 
 const running = (job: ProductBulkJob | null) => job?.status === 'pending' || job?.status === 'running';
 const STATUS_TONE: Record<string, BadgeTone> = { ACTIVE: 'success', DRAFT: 'info', ARCHIVED: 'neutral' };
-/** The filter and bulk bars' controls: the kit's select and input, at their natural width. */
-const input = 'kit-select w-auto';
+/** The bulk bar's actions, grouped as the menu shows them. */
+const BULK_ACTIONS: SelectOption[] = [
+  { value: '', label: 'Choose an action…' },
+  { value: 'status:ACTIVE', label: 'Set as active', group: 'Status' },
+  { value: 'status:DRAFT', label: 'Set as draft', group: 'Status' },
+  { value: 'status:ARCHIVED', label: 'Archive', group: 'Status' },
+  { value: 'category.add', label: 'Add to category…', group: 'Categories' },
+  { value: 'category.remove', label: 'Remove from category…', group: 'Categories' },
+  { value: 'price', label: 'Change price…', group: 'Price and stock' },
+  { value: 'stock', label: 'Adjust stock…', group: 'Price and stock' },
+  { value: 'delete', label: 'Delete (archive if ordered)' },
+];
+/** The sort menu: each sort one way and the other, named for what comes first. */
+const SORT_OPTIONS: SelectOption[] = PRODUCT_LIST_SORTS.flatMap((s) => [
+  {
+    value: `${s}:desc`,
+    label: `${PRODUCT_LIST_SORT_LABELS[s]} ${s === 'name' ? '(Z–A)' : s === 'updated' || s === 'created' ? '(newest)' : '(highest)'}`,
+  },
+  {
+    value: `${s}:asc`,
+    label: `${PRODUCT_LIST_SORT_LABELS[s]} ${s === 'name' ? '(A–Z)' : s === 'updated' || s === 'created' ? '(oldest)' : '(lowest)'}`,
+  },
+]);
 
 /** The store's products: search, filter, sort, choose some or all, change them at once, export. */
 export default function ProductsPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -150,17 +175,17 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
           role="search"
           aria-label="Filter products"
         >
-          <label className="relative min-w-[12rem] flex-1">
-            <span className="sr-only">Search products</span>
-            <Search aria-hidden className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-neutral-400" />
-            <input
-              type="search"
-              name="q"
-              defaultValue={query.q ?? ''}
-              placeholder="Search by name, SKU or brand"
-              className="kit-input pl-8"
-            />
-          </label>
+          <TextField
+            id="products-q"
+            className="min-w-[12rem] flex-1"
+            label="Search products"
+            labelHidden
+            type="search"
+            name="q"
+            defaultValue={query.q ?? ''}
+            placeholder="Search by name, SKU or brand"
+            prefix={<Search className="size-4" />}
+          />
           <Select
             label="Filter by status"
             name="status"
@@ -193,21 +218,14 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
             options={brands.map((b) => [b, b])}
             any="Any brand"
           />
-          <label className="flex flex-col">
-            <span className="sr-only">Sort by</span>
-            <select name="order" defaultValue={sortValue} className={input}>
-              {PRODUCT_LIST_SORTS.flatMap((s) => [
-                <option key={`${s}:desc`} value={`${s}:desc`}>
-                  {PRODUCT_LIST_SORT_LABELS[s]}{' '}
-                  {s === 'name' ? '(Z–A)' : s === 'updated' || s === 'created' ? '(newest)' : '(highest)'}
-                </option>,
-                <option key={`${s}:asc`} value={`${s}:asc`}>
-                  {PRODUCT_LIST_SORT_LABELS[s]}{' '}
-                  {s === 'name' ? '(A–Z)' : s === 'updated' || s === 'created' ? '(oldest)' : '(lowest)'}
-                </option>,
-              ])}
-            </select>
-          </label>
+          <SelectField
+            id="products-order"
+            label="Sort by"
+            labelHidden
+            name="order"
+            defaultValue={sortValue}
+            options={SORT_OPTIONS}
+          />
           <Button type="submit">Filter</Button>
           {filtered && (
             <Link
@@ -244,112 +262,127 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
             <p className="mr-1 h-9 text-sm leading-9 text-neutral-700" aria-live="polite" data-testid="selected-count">
               {selected.size ? `${selected.size} selected` : 'None selected'}
             </p>
-            <label className="flex flex-col">
-              <span className="sr-only">Which products</span>
-              <select
-                name="scope"
-                value={scope}
-                onChange={(e) => setScope(e.currentTarget.value as 'selected')}
-                className={input}
-              >
-                <option value="selected">Selected products</option>
-                <option value="all">All {filtered ? 'filtered ' : ''}products</option>
-              </select>
-            </label>
-            <label className="flex flex-col">
-              <span className="sr-only">Action</span>
-              <select
-                name="action"
-                value={kind}
-                onChange={(e) => setKind(e.currentTarget.value)}
-                className={input}
-                aria-invalid={!!fieldError('action')}
-              >
-                <option value="">Choose an action…</option>
-                <optgroup label="Status">
-                  <option value="status:ACTIVE">Set as active</option>
-                  <option value="status:DRAFT">Set as draft</option>
-                  <option value="status:ARCHIVED">Archive</option>
-                </optgroup>
-                <optgroup label="Categories">
-                  <option value="category.add">Add to category…</option>
-                  <option value="category.remove">Remove from category…</option>
-                </optgroup>
-                <optgroup label="Price and stock">
-                  <option value="price">Change price…</option>
-                  <option value="stock">Adjust stock…</option>
-                </optgroup>
-                <option value="delete">Delete (archive if ordered)</option>
-              </select>
-            </label>
+            <SelectField
+              id="bulk-scope"
+              label="Which products"
+              labelHidden
+              name="scope"
+              value={scope}
+              onChange={(e) => setScope(e.currentTarget.value as 'selected')}
+              options={[
+                { value: 'selected', label: 'Selected products' },
+                { value: 'all', label: `All ${filtered ? 'filtered ' : ''}products` },
+              ]}
+            />
+            <SelectField
+              id="bulk-action"
+              label="Action"
+              labelHidden
+              name="action"
+              value={kind}
+              onChange={(e) => setKind(e.currentTarget.value)}
+              aria-invalid={fieldError('action') ? true : undefined}
+              options={BULK_ACTIONS}
+            />
             {(needs('category.add') || needs('category.remove')) && (
-              <label className="flex flex-col">
-                <span className="sr-only">Category</span>
-                <select name="categoryId" className={input} defaultValue="">
-                  <option value="">Choose a category…</option>
-                  {categories.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <SelectField
+                id="bulk-category"
+                label="Category"
+                labelHidden
+                name="categoryId"
+                defaultValue=""
+                options={[
+                  { value: '', label: 'Choose a category…' },
+                  ...categories.map((c) => ({ value: c.id, label: c.name })),
+                ]}
+              />
             )}
             {needs('price') && (
               <>
-                <select name="priceField" aria-label="Which price" className={input} defaultValue="list">
-                  <option value="list">Price</option>
-                  <option value="sale">Sale price</option>
-                </select>
-                <select name="priceMode" aria-label="Price change" className={input} defaultValue="percent">
-                  <option value="percent">Change by %</option>
-                  <option value="amount">Change by amount</option>
-                  <option value="set">Set to</option>
-                </select>
+                <SelectField
+                  id="bulk-price-field"
+                  label="Which price"
+                  labelHidden
+                  name="priceField"
+                  defaultValue="list"
+                  options={[
+                    { value: 'list', label: 'Price' },
+                    { value: 'sale', label: 'Sale price' },
+                  ]}
+                />
+                <SelectField
+                  id="bulk-price-mode"
+                  label="Price change"
+                  labelHidden
+                  name="priceMode"
+                  defaultValue="percent"
+                  options={[
+                    { value: 'percent', label: 'Change by %' },
+                    { value: 'amount', label: 'Change by amount' },
+                    { value: 'set', label: 'Set to' },
+                  ]}
+                />
               </>
             )}
             {needs('stock') && (
               <>
-                <select name="stockMode" aria-label="Stock change" className={input} defaultValue="delta">
-                  <option value="delta">Add (or − to remove)</option>
-                  <option value="set">Set to</option>
-                </select>
-                <select name="reason" aria-label="Reason" className={input} defaultValue="RECEIVED">
-                  {Object.entries(STOCK_ADJUST_REASON_LABELS).map(([v, l]) => (
-                    <option key={v} value={v}>
-                      {l}
-                    </option>
-                  ))}
-                </select>
+                <SelectField
+                  id="bulk-stock-mode"
+                  label="Stock change"
+                  labelHidden
+                  name="stockMode"
+                  defaultValue="delta"
+                  options={[
+                    { value: 'delta', label: 'Add (or − to remove)' },
+                    { value: 'set', label: 'Set to' },
+                  ]}
+                />
+                <SelectField
+                  id="bulk-reason"
+                  label="Reason"
+                  labelHidden
+                  name="reason"
+                  defaultValue="RECEIVED"
+                  options={Object.entries(STOCK_ADJUST_REASON_LABELS).map(([value, label]) => ({ value, label }))}
+                />
               </>
             )}
             {(needs('price') || needs('stock')) && (
-              <label className="flex flex-col">
-                <span className="sr-only">Value</span>
-                <input
-                  name="value"
-                  inputMode="decimal"
-                  placeholder={kind === 'price' ? 'e.g. -10 or 12.50' : 'e.g. 20'}
-                  className="kit-input w-32"
-                  aria-invalid={!!fieldError('value')}
-                  aria-describedby={fieldError('value') ? 'bulk-value-error' : undefined}
-                />
-              </label>
+              <TextField
+                id="bulk-value"
+                className="w-32"
+                label="Value"
+                labelHidden
+                name="value"
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder={kind === 'price' ? 'e.g. -10 or 12.50' : 'e.g. 20'}
+                aria-invalid={fieldError('value') ? true : undefined}
+                aria-describedby={fieldError('value') ? 'bulk-value-error' : undefined}
+              />
             )}
-            <Button
-              type="submit"
-              disabled={js && (busy || !kind || (scope === 'selected' && selected.size === 0))}
-              onClick={(e) => {
-                if (
-                  kind === 'delete' &&
-                  !window.confirm('Delete these products? Products with orders are archived instead.')
-                ) {
-                  e.preventDefault();
+            {js && kind === 'delete' && (scope === 'all' || selected.size > 0) ? (
+              // Deleting asks first; without JavaScript Apply posts the choice as the other actions do.
+              <ConfirmDialog
+                trigger="Delete…"
+                title={
+                  scope === 'all'
+                    ? `Delete all ${filtered ? 'filtered ' : ''}products?`
+                    : `Delete ${selected.size === 1 ? 'the selected product' : `${selected.size} selected products`}?`
                 }
-              }}
-            >
-              {busy ? 'Applying…' : 'Apply'}
-            </Button>
+                confirm={
+                  <Button type="submit" variant="critical" disabled={busy}>
+                    {busy ? 'Deleting…' : 'Delete products'}
+                  </Button>
+                }
+              >
+                Products with orders are archived instead, so their orders keep them.
+              </ConfirmDialog>
+            ) : (
+              <Button type="submit" disabled={js && (busy || !kind || (scope === 'selected' && selected.size === 0))}>
+                {busy ? 'Applying…' : 'Apply'}
+              </Button>
+            )}
           </fieldset>
           {result && !result.ok && (
             <div className="mt-2" id="bulk-value-error">
@@ -404,17 +437,15 @@ function Select({
   any: string;
 }) {
   return (
-    <label className="flex flex-col">
-      <span className="sr-only">{label}</span>
-      <select name={name} defaultValue={value ?? ''} className={`${input} max-w-[11rem]`}>
-        <option value="">{any}</option>
-        {options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
-      </select>
-    </label>
+    <SelectField
+      id={`products-${name}`}
+      className="max-w-[11rem]"
+      label={label}
+      labelHidden
+      name={name}
+      defaultValue={value ?? ''}
+      options={[{ value: '', label: any }, ...options.map(([v, l]) => ({ value: v, label: l }))]}
+    />
   );
 }
 
@@ -521,16 +552,15 @@ function ColumnsMenu({ columns }: { columns: Set<ProductListColumn> }) {
           <fieldset>
             <legend className="mb-1 text-xs font-semibold text-neutral-700">Show columns</legend>
             {PRODUCT_LIST_COLUMNS.map((c) => (
-              <label key={c} className="flex items-center gap-2 py-0.5 text-sm">
-                <input
-                  type="checkbox"
+              <div key={c} className="py-0.5">
+                <Checkbox
+                  id={`column-${c}`}
                   name="column"
                   value={c}
                   defaultChecked={columns.has(c)}
-                  className="size-4 accent-neutral-900"
+                  label={PRODUCT_LIST_COLUMN_LABELS[c]}
                 />
-                {PRODUCT_LIST_COLUMN_LABELS[c]}
-              </label>
+              </div>
             ))}
           </fieldset>
           <Button type="submit" className="mt-2 w-full">
