@@ -3,6 +3,7 @@ import { BANNER_FIELDS } from '@app/contracts';
 import { requireAccess } from '../../lib/access';
 import type { PageModule } from '../../lib/page-request';
 import { submitForm } from '../../lib/page-request';
+import { formRefusal, ok, type Result } from '../../lib/result';
 import { absoluteMediaUrl } from '../../lib/urls';
 import { type DraftsService, draftStatus } from '../drafts/index';
 import { type BannersService, showingAt } from './banners.service';
@@ -27,12 +28,13 @@ export function bannersPages(deps: { banners: BannersService; drafts: DraftsServ
   const { banners, drafts } = deps;
   return (page) => {
     const { ctx } = page;
-    function change(run: () => Promise<unknown>, message: string): Promise<BannerFormResult> {
+    function change(run: () => Promise<Result<unknown>>, message: string): Promise<BannerFormResult> {
       requireAccess(ctx, 'settings');
       // Inside submitForm: a foreign or expired form is a message on the page, not an error page.
       return submitForm(BANNER_FIELDS, async () => {
         page.assertFormFromStore();
-        await run();
+        const done = await run();
+        if (!done.ok) return formRefusal(done, BANNER_FIELDS);
         return { ok: true as const, message };
       });
     }
@@ -61,13 +63,21 @@ export function bannersPages(deps: { banners: BannersService; drafts: DraftsServ
           endsAt: dayAfter(fields.endsAt),
         };
         return bannerId
-          ? change(() => banners.update(ctx, bannerId, input), 'Banner saved as a draft. Publish to show it.')
+          ? change(
+              async () => ok(await banners.update(ctx, bannerId, input)),
+              'Banner saved as a draft. Publish to show it.',
+            )
           : change(() => banners.add(ctx, input), 'Banner added as a draft. Publish to show it.');
       },
-      deleteBanner: (bannerId) => change(() => banners.remove(ctx, bannerId), 'Banner removed from the draft.'),
+      deleteBanner: (bannerId) =>
+        change(async () => ok(await banners.remove(ctx, bannerId)), 'Banner removed from the draft.'),
       moveBanner: (bannerId, by) =>
-        change(() => banners.move(ctx, bannerId, by), by < 0 ? 'Banner moved up.' : 'Banner moved down.'),
-      reorderBanners: (ids) => change(() => banners.reorder(ctx, ids), 'Banner order saved as a draft.'),
+        change(
+          async () => ok(await banners.move(ctx, bannerId, by)),
+          by < 0 ? 'Banner moved up.' : 'Banner moved down.',
+        ),
+      reorderBanners: (ids) =>
+        change(async () => ok(await banners.reorder(ctx, ids)), 'Banner order saved as a draft.'),
     };
   };
 }

@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { BannersService } from './banners.service';
 
 const DRAFT_NOTE =
@@ -99,7 +100,9 @@ export async function bannersRoutes(app: App, { banners }: { banners: BannersSer
     },
     async (req, reply) => {
       reply.headers(noStore);
-      return { data: await banners.add(req.ctx, req.body, req.query.productStoreId) };
+      const added = await banners.add(req.ctx, req.body, req.query.productStoreId);
+      if (!added.ok) return sendRefusal(reply, added);
+      return { data: added.value };
     },
   );
 

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { ok, type Refusal, type Result, refuse } from '../../lib/result';
 import { absoluteMediaUrl } from '../../lib/urls';
 import { isPlainObject, ownMediaPath, takeReadOnly, unchanged } from '../../lib/write-back';
 import { storeIdFor } from '../../plugins/tenancy';
@@ -19,6 +20,8 @@ export interface BannersDeps {
   tenants: TenantService;
 }
 
+/** Adding a banner: the store keeps as many as it may (BANNERS_MAX); one must go first (decision 088). */
+export type AddBannerRefusal = Refusal<'UNPROCESSABLE'>;
 /** A banner is shown within its dates: from `startsAt` (inclusive) until `endsAt` (exclusive). */
 export function showingAt(item: Pick<BannerItem, 'startsAt' | 'endsAt'>, now: Date): boolean {
   const t = now.getTime();
@@ -185,16 +188,20 @@ export function createBannersService(db: Db, deps: BannersDeps) {
       if (bannerId !== undefined) indexOf((await workingList(ctx, storeId)).list, bannerId);
     },
 
-    /** Adds a banner at the end of the draft. */
-    async add(ctx: RequestContext, input: unknown, requestedStore?: string | null) {
+    /** Adds a banner at the end of the draft; refused when the store has as many as it may keep. */
+    async add(
+      ctx: RequestContext,
+      input: unknown,
+      requestedStore?: string | null,
+    ): Promise<Result<{ bannerId: string; working: BannersWorking }, AddBannerRefusal>> {
       const storeId = await storeOf(ctx, requestedStore);
       const { list } = await workingList(ctx, storeId);
       if (list.length >= BANNERS_MAX) {
-        throw new AppError(422, 'UNPROCESSABLE', `A store keeps at most ${BANNERS_MAX} banners; delete one first.`);
+        return refuse(422, 'UNPROCESSABLE', `A store keeps at most ${BANNERS_MAX} banners; delete one first.`);
       }
       const item = await toItem(ctx, input, undefined);
       const working = await save(ctx, storeId, [...list, item]);
-      return { bannerId: item.bannerId, working };
+      return ok({ bannerId: item.bannerId, working });
     },
 
     /**

@@ -2,6 +2,7 @@ import { type CmsPageField, type CmsPages, cmsPageInputSchema, formNumbers } fro
 import { requireAccess } from '../../lib/access';
 import type { PageModule } from '../../lib/page-request';
 import { fieldFailure, nullIfNotFound, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import { type DraftsService, draftStatus } from '../drafts/index';
 import type { CmsService } from './cms.service';
 
@@ -44,9 +45,10 @@ export function cmsPages(deps: { cms: CmsService; drafts: DraftsService }): Page
         if (!parsed.success) return fieldFailure(parsed.error, FIELDS);
         return submitForm(FIELDS, async () => {
           const saved = await cms.save(ctx, id, input);
+          if (!saved.ok) return formRefusal(saved, FIELDS);
           return {
             ok: true as const,
-            id: saved.id,
+            id: saved.value.id,
             message: id
               ? 'Changes saved as a draft. Preview, then publish.'
               : 'Page saved as a draft. Preview, then publish.',

@@ -13,6 +13,7 @@ import { changeErrors, tenantErrors } from '../../lib/app-types';
 import { hasPermission } from '../../lib/context';
 import type { PublicReadCache } from '../../lib/public-cache';
 import { sendPublic } from '../../lib/public-cache';
+import { sendRefusal } from '../../plugins/errors';
 import { storeIdFor } from '../../plugins/tenancy';
 import type { TenantService } from '../tenant/index';
 import type { CmsService } from './cms.service';
@@ -66,7 +67,8 @@ export async function cmsRoutes(app: App, { cms, tenants, cache }: Deps) {
     },
     async (req, reply) => {
       const saved = await cms.save(req.ctx, null, req.body);
-      return reply.code(201).send({ data: saved });
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return reply.code(201).send({ data: saved.value });
     },
   );
 
@@ -95,7 +97,11 @@ export async function cmsRoutes(app: App, { cms, tenants, cache }: Deps) {
         response: { 200: dataEnvelope(cmsSavedSchema), ...changeErrors },
       },
     },
-    async (req) => ({ data: await cms.save(req.ctx, req.params.id, req.body) }),
+    async (req, reply) => {
+      const saved = await cms.save(req.ctx, req.params.id, req.body);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return { data: saved.value };
+    },
   );
 
   app.delete(

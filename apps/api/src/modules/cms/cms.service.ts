@@ -15,6 +15,7 @@ import { requireAccess } from '../../lib/access';
 import { hasPermission, type RequestContext, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { ok, type Refusal, Refused, type Result, refuseField } from '../../lib/result';
 import { sanitizeCmsHtml } from '../../lib/sanitize';
 import { isPlainObject, takeReadOnly, unchanged } from '../../lib/write-back';
 import type { AuditService } from '../audit/index';
@@ -42,8 +43,20 @@ function onlyFlags(links: string[]): PageLinkFlag[] {
   return links.filter((l): l is PageLinkFlag => (PAGE_LINK_FLAGS as readonly string[]).includes(l));
 }
 
-function urlTaken(): AppError {
-  return AppError.field(409, 'CONFLICT', 'pageUrl', 'another page of this store already uses this URL');
+/** A page as its editor shows it: the working page (the draft, else what is live) and where it stands. */
+export interface CmsEditor {
+  id: string;
+  page: CmsPagePayload;
+  status: CmsPageStatus;
+  liveUrl: string | null;
+  updatedAt: string;
+}
+
+/** Saving or publishing a page: another page of this store, live or a draft, has its URL (decision 088). */
+export type PageUrlRefusal = Refusal<'CONFLICT'>;
+
+function urlTaken(): PageUrlRefusal {
+  return refuseField(409, 'CONFLICT', 'pageUrl', 'another page of this store already uses this URL');
 }
 
 /**
@@ -51,7 +64,7 @@ function urlTaken(): AppError {
  * before a draft is saved and again inside the publish transaction; the unique index on cms_pages
  * is the last word for live pages.
  */
-async function assertUrlFree(q: Tx | Db, ctx: TenantContext, key: string, pageUrl: string) {
+async function urlClash(q: Tx | Db, ctx: TenantContext, key: string, pageUrl: string): Promise<PageUrlRefusal | null> {
   const [live] = await q
     .select({ id: p.pageId })
     .from(p)
@@ -64,7 +77,7 @@ async function assertUrlFree(q: Tx | Db, ctx: TenantContext, key: string, pageUr
       ),
     )
     .limit(1);
-  if (live) throw urlTaken();
+  if (live) return urlTaken();
   const [draft] = await q
     .select({ key: d.key })
     .from(d)
@@ -72,7 +85,7 @@ async function assertUrlFree(q: Tx | Db, ctx: TenantContext, key: string, pageUr
       and(eq(d.tenantId, ctx.tenantId), eq(d.kind, 'page'), ne(d.key, key), sql`${d.payload}->>'pageUrl' = ${pageUrl}`),
     )
     .limit(1);
-  if (draft) throw urlTaken();
+  return draft ? urlTaken() : null;
 }
 
 /**
@@ -92,7 +105,9 @@ export const pageKind = defineDraftKind<CmsPagePayload>({
     return row ? livePayload(row) : null;
   },
   async applyLive(tx, ctx, key, page) {
-    await assertUrlFree(tx, ctx, key, page.pageUrl);
+    // Thrown as Refused to roll the publish back; drafts.publish returns it.
+    const taken = await urlClash(tx, ctx, key, page.pageUrl);
+    if (taken) throw new Refused(taken);
     const values = { ...page, content: sanitizeCmsHtml(page.content), updatedAt: new Date() };
     await tx
       .insert(p)
@@ -245,7 +260,7 @@ export function createCmsService(db: Db, deps: Deps) {
     },
 
     /** One page as the editor opens it: its draft if it has one, else what is live; 404 if neither. */
-    async editor(ctx: RequestContext, id: string) {
+    async editor(ctx: RequestContext, id: string): Promise<CmsEditor> {
       assertOwner(ctx);
       const row = await liveRow(ctx, id);
       const draft = await drafts.get(ctx, pageKind, id);
@@ -296,20 +311,23 @@ export function createCmsService(db: Db, deps: Deps) {
      * cleaned before it is stored. Nothing goes live: publishing is the drafts seam's. An update
      * equal to the working page saves, audits and announces nothing.
      */
-    async save(ctx: RequestContext, id: string | null, input: unknown) {
+    async save(ctx: RequestContext, id: string | null, input: unknown): Promise<Result<CmsEditor, PageUrlRefusal>> {
       assertOwner(ctx);
       if (id !== null) await service.assertPage(ctx, id);
       const key = id ?? newPageId();
       const parsed = pageKind.payload.safeParse(input);
       if (id !== null && parsed.success && unchanged(parsed.data, (await service.editor(ctx, id)).page)) {
-        return service.editor(ctx, id);
+        return ok(await service.editor(ctx, id));
       }
       // The drafts service answers the schema's refusal with the field named; let it.
-      if (parsed.success) await assertUrlFree(db, ctx, key, parsed.data.pageUrl);
+      if (parsed.success) {
+        const taken = await urlClash(db, ctx, key, parsed.data.pageUrl);
+        if (taken) return taken;
+      }
       await drafts.save(ctx, pageKind, key, input);
       // Nothing shoppers see changed; the owner's other tabs and processes drop what they hold.
       events.emit('settings.changed', { tenantId: ctx.tenantId, what: 'page.draft' });
-      return service.editor(ctx, key);
+      return ok(await service.editor(ctx, key));
     },
 
     /**

@@ -3,6 +3,7 @@ import { requireAccess } from '../../lib/access';
 import type { PageModule } from '../../lib/page-request';
 import { submitForm } from '../../lib/page-request';
 import { previewCookie } from '../../lib/preview';
+import { formRefusal, ok, type Result } from '../../lib/result';
 import { draftStatus } from './draft-status';
 import type { DraftsService } from './drafts.service';
 
@@ -12,12 +13,13 @@ export function draftsPages(deps: { drafts: DraftsService }): PageModule<DraftsP
   return (page) => {
     const { ctx } = page;
     /** A change from a dashboard form: from this store, by someone who may edit settings. */
-    async function act(kind: string, key: string, change: () => Promise<unknown>, message: string) {
+    async function act(kind: string, key: string, change: () => Promise<Result<unknown>>, message: string) {
       requireAccess(ctx, 'settings');
       // Inside submitForm: a form from elsewhere or an expired one is a message on the page, not a 500.
       return submitForm([], async () => {
         page.assertFormFromStore();
-        await change();
+        const done = await change();
+        if (!done.ok) return formRefusal(done);
         return { ok: true as const, message, status: await draftStatus(drafts, ctx, kind, key) };
       });
     }
@@ -29,12 +31,17 @@ export function draftsPages(deps: { drafts: DraftsService }): PageModule<DraftsP
       publishDraft: (kind, key) =>
         act(kind, key, () => drafts.publish(ctx, drafts.kind(kind), key), 'Published. Shoppers see it now.'),
       discardDraft: (kind, key) =>
-        act(kind, key, () => drafts.discard(ctx, drafts.kind(kind), key), 'Unpublished changes discarded.'),
+        act(
+          kind,
+          key,
+          async () => ok(await drafts.discard(ctx, drafts.kind(kind), key)),
+          'Unpublished changes discarded.',
+        ),
       restoreDraftVersion: (kind, key, version) =>
         act(
           kind,
           key,
-          () => drafts.restore(ctx, drafts.kind(kind), key, version),
+          async () => ok(await drafts.restore(ctx, drafts.kind(kind), key, version)),
           `Version ${version} restored as a draft. Preview it, then publish.`,
         ),
       async setPreview(on) {

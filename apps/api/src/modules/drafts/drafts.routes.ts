@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
 import { previewCookie } from '../../lib/preview';
+import { sendRefusal } from '../../plugins/errors';
 import { draftStatus } from './draft-status';
 import type { DraftsService } from './drafts.service';
 
@@ -50,7 +51,11 @@ export async function draftsRoutes(app: App, { drafts }: { drafts: DraftsService
         response: { 200: dataEnvelope(draftPublishedSchema), ...changeErrors },
       },
     },
-    async (req) => ({ data: await drafts.publish(req.ctx, drafts.kind(req.params.kind), req.params.key) }),
+    async (req, reply) => {
+      const published = await drafts.publish(req.ctx, drafts.kind(req.params.kind), req.params.key);
+      if (!published.ok) return sendRefusal(reply, published);
+      return { data: published.value };
+    },
   );
 
   app.delete(

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { hasPermission, type RequestContext, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { type Ok, ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 
 const d = schema.contentDrafts;
@@ -23,7 +24,10 @@ export interface DraftKind<T> {
   payload: z.ZodType<T>;
   /** The published state now, as a payload (null when nothing is published under this key). */
   readLive(tx: Tx | Db, ctx: TenantContext, key: string): Promise<T | null>;
-  /** Makes `payload` the published state, inside the publish transaction. */
+  /**
+   * Makes `payload` the published state, inside the publish transaction. A refusal the owner can
+   * act on (a page URL taken meanwhile) is thrown as `Refused`: the publish is undone and returns it.
+   */
   applyLive(tx: Tx, ctx: RequestContext, key: string, payload: T): Promise<void>;
   /** What `settings.changed` names after a publish (defaults to the kind), for subscribers. */
   what?: string;
@@ -48,6 +52,12 @@ export interface DraftVersion {
   publishedBy: string | null;
   publishedByName: string | null;
 }
+
+/**
+ * Publishing (decision 088): CONFLICT when there is no draft to publish (published or discarded
+ * meanwhile), or when the kind refuses the payload as it stands (a page URL another page took).
+ */
+export type PublishRefusal = Refusal<'CONFLICT'>;
 
 /** Keys are ids chosen by the kind (a store id, a page id): bounded, printable, no separators games. */
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,120}$/;
@@ -222,63 +232,69 @@ export function createDraftsService(db: Db, deps: { audit: AuditService; events:
      * the payload is kept as version n+1 with who and when, the draft goes, the audit log gets the
      * before and after, and `settings.changed` reaches every app process after the commit.
      */
-    async publish(ctx: RequestContext, kind: DraftKind<unknown>, key: string): Promise<{ version: number }> {
+    async publish(
+      ctx: RequestContext,
+      kind: DraftKind<unknown>,
+      key: string,
+    ): Promise<Result<{ version: number }, PublishRefusal>> {
       assertMayEdit(ctx);
       checkKey(key);
-      return deps.events.transaction(async (tx) => {
-        const [draft] = await tx
-          .select()
-          .from(d)
-          .where(and(eq(d.tenantId, ctx.tenantId), eq(d.kind, kind.kind), eq(d.key, key)))
-          .for('update')
-          .limit(1);
-        if (!draft) throw AppError.conflict('There are no unpublished changes to publish.');
-        // A draft saved before a schema change is checked again: what goes live is always valid.
-        const parsed = kind.payload.safeParse(draft.payload);
-        if (!parsed.success) throw validationError(parsed.error);
-        const before = await kind.readLive(tx, ctx, key);
-        const [last] = await tx
-          .select({ n: sql<number>`coalesce(max(${v.version}), 0)::int` })
-          .from(v)
-          .where(and(eq(v.tenantId, ctx.tenantId), eq(v.kind, kind.kind), eq(v.key, key)));
-        let latest = last?.n ?? 0;
-        // The first publish of something already live (the seeded store, a page from before drafts)
-        // keeps that state as version 1, so Restore can always bring back where it started.
-        if (latest === 0 && before !== null) {
+      return returnRefusals<Ok<{ version: number }>, PublishRefusal>(() =>
+        deps.events.transaction(async (tx) => {
+          const [draft] = await tx
+            .select()
+            .from(d)
+            .where(and(eq(d.tenantId, ctx.tenantId), eq(d.kind, kind.kind), eq(d.key, key)))
+            .for('update')
+            .limit(1);
+          if (!draft) throw new Refused(refuse(409, 'CONFLICT', 'There are no unpublished changes to publish.'));
+          // A draft saved before a schema change is checked again: what goes live is always valid.
+          const parsed = kind.payload.safeParse(draft.payload);
+          if (!parsed.success) throw validationError(parsed.error);
+          const before = await kind.readLive(tx, ctx, key);
+          const [last] = await tx
+            .select({ n: sql<number>`coalesce(max(${v.version}), 0)::int` })
+            .from(v)
+            .where(and(eq(v.tenantId, ctx.tenantId), eq(v.kind, kind.kind), eq(v.key, key)));
+          let latest = last?.n ?? 0;
+          // The first publish of something already live (the seeded store, a page from before drafts)
+          // keeps that state as version 1, so Restore can always bring back where it started.
+          if (latest === 0 && before !== null) {
+            await tx.insert(v).values({
+              tenantId: ctx.tenantId,
+              kind: kind.kind,
+              key,
+              version: 1,
+              payload: before,
+              publishedBy: null,
+              publishedByName: 'Before drafts',
+            });
+            latest = 1;
+          }
+          await kind.applyLive(tx, ctx, key, parsed.data);
+          const version = latest + 1;
+          const by = editorOf(ctx);
           await tx.insert(v).values({
             tenantId: ctx.tenantId,
             kind: kind.kind,
             key,
-            version: 1,
-            payload: before,
-            publishedBy: null,
-            publishedByName: 'Before drafts',
+            version,
+            payload: parsed.data,
+            publishedBy: by.id,
+            publishedByName: by.name,
           });
-          latest = 1;
-        }
-        await kind.applyLive(tx, ctx, key, parsed.data);
-        const version = latest + 1;
-        const by = editorOf(ctx);
-        await tx.insert(v).values({
-          tenantId: ctx.tenantId,
-          kind: kind.kind,
-          key,
-          version,
-          payload: parsed.data,
-          publishedBy: by.id,
-          publishedByName: by.name,
-        });
-        await tx.delete(d).where(and(eq(d.tenantId, ctx.tenantId), eq(d.kind, kind.kind), eq(d.key, key)));
-        await deps.audit.record(tx, ctx, {
-          entity: kind.entity,
-          entityId: key,
-          action: 'publish',
-          before: asFields(before),
-          after: asFields(parsed.data),
-        });
-        deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: ctx.tenantId, what: kind.what ?? kind.kind });
-        return { version };
-      });
+          await tx.delete(d).where(and(eq(d.tenantId, ctx.tenantId), eq(d.kind, kind.kind), eq(d.key, key)));
+          await deps.audit.record(tx, ctx, {
+            entity: kind.entity,
+            entityId: key,
+            action: 'publish',
+            before: asFields(before),
+            after: asFields(parsed.data),
+          });
+          deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: ctx.tenantId, what: kind.what ?? kind.kind });
+          return ok({ version });
+        }),
+      );
     },
 
     /** The publishes of one thing, newest first (at most `limit`). */

@@ -13,6 +13,7 @@ import { requireAccess } from '../../lib/access';
 import { AppError } from '../../lib/errors';
 import type { PageModule } from '../../lib/page-request';
 import { nullIfNotFound, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import { storeIdentity } from '../store/index';
 import type { PromotionsService } from './promotions.service';
 
@@ -34,7 +35,8 @@ export function promotionsPages(deps: { db: Db; promotions: PromotionsService })
         if (!parsed.ok) return { ok: false, status: 400, message: FIELDS_MESSAGE, fieldErrors: parsed.fieldErrors };
         if (creating) {
           const created = await promotions.create(ctx, { ...parsed.payload, code: parsed.payload.code ?? '' });
-          return { ok: true, code: created.code, message: `${created.code} created.` };
+          if (!created.ok) return formRefusal(created, PROMO_CODE_FIELDS);
+          return { ok: true, code: created.value.code, message: `${created.value.code} created.` };
         }
         const saved = await promotions.update(ctx, code ?? '', parsed.payload);
         return { ok: true, code: saved.code, message: `${saved.code} saved.` };
@@ -89,7 +91,8 @@ export function promotionsPages(deps: { db: Db; promotions: PromotionsService })
           page.assertFormFromStore();
           if (intent === 'delete') {
             const r = await promotions.remove(ctx, code);
-            return { ok: true as const, message: `${r.code} deleted.` };
+            if (!r.ok) return formRefusal(r);
+            return { ok: true as const, message: `${r.value.code} deleted.` };
           }
           const r =
             intent === 'activate' ? await promotions.activate(ctx, code) : await promotions.deactivate(ctx, code);

@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { PromotionsService } from './promotions.service';
 
 const noStore = { 'cache-control': 'private, no-store' };
@@ -72,8 +73,10 @@ export async function promotionsRoutes(app: App, { promotions }: { promotions: P
       },
     },
     async (req, reply) => {
+      const created = await promotions.create(req.ctx, req.body);
+      if (!created.ok) return sendRefusal(reply.headers(noStore), created);
       reply.headers(noStore).code(201);
-      return { data: await promotions.create(req.ctx, req.body) };
+      return { data: created.value };
     },
   );
 
@@ -143,7 +146,9 @@ export async function promotionsRoutes(app: App, { promotions }: { promotions: P
     },
     async (req, reply) => {
       reply.headers(noStore);
-      return { data: await promotions.remove(req.ctx, req.params.code) };
+      const removed = await promotions.remove(req.ctx, req.params.code);
+      if (!removed.ok) return sendRefusal(reply, removed);
+      return { data: removed.value };
     },
   );
 }

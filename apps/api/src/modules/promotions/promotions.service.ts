@@ -19,6 +19,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { isCursorTime } from '../../lib/keyset-cursor';
+import { type Ok, ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefusals } from '../../lib/result';
 import { isPlainObject, takeReadOnly, unchanged } from '../../lib/write-back';
 import type { AuditService } from '../audit/index';
 import { storeIdentity } from '../store/index';
@@ -28,6 +29,11 @@ const pr = schema.promoRedemptions;
 const o = schema.orders;
 
 type Row = typeof pc.$inferSelect;
+
+/** Creating a code: the store has one by that name, in any case (decision 088), on the `code` field. */
+export type CreatePromoRefusal = Refusal<'CONFLICT'>;
+/** Deleting a code: an order used it; it can be deactivated instead. */
+export type RemovePromoRefusal = Refusal<'CONFLICT'>;
 
 export interface PromotionsDeps {
   audit: Pick<AuditService, 'record'>;
@@ -277,28 +283,30 @@ export function createPromotionsService(db: Db, deps: PromotionsDeps) {
     },
 
     /** A new code; 409 naming `code` when the store has one by that name (any case). */
-    async create(ctx: RequestContext, input: PromoCodeCreate): Promise<PromoCodeView> {
+    async create(ctx: RequestContext, input: PromoCodeCreate): Promise<Result<PromoCodeView, CreatePromoRefusal>> {
       requireAccess(ctx, 'orders');
       const currency = await currencyOf(ctx);
       const at = nowMs();
-      const row = await db.transaction(async (tx) => {
-        const [created] = await tx
-          .insert(pc)
-          .values({ tenantId: ctx.tenantId, code: input.code, ...columns(input), createdAt: at, updatedAt: at })
-          .onConflictDoNothing()
-          .returning();
-        if (!created) {
-          throw AppError.field(409, 'CONFLICT', 'code', `${input.code} already exists in this store.`);
-        }
-        await deps.audit.record(tx, ctx, {
-          entity: 'promo_code',
-          entityId: created.code,
-          action: 'create',
-          after: audited(created),
+      return returnRefusals<Ok<PromoCodeView>, CreatePromoRefusal>(async () => {
+        const row = await db.transaction(async (tx) => {
+          const [created] = await tx
+            .insert(pc)
+            .values({ tenantId: ctx.tenantId, code: input.code, ...columns(input), createdAt: at, updatedAt: at })
+            .onConflictDoNothing()
+            .returning();
+          if (!created) {
+            throw new Refused(refuseField(409, 'CONFLICT', 'code', `${input.code} already exists in this store.`));
+          }
+          await deps.audit.record(tx, ctx, {
+            entity: 'promo_code',
+            entityId: created.code,
+            action: 'create',
+            after: audited(created),
+          });
+          return created;
         });
-        return created;
+        return ok(view(row, currency, new Date()));
       });
-      return view(row, currency, new Date());
     },
 
     /** A code's rules, all of them (the code itself never changes: orders name it). */
@@ -357,32 +365,39 @@ export function createPromotionsService(db: Db, deps: PromotionsDeps) {
      * orders' history and the per-customer limits count them; it can be deactivated instead.
      * The row lock orders this against checkout, which raises times_used under the same lock.
      */
-    async remove(ctx: RequestContext, rawCode: string): Promise<{ code: string; deleted: true }> {
+    async remove(
+      ctx: RequestContext,
+      rawCode: string,
+    ): Promise<Result<{ code: string; deleted: true }, RemovePromoRefusal>> {
       requireAccess(ctx, 'orders');
       const code = normalisedCode(rawCode);
-      await db.transaction(async (tx) => {
-        const before = await lockedRow(tx, ctx, code);
-        const [{ n } = { n: 0 }] = await tx
-          .select({ n: count() })
-          .from(pr)
-          .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.code, code)));
-        const used = Math.max(n, before.timesUsed);
-        if (used > 0) {
-          throw new AppError(
-            409,
-            'CONFLICT',
-            `${code} was used by ${used === 1 ? 'an order' : `${used} orders`}: deactivate it instead; its orders keep it.`,
-          );
-        }
-        await tx.delete(pc).where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, code)));
-        await deps.audit.record(tx, ctx, {
-          entity: 'promo_code',
-          entityId: code,
-          action: 'delete',
-          before: audited(before),
+      return returnRefusals<Ok<{ code: string; deleted: true }>, RemovePromoRefusal>(async () => {
+        await db.transaction(async (tx) => {
+          const before = await lockedRow(tx, ctx, code);
+          const [{ n } = { n: 0 }] = await tx
+            .select({ n: count() })
+            .from(pr)
+            .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.code, code)));
+          const used = Math.max(n, before.timesUsed);
+          if (used > 0) {
+            throw new Refused(
+              refuse(
+                409,
+                'CONFLICT',
+                `${code} was used by ${used === 1 ? 'an order' : `${used} orders`}: deactivate it instead; its orders keep it.`,
+              ),
+            );
+          }
+          await tx.delete(pc).where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, code)));
+          await deps.audit.record(tx, ctx, {
+            entity: 'promo_code',
+            entityId: code,
+            action: 'delete',
+            before: audited(before),
+          });
         });
+        return ok({ code, deleted: true as const });
       });
-      return { code, deleted: true };
     },
   };
 }
