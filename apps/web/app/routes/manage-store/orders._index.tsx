@@ -16,8 +16,18 @@ import {
 } from '@app/contracts/client';
 import { Download, Inbox, Search, X } from 'lucide-react';
 import { data, Form, Link, useLocation, useNavigation } from 'react-router';
-import { Card, CardEmpty, DashboardLayout, secondaryAction } from '../../components/manage-store/dashboard-layout';
+import { Badge, type BadgeTone } from '../../components/ui/badge';
+import { Banner } from '../../components/ui/banner';
+import { Button, ButtonLink, buttonClass } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Checkbox } from '../../components/ui/checkbox';
+import { type Column, DataTable } from '../../components/ui/data-table';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
+import { Pagination } from '../../components/ui/pagination';
 import { PostForm } from '../../components/ui/post-form';
+import { SelectField } from '../../components/ui/select-field';
+import { TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/orders._index';
@@ -75,21 +85,19 @@ function filterSearch(f: Partial<OrderListFilter>): string {
   return s.toString();
 }
 
-const PAYMENT_BADGE: Record<PaymentStatus, string> = {
-  pending: 'bg-amber-100 text-amber-900',
-  paid: 'bg-neutral-100 text-neutral-800',
-  partially_refunded: 'bg-sky-100 text-sky-900',
-  refunded: 'bg-neutral-200 text-neutral-700',
-  voided: 'bg-neutral-200 text-neutral-700',
+const PAYMENT_TONE: Record<PaymentStatus, BadgeTone> = {
+  pending: 'warning',
+  paid: 'neutral',
+  partially_refunded: 'info',
+  refunded: 'neutral',
+  voided: 'neutral',
 };
-const FULFILMENT_BADGE: Record<string, string> = {
-  unfulfilled: 'bg-amber-100 text-amber-900',
-  shipped: 'bg-sky-100 text-sky-900',
-  delivered: 'bg-emerald-100 text-emerald-900',
+const FULFILMENT_TONE: Record<string, BadgeTone> = {
+  unfulfilled: 'warning',
+  shipped: 'info',
+  delivered: 'success',
 };
-const input =
-  'h-9 rounded-lg border border-neutral-300 bg-white px-2.5 text-sm text-neutral-900 shadow-sm focus:border-neutral-900 focus:outline-none focus:ring-2 focus:ring-neutral-900/20';
-const badge = 'inline-block rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap';
+const FILTER_LABELS = { to: 'To date', totalMin: 'Total from', totalMax: 'Total to' } as const;
 
 const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 const TIME = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
@@ -111,22 +119,20 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
   const withCursor = (cursor: string) => `?${filterQuery}${filterQuery ? '&' : ''}cursor=${cursor}`;
 
   return (
-    <DashboardLayout
+    <AdminPage
       title="Orders"
-      action={
-        <div className="flex flex-wrap gap-2">
-          <Link to="/manage-store/orders/cleanup" className={secondaryAction}>
-            Unpaid-order clean-up
-          </Link>
+      secondaryActions={
+        <>
+          <ButtonLink to="/manage-store/orders/cleanup">Unpaid-order clean-up</ButtonLink>
           <a
             href={`/api/v1/orders/export.csv${filterQuery ? `?${filterQuery}` : ''}`}
             download
-            className={secondaryAction}
+            className={buttonClass()}
           >
             <Download aria-hidden className="size-4" />
             Export
           </a>
-        </div>
+        </>
       }
     >
       <Card flush>
@@ -138,13 +144,10 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
               <PostForm className="-ml-1">
                 <input type="hidden" name="intent" value="delete-view" />
                 <input type="hidden" name="viewId" value={v.viewId} />
-                <button
-                  type="submit"
-                  aria-label={`Delete view ${v.name}`}
-                  className="rounded p-1 text-neutral-400 hover:bg-neutral-100 hover:text-neutral-800"
-                >
+                {/* A view is a saved filter, nothing more: it goes at once, and saving it again brings it back. */}
+                <Button type="submit" variant="icon" slim aria-label={`Delete view ${v.name}`}>
                   <X aria-hidden className="size-3.5" />
-                </button>
+                </Button>
               </PostForm>
             </span>
           ))}
@@ -152,34 +155,33 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
 
         <Form method="get" className="space-y-2 px-3 pt-3 pb-2" role="search" aria-label="Filter orders">
           <div className="flex flex-wrap items-end gap-2">
-            <label className="relative min-w-[12rem] flex-1">
-              <span className="sr-only">Search orders</span>
-              <Search aria-hidden className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-neutral-400" />
-              <input
-                type="search"
-                name="q"
-                defaultValue={query.q ?? ''}
-                placeholder="Search by order, email or customer"
-                className={`${input} w-full pl-8`}
-              />
-            </label>
+            <TextField
+              id="orders-q"
+              className="min-w-[12rem] flex-1"
+              label="Search orders"
+              labelHidden
+              type="search"
+              name="q"
+              defaultValue={query.q ?? ''}
+              placeholder="Search by order, email or customer"
+              prefix={<Search className="size-4" />}
+            />
             <details key={location.search} className="relative">
-              <summary className={`${secondaryAction} cursor-pointer list-none font-medium`}>
+              <summary className={`${buttonClass()} cursor-pointer list-none`}>
                 Status{statusSet.size ? ` (${statusSet.size})` : ''}
               </summary>
               <fieldset className="absolute left-0 z-20 mt-1 w-48 rounded-lg border border-neutral-200 bg-white p-3 shadow-lg">
                 <legend className="sr-only">Order status</legend>
                 {STATUSES.map((s) => (
-                  <label key={s} className="flex items-center gap-2 py-0.5 text-sm">
-                    <input
-                      type="checkbox"
+                  <div key={s} className="py-0.5">
+                    <Checkbox
+                      id={`status-${s}`}
                       name="status"
                       value={s}
                       defaultChecked={statusSet.has(s)}
-                      className="size-4"
+                      label={ORDER_STATUS_LABELS[s]}
                     />
-                    {ORDER_STATUS_LABELS[s]}
-                  </label>
+                  </div>
                 ))}
               </fieldset>
             </details>
@@ -205,47 +207,38 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
             />
           </div>
           <div className="flex flex-wrap items-end gap-2">
-            <label className="flex flex-col text-xs font-medium text-neutral-600">
-              Placed from
-              <input type="date" name="from" defaultValue={query.from ?? ''} className={input} />
-            </label>
-            <label className="flex flex-col text-xs font-medium text-neutral-600">
-              to
-              <input
-                type="date"
-                name="to"
-                defaultValue={query.to ?? ''}
-                className={input}
-                aria-invalid={filterError?.field === 'to' || undefined}
-              />
-            </label>
-            <label className="flex flex-col text-xs font-medium text-neutral-600">
-              Total from ({currency})
-              <input
-                name="totalMin"
-                inputMode="decimal"
-                defaultValue={query.totalMin ?? ''}
-                placeholder="0.00"
-                className={`${input} w-28`}
-                aria-invalid={filterError?.field === 'totalMin' || undefined}
-                aria-describedby={filterError ? 'filter-error' : undefined}
-              />
-            </label>
-            <label className="flex flex-col text-xs font-medium text-neutral-600">
-              to ({currency})
-              <input
-                name="totalMax"
-                inputMode="decimal"
-                defaultValue={query.totalMax ?? ''}
-                placeholder="0.00"
-                className={`${input} w-28`}
-                aria-invalid={filterError?.field === 'totalMax' || undefined}
-                aria-describedby={filterError ? 'filter-error' : undefined}
-              />
-            </label>
-            <button type="submit" className={secondaryAction}>
-              Filter
-            </button>
+            <TextField id="orders-from" label="Placed from" type="date" name="from" defaultValue={query.from ?? ''} />
+            <TextField
+              id="orders-to"
+              label="to"
+              type="date"
+              name="to"
+              defaultValue={query.to ?? ''}
+              error={filterError?.field === 'to' ? filterError.message : undefined}
+            />
+            <TextField
+              id="orders-total-min"
+              className="w-28"
+              label={`Total from (${currency})`}
+              name="totalMin"
+              inputMode="decimal"
+              autoComplete="off"
+              defaultValue={query.totalMin ?? ''}
+              placeholder="0.00"
+              error={filterError?.field === 'totalMin' ? filterError.message : undefined}
+            />
+            <TextField
+              id="orders-total-max"
+              className="w-28"
+              label={`to (${currency})`}
+              name="totalMax"
+              inputMode="decimal"
+              autoComplete="off"
+              defaultValue={query.totalMax ?? ''}
+              placeholder="0.00"
+              error={filterError?.field === 'totalMax' ? filterError.message : undefined}
+            />
+            <Button type="submit">Filter</Button>
             {filtered && (
               <Link
                 to={LIST}
@@ -256,10 +249,10 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
             )}
           </div>
           {filterError && (
-            <p id="filter-error" role="alert" className="text-sm font-medium text-red-700">
-              {filterError.field === 'to' ? 'To date' : filterError.field === 'totalMin' ? 'Total from' : 'Total to'}:{' '}
-              {filterError.message} (not applied)
-            </p>
+            <Banner>
+              {FILTER_LABELS[filterError.field as keyof typeof FILTER_LABELS] ?? 'Total to'}: {filterError.message} (not
+              applied)
+            </Banner>
           )}
         </Form>
 
@@ -273,100 +266,45 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
                 <input key={`${k}-${x}`} type="hidden" name={k} value={x} />
               ));
             })}
-            <label className="flex flex-col text-xs font-medium text-neutral-600">
-              Save these filters as a view
-              <input
-                name="name"
-                required
-                maxLength={ORDER_VIEW_NAME_MAX}
-                placeholder="View name, e.g. To ship"
-                className={`${input} w-56`}
-                aria-invalid={nameError ? true : undefined}
-                aria-describedby={nameError ? 'view-name-error' : undefined}
-              />
-            </label>
-            <button type="submit" className={secondaryAction} disabled={saving}>
+            <TextField
+              id="view-name"
+              className="w-56"
+              label="Save these filters as a view"
+              name="name"
+              required
+              maxLength={ORDER_VIEW_NAME_MAX}
+              placeholder="View name, e.g. To ship"
+              error={nameError}
+            />
+            <Button type="submit" disabled={saving}>
               {saving ? 'Saving…' : 'Save view'}
-            </button>
-            {nameError && (
-              <p id="view-name-error" className="w-full text-sm font-medium text-red-700">
-                {nameError}
-              </p>
-            )}
+            </Button>
           </PostForm>
         )}
 
         {page.rows.length === 0 ? (
           storeHasOrders && (filtered || query.cursor) ? (
-            <CardEmpty icon={<Inbox className="size-6" />} title="No orders match these filters">
+            <AdminEmptyState icon={<Inbox className="size-6" />} title="No orders match these filters">
               Try other words or fewer filters.{' '}
               <Link to={LIST} className="font-medium underline underline-offset-2">
                 Clear filters
               </Link>
-            </CardEmpty>
+            </AdminEmptyState>
           ) : (
-            <CardEmpty icon={<Inbox className="size-6" />} title="No orders yet">
+            <AdminEmptyState icon={<Inbox className="size-6" />} title="No orders yet">
               Orders appear here as soon as shoppers place them.
-            </CardEmpty>
+            </AdminEmptyState>
           )
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="border-y border-neutral-200 bg-neutral-50 text-xs font-medium text-neutral-600">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    Order
-                  </th>
-                  <th scope="col" className="hidden px-2 py-2 md:table-cell">
-                    Date
-                  </th>
-                  <th scope="col" className="px-2 py-2">
-                    Customer
-                  </th>
-                  <th scope="col" className="hidden px-2 py-2 sm:table-cell">
-                    Payment
-                  </th>
-                  <th scope="col" className="hidden px-2 py-2 sm:table-cell">
-                    Fulfilment
-                  </th>
-                  <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
-                    Items
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Total
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-neutral-100">
-                {page.rows.map((r) => (
-                  <Row key={r.orderId} row={r} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Orders" rows={page.rows} rowKey={(r) => r.orderId} minWidth="0" columns={ORDER_COLUMNS} />
         )}
-        <nav
-          aria-label="Pages"
-          className="flex items-center justify-between gap-2 border-t border-neutral-100 px-3 py-2 text-sm"
-        >
-          <span className="text-neutral-600">
-            {page.rows.length} order{page.rows.length === 1 ? '' : 's'} on this page
-          </span>
-          <span className="flex gap-2">
-            {page.prevCursor && (
-              <Link to={withCursor(page.prevCursor)} className={secondaryAction} rel="prev">
-                Previous
-              </Link>
-            )}
-            {page.nextCursor && (
-              <Link to={withCursor(page.nextCursor)} className={secondaryAction} rel="next">
-                Next
-              </Link>
-            )}
-          </span>
-        </nav>
+        <Pagination
+          summary={`${page.rows.length} order${page.rows.length === 1 ? '' : 's'} on this page`}
+          previous={page.prevCursor && withCursor(page.prevCursor)}
+          next={page.nextCursor && withCursor(page.nextCursor)}
+        />
       </Card>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
@@ -400,63 +338,95 @@ function Select({
   any?: string;
 }) {
   return (
-    <label className="flex flex-col">
-      <span className="sr-only">{label}</span>
-      <select name={name} defaultValue={value ?? ''} className={`${input} max-w-[11rem]`}>
-        {any !== undefined && <option value="">{any}</option>}
-        {options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
-      </select>
-    </label>
+    <SelectField
+      id={`orders-${name}`}
+      className="max-w-[11rem]"
+      label={label}
+      labelHidden
+      name={name}
+      defaultValue={value ?? ''}
+      options={[
+        ...(any !== undefined ? [{ value: '', label: any }] : []),
+        ...options.map(([v, l]) => ({ value: v, label: l })),
+      ]}
+    />
   );
 }
 
-function Row({ row: r }: { row: OrderListRow }) {
-  const fulfilment = fulfilmentOf(r.status);
-  const date = new Date(r.placedAt);
-  return (
-    <tr className="hover:bg-neutral-50">
-      <td className="py-1.5 pr-2 pl-3 whitespace-nowrap sm:px-3">
-        <Link to={orderHref(r.orderId)} className="font-semibold text-neutral-900 hover:underline">
-          {r.orderId}
-        </Link>
-        {r.status === 'cancelled' && <span className="ml-1 hidden text-xs text-neutral-500 sm:inline">Cancelled</span>}
-        <span className="block text-xs text-neutral-500 md:hidden">{DATE.format(date)}</span>
-        {/* On a phone the badges sit under the order: four columns fit 375 px, seven do not. */}
-        <span className="mt-0.5 flex flex-wrap gap-1 sm:hidden">
-          <span className={`${badge} ${PAYMENT_BADGE[r.paymentStatus]}`}>{PAYMENT_STATUS_LABELS[r.paymentStatus]}</span>
-          {fulfilment && (
-            <span className={`${badge} ${FULFILMENT_BADGE[fulfilment]}`}>{FULFILMENT_LABELS[fulfilment]}</span>
+const paymentBadge = (r: OrderListRow) => (
+  <Badge tone={PAYMENT_TONE[r.paymentStatus]}>{PAYMENT_STATUS_LABELS[r.paymentStatus]}</Badge>
+);
+
+/** The list's columns; on a phone the date and badges fold in under the order (four columns fit 375 px). */
+const ORDER_COLUMNS: Column<OrderListRow>[] = [
+  {
+    header: 'Order',
+    className: 'whitespace-nowrap',
+    cell: (r) => {
+      const fulfilment = fulfilmentOf(r.status);
+      return (
+        <>
+          <Link to={orderHref(r.orderId)} className="font-semibold text-neutral-900 hover:underline">
+            {r.orderId}
+          </Link>
+          {r.status === 'cancelled' && (
+            <span className="ml-1 hidden text-xs text-neutral-500 sm:inline">Cancelled</span>
           )}
-          {r.status === 'cancelled' && <span className="text-xs text-neutral-500">Cancelled</span>}
-        </span>
-      </td>
-      <td className="hidden px-2 py-1.5 whitespace-nowrap text-neutral-700 md:table-cell">
+          <span className="block text-xs text-neutral-500 md:hidden">{DATE.format(new Date(r.placedAt))}</span>
+          <span className="mt-0.5 flex flex-wrap gap-1 sm:hidden">
+            {paymentBadge(r)}
+            {fulfilment && <Badge tone={FULFILMENT_TONE[fulfilment]}>{FULFILMENT_LABELS[fulfilment]}</Badge>}
+            {r.status === 'cancelled' && <span className="text-xs text-neutral-500">Cancelled</span>}
+          </span>
+        </>
+      );
+    },
+  },
+  {
+    header: 'Date',
+    className: 'hidden whitespace-nowrap text-neutral-700 md:table-cell',
+    cell: (r) => {
+      const date = new Date(r.placedAt);
+      return (
         <time dateTime={r.placedAt}>
           {DATE.format(date)} <span className="text-neutral-500">{TIME.format(date)}</span>
         </time>
-      </td>
-      <td className="max-w-[7rem] px-2 py-1.5 sm:max-w-[14rem]">
+      );
+    },
+  },
+  {
+    header: 'Customer',
+    className: 'max-w-[7rem] sm:max-w-[14rem]',
+    cell: (r) => (
+      <>
         <span className="block truncate text-neutral-900">{r.customerName || r.email}</span>
         <span className="block truncate text-xs text-neutral-500">{r.email}</span>
-      </td>
-      <td className="hidden px-2 py-1.5 sm:table-cell">
-        <span className={`${badge} ${PAYMENT_BADGE[r.paymentStatus]}`}>{PAYMENT_STATUS_LABELS[r.paymentStatus]}</span>
-      </td>
-      <td className="hidden px-2 py-1.5 sm:table-cell">
-        {fulfilment ? (
-          <span className={`${badge} ${FULFILMENT_BADGE[fulfilment]}`}>{FULFILMENT_LABELS[fulfilment]}</span>
-        ) : (
-          <span className="text-xs text-neutral-500">{ORDER_STATUS_LABELS[r.status]}</span>
-        )}
-      </td>
-      <td className="hidden px-2 py-1.5 text-right tabular-nums text-neutral-700 sm:table-cell">{r.items}</td>
-      <td className="py-1.5 pr-3 pl-1 text-right tabular-nums whitespace-nowrap text-neutral-900 sm:pl-3">
-        {formatMoney(r.grandTotal, r.currency)}
-      </td>
-    </tr>
-  );
-}
+      </>
+    ),
+  },
+  { header: 'Payment', className: 'hidden sm:table-cell', cell: paymentBadge },
+  {
+    header: 'Fulfilment',
+    className: 'hidden sm:table-cell',
+    cell: (r) => {
+      const fulfilment = fulfilmentOf(r.status);
+      return fulfilment ? (
+        <Badge tone={FULFILMENT_TONE[fulfilment]}>{FULFILMENT_LABELS[fulfilment]}</Badge>
+      ) : (
+        <span className="text-xs text-neutral-500">{ORDER_STATUS_LABELS[r.status]}</span>
+      );
+    },
+  },
+  {
+    header: 'Items',
+    align: 'end',
+    className: 'hidden tabular-nums text-neutral-700 sm:table-cell',
+    cell: (r) => r.items,
+  },
+  {
+    header: 'Total',
+    align: 'end',
+    className: 'whitespace-nowrap tabular-nums text-neutral-900',
+    cell: (r) => formatMoney(r.grandTotal, r.currency),
+  },
+];

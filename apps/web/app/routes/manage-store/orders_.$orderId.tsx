@@ -10,9 +10,16 @@ import {
 import { ArrowLeft, FileDown, LoaderCircle } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { data, Link, useNavigation } from 'react-router';
-import { Card, DashboardLayout, primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
-import { FormAlert } from '../../components/ui/form-field';
+import { type BadgeTone, Badge as KitBadge } from '../../components/ui/badge';
+import { Banner } from '../../components/ui/banner';
+import { ButtonLink, type ButtonVariant, buttonClass } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Checkbox } from '../../components/ui/checkbox';
+import { FieldError } from '../../components/ui/field';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
+import { SelectField } from '../../components/ui/select-field';
+import { NumberField, TextAreaField, TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/orders_.$orderId';
@@ -43,71 +50,53 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return dashboardMeta(matches, loaderData ? `Order ${loaderData.order.orderId}` : 'Order');
 }
 
-const STATUS_TONE: Record<string, string> = {
-  placed: 'bg-amber-100 text-amber-900',
-  paid: 'bg-sky-100 text-sky-900',
-  fulfilled: 'bg-indigo-100 text-indigo-900',
-  delivered: 'bg-green-100 text-green-900',
-  completed: 'bg-green-100 text-green-900',
-  cancelled: 'bg-neutral-200 text-neutral-800',
-  refunded: 'bg-neutral-200 text-neutral-800',
+const STATUS_TONE: Record<string, BadgeTone> = {
+  placed: 'warning',
+  paid: 'warning',
+  fulfilled: 'info',
+  delivered: 'success',
+  completed: 'success',
+  cancelled: 'neutral',
+  refunded: 'neutral',
 };
-const PAYMENT_TONE: Record<PaymentStatus, string> = {
-  pending: 'bg-amber-100 text-amber-900',
-  paid: 'bg-green-100 text-green-900',
-  partially_refunded: 'bg-orange-100 text-orange-900',
-  refunded: 'bg-neutral-200 text-neutral-800',
-  voided: 'bg-neutral-200 text-neutral-800',
+const PAYMENT_TONE: Record<PaymentStatus, BadgeTone> = {
+  pending: 'warning',
+  paid: 'success',
+  partially_refunded: 'info',
+  refunded: 'neutral',
+  voided: 'neutral',
 };
 
-function Badge({ tone, children, testId }: { tone: string; children: ReactNode; testId?: string }) {
+function Badge({ tone, children, testId }: { tone: BadgeTone | undefined; children: ReactNode; testId?: string }) {
   return (
-    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold ${tone}`} data-testid={testId}>
+    <KitBadge tone={tone} data-testid={testId}>
       {children}
-    </span>
-  );
-}
-
-const input =
-  'h-9 w-full rounded-lg border bg-white px-2.5 text-sm text-neutral-900 focus:outline-none focus:ring-2 focus:ring-neutral-300';
-const border = (bad: boolean) => (bad ? 'border-red-600' : 'border-neutral-300');
-const dangerAction =
-  'inline-flex h-9 items-center gap-1.5 rounded-lg bg-red-700 px-3.5 text-sm font-semibold text-white shadow-sm hover:bg-red-600';
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="mt-1 text-sm font-medium text-red-700">
-      {message}
-    </p>
+    </KitBadge>
   );
 }
 
 /** The submit button of one intent: spins while that form is being sent (with JavaScript). */
-function Submit({ intent, className, children }: { intent: string; className: string; children: ReactNode }) {
+function Submit({
+  intent,
+  variant = 'secondary',
+  children,
+}: {
+  intent: string;
+  variant?: ButtonVariant;
+  children: ReactNode;
+}) {
   const navigation = useNavigation();
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent;
   return (
-    <button type="submit" className={className} disabled={pending}>
+    <Button type="submit" variant={variant} disabled={pending}>
       {pending && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
       {children}
-    </button>
+    </Button>
   );
 }
 
 function Notify({ id, checked, children }: { id: string; checked: boolean; children: ReactNode }) {
-  return (
-    <label htmlFor={id} className="flex items-center gap-2 text-sm text-neutral-800">
-      <input
-        id={id}
-        type="checkbox"
-        name="notify"
-        defaultChecked={checked}
-        className="size-4 rounded border-neutral-400"
-      />
-      {children}
-    </label>
-  );
+  return <Checkbox id={id} name="notify" defaultChecked={checked} label={children} />;
 }
 
 type Failure = Extract<OrderPageFormResult, { ok: false }> | null;
@@ -127,91 +116,54 @@ function FulfilForm({ order, failure, values }: { order: StaffOrder; failure: Fa
           Marks the order as shipped and emails {order.customer.email} the tracking link.
         </p>
         <div className="grid gap-3 sm:grid-cols-2">
-          <div>
-            <label htmlFor="carrier" className="mb-1 block text-sm font-medium text-neutral-800">
-              Carrier
-            </label>
-            <select
-              id="carrier"
-              name="carrier"
-              value={carrier}
-              onChange={(ev) => setCarrier(ev.target.value)}
-              aria-invalid={e.carrier ? true : undefined}
-              aria-describedby={e.carrier ? 'carrier-error' : undefined}
-              className={`${input} ${border(Boolean(e.carrier))}`}
-            >
-              {CARRIER_KEYS.map((k) => (
-                <option key={k} value={k}>
-                  {CARRIERS[k].name}
-                </option>
-              ))}
-            </select>
-            <FieldError id="carrier-error" message={e.carrier} />
-          </div>
-          <div>
-            <label htmlFor="trackingNumber" className="mb-1 block text-sm font-medium text-neutral-800">
-              Tracking number
-            </label>
-            <input
-              id="trackingNumber"
-              name="trackingNumber"
-              required
-              maxLength={100}
-              autoComplete="off"
-              defaultValue={values?.trackingNumber ?? ''}
-              aria-invalid={e.trackingNumber ? true : undefined}
-              aria-describedby={e.trackingNumber ? 'trackingNumber-error' : undefined}
-              className={`${input} ${border(Boolean(e.trackingNumber))}`}
-            />
-            <FieldError id="trackingNumber-error" message={e.trackingNumber} />
-          </div>
+          <SelectField
+            label="Carrier"
+            name="carrier"
+            value={carrier}
+            onChange={(ev) => setCarrier(ev.target.value)}
+            error={e.carrier}
+            options={CARRIER_KEYS.map((k) => ({ value: k, label: CARRIERS[k].name }))}
+          />
+          <TextField
+            label="Tracking number"
+            name="trackingNumber"
+            required
+            maxLength={100}
+            autoComplete="off"
+            defaultValue={values?.trackingNumber ?? ''}
+            error={e.trackingNumber}
+          />
         </div>
         {/* Another carrier needs its name and its tracking page; without JavaScript they always show. */}
         <fieldset className={`grid gap-3 sm:grid-cols-2 ${hydrated && carrier !== 'other' ? 'hidden' : ''}`}>
           <legend className="sr-only">Other carrier</legend>
-          <div>
-            <label htmlFor="carrierName" className="mb-1 block text-sm font-medium text-neutral-800">
-              Carrier name (other carrier)
-            </label>
-            <input
-              id="carrierName"
-              name="carrierName"
-              maxLength={100}
-              defaultValue={values?.carrierName ?? ''}
-              aria-invalid={e.carrierName ? true : undefined}
-              aria-describedby={e.carrierName ? 'carrierName-error' : undefined}
-              className={`${input} ${border(Boolean(e.carrierName))}`}
-            />
-            <FieldError id="carrierName-error" message={e.carrierName} />
-          </div>
-          <div>
-            <label htmlFor="trackingUrl" className="mb-1 block text-sm font-medium text-neutral-800">
-              Tracking link (other carrier)
-            </label>
-            <input
-              id="trackingUrl"
-              name="trackingUrl"
-              type="url"
-              maxLength={500}
-              placeholder="https://"
-              defaultValue={values?.trackingUrl ?? ''}
-              aria-invalid={e.trackingUrl ? true : undefined}
-              aria-describedby={e.trackingUrl ? 'trackingUrl-error' : undefined}
-              className={`${input} ${border(Boolean(e.trackingUrl))}`}
-            />
-            <FieldError id="trackingUrl-error" message={e.trackingUrl} />
-          </div>
+          <TextField
+            label="Carrier name (other carrier)"
+            name="carrierName"
+            maxLength={100}
+            defaultValue={values?.carrierName ?? ''}
+            error={e.carrierName}
+          />
+          <TextField
+            label="Tracking link (other carrier)"
+            name="trackingUrl"
+            type="url"
+            maxLength={500}
+            placeholder="https://"
+            defaultValue={values?.trackingUrl ?? ''}
+            error={e.trackingUrl}
+          />
         </fieldset>
         <Notify id="fulfil-notify" checked={values ? values.notify === 'on' : true}>
           Email the customer the tracking link
         </Notify>
         <div className="flex flex-wrap gap-2">
-          <Submit intent="fulfil" className={primaryAction}>
+          <Submit intent="fulfil" variant="primary">
             Mark as shipped
           </Submit>
-          <Link to="." className={secondaryAction} preventScrollReset>
+          <ButtonLink to="." preventScrollReset>
             Close
-          </Link>
+          </ButtonLink>
         </div>
       </PostForm>
     </Card>
@@ -246,92 +198,77 @@ function RefundForm({ order, failure, values }: { order: StaffOrder; failure: Fa
             {order.lines.map((l) => {
               const left = l.quantity - l.refundedQuantity;
               return (
-                <li key={l.lineNo} className="flex items-center gap-3 px-3 py-2 text-sm">
-                  <label htmlFor={`qty-${l.lineNo}`} className="min-w-0 flex-1">
-                    <span className="block font-medium text-neutral-900">{l.productName}</span>
-                    <span className="block text-xs text-neutral-600">
-                      {m(l.refundPerUnit)} each with tax · {left} of {l.quantity} refundable
-                    </span>
-                  </label>
-                  <input
+                <li key={l.lineNo} className="px-3 py-2 text-sm">
+                  <NumberField
                     id={`qty-${l.lineNo}`}
                     name={`qty-${l.lineNo}`}
+                    className="grid grid-cols-[minmax(0,1fr)_5rem] items-center gap-x-3"
+                    label={
+                      <>
+                        <span className="block font-medium text-neutral-900">{l.productName}</span>
+                        <span className="block text-xs font-normal text-neutral-600">
+                          {m(l.refundPerUnit)} each with tax · {left} of {l.quantity} refundable
+                        </span>
+                      </>
+                    }
                     type="number"
-                    inputMode="numeric"
                     min={0}
                     max={left}
                     disabled={left === 0}
                     defaultValue={values?.[`qty-${l.lineNo}`] ?? '0'}
+                    aria-invalid={e.lines ? true : undefined}
                     onChange={(ev) => setQty((q) => ({ ...q, [l.lineNo]: Math.max(0, Number(ev.target.value) || 0) }))}
-                    className={`${input.replace('w-full', 'w-20 shrink-0')} tabular-nums ${border(Boolean(e.lines))}`}
                   />
                 </li>
               );
             })}
           </ul>
-          <FieldError id="lines-error" message={e.lines} />
+          {e.lines && <FieldError id="lines-error" message={e.lines} />}
         </fieldset>
         {order.payment.shippingRefundable > 0 && (
-          <label htmlFor="refundShipping" className="flex items-center gap-2 text-sm text-neutral-800">
-            <input
-              id="refundShipping"
-              type="checkbox"
-              name="refundShipping"
-              defaultChecked={shipping}
-              onChange={(ev) => setShipping(ev.target.checked)}
-              className="size-4 rounded border-neutral-400"
-            />
-            Refund shipping ({m(order.payment.shippingRefundable)})
-          </label>
+          <Checkbox
+            name="refundShipping"
+            defaultChecked={shipping}
+            onChange={(ev) => setShipping(ev.target.checked)}
+            label={`Refund shipping (${m(order.payment.shippingRefundable)})`}
+            error={e.shipping}
+          />
         )}
-        <FieldError id="shipping-error" message={e.shipping} />
         <div className="grid gap-3 sm:grid-cols-2">
-          <div>
-            <label htmlFor="amount" className="mb-1 block text-sm font-medium text-neutral-800">
-              Amount to refund
-            </label>
-            <input
-              id="amount"
-              name="amount"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder={decimalAmount(proposed, order.currency)}
-              defaultValue={values?.amount ?? ''}
-              aria-invalid={e.amount ? true : undefined}
-              aria-describedby={`amount-hint${e.amount ? ' amount-error' : ''}`}
-              className={`${input} tabular-nums ${border(Boolean(e.amount))}`}
-            />
-            <p id="amount-hint" className="mt-1 text-xs text-neutral-600">
-              Proposed: <span data-testid="proposed-amount">{m(proposed)}</span> (items with their tax, and shipping).
-              Leave empty to refund it, or type another amount.
-            </p>
-            <FieldError id="amount-error" message={e.amount} />
-          </div>
-          <div>
-            <label htmlFor="refund-reason" className="mb-1 block text-sm font-medium text-neutral-800">
-              Reason (the customer sees it)
-            </label>
-            <input
-              id="refund-reason"
-              name="reason"
-              maxLength={REFUND_REASON_MAX}
-              defaultValue={values?.reason ?? ''}
-              aria-invalid={e.reason ? true : undefined}
-              className={`${input} ${border(Boolean(e.reason))}`}
-            />
-            <FieldError id="refund-reason-error" message={e.reason} />
-          </div>
+          <TextField
+            label="Amount to refund"
+            name="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={decimalAmount(proposed, order.currency)}
+            defaultValue={values?.amount ?? ''}
+            error={e.amount}
+            hint={
+              <>
+                Proposed: <span data-testid="proposed-amount">{m(proposed)}</span> (items with their tax, and shipping).
+                Leave empty to refund it, or type another amount.
+              </>
+            }
+          />
+          <TextField
+            id="refund-reason"
+            label="Reason (the customer sees it)"
+            name="reason"
+            maxLength={REFUND_REASON_MAX}
+            defaultValue={values?.reason ?? ''}
+            error={e.reason}
+          />
         </div>
         <Notify id="refund-notify" checked={values ? values.notify === 'on' : true}>
           Email the customer about the refund
         </Notify>
         <div className="flex flex-wrap gap-2">
-          <Submit intent="refund" className={primaryAction}>
+          <Submit intent="refund" variant="primary">
             Refund
           </Submit>
-          <Link to="." className={secondaryAction} preventScrollReset>
+          <ButtonLink to="." preventScrollReset>
             Close
-          </Link>
+          </ButtonLink>
         </div>
       </PostForm>
     </Card>
@@ -345,7 +282,7 @@ function CancelForm({ order, failure, values }: { order: StaffOrder; failure: Fa
       aria-labelledby="cancel-heading"
       role="alertdialog"
       aria-describedby="cancel-text"
-      className="rounded-xl border border-red-200 bg-white p-4 shadow-[0_1px_0_rgba(0,0,0,0.05)]"
+      className="kit-card border-red-200 p-4"
     >
       <h2 id="cancel-heading" className="text-sm font-semibold text-neutral-900">
         Cancel order {order.orderId}?
@@ -359,30 +296,24 @@ function CancelForm({ order, failure, values }: { order: StaffOrder; failure: Fa
       </p>
       <PostForm className="mt-3 space-y-3" aria-label="Cancel order" preventScrollReset>
         <input type="hidden" name="intent" value="cancel" />
-        <div>
-          <label htmlFor="cancel-reason" className="mb-1 block text-sm font-medium text-neutral-800">
-            Reason (the customer sees it)
-          </label>
-          <input
-            id="cancel-reason"
-            name="reason"
-            maxLength={REFUND_REASON_MAX}
-            defaultValue={values?.reason ?? ''}
-            aria-invalid={e.reason ? true : undefined}
-            className={`${input} ${border(Boolean(e.reason))}`}
-          />
-          <FieldError id="cancel-reason-error" message={e.reason} />
-        </div>
+        <TextField
+          id="cancel-reason"
+          label="Reason (the customer sees it)"
+          name="reason"
+          maxLength={REFUND_REASON_MAX}
+          defaultValue={values?.reason ?? ''}
+          error={e.reason}
+        />
         <Notify id="cancel-notify" checked={values ? values.notify === 'on' : true}>
           Email the customer
         </Notify>
         <div className="flex flex-wrap gap-2">
-          <Submit intent="cancel" className={dangerAction}>
+          <Submit intent="cancel" variant="critical">
             Cancel order
           </Submit>
-          <Link to="." className={secondaryAction} preventScrollReset>
+          <ButtonLink to="." preventScrollReset>
             Keep order
-          </Link>
+          </ButtonLink>
         </div>
       </PostForm>
     </section>
@@ -448,20 +379,20 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
   const formAlert = failure && !(failure.intent === 'note' && noteError) ? failure.message : null;
 
   const primary = order.can.fulfil ? (
-    <Link to="?do=fulfil" className={primaryAction} preventScrollReset>
+    <ButtonLink to="?do=fulfil" variant="primary" preventScrollReset>
       Fulfil
-    </Link>
+    </ButtonLink>
   ) : order.can.deliver ? (
     <PostForm preventScrollReset>
       <input type="hidden" name="intent" value="deliver" />
-      <Submit intent="deliver" className={primaryAction}>
+      <Submit intent="deliver" variant="primary">
         Mark delivered
       </Submit>
     </PostForm>
   ) : null;
 
   return (
-    <DashboardLayout
+    <AdminPage
       title={`Order ${order.orderId}`}
       description={
         <span className="flex flex-wrap items-center gap-2">
@@ -473,7 +404,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           </Link>
           <span aria-hidden>·</span>
           <time dateTime={order.placedAt}>{formatDateTime(order.placedAt)}</time>
-          <Badge tone={STATUS_TONE[order.status] ?? ''} testId="order-status">
+          <Badge tone={STATUS_TONE[order.status]} testId="order-status">
             {statusLabel}
           </Badge>
           {order.paymentStatusLabel !== statusLabel && (
@@ -483,30 +414,30 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           )}
         </span>
       }
-      action={
-        <div className="flex flex-wrap items-center gap-2">
+      secondaryActions={
+        <>
           {order.can.refund && (
-            <Link to="?do=refund" className={secondaryAction} preventScrollReset>
+            <ButtonLink to="?do=refund" preventScrollReset>
               Refund
-            </Link>
+            </ButtonLink>
           )}
           {order.can.cancel && (
-            <Link to="?do=cancel" className={secondaryAction} preventScrollReset>
+            <ButtonLink to="?do=cancel" preventScrollReset>
               Cancel order
-            </Link>
+            </ButtonLink>
           )}
           <a
             href={`/api/v1/orders/${encodeURIComponent(order.orderId)}/invoice.pdf`}
-            className={secondaryAction}
+            className={buttonClass()}
             data-testid="staff-invoice"
           >
             <FileDown aria-hidden className="size-4" /> Invoice PDF
           </a>
-          {primary}
-        </div>
+        </>
       }
+      primaryAction={primary}
     >
-      <FormAlert message={formAlert} />
+      {formAlert && <Banner>{formAlert}</Banner>}
       {panel === 'fulfil' && order.can.fulfil && <FulfilForm order={order} failure={failure} values={values} />}
       {panel === 'refund' && order.can.refund && <RefundForm order={order} failure={failure} values={values} />}
       {panel === 'cancel' && order.can.cancel && <CancelForm order={order} failure={failure} values={values} />}
@@ -599,13 +530,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                   <li key={r.refundId} className="flex flex-wrap items-center gap-2 py-2">
                     <span className="font-medium tabular-nums">{formatMoney(r.amount, r.currency)}</span>
                     <Badge
-                      tone={
-                        r.status === 'succeeded'
-                          ? 'bg-green-100 text-green-900'
-                          : r.status === 'pending'
-                            ? 'bg-amber-100 text-amber-900'
-                            : 'bg-red-100 text-red-900'
-                      }
+                      tone={r.status === 'succeeded' ? 'success' : r.status === 'pending' ? 'warning' : 'critical'}
                     >
                       {r.status === 'succeeded' ? 'Refunded' : r.status === 'pending' ? 'Pending' : 'Failed'}
                     </Badge>
@@ -618,9 +543,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                       <PostForm className="ml-auto" preventScrollReset>
                         <input type="hidden" name="intent" value="retry" />
                         <input type="hidden" name="refundId" value={r.refundId} />
-                        <Submit intent="retry" className={secondaryAction}>
-                          Retry
-                        </Submit>
+                        <Submit intent="retry">Retry</Submit>
                       </PostForm>
                     )}
                   </li>
@@ -665,24 +588,17 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           <Card title="Timeline">
             <PostForm className="mb-4 space-y-2" aria-label="Add a note" preventScrollReset>
               <input type="hidden" name="intent" value="note" />
-              <label htmlFor="note-message" className="block text-sm font-medium text-neutral-800">
-                Add a note (staff only)
-              </label>
-              <textarea
+              <TextAreaField
                 id="note-message"
+                label="Add a note (staff only)"
                 name="message"
                 rows={2}
                 maxLength={ORDER_NOTE_MAX}
                 defaultValue={failure?.intent === 'note' ? (values?.message ?? '') : ''}
                 key={result?.ok && result.intent === 'note' ? result.message + order.timeline.length : 'note'}
-                aria-invalid={noteError ? true : undefined}
-                aria-describedby={noteError ? 'note-error' : undefined}
-                className={`w-full rounded-lg border bg-white px-2.5 py-2 text-sm focus:outline-none focus:ring-2 focus:ring-neutral-300 ${border(Boolean(noteError))}`}
+                error={noteError}
               />
-              <FieldError id="note-error" message={noteError} />
-              <Submit intent="note" className={secondaryAction}>
-                Add note
-              </Submit>
+              <Submit intent="note">Add note</Submit>
             </PostForm>
             <ol className="space-y-3 border-l border-neutral-200 pl-4" aria-label="Timeline, newest first">
               {order.timeline.map((e) => (
@@ -734,6 +650,6 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           </Card>
         </div>
       </div>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
