@@ -12,7 +12,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { data, Link, useNavigation } from 'react-router';
 import { type BadgeTone, Badge as KitBadge } from '../../components/ui/badge';
 import { Banner } from '../../components/ui/banner';
-import { ButtonLink, type ButtonVariant, buttonClass } from '../../components/ui/button';
+import { Button, ButtonLink, type ButtonVariant, buttonClass } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Checkbox } from '../../components/ui/checkbox';
 import { FieldError } from '../../components/ui/field';
