@@ -60,12 +60,6 @@ export const ALLOWED: Record<string, Partial<Record<RawTag, [number, string]>>> 
   'routes/manage-store/settings.theme.tsx': {
     input: [1, 'the template radio as a card with a description and a sketch to compare; not a plain choice list'],
   },
-  'routes/manage-store/returns_.$returnId.tsx': {
-    table: [1, TODO],
-    textarea: [2, TODO],
-    input: [3, TODO],
-    button: [4, TODO],
-  },
 };
 
 type RawTag = 'input' | 'select' | 'textarea' | 'table' | 'button' | 'window.confirm';

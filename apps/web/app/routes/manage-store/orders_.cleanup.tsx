@@ -2,7 +2,10 @@ import type { CleanupRun } from '@app/contracts';
 import { orderHref } from '@app/contracts/client';
 import { Broom } from 'lucide-react';
 import { Link } from 'react-router';
-import { Card, CardEmpty, DashboardLayout } from '../../components/manage-store/dashboard-layout';
+import { Badge, type BadgeTone } from '../../components/ui/badge';
+import { Card } from '../../components/ui/card';
+import { AdminEmptyState } from '../../components/ui/empty-state';
+import { AdminPage } from '../../components/ui/page-header';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import type { Route } from './+types/orders_.cleanup';
 
@@ -14,16 +17,16 @@ export function meta({ matches }: Route.MetaArgs) {
   return dashboardMeta(matches, 'Unpaid-order clean-up');
 }
 
-const ACTION: Record<CleanupRun['orders'][number]['action'], { text: string; tone: string }> = {
-  cancelled: { text: 'Cancelled, stock released', tone: 'bg-neutral-100 text-neutral-800' },
-  paid: { text: 'Completed, payment found', tone: 'bg-emerald-100 text-emerald-900' },
-  left: { text: 'Left for the next run', tone: 'bg-amber-100 text-amber-900' },
+const ACTION: Record<CleanupRun['orders'][number]['action'], { text: string; tone: BadgeTone }> = {
+  cancelled: { text: 'Cancelled, stock released', tone: 'neutral' },
+  paid: { text: 'Completed, payment found', tone: 'success' },
+  left: { text: 'Left for the next run', tone: 'warning' },
 };
 
 /** What the unpaid-order clean-up (the `orders.sweep-stuck` job) did in each run, and why. */
 export default function OrdersCleanupPage({ loaderData: cleanup }: Route.ComponentProps) {
   return (
-    <DashboardLayout
+    <AdminPage
       title="Unpaid-order clean-up"
       description={
         <>
@@ -35,11 +38,11 @@ export default function OrdersCleanupPage({ loaderData: cleanup }: Route.Compone
     >
       {cleanup.runs.length === 0 ? (
         <Card>
-          <CardEmpty icon={<Broom className="size-6" />} title="Nothing has been released yet">
+          <AdminEmptyState icon={<Broom className="size-6" />} title="Nothing has been released yet">
             No unpaid order has needed it so far. When a payment never comes back, the order shows here with what the
             clean-up did with it.
             {cleanup.idleRuns > 0 && ` The last ${cleanup.idleRuns} runs found nothing to do.`}
-          </CardEmpty>
+          </AdminEmptyState>
         </Card>
       ) : (
         <>
@@ -58,7 +61,7 @@ export default function OrdersCleanupPage({ loaderData: cleanup }: Route.Compone
           Back to orders
         </Link>
       </p>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
 
@@ -70,7 +73,7 @@ function Run({ run }: { run: CleanupRun }) {
       flush
       aside={
         run.status === 'failed' ? (
-          <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">Failed</span>
+          <Badge tone="critical">Failed</Badge>
         ) : (
           <span className="text-xs text-neutral-500">
             {run.orders.length === 1 ? '1 order' : `${run.orders.length} orders`}
@@ -90,9 +93,7 @@ function Run({ run }: { run: CleanupRun }) {
               </Link>
               <p className="text-sm text-neutral-600">Why: {o.why}</p>
             </div>
-            <span className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${ACTION[o.action].tone}`}>
-              {ACTION[o.action].text}
-            </span>
+            <Badge tone={ACTION[o.action].tone}>{ACTION[o.action].text}</Badge>
           </li>
         ))}
         {run.errors.map((e) => (

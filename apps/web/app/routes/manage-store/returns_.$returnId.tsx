@@ -9,10 +9,15 @@ import {
 } from '@app/contracts/client';
 import { ArrowLeft, LoaderCircle } from 'lucide-react';
 import { data, Link, useNavigation } from 'react-router';
-import { Card, DashboardLayout, primaryAction, secondaryAction } from '../../components/manage-store/dashboard-layout';
 import { ReturnBadge } from '../../components/manage-store/return-badge';
-import { FormAlert } from '../../components/ui/form-field';
+import { Banner } from '../../components/ui/banner';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { DataTable } from '../../components/ui/data-table';
+import { FieldError as KitFieldError } from '../../components/ui/field';
+import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
+import { NumberField, TextAreaField, TextField } from '../../components/ui/text-field';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/returns_.$returnId';
@@ -69,8 +74,6 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 type Answer = Route.ComponentProps['actionData'];
-const field =
-  'w-full rounded-lg border bg-white px-2.5 py-2 text-sm text-neutral-900 focus:outline-none focus:ring-2 focus:ring-neutral-300';
 const errorsOf = (a: Answer, intent: Intent): Record<string, string | undefined> =>
   a && a.intent === intent && !a.result.ok ? (a.result.fieldErrors as Record<string, string | undefined>) : {};
 const valuesOf = (a: Answer, intent: Intent) => (a && a.intent === intent && !a.result.ok ? a.values : undefined);
@@ -87,12 +90,7 @@ function Pending({ intent, children }: { intent: Intent; children: string }) {
 }
 
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="mt-1 text-sm font-medium text-red-700" data-testid={id}>
-      {message}
-    </p>
-  );
+  return message ? <KitFieldError id={id} message={message} testId={id} /> : null;
 }
 
 /** requested: approve with the instructions the shopper gets by mail. */
@@ -103,30 +101,20 @@ function ApproveCard({ answer }: { answer: Answer }) {
     <Card title="Approve the return">
       <PostForm className="space-y-3" preventScrollReset>
         <input type="hidden" name="intent" value="approve" />
-        <div>
-          <label htmlFor="instructions" className="mb-1 block text-sm font-medium text-neutral-800">
-            Instructions for the shopper
-          </label>
-          <textarea
-            id="instructions"
-            name="instructions"
-            rows={4}
-            required
-            maxLength={RETURN_MESSAGE_MAX}
-            defaultValue={v?.instructions ?? ''}
-            aria-invalid={e.instructions ? true : undefined}
-            aria-describedby="instructions-hint error-instructions"
-            placeholder="Where to send the parcel, and how to pack it."
-            className={`${field} ${e.instructions ? 'border-red-600' : 'border-neutral-300'}`}
-          />
-          <p id="instructions-hint" className="mt-1 text-xs text-neutral-600">
-            Emailed to the shopper and shown on their order page.
-          </p>
-          <FieldError id="error-instructions" message={e.instructions} />
-        </div>
-        <button type="submit" className={primaryAction}>
+        <TextAreaField
+          label="Instructions for the shopper"
+          name="instructions"
+          rows={4}
+          required
+          maxLength={RETURN_MESSAGE_MAX}
+          defaultValue={v?.instructions ?? ''}
+          error={e.instructions}
+          placeholder="Where to send the parcel, and how to pack it."
+          hint="Emailed to the shopper and shown on their order page."
+        />
+        <Button type="submit" variant="primary">
           <Pending intent="approve">Approve</Pending>
-        </button>
+        </Button>
       </PostForm>
     </Card>
   );
@@ -146,36 +134,37 @@ function ReceiveCard({ ret, answer }: { ret: ReturnDetail; answer: Answer }) {
             {ret.lines.map((l) => {
               const id = `restock-${l.lineNo}`;
               return (
-                <li key={l.lineNo} className="flex items-center justify-between gap-3 px-3 py-2">
-                  <label htmlFor={id} className="min-w-0 text-sm text-neutral-800">
-                    <span className="block truncate font-medium">{l.productName}</span>
-                    <span className="block text-xs text-neutral-600">
-                      {l.quantity} returned<span className="sr-only">: units back to stock</span>
-                    </span>
-                  </label>
-                  <input
+                <li key={l.lineNo} className="px-3 py-2">
+                  <NumberField
                     id={id}
                     name={id}
+                    className="grid grid-cols-[minmax(0,1fr)_5rem] items-center gap-x-3"
+                    label={
+                      <>
+                        <span className="block truncate">{l.productName}</span>
+                        <span className="block text-xs font-normal text-neutral-600">
+                          {l.quantity} returned<span className="sr-only">: units back to stock</span>
+                        </span>
+                      </>
+                    }
                     type="number"
-                    inputMode="numeric"
                     min={0}
                     max={l.quantity}
                     defaultValue={v?.[id] ?? String(l.quantity)}
                     aria-invalid={e.lines ? true : undefined}
-                    className={`h-9 w-20 rounded-lg border px-2.5 text-right text-sm tabular-nums ${e.lines ? 'border-red-600' : 'border-neutral-300'}`}
                   />
                 </li>
               );
             })}
           </ul>
-          <p id="restock-hint" className="mt-1 text-xs text-neutral-600">
+          <p id="restock-hint" className="kit-hint">
             Units that cannot be sold again (damaged, used) stay at 0: they are not put back in stock.
           </p>
           <FieldError id="error-lines" message={e.lines} />
         </fieldset>
-        <button type="submit" className={primaryAction}>
+        <Button type="submit" variant="primary">
           <Pending intent="receive">Mark received</Pending>
-        </button>
+        </Button>
       </PostForm>
     </Card>
   );
@@ -190,43 +179,33 @@ function RefundCard({ ret, answer }: { ret: ReturnDetail; answer: Answer }) {
       <PostForm className="space-y-3" preventScrollReset>
         <input type="hidden" name="intent" value="refund" />
         <div className="grid gap-3 sm:grid-cols-2">
+          <TextField
+            label={`Amount (${ret.currency})`}
+            name="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            required
+            defaultValue={v?.amount ?? decimalAmount(ret.proposedRefund, ret.currency)}
+            error={e.amount}
+            hint={`The returned items with their tax: ${formatMoney(ret.proposedRefund, ret.currency)}. At most ${formatMoney(ret.refundable, ret.currency)} can still be refunded on this order.`}
+          />
           <div>
-            <label htmlFor="amount" className="mb-1 block text-sm font-medium text-neutral-800">
-              Amount ({ret.currency})
-            </label>
-            <input
-              id="amount"
-              name="amount"
-              inputMode="decimal"
-              required
-              defaultValue={v?.amount ?? decimalAmount(ret.proposedRefund, ret.currency)}
-              aria-invalid={e.amount ? true : undefined}
-              aria-describedby="amount-hint error-amount"
-              className={`h-9 ${field} tabular-nums ${e.amount ? 'border-red-600' : 'border-neutral-300'}`}
-            />
-            <p id="amount-hint" className="mt-1 text-xs text-neutral-600">
-              The returned items with their tax: {formatMoney(ret.proposedRefund, ret.currency)}. At most{' '}
-              {formatMoney(ret.refundable, ret.currency)} can still be refunded on this order.
-            </p>
-            <FieldError id="error-amount" message={e.amount} />
-          </div>
-          <div>
-            <label htmlFor="refundReason" className="mb-1 block text-sm font-medium text-neutral-800">
-              Reason <span className="font-normal text-neutral-500">(optional, for your records)</span>
-            </label>
-            <input
-              id="refundReason"
+            <TextField
+              label={
+                <>
+                  Reason <span className="font-normal text-neutral-500">(optional, for your records)</span>
+                </>
+              }
               name="refundReason"
               maxLength={REFUND_REASON_MAX}
               defaultValue={v?.refundReason ?? ''}
-              className={`h-9 ${field} border-neutral-300`}
             />
             <FieldError id="error-reason" message={e.reason} />
           </div>
         </div>
-        <button type="submit" className={primaryAction}>
+        <Button type="submit" variant="primary">
           <Pending intent="refund">Refund</Pending>
-        </button>
+        </Button>
       </PostForm>
     </Card>
   );
@@ -237,30 +216,22 @@ function RejectForm({ answer }: { answer: Answer }) {
   const e = errorsOf(answer, 'reject');
   const v = valuesOf(answer, 'reject');
   return (
-    <details className="rounded-xl border border-neutral-200 bg-white px-4 py-3" open={Boolean(e.reason)}>
+    <details className="kit-card px-4 py-3" open={Boolean(e.reason)}>
       <summary className="cursor-pointer text-sm font-semibold text-neutral-800">Reject the return…</summary>
       <PostForm className="mt-3 space-y-3" preventScrollReset>
         <input type="hidden" name="intent" value="reject" />
-        <div>
-          <label htmlFor="reason" className="mb-1 block text-sm font-medium text-neutral-800">
-            Reason for the shopper
-          </label>
-          <textarea
-            id="reason"
-            name="reason"
-            rows={3}
-            required
-            maxLength={RETURN_MESSAGE_MAX}
-            defaultValue={v?.reason ?? ''}
-            aria-invalid={e.reason ? true : undefined}
-            aria-describedby="error-reason-reject"
-            className={`${field} ${e.reason ? 'border-red-600' : 'border-neutral-300'}`}
-          />
-          <FieldError id="error-reason-reject" message={e.reason} />
-        </div>
-        <button type="submit" className={`${secondaryAction} text-red-700`}>
+        <TextAreaField
+          label="Reason for the shopper"
+          name="reason"
+          rows={3}
+          required
+          maxLength={RETURN_MESSAGE_MAX}
+          defaultValue={v?.reason ?? ''}
+          error={e.reason}
+        />
+        <Button type="submit" variant="critical">
           <Pending intent="reject">Reject return</Pending>
-        </button>
+        </Button>
       </PostForm>
     </details>
   );
@@ -272,7 +243,7 @@ export default function ReturnPage({ loaderData: ret, actionData }: Route.Compon
   const failed = actionData && !actionData.result.ok ? actionData.result : null;
   const money = (n: number) => formatMoney(n, ret.currency);
   return (
-    <DashboardLayout
+    <AdminPage
       title={`Return ${ret.returnId}`}
       description={
         <>
@@ -285,9 +256,9 @@ export default function ReturnPage({ loaderData: ret, actionData }: Route.Compon
           · Requested <time dateTime={ret.createdAt}>{formatDateTime(ret.createdAt)}</time>
         </>
       }
-      action={<ReturnBadge status={ret.status} label={ret.statusLabel} />}
+      secondaryActions={<ReturnBadge status={ret.status} label={ret.statusLabel} />}
     >
-      <FormAlert message={failed && Object.keys(failed.fieldErrors).length === 0 ? failed.message : null} />
+      {failed && Object.keys(failed.fieldErrors).length === 0 && <Banner>{failed.message}</Banner>}
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0 space-y-4">
           {ret.next.includes('approved') && <ApproveCard answer={actionData} />}
@@ -295,42 +266,37 @@ export default function ReturnPage({ loaderData: ret, actionData }: Route.Compon
           {ret.next.includes('refunded') && <RefundCard ret={ret} answer={actionData} />}
           {ret.next.includes('rejected') && <RejectForm answer={actionData} />}
           <Card title="Items" flush>
-            <div className="overflow-x-auto border-t border-neutral-100">
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Items asked back</caption>
-                <thead className="bg-neutral-50 text-xs text-neutral-600">
-                  <tr>
-                    <th scope="col" className="px-4 py-2 font-medium">
-                      Product
-                    </th>
-                    <th scope="col" className="px-2 py-2 text-right font-medium">
-                      Qty
-                    </th>
-                    <th scope="col" className="px-2 py-2 text-right font-medium">
-                      Unit price
-                    </th>
-                    <th scope="col" className="px-4 py-2 text-right font-medium">
-                      Restocked
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-neutral-100">
-                  {ret.lines.map((l) => (
-                    <tr key={l.lineNo} data-testid="return-line">
-                      <td className="px-4 py-2 text-neutral-900">
-                        {l.productName}
-                        {l.optionsText && <span className="block text-xs text-neutral-500">{l.optionsText}</span>}
-                      </td>
-                      <td className="px-2 py-2 text-right tabular-nums">{l.quantity}</td>
-                      <td className="whitespace-nowrap px-2 py-2 text-right tabular-nums">{money(l.unitPrice)}</td>
-                      <td className="px-4 py-2 text-right tabular-nums">
-                        {ret.status === 'requested' || ret.status === 'approved' ? '—' : l.restockedQuantity}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label="Items asked back"
+              rows={ret.lines}
+              rowKey={(l) => String(l.lineNo)}
+              testId={() => 'return-line'}
+              minWidth="0"
+              columns={[
+                {
+                  header: 'Product',
+                  cell: (l) => (
+                    <>
+                      {l.productName}
+                      {l.optionsText && <span className="block text-xs text-neutral-500">{l.optionsText}</span>}
+                    </>
+                  ),
+                },
+                { header: 'Qty', align: 'end', className: 'tabular-nums', cell: (l) => l.quantity },
+                {
+                  header: 'Unit price',
+                  align: 'end',
+                  className: 'whitespace-nowrap tabular-nums',
+                  cell: (l) => money(l.unitPrice),
+                },
+                {
+                  header: 'Restocked',
+                  align: 'end',
+                  className: 'tabular-nums',
+                  cell: (l) => (ret.status === 'requested' || ret.status === 'approved' ? '—' : l.restockedQuantity),
+                },
+              ]}
+            />
           </Card>
           <Card title="History" flush>
             <ol className="divide-y divide-neutral-100 border-t border-neutral-100" aria-label="Return history">
@@ -399,6 +365,6 @@ export default function ReturnPage({ loaderData: ret, actionData }: Route.Compon
           </Card>
         </div>
       </div>
-    </DashboardLayout>
+    </AdminPage>
   );
 }
