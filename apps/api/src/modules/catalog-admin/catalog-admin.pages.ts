@@ -7,6 +7,7 @@ import {
   formNumbers,
 } from '@app/contracts';
 import { fieldFailure, nullIfNotFound, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { CatalogAdminService, CategoryPlace } from './catalog-admin.service';
 
 const FIELDS: readonly CategoryFormField[] = [
@@ -74,10 +75,11 @@ export function catalogAdminPages(deps: { catalogAdmin: CatalogAdminService }): 
               ...(place?.kind === 'catalog' ? { prodCatalogId: place.id } : {}),
               ...(place?.kind === 'parent' ? { parentProductCategoryId: place.id } : {}),
             });
+            if (!created.ok) return formRefusal(created, FIELDS);
             return {
               ok: true,
-              message: `Category “${created.categoryName}” created.`,
-              productCategoryId: created.productCategoryId,
+              message: `Category “${created.value.categoryName}” created.`,
+              productCategoryId: created.value.productCategoryId,
             };
           }
           case 'update': {
@@ -94,7 +96,8 @@ export function catalogAdminPages(deps: { catalogAdmin: CatalogAdminService }): 
             return { ok: true, message: 'Category saved.', productCategoryId: saved.productCategoryId };
           }
           case 'delete': {
-            await svc.deleteCategory(ctx, id);
+            const deleted = await svc.deleteCategory(ctx, id);
+            if (!deleted.ok) return formRefusal(deleted, FIELDS);
             return { ok: true, message: 'Category deleted.' };
           }
           case 'move': {
@@ -114,7 +117,8 @@ export function catalogAdminPages(deps: { catalogAdmin: CatalogAdminService }): 
               ...formNumbers({ position: form.position }, ['position']),
             });
             if (!parsed.success) return fieldFailure(parsed.error, FIELDS);
-            await svc.move(ctx, parsed.data);
+            const moved = await svc.move(ctx, parsed.data);
+            if (!moved.ok) return formRefusal(moved, FIELDS);
             return { ok: true, message: 'Category moved.', productCategoryId: id };
           }
           case 'move-up':
@@ -136,7 +140,8 @@ export function catalogAdminPages(deps: { catalogAdmin: CatalogAdminService }): 
                 : { prodCatalogId: text('prodCatalogId') },
             );
             if (!parsed.success) return fieldFailure(parsed.error, FIELDS);
-            await svc.linkCatalog(ctx, parsed.data);
+            const linked = await svc.linkCatalog(ctx, parsed.data);
+            if (!linked.ok) return formRefusal(linked, FIELDS);
             return {
               ok: true,
               message: form.intent === 'create-catalog' ? 'Catalog created.' : 'Catalog linked to the store.',

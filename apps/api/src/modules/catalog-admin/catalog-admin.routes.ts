@@ -25,6 +25,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { CatalogAdminService } from './catalog-admin.service';
 
 const BASE = '/skulocity/api/v1/catalog';
@@ -73,7 +74,11 @@ export async function catalogAdminRoutes(app: App, { catalogAdmin: svc }: { cata
         response: catalogsReply,
       },
     },
-    async (req) => ({ data: await svc.linkCatalog(req.ctx, req.body) }),
+    async (req, reply) => {
+      const r = await svc.linkCatalog(req.ctx, req.body);
+      if (!r.ok) return sendRefusal(reply, r);
+      return { data: r.value };
+    },
   );
   app.post(
     `${BASE}/stores/deleteproductstorecatalog`,
@@ -174,7 +179,11 @@ export async function catalogAdminRoutes(app: App, { catalogAdmin: svc }: { cata
         response: rollupReply,
       },
     },
-    async (req) => ({ data: await svc.addParent(req.ctx, req.body) }),
+    async (req, reply) => {
+      const r = await svc.addParent(req.ctx, req.body);
+      if (!r.ok) return sendRefusal(reply, r);
+      return { data: r.value };
+    },
   );
   app.put(
     `${BASE}/category/rollup/create/parent`,
@@ -189,7 +198,11 @@ export async function catalogAdminRoutes(app: App, { catalogAdmin: svc }: { cata
         response: rollupReply,
       },
     },
-    async (req) => ({ data: await svc.changeParent(req.ctx, req.body) }),
+    async (req, reply) => {
+      const r = await svc.changeParent(req.ctx, req.body);
+      if (!r.ok) return sendRefusal(reply, r);
+      return { data: r.value };
+    },
   );
   app.post(
     `${BASE}/category/rollup/delete/parent`,
@@ -218,7 +231,11 @@ export async function catalogAdminRoutes(app: App, { catalogAdmin: svc }: { cata
         response: rollupReply,
       },
     },
-    async (req) => ({ data: await svc.move(req.ctx, req.body) }),
+    async (req, reply) => {
+      const r = await svc.move(req.ctx, req.body);
+      if (!r.ok) return sendRefusal(reply, r);
+      return { data: r.value };
+    },
   );
 
   app.get(
@@ -262,7 +279,11 @@ export async function catalogAdminRoutes(app: App, { catalogAdmin: svc }: { cata
         response: categoryReply,
       },
     },
-    async (req) => ({ data: await svc.createCategory(req.ctx, req.body) }),
+    async (req, reply) => {
+      const r = await svc.createCategory(req.ctx, req.body);
+      if (!r.ok) return sendRefusal(reply, r);
+      return { data: r.value };
+    },
   );
   app.put(
     `${BASE}/category/updatecategory`,
@@ -299,6 +320,10 @@ export async function catalogAdminRoutes(app: App, { catalogAdmin: svc }: { cata
         response: { 200: dataEnvelope(z.object({ productCategoryId: z.string() })), ...changeErrors },
       },
     },
-    async (req) => ({ data: await svc.deleteCategory(req.ctx, req.body.productCategoryId) }),
+    async (req, reply) => {
+      const r = await svc.deleteCategory(req.ctx, req.body.productCategoryId);
+      if (!r.ok) return sendRefusal(reply, r);
+      return { data: r.value };
+    },
   );
 }

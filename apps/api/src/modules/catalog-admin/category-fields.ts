@@ -5,7 +5,7 @@ import { type CategoryDetail, categoryCreateSchema, categoryUpdateSchema } from 
 import { type Db, schema } from '@app/db';
 import { and, count, eq } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
-import { AppError } from '../../lib/errors';
+import { type Ok, ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefusals } from '../../lib/result';
 import { isPlainObject, takeReadOnly } from '../../lib/write-back';
 import { type CatalogAdminDeps, catalogAdminHelpers, guard, parse } from './catalog-admin-helpers';
 import { catalogRow, categoryRow, idFromName, label, placeAt, uniqueId } from './category-places';
@@ -13,6 +13,11 @@ import { catalogRow, categoryRow, idFromName, label, placeAt, uniqueId } from '.
 const cat = schema.categories;
 const r = schema.categoryRollups;
 const pc = schema.productCategories;
+
+/** Creating a category: another category has the id asked for (CONFLICT on productCategoryId). */
+export type CreateCategoryRefusal = Refusal<'CONFLICT'>;
+/** Deleting a category: it still has products or subcategories (CONFLICT, saying how many). */
+export type DeleteCategoryRefusal = Refusal<'CONFLICT'>;
 
 export function createCategoryFields(db: Db, deps: CatalogAdminDeps) {
   const { audit } = deps;
@@ -39,53 +44,58 @@ export function createCategoryFields(db: Db, deps: CatalogAdminDeps) {
     },
 
     /** A new category, at a catalog's top or under a parent (or nowhere yet). */
-    async createCategory(ctx: RequestContext, input: unknown): Promise<CategoryDetail> {
+    async createCategory(ctx: RequestContext, input: unknown): Promise<Result<CategoryDetail, CreateCategoryRefusal>> {
       guard(ctx);
       const f = parse(categoryCreateSchema, input);
       const image = await imageColumns(ctx, f);
-      const id = await write(ctx, async (tx, touched) => {
-        let productCategoryId = f.productCategoryId;
-        if (productCategoryId) {
-          const [taken] = await tx
-            .select({ id: cat.productCategoryId })
-            .from(cat)
-            .where(and(eq(cat.tenantId, ctx.tenantId), eq(cat.productCategoryId, productCategoryId)));
-          if (taken) throw AppError.field(409, 'CONFLICT', 'productCategoryId', 'another category has this id.');
-        } else {
-          productCategoryId = await uniqueId(tx, ctx, idFromName(f.categoryName), 'category');
-        }
-        if (f.prodCatalogId) await catalogRow(tx, ctx, f.prodCatalogId);
-        if (f.parentProductCategoryId) await categoryRow(tx, ctx, f.parentProductCategoryId, 'parentProductCategoryId');
-        const fields = {
-          categoryName: f.categoryName,
-          description: f.description ?? null,
-          seoTitle: f.seoTitle ?? null,
-          seoDescription: f.seoDescription ?? null,
-          linkTwoImageUrl: null,
-          linkTwoImageUrlS3: null,
-          imageMediaId: null,
-          ...image,
-        };
-        await tx.insert(cat).values({ tenantId: ctx.tenantId, productCategoryId, ...fields });
-        if (f.prodCatalogId) await placeAt(tx, ctx, productCategoryId, { kind: 'catalog', id: f.prodCatalogId });
-        if (f.parentProductCategoryId) {
-          await placeAt(tx, ctx, productCategoryId, { kind: 'parent', id: f.parentProductCategoryId });
-          touched.add(f.parentProductCategoryId);
-        }
-        touched.add(productCategoryId);
-        await audit.record(tx, ctx, {
-          entity: 'category',
-          entityId: productCategoryId,
-          action: 'create',
-          after: {
-            ...fields,
-            prodCatalogId: f.prodCatalogId ?? null,
-            parentProductCategoryId: f.parentProductCategoryId ?? null,
-          },
+      return returnRefusals<Ok<CategoryDetail>, CreateCategoryRefusal>(async () => {
+        const id = await write(ctx, async (tx, touched) => {
+          let productCategoryId = f.productCategoryId;
+          if (productCategoryId) {
+            const [taken] = await tx
+              .select({ id: cat.productCategoryId })
+              .from(cat)
+              .where(and(eq(cat.tenantId, ctx.tenantId), eq(cat.productCategoryId, productCategoryId)));
+            if (taken) {
+              throw new Refused(refuseField(409, 'CONFLICT', 'productCategoryId', 'another category has this id.'));
+            }
+          } else {
+            productCategoryId = await uniqueId(tx, ctx, idFromName(f.categoryName), 'category');
+          }
+          if (f.prodCatalogId) await catalogRow(tx, ctx, f.prodCatalogId);
+          if (f.parentProductCategoryId)
+            await categoryRow(tx, ctx, f.parentProductCategoryId, 'parentProductCategoryId');
+          const fields = {
+            categoryName: f.categoryName,
+            description: f.description ?? null,
+            seoTitle: f.seoTitle ?? null,
+            seoDescription: f.seoDescription ?? null,
+            linkTwoImageUrl: null,
+            linkTwoImageUrlS3: null,
+            imageMediaId: null,
+            ...image,
+          };
+          await tx.insert(cat).values({ tenantId: ctx.tenantId, productCategoryId, ...fields });
+          if (f.prodCatalogId) await placeAt(tx, ctx, productCategoryId, { kind: 'catalog', id: f.prodCatalogId });
+          if (f.parentProductCategoryId) {
+            await placeAt(tx, ctx, productCategoryId, { kind: 'parent', id: f.parentProductCategoryId });
+            touched.add(f.parentProductCategoryId);
+          }
+          touched.add(productCategoryId);
+          await audit.record(tx, ctx, {
+            entity: 'category',
+            entityId: productCategoryId,
+            action: 'create',
+            after: {
+              ...fields,
+              prodCatalogId: f.prodCatalogId ?? null,
+              parentProductCategoryId: f.parentProductCategoryId ?? null,
+            },
+          });
+          return productCategoryId;
         });
-        return productCategoryId;
+        return ok(await fields.category(ctx, id));
       });
-      return fields.category(ctx, id);
     },
 
     /**
@@ -145,50 +155,59 @@ export function createCategoryFields(db: Db, deps: CatalogAdminDeps) {
     },
 
     /** Deletes a category with no products and no subcategories; otherwise 409 with the reason. */
-    async deleteCategory(ctx: RequestContext, productCategoryId: string): Promise<{ productCategoryId: string }> {
-      await write(ctx, async (tx, touched) => {
-        const row = await categoryRow(tx, ctx, productCategoryId);
-        const [prod] = await tx
-          .select({ n: count() })
-          .from(pc)
-          .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.productCategoryId, productCategoryId)));
-        const [kids] = await tx
-          .select({ n: count() })
-          .from(r)
-          .where(and(eq(r.tenantId, ctx.tenantId), eq(r.parentProductCategoryId, productCategoryId)));
-        const products = Number(prod?.n ?? 0);
-        const children = Number(kids?.n ?? 0);
-        if (products || children) {
-          const parts = [
-            products ? `${products} product${products === 1 ? '' : 's'}` : '',
-            children ? `${children} subcategor${children === 1 ? 'y' : 'ies'}` : '',
-          ].filter(Boolean);
-          throw AppError.conflict(
-            `${label(row)} still has ${parts.join(' and ')}; move or remove ${products + children === 1 ? 'it' : 'them'} first.`,
-          );
-        }
-        const parents = await tx
-          .select({ id: r.parentProductCategoryId })
-          .from(r)
-          .where(and(eq(r.tenantId, ctx.tenantId), eq(r.productCategoryId, productCategoryId)));
-        for (const p of parents) touched.add(p.id);
-        // Its catalog and parent links go with it (foreign keys cascade).
-        await tx.delete(cat).where(and(eq(cat.tenantId, ctx.tenantId), eq(cat.productCategoryId, productCategoryId)));
-        touched.add(productCategoryId);
-        await audit.record(tx, ctx, {
-          entity: 'category',
-          entityId: productCategoryId,
-          action: 'delete',
-          before: {
-            categoryName: row.categoryName,
-            description: row.description,
-            linkTwoImageUrl: row.linkTwoImageUrl,
-            seoTitle: row.seoTitle,
-            seoDescription: row.seoDescription,
-          },
+    async deleteCategory(
+      ctx: RequestContext,
+      productCategoryId: string,
+    ): Promise<Result<{ productCategoryId: string }, DeleteCategoryRefusal>> {
+      return returnRefusals<Ok<{ productCategoryId: string }>, DeleteCategoryRefusal>(async () => {
+        await write(ctx, async (tx, touched) => {
+          const row = await categoryRow(tx, ctx, productCategoryId);
+          const [prod] = await tx
+            .select({ n: count() })
+            .from(pc)
+            .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.productCategoryId, productCategoryId)));
+          const [kids] = await tx
+            .select({ n: count() })
+            .from(r)
+            .where(and(eq(r.tenantId, ctx.tenantId), eq(r.parentProductCategoryId, productCategoryId)));
+          const products = Number(prod?.n ?? 0);
+          const children = Number(kids?.n ?? 0);
+          if (products || children) {
+            const parts = [
+              products ? `${products} product${products === 1 ? '' : 's'}` : '',
+              children ? `${children} subcategor${children === 1 ? 'y' : 'ies'}` : '',
+            ].filter(Boolean);
+            throw new Refused(
+              refuse(
+                409,
+                'CONFLICT',
+                `${label(row)} still has ${parts.join(' and ')}; move or remove ${products + children === 1 ? 'it' : 'them'} first.`,
+              ),
+            );
+          }
+          const parents = await tx
+            .select({ id: r.parentProductCategoryId })
+            .from(r)
+            .where(and(eq(r.tenantId, ctx.tenantId), eq(r.productCategoryId, productCategoryId)));
+          for (const p of parents) touched.add(p.id);
+          // Its catalog and parent links go with it (foreign keys cascade).
+          await tx.delete(cat).where(and(eq(cat.tenantId, ctx.tenantId), eq(cat.productCategoryId, productCategoryId)));
+          touched.add(productCategoryId);
+          await audit.record(tx, ctx, {
+            entity: 'category',
+            entityId: productCategoryId,
+            action: 'delete',
+            before: {
+              categoryName: row.categoryName,
+              description: row.description,
+              linkTwoImageUrl: row.linkTwoImageUrl,
+              seoTitle: row.seoTitle,
+              seoDescription: row.seoDescription,
+            },
+          });
         });
+        return ok({ productCategoryId });
       });
-      return { productCategoryId };
     },
   };
   return fields;

@@ -2,6 +2,7 @@ import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { type Refusal, Refused, refuse } from '../../lib/result';
 
 const cat = schema.categories;
 const cl = schema.catalogs;
@@ -72,16 +73,26 @@ export async function isInside(tx: Tx, ctx: RequestContext, candidate: string, a
   return list.length > 0;
 }
 
-/** Refuses (409, naming both) a parent link that would put a category inside itself. */
+/**
+ * A parent link that would put a category inside itself (decision 088): CONFLICT naming both. The
+ * operations that link a parent return it; found inside their transaction, it is thrown as `Refused`.
+ */
+export type CategoryLoopRefusal = Refusal<'CONFLICT'>;
+
+/** Refuses (409, naming both) a parent link that would put a category inside itself: throws `Refused`. */
 export async function refuseCycle(tx: Tx, ctx: RequestContext, childId: string, parentId: string) {
   const child = await categoryRow(tx, ctx, childId);
   const parent = await categoryRow(tx, ctx, parentId, 'parentProductCategoryId');
   if (childId === parentId) {
-    throw AppError.conflict(`A category cannot be its own parent: ${label(child)}.`);
+    throw new Refused(refuse(409, 'CONFLICT', `A category cannot be its own parent: ${label(child)}.`));
   }
   if (await isInside(tx, ctx, parentId, childId)) {
-    throw AppError.conflict(
-      `Cannot put ${label(child)} under ${label(parent)}: ${label(parent)} is already inside ${label(child)}, so the link would make a loop.`,
+    throw new Refused(
+      refuse(
+        409,
+        'CONFLICT',
+        `Cannot put ${label(child)} under ${label(parent)}: ${label(parent)} is already inside ${label(child)}, so the link would make a loop.`,
+      ),
     );
   }
   return { child, parent };

@@ -6,8 +6,10 @@ import { type Db, schema } from '@app/db';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { type Ok, ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
 import { type CatalogAdminDeps, catalogAdminHelpers, guard, refs } from './catalog-admin-helpers';
 import {
+  type CategoryLoopRefusal,
   categoryRow,
   detach,
   isAt,
@@ -24,6 +26,9 @@ const cat = schema.categories;
 const cl = schema.catalogs;
 const cc = schema.catalogCategories;
 const r = schema.categoryRollups;
+
+/** Adding a parent link: it would make a loop, or the category is under that parent already (CONFLICT). */
+export type AddParentRefusal = Refusal<'CONFLICT'>;
 
 export function createCategoryTree(db: Db, deps: CatalogAdminDeps) {
   const { audit } = deps;
@@ -74,26 +79,33 @@ export function createCategoryTree(db: Db, deps: CatalogAdminDeps) {
     async addParent(
       ctx: RequestContext,
       body: { productCategoryId: string; parentProductCategoryId: string; sequenceNum?: number },
-    ): Promise<CategoryRollup> {
-      await write(ctx, async (tx, touched) => {
-        await refuseCycle(tx, ctx, body.productCategoryId, body.parentProductCategoryId);
-        const place: Place = { kind: 'parent', id: body.parentProductCategoryId };
-        if (await isAt(tx, ctx, body.productCategoryId, place)) {
-          throw AppError.conflict(
-            `Category ${body.productCategoryId} is already under ${body.parentProductCategoryId}; use PUT to change its sequenceNum.`,
-          );
-        }
-        await placeAt(tx, ctx, body.productCategoryId, place);
-        if (body.sequenceNum !== undefined) await setSequence(tx, ctx, body.productCategoryId, place, body.sequenceNum);
-        touched.add(body.productCategoryId).add(body.parentProductCategoryId);
-        await audit.record(tx, ctx, {
-          entity: 'category.rollup',
-          entityId: body.productCategoryId,
-          action: 'add-parent',
-          after: { parentProductCategoryId: body.parentProductCategoryId, sequenceNum: body.sequenceNum ?? null },
+    ): Promise<Result<CategoryRollup, AddParentRefusal>> {
+      return returnRefusals<Ok<CategoryRollup>, AddParentRefusal>(async () => {
+        await write(ctx, async (tx, touched) => {
+          await refuseCycle(tx, ctx, body.productCategoryId, body.parentProductCategoryId);
+          const place: Place = { kind: 'parent', id: body.parentProductCategoryId };
+          if (await isAt(tx, ctx, body.productCategoryId, place)) {
+            throw new Refused(
+              refuse(
+                409,
+                'CONFLICT',
+                `Category ${body.productCategoryId} is already under ${body.parentProductCategoryId}; use PUT to change its sequenceNum.`,
+              ),
+            );
+          }
+          await placeAt(tx, ctx, body.productCategoryId, place);
+          if (body.sequenceNum !== undefined)
+            await setSequence(tx, ctx, body.productCategoryId, place, body.sequenceNum);
+          touched.add(body.productCategoryId).add(body.parentProductCategoryId);
+          await audit.record(tx, ctx, {
+            entity: 'category.rollup',
+            entityId: body.productCategoryId,
+            action: 'add-parent',
+            after: { parentProductCategoryId: body.parentProductCategoryId, sequenceNum: body.sequenceNum ?? null },
+          });
         });
+        return ok(await tree.rollup(ctx, body.productCategoryId));
       });
-      return tree.rollup(ctx, body.productCategoryId);
     },
 
     /** PUT create/parent: the link's sequenceNum, or a move from fromParentProductCategoryId. */
@@ -105,35 +117,39 @@ export function createCategoryTree(db: Db, deps: CatalogAdminDeps) {
         sequenceNum?: number;
         fromParentProductCategoryId?: string;
       },
-    ): Promise<CategoryRollup> {
-      await write(ctx, async (tx, touched) => {
-        const to: Place = { kind: 'parent', id: body.parentProductCategoryId };
-        const from = body.fromParentProductCategoryId;
-        if (from && from !== body.parentProductCategoryId) {
-          if (!(await isAt(tx, ctx, body.productCategoryId, { kind: 'parent', id: from }))) {
-            throw AppError.notFound(`Category ${body.productCategoryId} is not under ${from}.`);
+    ): Promise<Result<CategoryRollup, CategoryLoopRefusal>> {
+      return returnRefusals<Ok<CategoryRollup>, CategoryLoopRefusal>(async () => {
+        await write(ctx, async (tx, touched) => {
+          const to: Place = { kind: 'parent', id: body.parentProductCategoryId };
+          const from = body.fromParentProductCategoryId;
+          if (from && from !== body.parentProductCategoryId) {
+            if (!(await isAt(tx, ctx, body.productCategoryId, { kind: 'parent', id: from }))) {
+              throw AppError.notFound(`Category ${body.productCategoryId} is not under ${from}.`);
+            }
+            await refuseCycle(tx, ctx, body.productCategoryId, body.parentProductCategoryId);
+            await detach(tx, ctx, body.productCategoryId, { kind: 'parent', id: from });
+            await placeAt(tx, ctx, body.productCategoryId, to);
+            touched.add(from);
+          } else {
+            await categoryRow(tx, ctx, body.productCategoryId);
+            if (!(await isAt(tx, ctx, body.productCategoryId, to))) {
+              throw AppError.notFound(
+                `Category ${body.productCategoryId} is not under ${body.parentProductCategoryId}.`,
+              );
+            }
           }
-          await refuseCycle(tx, ctx, body.productCategoryId, body.parentProductCategoryId);
-          await detach(tx, ctx, body.productCategoryId, { kind: 'parent', id: from });
-          await placeAt(tx, ctx, body.productCategoryId, to);
-          touched.add(from);
-        } else {
-          await categoryRow(tx, ctx, body.productCategoryId);
-          if (!(await isAt(tx, ctx, body.productCategoryId, to))) {
-            throw AppError.notFound(`Category ${body.productCategoryId} is not under ${body.parentProductCategoryId}.`);
-          }
-        }
-        if (body.sequenceNum !== undefined) await setSequence(tx, ctx, body.productCategoryId, to, body.sequenceNum);
-        touched.add(body.productCategoryId).add(body.parentProductCategoryId);
-        await audit.record(tx, ctx, {
-          entity: 'category.rollup',
-          entityId: body.productCategoryId,
-          action: from && from !== body.parentProductCategoryId ? 'move' : 'update',
-          before: from ? { parentProductCategoryId: from } : null,
-          after: { parentProductCategoryId: body.parentProductCategoryId, sequenceNum: body.sequenceNum ?? null },
+          if (body.sequenceNum !== undefined) await setSequence(tx, ctx, body.productCategoryId, to, body.sequenceNum);
+          touched.add(body.productCategoryId).add(body.parentProductCategoryId);
+          await audit.record(tx, ctx, {
+            entity: 'category.rollup',
+            entityId: body.productCategoryId,
+            action: from && from !== body.parentProductCategoryId ? 'move' : 'update',
+            before: from ? { parentProductCategoryId: from } : null,
+            after: { parentProductCategoryId: body.parentProductCategoryId, sequenceNum: body.sequenceNum ?? null },
+          });
         });
+        return ok(await tree.rollup(ctx, body.productCategoryId));
       });
-      return tree.rollup(ctx, body.productCategoryId);
     },
 
     async removeParent(
@@ -162,44 +178,46 @@ export function createCategoryTree(db: Db, deps: CatalogAdminDeps) {
      * The dashboard's move (drag and drop, the "Move to" menu): out of one place and into another at a
      * position, in one transaction. Without a from-place the category is added at the new place.
      */
-    async move(ctx: RequestContext, body: CategoryMove): Promise<CategoryRollup> {
-      await write(ctx, async (tx, touched) => {
-        const id = body.productCategoryId;
-        await categoryRow(tx, ctx, id);
-        const from: Place | null = body.fromProdCatalogId
-          ? { kind: 'catalog', id: body.fromProdCatalogId }
-          : body.fromParentProductCategoryId
-            ? { kind: 'parent', id: body.fromParentProductCategoryId }
-            : null;
-        const to: Place = body.toProdCatalogId
-          ? { kind: 'catalog', id: body.toProdCatalogId }
-          : { kind: 'parent', id: body.toParentProductCategoryId as string };
-        if (from && !(await isAt(tx, ctx, id, from))) {
-          throw AppError.notFound(`Category ${id} is not in ${from.id}.`);
-        }
-        await placeExists(tx, ctx, to);
-        if (to.kind === 'parent') await refuseCycle(tx, ctx, id, to.id);
-        const same = from && from.kind === to.kind && from.id === to.id;
-        if (from && !same) {
-          await detach(tx, ctx, id, from);
-          await renumber(tx, ctx, from, await siblings(tx, ctx, from));
-        }
-        await placeAt(tx, ctx, id, to, body.position);
-        touched.add(id);
-        if (from?.kind === 'parent') touched.add(from.id);
-        if (to.kind === 'parent') touched.add(to.id);
-        await audit.record(tx, ctx, {
-          entity: 'category.rollup',
-          entityId: id,
-          action: 'move',
-          before: from ? { [from.kind === 'catalog' ? 'prodCatalogId' : 'parentProductCategoryId']: from.id } : null,
-          after: {
-            [to.kind === 'catalog' ? 'prodCatalogId' : 'parentProductCategoryId']: to.id,
-            position: body.position ?? null,
-          },
+    async move(ctx: RequestContext, body: CategoryMove): Promise<Result<CategoryRollup, CategoryLoopRefusal>> {
+      return returnRefusals<Ok<CategoryRollup>, CategoryLoopRefusal>(async () => {
+        await write(ctx, async (tx, touched) => {
+          const id = body.productCategoryId;
+          await categoryRow(tx, ctx, id);
+          const from: Place | null = body.fromProdCatalogId
+            ? { kind: 'catalog', id: body.fromProdCatalogId }
+            : body.fromParentProductCategoryId
+              ? { kind: 'parent', id: body.fromParentProductCategoryId }
+              : null;
+          const to: Place = body.toProdCatalogId
+            ? { kind: 'catalog', id: body.toProdCatalogId }
+            : { kind: 'parent', id: body.toParentProductCategoryId as string };
+          if (from && !(await isAt(tx, ctx, id, from))) {
+            throw AppError.notFound(`Category ${id} is not in ${from.id}.`);
+          }
+          await placeExists(tx, ctx, to);
+          if (to.kind === 'parent') await refuseCycle(tx, ctx, id, to.id);
+          const same = from && from.kind === to.kind && from.id === to.id;
+          if (from && !same) {
+            await detach(tx, ctx, id, from);
+            await renumber(tx, ctx, from, await siblings(tx, ctx, from));
+          }
+          await placeAt(tx, ctx, id, to, body.position);
+          touched.add(id);
+          if (from?.kind === 'parent') touched.add(from.id);
+          if (to.kind === 'parent') touched.add(to.id);
+          await audit.record(tx, ctx, {
+            entity: 'category.rollup',
+            entityId: id,
+            action: 'move',
+            before: from ? { [from.kind === 'catalog' ? 'prodCatalogId' : 'parentProductCategoryId']: from.id } : null,
+            after: {
+              [to.kind === 'catalog' ? 'prodCatalogId' : 'parentProductCategoryId']: to.id,
+              position: body.position ?? null,
+            },
+          });
         });
+        return ok(await tree.rollup(ctx, body.productCategoryId));
       });
-      return tree.rollup(ctx, body.productCategoryId);
     },
 
     /** One step up or down among its siblings (the keyboard's and the no-JavaScript reorder). */

@@ -6,6 +6,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { type Ok, ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
 import { takeReadOnly } from '../../lib/write-back';
 import { storeIdFor } from '../../plugins/tenancy';
 import { type CatalogAdminDeps, catalogAdminHelpers, guard, refs } from './catalog-admin-helpers';
@@ -28,6 +29,9 @@ const cat = schema.categories;
 const cl = schema.catalogs;
 const cc = schema.catalogCategories;
 
+/** Linking a catalog to the store: another store of the site shows it; unlink it there first (CONFLICT). */
+export type LinkCatalogRefusal = Refusal<'CONFLICT'>;
+
 export function createStoreCatalogs(db: Db, deps: CatalogAdminDeps) {
   const { audit } = deps;
   const { write, catalogsOf } = catalogAdminHelpers(db, deps);
@@ -43,7 +47,10 @@ export function createStoreCatalogs(db: Db, deps: CatalogAdminDeps) {
     },
 
     /** Links an existing catalog (or a new one) to the store at a place in its order. */
-    async linkCatalog(ctx: RequestContext, body: CreateProductStoreCatalog): Promise<StoreCatalogs> {
+    async linkCatalog(
+      ctx: RequestContext,
+      body: CreateProductStoreCatalog,
+    ): Promise<Result<StoreCatalogs, LinkCatalogRefusal>> {
       guard(ctx);
       const productStoreId = await storeIdFor(ctx, deps.tenants, body.productStoreId);
       if (body.prodCatalogId) {
@@ -56,67 +63,73 @@ export function createStoreCatalogs(db: Db, deps: CatalogAdminDeps) {
           body.sequenceNum === shown.sequenceNum &&
           (body.catalogName ?? shown.catalogName) === shown.catalogName
         ) {
-          return catalogs.storeCatalogs(ctx, productStoreId);
+          return ok(await catalogs.storeCatalogs(ctx, productStoreId));
         }
       } else if (body.categoryCount !== undefined) {
         takeReadOnly(body, {}, ['categoryCount']);
       }
-      await write(ctx, async (tx) => {
-        const [existing] = body.prodCatalogId
-          ? await tx
-              .select()
-              .from(cl)
-              .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.prodCatalogId, body.prodCatalogId)))
-              .for('update')
-          : [];
-        const mine = await tx
-          .select({ id: cl.prodCatalogId })
-          .from(cl)
-          .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.productStoreId, productStoreId)))
-          .orderBy(asc(cl.sequenceNum), asc(cl.prodCatalogId));
-        const sequenceNum =
-          body.sequenceNum ?? (mine.filter((x) => x.id !== existing?.prodCatalogId).length + 1) * STEP;
-        if (existing) {
-          if (existing.productStoreId && existing.productStoreId !== productStoreId) {
-            throw AppError.conflict(
-              `Catalog ${existing.prodCatalogId} is shown by store ${existing.productStoreId}; unlink it there first.`,
-            );
+      return returnRefusals<Ok<StoreCatalogs>, LinkCatalogRefusal>(async () => {
+        await write(ctx, async (tx) => {
+          const [existing] = body.prodCatalogId
+            ? await tx
+                .select()
+                .from(cl)
+                .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.prodCatalogId, body.prodCatalogId)))
+                .for('update')
+            : [];
+          const mine = await tx
+            .select({ id: cl.prodCatalogId })
+            .from(cl)
+            .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.productStoreId, productStoreId)))
+            .orderBy(asc(cl.sequenceNum), asc(cl.prodCatalogId));
+          const sequenceNum =
+            body.sequenceNum ?? (mine.filter((x) => x.id !== existing?.prodCatalogId).length + 1) * STEP;
+          if (existing) {
+            if (existing.productStoreId && existing.productStoreId !== productStoreId) {
+              throw new Refused(
+                refuse(
+                  409,
+                  'CONFLICT',
+                  `Catalog ${existing.prodCatalogId} is shown by store ${existing.productStoreId}; unlink it there first.`,
+                ),
+              );
+            }
+            const after = {
+              productStoreId,
+              sequenceNum,
+              catalogName: body.catalogName ?? existing.catalogName,
+            };
+            await tx
+              .update(cl)
+              .set(after)
+              .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.prodCatalogId, existing.prodCatalogId)));
+            await audit.record(tx, ctx, {
+              entity: 'catalog',
+              entityId: existing.prodCatalogId,
+              action: 'link-store',
+              before: {
+                productStoreId: existing.productStoreId,
+                sequenceNum: existing.sequenceNum,
+                catalogName: existing.catalogName,
+              },
+              after,
+            });
+            return;
           }
-          const after = {
-            productStoreId,
-            sequenceNum,
-            catalogName: body.catalogName ?? existing.catalogName,
-          };
-          await tx
-            .update(cl)
-            .set(after)
-            .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.prodCatalogId, existing.prodCatalogId)));
+          const name = body.catalogName;
+          if (!name) throw AppError.notFound(`There is no catalog ${body.prodCatalogId} in this store.`);
+          const prodCatalogId = body.prodCatalogId ?? (await uniqueId(tx, ctx, idFromName(name), 'catalog'));
+          const row = { tenantId: ctx.tenantId, prodCatalogId, productStoreId, catalogName: name, sequenceNum };
+          await tx.insert(cl).values(row);
           await audit.record(tx, ctx, {
             entity: 'catalog',
-            entityId: existing.prodCatalogId,
-            action: 'link-store',
-            before: {
-              productStoreId: existing.productStoreId,
-              sequenceNum: existing.sequenceNum,
-              catalogName: existing.catalogName,
-            },
-            after,
+            entityId: prodCatalogId,
+            action: 'create',
+            after: { productStoreId, catalogName: name, sequenceNum },
           });
-          return;
-        }
-        const name = body.catalogName;
-        if (!name) throw AppError.notFound(`There is no catalog ${body.prodCatalogId} in this store.`);
-        const prodCatalogId = body.prodCatalogId ?? (await uniqueId(tx, ctx, idFromName(name), 'catalog'));
-        const row = { tenantId: ctx.tenantId, prodCatalogId, productStoreId, catalogName: name, sequenceNum };
-        await tx.insert(cl).values(row);
-        await audit.record(tx, ctx, {
-          entity: 'catalog',
-          entityId: prodCatalogId,
-          action: 'create',
-          after: { productStoreId, catalogName: name, sequenceNum },
         });
+        return ok(await catalogs.storeCatalogs(ctx, productStoreId));
       });
-      return catalogs.storeCatalogs(ctx, productStoreId);
     },
 
     /** Unlinks a catalog from the store: it and its categories stay on the site, unlinked. */
