@@ -1,5 +1,6 @@
 import { type CancelRequestPages, cancelRequestInitiateSchema } from '@app/contracts';
 import { fieldFailure, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { CancelRequestService } from './cancel-request.service';
 
 const FIELDS = ['cancelRequestReason', 'confirm'] as const;
@@ -31,15 +32,12 @@ export function cancelRequestPages(deps: { cancelRequests: CancelRequestService 
           }
           return out;
         }
-        const cancelRequest = await deps.cancelRequests.initiate(
-          page.ctx,
-          page.ctx.tenantId,
-          parsed.data.cancelRequestReason,
-        );
+        const done = await deps.cancelRequests.initiate(page.ctx, page.ctx.tenantId, parsed.data.cancelRequestReason);
+        if (!done.ok) return formRefusal(done, FIELDS);
         return {
           ok: true as const,
           message: 'Your cancel request was sent. We emailed you a confirmation.',
-          cancelRequest,
+          cancelRequest: done.value,
         };
       });
     },
@@ -47,11 +45,12 @@ export function cancelRequestPages(deps: { cancelRequests: CancelRequestService 
     async withdrawCancelRequest() {
       return submitForm(FIELDS, async () => {
         page.assertFormFromStore();
-        const cancelRequest = await deps.cancelRequests.withdraw(page.ctx, page.ctx.tenantId);
+        const done = await deps.cancelRequests.withdraw(page.ctx, page.ctx.tenantId);
+        if (!done.ok) return formRefusal(done, FIELDS);
         return {
           ok: true as const,
           message: 'Your cancel request was withdrawn. Your store stays open.',
-          cancelRequest,
+          cancelRequest: done.value,
         };
       });
     },

@@ -7,6 +7,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { CancelRequestService } from './cancel-request.service';
 
 const about =
@@ -46,9 +47,11 @@ export async function cancelRequestRoutes(app: App, { cancelRequests }: { cancel
         response: { 200: dataEnvelope(cancelRequestSchema), ...changeErrors },
       },
     },
-    async (req) => ({
-      data: await cancelRequests.initiate(req.ctx, req.params.id, req.body.cancelRequestReason),
-    }),
+    async (req, reply) => {
+      const done = await cancelRequests.initiate(req.ctx, req.params.id, req.body.cancelRequestReason);
+      if (!done.ok) return sendRefusal(reply, done);
+      return { data: done.value };
+    },
   );
 
   app.patch(
@@ -64,6 +67,10 @@ export async function cancelRequestRoutes(app: App, { cancelRequests }: { cancel
         response: { 200: dataEnvelope(cancelRequestSchema), ...changeErrors },
       },
     },
-    async (req) => ({ data: await cancelRequests.withdraw(req.ctx, req.params.id) }),
+    async (req, reply) => {
+      const done = await cancelRequests.withdraw(req.ctx, req.params.id);
+      if (!done.ok) return sendRefusal(reply, done);
+      return { data: done.value };
+    },
   );
 }

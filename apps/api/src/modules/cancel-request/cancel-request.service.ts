@@ -5,6 +5,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import type { MailQueue } from '../mail/index';
 import { CANCEL_STATUS_LABELS, canTransitionCancelRequest } from './cancel-request-state';
@@ -68,35 +69,57 @@ const MAIL_TEXT: Partial<
   }),
 };
 
+/**
+ * A request to cancel the store, or its withdrawal, that its state does not allow (409
+ * INVALID_TRANSITION): already requested, nothing to withdraw, already decided.
+ */
+export type CancelRequestRefusal = Refusal<'INVALID_TRANSITION'>;
+
 export function createCancelRequestService(db: Db, deps: CancelRequestDeps) {
   async function read(tenantId: string) {
     const [row] = await db.select().from(cr).where(eq(cr.tenantId, tenantId));
     return row;
   }
 
-  async function change(ctx: RequestContext, id: string, to: 'requested' | 'withdrawn', reason?: string) {
+  async function change(
+    ctx: RequestContext,
+    id: string,
+    to: 'requested' | 'withdrawn',
+    reason?: string,
+  ): Promise<Result<CancelRequest, CancelRequestRefusal>> {
     const owner = requireOwner(ctx);
     assertOwnTenant(ctx, id);
     const [store] = await db
       .select({ name: schema.productStores.storeName })
       .from(schema.productStores)
       .where(eq(schema.productStores.productStoreId, ctx.productStoreId));
-    const row = await deps.events.transaction(async (tx) => {
-      const result = await transitionCancelRequest(tx, ctx, to, reason === undefined ? {} : { reason });
-      if (!result.ok) throw new AppError(409, 'INVALID_TRANSITION', result.message);
-      await deps.audit.record(tx, ctx, {
-        entity: 'cancel_request',
-        entityId: ctx.tenantId,
-        action: to === 'requested' ? 'initiate' : 'withdraw',
-        before: { status: result.from },
-        after: to === 'requested' ? { status: to, reason: reason ?? null } : { status: to },
-      });
-      deps.events.emitAfterCommit(tx, 'cancel_request.transitioned', { tenantId: ctx.tenantId, from: result.from, to });
-      const mail = MAIL_TEXT[to]?.(store?.name ?? ctx.hostName, reason ?? null);
-      if (mail) await deps.mailer.send(ctx, { to: owner.userLoginId, ...mail }, { tx });
-      return result.row;
-    });
-    return view(ctx.tenantId, row);
+    // A refused move is thrown as `Refused` to undo the transaction's first write, and returned.
+    const written = await returnRefusals<Result<CancelRequestRow, CancelRequestRefusal>, CancelRequestRefusal>(
+      async () =>
+        ok(
+          await deps.events.transaction(async (tx) => {
+            const result = await transitionCancelRequest(tx, ctx, to, reason === undefined ? {} : { reason });
+            if (!result.ok) throw new Refused(refuse(409, 'INVALID_TRANSITION', result.message));
+            await deps.audit.record(tx, ctx, {
+              entity: 'cancel_request',
+              entityId: ctx.tenantId,
+              action: to === 'requested' ? 'initiate' : 'withdraw',
+              before: { status: result.from },
+              after: to === 'requested' ? { status: to, reason: reason ?? null } : { status: to },
+            });
+            deps.events.emitAfterCommit(tx, 'cancel_request.transitioned', {
+              tenantId: ctx.tenantId,
+              from: result.from,
+              to,
+            });
+            const mail = MAIL_TEXT[to]?.(store?.name ?? ctx.hostName, reason ?? null);
+            if (mail) await deps.mailer.send(ctx, { to: owner.userLoginId, ...mail }, { tx });
+            return result.row;
+          }),
+        ),
+    );
+    if (!written.ok) return written;
+    return ok(view(ctx.tenantId, written.value));
   }
 
   return {

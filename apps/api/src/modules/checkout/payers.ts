@@ -1,7 +1,7 @@
 import type { PlaceOrder } from '@app/contracts';
 import type { schema } from '@app/db';
 import type { TenantContext } from '../../lib/context';
-import { Refused, refuse, refuseField } from '../../lib/result';
+import { type Refusal, Refused, type Result, refuse, refuseField } from '../../lib/result';
 import type { PayPalAccount } from '../paypal-seller/index';
 import type { Amount, Buyer, CheckoutDeps } from './checkout-types';
 
@@ -27,6 +27,12 @@ export interface Payer {
   giveBack(ref: string, q: Amount): Promise<boolean>;
 }
 
+/** A saved card to charge; one that cannot be (not the shopper's, expired) refuses the order as `Refused`. */
+function savedCard<T>(r: Result<T, Refusal>): T {
+  if (!r.ok) throw new Refused(r);
+  return r.value;
+}
+
 /** The two ways of paying: a card (typed or saved) through the card provider, and PayPal. */
 export function createPayers(deps: Pick<CheckoutDeps, 'cards' | 'log'>) {
   /** A typed card, or a saved card that must be the shopper's own; charged through the provider. */
@@ -44,7 +50,10 @@ export function createPayers(deps: Pick<CheckoutDeps, 'cards' | 'log'>) {
             },
           }
         : buyer.userId
-          ? { kind: 'token' as const, ...(await deps.cards.forCharge(ctx, buyer.userId, payment.paymentMethodId)) }
+          ? {
+              kind: 'token' as const,
+              ...savedCard(await deps.cards.forCharge(ctx, buyer.userId, payment.paymentMethodId)),
+            }
           : (() => {
               throw new Refused(refuseField(400, 'BAD_REQUEST', 'paymentMethodId', 'log in to pay with a saved card.'));
             })();

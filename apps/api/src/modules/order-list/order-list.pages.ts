@@ -10,6 +10,7 @@ import {
 import { requireAccess } from '../../lib/access';
 import { AppError } from '../../lib/errors';
 import { fieldFailure, lenient, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import { canonicalFilter, type OrderListService } from './order-list.service';
 
 const VIEW_FIELDS: readonly OrderViewField[] = ['name'];
@@ -68,8 +69,9 @@ export function orderListPages(deps: { orderList: OrderListService }): PageModul
           const filters = lenient(orderListFilterSchema, rest as Record<string, string>);
           const parsed = orderViewCreateSchema.safeParse({ name: typeof name === 'string' ? name : '', filters });
           if (!parsed.success) return fieldFailure(parsed.error, VIEW_FIELDS);
-          const view = await orderList.createView(ctx, parsed.data);
-          return { ok: true as const, message: `View "${view.name}" saved.`, viewId: view.viewId };
+          const saved = await orderList.createView(ctx, parsed.data);
+          if (!saved.ok) return formRefusal(saved, VIEW_FIELDS);
+          return { ok: true as const, message: `View "${saved.value.name}" saved.`, viewId: saved.value.viewId };
         });
       },
 

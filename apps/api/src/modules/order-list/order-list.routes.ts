@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { CSV, fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { OrderListService } from './order-list.service';
 
 const owner = { ...tenantErrors, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
@@ -99,7 +100,11 @@ export async function orderListRoutes(app: App, { orderList }: { orderList: Orde
         response: { 201: dataEnvelope(orderViewSchema), ...changeErrors },
       },
     },
-    async (req, reply) => reply.code(201).send({ data: await orderList.createView(req.ctx, req.body) }),
+    async (req, reply) => {
+      const saved = await orderList.createView(req.ctx, req.body);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return reply.code(201).send({ data: saved.value });
+    },
   );
 
   app.delete(

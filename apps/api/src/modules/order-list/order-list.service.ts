@@ -18,6 +18,7 @@ import { stringify } from 'csv-stringify/sync';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
+import { ok, type Refusal, Refused, type Result, refuseField, returnRefusals } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import {
   encodeCursor,
@@ -101,6 +102,9 @@ export function canonicalFilter(f: OrderListFilter): Record<string, string | str
   }
   return out;
 }
+
+/** Why a saved view is refused: the staff member keeps the most views allowed, or one of that name. */
+export type SaveViewRefusal = Refusal<'CONFLICT'>;
 
 export function createOrderListService(db: Db, deps: { audit: AuditService }) {
   async function currency(ctx: TenantContext): Promise<string> {
@@ -282,47 +286,56 @@ export function createOrderListService(db: Db, deps: { audit: AuditService }) {
       return rows.map(viewOf);
     },
 
-    /** Saves filters under a name for the staff member; audited. */
-    async createView(ctx: RequestContext, input: OrderViewCreate): Promise<OrderView> {
+    /**
+     * Saves filters under a name for the staff member; audited. Refused (409 CONFLICT on `name`)
+     * when they have the most views one may keep, or one with this name already.
+     */
+    async createView(ctx: RequestContext, input: OrderViewCreate): Promise<Result<OrderView, SaveViewRefusal>> {
       const userId = staffId(ctx);
       // A view whose amounts cannot be read would fail every time it is opened: refuse it now.
       await resolve(ctx, input.filters);
       const filters = canonicalFilter(input.filters);
       try {
-        return await db.transaction(async (tx) => {
-          // Counted under the staff member's row lock: two saves at once cannot pass the limit together.
-          await tx.execute(
-            sql`SELECT 1 FROM users WHERE tenant_id = ${ctx.tenantId} AND user_id = ${userId} FOR UPDATE`,
-          );
-          const [count] = rowsOf<{ n: number | string }>(
-            await tx.execute(
-              sql`SELECT count(*) AS n FROM order_views WHERE tenant_id = ${ctx.tenantId} AND user_id = ${userId}`,
-            ),
-          );
-          if (Number(count?.n ?? 0) >= ORDER_VIEWS_PER_STAFF) {
-            throw AppError.field(
-              409,
-              'CONFLICT',
-              'name',
-              `you already have ${ORDER_VIEWS_PER_STAFF} saved views; delete one first`,
-            );
-          }
-          const viewId = `OV-${crypto.randomUUID()}`;
-          const [row] = await tx
-            .insert(v)
-            .values({ tenantId: ctx.tenantId, viewId, userId, name: input.name, filters })
-            .returning();
-          await deps.audit.record(tx, ctx, {
-            entity: 'order.view',
-            entityId: viewId,
-            action: 'create',
-            after: { name: input.name, filters },
-          });
-          return viewOf(row as typeof v.$inferSelect);
-        });
+        return await returnRefusals<Result<OrderView, SaveViewRefusal>, SaveViewRefusal>(async () =>
+          ok(
+            await db.transaction(async (tx) => {
+              // Counted under the staff member's row lock: two saves at once cannot pass the limit together.
+              await tx.execute(
+                sql`SELECT 1 FROM users WHERE tenant_id = ${ctx.tenantId} AND user_id = ${userId} FOR UPDATE`,
+              );
+              const [count] = rowsOf<{ n: number | string }>(
+                await tx.execute(
+                  sql`SELECT count(*) AS n FROM order_views WHERE tenant_id = ${ctx.tenantId} AND user_id = ${userId}`,
+                ),
+              );
+              if (Number(count?.n ?? 0) >= ORDER_VIEWS_PER_STAFF) {
+                throw new Refused(
+                  refuseField(
+                    409,
+                    'CONFLICT',
+                    'name',
+                    `you already have ${ORDER_VIEWS_PER_STAFF} saved views; delete one first`,
+                  ),
+                );
+              }
+              const viewId = `OV-${crypto.randomUUID()}`;
+              const [row] = await tx
+                .insert(v)
+                .values({ tenantId: ctx.tenantId, viewId, userId, name: input.name, filters })
+                .returning();
+              await deps.audit.record(tx, ctx, {
+                entity: 'order.view',
+                entityId: viewId,
+                action: 'create',
+                after: { name: input.name, filters },
+              });
+              return viewOf(row as typeof v.$inferSelect);
+            }),
+          ),
+        );
       } catch (err) {
         if (isUniqueViolation(err)) {
-          throw AppError.field(409, 'CONFLICT', 'name', 'you already have a view with this name');
+          return refuseField(409, 'CONFLICT', 'name', 'you already have a view with this name');
         }
         throw err;
       }

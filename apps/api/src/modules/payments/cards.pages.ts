@@ -2,6 +2,7 @@ import { type CardField, type CardsPages, cardCreateSchema, formNumbers } from '
 import { requireSignedIn } from '../../lib/access';
 import { signedInUser } from '../../lib/context';
 import { fieldFailure, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { AddressesService } from '../addresses/index';
 import type { CardsService } from './cards.service';
 
@@ -28,7 +29,8 @@ export function cardsPages(deps: { cards: CardsService; addresses: AddressesServ
         return submitForm(fields, async () => {
           page.assertFormFromStore();
           const me = requireSignedIn(ctx);
-          await deps.cards.create(ctx, me.userId, parsed.data);
+          const saved = await deps.cards.create(ctx, me.userId, parsed.data);
+          if (!saved.ok) return formRefusal(saved, fields);
           return { ok: true as const, message: 'Card saved.' };
         });
       },

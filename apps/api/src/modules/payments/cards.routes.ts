@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { CardsService } from './cards.service';
 
 const BASE = '/skulocity/api/v1/ecommerce/profile';
@@ -48,9 +49,11 @@ export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) 
         response: { 200: dataEnvelope(savedCardSchema), ...errors, 422: errorEnvelopeSchema },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      return { data: await cards.create(req.ctx, user.userId, req.body), message: 'Card saved.' };
+      const saved = await cards.create(req.ctx, user.userId, req.body);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return { data: saved.value, message: 'Card saved.' };
     },
   );
 
@@ -65,9 +68,11 @@ export async function cardsRoutes(app: App, { cards }: { cards: CardsService }) 
         response: { 200: dataEnvelope(savedCardSchema), ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      return { data: await cards.edit(req.ctx, user.userId, req.body), message: 'Card saved.' };
+      const saved = await cards.edit(req.ctx, user.userId, req.body);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return { data: saved.value, message: 'Card saved.' };
     },
   );
 

@@ -23,6 +23,7 @@ export { PAYMENTS_PAGE, paypalSellerRoutes } from './paypal-seller.routes';
 export {
   createSellerOnboarding,
   type SellerOnboarding,
+  type SellerOnboardingRefusal,
   type SellerOutcome,
 } from './seller-onboarding';
 export {

@@ -12,7 +12,8 @@ import { requireAccess } from '../../lib/access';
 import { AppError } from '../../lib/errors';
 import type { PageModule } from '../../lib/page-request';
 import { formFailure } from '../../lib/page-request';
-import type { PaypalConfigService } from './paypal-config.service';
+import { formRefusal } from '../../lib/result';
+import type { PaypalConfigRefusal, PaypalConfigService } from './paypal-config.service';
 
 const FIELDS_MESSAGE = 'Please check the fields marked below.';
 const FIELDS: readonly PaypalSettingsField[] = ['enabled', 'environment', 'clientId', 'clientSecret'];
@@ -58,6 +59,18 @@ function updateFromForm(
   return { ok: true, update: parsed.data };
 }
 
+/** A refused save on the form: next to its field (the API's `ownApp.clientSecret` is the form's box), or over it. */
+function refused(r: PaypalConfigRefusal): PaypalSettingsFormResult {
+  const field = r.field ? formField(r.field.split('.')) : undefined;
+  if (!field) return formRefusal(r, FIELDS);
+  return {
+    ok: false,
+    status: r.status === 409 ? 409 : 422,
+    message: FIELDS_MESSAGE,
+    fieldErrors: { [field]: r.fieldMessage } as Partial<Record<PaypalSettingsField, string>>,
+  };
+}
+
 /** The PayPal settings page's functions; each checks the payments permission itself. */
 export function paypalConfigPages(deps: { paypalConfig: PaypalConfigService }): PageModule<PaypalSettingsPages> {
   const { paypalConfig } = deps;
@@ -75,26 +88,17 @@ export function paypalConfigPages(deps: { paypalConfig: PaypalConfigService }): 
         try {
           page.assertFormFromStore();
           if (intent === 'remove-app') {
-            const config = await paypalConfig.update(ctx, { configId: PAYPAL_CONFIG_ID, ownApp: null });
-            return { ok: true, message: 'Your own PayPal app was removed.', config };
+            const removed = await paypalConfig.update(ctx, { configId: PAYPAL_CONFIG_ID, ownApp: null });
+            if (!removed.ok) return refused(removed);
+            return { ok: true, message: 'Your own PayPal app was removed.', config: removed.value };
           }
           const current = await paypalConfig.get(ctx);
           const parsed = updateFromForm(fields, current.ownApp !== null);
           if (!parsed.ok) return { ok: false, status: 400, message: FIELDS_MESSAGE, fieldErrors: parsed.fieldErrors };
-          const config = await paypalConfig.update(ctx, parsed.update);
-          return { ok: true, message: 'PayPal settings saved.', config };
+          const saved = await paypalConfig.update(ctx, parsed.update);
+          if (!saved.ok) return refused(saved);
+          return { ok: true, message: 'PayPal settings saved.', config: saved.value };
         } catch (err) {
-          if (err instanceof AppError && err.field) {
-            const field = formField(err.field.split('.'));
-            if (field) {
-              return {
-                ok: false,
-                status: err.statusCode === 409 ? 409 : 422,
-                message: FIELDS_MESSAGE,
-                fieldErrors: { [field]: err.fieldMessage } as Partial<Record<PaypalSettingsField, string>>,
-              };
-            }
-          }
           // PayPal could not be reached to check the app: the form says so and keeps what was typed.
           if (err instanceof AppError && err.statusCode === 502) {
             return { ok: false, status: 422, message: err.message, fieldErrors: {}, code: err.code };

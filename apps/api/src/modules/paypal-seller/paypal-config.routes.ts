@@ -7,6 +7,7 @@ import {
 } from '@app/contracts';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { PaypalConfigService } from './paypal-config.service';
 
 const BASE = '/skulocity/api/v1/admin';
@@ -86,7 +87,9 @@ export async function paypalConfigRoutes(app: App, { paypalConfig }: { paypalCon
     },
     async (req, reply) => {
       reply.headers(noStore);
-      return { data: await paypalConfig.update(req.ctx, req.body), message: 'PayPal settings saved.' };
+      const saved = await paypalConfig.update(req.ctx, req.body);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return { data: saved.value, message: 'PayPal settings saved.' };
     },
   );
 }

@@ -5,6 +5,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefusals } from '../../lib/result';
 import { SECRET_MASK, type SecretBox } from '../../lib/secret-box';
 import { isPlainObject, takeReadOnly } from '../../lib/write-back';
 import { type AuditService, secret } from '../audit/index';
@@ -81,6 +82,13 @@ const key = (tenantId: string) => and(eq(pc.tenantId, tenantId), eq(pc.configId,
  * (the mask and `clientSecretSet` say one is stored), never in the audit log (recorded as changed).
  * The payments permission.
  */
+/**
+ * Why the PayPal settings are not saved: UNPROCESSABLE (422) on `ownApp.clientSecret` when the own
+ * app's secret is missing, can no longer be read, or PayPal refuses the app; CONFLICT (409) when
+ * another save changed the settings meanwhile.
+ */
+export type PaypalConfigRefusal = Refusal<'UNPROCESSABLE' | 'CONFLICT'>;
+
 export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
   async function view(tenantId: string, row: ConfigRow | undefined): Promise<PaypalConfig> {
     const [seller] = await db
@@ -109,12 +117,12 @@ export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
   }
 
   /** The secret a kept own app goes on with, opened to check it with a new client id or environment. */
-  function storedSecret(ctx: RequestContext, row: ConfigRow | undefined): string {
+  function storedSecret(ctx: RequestContext, row: ConfigRow | undefined): Result<string, PaypalConfigRefusal> {
     const plain = row?.ownClientSecretSealed
       ? deps.secrets.open(row.ownClientSecretSealed, ownSecretContext(ctx.tenantId))
       : null;
     if (plain === null) {
-      throw AppError.field(
+      return refuseField(
         422,
         'UNPROCESSABLE',
         'ownApp.clientSecret',
@@ -123,7 +131,7 @@ export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
           : 'enter the secret that goes with this client id.',
       );
     }
-    return plain;
+    return ok(plain);
   }
 
   return {
@@ -169,7 +177,7 @@ export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
      * Writes what the update names and keeps the rest. An own app (new, or with another client id,
      * secret or environment) is checked with PayPal first: a refused or unchecked app saves nothing.
      */
-    async update(ctx: RequestContext, input: PaypalConfigUpdate): Promise<PaypalConfig> {
+    async update(ctx: RequestContext, input: PaypalConfigUpdate): Promise<Result<PaypalConfig, PaypalConfigRefusal>> {
       requireAccess(ctx, 'payments');
       const current = await readRow(ctx.tenantId);
       // A store without settings that is sent its defaults (its read written back) gets no row.
@@ -179,7 +187,7 @@ export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
         (input.environment ?? deps.defaultEnvironment) === deps.defaultEnvironment &&
         !input.ownApp
       ) {
-        return view(ctx.tenantId, current);
+        return ok(await view(ctx.tenantId, current));
       }
       const environment = input.environment ?? (current?.environment as Environment | undefined);
       const env: Environment = environment ?? deps.defaultEnvironment;
@@ -191,9 +199,11 @@ export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
         app = null;
       } else if (input.ownApp) {
         const { clientId, clientSecret } = input.ownApp;
-        const secretPlain = clientSecret ?? (current?.ownClientSecretSealed ? storedSecret(ctx, current) : null);
+        const stored = clientSecret === undefined && current?.ownClientSecretSealed ? storedSecret(ctx, current) : null;
+        if (stored && !stored.ok) return stored;
+        const secretPlain = clientSecret ?? stored?.value ?? null;
         if (secretPlain === null) {
-          throw AppError.field(
+          return refuseField(
             422,
             'UNPROCESSABLE',
             'ownApp.clientSecret',
@@ -212,7 +222,9 @@ export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
         };
       } else if (current?.ownClientId && input.environment && input.environment !== current.environment) {
         // The stored app moves to another environment: PayPal must know it there too.
-        check = { clientId: current.ownClientId, secret: storedSecret(ctx, current) };
+        const stored = storedSecret(ctx, current);
+        if (!stored.ok) return stored;
+        check = { clientId: current.ownClientId, secret: stored.value };
       }
 
       if (check) {
@@ -223,67 +235,74 @@ export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
           { fetch: deps.fetch },
         );
         if (outcome === 'refused') {
-          throw AppError.field(422, 'UNPROCESSABLE', 'ownApp.clientSecret', PAYPAL_REFUSED_MESSAGE);
+          return refuseField(422, 'UNPROCESSABLE', 'ownApp.clientSecret', PAYPAL_REFUSED_MESSAGE);
         }
         if (outcome === 'unreachable') throw new AppError(502, 'UNAVAILABLE', UNREACHABLE_MESSAGE);
       }
 
-      const row = await deps.events.transaction(async (tx) => {
-        await tx
-          .insert(pc)
-          .values({ tenantId: ctx.tenantId, configId: PAYPAL_CONFIG_ID, environment: deps.defaultEnvironment })
-          .onConflictDoNothing();
-        const [before] = await tx.select().from(pc).where(key(ctx.tenantId)).for('update');
-        if (!before) throw new Error('payment_configs: the row was not created');
-        // The app was checked against what was read before the lock; another save in between
-        // (which checked its own) decides what "unchanged" means, so a kept secret must still be it.
-        if (app && !app.newSecret && before.ownClientSecretSealed !== app.sealed) {
-          throw AppError.conflict('The PayPal settings were changed meanwhile. Please reload and save again.');
-        }
-        const next = {
-          enabled: input.enabled ?? before.enabled,
-          environment: input.environment ?? before.environment,
-          ownClientId: app === undefined ? before.ownClientId : (app?.clientId ?? null),
-          ownClientSecretSealed: app === undefined ? before.ownClientSecretSealed : (app?.sealed ?? null),
-        };
-        const secretChanged = app === null ? before.ownClientSecretSealed !== null : !!app?.newSecret;
-        const unchanged =
-          !secretChanged &&
-          next.enabled === before.enabled &&
-          next.environment === before.environment &&
-          next.ownClientId === before.ownClientId;
-        if (unchanged) return before;
-        const userId = ctx.actor.kind === 'staff' || ctx.actor.kind === 'shopper' ? ctx.actor.userId : null;
-        const [after] = await tx
-          .update(pc)
-          .set({ ...next, updatedAt: new Date(), updatedBy: userId })
-          .where(key(ctx.tenantId))
-          .returning();
-        // The secret as the log sees it: whether there is one and whether it changed, never a
-        // character of it nor of its sealed form.
-        const had = before.ownClientSecretSealed !== null;
-        const has = next.ownClientSecretSealed !== null;
-        await deps.audit.record(tx, ctx, {
-          entity: 'payment_config',
-          entityId: PAYPAL_CONFIG_ID,
-          action: 'update',
-          before: {
-            enabled: before.enabled,
-            environment: before.environment,
-            ownClientId: before.ownClientId,
-            ownClientSecret: secret(had ? 'stored' : null),
-          },
-          after: {
-            enabled: next.enabled,
-            environment: next.environment,
-            ownClientId: next.ownClientId,
-            ownClientSecret: secret(has ? (secretChanged ? 'replaced' : 'stored') : null),
-          },
-        });
-        deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
-        return after as ConfigRow;
-      });
-      return view(ctx.tenantId, row);
+      const written = await returnRefusals<Result<ConfigRow, PaypalConfigRefusal>, PaypalConfigRefusal>(async () =>
+        ok(
+          await deps.events.transaction(async (tx) => {
+            await tx
+              .insert(pc)
+              .values({ tenantId: ctx.tenantId, configId: PAYPAL_CONFIG_ID, environment: deps.defaultEnvironment })
+              .onConflictDoNothing();
+            const [before] = await tx.select().from(pc).where(key(ctx.tenantId)).for('update');
+            if (!before) throw new Error('payment_configs: the row was not created');
+            // The app was checked against what was read before the lock; another save in between
+            // (which checked its own) decides what "unchanged" means, so a kept secret must still be it.
+            if (app && !app.newSecret && before.ownClientSecretSealed !== app.sealed) {
+              throw new Refused(
+                refuse(409, 'CONFLICT', 'The PayPal settings were changed meanwhile. Please reload and save again.'),
+              );
+            }
+            const next = {
+              enabled: input.enabled ?? before.enabled,
+              environment: input.environment ?? before.environment,
+              ownClientId: app === undefined ? before.ownClientId : (app?.clientId ?? null),
+              ownClientSecretSealed: app === undefined ? before.ownClientSecretSealed : (app?.sealed ?? null),
+            };
+            const secretChanged = app === null ? before.ownClientSecretSealed !== null : !!app?.newSecret;
+            const unchanged =
+              !secretChanged &&
+              next.enabled === before.enabled &&
+              next.environment === before.environment &&
+              next.ownClientId === before.ownClientId;
+            if (unchanged) return before;
+            const userId = ctx.actor.kind === 'staff' || ctx.actor.kind === 'shopper' ? ctx.actor.userId : null;
+            const [after] = await tx
+              .update(pc)
+              .set({ ...next, updatedAt: new Date(), updatedBy: userId })
+              .where(key(ctx.tenantId))
+              .returning();
+            // The secret as the log sees it: whether there is one and whether it changed, never a
+            // character of it nor of its sealed form.
+            const had = before.ownClientSecretSealed !== null;
+            const has = next.ownClientSecretSealed !== null;
+            await deps.audit.record(tx, ctx, {
+              entity: 'payment_config',
+              entityId: PAYPAL_CONFIG_ID,
+              action: 'update',
+              before: {
+                enabled: before.enabled,
+                environment: before.environment,
+                ownClientId: before.ownClientId,
+                ownClientSecret: secret(had ? 'stored' : null),
+              },
+              after: {
+                enabled: next.enabled,
+                environment: next.environment,
+                ownClientId: next.ownClientId,
+                ownClientSecret: secret(has ? (secretChanged ? 'replaced' : 'stored') : null),
+              },
+            });
+            deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
+            return after as ConfigRow;
+          }),
+        ),
+      );
+      if (!written.ok) return written;
+      return ok(await view(ctx.tenantId, written.value));
     },
   };
 }

@@ -2,6 +2,7 @@ import { type PaypalSellerPages, SELLER_STATUS_LABELS } from '@app/contracts';
 import { requireAccess } from '../../lib/access';
 import type { PageModule } from '../../lib/page-request';
 import { submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { SellerOnboarding, SellerOutcome } from './seller-onboarding';
 
 /** What the owner reads after a check or a return from PayPal. */
@@ -28,8 +29,9 @@ export function paypalSellerPages(deps: { onboarding: SellerOnboarding }): PageM
         requireAccess(ctx, 'payments');
         return submitForm([] as const, async () => {
           page.assertFormFromStore();
-          const { actionUrl } = await onboarding.connect(ctx);
-          return { ok: true as const, actionUrl };
+          const started = await onboarding.connect(ctx);
+          if (!started.ok) return formRefusal(started);
+          return { ok: true as const, actionUrl: started.value.actionUrl };
         });
       },
 
@@ -37,8 +39,9 @@ export function paypalSellerPages(deps: { onboarding: SellerOnboarding }): PageM
         requireAccess(ctx, 'payments');
         return submitForm([] as const, async () => {
           page.assertFormFromStore();
-          const { outcome } = await onboarding.check(ctx);
-          return { ok: true as const, message: OUTCOME_MESSAGES[outcome] };
+          const checked = await onboarding.check(ctx);
+          if (!checked.ok) return formRefusal(checked);
+          return { ok: true as const, message: OUTCOME_MESSAGES[checked.value.outcome] };
         });
       },
 
@@ -46,7 +49,8 @@ export function paypalSellerPages(deps: { onboarding: SellerOnboarding }): PageM
         requireAccess(ctx, 'payments');
         return submitForm([] as const, async () => {
           page.assertFormFromStore();
-          await onboarding.disconnect(ctx);
+          const done = await onboarding.disconnect(ctx);
+          if (!done.ok) return formRefusal(done);
           return { ok: true as const, message: 'PayPal is disconnected. Checkout no longer offers PayPal.' };
         });
       },

@@ -7,8 +7,10 @@ import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
 import { signedInUser } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import type { Result } from '../../lib/result';
+import { sendRefusal } from '../../plugins/errors';
 import { CSRF_FIELD, CSRF_HEADER, type Csrf, csrfBinding, csrfRefused } from '../auth/index';
-import type { SellerOnboarding, SellerOutcome } from './seller-onboarding';
+import type { SellerOnboarding, SellerOnboardingRefusal, SellerOutcome } from './seller-onboarding';
 
 const noStore = { 'cache-control': 'private, no-store' };
 const P = '/api/paypal/seller';
@@ -22,6 +24,9 @@ function fromForm(req: FastifyRequest): boolean {
   const accept = String(req.headers.accept ?? '');
   return accept.includes('text/html') && !accept.includes('application/json');
 }
+
+/** The payments page's notice for a refusal: onboarding not set up, or the seller's state not allowing it. */
+const refusedAs = (r: SellerOnboardingRefusal) => (r.code === 'CONFLICT' ? 'unavailable' : 'refused');
 
 const formBody = z.record(z.string(), z.unknown()).nullish();
 /** JSON from a script, or a plain HTML form (with its `_csrf` field), which gets a 303 instead. */
@@ -53,21 +58,15 @@ export async function paypalSellerRoutes(app: App, { onboarding, csrf }: { onboa
   async function answer<T, J>(
     req: FastifyRequest,
     reply: FastifyReply,
-    work: () => Promise<T>,
+    work: () => Promise<Result<T, SellerOnboardingRefusal>>,
     form: (result: T) => string,
     json: (result: T) => J,
   ): Promise<{ data: J } | FastifyReply> {
     reply.headers(noStore);
     assertCsrf(req);
-    if (!fromForm(req)) return { data: json(await work()) };
-    try {
-      return reply.redirect(form(await work()), 303);
-    } catch (err) {
-      if (err instanceof AppError && err.statusCode === 409) {
-        return reply.redirect(`${PAYMENTS_PAGE}?paypal=${err.code === 'CONFLICT' ? 'unavailable' : 'refused'}`, 303);
-      }
-      throw err;
-    }
+    const done = await work();
+    if (!fromForm(req)) return done.ok ? { data: json(done.value) } : sendRefusal(reply, done);
+    return reply.redirect(done.ok ? form(done.value) : `${PAYMENTS_PAGE}?paypal=${refusedAs(done)}`, 303);
   }
 
   const change = {
@@ -202,13 +201,8 @@ export async function paypalSellerRoutes(app: App, { onboarding, csrf }: { onboa
       if (refusal) throw refusal;
       const q = req.query as Record<string, unknown>;
       const hint = typeof q.merchantIdInPayPal === 'string' ? q.merchantIdInPayPal : undefined;
-      let outcome: SellerOutcome | 'unavailable';
-      try {
-        outcome = (await onboarding.check(req.ctx, { ...(hint ? { merchantId: hint } : {}), via: 'return' })).outcome;
-      } catch (err) {
-        if (!(err instanceof AppError && err.statusCode === 409)) throw err;
-        outcome = err.code === 'CONFLICT' ? 'unavailable' : 'refused';
-      }
+      const checked = await onboarding.check(req.ctx, { ...(hint ? { merchantId: hint } : {}), via: 'return' });
+      const outcome: SellerOutcome | 'unavailable' = checked.ok ? checked.value.outcome : refusedAs(checked);
       return reply.redirect(`${PAYMENTS_PAGE}?paypal=${outcome}`, 303);
     },
   );

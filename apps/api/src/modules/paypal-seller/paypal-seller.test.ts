@@ -118,6 +118,13 @@ const comeBack = (back: URL, session: Partial<BrowserSession> = owner, host = GA
     headers: { host, cookie: session.cookie ?? '' },
   });
 
+/** The onboarding webhook's confirmation, as a test expects it to succeed: its state. */
+async function confirmed(...args: Parameters<typeof t.services.sellerOnboarding.confirm>) {
+  const r = await t.services.sellerOnboarding.confirm(...args);
+  if (!r.ok) throw new Error(`confirm refused: ${r.code} ${r.message}`);
+  return r.value;
+}
+
 describe('connecting PayPal', () => {
   it('happy path: referral, sign-up, return confirmed by merchant-integrations, checkout offers PayPal', async () => {
     expect(await state()).toMatchObject({
@@ -292,7 +299,7 @@ describe('connecting PayPal', () => {
     expect(entry?.changes).toMatchObject({ status: { before: 'connected', after: 'disconnected' } });
     // A late or redelivered onboarding webhook does not connect it again behind the owner's back.
     const merchantId = back.searchParams.get('merchantIdInPayPal') ?? '';
-    const hook = await t.services.sellerOnboarding.confirm(paypalCtx(), { merchantId, actor: { kind: 'paypal' } });
+    const hook = await confirmed(paypalCtx(), { merchantId, actor: { kind: 'paypal' } });
     expect(hook.status).toBe('disconnected');
     expect(await t.services.paymentAccounts.forStore('garden')).toBeNull();
     expect((await post('disconnect')).statusCode).toBe(409);
@@ -303,7 +310,7 @@ describe('connecting PayPal', () => {
   it('PayPal onboarding webhook confirms through app.sellerOnboarding.confirm, acted by PayPal', async () => {
     // Before the owner started connecting, PayPal's word alone connects nothing.
     const early = paypal.addSeller({ trackingId: 'garden' });
-    const untouched = await t.services.sellerOnboarding.confirm(paypalCtx(), {
+    const untouched = await confirmed(paypalCtx(), {
       merchantId: early,
       actor: { kind: 'paypal' },
     });
@@ -312,7 +319,7 @@ describe('connecting PayPal', () => {
     const back = await agree(await connect());
     const merchantId = back.searchParams.get('merchantIdInPayPal') ?? '';
     const ctx = paypalCtx();
-    const s = await t.services.sellerOnboarding.confirm(ctx, { merchantId, actor: { kind: 'paypal', id: 'WH-1' } });
+    const s = await confirmed(ctx, { merchantId, actor: { kind: 'paypal', id: 'WH-1' } });
     expect(s).toMatchObject({ status: 'connected', merchantId, checkoutEnabled: true });
     const [last] = await t.database.db
       .select()
@@ -325,7 +332,7 @@ describe('connecting PayPal', () => {
 
     // Consent withdrawn at PayPal: a confirm finds it revoked.
     paypal.revokeConsent(merchantId);
-    const revoked = await t.services.sellerOnboarding.confirm(ctx, { merchantId, actor: { kind: 'paypal' } });
+    const revoked = await confirmed(ctx, { merchantId, actor: { kind: 'paypal' } });
     expect(revoked.status).toBe('action_needed');
     expect(revoked.reasons.map((r) => r.code)).toEqual(['CONSENT_REVOKED']);
     expect(revoked.checkoutEnabled).toBe(false);

@@ -2,8 +2,8 @@ import { SELLER_REASONS, type SellerReason, type SellerState, type SellerStatus 
 import { type Db, schema } from '@app/db';
 import { and, count, eq } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
-import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import type { PayPalClient } from '../payments/index';
 import type { PaymentAccounts } from './payment-accounts';
@@ -19,6 +19,13 @@ export const ONBOARDING_UNAVAILABLE_MESSAGE =
   'The platform operator has not set up PayPal for stores yet, so stores cannot connect a PayPal account here. ' +
   'A store that has its own PayPal app can still enter it under PayPal settings.';
 
+/**
+ * Why connecting, checking or disconnecting is refused: CONFLICT (409) when the platform has no
+ * PayPal partner set-up, so stores cannot connect here; INVALID_TRANSITION (409) when the seller's
+ * state does not allow it (connected already, nothing to disconnect, another change came first).
+ */
+export type SellerOnboardingRefusal = Refusal<'CONFLICT' | 'INVALID_TRANSITION'>;
+
 export interface SellerOnboardingDeps {
   paymentAccounts: PaymentAccounts;
   audit: Pick<AuditService, 'record'>;
@@ -30,10 +37,10 @@ export interface SellerOnboarding {
   state(ctx: RequestContext): Promise<SellerState>;
   /**
    * Starts (or continues) PayPal's sign-up: a partner referral for this store, the seller moved to
-   * pending. A fresh link of a pending sign-up is reused. 409 when onboarding is not set up or the
+   * pending. A fresh link of a pending sign-up is reused. Refused when onboarding is not set up or the
    * store is connected already.
    */
-  connect(ctx: RequestContext): Promise<{ actionUrl: string; state: SellerState }>;
+  connect(ctx: RequestContext): Promise<Result<{ actionUrl: string; state: SellerState }, SellerOnboardingRefusal>>;
   /**
    * Asks PayPal's merchant-integrations what is true of the seller (the merchant id hint, or the
    * seller who signed up with this store's tracking id) and moves the state to what it says. The
@@ -42,14 +49,14 @@ export interface SellerOnboarding {
   confirm(
     ctx: RequestContext,
     input?: { merchantId?: string; actor?: { kind: 'paypal' | 'system'; id?: string } },
-  ): Promise<SellerState>;
+  ): Promise<Result<SellerState, SellerOnboardingRefusal>>;
   /** `confirm` with what it found, for the owner's return and check (and their audit entry). */
   check(
     ctx: RequestContext,
     input?: { merchantId?: string; via?: 'return' | 'check' },
-  ): Promise<{ outcome: SellerOutcome; state: SellerState }>;
+  ): Promise<Result<{ outcome: SellerOutcome; state: SellerState }, SellerOnboardingRefusal>>;
   /** The owner ends the connection: checkout stops offering PayPal through the seller account. */
-  disconnect(ctx: RequestContext): Promise<SellerState>;
+  disconnect(ctx: RequestContext): Promise<Result<SellerState, SellerOnboardingRefusal>>;
   /** Open payment_issues rows of the store (the page's warning). */
   openIssues(ctx: RequestContext): Promise<number>;
 }
@@ -69,11 +76,12 @@ export function createSellerOnboarding(db: Db, deps: SellerOnboardingDeps): Sell
     return { api, partnerId: accounts.partnerId };
   }
 
-  function requirePartner() {
-    const p = partner();
-    if (!p) throw new AppError(409, 'CONFLICT', ONBOARDING_UNAVAILABLE_MESSAGE);
-    return p;
-  }
+  const unavailable = (): SellerOnboardingRefusal => refuse(409, 'CONFLICT', ONBOARDING_UNAVAILABLE_MESSAGE);
+  /** A move the seller's state no longer allows, found inside a transaction: undone, then returned. */
+  const stateRefused = (message: string) => new Refused(refuse(409, 'INVALID_TRANSITION', message));
+  /** Runs a change's transaction; a refusal thrown in it as `Refused` comes back as the returned refusal. */
+  const transact = <T>(work: () => Promise<T>) =>
+    returnRefusals<Result<T, SellerOnboardingRefusal>, SellerOnboardingRefusal>(async () => ok(await work()));
 
   async function row(tenantId: string): Promise<SellerRow | null> {
     const [r] = await db.select().from(s).where(eq(s.tenantId, tenantId));
@@ -110,8 +118,12 @@ export function createSellerOnboarding(db: Db, deps: SellerOnboardingDeps): Sell
   const audited = (ctx: RequestContext) => ctx.actor.kind === 'staff';
 
   /** What PayPal says of the seller, judged for this store: connected, or the reasons it is not. */
-  async function ask(ctx: RequestContext, hint: string | undefined, current: SellerRow | null) {
-    const { api, partnerId } = requirePartner();
+  async function ask(
+    ctx: RequestContext,
+    { api, partnerId }: { api: PayPalClient; partnerId: string },
+    hint: string | undefined,
+    current: SellerRow | null,
+  ) {
     const trackingId = trackingIdFor(ctx.tenantId);
     let merchantId = hint && MERCHANT_ID.test(hint) ? hint : undefined;
     if (!merchantId) merchantId = (await api.findMerchantByTrackingId(partnerId, trackingId))?.merchantId;
@@ -140,76 +152,83 @@ export function createSellerOnboarding(db: Db, deps: SellerOnboardingDeps): Sell
   async function settle(
     ctx: RequestContext,
     input: { merchantId?: string; actor?: { kind: 'paypal' | 'system'; id?: string }; via?: 'return' | 'check' },
-  ): Promise<{ outcome: SellerOutcome; state: SellerState }> {
+  ): Promise<Result<{ outcome: SellerOutcome; state: SellerState }, SellerOnboardingRefusal>> {
     const current = await row(ctx.tenantId);
     // PayPal (a late or redelivered onboarding webhook) does not connect a store whose owner never
     // started connecting or disconnected it: only the owner's own connect or check does.
     const idle = !current || current.status === 'not_started' || current.status === 'disconnected';
     if (input.actor && idle) {
-      return { outcome: 'action_needed', state: await state(ctx) };
+      return ok({ outcome: 'action_needed', state: await state(ctx) });
     }
-    const found = await ask(ctx, input.merchantId, current);
+    const p = partner();
+    if (!p) return unavailable();
+    const found = await ask(ctx, p, input.merchantId, current);
     const now = new Date();
     // A connected store stays connected when a link names someone else's seller or one PayPal does
     // not know: a forged or stale return must not switch off a working checkout.
     const foreignHint =
       current?.status === 'connected' &&
       (found.outcome === 'refused' || (found.outcome === 'not_found' && input.merchantId !== current.merchantId));
-    await deps.events.transaction(async (tx) => {
-      let after: SellerRow | null = current;
-      if (!foreignHint) {
-        const to: SellerStatus = found.outcome === 'connected' ? 'connected' : 'action_needed';
-        const integration = 'integration' in found ? found.integration : undefined;
-        const result = await transitionSeller(tx, ctx, to, {
-          reasons: found.reasons,
-          checkedAt: now,
-          environment: accounts.environment,
-          ...(integration
-            ? {
-                merchantId: integration.merchantId,
-                paymentsReceivable: integration.paymentsReceivable,
-                primaryEmailConfirmed: integration.primaryEmailConfirmed,
-                primaryEmail: integration.primaryEmail ?? null,
-              }
-            : {}),
-          ...(found.outcome === 'connected' ? { actionUrl: null, referralCreatedAt: null } : {}),
-          ...(input.actor ? { actor: input.actor } : {}),
-          note:
-            found.outcome === 'refused'
-              ? `PayPal's seller ${input.merchantId ?? ''} signed up for another store: refused`.trim()
-              : (input.via ?? (input.actor ? 'webhook' : undefined)),
-        });
-        if (!result.ok) throw new AppError(409, 'INVALID_TRANSITION', result.message);
-        after = result.seller;
-      }
-      if (audited(ctx)) {
-        await deps.audit.record(tx, ctx, {
-          entity: 'paypal_seller',
-          entityId: ctx.tenantId,
-          action: input.via === 'return' ? 'return' : 'check',
-          before: { status: current?.status ?? 'not_started', merchantId: current?.merchantId ?? null },
-          after: {
-            status: after?.status ?? 'not_started',
-            merchantId: after?.merchantId ?? null,
-            reasons: found.reasons.join(', ') || null,
-            checkedAt: now.toISOString(),
-            ...(found.outcome === 'refused' && input.merchantId ? { refusedMerchantId: input.merchantId } : {}),
-          },
-        });
-      }
-      deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
-    });
-    return { outcome: found.outcome, state: await fresh(ctx) };
+    const done = await transact(() =>
+      deps.events.transaction(async (tx) => {
+        let after: SellerRow | null = current;
+        if (!foreignHint) {
+          const to: SellerStatus = found.outcome === 'connected' ? 'connected' : 'action_needed';
+          const integration = 'integration' in found ? found.integration : undefined;
+          const result = await transitionSeller(tx, ctx, to, {
+            reasons: found.reasons,
+            checkedAt: now,
+            environment: accounts.environment,
+            ...(integration
+              ? {
+                  merchantId: integration.merchantId,
+                  paymentsReceivable: integration.paymentsReceivable,
+                  primaryEmailConfirmed: integration.primaryEmailConfirmed,
+                  primaryEmail: integration.primaryEmail ?? null,
+                }
+              : {}),
+            ...(found.outcome === 'connected' ? { actionUrl: null, referralCreatedAt: null } : {}),
+            ...(input.actor ? { actor: input.actor } : {}),
+            note:
+              found.outcome === 'refused'
+                ? `PayPal's seller ${input.merchantId ?? ''} signed up for another store: refused`.trim()
+                : (input.via ?? (input.actor ? 'webhook' : undefined)),
+          });
+          if (!result.ok) throw stateRefused(result.message);
+          after = result.seller;
+        }
+        if (audited(ctx)) {
+          await deps.audit.record(tx, ctx, {
+            entity: 'paypal_seller',
+            entityId: ctx.tenantId,
+            action: input.via === 'return' ? 'return' : 'check',
+            before: { status: current?.status ?? 'not_started', merchantId: current?.merchantId ?? null },
+            after: {
+              status: after?.status ?? 'not_started',
+              merchantId: after?.merchantId ?? null,
+              reasons: found.reasons.join(', ') || null,
+              checkedAt: now.toISOString(),
+              ...(found.outcome === 'refused' && input.merchantId ? { refusedMerchantId: input.merchantId } : {}),
+            },
+          });
+        }
+        deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
+      }),
+    );
+    if (!done.ok) return done;
+    return ok({ outcome: found.outcome, state: await fresh(ctx) });
   }
 
   return {
     state,
 
     async connect(ctx) {
-      const { api } = requirePartner();
+      const p = partner();
+      if (!p) return unavailable();
+      const { api } = p;
       const current = await row(ctx.tenantId);
       if (current?.status === 'connected') {
-        throw new AppError(
+        return refuse(
           409,
           'INVALID_TRANSITION',
           'PayPal is connected already. Disconnect it first to connect another account.',
@@ -222,7 +241,7 @@ export function createSellerOnboarding(db: Db, deps: SellerOnboardingDeps): Sell
         current.referralCreatedAt &&
         Date.now() - current.referralCreatedAt.getTime() < REFERRAL_REUSE_MS
       ) {
-        return { actionUrl: current.actionUrl, state: await state(ctx) };
+        return ok({ actionUrl: current.actionUrl, state: await state(ctx) });
       }
       const email =
         ctx.actor.kind === 'staff' && ctx.actor.userLoginId.includes('@') ? ctx.actor.userLoginId : undefined;
@@ -233,28 +252,32 @@ export function createSellerOnboarding(db: Db, deps: SellerOnboardingDeps): Sell
         ...(email ? { email } : {}),
       });
       const now = new Date();
-      await deps.events.transaction(async (tx) => {
-        const result = await transitionSeller(tx, ctx, 'pending', {
-          actionUrl: referral.actionUrl,
-          referralCreatedAt: now,
-          environment: accounts.environment,
-          note: 'connect',
-        });
-        if (!result.ok) throw new AppError(409, 'INVALID_TRANSITION', result.message);
-        await deps.audit.record(tx, ctx, {
-          entity: 'paypal_seller',
-          entityId: ctx.tenantId,
-          action: 'connect',
-          before: { status: result.from },
-          after: { status: 'pending', referralId: referral.referralId, startedAt: now.toISOString() },
-        });
-        deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
-      });
-      return { actionUrl: referral.actionUrl, state: await fresh(ctx) };
+      const done = await transact(() =>
+        deps.events.transaction(async (tx) => {
+          const result = await transitionSeller(tx, ctx, 'pending', {
+            actionUrl: referral.actionUrl,
+            referralCreatedAt: now,
+            environment: accounts.environment,
+            note: 'connect',
+          });
+          if (!result.ok) throw stateRefused(result.message);
+          await deps.audit.record(tx, ctx, {
+            entity: 'paypal_seller',
+            entityId: ctx.tenantId,
+            action: 'connect',
+            before: { status: result.from },
+            after: { status: 'pending', referralId: referral.referralId, startedAt: now.toISOString() },
+          });
+          deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
+        }),
+      );
+      if (!done.ok) return done;
+      return ok({ actionUrl: referral.actionUrl, state: await fresh(ctx) });
     },
 
     async confirm(ctx, input = {}) {
-      return (await settle(ctx, input)).state;
+      const settled = await settle(ctx, input);
+      return settled.ok ? ok(settled.value.state) : settled;
     },
 
     async check(ctx, input = {}) {
@@ -270,28 +293,31 @@ export function createSellerOnboarding(db: Db, deps: SellerOnboardingDeps): Sell
       const current = await row(ctx.tenantId);
       const status = (current?.status ?? 'not_started') as SellerStatus;
       if (status === 'not_started' || status === 'disconnected') {
-        throw new AppError(409, 'INVALID_TRANSITION', 'PayPal is not connected, so there is nothing to disconnect.');
+        return refuse(409, 'INVALID_TRANSITION', 'PayPal is not connected, so there is nothing to disconnect.');
       }
-      await deps.events.transaction(async (tx) => {
-        // A sign-up still open at PayPal is abandoned (back to the start); a connection is ended.
-        const to: SellerStatus = status === 'pending' ? 'not_started' : 'disconnected';
-        const result = await transitionSeller(tx, ctx, to, {
-          actionUrl: null,
-          referralCreatedAt: null,
-          reasons: [],
-          note: 'disconnect',
-        });
-        if (!result.ok) throw new AppError(409, 'INVALID_TRANSITION', result.message);
-        await deps.audit.record(tx, ctx, {
-          entity: 'paypal_seller',
-          entityId: ctx.tenantId,
-          action: 'disconnect',
-          before: { status: result.from, merchantId: current?.merchantId ?? null },
-          after: { status: to, merchantId: current?.merchantId ?? null },
-        });
-        deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
-      });
-      return fresh(ctx);
+      const done = await transact(() =>
+        deps.events.transaction(async (tx) => {
+          // A sign-up still open at PayPal is abandoned (back to the start); a connection is ended.
+          const to: SellerStatus = status === 'pending' ? 'not_started' : 'disconnected';
+          const result = await transitionSeller(tx, ctx, to, {
+            actionUrl: null,
+            referralCreatedAt: null,
+            reasons: [],
+            note: 'disconnect',
+          });
+          if (!result.ok) throw stateRefused(result.message);
+          await deps.audit.record(tx, ctx, {
+            entity: 'paypal_seller',
+            entityId: ctx.tenantId,
+            action: 'disconnect',
+            before: { status: result.from, merchantId: current?.merchantId ?? null },
+            after: { status: to, merchantId: current?.merchantId ?? null },
+          });
+          deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
+        }),
+      );
+      if (!done.ok) return done;
+      return ok(await fresh(ctx));
     },
 
     async openIssues(ctx) {

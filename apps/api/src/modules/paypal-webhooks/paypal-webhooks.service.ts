@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, systemContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import type { Refusal } from '../../lib/result';
 import { type CheckoutService, mailPaidReceipt, markPaidByPayPal } from '../checkout/index';
 import { type OrdersService, recordOrderEvent } from '../orders/index';
 import { paypalAmountMinor } from '../payments/index';
@@ -43,7 +44,10 @@ const sellers = schema.paypalSellers;
 
 /** The onboarding helper's confirmation (modules of the seller onboarding), as the webhook uses it. */
 export interface SellerOnboardingConfirmer {
-  confirm(ctx: RequestContext, input: { merchantId: string; actor: { kind: 'paypal'; id?: string } }): Promise<unknown>;
+  confirm(
+    ctx: RequestContext,
+    input: { merchantId: string; actor: { kind: 'paypal'; id?: string } },
+  ): Promise<{ ok: true } | Refusal>;
 }
 
 export interface PayPalWebhookDeps {
@@ -461,7 +465,13 @@ export function createPayPalWebhookService(db: Db, deps: PayPalWebhookDeps) {
     if (seen) return 'duplicate' as const;
     // The event is a hint, as the return URL is: the onboarding service asks PayPal's
     // merchant-integrations before it connects anything, so running it twice does no harm.
-    await onboarding.confirm(ctx, { merchantId: r.data.merchant_id, actor: { kind: 'paypal', id: event.id } });
+    const confirmed = await onboarding.confirm(ctx, {
+      merchantId: r.data.merchant_id,
+      actor: { kind: 'paypal', id: event.id },
+    });
+    // Refused (no partner set-up, the seller's state moved meanwhile): the event is not recorded and
+    // PayPal is answered with the refusal's status, so it delivers the event again later.
+    if (!confirmed.ok) throw new AppError(confirmed.status, confirmed.code, confirmed.message);
     return once(event, transmissionTime, async () => ({
       tenantId: ctx.tenantId,
       outcome: 'applied',
