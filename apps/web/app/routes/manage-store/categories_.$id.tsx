@@ -154,7 +154,7 @@ export default function CategoryPage({ loaderData, actionData }: Route.Component
         </Card>
       )}
       {category && (
-        <Card title="Delete category">
+        <Card>
           <p className="mb-3 text-sm text-neutral-600">
             A category can be deleted once it has no products and no subcategories. Its links in catalogs go with it.
           </p>

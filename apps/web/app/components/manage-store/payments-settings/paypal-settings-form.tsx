@@ -1,37 +1,18 @@
 import type { PaypalConfig, PaypalSettingsField, PaypalSettingsFormValues } from '@app/contracts';
 import { Trash2 } from 'lucide-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigation } from 'react-router';
 import { Banner } from '../../ui/banner';
 import { Button } from '../../ui/button';
 import { Card } from '../../ui/card';
 import { Checkbox } from '../../ui/checkbox';
+import { ChoiceList } from '../../ui/choice-list';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { PostForm } from '../../ui/post-form';
 import { SaveBar } from '../../ui/save-bar';
 import { TextField } from '../../ui/text-field';
 
 type Errors = Partial<Record<PaypalSettingsField, string>>;
-
-function FieldNote({ id, hint, error }: { id: string; hint?: ReactNode; error?: string }) {
-  return (
-    <>
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-neutral-600">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700" data-testid={`error-${id}`}>
-          {error}
-        </p>
-      )}
-    </>
-  );
-}
-
-const describedBy = (id: string, hint: unknown, error: unknown) =>
-  [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
 
 /** The posted form's fields (the page function reads only the ones it knows). */
 export function paypalSettingsValues(form: FormData): PaypalSettingsFormValues {
@@ -150,33 +131,17 @@ export function PaypalSettingsForm({
           the money goes to that app’s PayPal account.
         </p>
         <div className="mt-4 space-y-4">
-          <fieldset aria-describedby={describedBy('environment', true, errors.environment)}>
-            <legend className="mb-1 block text-sm font-medium text-neutral-800">Environment</legend>
-            <div className="flex flex-wrap gap-4">
-              {(
-                [
-                  ['live', 'Live'],
-                  ['sandbox', 'Sandbox (test payments)'],
-                ] as const
-              ).map(([value, label]) => (
-                <label key={value} className="flex items-center gap-2 text-sm text-neutral-800">
-                  <input
-                    type="radio"
-                    name="environment"
-                    value={value}
-                    defaultChecked={environment === value}
-                    className="size-4"
-                  />
-                  {label}
-                </label>
-              ))}
-            </div>
-            <FieldNote
-              id="environment"
-              hint="Where PayPal keeps your app: live takes real money, sandbox only test payments."
-              error={errors.environment}
-            />
-          </fieldset>
+          <ChoiceList
+            title="Environment"
+            name="environment"
+            defaultValue={environment}
+            choices={[
+              { value: 'live', label: 'Live' },
+              { value: 'sandbox', label: 'Sandbox (test payments)' },
+            ]}
+            hint="Where PayPal keeps your app: live takes real money, sandbox only test payments."
+            error={errors.environment}
+          />
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField
               id="paypal-client-id"
