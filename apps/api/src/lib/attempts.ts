@@ -2,6 +2,7 @@ import { type Db, schema } from '@app/db';
 import { and, count, eq, gt } from 'drizzle-orm';
 import type { TenantContext } from './context';
 import { AppError } from './errors';
+import { type Refusal, refuse } from './result';
 
 const a = schema.authAttempts;
 export type AttemptAction = (typeof a.$inferInsert)['action'];
@@ -37,8 +38,16 @@ export function createAttempts(db: Db) {
 
 export type Attempts = ReturnType<typeof createAttempts>;
 
-/** The answer past a limit: 429 with the seconds to wait. */
-export const tooManyAttempts = (retryAfterMs: number) =>
-  new AppError(429, 'RATE_LIMITED', 'Too many attempts. Please wait a few minutes and try again.', undefined, {
-    'Retry-After': String(Math.ceil(retryAfterMs / 1000)),
+/** Past a limit, as a refusal (decision 088): 429 with the seconds to wait in Retry-After. */
+export type RateLimitedRefusal = Refusal<'RATE_LIMITED'>;
+
+export const attemptsRefused = (retryAfterMs: number): RateLimitedRefusal =>
+  refuse(429, 'RATE_LIMITED', 'Too many attempts. Please wait a few minutes and try again.', {
+    headers: { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
   });
+
+/** The same answer thrown, for the operations not converted to refusals yet (guest order keys). */
+export const tooManyAttempts = (retryAfterMs: number) => {
+  const r = attemptsRefused(retryAfterMs);
+  return new AppError(r.status, r.code, r.message, undefined, { ...r.headers });
+};

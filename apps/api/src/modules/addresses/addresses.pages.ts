@@ -3,6 +3,7 @@ import { requireSignedIn } from '../../lib/access';
 import { signedInUser } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { fieldFailure, formFailure, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import { countryChoices } from '../geo/index';
 import type { AddressesService } from './addresses.service';
 
@@ -26,8 +27,10 @@ export function addressesPages(deps: { addresses: AddressesService }): PageModul
         return submitForm(fields, async () => {
           page.assertFormFromStore();
           const me = requireSignedIn(ctx);
-          if (input.contactMechId) await addresses.update(ctx, me.userId, input.contactMechId, parsed.data);
-          else await addresses.create(ctx, me.userId, parsed.data);
+          const saved = input.contactMechId
+            ? await addresses.update(ctx, me.userId, input.contactMechId, parsed.data)
+            : await addresses.create(ctx, me.userId, parsed.data);
+          if (!saved.ok) return formRefusal(saved, fields);
           return { ok: true as const, message: input.contactMechId ? 'Address saved.' : 'Address added.' };
         });
       },

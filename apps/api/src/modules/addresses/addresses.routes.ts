@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { AddressesService } from './addresses.service';
 
 const BASE = '/skulocity/api/v1';
@@ -51,9 +52,11 @@ export async function addressesRoutes(app: App, { addresses }: { addresses: Addr
         response: { 200: dataEnvelope(addressSchema), ...errors, 409: errorEnvelopeSchema },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      return { data: await addresses.create(req.ctx, user.userId, req.body), message: 'Address added.' };
+      const added = await addresses.create(req.ctx, user.userId, req.body);
+      if (!added.ok) return sendRefusal(reply, added);
+      return { data: added.value, message: 'Address added.' };
     },
   );
 
@@ -68,13 +71,12 @@ export async function addressesRoutes(app: App, { addresses }: { addresses: Addr
         response: { 200: dataEnvelope(addressSchema), ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = requireSignedIn(req.ctx);
       const { contactMechId, ...input } = req.body;
-      return {
-        data: await addresses.update(req.ctx, user.userId, contactMechId, input),
-        message: 'Address saved.',
-      };
+      const saved = await addresses.update(req.ctx, user.userId, contactMechId, input);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return { data: saved.value, message: 'Address saved.' };
     },
   );
 

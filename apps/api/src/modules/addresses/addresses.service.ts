@@ -4,6 +4,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { ok, type Refusal, type Result, refuse, refuseField } from '../../lib/result';
 import { COUNTRIES } from '../geo/index';
 
 const pa = schema.postalAddresses;
@@ -19,43 +20,42 @@ const POSTAL_CODES: Record<string, { re: RegExp; example: string }> = {
   NLD: { re: /^\d{4} ?[A-Z]{2}$/i, example: '1012 AB' },
 };
 
+/**
+ * An address we cannot deliver to as written (decision 088): a country we do not ship to, a missing
+ * or foreign state or region, a postal code not of the country's form. 400 on the field at fault.
+ */
+export type PlaceRefusal = Refusal<'BAD_REQUEST'>;
+/** Adding an address: the refusals of the place, or the book is full (409). */
+export type SaveAddressRefusal = PlaceRefusal | Refusal<'CONFLICT'>;
+
 /** The country and region exist and belong together; the postal code has the country's form. */
-export function checkPlace(input: AddressInput) {
+export function checkPlace(input: AddressInput): Result<void, PlaceRefusal> {
   const country = COUNTRIES.find((c) => c.geoId === input.countryGeoId);
-  if (!country) throw AppError.field(400, 'BAD_REQUEST', 'countryGeoId', 'we do not ship to this country.');
+  if (!country) return refuseField(400, 'BAD_REQUEST', 'countryGeoId', 'we do not ship to this country.');
   if (country.regions.length > 0) {
     if (!input.stateProvinceGeoId)
-      throw AppError.field(
+      return refuseField(
         400,
         'BAD_REQUEST',
         'stateProvinceGeoId',
         `please choose a state or region of ${country.name}.`,
       );
     if (!country.regions.some((r) => r.geoId === input.stateProvinceGeoId)) {
-      throw AppError.field(
-        400,
-        'BAD_REQUEST',
-        'stateProvinceGeoId',
-        `this is not a state or region of ${country.name}.`,
-      );
+      return refuseField(400, 'BAD_REQUEST', 'stateProvinceGeoId', `this is not a state or region of ${country.name}.`);
     }
   } else if (input.stateProvinceGeoId) {
-    throw AppError.field(
-      400,
-      'BAD_REQUEST',
-      'stateProvinceGeoId',
-      `${country.name} addresses have no state or region.`,
-    );
+    return refuseField(400, 'BAD_REQUEST', 'stateProvinceGeoId', `${country.name} addresses have no state or region.`);
   }
   const rule = POSTAL_CODES[country.geoId];
   if (rule ? !rule.re.test(input.postalCode) : !/^[A-Za-z0-9 -]{2,10}$/.test(input.postalCode)) {
-    throw AppError.field(
+    return refuseField(
       400,
       'BAD_REQUEST',
       'postalCode',
       `this is not a postal code of ${country.name}${rule ? ` (for example ${rule.example})` : ''}.`,
     );
   }
+  return ok(undefined);
 }
 
 const toAddress = (r: typeof pa.$inferSelect): Address => ({
@@ -103,20 +103,22 @@ export function createAddressesService(db: Db) {
     },
 
     /** Adds an address; the first one becomes the default for shipping and billing. */
-    async create(ctx: TenantContext, userId: string, input: AddressInput): Promise<Address> {
-      checkPlace(input);
-      return db.transaction(async (tx) => {
+    async create(
+      ctx: TenantContext,
+      userId: string,
+      input: AddressInput,
+    ): Promise<Result<Address, SaveAddressRefusal>> {
+      const place = checkPlace(input);
+      if (!place.ok) return place;
+      // A full book is found before anything is written: the refusal is returned and the transaction ends.
+      return db.transaction(async (tx): Promise<Result<Address, SaveAddressRefusal>> => {
         const [n] = await tx
           .select({ n: count() })
           .from(pa)
           .where(and(eq(pa.tenantId, ctx.tenantId), eq(pa.userId, userId)));
         const existing = n?.n ?? 0;
         if (existing >= MAX_ADDRESSES) {
-          throw new AppError(
-            409,
-            'CONFLICT',
-            `You can keep up to ${MAX_ADDRESSES} addresses. Please remove one first.`,
-          );
+          return refuse(409, 'CONFLICT', `You can keep up to ${MAX_ADDRESSES} addresses. Please remove one first.`);
         }
         const first = existing === 0;
         const values = {
@@ -130,14 +132,20 @@ export function createAddressesService(db: Db) {
           .insert(pa)
           .values({ tenantId: ctx.tenantId, contactMechId, userId, ...values })
           .returning();
-        return toAddress(row as typeof pa.$inferSelect);
+        return ok(toAddress(row as typeof pa.$inferSelect));
       });
     },
 
-    async update(ctx: TenantContext, userId: string, contactMechId: string, input: AddressInput): Promise<Address> {
-      checkPlace(input);
+    async update(
+      ctx: TenantContext,
+      userId: string,
+      contactMechId: string,
+      input: AddressInput,
+    ): Promise<Result<Address, PlaceRefusal>> {
+      const place = checkPlace(input);
+      if (!place.ok) return place;
       const current = await own(ctx, userId, contactMechId);
-      return db.transaction(async (tx) => {
+      const saved = await db.transaction(async (tx) => {
         // A default stays a default unless another address takes over: unticking alone is ignored.
         const values = {
           ...input,
@@ -152,6 +160,7 @@ export function createAddressesService(db: Db) {
           .returning();
         return toAddress(row as typeof pa.$inferSelect);
       });
+      return ok(saved);
     },
 
     /** Removes an address; a removed default passes to the oldest address left. */

@@ -19,8 +19,8 @@ import {
 } from '@app/contracts';
 import { requireSignedIn } from '../../lib/access';
 import { type RequestContext, signedInUser } from '../../lib/context';
-import { AppError } from '../../lib/errors';
 import { fieldFailure, formFailure, type PageModule, type PageRequest, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { AuthService } from './auth.service';
 import { clearedSessionCookie, sessionCookie } from './session-token';
 
@@ -62,10 +62,12 @@ export function authPages(deps: AuthPagesDeps): PageModule<AuthPages> {
         if (!parsed.success) return fieldFailure(parsed.error, ['email', 'password']);
         return submitForm([], async () => {
           page.assertFormFromStore();
-          const r = await auth.login(ctx, parsed.data, {
+          const result = await auth.login(ctx, parsed.data, {
             ...client(),
             previousToken: signedInUser(ctx)?.session.token,
           });
+          if (!result.ok) return formRefusal(result);
+          const r = result.value;
           const extra = await deps.afterLogin(page, r.userId, { wishlistProductId });
           return {
             ok: true as const,
@@ -81,7 +83,8 @@ export function authPages(deps: AuthPagesDeps): PageModule<AuthPages> {
         return submitForm([], async () => {
           page.assertFormFromStore();
           // Nobody is logged in here, new email or taken: the welcome mail's link does that (decision 022).
-          await auth.register(ctx, parsed.data, client(), { redirectUrl, wishlist: wishlistProductId });
+          const r = await auth.register(ctx, parsed.data, client(), { redirectUrl, wishlist: wishlistProductId });
+          if (!r.ok) return formRefusal(r);
           return { ok: true as const, message: REGISTER_MESSAGE };
         });
       },
@@ -91,10 +94,12 @@ export function authPages(deps: AuthPagesDeps): PageModule<AuthPages> {
         if (!parsed.success) return { ok: false, status: 400, message: CONFIRM_INVALID_MESSAGE, fieldErrors: {} };
         return submitForm([], async () => {
           page.assertFormFromStore();
-          const r = await auth.confirmEmail(ctx, parsed.data.token, {
+          const result = await auth.confirmEmail(ctx, parsed.data.token, {
             ...client(),
             previousToken: signedInUser(ctx)?.session.token,
           });
+          if (!result.ok) return formRefusal(result);
+          const r = result.value;
           const extra = await deps.afterLogin(page, r.userId, { wishlistProductId: input.wishlistProductId });
           return {
             ok: true as const,
@@ -108,7 +113,8 @@ export function authPages(deps: AuthPagesDeps): PageModule<AuthPages> {
         if (!parsed.success) return fieldFailure(parsed.error, ['email']);
         return submitForm([], async () => {
           page.assertFormFromStore();
-          await auth.resendConfirmation(ctx, parsed.data.email, { ip: ctx.ip });
+          const r = await auth.resendConfirmation(ctx, parsed.data.email, { ip: ctx.ip });
+          if (!r.ok) return formRefusal(r);
           return { ok: true as const, message: CONFIRM_RESENT_MESSAGE };
         });
       },
@@ -117,7 +123,8 @@ export function authPages(deps: AuthPagesDeps): PageModule<AuthPages> {
         if (!parsed.success) return fieldFailure(parsed.error, ['email']);
         return submitForm([], async () => {
           page.assertFormFromStore();
-          await auth.forgotPassword(ctx, parsed.data.email, { ip: ctx.ip });
+          const r = await auth.forgotPassword(ctx, parsed.data.email, { ip: ctx.ip });
+          if (!r.ok) return formRefusal(r);
           return { ok: true as const, message: FORGOT_MESSAGE };
         });
       },
@@ -126,15 +133,13 @@ export function authPages(deps: AuthPagesDeps): PageModule<AuthPages> {
         if (!parsed.success) return fieldFailure(parsed.error, ['token', 'password']);
         try {
           page.assertFormFromStore();
-          await auth.resetPassword(ctx, parsed.data, { ip: ctx.ip });
-          return { ok: true as const, message: RESET_DONE_MESSAGE, cookie: clearedSessionCookie(page.secure) };
         } catch (err) {
-          // A used or expired link is said above the form, not next to a field.
-          if (err instanceof AppError && err.statusCode === 400) {
-            return { ok: false as const, status: 400 as const, message: err.message, fieldErrors: {} };
-          }
           return formFailure(err);
         }
+        const r = await auth.resetPassword(ctx, parsed.data, { ip: ctx.ip });
+        // A used or expired link (and the limit) is said above the form, not next to a field.
+        if (!r.ok) return formRefusal(r);
+        return { ok: true as const, message: RESET_DONE_MESSAGE, cookie: clearedSessionCookie(page.secure) };
       },
       async updateProfile(input) {
         const fields = ['firstName', 'lastName', 'email', 'phone', 'currentPassword'] as const;
@@ -143,8 +148,9 @@ export function authPages(deps: AuthPagesDeps): PageModule<AuthPages> {
         return submitForm(fields, async () => {
           page.assertFormFromStore();
           const me = requireSignedIn(ctx);
-          const profile = await auth.updateProfile(ctx, me.userId, parsed.data);
-          return { ok: true as const, message: PROFILE_SAVED_MESSAGE, profile };
+          const saved = await auth.updateProfile(ctx, me.userId, parsed.data);
+          if (!saved.ok) return formRefusal(saved, fields);
+          return { ok: true as const, message: PROFILE_SAVED_MESSAGE, profile: saved.value };
         });
       },
       async changePassword(input) {
@@ -154,7 +160,8 @@ export function authPages(deps: AuthPagesDeps): PageModule<AuthPages> {
         return submitForm(fields, async () => {
           page.assertFormFromStore();
           const me = requireSignedIn(ctx);
-          await auth.changePassword(ctx, me.userId, me.session.token, parsed.data);
+          const changed = await auth.changePassword(ctx, me.userId, me.session.token, parsed.data);
+          if (!changed.ok) return formRefusal(changed, fields);
           return { ok: true as const, message: PASSWORD_CHANGED_MESSAGE };
         });
       },

@@ -26,6 +26,7 @@ import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
 import type { TenantContext } from '../../lib/context';
+import { sendRefusal } from '../../plugins/errors';
 import type { AuthService } from './auth.service';
 import { csrfBinding, newCsrfCookie } from './csrf';
 import { clearedSessionCookie, requestToken, sessionCookie } from './session-token';
@@ -84,7 +85,8 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
     },
     async (req, reply) => {
       const result = await auth.login(req.ctx, req.body, clientOf(req));
-      return { data: await sessionStarted(req, reply, result) };
+      if (!result.ok) return sendRefusal(reply, result);
+      return { data: await sessionStarted(req, reply, result.value) };
     },
   );
 
@@ -109,9 +111,10 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       // No cookie on either path: a Set-Cookie only for new emails would tell a stranger who has an account.
-      await auth.register(req.ctx, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+      const r = await auth.register(req.ctx, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+      if (!r.ok) return sendRefusal(reply, r);
       return { data: { message: REGISTER_MESSAGE }, message: REGISTER_MESSAGE };
     },
   );
@@ -132,7 +135,8 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
     },
     async (req, reply) => {
       const result = await auth.confirmEmail(req.ctx, req.body.token, clientOf(req));
-      return { data: await sessionStarted(req, reply, result) };
+      if (!result.ok) return sendRefusal(reply, result);
+      return { data: await sessionStarted(req, reply, result.value) };
     },
   );
 
@@ -150,8 +154,9 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
         response: { 200: messageEnvelope, ...tenantErrors, 429: errorEnvelopeSchema },
       },
     },
-    async (req) => {
-      await auth.resendConfirmation(req.ctx, req.body.email, { ip: req.ip });
+    async (req, reply) => {
+      const r = await auth.resendConfirmation(req.ctx, req.body.email, { ip: req.ip });
+      if (!r.ok) return sendRefusal(reply, r);
       return { data: { message: CONFIRM_RESENT_MESSAGE }, message: CONFIRM_RESENT_MESSAGE };
     },
   );
@@ -195,7 +200,8 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
-      await auth.forgotPassword(req.ctx, req.query.email, { ip: req.ip });
+      const r = await auth.forgotPassword(req.ctx, req.query.email, { ip: req.ip });
+      if (!r.ok) return sendRefusal(reply, r);
       reply.header('cache-control', 'no-store');
       return { data: { message: FORGOT_MESSAGE }, message: FORGOT_MESSAGE };
     },
@@ -214,7 +220,8 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
       },
     },
     async (req, reply) => {
-      await auth.resetPassword(req.ctx, req.body, { ip: req.ip });
+      const r = await auth.resetPassword(req.ctx, req.body, { ip: req.ip });
+      if (!r.ok) return sendRefusal(reply, r);
       reply.header('set-cookie', clearedSessionCookie(req.protocol === 'https'));
       return { data: { message: RESET_DONE_MESSAGE }, message: RESET_DONE_MESSAGE };
     },
@@ -273,9 +280,11 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      return { data: await auth.updateProfile(req.ctx, user.userId, req.body), message: PROFILE_SAVED_MESSAGE };
+      const saved = await auth.updateProfile(req.ctx, user.userId, req.body);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return { data: saved.value, message: PROFILE_SAVED_MESSAGE };
     },
   );
 
@@ -291,9 +300,10 @@ export async function authRoutes(app: App, { auth, afterLogin }: AuthRoutesOptio
         response: { 200: messageEnvelope, ...authErrors, 429: errorEnvelopeSchema },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = requireSignedIn(req.ctx);
-      await auth.changePassword(req.ctx, user.userId, user.session.token, req.body);
+      const changed = await auth.changePassword(req.ctx, user.userId, user.session.token, req.body);
+      if (!changed.ok) return sendRefusal(reply, changed);
       return { data: { message: PASSWORD_CHANGED_MESSAGE }, message: PASSWORD_CHANGED_MESSAGE };
     },
   );

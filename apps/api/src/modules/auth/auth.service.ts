@@ -16,9 +16,10 @@ import {
 import { type Db, hashPassword, schema, verifyPassword } from '@app/db';
 import { and, eq, gt, isNull, lt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { createAttempts, tooManyAttempts } from '../../lib/attempts';
+import { attemptsRefused, createAttempts, type RateLimitedRefusal } from '../../lib/attempts';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { ok, type Refusal, type Result, refuse, refuseField } from '../../lib/result';
 import type { MailQueue } from '../mail/index';
 import type { StoreService } from '../store/index';
 import { createCsrf } from './csrf';
@@ -78,7 +79,20 @@ export interface SessionAccount extends SessionUser {
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-const rateLimited = tooManyAttempts;
+const rateLimited = attemptsRefused;
+
+/**
+ * The refusals of the account operations (decision 088), each with its limits' 429 (Retry-After).
+ * Login: a wrong password or an unknown email (401, one answer for both), an email not confirmed yet
+ * (403, said only to someone who knows the password).
+ */
+export type LoginRefusal = RateLimitedRefusal | Refusal<'UNAUTHENTICATED' | 'EMAIL_NOT_CONFIRMED'>;
+/** A confirmation or reset link that is used, expired, unknown or of another store (400). */
+export type LinkRefusal = RateLimitedRefusal | Refusal<'BAD_REQUEST'>;
+/** The current password is not correct (400 on its field), or too many wrong ones. */
+export type PasswordCheckRefusal = RateLimitedRefusal | Refusal<'BAD_REQUEST'>;
+/** Saving My Profile: a new email needs the current password and must be free in this store (409). */
+export type UpdateProfileRefusal = PasswordCheckRefusal | Refusal<'CONFLICT'>;
 
 const toSessionUser = (row: typeof u.$inferSelect): SessionUser => ({
   userId: row.userId,
@@ -128,15 +142,16 @@ export function createAuthService(db: Db, deps: AuthDeps) {
     email: string,
     ip: string | null,
     limits: { windowMs: number; perIp: number; perAccount: number },
-  ) {
+  ): Promise<Result<void, RateLimitedRefusal>> {
     const ipSubject = `ip:${ip ?? 'unknown'}`;
     const accountSubject = `account:${email}`;
     const [byIp, byAccount] = await Promise.all([
       attempts(ctx, action, ipSubject, limits.windowMs),
       attempts(ctx, action, accountSubject, limits.windowMs),
     ]);
-    if (byIp >= limits.perIp || byAccount >= limits.perAccount) throw rateLimited(limits.windowMs);
+    if (byIp >= limits.perIp || byAccount >= limits.perAccount) return rateLimited(limits.windowMs);
     await record(ctx, action, [ipSubject, accountSubject], true);
+    return ok(undefined);
   }
 
   /** Mail about an account, signed with the store's name; a mail outage never fails the request. */
@@ -172,20 +187,21 @@ export function createAuthService(db: Db, deps: AuthDeps) {
     email: string,
     password: string | undefined,
     field: string,
-  ) {
+  ): Promise<Result<void, PasswordCheckRefusal>> {
     const subject = `account:${email}`;
     if ((await attempts(ctx, 'login', subject, LOGIN_LIMITS.windowMs, true)) >= LOGIN_LIMITS.failuresPerAccount) {
-      throw rateLimited(LOGIN_LIMITS.windowMs);
+      return rateLimited(LOGIN_LIMITS.windowMs);
     }
     const [row] = await db
       .select({ hash: u.passwordHash })
       .from(u)
       .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
-    const ok = Boolean(row && password && (await verifyPassword(row.hash, password)));
-    if (!ok) {
+    const correct = Boolean(row && password && (await verifyPassword(row.hash, password)));
+    if (!correct) {
       await record(ctx, 'login', [subject], false);
-      throw AppError.field(400, 'BAD_REQUEST', field, 'the current password is not correct.');
+      return refuseField(400, 'BAD_REQUEST', field, 'the current password is not correct.');
     }
+    return ok(undefined);
   }
 
   async function linkOrigin(ctx: TenantContext) {
@@ -267,7 +283,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       ctx: TenantContext,
       input: LoginRequest,
       client: { ip: string | null; userAgent: string | null; previousToken?: string | null },
-    ): Promise<LoginResult> {
+    ): Promise<Result<LoginResult, LoginRefusal>> {
       const ipSubject = `ip:${client.ip ?? 'unknown'}`;
       const accountSubject = `account:${input.email}`;
       // Only failures count, per address as per account: a team behind one address (or a test run)
@@ -277,7 +293,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         attempts(ctx, 'login', accountSubject, LOGIN_LIMITS.windowMs, true),
       ]);
       if (failuresByIp >= loginPerIp || failures >= LOGIN_LIMITS.failuresPerAccount) {
-        throw rateLimited(LOGIN_LIMITS.windowMs);
+        return rateLimited(LOGIN_LIMITS.windowMs);
       }
       if (slowDown && failures >= LOGIN_LIMITS.slowAfter) {
         await sleep(Math.min(2000, 250 * 2 ** (failures - LOGIN_LIMITS.slowAfter)));
@@ -288,20 +304,20 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         .from(u)
         .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, input.email)));
       dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
-      const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
-      await record(ctx, 'login', [ipSubject, accountSubject], Boolean(user && ok));
-      if (!user || !ok) throw new AppError(401, 'UNAUTHENTICATED', LOGIN_FAILED_MESSAGE);
+      const passwordOk = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
+      await record(ctx, 'login', [ipSubject, accountSubject], Boolean(user && passwordOk));
+      if (!user || !passwordOk) return refuse(401, 'UNAUTHENTICATED', LOGIN_FAILED_MESSAGE);
       // Said only to someone who knows the password, so it tells a stranger nothing about the email.
-      if (!user.emailConfirmedAt) throw new AppError(403, 'EMAIL_NOT_CONFIRMED', EMAIL_NOT_CONFIRMED_MESSAGE);
+      if (!user.emailConfirmedAt) return refuse(403, 'EMAIL_NOT_CONFIRMED', EMAIL_NOT_CONFIRMED_MESSAGE);
 
       if (client.previousToken) await this.logout(ctx, client.previousToken);
       const session = await startSession(ctx, user.userId, client.userAgent);
-      return {
+      return ok({
         ...toSessionUser(user),
         token: session.token,
         expiresAt: session.expiresAt.toISOString(),
         csrfToken: csrf.tokenFor(ctx.tenantId, session.token),
-      };
+      });
     },
 
     /**
@@ -316,10 +332,10 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       input: RegisterRequest,
       client: { ip: string | null; userAgent: string | null },
       carry: { redirectUrl?: string; wishlist?: string } = {},
-    ): Promise<void> {
+    ): Promise<Result<void, RateLimitedRefusal>> {
       const ipSubject = `ip:${client.ip ?? 'unknown'}`;
       if ((await attempts(ctx, 'register', ipSubject, REGISTER_LIMITS.windowMs)) >= REGISTER_LIMITS.perIp) {
-        throw rateLimited(REGISTER_LIMITS.windowMs);
+        return rateLimited(REGISTER_LIMITS.windowMs);
       }
       await record(ctx, 'register', [ipSubject], true);
       const passwordHash = await hashPassword(input.password);
@@ -350,22 +366,29 @@ export function createAuthService(db: Db, deps: AuthDeps) {
             `You already have an account: log in with it, or use "Forgot your password?" on the login page.\n` +
             `If it was not you, you can ignore this message; nothing has changed.`,
         );
-        return;
+        return ok(undefined);
       }
       await sendConfirmation(ctx, { userId, email: input.email, firstName: input.firstName }, 'welcome', carry);
+      return ok(undefined);
     },
 
     /**
      * Mails a fresh confirmation link when the email has an account here that still needs one; the
      * earlier links stop working. The caller answers the same either way; only the limits show (429).
      */
-    async resendConfirmation(ctx: TenantContext, email: string, client: { ip: string | null }) {
-      await limitMails(ctx, 'confirm-resend', email, client.ip, CONFIRM_RESEND_LIMITS);
+    async resendConfirmation(
+      ctx: TenantContext,
+      email: string,
+      client: { ip: string | null },
+    ): Promise<Result<void, RateLimitedRefusal>> {
+      const limited = await limitMails(ctx, 'confirm-resend', email, client.ip, CONFIRM_RESEND_LIMITS);
+      if (!limited.ok) return limited;
       const [user] = await db
         .select()
         .from(u)
         .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, email), isNull(u.emailConfirmedAt)));
       if (user) await sendConfirmation(ctx, user, 'again', {});
+      return ok(undefined);
     },
 
     /**
@@ -376,10 +399,10 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       ctx: TenantContext,
       token: string,
       client: { ip: string | null; userAgent: string | null; previousToken?: string | null },
-    ): Promise<LoginResult> {
+    ): Promise<Result<LoginResult, LinkRefusal>> {
       const ipSubject = `ip:${client.ip ?? 'unknown'}`;
       if ((await attempts(ctx, 'confirm', ipSubject, LOGIN_LIMITS.windowMs, true)) >= LOGIN_LIMITS.failuresPerAccount) {
-        throw rateLimited(LOGIN_LIMITS.windowMs);
+        return rateLimited(LOGIN_LIMITS.windowMs);
       }
       const user = await db.transaction(async (tx) => {
         // Marked used in the statement that checks it: two clicks cannot both open a session.
@@ -404,28 +427,33 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         return row ?? null;
       });
       await record(ctx, 'confirm', [ipSubject], user !== null);
-      if (!user) throw new AppError(400, 'BAD_REQUEST', CONFIRM_INVALID_MESSAGE);
+      if (!user) return refuse(400, 'BAD_REQUEST', CONFIRM_INVALID_MESSAGE);
       if (client.previousToken) await this.logout(ctx, client.previousToken);
       const session = await startSession(ctx, user.userId, client.userAgent);
-      return {
+      return ok({
         ...toSessionUser(user),
         token: session.token,
         expiresAt: session.expiresAt.toISOString(),
         csrfToken: csrf.tokenFor(ctx.tenantId, session.token),
-      };
+      });
     },
 
     /**
      * Mails a single-use reset link, bound to the user and this store, if the email has an account
      * here. The caller answers the same either way; only the limits show through (429).
      */
-    async forgotPassword(ctx: TenantContext, email: string, client: { ip: string | null }) {
-      await limitMails(ctx, 'forgot', email, client.ip, FORGOT_LIMITS);
+    async forgotPassword(
+      ctx: TenantContext,
+      email: string,
+      client: { ip: string | null },
+    ): Promise<Result<void, RateLimitedRefusal>> {
+      const limited = await limitMails(ctx, 'forgot', email, client.ip, FORGOT_LIMITS);
+      if (!limited.ok) return limited;
       const [user] = await db
         .select()
         .from(u)
         .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, email)));
-      if (!user) return;
+      if (!user) return ok(undefined);
       const token = randomBytes(32).toString('base64url');
       // Only the newest link works: an older mail lying in an inbox (or a forwarded one) opens nothing.
       // The user's row lock orders two requests racing, so exactly one link stays alive.
@@ -447,7 +475,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         });
       });
       const origin = await linkOrigin(ctx);
-      if (!origin) return;
+      if (!origin) return ok(undefined);
       const link = `${origin}/auth/reset-password?token=${token}`;
       await mail(
         ctx,
@@ -458,16 +486,21 @@ export function createAuthService(db: Db, deps: AuthDeps) {
           `Choose a new password here (the link works once, for one hour):\n\n${link}\n\n` +
           `If you did not ask, ignore this message: your password stays as it is.`,
       );
+      return ok(undefined);
     },
 
     /**
      * Sets a new password from a reset link of this store. The link works once; every session of the
      * user ends (whoever had the old password is logged out).
      */
-    async resetPassword(ctx: TenantContext, input: ResetPasswordRequest, client: { ip: string | null }) {
+    async resetPassword(
+      ctx: TenantContext,
+      input: ResetPasswordRequest,
+      client: { ip: string | null },
+    ): Promise<Result<void, LinkRefusal>> {
       const ipSubject = `ip:${client.ip ?? 'unknown'}`;
       if ((await attempts(ctx, 'reset', ipSubject, FORGOT_LIMITS.windowMs, true)) >= LOGIN_LIMITS.failuresPerAccount) {
-        throw rateLimited(FORGOT_LIMITS.windowMs);
+        return rateLimited(FORGOT_LIMITS.windowMs);
       }
       const passwordHash = await hashPassword(input.password);
       const userId = await db.transaction(async (tx) => {
@@ -498,7 +531,8 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         return used.userId;
       });
       await record(ctx, 'reset', [ipSubject], userId !== null);
-      if (!userId) throw new AppError(400, 'BAD_REQUEST', RESET_INVALID_MESSAGE);
+      if (!userId) return refuse(400, 'BAD_REQUEST', RESET_INVALID_MESSAGE);
+      return ok(undefined);
     },
 
     /** Revokes one session. Unknown or foreign tokens are ignored: logging out always succeeds. */
@@ -535,16 +569,21 @@ export function createAuthService(db: Db, deps: AuthDeps) {
      * Saves My Profile. A new email needs the current password and must be free in this store; a
      * wrong password counts as a failed login of the account.
      */
-    async updateProfile(ctx: TenantContext, userId: string, input: ProfileUpdate): Promise<Profile> {
+    async updateProfile(
+      ctx: TenantContext,
+      userId: string,
+      input: ProfileUpdate,
+    ): Promise<Result<Profile, UpdateProfileRefusal>> {
       const current = await this.profile(ctx, userId);
       if (input.email !== current.email) {
-        await checkPassword(ctx, userId, current.email, input.currentPassword, 'currentPassword');
+        const checked = await checkPassword(ctx, userId, current.email, input.currentPassword, 'currentPassword');
+        if (!checked.ok) return checked;
         const [taken] = await db
           .select({ userId: u.userId })
           .from(u)
           .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, input.email), ne(u.userId, userId)));
         if (taken) {
-          throw AppError.field(
+          return refuseField(
             409,
             'CONFLICT',
             'email',
@@ -556,13 +595,19 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         .update(u)
         .set({ firstName: input.firstName, lastName: input.lastName, email: input.email, phone: input.phone })
         .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
-      return this.profile(ctx, userId);
+      return ok(await this.profile(ctx, userId));
     },
 
     /** Changes the password (the current one is required) and ends every other session of the user. */
-    async changePassword(ctx: TenantContext, userId: string, currentToken: string | null, input: PasswordChange) {
+    async changePassword(
+      ctx: TenantContext,
+      userId: string,
+      currentToken: string | null,
+      input: PasswordChange,
+    ): Promise<Result<void, PasswordCheckRefusal>> {
       const me = await this.profile(ctx, userId);
-      await checkPassword(ctx, userId, me.email, input.currentPassword, 'currentPassword');
+      const checked = await checkPassword(ctx, userId, me.email, input.currentPassword, 'currentPassword');
+      if (!checked.ok) return checked;
       const passwordHash = await hashPassword(input.newPassword);
       await db.transaction(async (tx) => {
         await tx
@@ -573,6 +618,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
         if (currentToken) others.push(ne(s.tokenHash, hashToken(currentToken)));
         await tx.delete(s).where(and(...others));
       });
+      return ok(undefined);
     },
 
     async profile(ctx: TenantContext, userId: string): Promise<Profile> {

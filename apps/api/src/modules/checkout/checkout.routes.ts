@@ -228,7 +228,7 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
         response: { 200: dataEnvelope(addressSchema), ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = requireSignedIn(req.ctx);
       const { contactMechPurposeTypeId: purpose, setDefault, ...address } = req.body;
       const saved = await addresses.create(req.ctx, user.userId, {
@@ -236,7 +236,8 @@ export async function checkoutRoutes(app: App, { checkout, addresses, cards }: D
         ...(setDefault && purpose === 'SHIPPING_LOCATION' ? { isDefaultShipping: true } : {}),
         ...(setDefault && purpose === 'BILLING_LOCATION' ? { isDefaultBilling: true } : {}),
       });
-      return { data: saved, message: 'Address saved.' };
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return { data: saved.value, message: 'Address saved.' };
     },
   );
 }

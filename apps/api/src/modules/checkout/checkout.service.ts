@@ -254,9 +254,13 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
         .returning({ request: ppc.request });
       if (recorded?.request.saveAddress === true && buyer.userId && deps.addresses) {
         // A full address book must not spoil a paid order: the address is then just not kept.
-        await deps.addresses.create(ctx, buyer.userId, parsed.shipTo).catch((err: unknown) => {
+        const saved = await deps.addresses.create(ctx, buyer.userId, parsed.shipTo).catch((err: unknown) => {
           deps.log.warn({ err, orderId: order.orderId }, 'address from a PayPal checkout not saved');
+          return null;
         });
+        if (saved && !saved.ok) {
+          deps.log.warn({ refusal: saved.code, orderId: order.orderId }, 'address from a PayPal checkout not saved');
+        }
       }
       return ok(order);
     }

@@ -64,7 +64,8 @@ export function createPlacing(
     if (!cartRow || cart.lines.length === 0) throw new Refused(refuse(400, 'BAD_REQUEST', 'Your cart is empty.'));
     const problem = cart.lines.find((l) => l.problem);
     if (problem) throw new Refused(refuse(409, 'OUT_OF_STOCK', `${problem.productName}: ${problem.problem}.`));
-    checkPlace({ ...shipTo });
+    const place = checkPlace({ ...shipTo });
+    if (!place.ok) throw new Refused(place);
     const rate = (await rates(ctx, cart, shipTo.countryGeoId)).find((r) => r.methodId === shippingMethodId);
     if (!rate)
       throw new Refused(

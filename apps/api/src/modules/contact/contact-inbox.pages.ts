@@ -2,6 +2,7 @@ import { type ContactInboxPages, messageListQuerySchema, messageReplySchema } fr
 import { requireAccess } from '../../lib/access';
 import { AppError } from '../../lib/errors';
 import { fieldFailure, nullIfNotFound, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { ContactInboxService } from './contact-inbox.service';
 
 /** The messages pages' functions; each checks the customers permission itself. */
@@ -45,8 +46,9 @@ export function contactInboxPages(deps: { inbox: ContactInboxService }): PageMod
           if (!parsed.success) return fieldFailure(parsed.error, ['text']);
           return submitForm(['text'], async () => {
             page.assertFormFromStore();
-            const t = await inbox.reply(ctx, messageId, parsed.data.text);
-            return { ok: true as const, message: `Reply sent to ${t.email}.` };
+            const sent = await inbox.reply(ctx, messageId, parsed.data.text);
+            if (!sent.ok) return formRefusal(sent, ['text']);
+            return { ok: true as const, message: `Reply sent to ${sent.value.email}.` };
           });
         }
         return submitForm([], async () => {

@@ -8,6 +8,7 @@ import {
 } from '@app/contracts';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { ContactInboxService } from './contact-inbox.service';
 
 const noStore = { 'cache-control': 'private, no-store' };
@@ -63,7 +64,9 @@ export async function contactInboxRoutes(app: App, { inbox }: { inbox: ContactIn
     },
     async (req, reply) => {
       reply.headers(noStore);
-      return { data: await inbox.reply(req.ctx, req.params.messageId, req.body.text) };
+      const sent = await inbox.reply(req.ctx, req.params.messageId, req.body.text);
+      if (!sent.ok) return sendRefusal(reply, sent);
+      return { data: sent.value };
     },
   );
 

@@ -12,6 +12,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { decodeTimeCursor, encodeTimeCursor } from '../../lib/keyset-cursor';
+import { ok, type Refusal, type Result, refuse } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import type { MailQueue } from '../mail/index';
 import type { StoreService } from '../store/index';
@@ -46,6 +47,9 @@ export function quoteMessage(row: Pick<MessageRow, 'name' | 'createdAt' | 'messa
  * unread, and reply by email through the mail queue, the reply kept to show the thread. Status moves
  * only through `move` (message-state.ts), which writes the audit entry, the message's history.
  */
+/** Replying: the store has no contact email for the customer's answer to reach (409, decision 088). */
+export type ReplyRefusal = Refusal<'CONFLICT'>;
+
 export function createContactInboxService(db: Db, deps: ContactInboxDeps) {
   const own = (ctx: RequestContext, messageId: string) =>
     and(eq(m.tenantId, ctx.tenantId), eq(m.productStoreId, ctx.productStoreId), eq(m.messageId, messageId));
@@ -230,11 +234,11 @@ export function createContactInboxService(db: Db, deps: ContactInboxDeps) {
      * Replies by email: queued in the transaction that keeps the reply, so the mail goes if and only
      * if the reply is kept. The mail answers to the store's contact address and quotes the message.
      */
-    async reply(ctx: RequestContext, messageId: string, text: string): Promise<MessageThread> {
+    async reply(ctx: RequestContext, messageId: string, text: string): Promise<Result<MessageThread, ReplyRefusal>> {
       requireAccess(ctx, 'customers');
       const store = await deps.store.details(ctx, ctx.productStoreId);
       if (!store.emailAddress) {
-        throw new AppError(
+        return refuse(
           409,
           'CONFLICT',
           "The store has no contact email: set one in Settings so the customer's answer reaches you.",
@@ -270,7 +274,7 @@ export function createContactInboxService(db: Db, deps: ContactInboxDeps) {
         if (found.status === 'new') found = await move(tx, ctx, found, 'read', 'read');
         return found;
       });
-      return thread(ctx, r);
+      return ok(await thread(ctx, r));
     },
   };
 }

@@ -2,6 +2,7 @@ import { contactRequestSchema, dataEnvelope, errorEnvelopeSchema } from '@app/co
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { ContactService } from './contact.service';
 
 export async function contactRoutes(app: App, { contact }: { contact: ContactService }) {
@@ -20,9 +21,10 @@ export async function contactRoutes(app: App, { contact }: { contact: ContactSer
         },
       },
     },
-    async (req) => ({
-      data: await contact.submit(req.ctx, req.body, req.ip),
-      message: 'Thanks for your message. The store will reply by email.',
-    }),
+    async (req, reply) => {
+      const sent = await contact.submit(req.ctx, req.body, req.ip);
+      if (!sent.ok) return sendRefusal(reply, sent);
+      return { data: sent.value, message: 'Thanks for your message. The store will reply by email.' };
+    },
   );
 }

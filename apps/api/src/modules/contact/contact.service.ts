@@ -4,7 +4,7 @@ import { type Db, schema } from '@app/db';
 import { and, count, eq, gt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
-import { AppError } from '../../lib/errors';
+import { ok, type Refusal, type Result, refuse } from '../../lib/result';
 import type { MailQueue } from '../mail/index';
 import type { StoreService } from '../store/index';
 
@@ -12,13 +12,20 @@ import type { StoreService } from '../store/index';
 export const CONTACT_LIMIT = 5;
 const WINDOW_MS = 10 * 60_000;
 
+/** Sending: past the limit of messages per sender (429 with Retry-After, decision 088). */
+export type ContactRefusal = Refusal<'RATE_LIMITED'>;
+
 export function createContactService(db: Db, deps: { mailer: MailQueue; store: StoreService; log: FastifyBaseLogger }) {
   return {
     /**
      * Keeps the message for the store and mails it to the store's address. The count of recent
      * messages from the same address lives in the database, so the limit holds across processes.
      */
-    async submit(ctx: TenantContext, input: ContactRequest, clientIp: string | null): Promise<{ messageId: string }> {
+    async submit(
+      ctx: TenantContext,
+      input: ContactRequest,
+      clientIp: string | null,
+    ): Promise<Result<{ messageId: string }, ContactRefusal>> {
       const m = schema.contactMessages;
       if (clientIp) {
         const since = new Date(Date.now() - WINDOW_MS);
@@ -27,12 +34,11 @@ export function createContactService(db: Db, deps: { mailer: MailQueue; store: S
           .from(m)
           .where(and(eq(m.tenantId, ctx.tenantId), eq(m.clientIp, clientIp), gt(m.createdAt, since)));
         if ((row?.n ?? 0) >= CONTACT_LIMIT) {
-          throw new AppError(
+          return refuse(
             429,
             'RATE_LIMITED',
             'You have sent several messages in a short time. Please wait a few minutes and try again.',
-            undefined,
-            { 'Retry-After': String(WINDOW_MS / 1000) },
+            { headers: { 'Retry-After': String(WINDOW_MS / 1000) } },
           );
         }
       }
@@ -58,7 +64,7 @@ export function createContactService(db: Db, deps: { mailer: MailQueue; store: S
           })
           .catch((err: unknown) => deps.log.error({ err, messageId }, 'contact message stored but not mailed'));
       }
-      return { messageId };
+      return ok({ messageId });
     },
   };
 }

@@ -7,6 +7,7 @@ import {
 import { requireAccess } from '../../lib/access';
 import { AppError } from '../../lib/errors';
 import { fieldFailure, lenient, nullIfNotFound, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { CustomersService } from './customers.service';
 
 const FIELDS = ['note'] as const;
@@ -49,8 +50,9 @@ export function customersPages(deps: { customers: CustomersService }): PageModul
               return { ok: true as const, message: 'Note deleted' };
             case 'password-reset': {
               if (!('userId' in ref)) throw AppError.badRequest('A guest has no account to reset.');
-              const { email } = await customers.sendPasswordReset(ctx, ref.userId);
-              return { ok: true as const, message: `Password reset email sent to ${email}` };
+              const sent = await customers.sendPasswordReset(ctx, ref.userId);
+              if (!sent.ok) return formRefusal(sent, FIELDS);
+              return { ok: true as const, message: `Password reset email sent to ${sent.value.email}` };
             }
             default:
               throw AppError.badRequest('Unknown action.');

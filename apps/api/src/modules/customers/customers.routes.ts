@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { CSV, fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { CustomersService } from './customers.service';
 
 const owner = { ...tenantErrors, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
@@ -144,6 +145,10 @@ export async function customersRoutes(app: App, { customers }: { customers: Cust
         response: { 200: dataEnvelope(z.object({ email: z.string() })), ...changeErrors, 429: errorEnvelopeSchema },
       },
     },
-    async (req) => ({ data: await customers.sendPasswordReset(req.ctx, req.params.userId) }),
+    async (req, reply) => {
+      const sent = await customers.sendPasswordReset(req.ctx, req.params.userId);
+      if (!sent.ok) return sendRefusal(reply, sent);
+      return { data: sent.value };
+    },
   );
 }

@@ -14,8 +14,10 @@ import {
 import { type Db, schema } from '@app/db';
 import { stringify } from 'csv-stringify/sync';
 import { and, eq, sql } from 'drizzle-orm';
+import type { RateLimitedRefusal } from '../../lib/attempts';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { ok, type Result } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import type { AuthService } from '../auth/index';
 import { customerKeyOf, encodeCursor, filterWhere, keyset } from './customers.query';
@@ -337,9 +339,13 @@ export function createCustomersService(db: Db, deps: { audit: AuditService; auth
      * Mails the account a password-reset link through the auth module's own flow (its single-use
      * link and its per-account and per-address limits: 429 past them), then audits who asked.
      */
-    async sendPasswordReset(ctx: RequestContext, userId: string): Promise<{ email: string }> {
+    async sendPasswordReset(
+      ctx: RequestContext,
+      userId: string,
+    ): Promise<Result<{ email: string }, RateLimitedRefusal>> {
       const row = await require(ctx, { userId });
-      await deps.auth.forgotPassword(ctx, row.email, { ip: ctx.ip });
+      const sent = await deps.auth.forgotPassword(ctx, row.email, { ip: ctx.ip });
+      if (!sent.ok) return sent;
       await db.transaction((tx) =>
         deps.audit.record(tx, ctx, {
           entity: 'customer',
@@ -348,7 +354,7 @@ export function createCustomersService(db: Db, deps: { audit: AuditService; auth
           after: { email: row.email },
         }),
       );
-      return { email: row.email };
+      return ok({ email: row.email });
     },
 
     /** The plan of a page's query (EXPLAIN), for the benchmark: a missing index shows as a Seq Scan. */

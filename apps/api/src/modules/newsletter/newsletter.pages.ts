@@ -1,5 +1,6 @@
 import { type NewsletterPages, newsletterSubscribeSchema, newsletterTokenSchema } from '@app/contracts';
 import { fieldFailure, type PageModule, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { NewsletterService } from './newsletter.service';
 
 const invalid = { ok: false as const, code: 'invalid' as const };
@@ -11,8 +12,9 @@ export function newsletterPages(deps: { newsletter: NewsletterService }): PageMo
       if (!parsed.success) return fieldFailure(parsed.error, ['email']);
       return submitForm([], async () => {
         page.assertFormFromStore();
-        const { message } = await deps.newsletter.subscribe(page.ctx, parsed.data.email, page.ctx.ip);
-        return { ok: true as const, message };
+        const r = await deps.newsletter.subscribe(page.ctx, parsed.data.email, page.ctx.ip);
+        if (!r.ok) return formRefusal(r);
+        return { ok: true as const, message: r.value.message };
       });
     },
     async confirmNewsletter(token) {

@@ -12,10 +12,13 @@ import { z } from 'zod';
 import { CSV, fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
-import { AppError } from '../../lib/errors';
+import { refuse } from '../../lib/result';
+import { sendRefusal } from '../../plugins/errors';
 import type { NewsletterService } from './newsletter.service';
 
-const INVALID_LINK = 'This link is not valid any more. Links work once, on the store that sent them.';
+/** A confirmation or unsubscribe link that is used, expired or of another store: the API's 404. */
+const invalidLink = () =>
+  refuse(404, 'NOT_FOUND', 'This link is not valid any more. Links work once, on the store that sent them.');
 
 export async function newsletterRoutes(app: App, { newsletter }: { newsletter: NewsletterService }) {
   app.post(
@@ -32,9 +35,10 @@ export async function newsletterRoutes(app: App, { newsletter }: { newsletter: N
         response: { 200: dataEnvelope(z.object({ message: z.string() })), ...tenantErrors, 429: errorEnvelopeSchema },
       },
     },
-    async (req) => {
-      const data = await newsletter.subscribe(req.ctx, req.body.email, req.ip);
-      return { data, message: data.message };
+    async (req, reply) => {
+      const r = await newsletter.subscribe(req.ctx, req.body.email, req.ip);
+      if (!r.ok) return sendRefusal(reply, r);
+      return { data: r.value, message: r.value.message };
     },
   );
 
@@ -48,9 +52,9 @@ export async function newsletterRoutes(app: App, { newsletter }: { newsletter: N
         response: { 200: dataEnvelope(z.object({ email: z.string() })), ...tenantErrors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const result = await newsletter.confirm(req.ctx, req.body.token);
-      if (!result.ok) throw AppError.notFound(INVALID_LINK);
+      if (!result.ok) return sendRefusal(reply, invalidLink());
       return { data: { email: result.email }, message: 'Your subscription is confirmed.' };
     },
   );
@@ -65,9 +69,9 @@ export async function newsletterRoutes(app: App, { newsletter }: { newsletter: N
         response: { 200: dataEnvelope(z.object({ email: z.string() })), ...tenantErrors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const result = await newsletter.unsubscribe(req.ctx, req.body.token);
-      if (!result.ok) throw AppError.notFound(INVALID_LINK);
+      if (!result.ok) return sendRefusal(reply, invalidLink());
       return { data: { email: result.email }, message: 'You are unsubscribed.' };
     },
   );

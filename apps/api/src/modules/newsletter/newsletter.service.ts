@@ -12,6 +12,7 @@ import { and, count, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { isCursorTime } from '../../lib/keyset-cursor';
+import { ok, type Refusal, type Result, refuse } from '../../lib/result';
 import type { MailQueue } from '../mail/index';
 import { storeIdentity } from '../store/index';
 
@@ -70,6 +71,12 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/**
+ * Subscribing: too many requests from the client address or for the email address (429 with
+ * Retry-After, decision 088). Counted for every address, so it tells nothing about who subscribes.
+ */
+export type SubscribeRefusal = Refusal<'RATE_LIMITED'>;
+
 export function createNewsletterService(db: Db, deps: NewsletterDeps) {
   const sign = (tenantId: string, subscriberId: string) =>
     createHmac('sha256', deps.secret).update(`newsletter-unsubscribe|${tenantId}|${subscriberId}`).digest('base64url');
@@ -93,15 +100,18 @@ export function createNewsletterService(db: Db, deps: NewsletterDeps) {
   const unsubscribeLink = (origin: string, ctx: TenantContext, subscriberId: string) =>
     `${origin}/newsletter/unsubscribe?token=${subscriberId}.${sign(ctx.tenantId, subscriberId)}`;
 
-  async function rateLimit(ctx: TenantContext, email: string, clientIp: string | null) {
+  async function rateLimit(
+    ctx: TenantContext,
+    email: string,
+    clientIp: string | null,
+  ): Promise<Result<void, SubscribeRefusal>> {
     const now = Date.now();
-    const tooMany = (windowMs: number) =>
-      new AppError(
+    const tooMany = (windowMs: number): SubscribeRefusal =>
+      refuse(
         429,
         'RATE_LIMITED',
         'You have asked to subscribe several times in a short time. Please wait a while and try again.',
-        undefined,
-        { 'Retry-After': String(windowMs / 1000) },
+        { headers: { 'Retry-After': String(windowMs / 1000) } },
       );
     if (clientIp) {
       const [row] = await db
@@ -110,14 +120,14 @@ export function createNewsletterService(db: Db, deps: NewsletterDeps) {
         .where(
           and(eq(r.tenantId, ctx.tenantId), eq(r.clientIp, clientIp), gt(r.createdAt, new Date(now - IP_WINDOW_MS))),
         );
-      if ((row?.n ?? 0) >= NEWSLETTER_IP_LIMIT) throw tooMany(IP_WINDOW_MS);
+      if ((row?.n ?? 0) >= NEWSLETTER_IP_LIMIT) return tooMany(IP_WINDOW_MS);
     }
     const [row] = await db
       .select({ n: count() })
       .from(r)
       .where(and(eq(r.tenantId, ctx.tenantId), eq(r.email, email), gt(r.createdAt, new Date(now - EMAIL_WINDOW_MS))));
     // Counted for every address, subscribed or not, so the limit tells nothing about who is subscribed.
-    if ((row?.n ?? 0) >= NEWSLETTER_EMAIL_LIMIT) throw tooMany(EMAIL_WINDOW_MS);
+    if ((row?.n ?? 0) >= NEWSLETTER_EMAIL_LIMIT) return tooMany(EMAIL_WINDOW_MS);
     // Old requests count for nothing: cleared along the indexes this request just used.
     const old = new Date(now - Math.max(IP_WINDOW_MS, EMAIL_WINDOW_MS));
     await db.delete(r).where(and(eq(r.tenantId, ctx.tenantId), eq(r.email, email), lt(r.createdAt, old)));
@@ -125,6 +135,7 @@ export function createNewsletterService(db: Db, deps: NewsletterDeps) {
       await db.delete(r).where(and(eq(r.tenantId, ctx.tenantId), eq(r.clientIp, clientIp), lt(r.createdAt, old)));
     }
     await db.insert(r).values({ tenantId: ctx.tenantId, requestId: randomUUID(), email, clientIp });
+    return ok(undefined);
   }
 
   return {
@@ -133,9 +144,14 @@ export function createNewsletterService(db: Db, deps: NewsletterDeps) {
      * link; a confirmed one gets a note that it already is subscribed. The caller's answer is the
      * same in every case, so the form tells a stranger nothing about who subscribes.
      */
-    async subscribe(ctx: TenantContext, emailInput: string, clientIp: string | null): Promise<{ message: string }> {
+    async subscribe(
+      ctx: TenantContext,
+      emailInput: string,
+      clientIp: string | null,
+    ): Promise<Result<{ message: string }, SubscribeRefusal>> {
       const email = emailInput.trim().toLowerCase();
-      await rateLimit(ctx, email, clientIp);
+      const limited = await rateLimit(ctx, email, clientIp);
+      if (!limited.ok) return limited;
       const { origin, name } = await links(ctx);
       const token = randomBytes(32).toString('base64url');
       const tokenHash = hash(token);
@@ -189,7 +205,7 @@ export function createNewsletterService(db: Db, deps: NewsletterDeps) {
               };
         await deps.mailer.send(ctx, message, { tx });
       });
-      return { message: NEWSLETTER_SUBSCRIBE_MESSAGE };
+      return ok({ message: NEWSLETTER_SUBSCRIBE_MESSAGE });
     },
 
     /** Uses a confirmation link: once, before it expires, on the store it was sent for. */

@@ -90,8 +90,12 @@ export function staffPages(deps: { staff: StaffService; visibility: StoreVisibil
         page.assertFormFromStore();
         const parsed = staffAcceptRequestSchema.safeParse(input);
         if (!parsed.success) return fieldFailure(parsed.error, ['password', 'token'] as const);
-        const { email } = await deps.staff.accept(page.ctx, parsed.data);
-        return { ok: true, message: `Your password is set. Log in as ${email} to manage the store.` };
+        const accepted = await deps.staff.accept(page.ctx, parsed.data);
+        if (!accepted.ok) return formRefusal(accepted, ['password', 'token'] as const);
+        return {
+          ok: true,
+          message: `Your password is set. Log in as ${accepted.value.email} to manage the store.`,
+        };
       });
     },
   });

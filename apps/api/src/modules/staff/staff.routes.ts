@@ -158,7 +158,9 @@ export async function staffRoutes(app: App, { staff }: { staff: StaffService }) 
     },
     async (req, reply) => {
       reply.header('cache-control', 'private, no-store');
-      return { data: await staff.accept(req.ctx, req.body) };
+      const accepted = await staff.accept(req.ctx, req.body);
+      if (!accepted.ok) return sendRefusal(reply, accepted);
+      return { data: accepted.value };
     },
   );
 }

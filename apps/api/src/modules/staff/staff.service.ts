@@ -15,7 +15,7 @@ import { requireAccess } from '../../lib/access';
 import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
-import { ok, type Refusal, type Result, refuse, refuseField } from '../../lib/result';
+import { ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefusals } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import type { MailQueue } from '../mail/index';
 import { requireOwner, type StoreVisibilityService } from '../tenant/index';
@@ -32,6 +32,14 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 export type InviteRefusal = Refusal<'CONFLICT'>;
 /** Changing or removing a member: the store owner's access is not theirs to change. */
 export type OwnerUntouchableRefusal = Refusal<'UNPROCESSABLE'>;
+/**
+ * Accepting an invitation: its link is used, revoked, expired, unknown or of another store, or names
+ * the store owner's email (400 on the `token` field, one message for all).
+ */
+export type AcceptInvitationRefusal = Refusal<'BAD_REQUEST'>;
+
+const invitationInvalid = (): AcceptInvitationRefusal =>
+  refuseField(400, 'BAD_REQUEST', 'token', INVITATION_INVALID_MESSAGE);
 
 export interface StaffDeps {
   events: Pick<EventBus, 'transaction' | 'emitAfterCommit'>;
@@ -297,61 +305,67 @@ export function createStaffService(db: Db, deps: StaffDeps) {
      * permissions (a customer account of that email becomes staff: the link proves the inbox). The
      * link works once; sessions the account had end. Answers the email to log in with.
      */
-    async accept(ctx: RequestContext, input: { token: string; password: string }): Promise<{ email: string }> {
+    async accept(
+      ctx: RequestContext,
+      input: { token: string; password: string },
+    ): Promise<Result<{ email: string }, AcceptInvitationRefusal>> {
       const passwordHash = await hashPassword(input.password);
-      return deps.events.transaction(async (tx) => {
-        const [used] = await tx
-          .update(inv)
-          .set({ acceptedAt: new Date() })
-          .where(and(pending(ctx), eq(inv.tokenHash, hashToken(input.token))))
-          .returning();
-        if (!used) throw AppError.field(400, 'BAD_REQUEST', 'token', INVITATION_INVALID_MESSAGE);
-        const permissions = permissionsOf(used.permissions);
-        const [existing] = await tx
-          .select()
-          .from(u)
-          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, used.email)))
-          .for('update');
-        let userId: string;
-        if (existing) {
-          // The owner is never made staff by a link; they were refused at invitation time already.
-          if (existing.role === 'admin') throw AppError.field(400, 'BAD_REQUEST', 'token', INVITATION_INVALID_MESSAGE);
-          userId = existing.userId;
-          await tx
-            .update(u)
-            .set({
+      // Refused inside the transaction, so that the link marked used is unmarked; returned below.
+      return returnRefusals<Result<{ email: string }, AcceptInvitationRefusal>, AcceptInvitationRefusal>(() =>
+        deps.events.transaction(async (tx) => {
+          const [used] = await tx
+            .update(inv)
+            .set({ acceptedAt: new Date() })
+            .where(and(pending(ctx), eq(inv.tokenHash, hashToken(input.token))))
+            .returning();
+          if (!used) throw new Refused(invitationInvalid());
+          const permissions = permissionsOf(used.permissions);
+          const [existing] = await tx
+            .select()
+            .from(u)
+            .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, used.email)))
+            .for('update');
+          let userId: string;
+          if (existing) {
+            // The owner is never made staff by a link; they were refused at invitation time already.
+            if (existing.role === 'admin') throw new Refused(invitationInvalid());
+            userId = existing.userId;
+            await tx
+              .update(u)
+              .set({
+                passwordHash,
+                role: 'staff',
+                permissions,
+                emailConfirmedAt: existing.emailConfirmedAt ?? new Date(),
+              })
+              .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
+            await tx
+              .delete(schema.sessions)
+              .where(and(eq(schema.sessions.tenantId, ctx.tenantId), eq(schema.sessions.userId, userId)));
+          } else {
+            userId = `U-${randomUUID()}`;
+            await tx.insert(u).values({
+              tenantId: ctx.tenantId,
+              userId,
+              email: used.email,
               passwordHash,
+              firstName: used.firstName,
+              lastName: used.lastName,
               role: 'staff',
               permissions,
-              emailConfirmedAt: existing.emailConfirmedAt ?? new Date(),
-            })
-            .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
-          await tx
-            .delete(schema.sessions)
-            .where(and(eq(schema.sessions.tenantId, ctx.tenantId), eq(schema.sessions.userId, userId)));
-        } else {
-          userId = `U-${randomUUID()}`;
-          await tx.insert(u).values({
-            tenantId: ctx.tenantId,
-            userId,
-            email: used.email,
-            passwordHash,
-            firstName: used.firstName,
-            lastName: used.lastName,
-            role: 'staff',
-            permissions,
+            });
+          }
+          await deps.audit.record(tx, ctx, {
+            entity: 'staff',
+            entityId: userId,
+            action: 'accept-invitation',
+            before: existing ? { role: existing.role, permissions: permissionsOf(existing.permissions) } : null,
+            after: { email: used.email, role: 'staff', permissions, invitationId: used.invitationId },
           });
-        }
-        await deps.audit.record(tx, ctx, {
-          entity: 'staff',
-          entityId: userId,
-          action: 'accept-invitation',
-          before: existing ? { role: existing.role, permissions: permissionsOf(existing.permissions) } : null,
-          after: { email: used.email, role: 'staff', permissions, invitationId: used.invitationId },
-        });
-        deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: ctx.tenantId, what: 'staff' });
-        return { email: used.email };
-      });
+          deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: ctx.tenantId, what: 'staff' });
+          return ok({ email: used.email });
+        }),
+      );
     },
   };
 }
