@@ -4,6 +4,7 @@ import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import { type Refusal, Refused, refuseField } from '../../lib/result';
 import { isPlainObject, unchanged } from '../../lib/write-back';
 import type { ProductWriteError } from './product-writer';
 
@@ -101,6 +102,22 @@ export function writeError(e: ProductWriteError): AppError {
   if (e.code === 'PRODUCT_NOT_FOUND') return AppError.notFound(e.message);
   const status = e.code === 'CATEGORY_NOT_FOUND' ? 422 : 409;
   return AppError.field(status, status === 409 ? 'CONFLICT' : 'UNPROCESSABLE', e.field, e.message);
+}
+
+/**
+ * Saving or copying a product (decision 088): its slug or SKU is another product's (CONFLICT, on the
+ * `slug` or `sku` field). The owner picks another one.
+ */
+export type ProductWriteRefusal = Refusal<'CONFLICT'>;
+
+/**
+ * A refusal of writeProduct inside a save's transaction, to throw: a taken slug or SKU is the
+ * expected outcome (`Refused`, returned by the operation); an unknown category or product stays a guard.
+ */
+export function writeFailure(e: ProductWriteError): Refused | AppError {
+  if (e.code === 'SLUG_TAKEN' || e.code === 'SKU_TAKEN')
+    return new Refused(refuseField(409, 'CONFLICT', e.field, e.message));
+  return writeError(e);
 }
 
 /** What a downloadable file is, from its first bytes (the name and the browser's type are not trusted). */

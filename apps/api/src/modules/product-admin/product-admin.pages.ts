@@ -11,6 +11,7 @@ import {
 import { requireAccess } from '../../lib/access';
 import type { PageModule } from '../../lib/page-request';
 import { submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { ProductAdminService } from './product-admin.service';
 
 const FIELDS_MESSAGE = 'Please check the fields marked below.';
@@ -245,7 +246,9 @@ export function productAdminPages(deps: { productAdmin: ProductAdminService }): 
               throw err;
             }
           }
-          const view = await productAdmin.save(ctx, productId, productEditorInputSchema.parse(parsed.payload));
+          const saved = await productAdmin.save(ctx, productId, productEditorInputSchema.parse(parsed.payload));
+          if (!saved.ok) return formRefusal(saved, PRODUCT_EDITOR_FIELDS);
+          const view = saved.value;
           if (files.content) {
             try {
               await productAdmin.addContent(ctx, view.productId, files.content.bytes, {
@@ -277,11 +280,12 @@ export function productAdminPages(deps: { productAdmin: ProductAdminService }): 
         requireAccess(ctx, 'catalog');
         return submitForm(PRODUCT_EDITOR_FIELDS, async () => {
           page.assertFormFromStore();
-          const copy = await productAdmin.duplicate(ctx, productId, { sku: sku || undefined });
+          const copied = await productAdmin.duplicate(ctx, productId, { sku: sku || undefined });
+          if (!copied.ok) return formRefusal(copied, PRODUCT_EDITOR_FIELDS);
           return {
             ok: true as const,
-            productId: copy.productId,
-            message: `Copied as a draft with SKU ${copy.sku}.`,
+            productId: copied.value.productId,
+            message: `Copied as a draft with SKU ${copied.value.sku}.`,
           };
         });
       },

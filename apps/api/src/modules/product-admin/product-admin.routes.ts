@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors, costlyErrors } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
+import { sendRefusal } from '../../plugins/errors';
 import type { ProductAdminService } from './product-admin.service';
 
 const BASE = '/skulocity/api/v1/catalog/products';
@@ -57,8 +58,9 @@ export async function productAdminRoutes(app: App, { productAdmin }: { productAd
       },
     },
     async (req, reply) => {
-      const data = await productAdmin.save(req.ctx, null, req.body);
-      return reply.code(201).header('cache-control', 'private, no-store').send({ data });
+      const saved = await productAdmin.save(req.ctx, null, req.body);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return reply.code(201).header('cache-control', 'private, no-store').send({ data: saved.value });
     },
   );
 
@@ -91,7 +93,11 @@ export async function productAdminRoutes(app: App, { productAdmin }: { productAd
         response: { 200: dataEnvelope(productEditorViewSchema), ...changeErrors, ...notFound },
       },
     },
-    async (req) => ({ data: await productAdmin.save(req.ctx, req.params.productId, req.body) }),
+    async (req, reply) => {
+      const saved = await productAdmin.save(req.ctx, req.params.productId, req.body);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      return { data: saved.value };
+    },
   );
 
   app.post(
@@ -108,8 +114,9 @@ export async function productAdminRoutes(app: App, { productAdmin }: { productAd
       },
     },
     async (req, reply) => {
-      const data = await productAdmin.duplicate(req.ctx, req.params.productId, { sku: req.body?.sku });
-      return reply.code(201).header('cache-control', 'private, no-store').send({ data });
+      const copy = await productAdmin.duplicate(req.ctx, req.params.productId, { sku: req.body?.sku });
+      if (!copy.ok) return sendRefusal(reply, copy);
+      return reply.code(201).header('cache-control', 'private, no-store').send({ data: copy.value });
     },
   );
 

@@ -13,6 +13,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { type Ok, ok, type Result, returnRefusals } from '../../lib/result';
 import { isPlainObject, takeReadOnly, unchanged } from '../../lib/write-back';
 import type { AuditService } from '../audit/index';
 import { changeStock } from '../inventory/index';
@@ -26,12 +27,14 @@ import {
   loadView,
   mediaPath,
   NothingChanged,
+  type ProductWriteRefusal,
   readImage,
   readOption,
   VIEW_FIELDS,
   VIEW_READ_ONLY,
   withoutStamp,
   writeError,
+  writeFailure,
 } from './editor-view';
 import { writeProduct } from './product-writer';
 
@@ -180,7 +183,7 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
         { audit },
         { productId: productId ?? undefined, fields: input.fields },
       );
-      if (!written.ok) throw writeError(written);
+      if (!written.ok) throw writeFailure(written);
       await writeExtras(tx, ctx, written.productId, before ? keepUnchangedLists(input, before) : input);
       const after = await loadView(tx, ctx, written.productId);
       // The row (isFeatured too) and categories say `changed`; the lists and type, the view.
@@ -299,12 +302,18 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
      * changes nothing writes nothing: no row, no updated_at, no audit entry, no event (its
      * transaction is rolled back) and answers the product as it is.
      */
-    async save(ctx: RequestContext, productId: string | null, input: ProductEditorInput): Promise<ProductEditorView> {
+    async save(
+      ctx: RequestContext,
+      productId: string | null,
+      input: ProductEditorInput,
+    ): Promise<Result<ProductEditorView, ProductWriteRefusal>> {
       requireAccess(ctx, 'catalog');
       try {
-        return await saveInTx(ctx, productId, input);
+        return await returnRefusals<Ok<ProductEditorView>, ProductWriteRefusal>(async () =>
+          ok(await saveInTx(ctx, productId, input)),
+        );
       } catch (e) {
-        if (e instanceof NothingChanged) return e.view;
+        if (e instanceof NothingChanged) return ok(e.view);
         throw e;
       }
     },
@@ -314,82 +323,88 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
      * related products, categories and downloads, and no stock. Its SKU is `sku`, or the
      * original's with -COPY (-COPY-2...), so the copy never takes another product's SKU.
      */
-    async duplicate(ctx: RequestContext, productId: string, opts: { sku?: string }): Promise<ProductEditorView> {
+    async duplicate(
+      ctx: RequestContext,
+      productId: string,
+      opts: { sku?: string },
+    ): Promise<Result<ProductEditorView, ProductWriteRefusal>> {
       requireAccess(ctx, 'catalog');
-      const id = await events.transaction(async (tx) => {
-        const source = await loadView(tx, ctx, productId);
-        if (!source) throw AppError.notFound('This product does not exist.');
-        let sku = opts.sku;
-        if (!sku) {
-          const base = `${source.sku}-COPY`.slice(0, 58);
-          const taken = new Set(
-            (
-              await tx
-                .select({ sku: p.sku })
-                .from(p)
-                .where(and(eq(p.tenantId, ctx.tenantId), sql`${p.sku} LIKE ${`${base}%`}`))
-            ).map((r) => r.sku),
-          );
-          sku = base;
-          for (let n = 2; taken.has(sku); n++) sku = `${base}-${n}`;
-        }
-        const fields: ProductFields = productFieldsSchema.parse({
-          productName: `Copy of ${source.productName}`.slice(0, 200),
-          sku,
-          brandName: source.brandName,
-          shortDescription: source.shortDescription,
-          description: source.description,
-          listPrice: source.listPrice,
-          salePrice: source.salePrice,
-          currencyUomId: source.currencyUomId,
-          status: 'DRAFT',
-          weightGrams: source.weightGrams,
-          seoTitle: source.seoTitle,
-          seoDescription: source.seoDescription,
-          categoryIds: source.categoryIds,
-        });
-        const written = await writeProduct(tx, ctx, { audit }, { fields });
-        if (!written.ok) throw writeError(written);
-        await writeExtras(tx, ctx, written.productId, {
-          fields,
-          images: source.images.map((i) => ({ mediaId: i.mediaId, altText: i.altText })),
-          features: source.features,
-          options: source.options.map((o) => ({
-            optionName: o.optionName,
-            choices: o.choices.map((c) => ({ label: c.label, priceDelta: c.priceDelta, isDefault: c.isDefault })),
-          })),
-          relatedProductIds: source.related.map((r) => r.productId),
-        });
-        // A seeded product's pictures are addresses, not library rows: the copy shows the same ones.
-        if (!source.images.length) {
-          const [row] = await tx
-            .select({ s: p.smallImageUrl, md: p.mediumImageUrl, d: p.detailImageUrl })
-            .from(p)
-            .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, productId)));
-          if (row) {
-            await tx
-              .update(p)
-              .set({ smallImageUrl: row.s, mediumImageUrl: row.md, detailImageUrl: row.d })
-              .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, written.productId)));
+      return returnRefusals<Ok<ProductEditorView>, ProductWriteRefusal>(async () => {
+        const id = await events.transaction(async (tx) => {
+          const source = await loadView(tx, ctx, productId);
+          if (!source) throw AppError.notFound('This product does not exist.');
+          let sku = opts.sku;
+          if (!sku) {
+            const base = `${source.sku}-COPY`.slice(0, 58);
+            const taken = new Set(
+              (
+                await tx
+                  .select({ sku: p.sku })
+                  .from(p)
+                  .where(and(eq(p.tenantId, ctx.tenantId), sql`${p.sku} LIKE ${`${base}%`}`))
+              ).map((r) => r.sku),
+            );
+            sku = base;
+            for (let n = 2; taken.has(sku); n++) sku = `${base}-${n}`;
           }
-        }
-        const contents = await tx
-          .select()
-          .from(pct)
-          .where(and(eq(pct.tenantId, ctx.tenantId), eq(pct.productId, productId)));
-        if (contents.length) {
-          await tx.insert(pct).values(contents.map((c) => ({ ...c, productId: written.productId })));
-        }
-        await audit.record(tx, ctx, {
-          entity: 'product',
-          entityId: written.productId,
-          action: 'duplicate',
-          after: { from: productId, sku },
+          const fields: ProductFields = productFieldsSchema.parse({
+            productName: `Copy of ${source.productName}`.slice(0, 200),
+            sku,
+            brandName: source.brandName,
+            shortDescription: source.shortDescription,
+            description: source.description,
+            listPrice: source.listPrice,
+            salePrice: source.salePrice,
+            currencyUomId: source.currencyUomId,
+            status: 'DRAFT',
+            weightGrams: source.weightGrams,
+            seoTitle: source.seoTitle,
+            seoDescription: source.seoDescription,
+            categoryIds: source.categoryIds,
+          });
+          const written = await writeProduct(tx, ctx, { audit }, { fields });
+          if (!written.ok) throw writeFailure(written);
+          await writeExtras(tx, ctx, written.productId, {
+            fields,
+            images: source.images.map((i) => ({ mediaId: i.mediaId, altText: i.altText })),
+            features: source.features,
+            options: source.options.map((o) => ({
+              optionName: o.optionName,
+              choices: o.choices.map((c) => ({ label: c.label, priceDelta: c.priceDelta, isDefault: c.isDefault })),
+            })),
+            relatedProductIds: source.related.map((r) => r.productId),
+          });
+          // A seeded product's pictures are addresses, not library rows: the copy shows the same ones.
+          if (!source.images.length) {
+            const [row] = await tx
+              .select({ s: p.smallImageUrl, md: p.mediumImageUrl, d: p.detailImageUrl })
+              .from(p)
+              .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, productId)));
+            if (row) {
+              await tx
+                .update(p)
+                .set({ smallImageUrl: row.s, mediumImageUrl: row.md, detailImageUrl: row.d })
+                .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, written.productId)));
+            }
+          }
+          const contents = await tx
+            .select()
+            .from(pct)
+            .where(and(eq(pct.tenantId, ctx.tenantId), eq(pct.productId, productId)));
+          if (contents.length) {
+            await tx.insert(pct).values(contents.map((c) => ({ ...c, productId: written.productId })));
+          }
+          await audit.record(tx, ctx, {
+            entity: 'product',
+            entityId: written.productId,
+            action: 'duplicate',
+            after: { from: productId, sku },
+          });
+          events.emitAfterCommit(tx, 'catalog.changed', { tenantId: ctx.tenantId, productIds: [written.productId] });
+          return written.productId;
         });
-        events.emitAfterCommit(tx, 'catalog.changed', { tenantId: ctx.tenantId, productIds: [written.productId] });
-        return written.productId;
+        return ok((await loadView(db, ctx, id)) as ProductEditorView);
       });
-      return (await loadView(db, ctx, id)) as ProductEditorView;
     },
 
     /**
