@@ -113,6 +113,38 @@ describe('saved cards', () => {
     expect((await call('GET', `${P}/creditCards`, sam)).json().data).toEqual([]);
   });
 
+  it('a card past its expiry is refused: as an edit (on expYear) and when checkout charges it (on paymentMethodId)', async () => {
+    const id = (await call('POST', `${P}/createCreditCard`, sam, card)).json().data.paymentMethodId as string;
+    const now = new Date();
+    const lastMonth =
+      now.getUTCMonth() === 0
+        ? { m: 12, y: now.getUTCFullYear() - 1 }
+        : { m: now.getUTCMonth(), y: now.getUTCFullYear() };
+    const edit = await call('PUT', `${P}/editCreditCard`, sam, {
+      paymentMethodId: id,
+      expMonth: lastMonth.m,
+      expYear: lastMonth.y,
+      nameOnCard: 'Sam Shopper',
+    });
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json()).toMatchObject({ code: 'BAD_REQUEST', message: 'expYear: this expiry date has passed.' });
+    // A card that expired while saved: checkout is handed the refusal, never the token.
+    const [row] = await t.database.db.select().from(schema.savedCards);
+    await t.database.db.update(schema.savedCards).set({ expMonth: lastMonth.m, expYear: lastMonth.y });
+    const ctx = { tenantId: row?.tenantId } as Parameters<typeof t.services.cards.forCharge>[0];
+    expect(await t.services.cards.forCharge(ctx, row?.userId ?? '', id)).toMatchObject({
+      ok: false,
+      status: 400,
+      code: 'BAD_REQUEST',
+      field: 'paymentMethodId',
+      message: 'paymentMethodId: this card has expired.',
+    });
+    expect(await t.services.cards.forCharge(ctx, 'someone-else', id)).toMatchObject({
+      ok: false,
+      message: 'paymentMethodId: choose one of your saved cards.',
+    });
+  });
+
   it('a billing address must be one of the shopper’s own', async () => {
     const res = await call('POST', `${P}/createCreditCard`, sam, { ...card, billingContactMechId: 'CM-not-mine' });
     expect(res.statusCode).toBe(400);
