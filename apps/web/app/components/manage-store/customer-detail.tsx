@@ -139,6 +139,7 @@ export function CustomerPage({
             columns={[
               {
                 header: 'Order',
+                className: 'whitespace-nowrap',
                 cell: (o) => (
                   <Link to={orderHref(o.orderId)} className="font-medium text-neutral-900 hover:underline">
                     {o.orderId}

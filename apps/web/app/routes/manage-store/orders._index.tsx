@@ -157,7 +157,7 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
           <div className="flex flex-wrap items-end gap-2">
             <TextField
               id="orders-q"
-              className="min-w-[12rem] flex-1"
+              className="flex-[1_1_12rem]"
               label="Search orders"
               labelHidden
               type="search"
@@ -218,7 +218,7 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
             />
             <TextField
               id="orders-total-min"
-              className="w-28"
+              className="w-32"
               label={`Total from (${currency})`}
               name="totalMin"
               inputMode="decimal"
@@ -229,7 +229,7 @@ export default function OrdersPage({ loaderData, actionData }: Route.ComponentPr
             />
             <TextField
               id="orders-total-max"
-              className="w-28"
+              className="w-32"
               label={`to (${currency})`}
               name="totalMax"
               inputMode="decimal"

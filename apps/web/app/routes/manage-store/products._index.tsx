@@ -177,7 +177,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
         >
           <TextField
             id="products-q"
-            className="min-w-[12rem] flex-1"
+            className="flex-[1_1_12rem]"
             label="Search products"
             labelHidden
             type="search"
