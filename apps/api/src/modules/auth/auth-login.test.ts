@@ -1,6 +1,7 @@
 import { schema } from '@app/db';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import type { TenantContext } from '../../lib/context';
 import { createTestApp } from '../../test/harness';
 import { hashToken, LOGIN_LIMITS } from './auth.service';
 import {
@@ -252,5 +253,42 @@ describe('sessions', () => {
       .where(and(eq(s.tenantId, 'lighting'), eq(s.tokenHash, hashToken(token))));
     expect((await profile({ authorization: `Bearer ${token}` })).statusCode).toBe(401);
     expect(await t.database.db.select().from(s)).toHaveLength(0);
+  });
+});
+
+describe('the login service', () => {
+  // What the routes and the login page map: a refusal returned with its code and Retry-After, never thrown.
+  const ctx: TenantContext = {
+    tenantId: 'lighting',
+    productStoreId: '9000',
+    hostName: LIGHTING,
+    viaDevAlias: false,
+    origin: '',
+  };
+
+  it('returns a wrong password, an unconfirmed email and the limit as refusals', async () => {
+    const auth = t.services.auth;
+    const client = { ip: '10.9.0.1', userAgent: null };
+    const wrong = await auth.login(ctx, { ...shopper, password: 'not-the-password' }, client);
+    expect(wrong).toMatchObject({ ok: false, status: 401, code: 'UNAUTHENTICATED' });
+    await t.database.db
+      .update(schema.users)
+      .set({ emailConfirmedAt: null })
+      .where(and(eq(schema.users.tenantId, 'lighting'), eq(schema.users.email, shopper.email)));
+    try {
+      const unconfirmed = await auth.login(ctx, shopper, client);
+      expect(unconfirmed).toMatchObject({ ok: false, status: 403, code: 'EMAIL_NOT_CONFIRMED' });
+    } finally {
+      await t.database.db
+        .update(schema.users)
+        .set({ emailConfirmedAt: new Date() })
+        .where(and(eq(schema.users.tenantId, 'lighting'), eq(schema.users.email, shopper.email)));
+    }
+    for (let i = 1; i < LOGIN_LIMITS.failuresPerAccount; i++) {
+      await auth.login(ctx, { ...shopper, password: `wrong-${i}` }, client);
+    }
+    const limited = await auth.login(ctx, shopper, client);
+    expect(limited).toMatchObject({ ok: false, status: 429, code: 'RATE_LIMITED' });
+    expect(Number(!limited.ok && limited.headers?.['Retry-After'])).toBe(LOGIN_LIMITS.windowMs / 1000);
   });
 });
