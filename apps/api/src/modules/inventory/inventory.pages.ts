@@ -12,6 +12,7 @@ import { requireAccess } from '../../lib/access';
 import { AppError } from '../../lib/errors';
 import type { PageModule } from '../../lib/page-request';
 import { nullIfNotFound, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import type { InventoryService } from './inventory.service';
 
 const FIELDS_MESSAGE = 'Please check the fields marked below.';
@@ -88,25 +89,16 @@ export function inventoryPages(deps: { inventory: InventoryService }): PageModul
             }
             return { ok: false, status: 400, message: FIELDS_MESSAGE, fieldErrors };
           }
-          try {
-            const r = await inventory.adjust(ctx, productId, parsed.data);
-            return {
-              ok: true,
-              productId,
-              after: r.after,
-              message: r.delta === 0 ? `Stock unchanged: ${r.after}.` : `Stock is now ${r.after}.`,
-            };
-          } catch (err) {
-            if (err instanceof AppError && (err.field === 'delta' || err.field === 'set')) {
-              return {
-                ok: false,
-                status: 422,
-                message: FIELDS_MESSAGE,
-                fieldErrors: { quantity: err.fieldMessage ?? err.message },
-              };
-            }
-            throw err;
-          }
+          const adjusted = await inventory.adjust(ctx, productId, parsed.data);
+          // The form has one number box for both ways: a refusal of delta or set goes next to it.
+          if (!adjusted.ok) return formRefusal({ ...adjusted, field: 'quantity' }, STOCK_ADJUST_FIELDS);
+          const r = adjusted.value;
+          return {
+            ok: true,
+            productId,
+            after: r.after,
+            message: r.delta === 0 ? `Stock unchanged: ${r.after}.` : `Stock is now ${r.after}.`,
+          };
         });
       },
 

@@ -11,6 +11,7 @@ import {
 } from '@app/contracts';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import type { InventoryService } from './inventory.service';
 
 const noStore = { 'cache-control': 'private, no-store' };
@@ -70,7 +71,9 @@ export async function inventoryRoutes(app: App, { inventory }: { inventory: Inve
     },
     async (req, reply) => {
       reply.headers(noStore);
-      return { data: await inventory.adjust(req.ctx, req.params.productId, req.body) };
+      const adjusted = await inventory.adjust(req.ctx, req.params.productId, req.body);
+      if (!adjusted.ok) return sendRefusal(reply, adjusted);
+      return { data: adjusted.value };
     },
   );
 

@@ -16,6 +16,7 @@ import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { isCursorTime } from '../../lib/keyset-cursor';
+import { type Ok, ok, type Refusal, Refused, type Result, refuseField, returnRefusals } from '../../lib/result';
 import { absoluteMediaUrl } from '../../lib/urls';
 import type { AuditService } from '../audit/index';
 import { changeStock } from './stock';
@@ -56,6 +57,9 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * inventory's "low" filter and the storefront's "only N left" use. Kept in memory per store and
  * forgotten when the store's settings or catalog change (events reach every process).
  */
+/** Adjusting stock by hand: it would leave less than none (decision 088), on the `delta` or `set` field. */
+export type AdjustStockRefusal = Refusal<'UNPROCESSABLE'>;
+
 export function createThresholds(db: Db) {
   const known = new Map<string, number>();
   const key = (ctx: TenantContext) => `${ctx.tenantId}\u0000${ctx.productStoreId}`;
@@ -210,44 +214,52 @@ export function createInventoryService(db: Db, deps: InventoryDeps, thresholds: 
      * An adjustment by hand: by a delta or to a count, with a reason and a note. Refused (422 naming
      * the field) when it would leave less than none; one audit entry; `stock.changed` after commit.
      */
-    async adjust(ctx: RequestContext, productId: string, input: StockAdjust): Promise<StockAdjustResult> {
+    async adjust(
+      ctx: RequestContext,
+      productId: string,
+      input: StockAdjust,
+    ): Promise<Result<StockAdjustResult, AdjustStockRefusal>> {
       requireAccess(ctx, 'catalog');
       const note = input.note?.trim() || null;
       const change =
         input.set !== undefined
           ? { productId, set: input.set, reason: input.reason, note }
           : { productId, delta: input.delta ?? 0, reason: input.reason, note };
-      return deps.events.transaction(async (tx) => {
-        const result = await changeStock(tx, ctx, [change]);
-        if (!result.ok) {
-          if (result.code === 'PRODUCT_NOT_FOUND') throw AppError.notFound('No such product in this store.');
-          throw AppError.field(
-            422,
-            'UNPROCESSABLE',
-            input.set !== undefined ? 'set' : 'delta',
-            `only ${result.available} in stock: taking ${result.wanted} would leave less than none.`,
-          );
-        }
-        const moved = result.moved[0];
-        if (!moved) {
-          // A count equal to the stock: nothing moved, nothing to record or announce.
-          const [row] = await tx
-            .select({ n: p.stockQuantity })
-            .from(p)
-            .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, productId)));
-          const n = row?.n ?? 0;
-          return { productId, before: n, after: n, delta: 0 };
-        }
-        await deps.audit.record(tx, ctx, {
-          entity: 'product',
-          entityId: productId,
-          action: 'adjust_stock',
-          before: { stock: moved.before },
-          after: { stock: moved.after, reason: input.reason, note },
-        });
-        deps.events.emitAfterCommit(tx, 'stock.changed', { tenantId: ctx.tenantId, productIds: [productId] });
-        return { productId, before: moved.before, after: moved.after, delta: moved.delta };
-      });
+      return returnRefusals<Ok<StockAdjustResult>, AdjustStockRefusal>(() =>
+        deps.events.transaction(async (tx) => {
+          const result = await changeStock(tx, ctx, [change]);
+          if (!result.ok) {
+            if (result.code === 'PRODUCT_NOT_FOUND') throw AppError.notFound('No such product in this store.');
+            throw new Refused(
+              refuseField(
+                422,
+                'UNPROCESSABLE',
+                input.set !== undefined ? 'set' : 'delta',
+                `only ${result.available} in stock: taking ${result.wanted} would leave less than none.`,
+              ),
+            );
+          }
+          const moved = result.moved[0];
+          if (!moved) {
+            // A count equal to the stock: nothing moved, nothing to record or announce.
+            const [row] = await tx
+              .select({ n: p.stockQuantity })
+              .from(p)
+              .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productId, productId)));
+            const n = row?.n ?? 0;
+            return ok({ productId, before: n, after: n, delta: 0 });
+          }
+          await deps.audit.record(tx, ctx, {
+            entity: 'product',
+            entityId: productId,
+            action: 'adjust_stock',
+            before: { stock: moved.before },
+            after: { stock: moved.after, reason: input.reason, note },
+          });
+          deps.events.emitAfterCommit(tx, 'stock.changed', { tenantId: ctx.tenantId, productIds: [productId] });
+          return ok({ productId, before: moved.before, after: moved.after, delta: moved.delta });
+        }),
+      );
     },
 
     async threshold(ctx: RequestContext): Promise<{ lowStockThreshold: number }> {
