@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { BANNERS_MAX } from '@app/contracts';
 import { schema } from '@app/db';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -272,6 +273,17 @@ describe('banners as a draft', () => {
     const bad = await call('PUT', '/api/v1/product/banner/draft', { body: { banners: [{ ...NEW }] } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^banners\.0\.mediaId: /);
+  });
+
+  it('refuses a banner beyond the most a store keeps, saying so, and saves nothing', async () => {
+    const full = Array.from({ length: BANNERS_MAX }, (_, i) => ({ ...NEW, mediaId, title: `Banner ${i + 1}` }));
+    expect((await call('PUT', '/api/v1/product/banner/draft', { body: { banners: full } })).statusCode).toBe(200);
+    const before = await working();
+    const message = `A store keeps at most ${BANNERS_MAX} banners; delete one first.`;
+    const res = await call('POST', '/api/v1/product/banner/create', { body: { ...NEW, mediaId } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'UNPROCESSABLE', message, errors: [message] });
+    expect(await working()).toEqual(before);
   });
 });
 

@@ -8,6 +8,7 @@ import {
 import { requireAccess } from '../../lib/access';
 import type { PageModule } from '../../lib/page-request';
 import { fieldFailure, submitForm } from '../../lib/page-request';
+import { formRefusal } from '../../lib/result';
 import { type MarketplaceService, TOKEN_NEEDED } from './marketplace.service';
 
 /** The bonanza-connect page's functions; each checks access itself. */
@@ -41,7 +42,8 @@ export function marketplacePages(deps: { marketplace: MarketplaceService }): Pag
       return submitForm([], async () => {
         page.assertFormFromStore();
         requireAccess(page.ctx, 'catalog');
-        await deps.marketplace.disconnect(page.ctx, page.ctx.tenantId);
+        const done = await deps.marketplace.disconnect(page.ctx, page.ctx.tenantId);
+        if (!done.ok) return formRefusal(done);
         return { ok: true as const, message: 'Disconnected from Bonanza. Your feed URL no longer answers.' };
       });
     },

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { fileAnswer, XML } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
+import { sendRefusal } from '../../plugins/errors';
 import { FEED_PATH, type MarketplaceService } from './marketplace.service';
 
 /**
@@ -77,7 +78,8 @@ export async function marketplaceRoutes(app: App, { marketplace }: { marketplace
       },
     },
     async (req, reply) => {
-      await marketplace.disconnect(req.ctx, req.body.tenantId);
+      const done = await marketplace.disconnect(req.ctx, req.body.tenantId);
+      if (!done.ok) return sendRefusal(reply, done);
       reply.header('cache-control', 'private, no-store');
       return { data: await marketplace.state(req.ctx, req.body.tenantId) };
     },

@@ -11,6 +11,7 @@ import { requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
+import { type Ok, ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
 import { SECRET_MASK, type SecretBox } from '../../lib/secret-box';
 import { isPlainObject, takeReadOnly } from '../../lib/write-back';
 import type { AuditService } from '../audit/index';
@@ -79,6 +80,12 @@ const agentOf = (ua: string | undefined) =>
     .replace(/[^\x20-\x7e]/g, '')
     .trim()
     .slice(0, 200) || null;
+
+/**
+ * Disconnecting from Bonanza: the store is not connected (never was, or disconnected already), a
+ * 404 as the API has always answered it (decision 088).
+ */
+export type DisconnectRefusal = Refusal<'NOT_FOUND'>;
 
 export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
   mkdirSync(deps.cacheDir, { recursive: true });
@@ -407,29 +414,34 @@ export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
     },
 
     /** Disconnects: the stored token is erased and the feed URL answers 404 until the store connects again. */
-    async disconnect(ctx: RequestContext, tenantId: string): Promise<void> {
+    async disconnect(ctx: RequestContext, tenantId: string): Promise<Result<undefined, DisconnectRefusal>> {
       requireAccess(ctx, 'catalog');
       assertOwnTenant(ctx, tenantId);
       const t = ctx.tenantId;
-      await deps.events.transaction(async (tx) => {
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`marketplace:${t}`}))`);
-        const [before] = await tx
-          .select()
-          .from(mc)
-          .where(and(eq(mc.tenantId, t), eq(mc.marketplace, BONANZA)));
-        if (before?.status !== 'connected') throw AppError.notFound('The store is not connected to Bonanza.');
-        await tx
-          .update(mc)
-          .set({ status: 'disconnected', tokenSealed: null, updatedAt: new Date(), updatedBy: actorId(ctx) })
-          .where(and(eq(mc.tenantId, t), eq(mc.marketplace, BONANZA)));
-        await deps.audit.record(tx, ctx, {
-          entity: 'marketplace.connection',
-          entityId: BONANZA,
-          action: 'disconnect',
-          before: { status: before.status, token: before.tokenSealed },
-          after: { status: 'disconnected', token: null },
+      return returnRefusals<Ok<undefined>, DisconnectRefusal>(async () => {
+        await deps.events.transaction(async (tx) => {
+          await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`marketplace:${t}`}))`);
+          const [before] = await tx
+            .select()
+            .from(mc)
+            .where(and(eq(mc.tenantId, t), eq(mc.marketplace, BONANZA)));
+          if (before?.status !== 'connected') {
+            throw new Refused(refuse(404, 'NOT_FOUND', 'The store is not connected to Bonanza.'));
+          }
+          await tx
+            .update(mc)
+            .set({ status: 'disconnected', tokenSealed: null, updatedAt: new Date(), updatedBy: actorId(ctx) })
+            .where(and(eq(mc.tenantId, t), eq(mc.marketplace, BONANZA)));
+          await deps.audit.record(tx, ctx, {
+            entity: 'marketplace.connection',
+            entityId: BONANZA,
+            action: 'disconnect',
+            before: { status: before.status, token: before.tokenSealed },
+            after: { status: 'disconnected', token: null },
+          });
+          deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: t, what: 'marketplace' });
         });
-        deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: t, what: 'marketplace' });
+        return ok(undefined);
       });
     },
 
