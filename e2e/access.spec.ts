@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { hydrated, mailedLinks, STORES, snap } from './helpers';
+import { axeFindings, hydrated, mailedLinks, STORES, snap } from './helpers';
 
 /**
  * The access page (decision 027). It turns a seeded store private for a while, so it runs in its
@@ -99,9 +98,7 @@ test('the owner invites staff; the mailed link sets a password; the staff member
   await page.getByRole('button', { name: 'Dismiss notification' }).click();
   await expect(page.getByRole('button', { name: `Revoke invitation for ${email}` })).toBeVisible();
   await snap(page, 'access-page-1280');
-  const axe = await new AxeBuilder({ page }).analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(await axeFindings(page, { exclude: [] })).toEqual([]);
   await page.setViewportSize({ width: 375, height: 800 });
   await snap(page, 'access-page-375');
   // Nothing wider than the phone.

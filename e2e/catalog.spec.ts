@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { apiJson, fetchText, holdApp, hydrated, STORES, snap } from './helpers';
+import { apiJson, expectNoSeriousA11yIssue, fetchText, holdApp, hydrated, STORES, snap } from './helpers';
 
 /** The catalog pages of the storefront: home shelves, category, product, search, FAQs, CMS, contact. */
 
@@ -45,12 +44,6 @@ const cardPrices = async (page: Page) =>
       .getByTestId('price-current')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-amount')))
   ).map(Number);
-
-async function noSeriousA11yIssue(page: Page) {
-  const result = await new AxeBuilder({ page }).exclude('[data-testid=newsletter-embed]').analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 async function noHorizontalScroll(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -566,7 +559,7 @@ test.describe('look and accessibility', () => {
     test(`no serious or critical accessibility violation on ${path}`, async ({ page }) => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      await noSeriousA11yIssue(page);
+      await expectNoSeriousA11yIssue(page);
     });
   }
 });

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { apiJson, STORE_NAMES, STORES, type StoreName } from './helpers';
+import { apiJson, axeFindings, STORE_NAMES, STORES, type StoreName } from './helpers';
 
 const API = '/skulocity/api/v1/public/ecommerce';
 interface Summary {
@@ -143,11 +142,6 @@ test.describe('garden', () => {
     await expect(page.getByTestId('footer')).toBeVisible();
     // The newsletter embed is a sandboxed frame without scripts: axe cannot run inside it.
     // label-content-name-mismatch is experimental in axe, so off unless asked for.
-    const result = await new AxeBuilder({ page })
-      .exclude('[data-testid=newsletter-embed]')
-      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-      .analyze();
-    const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await axeFindings(page, { rules: { 'label-content-name-mismatch': { enabled: true } } })).toEqual([]);
   });
 });

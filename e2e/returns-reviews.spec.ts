@@ -1,7 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { apiJson, fetchText, STORES, snap } from './helpers';
+import { apiJson, expectNoSeriousA11yIssue, fetchText, STORES, snap } from './helpers';
 import { PORT } from './playwright.config';
 
 /**
@@ -20,9 +19,7 @@ interface Details {
 
 /** No serious or critical accessibility problem, and nothing wider than a 375 px phone. */
 async function looksRight(page: Page) {
-  const result = await new AxeBuilder({ page }).exclude('[data-testid=newsletter-embed]').analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await expectNoSeriousA11yIssue(page);
   await page.setViewportSize({ width: 375, height: 812 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await page.setViewportSize({ width: 1280, height: 800 });
