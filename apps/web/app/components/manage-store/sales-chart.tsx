@@ -107,7 +107,12 @@ export function SalesChart({
     <div>
       {/* The chart is a picture of the table below: screen readers read the table instead. */}
       <div ref={box} aria-hidden className={drawn ? 'w-full' : 'hidden'} />
-      <div className={drawn ? 'sr-only' : 'max-h-80 overflow-auto rounded-lg border border-neutral-200'}>
+      {/* Until the chart is drawn (and without JavaScript) the table is the chart: a box that scrolls
+          when there are many rows, focusable and named so a keyboard can scroll it too. */}
+      <div
+        className={drawn ? 'sr-only' : 'max-h-80 overflow-auto rounded-lg border border-neutral-200'}
+        {...(drawn ? {} : { tabIndex: 0, role: 'region', 'aria-label': `Sales over time, ${label}` })}
+      >
         <DataTable
           label={`Sales over time, ${label}: ${orders} orders`}
           rows={points}
