@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TenantContext } from '../../lib/context';
 import { createTestApp } from '../../test/harness';
-import { hashToken, LOGIN_LIMITS } from './auth.service';
+import { hashToken, LOGIN_LIMITS } from './auth-model';
 import {
   api,
   cookieOf,

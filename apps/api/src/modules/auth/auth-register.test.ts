@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { schema } from '@app/db';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { hashToken, REGISTER_LIMITS } from './auth.service';
+import { hashToken, REGISTER_LIMITS } from './auth-model';
 import { cookieOf, GARDEN, LIGHTING, login, profile, shopper, t, useAuthTestApp } from './auth-test-setup';
 
 useAuthTestApp();

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CONFIRM_INVALID_MESSAGE,
@@ -19,9 +19,26 @@ import type { FastifyBaseLogger } from 'fastify';
 import { attemptsRefused, createAttempts, type RateLimitedRefusal } from '../../lib/attempts';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
-import { ok, type Refusal, type Result, refuse, refuseField } from '../../lib/result';
+import { ok, type Result, refuse, refuseField } from '../../lib/result';
 import type { MailQueue } from '../mail/index';
 import type { StoreService } from '../store/index';
+import {
+  CONFIRM_RESEND_LIMITS,
+  CONFIRM_TTL_MS,
+  FORGOT_LIMITS,
+  hashToken,
+  type LinkRefusal,
+  LOGIN_LIMITS,
+  type LoginRefusal,
+  type PasswordCheckRefusal,
+  REGISTER_LIMITS,
+  RESET_TTL_MS,
+  SESSION_TTL_MS,
+  type SessionAccount,
+  toSessionAccount,
+  toSessionUser,
+  type UpdateProfileRefusal,
+} from './auth-model';
 import { createCsrf } from './csrf';
 
 const u = schema.users;
@@ -30,81 +47,13 @@ const a = schema.authAttempts;
 const r = schema.passwordResets;
 const ec = schema.emailConfirmations;
 
-/** Thirty days, then the shopper logs in again. */
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
-
-/**
- * Login limits, counted in the database so they hold across processes: per client address (many
- * accounts tried from one place) and per account (one account tried from many places).
- */
-export const LOGIN_LIMITS = {
-  windowMs: 15 * 60_000,
-  /** Failures only, as per account: successful sign-ins never count toward a limit. */
-  perIp: 30,
-  failuresPerAccount: 10,
-  /** From this many recent failures on, each answer waits longer (250 ms doubling, at most 2 s). */
-  slowAfter: 3,
-} as const;
-
-/** Reset mails: per address (someone sweeping emails) and per account (someone flooding one inbox). */
-export const FORGOT_LIMITS = { windowMs: 60 * 60_000, perIp: 10, perAccount: 3 } as const;
-/** Reset links live an hour and work once. */
-export const RESET_TTL_MS = 60 * 60_000;
-
-/** Sign-ups per client address per hour: a family behind one router, not a bot farm. */
-export const REGISTER_LIMITS = { windowMs: 60 * 60_000, perIp: 10 } as const;
-/** Confirmation links live a day (a welcome mail is often read the next morning) and work once. */
-export const CONFIRM_TTL_MS = 24 * 60 * 60_000;
-/** "Send the link again": per address and per account, like reset mails. */
-export const CONFIRM_RESEND_LIMITS = { windowMs: 60 * 60_000, perIp: 10, perAccount: 3 } as const;
-
 /** Where a confirmation link may send the browser afterwards: a path of this site, nothing else. */
 const localPath = (v: string | undefined) =>
   v && v.length <= 300 && v.startsWith('/') && !v.startsWith('//') && !v.includes('\\') ? v : undefined;
 
 type Action = (typeof a.$inferInsert)['action'];
 
-export interface SessionUser {
-  userId: string;
-  firstName: string;
-  /** The clients' user type: `admin` (the owner) and `staff` see Manage Store. */
-  partyId: 'admin' | 'staff' | 'shopper';
-  userLoginId: string;
-}
-
-/** A session's account with what the server needs to decide what it may do. */
-export interface SessionAccount extends SessionUser {
-  permissions: string[];
-}
-
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 const rateLimited = attemptsRefused;
-
-/**
- * The refusals of the account operations (decision 088), each with its limits' 429 (Retry-After).
- * Login: a wrong password or an unknown email (401, one answer for both), an email not confirmed yet
- * (403, said only to someone who knows the password).
- */
-export type LoginRefusal = RateLimitedRefusal | Refusal<'UNAUTHENTICATED' | 'EMAIL_NOT_CONFIRMED'>;
-/** A confirmation or reset link that is used, expired, unknown or of another store (400). */
-export type LinkRefusal = RateLimitedRefusal | Refusal<'BAD_REQUEST'>;
-/** The current password is not correct (400 on its field), or too many wrong ones. */
-export type PasswordCheckRefusal = RateLimitedRefusal | Refusal<'BAD_REQUEST'>;
-/** Saving My Profile: a new email needs the current password and must be free in this store (409). */
-export type UpdateProfileRefusal = PasswordCheckRefusal | Refusal<'CONFLICT'>;
-
-const toSessionUser = (row: typeof u.$inferSelect): SessionUser => ({
-  userId: row.userId,
-  firstName: row.firstName,
-  partyId: row.role,
-  userLoginId: row.email,
-});
-
-const toSessionAccount = (row: typeof u.$inferSelect): SessionAccount => ({
-  ...toSessionUser(row),
-  permissions: row.permissions,
-});
 
 export interface AuthDeps {
   mailer: MailQueue;

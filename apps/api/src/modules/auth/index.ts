@@ -2,14 +2,8 @@ export { type ActorResolver, createActorResolver } from './actor';
 export { authModule } from './auth.module';
 export { authPages, sessionUserOf } from './auth.pages';
 export { authRoutes } from './auth.routes';
-export {
-  type AuthService,
-  createAuthService,
-  LOGIN_LIMITS,
-  SESSION_TTL_MS,
-  type SessionAccount,
-  type SessionUser,
-} from './auth.service';
+export { type AuthService, createAuthService } from './auth.service';
+export { LOGIN_LIMITS, SESSION_TTL_MS, type SessionAccount, type SessionUser } from './auth-model';
 export { CSRF_FIELD, CSRF_HEADER, type Csrf, csrfBinding, csrfRefused, newCsrfCookie } from './csrf';
 export {
   assertSameOrigin,
