@@ -39,6 +39,91 @@ export function fetchText(store: StoreName, path: string): Promise<{ status: num
   });
 }
 
+/** The password every seeded owner has (the demo seed); shoppers have their own. */
+export const OWNER_PASSWORD = 'owner-demo-1';
+
+/**
+ * Signs the page's browser in without the login page, then opens `then` and checks it is that page
+ * (not the login page). For tests where being signed in is only the setup: the form itself is what
+ * auth.spec.ts tests. It posts to the API the login form's action ends in (`/skulocity/api/v1/login`,
+ * same `auth.login` and after-login steps), and gives the browser the cookies it answers with, as the
+ * form's redirect would: the session cookie `sid`, host-only on the store's host, its path, HttpOnly,
+ * SameSite and lifetime as the server set them. The post says it comes from the store (Origin), as a
+ * form's does; login needs no CSRF token (a browser may log in without a session).
+ *
+ * Saves per sign-in the login page's render and its app's start, the form post and a redirect. The post
+ * goes from the test process to 127.0.0.1 with the store's Host header (like fetchText), not through
+ * `page.request`: Node's resolver does not map *.localhost to loopback everywhere (here it does not).
+ */
+export async function signIn(
+  page: Page,
+  who: { base: string; email: string; password?: string },
+  then: string,
+): Promise<void> {
+  const store = new URL(who.base);
+  const body = JSON.stringify({ email: who.email, password: who.password ?? OWNER_PASSWORD });
+  const { status, cookies, text } = await new Promise<{ status: number; cookies: string[]; text: string }>(
+    (resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: store.port || 80,
+          path: '/skulocity/api/v1/login',
+          method: 'POST',
+          headers: {
+            host: store.host,
+            origin: store.origin,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, cookies: res.headers['set-cookie'] ?? [], text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    },
+  );
+  if (status !== 200) throw new Error(`sign-in of ${who.email} on ${store.host}: ${status} ${text.slice(0, 200)}`);
+  for (const header of cookies) {
+    const [pair = '', ...attrs] = header.split(';').map((part) => part.trim());
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq);
+    const value = pair.slice(eq + 1);
+    const attr = (key: string) =>
+      attrs.find((a) => a.toLowerCase().startsWith(`${key.toLowerCase()}=`))?.slice(key.length + 1);
+    const has = (key: string) => attrs.some((a) => a.toLowerCase() === key.toLowerCase());
+    const maxAge = attr('Max-Age');
+    if (maxAge === '0') {
+      // A cookie the server clears (e.g. a guest cart merged into the account's).
+      await page.context().clearCookies({ name, domain: store.hostname });
+      continue;
+    }
+    const sameSite = attr('SameSite')?.toLowerCase();
+    await page.context().addCookies([
+      {
+        name,
+        value,
+        // No leading dot: host-only, as a Set-Cookie without Domain is.
+        domain: store.hostname,
+        path: attr('Path') ?? '/',
+        httpOnly: has('HttpOnly'),
+        secure: has('Secure'),
+        sameSite: sameSite === 'strict' ? 'Strict' : sameSite === 'none' ? 'None' : 'Lax',
+        expires: maxAge ? Math.floor(Date.now() / 1000) + Number(maxAge) : -1,
+      },
+    ]);
+  }
+  await page.goto(`${store.origin}${then}`);
+  await expect(page).toHaveURL(`${store.origin}${then}`);
+}
+
 export async function apiJson<T>(_page: Page | null, store: StoreName, path: string): Promise<T> {
   const res = await fetchText(store, path);
   if (res.status !== 200) throw new Error(`GET ${path} on ${store}: ${res.status} ${res.body.slice(0, 200)}`);
