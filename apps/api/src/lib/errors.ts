@@ -8,8 +8,9 @@ export const DATABASE_UNAVAILABLE_MESSAGE = 'The store is briefly unavailable. P
  * A request that cannot go on, with the HTTP status it maps to: a guard (not signed in, no
  * permission, an id that is not this store's, a malformed input) or a fault. The errors plugin turns
  * it into the error envelope. Expected business outcomes (out of stock, promo code not valid, limit
- * reached, not allowed in this state) are not thrown: the services that have been converted return
- * them as typed refusals (lib/result.ts, decision 088); decision 088 lists which still throw.
+ * reached, not allowed in this state) are not thrown: services return them as typed refusals
+ * (lib/result.ts; decision 088 has the pattern, 088, 094, 095 and 096 the unions, module by module,
+ * and why each throw left is a guard or a fault).
  */
 export class AppError extends Error {
   /** The form field at fault, when one is (`AppError.field`): forms show the message next to it. */
