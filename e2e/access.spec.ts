@@ -1,5 +1,5 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
-import { axeFindings, hydrated, mailedLinks, STORES, snap } from './helpers';
+import { type Browser, expect, test } from '@playwright/test';
+import { axeFindings, hydrated, mailedLinks, STORES, signIn, snap } from './helpers';
 
 /**
  * The access page (decision 027). It turns a seeded store private for a while, so it runs in its
@@ -8,21 +8,13 @@ import { axeFindings, hydrated, mailedLinks, STORES, snap } from './helpers';
  */
 
 const lighting = STORES.lighting.url;
-const owner = { email: 'owner@lighting.test', password: 'owner-demo-1' };
+const owner = { base: lighting, email: 'owner@lighting.test', password: 'owner-demo-1' };
 const ACCESS = '/manage-store/settings/access';
-
-async function logIn(page: Page, who: { email: string; password: string }, then: string) {
-  await page.goto(`${lighting}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${lighting}${then}`);
-}
 
 async function ownerPage(browser: Browser, javaScriptEnabled = true) {
   const context = await browser.newContext({ javaScriptEnabled });
   const page = await context.newPage();
-  await logIn(page, owner, ACCESS);
+  await signIn(page, owner, ACCESS);
   return page;
 }
 

@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { axeFindings, STORES, snap } from './helpers';
+import { axeFindings, STORES, signIn, snap } from './helpers';
 
 /**
  * The dashboard's own frame (decision 085): a compact top bar, the sidebar, the page, a thin footer
@@ -12,19 +12,11 @@ import { axeFindings, STORES, snap } from './helpers';
 const lighting = STORES.lighting.url;
 const WIDTHS = [1280, 375] as const;
 
-async function logIn(page: Page, base: string, email: string, then = '/manage-store') {
-  await page.goto(`${base}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${base}${then}`);
-}
-
 /** A page of the owner's, signed in, in a context of its own. */
 async function ownerPage(browser: Browser, store: 'lighting' | 'garden' = 'lighting') {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await logIn(page, STORES[store].url, `owner@${store}.test`);
+  await signIn(page, { base: STORES[store].url, email: `owner@${store}.test` }, '/manage-store');
   return page;
 }
 

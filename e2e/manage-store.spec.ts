@@ -1,20 +1,12 @@
 import { formatMoney } from '@app/contracts/client';
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
 
 /** The owner's dashboard: its home's figures, its menu by keyboard and on a phone, and who is let in. */
 
 const lighting = STORES.lighting.url;
-const owner = { email: 'owner@lighting.test', password: 'owner-demo-1' };
-const shopper = { email: 'shopper@lighting.test', password: 'shopper-demo-1' };
-
-async function logIn(page: Page, who: { email: string; password: string }, then = '/manage-store') {
-  await page.goto(`${lighting}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${lighting}${then}`);
-}
+const owner = { base: lighting, email: 'owner@lighting.test', password: 'owner-demo-1' };
+const shopper = { base: lighting, email: 'shopper@lighting.test', password: 'shopper-demo-1' };
 
 interface Home {
   currency: string;
@@ -29,7 +21,7 @@ const apiHome = (page: Page) =>
 
 test.describe('the owner', () => {
   test('sees the home with the store’s real figures, then reaches a settings page by keyboard', async ({ page }) => {
-    await logIn(page, owner);
+    await signIn(page, owner, '/manage-store');
     const dashboard = page.getByRole('navigation', { name: 'Dashboard' });
     await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
     await expect(dashboard.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
@@ -97,7 +89,7 @@ test.describe('the owner', () => {
   });
 
   test('finds the Payments page: the PayPal card with what to do next', async ({ page }) => {
-    await logIn(page, owner, '/manage-store/payments');
+    await signIn(page, owner, '/manage-store/payments');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payments');
     // The PayPal card with the connection's status; other browser tests connect this
     // store meanwhile, so which status is theirs to check.
@@ -108,7 +100,7 @@ test.describe('the owner', () => {
   });
 
   test('marketplace connect is full screen, with a way out', async ({ page }) => {
-    await logIn(page, owner, '/manage-store/bonanza-connect');
+    await signIn(page, owner, '/manage-store/bonanza-connect');
     await expect(page.getByTestId('logo')).toHaveCount(0);
     await expect(page.getByTestId('footer')).toHaveCount(0);
     await expect(page.getByRole('navigation', { name: 'Dashboard' })).toHaveCount(0);
@@ -122,7 +114,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
   test('the menu opens and closes, and choosing a page closes it', async ({ page }) => {
-    await logIn(page, owner);
+    await signIn(page, owner, '/manage-store');
     const menu = page.getByRole('button', { name: /^Menu/ });
     // The button sits in the menu's landmark; what it opens and closes is the list of links.
     const nav = page.locator(`[id="${await menu.getAttribute('aria-controls')}"]`);
@@ -159,7 +151,7 @@ test.describe('on a phone', () => {
   });
 
   test('a shopper sees the 403 page in the store frame', async ({ page }) => {
-    await logIn(page, shopper, '/account/profile');
+    await signIn(page, shopper, '/account/profile');
     const res = await page.goto(`${lighting}/manage-store`);
     expect(res?.status()).toBe(403);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');
@@ -170,7 +162,7 @@ test.describe('on a phone', () => {
 
 test.describe('who is let in', () => {
   test('a shopper opening /manage-store gets a 403 page with the store’s header and a way home', async ({ page }) => {
-    await logIn(page, shopper, '/account/profile');
+    await signIn(page, shopper, '/account/profile');
     const res = await page.goto(`${lighting}/manage-store`);
     expect(res?.status()).toBe(403);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('You do not have access to this page');

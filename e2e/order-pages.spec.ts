@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { STORES, snap } from './helpers';
+import { expect, test } from '@playwright/test';
+import { STORES, signIn, snap } from './helpers';
 
 /**
  * What a demanding shopper noticed on the order pages: the state of the address, links
@@ -7,19 +7,11 @@ import { STORES, snap } from './helpers';
  */
 
 const base = STORES.lighting.url;
-const shopper = { email: 'shopper@lighting.test', password: 'shopper-demo-1' };
+const shopper = { base, email: 'shopper@lighting.test', password: 'shopper-demo-1' };
 const WIDTHS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'mobile', width: 375, height: 812 },
 ] as const;
-
-async function logIn(page: Page, redirectUrl: string) {
-  await page.goto(`${base}/auth/login?redirectUrl=${encodeURIComponent(redirectUrl)}`);
-  await page.getByLabel('Email').fill(shopper.email);
-  await page.getByLabel('Password').fill(shopper.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${base}${redirectUrl}`);
-}
 
 test('the confirmation right after checkout shows the state of the address and links the line to its product', async ({
   page,
@@ -66,7 +58,7 @@ test('the confirmation right after checkout shows the state of the address and l
 test('a seeded order links each line (name and picture) to its product, where the review is written', async ({
   page,
 }) => {
-  await logIn(page, '/order?orderId=LIG-DEMO-S1');
+  await signIn(page, shopper, '/order?orderId=LIG-DEMO-S1');
   const lines = page.getByTestId('order-lines').getByRole('listitem');
   await expect(lines).toHaveCount(2);
   await expect(page.getByRole('region', { name: 'Ships to' })).toContainText('California');
@@ -90,7 +82,7 @@ test('a seeded order links each line (name and picture) to its product, where th
 for (const w of WIDTHS) {
   test(`the order history has the account navigation with Orders current at ${w.width} px`, async ({ page }) => {
     await page.setViewportSize({ width: w.width, height: w.height });
-    await logIn(page, '/order/history');
+    await signIn(page, shopper, '/order/history');
     // In the page, not the header's own "Account" navigation.
     const nav = page.getByRole('main').getByRole('navigation', { name: 'Account' });
     await expect(nav).toBeVisible();

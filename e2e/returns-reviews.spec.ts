@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
-import { apiJson, expectNoSeriousA11yIssue, fetchText, STORES, snap } from './helpers';
+import { apiJson, expectNoSeriousA11yIssue, fetchText, STORES, signIn, snap } from './helpers';
 import { PORT } from './playwright.config';
 
 /**
@@ -10,6 +10,7 @@ import { PORT } from './playwright.config';
  */
 const base = STORES.lighting.url;
 const ORDER = 'LIG-DEMO-S1';
+const shopper = { base, email: 'shopper@lighting.test', password: 'shopper-demo-1' };
 const TITLE = 'Bright <b>and</b> warm';
 const TEXT = 'Lovely <b>glow</b> in the evening. </script><script>alert(1)</script>';
 
@@ -25,14 +26,6 @@ async function looksRight(page: Page) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-async function logIn(page: Page, redirectUrl: string) {
-  await page.goto(`${base}/auth/login?redirectUrl=${encodeURIComponent(redirectUrl)}`);
-  await page.getByLabel('Email').fill('shopper@lighting.test');
-  await page.getByLabel('Password').fill('shopper-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${base}${redirectUrl}`);
-}
-
 test('a shopper returns one line of a delivered order, then reviews its product; the review shows literally', async ({
   page,
 }) => {
@@ -43,7 +36,7 @@ test('a shopper returns one line of a delivered order, then reviews its product;
     dialogs.push(d.message());
     await d.dismiss();
   });
-  await logIn(page, '/order/history');
+  await signIn(page, shopper, '/order/history');
   const history = page.getByTestId('order-history');
   await expect(history).toContainText(`Order ${ORDER}`);
   await history.getByRole('link', { name: new RegExp(`Order ${ORDER}`) }).click();
@@ -149,7 +142,7 @@ test('without JavaScript: a return of the completed order and a review of a paid
 }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await logIn(page, '/order?orderId=LIG-DEMO-S2');
+  await signIn(page, shopper, '/order?orderId=LIG-DEMO-S2');
   // The seeded, refunded return of this order, and the form for what is left.
   const requests = page.getByTestId('return-request');
   await expect(requests).toHaveCount(1);

@@ -1,23 +1,15 @@
-import { expect, type Page, test } from '@playwright/test';
-import { fetchText, STORES, snap } from './helpers';
+import { expect, test } from '@playwright/test';
+import { fetchText, STORES, signIn, snap } from './helpers';
 
 /** The owner's sitemap (Search engines) and the danger zone's cancel request. */
 
 const garden = STORES.garden.url;
 const power = STORES.power.url;
 
-async function logIn(page: Page, base: string, email: string, then: string) {
-  await page.goto(`${base}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${base}${then}`);
-}
-
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] as string);
 
 test('the owner generates the sitemap and reads it on the store’s host', async ({ page }) => {
-  await logIn(page, garden, 'owner@garden.test', '/manage-store/settings/sitemap');
+  await signIn(page, { base: garden, email: 'owner@garden.test' }, '/manage-store/settings/sitemap');
   await expect(page.getByRole('heading', { level: 1, name: 'Search engines' })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Dashboard' });
   await expect(nav.getByRole('link', { name: 'Search engines' })).toHaveAttribute('aria-current', 'page');
@@ -66,7 +58,7 @@ test('the owner generates the sitemap and reads it on the store’s host', async
 });
 
 test('the owner files a cancel request in the danger zone, sees its state, and withdraws it', async ({ page }) => {
-  await logIn(page, garden, 'owner@garden.test', '/manage-store/settings/other');
+  await signIn(page, { base: garden, email: 'owner@garden.test' }, '/manage-store/settings/other');
   const zone = page.getByRole('region', { name: 'Danger zone' });
   await expect(zone.getByTestId('cancel-state')).toContainText('Your store is open.');
   await zone.getByText('Request to cancel your store…').click();
@@ -106,7 +98,7 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   test('the cancel request form works as a plain post', async ({ page }) => {
-    await logIn(page, power, 'owner@power.test', '/manage-store/settings/other');
+    await signIn(page, { base: power, email: 'owner@power.test' }, '/manage-store/settings/other');
     await page
       .getByRole('region', { name: 'Danger zone' })
       .getByRole('link', { name: /cancel request/ })
@@ -132,7 +124,7 @@ test.describe('without JavaScript', () => {
   });
 
   test('the sitemap can be generated with a plain post', async ({ page }) => {
-    await logIn(page, power, 'owner@power.test', '/manage-store/settings/sitemap');
+    await signIn(page, { base: power, email: 'owner@power.test' }, '/manage-store/settings/sitemap');
     await page.getByRole('button', { name: 'Generate sitemap' }).click();
     await expect(page.getByRole('region', { name: 'Last generation' })).toBeVisible();
     // Right after the post the job waits or runs (or has just finished on a fast machine).
