@@ -104,6 +104,9 @@ async function checkPage(page: Page, path: string, shot?: string, base: string =
     await page.goto(`${base}${path}`);
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
     for (const f of await dashboardFindings(page)) found.push(`${path} at ${width}: ${f}`);
+    // Nothing wider than the screen: a table scrolls in its own box, the page never sideways.
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (wide > width) found.push(`${path} at ${width}: the page is ${wide} px wide`);
     if (shot) await snap(page, `manage-store-frame-${shot}-${width}`);
   }
   return found;
