@@ -1,5 +1,5 @@
 import { expect, type Page, request, test } from '@playwright/test';
-import { STORES, snap } from './helpers';
+import { STORES, signIn, snap } from './helpers';
 
 /**
  * The dashboard home's analytics: two guest orders placed through the HTTP API
@@ -8,15 +8,8 @@ import { STORES, snap } from './helpers';
  */
 
 const power = STORES.power.url;
+const owner = { base: power, email: 'owner@power.test' };
 const B = '/skulocity/api/v1';
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@power.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${power}${then}`);
-}
 
 /** Digits of a printed amount as minor units ("$1,234.50" -> 123450; the store's currency has cents). */
 const minor = (text: string) => Number(text.replace(/[^0-9]/g, ''));
@@ -84,7 +77,7 @@ async function placeGuestOrder(productIds: string[], email: string) {
 
 test('the chart table for today counts two orders placed by guests', async ({ page }) => {
   test.setTimeout(90_000);
-  await logIn(page, '/manage-store?range=7d');
+  await signIn(page, owner, '/manage-store?range=7d');
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Orders, last 7 days' })).toBeVisible();
   const before = await todayRow(page);
@@ -121,7 +114,7 @@ test('the chart table for today counts two orders placed by guests', async ({ pa
 test('a custom range the wrong way round is refused beside its field, without JavaScript', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await logIn(page, '/manage-store');
+  await signIn(page, owner, '/manage-store');
   await page.getByLabel('Date range', { exact: true }).selectOption({ label: 'Custom range' });
   await page.getByLabel('From', { exact: true }).fill('2026-03-10');
   await page.getByLabel('To', { exact: true }).fill('2026-03-01');

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { STORES, snap } from './helpers';
+import { STORES, signIn, snap } from './helpers';
 
 /**
  * The owner's Categories page: a catalog of the test's own on the garden store,
@@ -9,18 +9,11 @@ import { STORES, snap } from './helpers';
  */
 
 const garden = STORES.garden.url;
+const owner = { base: garden, email: 'owner@garden.test' };
 const PAGE = '/manage-store/categories';
 const CATALOG = 'Tree Test Catalog';
 const PARENT = 'Tree Fern Parent';
 const CHILD = 'Tree Moss Child';
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${garden}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@garden.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${garden}${then}`);
-}
 
 /** The storefront's overlay of our catalog, opened from the category bar (a shopper's own browser). */
 async function barCategories(shopper: Page): Promise<string[]> {
@@ -61,7 +54,7 @@ test('the owner builds a catalog, drags a category into another and moves it bac
   browser,
 }) => {
   test.setTimeout(90_000);
-  await logIn(page, PAGE);
+  await signIn(page, owner, PAGE);
   await expect(page.getByRole('heading', { name: 'Categories', level: 1 })).toBeVisible();
   await expect(
     page.getByRole('navigation', { name: 'Dashboard' }).first().getByRole('link', { name: 'Categories' }),

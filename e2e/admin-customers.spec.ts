@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
-import { apiJson, STORES, snap } from './helpers';
+import { apiJson, STORES, signIn, snap } from './helpers';
 import { PORT } from './playwright.config';
 
 /**
@@ -12,6 +12,7 @@ import { PORT } from './playwright.config';
  */
 
 const power = STORES.power.url;
+const owner = { base: power, email: 'owner@power.test' };
 const API = '/skulocity/api/v1';
 const run = Date.now().toString(36);
 const accountEmail = `cust-acc-${run}@example.com`;
@@ -91,14 +92,6 @@ async function placeGuestOrder(email: string): Promise<string> {
   throw new Error('no product could be added to a cart on the power store');
 }
 
-async function logIn(page: Page, then: string) {
-  await page.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@power.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${power}${then}`);
-}
-
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
   await snap(page, `admin-customers-${name}-1280`);
@@ -133,7 +126,7 @@ test('the owner finds an account and a guest, sees what the guest spent, notes, 
   // Without JavaScript the filters are a plain GET form.
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noJs.newPage();
-  await logIn(plain, '/manage-store/customers');
+  await signIn(plain, owner, '/manage-store/customers');
   await plain.getByRole('searchbox', { name: 'Search customers' }).fill(run);
   await plain.getByRole('combobox', { name: 'Account or guest' }).selectOption('guest');
   await plain.getByRole('button', { name: 'Filter' }).click();
@@ -144,7 +137,7 @@ test('the owner finds an account and a guest, sees what the guest spent, notes, 
   await noJs.close();
 
   // The owner searches and finds both.
-  await logIn(page, '/manage-store/customers');
+  await signIn(page, owner, '/manage-store/customers');
   await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible();
   await screenshots(page, 'list');
   await page.getByRole('searchbox', { name: 'Search customers' }).fill(run);

@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { apiJson, expectNoSeriousA11yIssue, hydrated, STORES, snap } from './helpers';
+import { apiJson, expectNoSeriousA11yIssue, hydrated, STORES, signIn, snap } from './helpers';
 
 /**
  * The owner's inventory: counts are typed inline, a number per row and one Save for the page. A
@@ -10,16 +10,9 @@ import { apiJson, expectNoSeriousA11yIssue, hydrated, STORES, snap } from './hel
  */
 
 const power = STORES.power.url;
+const owner = { base: power, email: 'owner@power.test' };
 const PRODUCT = 'Gutter Cleaning Kit';
 const INVENTORY = `/manage-store/inventory?q=${encodeURIComponent(PRODUCT)}`;
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@power.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${power}${then}`);
-}
 
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -50,7 +43,7 @@ test('the owner counts a product down to none, restocks it, and the storefront a
   // Without JavaScript: the page is one plain form, a count per row and one Save.
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noJs.newPage();
-  await logIn(plain, INVENTORY);
+  await signIn(plain, owner, INVENTORY);
   await expect(plain.getByRole('heading', { level: 1, name: 'Inventory' })).toBeVisible();
   await expect(rows(plain)).toHaveCount(2); // the header and the product
   const item = row(plain);
@@ -92,7 +85,7 @@ test('the owner counts a product down to none, restocks it, and the storefront a
   await expect(shopper.page.getByTestId('add-to-cart')).toBeDisabled();
 
   // With JavaScript: the owner finds it under "Out of stock" and restocks it.
-  await logIn(page, `/manage-store/inventory?stock=out&q=${encodeURIComponent(PRODUCT)}`);
+  await signIn(page, owner, `/manage-store/inventory?stock=out&q=${encodeURIComponent(PRODUCT)}`);
   await expect(row(page)).toHaveCount(1);
   await hydrated(page);
   await expect(page.getByRole('link', { name: 'Inventory', exact: true })).toHaveAttribute('aria-current', 'page');

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssue, fetchText, hydrated, STORES, snap } from './helpers';
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousA11yIssue, fetchText, hydrated, STORES, signIn, snap } from './helpers';
 
 /** The owner connects the store to Bonanza and gets a product feed for it. */
 
@@ -7,14 +7,6 @@ const lighting = STORES.lighting.url;
 const garden = STORES.garden.url;
 const PAGE = '/manage-store/bonanza-connect';
 const TOKEN = 'bz_e2e_7f3a9c2d51e84b06a1c4';
-
-async function logIn(page: Page, base: string, email: string) {
-  await page.goto(`${base}/auth/login?redirectUrl=${encodeURIComponent(PAGE)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${base}${PAGE}`);
-}
 
 const items = (xml: string) =>
   [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map((m) => ({
@@ -25,7 +17,7 @@ const items = (xml: string) =>
 test('the owner connects lighting to Bonanza, opens the feed and finds the store’s products; the token stays hidden', async ({
   page,
 }) => {
-  await logIn(page, lighting, 'owner@lighting.test');
+  await signIn(page, { base: lighting, email: 'owner@lighting.test' }, PAGE);
   await expect(page.getByRole('heading', { level: 1, name: 'Marketplace connect' })).toBeVisible();
   // Full screen: no store header or footer, no dashboard menu; a way back.
   await expect(page.getByRole('contentinfo')).toHaveCount(0);
@@ -111,7 +103,7 @@ test.describe('without JavaScript', () => {
   test('the connect form shows its errors next to the fields, connects, and the feed URL is a read-only input', async ({
     page,
   }) => {
-    await logIn(page, garden, 'owner@garden.test');
+    await signIn(page, { base: garden, email: 'owner@garden.test' }, PAGE);
     const form = page.getByRole('form', { name: 'Connect to Bonanza' });
     await form.getByLabel('Bonanza account email').fill('grower@garden.test');
     await form.getByLabel('Booth name').fill('Garden <Shop>');

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
 
 /**
  * The contact inbox: a visitor writes through the contact page with an address
@@ -8,14 +8,7 @@ import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
  */
 
 const power = STORES.power.url;
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@power.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${power}${then}`);
-}
+const owner = { base: power, email: 'owner@power.test' };
 
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -49,7 +42,7 @@ test('a visitor writes; the owner sees it unread, opens it, replies by email and
   // The inbox, without JavaScript: the message is unread and counted.
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noJs.newPage();
-  await logIn(plain, '/manage-store/messages');
+  await signIn(plain, owner, '/manage-store/messages');
   await expect(plain.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
   const inbox = plain.getByRole('list', { name: 'Inbox' });
   const item = inbox.getByRole('listitem').filter({ hasText: email });
@@ -80,7 +73,7 @@ test('a visitor writes; the owner sees it unread, opens it, replies by email and
   await noJs.close();
 
   // With JavaScript: read now, not counted; reply and see it in the thread.
-  await logIn(page, '/manage-store/messages');
+  await signIn(page, owner, '/manage-store/messages');
   const row = page.getByRole('list', { name: 'Inbox' }).getByRole('listitem').filter({ hasText: email });
   await expect(row).not.toHaveAttribute('data-unread', 'true');
   if (unreadBefore > 1) await expect(page.getByTestId('unread-count')).toContainText(String(unreadBefore - 1));

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { getDocumentProxy } from 'unpdf';
-import { STORES, snap } from './helpers';
+import { STORES, signIn, snap } from './helpers';
 
 /**
  * The order page on the lighting store: a guest buys this run's own product
@@ -11,19 +11,12 @@ import { STORES, snap } from './helpers';
  */
 
 const base = STORES.lighting.url;
+const owner = { base: base, email: 'owner@lighting.test' };
 const run = `OP${Date.now().toString(36).toUpperCase()}`;
 const EMAIL = `order-page-${run.toLowerCase()}@example.com`;
 const TRACKING = `1Z${run}`;
 /** This run's product (the first test makes it). */
 let productId = '';
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${base}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@lighting.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${base}${then}`);
-}
 
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -95,7 +88,7 @@ test('the owner ships an order with tracking and refunds one unit; the shopper s
   test.setTimeout(120_000);
 
   // This run's product, made by the owner as an API client (the session as a bearer token).
-  await logIn(page, '/manage-store');
+  await signIn(page, owner, '/manage-store');
   const token = (await page.context().cookies()).find((c) => c.name === 'sid')?.value;
   expect(token, 'the owner is signed in').toBeTruthy();
   productId = await page.evaluate(
@@ -225,7 +218,7 @@ test('without JavaScript the owner is told what is wrong next to the field, then
 
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const page = await noJs.newPage();
-  await logIn(page, `/manage-store/orders/${placed.orderId}`);
+  await signIn(page, owner, `/manage-store/orders/${placed.orderId}`);
   await expect(page.getByTestId('order-status')).toHaveText('Unfulfilled');
 
   // Another carrier with a link that is not http(s): refused next to the field, what was typed kept.

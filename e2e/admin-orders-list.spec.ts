@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
-import { apiJson, STORES, snap } from './helpers';
+import { apiJson, STORES, signIn, snap } from './helpers';
 import { PORT } from './playwright.config';
 
 /**
@@ -12,6 +12,7 @@ import { PORT } from './playwright.config';
  */
 
 const power = STORES.power.url;
+const owner = { base: power, email: 'owner@power.test' };
 const host = new URL(power).host;
 const API = '/skulocity/api/v1/public/ecommerce';
 const RUN = Date.now().toString(36);
@@ -105,14 +106,6 @@ async function placeGuestOrder(productId: string, to: string): Promise<string> {
   return id;
 }
 
-async function logIn(page: Page, then: string) {
-  await page.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@power.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${power}${then}`);
-}
-
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
   await snap(page, `admin-orders-list-${name}-1280`);
@@ -133,7 +126,7 @@ test('the owner finds an order by email, filters by status, saves a view and exp
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push(await placeGuestOrder(productId, email(i)));
 
-  await logIn(page, '/manage-store/orders');
+  await signIn(page, owner, '/manage-store/orders');
   await expect(page.getByRole('heading', { level: 1, name: 'Orders' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Unpaid-order clean-up' })).toHaveAttribute(
     'href',
@@ -210,7 +203,7 @@ test('the owner finds an order by email, filters by status, saves a view and exp
 test('the list works without JavaScript: search, pages and the empty state', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await logIn(page, '/manage-store/orders');
+  await signIn(page, owner, '/manage-store/orders');
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(`no-such-order-${RUN}`);
   await page.getByRole('button', { name: 'Filter' }).click();
   await expect(page.getByText('No orders match these filters')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
 import { PAYPAL_PORT } from './playwright.config';
 
 /**
@@ -10,16 +10,9 @@ import { PAYPAL_PORT } from './playwright.config';
  */
 
 const power = STORES.power.url;
+const owner = { base: power, email: 'owner@power.test' };
 const PAYPAL = `http://127.0.0.1:${PAYPAL_PORT}`;
 const PATH = '/manage-store/payments/issues';
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@power.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${power}${then}`);
-}
 
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -63,7 +56,7 @@ async function captureWithoutOrder(value: string) {
 }
 
 test('the owner sees a payment PayPal took without an order and marks it resolved', async ({ page }) => {
-  await logIn(page, PATH);
+  await signIn(page, owner, PATH);
   await expect(page.getByRole('heading', { level: 1, name: 'Payments needing attention' })).toBeVisible();
   await expect(page.getByText('Nothing needs your attention')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Open (0)' })).toHaveAttribute('aria-current', 'page');

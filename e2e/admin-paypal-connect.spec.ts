@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
 import { PAYPAL_PORT } from './playwright.config';
 
 /**
@@ -9,16 +9,9 @@ import { PAYPAL_PORT } from './playwright.config';
  */
 
 const garden = STORES.garden.url;
+const storeOwner = { base: garden, email: 'owner@garden.test' };
 const PAYMENTS = '/manage-store/payments';
 const standIn = `http://127.0.0.1:${PAYPAL_PORT}`;
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${garden}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@garden.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${garden}${then}`);
-}
 
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -35,7 +28,7 @@ test('the owner connects PayPal through the sign-up page, then a guest pays the 
   browser,
 }) => {
   test.setTimeout(180_000);
-  await logIn(page, PAYMENTS);
+  await signIn(page, storeOwner, PAYMENTS);
   await expect(page.getByRole('heading', { level: 1, name: 'Payments' })).toBeVisible();
   await expect(status(page)).toHaveText('Not connected');
   await expect(page.getByRole('link', { name: 'PayPal settings' })).toHaveAttribute('href', `${PAYMENTS}/settings`);
@@ -112,7 +105,7 @@ test('the owner connects PayPal through the sign-up page, then a guest pays the 
   // form post is sent on to PayPal's sign-up page, which the page's form-action policy must allow).
   const plain = await browser.newContext({ javaScriptEnabled: false });
   const owner = await plain.newPage();
-  await logIn(owner, PAYMENTS);
+  await signIn(owner, storeOwner, PAYMENTS);
   await owner.getByRole('link', { name: 'Disconnect' }).click();
   await owner.getByRole('button', { name: 'Disconnect PayPal' }).click();
   await expect(owner).toHaveURL(`${garden}${PAYMENTS}?paypal=disconnected`);

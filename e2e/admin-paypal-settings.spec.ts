@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
 import { STAND_IN_OWN_APP } from './playwright.config';
 
 /**
@@ -11,16 +11,9 @@ import { STAND_IN_OWN_APP } from './playwright.config';
  */
 
 const base = STORES.lighting.url;
+const owner = { base: base, email: 'owner@lighting.test' };
 const PAGE = '/manage-store/payments/settings';
 const WRONG_SECRET = 'not-the-right-secret-41';
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${base}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@lighting.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${base}${then}`);
-}
 
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -43,7 +36,7 @@ test('the owner sets the store’s own PayPal app, the secret stays hidden, and 
   browser,
 }) => {
   test.setTimeout(180_000);
-  await logIn(page, PAGE);
+  await signIn(page, owner, PAGE);
   await expect(page.getByRole('heading', { level: 1, name: 'PayPal settings' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Payments', exact: true }).first()).toBeVisible();
   const enabled = page.getByRole('switch', { name: 'Offer PayPal at checkout' });

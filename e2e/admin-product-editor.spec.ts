@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { hydrated, STORES, snap } from './helpers';
+import { hydrated, STORES, signIn, snap } from './helpers';
 
 /**
  * The product editor: the owner creates a product with two uploaded pictures and
@@ -9,14 +9,7 @@ import { hydrated, STORES, snap } from './helpers';
  * no other spec uses), so it changes nothing another spec reads.
  */
 const lighting = STORES.lighting.url;
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${lighting}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@lighting.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${lighting}${then}`);
-}
+const owner = { base: lighting, email: 'owner@lighting.test' };
 
 /** Pictures made for the test (no binary fixture in git). */
 const picture = (background: string) =>
@@ -43,7 +36,7 @@ test('the owner creates a product with pictures and an option, finds it by searc
   const name = `${word} Brass Floor Lamp`;
   const sku = `ZPH-${Date.now().toString(36).toUpperCase()}`;
 
-  await logIn(page, '/manage-store/products/new');
+  await signIn(page, owner, '/manage-store/products/new');
   await expect(page.getByRole('heading', { level: 1, name: 'Add product' })).toBeVisible();
   await screenshots(page, 'new');
 
@@ -120,7 +113,7 @@ test('the owner creates a product with pictures and an option, finds it by searc
 /** A new product's form, sent once with a price the server refuses (too many decimals). */
 async function refusedNewProduct(page: Page) {
   const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  await logIn(page, '/manage-store/products/new');
+  await signIn(page, owner, '/manage-store/products/new');
   await hydrated(page);
   await page.getByLabel('Title', { exact: true }).fill(`Formlamp${stamp} Wall Light`);
   await page.getByLabel('SKU', { exact: true }).fill(`FRM-${stamp.toUpperCase()}`);
@@ -155,7 +148,7 @@ test('an error clears as soon as its field is fixed, before the next save', asyn
 });
 
 test('picked pictures show before the product is saved', async ({ page }) => {
-  await logIn(page, '/manage-store/products/new');
+  await signIn(page, owner, '/manage-store/products/new');
   await hydrated(page);
   await page.getByLabel('Add pictures', { exact: true }).setInputFiles([
     { name: 'front.png', mimeType: 'image/png', buffer: await picture('#9a3412') },
@@ -196,7 +189,7 @@ test.describe('without JavaScript', () => {
     const stamp = Date.now().toString(36);
     const name = `Nojslamp${stamp} Desk Lamp`;
     const sku = `NJS-${stamp.toUpperCase()}`;
-    await logIn(page, '/manage-store/products/new');
+    await signIn(page, owner, '/manage-store/products/new');
     await page.getByLabel('Title', { exact: true }).fill(name);
     await page.getByLabel('SKU', { exact: true }).fill(sku);
     await page.getByLabel('Price', { exact: true }).fill('10.00');

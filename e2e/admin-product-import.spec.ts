@@ -1,28 +1,21 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { csvFile, productCsvFixture } from '../apps/api/src/test/product-csv-fixture';
-import { STORES, snap } from './helpers';
+import { STORES, signIn, snap } from './helpers';
 
 /** The owner imports a product CSV (dry run, run, progress, error report). */
 
 const garden = STORES.garden.url;
+const owner = { base: garden, email: 'owner@garden.test' };
 const PATH = '/manage-store/products/import';
 // SKUs only this spec creates, in the garden store.
 const PREFIX = `E2EIMP${Date.now().toString(36).toUpperCase()}`;
 
-async function logIn(page: Page, then: string) {
-  await page.goto(`${garden}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@garden.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${garden}${then}`);
-}
-
 test('the owner imports a 200-row CSV with 3 bad rows: dry run, run with progress, error report', async ({ page }) => {
   test.setTimeout(90_000);
   const fixture = productCsvFixture(PREFIX, 200, { bom: true });
-  await logIn(page, PATH);
+  await signIn(page, owner, PATH);
   await expect(page.getByRole('heading', { level: 1, name: 'Import products' })).toBeVisible();
   const format = page.getByRole('region', { name: 'File format' });
   await expect(format.getByRole('cell', { name: /^list_price\s*required$/ })).toBeVisible();
@@ -87,7 +80,7 @@ test('the owner imports a 200-row CSV with 3 bad rows: dry run, run with progres
 
 test('the owner exports the whole catalog and imports the file back: every row unchanged', async ({ page }) => {
   test.setTimeout(60_000);
-  await logIn(page, '/manage-store/products');
+  await signIn(page, owner, '/manage-store/products');
   const downloading = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Export' }).click();
   const exported = await downloading;
@@ -128,7 +121,7 @@ test('a price changed in the exported file is one update, and the product page s
     await page.getByRole('button', { name: 'Upload and check' }).click();
     return page.getByRole('region', { name: 'Dry run' });
   };
-  await logIn(page, PATH);
+  await signIn(page, owner, PATH);
   // Two products of this spec's own, one with ampersands, brackets, quotes, Greek and emoji in its text.
   const first = await upload(
     'amp.csv',
@@ -180,7 +173,7 @@ test.describe('without JavaScript', () => {
   test('upload, dry run and confirm are plain forms; the progress page refreshes itself', async ({ page }) => {
     test.setTimeout(60_000);
     const fixture = productCsvFixture(`${PREFIX}NJ`, 12);
-    await logIn(page, PATH);
+    await signIn(page, owner, PATH);
     // A file with an unknown column is refused next to the field.
     await page.getByLabel('CSV file', { exact: true }).setInputFiles({
       name: 'bad.csv',

@@ -1,21 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { hydrated, STORES, snap } from './helpers';
+import { hydrated, STORES, signIn, snap } from './helpers';
 
 /**
  * Decision 036: the owner's product list on power.localhost. The spec
  * creates its own products (names and SKUs unique to this run) and changes only those.
  */
 const power = STORES.power.url;
+const owner = { base: power, email: 'owner@power.test' };
 const run = `Zq${Date.now().toString(36)}`;
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@power.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${power}${then}`);
-}
 
 /** Creates this run's products as the owner does, through the product editor's API. */
 type Fixture = { productName: string; sku: string; listPrice: number; stock: number; brandName?: string };
@@ -57,7 +50,7 @@ async function createProducts(page: Page, products: Fixture[] = THREE) {
 }
 
 test('the owner searches, filters, changes status and price of chosen products, and exports', async ({ page }) => {
-  await logIn(page, '/manage-store/products');
+  await signIn(page, owner, '/manage-store/products');
   await expect(page.getByRole('heading', { level: 1, name: 'Products' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add product' })).toHaveAttribute('href', '/manage-store/products/new');
   await createProducts(page);
@@ -145,7 +138,7 @@ test('the owner searches, filters, changes status and price of chosen products, 
 });
 
 test('a search with no match says so and offers to clear the filters', async ({ page }) => {
-  await logIn(page, `/manage-store/products?q=${run}-nothing-here`);
+  await signIn(page, owner, `/manage-store/products?q=${run}-nothing-here`);
   await expect(page.getByText('No products match')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Clear filters' })).toBeVisible();
   await snap(page, 'admin-product-list-empty');
@@ -154,7 +147,7 @@ test('a search with no match says so and offers to clear the filters', async ({ 
 test('a change of more than 200 products runs in the background with its progress on the page', async ({ page }) => {
   test.setTimeout(90_000);
   const many = `${run}Bulk`;
-  await logIn(page, '/manage-store/products');
+  await signIn(page, owner, '/manage-store/products');
   for (let batch = 0; batch < 5; batch++) {
     await createProducts(
       page,
@@ -181,7 +174,7 @@ test('a change of more than 200 products runs in the background with its progres
 
 test('without JavaScript the bulk form still posts and the list shows the change', async ({ page, browser }) => {
   const name = `${run}Nojs`;
-  await logIn(page, '/manage-store/products');
+  await signIn(page, owner, '/manage-store/products');
   await createProducts(page, [{ productName: `${name} Clamp`, sku: `${name}-1`, listPrice: 700, stock: 4 }]);
   const cookies = await page.context().cookies();
   const context = await browser.newContext({ javaScriptEnabled: false });

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
 
 /**
  * Promo codes in the dashboard: the owner of the garden store creates a code of
@@ -8,15 +8,8 @@ import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
  */
 
 const garden = STORES.garden.url;
+const owner = { base: garden, email: 'owner@garden.test' };
 const LIST = '/manage-store/promo-codes';
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${garden}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@garden.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${garden}${then}`);
-}
 
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -41,7 +34,7 @@ test('the owner creates a promo code, a guest buys with it, and the code shows t
   test.setTimeout(240_000);
   const code = `SPRING-${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
 
-  await logIn(page, LIST);
+  await signIn(page, owner, LIST);
   await expect(page.getByRole('heading', { level: 1, name: 'Promo codes' })).toBeVisible();
   await page.getByRole('link', { name: 'Create promo code' }).first().click();
   await expect(page).toHaveURL(`${garden}${LIST}/new`);

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
 
 /**
  * Returns, the store's side, on the garden store: the shopper asks to return one
@@ -12,14 +11,6 @@ const garden = STORES.garden.url;
 const ORDER = 'GAR-DEMO-S1';
 const INSTRUCTIONS = 'Send the parcel to Fernwood Returns, 12 Potting Shed Lane, Portland OR 97201.';
 
-async function logIn(page: Page, email: string, password: string, then: string) {
-  await page.goto(`${garden}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${garden}${then}`);
-}
-
 async function newPage(browser: Browser) {
   const context = await browser.newContext();
   return { page: await context.newPage(), close: () => context.close() };
@@ -27,9 +18,7 @@ async function newPage(browser: Browser) {
 
 /** No serious or critical accessibility problem, and nothing wider than a 375 px phone. */
 async function looksRight(page: Page, name: string) {
-  const result = await new AxeBuilder({ page }).exclude('[data-testid=newsletter-embed]').analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await expectNoSeriousA11yIssue(page);
   await page.setViewportSize({ width: 1280, height: 800 });
   await snap(page, `admin-returns-${name}-1280`);
   await page.setViewportSize({ width: 375, height: 812 });
@@ -59,7 +48,11 @@ test('the owner approves, receives (restocking) and refunds a return; the shoppe
   const o = owner.page;
 
   // The shopper asks for one unit of the first line back.
-  await logIn(s, 'shopper@garden.test', 'shopper-demo-1', `/order?orderId=${ORDER}`);
+  await signIn(
+    s,
+    { base: garden, email: 'shopper@garden.test', password: 'shopper-demo-1' },
+    `/order?orderId=${ORDER}`,
+  );
   const order = await s.evaluate(async (url) => {
     const res = await fetch(url);
     return (await res.json()).data as { lines: { lineNo: number; productName: string; quantity: number }[] };
@@ -82,7 +75,7 @@ test('the owner approves, receives (restocking) and refunds a return; the shoppe
   expect(returnId).toMatch(new RegExp(`^${ORDER}-R\\d+$`));
 
   // The owner finds it in the Requested tab and opens it.
-  await logIn(o, 'owner@garden.test', 'owner-demo-1', '/manage-store/inventory');
+  await signIn(o, { base: garden, email: 'owner@garden.test' }, '/manage-store/inventory');
   const before = await stockOf(o, line.productName);
   await o.goto(`${garden}/manage-store/returns`);
   await o.getByRole('link', { name: 'Requested', exact: true }).click();

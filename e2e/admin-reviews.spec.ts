@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { apiJson, expectNoSeriousA11yIssue, STORES, snap } from './helpers';
+import { apiJson, expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
 
 /**
  * Review moderation: the owner hides a review and it leaves the product page and
@@ -9,6 +9,7 @@ import { apiJson, expectNoSeriousA11yIssue, STORES, snap } from './helpers';
  */
 
 const power = STORES.power.url;
+const owner = { base: power, email: 'owner@power.test' };
 const HIDE_PRODUCT = 'PWR-1041';
 const REPLY_PRODUCT = 'PWR-1040';
 
@@ -24,14 +25,6 @@ type Details = {
 };
 const details = (productId: string) =>
   apiJson<Details>(null, 'power', `/skulocity/api/v1/public/ecommerce/getproductdetails?productId=${productId}`);
-
-async function logIn(page: Page, then: string) {
-  await page.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill('owner@power.test');
-  await page.getByLabel('Password').fill('owner-demo-1');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${power}${then}`);
-}
 
 /** The owner's API as a script calls it: the session as a bearer token. */
 async function ownerApi(page: Page, method: string, path: string, body?: object) {
@@ -84,7 +77,7 @@ test('the owner hides a review and it leaves the product page; a reply shows und
   // Hiding without JavaScript: the Hide button is a plain form.
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noJs.newPage();
-  await logIn(plain, `/manage-store/reviews?productId=${HIDE_PRODUCT}`);
+  await signIn(plain, owner, `/manage-store/reviews?productId=${HIDE_PRODUCT}`);
   await expect(plain.getByRole('heading', { level: 1, name: 'Reviews' })).toBeVisible();
   const first = rows(plain).first();
   await expect(first).toContainText(hideBefore.data.productName);
@@ -112,7 +105,7 @@ test('the owner hides a review and it leaves the product page; a reply shows und
   await shopper.close();
 
   // A reply, with JavaScript: written inline, and shown under the review on the product page.
-  await logIn(page, `/manage-store/reviews?productId=${REPLY_PRODUCT}`);
+  await signIn(page, owner, `/manage-store/reviews?productId=${REPLY_PRODUCT}`);
   const replyBefore = await details(REPLY_PRODUCT);
   const target = replyBefore.data.reviewSummary.latest[0];
   const text = `Thanks for the kind words — e2e ${Date.now()}`;

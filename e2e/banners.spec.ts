@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
 
 /**
  * The owner's banners page: uploading a picture, the draft, reordering by
@@ -10,14 +10,7 @@ import { expectNoSeriousA11yIssue, STORES, snap } from './helpers';
 
 const power = STORES.power.url;
 const PAGE = '/manage-store/settings/banners';
-
-async function logIn(page: Page, email: string, password: string, then: string) {
-  await page.goto(`${power}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${power}${then}`);
-}
+const owner = { base: power, email: 'owner@power.test' };
 
 /** A picture made for the test (no binary fixture in git): a wide two-tone banner. */
 async function bannerPng(): Promise<Buffer> {
@@ -54,7 +47,7 @@ test('the owner uploads, orders by keyboard and publishes banners; a shopper see
   browser,
 }) => {
   test.setTimeout(90_000);
-  await logIn(page, 'owner@power.test', 'owner-demo-1', PAGE);
+  await signIn(page, owner, PAGE);
   await expect(page.getByRole('heading', { level: 1, name: 'Banners' })).toBeVisible();
   await expect(rows(page)).toHaveCount(3);
   await screenshots(page, 'seeded');
@@ -138,7 +131,7 @@ test('the owner uploads, orders by keyboard and publishes banners; a shopper see
   // Without JavaScript the same form posts the picture with it, through the same upload pipeline.
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noJs.newPage();
-  await logIn(plain, 'owner@power.test', 'owner-demo-1', PAGE);
+  await signIn(plain, owner, PAGE);
   await plain.getByRole('link', { name: 'Add banner' }).first().click();
   const plainForm = plain.getByRole('form', { name: 'Add banner' });
   await plainForm.getByLabel('Upload a picture').setInputFiles({

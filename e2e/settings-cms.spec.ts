@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssue, hydrated, STORES, snap } from './helpers';
+import { expectNoSeriousA11yIssue, hydrated, STORES, signIn, snap } from './helpers';
 
 /**
  * CMS pages: the owner writes a page in the rich-text editor, previews it as a
@@ -7,16 +7,8 @@ import { expectNoSeriousA11yIssue, hydrated, STORES, snap } from './helpers';
  * the first version back.
  */
 const lighting = STORES.lighting.url;
-const owner = { email: 'owner@lighting.test', password: 'owner-demo-1' };
-const shopper = { email: 'shopper@lighting.test', password: 'shopper-demo-1' };
-
-async function logIn(page: Page, who: { email: string; password: string }, then: string) {
-  await page.goto(`${lighting}/auth/login?redirectUrl=${encodeURIComponent(then)}`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(`${lighting}${then}`);
-}
+const owner = { base: lighting, email: 'owner@lighting.test', password: 'owner-demo-1' };
+const shopper = { base: lighting, email: 'shopper@lighting.test', password: 'shopper-demo-1' };
 
 /** What a shopper's browser gets for a page URL (status and, when found, the page heading). */
 async function shopperStatus(page: Page, path: string) {
@@ -33,7 +25,7 @@ test('the owner writes, previews, publishes, edits and restores a page; shoppers
   const pageUrl = `gift-wrapping-${suffix}`;
   const title = `Gift wrapping ${suffix}`;
 
-  await logIn(page, owner, '/manage-store/settings/cms');
+  await signIn(page, owner, '/manage-store/settings/cms');
   await expect(page.getByRole('heading', { level: 1, name: 'Pages' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'All pages' }).getByRole('row').first()).toBeVisible();
   await snap(page, 'settings-cms-list-1280');
@@ -73,7 +65,7 @@ test('the owner writes, previews, publishes, edits and restores a page; shoppers
   // A shopper, in another browser, cannot open the draft, even with the preview cookie.
   const shopperContext = await browser.newContext();
   const shopperPage = await shopperContext.newPage();
-  await logIn(shopperPage, shopper, '/account/profile');
+  await signIn(shopperPage, shopper, '/account/profile');
   await shopperContext.addCookies([{ name: 'sf_preview', value: '1', url: lighting }]);
   expect(await shopperStatus(shopperPage, `/page/details/${pageUrl}`)).toBe(404);
   await shopperPage.goto(`${lighting}/`);
@@ -144,7 +136,7 @@ test('the owner writes, previews, publishes, edits and restores a page; shoppers
 test('the page list and editor at 375 px, and the editor without JavaScript', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
   const page = await context.newPage();
-  await logIn(page, owner, '/manage-store/settings/cms');
+  await signIn(page, owner, '/manage-store/settings/cms');
   await expect(page.getByRole('region', { name: 'All pages' })).toBeVisible();
   await snap(page, 'settings-cms-list-375');
   await expectNoSeriousA11yIssue(page);
@@ -159,7 +151,7 @@ test('the page list and editor at 375 px, and the editor without JavaScript', as
   // Without JavaScript the body is a textarea of HTML, the form posts, and errors sit by their fields.
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const p = await noJs.newPage();
-  await logIn(p, owner, '/manage-store/settings/cms/details');
+  await signIn(p, owner, '/manage-store/settings/cms/details');
   await expect(p.getByRole('toolbar', { name: 'Formatting' })).toHaveCount(0);
   await p.getByLabel('Title', { exact: true }).fill('No script page');
   await p.getByLabel('Page URL').fill('Not A Valid URL');
