@@ -1,6 +1,6 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from '../../generated/openapi.gen';
 import type { App } from '../lib/app-types';
-import type { paths } from './openapi.gen';
 import { openapiDocument } from './openapi-types';
 
 /** The API as a client generated from its document sees it: every path, parameter and answer typed. */

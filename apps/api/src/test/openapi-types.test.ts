@@ -19,7 +19,7 @@ it('the committed client types are what the live OpenAPI document generates', as
     const b = committed.split('\n');
     const line = a.findIndex((l, i) => l !== b[i]);
     expect.fail(
-      `apps/api/src/test/openapi.gen.d.ts is stale (first difference at line ${line + 1}: ` +
+      `apps/api/generated/openapi.gen.d.ts is stale (first difference at line ${line + 1}: ` +
         `${JSON.stringify(b[line])} should be ${JSON.stringify(a[line])}); run npm run openapi:types`,
     );
   }
