@@ -28,22 +28,27 @@ import {
 
 usePayPalWebhooksApp();
 
+/**
+ * A guest's PayPal order captured at PayPal whose answer the shop's checkout has not heard yet: the
+ * order is placed, the capture request is still waiting (`capturing`) until `held.release()`.
+ */
+async function captureHeldAtPayPal() {
+  const { cookie, paypalOrderId } = await approvedPayPalOrder();
+  const held = paypal.holdNextCapture();
+  const capturing = t.app.inject({
+    method: 'POST',
+    url: `${B}/public/ecommerce/capturePaypalOrder`,
+    headers: { host: LIGHTING, cookie },
+    payload: { paypalOrderId },
+  });
+  await held.captured;
+  const [placed] = await t.database.db.select().from(schema.orders).where(eq(schema.orders.email, 'grace@example.com'));
+  return { paypalOrderId, held, capturing, placed };
+}
+
 describe('PAYMENT.CAPTURE.COMPLETED', () => {
   it('settles a placed order whose checkout never heard back, once, and a replay changes nothing', async () => {
-    const { cookie, paypalOrderId } = await approvedPayPalOrder();
-    // PayPal takes the money; the shop's checkout hears nothing back.
-    const held = paypal.holdNextCapture();
-    const capturing = t.app.inject({
-      method: 'POST',
-      url: `${B}/public/ecommerce/capturePaypalOrder`,
-      headers: { host: LIGHTING, cookie },
-      payload: { paypalOrderId },
-    });
-    await held.captured;
-    const [placed] = await t.database.db
-      .select()
-      .from(schema.orders)
-      .where(eq(schema.orders.email, 'grace@example.com'));
+    const { paypalOrderId, held, capturing, placed } = await captureHeldAtPayPal();
     expect(placed?.status).toBe('placed');
     const orderId = placed?.orderId as string;
     const event = forStore(paypal.captureEvent(paypalOrderId));
@@ -106,19 +111,7 @@ describe('PAYMENT.CAPTURE.COMPLETED', () => {
   });
 
   it('delivered twice at once, settles the order once', async () => {
-    const { cookie, paypalOrderId } = await approvedPayPalOrder();
-    const held = paypal.holdNextCapture();
-    const capturing = t.app.inject({
-      method: 'POST',
-      url: `${B}/public/ecommerce/capturePaypalOrder`,
-      headers: { host: LIGHTING, cookie },
-      payload: { paypalOrderId },
-    });
-    await held.captured;
-    const [placed] = await t.database.db
-      .select()
-      .from(schema.orders)
-      .where(eq(schema.orders.email, 'grace@example.com'));
+    const { paypalOrderId, held, capturing, placed } = await captureHeldAtPayPal();
     const orderId = placed?.orderId as string;
     await placedAgo(orderId, 10);
     const early = await send(forStore(paypal.captureEvent(paypalOrderId)));
@@ -205,19 +198,7 @@ describe('PAYMENT.CAPTURE.COMPLETED', () => {
   });
 
   it('for another amount than the order total is an issue; the order stays placed', async () => {
-    const { cookie, paypalOrderId } = await approvedPayPalOrder();
-    const held = paypal.holdNextCapture();
-    const capturing = t.app.inject({
-      method: 'POST',
-      url: `${B}/public/ecommerce/capturePaypalOrder`,
-      headers: { host: LIGHTING, cookie },
-      payload: { paypalOrderId },
-    });
-    await held.captured;
-    const [placed] = await t.database.db
-      .select()
-      .from(schema.orders)
-      .where(eq(schema.orders.email, 'grace@example.com'));
+    const { paypalOrderId, held, capturing, placed } = await captureHeldAtPayPal();
     await placedAgo(placed?.orderId as string, 10);
     const d = await send(captureResource({ id: 'CAPMISMATCH0001', value: '1.00', paypalOrderId }));
     expect(d.status).toBe(200);
