@@ -36,6 +36,19 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
   /** Where the chat provider's widget script is loaded from. */
   CHAT_WIDGET_URL: z.url().default('https://embed.tawk.to'),
+  /**
+   * The platform's own host (the operator console, sign-up): it never serves a store, not even
+   * through the development alias.
+   */
+  PLATFORM_HOST: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'must be a lower-case host name without port')
+    .default('platform.localhost'),
+  /** A new store's host is `{subdomain}.{PLATFORM_DOMAIN}` (acme.localhost in development). */
+  PLATFORM_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'must be a lower-case domain without port')
+    .default('localhost'),
   /** Shown in the storefront's copyright strip ("Powered by ..."). */
   PLATFORM_NAME: z.string().min(1).max(60).default('Storefront Platform'),
   /** The built storefront (React Router's build directory). */

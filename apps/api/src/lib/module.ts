@@ -27,6 +27,8 @@ export interface BuildOptions {
         Config,
         | 'CHAT_WIDGET_URL'
         | 'PLATFORM_NAME'
+        | 'PLATFORM_HOST'
+        | 'PLATFORM_DOMAIN'
         | 'SMTP_URL'
         | 'MAIL_FROM'
         | 'PUBLIC_SCHEME'

@@ -19,6 +19,7 @@ export const tenantModule = defineModule({
     tenants: createTenantService(db, {
       devTenantId: config.DEV_TENANT_ID,
       production: config.NODE_ENV === 'production',
+      platformHost: config.PLATFORM_HOST,
     }),
     visibility: createStoreVisibilityService(db, { events, audit }),
   }),

@@ -36,8 +36,14 @@ interface CacheEntry<T> {
 // Host bindings change rarely (a new domain); a short TTL bounds staleness across processes.
 const HOST_TTL_MS = 30_000;
 
-export function createTenantService(db: Db, opts: { devTenantId?: string; production?: boolean }) {
+export function createTenantService(
+  db: Db,
+  opts: { devTenantId?: string; production?: boolean; platformHost?: string },
+) {
   const production = opts.production ?? false;
+  // The platform's own host (operator console, sign-up) serves no store, whatever is registered
+  // or aliased: a store route there answers 404 TENANT_NOT_FOUND.
+  const platformHost = normaliseHost(opts.platformHost ?? 'platform.localhost');
   // In production the alias exists only when configured: no store is served to a host by default.
   const devAlias = (hostName: string) => (!production || Boolean(opts.devTenantId)) && isDevHost(hostName, production);
   const hostCache = new Map<string, CacheEntry<HostBinding | null>>();
@@ -72,6 +78,7 @@ export function createTenantService(db: Db, opts: { devTenantId?: string; produc
       const now = Date.now();
       const cached = hostCache.get(hostName);
       if (cached && cached.expires > now) return cached.value;
+      if (hostName === platformHost) return null;
       let value = await registeredHost(hostName);
       if (!value && devAlias(hostName)) value = await devBinding();
       if (hostCache.size > 10_000) hostCache.clear(); // bounded: hostile Host headers cannot grow it
