@@ -96,6 +96,17 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
   const t = store.tenantId;
   const st = store.settings;
   await tx.insert(s.tenants).values({ tenantId: t, name: store.tenantName, isWs2Public: true, erpUrl: null });
+  // Every store has a lifecycle state (decision 099); the demo stores are open.
+  await tx.insert(s.storeLifecycle).values({ tenantId: t, state: 'active', seq: 1 });
+  await tx.insert(s.storeLifecycleHistory).values({
+    tenantId: t,
+    seq: 1,
+    fromState: null,
+    toState: 'active',
+    reason: 'Demo store created by the seed.',
+    actorKind: 'system',
+    actorId: 'seed',
+  });
   await tx.insert(s.productStores).values({
     tenantId: t,
     productStoreId: store.productStoreId,

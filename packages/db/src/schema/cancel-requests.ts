@@ -10,15 +10,18 @@ export const cancelRequests = pgTable(
   'cancel_requests',
   {
     tenantId: text('tenant_id').notNull(),
-    status: text('status', { enum: ['none', 'requested', 'withdrawn', 'approved', 'closed'] }).notNull(),
+    status: text('status', { enum: ['none', 'requested', 'withdrawn', 'approved', 'declined', 'closed'] }).notNull(),
     reason: text('reason'),
     requestedBy: text('requested_by'),
     requestedAt: timestamp('requested_at', { withTimezone: true }),
+    /** The platform's answer (approved or declined): when, and the reason the owner is shown. */
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decisionReason: text('decision_reason'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId] }),
-    check('cancel_requests_status_ck', sql`${t.status} IN ('none', 'requested', 'withdrawn', 'approved', 'closed')`),
+    check('cancel_requests_status_ck', sql`${t.status} IN ('none', 'requested', 'withdrawn', 'approved', 'declined', 'closed')`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }).onDelete('cascade'),
   ],
 );
