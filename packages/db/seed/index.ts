@@ -95,7 +95,7 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
   const { store } = b;
   const t = store.tenantId;
   const st = store.settings;
-  await tx.insert(s.tenants).values({ tenantId: t, name: store.tenantName, isWs2Public: true, erpUrl: null });
+  await tx.insert(s.tenants).values({ tenantId: t, name: store.tenantName, accessMode: 'public', erpUrl: null });
   // Every store has a lifecycle state (decision 099); the demo stores are open.
   await tx.insert(s.storeLifecycle).values({ tenantId: t, state: 'active', seq: 1 });
   await tx.insert(s.storeLifecycleHistory).values({

@@ -1,5 +1,4 @@
 import {
-  boolean,
   foreignKey,
   index,
   integer,
@@ -14,8 +13,14 @@ import {
 export const tenants = pgTable('tenants', {
   tenantId: text('tenant_id').primaryKey(),
   name: text('name').notNull(),
-  /** false once access constraints are added: the store is private. */
-  isWs2Public: boolean('is_ws2_public').notNull().default(true),
+  /**
+   * Who may see the tenant's stores (decision 105): everyone; any signed-in account of the store;
+   * accounts the owner approved; accounts the owner invited. The clients' `isWs2Public` is
+   * `accessMode === 'public'`.
+   */
+  accessMode: text('access_mode', { enum: ['public', 'login_required', 'approved_only', 'invitation_only'] })
+    .notNull()
+    .default('public'),
   erpUrl: text('erp_url'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

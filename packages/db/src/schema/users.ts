@@ -39,6 +39,16 @@ export const users = pgTable(
      * any other way (the seed, staff added by an owner) are confirmed by the default.
      */
     emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }).defaultNow(),
+    /**
+     * The owner's answer to a customer account of a store that admits approved accounts only
+     * (decision 105): a sign-up there starts `pending`; `declined` keeps the account but shows it
+     * nothing. Every other account is `approved` by the default.
+     */
+    accessStatus: text('access_status', { enum: ['approved', 'pending', 'declined'] })
+      .notNull()
+      .default('approved'),
+    /** When the owner approved or declined it; null for accounts nobody had to decide on. */
+    accessDecidedAt: timestamp('access_decided_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -46,6 +56,10 @@ export const users = pgTable(
     uniqueIndex('users_email_uq').on(t.tenantId, t.email),
     // The orders list's search by an account's name (decision 042): part of "first last".
     index('users_name_trgm_idx').using('gin', sql`lower(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
+    // The owner's list of accounts waiting or declined: a handful among a store's customers.
+    index('users_access_requests_idx')
+      .on(t.tenantId, t.createdAt)
+      .where(sql`${t.accessStatus} <> 'approved'`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
   ],
 );
