@@ -26,6 +26,7 @@ export * from './media';
 export * from './moderation-display';
 export * from './money';
 export * from './newsletter';
+export * from './operator';
 export * from './order-admin';
 export * from './order-display';
 export * from './order-list';
