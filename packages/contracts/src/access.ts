@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { forgotPasswordQuerySchema, resetPasswordRequestSchema } from './auth';
 import { STAFF_PERMISSIONS } from './staff-permissions';
+import { accessModeSchema } from './store-access';
 import type { FormOutcome } from './storefront';
 
 export * from './staff-permissions';
@@ -16,8 +17,9 @@ export type ConstraintsRequest = z.infer<typeof constraintsRequestSchema>;
 
 export const storeVisibilitySchema = z.object({
   tenantId: z.string(),
-  /** The clients' name: false while constraints are on (the store is private). */
+  /** The clients' name: false while constraints are on (any access mode but public, decision 105). */
   isWs2Public: z.boolean(),
+  accessMode: accessModeSchema,
 });
 export type StoreVisibility = z.infer<typeof storeVisibilitySchema>;
 

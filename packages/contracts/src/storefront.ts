@@ -4,6 +4,7 @@ import type { Cart } from './cart';
 import type { MainData } from './catalog';
 import type { Order, Quote, ShippingRate } from './checkout';
 import type { CmsPage, SeoMetaEntry, StoreDetails } from './store';
+import type { AccessMode } from './store-access';
 
 /** Everything the storefront frame needs, resolved on the server for the request's host. */
 export interface ShellData {
@@ -13,6 +14,8 @@ export interface ShellData {
     hostName: string;
     viaDevAlias: boolean;
     isWs2Public: boolean;
+    /** Who may see the store (decision 105). */
+    accessMode: AccessMode;
   };
   store: StoreDetails;
   main: MainData;

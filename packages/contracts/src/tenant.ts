@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cancelRequestStateSchema } from './cancel-request';
+import { accessModeSchema } from './store-access';
 
 export const hostNameQuerySchema = z.object({
   hostName: z.string().trim().min(1, 'hostName is required').max(253, 'hostName is longer than 253 characters'),
@@ -8,7 +9,10 @@ export const hostNameQuerySchema = z.object({
 /** Tenant lookup by host. An unknown host answers without a tenantId. */
 export const tenantLookupSchema = z.object({
   tenantId: z.string().optional(),
+  /** true only while the store is public (decision 105). */
   isWs2Public: z.boolean(),
+  /** Who may see the store (decision 105); an unknown host answers `public` like `isWs2Public`. */
+  accessMode: accessModeSchema,
   erpUrl: z.string().nullable(),
 });
 export type TenantLookup = z.infer<typeof tenantLookupSchema>;
@@ -21,6 +25,7 @@ export const tenantSchema = z.object({
   tenantId: z.string(),
   name: z.string(),
   isWs2Public: z.boolean(),
+  accessMode: accessModeSchema,
   erpUrl: z.string().nullable(),
   productStores: z.array(
     z.object({

@@ -62,10 +62,11 @@ export function createSitemapService(db: Db, deps: SitemapDeps) {
 
   async function isPublic(tenantId: string): Promise<boolean> {
     const [t] = await db
-      .select({ isWs2Public: schema.tenants.isWs2Public })
+      .select({ accessMode: schema.tenants.accessMode })
       .from(schema.tenants)
       .where(eq(schema.tenants.tenantId, tenantId));
-    return t?.isWs2Public ?? false;
+    // Only a public store is indexed (decision 105): every other mode shows crawlers nothing.
+    return t?.accessMode === 'public';
   }
 
   async function storesOf(tenantId: string): Promise<StoreRow[]> {

@@ -51,6 +51,7 @@ export function shellPages(deps: ShellPagesDeps): PageModule<ShellPages> {
               hostName: ctx.hostName,
               viaDevAlias: ctx.viaDevAlias,
               isWs2Public: lookup.isWs2Public,
+              accessMode: lookup.accessMode,
             },
             store,
             main,

@@ -1,4 +1,4 @@
-import type { StoreVisibility } from '@app/contracts';
+import type { AccessMode, StoreVisibility } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { eq } from 'drizzle-orm';
 import { requireAccess } from '../../lib/access';
@@ -20,19 +20,56 @@ export function requireOwner(ctx: RequestContext, what: string) {
   return ctx;
 }
 
+const stateOf = (tenantId: string, accessMode: AccessMode): StoreVisibility => ({
+  tenantId,
+  isWs2Public: accessMode === 'public',
+  accessMode,
+});
+
 /**
- * Store visibility: the clients' tenant constraints. Adding them makes every store of the tenant
- * private, removing them public again.
+ * Who may see the tenant's stores (decision 105): the access mode, one of public, login required,
+ * approved accounts only, invitation only. It applies to every store of the tenant. The clients'
+ * tenant constraints map onto it: adding them closes a public store (login required), removing
+ * them opens it.
  */
 export function createStoreVisibilityService(db: Db, deps: StoreVisibilityDeps) {
   async function read(tenantId: string): Promise<StoreVisibility> {
     const [row] = await db
-      .select({ isWs2Public: schema.tenants.isWs2Public })
+      .select({ accessMode: schema.tenants.accessMode })
       .from(schema.tenants)
       .where(eq(schema.tenants.tenantId, tenantId))
       .limit(1);
     if (!row) throw AppError.notFound(`Tenant ${tenantId} not found.`);
-    return { tenantId, isWs2Public: row.isWs2Public };
+    return stateOf(tenantId, row.accessMode);
+  }
+
+  /**
+   * Sets the mode `decide` picks from the current one, in one transaction with its audit entry.
+   * Setting the mode the store already has changes nothing and records nothing.
+   */
+  function change(ctx: RequestContext, decide: (before: AccessMode) => AccessMode): Promise<StoreVisibility> {
+    return deps.events.transaction(async (tx) => {
+      const [before] = await tx
+        .select({ accessMode: schema.tenants.accessMode })
+        .from(schema.tenants)
+        .where(eq(schema.tenants.tenantId, ctx.tenantId))
+        .for('update');
+      if (!before) throw AppError.notFound(`Tenant ${ctx.tenantId} not found.`);
+      const after = decide(before.accessMode);
+      if (before.accessMode !== after) {
+        await tx.update(schema.tenants).set({ accessMode: after }).where(eq(schema.tenants.tenantId, ctx.tenantId));
+        await deps.audit.record(tx, ctx, {
+          entity: 'tenant',
+          entityId: ctx.tenantId,
+          action: 'access-mode',
+          before: { accessMode: before.accessMode, isWs2Public: before.accessMode === 'public' },
+          after: { accessMode: after, isWs2Public: after === 'public' },
+        });
+        // Every process drops its host lookups, access modes and read cache for the tenant (app.ts subscribes).
+        deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: ctx.tenantId, what: 'access' });
+      }
+      return stateOf(ctx.tenantId, after);
+    });
   }
 
   return {
@@ -41,39 +78,22 @@ export function createStoreVisibilityService(db: Db, deps: StoreVisibilityDeps) 
       return read(ctx.tenantId);
     },
 
+    /** The owner picks the access mode. */
+    async setMode(ctx: RequestContext, accessMode: AccessMode): Promise<StoreVisibility> {
+      requireOwner(ctx, 'change who can see the store');
+      return change(ctx, () => accessMode);
+    },
+
     /**
-     * Makes the tenant public or private. `tenantId` must be the host's own (or `development` on a
-     * development host): another tenant's id is a 404, as if it did not exist. Setting the state it
-     * already has changes nothing and records nothing, but still answers the state.
+     * The clients' constraints: public, or closed. `tenantId` must be the host's own (or
+     * `development` on a development host): another tenant's id is a 404, as if it did not exist.
+     * Closing a store that is already closed in any mode keeps that mode.
      */
     async setPublic(ctx: RequestContext, tenantId: string, isPublic: boolean): Promise<StoreVisibility> {
       requireOwner(ctx, 'change who can see the store');
       const own = tenantId === ctx.tenantId || (tenantId === DEV_TENANT_ALIAS && ctx.viaDevAlias);
       if (!own) throw AppError.notFound(`Tenant ${tenantId.slice(0, 64)} not found.`);
-      return deps.events.transaction(async (tx) => {
-        const [before] = await tx
-          .select({ isWs2Public: schema.tenants.isWs2Public })
-          .from(schema.tenants)
-          .where(eq(schema.tenants.tenantId, ctx.tenantId))
-          .for('update');
-        if (!before) throw AppError.notFound(`Tenant ${ctx.tenantId} not found.`);
-        if (before.isWs2Public !== isPublic) {
-          await tx
-            .update(schema.tenants)
-            .set({ isWs2Public: isPublic })
-            .where(eq(schema.tenants.tenantId, ctx.tenantId));
-          await deps.audit.record(tx, ctx, {
-            entity: 'tenant',
-            entityId: ctx.tenantId,
-            action: isPublic ? 'remove-constraints' : 'add-constraints',
-            before: { isWs2Public: before.isWs2Public },
-            after: { isWs2Public: isPublic },
-          });
-          // Every process drops its host lookups and read cache for the tenant (app.ts subscribes).
-          deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: ctx.tenantId, what: 'access' });
-        }
-        return { tenantId: ctx.tenantId, isWs2Public: isPublic };
-      });
+      return change(ctx, (before) => (isPublic ? 'public' : before === 'public' ? 'login_required' : before));
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Tenant, TenantLookup } from '@app/contracts';
+import type { AccessMode, Tenant, TenantLookup } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { asc, eq } from 'drizzle-orm';
 
@@ -48,7 +48,7 @@ export function createTenantService(
   const devAlias = (hostName: string) => (!production || Boolean(opts.devTenantId)) && isDevHost(hostName, production);
   const hostCache = new Map<string, CacheEntry<HostBinding | null>>();
   const storesCache = new Map<string, CacheEntry<Set<string>>>();
-  const visibilityCache = new Map<string, CacheEntry<boolean>>();
+  const visibilityCache = new Map<string, CacheEntry<AccessMode>>();
 
   async function registeredHost(hostName: string): Promise<HostBinding | null> {
     const rows = await db
@@ -69,6 +69,22 @@ export function createTenantService(
     const rows = opts.devTenantId ? await q.where(eq(schema.productStores.tenantId, opts.devTenantId)) : await q;
     const row = rows[0];
     return row ? { ...row, viaDevAlias: true } : null;
+  }
+
+  async function accessMode(tenantId: string): Promise<AccessMode> {
+    const now = Date.now();
+    const cached = visibilityCache.get(tenantId);
+    if (cached && cached.expires > now) return cached.value;
+    const [row] = await db
+      .select({ accessMode: schema.tenants.accessMode })
+      .from(schema.tenants)
+      .where(eq(schema.tenants.tenantId, tenantId))
+      .limit(1);
+    // An unknown tenant has nothing to show; the strictest mode shows nothing by mistake.
+    const value = row?.accessMode ?? 'invitation_only';
+    if (visibilityCache.size > 10_000) visibilityCache.clear();
+    visibilityCache.set(tenantId, { value, expires: now + HOST_TTL_MS });
+    return value;
   }
 
   return {
@@ -104,36 +120,32 @@ export function createTenantService(
     },
 
     /**
-     * Whether the tenant's stores are public (no access constraints, decision 027): every request to
-     * a store asks, so it is cached like the host bindings and dropped with them on `settings.changed`.
+     * Who may see the tenant's stores (decision 105): every request to a store asks, so it is cached
+     * like the host bindings and dropped with them on `settings.changed`.
      */
+    accessMode,
+
+    /** Whether anyone may see the tenant's stores: the clients' `isWs2Public` (decisions 027, 105). */
     async isPublic(tenantId: string): Promise<boolean> {
-      const now = Date.now();
-      const cached = visibilityCache.get(tenantId);
-      if (cached && cached.expires > now) return cached.value;
-      const [row] = await db
-        .select({ isWs2Public: schema.tenants.isWs2Public })
-        .from(schema.tenants)
-        .where(eq(schema.tenants.tenantId, tenantId))
-        .limit(1);
-      // An unknown tenant has nothing to show; treating it as private shows nothing by mistake.
-      const value = row?.isWs2Public ?? false;
-      if (visibilityCache.size > 10_000) visibilityCache.clear();
-      visibilityCache.set(tenantId, { value, expires: now + HOST_TTL_MS });
-      return value;
+      return (await accessMode(tenantId)) === 'public';
     },
 
     async lookupByHostName(rawHost: string): Promise<TenantLookup> {
       const binding = await this.resolveHost(rawHost);
-      if (!binding) return { isWs2Public: true, erpUrl: null };
+      if (!binding) return { isWs2Public: true, accessMode: 'public', erpUrl: null };
       const rows = await db
-        .select({ isWs2Public: schema.tenants.isWs2Public, erpUrl: schema.tenants.erpUrl })
+        .select({ accessMode: schema.tenants.accessMode, erpUrl: schema.tenants.erpUrl })
         .from(schema.tenants)
         .where(eq(schema.tenants.tenantId, binding.tenantId))
         .limit(1);
       const t = rows[0];
-      if (!t) return { isWs2Public: true, erpUrl: null };
-      return { tenantId: binding.tenantId, isWs2Public: t.isWs2Public, erpUrl: t.erpUrl };
+      if (!t) return { isWs2Public: true, accessMode: 'public', erpUrl: null };
+      return {
+        tenantId: binding.tenantId,
+        isWs2Public: t.accessMode === 'public',
+        accessMode: t.accessMode,
+        erpUrl: t.erpUrl,
+      };
     },
 
     async getTenant(tenantId: string): Promise<Tenant | null> {
@@ -152,7 +164,8 @@ export function createTenantService(
       return {
         tenantId: t.tenantId,
         name: t.name,
-        isWs2Public: t.isWs2Public,
+        isWs2Public: t.accessMode === 'public',
+        accessMode: t.accessMode,
         erpUrl: t.erpUrl,
         productStores: stores.map((s) => ({
           tenantId: s.tenantId,

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { forgotPasswordQuerySchema, resetPasswordRequestSchema } from './auth';
+import type { FormOutcome } from './storefront';
+
+// Store access modes (decision 105): who may see a store's catalog, prices, search, sitemap and feed.
+
+export const ACCESS_MODES = ['public', 'login_required', 'approved_only', 'invitation_only'] as const;
+export type AccessMode = (typeof ACCESS_MODES)[number];
+export const accessModeSchema = z.enum(ACCESS_MODES, { message: 'Choose one of the access modes.' });
+
+/** What the owner's page says of each mode (label, then who sees the store). */
+export const ACCESS_MODE_LABELS: Record<AccessMode, { label: string; help: string }> = {
+  public: { label: 'Public', help: 'Everyone can browse the store, see prices and buy.' },
+  login_required: {
+    label: 'Login required',
+    help: 'Visitors see only the login page. Anyone may create an account and browse once signed in.',
+  },
+  approved_only: {
+    label: 'Approved accounts only',
+    help: 'Anyone may ask for an account; it sees nothing until you approve it. You get an email for each request.',
+  },
+  invitation_only: {
+    label: 'Invitation only',
+    help: 'Registration is closed. You invite customers by email; they set a password from the link.',
+  },
+};
+
+/** Whether a mode admits only accounts the owner accepted (approved, or invited). */
+export const modeNeedsApproval = (mode: AccessMode) => mode === 'approved_only' || mode === 'invitation_only';
+
+/** A customer account's standing with the owner of an approved-only store. */
+export const ACCOUNT_ACCESS_STATUSES = ['approved', 'pending', 'declined'] as const;
+export type AccountAccessStatus = (typeof ACCOUNT_ACCESS_STATUSES)[number];
+
+/** PUT /api/v1/store-access/mode. */
+export const accessModeRequestSchema = z.strictObject({ accessMode: accessModeSchema });
+export type AccessModeRequest = z.infer<typeof accessModeRequestSchema>;
+
+export const accessModeStateSchema = z.object({
+  tenantId: z.string(),
+  accessMode: accessModeSchema,
+  /** The clients' name: true only while the store is public. */
+  isWs2Public: z.boolean(),
+});
+export type AccessModeState = z.infer<typeof accessModeStateSchema>;
+
+/** An account waiting for (or refused) the owner's approval. */
+export const accountRequestSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  status: z.enum(['pending', 'declined']),
+  /** Until the person confirms their email, approving lets them in only once they do. */
+  emailConfirmed: z.boolean(),
+  requestedAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type AccountRequest = z.infer<typeof accountRequestSchema>;
+
+/** POST /api/v1/store-access/requests/{userId}/{decision}. */
+export const accountDecisionParamsSchema = z.object({
+  userId: z.string().trim().min(1).max(100),
+  decision: z.enum(['approve', 'decline']),
+});
+
+export const customerInvitationSchema = z.object({
+  invitationId: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export type CustomerInvitation = z.infer<typeof customerInvitationSchema>;
+
+const personName = (label: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Please enter the ${label}.`)
+    .max(50, `The ${label} is longer than 50 characters.`)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+    .refine((v) => !/[\u0000-\u001f<>]/.test(v), `The ${label} has characters a name cannot have.`);
+
+/** POST /api/v1/store-access/invitations. */
+export const customerInviteRequestSchema = z.strictObject({
+  email: forgotPasswordQuerySchema.shape.email,
+  firstName: personName('first name'),
+  lastName: personName('last name'),
+});
+export type CustomerInviteRequest = z.input<typeof customerInviteRequestSchema>;
+
+export const customerInvitationIdParamsSchema = z.object({ invitationId: z.string().trim().min(1).max(100) });
+
+const invitationToken = z
+  .string()
+  .trim()
+  .min(20, 'The invitation link is incomplete.')
+  .max(100, 'The invitation link is not valid.')
+  .regex(/^[A-Za-z0-9_-]+$/, 'The invitation link is not valid.');
+
+export const customerInvitationTokenQuerySchema = z.strictObject({ token: invitationToken });
+
+/** POST /api/v1/store-access/invitation/accept: the mailed link's token and the new password. */
+export const customerAcceptRequestSchema = z.strictObject({
+  token: invitationToken,
+  password: resetPasswordRequestSchema.shape.password,
+});
+export type CustomerAcceptRequest = z.infer<typeof customerAcceptRequestSchema>;
+
+export const customerInvitationPreviewSchema = z.object({
+  email: z.string(),
+  firstName: z.string(),
+  storeName: z.string(),
+});
+export type CustomerInvitationPreview = z.infer<typeof customerInvitationPreviewSchema>;
+
+/** The owner's section of the access page: the mode, the accounts waiting, the invitations out. */
+export const storeAccessSettingsSchema = z.object({
+  accessMode: accessModeSchema,
+  requests: z.array(accountRequestSchema),
+  invitations: z.array(customerInvitationSchema),
+  /** Only the owner changes the mode and decides; staff with `settings` only look. */
+  canManage: z.boolean(),
+});
+export type StoreAccessSettings = z.infer<typeof storeAccessSettingsSchema>;
+
+export const REGISTRATION_CLOSED_MESSAGE =
+  'This store admits customers by invitation only. Ask the store for an invitation.';
+export const ACCOUNT_PENDING_MESSAGE =
+  'Your account is waiting for the store owner’s approval. We will email you as soon as they decide.';
+export const ACCOUNT_DECLINED_MESSAGE =
+  'The store owner did not approve this account, so the store stays closed to it.';
+export const CUSTOMER_INVITATION_INVALID_MESSAGE =
+  'This invitation is invalid, used, revoked or expired. Please ask the store for a new one.';
+
+export type StoreAccessFormField = 'accessMode' | 'email' | 'firstName' | 'lastName';
+export type StoreAccessFormResult = { ok: true; message: string } | FormOutcome<StoreAccessFormField>;
+export type CustomerAcceptFormResult = { ok: true; message: string } | FormOutcome<'password' | 'token'>;
+
+/** The shopper's view of their own standing, for the waiting page. */
+export interface AccountStanding {
+  accessMode: AccessMode;
+  /** null for a visitor or staff. */
+  status: AccountAccessStatus | null;
+  email: string | null;
+}
+
+/** Page functions of the access modes (apps/api modules/store-access). */
+export interface StoreAccessPages {
+  storeAccessSettings(): Promise<StoreAccessSettings>;
+  /** One form, one intent: access-mode, approve, decline, invite-customer, revoke-customer-invitation. */
+  storeAccessAction(form: Record<string, string | string[]>): Promise<StoreAccessFormResult>;
+  accountStanding(): Promise<AccountStanding>;
+  customerInvitation(token: string): Promise<CustomerInvitationPreview | null>;
+  acceptCustomerInvitation(input: { token: string; password: string }): Promise<CustomerAcceptFormResult>;
+}
