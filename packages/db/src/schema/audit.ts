@@ -23,6 +23,9 @@ export const auditLog = pgTable(
     actorRole: text('actor_role'),
     actorName: text('actor_name'),
     actorEmail: text('actor_email'),
+    /** Set when a platform operator acted in the store as support, with the owner's consent (decision 101). */
+    supportOperatorId: text('support_operator_id'),
+    supportOperatorEmail: text('support_operator_email'),
     /** What was changed: e.g. `product`, `store.settings`, `page`. */
     entity: text('entity').notNull(),
     entityId: text('entity_id').notNull(),

@@ -10,6 +10,7 @@ export * from './jobs';
 export * from './marketplace';
 export * from './media';
 export * from './newsletter';
+export * from './operator';
 export * from './order-views';
 export * from './orders';
 export * from './payments';

@@ -1,29 +1,25 @@
-import {
-  foreignKey,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** A store owner's account on the platform. Everything a store owns hangs off `tenant_id`. */
-export const tenants = pgTable('tenants', {
-  tenantId: text('tenant_id').primaryKey(),
-  name: text('name').notNull(),
-  /**
-   * Who may see the tenant's stores (decision 105): everyone; any signed-in account of the store;
-   * accounts the owner approved; accounts the owner invited. The clients' `isWs2Public` is
-   * `accessMode === 'public'`.
-   */
-  accessMode: text('access_mode', { enum: ['public', 'login_required', 'approved_only', 'invitation_only'] })
-    .notNull()
-    .default('public'),
-  erpUrl: text('erp_url'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const tenants = pgTable(
+  'tenants',
+  {
+    tenantId: text('tenant_id').primaryKey(),
+    name: text('name').notNull(),
+    /**
+     * Who may see the tenant's stores (decision 105): everyone; any signed-in account of the store;
+     * accounts the owner approved; accounts the owner invited. The clients' `isWs2Public` is
+     * `accessMode === 'public'`.
+     */
+    accessMode: text('access_mode', { enum: ['public', 'login_required', 'approved_only', 'invitation_only'] })
+      .notNull()
+      .default('public'),
+    erpUrl: text('erp_url'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // The operator's stores list pages newest first (decision 101).
+  (t) => [index('tenants_created_idx').on(t.createdAt, t.tenantId)],
+);
 
 export const productStores = pgTable(
   'product_stores',
