@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { accessModeSchema } from './access-mode';
 import { forgotPasswordQuerySchema, resetPasswordRequestSchema } from './auth';
 import { STAFF_PERMISSIONS } from './staff-permissions';
-import { accessModeSchema } from './store-access';
 import type { FormOutcome } from './storefront';
 
 export * from './staff-permissions';

@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { type AccessMode, accessModeSchema } from './access-mode';
 import { forgotPasswordQuerySchema, resetPasswordRequestSchema } from './auth';
 import type { FormOutcome } from './storefront';
 
-// Store access modes (decision 105): who may see a store's catalog, prices, search, sitemap and feed.
+export * from './access-mode';
 
-export const ACCESS_MODES = ['public', 'login_required', 'approved_only', 'invitation_only'] as const;
-export type AccessMode = (typeof ACCESS_MODES)[number];
-export const accessModeSchema = z.enum(ACCESS_MODES, { message: 'Choose one of the access modes.' });
+// Store access modes (decision 105): who may see a store's catalog, prices, search, sitemap and feed.
 
 /** What the owner's page says of each mode (label, then who sees the store). */
 export const ACCESS_MODE_LABELS: Record<AccessMode, { label: string; help: string }> = {

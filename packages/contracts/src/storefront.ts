@@ -1,10 +1,10 @@
+import type { AccessMode } from './access-mode';
 import type { Address } from './addresses';
 import type { SavedCard } from './cards';
 import type { Cart } from './cart';
 import type { MainData } from './catalog';
 import type { Order, Quote, ShippingRate } from './checkout';
 import type { CmsPage, SeoMetaEntry, StoreDetails } from './store';
-import type { AccessMode } from './store-access';
 
 /** Everything the storefront frame needs, resolved on the server for the request's host. */
 export interface ShellData {

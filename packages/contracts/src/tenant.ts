@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { accessModeSchema } from './access-mode';
 import { cancelRequestStateSchema } from './cancel-request';
-import { accessModeSchema } from './store-access';
 
 export const hostNameQuerySchema = z.object({
   hostName: z.string().trim().min(1, 'hostName is required').max(253, 'hostName is longer than 253 characters'),
