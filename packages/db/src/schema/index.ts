@@ -19,6 +19,7 @@ export * from './product-imports';
 export * from './promotions';
 export * from './returns';
 export * from './sales-rollup';
+export * from './signup';
 export * from './sitemap';
 export * from './staff';
 export * from './store-lifecycle';
