@@ -8,6 +8,7 @@ import { type AllServices, type BuildOptions, bootModules } from './lib/module';
 import { createPlatform } from './lib/platform';
 import { redactingLogger } from './lib/redact';
 import { MODULES } from './modules/registry';
+import { storeLifecycleGate } from './modules/store-lifecycle/index';
 import { registerPages } from './modules/storefront/index';
 import { privateStore } from './modules/tenant/index';
 import costlyRoutes from './plugins/costly-routes';
@@ -99,7 +100,11 @@ export async function buildAppWithServices(opts: BuildOptions): Promise<{ app: A
   const services = booted.services;
   await platform.events.start();
 
-  await app.register(tenancy, { tenants: services.tenants, platformPaths: PLATFORM_PATHS });
+  await app.register(tenancy, {
+    tenants: services.tenants,
+    platformPaths: PLATFORM_PATHS,
+    stateOf: services.storeLifecycle.stateOf,
+  });
   // Between tenancy and the request context: a costly route's store slot is taken before the session
   // lookup, so a flooded request waits or is refused before it costs anything more (decision 024).
   const storeQueue = config.STORE_COSTLY_QUEUE ?? 32;
@@ -112,6 +117,8 @@ export async function buildAppWithServices(opts: BuildOptions): Promise<{ app: A
     },
   });
   await app.register(requestContext, { resolveActor: services.resolveActor, csrf: services.auth.csrf });
+  // A store that is not active answers as its lifecycle state says, before anything else (decision 099).
+  await app.register(storeLifecycleGate);
   // A private store's API is closed to visitors before any handler or read cache runs.
   await app.register(privateStore, { tenants: services.tenants });
   await booted.registerRoutes();
@@ -128,6 +135,8 @@ export async function buildAppWithServices(opts: BuildOptions): Promise<{ app: A
       // PayPal's approval page is https; a local stand-in is http and must be named for the no-JS form post.
       formActionOrigins: config.PAYPAL_BASE_URL?.startsWith('http:') ? [new URL(config.PAYPAL_BASE_URL).origin] : [],
       modules: booted.pages(),
+      stateOf: services.storeLifecycle.stateOf,
+      lifecyclePage: services.lifecyclePage,
     });
   }
   return { app, services };

@@ -3,9 +3,11 @@ import type { FormOutcome } from './storefront';
 
 /**
  * A tenant's cancel request (decision 028). `none` before the first one; the owner files
- * (`requested`) and withdraws (`withdrawn`) it from the dashboard; the platform approves and closes.
+ * (`requested`) and withdraws (`withdrawn`) it from the dashboard; the platform approves it (the
+ * store starts closing) or declines it with a reason the owner reads (`declined`, after which the
+ * owner may file again); `closed` once the store has closed (decision 099).
  */
-export const CANCEL_REQUEST_STATUSES = ['none', 'requested', 'withdrawn', 'approved', 'closed'] as const;
+export const CANCEL_REQUEST_STATUSES = ['none', 'requested', 'withdrawn', 'approved', 'declined', 'closed'] as const;
 export const cancelRequestStatusSchema = z.enum(CANCEL_REQUEST_STATUSES);
 export type CancelRequestStatus = z.infer<typeof cancelRequestStatusSchema>;
 
@@ -35,6 +37,11 @@ export type CancelRequestState = z.infer<typeof cancelRequestStateSchema>;
 export const cancelRequestSchema = cancelRequestStateSchema.extend({
   tenantId: z.string(),
   reason: z.string().nullable(),
+  /** The platform's answer: when it approved or declined, and why (shown to the owner when declined). */
+  decidedAt: z.string().nullable(),
+  decisionReason: z.string().nullable(),
+  /** Once approved: when the store closes; the owner may sign in and export until then. */
+  closesAt: z.string().nullable(),
   /** The transitions the dashboard may ask for from here. */
   canInitiate: z.boolean(),
   canWithdraw: z.boolean(),

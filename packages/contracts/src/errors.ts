@@ -45,6 +45,11 @@ export const errorCodes = [
   'STORE_PRIVATE',
   'REFUND_EXCEEDS_CAPTURED',
   'REFUND_DECLINED',
+  // A store's lifecycle state (decision 099): suspended, closed, not open yet, dashboard read-only.
+  'STORE_SUSPENDED',
+  'STORE_CLOSED',
+  'STORE_NOT_OPEN',
+  'STORE_READ_ONLY',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -1,3 +1,4 @@
+import type { StoreState } from '@app/contracts';
 import type { Db } from '@app/db';
 
 /**
@@ -13,6 +14,12 @@ export interface TenantContext {
   viaDevAlias: boolean;
   /** scheme://host[:port] of the request, for absolute URLs in answers. */
   origin: string;
+  /**
+   * The store's lifecycle state (decision 099), set by the tenancy plugin for every request, so any
+   * surface can ask what the state allows (store-lifecycle's rules). Absent in a context built
+   * outside a request (a job, a test): such a context is treated as `active`.
+   */
+  state?: StoreState;
 }
 
 /**

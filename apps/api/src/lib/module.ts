@@ -175,8 +175,11 @@ interface LooseModule {
   onClose?(services: AllServices, platform: Platform): unknown;
 }
 
-/** Modules every app boots: each request resolves its store (tenant) and who acts (auth). */
-const ALWAYS: readonly ModuleName[] = ['tenant', 'auth'];
+/**
+ * Modules every app boots: each request resolves its store (tenant), the store's lifecycle state
+ * (store-lifecycle, decision 099) and who acts (auth).
+ */
+const ALWAYS: readonly ModuleName[] = ['tenant', 'store-lifecycle', 'auth'];
 
 export interface BootedModules {
   services: AllServices;

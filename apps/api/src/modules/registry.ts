@@ -9,6 +9,7 @@ import type { ModuleRegistry } from '../lib/module';
 export const MODULES = {
   health: () => import('./health/index').then((m) => m.healthModule),
   tenant: () => import('./tenant/index').then((m) => m.tenantModule),
+  'store-lifecycle': () => import('./store-lifecycle/index').then((m) => m.storeLifecycleModule),
   staff: () => import('./staff/index').then((m) => m.staffModule),
   store: () => import('./store/index').then((m) => m.storeModule),
   'store-settings': () => import('./store-settings/index').then((m) => m.storeSettingsModule),

@@ -1,4 +1,4 @@
-import { TENANT_NOT_SETUP_MESSAGE } from '@app/contracts';
+import { type StoreState, TENANT_NOT_SETUP_MESSAGE } from '@app/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TenantContext } from '../lib/context';
@@ -20,20 +20,36 @@ declare module 'fastify' {
  * Binds each request to its tenant by Host, on the server. The tenantId header
  * clients send must agree; a request naming another tenant is refused before any handler runs.
  */
-async function tenancyPlugin(app: FastifyInstance, opts: { tenants: TenantService; platformPaths: string[] }) {
+async function tenancyPlugin(
+  app: FastifyInstance,
+  opts: { tenants: TenantService; platformPaths: string[]; stateOf?: StoreStateLookup },
+) {
   app.decorateRequest('tenantCtx', null as unknown as TenantContext);
 
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config?.tenant === false) return;
     if (opts.platformPaths.some((p) => req.url === p || req.url.startsWith(`${p}/`))) return;
-    req.tenantCtx = await resolveRequestTenant(req, opts.tenants);
+    req.tenantCtx = await resolveRequestTenant(req, opts.tenants, opts.stateOf);
   });
 }
 
-export async function resolveRequestTenant(req: FastifyRequest, tenants: TenantService): Promise<TenantContext> {
+/** The store-lifecycle module's cached state of a tenant (decision 099). */
+export type StoreStateLookup = (tenantId: string) => Promise<StoreState>;
+
+/**
+ * The request's store by its Host, with its lifecycle state. A purged store's host answers as an
+ * unknown store's (decision 099); without `stateOf` (a harness without the module) every store is active.
+ */
+export async function resolveRequestTenant(
+  req: FastifyRequest,
+  tenants: TenantService,
+  stateOf?: StoreStateLookup,
+): Promise<TenantContext> {
   const hostName = normaliseHost(req.host ?? '');
   const binding = hostName ? await tenants.resolveHost(hostName) : null;
   if (!binding) throw new AppError(404, 'TENANT_NOT_FOUND', TENANT_NOT_SETUP_MESSAGE);
+  const state = stateOf ? await stateOf(binding.tenantId) : 'active';
+  if (state === 'purged') throw new AppError(404, 'TENANT_NOT_FOUND', TENANT_NOT_SETUP_MESSAGE);
   const claimed = headerValue(req.headers.tenantid);
   if (claimed !== undefined) {
     const agrees = claimed === binding.tenantId || (claimed === DEV_TENANT_ALIAS && tenants.isDevHost(hostName));
@@ -51,6 +67,7 @@ export async function resolveRequestTenant(req: FastifyRequest, tenants: TenantS
     hostName,
     viaDevAlias: binding.viaDevAlias,
     origin: `${req.protocol}://${req.host}`,
+    state,
   };
 }
 

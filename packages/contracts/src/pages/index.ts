@@ -33,6 +33,7 @@ import type { ReturnAdminPages } from './return-admin';
 import type { ReturnsPages } from './returns';
 import type { ReviewsPages } from './reviews';
 import type { ShellPages } from './shell';
+import type { StoreLifecyclePages } from './store-lifecycle';
 import type { StoreSettingsPages } from './store-settings';
 import type { WishlistPages } from './wishlist';
 
@@ -58,6 +59,7 @@ export type {
   ReturnsPages,
   ReviewsPages,
   ShellPages,
+  StoreLifecyclePages,
   StoreSettingsPages,
   WishlistPages,
 };
@@ -105,7 +107,8 @@ export interface PageApi
     PaymentIssuesPages,
     MarketplacePages,
     PaypalSellerPages,
-    PaypalSettingsPages {}
+    PaypalSettingsPages,
+    StoreLifecyclePages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

@@ -40,6 +40,8 @@ export const eventSchemas = {
   'sitemap.generated': z.object({ tenantId: id, jobId: id }),
   /** The tenant's cancel request moved from one status to another (decision 028). */
   'cancel_request.transitioned': z.object({ tenantId: id, from: id, to: id }),
+  /** A store's lifecycle state changed (decision 099): every process drops its cached state of the tenant. */
+  'store.lifecycle.changed': z.object({ tenantId: id, from: id, to: id }),
   /**
    * Events may have been lost (this process's link to the others dropped and came back): whatever
    * is cached from the database must be read afresh. Emitted by the bus; writers do not emit it.

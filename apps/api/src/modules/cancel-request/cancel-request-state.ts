@@ -3,13 +3,15 @@ import type { CancelRequestStatus } from '@app/contracts';
 /**
  * A tenant's cancel request as an explicit transitions table. The owner files
  * (`none`/`withdrawn` -> `requested`) and withdraws (`requested` -> `withdrawn`) from the dashboard;
- * the platform approves a request and later closes the store (its side comes later).
+ * the platform approves (the store starts closing, decision 099) or declines a request (the owner sees
+ * why and may file again), and the sweep closes the request with the store.
  */
 export const CANCEL_REQUEST_TRANSITIONS: Record<CancelRequestStatus, readonly CancelRequestStatus[]> = {
   none: ['requested'],
-  requested: ['withdrawn', 'approved'],
+  requested: ['withdrawn', 'approved', 'declined'],
   withdrawn: ['requested'],
   approved: ['closed'],
+  declined: ['requested'],
   closed: [],
 };
 
@@ -21,6 +23,7 @@ export const CANCEL_STATUS_LABELS: Record<CancelRequestStatus, string> = {
   requested: 'Cancellation requested',
   withdrawn: 'Request withdrawn',
   approved: 'Cancellation approved',
+  declined: 'Request declined',
   closed: 'Store closed',
 };
 

@@ -45,7 +45,14 @@ export async function transitionCancelRequest(
   const now = new Date();
   const set: Partial<typeof cr.$inferInsert> = { status: to, updatedAt: now };
   if (to === 'requested')
-    Object.assign(set, { reason: options.reason ?? null, requestedBy: actorId, requestedAt: now });
+    // A new request starts afresh: an earlier decline's answer no longer applies.
+    Object.assign(set, {
+      reason: options.reason ?? null,
+      requestedBy: actorId,
+      requestedAt: now,
+      decidedAt: null,
+      decisionReason: null,
+    });
   const [updated] = await tx.update(cr).set(set).where(eq(cr.tenantId, tenantId)).returning();
   const [{ last } = { last: 0 }] = await tx
     .select({ last: max(crh.seq) })

@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module';
 import { cancelRequestPages } from './cancel-request.pages';
 import { cancelRequestRoutes } from './cancel-request.routes';
-import { type CancelRequestService, createCancelRequestService } from './cancel-request.service';
+import { type CancelRequestService, CLOSE_STORE_JOB, createCancelRequestService } from './cancel-request.service';
 
 declare module '../../lib/module' {
   interface ModuleServices {
@@ -11,10 +11,22 @@ declare module '../../lib/module' {
 
 export const cancelRequestModule = defineModule({
   name: 'cancel-request',
-  needs: ['mail', 'audit'],
-  create: ({ db, events }, { audit, mailer }) => ({
-    cancelRequests: createCancelRequestService(db, { events, audit, mailer }),
-  }),
+  needs: ['mail', 'audit', 'store-lifecycle', 'jobs'],
+  create: ({ db, events }, { audit, mailer, storeLifecycle, jobs }) => {
+    const cancelRequests = createCancelRequestService(db, { events, audit, mailer, storeLifecycle, jobs });
+    // Enqueued for the moment a closing store's 30 days end (decision 099). It closes its own store
+    // and any other closing store past its date, so a close job that failed for good is made up for
+    // by the next one that runs.
+    jobs.register(
+      CLOSE_STORE_JOB,
+      async (job) => {
+        await cancelRequests.closeIfDue(job.ctx.tenantId);
+        for (const tenantId of await storeLifecycle.dueToClose()) await cancelRequests.closeIfDue(tenantId);
+      },
+      { maxAttempts: 10 },
+    );
+    return { cancelRequests };
+  },
   routes: (app, { cancelRequests }) => app.register(cancelRequestRoutes, { cancelRequests }),
   pages: ({ cancelRequests }) => [cancelRequestPages({ cancelRequests })],
 });

@@ -23,6 +23,14 @@ const j = schema.jobs;
  * due job of any type, so a mail due behind a thousand sweeps (or a sweep behind a newsletter's
  * thousands of mails) waits a few claims, not the whole queue.
  */
+/**
+ * Jobs of a suspended store wait (decision 099): nothing of the store runs until it is resumed, and
+ * then everything that came due runs. Mail is the exception: the owner's mail about the suspension
+ * and receipts of orders placed before it still go out. One primary-key probe per candidate row.
+ */
+export const RUNNABLE_STORE = sql`(jobs.type = 'mail.send' OR NOT EXISTS (
+      SELECT 1 FROM store_lifecycle sl WHERE sl.tenant_id = jobs.tenant_id AND sl.state = 'suspended'))`;
+
 export function claimStatement(types: string[], preferred: string, workerId: string, leaseMs: number): SQL {
   return sql`
   UPDATE jobs SET
@@ -39,6 +47,7 @@ export function claimStatement(types: string[], preferred: string, workerId: str
       sql`, `,
     )})
       AND ((status = 'pending' AND run_at <= now()) OR (status = 'running' AND lease_until < now()))
+      AND ${RUNNABLE_STORE}
     ORDER BY type = ${preferred} DESC, run_at
     LIMIT 1
     FOR UPDATE SKIP LOCKED

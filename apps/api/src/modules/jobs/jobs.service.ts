@@ -24,7 +24,7 @@ import {
   type Tx,
   toView,
 } from './job-model';
-import { claimStatement, insertJobRow, pruneStatement } from './job-statements';
+import { claimStatement, insertJobRow, pruneStatement, RUNNABLE_STORE } from './job-statements';
 
 export * from './job-model';
 
@@ -387,7 +387,8 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
       WHERE type IN (${sql.join(
         types.map((t) => sql`${t}`),
         sql`, `,
-      )}) AND (status = 'pending' OR (status = 'running' AND locked_by IS DISTINCT FROM ${workerId}))`);
+      )}) AND (status = 'pending' OR (status = 'running' AND locked_by IS DISTINCT FROM ${workerId}))
+        AND ${RUNNABLE_STORE}`);
     const at = rowsOf(res)[0]?.at;
     return at == null ? null : at instanceof Date ? at : new Date(String(at));
   }

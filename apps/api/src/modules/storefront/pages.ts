@@ -19,7 +19,7 @@ import {
   sendBadRequestPage,
 } from '../../plugins/page-guards';
 import { type RequestContextOptions, resolveRequestContext } from '../../plugins/request-context';
-import { resolveRequestTenant } from '../../plugins/tenancy';
+import { resolveRequestTenant, type StoreStateLookup } from '../../plugins/tenancy';
 import {
   assertSameOrigin,
   CSRF_FIELD,
@@ -30,6 +30,7 @@ import {
   newCsrfCookie,
 } from '../auth/index';
 import type { StoreService } from '../store/index';
+import { dashboardFormRefusal, type LifecyclePages } from '../store-lifecycle/index';
 import { isMember, PRIVATE_CACHE_CONTROL, type TenantService, visitorPages } from '../tenant/index';
 import { chatOriginForPage } from './chat-csp';
 
@@ -54,6 +55,10 @@ export interface PagesOptions {
    * local stand-in (http), which checkout's PayPal form post answers 303 to without JavaScript.
    */
   formActionOrigins?: string[];
+  /** The store's lifecycle state (decision 099); without it every store is active. */
+  stateOf?: StoreStateLookup;
+  /** The page a store that is not open answers instead (suspended, closing, closed, provisioning). */
+  lifecyclePage?: LifecyclePages;
 }
 
 /**
@@ -233,7 +238,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
 
     let tenant = null;
     try {
-      tenant = await resolveRequestTenant(req, opts.tenants);
+      tenant = await resolveRequestTenant(req, opts.tenants, opts.stateOf);
     } catch (err) {
       // An unknown host still gets a page: 'Tenant is not setup.'.
       if (!(err instanceof AppError && err.code === 'TENANT_NOT_FOUND')) throw err;
@@ -265,6 +270,8 @@ export async function registerPages(app: App, opts: PagesOptions) {
     let privateStore = false;
     if (tenant) {
       const ctx = await resolveRequestContext(tenant, req, opts.resolveActor);
+      // A store that is not open answers its state's page instead (decision 099).
+      if (await opts.lifecyclePage?.sendIfNotOpen(ctx, path, reply)) return reply;
       const page: PageRequest = {
         ctx,
         headers: req.headers,
@@ -272,6 +279,9 @@ export async function registerPages(app: App, opts: PagesOptions) {
         assertFormFromStore() {
           assertSameOrigin('POST', req.headers, ctx.origin);
           if (!csrfValid) throw csrfRefused();
+          // A read-only dashboard (suspended, closing) refuses every change its forms post.
+          const readOnly = dashboardFormRefusal(ctx, path);
+          if (readOnly) throw readOnly;
         },
         async cached(key, compute) {
           // The owner's preview reads drafts: it must neither be served nor fill the shared cache.
