@@ -247,7 +247,8 @@ test.describe('product page', () => {
     });
     const release = await holdApp(page);
     await page.goto(`/${p.slug}/${p.productId}`);
-    await page.waitForLoadState('networkidle');
+    // Loaded, and the app has not started: its script still sits inert in the page, none fetched.
+    await expect(page.locator('script[type="text/x-after-first-paint"]')).toHaveCount(1);
     expect(scripts).toEqual([]);
     const plus = page.getByRole('button', { name: 'Increase quantity' });
     await plus.click();

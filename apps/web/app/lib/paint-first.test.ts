@@ -179,9 +179,11 @@ async function starterIn(opts: {
     },
     firstContentfulPaint: () => report('paint', [{ name: 'first-paint' }, { name: 'first-contentful-paint' }]),
     presented: (i: number) => report('element', [{ element: pictures[i] }]),
-    event: (type: string, target?: unknown) => {
+    event: (type: string, target?: unknown, fields: Record<string, unknown> = {}) => {
       const e = {
+        type,
         target,
+        ...fields,
         prevented: false,
         stopped: false,
         preventDefault() {
@@ -312,8 +314,8 @@ describe('the starter on shop pages (intent)', () => {
     for (const type of intent) {
       const s = await starterIn({ startApp: 'intent', timing: true, pictures: [] });
       expect([...s.listeners.keys()].sort()).toEqual([...intent, 'click'].sort());
-      s.event(type);
-      s.event('pointermove');
+      s.event(type, undefined, { movementX: 2, movementY: 0 });
+      s.event('pointermove', undefined, { movementX: 0, movementY: 1 });
       expect(s.calls).toEqual([
         'removed',
         'modulepreload /assets/entry.client-1.js n0nce',
@@ -322,6 +324,14 @@ describe('the starter on shop pages (intent)', () => {
       ]);
       expect([...s.listeners.keys()]).toEqual(['click']);
     }
+  });
+
+  it('a pointermove without movement (the page laid out under a pointer at rest) is not intent', async () => {
+    const s = await starterIn({ startApp: 'intent', timing: true, pictures: [] });
+    s.event('pointermove', undefined, { movementX: 0, movementY: 0 });
+    expect(s.started()).toBe(0);
+    s.event('pointermove', undefined, { movementX: 0, movementY: -1 });
+    expect(s.started()).toBe(1);
   });
 
   it('starts at once when a field was focused while the page streamed, or the page says a notice', async () => {

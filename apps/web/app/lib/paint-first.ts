@@ -56,6 +56,9 @@ export type StartApp = 'intent' | 'first-paint';
  * What counts as intent; every one is listened for on the document, in the capture phase. Not
  * `scroll`: a scroll-snapping row scrolls by itself as the page lays out. The shopper's scrolls come
  * through a touch, a wheel, a key or the scroll bar (a pointer press), each listened for.
+ * A `pointermove` counts only when the pointer moved (a movement other than 0, 0): Chromium also
+ * sends one, trusted, when the page lays out under a pointer at rest (at 0, 0 in a window nobody
+ * has pointed at yet), and that is the page moving, not the shopper.
  */
 const INTENT = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'focusin', 'wheel'];
 /** What starts the app at once on a dashboard page, before its first pictures are on screen. */
@@ -75,14 +78,15 @@ const starter = (preloads: string[], startApp: StartApp) =>
   function start(){
     if(done)return;done=true;
     watching.forEach(function(o){o.disconnect()});
-    triggers.forEach(function(t){document.removeEventListener(t,start,true)});
+    triggers.forEach(function(t){document.removeEventListener(t,intent,true)});
     preloads.forEach(function(href){
       var l=document.createElement("link");l.rel="modulepreload";l.href=href;l.nonce=held.nonce;document.head.appendChild(l);
     });
     var s=document.createElement("script");s.type="module";s.nonce=held.nonce;s.textContent=held.textContent;
     held.replaceWith(s);
   }
-  triggers.forEach(function(t){document.addEventListener(t,start,true)});
+  function intent(e){if(e.type==="pointermove"&&!e.movementX&&!e.movementY)return;start()}
+  triggers.forEach(function(t){document.addEventListener(t,intent,true)});
   ${startApp === 'intent' ? INTENT_ONLY : AFTER_FIRST_PAINT}
   var heldClicks=[],bar=null;
   function hold(e){
