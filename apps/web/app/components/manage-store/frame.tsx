@@ -1,3 +1,4 @@
+import type { SupportSessionInfo } from '@app/contracts';
 import { ExternalLink, LogOut, Store, X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useRouteLoaderData } from 'react-router';
@@ -5,6 +6,7 @@ import type { loadFrameData } from '../../lib/frame-data';
 import { markLogout } from '../../lib/stored-values';
 import { PostForm } from '../ui/post-form';
 import { DashboardNav } from './dashboard-nav';
+import { SupportBanner } from './support-banner';
 
 /**
  * The dashboard's own frame, in place of the shop's (decision 085): no promo strip, shop header,
@@ -12,7 +14,16 @@ import { DashboardNav } from './dashboard-nav';
  * menu, the page, then the top bar (store name, view the store, who is signed in, sign out) and a
  * thin footer with the copyright; frame.css lays the top bar out on top. Shopify's admin is the model.
  */
-export function DashboardFrame({ permissions, children }: { permissions: readonly string[]; children: ReactNode }) {
+export function DashboardFrame({
+  permissions,
+  support,
+  children,
+}: {
+  permissions: readonly string[];
+  /** Set in a support session: its banner tops every page. */
+  support?: SupportSessionInfo | null;
+  children: ReactNode;
+}) {
   const root = useRouteLoaderData<typeof loadFrameData>('root');
   const store = root?.shell.store;
   const user = root?.user;
@@ -24,8 +35,9 @@ export function DashboardFrame({ permissions, children }: { permissions: readonl
       <div className="dash-side">
         <DashboardNav permissions={permissions} />
       </div>
-      <main id="main" tabIndex={-1} className="dash-main px-4 py-4 outline-none md:px-8 md:py-6">
-        {children}
+      <main id="main" tabIndex={-1} className="dash-main outline-none">
+        <SupportBanner support={support} />
+        <div className="px-4 py-4 md:px-8 md:py-6">{children}</div>
       </main>
       <header className="dash-top flex h-14 items-center gap-3 bg-[#1a1a1a] px-3 text-white md:px-4">
         <p className="flex min-w-0 flex-1 items-center gap-2 text-sm font-semibold">
@@ -73,7 +85,7 @@ const topAction =
  * A full-screen flow (the marketplace connection): the store's frame and the menu are hidden, a
  * bar with a way out instead. Still the dashboard's neutral colours.
  */
-export function FullScreenFrame({ children }: { children: ReactNode }) {
+export function FullScreenFrame({ support, children }: { support?: SupportSessionInfo | null; children: ReactNode }) {
   const root = useRouteLoaderData<typeof loadFrameData>('root');
   return (
     <div className="dash-frame dash-full">
@@ -87,8 +99,9 @@ export function FullScreenFrame({ children }: { children: ReactNode }) {
         </Link>
         <p className="truncate text-sm font-semibold text-[#171717]">{root?.shell.store.storeName}</p>
       </header>
-      <main id="main" className="flex-1 px-4 py-6 md:py-10">
-        {children}
+      <main id="main" className="flex-1">
+        <SupportBanner support={support} />
+        <div className="px-4 py-6 md:py-10">{children}</div>
       </main>
     </div>
   );

@@ -23,6 +23,7 @@ export function ConfirmDialog({
   children,
   confirm,
   slim = false,
+  defaultOpen = false,
   testId,
 }: {
   /** The trigger's text ("Remove access"). */
@@ -36,6 +37,8 @@ export function ConfirmDialog({
   /** The form whose submit button does it (a critical Button). */
   confirm: ReactNode;
   slim?: boolean;
+  /** Drawn open: the confirm was refused (a reason missing), so its message and fields show again. */
+  defaultOpen?: boolean;
   testId?: string;
 }) {
   const ref = useRef<HTMLDetailsElement>(null);
@@ -59,7 +62,7 @@ export function ConfirmDialog({
     close();
   };
   return (
-    <details ref={ref} className="kit-confirm" onKeyDown={onKey} data-testid={testId}>
+    <details ref={ref} className="kit-confirm" open={defaultOpen || undefined} onKeyDown={onKey} data-testid={testId}>
       <summary className={buttonClass('critical-outline', slim)} aria-label={triggerLabel}>
         {trigger}
       </summary>

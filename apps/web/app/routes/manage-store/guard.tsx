@@ -48,7 +48,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (!isStaff(user)) {
     throw data({ message: 'Only the store owner and staff can manage the store.' }, { status: 403 });
   }
-  return { permissions: await context.api.dashboardPermissions() };
+  // A support session (the platform's operator, with the owner's consent) says so on every page.
+  const [permissions, support] = await Promise.all([context.api.dashboardPermissions(), context.api.supportSession()]);
+  return { permissions, support };
 }
 
 /** Who is signed in changes only through a form (login, logout): not on every dashboard click. */
@@ -67,18 +69,18 @@ export interface DashboardHandle {
 }
 
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
-  const { permissions } = loaderData;
+  const { permissions, support } = loaderData;
   const matches = useMatches();
   const fullScreen = matches.some((m) => (m.handle as DashboardHandle | undefined)?.dashboardFrame === 'full-screen');
   if (fullScreen) {
     return (
-      <FullScreenFrame>
+      <FullScreenFrame support={support}>
         <Outlet />
       </FullScreenFrame>
     );
   }
   return (
-    <Frame permissions={permissions}>
+    <Frame permissions={permissions} support={support}>
       <Outlet />
     </Frame>
   );

@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Checkbox } from '../../components/ui/checkbox';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { SupportAccessCard } from '../../components/manage-store/support-access-card';
 import { AdminEmptyState } from '../../components/ui/empty-state';
 import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
@@ -57,6 +58,7 @@ export default function AccessPage({ loaderData: settings, actionData }: Route.C
       <Staff settings={settings} answer={actionData} />
       <Invitations settings={settings} answer={actionData} />
       {settings.canManage && <Invite answer={actionData} />}
+      <SupportAccessCard />
     </AdminPage>
   );
 }
