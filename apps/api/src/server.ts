@@ -40,7 +40,8 @@ export async function start() {
   await database.migrate();
   const seed = await import('@app/db/seed');
   if (config.SEED_ON_START) {
-    const { seeded, report } = await seed.seedDatabase(database.db);
+    // The demo operator's password and TOTP secret are public (README): never in production.
+    const { seeded, report } = await seed.seedDatabase(database.db, { demoOperator: config.NODE_ENV !== 'production' });
     if (seeded && report) console.log(seed.describeSeed(report));
   }
 

@@ -38,6 +38,8 @@ export const auditEntrySchema = z.object({
     role: z.string().nullable(),
     name: z.string().nullable(),
     email: z.string().nullable(),
+    /** Present when a platform operator acted as support, with the owner's consent. */
+    support: z.object({ operatorId: z.string(), email: z.string() }).optional(),
   }),
   entity: z.string(),
   entityId: z.string(),

@@ -36,12 +36,27 @@ export const SEED_USERS = SEED_STORES.flatMap((store) => [
   },
 ]);
 
+/**
+ * The demo platform operator (README "Platform operator"): signs in on the platform host. Outside
+ * production the TOTP step is skipped; the fixed secret lets an authenticator app show its codes.
+ * Never seeded in production, where its published password and secret would open every store.
+ */
+export const SEED_OPERATOR = {
+  operatorId: 'OP-DEMO',
+  email: 'operator@platform.localhost',
+  name: 'Demo Operator',
+  password: 'operator-demo-1',
+  totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+} as const;
+
 // Hashing is deliberately slow; tests seed many databases in one process, so hash once.
 let hashed: Promise<Map<string, string>> | undefined;
 function passwordHashes(): Promise<Map<string, string>> {
   hashed ??= (async () => {
     const out = new Map<string, string>();
-    for (const pw of new Set(SEED_USERS.map((u) => u.password))) out.set(pw, await hashPassword(pw));
+    for (const pw of new Set([...SEED_USERS.map((u) => u.password), SEED_OPERATOR.password])) {
+      out.set(pw, await hashPassword(pw));
+    }
     return out;
   })();
   return hashed;
@@ -343,6 +358,8 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
 export interface SeedOptions {
   /** Replace the demo stores even if the database already has stores. */
   force?: boolean;
+  /** Add the demo platform operator if missing (default: yes; the server says no in production). */
+  demoOperator?: boolean;
 }
 
 /** What a seed made, per store. */
@@ -361,6 +378,18 @@ export async function seedDatabase(db: Db, opts: SeedOptions = {}): Promise<{ se
   return db.transaction(async (tx) => {
     // Several app processes may start together on one PostgreSQL: only one of them seeds.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727002)`);
+    if (opts.demoOperator !== false) {
+      await tx
+        .insert(s.operators)
+        .values({
+          operatorId: SEED_OPERATOR.operatorId,
+          email: SEED_OPERATOR.email,
+          name: SEED_OPERATOR.name,
+          passwordHash: hashes.get(SEED_OPERATOR.password) as string,
+          totpSecret: SEED_OPERATOR.totpSecret,
+        })
+        .onConflictDoNothing();
+    }
     const [row] = await tx.select({ n: count() }).from(s.tenants);
     if ((row?.n ?? 0) > 0 && !opts.force) return { seeded: false };
     const stores = builtStores();

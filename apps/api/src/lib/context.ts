@@ -52,6 +52,11 @@ export type Actor =
       /** `admin` is the store's owner (the clients' user type, `partyId` for the client). */
       role: 'admin' | 'staff';
       permissions: ReadonlySet<Permission>;
+      /**
+       * Set when a platform operator acts in the store as support, with the owner's consent (decision
+       * 101): the session is the owner's role, and every audit entry names the operator.
+       */
+      support?: { operatorId: string; email: string };
     } & SignedIn);
 
 /**

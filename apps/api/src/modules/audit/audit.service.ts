@@ -33,6 +33,9 @@ function actorColumns(ctx: RequestContext) {
         actorRole: a.role,
         actorName: a.firstName,
         actorEmail: a.userLoginId,
+        // A platform operator in the store as support (decision 101): the entry names them too.
+        supportOperatorId: a.support?.operatorId ?? null,
+        supportOperatorEmail: a.support?.email ?? null,
       };
     case 'shopper':
       return {
@@ -163,7 +166,16 @@ function toEntry(r: typeof al.$inferSelect): AuditEntry {
   return {
     id: String(r.id),
     at: r.createdAt.toISOString(),
-    actor: { kind: r.actorKind, id: r.actorId, role: r.actorRole, name: r.actorName, email: r.actorEmail },
+    actor: {
+      kind: r.actorKind,
+      id: r.actorId,
+      role: r.actorRole,
+      name: r.actorName,
+      email: r.actorEmail,
+      ...(r.supportOperatorId
+        ? { support: { operatorId: r.supportOperatorId, email: r.supportOperatorEmail ?? '' } }
+        : {}),
+    },
     entity: r.entity,
     entityId: r.entityId,
     action: r.action,

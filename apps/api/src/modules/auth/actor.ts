@@ -3,6 +3,14 @@ import { type Actor, PERMISSIONS, type Permission, type TenantContext } from '..
 import type { AuthService } from './auth.service';
 import { requestToken } from './session-token';
 
+/** The owner's account a support session acts as, and the operator behind it. */
+export interface SupportAccount {
+  userId: string;
+  firstName: string;
+  userLoginId: string;
+  support: { operatorId: string; email: string };
+}
+
 const isPermission = (p: string): p is Permission => (PERMISSIONS as readonly string[]).includes(p);
 
 /**
@@ -11,10 +19,29 @@ const isPermission = (p: string): p is Permission => (PERMISSIONS as readonly st
  */
 export function createActorResolver(
   auth: AuthService,
-  opts: { guestCartToken(headers: IncomingHttpHeaders): string | null },
+  opts: {
+    guestCartToken(headers: IncomingHttpHeaders): string | null;
+    /** A platform operator's support session on this store (decision 101), when the operator module runs. */
+    resolveSupport?(tenant: TenantContext, token: string): Promise<SupportAccount | null>;
+  },
 ) {
   return async (tenant: TenantContext, headers: IncomingHttpHeaders): Promise<Actor> => {
     const found = requestToken(headers);
+    // Support tokens have a prefix of their own: only they cost the extra lookup.
+    if (found?.token.startsWith('sup_') && opts.resolveSupport) {
+      const support = await opts.resolveSupport(tenant, found.token);
+      if (support) {
+        const { support: marker, ...account } = support;
+        return {
+          kind: 'staff',
+          role: 'admin',
+          permissions: new Set(PERMISSIONS),
+          ...account,
+          session: found,
+          support: marker,
+        };
+      }
+    }
     const account = found ? await auth.resolve(tenant, found.token) : null;
     if (!found || !account) return { kind: 'guest', cartToken: opts.guestCartToken(headers) };
     const signedIn = {

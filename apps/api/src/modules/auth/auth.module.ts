@@ -15,7 +15,7 @@ export const authModule = defineModule({
   name: 'auth',
   needs: ['mail', 'store'],
   // A guest's cart and wishlist follow them when they sign in, when the shop has those modules.
-  optional: ['cart', 'wishlist'],
+  optional: ['cart', 'wishlist', 'operator'],
   create({ db, log, config, sessionSecret, linkOrigin }, { mailer, store }, later) {
     const auth = createAuthService(db, {
       mailer,
@@ -29,6 +29,7 @@ export const authModule = defineModule({
     });
     const resolveActor = createActorResolver(auth, {
       guestCartToken: (headers) => later().guestCartToken?.(headers) ?? null,
+      resolveSupport: async (tenant, token) => (await later().supportAccess?.resolve(tenant, token)) ?? null,
     });
     return { auth, resolveActor };
   },

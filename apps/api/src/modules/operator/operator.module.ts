@@ -1,0 +1,58 @@
+import { defineModule } from '../../lib/module';
+import { operatorRoutes } from './operator.routes';
+import { createOperatorAuth, type OperatorAuth } from './operator-auth.service';
+import { createOperatorStores, type OperatorStores } from './operator-stores.service';
+import { createPlatformAudit, type PlatformAudit } from './platform-audit.service';
+import { supportAccessRoutes } from './support-access.routes';
+import { createSupportAccess, type SupportAccess } from './support-access.service';
+
+declare module '../../lib/module' {
+  interface ModuleServices {
+    /**
+     * The platform's operators (decision 101): their accounts, sessions and tokens, the stores as
+     * the console sees them, the platform's audit log, and the owners' support-access grants.
+     */
+    operator: {
+      operatorAuth: OperatorAuth;
+      operatorStores: OperatorStores;
+      platformAudit: PlatformAudit;
+      supportAccess: SupportAccess;
+    };
+  }
+}
+
+export const operatorModule = defineModule({
+  name: 'operator',
+  needs: ['audit', 'auth', 'store-lifecycle'],
+  optional: ['cancel-request'],
+  create({ db, config, events, sessionSecret, linkOrigin }, { audit, auth, storeLifecycle }, later) {
+    const platformAudit = createPlatformAudit(db);
+    const operatorAuth = createOperatorAuth(db, {
+      audit: platformAudit,
+      requireTotp: config.NODE_ENV === 'production',
+      secret: sessionSecret,
+    });
+    const supportAccess = createSupportAccess({ db, events, audit, platformAudit, linkOrigin });
+    const operatorStores = createOperatorStores(db, {
+      audit: platformAudit,
+      storeAudit: audit,
+      storeLifecycle,
+      auth,
+      get cancelRequests() {
+        return later().cancelRequests;
+      },
+      supportGrant: (tenantId) => supportAccess.liveGrant(tenantId),
+    });
+    return { operatorAuth, operatorStores, platformAudit, supportAccess };
+  },
+  async routes(app, { operatorAuth, operatorStores, platformAudit, supportAccess }, { config }) {
+    await app.register(operatorRoutes, {
+      auth: operatorAuth,
+      stores: operatorStores,
+      audit: platformAudit,
+      support: supportAccess,
+      config,
+    });
+    await app.register(supportAccessRoutes, { support: supportAccess });
+  },
+});
