@@ -6,6 +6,7 @@ import type { App } from './lib/app-types';
 import { BODY_LIMIT_BYTES } from './lib/limits';
 import { type AllServices, type BuildOptions, bootModules } from './lib/module';
 import { createPlatform } from './lib/platform';
+import { platformHostOf } from './lib/platform-host';
 import { redactingLogger } from './lib/redact';
 import { MODULES } from './modules/registry';
 import { storeLifecycleGate } from './modules/store-lifecycle/index';
@@ -137,6 +138,8 @@ export async function buildAppWithServices(opts: BuildOptions): Promise<{ app: A
       modules: booted.pages(),
       stateOf: services.storeLifecycle.stateOf,
       lifecyclePage: services.lifecyclePage,
+      platformModules: booted.platformPages(),
+      platformHost: platformHostOf(config),
     });
   }
   return { app, services };

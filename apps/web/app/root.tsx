@@ -40,7 +40,12 @@ export function headers({ errorHeaders }: Route.HeadersArgs) {
   return errorHeaders ?? new Headers();
 }
 
+/**
+ * A store's frame, or null on the platform's own host: there is no store there, and the platform's
+ * pages draw their own frame (routes/platform/frame.tsx, decision 103).
+ */
 export function loader({ context }: Route.LoaderArgs) {
+  if (context.platform) return null;
   return loadFrameData(context);
 }
 
@@ -53,6 +58,8 @@ export function shouldRevalidate({ formMethod }: ShouldRevalidateFunctionArgs) {
 }
 
 export function meta({ data: d, location }: Route.MetaArgs) {
+  // The platform's pages name themselves (routes/platform/*).
+  if (d === null) return [{ title: 'Storefront Platform' }];
   if (!d) return [{ title: TENANT_NOT_SETUP_MESSAGE }, { name: 'robots', content: 'noindex' }];
   const { shell } = d;
   const seo = seoFor(shell.seo, location.pathname, shell.store.storeName);
@@ -108,6 +115,13 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
+  if (!loaderData) {
+    return (
+      <ToastProvider>
+        <Outlet />
+      </ToastProvider>
+    );
+  }
   const { shell, user, cartSize, wishlist, previewing } = loaderData;
   return (
     <ToastProvider>
@@ -128,7 +142,7 @@ function Frame({
 }: {
   shell: ShellData;
   previewing: boolean;
-  user: Route.ComponentProps['loaderData']['user'];
+  user: NonNullable<Route.ComponentProps['loaderData']>['user'];
   cartSize: number;
   wishlistCount: number;
   children: ReactNode;

@@ -7,6 +7,12 @@ const dashboardRoutes = flatRoutes({
   ignoredRouteFiles: ['routes/manage-store/guard.tsx', '**/*.test.*', '**/*.server.*'],
 });
 
+// The operator console (routes/platform/operator): flat file names, like the dashboard.
+const operatorRoutes = flatRoutes({
+  rootDirectory: 'routes/platform/operator',
+  ignoredRouteFiles: ['**/*.test.*', '**/*.server.*'],
+});
+
 /** The route table of the storefront's route rules; every route module is loaded on demand. */
 export default [
   index('routes/storefront/home.tsx'),
@@ -60,6 +66,13 @@ export default [
   // decision 021), so adding one edits no central list. The guard lets only the store's staff in
   // and draws the dashboard frame around them.
   layout('routes/manage-store/guard.tsx', prefix('manage-store', await dashboardRoutes)),
+  // The platform's own host (decision 103): sign-up and the operator console, in the platform's
+  // frame; on a store's host the frame's loader answers 404.
+  layout('routes/platform/frame.tsx', [
+    route('signup', 'routes/platform/signup.tsx'),
+    route('signup/confirm', 'routes/platform/signup-confirm.tsx'),
+    ...prefix('operator', await operatorRoutes),
+  ]),
   route(':slug/:productId', 'routes/storefront/product.tsx'),
   route('*', 'routes/storefront/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config';
 import type { App } from './app-types';
 import type { EventBus, EventHandler, EventName } from './events/index';
-import type { PageModule } from './page-request';
+import type { PageModule, PlatformPageModule } from './page-request';
 import type { PublicReadCache } from './public-cache';
 import type { SecretBox } from './secret-box';
 
@@ -128,6 +128,8 @@ export interface ModuleDefinition<
   routes?(app: App, services: Own<N, Needs, Uses, Optional>, platform: Platform): PromiseLike<unknown>;
   /** The page functions loaders call (`context.api`), bound per request. */
   pages?(services: Own<N, Needs, Uses, Optional>, platform: Platform): PageModule<object>[];
+  /** The page functions of the platform's own host (`context.platform`), bound per request. */
+  platformPages?(services: Own<N, Needs, Uses, Optional>, platform: Platform): PlatformPageModule<object>[];
   /** What the module does when another writes (decision 018): handlers by event name. */
   events?(services: Own<N, Needs, Uses, Optional>, platform: Platform): EventHandlers;
   /** Once the app is ready (start workers). */
@@ -170,6 +172,7 @@ interface LooseModule {
   create(platform: Platform, deps: AllServices, later: () => AllServices): object;
   routes?(app: App, services: AllServices, platform: Platform): PromiseLike<unknown>;
   pages?(services: AllServices, platform: Platform): PageModule<object>[];
+  platformPages?(services: AllServices, platform: Platform): PlatformPageModule<object>[];
   events?(services: AllServices, platform: Platform): EventHandlers;
   onReady?(services: AllServices, platform: Platform): unknown;
   onClose?(services: AllServices, platform: Platform): unknown;
@@ -187,6 +190,8 @@ export interface BootedModules {
   registerRoutes(): Promise<void>;
   /** The booted modules' page functions, in registry order. */
   pages(): PageModule<object>[];
+  /** The booted modules' platform page functions, in registry order. */
+  platformPages(): PlatformPageModule<object>[];
 }
 
 /**
@@ -262,5 +267,6 @@ export async function bootModules(
       for (const def of booted) await def.routes?.(app, services, platform);
     },
     pages: () => booted.flatMap((def) => def.pages?.(services, platform) ?? []),
+    platformPages: () => booted.flatMap((def) => def.platformPages?.(services, platform) ?? []),
   };
 }

@@ -108,3 +108,23 @@ export function lenient<S extends z.ZodType>(schema: S, params: Record<string, s
   }
   throw AppError.badRequest('The search is not valid.');
 }
+
+/**
+ * One page request on the platform's own host (sign-up, operator console; decision 103): there is
+ * no store, so no store context; a platform page module resolves whoever acts (an operator's
+ * session) from the headers itself.
+ */
+export interface PlatformPageRequest {
+  headers: IncomingHttpHeaders;
+  secure: boolean;
+  /** The platform host's origin as the browser sees it (http://platform.localhost:3000). */
+  origin: string;
+  /** The client's address (behind TRUST_PROXY, the forwarded one), for the abuse limits. */
+  ip: string;
+  requestId: string;
+  /** A form post must come from the platform's own origin with this browser's CSRF token. */
+  assertFormFromPlatform(): void;
+}
+
+/** A domain's platform page functions, bound to each platform page request (see PageModule). */
+export type PlatformPageModule<T extends object> = (page: PlatformPageRequest) => T;

@@ -49,5 +49,5 @@ export const MODULES = {
   'paypal-seller': () => import('./paypal-seller/index').then((m) => m.paypalSellerModule),
   'paypal-webhooks': () => import('./paypal-webhooks/index').then((m) => m.paypalWebhooksModule),
   jobs: () => import('./jobs/index').then((m) => m.jobsModule),
-  operator: () => import('./operator/index').then((m) => m.operatorModule),
+  signup: () => import('./signup/index').then((m) => m.signupModule),
 } satisfies ModuleRegistry;

@@ -12,6 +12,7 @@ import type { ProductEditorPages } from '../product-editor';
 import type { ProductImportPages } from '../product-import';
 import type { PromoCodesPages } from '../promo-codes';
 import type { ReviewAdminPages } from '../review-admin';
+import type { FirstRunPages } from '../signup-schemas';
 import type { SitemapPages } from '../sitemap';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -28,6 +29,7 @@ import type { NewsletterPages } from './newsletter';
 import type { OrderListPages } from './order-list';
 import type { OrdersPages } from './orders';
 import type { PaypalSellerPages } from './paypal-seller';
+import type { PlatformPageApi } from './platform';
 import type { ProductListPages } from './product-list';
 import type { ReturnAdminPages } from './return-admin';
 import type { ReturnsPages } from './returns';
@@ -108,6 +110,7 @@ export interface PageApi
     MarketplacePages,
     PaypalSellerPages,
     PaypalSettingsPages,
+    FirstRunPages,
     StoreLifecyclePages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
@@ -115,6 +118,11 @@ export type StorefrontApi = PageApi;
 
 export interface PageLoadContext {
   api: PageApi;
+  /**
+   * The platform's page functions on the platform's own host (sign-up, operator console), where
+   * `api` answers 404 for everything, as for a host without a store; null on every store's host.
+   */
+  platform: PlatformPageApi | null;
   /** The token every form posts back in its hidden `_csrf` field. */
   csrfToken: string;
   /** Per-response CSP nonce for the scripts React Router writes inline. */
@@ -124,4 +132,5 @@ export interface PageLoadContext {
 export type { CmsDeleteResult, CmsSaveResult } from './cms';
 export type { DraftActionResult } from './drafts';
 export type { PaymentsPageData, SellerActionResult } from './paypal-seller';
+export type { PlatformPageApi } from './platform';
 export type { ReturnActionResult } from './return-admin';

@@ -3,7 +3,7 @@ export { authModule } from './auth.module';
 export { authPages, sessionUserOf } from './auth.pages';
 export { authRoutes } from './auth.routes';
 export { type AuthService, createAuthService } from './auth.service';
-export { LOGIN_LIMITS, SESSION_TTL_MS, type SessionAccount, type SessionUser } from './auth-model';
+export { hashToken, LOGIN_LIMITS, SESSION_TTL_MS, type SessionAccount, type SessionUser } from './auth-model';
 export { CSRF_FIELD, CSRF_HEADER, type Csrf, csrfBinding, csrfRefused, newCsrfCookie } from './csrf';
 export {
   assertSameOrigin,

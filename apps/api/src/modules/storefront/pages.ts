@@ -3,14 +3,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import type { PageApi } from '@app/contracts';
+import type { PageApi, PlatformPageApi } from '@app/contracts';
 import { isDatabaseUnavailable } from '@app/db';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { App } from '../../lib/app-types';
 import { AppError, DATABASE_RETRY_AFTER_S, DATABASE_UNAVAILABLE_MESSAGE } from '../../lib/errors';
-import type { PageModule, PageRequest } from '../../lib/page-request';
+import type { PageModule, PageRequest, PlatformPageModule, PlatformPageRequest } from '../../lib/page-request';
 import type { PublicReadCache } from '../../lib/public-cache';
 import {
   pageInputHasControlCharacter,
@@ -31,7 +31,7 @@ import {
 } from '../auth/index';
 import type { StoreService } from '../store/index';
 import { dashboardFormRefusal, type LifecyclePages } from '../store-lifecycle/index';
-import { isMember, PRIVATE_CACHE_CONTROL, type TenantService, visitorPages } from '../tenant/index';
+import { isMember, normaliseHost, PRIVATE_CACHE_CONTROL, type TenantService, visitorPages } from '../tenant/index';
 import { chatOriginForPage } from './chat-csp';
 
 /** Paths that belong to the API: never rendered as pages, so a miss there is a JSON 404/405. */
@@ -59,7 +59,30 @@ export interface PagesOptions {
   stateOf?: StoreStateLookup;
   /** The page a store that is not open answers instead (suspended, closing, closed, provisioning). */
   lifecyclePage?: LifecyclePages;
+  /** The platform's own page functions (sign-up, operator console), served on `platformHost` only. */
+  platformModules?: PlatformPageModule<object>[];
+  /** The platform's own host (normalised): no store there, only the platform's pages (decision 103). */
+  platformHost?: string;
 }
+
+/** Where the platform host's bare address leads: its landing page, which is the sign-up. */
+export const PLATFORM_HOME_PATH = '/signup';
+
+/** The CSRF binding of the platform host's forms: no store's, so a store's token is never valid there. */
+const PLATFORM_CSRF_KEY = 'platform';
+
+/**
+ * The store pages' functions on the platform host: there is no store, so a store page's loader
+ * gets the 404 page, never a store's data.
+ */
+const platformHostStoreApi = new Proxy({} as PageApi, {
+  get(_target, name) {
+    if (name === 'previewing') return () => false;
+    return async () => {
+      throw new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    };
+  },
+});
 
 /**
  * An unknown host's page: the root loader reads a null shell and shows 'Tenant is not setup.'
@@ -90,7 +113,7 @@ const SYNC_PAGE_FUNCTIONS: Record<SyncPageFunction, true> = { previewing: true }
  * unavailable"), as the API answers 503 (plugins/errors.ts). Done here, once, so no loader and no
  * page module has to remember either.
  */
-export function pageApiForLoaders(api: PageApi, onUnavailable: (err: unknown) => void): PageApi {
+export function pageApiForLoaders<T extends object = PageApi>(api: T, onUnavailable: (err: unknown) => void): T {
   const unavailable = (err: unknown): never => {
     if (!isDatabaseUnavailable(err)) throw err;
     onUnavailable(err);
@@ -112,7 +135,7 @@ export function pageApiForLoaders(api: PageApi, onUnavailable: (err: unknown) =>
           }
         : value;
   }
-  return out as unknown as PageApi;
+  return out as unknown as T;
 }
 
 /** A page the server answers by itself when the database cannot be reached before rendering. */
@@ -236,12 +259,19 @@ export async function registerPages(app: App, opts: PagesOptions) {
     if (isApiPath(path) || app.routeMethods(path)) return app.sendNotFound(req, reply);
     if (await pageInputHasControlCharacter(req)) return sendBadRequestPage(req, reply);
 
+    // The platform's own host has no store: its pages are the platform's (decision 103).
+    const onPlatform = Boolean(opts.platformHost) && normaliseHost(req.host ?? '') === opts.platformHost;
+    if (onPlatform && path === '/') {
+      return reply.code(302).header('location', PLATFORM_HOME_PATH).header('cache-control', 'no-store').send();
+    }
     let tenant = null;
-    try {
-      tenant = await resolveRequestTenant(req, opts.tenants, opts.stateOf);
-    } catch (err) {
-      // An unknown host still gets a page: 'Tenant is not setup.'.
-      if (!(err instanceof AppError && err.code === 'TENANT_NOT_FOUND')) throw err;
+    if (!onPlatform) {
+      try {
+        tenant = await resolveRequestTenant(req, opts.tenants, opts.stateOf);
+      } catch (err) {
+        // An unknown host still gets a page: 'Tenant is not setup.'.
+        if (!(err instanceof AppError && err.code === 'TENANT_NOT_FOUND')) throw err;
+      }
     }
     const nonce = randomBytes(16).toString('base64');
     const controller = new AbortController();
@@ -260,15 +290,34 @@ export async function registerPages(app: App, opts: PagesOptions) {
 
     // CSRF: every form of the pages carries the token of this browser's cookie; a browser that
     // has no cookie yet gets the pre-session one with this response.
-    const tenantKey = tenant?.tenantId ?? '';
+    const tenantKey = onPlatform ? PLATFORM_CSRF_KEY : (tenant?.tenantId ?? '');
     const binding = csrfBinding(req.headers);
     const fresh = binding ? null : newCsrfCookie(secure);
     const csrfToken = opts.csrf.tokenFor(tenantKey, binding ?? fresh?.value ?? '');
     const csrfValid = req.method === 'POST' && opts.csrf.valid(tenantKey, binding, await submittedToken(request));
 
     let api = unknownStoreApi;
+    let platformApi: PlatformPageApi | null = null;
     let privateStore = false;
-    if (tenant) {
+    if (onPlatform) {
+      const origin = `${req.protocol}://${req.host}`;
+      const page: PlatformPageRequest = {
+        headers: req.headers,
+        secure,
+        origin,
+        ip: req.ip,
+        requestId: String(req.id),
+        assertFormFromPlatform() {
+          assertSameOrigin('POST', req.headers, origin);
+          if (!csrfValid) throw csrfRefused();
+        },
+      };
+      api = platformHostStoreApi;
+      platformApi = pageApiForLoaders(
+        Object.assign({}, ...(opts.platformModules ?? []).map((m) => m(page))) as PlatformPageApi,
+        (err) => req.log.warn({ err }, 'database unavailable'),
+      );
+    } else if (tenant) {
       const ctx = await resolveRequestContext(tenant, req, opts.resolveActor);
       // A store that is not open answers its state's page instead (decision 099).
       if (await opts.lifecyclePage?.sendIfNotOpen(ctx, path, reply)) return reply;
@@ -311,6 +360,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
 
     const response = await handle(request, {
       api,
+      platform: platformApi,
       csrfToken,
       nonce,
       requestId: String(req.id),

@@ -39,6 +39,8 @@ export const OPEN_API_ROUTES: ReadonlySet<string> = new Set([
   '/feeds/google-merchant/:file',
   '/dev/mailbox',
   '/dev/mailbox/:name',
+  // The one-time link that signs a new store's owner in after sign-up (decision 103).
+  '/api/signup/sign-in',
 ]);
 
 /** Pages a visitor of a private store may open; any other page sends them to the login page. */

@@ -1,0 +1,310 @@
+import { createHash } from 'node:crypto';
+import type { PlatformActor, SignupStarter, SignupTemplate } from '@app/contracts';
+import { type Db, hashPassword, schema, type Tx } from '@app/db';
+import { and, eq } from 'drizzle-orm';
+import type { EventBus } from '../../lib/events/index';
+import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
+import type { StoreLifecycleService } from '../store-lifecycle/index';
+import { DEMO_CATALOG } from './demo-catalog';
+
+/** The steps of provisioning, in order: a test makes one of them fail to see that nothing stays. */
+export const PROVISION_STEPS = [
+  'tenant',
+  'store',
+  'host',
+  'settings',
+  'catalog',
+  'shipping',
+  'owner',
+  'lifecycle',
+  'recorded',
+] as const;
+export type ProvisionStep = (typeof PROVISION_STEPS)[number];
+
+export interface ProvisionInput {
+  storeName: string;
+  /** Already checked against the subdomain rules (signup.ts). */
+  subdomain: string;
+  owner: {
+    email: string;
+    /** The argon2 hash sign-up took from the form; null for a store the platform opens for a merchant
+     *  (the owner then sets a password through a reset link). */
+    passwordHash: string | null;
+    firstName?: string;
+    lastName?: string;
+  };
+  template: SignupTemplate;
+  starter: SignupStarter;
+  /** Who opens the store, for the lifecycle's history. */
+  actor: PlatformActor;
+  reason: string;
+  /**
+   * The same key opens the same store once: a retry (a second click, a job run again) finds the
+   * store the first one made and answers it. The sign-up's id, or the operator's request's.
+   */
+  idempotencyKey: string;
+  /** Writes of the caller's own in the same transaction (sign-up marks its request provisioned). */
+  alsoInTx?: (tx: Tx, store: ProvisionedStore) => Promise<void>;
+}
+
+export interface ProvisionedStore {
+  tenantId: string;
+  productStoreId: string;
+  host: string;
+  ownerUserId: string;
+  /** false when the key had already opened this store (a retry). */
+  created: boolean;
+}
+
+export type ProvisionRefusal = Refusal<'CONFLICT' | 'INVALID_TRANSITION' | 'NOT_FOUND'>;
+
+export interface ProvisionDeps {
+  events: EventBus;
+  storeLifecycle: StoreLifecycleService;
+  /** A new store's host is `{subdomain}.{platformDomain}`. */
+  platformDomain: string;
+  /** Tests: called after each step inside the transaction; a throw there rolls everything back. */
+  afterStep?: (step: ProvisionStep) => void | Promise<void>;
+}
+
+/** Ids made from the key: a retry computes the same ones and finds what the first run made. */
+export function provisionIds(idempotencyKey: string) {
+  const h = createHash('sha256').update(`provision:${idempotencyKey}`).digest('hex').slice(0, 16);
+  return { tenantId: `st-${h}`, productStoreId: `PS-${h.toUpperCase()}`, ownerUserId: `U-OWNER-${h.toUpperCase()}` };
+}
+
+const DEFAULT_COLORS = {
+  primary: '30, 41, 59',
+  secondary: '71, 85, 105',
+  banner: '241, 245, 249',
+  action: '37, 99, 235',
+};
+
+/**
+ * Opens a store (decision 103): the tenant, its product store, its host, settings, an empty or demo
+ * catalog, shipping methods, the owner's account and the lifecycle's first states (provisioning,
+ * then active), all in ONE transaction: a failure at any step leaves nothing behind, and the host
+ * answers only once everything it serves exists. Idempotent by `idempotencyKey`.
+ */
+export function createProvisioner(db: Db, deps: ProvisionDeps) {
+  const step = async (name: ProvisionStep) => {
+    await deps.afterStep?.(name);
+  };
+
+  async function existing(tenantId: string): Promise<ProvisionedStore | null> {
+    const [row] = await db
+      .select({ productStoreId: schema.productStores.productStoreId, host: schema.productStores.canonicalHost })
+      .from(schema.productStores)
+      .where(eq(schema.productStores.tenantId, tenantId))
+      .limit(1);
+    if (!row) return null;
+    const [owner] = await db
+      .select({ userId: schema.users.userId })
+      .from(schema.users)
+      .where(and(eq(schema.users.tenantId, tenantId), eq(schema.users.role, 'admin')))
+      .limit(1);
+    return {
+      tenantId,
+      productStoreId: row.productStoreId,
+      host: row.host,
+      ownerUserId: owner?.userId ?? '',
+      created: false,
+    };
+  }
+
+  async function provisionIn(tx: Tx, input: ProvisionInput): Promise<ProvisionedStore> {
+    const ids = provisionIds(input.idempotencyKey);
+    const host = `${input.subdomain}.${deps.platformDomain}`;
+    const t = ids.tenantId;
+    const now = new Date();
+    // The host first, under the transaction: a concurrent sign-up for the same subdomain waits here
+    // and then finds it taken.
+    const [taken] = await tx
+      .select({ tenantId: schema.storeHosts.tenantId })
+      .from(schema.storeHosts)
+      .where(eq(schema.storeHosts.hostName, host))
+      .limit(1);
+    if (taken) throw new Refused(refuse(409, 'CONFLICT', 'This address is taken. Please choose another.'));
+
+    await tx.insert(schema.tenants).values({ tenantId: t, name: input.storeName, accessMode: 'invitation_only' });
+    await step('tenant');
+    await tx.insert(schema.productStores).values({
+      tenantId: t,
+      productStoreId: ids.productStoreId,
+      storeName: input.storeName,
+      canonicalHost: host,
+    });
+    await step('store');
+    await tx.insert(schema.storeHosts).values({ hostName: host, tenantId: t, productStoreId: ids.productStoreId });
+    await step('host');
+    await tx.insert(schema.storeSettings).values({
+      tenantId: t,
+      productStoreId: ids.productStoreId,
+      template: input.template,
+      theme: 'THEME_FASHION',
+      colorPrimary: DEFAULT_COLORS.primary,
+      colorSecondary: DEFAULT_COLORS.secondary,
+      colorBanner: DEFAULT_COLORS.banner,
+      colorAction: DEFAULT_COLORS.action,
+      headerTitle: input.storeName,
+      pageTitle: input.storeName,
+      companyName: input.storeName,
+      emailAddress: input.owner.email,
+      updatedAt: now,
+    });
+    await tx.insert(schema.seoMeta).values({
+      tenantId: t,
+      route: 'default',
+      title: input.storeName,
+      keywords: input.storeName,
+      description: input.storeName,
+    });
+    await step('settings');
+    await tx.insert(schema.catalogs).values({
+      tenantId: t,
+      prodCatalogId: `${ids.productStoreId}-SHOP`,
+      productStoreId: ids.productStoreId,
+      catalogName: 'Shop',
+      sequenceNum: 0,
+    });
+    if (input.starter === 'demo') await insertDemoCatalog(tx, t, `${ids.productStoreId}-SHOP`, now);
+    await step('catalog');
+    await tx.insert(schema.shippingMethods).values([
+      {
+        tenantId: t,
+        methodId: 'STANDARD',
+        name: 'Standard',
+        description: '3 to 5 business days',
+        kind: 'flat',
+        countries: ['USA', 'CAN'],
+        flatRate: 695,
+        freeAbove: 9900,
+        sequenceNum: 0,
+      },
+      {
+        tenantId: t,
+        methodId: 'EXPRESS',
+        name: 'Express',
+        description: '1 to 2 business days',
+        kind: 'flat',
+        countries: ['USA', 'CAN'],
+        flatRate: 2495,
+        sequenceNum: 1,
+      },
+    ]);
+    await step('shipping');
+    await tx.insert(schema.users).values({
+      tenantId: t,
+      userId: ids.ownerUserId,
+      email: input.owner.email,
+      // A store opened for a merchant: nobody knows this password; the owner sets theirs by a reset link.
+      passwordHash: input.owner.passwordHash ?? (await hashPassword(crypto.randomUUID() + crypto.randomUUID())),
+      firstName: input.owner.firstName ?? 'Store',
+      lastName: input.owner.lastName ?? 'Owner',
+      role: 'admin',
+      emailConfirmedAt: now,
+    });
+    await tx.insert(schema.storeSetup).values({ tenantId: t, openedAt: now });
+    await step('owner');
+    await deps.storeLifecycle.begin(tx, input.actor, t, input.reason, 'provisioning');
+    const active = await deps.storeLifecycle.transition(input.actor, t, 'active', 'The store is set up.', { tx });
+    if (!active.ok) throw new Refused(active);
+    await step('lifecycle');
+    const store: ProvisionedStore = {
+      tenantId: t,
+      productStoreId: ids.productStoreId,
+      host,
+      ownerUserId: ids.ownerUserId,
+      created: true,
+    };
+    await input.alsoInTx?.(tx, store);
+    await step('recorded');
+    // Every process drops its host bindings: the new host (which the development alias may have
+    // answered for a moment ago) is the new store's from now on.
+    deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: t, what: 'hosts' });
+    return store;
+  }
+
+  return {
+    /** Opens the store once per key; a retry answers the store the first call opened. */
+    async provisionStore(input: ProvisionInput): Promise<Result<ProvisionedStore, ProvisionRefusal>> {
+      const { tenantId } = provisionIds(input.idempotencyKey);
+      const before = await existing(tenantId);
+      if (before) return ok(before);
+      const result = await returnRefusals<Result<ProvisionedStore, ProvisionRefusal>, ProvisionRefusal>(async () =>
+        ok(await deps.events.transaction((tx) => provisionIn(tx, input))),
+      ).catch(async (err: unknown) => {
+        // Two runs of one key at once: the second's insert of the same tenant fails; the first's store is the answer.
+        const made = await existing(tenantId);
+        if (made) return ok(made);
+        throw err;
+      });
+      return result;
+    },
+  };
+}
+
+export type Provisioner = ReturnType<typeof createProvisioner>;
+
+async function insertDemoCatalog(tx: Tx, tenantId: string, catalogId: string, now: Date) {
+  await tx.insert(schema.categories).values(
+    DEMO_CATALOG.categories.map((c) => ({
+      tenantId,
+      productCategoryId: c.id,
+      categoryName: c.name,
+      description: c.description,
+    })),
+  );
+  await tx
+    .insert(schema.catalogCategories)
+    .values(
+      DEMO_CATALOG.categories.map((c, i) => ({
+        tenantId,
+        prodCatalogId: catalogId,
+        productCategoryId: c.id,
+        sequenceNum: i,
+      })),
+    );
+  await tx.insert(schema.products).values(
+    DEMO_CATALOG.products.map((p) => ({
+      tenantId,
+      productId: p.id,
+      sku: p.id,
+      productName: p.name,
+      slug: p.slug,
+      shortDescription: p.description,
+      description: p.description,
+      listPrice: p.price,
+      stockQuantity: p.stock,
+      weightGrams: p.grams,
+      isFeatured: true,
+      categoryNames: DEMO_CATALOG.categories.find((c) => c.id === p.category)?.name ?? '',
+      introductionDate: now,
+      updatedAt: now,
+    })),
+  );
+  await tx
+    .insert(schema.productCategories)
+    .values(
+      DEMO_CATALOG.products.map((p, i) => ({
+        tenantId,
+        productCategoryId: p.category,
+        productId: p.id,
+        sequenceNum: i,
+      })),
+    );
+  await tx.insert(schema.stockMovements).values(
+    DEMO_CATALOG.products.map((p) => ({
+      tenantId,
+      movementId: `opening-${p.id}`,
+      productId: p.id,
+      delta: p.stock,
+      quantityBefore: 0,
+      quantityAfter: p.stock,
+      reason: 'RECEIVED' as const,
+      note: 'Opening stock (demo catalog)',
+      actorId: 'signup',
+      createdAt: now,
+    })),
+  );
+}
