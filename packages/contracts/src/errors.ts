@@ -43,6 +43,10 @@ export const errorCodes = [
   'INVALID_TRANSITION',
   'EMAIL_NOT_CONFIRMED',
   'STORE_PRIVATE',
+  // Access modes (decision 105): an account the owner has not approved (yet), registration closed.
+  'ACCOUNT_PENDING_APPROVAL',
+  'ACCOUNT_DECLINED',
+  'REGISTRATION_CLOSED',
   'REFUND_EXCEEDS_CAPTURED',
   'REFUND_DECLINED',
   // A store's lifecycle state (decision 099): suspended, closed, not open yet, dashboard read-only.

@@ -138,13 +138,14 @@ export type StoreAccessFormField = 'accessMode' | 'email' | 'firstName' | 'lastN
 export type StoreAccessFormResult = { ok: true; message: string } | FormOutcome<StoreAccessFormField>;
 export type CustomerAcceptFormResult = { ok: true; message: string } | FormOutcome<'password' | 'token'>;
 
-/** The shopper's view of their own standing, for the waiting page. */
-export interface AccountStanding {
-  accessMode: AccessMode;
-  /** null for a visitor or staff. */
-  status: AccountAccessStatus | null;
-  email: string | null;
-}
+/** GET /api/v1/store-access/standing: where the request's account stands, for the waiting page. */
+export const accountStandingSchema = z.object({
+  accessMode: accessModeSchema,
+  /** null for a visitor or staff; `approved` for every account outside the modes that ask for approval. */
+  status: z.enum(ACCOUNT_ACCESS_STATUSES).nullable(),
+  email: z.string().nullable(),
+});
+export type AccountStanding = z.infer<typeof accountStandingSchema>;
 
 /** Page functions of the access modes (apps/api modules/store-access). */
 export interface StoreAccessPages {

@@ -46,7 +46,14 @@ export type Actor =
   | { kind: 'guest'; cartToken: string | null }
   /** Work no person started in this request: a job, a sweep, the seed. */
   | { kind: 'system'; name: string }
-  | ({ kind: 'shopper' } & SignedIn)
+  | ({
+      kind: 'shopper';
+      /**
+       * The owner's answer to this account where the store admits approved accounts only (decision
+       * 105): a `pending` or `declined` account sees nothing there. Absent means approved.
+       */
+      access?: 'approved' | 'pending' | 'declined';
+    } & SignedIn)
   | ({
       kind: 'staff';
       /** `admin` is the store's owner (the clients' user type, `partyId` for the client). */

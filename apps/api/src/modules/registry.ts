@@ -11,6 +11,7 @@ export const MODULES = {
   tenant: () => import('./tenant/index').then((m) => m.tenantModule),
   'store-lifecycle': () => import('./store-lifecycle/index').then((m) => m.storeLifecycleModule),
   staff: () => import('./staff/index').then((m) => m.staffModule),
+  'store-access': () => import('./store-access/index').then((m) => m.storeAccessModule),
   store: () => import('./store/index').then((m) => m.storeModule),
   'store-settings': () => import('./store-settings/index').then((m) => m.storeSettingsModule),
   cms: () => import('./cms/index').then((m) => m.cmsModule),
@@ -49,5 +50,5 @@ export const MODULES = {
   'paypal-seller': () => import('./paypal-seller/index').then((m) => m.paypalSellerModule),
   'paypal-webhooks': () => import('./paypal-webhooks/index').then((m) => m.paypalWebhooksModule),
   jobs: () => import('./jobs/index').then((m) => m.jobsModule),
-  signup: () => import('./signup/index').then((m) => m.signupModule),
+  operator: () => import('./operator/index').then((m) => m.operatorModule),
 } satisfies ModuleRegistry;

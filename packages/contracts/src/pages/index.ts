@@ -14,6 +14,7 @@ import type { PromoCodesPages } from '../promo-codes';
 import type { ReviewAdminPages } from '../review-admin';
 import type { FirstRunPages } from '../signup-schemas';
 import type { SitemapPages } from '../sitemap';
+import type { StoreAccessPages } from '../store-access';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
 import type { BannersPages, MediaPages } from './banners';
@@ -27,6 +28,7 @@ import type { CustomersPages } from './customers';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
 import type { OrderListPages } from './order-list';
+import type { SupportAccessPages } from './operator-console';
 import type { OrdersPages } from './orders';
 import type { PaypalSellerPages } from './paypal-seller';
 import type { PlatformPageApi } from './platform';
@@ -91,6 +93,7 @@ export interface PageApi
     BannersPages,
     MediaPages,
     AccessPages,
+    StoreAccessPages,
     SitemapPages,
     CancelRequestPages,
     CmsPages,
@@ -111,7 +114,8 @@ export interface PageApi
     PaypalSellerPages,
     PaypalSettingsPages,
     FirstRunPages,
-    StoreLifecyclePages {}
+    StoreLifecyclePages,
+    SupportAccessPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;
@@ -132,5 +136,12 @@ export interface PageLoadContext {
 export type { CmsDeleteResult, CmsSaveResult } from './cms';
 export type { DraftActionResult } from './drafts';
 export type { PaymentsPageData, SellerActionResult } from './paypal-seller';
+export type {
+  OperatorConsolePages,
+  OperatorCreateStoreField,
+  OperatorSignInField,
+  OperatorTokenField,
+  SupportAccessPages,
+} from './operator-console';
 export type { PlatformPageApi } from './platform';
 export type { ReturnActionResult } from './return-admin';

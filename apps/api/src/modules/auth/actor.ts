@@ -50,7 +50,7 @@ export function createActorResolver(
       userLoginId: account.userLoginId,
       session: found,
     };
-    if (account.partyId === 'shopper') return { kind: 'shopper', ...signedIn };
+    if (account.partyId === 'shopper') return { kind: 'shopper', access: account.accessStatus, ...signedIn };
     return {
       kind: 'staff',
       role: account.partyId,

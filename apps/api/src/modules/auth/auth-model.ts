@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { schema } from '@app/db';
 import type { RateLimitedRefusal } from '../../lib/attempts';
+import type { TenantContext } from '../../lib/context';
 import type { Refusal } from '../../lib/result';
 
 /**
@@ -48,6 +49,8 @@ export interface SessionUser {
 /** A session's account with what the server needs to decide what it may do. */
 export interface SessionAccount extends SessionUser {
   permissions: string[];
+  /** The owner's answer to the account where the store admits approved accounts only (decision 105). */
+  accessStatus: 'approved' | 'pending' | 'declined';
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -58,6 +61,22 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
  * (403, said only to someone who knows the password).
  */
 export type LoginRefusal = RateLimitedRefusal | Refusal<'UNAUTHENTICATED' | 'EMAIL_NOT_CONFIRMED'>;
+/** Sign-up at a store that admits customers by invitation only (403, decision 105). */
+export type RegisterRefusal = RateLimitedRefusal | Refusal<'REGISTRATION_CLOSED'>;
+
+/**
+ * What sign-up asks of the store's access mode (decision 105; the store-access module answers):
+ * whether an account may be made and in which standing, and what follows once a waiting account
+ * proves its email. Without it (a test booting few modules) registration is open.
+ */
+export interface RegistrationGate {
+  admission(tenantId: string): Promise<'closed' | 'approved' | 'pending'>;
+  confirmedPending(
+    ctx: TenantContext,
+    user: { userId: string; email: string; firstName: string; lastName: string },
+  ): Promise<void>;
+}
+
 /** A confirmation or reset link that is used, expired, unknown or of another store (400). */
 export type LinkRefusal = RateLimitedRefusal | Refusal<'BAD_REQUEST'>;
 /** The current password is not correct (400 on its field), or too many wrong ones. */
@@ -75,4 +94,5 @@ export const toSessionUser = (row: typeof schema.users.$inferSelect): SessionUse
 export const toSessionAccount = (row: typeof schema.users.$inferSelect): SessionAccount => ({
   ...toSessionUser(row),
   permissions: row.permissions,
+  accessStatus: row.accessStatus,
 });

@@ -15,7 +15,8 @@ export const authModule = defineModule({
   name: 'auth',
   needs: ['mail', 'store'],
   // A guest's cart and wishlist follow them when they sign in, when the shop has those modules.
-  optional: ['cart', 'wishlist', 'operator'],
+  // The store's access mode decides whether sign-up is open and how a new account starts (decision 105).
+  optional: ['cart', 'wishlist', 'operator', 'store-access'],
   create({ db, log, config, sessionSecret, linkOrigin }, { mailer, store }, later) {
     const auth = createAuthService(db, {
       mailer,
@@ -26,6 +27,7 @@ export const authModule = defineModule({
       slowDown: config.NODE_ENV !== 'test',
       loginPerIp: config.LOGIN_ATTEMPTS_PER_IP,
       linkOrigin,
+      registration: () => later().access?.policy,
     });
     const resolveActor = createActorResolver(auth, {
       guestCartToken: (headers) => later().guestCartToken?.(headers) ?? null,

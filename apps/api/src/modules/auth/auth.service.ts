@@ -9,6 +9,7 @@ import {
   type PasswordChange,
   type Profile,
   type ProfileUpdate,
+  REGISTRATION_CLOSED_MESSAGE,
   RESET_INVALID_MESSAGE,
   type RegisterRequest,
   type ResetPasswordRequest,
@@ -33,6 +34,8 @@ import {
   type PasswordCheckRefusal,
   REGISTER_LIMITS,
   RESET_TTL_MS,
+  type RegisterRefusal,
+  type RegistrationGate,
   SESSION_TTL_MS,
   type SessionAccount,
   toSessionAccount,
@@ -67,6 +70,7 @@ export interface AuthDeps {
   loginPerIp?: number;
   /** scheme://host[:port] for links in mail, from a store's canonical host (never the request's Host). */
   linkOrigin: (canonicalHost: string) => string;
+  registration?: () => RegistrationGate | undefined; // the access mode's say on sign-up (decision 105)
 }
 
 export function createAuthService(db: Db, deps: AuthDeps) {
@@ -270,18 +274,20 @@ export function createAuthService(db: Db, deps: AuthDeps) {
     },
 
     /**
-     * Creates a shopper account of this store, unconfirmed: the welcome mail carries the link that
-     * confirms it and logs it in (decision 022). An email that already has an account gets the same
-     * answer (the caller sends the same status, body and headers) and its owner an email. Both paths
-     * hash the password and send one mail, so they also take about as long.
-     * `carry` is where the link sends the browser afterwards and a guest's wishlist heart.
+     * Creates a shopper account of this store, unconfirmed: the welcome mail's link confirms it and logs
+     * it in (decision 022); the access mode may close sign-up, or start the account waiting (decision 105).
+     * An email that already has an account gets the same answer (same status, body and headers) and its
+     * owner an email; both paths hash the password and send one mail, so they take about as long.
+     * `carry`: where the link sends the browser afterwards, and a guest's wishlist heart.
      */
     async register(
       ctx: TenantContext,
       input: RegisterRequest,
       client: { ip: string | null; userAgent: string | null },
       carry: { redirectUrl?: string; wishlist?: string } = {},
-    ): Promise<Result<void, RateLimitedRefusal>> {
+    ): Promise<Result<void, RegisterRefusal>> {
+      const admission = (await deps.registration?.()?.admission(ctx.tenantId)) ?? 'approved';
+      if (admission === 'closed') return refuse(403, 'REGISTRATION_CLOSED', REGISTRATION_CLOSED_MESSAGE);
       const ipSubject = `ip:${client.ip ?? 'unknown'}`;
       if ((await attempts(ctx, 'register', ipSubject, REGISTER_LIMITS.windowMs)) >= REGISTER_LIMITS.perIp) {
         return rateLimited(REGISTER_LIMITS.windowMs);
@@ -301,6 +307,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
           lastName: input.lastName,
           phone: input.phone ?? null,
           role: 'shopper',
+          accessStatus: admission,
           emailConfirmedAt: null,
         })
         .onConflictDoNothing()
@@ -377,6 +384,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       });
       await record(ctx, 'confirm', [ipSubject], user !== null);
       if (!user) return refuse(400, 'BAD_REQUEST', CONFIRM_INVALID_MESSAGE);
+      if (user.accessStatus === 'pending') await deps.registration?.()?.confirmedPending(ctx, user);
       if (client.previousToken) await this.logout(ctx, client.previousToken);
       const session = await startSession(ctx, user.userId, client.userAgent);
       return ok({

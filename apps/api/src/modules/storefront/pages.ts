@@ -31,7 +31,7 @@ import {
 } from '../auth/index';
 import type { StoreService } from '../store/index';
 import { dashboardFormRefusal, type LifecyclePages } from '../store-lifecycle/index';
-import { isMember, normaliseHost, PRIVATE_CACHE_CONTROL, type TenantService, visitorPages } from '../tenant/index';
+import { normaliseHost, PRIVATE_CACHE_CONTROL, standingOf, type TenantService, visitorPages } from '../tenant/index';
 import { chatOriginForPage } from './chat-csp';
 
 /** Paths that belong to the API: never rendered as pages, so a miss there is a JSON 404/405. */
@@ -342,11 +342,14 @@ export async function registerPages(app: App, opts: PagesOptions) {
       api = pageApiForLoaders(Object.assign({}, ...opts.modules.map((m) => m(page))) as PageApi, (err) =>
         req.log.warn({ err }, 'database unavailable'),
       );
-      // A private store shows its visitors only login and registration (decision 027).
-      privateStore = !(await opts.tenants.isPublic(ctx.tenantId));
-      if (privateStore && !isMember(ctx)) {
+      // A private store shows its visitors only login and registration (decision 027), and an
+      // account the owner has not approved only where it stands (decision 105).
+      const mode = await opts.tenants.accessMode(ctx.tenantId);
+      privateStore = mode !== 'public';
+      const standing = standingOf(ctx, mode);
+      if (standing !== 'member') {
         const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
-        const visitor = visitorPages(api, path, search);
+        const visitor = visitorPages(api, path, search, standing);
         if (visitor.redirect) {
           return reply
             .code(req.method === 'POST' ? 303 : 302)

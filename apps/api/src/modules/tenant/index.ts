@@ -1,10 +1,13 @@
 export {
+  AWAITING_APPROVAL_PATH,
   isMember,
   OPEN_API_ROUTES,
   PRIVATE_CACHE_CONTROL,
   privatePageRedirect,
   privateStore,
   privateStoreRefusal,
+  type Standing,
+  standingOf,
   visitorPages,
 } from './private-store';
 export { createStoreVisibilityService, requireOwner, type StoreVisibilityService } from './store-visibility';

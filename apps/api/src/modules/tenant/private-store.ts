@@ -1,4 +1,11 @@
-import { type PageApi, STORE_PRIVATE_MESSAGE } from '@app/contracts';
+import {
+  ACCOUNT_DECLINED_MESSAGE,
+  ACCOUNT_PENDING_MESSAGE,
+  type AccessMode,
+  modeNeedsApproval,
+  type PageApi,
+  STORE_PRIVATE_MESSAGE,
+} from '@app/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RequestContext } from '../../lib/context';
@@ -31,6 +38,10 @@ export const OPEN_API_ROUTES: ReadonlySet<string> = new Set([
   '/api/v1/newsletter/unsubscribe',
   '/api/v1/staff/invitation',
   '/api/v1/staff/invitation/accept',
+  // An invited customer's set-password link (decision 105), and an account asking where it stands.
+  '/api/v1/store-access/invitation',
+  '/api/v1/store-access/invitation/accept',
+  '/api/v1/store-access/standing',
   // The store's logo on the login page; product pictures are not found without the catalog.
   '/media/*',
   // Crawlers read "Disallow: /" for a private store (the sitemap module answers it) instead of a 401.
@@ -53,6 +64,8 @@ const OPEN_PAGES = [
   '/auth/confirm-email',
   '/auth/logout',
   '/auth/staff-invitation',
+  '/auth/customer-invitation',
+  '/auth/awaiting-approval',
   '/newsletter/confirm',
   '/newsletter/unsubscribe',
 ];
@@ -65,17 +78,39 @@ export function isMember(ctx: RequestContext): boolean {
   return ctx.actor.kind === 'shopper' || ctx.actor.kind === 'staff' || ctx.actor.kind === 'system';
 }
 
-export function privateStoreRefusal(): AppError {
+/**
+ * Where the actor stands with a store of this access mode (decision 105): a member sees it; a
+ * visitor (nobody signed in) sees login and registration; an account the owner has not approved,
+ * in a mode that asks for approval, sees only where it stands.
+ */
+export type Standing = 'member' | 'visitor' | 'pending' | 'declined';
+
+export function standingOf(ctx: RequestContext, mode: AccessMode): Standing {
+  if (mode === 'public') return 'member';
+  if (!isMember(ctx)) return 'visitor';
+  const a = ctx.actor;
+  if (a.kind === 'shopper' && modeNeedsApproval(mode) && a.access && a.access !== 'approved') return a.access;
+  return 'member';
+}
+
+export function privateStoreRefusal(standing: Standing = 'visitor'): AppError {
+  if (standing === 'pending') return new AppError(403, 'ACCOUNT_PENDING_APPROVAL', ACCOUNT_PENDING_MESSAGE);
+  if (standing === 'declined') return new AppError(403, 'ACCOUNT_DECLINED', ACCOUNT_DECLINED_MESSAGE);
   return new AppError(401, 'STORE_PRIVATE', STORE_PRIVATE_MESSAGE);
 }
 
+/** The page an account waiting for (or refused) approval is shown instead of the store. */
+export const AWAITING_APPROVAL_PATH = '/auth/awaiting-approval';
+
 /**
  * For the page server: where a visitor of a private store is sent instead of `path` (the login page,
- * coming back afterwards), or null when the page is open to them.
+ * coming back afterwards; an account not approved, the page saying where it stands), or null when
+ * the page is open to them.
  */
-export function privatePageRedirect(path: string, search: string): string | null {
+export function privatePageRedirect(path: string, search: string, standing: Standing = 'visitor'): string | null {
   const normal = path.length > 1 ? path.replace(/\/+$/, '') : path;
   if (OPEN_PAGES.includes(normal)) return null;
+  if (standing === 'pending' || standing === 'declined') return AWAITING_APPROVAL_PATH;
   const back = normal === '/' ? '' : `?redirectUrl=${encodeURIComponent(`${normal}${search}`)}`;
   return `/auth/login${back}`;
 }
@@ -89,19 +124,22 @@ declare module 'fastify' {
 
 /**
  * Closes a private store's API to visitors (401 STORE_PRIVATE, before any handler or read cache
- * runs) and marks every answer of a private store `private, no-store`, so a CDN keeps none of a
+ * runs) and to accounts the owner has not approved (403 ACCOUNT_PENDING_APPROVAL / ACCOUNT_DECLINED,
+ * decision 105), and marks every answer of a private store `private, no-store`, so a CDN keeps none of a
  * member's answers for a visitor. Registered after the request context, which it reads.
  */
 async function privateStorePlugin(app: FastifyInstance, opts: { tenants: TenantService }) {
   app.addHook('onRequest', async (req) => {
     if (!req.ctx) return;
-    if (await opts.tenants.isPublic(req.ctx.tenantId)) return;
+    const mode = await opts.tenants.accessMode(req.ctx.tenantId);
+    if (mode === 'public') return;
     req.privateStore = true;
-    if (isMember(req.ctx)) return;
+    const standing = standingOf(req.ctx, mode);
+    if (standing === 'member') return;
     const url = req.routeOptions.url ?? '';
-    // Owner routes answer a visitor 401 on their own; the rest is closed unless listed as open.
+    // Owner routes answer a visitor 401 (a shopper 403) on their own; the rest is closed unless listed as open.
     if (req.routeOptions.config?.permission || OPEN_API_ROUTES.has(url)) return;
-    throw privateStoreRefusal();
+    throw privateStoreRefusal(standing);
   });
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.privateStore) reply.header('cache-control', PRIVATE_CACHE_CONTROL);
@@ -125,8 +163,13 @@ function pagePath(path: string) {
  * - an open page (login, registration...): the page functions as they are, except that the store's
  *   frame carries no catalog, pages or banners.
  */
-export function visitorPages(api: PageApi, path: string, search: string): { redirect: string | null; api: PageApi } {
-  const target = privatePageRedirect(pagePath(path), search);
+export function visitorPages(
+  api: PageApi,
+  path: string,
+  search: string,
+  standing: Standing = 'visitor',
+): { redirect: string | null; api: PageApi } {
+  const target = privatePageRedirect(pagePath(path), search, standing);
   const isData = path.endsWith('.data');
   if (target && !isData) return { redirect: target, api };
   if (target) {
