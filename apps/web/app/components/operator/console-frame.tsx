@@ -38,7 +38,10 @@ export function ConsoleFrame({ email, children }: { email: string; children: Rea
           </span>
           Operator console
         </p>
-        <p className="min-w-0 truncate text-sm text-[#e3e3e3]" data-testid="operator-email">
+        <p
+          className="order-last w-full min-w-0 truncate text-xs text-[#e3e3e3] sm:order-none sm:w-auto sm:text-sm"
+          data-testid="operator-email"
+        >
           {email}
         </p>
         <PostForm action="/operator/sign-out">

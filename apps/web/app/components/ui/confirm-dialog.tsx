@@ -24,6 +24,7 @@ export function ConfirmDialog({
   confirm,
   slim = false,
   defaultOpen = false,
+  triggerVariant = 'critical-outline',
   testId,
 }: {
   /** The trigger's text ("Remove access"). */
@@ -39,6 +40,8 @@ export function ConfirmDialog({
   slim?: boolean;
   /** Drawn open: the confirm was refused (a reason missing), so its message and fields show again. */
   defaultOpen?: boolean;
+  /** A consequential but not destructive action that still asks first (resume a store): `secondary`. */
+  triggerVariant?: 'critical-outline' | 'secondary';
   testId?: string;
 }) {
   const ref = useRef<HTMLDetailsElement>(null);
@@ -62,8 +65,14 @@ export function ConfirmDialog({
     close();
   };
   return (
-    <details ref={ref} className="kit-confirm" open={defaultOpen || undefined} onKeyDown={onKey} data-testid={testId}>
-      <summary className={buttonClass('critical-outline', slim)} aria-label={triggerLabel}>
+    <details
+      ref={ref}
+      className={triggerVariant === 'secondary' ? 'kit-confirm kit-confirm--neutral' : 'kit-confirm'}
+      open={defaultOpen || undefined}
+      onKeyDown={onKey}
+      data-testid={testId}
+    >
+      <summary className={buttonClass(triggerVariant, slim)} aria-label={triggerLabel}>
         {trigger}
       </summary>
       <div className="kit-confirm__panel">

@@ -43,6 +43,7 @@ export function DataTable<T>({
   selection,
   minWidth = '36rem',
   testId,
+  focusable = false,
 }: {
   /** The table's accessible name (a caption, visually hidden). */
   label: string;
@@ -52,10 +53,15 @@ export function DataTable<T>({
   selection?: RowSelection<T>;
   minWidth?: string;
   testId?: (row: T) => string;
+  /**
+   * Rows with nothing to focus (a log: text only) still scroll sideways on a phone: the box is then
+   * focusable and named, so a keyboard can scroll it (axe: scrollable-region-focusable).
+   */
+  focusable?: boolean;
 }) {
   const end = (c: Column<T>) => (c.align === 'end' ? 'kit-cell--end' : '');
   return (
-    <div className="kit-table-wrap">
+    <div className="kit-table-wrap" {...(focusable ? { tabIndex: 0, role: 'region', 'aria-label': label } : {})}>
       <table className="kit-table" style={{ minWidth }}>
         <caption className="sr-only">{label}</caption>
         <thead>

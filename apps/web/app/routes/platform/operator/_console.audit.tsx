@@ -105,6 +105,7 @@ export default function PlatformAuditPage({ loaderData }: Route.ComponentProps) 
             rowKey={(e) => e.id}
             columns={COLUMNS}
             minWidth="44rem"
+            focusable
           />
         )}
         <div className="px-3 pb-3">

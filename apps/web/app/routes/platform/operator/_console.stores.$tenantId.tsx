@@ -218,6 +218,7 @@ function HistoryCard({ history }: { history: StoreStateChange[] }) {
           rowKey={(c) => String(c.seq)}
           columns={columns}
           minWidth="32rem"
+          focusable
         />
       )}
     </Card>
@@ -259,6 +260,7 @@ function AuditCard({
             rowKey={(e) => e.id}
             columns={columns}
             minWidth="36rem"
+            focusable
           />
           <div className="px-3 pb-3">
             <Pagination
@@ -335,6 +337,7 @@ function ActionsCard({ store, answer }: { store: OperatorStoreDetail; answer: An
                   trigger={def.label}
                   title={def.question}
                   defaultOpen={failed}
+                  triggerVariant={def.destructive ? 'critical-outline' : 'secondary'}
                   confirm={
                     <ReasonForm
                       intent={a}

@@ -1,0 +1,1 @@
+export { operatorConsoleModule } from './operator-console.module';
