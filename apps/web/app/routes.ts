@@ -25,6 +25,8 @@ export default [
     route('confirm-email', 'routes/auth/confirm-email.tsx'),
     route('logout', 'routes/auth/logout.tsx'),
     route('staff-invitation', 'routes/auth/staff-invitation.tsx'),
+    route('customer-invitation', 'routes/auth/customer-invitation.tsx'),
+    route('awaiting-approval', 'routes/auth/awaiting-approval.tsx'),
   ]),
   route('categories/:categoryId', 'routes/storefront/category.tsx'),
   ...prefix('product', [

@@ -1,4 +1,5 @@
 // The zod-free part of the contracts, for browser code (see display.ts).
+export * from './access-mode-display';
 export * from './address-fields';
 export * from './analytics-ranges';
 export * from './catalog-options';

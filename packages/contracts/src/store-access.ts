@@ -1,35 +1,12 @@
 import { z } from 'zod';
-import { type AccessMode, accessModeSchema } from './access-mode';
+import { accessModeSchema } from './access-mode';
+import { ACCOUNT_ACCESS_STATUSES } from './access-mode-display';
 import { forgotPasswordQuerySchema, resetPasswordRequestSchema } from './auth';
 import type { FormOutcome } from './storefront';
 
 export * from './access-mode';
 
 // Store access modes (decision 105): who may see a store's catalog, prices, search, sitemap and feed.
-
-/** What the owner's page says of each mode (label, then who sees the store). */
-export const ACCESS_MODE_LABELS: Record<AccessMode, { label: string; help: string }> = {
-  public: { label: 'Public', help: 'Everyone can browse the store, see prices and buy.' },
-  login_required: {
-    label: 'Login required',
-    help: 'Visitors see only the login page. Anyone may create an account and browse once signed in.',
-  },
-  approved_only: {
-    label: 'Approved accounts only',
-    help: 'Anyone may ask for an account; it sees nothing until you approve it. You get an email for each request.',
-  },
-  invitation_only: {
-    label: 'Invitation only',
-    help: 'Registration is closed. You invite customers by email; they set a password from the link.',
-  },
-};
-
-/** Whether a mode admits only accounts the owner accepted (approved, or invited). */
-export const modeNeedsApproval = (mode: AccessMode) => mode === 'approved_only' || mode === 'invitation_only';
-
-/** A customer account's standing with the owner of an approved-only store. */
-export const ACCOUNT_ACCESS_STATUSES = ['approved', 'pending', 'declined'] as const;
-export type AccountAccessStatus = (typeof ACCOUNT_ACCESS_STATUSES)[number];
 
 /** PUT /api/v1/store-access/mode. */
 export const accessModeRequestSchema = z.strictObject({ accessMode: accessModeSchema });
@@ -124,15 +101,6 @@ export const storeAccessSettingsSchema = z.object({
   canManage: z.boolean(),
 });
 export type StoreAccessSettings = z.infer<typeof storeAccessSettingsSchema>;
-
-export const REGISTRATION_CLOSED_MESSAGE =
-  'This store admits customers by invitation only. Ask the store for an invitation.';
-export const ACCOUNT_PENDING_MESSAGE =
-  'Your account is waiting for the store owner’s approval. We will email you as soon as they decide.';
-export const ACCOUNT_DECLINED_MESSAGE =
-  'The store owner did not approve this account, so the store stays closed to it.';
-export const CUSTOMER_INVITATION_INVALID_MESSAGE =
-  'This invitation is invalid, used, revoked or expired. Please ask the store for a new one.';
 
 export type StoreAccessFormField = 'accessMode' | 'email' | 'firstName' | 'lastName';
 export type StoreAccessFormResult = { ok: true; message: string } | FormOutcome<StoreAccessFormField>;

@@ -37,6 +37,8 @@ const ENTITIES: Record<string, string> = {
   sitemap: 'the sitemap',
   staff: 'a staff member',
   'staff.invitation': 'a staff invitation',
+  'customer.access': "a customer's access",
+  'customer.invitation': 'a customer invitation',
   tenant: 'the store',
   'store.details': 'the store details',
   'store.settings': 'the store settings',
@@ -54,6 +56,9 @@ const ACTIONS: Record<string, string> = {
   delete: 'deleted',
   publish: 'published',
   'draft.save': 'saved a draft of',
+  'access-mode': 'changed who can see',
+  approve: 'approved',
+  decline: 'declined',
 };
 
 const FIELDS: Record<string, string> = {

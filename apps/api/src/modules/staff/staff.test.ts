@@ -89,7 +89,7 @@ describe('GET /api/v1/staff/fetch', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-store');
     const data = res.json().data;
-    expect(data.visibility).toEqual({ tenantId: 'lighting', isWs2Public: true });
+    expect(data.visibility).toEqual({ tenantId: 'lighting', isWs2Public: true, accessMode: 'public' });
     expect(data.canManage).toBe(true);
     expect(data.staff[0]).toMatchObject({ email: 'owner@lighting.test', role: 'admin', isYou: true });
     expect(data.staff[0].permissions).toEqual(['settings', 'catalog', 'orders', 'customers', 'payments']);

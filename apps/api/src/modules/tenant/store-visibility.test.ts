@@ -67,18 +67,21 @@ describe('POST /api/tenant/add/constraints and /remove/constraints', () => {
     heard.length = 0;
     const added = await post(ADD, { tenantId: 'lighting' }, owner);
     expect(added.statusCode).toBe(200);
-    expect(added.json()).toEqual({ data: { tenantId: 'lighting', isWs2Public: false } });
+    expect(added.json()).toEqual({ data: { tenantId: 'lighting', isWs2Public: false, accessMode: 'login_required' } });
     expect(added.headers['cache-control']).toBe('private, no-store');
     expect(await lookup('lighting.shop.test')).toBe(false);
     expect(heard).toEqual([{ tenantId: 'lighting', what: 'access' }]);
 
     const removed = await post(REMOVE, { tenantId: 'lighting' }, owner);
-    expect(removed.json()).toEqual({ data: { tenantId: 'lighting', isWs2Public: true } });
+    expect(removed.json()).toEqual({ data: { tenantId: 'lighting', isWs2Public: true, accessMode: 'public' } });
     expect(await lookup('lighting.shop.test')).toBe(true);
     expect(heard).toHaveLength(2);
     const log = await auditOf('lighting');
-    expect(log.map((e) => e.action)).toEqual(['add-constraints', 'remove-constraints']);
-    expect(log[0]?.changes).toEqual({ isWs2Public: { before: true, after: false } });
+    expect(log.map((e) => e.action)).toEqual(['access-mode', 'access-mode']);
+    expect(log[0]?.changes).toEqual({
+      accessMode: { before: 'public', after: 'login_required' },
+      isWs2Public: { before: true, after: false },
+    });
     expect(log[0]?.actor_email).toBe('owner@lighting.test');
   });
 
@@ -96,7 +99,7 @@ describe('POST /api/tenant/add/constraints and /remove/constraints', () => {
     // Without DEV_TENANT_ID the development alias serves the first store: lighting.
     const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', 'localhost');
     const res = await post(ADD, { tenantId: 'development' }, owner, 'localhost');
-    expect(res.json()).toEqual({ data: { tenantId: 'lighting', isWs2Public: false } });
+    expect(res.json()).toEqual({ data: { tenantId: 'lighting', isWs2Public: false, accessMode: 'login_required' } });
     await post(REMOVE, { tenantId: 'development' }, owner, 'localhost');
     expect(await lookup('lighting.shop.test')).toBe(true);
     // On a registered host the alias names no tenant.

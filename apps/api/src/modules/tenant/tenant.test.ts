@@ -65,7 +65,7 @@ describe('GET /api/fetch/tenantid/by/hostname', () => {
       headers: { host: 'api.example.com' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ tenantId: tenant, isWs2Public: true, erpUrl: null });
+    expect(res.json()).toEqual({ tenantId: tenant, isWs2Public: true, accessMode: 'public', erpUrl: null });
   });
 
   it('returns no tenantId for an unknown host', async () => {

@@ -65,19 +65,29 @@ export default function Login({ actionData }: Route.ComponentProps) {
       title="Log in"
       lead={
         // A private store (decision 027) shows its visitors only this page and registration.
-        root?.shell.tenant.isWs2Public === false
-          ? 'This store is private. Log in, or create an account, to see its products.'
-          : wishlist
-            ? 'Log in and the product goes on your wishlist; then you are taken back to where you were.'
-            : 'Welcome back. Log in to see your orders, addresses and wishlist.'
+        root?.shell.tenant.accessMode === 'invitation_only'
+          ? 'This store admits customers by invitation only. Log in to see its products.'
+          : root?.shell.tenant.accessMode === 'approved_only'
+            ? 'This store is private. Log in, or ask for an account, to see its products.'
+            : root?.shell.tenant.isWs2Public === false
+              ? 'This store is private. Log in, or create an account, to see its products.'
+              : wishlist
+                ? 'Log in and the product goes on your wishlist; then you are taken back to where you were.'
+                : 'Welcome back. Log in to see your orders, addresses and wishlist.'
       }
       footer={
-        <>
-          New here?{' '}
-          <Link to={`/auth/register${onward ? `?${onward}` : ''}`} className="font-semibold text-brand hover:underline">
-            Create an account
-          </Link>
-        </>
+        // An invitation-only store has no sign-up to offer (decision 105).
+        root?.shell.tenant.accessMode === 'invitation_only' ? undefined : (
+          <>
+            New here?{' '}
+            <Link
+              to={`/auth/register${onward ? `?${onward}` : ''}`}
+              className="font-semibold text-brand hover:underline"
+            >
+              Create an account
+            </Link>
+          </>
+        )
       }
     >
       {unconfirmed && failure && actionData?.email && (

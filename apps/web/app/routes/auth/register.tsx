@@ -1,9 +1,11 @@
+import { REGISTRATION_CLOSED_MESSAGE } from '@app/contracts/client';
 import { CircleCheck } from 'lucide-react';
-import { data, Link, useNavigation, useSearchParams } from 'react-router';
+import { data, Link, useNavigation, useRouteLoaderData, useSearchParams } from 'react-router';
 import { carriedWishlistId } from '../../components/product/wishlist-heart';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { PostForm } from '../../components/ui/post-form';
 import { safeRedirect } from '../../lib/safe-redirect';
+import type { loader as rootLoader } from '../../root';
 import type { Route } from './+types/register';
 import { AuthCard } from './auth-card';
 
@@ -47,6 +49,22 @@ export default function Register({ actionData }: Route.ComponentProps) {
     .filter(Boolean)
     .join('&');
   const loginLink = `/auth/login${onward ? `?${onward}` : ''}`;
+  // The store's access mode (decision 105): closed to sign-up, or every new account waits for approval.
+  const accessMode = useRouteLoaderData<typeof rootLoader>('root')?.shell.tenant.accessMode;
+  const approval = accessMode === 'approved_only';
+
+  if (accessMode === 'invitation_only') {
+    return (
+      <AuthCard title="Invitation only">
+        <p className="text-slate-700" data-testid="registration-closed">
+          {REGISTRATION_CLOSED_MESSAGE} If you have an invitation, its email has the link that opens your account.
+        </p>
+        <Link to={loginLink} className={`${submitClass} mt-6 flex items-center justify-center`}>
+          Go to log in
+        </Link>
+      </AuthCard>
+    );
+  }
 
   if (result?.ok) {
     // A new email and one that already had an account both end here: the page tells them apart no more than the API.
@@ -54,7 +72,11 @@ export default function Register({ actionData }: Route.ComponentProps) {
       <AuthCard title="Check your email">
         <div role="status" className="flex gap-3 text-slate-700" data-testid="register-done">
           <CircleCheck aria-hidden className="size-6 shrink-0 text-emerald-700" />
-          <p>{result.message}</p>
+          <p>
+            {result.message}
+            {approval &&
+              ' This store approves new accounts: once you confirm your email, your account waits for the owner’s approval, and we email you their answer.'}
+          </p>
         </div>
         <Link to={loginLink} className={`${submitClass} mt-6 flex items-center justify-center`}>
           Go to log in
@@ -66,7 +88,11 @@ export default function Register({ actionData }: Route.ComponentProps) {
   return (
     <AuthCard
       title="Create an account"
-      lead="Check out faster, follow your orders and keep a wishlist."
+      lead={
+        approval
+          ? 'This store approves every new account. Ask for one here: the owner decides, and we email you.'
+          : 'Check out faster, follow your orders and keep a wishlist.'
+      }
       footer={
         <>
           Already have an account?{' '}

@@ -1,15 +1,20 @@
-import type { AccessSettings, StaffMember } from '@app/contracts';
+import type { AccessFormField, AccessSettings, FormOutcome, StaffMember, StoreAccessFormField } from '@app/contracts';
 import { STAFF_PERMISSION_LABELS, STAFF_PERMISSIONS, type StaffPermission } from '@app/contracts/client';
-import { Globe, Lock, MailPlus, UserRound } from 'lucide-react';
+import { MailPlus, UserRound } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { data, useNavigation } from 'react-router';
+import {
+  STORE_ACCESS_FIELDS,
+  STORE_ACCESS_INTENTS,
+  StoreAccessSection,
+} from '../../components/manage-store/store-access-section';
+import { SupportAccessCard } from '../../components/manage-store/support-access-card';
 import { Badge } from '../../components/ui/badge';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Checkbox } from '../../components/ui/checkbox';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { SupportAccessCard } from '../../components/manage-store/support-access-card';
 import { AdminEmptyState } from '../../components/ui/empty-state';
 import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
@@ -18,13 +23,31 @@ import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboar
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/settings.access';
 
-const TEXT_FIELDS = ['intent', 'visibility', 'email', 'firstName', 'lastName', 'userId', 'invitationId'] as const;
+const TEXT_FIELDS = [
+  'intent',
+  'visibility',
+  'email',
+  'firstName',
+  'lastName',
+  'userId',
+  'invitationId',
+  ...STORE_ACCESS_FIELDS,
+] as const;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return dashboardRead(request, () => context.api.accessSettings());
+  return dashboardRead(request, async () => {
+    const [settings, storeAccess] = await Promise.all([
+      context.api.accessSettings(),
+      context.api.storeAccessSettings(),
+    ]);
+    return { ...settings, storeAccess };
+  });
 }
 
-/** One action, switching on the form's intent: visibility, invite, update, remove, revoke. */
+/**
+ * One action, switching on the form's intent: the store-access section's (access mode, approve,
+ * decline, customer invitations; decision 105) or the staff's (invite, update, remove, revoke).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const values: Record<string, string | string[]> = {};
@@ -33,7 +56,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     .getAll('permissions')
     .slice(0, 10)
     .map((v) => String(v).slice(0, 30));
-  const result = await context.api.accessAction(values);
+  const result: { ok: true; message: string } | FormOutcome<AccessFormField | StoreAccessFormField> =
+    STORE_ACCESS_INTENTS.has(String(values.intent))
+      ? await context.api.storeAccessAction(values)
+      : await context.api.accessAction(values);
   const target = String(values.userId || values.invitationId || '');
   return data({ intent: String(values.intent), target, result, values }, { status: result.ok ? 200 : result.status });
 }
@@ -51,10 +77,10 @@ export default function AccessPage({ loaderData: settings, actionData }: Route.C
     <AdminPage title="Access" description="Who can see your store, and who helps you run it.">
       {!settings.canManage && (
         <p className="rounded-lg border border-neutral-200 bg-white px-4 py-3 text-sm text-neutral-700" role="note">
-          Only the store owner can change visibility and staff. You can see them here.
+          Only the store owner can change access and staff. You can see them here.
         </p>
       )}
-      <Visibility settings={settings} answer={actionData} />
+      <StoreAccessSection settings={settings.storeAccess} answer={actionData} />
       <Staff settings={settings} answer={actionData} />
       <Invitations settings={settings} answer={actionData} />
       {settings.canManage && <Invite answer={actionData} />}
@@ -77,66 +103,6 @@ function usePending(intent: string, target = '') {
 function failureOf(answer: Answer, intent: string, target = '') {
   if (!answer || answer.result.ok || answer.intent !== intent || answer.target !== target) return null;
   return answer.result;
-}
-
-function Visibility({ settings, answer }: { settings: AccessSettings; answer: Answer }) {
-  const isPublic = settings.visibility.isWs2Public;
-  const pending = usePending('visibility');
-  const failure = failureOf(answer, 'visibility');
-  const disabled = !settings.canManage;
-  const option = (value: 'public' | 'private', title: string, text: string, Icon: typeof Globe) => (
-    <label className="flex cursor-pointer gap-3 rounded-lg border border-neutral-200 p-3 has-[:checked]:border-neutral-900 has-[:checked]:bg-neutral-50 has-[:disabled]:cursor-default">
-      <input
-        type="radio"
-        name="visibility"
-        value={value}
-        defaultChecked={isPublic === (value === 'public')}
-        disabled={disabled}
-        className="mt-1 size-4 accent-neutral-900"
-      />
-      <span>
-        <span className="flex items-center gap-1.5 text-sm font-semibold text-neutral-900">
-          <Icon aria-hidden className="size-4" />
-          {title}
-        </span>
-        <span className="mt-0.5 block text-sm text-neutral-600">{text}</span>
-      </span>
-    </label>
-  );
-  return (
-    <Card
-      title="Store visibility"
-      aside={
-        <Badge tone={isPublic ? 'success' : 'warning'} data-testid="visibility-badge">
-          {isPublic ? 'Public' : 'Private'}
-        </Badge>
-      }
-    >
-      <PostForm key={String(isPublic)} className="space-y-3" data-testid="visibility-form">
-        <input type="hidden" name="intent" value="visibility" />
-        {failure && <Banner>{failure.message}</Banner>}
-        <fieldset className="space-y-2">
-          <legend className="mb-2 text-sm text-neutral-600">
-            Applies to every store of your account. Customers who are signed in and your staff always see the store.
-          </legend>
-          {option('public', 'Public', 'Everyone can browse your catalog, search and buy.', Globe)}
-          {option(
-            'private',
-            'Private',
-            'Visitors see only the login and registration pages. Your catalog, prices and search are hidden from them and from search engines.',
-            Lock,
-          )}
-        </fieldset>
-        {settings.canManage && (
-          <div className="flex justify-end">
-            <Button type="submit" disabled={pending}>
-              {pending ? 'Saving…' : 'Save visibility'}
-            </Button>
-          </div>
-        )}
-      </PostForm>
-    </Card>
-  );
 }
 
 function PermissionBoxes({ name, checked, error }: { name: string; checked: readonly string[]; error?: string }) {
