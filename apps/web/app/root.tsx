@@ -212,20 +212,24 @@ function ErrorPage({ tenantMissing, status }: { tenantMissing: boolean; status: 
         <h1 className="mt-3 text-3xl font-bold text-slate-900">
           {tenantMissing
             ? TENANT_NOT_SETUP_MESSAGE
-            : status === 429
-              ? 'Too many attempts'
-              : status === 503
-                ? 'The store is briefly unavailable.'
-                : 'Something went wrong, please try again.'}
+            : status === 404
+              ? 'We could not find that page'
+              : status === 429
+                ? 'Too many attempts'
+                : status === 503
+                  ? 'The store is briefly unavailable.'
+                  : 'Something went wrong, please try again.'}
         </h1>
         <p className="mt-4 text-slate-600">
           {tenantMissing
             ? 'No store is set up for this address. Check the address, or ask the store owner to finish setting up their domain.'
-            : status === 429
-              ? 'This page was asked for too often with a wrong link. Please wait a few minutes and try again.'
-              : status === 503
-                ? 'Please try again in a few seconds.'
-                : 'We could not show this page. Please try again in a moment.'}
+            : status === 404
+              ? 'The link may be old, or the page may have moved.'
+              : status === 429
+                ? 'This page was asked for too often with a wrong link. Please wait a few minutes and try again.'
+                : status === 503
+                  ? 'Please try again in a few seconds.'
+                  : 'We could not show this page. Please try again in a moment.'}
         </p>
       </div>
     </main>

@@ -1,7 +1,8 @@
 import type { Analytics, ComparedFigure, DashboardHome, DashboardHomePage } from '@app/contracts';
 import { formatMoney, MAX_RANGE_DAYS, orderHref, RANGE_LABELS, RANGE_PRESETS } from '@app/contracts/client';
 import { BarChart3, Broom, ExternalLink, History, Inbox, Lock, PackageCheck } from 'lucide-react';
-import { Form, Link } from 'react-router';
+import { data, Form, Link } from 'react-router';
+import { FirstRunChecklistCard } from '../../components/manage-store/first-run-checklist';
 import { SalesChart } from '../../components/manage-store/sales-chart';
 import { Badge } from '../../components/ui/badge';
 import { Banner } from '../../components/ui/banner';
@@ -13,12 +14,29 @@ import { SelectField } from '../../components/ui/select-field';
 import { TextField } from '../../components/ui/text-field';
 import { activityWords } from '../../lib/activity-words';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
+import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/_index';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = (k: string) => url.searchParams.get(k) ?? undefined;
-  return dashboardRead(request, () => context.api.dashboardHome({ range: q('range'), from: q('from'), to: q('to') }));
+  return dashboardRead(request, async () => {
+    // A store sign-up opened shows its owner the first-run checklist until it is put away (decision 103).
+    const [home, firstRun] = await Promise.all([
+      context.api.dashboardHome({ range: q('range'), from: q('from'), to: q('to') }),
+      context.api.firstRunChecklist(),
+    ]);
+    return { ...home, firstRun };
+  });
+}
+
+/** The first-run checklist's two forms: put it away, or open the store to visitors. */
+export async function action({ context, request }: Route.ActionArgs) {
+  return dashboardRead(request, async () => {
+    const form = await request.formData();
+    const result = await context.api.firstRunAction(form.get('intent') === 'go-live' ? 'go-live' : 'dismiss');
+    return data({ result }, { status: result.ok ? 200 : result.status });
+  });
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -26,8 +44,9 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 /** The owner's first screen: how the store is doing over a range, what is waiting, and what changed. */
-export default function HomePage({ loaderData: home }: Route.ComponentProps) {
+export default function HomePage({ loaderData: home, actionData }: Route.ComponentProps) {
   const money = (amount: number) => formatMoney(amount, home.currency);
+  useActionToast(actionData?.result);
   return (
     <AdminPage
       title="Home"
@@ -39,6 +58,7 @@ export default function HomePage({ loaderData: home }: Route.ComponentProps) {
         </ButtonLink>
       }
     >
+      {home.firstRun && <FirstRunChecklistCard checklist={home.firstRun} />}
       <RangeForm home={home} />
       {home.analytics ? (
         <>

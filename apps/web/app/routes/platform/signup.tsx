@@ -90,6 +90,9 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
   // The subdomain follows the store name until the merchant types one of their own.
   const ownSubdomain = useRef(Boolean(values?.subdomain));
   const check = useSubdomainCheck(subdomain, hostSuffix);
+  // Marks the form once its checks run in the browser (a test waits for it; people never see it).
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const subdomainError = failure?.fieldErrors.subdomain ?? (check.state === 'problem' ? check.message : undefined);
 
   if (result?.ok) {
@@ -129,7 +132,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
         <h2 id="signup-title" className="text-xl font-bold text-slate-900">
           Create your store
         </h2>
-        <PostForm className="mt-4 space-y-4" data-testid="signup-form" noValidate={false}>
+        <PostForm className="mt-4 space-y-4" data-testid="signup-form" data-ready={ready || undefined}>
           <FormAlert message={failure && Object.keys(failure.fieldErrors).length === 0 ? failure.message : null} />
           <div>
             <label htmlFor="storeName" className="mb-1.5 block text-sm font-medium text-slate-800">
