@@ -125,6 +125,8 @@ export interface paths {
                             data: {
                                 tenantId: string;
                                 isWs2Public: boolean;
+                                /** @enum {string} */
+                                accessMode: "public" | "login_required" | "approved_only" | "invitation_only";
                             };
                             message?: string;
                         };
@@ -201,6 +203,8 @@ export interface paths {
                             data: {
                                 tenantId: string;
                                 isWs2Public: boolean;
+                                /** @enum {string} */
+                                accessMode: "public" | "login_required" | "approved_only" | "invitation_only";
                             };
                             message?: string;
                         };
@@ -267,6 +271,8 @@ export interface paths {
                         "application/json": {
                             tenantId?: string;
                             isWs2Public: boolean;
+                            /** @enum {string} */
+                            accessMode: "public" | "login_required" | "approved_only" | "invitation_only";
                             erpUrl: string | null;
                         };
                     };
@@ -313,6 +319,8 @@ export interface paths {
                                 tenantId: string;
                                 name: string;
                                 isWs2Public: boolean;
+                                /** @enum {string} */
+                                accessMode: "public" | "login_required" | "approved_only" | "invitation_only";
                                 erpUrl: string | null;
                                 productStores: {
                                     tenantId: string;
@@ -323,7 +331,7 @@ export interface paths {
                                 }[];
                                 cancelRequest?: {
                                     /** @enum {string} */
-                                    status: "none" | "requested" | "withdrawn" | "approved" | "closed";
+                                    status: "none" | "requested" | "withdrawn" | "approved" | "declined" | "closed";
                                     requestedAt: string | null;
                                     updatedAt: string | null;
                                 };
@@ -377,6 +385,8 @@ export interface paths {
                                 visibility: {
                                     tenantId: string;
                                     isWs2Public: boolean;
+                                    /** @enum {string} */
+                                    accessMode: "public" | "login_required" | "approved_only" | "invitation_only";
                                 };
                                 staff: {
                                     userId: string;
@@ -849,6 +859,567 @@ export interface paths {
                 503: components["responses"]["Unavailable"];
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/store-access/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The store's access mode, the accounts waiting for approval (or declined) and the customer invitations out
+         * @description The owner and staff with the settings permission; `canManage` says whether the reader may change them.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                accessMode: "public" | "login_required" | "approved_only" | "invitation_only";
+                                requests: {
+                                    userId: string;
+                                    email: string;
+                                    firstName: string;
+                                    lastName: string;
+                                    /** @enum {string} */
+                                    status: "pending" | "declined";
+                                    emailConfirmed: boolean;
+                                    requestedAt: string;
+                                    decidedAt: string | null;
+                                }[];
+                                invitations: {
+                                    invitationId: string;
+                                    email: string;
+                                    firstName: string;
+                                    lastName: string;
+                                    createdAt: string;
+                                    expiresAt: string;
+                                }[];
+                                canManage: boolean;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/store-access/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set who can see the store: public, login_required, approved_only or invitation_only
+         * @description The store owner only: a visitor gets 401, a shopper and staff (even with the settings permission) 403. Applies to every store of the tenant at once, in every process (caches are dropped). Setting the mode the store has records nothing.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        accessMode: "public" | "login_required" | "approved_only" | "invitation_only";
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tenantId: string;
+                                /** @enum {string} */
+                                accessMode: "public" | "login_required" | "approved_only" | "invitation_only";
+                                isWs2Public: boolean;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/store-access/requests/{userId}/{decision}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or decline an account waiting for approval; the person is emailed the answer
+         * @description The store owner only: a visitor gets 401, a shopper and staff (even with the settings permission) 403. A declined account may still be approved; deciding what is already decided is 409; another store's account, staff or nobody is 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                    decision: "approve" | "decline";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                userId: string;
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                /** @enum {string} */
+                                status: "pending" | "declined";
+                                emailConfirmed: boolean;
+                                requestedAt: string;
+                                decidedAt: string | null;
+                            } | {
+                                userId: string;
+                                /** @enum {string} */
+                                status: "approved";
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/store-access/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a customer by email; the mail links to a page that sets their password
+         * @description The store owner only: a visitor gets 401, a shopper and staff (even with the settings permission) 403. An email with an approved account, or on the staff, answers 409; an earlier invitation to it stops working.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        firstName: string;
+                        lastName: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                invitationId: string;
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                createdAt: string;
+                                expiresAt: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/store-access/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a customer invitation that was not accepted yet: its link stops working
+         * @description The store owner only: a visitor gets 401, a shopper and staff (even with the settings permission) 403. Another store's, an accepted or a revoked invitation is 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    invitationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                invitationId: string;
+                                /** @enum {boolean} */
+                                revoked: true;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/store-access/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a customer invitation link is for (email, store); 404 when it no longer works */
+        get: {
+            parameters: {
+                query: {
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                email: string;
+                                firstName: string;
+                                storeName: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/store-access/invitation/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a customer invitation: set the password of an approved customer account */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                email: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/store-access/standing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the request's account stands with the store: its access mode and the account's approval
+         * @description Open to everyone, so an account waiting for approval can show where it stands.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                accessMode: "public" | "login_required" | "approved_only" | "invitation_only";
+                                status: ("approved" | "pending" | "declined") | null;
+                                email: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7869,6 +8440,10 @@ export interface paths {
                                         role: string | null;
                                         name: string | null;
                                         email: string | null;
+                                        support?: {
+                                            operatorId: string;
+                                            email: string;
+                                        };
                                     };
                                     entity: string;
                                     entityId: string;
@@ -9171,11 +9746,14 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {string} */
-                                status: "none" | "requested" | "withdrawn" | "approved" | "closed";
+                                status: "none" | "requested" | "withdrawn" | "approved" | "declined" | "closed";
                                 requestedAt: string | null;
                                 updatedAt: string | null;
                                 tenantId: string;
                                 reason: string | null;
+                                decidedAt: string | null;
+                                decisionReason: string | null;
+                                closesAt: string | null;
                                 canInitiate: boolean;
                                 canWithdraw: boolean;
                             };
@@ -9259,11 +9837,14 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {string} */
-                                status: "none" | "requested" | "withdrawn" | "approved" | "closed";
+                                status: "none" | "requested" | "withdrawn" | "approved" | "declined" | "closed";
                                 requestedAt: string | null;
                                 updatedAt: string | null;
                                 tenantId: string;
                                 reason: string | null;
+                                decidedAt: string | null;
+                                decisionReason: string | null;
+                                closesAt: string | null;
                                 canInitiate: boolean;
                                 canWithdraw: boolean;
                             };
@@ -9341,11 +9922,14 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {string} */
-                                status: "none" | "requested" | "withdrawn" | "approved" | "closed";
+                                status: "none" | "requested" | "withdrawn" | "approved" | "declined" | "closed";
                                 requestedAt: string | null;
                                 updatedAt: string | null;
                                 tenantId: string;
                                 reason: string | null;
+                                decidedAt: string | null;
+                                decisionReason: string | null;
+                                closesAt: string | null;
                                 canInitiate: boolean;
                                 canWithdraw: boolean;
                             };
@@ -18267,6 +18851,1612 @@ export interface paths {
                 503: components["responses"]["Unavailable"];
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/signup/subdomains/{subdomain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a new store may take a subdomain
+         * @description On the platform host only (anywhere else 404); open to visitors, no session. Limits: 5 sign-ups an hour per client address (429), 3 mails an hour per email (past it the same answer, no mail). The rules (characters, length, reserved words) are those of the contracts' signup.ts; then whether a store has it.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    subdomain: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                subdomain: string;
+                                host: string;
+                                available: boolean;
+                                problem: ("invalid" | "reserved" | "taken") | null;
+                                message: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up for a store: mails the link that opens it
+         * @description On the platform host only (anywhere else 404); open to visitors, no session. Limits: 5 sign-ups an hour per client address (429), 3 mails an hour per email (past it the same answer, no mail). 202 with the same message whether or not the email already owns a store (the mail says which). A subdomain a store has is 409; a malformed field 400.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                message: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/signup/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the store of a sign-up's mailed link
+         * @description On the platform host only (anywhere else 404); open to visitors, no session. Limits: 5 sign-ups an hour per client address (429), 3 mails an hour per email (past it the same answer, no mail). Opens the store in one transaction (once: the same token again answers the same store) and answers a one-time link (5 minutes) that signs the owner in on the store host. An unknown or expired token is 404; a subdomain taken since the sign-up is 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tenantId: string;
+                                host: string;
+                                storeUrl: string;
+                                signInUrl: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/signup/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A new store's owner signed in by the one-time link of sign-up
+         * @description On the new store's host: a session cookie of that host for the store's owner, then to /manage-store. The link works once, for 5 minutes, on its own store; any other answer is the login page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    token?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description To /manage-store signed in, or to the login page. */
+                303: {
+                    headers: {
+                        /** @description Where to go next. */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in operator, and the CSRF token of the console session
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                operator: {
+                                    operatorId: string;
+                                    email: string;
+                                    name: string;
+                                    totpEnabled: boolean;
+                                    createdAt: string;
+                                    lastSignInAt: string | null;
+                                };
+                                /** @enum {string} */
+                                via: "cookie" | "token";
+                                csrfToken: string | null;
+                                expiresAt: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Sign in as a platform operator: the password step
+         * @description Answers `step: totp` with a challenge for POST /platform-api/session/totp when a second factor is required (production) or set up; else `step: signed-in` and the `psid` cookie. A wrong password and an unknown email get one answer (401); past 5 failures per account or 20 per address in 15 minutes, 429.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                step: "totp";
+                                challenge: string;
+                                expiresAt: string;
+                            } | {
+                                /** @enum {string} */
+                                step: "signed-in";
+                                session: {
+                                    operator: {
+                                        operatorId: string;
+                                        email: string;
+                                        name: string;
+                                        totpEnabled: boolean;
+                                        createdAt: string;
+                                        lastSignInAt: string | null;
+                                    };
+                                    /** @enum {string} */
+                                    via: "cookie" | "token";
+                                    csrfToken: string | null;
+                                    expiresAt: string | null;
+                                };
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Sign out of the console (ends the session; a token is not affected)
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never> | null;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                signedOut: boolean;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/session/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in as a platform operator: the TOTP code step
+         * @description The challenge of the password step (5 minutes, 5 tries) and the 6 digits the authenticator app shows; a code is accepted once. Sets the `psid` cookie.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                step: "totp";
+                                challenge: string;
+                                expiresAt: string;
+                            } | {
+                                /** @enum {string} */
+                                step: "signed-in";
+                                session: {
+                                    operator: {
+                                        operatorId: string;
+                                        email: string;
+                                        name: string;
+                                        totpEnabled: boolean;
+                                        createdAt: string;
+                                        lastSignInAt: string | null;
+                                    };
+                                    /** @enum {string} */
+                                    via: "cookie" | "token";
+                                    csrfToken: string | null;
+                                    expiresAt: string | null;
+                                };
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                429: components["responses"]["RateLimited"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every store, newest or busiest first, one keyset page
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read. Search `q` matches part of a store's name, one of its hosts or its owner's email.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    q?: string;
+                    state?: "provisioning" | "active" | "suspended" | "closing" | "closed" | "purged";
+                    sort?: "created" | "orders30d" | "sales30d";
+                    cursor?: string;
+                    limit?: number | string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                stores: {
+                                    tenantId: string;
+                                    name: string;
+                                    host: string | null;
+                                    ownerEmail: string | null;
+                                    /** @enum {string} */
+                                    state: "provisioning" | "active" | "suspended" | "closing" | "closed" | "purged";
+                                    createdAt: string;
+                                    orders30d: number;
+                                    sales30d: {
+                                        amount: number;
+                                        currency: string;
+                                    };
+                                }[];
+                                nextCursor: string | null;
+                                figuresAt: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/stores/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's page: hosts, owner, state and its history, counts, last activity, cancel request
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tenantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tenantId: string;
+                                name: string;
+                                createdAt: string;
+                                lifecycle: {
+                                    tenantId: string;
+                                    /** @enum {string} */
+                                    state: "provisioning" | "active" | "suspended" | "closing" | "closed" | "purged";
+                                    since: string | null;
+                                    closesAt: string | null;
+                                };
+                                history: {
+                                    seq: number;
+                                    from: ("provisioning" | "active" | "suspended" | "closing" | "closed" | "purged") | null;
+                                    /** @enum {string} */
+                                    to: "provisioning" | "active" | "suspended" | "closing" | "closed" | "purged";
+                                    reason: string;
+                                    actor: {
+                                        /** @enum {string} */
+                                        kind: "operator";
+                                        operatorId: string;
+                                        email: string;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "system";
+                                        name: string;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "owner";
+                                        userId: string;
+                                        tenantId: string;
+                                    };
+                                    at: string;
+                                }[];
+                                stores: {
+                                    productStoreId: string;
+                                    storeName: string;
+                                    currency: string;
+                                    canonicalHost: string;
+                                }[];
+                                hosts: {
+                                    hostName: string;
+                                    productStoreId: string;
+                                }[];
+                                owner: {
+                                    userId: string;
+                                    email: string;
+                                    firstName: string;
+                                    lastName: string;
+                                    emailConfirmed: boolean;
+                                } | null;
+                                counts: {
+                                    products: number;
+                                    orders: number;
+                                    customers: number;
+                                    staff: number;
+                                    orders30d: number;
+                                    sales30d: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                lastActivityAt: string | null;
+                                cancelRequest: {
+                                    status: string;
+                                    reason: string | null;
+                                    requestedAt: string | null;
+                                } | null;
+                                supportAccess: {
+                                    grantId: string;
+                                    tenantId: string;
+                                    grantedAt: string;
+                                    expiresAt: string;
+                                    grantedBy: string;
+                                    revokedAt: string | null;
+                                    active: boolean;
+                                } | null;
+                                actions: ("suspend" | "resume" | "approve-cancel" | "decline-cancel" | "close" | "purge" | "resend-invitation")[];
+                                purgeAllowedFrom: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/stores/{tenantId}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's own audit log, newest first
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    limit?: number | string;
+                };
+                header?: never;
+                path: {
+                    tenantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                entries: {
+                                    id: string;
+                                    at: string;
+                                    actor: {
+                                        /** @enum {string} */
+                                        kind: "staff" | "shopper" | "system" | "guest";
+                                        id: string | null;
+                                        role: string | null;
+                                        name: string | null;
+                                        email: string | null;
+                                        support?: {
+                                            operatorId: string;
+                                            email: string;
+                                        };
+                                    };
+                                    entity: string;
+                                    entityId: string;
+                                    action: string;
+                                    changes: {
+                                        [key: string]: {
+                                            before?: unknown;
+                                            after?: unknown;
+                                        };
+                                    };
+                                    requestId: string | null;
+                                    ip: string | null;
+                                }[];
+                                nextCursor: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/stores/{tenantId}/actions/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act on a store, with a reason: suspend, resume, approve or decline its cancel request, close, purge
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read. A move the store's state does not allow is 409 INVALID_TRANSITION (purge: only a store closed for 30 days). Every action is in the platform audit log; a change of state also in the store's history.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tenantId: string;
+                    action: "suspend" | "resume" | "approve-cancel" | "decline-cancel" | "close" | "purge" | "resend-invitation";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                action: "suspend" | "resume" | "approve-cancel" | "decline-cancel" | "close" | "purge" | "resend-invitation";
+                                lifecycle: {
+                                    tenantId: string;
+                                    /** @enum {string} */
+                                    state: "provisioning" | "active" | "suspended" | "closing" | "closed" | "purged";
+                                    since: string | null;
+                                    closesAt: string | null;
+                                };
+                                message: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                429: components["responses"]["RateLimited"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/stores/{tenantId}/support-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the store's dashboard as support, while its owner's grant is live
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read. Answers a one-time link to the store's host (60 seconds) that signs the browser in as support; without a live grant, 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tenantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                enterUrl: string;
+                                expiresAt: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform's audit log: every operator action, newest first
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    tenantId?: string;
+                    operatorId?: string;
+                    action?: string;
+                    cursor?: string;
+                    limit?: number | string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                entries: {
+                                    id: string;
+                                    at: string;
+                                    actor: {
+                                        /** @enum {string} */
+                                        kind: "operator" | "token" | "system";
+                                        operatorId: string | null;
+                                        email: string | null;
+                                        tokenId: string | null;
+                                        tokenName: string | null;
+                                    };
+                                    action: string;
+                                    tenantId: string | null;
+                                    targetId: string | null;
+                                    reason: string | null;
+                                    details: {
+                                        [key: string]: unknown;
+                                    };
+                                    requestId: string | null;
+                                    ip: string | null;
+                                }[];
+                                nextCursor: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Platform figures: stores by state, and sign-ups, orders and sales per day
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    days?: number | string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                days: number;
+                                storesByState: {
+                                    [key: string]: number;
+                                };
+                                totalStores: number;
+                                perDay: {
+                                    day: string;
+                                    signups: number;
+                                    orders: number;
+                                    sales: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operator tokens (never their secrets), newest first
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tokens: {
+                                    tokenId: string;
+                                    name: string;
+                                    prefix: string;
+                                    operatorId: string;
+                                    createdAt: string;
+                                    expiresAt: string | null;
+                                    lastUsedAt: string | null;
+                                    revokedAt: string | null;
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Create an operator token for a script; its secret is in this answer only
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        expiresInDays?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                token: {
+                                    tokenId: string;
+                                    name: string;
+                                    prefix: string;
+                                    operatorId: string;
+                                    createdAt: string;
+                                    expiresAt: string | null;
+                                    lastUsedAt: string | null;
+                                    revokedAt: string | null;
+                                };
+                                secret: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/tokens/{tokenId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an operator token at once
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tokenId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never> | null;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tokenId: string;
+                                name: string;
+                                prefix: string;
+                                operatorId: string;
+                                createdAt: string;
+                                expiresAt: string | null;
+                                lastUsedAt: string | null;
+                                revokedAt: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tenant/support-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform's support access to this store: the live grant, if any
+         * @description The store owner only, in their own session (role admin; staff and a support session get 403, a visitor 401).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                grant: {
+                                    grantId: string;
+                                    tenantId: string;
+                                    grantedAt: string;
+                                    expiresAt: string;
+                                    grantedBy: string;
+                                    revokedAt: string | null;
+                                    active: boolean;
+                                } | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Grant the platform's support access for 1 to 72 hours (replaces a live grant)
+         * @description The store owner only, in their own session (role admin; staff and a support session get 403, a visitor 401). Recorded in the store's audit log.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        hours: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                grant: {
+                                    grantId: string;
+                                    tenantId: string;
+                                    grantedAt: string;
+                                    expiresAt: string;
+                                    grantedBy: string;
+                                    revokedAt: string | null;
+                                    active: boolean;
+                                } | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Revoke the platform's support access at once; open support sessions end
+         * @description The store owner only, in their own session (role admin; staff and a support session get 403, a visitor 401). Recorded in the store's audit log. Without a live grant, nothing changes.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never> | null;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                grant: {
+                                    grantId: string;
+                                    tenantId: string;
+                                    grantedAt: string;
+                                    expiresAt: string;
+                                    grantedBy: string;
+                                    revokedAt: string | null;
+                                    active: boolean;
+                                } | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tenant/support-access/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * In a support session: which operator, until when (the dashboard banner); else null
+         * @description Any staff member of the store.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                operatorEmail: string;
+                                expiresAt: string;
+                            } | null;
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tenant/support-access/enter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operator's one-time support link: signs the browser in as support and opens the dashboard
+         * @description Made by POST /platform-api/stores/{tenantId}/support-session; works once, within 60 seconds, on this store's host, while the owner's grant is live. Answers 303 to /manage-store with the session cookie.
+         */
+        get: {
+            parameters: {
+                query: {
+                    ticket: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description To the dashboard, signed in as support. */
+                303: {
+                    headers: {
+                        /** @description Where to go next. */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
