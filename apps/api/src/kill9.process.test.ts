@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { openDatabase } from '@app/db';
 import { afterAll, describe, it } from 'vitest';
 import { kill9Drill } from './test/kill9-drill';
+import { seededDataDir } from './test/processes';
 
 // Drill: SIGKILL the server on its embedded PGlite while guest checkouts run, restart it
 // on the same data directory, check the books and retry every request with its key.
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sf-kill9-'));
+const dataDir = seededDataDir('sf-kill9-');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('kill -9 during checkouts (PGlite)', () => {

@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compiledServer, freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
+import { compiledServer, freePort, http, type Proc, seededDataDir, spawnNode, waitReady } from './test/processes';
 
 // Decision 071: what the server does when an error escapes every handler. The faults are injected
 // by a preloaded module (test/fault-injection.mjs): no request of the app makes them any more.
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sf-faults-'));
+const dataDir = seededDataDir('sf-faults-');
 const started: Proc[] = [];
 afterAll(async () => {
   for (const p of started) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');

@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { guestCardOrder } from './test/guest-order';
-import { freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
+import { freePort, http, type Proc, seededDataDir, spawnNode, waitReady } from './test/processes';
 
 // Drill (decision 023): SIGTERM while checkouts are arriving. Everything the server has accepted
 // gets a whole answer; nothing is reset; the process exits 0 within its grace period.
 
 const B = '/skulocity/api/v1';
 const HOST = 'lighting.localhost';
-const dataDir = mkdtempSync(join(tmpdir(), 'sf-term-'));
+const dataDir = seededDataDir('sf-term-');
 let server: Proc | undefined;
 afterAll(async () => {
   if (server && server.child.exitCode === null) {

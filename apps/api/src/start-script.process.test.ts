@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { alive, freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
+import { alive, freePort, http, type Proc, seededDataDir, spawnNode, waitReady } from './test/processes';
 
 // Drills (decisions 023 and 071): `npm start` is PID 1 in a container, or npm is; the orchestrator's
 // SIGTERM goes to it. The server it started must get the signal, drain and stop, not be left running
@@ -16,7 +15,7 @@ afterAll(() => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 const dataDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sf-start-'));
+  const dir = seededDataDir('sf-start-');
   dataDirs.push(dir);
   return dir;
 };

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pagePaths } from './test/page-paths';
-import { freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
+import { freePort, http, type Proc, seededDataDir, spawnNode, waitReady } from './test/processes';
 
 // One anonymous GET of /manage-store/settings/banners ended the server, and every store
 // with it. Its loader started one page function that later rejected, and the next one threw
@@ -11,7 +9,7 @@ import { freePort, http, type Proc, spawnNode, waitReady } from './test/processe
 // as a visitor, against the real server, and checks the process is still there and logged no
 // unhandled rejection (the server now survives one: the log is what shows it happened).
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sf-visitor-'));
+const dataDir = seededDataDir('sf-visitor-');
 let server: Proc | undefined;
 afterAll(async () => {
   if (server && server.child.exitCode === null) {

@@ -19,6 +19,9 @@ export const TEMPLATE_ENV = {
   pgSeeded: 'TEST_PG_TEMPLATE_SEEDED',
 } as const;
 
+/** The seeded database as a PGlite data directory, under the templates' directory. */
+export const SEEDED_DATA_DIR = 'seeded-data';
+
 /**
  * A fresh, migrated database: PGlite in memory, or a new database on the PostgreSQL of
  * TEST_DATABASE_URL (dropped on close) when the suite runs in its `postgres` project. With
