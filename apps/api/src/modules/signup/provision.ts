@@ -73,11 +73,12 @@ export function provisionIds(idempotencyKey: string) {
   return { tenantId: `st-${h}`, productStoreId: `PS-${h.toUpperCase()}`, ownerUserId: `U-OWNER-${h.toUpperCase()}` };
 }
 
+/** A new store's palette until the owner sets theirs: dark enough for white text everywhere (axe). */
 const DEFAULT_COLORS = {
-  primary: '30, 41, 59',
+  primary: '30, 64, 175',
   secondary: '71, 85, 105',
-  banner: '241, 245, 249',
-  action: '37, 99, 235',
+  banner: '15, 23, 42',
+  action: '29, 78, 216',
 };
 
 /**
@@ -255,16 +256,14 @@ async function insertDemoCatalog(tx: Tx, tenantId: string, catalogId: string, no
       description: c.description,
     })),
   );
-  await tx
-    .insert(schema.catalogCategories)
-    .values(
-      DEMO_CATALOG.categories.map((c, i) => ({
-        tenantId,
-        prodCatalogId: catalogId,
-        productCategoryId: c.id,
-        sequenceNum: i,
-      })),
-    );
+  await tx.insert(schema.catalogCategories).values(
+    DEMO_CATALOG.categories.map((c, i) => ({
+      tenantId,
+      prodCatalogId: catalogId,
+      productCategoryId: c.id,
+      sequenceNum: i,
+    })),
+  );
   await tx.insert(schema.products).values(
     DEMO_CATALOG.products.map((p) => ({
       tenantId,
@@ -283,16 +282,14 @@ async function insertDemoCatalog(tx: Tx, tenantId: string, catalogId: string, no
       updatedAt: now,
     })),
   );
-  await tx
-    .insert(schema.productCategories)
-    .values(
-      DEMO_CATALOG.products.map((p, i) => ({
-        tenantId,
-        productCategoryId: p.category,
-        productId: p.id,
-        sequenceNum: i,
-      })),
-    );
+  await tx.insert(schema.productCategories).values(
+    DEMO_CATALOG.products.map((p, i) => ({
+      tenantId,
+      productCategoryId: p.category,
+      productId: p.id,
+      sequenceNum: i,
+    })),
+  );
   await tx.insert(schema.stockMovements).values(
     DEMO_CATALOG.products.map((p) => ({
       tenantId,
