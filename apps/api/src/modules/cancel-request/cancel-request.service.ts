@@ -1,5 +1,5 @@
 import type { CancelRequest, CancelRequestState, CancelRequestStatus } from '@app/contracts';
-import { type Db, schema } from '@app/db';
+import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
 import { requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
@@ -134,16 +134,17 @@ export function createCancelRequestService(db: Db, deps: CancelRequestDeps) {
   }
 
   /** Who filed the request (the owner's sign-in email), else the store's owner: the decision's mail goes there. */
-  async function ownerEmail(tenantId: string, requestedBy: string | null): Promise<string | null> {
+  // Read in the caller's transaction: on the embedded database a query outside it waits for it forever.
+  async function ownerEmail(q: Db | Tx, tenantId: string, requestedBy: string | null): Promise<string | null> {
     const u = schema.users;
     if (requestedBy) {
-      const [row] = await db
+      const [row] = await q
         .select({ email: u.email })
         .from(u)
         .where(and(eq(u.tenantId, tenantId), eq(u.userId, requestedBy)));
       if (row) return row.email;
     }
-    const [owner] = await db
+    const [owner] = await q
       .select({ email: u.email })
       .from(u)
       .where(and(eq(u.tenantId, tenantId), eq(u.role, 'admin')))
@@ -206,7 +207,7 @@ export function createCancelRequestService(db: Db, deps: CancelRequestDeps) {
             after: { status: to, decisionReason: why },
           });
           deps.events.emitAfterCommit(tx, 'cancel_request.transitioned', { tenantId, from: moved.from, to });
-          const email = await ownerEmail(tenantId, moved.row.requestedBy);
+          const email = await ownerEmail(tx, tenantId, moved.row.requestedBy);
           if (email) {
             const mail =
               to === 'approved'
@@ -356,7 +357,7 @@ export function createCancelRequestService(db: Db, deps: CancelRequestDeps) {
                 to: 'closed',
               });
             }
-            const email = await ownerEmail(tenantId, request.ok ? request.row.requestedBy : null);
+            const email = await ownerEmail(tx, tenantId, request.ok ? request.row.requestedBy : null);
             if (email) {
               await deps.mailer.send(
                 ctx,
