@@ -20,16 +20,16 @@ async function ownerPage(browser: Browser, javaScriptEnabled = true) {
 
 test.describe.configure({ mode: 'serial' });
 
-test('the owner makes the store private: a visitor sees only login and registration; public again, the catalog', async ({
+test('the owner makes the store login-required: a visitor sees only login and registration; public again, the catalog', async ({
   browser,
 }) => {
   // Without JavaScript first: the form posts and the page answers by itself.
   const noJs = await ownerPage(browser, false);
   await expect(noJs.getByRole('heading', { level: 1, name: 'Access' })).toBeVisible();
   await expect(noJs.getByTestId('visibility-badge')).toHaveText('Public');
-  await noJs.getByRole('radio', { name: /Private/ }).check();
-  await noJs.getByRole('button', { name: 'Save visibility' }).click();
-  await expect(noJs.getByTestId('visibility-badge')).toHaveText('Private');
+  await noJs.getByRole('radio', { name: /Login required/ }).check();
+  await noJs.getByRole('button', { name: 'Save access' }).click();
+  await expect(noJs.getByTestId('visibility-badge')).toHaveText('Login required');
   await noJs.context().close();
 
   const visitor = await (await browser.newContext()).newPage();
@@ -53,11 +53,11 @@ test('the owner makes the store private: a visitor sees only login and registrat
   // With JavaScript: the owner opens the store again; a toast says so.
   const page = await ownerPage(browser);
   await hydrated(page);
-  await expect(page.getByTestId('visibility-badge')).toHaveText('Private');
+  await expect(page.getByTestId('visibility-badge')).toHaveText('Login required');
   await page.getByRole('radio', { name: /Public/ }).check();
-  const save = page.getByRole('button', { name: 'Save visibility' });
+  const save = page.getByRole('button', { name: 'Save access' });
   await save.click();
-  await expect(page.getByRole('status').filter({ hasText: 'Your store is public' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Access saved: public' })).toBeVisible();
   await expect(page.getByTestId('visibility-badge')).toHaveText('Public');
 
   await visitor.goto(`${lighting}/`);

@@ -31,6 +31,8 @@ export const STAND_IN_OWN_APP = { id: 'lighting-e2e-own-app', secret: 'lighting-
  * storefront test meets a half-changed store.
  */
 const CHANGES_STORES = /(settings-[a-z-]+|banners|admin-[a-z-]+)\.spec\.ts$/;
+// Specs that close a seeded store (its access mode) for a while: access.spec.ts, access-modes.spec.ts.
+const STORE_ACCESS = /access(-modes)?\.spec\.ts$/;
 
 export default defineConfig({
   testDir: '.',
@@ -58,7 +60,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: [/access\.spec\.ts$/, CHANGES_STORES],
+      testIgnore: [STORE_ACCESS, CHANGES_STORES],
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
     },
     {
@@ -70,7 +72,7 @@ export default defineConfig({
     // Makes a seeded store private for a while: after every other test, so none meets it closed.
     {
       name: 'store-access',
-      testMatch: /access\.spec\.ts$/,
+      testMatch: STORE_ACCESS,
       dependencies: ['store-settings'],
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
     },

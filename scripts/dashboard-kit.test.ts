@@ -46,15 +46,16 @@ export const ALLOWED: Record<string, Partial<Record<RawTag, [number, string]>>> 
   'components/manage-store/product-editor-rows.tsx': {
     input: [1, 'the category list filter: a type-ahead with no name that posts nothing, so no form field'],
   },
+  'components/manage-store/store-access-section.tsx': {
+    input: [1, 'the access-mode radio as a card with an icon and a sentence per mode; not a plain choice list'],
+  },
   'components/manage-store/theme-color-field.tsx': {
     input: [1, "the browser's colour picker beside the kit's text box: the kit has no colour swatch"],
   },
   'routes/manage-store/products_.import.tsx': {
     input: [1, "the CSV file picker (in the kit's Field): the kit has no file input"],
   },
-  'routes/manage-store/settings.access.tsx': {
-    input: [1, 'the visibility radio as a card with an icon and a sentence per choice; not a plain choice list'],
-  },
+
   'routes/manage-store/settings.theme.tsx': {
     input: [1, 'the template radio as a card with a description and a sketch to compare; not a plain choice list'],
   },
