@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { openDatabase } from '@app/db';
+import { seededDataDir } from '@app/db/testing';
 import { afterAll, describe, it } from 'vitest';
 import { kill9Drill } from './test/kill9-drill';
-import { seededDataDir } from './test/processes';
 
 // Drill: SIGKILL the server on its embedded PGlite while guest checkouts run, restart it
 // on the same data directory, check the books and retry every request with its key.

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { seededDataDir } from '@app/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compiledServer, freePort, http, type Proc, seededDataDir, spawnNode, waitReady } from './test/processes';
+import { compiledServer, freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
 
 // Decision 071: what the server does when an error escapes every handler. The faults are injected
 // by a preloaded module (test/fault-injection.mjs): no request of the app makes them any more.

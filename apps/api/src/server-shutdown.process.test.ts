@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { Agent } from 'node:http';
+import { seededDataDir } from '@app/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { guestCardOrder } from './test/guest-order';
-import { freePort, http, type Proc, seededDataDir, spawnNode, waitReady } from './test/processes';
+import { freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
 
 // Drill (decision 023): SIGTERM while checkouts are arriving. Everything the server has accepted
 // gets a whole answer; nothing is reset; the process exits 0 within its grace period.

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { seededDataDir } from '@app/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { alive, freePort, http, type Proc, seededDataDir, spawnNode, waitReady } from './test/processes';
+import { alive, freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
 
 // Drills (decisions 023 and 071): `npm start` is PID 1 in a container, or npm is; the orchestrator's
 // SIGTERM goes to it. The server it started must get the signal, drain and stop, not be left running

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
+import { seededDataDir } from '@app/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pagePaths } from './test/page-paths';
-import { freePort, http, type Proc, seededDataDir, spawnNode, waitReady } from './test/processes';
+import { freePort, http, type Proc, spawnNode, waitReady } from './test/processes';
 
 // One anonymous GET of /manage-store/settings/banners ended the server, and every store
 // with it. Its loader started one page function that later rejected, and the next one threw

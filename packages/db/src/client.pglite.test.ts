@@ -1,18 +1,20 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './client';
 import { DataDirLockedError } from './lock';
 import * as s from './schema/index';
+import { seededDataDir } from './testing';
 
 // The embedded database's own files, lock and settings: PGlite whichever project runs the suite, so
 // in the pglite project only (decision 083). The migrations, on each database, are in client.test.ts.
 
+// Each test's directory starts as a copy of the suite's seeded database: the first open of an empty
+// one (initdb, 4 CPU seconds) is the server drill's (server.process.test.ts), not these tests'.
 const dirs: string[] = [];
 const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'sf-db-'));
+  const d = seededDataDir('sf-db-');
   dirs.push(d);
   return d;
 };

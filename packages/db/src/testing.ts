@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { seedDatabase } from '../seed/index';
@@ -21,6 +22,19 @@ export const TEMPLATE_ENV = {
 
 /** The seeded database as a PGlite data directory, under the templates' directory. */
 export const SEEDED_DATA_DIR = 'seeded-data';
+
+/**
+ * A new DATA_DIR holding a copy of the suite's seeded database (testing-templates.ts), for a test
+ * that need not show a first start (a drill's server, the data directory's own tests): a server on
+ * it answers after 4 CPU seconds instead of 11 (initdb, migrations, the seed). Its migrations and
+ * seed are this run's own, so the server finds nothing to do. The caller removes the directory.
+ */
+export function seededDataDir(prefix: string): string {
+  const templates = process.env[TEMPLATE_ENV.pgliteDir];
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (templates) cpSync(join(templates, SEEDED_DATA_DIR, 'pg'), join(dir, 'pg'), { recursive: true });
+  return dir;
+}
 
 /**
  * A fresh, migrated database: PGlite in memory, or a new database on the PostgreSQL of

@@ -1,10 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SEEDED_DATA_DIR, TEMPLATE_ENV } from '@app/db/testing';
 import { COMPILED_SERVER_ENV } from './compiled-server-setup';
 
 /** What process drills share: a free port, the real server as a child, and plain HTTP to it. */
@@ -14,19 +10,6 @@ export function compiledServer(): string {
   const path = process.env[COMPILED_SERVER_ENV];
   if (!path) throw new Error(`${COMPILED_SERVER_ENV} is not set: run the drills through Vitest (vitest.config.ts)`);
   return path;
-}
-
-/**
- * A new DATA_DIR holding a copy of the suite's seeded database (testing-templates.ts), for a drill
- * whose server need not show its first start: it answers after 4 CPU seconds instead of 11 (initdb,
- * migrations, the seed). Its migrations and seed are this run's own, so the server finds nothing to
- * do. The caller removes the directory.
- */
-export function seededDataDir(prefix: string): string {
-  const templates = process.env[TEMPLATE_ENV.pgliteDir];
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  if (templates) cpSync(join(templates, SEEDED_DATA_DIR, 'pg'), join(dir, 'pg'), { recursive: true });
-  return dir;
 }
 
 export async function freePort(): Promise<number> {
