@@ -57,9 +57,7 @@ export const users = pgTable(
     // The orders list's search by an account's name (decision 042): part of "first last".
     index('users_name_trgm_idx').using('gin', sql`lower(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
     // The owner's list of accounts waiting or declined: a handful among a store's customers.
-    index('users_access_requests_idx')
-      .on(t.tenantId, t.createdAt)
-      .where(sql`${t.accessStatus} <> 'approved'`),
+    index('users_access_requests_idx').on(t.tenantId, t.createdAt).where(sql`${t.accessStatus} <> 'approved'`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
   ],
 );
