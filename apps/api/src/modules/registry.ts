@@ -50,5 +50,7 @@ export const MODULES = {
   'paypal-seller': () => import('./paypal-seller/index').then((m) => m.paypalSellerModule),
   'paypal-webhooks': () => import('./paypal-webhooks/index').then((m) => m.paypalWebhooksModule),
   jobs: () => import('./jobs/index').then((m) => m.jobsModule),
+  signup: () => import('./signup/index').then((m) => m.signupModule),
   operator: () => import('./operator/index').then((m) => m.operatorModule),
+  'operator-console': () => import('./operator-console/index').then((m) => m.operatorConsoleModule),
 } satisfies ModuleRegistry;

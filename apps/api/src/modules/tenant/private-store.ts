@@ -52,6 +52,8 @@ export const OPEN_API_ROUTES: ReadonlySet<string> = new Set([
   '/dev/mailbox/:name',
   // The one-time link that signs a new store's owner in after sign-up (decision 103).
   '/api/signup/sign-in',
+  // The operator's one-time support link (decision 107): its ticket, not a session, lets it in.
+  '/api/tenant/support-access/enter',
 ]);
 
 /** Pages a visitor of a private store may open; any other page sends them to the login page. */

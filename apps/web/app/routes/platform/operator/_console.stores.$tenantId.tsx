@@ -1,7 +1,7 @@
 import type { AuditEntry, OperatorStoreAction, OperatorStoreDetail, StoreStateChange } from '@app/contracts';
 import { CONSOLE_ACTIONS, CONSOLE_STATE_BADGES, formatMoney } from '@app/contracts/client';
 import { ArrowLeft, ExternalLink, LifeBuoy, ScrollText } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { data, Link, useNavigation } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
 import { Banner } from '../../../components/ui/banner';
@@ -129,7 +129,7 @@ function Overview({ store }: { store: OperatorStoreDetail }) {
     : formatMoney(0, store.stores[0]?.currency ?? 'USD');
   return (
     <Card title="Overview">
-      <dl className="grid gap-4 sm:grid-cols-2">
+      <dl className="grid grid-cols-2 gap-4">
         <Fact term="Owner">
           {owner ? (
             <>
@@ -204,8 +204,8 @@ function HistoryCard({ history }: { history: StoreStateChange[] }) {
         </span>
       ),
     },
-    { header: 'Who', cell: (c) => <span className="break-all">{actorText(c)}</span> },
-    { header: 'Why', cell: (c) => <span className="whitespace-pre-wrap">{c.reason}</span> },
+    { header: 'Who', cell: (c) => <span className="break-words">{actorText(c)}</span>, className: 'min-w-[9rem]' },
+    { header: 'Why', cell: (c) => <span className="whitespace-pre-wrap">{c.reason}</span>, className: 'min-w-[12rem]' },
   ];
   return (
     <Card title="State history" flush>
@@ -370,8 +370,12 @@ function ActionsCard({ store, answer }: { store: OperatorStoreDetail; answer: An
 function SupportCard({ store, answer }: { store: OperatorStoreDetail; answer: Answer }) {
   const grant = store.supportAccess;
   const started = answer?.intent === 'support' && answer.result.ok ? (answer.result as { enterUrl: string }) : null;
+  // Once per link: the link works once, and a second visit (a re-render) would find it used.
+  const followed = useRef<string | null>(null);
   useEffect(() => {
-    if (started) window.location.assign(started.enterUrl);
+    if (!started || followed.current === started.enterUrl) return;
+    followed.current = started.enterUrl;
+    window.location.assign(started.enterUrl);
   }, [started]);
   return (
     <Card title="Support access">
