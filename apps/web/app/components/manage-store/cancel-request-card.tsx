@@ -30,6 +30,7 @@ const STATUS_TEXT: Record<CancelRequestStatus, string> = {
   requested: 'Cancellation requested',
   withdrawn: 'Request withdrawn: your store stays open.',
   approved: 'Cancellation approved: your store will close.',
+  declined: 'Request declined: your store stays open.',
   closed: 'Your store is closed.',
 };
 
@@ -111,6 +112,17 @@ export function CancelRequestCard({
             {state.status === 'requested' && state.reason && (
               <p className="text-neutral-600">
                 Your reason: <q>{state.reason}</q>
+              </p>
+            )}
+            {state.status === 'declined' && state.decisionReason && (
+              <p className="text-neutral-600" data-testid="cancel-decision">
+                The platform's answer: <q>{state.decisionReason}</q> You can file a new request below.
+              </p>
+            )}
+            {state.status === 'approved' && state.closesAt && (
+              <p className="text-neutral-600" data-testid="cancel-decision">
+                Your storefront is closed. You can sign in and export your data until{' '}
+                <time dateTime={state.closesAt}>{formatDateTime(state.closesAt)}</time>, when the store closes.
               </p>
             )}
             {state.canWithdraw && (

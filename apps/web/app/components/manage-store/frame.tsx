@@ -1,4 +1,4 @@
-import type { SupportSessionInfo } from '@app/contracts';
+import type { DashboardLifecycle, SupportSessionInfo } from '@app/contracts';
 import { ExternalLink, LogOut, Store, X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useRouteLoaderData } from 'react-router';
@@ -6,6 +6,7 @@ import type { loadFrameData } from '../../lib/frame-data';
 import { markLogout } from '../../lib/stored-values';
 import { PostForm } from '../ui/post-form';
 import { DashboardNav } from './dashboard-nav';
+import { LifecycleBanner } from './lifecycle-banner';
 import { SupportBanner } from './support-banner';
 
 /**
@@ -17,11 +18,14 @@ import { SupportBanner } from './support-banner';
 export function DashboardFrame({
   permissions,
   support,
+  lifecycle,
   children,
 }: {
   permissions: readonly string[];
   /** Set in a support session: its banner tops every page. */
   support?: SupportSessionInfo | null;
+  /** The store's lifecycle state: a banner on every page unless it is active (decision 099). */
+  lifecycle?: DashboardLifecycle | null;
   children: ReactNode;
 }) {
   const root = useRouteLoaderData<typeof loadFrameData>('root');
@@ -37,6 +41,7 @@ export function DashboardFrame({
       </div>
       <main id="main" tabIndex={-1} className="dash-main outline-none">
         <SupportBanner support={support} />
+        <LifecycleBanner lifecycle={lifecycle} />
         <div className="px-4 py-4 md:px-8 md:py-6">{children}</div>
       </main>
       <header className="dash-top flex h-14 items-center gap-3 bg-[#1a1a1a] px-3 text-white md:px-4">
@@ -85,7 +90,15 @@ const topAction =
  * A full-screen flow (the marketplace connection): the store's frame and the menu are hidden, a
  * bar with a way out instead. Still the dashboard's neutral colours.
  */
-export function FullScreenFrame({ support, children }: { support?: SupportSessionInfo | null; children: ReactNode }) {
+export function FullScreenFrame({
+  support,
+  lifecycle,
+  children,
+}: {
+  support?: SupportSessionInfo | null;
+  lifecycle?: DashboardLifecycle | null;
+  children: ReactNode;
+}) {
   const root = useRouteLoaderData<typeof loadFrameData>('root');
   return (
     <div className="dash-frame dash-full">
@@ -101,6 +114,7 @@ export function FullScreenFrame({ support, children }: { support?: SupportSessio
       </header>
       <main id="main" className="flex-1">
         <SupportBanner support={support} />
+        <LifecycleBanner lifecycle={lifecycle} />
         <div className="px-4 py-6 md:py-10">{children}</div>
       </main>
     </div>

@@ -49,8 +49,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     throw data({ message: 'Only the store owner and staff can manage the store.' }, { status: 403 });
   }
   // A support session (the platform's operator, with the owner's consent) says so on every page.
-  const [permissions, support] = await Promise.all([context.api.dashboardPermissions(), context.api.supportSession()]);
-  return { permissions, support };
+  // A store that is not active (suspended, closing) says so on every page too (decision 099).
+  const [permissions, support, lifecycle] = await Promise.all([
+    context.api.dashboardPermissions(),
+    context.api.supportSession(),
+    context.api.dashboardLifecycle(),
+  ]);
+  return { permissions, support, lifecycle };
 }
 
 /** Who is signed in changes only through a form (login, logout): not on every dashboard click. */
@@ -69,18 +74,18 @@ export interface DashboardHandle {
 }
 
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
-  const { permissions, support } = loaderData;
+  const { permissions, support, lifecycle } = loaderData;
   const matches = useMatches();
   const fullScreen = matches.some((m) => (m.handle as DashboardHandle | undefined)?.dashboardFrame === 'full-screen');
   if (fullScreen) {
     return (
-      <FullScreenFrame support={support}>
+      <FullScreenFrame support={support} lifecycle={lifecycle}>
         <Outlet />
       </FullScreenFrame>
     );
   }
   return (
-    <Frame permissions={permissions} support={support}>
+    <Frame permissions={permissions} support={support} lifecycle={lifecycle}>
       <Outlet />
     </Frame>
   );
