@@ -66,6 +66,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/orders/order-transition.test.ts',
     'apps/api/src/modules/order-admin/order-admin.test.ts',
     'apps/api/src/modules/cancel-request/cancel-request.test.ts',
+    'apps/api/src/modules/signup/signup.test.ts',
     'apps/api/src/modules/store-lifecycle/store-lifecycle.test.ts',
     'apps/api/src/modules/paypal-seller/seller-state.test.ts',
     'apps/api/src/modules/paypal-webhooks/',

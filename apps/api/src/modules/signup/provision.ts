@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PlatformActor, SignupStarter, SignupTemplate } from '@app/contracts';
 import { type Db, hashPassword, schema, type Tx } from '@app/db';
 import { and, eq } from 'drizzle-orm';
+import { isUniqueViolation } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
 import type { StoreLifecycleService } from '../store-lifecycle/index';
@@ -238,6 +239,8 @@ export function createProvisioner(db: Db, deps: ProvisionDeps) {
         // Two runs of one key at once: the second's insert of the same tenant fails; the first's store is the answer.
         const made = await existing(tenantId);
         if (made) return ok(made);
+        // Two sign-ups for one subdomain at once: the host's key lets one through; the other is told it is taken.
+        if (isUniqueViolation(err)) return refuse(409, 'CONFLICT', 'This address is taken. Please choose another.');
         throw err;
       });
       return result;

@@ -214,6 +214,24 @@ describe('confirming opens the store', () => {
     expect(tenants).toHaveLength(1);
   });
 
+  it('opens one store when the link is followed twice at once, and one of two sign-ups for a subdomain', async () => {
+    const { token } = await signedUp();
+    const both = await Promise.all([confirm(token), confirm(token)]);
+    expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(both[0]?.json().data.tenantId).toBe(both[1]?.json().data.tenantId);
+
+    const subdomain = `race-${Math.random().toString(36).slice(2, 8)}`;
+    const first = await signedUp({ subdomain });
+    const second = await signedUp({ subdomain });
+    const raced = await Promise.all([confirm(first.token), confirm(second.token)]);
+    expect(raced.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const hosts = await t.database.db
+      .select()
+      .from(schema.storeHosts)
+      .where(eq(schema.storeHosts.hostName, `${subdomain}.localhost`));
+    expect(hosts).toHaveLength(1);
+  });
+
   it('leaves no half store when a step fails, and the same link opens it afterwards', async () => {
     for (const step of PROVISION_STEPS) {
       const { body, token } = await signedUp({ starter: 'demo' });
