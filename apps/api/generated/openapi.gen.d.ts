@@ -19392,7 +19392,84 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /**
+         * Open a store for a merchant: its subdomain host, owner account and first content
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read. Sign-up's provisioning (one transaction, no half store) and its subdomain rules; a subdomain taken is 409. The owner is mailed a link to choose a password. The same subdomain again answers the store the first request opened.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        storeName: string;
+                        subdomain: string;
+                        /** Format: email */
+                        ownerEmail: string;
+                        ownerFirstName?: string;
+                        /**
+                         * @default DEFAULT
+                         * @enum {string}
+                         */
+                        template?: "DEFAULT" | "ONE";
+                        /**
+                         * @default empty
+                         * @enum {string}
+                         */
+                        content?: "empty" | "demo";
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tenantId: string;
+                                host: string;
+                                invitationSent: boolean;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                /** @description See the operation */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                429: components["responses"]["RateLimited"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { auditPageSchema } from './audit';
+import { subdomainSchema } from './signup-schemas';
 import {
   storeLifecycleSchema,
   storeStateChangeSchema,
@@ -252,11 +253,8 @@ export const operatorStoreAuditPageSchema = auditPageSchema;
 /** POST /platform-api/stores: a store opened by the operator for a merchant (the sign-up's checks). */
 export const operatorCreateStoreSchema = z.strictObject({
   storeName: z.string().trim().min(1, 'Please enter the store name.').max(100),
-  subdomain: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])?$/, 'Use 3-63 lower-case letters, digits and hyphens.'),
+  /** The sign-up's rules: characters, length, reserved words. */
+  subdomain: subdomainSchema,
   ownerEmail: email,
   ownerFirstName: z.string().trim().min(1).max(100).optional(),
   template: z.enum(['DEFAULT', 'ONE']).default('DEFAULT'),

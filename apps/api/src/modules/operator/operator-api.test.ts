@@ -25,7 +25,7 @@ const asOperator = (method: Method, url: string, payload?: object) =>
     headers: { host: PLATFORM, cookie: operator.cookie, 'x-csrf-token': operator.csrf },
     ...(payload ? { payload } : {}),
   });
-const asOwner = (method: Method, url: string, payload?: object, session = owner, host = LIGHTING) =>
+const asOwner = (method: Method, url: string, payload?: object, session = owner, host: string = LIGHTING) =>
   t.app.inject({
     method,
     url,
@@ -318,6 +318,43 @@ describe("a store's page and the actions on it", () => {
     expect(res.json().data.message).toContain('owner@lighting.test');
     const log = (await asOperator('GET', '/platform-api/audit?action=store.resend-invitation')).json().data.entries;
     expect(log[0]).toMatchObject({ tenantId: 'lighting', reason: 'Owner lost the mail.' });
+  });
+});
+
+describe('opening a store for a merchant', () => {
+  it("provisions it on its subdomain, active, with its owner invited; sign-up's subdomain rules hold", async () => {
+    const body = {
+      storeName: 'Acme Lamps',
+      subdomain: 'Acme-Lamps',
+      ownerEmail: 'merchant@acme.example',
+      reason: 'Signed the enterprise contract.',
+    };
+    const res = await asOperator('POST', '/platform-api/stores', body);
+    expect(res.statusCode, res.body).toBe(201);
+    const made = res.json().data;
+    expect(made).toMatchObject({ host: 'acme-lamps.localhost', invitationSent: true });
+    const page = (await asOperator('GET', `/platform-api/stores/${made.tenantId}`)).json().data;
+    expect(page).toMatchObject({
+      name: 'Acme Lamps',
+      lifecycle: { state: 'active' },
+      owner: { email: 'merchant@acme.example' },
+    });
+    expect(page.history.at(-1).actor).toMatchObject({ kind: 'operator', email: SEED_OPERATOR.email });
+    const storefront = await t.app.inject({
+      method: 'POST',
+      url: '/skulocity/api/v1/public/ecommerce/main',
+      headers: { host: 'acme-lamps.localhost' },
+    });
+    // The host answers as the new store (private until its owner goes live), not as an unknown host.
+    expect(storefront.json().code).not.toBe('TENANT_NOT_FOUND');
+    expect([200, 401]).toContain(storefront.statusCode);
+    // The same request again answers the same store; a reserved word is refused before anything is made.
+    const again = await asOperator('POST', '/platform-api/stores', body);
+    expect(again.json().data.tenantId).toBe(made.tenantId);
+    expect((await asOperator('POST', '/platform-api/stores', { ...body, subdomain: 'admin' })).statusCode).toBe(400);
+    const log = (await asOperator('GET', '/platform-api/audit?action=store.create')).json().data.entries;
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ tenantId: made.tenantId, reason: 'Signed the enterprise contract.' });
   });
 });
 

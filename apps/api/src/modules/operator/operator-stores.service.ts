@@ -2,6 +2,8 @@ import {
   canTransitionStore,
   OPERATOR_STORE_ACTIONS,
   type OperatorActionResult,
+  type OperatorCreateStore,
+  type OperatorCreateStoreResult,
   type OperatorStoreAction,
   type OperatorStoreDetail,
   type OperatorStorePage,
@@ -20,6 +22,7 @@ import { ok, type Refusal, type Result, refuse } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import type { AuthService } from '../auth/index';
 import type { CancelRequestService } from '../cancel-request/index';
+import type { Provisioner } from '../signup/index';
 import type { StoreLifecycleService } from '../store-lifecycle/index';
 import { lifecycleActor, type OperatorRequest } from './operator-principal';
 import type { PlatformAudit } from './platform-audit.service';
@@ -48,6 +51,8 @@ export interface OperatorStoresDeps {
   storeAudit: AuditService;
   storeLifecycle: StoreLifecycleService;
   cancelRequests?: CancelRequestService;
+  /** Sign-up's provisioning, when that module runs: the operator opens stores for merchants with it. */
+  provisionStore?: Provisioner['provisionStore'];
   auth: AuthService;
   /** The owner's live support grant, for the store's page. */
   supportGrant(tenantId: string): Promise<OperatorStoreDetail['supportAccess']>;
@@ -416,6 +421,47 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
         details: { from: current.state },
       });
       return ok({ action, lifecycle: await deps.storeLifecycle.lifecycle(tenantId), message });
+    },
+
+    /**
+     * Opens a store for a merchant through sign-up's provisioning (one transaction, no half store),
+     * then mails its owner a link to choose a password. The subdomain names the request: a retry
+     * of the same one answers the store the first opened.
+     */
+    async createStore(
+      req: OperatorRequest,
+      input: OperatorCreateStore,
+    ): Promise<Result<OperatorCreateStoreResult, Refusal>> {
+      if (!deps.provisionStore) return refuse(409, 'CONFLICT', 'Opening stores is not available on this server.');
+      const made = await deps.provisionStore({
+        storeName: input.storeName,
+        subdomain: input.subdomain,
+        owner: {
+          email: input.ownerEmail,
+          passwordHash: null,
+          ...(input.ownerFirstName ? { firstName: input.ownerFirstName } : {}),
+        },
+        template: input.template,
+        starter: input.content,
+        actor: lifecycleActor(req.principal),
+        reason: input.reason,
+        idempotencyKey: `operator:${input.subdomain}`,
+      });
+      if (!made.ok) return made;
+      const store = made.value;
+      let invitationSent = false;
+      if (store.created) {
+        const ctx = await tenantContext(store.tenantId);
+        const sent = ctx ? await deps.auth.forgotPassword(ctx, input.ownerEmail, { ip: req.ip }) : null;
+        invitationSent = Boolean(sent?.ok);
+        await deps.audit.record(db, req, {
+          action: 'store.create',
+          tenantId: store.tenantId,
+          reason: input.reason,
+          details: { host: store.host, ownerEmail: input.ownerEmail, template: input.template, content: input.content },
+        });
+      }
+      return ok({ tenantId: store.tenantId, host: store.host, invitationSent });
     },
 
     /** Stores by state, and per UTC day: sign-ups (stores created), paid orders and their sales. */

@@ -24,7 +24,7 @@ declare module '../../lib/module' {
 export const operatorModule = defineModule({
   name: 'operator',
   needs: ['audit', 'auth', 'store-lifecycle'],
-  optional: ['cancel-request'],
+  optional: ['cancel-request', 'signup'],
   create({ db, config, events, sessionSecret, linkOrigin }, { audit, auth, storeLifecycle }, later) {
     const platformAudit = createPlatformAudit(db);
     const operatorAuth = createOperatorAuth(db, {
@@ -40,6 +40,9 @@ export const operatorModule = defineModule({
       auth,
       get cancelRequests() {
         return later().cancelRequests;
+      },
+      get provisionStore() {
+        return later().provisionStore;
       },
       supportGrant: (tenantId) => supportAccess.liveGrant(tenantId),
     });

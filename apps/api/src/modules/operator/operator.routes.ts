@@ -4,6 +4,8 @@ import {
   operatorActionBodySchema,
   operatorActionParamsSchema,
   operatorActionResultSchema,
+  operatorCreateStoreResultSchema,
+  operatorCreateStoreSchema,
   operatorSessionSchema,
   operatorSignInResultSchema,
   operatorSignInSchema,
@@ -209,6 +211,29 @@ export async function operatorRoutes(app: App, opts: OperatorRoutesOptions) {
     async (req, reply) => {
       noStore(reply);
       return { data: await stores.list(req.query) };
+    },
+  );
+
+  app.post(
+    `${P}/stores`,
+    {
+      config: { tenant: false, operator: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'Open a store for a merchant: its subdomain host, owner account and first content',
+        description:
+          `${about} Sign-up's provisioning (one transaction, no half store) and its subdomain rules; a subdomain ` +
+          'taken is 409. The owner is mailed a link to choose a password. The same subdomain again answers the ' +
+          'store the first request opened.',
+        body: operatorCreateStoreSchema,
+        response: { 201: dataEnvelope(operatorCreateStoreResultSchema), ...changeErrors, 429: errorEnvelopeSchema },
+      },
+    },
+    async (req, reply) => {
+      noStore(reply);
+      const done = await stores.createStore(operatorOf(req), req.body);
+      if (!done.ok) return sendRefusal(reply, done);
+      return reply.code(201).send({ data: done.value });
     },
   );
 
