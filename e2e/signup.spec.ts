@@ -12,6 +12,8 @@ async function shots(page: Page, name: string) {
   await snap(page, `signup-${name}`);
   const size = page.viewportSize();
   await page.setViewportSize({ width: 375, height: 812 });
+  // Nothing wider than the phone's screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await snap(page, `signup-${name}-375`);
   if (size) await page.setViewportSize(size);
 }
@@ -56,7 +58,7 @@ test('a merchant signs up, confirms, lands in the new store and sells a product 
   // The mail's link opens a page whose button opens the store.
   await expect.poll(() => mailedLinks(email, '/signup/confirm').length).toBe(1);
   await page.goto(mailedLinks(email, '/signup/confirm')[0] as string);
-  await expect(page.getByRole('heading', { name: 'Your email is confirmed' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Open your store' })).toBeVisible();
   await expectNoSeriousA11yIssue(page);
   await shots(page, 'confirm');
   const confirmed = Date.now();
@@ -110,7 +112,7 @@ test('a merchant signs up, confirms, lands in the new store and sells a product 
 });
 
 test('the platform pages exist on the platform host only, and a store page does not exist there', async ({ page }) => {
-  const signupOnStore = await page.goto('http://lighting.localhost:' + PORT + '/signup');
+  const signupOnStore = await page.goto(`http://lighting.localhost:${PORT}/signup`);
   expect(signupOnStore?.status()).toBe(404);
   const storeOnPlatform = await page.goto(`${PLATFORM}/cart`);
   expect(storeOnPlatform?.status()).toBe(404);

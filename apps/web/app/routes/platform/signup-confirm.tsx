@@ -32,9 +32,11 @@ export default function SignupConfirm({ actionData }: Route.ComponentProps) {
     <section className="mx-auto max-w-lg px-4 py-16" aria-labelledby="confirm-title">
       <div className="rounded-lg border border-slate-200 bg-white p-8 shadow-sm">
         <h1 id="confirm-title" className="text-2xl font-bold text-slate-900">
-          Your email is confirmed
+          Open your store
         </h1>
-        <p className="mt-3 text-slate-700">One click and your store is open; you arrive in its dashboard.</p>
+        <p className="mt-3 text-slate-700">
+          Thanks for confirming your email. One click and your store opens; you arrive in its dashboard, signed in.
+        </p>
         <PostForm className="mt-6 space-y-4">
           <FormAlert message={actionData?.message} />
           <input type="hidden" name="token" value={params.get('token') ?? ''} />

@@ -113,7 +113,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
   }
 
   return (
-    <div className="mx-auto grid max-w-5xl gap-10 px-4 py-12 md:grid-cols-[1fr_28rem]">
+    <div className="mx-auto grid max-w-5xl grid-cols-1 gap-10 px-4 py-12 md:grid-cols-[minmax(0,1fr)_28rem]">
       <section aria-labelledby="pitch">
         <h1 id="pitch" className="text-3xl font-bold text-slate-900 md:text-4xl">
           Open your online store in a minute
