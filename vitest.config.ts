@@ -30,6 +30,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/payments/cards.test.ts',
     'apps/api/src/modules/staff/staff.test.ts',
     'apps/api/src/modules/tenant/store-visibility.test.ts',
+    'apps/api/src/modules/store-access/store-access.test.ts',
     'apps/api/src/modules/sitemap/sitemap.test.ts',
     'apps/api/src/modules/product-import/product-import.test.ts',
     'apps/api/src/modules/product-import/product-import-round-trip.test.ts',

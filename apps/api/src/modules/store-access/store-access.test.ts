@@ -31,6 +31,8 @@ const smtp = new SMTPServer({
   },
 });
 
+// The pages need the storefront's build; SWEEP_WEB_BUILD (a copy of it) serves while someone rebuilds.
+const WEB_BUILD = process.env.SWEEP_WEB_BUILD ?? fileURLToPath(new URL('../../../../web/build', import.meta.url));
 const HOST = 'lighting.localhost';
 const ORIGIN = `http://${HOST}`;
 let t: TestApp;
@@ -77,7 +79,7 @@ beforeAll(async () => {
   const { port } = smtp.server.address() as { port: number };
   t = await createTestApp({
     mailer: createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Shop <no-reply@shop.test>', outboxDir: '' }),
-    webBuildDir: fileURLToPath(new URL('../../../../web/build', import.meta.url)),
+    webBuildDir: WEB_BUILD,
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);
   approved = await signIn(t.app, 'shopper@lighting.test', 'shopper-demo-1', HOST);
