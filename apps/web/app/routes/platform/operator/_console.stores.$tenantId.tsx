@@ -185,7 +185,9 @@ function CancelRequestCard({ store }: { store: OperatorStoreDetail }) {
           {cr.reason}
         </blockquote>
       )}
-      <p className="mt-2 text-xs text-[#616161]">Approve or decline it from the actions.</p>
+      {cr.status === 'requested' && (
+        <p className="mt-2 text-xs text-[#616161]">Approve or decline it from the actions.</p>
+      )}
     </Card>
   );
 }
@@ -199,13 +201,13 @@ function HistoryCard({ history }: { history: StoreStateChange[] }) {
     {
       header: 'Change',
       cell: (c) => (
-        <span className="whitespace-nowrap">
+        <span>
           {c.from ? CONSOLE_STATE_BADGES[c.from].label : 'New'} → {CONSOLE_STATE_BADGES[c.to].label}
         </span>
       ),
     },
-    { header: 'Who', cell: (c) => <span className="break-words">{actorText(c)}</span>, className: 'min-w-[9rem]' },
-    { header: 'Why', cell: (c) => <span className="whitespace-pre-wrap">{c.reason}</span>, className: 'min-w-[12rem]' },
+    { header: 'Who', cell: (c) => <span className="break-words">{actorText(c)}</span> },
+    { header: 'Why', cell: (c) => <span className="whitespace-pre-wrap">{c.reason}</span>, className: 'min-w-[10rem]' },
   ];
   return (
     <Card title="State history" flush>
