@@ -100,12 +100,26 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
     figuresAt = new Date();
   }
 
+  /**
+   * The 30-day figures as of at most 5 minutes ago, give or take one refresh: once some exist (this
+   * process's, or another's in the table) a stale set is answered while a refresh runs behind it, so
+   * no operator waits for the sum of every store's orders; only the very first list waits for it.
+   */
   async function freshFigures() {
+    if (!figuresAt) {
+      const [row] = await rowsOf<{ at: string | null }>(
+        db,
+        sql`SELECT max(computed_at)::text AS at FROM operator_store_figures`,
+      );
+      if (row?.at) figuresAt = new Date(row.at);
+    }
     if (figuresAt && Date.now() - figuresAt.getTime() < STORE_FIGURES_MAX_AGE_MS) return;
+    const stale = figuresAt !== null;
     refreshing ??= refreshFigures().finally(() => {
       refreshing = null;
     });
-    await refreshing;
+    if (!stale) await refreshing;
+    else refreshing.catch(() => {}); // a failed refresh is retried by the next list
   }
 
   async function tenantContext(tenantId: string): Promise<TenantContext | null> {
@@ -192,27 +206,33 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
         where.push(sql`(${expr}, t.tenant_id) < (${c.key}::${cast}, ${c.id})`);
       }
       const limit = query.limit;
+      // The page's ids first, from the narrow join the sort and filters need (the created sort walks
+      // tenants_created_idx); the host and the owner are looked up for those rows only.
       const result = await rowsOf<ListRow>(
         db,
         sql`
-        SELECT t.tenant_id, t.name, t.created_at, ps.canonical_host AS host, ps.currency_uom_id AS currency,
-          coalesce(l.state, 'active') AS state, ow.email AS owner_email,
-          coalesce(f.orders_30d, 0) AS orders_30d, coalesce(f.sales_30d, 0) AS sales_30d,
-          (${expr})::text AS sort_key
-        FROM tenants t
-        LEFT JOIN store_lifecycle l ON l.tenant_id = t.tenant_id
-        LEFT JOIN operator_store_figures f ON f.tenant_id = t.tenant_id
+        WITH page AS (
+          SELECT t.tenant_id, t.name, t.created_at, coalesce(l.state, 'active') AS state,
+            coalesce(f.orders_30d, 0) AS orders_30d, coalesce(f.sales_30d, 0) AS sales_30d,
+            (${expr})::text AS sort_key, ${expr} AS k
+          FROM tenants t
+          LEFT JOIN store_lifecycle l ON l.tenant_id = t.tenant_id
+          LEFT JOIN operator_store_figures f ON f.tenant_id = t.tenant_id
+          WHERE ${sql.join(where, sql` AND `)}
+          ORDER BY ${expr} DESC, t.tenant_id DESC
+          LIMIT ${limit + 1}
+        )
+        SELECT page.*, ps.canonical_host AS host, ps.currency_uom_id AS currency, ow.email AS owner_email
+        FROM page
         LEFT JOIN LATERAL (
-          SELECT canonical_host, currency_uom_id FROM product_stores p WHERE p.tenant_id = t.tenant_id
+          SELECT canonical_host, currency_uom_id FROM product_stores p WHERE p.tenant_id = page.tenant_id
           ORDER BY p.product_store_id LIMIT 1
         ) ps ON true
         LEFT JOIN LATERAL (
-          SELECT email FROM users u WHERE u.tenant_id = t.tenant_id AND u.role = 'admin'
+          SELECT email FROM users u WHERE u.tenant_id = page.tenant_id AND u.role = 'admin'
           ORDER BY u.created_at, u.user_id LIMIT 1
         ) ow ON true
-        WHERE ${sql.join(where, sql` AND `)}
-        ORDER BY ${expr} DESC, t.tenant_id DESC
-        LIMIT ${limit + 1}`,
+        ORDER BY page.k DESC, page.tenant_id DESC`,
       );
       const rows = result;
       const page = rows.slice(0, limit);
