@@ -94,6 +94,9 @@ export function auditActorName(actor: PlatformActor): string {
  */
 export function createStoreLifecycleService(db: Db, deps: StoreLifecycleDeps) {
   const cache = new Map<string, Cached>();
+  // Bumped by every invalidation: a read that began before a change and ends after its event must
+  // not put the state it read (the old one) back into the cache.
+  let generation = 0;
 
   async function read(tenantId: string): Promise<StoreLifecycle | null> {
     const [row] = await db
@@ -115,7 +118,9 @@ export function createStoreLifecycleService(db: Db, deps: StoreLifecycleDeps) {
     if (hit && hit.expires > now) return hit.value;
     // A tenant without a row is one created outside sign-up and the seed (a test's or a bench's
     // store): it was open before lifecycles existed, as the migration's backfill says of such stores.
+    const started = generation;
     const value = (await read(tenantId)) ?? { tenantId, state: 'active' as const, since: null, closesAt: null };
+    if (started !== generation) return value;
     if (cache.size >= CACHE_MAX) cache.clear();
     cache.set(tenantId, { value, expires: now + STATE_TTL_MS });
     return value;
@@ -224,8 +229,8 @@ export function createStoreLifecycleService(db: Db, deps: StoreLifecycleDeps) {
       const result = await returnRefusals<Result<StoreTransition, StoreTransitionRefusal>, StoreTransitionRefusal>(
         async () => ok(await deps.events.transaction((tx) => transitionIn(tx, actor, tenantId, to, why, opts))),
       );
-      // This process reads its own change at once, before the event comes back.
-      if (result.ok) cache.delete(tenantId);
+      // This process's cached state is already dropped: the bus delivers store.lifecycle.changed to
+      // this process before events.transaction returns, and to the others through NOTIFY.
       return result;
     },
 
@@ -245,7 +250,7 @@ export function createStoreLifecycleService(db: Db, deps: StoreLifecycleDeps) {
         ...actorColumns(actor),
         createdAt: at,
       });
-      cache.delete(tenantId);
+      service.invalidate(tenantId);
     },
 
     /** Every change of the store's state, oldest first. */
@@ -288,6 +293,7 @@ export function createStoreLifecycleService(db: Db, deps: StoreLifecycleDeps) {
 
     /** Drops cached states: one tenant's, or all (events.missed). */
     invalidate(tenantId?: string) {
+      generation++;
       if (tenantId) cache.delete(tenantId);
       else cache.clear();
     },
