@@ -62,7 +62,12 @@ async function move(to: StoreState, reason = `to ${to}`, tenantId = 'garden') {
   return r.value;
 }
 
-const api = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'PATCH' | 'POST' = 'GET', body?: object) =>
+const api = (
+  url: string,
+  headers: Record<string, string> = {},
+  method: 'GET' | 'PATCH' | 'POST' = 'GET',
+  body?: object,
+) =>
   t.app.inject({
     method,
     url,
@@ -73,8 +78,7 @@ const categories = (headers: Record<string, string> = {}) => api(`${B}/public/ec
 const ownerRead = () => api('/api/tenant/cancel_request/garden', owner);
 const ownerWrite = () =>
   api('/api/tenant/cancel_request/garden/initiate', owner, 'PATCH', { cancelRequestReason: 'Trying a write.' });
-const login = () =>
-  api(`${B}/login`, {}, 'POST', { email: 'owner@garden.test', password: 'owner-demo-1' });
+const login = () => api(`${B}/login`, {}, 'POST', { email: 'owner@garden.test', password: 'owner-demo-1' });
 const page = (url: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url, headers: { host: GARDEN, ...headers } });
 
@@ -131,7 +135,12 @@ describe('the state machine', () => {
     expect(back.ok).toBe(true);
     const history = await life().history('garden');
     expect(history.slice(-2)).toEqual([
-      expect.objectContaining({ from: 'active', to: 'suspended', reason: 'Chargebacks above the limit.', actor: operator }),
+      expect.objectContaining({
+        from: 'active',
+        to: 'suspended',
+        reason: 'Chargebacks above the limit.',
+        actor: operator,
+      }),
       expect.objectContaining({ from: 'suspended', to: 'active', actor: owner2 }),
     ]);
     expect(new Date(history.at(-1)?.at ?? 0).getTime()).toBeGreaterThanOrEqual(started - 1000);
@@ -147,7 +156,10 @@ describe('the state machine', () => {
   });
 
   it('refuses an unknown store (404) and a state the caller did not expect (409), changing nothing', async () => {
-    expect(await life().transition(operator, 'nobody', 'suspended', 'x')).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await life().transition(operator, 'nobody', 'suspended', 'x')).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
     expect(await life().transition(operator, 'garden', 'suspended', 'x', { expect: 'closing' })).toMatchObject({
       status: 409,
       code: 'INVALID_TRANSITION',
@@ -176,7 +188,10 @@ describe('a suspended store', () => {
     await move('suspended', 'Unpaid platform fees.');
     const res = await categories();
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ code: 'STORE_SUSPENDED', message: expect.stringContaining('temporarily unavailable') });
+    expect(res.json()).toMatchObject({
+      code: 'STORE_SUSPENDED',
+      message: expect.stringContaining('temporarily unavailable'),
+    });
     expect(res.headers['cache-control']).toBe('no-store');
 
     const home = await page('/');
@@ -203,7 +218,10 @@ describe('a suspended store', () => {
     expect(dash.statusCode).toBe(200);
     expect(dash.body).toContain('Your store is suspended by the platform');
     // Nothing was filed.
-    const [request] = await db().select().from(schema.cancelRequests).where(eq(schema.cancelRequests.tenantId, 'garden'));
+    const [request] = await db()
+      .select()
+      .from(schema.cancelRequests)
+      .where(eq(schema.cancelRequests.tenantId, 'garden'));
     expect(request?.status ?? 'none').not.toBe('requested');
   });
 
@@ -218,9 +236,13 @@ describe('a suspended store', () => {
       'test',
     );
     await move('suspended', 'Pause the jobs.');
+    sent.length = 0;
     const job = await t.services.jobs.enqueue(ctx, { type: 'test.lifecycle-pause', payload: {} });
+    await t.services.mailer.send(ctx, { to: 'owner@garden.test', subject: 'While suspended', text: 'Still sent.' });
     await t.services.jobs.drain({ timeoutMs: 2000 });
     expect(ran).toBe(0);
+    // Mail is the exception: it still goes out.
+    expect(sent.map((m) => m.subject)).toContain('While suspended');
     expect((await t.services.jobs.get(ctx, job.id))?.status).toBe('pending');
     await move('active', 'Resume.');
     await t.services.jobs.drain({ timeoutMs: 5000 });
@@ -281,7 +303,9 @@ describe('a cancel request decided by the platform', () => {
     const res = await categories();
     expect(res.statusCode).toBe(410);
     expect(res.json()).toMatchObject({ code: 'STORE_CLOSED' });
-    expect((await api(`${B}/public/ecommerce/product/addToCart`, {}, 'POST', { productId: 'x', quantity: 1 })).statusCode).toBe(410);
+    expect(
+      (await api(`${B}/public/ecommerce/product/addToCart`, {}, 'POST', { productId: 'x', quantity: 1 })).statusCode,
+    ).toBe(410);
     const home = await page('/');
     expect(home.statusCode).toBe(410);
     expect(home.body).toContain('Fernwood Garden Supply is closed.');
@@ -315,7 +339,10 @@ describe('a cancel request decided by the platform', () => {
     life().invalidate('garden');
     await t.services.jobs.drain({ dueWithinMs: 0 });
     expect(await life().stateOf('garden')).toBe('closed');
-    const [request] = await db().select().from(schema.cancelRequests).where(eq(schema.cancelRequests.tenantId, 'garden'));
+    const [request] = await db()
+      .select()
+      .from(schema.cancelRequests)
+      .where(eq(schema.cancelRequests.tenantId, 'garden'));
     expect(request?.status).toBe('closed');
     expect((await life().history('garden')).at(-1)).toMatchObject({
       from: 'closing',
