@@ -44,7 +44,7 @@ describe('the OpenAPI document (decision 076)', () => {
 
   it('says how every operation is authenticated, from what its route declares', () => {
     const schemes = Object.keys(doc.components.securitySchemes ?? {}).sort();
-    expect(schemes).toEqual(['bearer', 'csrf', 'session']);
+    expect(schemes).toEqual(['bearer', 'csrf', 'operatorCsrf', 'operatorSession', 'operatorToken', 'session']);
     for (const { path, method, op } of operations()) {
       expect(op.security, `${method} ${path}`).toBeDefined();
       for (const requirement of op.security ?? []) {
@@ -65,6 +65,11 @@ describe('the OpenAPI document (decision 076)', () => {
     ]);
     // A platform route: no store, no account.
     expect(security('post', '/api/paypal/webhooks')).toEqual([]);
+    // The operator's API (platform host): an operator token, or the console's cookie with its CSRF token.
+    expect(security('post', '/platform-api/stores/{tenantId}/actions/{action}')).toEqual([
+      { operatorToken: [] },
+      { operatorSession: [], operatorCsrf: [] },
+    ]);
   });
 
   it('a visitor gets 401 from every operation the document says needs an account, whatever the body', async () => {
@@ -75,10 +80,12 @@ describe('the OpenAPI document (decision 076)', () => {
     const wrong: string[] = [];
     for (const { path, method, op } of protectedOps) {
       const url = path.replace(/\{[^}]+\}/g, '1');
+      // The operator's API answers on the platform host only.
+      const on = path.startsWith('/platform-api/') ? 'platform.localhost' : host;
       const res = await t.app.inject({
         method: method as 'GET',
         url,
-        headers: { host, ...(op.requestBody ? { 'content-type': 'application/json' } : {}) },
+        headers: { host: on, ...(op.requestBody ? { 'content-type': 'application/json' } : {}) },
         ...(op.requestBody ? { payload: '{"unexpected":true}' } : {}),
       });
       if (res.statusCode !== 401) wrong.push(`${method} ${path}: ${res.statusCode}`);

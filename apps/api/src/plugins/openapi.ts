@@ -48,11 +48,18 @@ const GENERIC = {
   503: 'The database is unavailable or the server is shutting down: try again after Retry-After (UNAVAILABLE).',
 } as const;
 
-type Access = 'platform' | 'protected' | 'optional';
+type Access = 'platform' | 'operator' | 'protected' | 'optional';
 
-/** Who may call a route, from what it declares (config.permission, config.signedIn, config.tenant). */
+/** Who may call a route, from what it declares (config.operator, config.permission, config.signedIn, config.tenant). */
 function accessOf(route: RouteOptions): Access {
-  const config = (route.config ?? {}) as { tenant?: boolean; permission?: unknown; signedIn?: boolean };
+  const config = (route.config ?? {}) as {
+    tenant?: boolean;
+    permission?: unknown;
+    signedIn?: boolean;
+    operator?: string;
+  };
+  // The platform operator's API (decision 101): an operator token, or the console's session cookie.
+  if (config.operator === 'signed-in') return 'operator';
   if (config.tenant === false) return 'platform';
   if (config.permission || config.signedIn) return 'protected';
   return 'optional';
@@ -62,6 +69,9 @@ function accessOf(route: RouteOptions): Access {
 function securityOf(access: Access, method: string, config: { csrf?: string }) {
   if (access === 'platform') return [];
   const needsCsrf = !SAFE_METHODS.has(method) && config.csrf !== 'origin-only';
+  if (access === 'operator') {
+    return [{ operatorToken: [] }, needsCsrf ? { operatorSession: [], operatorCsrf: [] } : { operatorSession: [] }];
+  }
   const signedIn = [{ bearer: [] }, needsCsrf ? { session: [], csrf: [] } : { session: [] }];
   return access === 'protected' ? signedIn : [{}, ...signedIn];
 }
@@ -70,7 +80,8 @@ function securityOf(access: Access, method: string, config: { csrf?: string }) {
 function genericStatuses(route: RouteOptions, method: string, access: Access, url: string): number[] {
   const config = (route.config ?? {}) as { costly?: string };
   const statuses = [400, 503];
-  if (access !== 'platform') {
+  if (access === 'operator') statuses.push(401, 403, 404);
+  else if (access !== 'platform') {
     statuses.push(403, 404);
     // A private store closes every route but the few a visitor needs to sign in (decision 027).
     if (access === 'protected' || !OPEN_API_ROUTES.has(url)) statuses.push(401);
@@ -251,6 +262,11 @@ const DESCRIPTION = [
   '**Statuses every operation can answer** besides its own: 400 (validation, bad JSON, control characters),',
   "503 with Retry-After (database unavailable); on a store's host also 403 and 404 (see above) and, unless the",
   'operation is open on a private store, 401; with a body 413 and 415.',
+  '',
+  "**The platform operator's API** (`/platform-api/`, tag `platform operator`) answers on the platform's own host",
+  'only (404 on any other). It takes an operator token (`operatorToken`: `Authorization: Bearer opt_...`, made in',
+  "the console and shown once) or the console's `psid` cookie (`operatorSession`, with `operatorCsrf` on a change);",
+  "a store's session or token is 401 there. Every action takes a `reason` and is written to the platform's audit log.",
 ].join('\n');
 
 /** OpenAPI 3.1 generated from the routes' zod schemas and their declared access (decision 076). */
@@ -271,6 +287,25 @@ async function openapiPlugin(app: FastifyInstance) {
             in: 'cookie',
             name: SESSION_COOKIE,
             description: 'The httpOnly session cookie a browser gets at login.',
+          },
+          operatorToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An operator token (`opt_...`, POST /platform-api/tokens). Platform host only; needs no CSRF token.',
+          },
+          operatorSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'psid',
+            description: "The operator console's httpOnly session cookie, set by the platform host only.",
+          },
+          operatorCsrf: {
+            type: 'apiKey',
+            in: 'header',
+            name: CSRF_HEADER,
+            description:
+              "The console session's CSRF token (data.csrfToken of the sign-in or GET /platform-api/session).",
           },
           csrf: {
             type: 'apiKey',
