@@ -96,7 +96,7 @@ export interface SignupPageData {
 export type SignupFormResult = { ok: true; message: string } | FormOutcome<SignupField>;
 export type SignupConfirmResult =
   | ({ ok: true } & SignupConfirmed)
-  | { ok: false; status: 400 | 404 | 409 | 410 | 429; message: string };
+  | { ok: false; status: 400 | 403 | 404 | 409 | 410 | 429; message: string };
 
 /** The platform host's sign-up pages (modules/signup). */
 export interface SignupPages {

@@ -1,5 +1,5 @@
-import type { SignupPages } from '@app/contracts';
-import type { PlatformPageModule } from '../../lib/page-request';
+import { SIGNUP_FIELDS, type SignupPages } from '@app/contracts';
+import { type PlatformPageModule, submitForm } from '../../lib/page-request';
 import type { SignupService } from './signup.service';
 
 /** The platform host's sign-up pages (routes/platform/signup*.tsx). */
@@ -13,13 +13,16 @@ export function signupPages(deps: {
     async signupPage() {
       return { platformName: deps.platformName, hostSuffix: deps.hostSuffix };
     },
-    async signup(form) {
-      page.assertFormFromPlatform();
-      return deps.signup.request(form, { ip: page.ip });
-    },
+    // A post from another origin or without this browser's token is the form's 403, not a fault.
+    signup: (form) =>
+      submitForm(SIGNUP_FIELDS, async () => {
+        page.assertFormFromPlatform();
+        return deps.signup.request(form, { ip: page.ip });
+      }),
     subdomainAvailability: (subdomain) => deps.signup.availability(subdomain),
     async confirmSignup(token) {
-      page.assertFormFromPlatform();
+      const refused = await submitForm([], async () => page.assertFormFromPlatform());
+      if (refused) return { ok: false, status: 403, message: refused.message };
       const result = await deps.signup.confirm(token);
       if (result.ok) return { ok: true, ...result.value };
       return { ok: false, status: result.status === 409 ? 409 : 404, message: result.message };
