@@ -1,6 +1,7 @@
 import { SEED_OPERATOR } from '@app/db/seed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { addOperator } from './add-operator';
 import { base32Decode, totp } from './totp';
 
 // Operator accounts belong to no store: they sign in on the platform's own host only, with a second
@@ -154,5 +155,26 @@ describe('in production (TOTP required)', () => {
   it('rejects malformed codes with 400 before looking anything up', async () => {
     const res = await totpStep(t, { challenge: 'x', code: '12ab56' });
     expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('adding an operator on the server (production has no seeded one)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ modules: ['operator'], config: { NODE_ENV: 'production' } });
+  });
+  afterAll(() => t.close());
+
+  it('makes an operator with a password and a TOTP secret that sign in together, and records it', async () => {
+    const added = await addOperator(t.database.db, { email: 'Ops@Example.com', name: 'Ops' });
+    expect(added.operator).toMatchObject({ email: 'ops@example.com', totpEnabled: true });
+    expect(added.uri).toMatch(/^otpauth:\/\/totp\/Storefront%20Platform%3Aops%40example\.com\?secret=[A-Z2-7]{32}&/);
+    const first = await signIn(t, { email: 'ops@example.com', password: added.password });
+    const code = totp(base32Decode(added.totpSecret) as Buffer, Date.now());
+    const done = await totpStep(t, { challenge: first.json().data.challenge, code });
+    expect(done.json().data.step).toBe('signed-in');
+    const log = await t.services.platformAudit.list({ action: 'operator.create' });
+    expect(log.entries[0]).toMatchObject({ targetId: added.operator.operatorId, actor: { kind: 'system' } });
+    await expect(addOperator(t.database.db, { email: 'ops@example.com', name: 'Again' })).rejects.toThrow();
   });
 });
