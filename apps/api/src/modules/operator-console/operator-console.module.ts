@@ -24,7 +24,7 @@ export const operatorConsoleModule = defineModule({
       stores: operatorStores,
       audit: platformAudit,
       support: supportAccess,
-      ...('createStore' in operatorStores ? { createStore: operatorStores.createStore as never } : {}),
+      createStore: (req, input) => operatorStores.createStore(req, input),
     }),
   ],
   pages: ({ supportAccess }) => [supportAccessPages({ support: supportAccess })],

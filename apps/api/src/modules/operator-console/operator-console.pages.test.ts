@@ -210,6 +210,43 @@ describe('a store’s actions from its page', () => {
   });
 });
 
+describe('create a store for a merchant', () => {
+  it('checks the form on the page, then opens the store, whose page says the owner was mailed', async () => {
+    const b = await signedInOperator();
+    await open(b, '/operator/stores/new');
+    const fields = {
+      storeName: 'Harbor Kites',
+      subdomain: 'admin',
+      ownerEmail: 'kites@example.test',
+      ownerFirstName: 'Mira',
+      template: 'DEFAULT',
+      content: 'empty',
+      reason: '',
+    };
+    const refused = await post(b, '/operator/stores/new', fields);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('Please give a reason.');
+    // What was typed stays in the form.
+    expect(refused.body).toContain('value="kites@example.test"');
+
+    const made = await post(b, '/operator/stores/new', {
+      ...fields,
+      subdomain: 'harbor-kites',
+      reason: 'Merchant asked by phone (ticket 31).',
+    });
+    expect(made.statusCode).toBe(302);
+    const tenantId = decodeURIComponent(
+      /^\/operator\/stores\/([^?]+)\?created=1$/.exec(made.headers.location ?? '')?.[1] ?? '',
+    );
+    expect(await stateOf(tenantId)).toBe('active');
+    const page = await open(b, made.headers.location as string);
+    expect(page.body).toContain('Store created at harbor-kites.localhost.');
+    expect(page.body).toContain('Harbor Kites');
+    expect(page.body).toContain('harbor-kites.localhost');
+    expect(page.body).toContain('kites@example.test');
+  });
+});
+
 describe('support access', () => {
   const grants = () =>
     t.database.db

@@ -41,8 +41,8 @@ export interface ConsolePagesDeps {
   stores: OperatorStores;
   audit: PlatformAudit;
   support: SupportAccess;
-  /** Opens a store for a merchant (the operator's create-store operation), when it is booted. */
-  createStore?: (
+  /** Opens a store for a merchant (the operator's create-store operation: sign-up's provisioning). */
+  createStore: (
     req: OperatorRequest,
     input: OperatorCreateStore,
   ) => Promise<Result<OperatorCreateStoreResult, Refusal>>;
@@ -186,7 +186,6 @@ export function consolePages(deps: ConsolePagesDeps): PlatformPageModule<Operato
         submitForm(CREATE_FIELDS, async () => {
           page.assertFormFromPlatform();
           const req = await requireOperator();
-          if (!deps.createStore) throw new AppError(409, 'CONFLICT', 'Creating stores is not available here.');
           const parsed = operatorCreateStoreSchema.safeParse({
             storeName: form.storeName,
             subdomain: form.subdomain,

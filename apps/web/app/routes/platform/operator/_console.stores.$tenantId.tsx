@@ -25,13 +25,15 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return consoleRead(request, async () => {
     const platform = platformApi(context);
     const tenantId = params.tenantId.slice(0, 64);
-    const cursor = new URL(request.url).searchParams.get('audit')?.slice(0, 200) ?? null;
+    const url = new URL(request.url);
+    const cursor = url.searchParams.get('audit')?.slice(0, 200) ?? null;
     const [store, audit] = await Promise.all([
       platform.consoleStore(tenantId),
       platform.consoleStoreAudit(tenantId, cursor).catch(() => null),
     ]);
     if (!store) throw data({ message: 'No such store.' }, { status: 404 });
-    return { store, audit, auditCursor: cursor };
+    // Just opened from Create store (which redirects here).
+    return { store, audit, auditCursor: cursor, created: url.searchParams.has('created') };
   });
 }
 
@@ -61,7 +63,7 @@ type Answer = Route.ComponentProps['actionData'];
 
 /** A store as the platform sees it: who, where, its state and why, what happened, and what can be done. */
 export default function StorePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { store, audit, auditCursor } = loaderData;
+  const { store, audit, auditCursor, created } = loaderData;
   const badge = CONSOLE_STATE_BADGES[store.lifecycle.state];
   const toasted = actionData && actionData.intent !== 'support' && actionData.result.ok ? actionData.result : null;
   useActionToast(toasted as { ok: true; message: string } | null);
@@ -88,6 +90,11 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
         </>
       }
     >
+      {created && (
+        <Banner tone="success">
+          {`Store created at ${store.hosts[0]?.hostName ?? 'its new host'}. Its owner gets an email with a link to choose a password.`}
+        </Banner>
+      )}
       {store.lifecycle.state !== 'active' && <StateBanner store={store} />}
       <Overview store={store} />
       {store.cancelRequest && <CancelRequestCard store={store} />}
