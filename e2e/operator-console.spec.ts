@@ -349,4 +349,15 @@ test('the platform audit log, figures and tokens', async ({ page }) => {
   await page.getByLabel('Owner’s email').focus();
   await expect(page.getByText('This name is kept for the platform.')).toBeVisible();
   await look(page, 'operator-create-store');
+
+  // A store for a merchant: it opens at once, and its owner is mailed a link to choose a password.
+  const made = `${subdomain}b`;
+  await page.getByLabel('Store name').fill(`Console Made ${made}`);
+  await page.getByLabel('Subdomain').fill(made);
+  await page.getByLabel('Owner’s email').fill(`owner-${made}@example.test`);
+  await page.getByLabel('Reason').fill('Merchant asked by phone (ticket 4431).');
+  await page.getByRole('button', { name: 'Create store' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Store created at ${made}.localhost` })).toBeVisible();
+  await expect(page.getByTestId('store-state')).toHaveText('Active');
+  await expect.poll(() => mailedLinks(`owner-${made}@example.test`, '/auth/reset-password').length).toBeGreaterThan(0);
 });
