@@ -57,6 +57,18 @@ const permissionsOf = (p: string[]) => STAFF_PERMISSIONS.filter((x) => p.include
  * mailed link sets their password and makes them staff, and the owner changes or removes access.
  * Every write is the owner's, audited in its transaction, and emits `settings.changed` ('staff').
  */
+/**
+ * Who may work with the store's staff: its owner, in their own session. A platform operator in the
+ * store as support (decision 101) may not: an account they invited would outlast the owner's grant.
+ */
+function ownerNotSupport(ctx: RequestContext, what: string) {
+  const checked = requireOwner(ctx, what);
+  if (ctx.actor.kind === 'staff' && ctx.actor.support) {
+    throw AppError.forbidden(`Platform support cannot ${what}: only the owner can.`);
+  }
+  return checked;
+}
+
 export function createStaffService(db: Db, deps: StaffDeps) {
   const pending = (ctx: TenantContext) =>
     and(eq(inv.tenantId, ctx.tenantId), isNull(inv.acceptedAt), isNull(inv.revokedAt), gt(inv.expiresAt, new Date()));
@@ -134,7 +146,7 @@ export function createStaffService(db: Db, deps: StaffDeps) {
       ctx: RequestContext,
       input: { email: string; firstName: string; lastName: string; permissions: StaffPermission[] },
     ): Promise<Result<StaffInvitation, InviteRefusal>> {
-      const owner = requireOwner(ctx, 'invite staff');
+      const owner = ownerNotSupport(ctx, 'invite staff');
       const [existing] = await db
         .select({ role: u.role })
         .from(u)
@@ -204,7 +216,7 @@ export function createStaffService(db: Db, deps: StaffDeps) {
       userId: string,
       permissions: StaffPermission[],
     ): Promise<Result<StaffMember, OwnerUntouchableRefusal>> {
-      requireOwner(ctx, 'change staff permissions');
+      ownerNotSupport(ctx, 'change staff permissions');
       const member = await staffMember(ctx, userId);
       if (member.role === 'admin') {
         return refuse(422, 'UNPROCESSABLE', "The store owner's access cannot be changed.");
@@ -240,7 +252,7 @@ export function createStaffService(db: Db, deps: StaffDeps) {
      * its own) and every session of it ends. The owner cannot be removed, by themselves or anyone.
      */
     async remove(ctx: RequestContext, userId: string): Promise<Result<undefined, OwnerUntouchableRefusal>> {
-      const owner = requireOwner(ctx, 'remove staff');
+      const owner = ownerNotSupport(ctx, 'remove staff');
       const member = await staffMember(ctx, userId);
       if (member.role === 'admin' || member.userId === owner.actor.userId) {
         return refuse(422, 'UNPROCESSABLE', 'The store owner cannot be removed from the staff.');
@@ -266,7 +278,7 @@ export function createStaffService(db: Db, deps: StaffDeps) {
 
     /** Withdraws an invitation that has not been accepted: its link stops working. */
     async revokeInvitation(ctx: RequestContext, invitationId: string): Promise<void> {
-      requireOwner(ctx, 'revoke invitations');
+      ownerNotSupport(ctx, 'revoke invitations');
       await deps.events.transaction(async (tx) => {
         const [row] = await tx
           .update(inv)
