@@ -136,15 +136,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -214,15 +207,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -343,6 +329,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -417,15 +404,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -502,15 +482,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -585,15 +558,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -660,15 +626,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -733,15 +692,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -800,6 +752,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -854,6 +807,8 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -924,15 +879,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -1002,15 +950,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -1087,15 +1028,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -1170,15 +1104,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -1244,15 +1171,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -1310,6 +1230,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -1364,6 +1285,8 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -1415,6 +1338,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -1500,6 +1424,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -1562,6 +1487,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -1613,6 +1539,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -1667,6 +1594,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -1713,6 +1641,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -1766,6 +1695,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -1817,6 +1747,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -1958,15 +1889,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -2053,15 +1977,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -2135,6 +2052,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -2212,15 +2130,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -2311,15 +2222,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -2377,15 +2281,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -2476,6 +2373,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -2537,6 +2436,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -2597,6 +2497,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["RateLimited"];
@@ -2661,15 +2563,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -2741,15 +2636,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -2829,15 +2717,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -2911,15 +2792,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -2993,15 +2867,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -3075,15 +2942,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -3151,6 +3011,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["RateLimited"];
@@ -3205,6 +3067,8 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -3258,6 +3122,8 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -3320,6 +3186,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -3366,6 +3233,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -3438,6 +3306,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["RateLimited"];
@@ -3500,6 +3370,8 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["RateLimited"];
@@ -3564,6 +3436,8 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["RateLimited"];
@@ -3622,6 +3496,8 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["RateLimited"];
@@ -3671,6 +3547,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -3721,6 +3598,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 429: components["responses"]["RateLimited"];
                 503: components["responses"]["Unavailable"];
             };
@@ -3779,6 +3657,8 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["RateLimited"];
@@ -3831,6 +3711,8 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -3886,6 +3768,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -3954,15 +3838,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["RateLimited"];
@@ -4023,6 +3900,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["RateLimited"];
@@ -4080,6 +3959,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -4137,6 +4017,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -4198,15 +4080,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -4259,6 +4134,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -4311,6 +4188,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -4380,6 +4258,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -4453,6 +4333,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -4506,6 +4388,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -4580,6 +4464,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -4673,15 +4558,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -4781,15 +4659,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -4882,15 +4753,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -4978,15 +4842,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -5069,6 +4926,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -5152,15 +5011,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -5245,6 +5097,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -5310,15 +5164,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -5402,15 +5249,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -5491,15 +5331,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -5605,15 +5438,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -5717,6 +5543,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -5831,15 +5658,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -5952,15 +5772,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -6166,15 +5979,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -6257,15 +6063,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -6431,15 +6230,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -6539,15 +6331,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -6616,6 +6401,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -6758,6 +6544,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -6805,6 +6592,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 429: components["responses"]["RateLimited"];
                 503: components["responses"]["Unavailable"];
             };
@@ -6868,6 +6656,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -6956,15 +6746,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -7057,15 +6840,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -7143,15 +6919,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -7272,15 +7041,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -7412,15 +7174,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -7552,15 +7307,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -7696,15 +7444,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -7838,15 +7579,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -7917,6 +7651,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -7967,15 +7702,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -8046,15 +7774,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -8128,15 +7849,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -8210,15 +7924,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -8297,15 +8004,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -8365,15 +8065,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -8467,6 +8160,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -8605,6 +8299,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -8664,6 +8359,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -8725,6 +8421,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -8754,15 +8451,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -8822,15 +8512,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -8904,15 +8587,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -8976,15 +8652,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -9060,15 +8729,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -9152,6 +8814,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -9193,6 +8856,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -9236,6 +8900,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -9276,6 +8941,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -9350,6 +9016,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -9438,15 +9105,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -9536,15 +9196,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -9634,15 +9287,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -9704,6 +9350,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -9765,15 +9412,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -9856,15 +9496,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -9941,15 +9574,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -10020,15 +9646,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -10113,15 +9732,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -10203,15 +9815,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -10280,15 +9885,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -10365,15 +9963,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -10449,15 +10040,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -10533,15 +10117,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -10620,15 +10197,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -10715,15 +10285,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -10795,15 +10358,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -10889,15 +10445,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -10987,15 +10536,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -11057,15 +10599,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -11134,15 +10669,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -11226,15 +10754,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -11315,15 +10836,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -11391,15 +10905,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -11510,6 +11017,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -11577,6 +11085,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -11739,6 +11248,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -11845,6 +11355,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 429: components["responses"]["RateLimited"];
                 503: components["responses"]["Unavailable"];
             };
@@ -11905,6 +11416,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 429: components["responses"]["RateLimited"];
                 503: components["responses"]["Unavailable"];
             };
@@ -11963,6 +11475,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -12034,6 +11547,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -12078,6 +11593,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -12122,6 +11638,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -12184,15 +11701,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -12264,15 +11774,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -12343,15 +11846,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -12429,15 +11925,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -12530,15 +12019,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -12630,15 +12112,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -12718,15 +12193,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -12807,15 +12275,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -12928,15 +12389,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -13076,15 +12530,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -13135,15 +12582,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -13297,15 +12737,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -13426,15 +12859,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -13506,15 +12932,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -13639,15 +13058,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -13764,15 +13176,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -13843,15 +13248,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -13938,15 +13336,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -14022,15 +13413,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -14086,15 +13470,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -14141,15 +13518,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -14230,15 +13600,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -14323,15 +13686,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -14418,15 +13774,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -14511,15 +13860,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -14570,15 +13912,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -14654,15 +13989,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -14739,15 +14067,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -14911,15 +14232,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -15094,15 +14408,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -15286,15 +14593,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -15467,15 +14767,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -15656,15 +14949,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -15862,15 +15148,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -16053,15 +15332,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -16123,15 +15395,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -16219,6 +15484,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -16271,6 +15537,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -16390,15 +15657,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -16468,6 +15728,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -16545,6 +15806,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -16599,6 +15861,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -16661,6 +15924,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -16737,15 +16001,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -16799,15 +16056,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -16886,6 +16136,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -16937,6 +16188,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -17023,6 +16275,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -17082,15 +16335,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -17145,15 +16391,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -17248,6 +16487,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -17307,15 +16547,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -17370,15 +16603,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -17437,15 +16663,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -17556,15 +16775,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -17615,15 +16827,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -17722,15 +16927,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -17834,15 +17032,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -17895,15 +17086,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -17985,15 +17169,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -18090,15 +17267,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -18195,15 +17365,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -18279,15 +17442,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -18344,6 +17500,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -18409,15 +17566,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -18483,15 +17633,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -18580,15 +17723,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -18742,15 +17878,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -18828,15 +17957,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -18954,15 +18076,7 @@ export interface paths {
                 };
                 400: components["responses"]["BadRequest"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 429: components["responses"]["RateLimited"];
@@ -19022,15 +18136,7 @@ export interface paths {
                 };
                 400: components["responses"]["BadRequest"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 503: components["responses"]["Unavailable"];
@@ -19076,6 +18182,7 @@ export interface paths {
                 400: components["responses"]["BadRequest"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
+                410: components["responses"]["StoreClosed"];
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -19446,15 +18553,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -19743,15 +18842,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -19822,15 +18913,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -20090,15 +19173,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -20172,15 +19247,7 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -20247,15 +19314,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -20314,15 +19374,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -20380,15 +19433,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 413: components["responses"]["PayloadTooLarge"];
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
@@ -20447,15 +19493,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -20511,15 +19550,8 @@ export interface paths {
                 401: components["responses"]["Unauthenticated"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                /** @description See the operation */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
                 /** @description See the operation */
                 422: {
                     headers: {
@@ -20566,7 +19598,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The database is unavailable or the server is shutting down: try again after Retry-After (UNAVAILABLE). */
+        /** @description The database is unavailable or the server is shutting down: try again after Retry-After (UNAVAILABLE); or the store is suspended (STORE_SUSPENDED) or not open yet (STORE_NOT_OPEN). */
         Unavailable: {
             headers: {
                 /** @description Seconds to wait before trying again. */
@@ -20597,6 +19629,24 @@ export interface components {
         };
         /** @description No store answers on this host (TENANT_NOT_FOUND), or what the path or query names is not one of its own. */
         NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The store is read-only: suspended, or closing after its cancel request was approved; the change is not taken (STORE_READ_ONLY). */
+        StoreReadOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The store is closed, or closing: its storefront and checkout are off (STORE_CLOSED). */
+        StoreClosed: {
             headers: {
                 [name: string]: unknown;
             };

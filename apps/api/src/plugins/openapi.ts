@@ -42,10 +42,16 @@ const GENERIC = {
     'The tenantId header names another store (TENANT_MISMATCH); a change sent with the session cookie without ' +
     'the CSRF token or from another origin; or the account may not do this (FORBIDDEN).',
   404: 'No store answers on this host (TENANT_NOT_FOUND), or what the path or query names is not one of its own.',
+  409:
+    'The store is read-only: suspended, or closing after its cancel request was approved; the change is not ' +
+    'taken (STORE_READ_ONLY).',
+  410: 'The store is closed, or closing: its storefront and checkout are off (STORE_CLOSED).',
   413: 'The body is larger than this operation accepts (PAYLOAD_TOO_LARGE).',
   415: 'The body has a content type this operation does not accept (UNSUPPORTED_MEDIA_TYPE).',
   429: 'Too many requests of this kind for now: try again after Retry-After seconds (RATE_LIMITED).',
-  503: 'The database is unavailable or the server is shutting down: try again after Retry-After (UNAVAILABLE).',
+  503:
+    'The database is unavailable or the server is shutting down: try again after Retry-After (UNAVAILABLE); or ' +
+    'the store is suspended (STORE_SUSPENDED) or not open yet (STORE_NOT_OPEN).',
 } as const;
 
 type Access = 'platform' | 'operator' | 'protected' | 'optional';
@@ -85,6 +91,10 @@ function genericStatuses(route: RouteOptions, method: string, access: Access, ur
     statuses.push(403, 404);
     // A private store closes every route but the few a visitor needs to sign in (decision 027).
     if (access === 'protected' || !OPEN_API_ROUTES.has(url)) statuses.push(401);
+    // The store's lifecycle (decision 099): a closed or closing store's routes answer 410, and a
+    // suspended or closing store's dashboard takes no change.
+    statuses.push(410);
+    if (!SAFE_METHODS.has(method)) statuses.push(409);
   }
   if (!SAFE_METHODS.has(method)) statuses.push(413, 415);
   if (config.costly) statuses.push(429);
@@ -164,6 +174,8 @@ const SHARED_NAMES: Record<keyof typeof GENERIC, string> = {
   401: 'Unauthenticated',
   403: 'Forbidden',
   404: 'NotFound',
+  409: 'StoreReadOnly',
+  410: 'StoreClosed',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
   429: 'RateLimited',
