@@ -58,6 +58,7 @@ export default function HomePage({ loaderData: home, actionData }: Route.Compone
         </ButtonLink>
       }
     >
+      {actionData?.result && !actionData.result.ok && <Banner>{actionData.result.message}</Banner>}
       {home.firstRun && <FirstRunChecklistCard checklist={home.firstRun} />}
       <RangeForm home={home} />
       {home.analytics ? (
