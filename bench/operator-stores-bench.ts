@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { type OperatorStoreQuery, operatorStoreQuerySchema } from '@app/contracts';
 import { type Database, openDatabase } from '@app/db';
 import { sql } from 'drizzle-orm';
-import { createOperatorStores } from '../apps/api/src/modules/operator/operator-stores.service';
+import { createOperatorStores } from '../apps/api/src/modules/operator/index';
 import { withScratchPostgres } from './lib';
 
 const STORES = Number(process.env.BENCH_STORES ?? 10_000);
