@@ -51,7 +51,6 @@ export * from './promo-codes';
 export * from './returns';
 export * from './review-admin';
 export * from './signup-schemas';
-export * from './signup-schemas';
 export * from './sitemap';
 export * from './store';
 export * from './store-access';
