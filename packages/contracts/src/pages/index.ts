@@ -27,8 +27,8 @@ import type { ContactPages } from './contact';
 import type { CustomersPages } from './customers';
 import type { DraftsPages } from './drafts';
 import type { NewsletterPages } from './newsletter';
-import type { OrderListPages } from './order-list';
 import type { SupportAccessPages } from './operator-console';
+import type { OrderListPages } from './order-list';
 import type { OrdersPages } from './orders';
 import type { PaypalSellerPages } from './paypal-seller';
 import type { PlatformPageApi } from './platform';
@@ -135,7 +135,6 @@ export interface PageLoadContext {
 }
 export type { CmsDeleteResult, CmsSaveResult } from './cms';
 export type { DraftActionResult } from './drafts';
-export type { PaymentsPageData, SellerActionResult } from './paypal-seller';
 export type {
   OperatorConsolePages,
   OperatorCreateStoreField,
@@ -143,5 +142,6 @@ export type {
   OperatorTokenField,
   SupportAccessPages,
 } from './operator-console';
+export type { PaymentsPageData, SellerActionResult } from './paypal-seller';
 export type { PlatformPageApi } from './platform';
 export type { ReturnActionResult } from './return-admin';

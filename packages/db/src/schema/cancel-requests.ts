@@ -21,7 +21,10 @@ export const cancelRequests = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId] }),
-    check('cancel_requests_status_ck', sql`${t.status} IN ('none', 'requested', 'withdrawn', 'approved', 'declined', 'closed')`),
+    check(
+      'cancel_requests_status_ck',
+      sql`${t.status} IN ('none', 'requested', 'withdrawn', 'approved', 'declined', 'closed')`,
+    ),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }).onDelete('cascade'),
   ],
 );
