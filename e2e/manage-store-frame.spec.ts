@@ -70,6 +70,7 @@ const LIST_PAGES = [
   '/manage-store/settings/other',
   '/manage-store/settings/other/cancel',
   '/manage-store/settings/access',
+  '/manage-store/settings/access/support',
   '/manage-store/settings/sitemap',
   '/manage-store/payments',
   '/manage-store/payments/issues',
