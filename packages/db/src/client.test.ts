@@ -20,8 +20,25 @@ describe('migrations', () => {
         WHERE k.contype = 'p' AND c.relnamespace = 'public'::regnamespace`);
       const rows = (keys as unknown as { rows: Array<{ table: string; first: string }> }).rows;
       // Platform tables, owned by no tenant: the tenants, host names, the schedules of recurring jobs,
-      // and PayPal's webhook events (one URL for all stores, keyed by PayPal's event id; decision 053).
-      const exempt = new Set(['tenants', 'store_hosts', 'job_schedules', 'paypal_webhook_events']);
+      // PayPal's webhook events (one URL for all stores, keyed by PayPal's event id; decision 053),
+      // the operators with their sessions, sign-in challenges, tokens and audit log (decision 101),
+      // and sign-ups, which have no store until confirmed (decision 103). Support grants and their
+      // sessions belong to a store (tenant_id, deleted with it) but are keyed by their own ids: a
+      // ticket is looked up by its hash on arrival, and sessions reference their grant.
+      const exempt = new Set([
+        'tenants',
+        'store_hosts',
+        'job_schedules',
+        'paypal_webhook_events',
+        'operators',
+        'operator_sessions',
+        'operator_challenges',
+        'operator_tokens',
+        'platform_audit_log',
+        'signup_requests',
+        'support_grants',
+        'support_sessions',
+      ]);
       for (const r of rows.filter((x) => !exempt.has(x.table)))
         expect([r.table, r.first]).toEqual([r.table, 'tenant_id']);
     } finally {
