@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { App } from './app-types';
 import { createEventBus } from './events/index';
 import type { BuildOptions, Platform } from './module';
 import { PublicReadCache } from './public-cache';
-import { createSecretBox, parseSecretsKey } from './secret-box';
+import { createSecretBox, secretsKeyOf } from './secret-box';
 
 /** What every module shares: the event bus, the public read cache, links, and the keys. */
 export function createPlatform(app: App, opts: BuildOptions): Platform {
@@ -32,9 +32,7 @@ export function createPlatform(app: App, opts: BuildOptions): Platform {
   const sessionSecret = config.SESSION_SECRET ?? randomBytes(32).toString('base64url');
   // Secrets owners enter are sealed under SECRETS_KEY (decision 049); config.ts requires it in
   // production and generates one in DATA_DIR elsewhere. An app built without one (tests) derives one.
-  const secretsKey =
-    (config.SECRETS_KEY && parseSecretsKey(config.SECRETS_KEY)) ||
-    createHash('sha256').update(`secrets-key:${sessionSecret}`).digest();
+  const secretsKey = secretsKeyOf(config.SECRETS_KEY, sessionSecret);
   return {
     db: database.db,
     database,

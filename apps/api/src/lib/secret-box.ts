@@ -55,6 +55,17 @@ export function createSecretBox(key: Buffer): SecretBox {
 export const SECRET_MASK = '••••••••';
 
 /** SECRETS_KEY as given (64 hex characters or base64 of 32 bytes) to the key's bytes, or null. */
+/**
+ * The key secrets are sealed under: SECRETS_KEY when set (config.ts requires it in production and
+ * keeps a generated one in DATA_DIR elsewhere), else one derived from the session secret (an app
+ * built without one: tests). The server and the command-line tools agree through this.
+ */
+export function secretsKeyOf(secretsKey: string | undefined, sessionSecret: string): Buffer {
+  return (
+    (secretsKey && parseSecretsKey(secretsKey)) || createHash('sha256').update(`secrets-key:${sessionSecret}`).digest()
+  );
+}
+
 export function parseSecretsKey(value: string): Buffer | null {
   const v = value.trim();
   if (/^[0-9a-f]{64}$/i.test(v)) return Buffer.from(v, 'hex');

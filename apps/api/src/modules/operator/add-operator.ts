@@ -2,12 +2,16 @@
  * Adds a platform operator (decision 101): production has no seeded one, so the first operator, and
  * every other, is made here on the server, with a TOTP secret for an authenticator app.
  *   npm run operator:add -- <email> "<name>"      (OPERATOR_PASSWORD=... to choose the password)
- * Uses the database the server would open (DATABASE_URL, else PGlite in DATA_DIR).
+ * Uses the database the server would open (DATABASE_URL, else PGlite in DATA_DIR), and seals the TOTP
+ * secret under the server's SECRETS_KEY.
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type { Operator } from '@app/contracts';
 import { type Db, openDatabase } from '@app/db';
+// biome-ignore lint/style/noRestrictedImports: config.ts is the server's settings, not a module
+import { loadConfig } from '../../config';
+import { createSecretBox, type SecretBox, secretsKeyOf } from '../../lib/secret-box';
 import { createOperatorAuth } from './operator-auth.service';
 import { createPlatformAudit } from './platform-audit.service';
 import { newTotpSecret, totpUri } from './totp';
@@ -20,8 +24,10 @@ export interface AddedOperator {
   uri: string;
 }
 
+/** `secrets`: the server's (SECRETS_KEY), which seals the TOTP secret so the server can open it. */
 export async function addOperator(
   db: Db,
+  secrets: SecretBox,
   input: { email: string; name: string; password?: string; issuer?: string },
 ): Promise<AddedOperator> {
   const email = input.email.trim().toLowerCase();
@@ -30,7 +36,7 @@ export async function addOperator(
   if (password.length < 12) throw new Error('the password must have at least 12 characters');
   const totpSecret = newTotpSecret();
   const audit = createPlatformAudit(db);
-  const auth = createOperatorAuth(db, { audit, requireTotp: true, secret: randomBytes(32).toString('hex') });
+  const auth = createOperatorAuth(db, { audit, requireTotp: true, secret: randomBytes(32).toString('hex'), secrets });
   const operator = await auth.createOperator({ email, name: input.name.trim() || email, password, totpSecret });
   await audit.record(db, null, {
     action: 'operator.create',
@@ -47,13 +53,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error('usage: npm run operator:add -- <email> "<name>"   (OPERATOR_PASSWORD=... to choose the password)');
     process.exit(64);
   }
-  const database = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    dataDir: process.env.DATA_DIR || './data',
-  });
+  // The server's own settings: its database, and the key it opens TOTP secrets with.
+  const config = loadConfig();
+  const secrets = createSecretBox(secretsKeyOf(config.SECRETS_KEY, config.SESSION_SECRET ?? ''));
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL || undefined, dataDir: config.DATA_DIR });
   try {
     await database.migrate();
-    const added = await addOperator(database.db, {
+    const added = await addOperator(database.db, secrets, {
       email,
       name: name ?? email,
       ...(process.env.OPERATOR_PASSWORD ? { password: process.env.OPERATOR_PASSWORD } : {}),

@@ -13,6 +13,7 @@ import { and, asc, count, eq, gt, isNull, lt } from 'drizzle-orm';
 import { attemptsRefused, createAttempts, type RateLimitedRefusal } from '../../lib/attempts';
 import type { TenantContext } from '../../lib/context';
 import { ok, type Refusal, type Result, refuse } from '../../lib/result';
+import type { SecretBox } from '../../lib/secret-box';
 import type { OperatorPrincipal, OperatorRequest } from './operator-principal';
 import type { PlatformAudit } from './platform-audit.service';
 import { verifyTotp } from './totp';
@@ -61,7 +62,14 @@ export interface OperatorAuthDeps {
   requireTotp: boolean;
   /** Signs the console's CSRF tokens. */
   secret: string;
+  /** Seals each operator's TOTP secret at rest (SECRETS_KEY, decision 049). */
+  secrets: SecretBox;
 }
+
+/** What a sealed TOTP secret is bound to: opening it as another operator's fails. */
+const totpContext = (operatorId: string) => `operator-totp:${operatorId}`;
+/** A TOTP secret as the seed writes it (base32, RFC 4648), before it is first sealed. */
+const PLAIN_TOTP_SECRET = /^[A-Z2-7]+=*$/;
 
 export interface NewOperator {
   email: string;
@@ -123,6 +131,17 @@ export function createOperatorAuth(db: Db, deps: OperatorAuthDeps) {
     return { step: 'signed-in' as const, token, sessionHash, expiresAt, operator: toOperator(row) };
   }
 
+  /**
+   * The operator's TOTP secret, opened from its seal; a plain base32 secret (the seed's) as it is.
+   * Sealed under another key (SECRETS_KEY changed) it opens to nothing: the code step then fails
+   * closed, and the operator's secret must be set up again.
+   */
+  function totpSecretOf(row: typeof op.$inferSelect): string | null {
+    if (!row.totpSecret) return null;
+    if (PLAIN_TOTP_SECRET.test(row.totpSecret)) return row.totpSecret;
+    return deps.secrets.open(row.totpSecret, totpContext(row.operatorId));
+  }
+
   function clientRequest(client: { ip: string | null; requestId: string }, row: typeof op.$inferSelect) {
     const principal: OperatorPrincipal = {
       operatorId: row.operatorId,
@@ -140,14 +159,15 @@ export function createOperatorAuth(db: Db, deps: OperatorAuthDeps) {
   return {
     /** Creates an operator (the seed, the CLI, tests); the email is kept in lower case. */
     async createOperator(input: NewOperator): Promise<Operator> {
+      const operatorId = input.operatorId ?? `OP-${randomUUID()}`;
       const [row] = await db
         .insert(op)
         .values({
-          operatorId: input.operatorId ?? `OP-${randomUUID()}`,
+          operatorId,
           email: input.email.trim().toLowerCase(),
           name: input.name,
           passwordHash: await hashPassword(input.password),
-          totpSecret: input.totpSecret ?? null,
+          totpSecret: input.totpSecret ? deps.secrets.seal(input.totpSecret, totpContext(operatorId)) : null,
         })
         .returning();
       if (!row) throw new Error('operator not created');
@@ -216,7 +236,8 @@ export function createOperatorAuth(db: Db, deps: OperatorAuthDeps) {
         return refuse(401, 'UNAUTHENTICATED', 'This sign-in has expired. Please sign in again.');
       }
       const { operator: row } = found;
-      const step = row.totpSecret ? verifyTotp(row.totpSecret, input.code, now) : null;
+      const secret = totpSecretOf(row);
+      const step = secret ? verifyTotp(secret, input.code, now) : null;
       // A code is never accepted twice: the step must come after the last one accepted.
       const fresh = step !== null && (row.totpLastStep === null || step > row.totpLastStep);
       if (!fresh) {
@@ -238,7 +259,16 @@ export function createOperatorAuth(db: Db, deps: OperatorAuthDeps) {
       // Used once: a second request with the same challenge finds nothing.
       const [used] = await db.delete(oc).where(eq(oc.challengeHash, hash)).returning({ h: oc.challengeHash });
       if (!used) return refuse(401, 'UNAUTHENTICATED', 'This sign-in has expired. Please sign in again.');
-      await db.update(op).set({ totpLastStep: step }).where(eq(op.operatorId, row.operatorId));
+      await db
+        .update(op)
+        .set({
+          totpLastStep: step,
+          // The seed's demo operator is written before any key exists: its secret is sealed at its first use.
+          ...(secret && row.totpSecret === secret
+            ? { totpSecret: deps.secrets.seal(secret, totpContext(row.operatorId)) }
+            : {}),
+        })
+        .where(eq(op.operatorId, row.operatorId));
       const done = await openSession(row.operatorId, client);
       await deps.audit.record(db, clientRequest(client, row), { action: 'operator.sign-in', details: { totp: true } });
       return ok(done);

@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { schema } from '@app/db';
 import { SEED_OPERATOR } from '@app/db/seed';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecretBox, secretsKeyOf } from '../../lib/secret-box';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { addOperator } from './add-operator';
 import { base32Decode, totp } from './totp';
@@ -130,6 +134,17 @@ describe('in production (TOTP required)', () => {
     expect((await totpStep(t, { challenge, code })).statusCode).toBe(401);
     const second = (await signIn(t, demo)).json().data.challenge as string;
     expect((await totpStep(t, { challenge: second, code })).statusCode).toBe(401);
+
+    // The seed wrote the demo's secret before any key existed; its first use sealed it, and it still opens.
+    const [row] = await t.database.db
+      .select({ stored: schema.operators.totpSecret })
+      .from(schema.operators)
+      .where(eq(schema.operators.email, demo.email));
+    expect(row?.stored).not.toContain(SEED_OPERATOR.totpSecret);
+    const later = (await signIn(t, demo)).json().data.challenge as string;
+    expect((await totpStep(t, { challenge: later, code: codeAt(Date.now() + 30_000) })).json().data?.step).toBe(
+      'signed-in',
+    );
   });
 
   it('drops the challenge after 5 wrong codes', async () => {
@@ -160,13 +175,16 @@ describe('in production (TOTP required)', () => {
 
 describe('adding an operator on the server (production has no seeded one)', () => {
   let t: TestApp;
+  const SECRETS_KEY = randomBytes(32).toString('hex');
+  // What the command line seals with: the server's key, read from the same settings.
+  const secrets = createSecretBox(secretsKeyOf(SECRETS_KEY, 'unused'));
   beforeAll(async () => {
-    t = await createTestApp({ modules: ['operator'], config: { NODE_ENV: 'production' } });
+    t = await createTestApp({ modules: ['operator'], config: { NODE_ENV: 'production', SECRETS_KEY } });
   });
   afterAll(() => t.close());
 
   it('makes an operator with a password and a TOTP secret that sign in together, and records it', async () => {
-    const added = await addOperator(t.database.db, { email: 'Ops@Example.com', name: 'Ops' });
+    const added = await addOperator(t.database.db, secrets, { email: 'Ops@Example.com', name: 'Ops' });
     expect(added.operator).toMatchObject({ email: 'ops@example.com', totpEnabled: true });
     expect(added.uri).toMatch(/^otpauth:\/\/totp\/Storefront%20Platform%3Aops%40example\.com\?secret=[A-Z2-7]{32}&/);
     const first = await signIn(t, { email: 'ops@example.com', password: added.password });
@@ -175,6 +193,25 @@ describe('adding an operator on the server (production has no seeded one)', () =
     expect(done.json().data.step).toBe('signed-in');
     const log = await t.services.platformAudit.list({ action: 'operator.create' });
     expect(log.entries[0]).toMatchObject({ targetId: added.operator.operatorId, actor: { kind: 'system' } });
-    await expect(addOperator(t.database.db, { email: 'ops@example.com', name: 'Again' })).rejects.toThrow();
+    await expect(addOperator(t.database.db, secrets, { email: 'ops@example.com', name: 'Again' })).rejects.toThrow();
+  });
+
+  it('keeps the TOTP secret sealed in the database, bound to its operator', async () => {
+    const added = await addOperator(t.database.db, secrets, { email: 'sealed@example.com', name: 'Sealed' });
+    const [row] = await t.database.db
+      .select({ stored: schema.operators.totpSecret })
+      .from(schema.operators)
+      .where(eq(schema.operators.operatorId, added.operator.operatorId));
+    expect(row?.stored).toBeTruthy();
+    expect(row?.stored).not.toContain(added.totpSecret);
+    // Copied onto another operator's row, it opens to nothing there: that operator's code step fails.
+    const other = await addOperator(t.database.db, secrets, { email: 'other@example.com', name: 'Other' });
+    await t.database.db
+      .update(schema.operators)
+      .set({ totpSecret: row?.stored ?? null })
+      .where(eq(schema.operators.operatorId, other.operator.operatorId));
+    const first = await signIn(t, { email: 'other@example.com', password: other.password });
+    const code = totp(base32Decode(added.totpSecret) as Buffer, Date.now());
+    expect((await totpStep(t, { challenge: first.json().data.challenge, code })).statusCode).toBe(401);
   });
 });

@@ -25,12 +25,13 @@ export const operatorModule = defineModule({
   name: 'operator',
   needs: ['audit', 'auth', 'store-lifecycle'],
   optional: ['cancel-request', 'signup'],
-  create({ db, config, events, sessionSecret, linkOrigin }, { audit, auth, storeLifecycle }, later) {
+  create({ db, config, events, sessionSecret, secrets, linkOrigin }, { audit, auth, storeLifecycle }, later) {
     const platformAudit = createPlatformAudit(db);
     const operatorAuth = createOperatorAuth(db, {
       audit: platformAudit,
       requireTotp: config.NODE_ENV === 'production',
       secret: sessionSecret,
+      secrets,
     });
     const supportAccess = createSupportAccess({ db, events, audit, platformAudit, linkOrigin });
     const operatorStores = createOperatorStores(db, {
