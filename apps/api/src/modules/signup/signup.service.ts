@@ -12,7 +12,7 @@ import {
   subdomainProblem,
 } from '@app/contracts';
 import { type Db, hashPassword, schema } from '@app/db';
-import { and, count, eq, gt, isNull } from 'drizzle-orm';
+import { and, count, eq, gt, isNotNull, isNull, lt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { KeyedLimiter } from '../../lib/keyed-limiter';
@@ -59,6 +59,26 @@ export function createSignupService(db: Db, deps: SignupDeps) {
   // One sign-up at a time per address, a few waiting: a burst cannot race past the hourly count.
   const perAddress = new KeyedLimiter(1, 4);
   const hostOf = (subdomain: string) => `${subdomain}.${deps.platformDomain}`;
+
+  /**
+   * Sign-ups past their link's life keep nothing they no longer need: one never confirmed is
+   * deleted (with its password hash), one that opened a store keeps its row (the store's origin)
+   * but not the hash, which the owner's account holds. Run at each new sign-up, before the limits
+   * count: a day past expiry is far outside the hour they look at, so the counts are unchanged.
+   */
+  async function pruneExpired(now = new Date()): Promise<{ deleted: number; cleared: number }> {
+    const before = new Date(now.getTime() - 24 * 3600_000);
+    const deleted = await db
+      .delete(sr)
+      .where(and(lt(sr.expiresAt, before), isNull(sr.provisionedAt)))
+      .returning({ id: sr.signupId });
+    const cleared = await db
+      .update(sr)
+      .set({ passwordHash: '' })
+      .where(and(lt(sr.expiresAt, now), isNotNull(sr.provisionedAt), ne(sr.passwordHash, '')))
+      .returning({ id: sr.signupId });
+    return { deleted: deleted.length, cleared: cleared.length };
+  }
 
   async function hostTaken(host: string): Promise<boolean> {
     const [row] = await db.select({ n: count() }).from(schema.storeHosts).where(eq(schema.storeHosts.hostName, host));
@@ -129,6 +149,8 @@ export function createSignupService(db: Db, deps: SignupDeps) {
      * the email already owns a store or not (the mail says which), whether the honeypot was filled
      * or the email had too many mails this hour.
      */
+    pruneExpired,
+
     async request(form: Record<string, unknown>, client: { ip: string }): Promise<SignupOutcome> {
       const parsed = signupRequestSchema.safeParse(form);
       if (!parsed.success) {
@@ -142,6 +164,7 @@ export function createSignupService(db: Db, deps: SignupDeps) {
         deps.log.info({ ip: client.ip }, 'sign-up honeypot filled');
         return accepted;
       }
+      await pruneExpired();
       const run = await perAddress.run(client.ip, async (): Promise<SignupOutcome> => {
         if ((await recent(sr.ip, client.ip)) >= SIGNUP_LIMITS.perIpPerHour) {
           return {

@@ -141,6 +141,30 @@ describe('sign-up', () => {
   });
 });
 
+describe('expired sign-ups', () => {
+  it('are forgotten at the next sign-up: an unconfirmed one goes, an opened store keeps no password hash', async () => {
+    const sr = schema.signupRequests;
+    const stale = await signedUp();
+    const opened = await signedUp();
+    const store = (await confirm(opened.token)).json().data;
+    // The stale link ended two days ago, the opened store's an hour ago.
+    await t.database.db
+      .update(sr)
+      .set({ expiresAt: new Date(Date.now() - 48 * 3600_000) })
+      .where(eq(sr.email, stale.body.email));
+    await t.database.db
+      .update(sr)
+      .set({ expiresAt: new Date(Date.now() - 3600_000) })
+      .where(eq(sr.email, opened.body.email));
+    await signedUp();
+    expect(await t.database.db.select().from(sr).where(eq(sr.email, stale.body.email))).toEqual([]);
+    const [kept] = await t.database.db.select().from(sr).where(eq(sr.email, opened.body.email));
+    expect(kept).toMatchObject({ tenantId: store.tenantId, passwordHash: '' });
+    // The owner's account holds the password: signing in on the store still works.
+    await signIn(t.app, opened.body.email, opened.body.password, store.host);
+  });
+});
+
 describe('confirming opens the store', () => {
   it('creates the whole store, live on its subdomain, its owner signed in there by a one-time link', async () => {
     const { body, token } = await signedUp({ starter: 'demo', template: 'ONE' });
