@@ -180,9 +180,17 @@ test('suspended: shoppers get the temporarily unavailable page, the owner a read
   await page.goto(`${STORE}/manage-store/settings/other`);
   await expect(page.getByTestId('lifecycle-banner')).toBeVisible();
 
-  // A change is refused on the server, with the reason on the form.
+  // The forms show what they would change, with nothing to press.
   const zone = page.getByRole('region', { name: 'Danger zone' });
   await zone.getByText('Request to cancel your store…').click();
+  await expect(zone.getByRole('button', { name: 'Request cancellation' })).toBeDisabled();
+  await expect(zone.getByLabel('Why do you want to cancel?')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+  await snap(page, 'lifecycle-suspended-read-only-forms-1280');
+  // A page opened before the suspension still posts: the server refuses it, with the reason on the form.
+  await page.evaluate(() => {
+    for (const f of document.querySelectorAll('fieldset[disabled]')) f.removeAttribute('disabled');
+  });
   await zone.getByLabel('Why do you want to cancel?').fill('Trying while suspended.');
   await zone.getByLabel('I understand that my store will close once the platform approves this request.').check();
   await zone.getByRole('button', { name: 'Request cancellation' }).click();

@@ -9,6 +9,7 @@ import { Banner } from '../ui/banner';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Checkbox } from '../ui/checkbox';
+import { ReadOnlyFields } from '../ui/post-form';
 import { TextAreaField } from '../ui/text-field';
 import { useToast } from '../ui/toast';
 
@@ -127,11 +128,13 @@ export function CancelRequestCard({
             )}
             {state.canWithdraw && (
               <form.Form method="post" action={CANCEL_ROUTE}>
-                {csrf}
-                <input type="hidden" name="intent" value="withdraw" />
-                <Button type="submit" disabled={submitting}>
-                  {submitting ? 'Withdrawing…' : 'Withdraw request'}
-                </Button>
+                <ReadOnlyFields>
+                  {csrf}
+                  <input type="hidden" name="intent" value="withdraw" />
+                  <Button type="submit" disabled={submitting}>
+                    {submitting ? 'Withdrawing…' : 'Withdraw request'}
+                  </Button>
+                </ReadOnlyFields>
               </form.Form>
             )}
             {state.canInitiate && (
@@ -145,27 +148,29 @@ export function CancelRequestCard({
                   className="space-y-3 border-t border-neutral-200 p-3"
                   noValidate
                 >
-                  {csrf}
-                  <input type="hidden" name="intent" value="initiate" />
-                  <TextAreaField
-                    name="cancelRequestReason"
-                    label="Why do you want to cancel?"
-                    rows={3}
-                    maxLength={1000}
-                    required
-                    defaultValue={answer?.values.cancelRequestReason ?? ''}
-                    error={failure?.fieldErrors.cancelRequestReason}
-                    hint="Up to 1,000 characters. We send you a copy by email."
-                  />
-                  <Checkbox
-                    name="confirm"
-                    value="yes"
-                    label="I understand that my store will close once the platform approves this request."
-                    error={failure?.fieldErrors.confirm}
-                  />
-                  <Button type="submit" variant="critical" disabled={submitting}>
-                    {submitting ? 'Sending request…' : 'Request cancellation'}
-                  </Button>
+                  <ReadOnlyFields className="space-y-3">
+                    {csrf}
+                    <input type="hidden" name="intent" value="initiate" />
+                    <TextAreaField
+                      name="cancelRequestReason"
+                      label="Why do you want to cancel?"
+                      rows={3}
+                      maxLength={1000}
+                      required
+                      defaultValue={answer?.values.cancelRequestReason ?? ''}
+                      error={failure?.fieldErrors.cancelRequestReason}
+                      hint="Up to 1,000 characters. We send you a copy by email."
+                    />
+                    <Checkbox
+                      name="confirm"
+                      value="yes"
+                      label="I understand that my store will close once the platform approves this request."
+                      error={failure?.fieldErrors.confirm}
+                    />
+                    <Button type="submit" variant="critical" disabled={submitting}>
+                      {submitting ? 'Sending request…' : 'Request cancellation'}
+                    </Button>
+                  </ReadOnlyFields>
                 </form.Form>
               </details>
             )}

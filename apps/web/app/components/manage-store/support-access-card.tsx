@@ -9,6 +9,7 @@ import { Badge } from '../ui/badge';
 import { Banner } from '../ui/banner';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
+import { ReadOnlyFields } from '../ui/post-form';
 import { SelectField } from '../ui/select-field';
 import { useToast } from '../ui/toast';
 
@@ -95,11 +96,13 @@ export function SupportAccessCard({
               </p>
               {state.canManage && (
                 <form.Form method="post" action={SUPPORT_ROUTE}>
-                  {csrf}
-                  <input type="hidden" name="intent" value="revoke" />
-                  <Button type="submit" variant="critical-outline" disabled={busy}>
-                    {busy ? 'Ending…' : 'End support access now'}
-                  </Button>
+                  <ReadOnlyFields>
+                    {csrf}
+                    <input type="hidden" name="intent" value="revoke" />
+                    <Button type="submit" variant="critical-outline" disabled={busy}>
+                      {busy ? 'Ending…' : 'End support access now'}
+                    </Button>
+                  </ReadOnlyFields>
                 </form.Form>
               )}
             </>
@@ -108,18 +111,20 @@ export function SupportAccessCard({
           )}
           {state.canManage ? (
             <form.Form method="post" action={SUPPORT_ROUTE} className="flex flex-wrap items-end gap-2">
-              {csrf}
-              <input type="hidden" name="intent" value="grant" />
-              <SelectField
-                label={grant ? 'Extend to' : 'Grant for'}
-                name="hours"
-                defaultValue="24"
-                options={SUPPORT_HOUR_CHOICES.map((h) => ({ value: String(h), label: `${hoursLabel(h)} from now` }))}
-                error={failure?.fieldErrors.hours}
-              />
-              <Button type="submit" disabled={busy}>
-                {busy ? 'Saving…' : grant ? 'Extend access' : 'Grant access'}
-              </Button>
+              <ReadOnlyFields className="flex flex-wrap items-end gap-2">
+                {csrf}
+                <input type="hidden" name="intent" value="grant" />
+                <SelectField
+                  label={grant ? 'Extend to' : 'Grant for'}
+                  name="hours"
+                  defaultValue="24"
+                  options={SUPPORT_HOUR_CHOICES.map((h) => ({ value: String(h), label: `${hoursLabel(h)} from now` }))}
+                  error={failure?.fieldErrors.hours}
+                />
+                <Button type="submit" disabled={busy}>
+                  {busy ? 'Saving…' : grant ? 'Extend access' : 'Grant access'}
+                </Button>
+              </ReadOnlyFields>
             </form.Form>
           ) : (
             <p className="text-sm text-[#616161]">Only the store owner can grant or end support access.</p>
