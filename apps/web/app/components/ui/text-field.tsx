@@ -102,8 +102,13 @@ export function TextAreaField({
   labelHidden,
   className,
   rows = 3,
+  code = false,
   ...area
-}: Common & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'id' | 'className'>) {
+}: Common &
+  Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'id' | 'className'> & {
+    /** Markup or code typed in: the text area (not its label or hint) in a monospace font. */
+    code?: boolean;
+  }) {
   return (
     <Field
       id={id}
@@ -114,7 +119,16 @@ export function TextAreaField({
       labelHidden={labelHidden}
       className={className}
     >
-      {(a11y) => <textarea id={id} name={name} rows={rows} {...area} {...a11y} className="kit-textarea" />}
+      {(a11y) => (
+        <textarea
+          id={id}
+          name={name}
+          rows={rows}
+          {...area}
+          {...a11y}
+          className={code ? 'kit-textarea kit-textarea--code' : 'kit-textarea'}
+        />
+      )}
     </Field>
   );
 }

@@ -255,7 +255,7 @@ export default function StoreDetailsPage({ loaderData: editor, actionData }: Rou
               label="Newsletter embed"
               rows={3}
               spellCheck={false}
-              className="font-mono"
+              code
               defaultValue={val('newsLetter.iframe', v.newsLetter.iframe)}
               error={errors['newsLetter.iframe']}
               maxLength={5000}
