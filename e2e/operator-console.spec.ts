@@ -1,7 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, mailedLinks, signIn, snap } from './helpers';
+import { call, DEMO_OPERATOR, DEMO_OPERATOR_TOTP_SECRET, PLATFORM, signUpStore, totp } from './platform';
 import { PORT } from './playwright.config';
 
 /**
@@ -13,10 +13,8 @@ import { PORT } from './playwright.config';
  * (storefront closed, the owner can still sign in and export). No seeded store is touched.
  */
 
-const PLATFORM = `http://platform.localhost:${PORT}`;
-const OPERATOR = { email: 'operator@platform.localhost', password: 'operator-demo-1' };
-/** The demo operator's TOTP secret (README), for the code step when the server asks for it. */
-const OPERATOR_TOTP_SECRET = process.env.E2E_OPERATOR_TOTP_SECRET ?? 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const OPERATOR = DEMO_OPERATOR;
+const OPERATOR_TOTP_SECRET = DEMO_OPERATOR_TOTP_SECRET;
 
 const subdomain = `opc${randomBytes(3).toString('hex')}`;
 const STORE = `http://${subdomain}.localhost:${PORT}`;
@@ -24,66 +22,6 @@ const STORE_NAME = `Console Test ${subdomain}`;
 const OWNER = { base: STORE, email: `owner-${subdomain}@example.test`, password: 'console-owner-pw-1' };
 
 test.describe.configure({ mode: 'serial' });
-
-/** A request from the test process to 127.0.0.1 with a host's name (Node does not resolve *.localhost here). */
-function call(
-  base: string,
-  method: string,
-  path: string,
-  opts: { json?: unknown; cookie?: string; bearer?: string } = {},
-): Promise<{ status: number; body: string; cookies: string[]; location: string | undefined }> {
-  const url = new URL(base);
-  const body = opts.json === undefined ? '' : JSON.stringify(opts.json);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: url.port,
-        path,
-        method,
-        headers: {
-          host: url.host,
-          origin: url.origin,
-          ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
-          ...(opts.cookie ? { cookie: opts.cookie } : {}),
-          ...(opts.bearer ? { authorization: `Bearer ${opts.bearer}` } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: text,
-            cookies: res.headers['set-cookie'] ?? [],
-            location: res.headers.location,
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** RFC 6238 with SHA-1, 30 s, 6 digits: the code an authenticator app shows now. */
-function totp(secretBase32: string, now = Date.now()): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const c of secretBase32.replace(/=+$/, '').toUpperCase())
-    bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => Number.parseInt(b, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(now / 1000 / 30)));
-  const h = createHmac('sha1', key).update(counter).digest();
-  const o = (h[h.length - 1] ?? 0) & 0xf;
-  const n = (h.readUInt32BE(o) & 0x7fffffff) % 1_000_000;
-  return String(n).padStart(6, '0');
-}
 
 /** The operator signs in through the console's form (and its code step when asked). */
 async function operatorSignIn(page: Page) {
@@ -155,21 +93,7 @@ async function ownerContext(browser: Browser): Promise<{ context: BrowserContext
 let storeUrl = '';
 
 test('setup: a merchant signs up for the store this spec runs on', async () => {
-  const signup = await call(PLATFORM, 'POST', '/platform-api/signup', {
-    json: {
-      storeName: STORE_NAME,
-      subdomain,
-      email: OWNER.email,
-      password: OWNER.password,
-      template: 'DEFAULT',
-      starter: 'empty',
-    },
-  });
-  expect(signup.status, signup.body).toBeLessThan(300);
-  await expect.poll(() => mailedLinks(OWNER.email, '/signup/confirm').length).toBeGreaterThan(0);
-  const token = new URL(mailedLinks(OWNER.email, '/signup/confirm')[0] as string).searchParams.get('token');
-  const confirmed = await call(PLATFORM, 'POST', '/platform-api/signup/confirm', { json: { token } });
-  expect(confirmed.status, confirmed.body).toBe(200);
+  await signUpStore({ storeName: STORE_NAME, subdomain, owner: OWNER });
   // The store is open: its storefront answers (a new store may send visitors on to its login).
   expect((await call(STORE, 'GET', '/')).status).toBeLessThan(400);
 });

@@ -1,7 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssue, mailedLinks, signIn, snap } from './helpers';
+import { expectNoSeriousA11yIssue, signIn, snap } from './helpers';
+import { call, DEMO_OPERATOR, DEMO_OPERATOR_TOTP_SECRET, PLATFORM, signUpStore, totp } from './platform';
 import { PORT } from './playwright.config';
 
 /**
@@ -13,10 +13,8 @@ import { PORT } from './playwright.config';
  * closed store that shows its closed page and nothing else. No seeded store is touched.
  */
 
-const PLATFORM = `http://platform.localhost:${PORT}`;
-const OPERATOR = { email: 'operator@platform.localhost', password: 'operator-demo-1' };
-/** The demo operator's TOTP secret (README), for the code step when the server asks for it. */
-const OPERATOR_TOTP_SECRET = process.env.E2E_OPERATOR_TOTP_SECRET ?? 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const OPERATOR = DEMO_OPERATOR;
+const OPERATOR_TOTP_SECRET = DEMO_OPERATOR_TOTP_SECRET;
 
 const subdomain = `lfc${randomBytes(3).toString('hex')}`;
 const STORE = `http://${subdomain}.localhost:${PORT}`;
@@ -24,62 +22,6 @@ const STORE_NAME = `Lifecycle Test ${subdomain}`;
 const OWNER = { base: STORE, email: `owner-${subdomain}@example.test`, password: 'lifecycle-owner-pw-1' };
 
 test.describe.configure({ mode: 'serial' });
-
-type Answer = { status: number; body: string; cookies: string[] };
-
-/** A request from the test process to 127.0.0.1 with a host's name (Node does not resolve *.localhost here). */
-function call(
-  base: string,
-  method: string,
-  path: string,
-  opts: { json?: unknown; cookie?: string; csrf?: string } = {},
-): Promise<Answer> {
-  const url = new URL(base);
-  const body = opts.json === undefined ? '' : JSON.stringify(opts.json);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: url.port,
-        path,
-        method,
-        headers: {
-          host: url.host,
-          origin: url.origin,
-          ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
-          ...(opts.cookie ? { cookie: opts.cookie } : {}),
-          ...(opts.csrf ? { 'x-csrf-token': opts.csrf } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: text, cookies: res.headers['set-cookie'] ?? [] }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** RFC 6238 with SHA-1, 30 s, 6 digits: the code an authenticator app shows at `now`. */
-function totp(secretBase32: string, now: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const c of secretBase32.replace(/=+$/, '').toUpperCase())
-    bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => Number.parseInt(b, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(now / 1000 / 30)));
-  const h = createHmac('sha1', key).update(counter).digest();
-  const o = (h[h.length - 1] ?? 0) & 0xf;
-  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
 
 let operatorCookie = '';
 /** The operator session's CSRF token, sent back on every change as the console does. */
@@ -134,21 +76,7 @@ async function shopperSees(page: Page, path: string, status: number, heading: st
 }
 
 test('setup: a merchant signs up for the store this spec runs on, and the operator finds it', async () => {
-  const signup = await call(PLATFORM, 'POST', '/platform-api/signup', {
-    json: {
-      storeName: STORE_NAME,
-      subdomain,
-      email: OWNER.email,
-      password: OWNER.password,
-      template: 'DEFAULT',
-      starter: 'empty',
-    },
-  });
-  expect(signup.status, signup.body).toBeLessThan(300);
-  await expect.poll(() => mailedLinks(OWNER.email, '/signup/confirm').length).toBeGreaterThan(0);
-  const token = new URL(mailedLinks(OWNER.email, '/signup/confirm')[0] as string).searchParams.get('token');
-  const confirmed = await call(PLATFORM, 'POST', '/platform-api/signup/confirm', { json: { token } });
-  expect(confirmed.status, confirmed.body).toBe(200);
+  await signUpStore({ storeName: STORE_NAME, subdomain, owner: OWNER });
 
   ({ cookie: operatorCookie, csrf: operatorCsrf } = await operatorSession());
   const found = await call(PLATFORM, 'GET', `/platform-api/stores?q=${subdomain}.localhost`, {
