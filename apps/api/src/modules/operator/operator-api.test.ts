@@ -525,3 +525,53 @@ describe('support access', () => {
     expect((await look()).statusCode).toBe(401);
   });
 });
+
+describe('malformed input from a signed-in operator', () => {
+  it('answers every operator operation with a 4xx that names the problem, never a 5xx, and changes nothing', async () => {
+    // Signing out is no input to get wrong, and would end the session the rest is sent with.
+    const ops = (await operatorOperations()).filter((o) => !o.url.startsWith('/platform-api/session'));
+    const before = await t.services.storeLifecycle.stateOf('lighting');
+    const badQuery = `limit=abc&cursor=%E0%A4%A&sort=nope&state=nope&q=${'a'.repeat(600)}`;
+    const bodies: unknown[] = [{}, { reason: 123, name: [], hours: '2' }, { reason: 'x'.repeat(5000) }, [1, 2]];
+    const wrong: string[] = [];
+    for (const { method, url } of ops) {
+      const urls = [
+        `${url}${url.includes('?') ? '&' : '?'}${badQuery}`,
+        url.replace('/lighting', '/no-such-store').replace('/suspend', '/explode'),
+      ];
+      for (const target of urls) {
+        for (const payload of method === 'GET' || method === 'DELETE' ? [undefined] : bodies) {
+          const res = await t.app.inject({
+            method,
+            url: target,
+            headers: { host: PLATFORM, cookie: operator.cookie, 'x-csrf-token': operator.csrf },
+            ...(payload === undefined ? {} : { payload: payload as object }),
+          });
+          const named =
+            res.statusCode < 400 || (typeof res.json().message === 'string' && res.json().message.length > 0);
+          // Refused for what was sent (400, 404, 409, 413, 415, 422), not for who sent it.
+          if (res.statusCode >= 500 || res.statusCode === 401 || res.statusCode === 403 || !named)
+            wrong.push(`${method} ${target.slice(0, 80)} → ${res.statusCode}`);
+        }
+      }
+      // A body that is not JSON at all.
+      if (method !== 'GET' && method !== 'DELETE') {
+        const res = await t.app.inject({
+          method,
+          url,
+          headers: {
+            host: PLATFORM,
+            cookie: operator.cookie,
+            'x-csrf-token': operator.csrf,
+            'content-type': 'application/json',
+          },
+          payload: '{"reason": ',
+        });
+        if (res.statusCode !== 400) wrong.push(`${method} ${url} with broken JSON → ${res.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(await t.services.storeLifecycle.stateOf('lighting')).toBe(before);
+    expect((await t.app.inject({ url: '/healthz', headers: { host: PLATFORM } })).statusCode).toBe(200);
+  });
+});
