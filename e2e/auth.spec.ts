@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { confirmFromMail, STORES, snap } from './helpers';
+import { confirmFromMail, pointAtPage, STORES, snap } from './helpers';
 import { DATA_DIR } from './playwright.config';
 
 /** Browser tests of accounts: log in, land where the guard sent you from, the header menu, logout, sign-up. */
@@ -26,7 +26,7 @@ test('a visitor sent to login from an account page lands back on it, with the fi
   await expect(page).toHaveURL(`${lighting}/account/password`);
   await expect(page.getByTestId('user-menu-button')).toHaveText('Sam');
   // The values are written by the app, which a shop page starts at the shopper's first intent.
-  await page.mouse.move(10, 10);
+  await pointAtPage(page);
   await page.waitForFunction(() => window.localStorage.getItem('isLogin') === 'true');
   expect(await page.evaluate(() => window.localStorage.getItem('userFirstName'))).toBe('Sam');
   // The session is an httpOnly cookie: no script can read it.

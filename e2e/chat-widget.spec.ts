@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { hydrated } from './helpers';
+import { hydrated, pointAtPage } from './helpers';
 import { PORT as E2E_PORT } from './playwright.config';
 
 /**
@@ -74,7 +74,7 @@ test('the provider script loads on shop pages of a store with a widget id, never
   await expect(page.locator('script[type="text/x-after-first-paint"]')).toHaveCount(1);
   expect(loaded).toEqual([]);
   await expect(page.locator('script[data-chat-widget]')).toHaveCount(0);
-  await page.mouse.move(20, 20);
+  await pointAtPage(page);
   await expect(page.locator('script[data-chat-widget]')).toHaveAttribute('src', `${PROVIDER}/${WIDGET}`);
   await expect.poll(() => page.evaluate(() => (window as { __chatLoaded?: boolean }).__chatLoaded)).toBe(true);
   expect(loaded).toEqual([`${PROVIDER}/${WIDGET}`]);

@@ -135,13 +135,26 @@ export async function apiJson<T>(_page: Page | null, store: StoreName, path: str
 }
 
 /**
- * The frame stores the store's values once React runs: after that, clicks and typing reach React.
- * A shop page starts its app at the shopper's first intent (paint-first.ts), so the pointer moves
- * over the page first, as a shopper's would; a dashboard page starts it by itself.
+ * Moves the pointer over the page as a shopper's would, which starts a shop page's app
+ * (paint-first.ts). Two things make it certain rather than likely:
+ * - it waits for the document to be parsed: the starter is the body's last script and listens only
+ *   from then on, so a move while the page still streams is missed;
+ * - it moves twice: the starter ignores a move without movement (Chromium sends one when a page lays
+ *   out under a resting pointer), and the first move after a navigation may report none.
  */
-export async function hydrated(page: Page) {
+export async function pointAtPage(page: Page) {
+  await page.waitForFunction(() => document.readyState !== 'loading');
   await page.mouse.move(3, 3);
   await page.mouse.move(2, 2);
+}
+
+/**
+ * The frame stores the store's values once React runs: after that, clicks and typing reach React.
+ * A shop page starts its app at the shopper's first intent, so the pointer moves over the page
+ * first; a dashboard page starts it by itself.
+ */
+export async function hydrated(page: Page) {
+  await pointAtPage(page);
   await page.waitForFunction(() => window.localStorage.getItem('productStoreId') !== null);
 }
 
