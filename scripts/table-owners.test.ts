@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
  *
  * This test reads every non-test .ts file under apps/api/src, finds each write to a table (drizzle's
  * `.insert(t)`, `.update(t)`, `.delete(t)`, `insertWhere(t, ...)`, and `INSERT INTO`, `UPDATE`,
- * `DELETE FROM` in sql`...` templates, an upsert's `INSERT ... ON CONFLICT` included) and fails,
+ * `DELETE FROM` in templates tagged with sql, an upsert's `INSERT ... ON CONFLICT` included) and fails,
  * naming the file, the line, the table and its owner, for every write outside the owner's folder.
  */
 const root = join(import.meta.dirname, '..');
@@ -228,7 +228,7 @@ interface Template {
 /**
  * Reads TypeScript source: `code` is the source with comments, strings, regular expressions and
  * template texts blanked (offsets and newlines kept), and `templates` every template literal with the
- * tag before it. Templates nest (`${sql`...`}` inside a template) and are all found.
+ * tag before it. Templates nest (a tagged template inside another's placeholder) and are all found.
  */
 export function scan(src: string): { code: string; templates: Template[] } {
   const code = src.split('');
