@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type { Operator } from '@app/contracts';
 import { type Db, openDatabase } from '@app/db';
-// biome-ignore lint/style/noRestrictedImports: config.ts is the server's settings, not a module
 import { loadConfig } from '../../config';
 import { createSecretBox, type SecretBox, secretsKeyOf } from '../../lib/secret-box';
 import { createOperatorAuth } from './operator-auth.service';
