@@ -11,7 +11,7 @@ import { type Database, openDatabase, schema } from '@app/db';
 import { sql } from 'drizzle-orm';
 import type { TenantContext } from '../apps/api/src/lib/context';
 import { createAuditService } from '../apps/api/src/modules/audit/index';
-import { createOrderListService } from '../apps/api/src/modules/order-list/index';
+import { createOrderListService } from '../apps/api/src/modules/orders/index';
 import { withScratchPostgres } from './lib';
 import { fillOrders, ORDER_COUNT } from './order-data';
 

@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 /** Worker threads' entries, by the name their pools ask for (`new URL('./x.worker.ts', …)`). */
-const workers = { 'invoice-pdf.worker': here('./src/modules/orders/invoice-pdf.worker.ts') };
+const workers = { 'invoice-pdf.worker': here('./src/modules/orders/invoice/invoice-pdf.worker.ts') };
 
 export async function buildServer(outdir) {
   outdir ||= here('./dist');

@@ -4400,6 +4400,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/paypal/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payments needing attention: money PayPal reported that matches no order (open or resolved) */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "open" | "resolved";
+                    cursor?: string;
+                    limit?: number | string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                items: {
+                                    issueId: string;
+                                    kind: string;
+                                    paypalOrderId: string | null;
+                                    captureId: string | null;
+                                    orderId: string | null;
+                                    amount: number | null;
+                                    currency: string | null;
+                                    message: string;
+                                    /** @enum {string} */
+                                    status: "open" | "voided" | "resolved";
+                                    createdAt: string;
+                                    resolvedAt: string | null;
+                                    resolution: string | null;
+                                }[];
+                                nextCursor: string | null;
+                                openCount: number;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/paypal/issues/{issueId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a payment issue resolved, with a note of what was done (audited) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    issueId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        note: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                issueId: string;
+                                kind: string;
+                                paypalOrderId: string | null;
+                                captureId: string | null;
+                                orderId: string | null;
+                                amount: number | null;
+                                currency: string | null;
+                                message: string;
+                                /** @enum {string} */
+                                status: "open" | "voided" | "resolved";
+                                createdAt: string;
+                                resolvedAt: string | null;
+                                resolution: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/skulocity/api/v1/public/ecommerce/cart/showcart": {
         parameters: {
             query?: never;
@@ -5104,6 +5260,70 @@ export interface paths {
                 503: components["responses"]["Unavailable"];
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/skulocity/api/v1/ecommerce/order/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy again: the lines of one of the shopper's orders, into their cart
+         * @description At today's prices. A line whose product is gone, sold out or short of the quantity, or that had options (they must be chosen again), is skipped and named in `skipped`. Another shopper's order is a 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        orderId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                added: number;
+                                skipped: {
+                                    productName: string;
+                                    reason: string;
+                                }[];
+                                shoppingCartSize: number;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6599,70 +6819,6 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/skulocity/api/v1/ecommerce/order/reorder": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Buy again: the lines of one of the shopper's orders, into their cart
-         * @description At today's prices. A line whose product is gone, sold out or short of the quantity, or that had options (they must be chosen again), is skipped and named in `skipped`. Another shopper's order is a 404.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        orderId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                added: number;
-                                skipped: {
-                                    productName: string;
-                                    reason: string;
-                                }[];
-                                shoppingCartSize: number;
-                            };
-                            message?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthenticated"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["StoreReadOnly"];
-                410: components["responses"]["StoreClosed"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                503: components["responses"]["Unavailable"];
-            };
-        };
         delete?: never;
         options?: never;
         head?: never;
@@ -17807,162 +17963,6 @@ export interface paths {
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
                 502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                503: components["responses"]["Unavailable"];
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/paypal/issues": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Payments needing attention: money PayPal reported that matches no order (open or resolved) */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "open" | "resolved";
-                    cursor?: string;
-                    limit?: number | string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                items: {
-                                    issueId: string;
-                                    kind: string;
-                                    paypalOrderId: string | null;
-                                    captureId: string | null;
-                                    orderId: string | null;
-                                    amount: number | null;
-                                    currency: string | null;
-                                    message: string;
-                                    /** @enum {string} */
-                                    status: "open" | "voided" | "resolved";
-                                    createdAt: string;
-                                    resolvedAt: string | null;
-                                    resolution: string | null;
-                                }[];
-                                nextCursor: string | null;
-                                openCount: number;
-                            };
-                            message?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthenticated"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["StoreReadOnly"];
-                410: components["responses"]["StoreClosed"];
-                /** @description See the operation */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                503: components["responses"]["Unavailable"];
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/paypal/issues/{issueId}/resolve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Mark a payment issue resolved, with a note of what was done (audited) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    issueId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        note: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                issueId: string;
-                                kind: string;
-                                paypalOrderId: string | null;
-                                captureId: string | null;
-                                orderId: string | null;
-                                amount: number | null;
-                                currency: string | null;
-                                message: string;
-                                /** @enum {string} */
-                                status: "open" | "voided" | "resolved";
-                                createdAt: string;
-                                resolvedAt: string | null;
-                                resolution: string | null;
-                            };
-                            message?: string;
-                        };
-                    };
-                };
-                400: components["responses"]["BadRequest"];
-                401: components["responses"]["Unauthenticated"];
-                403: components["responses"]["Forbidden"];
-                404: components["responses"]["NotFound"];
-                409: components["responses"]["StoreReadOnly"];
-                410: components["responses"]["StoreClosed"];
-                413: components["responses"]["PayloadTooLarge"];
-                415: components["responses"]["UnsupportedMediaType"];
-                /** @description See the operation */
-                422: {
                     headers: {
                         [name: string]: unknown;
                     };

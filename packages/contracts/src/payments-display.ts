@@ -3,7 +3,7 @@
  * Zod-free: the dashboard's browser code reads these too.
  */
 
-/** The onboarding states; only the seller state machine (modules/paypal-seller) moves between them. */
+/** The onboarding states; only the seller state machine (modules/payments/seller) moves between them. */
 export const SELLER_STATUSES = ['not_started', 'pending', 'action_needed', 'connected', 'disconnected'] as const;
 export type SellerStatus = (typeof SELLER_STATUSES)[number];
 

@@ -8,7 +8,7 @@ import { commerceSeed } from './commerce';
  * (with a refunded return on the shopper's), one paid and one cancelled. Ids are stable and readable
  * (LIG-DEMO-S1: lighting, shopper, first order). Seeded history takes no stock.
  *
- * Totals follow the checkout's rules (apps/api/src/modules/checkout/quote.ts): Standard shipping by
+ * Totals follow the checkout's rules (apps/api/src/modules/orders/checkout/quote.ts): Standard shipping by
  * weight, free from the store's threshold, California sales tax on the goods; a test there checks
  * these orders against the real quote code.
  */

@@ -2,7 +2,7 @@ import { PAYPAL_CONFIG_ID } from '@app/contracts';
 import { schema } from '@app/db';
 import { asc, eq } from 'drizzle-orm';
 import { systemContext } from '../lib/context';
-import { ownSecretContext, transitionSeller } from '../modules/paypal-seller/index';
+import { ownSecretContext, transitionSeller } from '../modules/payments/index';
 import type { TestApp } from './harness';
 import type { PayPalStandIn, SellerOptions } from './paypal-stand-in';
 

@@ -16,7 +16,7 @@ import { tenants } from './tenancy';
 
 /**
  * A store's PayPal seller account, connected through the platform's partner app (decision 049).
- * `status` changes only through the onboarding state machine (modules/paypal-seller), which writes
+ * `status` changes only through the onboarding state machine (modules/payments/seller), which writes
  * `paypal_seller_history`. The merchant id is only ever one PayPal confirmed through
  * merchant-integrations for this store's tracking id: the return URL's query is a hint.
  */

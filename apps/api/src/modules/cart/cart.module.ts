@@ -19,11 +19,12 @@ declare module '../../lib/module' {
 export const cartModule = defineModule({
   name: 'cart',
   needs: ['products'],
+  // Buy again (its route and the cart page's action) reads the shopper's order; orders never uses the cart.
   uses: ['orders'],
   create({ db }, { products }) {
     const cart = createCartService(db, { products });
     return { cart, guestCartToken, mergeGuestCart: mergeGuestCartOnLogin(cart) };
   },
-  routes: (app, { cart }) => app.register(cartRoutes, { cart }),
+  routes: (app, { cart, orders }) => app.register(cartRoutes, { cart, orders }),
   pages: ({ cart, orders }) => [cartPages({ cart, orders })],
 });

@@ -8,24 +8,10 @@ import {
   promoCodeRequestSchema,
 } from '@app/contracts';
 import { requireSignedIn } from '../../lib/access';
-import type { TenantContext } from '../../lib/context';
 import { fieldFailure, formFailure, type PageModule } from '../../lib/page-request';
 import { formRefusal } from '../../lib/result';
 import { cartCookie } from './cart.routes';
-import { type CartService, cartOwnerOf } from './cart.service';
-
-/**
- * What "buy again" needs of the orders: one of the shopper's own orders, with its lines. Named here
- * rather than imported because orders depends on cart (its reorder route fills the cart); the
- * orders service fits this shape and is passed in at construction.
- */
-export interface ShopperOrders {
-  read(
-    ctx: TenantContext,
-    orderId: string,
-    who: { userId: string | null },
-  ): Promise<{ lines: Parameters<CartService['reorder']>[2] }>;
-}
+import { type CartService, cartOwnerOf, type ShopperOrders } from './cart.service';
 
 /** The cart form's only field a refusal can name (a line's quantity over the cap). */
 const CART_FIELDS = ['quantity'] as const;

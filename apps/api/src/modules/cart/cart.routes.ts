@@ -8,15 +8,18 @@ import {
   errorEnvelopeSchema,
   modifyCartSchema,
   promoCodeRequestSchema,
+  reorderRequestSchema,
+  reorderResultSchema,
 } from '@app/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { requireSignedIn } from '../../lib/access';
 import type { App } from '../../lib/app-types';
 import { tenantErrors } from '../../lib/app-types';
 import type { TenantContext } from '../../lib/context';
 import { sendRefusal } from '../../plugins/errors';
 import { cookieValue } from '../auth/index';
-import { type CartOwner, type CartService, cartOwnerOf } from './cart.service';
+import { type CartOwner, type CartService, cartOwnerOf, type ShopperOrders } from './cart.service';
 
 const BASE = '/skulocity/api/v1';
 const cartEnvelope = dataEnvelope(z.object({ cart: cartSchema }));
@@ -58,7 +61,7 @@ export function mergeGuestCartOnLogin(cart: CartService) {
 export const guestCartToken = (headers: IncomingHttpHeaders) => cookieValue(headers.cookie, CART_COOKIE);
 
 /** Cart paths as the existing clients call them; prices and totals always come from the server. */
-export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
+export async function cartRoutes(app: App, { cart, orders }: { cart: CartService; orders: ShopperOrders }) {
   const answer = async (req: FastifyRequest, reply: FastifyReply, owner: CartOwner, message?: string) => {
     reply.header('cache-control', 'private, no-store');
     return { data: { cart: await cart.view(req.ctx, owner) }, ...(message ? { message } : {}) };
@@ -217,6 +220,30 @@ export async function cartRoutes(app: App, { cart }: { cart: CartService }) {
       const owner = cartOwnerOf(req.ctx);
       await cart.removePromo(req.ctx, owner);
       return answer(req, reply, owner, 'Promo code removed.');
+    },
+  );
+
+  // Buy again: the cart's, like the cart page's "reorder" action; the order is read through the orders
+  // module (ShopperOrders). The path is the one clients have always called, under the order's.
+  app.post(
+    `${BASE}/ecommerce/order/reorder`,
+    {
+      config: { signedIn: true },
+      schema: {
+        tags: ['orders'],
+        summary: "Buy again: the lines of one of the shopper's orders, into their cart",
+        description:
+          "At today's prices. A line whose product is gone, sold out or short of the quantity, or that had options " +
+          "(they must be chosen again), is skipped and named in `skipped`. Another shopper's order is a 404.",
+        body: reorderRequestSchema,
+        response: { 200: dataEnvelope(reorderResultSchema), ...tenantErrors, 401: errorEnvelopeSchema },
+      },
+    },
+    async (req) => {
+      const user = requireSignedIn(req.ctx);
+      const order = await orders.read(req.ctx, req.body.orderId, { userId: user.userId });
+      const { message, ...data } = await cart.reorder(req.ctx, { userId: user.userId, guestToken: null }, order.lines);
+      return { data, message };
     },
   );
 }

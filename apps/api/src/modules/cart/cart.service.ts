@@ -454,3 +454,17 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
 }
 
 export type CartService = ReturnType<typeof createCartService>;
+
+/**
+ * What "buy again" (the cart page's action and POST /ecommerce/order/reorder, both the cart's) needs
+ * of the orders: one of the shopper's own orders, with its lines. Named here rather than imported:
+ * checkout, in the orders domain, imports the cart, so no import goes back; the orders service fits
+ * this shape and is passed in by the cart module.
+ */
+export interface ShopperOrders {
+  read(
+    ctx: TenantContext,
+    orderId: string,
+    who: { userId: string | null },
+  ): Promise<{ lines: Parameters<CartService['reorder']>[2] }>;
+}

@@ -5,7 +5,7 @@ import { type RequestContext, systemContext } from '../../lib/context';
 import { stockedProductId } from '../../test/guest-order';
 import { createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
 import { createStaff } from '../../test/staff';
-import { STUCK_ORDER_SWEEP } from '../checkout/index';
+import { STUCK_ORDER_SWEEP } from '../orders/index';
 import { createDashboardService } from './dashboard.service';
 
 // The home's figures against sums worked out by hand on orders this test writes into stores of its

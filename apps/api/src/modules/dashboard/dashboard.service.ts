@@ -13,7 +13,7 @@ import {
 import { type Db, schema } from '@app/db';
 import { and, asc, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { hasPermission, type RequestContext } from '../../lib/context';
-import { STUCK_ORDER_SWEEP, type SweepResult } from '../checkout/index';
+import { STUCK_ORDER_SWEEP, type SweepResult } from '../orders/index';
 import { createAnalytics, resolveRange } from './analytics';
 
 const o = schema.orders;

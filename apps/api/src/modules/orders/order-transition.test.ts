@@ -6,7 +6,8 @@ import { PERMISSIONS, type RequestContext, systemContext, type TenantContext } f
 import { AppError } from '../../lib/errors';
 import { placeGuestOrder, stockedProductId } from '../../test/guest-order';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { ORDER_TRANSITIONS, transitionOrder, transitionRefused } from './index';
+import { ORDER_TRANSITIONS } from './order-state';
+import { transitionOrder, transitionRefused } from './order-transition';
 
 const LIGHTING = 'lighting.localhost';
 const B = '/skulocity/api/v1';

@@ -1,5 +1,5 @@
 import { defineModule } from '../../lib/module';
-import { createInvoiceRenderer, type InvoiceRenderer } from './invoice-pdf-pool';
+import { createInvoiceRenderer, type InvoiceRenderer } from './invoice/index';
 import { createOrderRefunds, type OrderRefunds } from './order-refund';
 import { ordersPages } from './orders.pages';
 import { ordersRoutes } from './orders.routes';
@@ -16,7 +16,7 @@ export const ordersModule = defineModule({
   name: 'orders',
   needs: ['payments', 'paypal-seller', 'audit'],
   // Returns depend on orders, never the reverse: an order's returns are read through the returns module.
-  uses: ['returns', 'store', 'cart'],
+  uses: ['returns', 'store'],
   create: ({ db, config, events, sessionSecret }, { cards, paymentAccounts, audit }, later) => ({
     orders: createOrdersService(db, {
       secret: sessionSecret,
@@ -26,7 +26,7 @@ export const ordersModule = defineModule({
     invoices: createInvoiceRenderer({ workers: config.INVOICE_PDF_WORKERS, queue: config.INVOICE_PDF_QUEUE }),
     refunds: createOrderRefunds(db, { provider: cards.provider, paymentAccounts, audit, events }),
   }),
-  routes: (app, { orders, store, cart, invoices }) => app.register(ordersRoutes, { orders, store, cart, invoices }),
+  routes: (app, { orders, store, invoices }) => app.register(ordersRoutes, { orders, store, invoices }),
   pages: ({ orders }) => [ordersPages({ orders })],
   // Started with the server so the first invoice does not wait for a worker to compile; tests start them on use.
   onReady: ({ invoices }, { config }) => (config.NODE_ENV === 'test' ? undefined : invoices.warm()),

@@ -5,8 +5,6 @@ import {
   orderSchema,
   orderStatusQuerySchema,
   orderSummarySchema,
-  reorderRequestSchema,
-  reorderResultSchema,
 } from '@app/contracts';
 import { z } from 'zod';
 import { requireSignedIn } from '../../lib/access';
@@ -14,10 +12,8 @@ import { fileAnswer, PDF } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { costlyErrors, tenantErrors } from '../../lib/app-types';
 import { signedInUser } from '../../lib/context';
-import type { CartService } from '../cart/index';
 import type { StoreService } from '../store/index';
-import { invoiceData } from './invoice-data';
-import type { InvoiceRenderer } from './invoice-pdf-pool';
+import { type InvoiceRenderer, invoiceData } from './invoice/index';
 import type { OrdersService } from './orders.service';
 
 const BASE = '/skulocity/api/v1';
@@ -26,12 +22,7 @@ const errors = { ...tenantErrors, 401: errorEnvelopeSchema } as const;
 /** Order history, one order, and its PDF invoice; paths as the existing clients call them. */
 export async function ordersRoutes(
   app: App,
-  {
-    orders,
-    store,
-    cart,
-    invoices,
-  }: { orders: OrdersService; store: StoreService; cart: CartService; invoices: InvoiceRenderer },
+  { orders, store, invoices }: { orders: OrdersService; store: StoreService; invoices: InvoiceRenderer },
 ) {
   app.get(
     `${BASE}/ecommerce/order/history`,
@@ -107,28 +98,6 @@ export async function ordersRoutes(
         .header('content-disposition', `attachment; filename="invoice-${order.orderId}.pdf"`)
         .header('cache-control', 'private, no-store')
         .send(pdf as never);
-    },
-  );
-
-  app.post(
-    `${BASE}/ecommerce/order/reorder`,
-    {
-      config: { signedIn: true },
-      schema: {
-        tags: ['orders'],
-        summary: "Buy again: the lines of one of the shopper's orders, into their cart",
-        description:
-          "At today's prices. A line whose product is gone, sold out or short of the quantity, or that had options " +
-          "(they must be chosen again), is skipped and named in `skipped`. Another shopper's order is a 404.",
-        body: reorderRequestSchema,
-        response: { 200: dataEnvelope(reorderResultSchema), ...errors },
-      },
-    },
-    async (req) => {
-      const user = requireSignedIn(req.ctx);
-      const order = await orders.read(req.ctx, req.body.orderId, { userId: user.userId });
-      const { message, ...data } = await cart.reorder(req.ctx, { userId: user.userId, guestToken: null }, order.lines);
-      return { data, message };
     },
   );
 }

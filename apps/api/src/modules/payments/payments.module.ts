@@ -1,15 +1,28 @@
 import { defineModule } from '../../lib/module';
-import { cardsPages } from './cards.pages';
-import { cardsRoutes } from './cards.routes';
-import { type CardsService, createCardsService } from './cards.service';
-import { createPayPalClient, type PayPalClient } from './paypal-client';
-import type { PaymentProvider } from './provider';
-import { createTestPaymentProvider } from './test-provider';
+import {
+  type CardsService,
+  cardsPages,
+  cardsRoutes,
+  createCardsService,
+  createTestPaymentProvider,
+  type PaymentProvider,
+} from './cards/index';
+import {
+  createPaymentIssuesService,
+  type PaymentIssuesService,
+  paymentIssuesPages,
+  paymentIssuesRoutes,
+} from './issues/index';
+import { createPayPalClient, type PayPalClient } from './paypal/index';
 
 declare module '../../lib/module' {
   interface ModuleServices {
-    /** Saved cards and their provider; `paypal`: the platform's PayPal app, when configured. */
-    payments: { cards: CardsService; paypal: PayPalClient | undefined };
+    /**
+     * Saved cards and their provider; `paypal`: the platform's PayPal app, when configured;
+     * `paymentIssues`: money PayPal reported that matches no order (decision 053), raised by the
+     * webhooks and by checkout's PayPal housekeeping, both of which build after this module.
+     */
+    payments: { cards: CardsService; paypal: PayPalClient | undefined; paymentIssues: PaymentIssuesService };
   }
   interface BuildOptions {
     /** The card payment provider; by default the built-in test provider. */
@@ -19,9 +32,9 @@ declare module '../../lib/module' {
 
 export const paymentsModule = defineModule({
   name: 'payments',
-  needs: [],
+  needs: ['audit'],
   uses: ['addresses'],
-  create: ({ db, config, options }) => ({
+  create: ({ db, config, options }, { audit }) => ({
     // The card provider is the built-in test provider unless the build names another.
     cards: createCardsService(db, options.paymentProvider ?? createTestPaymentProvider()),
     paypal:
@@ -33,7 +46,14 @@ export const paymentsModule = defineModule({
             partnerAttributionId: config.PAYPAL_BN_CODE,
           })
         : undefined,
+    paymentIssues: createPaymentIssuesService(db, { audit }),
   }),
-  routes: (app, { cards }) => app.register(cardsRoutes, { cards }),
-  pages: ({ cards, addresses }) => [cardsPages({ cards, addresses })],
+  async routes(app, { cards, paymentIssues }) {
+    await app.register(cardsRoutes, { cards });
+    await app.register(paymentIssuesRoutes, { issues: paymentIssues });
+  },
+  pages: ({ cards, addresses, paymentIssues }) => [
+    cardsPages({ cards, addresses }),
+    paymentIssuesPages({ issues: paymentIssues }),
+  ],
 });

@@ -1,0 +1,78 @@
+import { type Db, schema } from '@app/db';
+import { asc, eq } from 'drizzle-orm';
+import type { TenantContext } from '../../../lib/context';
+import { StoreGenerations } from '../../../lib/store-generations';
+
+const sm = schema.shippingMethods;
+const tr = schema.taxRates;
+
+export type ShippingMethodRow = typeof sm.$inferSelect;
+export type TaxRateRow = typeof tr.$inferSelect;
+
+/**
+ * A store's shipping methods and tax rates, which every checkout step prices with (decision 070).
+ * They change rarely (settings), so each process keeps them per store in memory instead of reading
+ * both tables for every quote and order. Forgotten when the store's settings change
+ * (`settings.changed`, which reaches every process) and when events were missed; the TTL bounds how
+ * long a write made behind the app's back (a seed, a SQL fix) goes unseen.
+ */
+export function createCheckoutTables(db: Db, opts: { ttlMs?: number; now?: () => number } = {}) {
+  const ttlMs = opts.ttlMs ?? 60_000;
+  const now = opts.now ?? Date.now;
+  type Entry = { at: number; methods: ShippingMethodRow[]; taxRates: TaxRateRow[] };
+  const known = new Map<string, Entry>();
+  const loading = new Map<string, Promise<Entry>>();
+
+  async function load(tenantId: string): Promise<Entry> {
+    const [methods, taxRates] = await Promise.all([
+      db.select().from(sm).where(eq(sm.tenantId, tenantId)).orderBy(asc(sm.sequenceNum), asc(sm.methodId)),
+      db.select().from(tr).where(eq(tr.tenantId, tenantId)),
+    ]);
+    return { at: now(), methods, taxRates };
+  }
+
+  async function get(ctx: TenantContext): Promise<Entry> {
+    const hit = known.get(ctx.tenantId);
+    if (hit && now() - hit.at < ttlMs) return hit;
+    // Concurrent checkouts of a cold store share one read.
+    let pending = loading.get(ctx.tenantId);
+    if (!pending) {
+      pending = load(ctx.tenantId).finally(() => loading.delete(ctx.tenantId));
+      loading.set(ctx.tenantId, pending);
+      const generation = generations.of(ctx.tenantId);
+      pending.then(
+        (entry) => {
+          // A forget while reading means the rows read may be the old ones: do not keep them.
+          if (generations.of(ctx.tenantId) === generation) known.set(ctx.tenantId, entry);
+        },
+        () => {},
+      );
+    }
+    return pending;
+  }
+
+  // Moved by forget/clear, so a read that started before a change is not cached after it.
+  const generations = new StoreGenerations();
+
+  return {
+    /** The store's shipping methods, in the order checkout lists them. */
+    async methods(ctx: TenantContext): Promise<ShippingMethodRow[]> {
+      return (await get(ctx)).methods;
+    },
+    /** The store's tax rates of one country (every region's and the country's own). */
+    async taxRates(ctx: TenantContext, countryGeoId: string): Promise<TaxRateRow[]> {
+      return (await get(ctx)).taxRates.filter((r) => r.countryGeoId === countryGeoId);
+    },
+    forget(tenantId: string) {
+      known.delete(tenantId);
+      loading.delete(tenantId);
+      generations.changed(tenantId);
+    },
+    clear() {
+      known.clear();
+      loading.clear();
+      generations.allChanged();
+    },
+  };
+}
+export type CheckoutTables = ReturnType<typeof createCheckoutTables>;

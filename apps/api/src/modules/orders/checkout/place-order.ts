@@ -1,0 +1,309 @@
+import { createHash } from 'node:crypto';
+import type { Cart, Order, PlaceOrder, Quote, ShippingRate } from '@app/contracts';
+import { type Db, schema } from '@app/db';
+import { and, count, eq } from 'drizzle-orm';
+import type { TenantContext } from '../../../lib/context';
+import { isUniqueViolation } from '../../../lib/errors';
+import { Refused, refuse, refuseField } from '../../../lib/result';
+import { checkPlace } from '../../addresses/index';
+import type { CartOwner } from '../../cart/index';
+import type { Amount, Buyer, CheckoutDeps, OrderRequest } from './checkout-types';
+import type { createConfirmation } from './confirm-order';
+import type { Payer } from './payers';
+import { quote, shippingRate, shipsTo, taxRateFor } from './quote';
+import { giveBackReservation, newOrderId, type Placed, perCustomerMessage, reserve } from './reserve-order';
+
+const o = schema.orders;
+const pc = schema.promoCodes;
+const pr = schema.promoRedemptions;
+const ol = schema.orderLines;
+
+/**
+ * A checkout takes seconds; one whose order is still `placed` after this long died between reserving
+ * and confirming, and a retry with its key finishes it (see `resume`).
+ */
+const IN_DOUBT_AFTER_MS = 2 * 60_000;
+/** How long a retry waits for the same order's checkout still running in another request. */
+const RETRY_WAIT_MS = 5_000;
+
+const sha256 = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
+
+/**
+ * Pricing a checkout and placing its order (reserve, take the payment, confirm), with the retries of
+ * an Idempotency-Key. Refusals are thrown as `Refused` inside these steps, so that a refused payment
+ * still undoes its reservation on the way out, and are returned by the service's operations.
+ */
+/** A guest's order needs an email for its receipt. */
+export const noEmail = () =>
+  refuseField(400, 'BAD_REQUEST', 'email', 'please enter your email address for the receipt.');
+
+export function createPlacing(
+  db: Db,
+  deps: Pick<CheckoutDeps, 'cart' | 'orders' | 'events' | 'tables'>,
+  confirm: ReturnType<typeof createConfirmation>['confirm'],
+) {
+  async function rates(ctx: TenantContext, cart: Cart, countryGeoId: string): Promise<ShippingRate[]> {
+    return (await deps.tables.methods(ctx)).filter((m) => shipsTo(m, countryGeoId)).map((m) => shippingRate(m, cart));
+  }
+
+  async function taxFor(ctx: TenantContext, countryGeoId: string, region: string | null | undefined) {
+    return taxRateFor(await deps.tables.taxRates(ctx, countryGeoId), countryGeoId, region);
+  }
+
+  /** The cart must be buyable as it is, and the method must ship to the address. */
+  async function loadCart(ctx: TenantContext, owner: CartOwner) {
+    return deps.cart.findAndPrice(ctx, owner);
+  }
+
+  async function priced(
+    ctx: TenantContext,
+    { cartRow, cart }: Awaited<ReturnType<typeof loadCart>>,
+    shipTo: PlaceOrder['shipTo'],
+    shippingMethodId: string,
+  ): Promise<{ cart: Cart; cartRow: { cartId: string; promoCode: string | null }; quote: Quote; method: string }> {
+    if (!cartRow || cart.lines.length === 0) throw new Refused(refuse(400, 'BAD_REQUEST', 'Your cart is empty.'));
+    const problem = cart.lines.find((l) => l.problem);
+    if (problem) throw new Refused(refuse(409, 'OUT_OF_STOCK', `${problem.productName}: ${problem.problem}.`));
+    const place = checkPlace({ ...shipTo });
+    if (!place.ok) throw new Refused(place);
+    const rate = (await rates(ctx, cart, shipTo.countryGeoId)).find((r) => r.methodId === shippingMethodId);
+    if (!rate)
+      throw new Refused(
+        refuseField(400, 'BAD_REQUEST', 'shippingMethodId', 'this shipping method does not deliver to that address.'),
+      );
+    const tax = await taxFor(ctx, shipTo.countryGeoId, shipTo.stateProvinceGeoId);
+    return { cart, cartRow, quote: quote(cart, rate.rate, tax), method: rate.name };
+  }
+
+  /**
+   * Undo of step 1: the stock and the promo use go back, and the order is gone. Only while it is still
+   * placed: if the sweep of stuck orders has cancelled it (and given the stock back) meanwhile, there
+   * is nothing left to undo.
+   */
+  async function release(ctx: TenantContext, orderId: string, cart: Cart) {
+    await releaseLines(ctx, orderId, cart.lines);
+  }
+
+  async function releaseLines(ctx: TenantContext, orderId: string, lines: { productId: string; quantity: number }[]) {
+    const released = await db.transaction(async (tx) => {
+      const [gone] = await tx
+        .delete(o)
+        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId), eq(o.status, 'placed')))
+        .returning({ orderId: o.orderId });
+      if (!gone) return false;
+      await giveBackReservation(tx, ctx, orderId, lines);
+      return true;
+    });
+    if (released) {
+      deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: lines.map((l) => l.productId) });
+    }
+  }
+
+  async function existing(ctx: TenantContext, idempotencyKey: string) {
+    const [row] = await db
+      .select({ orderId: o.orderId, requestHash: o.requestHash, status: o.status, userId: o.userId })
+      .from(o)
+      .where(and(eq(o.tenantId, ctx.tenantId), eq(o.idempotencyKey, idempotencyKey)));
+    return row ?? null;
+  }
+
+  /**
+   * A retry of a key whose order exists. Paid (or further on): that order. Not paid yet: another
+   * request may still be taking the payment, so wait a little for it; if the order is older than any
+   * live checkout, its request died between reserving and confirming, and this retry finishes it by
+   * charging under the same provider idempotency key (the provider answers the earlier charge if
+   * there was one) and confirming. A retry never answers success for an unpaid order.
+   */
+  async function resume(
+    ctx: TenantContext,
+    buyer: Buyer,
+    orderId: string,
+    payer: Payer,
+    cartId: string | null,
+  ): Promise<Order> {
+    const started = Date.now();
+    for (;;) {
+      const [row] = await db
+        .select({
+          status: o.status,
+          placedAt: o.placedAt,
+          provider: o.paymentProvider,
+          total: o.grandTotal,
+          currency: o.currency,
+        })
+        .from(o)
+        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId)));
+      // A declined payment removes its order: nothing was charged.
+      if (!row)
+        throw new Refused(
+          refuse(
+            409,
+            'CONFLICT',
+            'The earlier attempt with this key did not go through, and nothing was charged. Please try again.',
+          ),
+        );
+      if (row.status === 'cancelled') {
+        throw new Refused(
+          refuse(409, 'CONFLICT', 'This order was not completed and has been cancelled. Please place it again.'),
+        );
+      }
+      if (row.status !== 'placed') return deps.orders.placed(ctx, orderId, !buyer.userId);
+      if (Date.now() - row.placedAt.getTime() >= IN_DOUBT_AFTER_MS) {
+        // PayPal's side is settled by asking PayPal, which the sweep of stuck orders does.
+        if (row.provider !== payer.providerId) {
+          throw new Refused(
+            refuse(409, 'CONFLICT', 'Your payment is still being confirmed. We will email you once it is.', {
+              headers: { 'Retry-After': '60' },
+            }),
+          );
+        }
+        return finish(ctx, buyer, orderId, payer, { total: row.total, currency: row.currency }, cartId);
+      }
+      if (Date.now() - started >= RETRY_WAIT_MS) {
+        throw new Refused(
+          refuse(409, 'CONFLICT', 'Your order is still being confirmed. Please try again in a moment.', {
+            headers: { 'Retry-After': '5' },
+          }),
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Steps 2 and 3 for an order whose own checkout died after reserving it. */
+  async function finish(
+    ctx: TenantContext,
+    buyer: Buyer,
+    orderId: string,
+    payer: Payer,
+    q: Amount,
+    cartId: string | null,
+  ) {
+    let paid: Awaited<ReturnType<Payer['take']>>;
+    try {
+      paid = await payer.take(orderId, q);
+    } catch (err) {
+      const lines = await db
+        .select({ productId: ol.productId, quantity: ol.quantity })
+        .from(ol)
+        .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, orderId)));
+      await releaseLines(ctx, orderId, lines);
+      throw err;
+    }
+    return confirm(ctx, buyer, orderId, payer, q, paid, cartId);
+  }
+
+  /**
+   * Reserve, take the payment, confirm, for any way of paying. The same
+   * Idempotency-Key returns the same order; the same key with another cart or request is a 409.
+   */
+  async function place(
+    ctx: TenantContext,
+    buyer: Buyer,
+    input: OrderRequest,
+    idempotencyKey: string,
+    payer: Payer,
+  ): Promise<Order> {
+    const email = buyer.accountEmail ?? input.email;
+    if (!email) throw new Refused(noEmail());
+    // What was asked (address, method, email, payment) and with which cart, hashed apart: a retry
+    // after success finds the cart emptied by its own order, and must still get that order.
+    const inputHash = sha256({
+      shipTo: input.shipTo,
+      method: input.shippingMethodId,
+      email,
+      paymentFingerprint: payer.fingerprint,
+    });
+    const loaded = await loadCart(ctx, buyer.owner);
+    const cartNow = loaded.cart;
+    const cartHash = sha256(cartNow.lines.map((l) => [l.productId, l.optionsText, l.quantity]));
+    const requestHash = `${inputHash}:${cartHash}`;
+    // A retry of a key whose order exists. Not looked up first: the order's insert, the reservation's
+    // first statement, meets the key's unique index (below). Only when the cart cannot be ordered
+    // (emptied by the earlier request's order, or its last units taken by it) is the key read here.
+    const again = (found: NonNullable<Awaited<ReturnType<typeof existing>>>) => {
+      const [askedFor, withCart] = found.requestHash.split(':');
+      const sameCart = cartNow.lines.length === 0 || withCart === cartHash;
+      if (askedFor !== inputHash || !sameCart || found.userId !== buyer.userId) {
+        throw new Refused(refuse(409, 'CONFLICT', 'This Idempotency-Key was already used for a different order.'));
+      }
+      return resume(ctx, buyer, found.orderId, payer, loaded.cartRow?.cartId ?? null);
+    };
+    let pricedOrder: Awaited<ReturnType<typeof priced>>;
+    try {
+      pricedOrder = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
+    } catch (err) {
+      const found = await existing(ctx, idempotencyKey);
+      if (found) return again(found);
+      throw err;
+    }
+    const { cart, cartRow, quote: q, method } = pricedOrder;
+
+    const orderId = payer.orderId ?? newOrderId(ctx.tenantId);
+    let placed: Placed;
+    try {
+      const reservation = {
+        orderId,
+        buyer,
+        email,
+        input,
+        cart,
+        cartRow,
+        quote: q,
+        method,
+        idempotencyKey,
+        requestHash,
+        paymentLabel: payer.labelGuess,
+        paymentProvider: payer.providerId,
+        paymentAccount: payer.account ?? null,
+      };
+      // A promo code's use is written after the take, in the same transaction; without one, the
+      // reservation is one statement and needs none.
+      placed = cartRow.promoCode
+        ? await db.transaction((tx) => reserve(ctx, tx, reservation))
+        : await reserve(ctx, db, reservation);
+    } catch (err) {
+      // The key's order exists (a retry, or the same key sent twice at once): that order, if the same.
+      if (isUniqueViolation(err)) {
+        const raced = await existing(ctx, idempotencyKey);
+        if (raced) return again(raced);
+      }
+      throw err;
+    }
+    deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: cart.lines.map((l) => l.productId) });
+
+    // Step 2: the payment. A refusal, or an error, undoes step 1.
+    let paid: Awaited<ReturnType<Payer['take']>>;
+    try {
+      paid = await payer.take(orderId, q);
+    } catch (err) {
+      await release(ctx, orderId, cart);
+      throw err;
+    }
+
+    return confirm(ctx, buyer, orderId, payer, q, paid, cartRow.cartId, { ...placed, lines: cart.lines });
+  }
+
+  /**
+   * The cart as this customer may buy it: a code they have already used as often as it allows
+   * takes nothing off, and says why (the cart alone cannot know who is buying). Placing the order
+   * checks the same under the code's lock; this is what the summary shows before and after.
+   */
+  async function withoutUsedUpPromo(ctx: TenantContext, cart: Cart, customerKey: string | undefined): Promise<Cart> {
+    if (!cart.promo || cart.discount === 0 || !customerKey) return cart;
+    const code = cart.promo.code;
+    const [row] = await db
+      .select({ limit: pc.perCustomerLimit })
+      .from(pc)
+      .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, code)));
+    if (row?.limit == null) return cart;
+    const [{ n } = { n: 0 }] = await db
+      .select({ n: count() })
+      .from(pr)
+      .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.code, code), eq(pr.customerKey, customerKey)));
+    if (n < row.limit) return cart;
+    return { ...cart, discount: 0, total: cart.subtotal, promoProblem: perCustomerMessage(code, row.limit) };
+  }
+
+  return { rates, taxFor, loadCart, priced, place, withoutUsedUpPromo };
+}

@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import type { Cart, PlaceOrder, Quote } from '@app/contracts';
+import { type Db, insertWhere, schema } from '@app/db';
+import { and, count, eq, sql } from 'drizzle-orm';
+import { type RequestContext, systemContext, type TenantContext } from '../../../lib/context';
+import { Refused, refuse } from '../../../lib/result';
+import { evaluatePromo } from '../../cart/index';
+import { changeStock, changeStockAlong } from '../../products/index';
+import { historyActor, type OrderHistoryRow, type OrderRow } from '../order-transition';
+import type { Buyer } from './checkout-types';
+
+const o = schema.orders;
+const pc = schema.promoCodes;
+const pr = schema.promoRedemptions;
+const ol = schema.orderLines;
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * What an order keeps of cart line `i`, numbered from 1: written by reserve, and the same fields
+ * in the answer of the request that placed it.
+ */
+export function orderLineOf(l: Cart['lines'][number], i: number) {
+  return {
+    lineNo: i + 1,
+    productId: l.productId,
+    productName: l.productName,
+    optionsText: l.optionsText ?? null,
+    quantity: l.quantity,
+    unitPrice: l.unitPrice,
+    lineTotal: l.lineTotal,
+  };
+}
+
+/** What reserve wrote: the order's row and its first history row. */
+export interface Placed {
+  row: OrderRow;
+  entry: OrderHistoryRow;
+}
+
+/**
+ * Who the order's history names. Until every route hands checkout a RequestContext, a bare store
+ * context records the checkout itself as the actor (the order row names the buyer).
+ */
+export const acting = (ctx: TenantContext | RequestContext): RequestContext =>
+  'actor' in ctx ? ctx : systemContext(ctx, 'checkout');
+
+/**
+ * The units of each product the lines hold: two lines of one product (other options) are taken, and
+ * given back, as their sum, in one stock movement.
+ */
+function unitsByProduct(lines: readonly { productId: string; quantity: number }[]): [string, number][] {
+  const units = new Map<string, number>();
+  for (const l of lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
+  return [...units];
+}
+
+/**
+ * Gives back what reserve took for an order, in the caller's transaction: each line's stock, and the
+ * promo use if the order had one. Called by checkout's undo and by the sweep of stuck orders; each
+ * calls it only in the transaction that removed or cancelled a still-placed order, so it runs once.
+ */
+export async function giveBackReservation(
+  tx: Tx,
+  ctx: TenantContext,
+  orderId: string,
+  lines: { productId: string; quantity: number }[],
+) {
+  // Through the books (modules/inventory): the stock comes back as RELEASED, linked to the order, one
+  // movement per product as reserve took it.
+  const back = await changeStock(
+    tx,
+    ctx,
+    unitsByProduct(lines).map(([productId, quantity]) => ({
+      productId,
+      delta: quantity,
+      reason: 'RELEASED' as const,
+      orderId,
+    })),
+  );
+  // A product of a placed order cannot be gone (products with orders are archived, not deleted).
+  if (!back.ok) throw new Error(`stock of order ${orderId} not given back: ${back.code} ${back.productId}`);
+  const removed = await tx
+    .delete(pr)
+    .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.orderId, orderId)))
+    .returning({ code: pr.code });
+  for (const r of removed) {
+    await tx
+      .update(pc)
+      .set({ timesUsed: sql`greatest(${pc.timesUsed} - 1, 0)` })
+      .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, r.code)));
+  }
+}
+
+/** A short order number a shopper can read out on the phone: store prefix, then 8 characters. */
+export function newOrderId(tenantId: string) {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(8);
+  const tail = Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+  return `${tenantId.slice(0, 3).toUpperCase()}-${tail}`;
+}
+
+/** How a code's per-customer limit is told, at checkout and when the order is placed alike. */
+export const perCustomerMessage = (code: string, limit: number) =>
+  `${code} can be used only ${limit === 1 ? 'once' : `${limit} times`} per customer.`;
+
+/** Who a code's per-customer limit counts: the account, else the receipt's email. */
+export const promoCustomerKey = (userId: string | null, email: string) =>
+  userId ? `user:${userId}` : `email:${email.toLowerCase()}`;
+
+/** What reserve writes an order from: the priced cart, the buyer, and the payment as first known. */
+export interface Reservation {
+  orderId: string;
+  buyer: Buyer;
+  email: string;
+  input: Pick<PlaceOrder, 'shipTo' | 'shippingMethodId'>;
+  cart: Cart;
+  cartRow: { promoCode: string | null };
+  quote: Quote;
+  method: string;
+  idempotencyKey: string;
+  requestHash: string;
+  paymentLabel: string;
+  paymentProvider: string;
+  paymentAccount: string | null;
+}
+
+/**
+ * Step 1: takes the stock and the promo use and writes the order, or nothing at all. Without a
+ * promo code, `db` is the database and the step is one statement with no transaction around it:
+ * the order, its lines, its first history row, the stock and its movements (decision 064). With
+ * one, `db` is a transaction, and the code's use is written in it after that statement.
+ */
+export async function reserve(ctx: TenantContext, db: Db, a: Reservation): Promise<Placed> {
+  const placed = {
+    tenantId: ctx.tenantId,
+    orderId: a.orderId,
+    seq: 1,
+    status: 'placed',
+    fromStatus: null,
+    note: 'Order placed',
+    reason: null,
+    ...historyActor(acting(ctx)),
+  };
+  // Through the books (modules/inventory): the take and its SOLD movements, and with them the order,
+  // all or nothing. Atomic per product: a take only happens while enough is left, so concurrent
+  // orders cannot oversell. The order's key's unique index turns a retry away (an error, so the
+  // statement writes nothing). In one statement, the product rows, which every order of a popular
+  // product waits for, are locked only until the statement ends: no trip back here before COMMIT.
+  const taken = await changeStockAlong(
+    db,
+    ctx,
+    unitsByProduct(a.cart.lines).map(([productId, quantity]) => ({
+      productId,
+      delta: -quantity,
+      reason: 'SOLD' as const,
+      orderId: a.orderId,
+    })),
+    (ok) => [
+      insertWhere(o, [orderRow(ctx, a)], ok),
+      insertWhere(
+        ol,
+        a.cart.lines.map((l, i) => ({ tenantId: ctx.tenantId, orderId: a.orderId, ...orderLineOf(l, i) })),
+        ok,
+      ),
+      insertWhere(schema.orderStatusHistory, [placed], ok),
+    ],
+  );
+  if (!taken.ok) {
+    const name = a.cart.lines.find((l) => l.productId === taken.productId)?.productName ?? 'An item';
+    throw new Refused(refuse(409, 'OUT_OF_STOCK', `Sorry, ${name} sold out while you were checking out.`));
+  }
+  if (a.cartRow.promoCode) {
+    const code = a.cartRow.promoCode;
+    // The row lock of this update serialises uses of one code: usage limits hold under concurrency.
+    const [row] = await db
+      .update(pc)
+      .set({ timesUsed: sql`${pc.timesUsed} + 1` })
+      .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, code)))
+      .returning();
+    const before = row ? { ...row, timesUsed: row.timesUsed - 1 } : null;
+    const check = evaluatePromo(before, a.cart.subtotal, a.cart.currency, new Date());
+    // Thrown (Refused) so the transaction around the take writes nothing; returned by the service.
+    if (!check.ok) throw new Refused(refuse(422, 'PROMO_INVALID', check.message));
+    const customerKey = promoCustomerKey(a.buyer.userId, a.email);
+    if (row?.perCustomerLimit != null) {
+      const [{ n } = { n: 0 }] = await db
+        .select({ n: count() })
+        .from(pr)
+        .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.code, code), eq(pr.customerKey, customerKey)));
+      if (n >= row.perCustomerLimit) {
+        throw new Refused(refuse(422, 'PROMO_INVALID', perCustomerMessage(code, row.perCustomerLimit)));
+      }
+    }
+    await db.insert(pr).values({ tenantId: ctx.tenantId, orderId: a.orderId, code, customerKey });
+  }
+  // The row as written: the values given, and the columns' defaults (PostgreSQL's now() is the
+  // statement's, which `at` is).
+  const row: OrderRow = {
+    ...orderRow(ctx, a),
+    paymentRef: null,
+    capturedAmount: 0,
+    refundedAmount: 0,
+    placedAt: taken.at,
+    updatedAt: taken.at,
+  } as OrderRow;
+  return { entry: { ...placed, createdAt: taken.at }, row };
+}
+
+function orderRow(ctx: TenantContext, a: Reservation): typeof o.$inferInsert {
+  const s = a.input.shipTo;
+  return {
+    tenantId: ctx.tenantId,
+    orderId: a.orderId,
+    userId: a.buyer.userId,
+    email: a.email,
+    status: 'placed',
+    currency: a.quote.currency,
+    subtotal: a.quote.subtotal,
+    discount: a.quote.discount,
+    shippingTotal: a.quote.shipping,
+    taxTotal: a.quote.tax,
+    grandTotal: a.quote.total,
+    promoCode: a.quote.discount > 0 ? a.cartRow.promoCode : null,
+    shippingMethodId: a.input.shippingMethodId,
+    shippingMethodName: a.method,
+    shipTo: {
+      toName: s.toName,
+      address1: s.address1,
+      address2: s.address2 ?? null,
+      city: s.city,
+      postalCode: s.postalCode.toUpperCase(),
+      countryGeoId: s.countryGeoId,
+      stateProvinceGeoId: s.stateProvinceGeoId ?? null,
+      phone: s.phone ?? null,
+    },
+    billTo: null,
+    paymentProvider: a.paymentProvider,
+    paymentAccount: a.paymentAccount,
+    paymentLabel: a.paymentLabel,
+    idempotencyKey: a.idempotencyKey,
+    requestHash: a.requestHash,
+  };
+}

@@ -1,0 +1,1 @@
+export { createPayPalClient, type PayPalClient, type PayPalConfig, paypalAmountMinor } from './paypal-client';
