@@ -41,16 +41,22 @@ export default defineConfig({
   outputDir: `../test-results/e2e-${PORT}`,
   fullyParallel: true,
   workers: 2,
-  retries: 0,
+  // A failed test runs once more, traced (`on-first-retry` below), and the run fails all the same:
+  // a test that passes only on its second try is a flaky one, and fails the run
+  // (`failOnFlakyTests`). Tracing every test to keep the few that fail cost about a tenth of the
+  // stage's CPU (decision 109).
+  retries: 1,
+  failOnFlakyTests: true,
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: [['list']],
   globalTeardown: './global-teardown.ts',
   use: {
     baseURL: `http://lighting.localhost:${PORT}`,
-    // A failed test keeps its trace with DOM snapshots of every step, not the screencast: the
-    // screencast's frames cost about a fifth of the run's CPU on every test that passes (decision 084).
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // A failed test's second run is traced with DOM snapshots of every step, not the screencast:
+    // the screencast's frames cost about a fifth of the run's CPU (decision 084). The first run is
+    // not traced at all (decision 109).
+    trace: { mode: 'on-first-retry', screenshots: false, snapshots: true, sources: true },
     launchOptions: {
       executablePath: BROWSER_TESTS_CHROMIUM_PATH,
       // *.shop.test lets tests open any store host on loopback.
