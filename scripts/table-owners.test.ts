@@ -92,6 +92,7 @@ const OWNERS: Record<string, string> = {
   order_events: 'orders',
   order_views: 'orders',
   shipping_methods: 'checkout',
+  paypal_checkouts: 'checkout',
   tax_rates: 'checkout',
   cancel_requests: 'cancel-request',
   cancel_request_history: 'cancel-request',
@@ -106,7 +107,6 @@ const OWNERS: Record<string, string> = {
   paypal_seller_history: 'payments',
   paypal_webhook_events: 'payments',
   payment_issues: 'payments',
-  paypal_checkouts: 'payments',
   // the dashboard's sales figures, rebuilt from orders
   sales_daily: 'dashboard',
   product_sales_daily: 'dashboard',
@@ -178,15 +178,6 @@ const KNOWN_SECOND_WRITERS: string[] = [
   'modules/store-access/store-access.service.ts users',
   // page drafts written by the pages screen
   'modules/cms/cms.service.ts content_drafts',
-  // the selling side: checkout, orders, carts, payments, promotions
-  'modules/orders/checkout/checkout.service.ts paypal_checkouts',
-  'modules/orders/checkout/confirm-order.ts cart_lines',
-  'modules/orders/checkout/confirm-order.ts carts',
-  'modules/orders/checkout/paypal-checkouts.ts paypal_checkouts',
-  'modules/orders/checkout/paypal-housekeeping.ts paypal_checkouts',
-  'modules/orders/checkout/reserve-order.ts promo_codes',
-  'modules/orders/checkout/reserve-order.ts promo_redemptions',
-  'modules/orders/checkout/stuck-orders.ts paypal_checkouts',
 ];
 
 /**

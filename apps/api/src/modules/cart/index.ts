@@ -9,4 +9,5 @@ export {
   mergeGuestCartOnLogin,
 } from './cart.routes';
 export { type CartOwner, type CartService, cartOwnerOf, createCartService } from './cart.service';
+export { cartEmptiedAlong } from './cart-emptied';
 export { evaluatePromo } from './promo';

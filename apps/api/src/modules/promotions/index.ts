@@ -1,3 +1,4 @@
+export { givePromoUsesBack, recordPromoRedemption, takePromoUse } from './promo-uses';
 export { promotionsModule } from './promotions.module';
 export { promotionsPages } from './promotions.pages';
 export { promotionsRoutes } from './promotions.routes';

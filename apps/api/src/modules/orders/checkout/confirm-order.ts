@@ -1,17 +1,14 @@
 import type { Cart, Order } from '@app/contracts';
 import { formatMoney } from '@app/contracts/client';
-import { type Db, schema } from '@app/db';
-import { sql } from 'drizzle-orm';
+import type { Db } from '@app/db';
 import type { TenantContext } from '../../../lib/context';
 import { Refused, refuse } from '../../../lib/result';
+import { cartEmptiedAlong } from '../../cart/index';
 import { storeIdentity } from '../../store/index';
 import { transitionOrder } from '../order-transition';
 import type { Amount, Buyer, CheckoutDeps } from './checkout-types';
 import type { Payer } from './payers';
 import { acting, orderLineOf, type Placed } from './reserve-order';
-
-const cl = schema.cartLines;
-const c = schema.carts;
 
 /** Step 3 of checkout, confirm, and the receipt it sends. */
 export function createConfirmation(
@@ -63,14 +60,8 @@ export function createConfirmation(
       note: `Payment received (${paid.note})`,
       set,
       alongside: (changed) => [
-        // The cart emptied and its promo code dropped.
-        ...(cartId
-          ? [
-              sql`DELETE FROM ${cl} WHERE ${cl.tenantId} = ${ctx.tenantId} AND ${cl.cartId} = ${cartId} AND ${changed}`,
-              sql`UPDATE ${c} SET promo_code = NULL, updated_at = now()
-                WHERE ${c.tenantId} = ${ctx.tenantId} AND ${c.cartId} = ${cartId} AND ${changed}`,
-            ]
-          : []),
+        // The cart emptied and its promo code dropped, by the cart's own statements.
+        ...(cartId ? cartEmptiedAlong(ctx, cartId, changed) : []),
         ...(receipt ? [deps.mailer.sendWhere(ctx, receipt, changed)] : []),
       ],
     });

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Cart, PlaceOrder, Quote } from '@app/contracts';
 import { type Db, insertWhere, schema } from '@app/db';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { type RequestContext, systemContext, type TenantContext } from '../../../lib/context';
 import { Refused, refuse } from '../../../lib/result';
 import { evaluatePromo } from '../../cart/index';
 import { changeStock, changeStockAlong } from '../../products/index';
+import { givePromoUsesBack, recordPromoRedemption, takePromoUse } from '../../promotions/index';
 import { historyActor, type OrderHistoryRow, type OrderRow } from '../order-transition';
 import type { Buyer } from './checkout-types';
 
 const o = schema.orders;
-const pc = schema.promoCodes;
 const pr = schema.promoRedemptions;
 const ol = schema.orderLines;
 
@@ -66,7 +66,7 @@ export async function giveBackReservation(
   orderId: string,
   lines: { productId: string; quantity: number }[],
 ) {
-  // Through the books (modules/inventory): the stock comes back as RELEASED, linked to the order, one
+  // Through the books (modules/products/inventory): the stock comes back as RELEASED, linked to the order, one
   // movement per product as reserve took it.
   const back = await changeStock(
     tx,
@@ -80,16 +80,8 @@ export async function giveBackReservation(
   );
   // A product of a placed order cannot be gone (products with orders are archived, not deleted).
   if (!back.ok) throw new Error(`stock of order ${orderId} not given back: ${back.code} ${back.productId}`);
-  const removed = await tx
-    .delete(pr)
-    .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.orderId, orderId)))
-    .returning({ code: pr.code });
-  for (const r of removed) {
-    await tx
-      .update(pc)
-      .set({ timesUsed: sql`greatest(${pc.timesUsed} - 1, 0)` })
-      .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, r.code)));
-  }
+  // Through the promotions module, which owns the codes and their redemptions.
+  await givePromoUsesBack(tx, ctx, orderId);
 }
 
 /** A short order number a shopper can read out on the phone: store prefix, then 8 characters. */
@@ -142,7 +134,7 @@ export async function reserve(ctx: TenantContext, db: Db, a: Reservation): Promi
     reason: null,
     ...historyActor(acting(ctx)),
   };
-  // Through the books (modules/inventory): the take and its SOLD movements, and with them the order,
+  // Through the books (modules/products/inventory): the take and its SOLD movements, and with them the order,
   // all or nothing. Atomic per product: a take only happens while enough is left, so concurrent
   // orders cannot oversell. The order's key's unique index turns a retry away (an error, so the
   // statement writes nothing). In one statement, the product rows, which every order of a popular
@@ -156,6 +148,8 @@ export async function reserve(ctx: TenantContext, db: Db, a: Reservation): Promi
       reason: 'SOLD' as const,
       orderId: a.orderId,
     })),
+    // The order's insert adds it to its customer's row in customer_summaries (a guest's by email, an
+    // account's by user), by the triggers modules/customers/summaries.ts names, in this statement.
     (ok) => [
       insertWhere(o, [orderRow(ctx, a)], ok),
       insertWhere(
@@ -172,27 +166,23 @@ export async function reserve(ctx: TenantContext, db: Db, a: Reservation): Promi
   }
   if (a.cartRow.promoCode) {
     const code = a.cartRow.promoCode;
-    // The row lock of this update serialises uses of one code: usage limits hold under concurrency.
-    const [row] = await db
-      .update(pc)
-      .set({ timesUsed: sql`${pc.timesUsed} + 1` })
-      .where(and(eq(pc.tenantId, ctx.tenantId), eq(pc.code, code)))
-      .returning();
-    const before = row ? { ...row, timesUsed: row.timesUsed - 1 } : null;
+    // Through the promotions module: its row lock serialises uses of one code, so usage limits hold
+    // under concurrency; `before` is the code as it was before this use.
+    const before = await takePromoUse(db, ctx, code);
     const check = evaluatePromo(before, a.cart.subtotal, a.cart.currency, new Date());
     // Thrown (Refused) so the transaction around the take writes nothing; returned by the service.
     if (!check.ok) throw new Refused(refuse(422, 'PROMO_INVALID', check.message));
     const customerKey = promoCustomerKey(a.buyer.userId, a.email);
-    if (row?.perCustomerLimit != null) {
+    if (before?.perCustomerLimit != null) {
       const [{ n } = { n: 0 }] = await db
         .select({ n: count() })
         .from(pr)
         .where(and(eq(pr.tenantId, ctx.tenantId), eq(pr.code, code), eq(pr.customerKey, customerKey)));
-      if (n >= row.perCustomerLimit) {
-        throw new Refused(refuse(422, 'PROMO_INVALID', perCustomerMessage(code, row.perCustomerLimit)));
+      if (n >= before.perCustomerLimit) {
+        throw new Refused(refuse(422, 'PROMO_INVALID', perCustomerMessage(code, before.perCustomerLimit)));
       }
     }
-    await db.insert(pr).values({ tenantId: ctx.tenantId, orderId: a.orderId, code, customerKey });
+    await recordPromoRedemption(db, ctx, { orderId: a.orderId, code, customerKey });
   }
   // The row as written: the values given, and the columns' defaults (PostgreSQL's now() is the
   // statement's, which `at` is).
