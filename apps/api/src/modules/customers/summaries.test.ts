@@ -23,9 +23,15 @@ async function addShopper(email: string, first = 'Summary', last = 'Person') {
   return userId;
 }
 
+type Handle = Pick<Database['db'], 'insert'>;
+
 async function addGuestOrder(email: string, amount: number, userId: string | null = null) {
+  return addGuestOrderIn(database.db, email, amount, userId);
+}
+
+async function addGuestOrderIn(handle: Handle, email: string, amount: number, userId: string | null = null) {
   const orderId = `SUM-${run}-${++seq}`;
-  await database.db.insert(schema.orders).values({
+  await handle.insert(schema.orders).values({
     tenantId: T,
     orderId,
     userId,
@@ -132,5 +138,42 @@ describe('customer summaries', () => {
       .delete(schema.orders)
       .where(and(eq(schema.orders.tenantId, T), eq(schema.orders.orderId, second)));
     expect(await summary(`g:${guest}`)).toBeUndefined();
+  });
+
+  it("an erased account leaves the list; the email's guest orders come back as a guest", async () => {
+    const email = `gone-${run}@sum.test`;
+    const userId = await addShopper(email, 'Gone', 'Soon');
+    await addGuestOrder(email, 900, userId);
+    await addGuestOrder(email, 250);
+    expect(await summary(`u:${userId}`)).toMatchObject({ orderCount: 2, amountSpent: 1150 });
+    expect(await summary(`g:${email}`)).toBeUndefined();
+    await database.db.delete(schema.users).where(and(eq(schema.users.tenantId, T), eq(schema.users.userId, userId)));
+    expect(await summary(`u:${userId}`)).toBeUndefined();
+    // The account's own order (it named the account) belongs to no customer; the guest's is a guest again.
+    expect(await summary(`g:${email}`)).toMatchObject({ orderCount: 1, amountSpent: 250, userId: null });
+  });
+
+  it('an order written while another of the same customer is uncommitted is counted (the per-customer lock)', async () => {
+    // On PostgreSQL the second insert is another connection: it must wait for the first
+    // transaction's lock and count after it commits. Without the advisory lock, its trigger would
+    // count only its own order and its upsert, applied after the first commits, would leave one.
+    const guest = `race-${run}@sum.test`;
+    let second: Promise<string> | undefined;
+    await database.db.transaction(async (tx) => {
+      await addGuestOrderIn(tx, guest, 300);
+      second = addGuestOrder(guest, 500);
+      // Until the second insert is seen waiting. PGlite has one connection: there the second simply
+      // runs after this transaction.
+      for (let i = 0; process.env.TEST_DB === 'postgres' && i < 250; i++) {
+        // The activity view is read once per transaction unless its snapshot is cleared.
+        await tx.execute(sql`SELECT pg_stat_clear_snapshot()`);
+        const waiting = await tx.execute(sql`SELECT 1 FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`);
+        if ((waiting as unknown as { rows: unknown[] }).rows.length > 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    });
+    await second;
+    expect(await summary(`g:${guest}`)).toMatchObject({ orderCount: 2, amountSpent: 800 });
   });
 });

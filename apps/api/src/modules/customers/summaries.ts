@@ -15,6 +15,13 @@
  * - an order update recomputes only when a figure the list shows changed (amounts, placed date, email,
  *   ship-to name): status changes alone cost nothing;
  * - an advisory lock per customer orders two concurrent writers of one customer.
+ *
+ * The writes that fire them, each commented where it writes: in the orders domain, checkout's
+ * reserve (an order placed), the change to paid (transitionOrder with the captured amount; the
+ * sweep's late PayPal capture), a refund (order-refund.ts), checkout's undo (an order erased); in
+ * the auth, staff and store-access modules, an account created, renamed, re-addressed or promoted.
+ * They stay triggers rather than TypeScript: the rule must hold for every writer of `orders` and
+ * `users` in three domains, and under concurrent writers (summaries.test.ts shows both).
  */
 export const CUSTOMER_SUMMARY_TRIGGERS = [
   { table: 'orders', name: 'customer_summaries_orders_insert', keeps: "a new order's customer" },

@@ -313,6 +313,8 @@ export function createOrderRefunds(db: Db, deps: OrderRefundDeps) {
             data: { refundId: refund.refundId, reason: result.reason },
           });
         } else {
+          // The refunded amount lowers the customer's amount spent (customer_summaries), by the
+          // triggers modules/customers/summaries.ts names, in this transaction.
           const [after] = await tx
             .update(o)
             .set({ refundedAmount: sql`${o.refundedAmount} + ${refund.amount}`, updatedAt: new Date() })

@@ -107,6 +107,9 @@ async function write(
   to: OrderStatus,
   options: TransitionOptions,
 ): Promise<Extract<TransitionResult, { ok: true }> | null> {
+  // A change of a figure the customers list shows (`set` with the captured amount, at payment)
+  // recomputes the customer's row in customer_summaries in this statement's transaction, by the
+  // triggers modules/customers/summaries.ts names; a status change alone recomputes nothing.
   const moved = tx.$with('moved').as(
     tx
       .update(o)

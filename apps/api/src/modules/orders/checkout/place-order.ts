@@ -86,6 +86,8 @@ export function createPlacing(
 
   async function releaseLines(ctx: TenantContext, orderId: string, lines: { productId: string; quantity: number }[]) {
     const released = await db.transaction(async (tx) => {
+      // The erased order leaves its customer's figures (customer_summaries, by the triggers
+      // modules/customers/summaries.ts names); a guest with no order left leaves the list.
       const [gone] = await tx
         .delete(o)
         .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, orderId), eq(o.status, 'placed')))

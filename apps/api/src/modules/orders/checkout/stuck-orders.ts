@@ -61,6 +61,8 @@ export async function markPaidByPayPal(
     note: 'Payment received (PayPal)',
   });
   if (!moved.ok) return false;
+  // The captured amount reaches the customer's amount spent (customer_summaries) by the triggers
+  // modules/customers/summaries.ts names, in this transaction.
   await tx
     .update(o)
     .set({ paymentRef: input.captureId, paymentLabel: 'PayPal', capturedAmount: input.amountMinor })
