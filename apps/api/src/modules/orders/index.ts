@@ -6,6 +6,7 @@
 // returns/ (the shopper's return requests) and return-admin/ (the owner's returns). Each
 // sub-folder's index.ts is what its siblings import; other modules import this file only.
 export {
+  addStartingShippingMethods,
   type CheckoutService,
   flagPayPalCheckout,
   mailPaidReceipt,
