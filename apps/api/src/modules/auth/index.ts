@@ -1,3 +1,10 @@
+export {
+  type AccountChange,
+  acceptInvitedAccount,
+  changeAccount,
+  endSessionsOf,
+  type InvitedPerson,
+} from './accounts';
 export { type ActorResolver, createActorResolver } from './actor';
 export { authModule } from './auth.module';
 export { authPages, sessionUserOf } from './auth.pages';

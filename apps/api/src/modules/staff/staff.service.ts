@@ -17,6 +17,7 @@ import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefusals } from '../../lib/result';
 import type { AuditService } from '../audit/index';
+import { acceptInvitedAccount, changeAccount } from '../auth/index';
 import type { MailQueue } from '../mail/index';
 import { requireOwner, type StoreVisibilityService } from '../tenant/index';
 
@@ -223,10 +224,7 @@ export function createStaffService(db: Db, deps: StaffDeps) {
       }
       const next = permissionsOf(permissions);
       await deps.events.transaction(async (tx) => {
-        await tx
-          .update(u)
-          .set({ permissions: next })
-          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
+        await changeAccount(tx, ctx.tenantId, userId, { permissions: next });
         const logged = await deps.audit.record(tx, ctx, {
           entity: 'staff',
           entityId: userId,
@@ -258,13 +256,8 @@ export function createStaffService(db: Db, deps: StaffDeps) {
         return refuse(422, 'UNPROCESSABLE', 'The store owner cannot be removed from the staff.');
       }
       await deps.events.transaction(async (tx) => {
-        await tx
-          .update(u)
-          .set({ role: 'shopper', permissions: [] })
-          .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
-        await tx
-          .delete(schema.sessions)
-          .where(and(eq(schema.sessions.tenantId, ctx.tenantId), eq(schema.sessions.userId, userId)));
+        // A shopper again: the change of role ends the account's sessions.
+        await changeAccount(tx, ctx.tenantId, userId, { role: 'shopper', permissions: [] });
         await deps.audit.record(tx, ctx, {
           entity: 'staff',
           entityId: userId,
@@ -332,41 +325,16 @@ export function createStaffService(db: Db, deps: StaffDeps) {
             .returning();
           if (!used) throw new Refused(invitationInvalid());
           const permissions = permissionsOf(used.permissions);
-          const [existing] = await tx
-            .select()
-            .from(u)
-            .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, used.email)))
-            .for('update');
-          let userId: string;
-          if (existing) {
-            // The owner is never made staff by a link; they were refused at invitation time already.
-            if (existing.role === 'admin') throw new Refused(invitationInvalid());
-            userId = existing.userId;
-            await tx
-              .update(u)
-              .set({
-                passwordHash,
-                role: 'staff',
-                permissions,
-                emailConfirmedAt: existing.emailConfirmedAt ?? new Date(),
-              })
-              .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
-            await tx
-              .delete(schema.sessions)
-              .where(and(eq(schema.sessions.tenantId, ctx.tenantId), eq(schema.sessions.userId, userId)));
-          } else {
-            userId = `U-${randomUUID()}`;
-            await tx.insert(u).values({
-              tenantId: ctx.tenantId,
-              userId,
-              email: used.email,
-              passwordHash,
-              firstName: used.firstName,
-              lastName: used.lastName,
-              role: 'staff',
-              permissions,
-            });
-          }
+          // The owner is never made staff by a link; they were refused at invitation time already.
+          const account = await acceptInvitedAccount(
+            tx,
+            ctx.tenantId,
+            { email: used.email, firstName: used.firstName, lastName: used.lastName, passwordHash },
+            { role: 'staff', permissions },
+            () => true,
+          );
+          if (!account) throw new Refused(invitationInvalid());
+          const { userId, before: existing } = account;
           await deps.audit.record(tx, ctx, {
             entity: 'staff',
             entityId: userId,

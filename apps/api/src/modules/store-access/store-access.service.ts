@@ -18,6 +18,7 @@ import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefusals } from '../../lib/result';
 import type { AuditService } from '../audit/index';
+import { acceptInvitedAccount, changeAccount } from '../auth/index';
 import type { MailQueue } from '../mail/index';
 import { requireOwner, type StoreVisibilityService, type TenantService } from '../tenant/index';
 
@@ -199,11 +200,7 @@ export function createStoreAccessService(db: Db, deps: StoreAccessDeps) {
             );
           }
           const decidedAt = new Date();
-          const [after] = await tx
-            .update(u)
-            .set({ accessStatus: to, accessDecidedAt: decidedAt })
-            .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)))
-            .returning();
+          const after = await changeAccount(tx, ctx.tenantId, userId, { accessStatus: to, accessDecidedAt: decidedAt });
           await deps.audit.record(tx, ctx, {
             entity: 'customer.access',
             entityId: userId,
@@ -352,42 +349,16 @@ export function createStoreAccessService(db: Db, deps: StoreAccessDeps) {
             .where(and(pendingInvitation(ctx), eq(inv.tokenHash, hashToken(input.token))))
             .returning();
           if (!used) throw invalid();
-          const [existing] = await tx
-            .select()
-            .from(u)
-            .where(and(eq(u.tenantId, ctx.tenantId), eq(u.email, used.email)))
-            .for('update');
-          let userId: string;
-          if (existing) {
-            // Staff (or an account approved since) is never changed by a customer's link.
-            if (existing.role !== 'shopper' || existing.accessStatus === 'approved') throw invalid();
-            userId = existing.userId;
-            await tx
-              .update(u)
-              .set({
-                passwordHash,
-                accessStatus: 'approved',
-                accessDecidedAt: new Date(),
-                emailConfirmedAt: existing.emailConfirmedAt ?? new Date(),
-              })
-              .where(and(eq(u.tenantId, ctx.tenantId), eq(u.userId, userId)));
-            await tx
-              .delete(schema.sessions)
-              .where(and(eq(schema.sessions.tenantId, ctx.tenantId), eq(schema.sessions.userId, userId)));
-          } else {
-            userId = `U-${randomUUID()}`;
-            await tx.insert(u).values({
-              tenantId: ctx.tenantId,
-              userId,
-              email: used.email,
-              passwordHash,
-              firstName: used.firstName,
-              lastName: used.lastName,
-              role: 'shopper',
-              accessStatus: 'approved',
-              accessDecidedAt: new Date(),
-            });
-          }
+          // Staff (or an account approved since) is never changed by a customer's link.
+          const account = await acceptInvitedAccount(
+            tx,
+            ctx.tenantId,
+            { email: used.email, firstName: used.firstName, lastName: used.lastName, passwordHash },
+            { role: 'shopper', accessStatus: 'approved', accessDecidedAt: new Date() },
+            (existing) => existing.role === 'shopper' && existing.accessStatus !== 'approved',
+          );
+          if (!account) throw invalid();
+          const { userId, before: existing } = account;
           await deps.audit.record(tx, ctx, {
             entity: 'customer.access',
             entityId: userId,
