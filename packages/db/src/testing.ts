@@ -46,10 +46,7 @@ export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise
   const seeded = opts.seeded ?? false;
   if (process.env.TEST_DB !== 'postgres') {
     const dir = process.env[TEMPLATE_ENV.pgliteDir];
-    if (dir) {
-      const dump = new Blob([readFileSync(join(dir, seeded ? 'seeded.tar' : 'migrated.tar'))]);
-      return openDatabase({ dataDir: 'memory://', pgliteLoadDataDir: dump });
-    }
+    if (dir) return openDatabase({ dataDir: 'memory://', pgliteLoadDataDir: templateDump(dir, seeded) });
     const db = await openDatabase({ dataDir: 'memory://' });
     await db.migrate();
     if (seeded) await seedDatabase(db.db);
@@ -76,6 +73,21 @@ export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise
   };
   urls.set(opened, dbUrl.toString());
   return opened;
+}
+
+/**
+ * The template's tarball, read once per test process: a worker runs file after file (vitest.config.ts,
+ * `isolate: false`), and PGlite only reads the Blob it is given.
+ */
+const dumps = new Map<string, Blob>();
+function templateDump(dir: string, seeded: boolean): Blob {
+  const file = join(dir, seeded ? 'seeded.tar' : 'migrated.tar');
+  let dump = dumps.get(file);
+  if (!dump) {
+    dump = new Blob([readFileSync(file)]);
+    dumps.set(file, dump);
+  }
+  return dump;
 }
 
 /** One statement on the server's maintenance connection (CREATE and DROP DATABASE). */
