@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { SlowestFirst } from './apps/api/src/test/sequencer';
 
 // Every test file runs on the embedded PGlite (the `pglite` project). When TEST_DATABASE_URL is set
 // (CI, `.ci/run`), the files whose answers can differ on a real PostgreSQL run there too (the
@@ -119,6 +120,8 @@ export default defineConfig({
     // Vitest's default on two cores is one worker (cores - 1), which leaves the second idle while a
     // test waits on PostgreSQL, a child process or a timer. Two at least; more cores, one less.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The slowest files first, so that no worker idles at the end (apps/api/src/test/sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     projects: [
       {
         test: {
