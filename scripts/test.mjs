@@ -1,7 +1,8 @@
 // `npm test`: the whole suite. Unit and integration tests (Vitest, on PGlite and, when
 // TEST_DATABASE_URL is set, on PostgreSQL too), then browser tests in Chromium (Playwright).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /** Runs a stage, says how long it took (the CI note compares stages), and stops at its failure. */
 const run = (cmd, args, env = {}) => {
@@ -60,9 +61,19 @@ const hasBrowserTests = existsSync('e2e/playwright.config.ts');
 const chromium = hasBrowserTests ? ensureChromium() : undefined;
 if (hasBrowserTests) ensureHeadlessShell();
 
+// The unit suite's global setup migrates and seeds a database anyway: it leaves a copy here, and the
+// browser tests' server starts on it (e2e/start-server.mjs). Removed first, so a copy is never
+// older than this run's migrations and seed.
+const seeded = resolve('.e2e-data-seeded');
+rmSync(seeded, { recursive: true, force: true });
+
 // The production build first: the server process test and the browser tests both serve it.
 run('npm', ['run', 'build', '--workspaces', '--if-present']);
-run('npx', ['vitest', 'run']);
+run('npx', ['vitest', 'run'], { E2E_SEEDED_DATA_DIR: seeded });
 if (hasBrowserTests) {
-  run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { CHROMIUM_PATH: chromium });
+  run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+    CHROMIUM_PATH: chromium,
+    E2E_SEEDED_DATA_DIR: seeded,
+  });
 }
+rmSync(seeded, { recursive: true, force: true });
