@@ -14,7 +14,7 @@ import type { TenantContext } from '../apps/api/src/lib/context';
 import { createEventBus } from '../apps/api/src/lib/events/index';
 import { createAuditService } from '../apps/api/src/modules/audit/index';
 import { createJobRunner } from '../apps/api/src/modules/jobs/index';
-import { createProductListService } from '../apps/api/src/modules/product-list/index';
+import { createProductListService } from '../apps/api/src/modules/products/index';
 import { withScratchPostgres } from './lib';
 import { COUNT, fill, TENANT } from './scale-data';
 

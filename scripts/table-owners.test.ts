@@ -134,48 +134,13 @@ const OWNERS: Record<string, string> = {
  * added here but written through the owner.
  */
 const KNOWN_SECOND_WRITERS: string[] = [
-  // the product side, until every write goes through its owner
-  'modules/catalog-admin/category-fields.ts categories',
-  'modules/catalog-admin/category-places.ts catalog_categories',
-  'modules/catalog-admin/category-places.ts category_rollups',
-  'modules/catalog-admin/store-catalogs.ts catalogs',
-  'modules/inventory/inventory.service.ts product_stores',
-  'modules/inventory/stock.ts products',
-  'modules/inventory/stock.ts stock_movements',
-  'modules/product-admin/product-admin.service.ts product_associations',
-  'modules/product-admin/product-admin.service.ts product_config_choices',
-  'modules/product-admin/product-admin.service.ts product_config_options',
-  'modules/product-admin/product-admin.service.ts product_contents',
-  'modules/product-admin/product-admin.service.ts product_features',
-  'modules/product-admin/product-admin.service.ts product_images',
-  'modules/product-admin/product-admin.service.ts products',
-  'modules/product-admin/product-writer.ts product_categories',
-  'modules/product-admin/product-writer.ts product_slug_history',
-  'modules/product-admin/product-writer.ts products',
-  'modules/product-import/product-import.service.ts product_import_errors',
-  'modules/product-import/product-import.service.ts product_imports',
-  'modules/product-list/bulk-batch.ts product_categories',
-  'modules/product-list/bulk-batch.ts products',
   // a new store's first rows: signup provisions the store, its catalog, a sample product and the owner
-  'modules/signup/provision.ts catalog_categories',
-  'modules/signup/provision.ts catalogs',
-  'modules/signup/provision.ts categories',
-  'modules/signup/provision.ts product_categories',
   'modules/signup/provision.ts product_stores',
-  'modules/signup/provision.ts products',
   'modules/signup/provision.ts seo_meta',
-  'modules/signup/provision.ts shipping_methods',
-  'modules/signup/provision.ts stock_movements',
   'modules/signup/provision.ts store_hosts',
   'modules/signup/provision.ts store_settings',
   'modules/signup/provision.ts tenants',
   'modules/signup/provision.ts users',
-  'modules/signup/signup.service.ts sessions',
-  // accounts and sessions written by the staff and customer-access screens
-  'modules/staff/staff.service.ts sessions',
-  'modules/staff/staff.service.ts users',
-  'modules/store-access/store-access.service.ts sessions',
-  'modules/store-access/store-access.service.ts users',
   // page drafts written by the pages screen
   'modules/cms/cms.service.ts content_drafts',
 ];

@@ -334,7 +334,7 @@ export type CategoriesActionResult =
   | { ok: true; message: string; productCategoryId?: string }
   | FormOutcome<CategoryFormField>;
 
-/** The Categories pages' functions (apps/api modules/catalog-admin); the 'catalog' permission. */
+/** The Categories pages' functions (apps/api modules/catalog/admin); the 'catalog' permission. */
 export interface CatalogAdminPages {
   categoriesPage(): Promise<CategoriesPageData>;
   /** Null when the category does not exist on this site (the page shows its 404). */

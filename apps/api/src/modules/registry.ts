@@ -1,4 +1,3 @@
-// biome-ignore lint/style/noRestrictedImports: the registry sits beside the modules; lib/ is not one of them
 import type { ModuleRegistry } from '../lib/module';
 
 /**
@@ -34,19 +33,19 @@ export const MODULES = {
   sitemap: () => import('./sitemap/index').then((m) => m.sitemapModule),
   marketplace: () => import('./marketplace/index').then((m) => m.marketplaceModule),
   'cancel-request': () => import('./cancel-request/index').then((m) => m.cancelRequestModule),
-  'catalog-admin': () => import('./catalog-admin/index').then((m) => m.catalogAdminModule),
+  'catalog-admin': () => import('./catalog/admin/index').then((m) => m.catalogAdminModule),
   mail: () => import('./mail/index').then((m) => m.mailModule),
   products: () => import('./products/index').then((m) => m.productsModule),
   media: () => import('./media/index').then((m) => m.mediaModule),
   banners: () => import('./banners/index').then((m) => m.bannersModule),
-  'product-admin': () => import('./product-admin/index').then((m) => m.productAdminModule),
-  inventory: () => import('./inventory/index').then((m) => m.inventoryModule),
+  'product-admin': () => import('./products/admin/index').then((m) => m.productAdminModule),
+  inventory: () => import('./products/inventory/index').then((m) => m.inventoryModule),
   promotions: () => import('./promotions/index').then((m) => m.promotionsModule),
   'order-admin': () => import('./orders/admin/index').then((m) => m.orderAdminModule),
-  'product-list': () => import('./product-list/index').then((m) => m.productListModule),
+  'product-list': () => import('./products/list/index').then((m) => m.productListModule),
   'order-list': () => import('./orders/list/index').then((m) => m.orderListModule),
   customers: () => import('./customers/index').then((m) => m.customersModule),
-  'product-import': () => import('./product-import/index').then((m) => m.productImportModule),
+  'product-import': () => import('./products/import/index').then((m) => m.productImportModule),
   'paypal-seller': () => import('./payments/seller/index').then((m) => m.paypalSellerModule),
   'paypal-webhooks': () => import('./payments/webhooks/index').then((m) => m.paypalWebhooksModule),
   jobs: () => import('./jobs/index').then((m) => m.jobsModule),

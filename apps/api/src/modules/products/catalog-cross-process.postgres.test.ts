@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../lib/context';
 import { createTestApp, openSecondHandle, type TestApp } from '../../test/harness';
 import { createAuditService } from '../audit/index';
-import { writeProduct } from '../product-admin/index';
+import { writeProduct } from './admin/index';
 
 // A product edit made through one app process shows in the search, the product
 // page and the cards of another process on the same PostgreSQL database within a second, by an

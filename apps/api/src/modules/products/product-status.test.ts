@@ -7,7 +7,7 @@ import type { RequestContext } from '../../lib/context';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
 import { createStaff } from '../../test/staff';
 import { createAuditService } from '../audit/index';
-import { writeProduct } from '../product-admin/index';
+import { writeProduct } from './admin/index';
 
 // Only ACTIVE products reach shoppers, on every read path; the owner previews a draft.
 // The product pages need the web build (npm run build -w @app/web), as the other page tests.

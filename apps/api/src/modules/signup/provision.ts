@@ -5,6 +5,9 @@ import { and, eq } from 'drizzle-orm';
 import { isUniqueViolation } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
+import { openStoreCatalog } from '../catalog/index';
+import { addStartingShippingMethods } from '../orders/index';
+import { addStarterProducts } from '../products/index';
 import type { StoreLifecycleService } from '../store-lifecycle/index';
 import { DEMO_CATALOG } from './demo-catalog';
 
@@ -162,38 +165,22 @@ export function createProvisioner(db: Db, deps: ProvisionDeps) {
       description: input.storeName,
     });
     await step('settings');
-    await tx.insert(schema.catalogs).values({
-      tenantId: t,
-      prodCatalogId: `${ids.productStoreId}-SHOP`,
-      productStoreId: ids.productStoreId,
-      catalogName: 'Shop',
-      sequenceNum: 0,
-    });
-    if (input.starter === 'demo') await insertDemoCatalog(tx, t, `${ids.productStoreId}-SHOP`, now);
+    // The catalog and its products are written by their domains (decision 110).
+    const demo = input.starter === 'demo';
+    await openStoreCatalog(
+      tx,
+      { tenantId: t, productStoreId: ids.productStoreId, catalogId: `${ids.productStoreId}-SHOP`, catalogName: 'Shop' },
+      demo ? DEMO_CATALOG.categories : [],
+    );
+    if (demo) {
+      const products = DEMO_CATALOG.products.map((p) => ({
+        ...p,
+        categoryName: DEMO_CATALOG.categories.find((c) => c.id === p.category)?.name ?? '',
+      }));
+      await addStarterProducts(tx, t, products, { at: now, actorId: 'signup', note: 'Opening stock (demo catalog)' });
+    }
     await step('catalog');
-    await tx.insert(schema.shippingMethods).values([
-      {
-        tenantId: t,
-        methodId: 'STANDARD',
-        name: 'Standard',
-        description: '3 to 5 business days',
-        kind: 'flat',
-        countries: ['USA', 'CAN'],
-        flatRate: 695,
-        freeAbove: 9900,
-        sequenceNum: 0,
-      },
-      {
-        tenantId: t,
-        methodId: 'EXPRESS',
-        name: 'Express',
-        description: '1 to 2 business days',
-        kind: 'flat',
-        countries: ['USA', 'CAN'],
-        flatRate: 2495,
-        sequenceNum: 1,
-      },
-    ]);
+    await addStartingShippingMethods(tx, t);
     await step('shipping');
     await tx.insert(schema.users).values({
       tenantId: t,
@@ -249,62 +236,3 @@ export function createProvisioner(db: Db, deps: ProvisionDeps) {
 }
 
 export type Provisioner = ReturnType<typeof createProvisioner>;
-
-async function insertDemoCatalog(tx: Tx, tenantId: string, catalogId: string, now: Date) {
-  await tx.insert(schema.categories).values(
-    DEMO_CATALOG.categories.map((c) => ({
-      tenantId,
-      productCategoryId: c.id,
-      categoryName: c.name,
-      description: c.description,
-    })),
-  );
-  await tx.insert(schema.catalogCategories).values(
-    DEMO_CATALOG.categories.map((c, i) => ({
-      tenantId,
-      prodCatalogId: catalogId,
-      productCategoryId: c.id,
-      sequenceNum: i,
-    })),
-  );
-  await tx.insert(schema.products).values(
-    DEMO_CATALOG.products.map((p) => ({
-      tenantId,
-      productId: p.id,
-      sku: p.id,
-      productName: p.name,
-      slug: p.slug,
-      shortDescription: p.description,
-      description: p.description,
-      listPrice: p.price,
-      stockQuantity: p.stock,
-      weightGrams: p.grams,
-      isFeatured: true,
-      categoryNames: DEMO_CATALOG.categories.find((c) => c.id === p.category)?.name ?? '',
-      introductionDate: now,
-      updatedAt: now,
-    })),
-  );
-  await tx.insert(schema.productCategories).values(
-    DEMO_CATALOG.products.map((p, i) => ({
-      tenantId,
-      productCategoryId: p.category,
-      productId: p.id,
-      sequenceNum: i,
-    })),
-  );
-  await tx.insert(schema.stockMovements).values(
-    DEMO_CATALOG.products.map((p) => ({
-      tenantId,
-      movementId: `opening-${p.id}`,
-      productId: p.id,
-      delta: p.stock,
-      quantityBefore: 0,
-      quantityAfter: p.stock,
-      reason: 'RECEIVED' as const,
-      note: 'Opening stock (demo catalog)',
-      actorId: 'signup',
-      createdAt: now,
-    })),
-  );
-}

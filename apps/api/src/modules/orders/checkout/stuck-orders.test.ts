@@ -197,7 +197,7 @@ describe('the sweep of orders stuck in placed', () => {
     // The next run finds nothing to do: the stock went back once.
     expect((await sweep()).result).toEqual({ cancelled: [], paid: [], left: [] });
     expect(await stock()).toBe(20);
-    // The books (modules/inventory): taken as SOLD and given back as RELEASED, both naming the order.
+    // The books (modules/products/inventory): taken as SOLD and given back as RELEASED, both naming the order.
     const books = await t.database.db
       .select()
       .from(schema.stockMovements)

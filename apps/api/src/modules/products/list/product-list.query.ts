@@ -1,0 +1,101 @@
+import {
+  type AdminProductQuery,
+  adminProductDefaultDir,
+  type ProductListFilter,
+  type ProductListSort,
+} from '@app/contracts';
+import { type SQL, sql } from 'drizzle-orm';
+import { decodeKeysetCursor, encodeKeysetCursor, type KeyType } from '../../../lib/keyset-cursor';
+
+/**
+ * The SQL of the product list, shared by the page, the export and the bulk actions' "whole filtered
+ * list", so the three always select the same products (decision 036).
+ */
+
+/** Each sort's column and the type its cursor value is cast back to. */
+const SORTS: Record<ProductListSort, { col: SQL; type: KeyType }> = {
+  updated: { col: sql`p.updated_at`, type: 'timestamptz' },
+  name: { col: sql`p.product_name`, type: 'text' },
+  price: { col: sql`p.effective_price`, type: 'integer' },
+  stock: { col: sql`p.stock_quantity`, type: 'integer' },
+  created: { col: sql`p.introduction_date`, type: 'timestamptz' },
+};
+
+/** Words of a search as a prefix query: "bras lam" -> 'bras':* & 'lam':* (letters and digits only). */
+export function prefixTsQuery(q: string): string | null {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (!words.length) return null;
+  return words
+    .slice(0, 8)
+    .map((w) => `'${w}':*`)
+    .join(' & ');
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The WHERE of a filter, for the table alias `p` (products). Search: full-text words with prefixes
+ * (name, brand, categories, descriptions: the GIN search vector), part of a name (the trigram index,
+ * from three characters), or the exact SKU (the unique index). DRAFT and ARCHIVED products included.
+ */
+export function filterWhere(tenantId: string, f: ProductListFilter, lowStockThreshold: number): SQL {
+  const parts: SQL[] = [sql`p.tenant_id = ${tenantId}`];
+  if (f.status) parts.push(sql`p.status = ${f.status}`);
+  if (f.brand) parts.push(sql`p.brand_name = ${f.brand}`);
+  if (f.category) {
+    parts.push(sql`EXISTS (SELECT 1 FROM product_categories pc
+      WHERE pc.tenant_id = p.tenant_id AND pc.product_category_id = ${f.category} AND pc.product_id = p.product_id)`);
+  }
+  if (f.stock === 'out') parts.push(sql`p.stock_quantity = 0`);
+  else if (f.stock === 'in') parts.push(sql`p.stock_quantity > 0`);
+  else if (f.stock === 'low') parts.push(sql`p.stock_quantity > 0 AND p.stock_quantity <= ${lowStockThreshold}`);
+  if (f.q) {
+    const q = f.q.trim();
+    const arms: SQL[] = [sql`p.sku = ${q}`];
+    const ts = prefixTsQuery(q);
+    if (ts) arms.push(sql`p.search_vector @@ to_tsquery('simple', ${ts})`);
+    if (q.length >= 3) arms.push(sql`lower(p.product_name) LIKE ${`%${likeEscape(q.toLowerCase())}%`}`);
+    parts.push(sql`(${sql.join(arms, sql` OR `)})`);
+  }
+  return sql.join(parts, sql` AND `);
+}
+
+export interface Cursor {
+  sort: ProductListSort;
+  dir: 'asc' | 'desc';
+  key: string;
+  id: string;
+}
+
+export function encodeCursor(c: Cursor): string {
+  return encodeKeysetCursor([c.sort, c.dir], c.key, c.id);
+}
+
+export function decodeCursor(text: string, sort: ProductListSort, dir: 'asc' | 'desc'): Cursor {
+  const c = decodeKeysetCursor(text, [sort, dir], SORTS[sort].type);
+  return { sort, dir, key: c.key, id: c.id };
+}
+
+/** ORDER BY, the keyset condition after a cursor, and the sort key as text (for the next cursor). */
+export function keyset(query: Pick<AdminProductQuery, 'sort' | 'dir' | 'cursor'>): {
+  dir: 'asc' | 'desc';
+  orderBy: SQL;
+  after: SQL | null;
+  keyText: SQL;
+} {
+  const sort = query.sort;
+  const dir = query.dir ?? adminProductDefaultDir(sort);
+  const { col, type } = SORTS[sort];
+  const d = dir === 'asc' ? sql`ASC` : sql`DESC`;
+  // Ties on the sort value are broken by product_id in the same direction: no row twice, none skipped.
+  const orderBy = sql`${col} ${d}, p.product_id ${d}`;
+  let after: SQL | null = null;
+  if (query.cursor) {
+    const c = decodeCursor(query.cursor, sort, dir);
+    after =
+      dir === 'asc'
+        ? sql`(${col}, p.product_id) > (${c.key}::${sql.raw(type)}, ${c.id})`
+        : sql`(${col}, p.product_id) < (${c.key}::${sql.raw(type)}, ${c.id})`;
+  }
+  return { dir, orderBy, after, keyText: sql`${col}::text` };
+}
