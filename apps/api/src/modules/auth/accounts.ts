@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { schema, type Tx } from '@app/db';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type Db, schema, type Tx } from '@app/db';
 import { and, eq, ne } from 'drizzle-orm';
+import { hashToken, SESSION_TTL_MS } from './auth-model';
 
 /**
  * Writes to accounts and their sessions made on behalf of other domains: the staff screen (grants,
@@ -20,6 +21,28 @@ export type AccountChange = Partial<
 > & { role?: 'staff' | 'shopper' };
 
 const u = schema.users;
+
+/**
+ * Opens a session for the account: a random token for the cookie, only its hash stored. Answers the
+ * token and when the session ends. Sign-in and a new store's first hand-off both open one.
+ */
+export async function openSession(
+  db: Db | Tx,
+  tenantId: string,
+  userId: string,
+  userAgent: string | null,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  await db.insert(schema.sessions).values({
+    tenantId,
+    tokenHash: hashToken(token),
+    userId,
+    expiresAt,
+    userAgent: userAgent?.slice(0, 300) ?? null,
+  });
+  return { token, expiresAt };
+}
 
 /** Ends every session of the account (its cookies stop working at the next request). */
 export async function endSessionsOf(tx: Tx, tenantId: string, userId: string): Promise<void> {

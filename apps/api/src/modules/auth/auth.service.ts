@@ -23,6 +23,7 @@ import { AppError } from '../../lib/errors';
 import { ok, type Result, refuse, refuseField } from '../../lib/result';
 import type { MailQueue } from '../mail/index';
 import type { StoreService } from '../store/index';
+import { openSession } from './accounts';
 import {
   CONFIRM_RESEND_LIMITS,
   CONFIRM_TTL_MS,
@@ -36,7 +37,6 @@ import {
   RESET_TTL_MS,
   type RegisterRefusal,
   type RegistrationGate,
-  SESSION_TTL_MS,
   type SessionAccount,
   toSessionAccount,
   toSessionUser,
@@ -118,19 +118,6 @@ export function createAuthService(db: Db, deps: AuthDeps) {
     await deps.mailer
       .send(ctx, { to, subject: subject(store.storeName), text: text(store.storeName) })
       .catch((err: unknown) => deps.log.error({ err }, 'account mail not sent'));
-  }
-
-  async function startSession(ctx: TenantContext, userId: string, userAgent: string | null) {
-    const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    await db.insert(s).values({
-      tenantId: ctx.tenantId,
-      tokenHash: hashToken(token),
-      userId,
-      expiresAt,
-      userAgent: userAgent?.slice(0, 300) ?? null,
-    });
-    return { token, expiresAt };
   }
 
   /** The current password of a signed-in user, under the login limits of the account. */
@@ -264,7 +251,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       if (!user.emailConfirmedAt) return refuse(403, 'EMAIL_NOT_CONFIRMED', EMAIL_NOT_CONFIRMED_MESSAGE);
 
       if (client.previousToken) await this.logout(ctx, client.previousToken);
-      const session = await startSession(ctx, user.userId, client.userAgent);
+      const session = await openSession(db, ctx.tenantId, user.userId, client.userAgent);
       return ok({
         ...toSessionUser(user),
         token: session.token,
@@ -386,7 +373,7 @@ export function createAuthService(db: Db, deps: AuthDeps) {
       if (!user) return refuse(400, 'BAD_REQUEST', CONFIRM_INVALID_MESSAGE);
       if (user.accessStatus === 'pending') await deps.registration?.()?.confirmedPending(ctx, user);
       if (client.previousToken) await this.logout(ctx, client.previousToken);
-      const session = await startSession(ctx, user.userId, client.userAgent);
+      const session = await openSession(db, ctx.tenantId, user.userId, client.userAgent);
       return ok({
         ...toSessionUser(user),
         token: session.token,

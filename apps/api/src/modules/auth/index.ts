@@ -4,6 +4,7 @@ export {
   changeAccount,
   endSessionsOf,
   type InvitedPerson,
+  openSession,
 } from './accounts';
 export { type ActorResolver, createActorResolver } from './actor';
 export { authModule } from './auth.module';

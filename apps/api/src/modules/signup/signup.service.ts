@@ -18,7 +18,7 @@ import type { TenantContext } from '../../lib/context';
 import { KeyedLimiter } from '../../lib/keyed-limiter';
 import { fieldFailure } from '../../lib/page-request';
 import { ok, type Refusal, type Result, refuse, refuseField } from '../../lib/result';
-import { hashToken, SESSION_TTL_MS } from '../auth/index';
+import { hashToken, openSession } from '../auth/index';
 import type { Mailer } from '../mail/index';
 import type { Provisioner } from './provision';
 
@@ -307,16 +307,7 @@ export function createSignupService(db: Db, deps: SignupDeps) {
         )
         .limit(1);
       if (!owner) return null;
-      const session = randomBytes(32).toString('base64url');
-      const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-      await db.insert(schema.sessions).values({
-        tenantId: ctx.tenantId,
-        tokenHash: hashToken(session),
-        userId: owner.userId,
-        expiresAt,
-        userAgent: userAgent?.slice(0, 300) ?? null,
-      });
-      return { token: session, expiresAt };
+      return openSession(db, ctx.tenantId, owner.userId, userAgent ?? null);
     },
   };
 }
