@@ -55,6 +55,10 @@ function actorOf(ctx: TenantContext | RequestContext): { actorId: string | null;
  * (delta 0, or set to what it is) writes no movement.
  *
  * The caller emits `stock.changed` with the moved ids after its transaction commits.
+ *
+ * Behind it the database keeps the books whoever writes: `products_stock_ck` (never below zero) and
+ * `stock_movements_books_ck` (after = before + delta, never below zero) refuse the statement
+ * otherwise (products/database-rules.test.ts shows both).
  */
 export async function changeStock(
   tx: Tx,

@@ -16,6 +16,7 @@ import { decodeKeysetCursor, encodeKeysetCursor, type KeyType } from '../../../l
 const SORTS: Record<ProductListSort, { col: SQL; type: KeyType }> = {
   updated: { col: sql`p.updated_at`, type: 'timestamptz' },
   name: { col: sql`p.product_name`, type: 'text' },
+  // A generated column: the sale price when there is one, else the list price (products/database-rules.test.ts).
   price: { col: sql`p.effective_price`, type: 'integer' },
   stock: { col: sql`p.stock_quantity`, type: 'integer' },
   created: { col: sql`p.introduction_date`, type: 'timestamptz' },

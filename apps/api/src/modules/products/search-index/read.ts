@@ -11,7 +11,11 @@ import { parseVectors } from './vectors';
 
 const p = schema.products;
 
-/** Reads a tenant's searchable products (ACTIVE: what shoppers may see) and builds its index. */
+/**
+ * Reads a tenant's searchable products (ACTIVE: what shoppers may see) and builds its index. Each
+ * product's words come from `search_vector`, a column the database generates from the name and brand
+ * (weight A), the category names (B) and the descriptions (C) (products/database-rules.test.ts).
+ */
 export async function buildTenantIndex(db: Db, tenantId: string): Promise<TenantIndex> {
   const t0 = performance.now();
   const [rows, memberships, categories] = await Promise.all([
