@@ -342,12 +342,9 @@ export function createCmsService(db: Db, deps: Deps) {
           .delete(p)
           .where(and(eq(p.tenantId, ctx.tenantId), eq(p.productStoreId, ctx.productStoreId), eq(p.pageId, id)))
           .returning();
-        const [draft] = await tx
-          .delete(d)
-          .where(and(eq(d.tenantId, ctx.tenantId), eq(d.kind, pageKind.kind), eq(d.key, id)))
-          .returning();
+        const draft = await drafts.dropWith(tx, ctx, pageKind, id);
         if (!gone && !draft) throw AppError.notFound('There is no such page in this store.');
-        const before = gone ? livePayload(gone) : (draft?.payload as Record<string, unknown>);
+        const before = gone ? livePayload(gone) : (draft as Record<string, unknown>);
         await audit.record(tx, ctx, {
           entity: pageKind.entity,
           entityId: id,

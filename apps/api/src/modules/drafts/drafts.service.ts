@@ -205,6 +205,19 @@ export function createDraftsService(db: Db, deps: { audit: AuditService; events:
       });
     },
 
+    /**
+     * Drops the draft of a thing its kind is deleting, in the kind's own transaction (a page deleted
+     * takes its draft with it); the kind audits the delete. Answers the draft's payload, null when
+     * there was none. Versions stay: they are the history of what was live.
+     */
+    async dropWith(tx: Tx, ctx: TenantContext, kind: DraftKind<unknown>, key: string): Promise<unknown | null> {
+      const [gone] = await tx
+        .delete(d)
+        .where(and(eq(d.tenantId, ctx.tenantId), eq(d.kind, kind.kind), eq(d.key, key)))
+        .returning({ payload: d.payload });
+      return gone ? gone.payload : null;
+    },
+
     /** Drops the draft: the editor shows what is live again. No draft is no error. */
     async discard(ctx: RequestContext, kind: DraftKind<unknown>, key: string): Promise<void> {
       assertMayEdit(ctx);
