@@ -14,8 +14,8 @@ export {
   STUCK_ORDER_SWEEP,
   type SweepResult,
 } from './checkout/index';
-export { createOrderListService, type OrderListService } from './list/index';
-export { type OrderEventInput, recordOrderEvent } from './order-events';
+export { createOrderListService } from './list/index';
+export { recordOrderEvent } from './order-events';
 export { transitionOrder } from './order-transition';
 export { ordersModule } from './orders.module';
 export type { OrdersService } from './orders.service';

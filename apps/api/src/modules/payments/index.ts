@@ -13,7 +13,6 @@ export {
   type RefundResult,
   TEST_CARDS,
 } from './cards/index';
-export type { NewPaymentIssue, PaymentIssuesService } from './issues/index';
 export { paymentsModule } from './payments.module';
-export { createPayPalClient, type PayPalClient, type PayPalConfig, paypalAmountMinor } from './paypal/index';
+export { createPayPalClient, type PayPalClient } from './paypal/index';
 export { ownSecretContext, type PaymentAccounts, type PayPalAccount, transitionSeller } from './seller/index';

@@ -1,1 +1,1 @@
-export { createPayPalClient, type PayPalClient, type PayPalConfig, paypalAmountMinor } from './paypal-client';
+export { createPayPalClient, type PayPalClient, paypalAmountMinor } from './paypal-client';
