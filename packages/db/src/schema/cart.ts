@@ -11,7 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { products } from './catalog';
+import { products } from './products';
 import { users } from './users';
 
 /**

@@ -1,6 +1,6 @@
 // Tables of the wishlist module. Split out of one commerce.ts so each domain's tables sit in a file of their own.
 import { foreignKey, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { products } from './catalog';
+import { products } from './products';
 import { users } from './users';
 
 /** A shopper's wishlist: one row per product. */

@@ -6,7 +6,7 @@ import { openTestDatabase } from '../../test/harness';
 /**
  * The rules about the products domain's tables that the database keeps, whoever writes (decision
  * 110). No trigger fires on them; these are their CHECK constraints and generated columns
- * (packages/db/src/schema/catalog.ts), each relied on by code that names it:
+ * (packages/db/src/schema/products.ts), each relied on by code that names it:
  * - `products_stock_ck`, `stock_movements_books_ck`: stock is never below zero and every movement
  *   adds up (inventory/stock.ts, changeStock, the one way stock changes);
  * - `products_price_ck`: no negative price (admin/product-writer.ts, list/bulk-batch.ts);
