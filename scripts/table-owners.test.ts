@@ -141,8 +141,6 @@ const KNOWN_SECOND_WRITERS: string[] = [
   'modules/signup/provision.ts store_settings',
   'modules/signup/provision.ts tenants',
   'modules/signup/provision.ts users',
-  // page drafts written by the pages screen
-  'modules/cms/cms.service.ts content_drafts',
 ];
 
 /**
