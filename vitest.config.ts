@@ -89,6 +89,8 @@ export const ON_POSTGRES: Record<string, string[]> = {
  * PostgreSQL: they stay on PGlite, and say why.
  */
 export const PGLITE_ENOUGH: Record<string, string> = {
+  'apps/api/src/modules/auth/accounts.test.ts':
+    'one transaction at a time on one connection: the row lock it takes is never contended',
   'packages/db/src/drizzle-patch.test.ts': "sql`…` is a value for drizzle's is(); no statement reaches a database",
   'apps/api/src/modules/media/media.test.ts': 'requests at once meet in the file store and the image resizer',
   'apps/api/src/modules/media/media.upload.test.ts': 'uploads at once queue in memory (the per-store limit)',

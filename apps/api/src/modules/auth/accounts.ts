@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Db, schema, type Tx } from '@app/db';
+import { type Db, hashPassword, schema, type Tx } from '@app/db';
 import { and, eq, ne } from 'drizzle-orm';
 import { hashToken, SESSION_TTL_MS } from './auth-model';
 
@@ -117,4 +117,33 @@ export async function acceptInvitedAccount(
     ...grant,
   });
   return { userId, before: null };
+}
+
+/**
+ * A new store's owner account, in the opening transaction: confirmed (sign-up proved the inbox
+ * before the store opened). Without a password hash (a store the platform opens for a merchant) the
+ * password is random and known to nobody; the owner sets theirs through a reset link.
+ */
+export async function openOwnerAccount(
+  tx: Tx,
+  owner: {
+    tenantId: string;
+    userId: string;
+    email: string;
+    passwordHash: string | null;
+    firstName?: string;
+    lastName?: string;
+  },
+  at: Date,
+): Promise<void> {
+  await tx.insert(u).values({
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    email: owner.email,
+    passwordHash: owner.passwordHash ?? (await hashPassword(randomUUID() + randomUUID())),
+    firstName: owner.firstName ?? 'Store',
+    lastName: owner.lastName ?? 'Owner',
+    role: 'admin',
+    emailConfirmedAt: at,
+  });
 }

@@ -4,6 +4,7 @@ export {
   changeAccount,
   endSessionsOf,
   type InvitedPerson,
+  openOwnerAccount,
   openSession,
 } from './accounts';
 export { type ActorResolver, createActorResolver } from './actor';

@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { PlatformActor, SignupStarter, SignupTemplate } from '@app/contracts';
-import { type Db, hashPassword, schema, type Tx } from '@app/db';
+import { type Db, schema, type Tx } from '@app/db';
 import { and, eq } from 'drizzle-orm';
 import { isUniqueViolation } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../lib/result';
+import { openOwnerAccount } from '../auth/index';
 import { openStoreCatalog } from '../catalog/index';
 import { addStartingShippingMethods } from '../orders/index';
 import { addStarterProducts } from '../products/index';
 import type { StoreLifecycleService } from '../store-lifecycle/index';
+import { openStoreSettings } from '../store-settings/index';
+import { bindStoreHost, type NewStore, openStoreRow, openTenant } from '../tenant/index';
 import { DEMO_CATALOG } from './demo-catalog';
 
 /** The steps of provisioning, in order: a test makes one of them fail to see that nothing stays. */
@@ -77,14 +80,6 @@ export function provisionIds(idempotencyKey: string) {
   return { tenantId: `st-${h}`, productStoreId: `PS-${h.toUpperCase()}`, ownerUserId: `U-OWNER-${h.toUpperCase()}` };
 }
 
-/** A new store's palette until the owner sets theirs: dark enough for white text everywhere (axe). */
-const DEFAULT_COLORS = {
-  primary: '30, 64, 175',
-  secondary: '71, 85, 105',
-  banner: '15, 23, 42',
-  action: '29, 78, 216',
-};
-
 /**
  * Opens a store (decision 103): the tenant, its product store, its host, settings, an empty or demo
  * catalog, shipping methods, the owner's account and the lifecycle's first states (provisioning,
@@ -131,39 +126,14 @@ export function createProvisioner(db: Db, deps: ProvisionDeps) {
       .limit(1);
     if (taken) throw new Refused(refuse(409, 'CONFLICT', 'This address is taken. Please choose another.'));
 
-    await tx.insert(schema.tenants).values({ tenantId: t, name: input.storeName, accessMode: 'invitation_only' });
+    const store: NewStore = { tenantId: t, productStoreId: ids.productStoreId, name: input.storeName, host };
+    await openTenant(tx, store);
     await step('tenant');
-    await tx.insert(schema.productStores).values({
-      tenantId: t,
-      productStoreId: ids.productStoreId,
-      storeName: input.storeName,
-      canonicalHost: host,
-    });
+    await openStoreRow(tx, store);
     await step('store');
-    await tx.insert(schema.storeHosts).values({ hostName: host, tenantId: t, productStoreId: ids.productStoreId });
+    await bindStoreHost(tx, store);
     await step('host');
-    await tx.insert(schema.storeSettings).values({
-      tenantId: t,
-      productStoreId: ids.productStoreId,
-      template: input.template,
-      theme: 'THEME_FASHION',
-      colorPrimary: DEFAULT_COLORS.primary,
-      colorSecondary: DEFAULT_COLORS.secondary,
-      colorBanner: DEFAULT_COLORS.banner,
-      colorAction: DEFAULT_COLORS.action,
-      headerTitle: input.storeName,
-      pageTitle: input.storeName,
-      companyName: input.storeName,
-      emailAddress: input.owner.email,
-      updatedAt: now,
-    });
-    await tx.insert(schema.seoMeta).values({
-      tenantId: t,
-      route: 'default',
-      title: input.storeName,
-      keywords: input.storeName,
-      description: input.storeName,
-    });
+    await openStoreSettings(tx, { ...store, template: input.template, contactEmail: input.owner.email }, now);
     await step('settings');
     // The catalog and its products are written by their domains (decision 110).
     const demo = input.starter === 'demo';
@@ -182,36 +152,26 @@ export function createProvisioner(db: Db, deps: ProvisionDeps) {
     await step('catalog');
     await addStartingShippingMethods(tx, t);
     await step('shipping');
-    await tx.insert(schema.users).values({
-      tenantId: t,
-      userId: ids.ownerUserId,
-      email: input.owner.email,
-      // A store opened for a merchant: nobody knows this password; the owner sets theirs by a reset link.
-      passwordHash: input.owner.passwordHash ?? (await hashPassword(crypto.randomUUID() + crypto.randomUUID())),
-      firstName: input.owner.firstName ?? 'Store',
-      lastName: input.owner.lastName ?? 'Owner',
-      role: 'admin',
-      emailConfirmedAt: now,
-    });
+    await openOwnerAccount(tx, { tenantId: t, userId: ids.ownerUserId, ...input.owner }, now);
     await tx.insert(schema.storeSetup).values({ tenantId: t, openedAt: now });
     await step('owner');
     await deps.storeLifecycle.begin(tx, input.actor, t, input.reason, 'provisioning');
     const active = await deps.storeLifecycle.transition(input.actor, t, 'active', 'The store is set up.', { tx });
     if (!active.ok) throw new Refused(active);
     await step('lifecycle');
-    const store: ProvisionedStore = {
+    const opened: ProvisionedStore = {
       tenantId: t,
       productStoreId: ids.productStoreId,
       host,
       ownerUserId: ids.ownerUserId,
       created: true,
     };
-    await input.alsoInTx?.(tx, store);
+    await input.alsoInTx?.(tx, opened);
     await step('recorded');
     // Every process drops its host bindings: the new host (which the development alias may have
     // answered for a moment ago) is the new store's from now on.
     deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: t, what: 'hosts' });
-    return store;
+    return opened;
   }
 
   return {

@@ -10,7 +10,7 @@ export {
   standingOf,
   visitorPages,
 } from './private-store';
-export { writeLowStockThreshold } from './store-row';
+export { bindStoreHost, type NewStore, openStoreRow, openTenant, writeLowStockThreshold } from './store-row';
 export { createStoreVisibilityService, requireOwner, type StoreVisibilityService } from './store-visibility';
 export { tenantModule } from './tenant.module';
 export { tenantRoutes } from './tenant.routes';
