@@ -62,7 +62,8 @@ test('the owner creates a product with pictures and an option, finds it by searc
   ]);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
 
-  await expect(page).toHaveURL(/\/manage-store\/products\/P[0-9A-F]+\?created=1$/);
+  // The save stores and resizes both pictures before it answers: seconds on a loaded machine.
+  await expect(page).toHaveURL(/\/manage-store\/products\/P[0-9A-F]+\?created=1$/, { timeout: 20_000 });
   await expect(page.getByRole('status').filter({ hasText: 'Product created.' })).toBeVisible();
   const productId = new URL(page.url()).pathname.split('/').pop() as string;
   // Loaded whole with JavaScript on, the server's no-script notice neither shows nor upsets

@@ -235,6 +235,9 @@ test('the owner files a cancel request and the operator approves it', async ({ p
 });
 
 test('the platform audit log, figures and tokens', async ({ page }) => {
+  // Three console pages, each checked by axe at two widths, and a token made and revoked: about
+  // 12 s on a quiet machine, so 30 s was too close on a loaded one.
+  test.setTimeout(60_000);
   await operatorSignIn(page);
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
