@@ -45,7 +45,10 @@ export function ProductEditor({
   const noticeToast = useMemo(() => (notice ? { ok: true, message: notice } : null), [notice]);
   useActionToast(noticeToast);
   useActionToast(save?.result.ok ? save.result : null);
-  const formKey = `${product?.updatedAt ?? 'new'}:${product?.images.map((i) => i.mediaId).join(',')}:${failed ? 'failed' : 'ok'}:${product?.contents.length ?? 0}`;
+  // The form is drawn anew when the saved product changes, never on a refused save: its fields then
+  // already hold what was posted, and anything typed while the save was on its way (the refusal
+  // arrives later) would be lost. Without JavaScript the server draws the refused values itself.
+  const formKey = `${product?.updatedAt ?? 'new'}:${product?.images.map((i) => i.mediaId).join(',')}:${product?.contents.length ?? 0}`;
   const url = product ? `/${product.slug}/${product.productId}` : null;
   const status = STATUSES.find((s) => s.value === product?.status);
 
