@@ -155,6 +155,32 @@ test('an error clears as soon as its field is fixed, before the next save', asyn
   await expect(page.getByTestId('error-listPrice')).toHaveText(/not a price/);
 });
 
+test("a price corrected while the save is on its way keeps no error when the server's refusal comes", async ({
+  page,
+}) => {
+  await refusedNewProduct(page);
+  // The save leaves only once the owner has corrected the price, so the server's answer (the
+  // refusal of 12.345) always arrives after the correction, as on a slow line.
+  let send: () => void = () => {};
+  const corrected = new Promise<void>((r) => {
+    send = r;
+  });
+  await page.route('**/manage-store/products/new.data*', async (route) => {
+    await corrected;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const price = page.getByLabel('Price', { exact: true });
+  await expect(page.getByTestId('error-listPrice')).toHaveText(/more than 2 decimals/);
+  await price.fill('12.50');
+  await expect(page.getByTestId('error-listPrice')).toHaveCount(0);
+  send();
+  await expect(page.getByText('Not saved: see the fields marked.')).toBeVisible();
+  await expect(price).toHaveValue('12.50');
+  await expect(page.getByTestId('error-listPrice')).toHaveCount(0);
+  await expect(price).not.toHaveAttribute('aria-invalid', 'true');
+});
+
 test('picked pictures show before the product is saved', async ({ page }) => {
   await signIn(page, owner, '/manage-store/products/new');
   await hydrated(page);

@@ -253,8 +253,9 @@ test('the owner uploads a logo on the store details page; shoppers see it once p
     .png()
     .toBuffer();
   await owner.getByLabel('Upload a picture').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
-  // Uploaded at once (JavaScript), it is the one chosen in the library.
-  await expect(owner.getByRole('radio', { name: 'Picture 400 × 120' })).toBeChecked();
+  // Uploaded at once (JavaScript), it is the one chosen in the library. The upload is stored and
+  // resized before it is listed: seconds on a loaded machine.
+  await expect(owner.getByRole('radio', { name: 'Picture 400 × 120' })).toBeChecked({ timeout: 20_000 });
   await owner.getByRole('button', { name: 'Save draft' }).click();
   await expect(owner.getByRole('region', { name: 'Unpublished changes' })).toBeVisible();
   await owner.getByRole('button', { name: 'Publish' }).click();

@@ -84,6 +84,8 @@ export function FieldError({ id, message, testId }: { id: string; message: strin
 export function useFieldError(error: string | null | undefined, check?: (value: string) => string | null) {
   const ref = useRef<HTMLDivElement>(null);
   const refused = useRef<string | null>(null);
+  /** What the field held when its form was last posted: the value the server's answer judges. */
+  const posted = useRef<string | null>(null);
   const [shown, setShown] = useState<string | null>(error || null);
   const [forError, setForError] = useState(error);
   if (forError !== error) {
@@ -92,7 +94,23 @@ export function useFieldError(error: string | null | undefined, check?: (value: 
     setShown(error || null);
   }
   useEffect(() => {
-    if (ref.current) refused.current = snapshot(ref.current);
+    const form = ref.current?.closest('form');
+    if (!form) return;
+    const note = () => {
+      if (ref.current) posted.current = snapshot(ref.current);
+    };
+    form.addEventListener('submit', note, true);
+    return () => form.removeEventListener('submit', note, true);
+  }, []);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const now = snapshot(el);
+    refused.current = posted.current ?? now;
+    posted.current = null;
+    // Changed while the save was on its way: the answer judged a value the field no longer holds,
+    // so the field's own check speaks for what it holds now.
+    if (error && now !== refused.current) setShown(check ? check(now) : null);
   }, [error]);
   const update = (el: HTMLElement, leaving: boolean) => {
     if (refused.current === null) return;
