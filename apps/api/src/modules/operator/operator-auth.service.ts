@@ -68,6 +68,10 @@ export interface OperatorAuthDeps {
 
 /** What a sealed TOTP secret is bound to: opening it as another operator's fails. */
 const totpContext = (operatorId: string) => `operator-totp:${operatorId}`;
+
+/** A TOTP secret sealed under the server's key, bound to its operator (a copy on another row opens to nothing). */
+export const sealTotpSecret = (secrets: SecretBox, operatorId: string, secret: string) =>
+  secrets.seal(secret, totpContext(operatorId));
 /** A TOTP secret as the seed writes it (base32, RFC 4648), before it is first sealed. */
 const PLAIN_TOTP_SECRET = /^[A-Z2-7]+=*$/;
 
@@ -79,7 +83,7 @@ export interface NewOperator {
   operatorId?: string;
 }
 
-function toOperator(r: typeof op.$inferSelect): Operator {
+export function toOperator(r: typeof op.$inferSelect): Operator {
   return {
     operatorId: r.operatorId,
     email: r.email,
@@ -167,7 +171,7 @@ export function createOperatorAuth(db: Db, deps: OperatorAuthDeps) {
           email: input.email.trim().toLowerCase(),
           name: input.name,
           passwordHash: await hashPassword(input.password),
-          totpSecret: input.totpSecret ? deps.secrets.seal(input.totpSecret, totpContext(operatorId)) : null,
+          totpSecret: input.totpSecret ? sealTotpSecret(deps.secrets, operatorId, input.totpSecret) : null,
         })
         .returning();
       if (!row) throw new Error('operator not created');
@@ -265,7 +269,7 @@ export function createOperatorAuth(db: Db, deps: OperatorAuthDeps) {
           totpLastStep: step,
           // The seed's demo operator is written before any key exists: its secret is sealed at its first use.
           ...(secret && row.totpSecret === secret
-            ? { totpSecret: deps.secrets.seal(secret, totpContext(row.operatorId)) }
+            ? { totpSecret: sealTotpSecret(deps.secrets, row.operatorId, secret) }
             : {}),
         })
         .where(eq(op.operatorId, row.operatorId));

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox, secretsKeyOf } from '../../lib/secret-box';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { addOperator } from './add-operator';
+import { addOperator, resetOperatorTotp, setOperatorDisabled } from './add-operator';
 import { base32Decode, totp } from './totp';
 
 // Operator accounts belong to no store: they sign in on the platform's own host only, with a second
@@ -213,5 +213,51 @@ describe('adding an operator on the server (production has no seeded one)', () =
     const first = await signIn(t, { email: 'other@example.com', password: other.password });
     const code = totp(base32Decode(added.totpSecret) as Buffer, Date.now());
     expect((await totpStep(t, { challenge: first.json().data.challenge, code })).statusCode).toBe(401);
+  });
+
+  /** `at`: the code's moment; a code is accepted once, so a second sign-in uses the next step's. */
+  const signedIn = async (email: string, password: string, secret: string, at = Date.now()) => {
+    const first = await signIn(t, { email, password });
+    const code = totp(base32Decode(secret) as Buffer, at);
+    return totpStep(t, { challenge: first.json().data.challenge, code });
+  };
+
+  it('disables an operator on the command line: signed out everywhere, no sign-in, then enabled again', async () => {
+    const added = await addOperator(t.database.db, secrets, { email: 'leaving@example.com', name: 'Leaving' });
+    const session = await signedIn('leaving@example.com', added.password, added.totpSecret);
+    const cookie = cookieOf(session);
+    expect((await me(t, { cookie })).statusCode).toBe(200);
+
+    await setOperatorDisabled(t.database.db, 'Leaving@Example.com', true);
+    expect((await me(t, { cookie })).statusCode).toBe(401);
+    expect((await signIn(t, { email: 'leaving@example.com', password: added.password })).statusCode).toBe(401);
+
+    await setOperatorDisabled(t.database.db, 'leaving@example.com', false);
+    // The old session stays ended; a new sign-in works.
+    expect((await me(t, { cookie })).statusCode).toBe(401);
+    const again = await signedIn('leaving@example.com', added.password, added.totpSecret, Date.now() + 30_000);
+    expect(again.json().data.step).toBe('signed-in');
+    for (const action of ['operator.disable', 'operator.enable']) {
+      const log = await t.services.platformAudit.list({ action });
+      expect(log.entries[0]).toMatchObject({ targetId: added.operator.operatorId });
+    }
+    await expect(setOperatorDisabled(t.database.db, 'nobody@example.com', true)).rejects.toThrow(/no operator/);
+  });
+
+  it('resets a lost authenticator: the old codes stop working, the new secret signs in, sessions end', async () => {
+    const added = await addOperator(t.database.db, secrets, { email: 'lost-phone@example.com', name: 'Lost' });
+    const cookie = cookieOf(await signedIn('lost-phone@example.com', added.password, added.totpSecret));
+    expect((await me(t, { cookie })).statusCode).toBe(200);
+
+    const reset = await resetOperatorTotp(t.database.db, secrets, 'lost-phone@example.com');
+    expect(reset.totpSecret).not.toBe(added.totpSecret);
+    expect(reset.uri).toContain(`secret=${reset.totpSecret}`);
+    expect((await me(t, { cookie })).statusCode).toBe(401);
+    expect((await signedIn('lost-phone@example.com', added.password, added.totpSecret)).statusCode).toBe(401);
+    expect((await signedIn('lost-phone@example.com', added.password, reset.totpSecret)).json().data.step).toBe(
+      'signed-in',
+    );
+    const log = await t.services.platformAudit.list({ action: 'operator.totp-reset' });
+    expect(log.entries[0]).toMatchObject({ targetId: added.operator.operatorId });
   });
 });
