@@ -18,7 +18,9 @@ const workers = { 'invoice-pdf.worker': here('./src/modules/orders/invoice/invoi
 export async function buildServer(outdir) {
   outdir ||= here('./dist');
   await build({
-    entryPoints: { server: here('./src/server.ts'), ...workers },
+    // `server.mjs` is the process entry: it loads React's production build, then `server-main.mjs`,
+    // the server itself (src/process-entry.ts says why they are two files).
+    entryPoints: { server: here('./src/process-entry.ts'), 'server-main': here('./src/server.ts'), ...workers },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
