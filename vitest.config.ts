@@ -22,6 +22,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'packages/db/src/client.test.ts',
     'packages/db/src/insert-where.test.ts',
     'packages/db/seed/seed.test.ts',
+    'packages/db/src/variants-migration.test.ts',
   ],
   'SQL of its own: raw statements, triggers, aggregates, exports': [
     'apps/api/src/modules/audit/audit.test.ts',
