@@ -112,6 +112,25 @@ describe('changeStock per variant', () => {
     );
     expect(result.ok).toBe(true);
     expect(await booksOf(db, T, productId)).toEqual({ total: 13, sellable: 4, sum_all: 13, sum_sellable: 4 });
+    // Units moved from the sold variant to the disabled one: the product's stock stays, what can be sold drops.
+    const [brass] = (await db
+      .select({ id: schema.productVariants.variantId })
+      .from(schema.productVariants)
+      .where(
+        and(
+          eq(schema.productVariants.tenantId, T),
+          eq(schema.productVariants.title, 'Brass'),
+          eq(schema.productVariants.productId, productId),
+        ),
+      )) as [{ id: string }];
+    const swap = await db.transaction((tx) =>
+      changeStock(tx, ctx, [
+        { variantId: brass.id, delta: -3, reason: 'CORRECTION' },
+        { variantId: opal, delta: 3, reason: 'CORRECTION' },
+      ]),
+    );
+    expect(swap.ok).toBe(true);
+    expect(await booksOf(db, T, productId)).toEqual({ total: 13, sellable: 1, sum_all: 13, sum_sellable: 1 });
   });
 
   it('takes the product id for its default variant, and refuses an unknown variant with nothing written', async () => {

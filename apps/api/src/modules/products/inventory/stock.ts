@@ -202,7 +202,8 @@ function roundSql(ctx: TenantContext | RequestContext, round: StockChange[], alo
             sum(CASE WHEN sellable THEN after - before ELSE 0 END)::integer AS sellable
           FROM calc GROUP BY product_id
         ) d, verdict
-        WHERE verdict.ok AND products.tenant_id = ${t} AND products.product_id = d.product_id AND d.moved <> 0
+        WHERE verdict.ok AND products.tenant_id = ${t} AND products.product_id = d.product_id
+          AND (d.moved <> 0 OR d.sellable <> 0)
         RETURNING products.product_id
       ),
       books AS (
