@@ -22,6 +22,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'packages/db/src/client.test.ts',
     'packages/db/src/insert-where.test.ts',
     'packages/db/seed/seed.test.ts',
+    'packages/db/src/variants-migration.test.ts',
   ],
   'SQL of its own: raw statements, triggers, aggregates, exports': [
     'apps/api/src/modules/audit/audit.test.ts',
@@ -64,6 +65,8 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/orders/checkout/stuck-orders.test.ts',
     'apps/api/src/modules/products/inventory/inventory.test.ts',
     'apps/api/src/modules/products/inventory/stock.test.ts',
+    'apps/api/src/modules/products/inventory/stock-variants.test.ts',
+    'apps/api/src/modules/products/database-rules.test.ts',
     'apps/api/src/modules/jobs/jobs.test.ts',
     'apps/api/src/modules/orders/order-refund.test.ts',
     'apps/api/src/modules/orders/order-transition.test.ts',

@@ -12,6 +12,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { insertDefaultVariants } from '@app/db';
 import { renderSeedImage, seedDatabase } from '@app/db/seed';
 import { openTestDatabase } from '@app/db/testing';
 import { sql } from 'drizzle-orm';
@@ -74,6 +75,8 @@ async function main() {
       '/media/seed/bench-' || g || '.webp', 1000 + g, CASE WHEN g % 5 = 0 THEN 900 + g ELSE NULL END,
       CASE WHEN g % 10 = 0 THEN 0 ELSE 5 END
     FROM generate_series(1, ${COUNT}) g`);
+  // Every product has its default variant (decision 112).
+  await insertDefaultVariants(database.db, 'lighting');
   await database.db.execute(sql`
     INSERT INTO product_categories (tenant_id, product_category_id, product_id, sequence_num)
     SELECT 'lighting', ${cat?.id}, 'FB-' || lpad(g::text, 6, '0'), 0 FROM generate_series(1, ${COUNT}) g`);

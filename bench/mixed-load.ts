@@ -16,6 +16,7 @@ import { seedDatabase } from '@app/db/seed';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import { guestCardOrder } from '../apps/api/src/test/guest-order';
 import { freePort, spawnNode, waitReady } from '../apps/api/src/test/processes';
+import { setTestStock } from '../apps/api/src/test/stock';
 import { COMPILED_SERVER, compileServer } from './lib';
 
 const SECONDS = Number(process.env.DRILL_SECONDS ?? 60);
@@ -51,6 +52,8 @@ const productsOf = new Map<string, string[]>();
       .set({ stockQuantity: STOCK })
       .where(and(eq(p.tenantId, s.tenant), ne(p.productType, 'CONFIGURABLE')))
       .returning({ productId: p.productId });
+    // The count lives on the variant, the product keeps the totals (decision 112).
+    for (const r of rows) await setTestStock(database.db, STOCK, { tenantId: s.tenant, productId: r.productId });
     productsOf.set(
       s.tenant,
       rows.map((r) => r.productId),

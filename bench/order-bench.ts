@@ -18,6 +18,7 @@ import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app';
 import { guestCardOrder } from '../apps/api/src/test/guest-order';
+import { setTestStock } from '../apps/api/src/test/stock';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
 /**
@@ -143,10 +144,7 @@ async function run(label: string, database: Database) {
         .orderBy(asc(p.productId))
         .limit(1);
       if (!row) throw new Error('no product to sell');
-      await database.db
-        .update(p)
-        .set({ stockQuantity: stock })
-        .where(and(eq(p.tenantId, 'lighting'), eq(p.productId, row.productId)));
+      await setTestStock(database.db, stock, { tenantId: 'lighting', productId: row.productId });
       return row;
     };
     const product = await stocked(STOCK);

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { PRODUCT_CSV_COLUMNS, type ProductCsvRecord, productCsvCells } from '@app/contracts';
-import { type Database, schema } from '@app/db';
+import { type Database, insertDefaultVariants, schema } from '@app/db';
 
 export const COUNT = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 export const TENANT = 'scale';
@@ -176,6 +176,8 @@ export async function fill(database: Database) {
     await db.insert(schema.products).values(rows);
     await db.insert(schema.productCategories).values(memberships);
   }
+  // Every product has its default variant, where its stock is (decision 112).
+  await insertDefaultVariants(db, TENANT);
 }
 
 /** The generated product `i` as a row of the product CSV (the export's format), for import benchmarks. */

@@ -157,9 +157,15 @@ describe('PostgreSQL stops while the server runs', () => {
       )
     ).rows as { product_id: string }[];
     if (!product) throw new Error('no product');
-    await sql.query(`UPDATE products SET stock_quantity = 100 WHERE tenant_id = 'lighting' AND product_id = $1`, [
-      product.product_id,
-    ]);
+    // The count lives on the variant, the product keeps the totals (decision 112): both staged.
+    await sql.query(
+      `UPDATE product_variants SET stock_quantity = 100 WHERE tenant_id = 'lighting' AND variant_id = $1`,
+      [product.product_id],
+    );
+    await sql.query(
+      `UPDATE products SET stock_quantity = 100, sellable_stock = 100 WHERE tenant_id = 'lighting' AND product_id = $1`,
+      [product.product_id],
+    );
     const carts = await Promise.all(Array.from({ length: IN_FLIGHT }, () => guestCart(product.product_id)));
     const login = await http(port, {
       method: 'POST',

@@ -8,6 +8,7 @@ import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testDatabaseUrl } from './test/harness';
+import { setTestStock } from './test/stock';
 
 // A real second API process on the same PostgreSQL database as the test's app: a change made
 // through the app shows in the process's answers within a second (events over LISTEN/NOTIFY).
@@ -61,10 +62,7 @@ describe('a second server process on the same PostgreSQL', () => {
       .orderBy(asc(p.productId))
       .limit(1);
     if (!row) throw new Error('no product');
-    await a.database.db
-      .update(p)
-      .set({ stockQuantity: 4 })
-      .where(and(eq(p.tenantId, 'garden'), eq(p.productId, row.productId)));
+    await setTestStock(a.database.db, 4, { tenantId: 'garden', productId: row.productId });
 
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/test/api-server.ts'], {
@@ -97,10 +95,7 @@ describe('a second server process on the same PostgreSQL', () => {
     }
     expect(await lowStock()).toBe(4); // now in the process's read cache
 
-    await a.database.db
-      .update(p)
-      .set({ stockQuantity: 2 })
-      .where(and(eq(p.tenantId, 'garden'), eq(p.productId, row.productId)));
+    await setTestStock(a.database.db, 2, { tenantId: 'garden', productId: row.productId });
     a.services.events.emit('stock.changed', { tenantId: 'garden', productIds: [row.productId] });
     const t0 = performance.now();
     while ((await lowStock()) !== 2) {

@@ -60,4 +60,5 @@ export * from './storefront';
 export * from './strict-input';
 export * from './tenant';
 export type { ContrastWarning } from './theme-contrast';
+export * from './variants';
 export * from './wishlist';

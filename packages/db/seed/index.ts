@@ -5,6 +5,7 @@
  */
 import { count, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../src/client';
+import { insertDefaultVariants } from '../src/default-variants';
 import { hashPassword } from '../src/password';
 import * as s from '../src/schema/index';
 import { type BuiltStore, builtStores, mediaPath, SEED_STORES } from './build';
@@ -218,6 +219,7 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
   );
   // A seeded product was last changed when it came out; its stock is the opening balance of the books.
   await tx.insert(s.products).values(b.products.map((p) => ({ ...p, updatedAt: p.introductionDate })));
+  await insertDefaultVariants(tx, t);
   const opening = b.products.filter((p) => p.stockQuantity > 0);
   if (opening.length) {
     await tx.insert(s.stockMovements).values(
@@ -225,6 +227,7 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
         tenantId: t,
         movementId: `opening-${p.productId}`,
         productId: p.productId,
+        variantId: p.productId,
         delta: p.stockQuantity,
         quantityBefore: 0,
         quantityAfter: p.stockQuantity,

@@ -44,8 +44,11 @@ export interface Listener {
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Applies committed migrations; safe to call on every start and from several processes. */
-  migrate(): Promise<void>;
+  /**
+   * Applies committed migrations; safe to call on every start and from several processes.
+   * `migrationsFolder`: another folder's, for a test that stops a database at an older migration.
+   */
+  migrate(opts?: { migrationsFolder?: string }): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
@@ -122,11 +125,11 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   return {
     db,
     kind: 'postgres',
-    async migrate() {
+    async migrate(opts) {
       const client = await pool.connect();
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-        await migratePg(drizzlePg(client), { migrationsFolder });
+        await migratePg(drizzlePg(client), { migrationsFolder: opts?.migrationsFolder ?? migrationsFolder });
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
         client.release();
@@ -262,8 +265,8 @@ async function openPglite(dataDir: string, sharedBuffersMb?: number, loadDataDir
   return {
     db,
     kind: 'pglite',
-    async migrate() {
-      await migratePglite(drizzlePglite(client), { migrationsFolder });
+    async migrate(opts) {
+      await migratePglite(drizzlePglite(client), { migrationsFolder: opts?.migrationsFolder ?? migrationsFolder });
     },
     async ping() {
       await db.execute(sql`SELECT 1`);

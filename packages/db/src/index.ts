@@ -1,4 +1,5 @@
 export * from './client';
+export { insertDefaultVariants } from './default-variants';
 export { insertWhere } from './insert-where';
 export { DataDirLockedError } from './lock';
 export { hashPassword, verifyPassword } from './password';

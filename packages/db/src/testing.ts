@@ -40,11 +40,14 @@ export function seededDataDir(prefix: string): string {
  * A fresh, migrated database: PGlite in memory, or a new database on the PostgreSQL of
  * TEST_DATABASE_URL (dropped on close) when the suite runs in its `postgres` project. With
  * `seeded`, it holds the demo stores too. Copied from the suite's templates when they exist: to
- * migrate and seed costs about 3 s a database on PGlite, a copy half a second.
+ * migrate and seed costs about 3 s a database on PGlite, a copy half a second. With `empty`, nothing
+ * is migrated: for a test that migrates it itself (to an older migration, then on).
  */
-export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise<Database> {
+export async function openTestDatabase(opts: { seeded?: boolean; empty?: boolean } = {}): Promise<Database> {
   const seeded = opts.seeded ?? false;
+  const empty = opts.empty ?? false;
   if (process.env.TEST_DB !== 'postgres') {
+    if (empty) return openDatabase({ dataDir: 'memory://' });
     const dir = process.env[TEMPLATE_ENV.pgliteDir];
     if (dir) return openDatabase({ dataDir: 'memory://', pgliteLoadDataDir: templateDump(dir, seeded) });
     const db = await openDatabase({ dataDir: 'memory://' });
@@ -54,13 +57,13 @@ export async function openTestDatabase(opts: { seeded?: boolean } = {}): Promise
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const template = process.env[seeded ? TEMPLATE_ENV.pgSeeded : TEMPLATE_ENV.pgMigrated];
+  const template = empty ? undefined : process.env[seeded ? TEMPLATE_ENV.pgSeeded : TEMPLATE_ENV.pgMigrated];
   const name = `t_${randomBytes(6).toString('hex')}`;
   await adminQuery(url, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const dbUrl = new URL(url);
   dbUrl.pathname = `/${name}`;
   const db = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 4 });
-  if (!template) {
+  if (!template && !empty) {
     await db.migrate();
     if (seeded) await seedDatabase(db.db);
   }

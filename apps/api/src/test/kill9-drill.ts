@@ -3,6 +3,7 @@ import { and, asc, eq, gt, inArray, ne } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { guestCardOrder } from './guest-order';
 import { freePort, type HttpAnswer, http, type Proc, spawnNode, waitReady } from './processes';
+import { setTestStock } from './stock';
 
 /**
  * The kill -9 drill, shared by its PGlite and PostgreSQL variants: N guest checkouts, each
@@ -74,10 +75,7 @@ export async function kill9Drill(opts: Kill9Options) {
           .orderBy(asc(p.productId))
           .limit(2);
         for (const r of rows) {
-          await database.db
-            .update(p)
-            .set({ stockQuantity: STOCK })
-            .where(and(eq(p.tenantId, tenant), eq(p.productId, r.productId)));
+          await setTestStock(database.db, STOCK, { tenantId: tenant, productId: r.productId });
           picks.push({ tenant, host: `${tenant}.localhost`, productId: r.productId });
           stockBefore.set(`${tenant}/${r.productId}`, STOCK);
         }

@@ -11,7 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { products } from './products';
+import { products, productVariants } from './products';
 import { users } from './users';
 
 /**
@@ -39,7 +39,7 @@ export const carts = pgTable(
   ],
 );
 
-/** One line per product and configuration; `configKey` is '' for a plain product. */
+/** One line per variant and configuration; `configKey` is '' for a plain product. */
 export const cartLines = pgTable(
   'cart_lines',
   {
@@ -47,6 +47,8 @@ export const cartLines = pgTable(
     cartId: text('cart_id').notNull(),
     lineId: text('line_id').notNull(),
     productId: text('product_id').notNull(),
+    /** What is bought: one of the product's variants (its default variant for a product without options). */
+    variantId: text('variant_id').notNull(),
     quantity: integer('quantity').notNull(),
     /** Chosen option choices, canonical: "FINISH=BRASS;LENGTH=L2". */
     configKey: text('config_key').notNull().default(''),
@@ -54,12 +56,17 @@ export const cartLines = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.cartId, t.lineId] }),
-    uniqueIndex('cart_lines_product_uq').on(t.tenantId, t.cartId, t.productId, t.configKey),
+    uniqueIndex('cart_lines_product_uq').on(t.tenantId, t.cartId, t.variantId, t.configKey),
     check('cart_lines_quantity_ck', sql`${t.quantity} > 0`),
     foreignKey({ columns: [t.tenantId, t.cartId], foreignColumns: [carts.tenantId, carts.cartId] }).onDelete('cascade'),
     foreignKey({
       columns: [t.tenantId, t.productId],
       foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'cart_lines_variant_fk',
+      columns: [t.tenantId, t.productId, t.variantId],
+      foreignColumns: [productVariants.tenantId, productVariants.productId, productVariants.variantId],
     }).onDelete('cascade'),
   ],
 );

@@ -39,6 +39,8 @@ export const productFeeds = pgTable(
     feedId: text('feed_id').notNull(),
     tokenNonce: text('token_nonce').notNull(),
     productCount: integer('product_count').notNull().default(0),
+    /** Items of the last build: one per sellable variant (product_count counts products). */
+    itemCount: integer('item_count').notNull().default(0),
     /** Products left out of the last build and why: [{ productId, title, reasons }]. */
     skipped: jsonb('skipped').$type<{ productId: string; title: string; reasons: string[] }[]>().notNull().default([]),
     /** How many products the last build left out (`skipped` keeps the first of them). */

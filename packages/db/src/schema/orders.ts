@@ -114,6 +114,14 @@ export const orderLines = pgTable(
     lineNo: integer('line_no').notNull(),
     productId: text('product_id').notNull(),
     productName: text('product_name').notNull(),
+    /**
+     * The variant bought, and its SKU and title ("Brass / Large", '' for a default variant) as they
+     * were, snapshots like product_name. No foreign key, as for the product: lines outlive the catalog.
+     * Null only for lines of products deleted before variants existed.
+     */
+    variantId: text('variant_id'),
+    sku: text('sku'),
+    variantTitle: text('variant_title').notNull().default(''),
     /** The chosen options as the shopper saw them: "Finish: Brass, Length: 24 in". */
     optionsText: text('options_text'),
     quantity: integer('quantity').notNull(),
@@ -125,6 +133,7 @@ export const orderLines = pgTable(
     check('order_lines_ck', sql`${t.quantity} > 0 AND ${t.lineTotal} = ${t.unitPrice} * ${t.quantity}`),
     // "Was this product ever ordered?": a bulk delete archives those instead (decision 036).
     index('order_lines_product_idx').on(t.tenantId, t.productId),
+    index('order_lines_variant_idx').on(t.tenantId, t.variantId),
     foreignKey({ columns: [t.tenantId, t.orderId], foreignColumns: [orders.tenantId, orders.orderId] }).onDelete(
       'cascade',
     ),

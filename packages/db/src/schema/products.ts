@@ -8,6 +8,7 @@ import {
   integer,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -58,6 +59,17 @@ export const products = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     /** Names of the product's categories, kept by the catalog service; weighted into search. */
     categoryNames: text('category_names').notNull().default(''),
+    /**
+     * The rollup of the product's variants (decision 112), written only by refreshProductRollup and
+     * changeStock under the product's row lock: the highest effective price of its enabled live
+     * variants, how many live variants it has, and the stock of its enabled live variants. A row
+     * inserted alone has none until its variants are written (the defaults say so).
+     */
+    priceMax: integer('price_max').notNull().default(0),
+    variantCount: smallint('variant_count').notNull().default(0),
+    sellableStock: integer('sellable_stock').notNull().default(0),
+    /** Option names and value labels of its variants, for search (weight B, unstemmed). */
+    variantWords: text('variant_words').notNull().default(''),
     /** The price shoppers pay: sale price when set. Sorting and price filters use it. */
     effectivePrice: integer('effective_price').generatedAlwaysAs(sql`coalesce(sale_price, list_price)`),
     /**
@@ -66,12 +78,13 @@ export const products = pgTable(
      * brand and model words unstemmed; 'english' stems the prose.
      */
     searchVector: tsvector('search_vector').generatedAlwaysAs(
-      sql`setweight(to_tsvector('simple', coalesce(product_name, '')), 'A') || setweight(to_tsvector('english', coalesce(product_name, '')), 'A') || setweight(to_tsvector('simple', coalesce(brand_name, '')), 'A') || setweight(to_tsvector('english', coalesce(category_names, '')), 'B') || setweight(to_tsvector('english', coalesce(short_description, '') || ' ' || coalesce(description, '')), 'C')`,
+      sql`setweight(to_tsvector('simple', coalesce(product_name, '')), 'A') || setweight(to_tsvector('english', coalesce(product_name, '')), 'A') || setweight(to_tsvector('simple', coalesce(brand_name, '')), 'A') || setweight(to_tsvector('english', coalesce(category_names, '')), 'B') || setweight(to_tsvector('simple', coalesce(variant_words, '')), 'B') || setweight(to_tsvector('english', coalesce(short_description, '') || ' ' || coalesce(description, '')), 'C')`,
     ),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.productId] }),
-    uniqueIndex('products_sku_uq').on(t.tenantId, t.sku),
+    // No unique SKU here: SKUs are the variants' (product_variants_sku_uq); products.sku is the first
+    // variant's, kept for older clients.
     // A product's address is /{slug}/{productId}; slugs are unique per store so each names one product.
     uniqueIndex('products_slug_uq').on(t.tenantId, t.slug),
     // The dashboard's product list, most recently changed first (keyset on updated_at, product_id).
@@ -97,10 +110,9 @@ export const products = pgTable(
     index('products_search_idx').using('gin', t.searchVector),
     // Typo tolerance and autocomplete: trigram similarity on names.
     index('products_name_trgm_idx').using('gin', sql`lower(${t.productName}) gin_trgm_ops`),
-    // The inventory's search by the start of a SKU (lower(sku) LIKE 'abc%'), beside the name's trigrams.
-    index('products_sku_prefix_idx').on(t.tenantId, sql`lower(${t.sku}) text_pattern_ops`),
     check('products_price_ck', sql`${t.listPrice} >= 0 AND (${t.salePrice} IS NULL OR ${t.salePrice} >= 0)`),
     check('products_stock_ck', sql`${t.stockQuantity} >= 0`),
+    check('products_sellable_ck', sql`${t.sellableStock} >= 0`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
   ],
 );
@@ -281,6 +293,161 @@ export const productSlugHistory = pgTable(
 );
 
 /**
+ * A product's options (Finish, Size, Battery), at most three, in order (decision 112). A product
+ * without options has none, and one default variant.
+ */
+export const productOptions = pgTable(
+  'product_options',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productId: text('product_id').notNull(),
+    optionId: text('option_id').notNull(),
+    name: text('name').notNull(),
+    position: smallint('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.optionId] }),
+    uniqueIndex('product_options_position_uq').on(t.tenantId, t.productId, t.position),
+    uniqueIndex('product_options_name_uq').on(t.tenantId, t.productId, sql`lower(${t.name})`),
+    check('product_options_position_ck', sql`${t.position} BETWEEN 1 AND 3`),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** The ordered values of an option (Brass, Black), with an optional swatch for the picker. */
+export const productOptionValues = pgTable(
+  'product_option_values',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productId: text('product_id').notNull(),
+    optionId: text('option_id').notNull(),
+    valueId: text('value_id').notNull(),
+    label: text('label').notNull(),
+    position: smallint('position').notNull(),
+    swatchColor: text('swatch_color'),
+    swatchMediaId: text('swatch_media_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.productId, t.valueId] }),
+    uniqueIndex('product_option_values_label_uq').on(t.tenantId, t.productId, t.optionId, sql`lower(${t.label})`),
+    check('product_option_values_swatch_ck', sql`${t.swatchColor} IS NULL OR ${t.swatchColor} ~ '^#[0-9a-f]{6}$'`),
+    foreignKey({
+      columns: [t.tenantId, t.productId, t.optionId],
+      foreignColumns: [productOptions.tenantId, productOptions.productId, productOptions.optionId],
+    }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.swatchMediaId],
+      foreignColumns: [media.tenantId, media.mediaId],
+    }),
+  ],
+);
+
+/**
+ * What is bought (decision 112): one row per combination of option values the owner offers, with its
+ * own SKU, prices, weight, stock and enabled flag. Every product has at least one; the default
+ * variant of a product without options has no values, title '' and, for every product made before
+ * variants and every product made without options since, the product's id as its id, so a product id
+ * names a sellable thing. `stock_quantity` is written only by changeStock. A variant with history is
+ * not deleted but marked `removed_at`, so orders and the books keep pointing at it.
+ */
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    tenantId: text('tenant_id').notNull(),
+    variantId: text('variant_id').notNull(),
+    productId: text('product_id').notNull(),
+    position: integer('position').notNull(),
+    option1ValueId: text('option1_value_id'),
+    option2ValueId: text('option2_value_id'),
+    option3ValueId: text('option3_value_id'),
+    /** "Brass / Large"; '' for a default variant. */
+    title: text('title').notNull().default(''),
+    sku: text('sku').notNull(),
+    /** GTIN, UPC or EAN: the feed's g:gtin. */
+    barcode: text('barcode'),
+    listPrice: integer('list_price').notNull(),
+    salePrice: integer('sale_price'),
+    effectivePrice: integer('effective_price').generatedAlwaysAs(sql`coalesce(sale_price, list_price)`),
+    weightGrams: integer('weight_grams'),
+    stockQuantity: integer('stock_quantity').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    removedAt: timestamp('removed_at', { withTimezone: true, precision: 3 }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.variantId] }),
+    // The target of the composite foreign keys that tie a variant to its product, and the read of
+    // "the variants of a product".
+    uniqueIndex('product_variants_product_uq').on(t.tenantId, t.productId, t.variantId),
+    uniqueIndex('product_variants_sku_uq').on(t.tenantId, t.sku).where(sql`${t.removedAt} IS NULL`),
+    // One live variant per combination of values.
+    uniqueIndex('product_variants_options_uq')
+      .on(
+        t.tenantId,
+        t.productId,
+        sql`coalesce(${t.option1ValueId}, '')`,
+        sql`coalesce(${t.option2ValueId}, '')`,
+        sql`coalesce(${t.option3ValueId}, '')`,
+      )
+      .where(sql`${t.removedAt} IS NULL`),
+    // The SKU searches (lower(sku) LIKE 'abc%').
+    index('product_variants_sku_prefix_idx').on(t.tenantId, sql`lower(${t.sku}) text_pattern_ops`),
+    index('product_variants_barcode_idx').on(t.tenantId, t.barcode).where(sql`${t.barcode} IS NOT NULL`),
+    // Low stock and the inventory's keyset stock sort.
+    index('product_variants_stock_idx').on(t.tenantId, t.stockQuantity, t.variantId).where(sql`${t.removedAt} IS NULL`),
+    check('product_variants_stock_ck', sql`${t.stockQuantity} >= 0`),
+    check('product_variants_price_ck', sql`${t.listPrice} >= 0 AND (${t.salePrice} IS NULL OR ${t.salePrice} >= 0)`),
+    foreignKey({
+      columns: [t.tenantId, t.productId],
+      foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+    // Restrict: the writer removes variants before the values they use.
+    foreignKey({
+      name: 'product_variants_option1_fk',
+      columns: [t.tenantId, t.productId, t.option1ValueId],
+      foreignColumns: [productOptionValues.tenantId, productOptionValues.productId, productOptionValues.valueId],
+    }),
+    foreignKey({
+      name: 'product_variants_option2_fk',
+      columns: [t.tenantId, t.productId, t.option2ValueId],
+      foreignColumns: [productOptionValues.tenantId, productOptionValues.productId, productOptionValues.valueId],
+    }),
+    foreignKey({
+      name: 'product_variants_option3_fk',
+      columns: [t.tenantId, t.productId, t.option3ValueId],
+      foreignColumns: [productOptionValues.tenantId, productOptionValues.productId, productOptionValues.valueId],
+    }),
+  ],
+);
+
+/** A variant's pictures, chosen among its product's pictures (and gone with them). */
+export const productVariantImages = pgTable(
+  'product_variant_images',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productId: text('product_id').notNull(),
+    variantId: text('variant_id').notNull(),
+    mediaId: text('media_id').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.variantId, t.mediaId] }),
+    foreignKey({
+      columns: [t.tenantId, t.productId, t.variantId],
+      foreignColumns: [productVariants.tenantId, productVariants.productId, productVariants.variantId],
+    }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.tenantId, t.productId, t.mediaId],
+      foreignColumns: [productImages.tenantId, productImages.productId, productImages.mediaId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
  * Every change of a product's stock, whatever made it (an order, a cancel, a return, an owner's
  * adjustment, a bulk change, an import): the books. Written only by the inventory module's
  * changeStock, in the same transaction as the change, so the sum of deltas is always the stock.
@@ -291,6 +458,8 @@ export const stockMovements = pgTable(
     tenantId: text('tenant_id').notNull(),
     movementId: text('movement_id').notNull(),
     productId: text('product_id').notNull(),
+    /** The variant whose stock moved (a migrated product's movements name its default variant). */
+    variantId: text('variant_id').notNull(),
     delta: integer('delta').notNull(),
     quantityBefore: integer('quantity_before').notNull(),
     quantityAfter: integer('quantity_after').notNull(),
@@ -309,6 +478,8 @@ export const stockMovements = pgTable(
     primaryKey({ columns: [t.tenantId, t.movementId] }),
     // A product's history, newest first.
     index('stock_movements_product_idx').on(t.tenantId, t.productId, t.createdAt),
+    // A variant's history, newest first.
+    index('stock_movements_variant_idx').on(t.tenantId, t.variantId, t.createdAt),
     check(
       'stock_movements_books_ck',
       sql`${t.quantityAfter} = ${t.quantityBefore} + ${t.delta} AND ${t.quantityAfter} >= 0`,
@@ -316,6 +487,11 @@ export const stockMovements = pgTable(
     foreignKey({
       columns: [t.tenantId, t.productId],
       foreignColumns: [products.tenantId, products.productId],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'stock_movements_variant_fk',
+      columns: [t.tenantId, t.productId, t.variantId],
+      foreignColumns: [productVariants.tenantId, productVariants.productId, productVariants.variantId],
     }).onDelete('cascade'),
   ],
 );

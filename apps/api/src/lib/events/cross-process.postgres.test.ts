@@ -3,6 +3,7 @@ import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { placeGuestOrder } from '../../test/guest-order';
 import { createTestApp, openSecondHandle, type TestApp } from '../../test/harness';
+import { setTestStock } from '../../test/stock';
 import type { App } from '../app-types';
 import type { AppEvents, EventName } from './event-types';
 
@@ -48,11 +49,7 @@ beforeEach(async () => {
 });
 
 async function setStock(n: number) {
-  const p = schema.products;
-  await a.database.db
-    .update(p)
-    .set({ stockQuantity: n })
-    .where(and(eq(p.tenantId, 'lighting'), eq(p.productId, product.productId)));
+  await setTestStock(a.database.db, n, { tenantId: 'lighting', productId: product.productId });
 }
 
 /** The product's "only N left" as the app's search answer and product page show it. */
@@ -131,10 +128,7 @@ describe('events across app processes', () => {
     const atB = recorder(b);
     await expect(
       a.services.events.transaction(async (tx) => {
-        await tx
-          .update(schema.products)
-          .set({ stockQuantity: 1 })
-          .where(and(eq(schema.products.tenantId, 'lighting'), eq(schema.products.productId, product.productId)));
+        await setTestStock(tx, 1, { tenantId: 'lighting', productId: product.productId });
         a.services.events.emitAfterCommit(tx, 'stock.changed', {
           tenantId: 'lighting',
           productIds: [product.productId],
@@ -143,10 +137,7 @@ describe('events across app processes', () => {
       }),
     ).rejects.toThrow('the payment was refused');
     await a.services.events.transaction(async (tx) => {
-      await tx
-        .update(schema.products)
-        .set({ stockQuantity: 4 })
-        .where(and(eq(schema.products.tenantId, 'lighting'), eq(schema.products.productId, product.productId)));
+      await setTestStock(tx, 4, { tenantId: 'lighting', productId: product.productId });
       a.services.events.emitAfterCommit(tx, 'settings.changed', { tenantId: 'lighting', what: 'after-commit' });
       a.services.events.emitAfterCommit(tx, 'stock.changed', { tenantId: 'lighting', productIds: [product.productId] });
     });

@@ -2,6 +2,7 @@ import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { setTestStock } from '../../test/stock';
 
 // Concurrent changes to one cart (decision 023): parallel adds of one product never fail with a
 // duplicate line and never lose a quantity; a retried add with its Idempotency-Key adds once.
@@ -47,10 +48,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await t.database.db.delete(schema.carts);
-  await t.database.db
-    .update(schema.products)
-    .set({ stockQuantity: 50 })
-    .where(and(eq(schema.products.tenantId, 'lighting'), eq(schema.products.productId, product)));
+  await setTestStock(t.database.db, 50, { tenantId: 'lighting', productId: product });
 });
 
 const add = (cookie: string | null, productId: string, quantity = 1, key?: string) =>
@@ -87,10 +85,7 @@ describe('parallel changes to one cart', () => {
   });
 
   it('with 4 in stock, ten parallel adds: 4 succeed, 6 are refused by name, none fails', async () => {
-    await t.database.db
-      .update(schema.products)
-      .set({ stockQuantity: 4 })
-      .where(and(eq(schema.products.tenantId, 'lighting'), eq(schema.products.productId, product)));
+    await setTestStock(t.database.db, 4, { tenantId: 'lighting', productId: product });
     const cookie = await guestCart();
     const answers = await Promise.all(Array.from({ length: 10 }, () => add(cookie, product)));
     const codes = answers.map((a) => a.statusCode).sort();
@@ -131,16 +126,10 @@ describe('Idempotency-Key on add to cart', () => {
   });
 
   it('a refused add does not use up its key: the retry once stock is back adds', async () => {
-    await t.database.db
-      .update(schema.products)
-      .set({ stockQuantity: 0 })
-      .where(and(eq(schema.products.tenantId, 'lighting'), eq(schema.products.productId, product)));
+    await setTestStock(t.database.db, 0, { tenantId: 'lighting', productId: product });
     const cookie = await guestCart();
     expect((await add(cookie, product, 1, 'add-key-0005')).statusCode).toBe(409);
-    await t.database.db
-      .update(schema.products)
-      .set({ stockQuantity: 5 })
-      .where(and(eq(schema.products.tenantId, 'lighting'), eq(schema.products.productId, product)));
+    await setTestStock(t.database.db, 5, { tenantId: 'lighting', productId: product });
     expect((await add(cookie, product, 1, 'add-key-0005')).statusCode).toBe(200);
     expect(await quantityOf(cookie, product)).toBe(1);
   });

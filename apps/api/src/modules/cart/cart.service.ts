@@ -206,6 +206,9 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
             cartId: cart.cartId,
             lineId: randomUUID().slice(0, 8),
             productId,
+            // The product's default variant, whose id is the product's (decision 112): lines name a
+            // variant; choosing one of several comes with the picker.
+            variantId: productId,
             quantity: wanted,
             configKey,
           });
@@ -430,7 +433,7 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
           ).map((r) => [r.id, r.stock]),
         );
         for (const g of guestLines) {
-          const same = mine.find((m) => m.productId === g.productId && m.configKey === g.configKey);
+          const same = mine.find((m) => m.variantId === g.variantId && m.configKey === g.configKey);
           const cap = Math.min(MAX_LINE_QUANTITY, Math.max(1, stock.get(g.productId) ?? 1));
           if (same) {
             await tx

@@ -190,6 +190,8 @@ export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
       .update(pf)
       .set({
         productCount: stats.productCount,
+        // One item per product until the feed lists variants (decision 112): each has one, its default.
+        itemCount: stats.productCount,
         skipped: stats.skipped,
         skippedCount: stats.skippedTotal,
         builtAt,

@@ -2,6 +2,7 @@ import { schema } from '@app/db';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../test/harness';
+import { setTestStock } from '../../test/stock';
 
 // "Buy again" on the seeded order history: LIG-DEMO-S1 is shopper@lighting.test's delivered order.
 let t: TestApp;
@@ -57,18 +58,12 @@ describe('buy again', () => {
       .select({ stock: p.stockQuantity })
       .from(p)
       .where(and(eq(p.tenantId, 'lighting'), eq(p.productId, line.productId)));
-    await t.database.db
-      .update(p)
-      .set({ stockQuantity: 0 })
-      .where(and(eq(p.tenantId, 'lighting'), eq(p.productId, line.productId)));
+    await setTestStock(t.database.db, 0, { tenantId: 'lighting', productId: line.productId });
     try {
       const d = (await reorder(sam, 'LIG-DEMO-S1')).json().data;
       expect(d.skipped.map((s: { productName: string }) => s.productName)).toContain(line.productName);
     } finally {
-      await t.database.db
-        .update(p)
-        .set({ stockQuantity: before?.stock ?? 10 })
-        .where(and(eq(p.tenantId, 'lighting'), eq(p.productId, line.productId)));
+      await setTestStock(t.database.db, before?.stock ?? 10, { tenantId: 'lighting', productId: line.productId });
     }
   });
 

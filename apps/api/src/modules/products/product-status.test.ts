@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../lib/context';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
 import { createStaff } from '../../test/staff';
+import { setTestStock } from '../../test/stock';
 import { createAuditService } from '../audit/index';
 import { writeProduct } from './admin/index';
 
@@ -89,7 +90,7 @@ beforeAll(async () => {
   id.draft = await write({ ...common, productName: 'Velvetine Status Saw', sku: 'ST-DRAFT', status: 'DRAFT' });
   id.archived = await write({ ...common, productName: 'Velvetine Status Sander', sku: 'ST-ARCH', status: 'ARCHIVED' });
   id.later = await write({ ...common, productName: 'Velvetine Status Router', sku: 'ST-LATER' });
-  await t.database.db.update(schema.products).set({ stockQuantity: 20 }).where(eq(schema.products.tenantId, 'power'));
+  await setTestStock(t.database.db, 20, { tenantId: 'power' });
   t.services.events.emit('catalog.changed', { tenantId: 'power' });
   // Related products: the active one lists all three others.
   await t.database.db.insert(schema.productAssociations).values(

@@ -1,4 +1,4 @@
-import { schema, type Tx } from '@app/db';
+import { insertDefaultVariants, schema, type Tx } from '@app/db';
 
 /** A product a new store starts with, in one category. */
 export interface StarterProduct {
@@ -46,6 +46,11 @@ export async function addStarterProducts(
       updatedAt: now,
     })),
   );
+  await insertDefaultVariants(
+    tx,
+    tenantId,
+    products.map((p) => p.id),
+  );
   await tx
     .insert(schema.productCategories)
     .values(products.map((p, i) => ({ tenantId, productCategoryId: p.category, productId: p.id, sequenceNum: i })));
@@ -54,6 +59,7 @@ export async function addStarterProducts(
       tenantId,
       movementId: `opening-${p.id}`,
       productId: p.id,
+      variantId: p.id,
       delta: p.stock,
       quantityBefore: 0,
       quantityAfter: p.stock,

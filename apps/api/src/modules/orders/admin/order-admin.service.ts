@@ -230,14 +230,14 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
         });
         if (!moved.ok) throw new Refused(transitionRefused(moved));
         const lines = await tx
-          .select({ productId: ol.productId, quantity: ol.quantity })
+          .select({ productId: ol.productId, variantId: ol.variantId, quantity: ol.quantity })
           .from(ol)
           .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, orderId)));
         const back = await changeStock(
           tx,
           ctx,
           lines.map((l) => ({
-            productId: l.productId,
+            variantId: l.variantId ?? l.productId,
             delta: l.quantity,
             reason: 'RELEASED' as const,
             orderId,

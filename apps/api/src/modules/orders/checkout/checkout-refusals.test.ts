@@ -8,6 +8,7 @@ import { stockedProduct } from '../../../test/guest-order';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { connectStoreToPayPal } from '../../../test/paypal-seller';
 import { type PayPalStandIn, startPayPalStandIn } from '../../../test/paypal-stand-in';
+import { setTestStock } from '../../../test/stock';
 import { createAddressesService } from '../../addresses/index';
 import { createCardsService, createTestPaymentProvider, TEST_CARDS } from '../../payments/index';
 import { checkoutPages } from './checkout.pages';
@@ -45,10 +46,7 @@ beforeEach(async () => {
   await t.database.db.delete(schema.carts);
   await t.database.db.delete(schema.orders);
   await t.database.db.delete(schema.promoRedemptions);
-  await t.database.db
-    .update(schema.products)
-    .set({ stockQuantity: 20 })
-    .where(eq(schema.products.productId, product.productId));
+  await setTestStock(t.database.db, 20, { productId: product.productId });
 });
 
 /** A guest's cart holding the product (and a code): the checkout pages as that guest's requests get them. */
@@ -183,10 +181,7 @@ describe('a refusal at Place order names where it belongs', () => {
 
   it('stock gone since the cart was filled: by the lines of the summary', async () => {
     const pages = await guestWith();
-    await t.database.db
-      .update(schema.products)
-      .set({ stockQuantity: 0 })
-      .where(eq(schema.products.productId, product.productId));
+    await setTestStock(t.database.db, 0, { productId: product.productId });
     const refused = await pages.placeOrder(form('too-late@example.com'));
     expect(refused).toMatchObject({ ok: false, status: 409 });
     expect(refused.ok === false && refused.fieldErrors.lines).toMatch(/Out of stock/);

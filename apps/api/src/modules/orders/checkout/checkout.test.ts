@@ -4,6 +4,7 @@ import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient, okData } from '../../../test/api-client';
 import { createTestApp, signIn, type TestApp } from '../../../test/harness';
+import { setTestStock } from '../../../test/stock';
 import type { MailMessage } from '../../mail/index';
 import { TEST_CARDS } from '../../payments/index';
 
@@ -41,10 +42,7 @@ beforeEach(async () => {
   await t.database.db.delete(schema.carts);
   await t.database.db.delete(schema.orders);
   await t.database.db.delete(schema.promoRedemptions);
-  await t.database.db
-    .update(schema.products)
-    .set({ stockQuantity: 20 })
-    .where(eq(schema.products.productId, product.productId));
+  await setTestStock(t.database.db, 20, { productId: product.productId });
 });
 
 const shipTo = {
@@ -201,7 +199,7 @@ describe('placing an order', () => {
       .orderBy(asc(p.productId))
       .limit(1);
     if (!conf) throw new Error('seed has no configurable product');
-    await t.database.db.update(p).set({ stockQuantity: 10 }).where(eq(p.productId, conf.productId));
+    await setTestStock(t.database.db, 10, { productId: conf.productId });
     const choices = await t.database.db
       .select()
       .from(ch)
@@ -272,7 +270,7 @@ describe('placing an order', () => {
 
   it('an order that takes the last units is seen by the next search (its in-stock filter and count)', async () => {
     const p = schema.products;
-    await t.database.db.update(p).set({ stockQuantity: 2 }).where(eq(p.productId, product.productId));
+    await setTestStock(t.database.db, 2, { productId: product.productId });
     const [row] = await t.database.db.select().from(p).where(eq(p.productId, product.productId));
     // pageSize differs between the two searches: the public read cache keeps each URL's answer.
     const search = async (pageSize: number) =>
@@ -296,10 +294,7 @@ describe('placing an order', () => {
   });
 
   it('20 parallel orders for the last 5 units make exactly 5 orders and leave stock 0', async () => {
-    await t.database.db
-      .update(schema.products)
-      .set({ stockQuantity: 5 })
-      .where(eq(schema.products.productId, product.productId));
+    await setTestStock(t.database.db, 5, { productId: product.productId });
     const cookies = await Promise.all(Array.from({ length: 20 }, () => guestCart(1)));
     const results = await Promise.all(
       cookies.map((cookie, i) =>

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../../test/harness';
 import { connectStoreToPayPal } from '../../../test/paypal-seller';
 import { type PayPalStandIn, startPayPalStandIn } from '../../../test/paypal-stand-in';
+import { setTestStock } from '../../../test/stock';
 
 // Checkout with PayPal against the local stand-in (real HTTP, PayPal's documented shapes).
 let t: TestApp;
@@ -44,10 +45,7 @@ beforeEach(async () => {
   await t.database.db.delete(schema.carts);
   await t.database.db.delete(schema.orders);
   await t.database.db.delete(schema.paypalCheckouts);
-  await t.database.db
-    .update(schema.products)
-    .set({ stockQuantity: 20 })
-    .where(eq(schema.products.productId, product.productId));
+  await setTestStock(t.database.db, 20, { productId: product.productId });
   paypal.requests.length = 0;
 });
 

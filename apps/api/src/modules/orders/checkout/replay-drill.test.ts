@@ -3,6 +3,7 @@ import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { setTestStock } from '../../../test/stock';
 import { createTestPaymentProvider, type PaymentProvider, TEST_CARDS } from '../../payments/index';
 
 /**
@@ -55,10 +56,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.database.db.delete(schema.carts);
   await t.database.db.delete(schema.orders);
-  await t.database.db
-    .update(schema.products)
-    .set({ stockQuantity: 20 })
-    .where(eq(schema.products.productId, product.productId));
+  await setTestStock(t.database.db, 20, { productId: product.productId });
   made.clear();
   calls = 0;
 });

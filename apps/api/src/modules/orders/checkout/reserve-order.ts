@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Cart, PlaceOrder, Quote } from '@app/contracts';
+import { type Cart, type PlaceOrder, type Quote, variantDisplayName } from '@app/contracts';
 import { type Db, insertWhere, schema } from '@app/db';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { type RequestContext, systemContext, type TenantContext } from '../../../lib/context';
 import { Refused, refuse } from '../../../lib/result';
 import { evaluatePromo } from '../../cart/index';
@@ -24,6 +24,9 @@ export function orderLineOf(l: Cart['lines'][number], i: number) {
   return {
     lineNo: i + 1,
     productId: l.productId,
+    variantId: variantOfLine(l),
+    // '' for a default variant; a chosen variant's title comes with the cart lines that name one.
+    variantTitle: '',
     productName: l.productName,
     optionsText: l.optionsText ?? null,
     quantity: l.quantity,
@@ -46,12 +49,19 @@ export const acting = (ctx: TenantContext | RequestContext): RequestContext =>
   'actor' in ctx ? ctx : systemContext(ctx, 'checkout');
 
 /**
- * The units of each product the lines hold: two lines of one product (other options) are taken, and
- * given back, as their sum, in one stock movement.
+ * The variant a line is of. Cart lines do not name one yet: a product's default variant has the
+ * product's id (decision 112). An order line written before variants, of a product deleted since,
+ * has none either.
  */
-function unitsByProduct(lines: readonly { productId: string; quantity: number }[]): [string, number][] {
+const variantOfLine = (l: { productId: string; variantId?: string | null }): string => l.variantId ?? l.productId;
+
+/**
+ * The units of each variant the lines hold: two lines of one variant (other configuration choices) are
+ * taken, and given back, as their sum, in one stock movement.
+ */
+function unitsByVariant(lines: readonly { productId: string; variantId?: string | null; quantity: number }[]) {
   const units = new Map<string, number>();
-  for (const l of lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
+  for (const l of lines) units.set(variantOfLine(l), (units.get(variantOfLine(l)) ?? 0) + l.quantity);
   return [...units];
 }
 
@@ -64,15 +74,15 @@ export async function giveBackReservation(
   tx: Tx,
   ctx: TenantContext,
   orderId: string,
-  lines: { productId: string; quantity: number }[],
+  lines: { productId: string; variantId?: string | null; quantity: number }[],
 ) {
   // Through the books (modules/products/inventory): the stock comes back as RELEASED, linked to the order, one
-  // movement per product as reserve took it.
+  // movement per variant as reserve took it.
   const back = await changeStock(
     tx,
     ctx,
-    unitsByProduct(lines).map(([productId, quantity]) => ({
-      productId,
+    unitsByVariant(lines).map(([variantId, quantity]) => ({
+      variantId,
       delta: quantity,
       reason: 'RELEASED' as const,
       orderId,
@@ -142,8 +152,8 @@ export async function reserve(ctx: TenantContext, db: Db, a: Reservation): Promi
   const taken = await changeStockAlong(
     db,
     ctx,
-    unitsByProduct(a.cart.lines).map(([productId, quantity]) => ({
-      productId,
+    unitsByVariant(a.cart.lines).map(([variantId, quantity]) => ({
+      variantId,
       delta: -quantity,
       reason: 'SOLD' as const,
       orderId: a.orderId,
@@ -154,14 +164,22 @@ export async function reserve(ctx: TenantContext, db: Db, a: Reservation): Promi
       insertWhere(o, [orderRow(ctx, a)], ok),
       insertWhere(
         ol,
-        a.cart.lines.map((l, i) => ({ tenantId: ctx.tenantId, orderId: a.orderId, ...orderLineOf(l, i) })),
+        a.cart.lines.map((l, i) => ({
+          tenantId: ctx.tenantId,
+          orderId: a.orderId,
+          ...orderLineOf(l, i),
+          // The variant's SKU as it is when the order is placed, read by the same statement.
+          sku: sql`(SELECT sku FROM product_variants WHERE tenant_id = ${ctx.tenantId} AND variant_id = ${variantOfLine(l)})`,
+        })),
         ok,
       ),
       insertWhere(schema.orderStatusHistory, [placed], ok),
     ],
   );
   if (!taken.ok) {
-    const name = a.cart.lines.find((l) => l.productId === taken.productId)?.productName ?? 'An item';
+    const product = a.cart.lines.find((l) => l.productId === taken.productId)?.productName ?? 'An item';
+    // Named as the shelf knows it: "Pendant, Brass / Large" (a default variant's title is '').
+    const name = variantDisplayName(product, taken.code === 'INSUFFICIENT_STOCK' ? taken.variantTitle : '');
     throw new Refused(refuse(409, 'OUT_OF_STOCK', `Sorry, ${name} sold out while you were checking out.`));
   }
   if (a.cartRow.promoCode) {

@@ -7,6 +7,7 @@ import { guestCardOrder } from '../../../test/guest-order';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { connectStoreToPayPal } from '../../../test/paypal-seller';
 import { type PayPalStandIn, startPayPalStandIn } from '../../../test/paypal-stand-in';
+import { setTestStock } from '../../../test/stock';
 import type { MailMessage } from '../../mail/index';
 import { createTestPaymentProvider, type PaymentProvider, TEST_CARDS } from '../../payments/index';
 import { STUCK_ORDER_SWEEP, type SweepResult } from './stuck-orders';
@@ -104,7 +105,7 @@ beforeEach(async () => {
   await db.delete(schema.orders).where(ne(schema.orders.orderId, sql`'-'`));
   await db.delete(schema.paypalCheckouts);
   await db.delete(schema.jobs);
-  await db.update(schema.products).set({ stockQuantity: 20 }).where(eq(schema.products.productId, productId));
+  await setTestStock(db, 20, { productId: productId });
   mail.length = 0;
   refunds.length = 0;
 });

@@ -112,7 +112,7 @@ export function registerStuckOrderSweep(db: Db, deps: StuckOrderSweepDeps) {
       });
       if (!moved.ok) return null;
       const taken = await tx
-        .select({ productId: ol.productId, quantity: ol.quantity })
+        .select({ productId: ol.productId, variantId: ol.variantId, quantity: ol.quantity })
         .from(ol)
         .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, orderId)));
       await giveBackReservation(tx, ctx, orderId, taken);

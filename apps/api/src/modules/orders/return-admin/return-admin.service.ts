@@ -122,6 +122,7 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
         quantity: rl.quantity,
         restockedQuantity: rl.restockedQuantity,
         productId: ol.productId,
+        variantId: ol.variantId,
         productName: ol.productName,
         optionsText: ol.optionsText,
         unitPrice: ol.unitPrice,
@@ -432,7 +433,8 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
             tx,
             ctx,
             back.map((l) => ({
-              productId: l.productId,
+              // Back into the variant sold (a line written before variants names its product's default).
+              variantId: l.variantId ?? l.productId,
               delta: restock.get(l.lineNo) ?? 0,
               reason: 'RETURNED' as const,
               orderId,

@@ -12,6 +12,7 @@ import {
   type WebhookInput,
 } from '../../../test/paypal-stand-in';
 import { createStaff } from '../../../test/staff';
+import { setTestStock } from '../../../test/stock';
 import type { MailMessage } from '../../mail/index';
 
 // PayPal's webhooks against the stand-in over real HTTP: it signs each event as PayPal does (headers,
@@ -175,7 +176,7 @@ export function usePayPalWebhooksApp(): void {
     await db.delete(schema.paypalCheckouts);
     await db.delete(schema.paymentIssues);
     await db.delete(schema.paypalWebhookEvents);
-    await db.update(schema.products).set({ stockQuantity: 20 }).where(eq(schema.products.productId, productId));
+    await setTestStock(db, 20, { productId: productId });
     mail.length = 0;
     paypal.requests.length = 0;
   });

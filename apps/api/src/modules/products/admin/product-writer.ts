@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type ProductFields, slugifyName } from '@app/contracts';
-import { schema, type Tx } from '@app/db';
+import { insertDefaultVariants, schema, type Tx } from '@app/db';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../../lib/context';
 import { storedOwnerHtml } from '../../../lib/sanitize';
 import type { AuditRecordInput, AuditService } from '../../audit/index';
+import { syncDefaultVariants } from './variant-rollup';
 
 const p = schema.products;
 const pc = schema.productCategories;
@@ -396,9 +397,25 @@ async function writeRound(
     results.push({ ok: true, productId, created: true, slug, changed: true });
   }
 
-  // The updates first: a product that gave up a slug or SKU frees it before a new one takes it.
-  if (updates.length) await updateMany(tx, t, updates);
-  if (inserts.length) await tx.insert(p).values(inserts);
+  // The updates first: a product that gave up a slug or SKU frees it before a new one takes it (its
+  // default variant's SKU too: SKUs are unique among the variants).
+  if (updates.length) {
+    await updateMany(tx, t, updates);
+    await syncDefaultVariants(
+      tx,
+      ctx,
+      updates.map((u) => u.productId),
+    );
+  }
+  if (inserts.length) {
+    await tx.insert(p).values(inserts);
+    // Every product has a variant (decision 112): a new product's default one, id = the product's.
+    await insertDefaultVariants(
+      tx,
+      t,
+      inserts.map((i) => i.productId),
+    );
+  }
   if (history.length) {
     // The old addresses keep working (a redirect); a slug taken back by a product leaves the history.
     await tx

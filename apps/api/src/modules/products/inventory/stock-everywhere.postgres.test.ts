@@ -3,6 +3,7 @@ import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../../lib/app-types';
 import { type BrowserSession, createTestApp, openSecondHandle, signIn, type TestApp } from '../../../test/harness';
+import { everyVariantAddsUp } from './stock-everywhere-test-setup';
 
 // "A product that runs out disappears from 'in stock' filters and shows sold out
 // at once, on every app process." Two app instances on one PostgreSQL database, sharing nothing in
@@ -104,4 +105,10 @@ describe('a stock adjustment on one app process shows on every other within a se
       `[stock everywhere] sold out seen on the other process after ${goneMs.toFixed(0)} ms, back after ${backMs.toFixed(0)} ms`,
     );
   });
+});
+
+// Decision 112: orders and adjustments at once across the variants of one product, on connections of
+// their own (the PGlite twin: stock-everywhere.pglite.test.ts).
+describe('stock of the variants of one product, under concurrent orders and adjustments', () => {
+  it("leaves every variant's books adding up and the product's totals the sums", () => everyVariantAddsUp(a), 60_000);
 });

@@ -48,8 +48,14 @@ describe('changeStock, the one way stock changes', () => {
       const b = await changeStock(tx, ctx, [{ productId, set: 3, reason: 'CORRECTION' }]);
       return [a, b];
     });
-    expect(result[0]).toEqual({ ok: true, moved: [{ productId, before: start, after: start + 7, delta: 7 }] });
-    expect(result[1]).toEqual({ ok: true, moved: [{ productId, before: start + 7, after: 3, delta: -start - 4 }] });
+    expect(result[0]).toEqual({
+      ok: true,
+      moved: [{ productId, variantId: productId, before: start, after: start + 7, delta: 7 }],
+    });
+    expect(result[1]).toEqual({
+      ok: true,
+      moved: [{ productId, variantId: productId, before: start + 7, after: 3, delta: -start - 4 }],
+    });
     expect(await stockOf('lighting', productId)).toBe(3);
     const books = (await movementsOf('lighting', productId)).filter(
       (m) => m.reason !== 'RECEIVED' || m.note !== 'Opening stock',
@@ -70,6 +76,8 @@ describe('changeStock, the one way stock changes', () => {
       ok: false,
       code: 'INSUFFICIENT_STOCK',
       productId,
+      variantId: productId,
+      variantTitle: '',
       available: before,
       wanted: before + 1,
     });
@@ -82,7 +90,12 @@ describe('changeStock, the one way stock changes', () => {
     const result = await db.transaction((tx) =>
       changeStock(tx, ctx, [{ productId: gardenProduct, delta: 5, reason: 'RECEIVED' }]),
     );
-    expect(result).toEqual({ ok: false, code: 'PRODUCT_NOT_FOUND', productId: gardenProduct });
+    expect(result).toEqual({
+      ok: false,
+      code: 'PRODUCT_NOT_FOUND',
+      productId: gardenProduct,
+      variantId: gardenProduct,
+    });
     expect(await stockOf('garden', gardenProduct)).toBe(before);
     expect(await movementsOf('lighting', gardenProduct)).toEqual([]);
   });
@@ -120,9 +133,9 @@ describe('changeStock, the one way stock changes', () => {
     expect(result).toEqual({
       ok: true,
       moved: [
-        { productId: a.id, before: a.n, after: a.n + 4, delta: 4 },
-        { productId: c.id, before: c.n, after: c.n + 2, delta: 2 },
-        { productId: a.id, before: a.n + 4, after: 1, delta: 1 - a.n - 4 },
+        { productId: a.id, variantId: a.id, before: a.n, after: a.n + 4, delta: 4 },
+        { productId: c.id, variantId: c.id, before: c.n, after: c.n + 2, delta: 2 },
+        { productId: a.id, variantId: a.id, before: a.n + 4, after: 1, delta: 1 - a.n - 4 },
       ],
     });
     expect(await stockOf('lighting', a.id)).toBe(1);
@@ -143,11 +156,19 @@ describe('changeStock, the one way stock changes', () => {
     for (const [bad, expected] of [
       [
         { productId: b.id, delta: -(b.n + 3), reason: 'SOLD' as const },
-        { ok: false, code: 'INSUFFICIENT_STOCK', productId: b.id, available: b.n, wanted: b.n + 3 },
+        {
+          ok: false,
+          code: 'INSUFFICIENT_STOCK',
+          productId: b.id,
+          variantId: b.id,
+          variantTitle: '',
+          available: b.n,
+          wanted: b.n + 3,
+        },
       ],
       [
         { productId: 'PNOSUCH', delta: 1, reason: 'RECEIVED' as const },
-        { ok: false, code: 'PRODUCT_NOT_FOUND', productId: 'PNOSUCH' },
+        { ok: false, code: 'PRODUCT_NOT_FOUND', productId: 'PNOSUCH', variantId: 'PNOSUCH' },
       ],
     ] as const) {
       const seen = await db.transaction(async (tx) => {

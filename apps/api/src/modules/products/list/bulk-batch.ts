@@ -6,6 +6,7 @@ import type { RequestContext, TenantContext } from '../../../lib/context';
 import type { EventBus } from '../../../lib/events/index';
 import type { AuditService } from '../../audit/index';
 import { auditedProduct } from '../admin/index';
+import { syncDefaultVariants } from '../admin/variant-rollup';
 import { changeStock } from '../inventory/index';
 
 /** Notes kept in a result: a few examples, not one per product. */
@@ -175,6 +176,12 @@ export function createBulkBatch(deps: { audit: AuditService; events: EventBus })
                 sql`, `,
               )}) AS v(id, list, sale)
               WHERE p.tenant_id = ${ctx.tenantId} AND p.product_id = v.id`);
+            // The default variant sells at the product's prices (decision 112, until bulk changes go per variant).
+            await syncDefaultVariants(
+              tx,
+              ctx,
+              updates.map((u) => u.id),
+            );
           }
           for (const u of updates) {
             await audit(u.id, u.before, action.field === 'list' ? { listPrice: u.list } : { salePrice: u.sale });

@@ -1,4 +1,4 @@
-import { schema } from '@app/db';
+import { insertDefaultVariants, schema } from '@app/db';
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../../lib/context';
@@ -42,6 +42,8 @@ async function addProducts(
     ...over(i),
   }));
   for (let i = 0; i < rows.length; i += 500) await t.database.db.insert(schema.products).values(rows.slice(i, i + 500));
+  // Each with its default variant, where its stock is (decision 112).
+  await insertDefaultVariants(t.database.db, T);
   return rows.map((r) => r.productId);
 }
 
