@@ -1,5 +1,5 @@
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { confirmFromMail, expectNoSeriousA11yIssue, STORES, type StoreName, snap } from './helpers';
+import { confirmFromMail, expectNoSeriousA11yIssue, holdApp, hydrated, STORES, type StoreName, snap } from './helpers';
 import { connectPayPal } from './paypal-connect';
 
 /** Buying: a guest with the test card on one store, a signed-in shopper with a saved address on another. */
@@ -170,6 +170,21 @@ async function fillAddress(page: Page) {
   await page.getByLabel('Postal code').fill('98101');
   await page.getByLabel('State or region').selectOption('US_WA');
 }
+
+// The checkout page works before its app starts (the app starts at the shopper's first intent): an
+// address typed in that time, the region included, is the one the totals are for once it runs.
+test('a region chosen before the app has started still brings its sales tax into the totals', async ({ page }) => {
+  const base = STORES.power.url;
+  await addFirstProductToCart(page, base, SEARCH.power);
+  const release = await holdApp(page);
+  await page.goto(`${base}/checkout`);
+  await fillAddress(page);
+  await expect(page.getByTestId('checkout-totals')).not.toContainText('WA sales tax');
+  release();
+  await hydrated(page);
+  await expect(page.getByLabel('State or region')).toHaveValue('US_WA');
+  await expect(page.getByTestId('checkout-totals')).toContainText('WA sales tax');
+});
 
 for (const store of ['garden', 'power'] as const) {
   test(`a guest buys with the test card on the ${store} store`, async ({ page }) => {

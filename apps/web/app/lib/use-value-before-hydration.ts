@@ -1,4 +1,4 @@
-import { type RefObject, useLayoutEffect } from 'react';
+import { type RefObject, useEffect, useLayoutEffect } from 'react';
 
 /**
  * A controlled field the shopper changed before the app hydrated (every page works without
@@ -17,5 +17,24 @@ export function useValueChangedBeforeHydration(
   useLayoutEffect(() => {
     const field = ref.current;
     if (field && rendered !== undefined && adopt && field.value !== rendered) adopt(field.value);
+  }, []);
+}
+
+/**
+ * The same for a field that is not controlled: the browser keeps what the shopper chose before the
+ * app hydrated, but the handler that follows the field (checkout's region, which sets the tax)
+ * never heard of it. Once hydrated, it hears of it if the field differs from its default value.
+ * After the layout effects, not among them: a handler may navigate, and the router only takes a
+ * navigation once its own layout effects have run.
+ */
+export function useDefaultChangedBeforeHydration(
+  ref: RefObject<HTMLInputElement | HTMLSelectElement | null>,
+  defaultValue: string | undefined,
+  adopt: ((value: string) => void) | undefined,
+) {
+  // Once, at hydration: later changes reach the handler through onChange.
+  useEffect(() => {
+    const field = ref.current;
+    if (field && defaultValue !== undefined && adopt && field.value !== defaultValue) adopt(field.value);
   }, []);
 }

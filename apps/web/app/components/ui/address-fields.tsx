@@ -1,6 +1,6 @@
 import type { AddressField, Country } from '@app/contracts';
 import { useContext, useRef } from 'react';
-import { useValueChangedBeforeHydration } from '../../lib/use-value-before-hydration';
+import { useDefaultChangedBeforeHydration, useValueChangedBeforeHydration } from '../../lib/use-value-before-hydration';
 import { Field, FocusField } from './form-field';
 
 const selectClass =
@@ -28,6 +28,7 @@ export function SelectField({
 }) {
   const ref = useRef<HTMLSelectElement>(null);
   useValueChangedBeforeHydration(ref, value, onChange);
+  useDefaultChangedBeforeHydration(ref, value === undefined ? defaultValue : undefined, onChange);
   const autoFocus = useContext(FocusField) === name;
   return (
     <div>
