@@ -149,13 +149,20 @@ export async function pointAtPage(page: Page) {
 }
 
 /**
- * The frame stores the store's values once React runs: after that, clicks and typing reach React.
- * A shop page starts its app at the shopper's first intent, so the pointer moves over the page
- * first; a dashboard page starts it by itself.
+ * React has hydrated this page: after that, clicks, typing and picked files reach React. A shop page
+ * starts its app at the shopper's first intent, so the pointer moves over the page first; a
+ * dashboard page starts it by itself. React marks each element it has hydrated with its props
+ * (`__reactProps$…`), so the body's mark is this document's own; the store's values in browser
+ * storage are not enough alone, since they stay from an earlier page of the same context (a page
+ * reached from the login form found them and went on before its own app ran).
  */
 export async function hydrated(page: Page) {
   await pointAtPage(page);
-  await page.waitForFunction(() => window.localStorage.getItem('productStoreId') !== null);
+  await page.waitForFunction(
+    () =>
+      Object.keys(document.body).some((key) => key.startsWith('__reactProps$')) &&
+      window.localStorage.getItem('productStoreId') !== null,
+  );
 }
 
 /**
