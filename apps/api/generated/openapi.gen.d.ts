@@ -16096,6 +16096,8 @@ export interface paths {
                                     salePrice: number | null;
                                     currency: string;
                                     stock: number;
+                                    priceMax?: number;
+                                    variantCount?: number;
                                     image: string | null;
                                     categories: string[];
                                     categoryCount: number;
