@@ -192,9 +192,7 @@ describe('the owner builds a product with variants', () => {
       payload: { values: ['5 Ah', 'Black'], sku: `${sku}-0`, listPrice: 100 },
     });
     expect(changed.statusCode).toBe(409);
-    expect(changed.json().message).toMatch(
-      new RegExp(`SKU ${sku}-0 is already used by Drill ${sku}, 2 Ah / Blue`),
-    );
+    expect(changed.json().message).toMatch(new RegExp(`SKU ${sku}-0 is already used by Drill ${sku}, 2 Ah / Blue`));
 
     const ok = await call('PUT', `${BASE}/${productId}/variants/${first?.variantId}`, {
       payload: {
