@@ -81,6 +81,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/reviews/reviews.test.ts',
     'apps/api/src/modules/orders/return-admin/return-admin.test.ts',
     'apps/api/src/modules/products/admin/product-writer.test.ts',
+    'apps/api/src/modules/products/admin/variant-writer.test.ts',
   ],
   'every page and API operation once, as every caller: each route reaches its SQL on PostgreSQL': [
     'apps/api/src/sweep/sweep.test.ts',

@@ -13353,6 +13353,479 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/skulocity/api/v1/catalog/products/{productId}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's options and variants, as the editor's grid shows them
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                productId: string;
+                                options: {
+                                    optionId: string;
+                                    name: string;
+                                    position: number;
+                                    values: {
+                                        valueId: string;
+                                        label: string;
+                                        swatchColor: string | null;
+                                        swatchMediaId: string | null;
+                                    }[];
+                                }[];
+                                variants: {
+                                    variantId: string;
+                                    productId: string;
+                                    title: string;
+                                    valueIds: string[];
+                                    sku: string;
+                                    barcode: string | null;
+                                    listPrice: number;
+                                    salePrice: number | null;
+                                    weightGrams: number | null;
+                                    stock: number;
+                                    enabled: boolean;
+                                    removed: boolean;
+                                    imageIds: string[];
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Adds a variant: one value per option (labels, in order), its SKU, prices, stock and pictures
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). Prices are minor units. A SKU another live variant holds, or a combination a live variant has, is 409 naming that variant; a combination a removed variant had brings that variant back with its history. A value that is not one of its option's is 422. `stock` is the first count.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        variantId?: string;
+                        values: string[];
+                        sku: string;
+                        barcode?: string | null;
+                        listPrice: number;
+                        salePrice?: number | null;
+                        weightGrams?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @default [] */
+                        imageIds?: string[];
+                        stock?: number;
+                        stockSeen?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                productId: string;
+                                options: {
+                                    optionId: string;
+                                    name: string;
+                                    position: number;
+                                    values: {
+                                        valueId: string;
+                                        label: string;
+                                        swatchColor: string | null;
+                                        swatchMediaId: string | null;
+                                    }[];
+                                }[];
+                                variants: {
+                                    variantId: string;
+                                    productId: string;
+                                    title: string;
+                                    valueIds: string[];
+                                    sku: string;
+                                    barcode: string | null;
+                                    listPrice: number;
+                                    salePrice: number | null;
+                                    weightGrams: number | null;
+                                    stock: number;
+                                    enabled: boolean;
+                                    removed: boolean;
+                                    imageIds: string[];
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/skulocity/api/v1/catalog/products/{productId}/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sets a product's options (at most three) and their values, in order
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). Options are matched by optionId, else by name; values by valueId (one of that option's, else 422), else by label. Kept options keep their order; new ones come after them and every live variant takes the new option's first value. A value or option that live variants still use cannot go (409 naming them).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        options: {
+                            optionId?: string;
+                            name: string;
+                            values: {
+                                valueId?: string;
+                                label: string;
+                                swatchColor?: string | null;
+                                swatchMediaId?: string | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                productId: string;
+                                options: {
+                                    optionId: string;
+                                    name: string;
+                                    position: number;
+                                    values: {
+                                        valueId: string;
+                                        label: string;
+                                        swatchColor: string | null;
+                                        swatchMediaId: string | null;
+                                    }[];
+                                }[];
+                                variants: {
+                                    variantId: string;
+                                    productId: string;
+                                    title: string;
+                                    valueIds: string[];
+                                    sku: string;
+                                    barcode: string | null;
+                                    listPrice: number;
+                                    salePrice: number | null;
+                                    weightGrams: number | null;
+                                    stock: number;
+                                    enabled: boolean;
+                                    removed: boolean;
+                                    imageIds: string[];
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/skulocity/api/v1/catalog/products/{productId}/variants/{variantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes a variant whole: values, SKU, barcode, prices, weight, enabled, pictures, stock
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). `stock` with `stockSeen` (the count the form showed) is saved as an adjustment by the difference, so a sale meanwhile is not undone. A SKU or combination another live variant holds is 409 naming it; a removed variant is 422.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                    variantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        variantId?: string;
+                        values: string[];
+                        sku: string;
+                        barcode?: string | null;
+                        listPrice: number;
+                        salePrice?: number | null;
+                        weightGrams?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @default [] */
+                        imageIds?: string[];
+                        stock?: number;
+                        stockSeen?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                productId: string;
+                                options: {
+                                    optionId: string;
+                                    name: string;
+                                    position: number;
+                                    values: {
+                                        valueId: string;
+                                        label: string;
+                                        swatchColor: string | null;
+                                        swatchMediaId: string | null;
+                                    }[];
+                                }[];
+                                variants: {
+                                    variantId: string;
+                                    productId: string;
+                                    title: string;
+                                    valueIds: string[];
+                                    sku: string;
+                                    barcode: string | null;
+                                    listPrice: number;
+                                    salePrice: number | null;
+                                    weightGrams: number | null;
+                                    stock: number;
+                                    enabled: boolean;
+                                    removed: boolean;
+                                    imageIds: string[];
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /**
+         * Deletes a variant never sold nor moved; one with history is emptied and kept as removed
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). The last live variant of a product cannot go (409): archive the product instead.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                    variantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                outcome: "deleted" | "removed";
+                                view: {
+                                    productId: string;
+                                    options: {
+                                        optionId: string;
+                                        name: string;
+                                        position: number;
+                                        values: {
+                                            valueId: string;
+                                            label: string;
+                                            swatchColor: string | null;
+                                            swatchMediaId: string | null;
+                                        }[];
+                                    }[];
+                                    variants: {
+                                        variantId: string;
+                                        productId: string;
+                                        title: string;
+                                        valueIds: string[];
+                                        sku: string;
+                                        barcode: string | null;
+                                        listPrice: number;
+                                        salePrice: number | null;
+                                        weightGrams: number | null;
+                                        stock: number;
+                                        enabled: boolean;
+                                        removed: boolean;
+                                        imageIds: string[];
+                                    }[];
+                                };
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/inventory/products": {
         parameters: {
             query?: never;
@@ -15623,6 +16096,8 @@ export interface paths {
                                     salePrice: number | null;
                                     currency: string;
                                     stock: number;
+                                    priceMax?: number;
+                                    variantCount?: number;
                                     image: string | null;
                                     categories: string[];
                                     categoryCount: number;

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { MAX_STOCK, PRODUCT_STATUSES, type ProductStatus, productFieldsSchema } from './product-admin';
 import type { FormOutcome } from './storefront';
+import {
+  variantIdSchema,
+  variantInputSchema,
+  variantOptionsInputSchema,
+  variantOptionViewSchema,
+  variantViewSchema,
+} from './variants';
 
 /**
  * The product editor's payload: a product's own fields (productFieldsSchema,
@@ -262,3 +269,47 @@ export interface ProductEditorPages {
   ): Promise<{ ok: true; outcome: 'deleted' | 'archived'; message: string } | FormOutcome<'productId'>>;
   removeProductContent(productId: string, contentId: string): Promise<ProductEditorSaveResult>;
 }
+
+// ---- Products with variants: the owner's API (decision 112, part B) ----
+
+/** The path of one variant of one product. */
+export const productVariantParamsSchema = z.strictObject({
+  productId: productIdSchema,
+  variantId: variantIdSchema,
+});
+
+/** PUT .../options: the product's options whole, in order (values matched by id, else by label). */
+export const productOptionsInputSchema = z.strictObject({ options: variantOptionsInputSchema });
+export type ProductOptionsInput = z.infer<typeof productOptionsInputSchema>;
+
+/**
+ * POST .../variants and PUT .../variants/:variantId: a variant as the owner writes it, with its stock
+ * as a count. `stockSeen` is the count the owner's form was showing: the difference is saved as an
+ * adjustment (CORRECTION), so an order placed meanwhile is not undone (decision 087). On create the
+ * stock is the first count (RECEIVED) and `stockSeen` is not read.
+ */
+export const productVariantInputSchema = variantInputSchema.extend({
+  stock: z
+    .number({ error: 'stock must be a number' })
+    .int('stock must be a whole number')
+    .min(0, 'stock cannot be negative')
+    .max(MAX_STOCK, 'stock is more than the inventory can count')
+    .optional(),
+  stockSeen: z.number().int().min(0).max(MAX_STOCK).optional(),
+});
+export type ProductVariantInput = z.infer<typeof productVariantInputSchema>;
+
+/** What every variant route answers: the product's options and its variants (removed ones last, marked). */
+export const productVariantsViewSchema = z.object({
+  productId: z.string(),
+  options: z.array(variantOptionViewSchema),
+  variants: z.array(variantViewSchema),
+});
+export type ProductVariantsView = z.infer<typeof productVariantsViewSchema>;
+
+/** DELETE .../variants/:variantId: deleted (never sold nor moved) or removed (kept for its history). */
+export const variantDeleteResultSchema = z.object({
+  outcome: z.enum(['deleted', 'removed']),
+  view: productVariantsViewSchema,
+});
+export type VariantDeleteResult = z.infer<typeof variantDeleteResultSchema>;

@@ -49,6 +49,15 @@ export const productListRowSchema = z.object({
   salePrice: z.number().int().nullable(),
   currency: z.string(),
   stock: z.number().int(),
+  /**
+   * Products with variants (decision 112), present only on a product with more than one live
+   * variant, so a page of single-variant products stays as small as before (the 50 KB bound):
+   * `priceMax` the dearest enabled variant's price when the prices differ (the row shows "from
+   * salePrice ?? listPrice to priceMax"), `variantCount` the live variants. `stock` is already the
+   * total of all of them.
+   */
+  priceMax: z.number().int().optional(),
+  variantCount: z.number().int().optional(),
   /** The product's small picture (a /media/ path or an http URL), or null. */
   image: z.string().nullable(),
   /** Names of up to three categories, for the column; `categoryCount` says how many there are. */

@@ -505,7 +505,10 @@ function productColumns(show: Set<ProductListColumn>, low: number): Column<Produ
       align: 'end',
       className: 'tabular-nums whitespace-nowrap',
       cell: (r) =>
-        r.salePrice != null ? (
+        // Variants at different prices: the range, cheapest (sale price if any) to dearest.
+        r.priceMax !== undefined ? (
+          `${formatMoney(r.salePrice ?? r.listPrice, r.currency)} – ${formatMoney(r.priceMax, r.currency)}`
+        ) : r.salePrice != null ? (
           <>
             {formatMoney(r.salePrice, r.currency)}{' '}
             <s className="text-xs text-neutral-600">{formatMoney(r.listPrice, r.currency)}</s>
@@ -525,6 +528,9 @@ function productColumns(show: Set<ProductListColumn>, low: number): Column<Produ
           }
         >
           {r.stock === 0 ? 'Out' : r.stock.toLocaleString('en-US')}
+          {r.variantCount !== undefined && (
+            <span className="block text-xs font-normal text-neutral-600">{r.variantCount} variants</span>
+          )}
         </span>
       ),
     },

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../../lib/context';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { createAuditService } from '../../audit/index';
+import { givenVariants } from '../variants-test-setup';
 import { type ProductWriteInput, type ProductWriteResult, writeProduct, writeProducts } from './product-writer';
 
 let t: TestApp;
@@ -89,6 +90,21 @@ describe('writeProduct', () => {
     expect(await write({ fields: fields({ sku: 'BDL-9', categoryIds: ['NOPE'] }) })).toMatchObject({
       ok: false,
       code: 'CATEGORY_NOT_FOUND',
+    });
+  });
+
+  it("refuses a SKU another product's variant holds (not only its first), instead of failing on the index", async () => {
+    const holder = await write({ fields: fields({ sku: 'BDL-V', productName: 'Lamp with finishes' }) });
+    if (!holder.ok) throw new Error(holder.message);
+    await givenVariants(db, owner, holder.productId, 'Finish', [
+      { label: 'Brass', stock: 1 },
+      { label: 'Black', stock: 1 },
+    ]);
+    // givenVariants names the second variant's SKU after the product's: BDL-V-2.
+    expect(await write({ fields: fields({ sku: 'BDL-V-2', productName: 'Another lamp' }) })).toMatchObject({
+      ok: false,
+      code: 'SKU_TAKEN',
+      field: 'sku',
     });
   });
 

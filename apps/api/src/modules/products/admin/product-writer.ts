@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type ProductFields, slugifyName } from '@app/contracts';
 import { insertDefaultVariants, schema, type Tx } from '@app/db';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../../lib/context';
 import { storedOwnerHtml } from '../../../lib/sanitize';
 import type { AuditRecordInput, AuditService } from '../../audit/index';
@@ -166,6 +166,19 @@ async function writeRound(
       .from(p)
       .where(and(eq(p.tenantId, t), inArray(p.sku, skus)));
     for (const r of rows) skuHolder.set(r.sku, r.productId);
+    // SKUs are unique among the live variants (decision 112): another product's variant holds its
+    // SKU too, and the default variant this write copies the SKU to would hit the unique index.
+    const held = await tx
+      .select({ productId: schema.productVariants.productId, sku: schema.productVariants.sku })
+      .from(schema.productVariants)
+      .where(
+        and(
+          eq(schema.productVariants.tenantId, t),
+          inArray(schema.productVariants.sku, skus),
+          isNull(schema.productVariants.removedAt),
+        ),
+      );
+    for (const r of held) if (!skuHolder.has(r.sku)) skuHolder.set(r.sku, r.productId);
   }
   const baseOf = (f: ProductFields) => f.slug?.trim() || slugifyName(f.productName) || 'product';
   const bases = [...new Set(inputs.map((i) => baseOf(i.fields)))];

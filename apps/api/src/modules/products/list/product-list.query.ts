@@ -52,7 +52,12 @@ export function filterWhere(tenantId: string, f: ProductListFilter, lowStockThre
   else if (f.stock === 'low') parts.push(sql`p.stock_quantity > 0 AND p.stock_quantity <= ${lowStockThreshold}`);
   if (f.q) {
     const q = f.q.trim();
-    const arms: SQL[] = [sql`p.sku = ${q}`];
+    const arms: SQL[] = [
+      sql`p.sku = ${q}`,
+      // A variant's SKU, whole or its start, finds its product (product_variants_sku_prefix_idx).
+      sql`EXISTS (SELECT 1 FROM product_variants v WHERE v.tenant_id = p.tenant_id AND v.product_id = p.product_id
+        AND v.removed_at IS NULL AND lower(v.sku) LIKE ${`${likeEscape(q.toLowerCase())}%`})`,
+    ];
     const ts = prefixTsQuery(q);
     if (ts) arms.push(sql`p.search_vector @@ to_tsquery('simple', ${ts})`);
     if (q.length >= 3) arms.push(sql`lower(p.product_name) LIKE ${`%${likeEscape(q.toLowerCase())}%`}`);

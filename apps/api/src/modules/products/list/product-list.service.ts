@@ -82,6 +82,9 @@ export function createProductListService(db: Db, deps: { audit: AuditService; ev
       sale_price: number | null;
       currency_uom_id: string;
       stock_quantity: number;
+      price_max: number;
+      effective_price: number;
+      variant_count: number;
       small_image_url: string | null;
       updated_at: string | Date;
       introduction_date: string | Date;
@@ -89,7 +92,8 @@ export function createProductListService(db: Db, deps: { audit: AuditService; ev
     }>(
       await db.execute(sql`
         SELECT p.product_id, p.product_name, p.sku, p.brand_name, p.status, p.list_price, p.sale_price,
-          p.currency_uom_id, p.stock_quantity, p.small_image_url, p.updated_at, p.introduction_date, ${k.keyText} AS k
+          p.currency_uom_id, p.stock_quantity, p.price_max, p.effective_price, p.variant_count, p.small_image_url,
+          p.updated_at, p.introduction_date, ${k.keyText} AS k
         FROM products p WHERE ${where}
         ORDER BY ${k.orderBy} LIMIT ${query.limit + 1}`),
     );
@@ -112,6 +116,12 @@ export function createProductListService(db: Db, deps: { audit: AuditService; ev
         salePrice: r.sale_price == null ? null : Number(r.sale_price),
         currency: r.currency_uom_id,
         stock: Number(r.stock_quantity),
+        ...(Number(r.variant_count) > 1
+          ? {
+              variantCount: Number(r.variant_count),
+              ...(Number(r.price_max) > Number(r.effective_price) ? { priceMax: Number(r.price_max) } : {}),
+            }
+          : {}),
         // A picture address longer than this is not a thumbnail link; leaving it out keeps pages small.
         image: r.small_image_url && r.small_image_url.length <= 300 ? r.small_image_url : null,
         categories: names.slice(0, 3).map((n) => n.slice(0, 60)),

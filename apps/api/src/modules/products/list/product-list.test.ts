@@ -5,6 +5,7 @@ import type { RequestContext } from '../../../lib/context';
 import type { PageRequest } from '../../../lib/page-request';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../../test/harness';
 import { createStaff } from '../../../test/staff';
+import { givenVariants } from '../variants-test-setup';
 import { productListPages } from './product-list.pages';
 import { bulkPrice, createProductListService } from './product-list.service';
 
@@ -129,6 +130,40 @@ describe('the list', () => {
     expect(await names('SRC-SKU-2')).toEqual(['Mossy Oscillator']);
     const drafts = (await get('/api/v1/product-list?q=SRC&status=ARCHIVED')).json().data.rows;
     expect(drafts.map((r: { status: string }) => r.status)).toEqual(['ARCHIVED']);
+  });
+
+  it('shows a product with variants as its price range and total stock, and finds it by a variant SKU', async () => {
+    const [id] = await addProducts('VAR', 1, () => ({ productName: 'Variant Drill', listPrice: 9900 }));
+    const ctx = {
+      tenantId: T,
+      productStoreId: POWER.storeId,
+      hostName: POWER.host,
+      viaDevAlias: false,
+      origin: `http://${POWER.host}`,
+    };
+    const [, second] = await givenVariants(t.database.db, ctx, id as string, 'Battery', [
+      { label: '2 Ah', stock: 4, listPrice: 9900 },
+      { label: '5 Ah', stock: 6, listPrice: 14900 },
+      { label: '8 Ah', stock: 5, listPrice: 19900, enabled: false },
+    ]);
+    await t.database.db
+      .update(schema.productVariants)
+      .set({ sku: 'ZQX-778-B' })
+      .where(and(eq(schema.productVariants.tenantId, T), eq(schema.productVariants.variantId, second as string)));
+    const rows = (await get('/api/v1/product-list?q=zqx-778')).json().data.rows;
+    expect(rows).toEqual([
+      expect.objectContaining({
+        productId: id,
+        listPrice: 9900,
+        // The disabled 8 Ah is not sold: the range is that of the enabled ones; its stock still counts.
+        priceMax: 14900,
+        variantCount: 3,
+        stock: 15,
+      }),
+    ]);
+    const single = (await get('/api/v1/product-list?q=SRC-SKU-2')).json().data.rows[0];
+    expect(single).not.toHaveProperty('priceMax');
+    expect(single).not.toHaveProperty('variantCount');
   });
 
   it('filters by stock (in, low at or below the threshold, out), brand, status and category', async () => {
