@@ -197,11 +197,8 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
         .where(and(eq(po.tenantId, ctx.tenantId), eq(po.productId, productId)))
         .orderBy(asc(po.position));
       const which = options.map((o) => o.name.toLowerCase()).join(' and ') || 'variant';
-      return refuse(
-        422,
-        'VARIANT_REQUIRED',
-        `Please choose a ${which} of ${product.productName} first (variantId: it has several).`,
-      );
+      // Read by shoppers too (the wishlist's "move to cart", buy again): the code tells API clients.
+      return refuse(422, 'VARIANT_REQUIRED', `Please choose a ${which} of ${product.productName} first.`);
     }
     return ok(boughtOf(product, only));
   }
