@@ -4589,6 +4589,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -4643,7 +4646,7 @@ export interface paths {
         put?: never;
         /**
          * Adds a product to the cart
-         * @description Quantity is a whole number from 1 to 99 per line; more than the stock is refused (409 OUT_OF_STOCK). A guest without a cart gets one, with the `cart` cookie. Configurable products go through addConfigItemsToCart. An optional `Idempotency-Key` header (8 to 100 characters) makes a retry safe: the same key on the same cart within a day adds nothing more and answers the cart; the same key with another product or quantity is refused (409).
+         * @description Quantity is a whole number from 1 to 99 per line; more than the stock is refused (409 OUT_OF_STOCK). A guest without a cart gets one, with the `cart` cookie. Configurable products go through addConfigItemsToCart. A line is one variant of a product: name it by `variantId` (with `productId` too, they must agree, else 422 VARIANT_UNAVAILABLE), or by `productId` alone for a product with one variant to sell (several: 422 VARIANT_REQUIRED). A variant disabled, removed or not in this store is 422 VARIANT_UNAVAILABLE; two variants of one product are two lines. An optional `Idempotency-Key` header (8 to 100 characters) makes a retry safe: the same key on the same cart within a day adds nothing more and answers the cart; the same key with another product or quantity is refused (409).
          */
         post: {
             parameters: {
@@ -4658,12 +4661,13 @@ export interface paths {
                 content: {
                     /**
                      * @example {
-                     *       "productId": "LGT-1001",
+                     *       "variantId": "LGT-1001",
                      *       "quantity": 2
                      *     }
                      */
                     "application/json": {
-                        productId: string;
+                        productId?: string;
+                        variantId?: string;
                         /** @default 1 */
                         quantity?: number;
                     };
@@ -4683,6 +4687,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -4747,7 +4754,7 @@ export interface paths {
         put?: never;
         /**
          * Adds a configured product to the cart
-         * @description One choice for every option of the product, as getConfigDetailsEvent prices it. An optional `Idempotency-Key` header (8 to 100 characters) makes a retry safe: the same key on the same cart within a day adds nothing more and answers the cart; the same key with another product or quantity is refused (409).
+         * @description One choice for every option of the product, as getConfigDetailsEvent prices it, on top of the variant's price. A line is one variant of a product: name it by `variantId` (with `productId` too, they must agree, else 422 VARIANT_UNAVAILABLE), or by `productId` alone for a product with one variant to sell (several: 422 VARIANT_REQUIRED). A variant disabled, removed or not in this store is 422 VARIANT_UNAVAILABLE; two variants of one product are two lines. An optional `Idempotency-Key` header (8 to 100 characters) makes a retry safe: the same key on the same cart within a day adds nothing more and answers the cart; the same key with another product or quantity is refused (409).
          */
         post: {
             parameters: {
@@ -4761,7 +4768,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        productId: string;
+                        productId?: string;
+                        variantId?: string;
                         /** @default 1 */
                         quantity?: number;
                         selections: {
@@ -4784,6 +4792,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -4878,6 +4889,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -4967,6 +4981,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -5051,6 +5068,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -5136,6 +5156,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -5222,6 +5245,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -5627,6 +5653,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -5716,6 +5745,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -5808,6 +5840,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -5951,6 +5986,9 @@ export interface paths {
                                     lines: {
                                         lineId: string;
                                         productId: string;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                         productName: string;
                                         slug: string;
                                         imageUrl: string | null;
@@ -6109,6 +6147,9 @@ export interface paths {
                                 lines: {
                                     lineNo: number;
                                     productId: string;
+                                    variantId: string | null;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     productName: string;
                                     slug: string | null;
                                     imageUrl: string | null;
@@ -6360,6 +6401,9 @@ export interface paths {
                                 lines: {
                                     lineNo: number;
                                     productId: string;
+                                    variantId: string | null;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     productName: string;
                                     slug: string | null;
                                     imageUrl: string | null;
@@ -6674,6 +6718,9 @@ export interface paths {
                                 lines: {
                                     lineNo: number;
                                     productId: string;
+                                    variantId: string | null;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     productName: string;
                                     slug: string | null;
                                     imageUrl: string | null;
@@ -7152,6 +7199,8 @@ export interface paths {
                                     lineNo: number;
                                     productId: string;
                                     productName: string;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     optionsText: string | null;
                                     quantity: number;
                                     unitPrice: number;
@@ -7285,6 +7334,8 @@ export interface paths {
                                     lineNo: number;
                                     productId: string;
                                     productName: string;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     optionsText: string | null;
                                     quantity: number;
                                     unitPrice: number;
@@ -7418,6 +7469,8 @@ export interface paths {
                                     lineNo: number;
                                     productId: string;
                                     productName: string;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     optionsText: string | null;
                                     quantity: number;
                                     unitPrice: number;
@@ -7555,6 +7608,8 @@ export interface paths {
                                     lineNo: number;
                                     productId: string;
                                     productName: string;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     optionsText: string | null;
                                     quantity: number;
                                     unitPrice: number;
@@ -7690,6 +7745,8 @@ export interface paths {
                                     lineNo: number;
                                     productId: string;
                                     productName: string;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     optionsText: string | null;
                                     quantity: number;
                                     unitPrice: number;
@@ -14757,6 +14814,9 @@ export interface paths {
                                 lines: {
                                     lineNo: number;
                                     productId: string;
+                                    variantId: string | null;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     productName: string;
                                     productHref: string | null;
                                     optionsText: string | null;
@@ -14931,6 +14991,9 @@ export interface paths {
                                     lines: {
                                         lineNo: number;
                                         productId: string;
+                                        variantId: string | null;
+                                        variantTitle: string;
+                                        sku: string | null;
                                         productName: string;
                                         productHref: string | null;
                                         optionsText: string | null;
@@ -15116,6 +15179,9 @@ export interface paths {
                                     lines: {
                                         lineNo: number;
                                         productId: string;
+                                        variantId: string | null;
+                                        variantTitle: string;
+                                        sku: string | null;
                                         productName: string;
                                         productHref: string | null;
                                         optionsText: string | null;
@@ -15290,6 +15356,9 @@ export interface paths {
                                     lines: {
                                         lineNo: number;
                                         productId: string;
+                                        variantId: string | null;
+                                        variantTitle: string;
+                                        sku: string | null;
                                         productName: string;
                                         productHref: string | null;
                                         optionsText: string | null;
@@ -15472,6 +15541,9 @@ export interface paths {
                                     lines: {
                                         lineNo: number;
                                         productId: string;
+                                        variantId: string | null;
+                                        variantTitle: string;
+                                        sku: string | null;
                                         productName: string;
                                         productHref: string | null;
                                         optionsText: string | null;
@@ -15671,6 +15743,9 @@ export interface paths {
                                     lines: {
                                         lineNo: number;
                                         productId: string;
+                                        variantId: string | null;
+                                        variantTitle: string;
+                                        sku: string | null;
                                         productName: string;
                                         productHref: string | null;
                                         optionsText: string | null;
@@ -15855,6 +15930,9 @@ export interface paths {
                                     lines: {
                                         lineNo: number;
                                         productId: string;
+                                        variantId: string | null;
+                                        variantTitle: string;
+                                        sku: string | null;
                                         productName: string;
                                         productHref: string | null;
                                         optionsText: string | null;

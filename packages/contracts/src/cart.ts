@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { variantIdSchema } from './variants';
 
 /** A cart line holds at most this many of one product (and configuration). */
 export const MAX_LINE_QUANTITY = 99;
@@ -12,19 +13,34 @@ const quantity = z
   .max(MAX_LINE_QUANTITY, `quantity is at most ${MAX_LINE_QUANTITY}`);
 const productId = z.string().trim().min(1, 'productId is required').max(64);
 
+/**
+ * What a line is of (decision 112): a variant by its id, or a product by its id when it has one
+ * variant to sell. Either is enough; both given must name the same product (the service checks, 422).
+ */
+const whatIsBought = {
+  productId: productId.optional(),
+  variantId: variantIdSchema.optional(),
+};
+const namesSomething = { message: 'productId or variantId is required', path: ['productId'] };
+const named = (v: { productId?: string; variantId?: string }) => v.productId !== undefined || v.variantId !== undefined;
+
 /** POST /public/ecommerce/product/addToCart. Prices never come from the client. */
-export const addToCartSchema = z.strictObject({
-  productId,
-  quantity: quantity.default(1),
-});
+export const addToCartSchema = z
+  .strictObject({
+    ...whatIsBought,
+    quantity: quantity.default(1),
+  })
+  .refine(named, namesSomething);
 export type AddToCart = z.infer<typeof addToCartSchema>;
 
 /** POST /crmsfa/orders/addConfigItemsToCart: a configurable product with one choice per option. */
-export const addConfigToCartSchema = z.strictObject({
-  productId,
-  quantity: quantity.default(1),
-  selections: z.record(z.string().max(64), z.string().max(64)),
-});
+export const addConfigToCartSchema = z
+  .strictObject({
+    ...whatIsBought,
+    quantity: quantity.default(1),
+    selections: z.record(z.string().max(64), z.string().max(64)),
+  })
+  .refine(named, namesSomething);
 export type AddConfigToCart = z.infer<typeof addConfigToCartSchema>;
 
 /** PUT /public/ecommerce/cart/modifycart: a new quantity for a line. */
@@ -50,6 +66,11 @@ export const promoCodeRequestSchema = z.strictObject({
 export const cartLineSchema = z.object({
   lineId: z.string(),
   productId: z.string(),
+  /** The variant bought; a product without options has one, whose id is the product's. */
+  variantId: z.string(),
+  /** "Brass / Large"; '' for a default variant. */
+  variantTitle: z.string(),
+  sku: z.string(),
   productName: z.string(),
   slug: z.string(),
   imageUrl: z.string().nullable(),
@@ -60,8 +81,12 @@ export const cartLineSchema = z.object({
   /** The list price when the product is on sale, for a struck-through price. */
   listUnitPrice: z.number().int().nullable(),
   lineTotal: z.number().int(),
+  /** The variant's stock. */
   stockQuantity: z.number().int(),
-  /** Set when the line cannot be bought as it is (out of stock, fewer left than asked). */
+  /**
+   * Set when the line cannot be bought as it is (out of stock, fewer left than asked, the variant
+   * disabled or removed).
+   */
   problem: z.string().nullable(),
 });
 export type CartLine = z.infer<typeof cartLineSchema>;

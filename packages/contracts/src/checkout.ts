@@ -99,6 +99,12 @@ export const orderSchema = z.object({
     z.object({
       lineNo: z.number().int(),
       productId: z.string(),
+      /** The variant bought (decision 112); null only on lines of products deleted before variants. */
+      variantId: z.string().nullable(),
+      /** "Brass / Large" as it was when ordered; '' for a default variant. */
+      variantTitle: z.string(),
+      /** The variant's SKU as it was when ordered. */
+      sku: z.string().nullable(),
       productName: z.string(),
       /** The product's slug now, for its link (`/{slug}/{productId}`); null when it is gone from the catalog. */
       slug: z.string().nullable(),

@@ -54,6 +54,10 @@ export const errorCodes = [
   'STORE_CLOSED',
   'STORE_NOT_OPEN',
   'STORE_READ_ONLY',
+  // Products with variants (decision 112; variants.ts): a product id where a variant must be chosen, a
+  // variant that cannot be sold.
+  'VARIANT_REQUIRED',
+  'VARIANT_UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

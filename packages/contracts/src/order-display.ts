@@ -75,3 +75,12 @@ export function customerHref(customer: { userId: string | null; email: string })
 export function orderHref(orderId: string): string {
   return `/manage-store/orders/${encodeURIComponent(orderId)}`;
 }
+
+/**
+ * What an order line says of its variant under the product's name (decision 112): "Brass / Large ·
+ * PND-BR-L". Null for a default variant: the product's name says it all, as before variants.
+ */
+export function orderLineVariantText(line: { variantTitle?: string | null; sku?: string | null }): string | null {
+  if (!line.variantTitle) return null;
+  return line.sku ? `${line.variantTitle} · ${line.sku}` : line.variantTitle;
+}

@@ -24,6 +24,12 @@ export const staffOrderSchema = z.object({
     z.object({
       lineNo: z.number().int(),
       productId: z.string(),
+      /** The variant bought (decision 112); null only on lines of products deleted before variants. */
+      variantId: z.string().nullable(),
+      /** "Brass / Large" as it was when ordered; '' for a default variant. */
+      variantTitle: z.string(),
+      /** The variant's SKU as it was when ordered. */
+      sku: z.string().nullable(),
       productName: z.string(),
       /** The product's page in the dashboard; null when the product is gone. */
       productHref: z.string().nullable(),

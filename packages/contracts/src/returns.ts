@@ -191,6 +191,9 @@ export const returnDetailSchema = z.object({
       lineNo: z.number().int(),
       productId: z.string(),
       productName: z.string(),
+      /** The variant returned (decision 112): "Brass / Large" ('' for a default variant) and its SKU, as ordered. */
+      variantTitle: z.string(),
+      sku: z.string().nullable(),
       optionsText: z.string().nullable(),
       quantity: z.number().int(),
       unitPrice: z.number().int(),

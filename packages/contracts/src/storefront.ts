@@ -59,7 +59,8 @@ export type LoginOutcome = { ok: true; user: SessionUser; cookies: string[] } | 
 export type ContactResult = { ok: true } | FormOutcome<'name' | 'email' | 'message'>;
 
 export type CartAction =
-  | { intent: 'add'; productId: string; quantity: string; selections?: Record<string, string> }
+  /** `variantId` names the variant chosen (decision 112); `productId` alone, a product with one. */
+  | { intent: 'add'; productId: string; variantId?: string; quantity: string; selections?: Record<string, string> }
   | { intent: 'update'; lineId: string; quantity: string }
   | { intent: 'remove'; lineId: string }
   | { intent: 'promo'; promoCode: string }

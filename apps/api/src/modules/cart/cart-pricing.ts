@@ -13,6 +13,7 @@ import { evaluatePromo } from './promo';
 const c = schema.carts;
 const cl = schema.cartLines;
 const p = schema.products;
+const v = schema.productVariants;
 const pc = schema.promoCodes;
 
 /** Who a cart belongs to: a signed-in user, or a guest by the token of its `cart` cookie. */
@@ -38,17 +39,28 @@ export function createCartPricing(db: Db, deps: { products: ProductsService }) {
     smallImageUrl: p.smallImageUrl,
     mediumImageUrl: p.mediumImageUrl,
     detailImageUrl: p.detailImageUrl,
-    listPrice: p.listPrice,
-    salePrice: p.salePrice,
-    effectivePrice: p.effectivePrice,
     status: p.status,
-    stockQuantity: p.stockQuantity,
     weightGrams: p.weightGrams,
+  };
+  /** What is bought is the line's variant: its prices, stock and weight (decision 112). */
+  const pricedVariant = {
+    title: v.title,
+    sku: v.sku,
+    listPrice: v.listPrice,
+    salePrice: v.salePrice,
+    effectivePrice: v.effectivePrice,
+    stockQuantity: v.stockQuantity,
+    weightGrams: v.weightGrams,
+    enabled: v.enabled,
+    removedAt: v.removedAt,
   };
   type LineRow = {
     line: typeof cl.$inferSelect;
     product: { [K in keyof typeof pricedProduct]: (typeof p.$inferSelect)[K] };
+    variant: { [K in keyof typeof pricedVariant]: (typeof v.$inferSelect)[K] };
   };
+  // The line's variant; the composite key (tenant, product, variant) is the cart line's foreign key.
+  const variantOfLine = and(eq(v.tenantId, cl.tenantId), eq(v.productId, cl.productId), eq(v.variantId, cl.variantId));
 
   function cartOwned(ctx: TenantContext, owner: CartOwner) {
     if (owner.userId) return and(eq(c.tenantId, ctx.tenantId), eq(c.userId, owner.userId));
@@ -59,20 +71,23 @@ export function createCartPricing(db: Db, deps: { products: ProductsService }) {
 
   /**
    * The owner's cart row and its priced lines, read in one statement (the cart, left-joined to its
-   * lines and their products): what every cart view and checkout starts with.
+   * lines, their products and variants): what every cart view and checkout starts with.
    */
   async function findAndPrice(ctx: TenantContext, owner: CartOwner) {
     const where = cartOwned(ctx, owner);
     if (!where) return { cartRow: null, cart: await price(ctx, null) };
     const rows = await db
-      .select({ cart: c, line: cl, product: pricedProduct })
+      .select({ cart: c, line: cl, product: pricedProduct, variant: pricedVariant })
       .from(c)
       .leftJoin(cl, and(eq(cl.tenantId, c.tenantId), eq(cl.cartId, c.cartId)))
       .leftJoin(p, and(eq(p.tenantId, cl.tenantId), eq(p.productId, cl.productId)))
+      .leftJoin(v, variantOfLine)
       .where(where)
       .orderBy(asc(cl.createdAt), asc(cl.lineId));
     const cartRow = rows[0]?.cart ?? null;
-    const lines = rows.flatMap((r) => (r.line && r.product ? [{ line: r.line, product: r.product } as LineRow] : []));
+    const lines = rows.flatMap((r) =>
+      r.line && r.product && r.variant ? [{ line: r.line, product: r.product, variant: r.variant } as LineRow] : [],
+    );
     return { cartRow, cart: await price(ctx, cartRow, lines) };
   }
 
@@ -102,15 +117,17 @@ export function createCartPricing(db: Db, deps: { products: ProductsService }) {
     const rows: LineRow[] =
       known ??
       (await db
-        .select({ line: cl, product: pricedProduct })
+        .select({ line: cl, product: pricedProduct, variant: pricedVariant })
         .from(cl)
         .innerJoin(p, and(eq(p.tenantId, cl.tenantId), eq(p.productId, cl.productId)))
+        .innerJoin(v, variantOfLine)
         .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)))
         .orderBy(asc(cl.createdAt), asc(cl.lineId)));
     const lines: CartLine[] = [];
     let weightGrams = 0;
-    for (const { line, product } of rows) {
-      let unitPrice = product.effectivePrice ?? product.listPrice;
+    for (const { line, product, variant } of rows) {
+      const variantPrice = variant.effectivePrice ?? variant.listPrice;
+      let unitPrice = variantPrice;
       let optionsText: string | null = null;
       let problem: string | null = null;
       if (line.configKey) {
@@ -120,20 +137,27 @@ export function createCartPricing(db: Db, deps: { products: ProductsService }) {
             selections: selectionsOf(line.configKey),
             quantity: line.quantity,
           });
-          unitPrice = priced.unitPrice;
+          // The configuration's price changes on top of the variant's price (configPrice starts from
+          // the product's "from" price, which is the cheapest variant's).
+          unitPrice = Math.max(0, variantPrice + priced.selections.reduce((s, x) => s + x.priceDelta, 0));
           optionsText = priced.selections.map((s) => `${s.optionName}: ${s.label}`).join(', ');
         } catch {
           // The store changed the product's options since: the line cannot be bought as it is.
           problem = 'These options are no longer available. Please remove it and choose again.';
         }
       }
-      if (product.status !== 'ACTIVE') problem = 'No longer available. Please remove it from your cart';
-      else if (product.stockQuantity <= 0) problem = 'Out of stock';
-      else if (line.quantity > product.stockQuantity) problem = `Only ${product.stockQuantity} left in stock`;
-      weightGrams += (product.weightGrams ?? 0) * line.quantity;
+      if (product.status !== 'ACTIVE' || variant.removedAt)
+        problem = 'No longer available. Please remove it from your cart';
+      else if (!variant.enabled) problem = 'Not available just now. Please remove it from your cart';
+      else if (variant.stockQuantity <= 0) problem = 'Out of stock';
+      else if (line.quantity > variant.stockQuantity) problem = `Only ${variant.stockQuantity} left in stock`;
+      weightGrams += (variant.weightGrams ?? product.weightGrams ?? 0) * line.quantity;
       lines.push({
         lineId: line.lineId,
         productId: product.productId,
+        variantId: line.variantId,
+        variantTitle: variant.title,
+        sku: variant.sku,
         productName: product.productName,
         slug: product.slug,
         imageUrl: productDisplayImage({
@@ -144,9 +168,9 @@ export function createCartPricing(db: Db, deps: { products: ProductsService }) {
         optionsText,
         quantity: line.quantity,
         unitPrice,
-        listUnitPrice: !line.configKey && product.salePrice !== null ? product.listPrice : null,
+        listUnitPrice: !line.configKey && variant.salePrice !== null ? variant.listPrice : null,
         lineTotal: unitPrice * line.quantity,
-        stockQuantity: product.stockQuantity,
+        stockQuantity: variant.stockQuantity,
         problem,
       });
     }

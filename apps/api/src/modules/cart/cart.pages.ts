@@ -32,13 +32,15 @@ export function cartPages(deps: { cart: CartService; orders: ShopperOrders }): P
           switch (action.intent) {
             case 'add': {
               const quantity = Number(action.quantity || '1');
+              // The product page's picker posts the chosen variant's id beside the product's (decision
+              // 112); a form without one (a single-variant product, an older page) names the product.
+              const what = {
+                ...(action.productId ? { productId: action.productId } : {}),
+                ...(action.variantId ? { variantId: action.variantId } : {}),
+              };
               const parsed = action.selections
-                ? addConfigToCartSchema.safeParse({
-                    productId: action.productId,
-                    quantity,
-                    selections: action.selections,
-                  })
-                : addToCartSchema.safeParse({ productId: action.productId, quantity });
+                ? addConfigToCartSchema.safeParse({ ...what, quantity, selections: action.selections })
+                : addToCartSchema.safeParse({ ...what, quantity });
               if (!parsed.success) return fieldFailure(parsed.error, ['quantity', 'selections'] as const);
               const added =
                 'selections' in parsed.data

@@ -30,6 +30,11 @@ const IDEMPOTENCY_DOC =
   ' An optional `Idempotency-Key` header (8 to 100 characters) makes a retry safe: the same key on the same ' +
   'cart within a day adds nothing more and answers the cart; the same key with another product or quantity is ' +
   'refused (409).';
+const VARIANT_DOC =
+  ' A line is one variant of a product: name it by `variantId` (with `productId` too, they must agree, else 422 ' +
+  'VARIANT_UNAVAILABLE), or by `productId` alone for a product with one variant to sell (several: 422 ' +
+  'VARIANT_REQUIRED). A variant disabled, removed or not in this store is 422 VARIANT_UNAVAILABLE; two variants ' +
+  'of one product are two lines.';
 const keyOf = (req: FastifyRequest) => {
   const key = req.headers['idempotency-key'];
   return typeof key === 'string' ? { idempotencyKey: key } : {};
@@ -95,10 +100,11 @@ export async function cartRoutes(app: App, { cart, orders }: { cart: CartService
           'Quantity is a whole number from 1 to 99 per line; more than the stock is refused (409 OUT_OF_STOCK). A ' +
           'guest without a cart gets one, with the `cart` cookie. Configurable products go through ' +
           'addConfigItemsToCart.' +
+          VARIANT_DOC +
           IDEMPOTENCY_DOC,
         headers: idempotencyHeaders,
         body: addToCartSchema,
-        examples: { body: { productId: 'LGT-1001', quantity: 2 } },
+        examples: { body: { variantId: 'LGT-1001', quantity: 2 } },
         response: { 200: cartEnvelope, ...errors },
       },
     },
@@ -118,7 +124,7 @@ export async function cartRoutes(app: App, { cart, orders }: { cart: CartService
       schema: {
         tags: ['cart'],
         summary: 'Adds a configured product to the cart',
-        description: `One choice for every option of the product, as getConfigDetailsEvent prices it.${IDEMPOTENCY_DOC}`,
+        description: `One choice for every option of the product, as getConfigDetailsEvent prices it, on top of the variant's price.${VARIANT_DOC}${IDEMPOTENCY_DOC}`,
         headers: idempotencyHeaders,
         body: addConfigToCartSchema,
         response: { 200: cartEnvelope, ...errors },

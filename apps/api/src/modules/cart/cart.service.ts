@@ -6,9 +6,10 @@ import {
   MAX_CART_LINES,
   MAX_LINE_QUANTITY,
   type ReorderResult,
+  variantDisplayName,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefusals } from '../../lib/result';
@@ -22,6 +23,8 @@ const c = schema.carts;
 const cl = schema.cartLines;
 const cik = schema.cartIdempotencyKeys;
 const p = schema.products;
+const v = schema.productVariants;
+const po = schema.productOptions;
 const pc = schema.promoCodes;
 
 /** Whose cart a request means: the signed-in account's, else the guest cookie's. */
@@ -42,9 +45,39 @@ const onlyLeft = (name: string, n: number) =>
  * no longer sold, needs its options chosen, the line or the cart is full, the cart changed under
  * the request (a login merged it), or the idempotency key was used for another add.
  */
-export type AddToCartRefusal = Refusal<'OUT_OF_STOCK' | 'CONFLICT' | 'BAD_REQUEST'>;
-/** Changing a line's quantity: more than the stock (sold out or short). */
-export type ModifyLineRefusal = Refusal<'OUT_OF_STOCK'>;
+export type AddToCartRefusal = Refusal<
+  'OUT_OF_STOCK' | 'CONFLICT' | 'BAD_REQUEST' | 'VARIANT_REQUIRED' | 'VARIANT_UNAVAILABLE'
+>;
+/** Changing a line's quantity: more than the variant's stock (sold out or short), or it is no longer sold. */
+export type ModifyLineRefusal = Refusal<'OUT_OF_STOCK' | 'VARIANT_UNAVAILABLE'>;
+
+/** What a line is of: the product as sold and one of its variants (decision 112). */
+interface Bought {
+  productId: string;
+  productName: string;
+  productType: string;
+  variantId: string;
+  variantTitle: string;
+  /** The variant's own count: a line can hold at most this many. */
+  stockQuantity: number;
+  /** "Pendant, Brass / Large", or the product's name for a default variant. */
+  displayName: string;
+}
+
+const unavailable = (message: string) => refuse(422, 'VARIANT_UNAVAILABLE', message);
+
+const boughtOf = (
+  product: { productId: string; productName: string; productType: string },
+  variant: { variantId: string; title: string; stockQuantity: number },
+): Bought => ({
+  productId: product.productId,
+  productName: product.productName,
+  productType: product.productType,
+  variantId: variant.variantId,
+  variantTitle: variant.title,
+  stockQuantity: variant.stockQuantity,
+  displayName: variantDisplayName(product.productName, variant.title),
+});
 /** Putting a promo code on the cart: no cart yet, or the code does not apply now (evaluatePromo). */
 export type ApplyPromoRefusal = Refusal<'PROMO_INVALID'>;
 
@@ -115,7 +148,76 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
   }
 
   /**
-   * Adds to the line of this product and configuration, within the stock and the per-line cap.
+   * The variant a request names (decision 112): by `variantId` (with `productId`, they must agree), or
+   * by `productId` alone when the product has one enabled variant. Unknown or draft products are the
+   * 404 of their id, as before; a variant not there, another product's, disabled or removed is
+   * VARIANT_UNAVAILABLE; a product id whose product has several enabled variants is VARIANT_REQUIRED.
+   */
+  async function boughtFor(
+    ctx: TenantContext,
+    want: { productId?: string | undefined; variantId?: string | undefined },
+  ): Promise<Result<Bought, AddToCartRefusal>> {
+    const variantCols = {
+      variantId: v.variantId,
+      productId: v.productId,
+      title: v.title,
+      stockQuantity: v.stockQuantity,
+      enabled: v.enabled,
+      removedAt: v.removedAt,
+    };
+    if (want.variantId !== undefined) {
+      const [variant] = await db
+        .select(variantCols)
+        .from(v)
+        .where(and(eq(v.tenantId, ctx.tenantId), eq(v.variantId, want.variantId)));
+      if (!variant) return unavailable(`variantId: ${want.variantId} is not a variant sold in this store.`);
+      if (want.productId !== undefined && want.productId !== variant.productId) {
+        return unavailable(`variantId: ${want.variantId} is not a variant of product ${want.productId}.`);
+      }
+      const product = await productFor(ctx, variant.productId);
+      if (!product.ok) return product;
+      const displayName = variantDisplayName(product.productName, variant.title);
+      if (variant.removedAt || !variant.enabled) return unavailable(`Sorry, ${displayName} is not available.`);
+      return ok(boughtOf(product, variant));
+    }
+    const productId = want.productId as string;
+    const product = await productFor(ctx, productId);
+    if (!product.ok) return product;
+    const sellable = await db
+      .select(variantCols)
+      .from(v)
+      .where(and(eq(v.tenantId, ctx.tenantId), eq(v.productId, productId), eq(v.enabled, true), isNull(v.removedAt)))
+      .limit(2);
+    const [only, another] = sellable;
+    if (!only) return unavailable(`Sorry, ${product.productName} is not available.`);
+    if (another) {
+      const options = await db
+        .select({ name: po.name })
+        .from(po)
+        .where(and(eq(po.tenantId, ctx.tenantId), eq(po.productId, productId)))
+        .orderBy(asc(po.position));
+      const which = options.map((o) => o.name.toLowerCase()).join(' and ') || 'variant';
+      // Read by shoppers too (the wishlist's "move to cart", buy again): the code tells API clients.
+      return refuse(422, 'VARIANT_REQUIRED', `Please choose a ${which} of ${product.productName} first.`);
+    }
+    return ok(boughtOf(product, only));
+  }
+
+  /** A line's variant as it is now, for a change of its quantity: still sold, and its stock. */
+  async function boughtOfLine(
+    ctx: TenantContext,
+    line: { productId: string; variantId: string },
+  ): Promise<Result<Bought, AddToCartRefusal>> {
+    const bought = await boughtFor(ctx, { productId: line.productId, variantId: line.variantId });
+    // A variant that is gone or disabled since it was added: removing the line is what is left to do.
+    if (!bought.ok && bought.code === 'VARIANT_UNAVAILABLE') {
+      return unavailable(`${bought.message.replace(/\.$/, '')}: please remove it from your cart.`);
+    }
+    return bought;
+  }
+
+  /**
+   * Adds to the line of this variant and configuration, within the variant's stock and the per-line cap.
    * In one transaction under the cart row's lock: concurrent changes to one cart queue up, so each
    * reads the line as the previous one left it (no lost quantity, no duplicate line). With an
    * idempotency key, an add already made with that key (in the last day) is not made again.
@@ -123,16 +225,17 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
   async function addLine(
     ctx: TenantContext,
     owner: CartOwner,
-    productId: string,
+    bought: Bought,
     quantity: number,
     configKey: string,
     idempotencyKey?: string,
   ): Promise<Result<{ issuedGuestToken: string | null }, AddToCartRefusal>> {
-    const product = await productFor(ctx, productId);
-    if (!product.ok) return product;
+    const { productId, variantId, displayName } = bought;
     const { cart, issuedGuestToken } = await ensureCart(ctx, owner);
+    // By variant: the default variant's id is the product's, so a key first used before variants
+    // still hashes the same.
     const requestHash = createHash('sha256')
-      .update(JSON.stringify([productId, quantity, configKey]))
+      .update(JSON.stringify([variantId, quantity, configKey]))
       .digest('hex');
     // A refusal inside the transaction is thrown (Refused) so the transaction writes nothing, and
     // returned from here.
@@ -170,7 +273,7 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
             );
           }
         }
-        if (product.stockQuantity <= 0) throw new Refused(outOfStock(product.productName));
+        if (bought.stockQuantity <= 0) throw new Refused(outOfStock(displayName));
         const [existing] = await tx
           .select()
           .from(cl)
@@ -178,7 +281,7 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
             and(
               eq(cl.tenantId, ctx.tenantId),
               eq(cl.cartId, cart.cartId),
-              eq(cl.productId, productId),
+              eq(cl.variantId, variantId),
               eq(cl.configKey, configKey),
             ),
           );
@@ -188,7 +291,7 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
             refuseField(400, 'BAD_REQUEST', 'quantity', `a cart holds at most ${MAX_LINE_QUANTITY} of one product.`),
           );
         }
-        if (wanted > product.stockQuantity) throw new Refused(onlyLeft(product.productName, product.stockQuantity));
+        if (wanted > bought.stockQuantity) throw new Refused(onlyLeft(displayName, bought.stockQuantity));
         if (existing) {
           await tx
             .update(cl)
@@ -206,9 +309,7 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
             cartId: cart.cartId,
             lineId: randomUUID().slice(0, 8),
             productId,
-            // The product's default variant, whose id is the product's (decision 112): lines name a
-            // variant; choosing one of several comes with the picker.
-            variantId: productId,
+            variantId,
             quantity: wanted,
             configKey,
           });
@@ -272,41 +373,53 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       input: AddToCart,
       opts: { idempotencyKey?: string } = {},
     ): Promise<Result<{ issuedGuestToken: string | null }, AddToCartRefusal>> {
-      const product = await productFor(ctx, input.productId);
-      if (!product.ok) return product;
-      if (product.productType === 'CONFIGURABLE') {
-        return refuse(400, 'BAD_REQUEST', `Please choose the options of ${product.productName} first.`);
+      const bought = await boughtFor(ctx, input);
+      if (!bought.ok) return bought;
+      if (bought.value.productType === 'CONFIGURABLE') {
+        return refuse(400, 'BAD_REQUEST', `Please choose the options of ${bought.value.productName} first.`);
       }
-      return addLine(ctx, owner, input.productId, input.quantity, '', opts.idempotencyKey);
+      return addLine(ctx, owner, bought.value, input.quantity, '', opts.idempotencyKey);
     },
 
     /**
-     * "Buy again": lines of an earlier order into the cart, at today's prices. A line whose product
-     * is gone, sold out or short, or that had options (to be chosen again), is skipped and named.
+     * "Buy again": lines of an earlier order into the cart, at today's prices, each as the variant it
+     * was (decision 112). A line whose product is gone, whose variant is removed or disabled, that is
+     * sold out or short, or that had options (to be chosen again), is skipped and named.
      */
     async reorder(
       ctx: TenantContext,
       owner: CartOwner,
-      lines: { productId: string; productName: string; quantity: number; optionsText: string | null }[],
+      lines: {
+        productId: string;
+        /** Null only for lines of products deleted before variants existed. */
+        variantId?: string | null;
+        variantTitle?: string;
+        productName: string;
+        quantity: number;
+        optionsText: string | null;
+      }[],
     ): Promise<ReorderResult & { message: string }> {
       let added = 0;
       const skipped: ReorderResult['skipped'] = [];
       for (const line of lines) {
+        const productName = variantDisplayName(line.productName, line.variantTitle ?? '');
         if (line.optionsText) {
-          skipped.push({ productName: line.productName, reason: 'choose its options again on the product page' });
+          skipped.push({ productName, reason: 'choose its options again on the product page' });
           continue;
         }
         try {
           const result = await this.add(ctx, owner, {
             productId: line.productId,
+            ...(line.variantId ? { variantId: line.variantId } : {}),
             quantity: Math.min(line.quantity, 99),
           });
           if (result.ok) added++;
-          else skipped.push({ productName: line.productName, reason: result.message });
+          else if (result.code === 'VARIANT_UNAVAILABLE') skipped.push({ productName, reason: 'no longer sold' });
+          else skipped.push({ productName, reason: result.message });
         } catch (err) {
           // A product deleted since the order is the 404 of its id.
           if (!(err instanceof AppError) || err.statusCode !== 404) throw err;
-          skipped.push({ productName: line.productName, reason: 'no longer sold' });
+          skipped.push({ productName, reason: 'no longer sold' });
         }
       }
       const message =
@@ -324,10 +437,16 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       input: AddConfigToCart,
       opts: { idempotencyKey?: string } = {},
     ) {
+      const bought = await boughtFor(ctx, input);
+      if (!bought.ok) return bought;
       // Prices and checks the configuration: every option chosen once, from its own choices.
-      const priced = await deps.products.configPrice(ctx, { ...input });
+      const priced = await deps.products.configPrice(ctx, {
+        productId: bought.value.productId,
+        selections: input.selections,
+        quantity: input.quantity,
+      });
       const selections = Object.fromEntries(priced.selections.map((s) => [s.optionId, s.choiceId]));
-      return addLine(ctx, owner, input.productId, input.quantity, configKeyOf(selections), opts.idempotencyKey);
+      return addLine(ctx, owner, bought.value, input.quantity, configKeyOf(selections), opts.idempotencyKey);
     },
 
     async modify(
@@ -337,11 +456,12 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       quantity: number,
     ): Promise<Result<undefined, ModifyLineRefusal | AddToCartRefusal>> {
       const { cart, line } = await lineOf(ctx, owner, lineId);
-      const product = await productFor(ctx, line.productId);
-      if (!product.ok) return product;
-      if (quantity > product.stockQuantity) {
-        if (product.stockQuantity <= 0) return outOfStock(product.productName);
-        return onlyLeft(product.productName, product.stockQuantity);
+      const bought = await boughtOfLine(ctx, line);
+      if (!bought.ok) return bought;
+      const { stockQuantity, displayName } = bought.value;
+      if (quantity > stockQuantity) {
+        if (stockQuantity <= 0) return outOfStock(displayName);
+        return onlyLeft(displayName, stockQuantity);
       }
       await db
         .update(cl)
@@ -416,17 +536,18 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
           .select()
           .from(cl)
           .where(and(eq(cl.tenantId, ctx.tenantId), eq(cl.cartId, cart.cartId)));
+        // Each line is capped by its variant's stock.
         const stock = new Map(
           (
             await tx
-              .select({ id: p.productId, stock: p.stockQuantity })
-              .from(p)
+              .select({ id: v.variantId, stock: v.stockQuantity })
+              .from(v)
               .where(
                 and(
-                  eq(p.tenantId, ctx.tenantId),
+                  eq(v.tenantId, ctx.tenantId),
                   inArray(
-                    p.productId,
-                    guestLines.map((l) => l.productId),
+                    v.variantId,
+                    guestLines.map((l) => l.variantId),
                   ),
                 ),
               )
@@ -434,7 +555,7 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
         );
         for (const g of guestLines) {
           const same = mine.find((m) => m.variantId === g.variantId && m.configKey === g.configKey);
-          const cap = Math.min(MAX_LINE_QUANTITY, Math.max(1, stock.get(g.productId) ?? 1));
+          const cap = Math.min(MAX_LINE_QUANTITY, Math.max(1, stock.get(g.variantId) ?? 1));
           if (same) {
             await tx
               .update(cl)

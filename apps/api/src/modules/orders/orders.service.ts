@@ -191,6 +191,9 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
       ({ line: l, ...product }): ShownLine => ({
         lineNo: l.lineNo,
         productId: l.productId,
+        variantId: l.variantId,
+        variantTitle: l.variantTitle,
+        sku: l.sku,
         productName: l.productName,
         slug: product.slug,
         imageUrl: productDisplayImage({

@@ -5,6 +5,7 @@ import {
   decimalAmount,
   formatMoney,
   ORDER_NOTE_MAX,
+  orderLineVariantText,
   REFUND_REASON_MAX,
 } from '@app/contracts/client';
 import { ArrowLeft, FileDown, LoaderCircle } from 'lucide-react';
@@ -458,6 +459,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                     ) : (
                       <span className="font-medium text-neutral-900">{l.productName}</span>
                     )}
+                    {l.variantTitle && <p className="text-neutral-600">{orderLineVariantText(l)}</p>}
                     {l.optionsText && <p className="text-neutral-600">{l.optionsText}</p>}
                     <p className="text-neutral-600 tabular-nums">
                       {m(l.unitPrice)} × {l.quantity}

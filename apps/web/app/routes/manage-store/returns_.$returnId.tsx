@@ -4,6 +4,7 @@ import {
   decimalAmount,
   formatMoney,
   orderHref,
+  orderLineVariantText,
   REFUND_REASON_MAX,
   RETURN_MESSAGE_MAX,
 } from '@app/contracts/client';
@@ -278,6 +279,9 @@ export default function ReturnPage({ loaderData: ret, actionData }: Route.Compon
                   cell: (l) => (
                     <>
                       {l.productName}
+                      {l.variantTitle && (
+                        <span className="block text-xs text-neutral-500">{orderLineVariantText(l)}</span>
+                      )}
                       {l.optionsText && <span className="block text-xs text-neutral-500">{l.optionsText}</span>}
                     </>
                   ),

@@ -1,5 +1,5 @@
 import type { CartAction, CartActionOutcome, CartLine } from '@app/contracts';
-import { formatMoney } from '@app/contracts/client';
+import { formatMoney, orderLineVariantText } from '@app/contracts/client';
 import { Lock, ShoppingBag, Tag, Trash2, X } from 'lucide-react';
 import { data, Link, useNavigation } from 'react-router';
 import { Price } from '../../components/product/price';
@@ -34,6 +34,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       cartAction = {
         intent: 'add',
         productId: text(form, 'productId'),
+        // The variant picker's choice (decision 112); absent for a product with one variant.
+        ...(text(form, 'variantId') ? { variantId: text(form, 'variantId') } : {}),
         quantity: text(form, 'quantity'),
         ...(Object.keys(selections).length ? { selections } : {}),
       };
@@ -183,6 +185,7 @@ function CartLineRow({ line, currency }: { line: CartLine; currency: string }) {
           >
             {line.productName}
           </Link>
+          {line.variantTitle && <p className="mt-0.5 text-sm text-slate-600">{orderLineVariantText(line)}</p>}
           {line.optionsText && <p className="mt-0.5 text-sm text-slate-600">{line.optionsText}</p>}
           <div className="mt-1">
             <Price price={line.unitPrice} compareAt={line.listUnitPrice} currency={currency} />

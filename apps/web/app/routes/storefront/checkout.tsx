@@ -1,5 +1,5 @@
 import type { CheckoutField, CheckoutView, PlaceOrderOutcome } from '@app/contracts';
-import { ADDRESS_FIELDS, formatMoney } from '@app/contracts/client';
+import { ADDRESS_FIELDS, formatMoney, orderLineVariantText } from '@app/contracts/client';
 import { CircleAlert, Lock, ShoppingBag, Tag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
@@ -484,6 +484,7 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
                 <li key={l.lineId} className="flex justify-between gap-3">
                   <span className="text-slate-700">
                     {l.quantity} × {l.productName}
+                    {l.variantTitle && <span className="block text-xs text-slate-500">{orderLineVariantText(l)}</span>}
                     {l.optionsText && <span className="block text-xs text-slate-500">{l.optionsText}</span>}
                     {l.problem && <span className="block text-xs font-medium text-red-700">{l.problem}</span>}
                   </span>

@@ -1,5 +1,5 @@
 import type { FormOutcome, ReturnField } from '@app/contracts';
-import { formatMoney } from '@app/contracts/client';
+import { formatMoney, orderLineVariantText } from '@app/contracts/client';
 import { CheckCircle2, FileDown, RotateCcw, Truck } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
 import { OrderReturns } from '../../components/order/order-returns';
@@ -169,6 +169,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                 ) : (
                   <span className="font-medium text-slate-900">{l.productName}</span>
                 )}
+                {l.variantTitle && <span className="block text-slate-600">{orderLineVariantText(l)}</span>}
                 {l.optionsText && <span className="block text-slate-600">{l.optionsText}</span>}
                 <span className="block text-slate-600">
                   {l.quantity} × {m(l.unitPrice)}

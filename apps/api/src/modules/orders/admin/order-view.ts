@@ -187,6 +187,9 @@ export function createOrderReader(db: Db, deps: { refunds: Pick<OrderRefunds, 'l
       lines: lines.map(({ line: l, productExists }) => ({
         lineNo: l.lineNo,
         productId: l.productId,
+        variantId: l.variantId,
+        variantTitle: l.variantTitle,
+        sku: l.sku,
         productName: l.productName,
         productHref: productExists ? `/manage-store/products/${encodeURIComponent(l.productId)}` : null,
         optionsText: l.optionsText,

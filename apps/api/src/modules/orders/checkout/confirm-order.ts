@@ -1,5 +1,5 @@
 import type { Cart, Order } from '@app/contracts';
-import { formatMoney } from '@app/contracts/client';
+import { formatMoney, orderLineVariantText } from '@app/contracts/client';
 import type { Db } from '@app/db';
 import type { TenantContext } from '../../../lib/context';
 import { Refused, refuse } from '../../../lib/result';
@@ -130,9 +130,11 @@ export function createConfirmation(
         `Thank you for your order at ${store.name}.`,
         '',
         `Order ${order.orderId}`,
-        ...order.lines.map(
-          (l) => `${l.quantity} x ${l.productName}${l.optionsText ? ` (${l.optionsText})` : ''}: ${money(l.lineTotal)}`,
-        ),
+        ...order.lines.map((l) => {
+          // "Brass / Large · SKU" and the configuration's choices, in brackets after the name.
+          const about = [orderLineVariantText(l), l.optionsText].filter(Boolean).join('; ');
+          return `${l.quantity} x ${l.productName}${about ? ` (${about})` : ''}: ${money(l.lineTotal)}`;
+        }),
         '',
         `Subtotal: ${money(order.subtotal)}`,
         ...(order.discount ? [`Discount (${order.promoCode}): -${money(order.discount)}`] : []),

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Cart, Order, PlaceOrder, Quote, ShippingRate } from '@app/contracts';
+import {
+  type Cart,
+  type Order,
+  type PlaceOrder,
+  type Quote,
+  type ShippingRate,
+  variantDisplayName,
+} from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, count, eq } from 'drizzle-orm';
 import type { TenantContext } from '../../../lib/context';
@@ -63,7 +70,10 @@ export function createPlacing(
   ): Promise<{ cart: Cart; cartRow: { cartId: string; promoCode: string | null }; quote: Quote; method: string }> {
     if (!cartRow || cart.lines.length === 0) throw new Refused(refuse(400, 'BAD_REQUEST', 'Your cart is empty.'));
     const problem = cart.lines.find((l) => l.problem);
-    if (problem) throw new Refused(refuse(409, 'OUT_OF_STOCK', `${problem.productName}: ${problem.problem}.`));
+    if (problem) {
+      const name = variantDisplayName(problem.productName, problem.variantTitle);
+      throw new Refused(refuse(409, 'OUT_OF_STOCK', `${name}: ${problem.problem}.`));
+    }
     const place = checkPlace({ ...shipTo });
     if (!place.ok) throw new Refused(place);
     const rate = (await rates(ctx, cart, shipTo.countryGeoId)).find((r) => r.methodId === shippingMethodId);
@@ -218,7 +228,8 @@ export function createPlacing(
     });
     const loaded = await loadCart(ctx, buyer.owner);
     const cartNow = loaded.cart;
-    const cartHash = sha256(cartNow.lines.map((l) => [l.productId, l.optionsText, l.quantity]));
+    // By variant: two variants of one product are two things bought (a default variant's id is its product's).
+    const cartHash = sha256(cartNow.lines.map((l) => [l.variantId, l.optionsText, l.quantity]));
     const requestHash = `${inputHash}:${cartHash}`;
     // A retry of a key whose order exists. Not looked up first: the order's insert, the reservation's
     // first statement, meets the key's unique index (below). Only when the cart cannot be ordered

@@ -25,8 +25,9 @@ export function orderLineOf(l: Cart['lines'][number], i: number) {
     lineNo: i + 1,
     productId: l.productId,
     variantId: variantOfLine(l),
-    // '' for a default variant; a chosen variant's title comes with the cart lines that name one.
-    variantTitle: '',
+    // Snapshots, as the product's name is: '' for a default variant.
+    variantTitle: l.variantTitle,
+    sku: l.sku,
     productName: l.productName,
     optionsText: l.optionsText ?? null,
     quantity: l.quantity,
@@ -49,9 +50,8 @@ export const acting = (ctx: TenantContext | RequestContext): RequestContext =>
   'actor' in ctx ? ctx : systemContext(ctx, 'checkout');
 
 /**
- * The variant a line is of. Cart lines do not name one yet: a product's default variant has the
- * product's id (decision 112). An order line written before variants, of a product deleted since,
- * has none either.
+ * The variant a line is of: a cart line names it; an order line written before variants, of a
+ * product deleted since, has none, and is its product's default variant (whose id is the product's).
  */
 const variantOfLine = (l: { productId: string; variantId?: string | null }): string => l.variantId ?? l.productId;
 
@@ -177,7 +177,10 @@ export async function reserve(ctx: TenantContext, db: Db, a: Reservation): Promi
     ],
   );
   if (!taken.ok) {
-    const product = a.cart.lines.find((l) => l.productId === taken.productId)?.productName ?? 'An item';
+    const line =
+      a.cart.lines.find((l) => 'variantId' in taken && l.variantId === taken.variantId) ??
+      a.cart.lines.find((l) => l.productId === taken.productId);
+    const product = line?.productName ?? 'An item';
     // Named as the shelf knows it: "Pendant, Brass / Large" (a default variant's title is '').
     const name = variantDisplayName(product, taken.code === 'INSUFFICIENT_STOCK' ? taken.variantTitle : '');
     throw new Refused(refuse(409, 'OUT_OF_STOCK', `Sorry, ${name} sold out while you were checking out.`));

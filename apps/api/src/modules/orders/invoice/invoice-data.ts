@@ -1,4 +1,4 @@
-import type { Order, StoreDetails } from '@app/contracts';
+import { type Order, orderLineVariantText, type StoreDetails } from '@app/contracts';
 import { COUNTRIES } from '../../geo/index';
 import type { InvoiceData } from './invoice-pdf';
 
@@ -47,7 +47,8 @@ export function invoiceData(order: Order, store: StoreDetails, hostName: string)
       lines: order.lines.map((l) => ({
         name: l.productName,
         productId: l.productId,
-        options: l.optionsText,
+        // "Brass / Large · SKU" (decision 112), then the configuration's choices, under the name.
+        options: [orderLineVariantText(l), l.optionsText].filter(Boolean).join('; ') || null,
         quantity: l.quantity,
         unitPriceMinor: l.unitPrice,
         lineTotalMinor: l.lineTotal,

@@ -11,6 +11,7 @@ import {
   type ReturnReceive,
   type ReturnRefund,
   type ReturnStatus,
+  variantDisplayName,
 } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
@@ -123,6 +124,8 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
         restockedQuantity: rl.restockedQuantity,
         productId: ol.productId,
         variantId: ol.variantId,
+        variantTitle: ol.variantTitle,
+        sku: ol.sku,
         productName: ol.productName,
         optionsText: ol.optionsText,
         unitPrice: ol.unitPrice,
@@ -415,7 +418,7 @@ export function createReturnAdminService(db: Db, deps: ReturnAdminDeps) {
       }
       const back = lines.filter((l) => (restock.get(l.lineNo) ?? 0) > 0);
       const summary = back.length
-        ? `${back.map((l) => `${restock.get(l.lineNo)} × ${l.productName}`).join(', ')} back in stock`
+        ? `${back.map((l) => `${restock.get(l.lineNo)} × ${variantDisplayName(l.productName, l.variantTitle)}`).join(', ')} back in stock`
         : 'nothing back in stock';
       const done = await step<ReceiveReturnRefusal>(ctx, returnId, 'approved', 'received', {
         action: 'receive',
