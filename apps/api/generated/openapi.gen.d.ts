@@ -11140,6 +11140,8 @@ export interface paths {
                                         average: number | null;
                                         count: number;
                                     };
+                                    priceMax: number | null;
+                                    variantCount: number;
                                 }[];
                                 total: number;
                                 page: number;
@@ -11260,12 +11262,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One product: images, prices, stock, features, options, downloads, related products, reviews */
+        /**
+         * One product: images, prices, stock, variants, features, options, downloads, related products, reviews
+         * @description variantId selects the variant shown (selectedVariantId); an unknown, removed or disabled variant, or another product's, selects the default one instead of failing.
+         */
         get: {
             parameters: {
                 query: {
                     /** @example LGT-1004 */
                     productId: string;
+                    variantId?: string;
                 };
                 header?: never;
                 path?: never;
@@ -11299,6 +11305,8 @@ export interface paths {
                                     average: number | null;
                                     count: number;
                                 };
+                                priceMax: number | null;
+                                variantCount: number;
                                 sku: string;
                                 shortDescription: string | null;
                                 description: string | null;
@@ -11342,6 +11350,8 @@ export interface paths {
                                         average: number | null;
                                         count: number;
                                     };
+                                    priceMax: number | null;
+                                    variantCount: number;
                                 }[];
                                 accessories: {
                                     productId: string;
@@ -11362,6 +11372,8 @@ export interface paths {
                                         average: number | null;
                                         count: number;
                                     };
+                                    priceMax: number | null;
+                                    variantCount: number;
                                 }[];
                                 reviewSummary: {
                                     average: number | null;
@@ -11392,7 +11404,32 @@ export interface paths {
                                 images: {
                                     url: string;
                                     altText: string | null;
+                                    mediaId: string | null;
                                 }[];
+                                options: {
+                                    optionId: string;
+                                    name: string;
+                                    position: number;
+                                    values: {
+                                        valueId: string;
+                                        label: string;
+                                        swatchColor: string | null;
+                                        swatchMediaId: string | null;
+                                    }[];
+                                }[];
+                                variants: {
+                                    variantId: string;
+                                    title: string;
+                                    valueIds: string[];
+                                    sku: string;
+                                    listPrice: number;
+                                    salePrice: number | null;
+                                    price: number;
+                                    available: boolean;
+                                    lowStock: number | null;
+                                    imageIds: string[];
+                                }[];
+                                selectedVariantId: string;
                                 /** @enum {string} */
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                             };
@@ -11475,6 +11512,8 @@ export interface paths {
                                         average: number | null;
                                         count: number;
                                     };
+                                    priceMax: number | null;
+                                    variantCount: number;
                                 }[];
                                 total: number;
                                 page: number;
