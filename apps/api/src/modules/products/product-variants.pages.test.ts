@@ -156,6 +156,18 @@ describe('the product page with the variant picker', () => {
     }
   });
 
+  it('says "From" on the card of a product whose variants differ in price, not on the others', async () => {
+    const res = await page('/categories/LGT_PENDANTS');
+    expect(res.statusCode).toBe(200);
+    const cards = [...res.body.matchAll(/<article[^>]*data-product-id="([^"]+)"[\s\S]*?<\/article>/g)];
+    const ofProduct = cards.find((c) => c[1] === href.split('/')[2])?.[0] ?? '';
+    expect(ofProduct).toMatch(/data-testid="price-from"[^>]*>From<\/span>/);
+    expect(ofProduct).toContain('data-amount="12000"');
+    const others = cards.filter((c) => c[1] !== href.split('/')[2]);
+    expect(others.length).toBeGreaterThan(0);
+    for (const c of others) expect(c[0]).not.toContain('price-from');
+  });
+
   it('describes a ProductGroup with an Offer per variant, and a single-variant product as a Product', async () => {
     const [group] = jsonLd((await page(href)).body);
     expect(group['@type']).toBe('ProductGroup');
