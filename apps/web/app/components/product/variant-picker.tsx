@@ -1,4 +1,5 @@
 import type { ProductDetails, ProductVariant } from '@app/contracts';
+import { useLayoutEffect, useRef } from 'react';
 
 type Variants = Pick<ProductDetails, 'options' | 'variants'>;
 
@@ -61,6 +62,22 @@ export function VariantPicker({
   /** Hydrated: choices apply at once, no "Show" button. */
   interactive: boolean;
 }) {
+  const root = useRef<HTMLDivElement>(null);
+  // A value the shopper chose before the app hydrated (the radio is native until then, and the app
+  // starts at the first sign of intent, often that very click): React keeps what the browser shows
+  // but not in state, so it is adopted once, at hydration, as a choice (see use-value-before-hydration).
+  useLayoutEffect(() => {
+    const shown = product.options.map(
+      (o) =>
+        root.current?.querySelector<HTMLInputElement>(`input[name="${optionField(o.optionId)}"]:checked`)?.value ??
+        null,
+    );
+    const changed = shown.findIndex((id, i) => id !== null && id !== selected.valueIds[i]);
+    if (changed < 0) return;
+    const next = variantFor(product, shown, changed);
+    if (next && next.variantId !== selected.variantId) onSelect(next.variantId);
+  }, []);
+
   const choose = (position: number, valueId: string) => {
     const values = selected.valueIds.map((id, i) => (i === position ? valueId : id));
     const next = variantFor(product, values, position);
@@ -68,7 +85,7 @@ export function VariantPicker({
   };
 
   return (
-    <div className="space-y-5" data-testid="variant-picker">
+    <div ref={root} className="space-y-5" data-testid="variant-picker">
       {product.options.map((o, position) => {
         const chosen = o.values.find((v) => v.valueId === selected.valueIds[position]);
         return (
@@ -84,10 +101,13 @@ export function VariantPicker({
                 const state = !match ? 'unavailable' : match.available ? 'available' : 'sold-out';
                 const note = state === 'unavailable' ? 'unavailable' : state === 'sold-out' ? 'sold out' : '';
                 const checked = v.valueId === selected.valueIds[position];
+                // Sold out: struck through; no such combination: a dashed outline, not struck.
                 const look =
                   state === 'available'
                     ? 'border-slate-300 text-slate-900'
-                    : 'border-dashed border-slate-300 text-slate-600 line-through decoration-slate-500';
+                    : state === 'sold-out'
+                      ? 'border-slate-300 text-slate-600 line-through decoration-slate-500'
+                      : 'border-dashed border-slate-400 text-slate-600';
                 return (
                   <label key={v.valueId} className="relative" title={note ? `${v.label}, ${note}` : v.label}>
                     <input
