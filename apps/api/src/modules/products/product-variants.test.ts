@@ -39,8 +39,8 @@ async function details(id: string, variantId?: string): Promise<ProductDetails> 
   return res.json().data;
 }
 
-async function card(id: string, name: string): Promise<ProductSummary | undefined> {
-  const res = await get(`${B}/product/search?searchText=${encodeURIComponent(name)}&pageSize=48`);
+async function card(id: string, name: string, filter = ''): Promise<ProductSummary | undefined> {
+  const res = await get(`${B}/product/search?searchText=${encodeURIComponent(name)}&pageSize=48${filter}`);
   expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
   return (res.json().data.products as ProductSummary[]).find((p) => p.productId === id);
 }
@@ -165,6 +165,8 @@ describe('the product page of a product with variants', () => {
     // With nothing to buy, the default selection is the first variant.
     expect(out.selectedVariantId).toBe(brass);
     expect((await card(productId, name))?.inStock).toBe(false);
+    // The search index's in-stock filter agrees with the card: the disabled Opal's two do not count.
+    expect(await card(productId, name, '&inStock=true')).toBeUndefined();
 
     // One variant back in stock is enough.
     await db.transaction((tx) =>
@@ -173,6 +175,7 @@ describe('the product page of a product with variants', () => {
     changed([productId]);
     const back = await details(productId);
     expect(back).toMatchObject({ inStock: true, lowStock: 4, selectedVariantId: black });
+    expect((await card(productId, name, '&inStock=true'))?.inStock).toBe(true);
   });
 
   it('leaves a product with one variant as it was: one default variant, no "from", its own stock', async () => {
