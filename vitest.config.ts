@@ -47,6 +47,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/products/products.test.ts',
     'apps/api/src/modules/products/product-details.test.ts',
     'apps/api/src/modules/products/product-status.test.ts',
+    'apps/api/src/modules/products/product-variants.test.ts',
     'apps/api/src/modules/products/list/product-list.test.ts',
     'apps/api/src/modules/orders/list/order-list.test.ts',
     'apps/api/src/modules/catalog/admin/catalog-admin-catalogs.test.ts',

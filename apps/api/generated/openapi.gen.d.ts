@@ -11197,6 +11197,8 @@ export interface paths {
                                         average: number | null;
                                         count: number;
                                     };
+                                    priceMax: number | null;
+                                    variantCount: number;
                                 }[];
                                 total: number;
                                 page: number;
@@ -11317,12 +11319,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One product: images, prices, stock, features, options, downloads, related products, reviews */
+        /**
+         * One product: images, prices, stock, variants, features, options, downloads, related products, reviews
+         * @description variantId selects the variant shown (selectedVariantId); an unknown, removed or disabled variant, or another product's, selects the default one instead of failing.
+         */
         get: {
             parameters: {
                 query: {
                     /** @example LGT-1004 */
                     productId: string;
+                    variantId?: string;
                 };
                 header?: never;
                 path?: never;
@@ -11356,6 +11362,8 @@ export interface paths {
                                     average: number | null;
                                     count: number;
                                 };
+                                priceMax: number | null;
+                                variantCount: number;
                                 sku: string;
                                 shortDescription: string | null;
                                 description: string | null;
@@ -11399,6 +11407,8 @@ export interface paths {
                                         average: number | null;
                                         count: number;
                                     };
+                                    priceMax: number | null;
+                                    variantCount: number;
                                 }[];
                                 accessories: {
                                     productId: string;
@@ -11419,6 +11429,8 @@ export interface paths {
                                         average: number | null;
                                         count: number;
                                     };
+                                    priceMax: number | null;
+                                    variantCount: number;
                                 }[];
                                 reviewSummary: {
                                     average: number | null;
@@ -11449,7 +11461,32 @@ export interface paths {
                                 images: {
                                     url: string;
                                     altText: string | null;
+                                    mediaId: string | null;
                                 }[];
+                                options: {
+                                    optionId: string;
+                                    name: string;
+                                    position: number;
+                                    values: {
+                                        valueId: string;
+                                        label: string;
+                                        swatchColor: string | null;
+                                        swatchMediaId: string | null;
+                                    }[];
+                                }[];
+                                variants: {
+                                    variantId: string;
+                                    title: string;
+                                    valueIds: string[];
+                                    sku: string;
+                                    listPrice: number;
+                                    salePrice: number | null;
+                                    price: number;
+                                    available: boolean;
+                                    lowStock: number | null;
+                                    imageIds: string[];
+                                }[];
+                                selectedVariantId: string;
                                 /** @enum {string} */
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                             };
@@ -11532,6 +11569,8 @@ export interface paths {
                                         average: number | null;
                                         count: number;
                                     };
+                                    priceMax: number | null;
+                                    variantCount: number;
                                 }[];
                                 total: number;
                                 page: number;

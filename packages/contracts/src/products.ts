@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PRODUCT_SORTS, SEARCH_SORTS } from './catalog-options';
 import { jsonInt, textInt } from './strict-input';
+import { variantOptionViewSchema } from './variants';
 
 /** Public catalog payloads. Money is integer minor units. */
 
@@ -61,11 +62,19 @@ export const productSummarySchema = z.object({
   salePrice: z.number().int().nullable(),
   price: z.number().int(),
   currencyUomId: z.string(),
+  /** False only when every variant that can be sold is sold out. */
   inStock: z.boolean(),
   /** Only when few are left ("Only 3 left"); null otherwise. */
   lowStock: z.number().int().nullable(),
   productType: z.string(),
   rating: z.object({ average: z.number().nullable(), count: z.number().int() }),
+  /**
+   * The highest price of its variants when they differ ("From $12" reads `price`, the lowest); null
+   * when every variant costs the same (decision 112).
+   */
+  priceMax: z.number().int().nullable(),
+  /** Its live variants; more than one: the shopper chooses on the product page. */
+  variantCount: z.number().int(),
 });
 export type ProductSummary = z.infer<typeof productSummarySchema>;
 
@@ -125,7 +134,32 @@ export const subcategoryResultSchema = z.object({
 });
 export type SubcategoryResult = z.infer<typeof subcategoryResultSchema>;
 
-export const productDetailsQuerySchema = z.strictObject({ productId: id('productId') });
+export const productDetailsQuerySchema = z.strictObject({
+  productId: id('productId'),
+  /** The variant to show; an unknown, removed or another product's id shows the default one. */
+  variantId: id('variantId').optional(),
+});
+
+/**
+ * A variant as the product page offers it (decision 112): enabled, not removed. Its values are
+ * ids, one per option in order, so 100 variants stay small in the page's data.
+ */
+export const productVariantSchema = z.object({
+  variantId: z.string(),
+  /** "Brass / Large"; '' for the default variant of a product without options. */
+  title: z.string(),
+  valueIds: z.array(z.string()),
+  sku: z.string(),
+  listPrice: z.number().int(),
+  salePrice: z.number().int().nullable(),
+  price: z.number().int(),
+  available: z.boolean(),
+  /** Only when few are left ("Only 3 left"); null otherwise. */
+  lowStock: z.number().int().nullable(),
+  /** Its pictures, among the product's `images` (their `mediaId`), first shown first. */
+  imageIds: z.array(z.string()),
+});
+export type ProductVariant = z.infer<typeof productVariantSchema>;
 export const configOptionSchema = z.object({
   optionId: z.string(),
   optionName: z.string(),
@@ -167,7 +201,13 @@ export const productDetailsSchema = productSummarySchema.extend({
    * product's own or else the library's); for a product without any, its detail, medium and small
    * image URLs that can be shown (one photograph at three sizes counts once), alt text null.
    */
-  images: z.array(z.object({ url: z.string(), altText: z.string().nullable() })),
+  images: z.array(z.object({ url: z.string(), altText: z.string().nullable(), mediaId: z.string().nullable() })),
+  /** The product's options (Finish, Size) with their values in order; empty without options. */
+  options: z.array(variantOptionViewSchema),
+  /** The variants a shopper can choose, in the owner's order; one, the default, without options. */
+  variants: z.array(productVariantSchema),
+  /** The variant the page shows: the one asked for when it is this product's, else the default. */
+  selectedVariantId: z.string(),
   /**
    * ACTIVE for every shopper. DRAFT or ARCHIVED only reach the owner or staff with the catalog
    * permission (a preview); shoppers get a 404 for them.

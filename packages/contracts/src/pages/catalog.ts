@@ -8,7 +8,8 @@ export interface CatalogPages {
    */
   products(params: Record<string, string>): Promise<ProductPage>;
   category(productCategoryId: string): Promise<SubcategoryResult | null>;
-  product(productId: string): Promise<ProductPageDetails | null>;
+  /** `variantId` selects the variant shown; one the product does not offer selects the default. */
+  product(productId: string, variantId?: string): Promise<ProductPageDetails | null>;
   search(searchText: string, params: Record<string, string>): Promise<SearchResult>;
 }
 

@@ -18,6 +18,22 @@ export interface DetailsCardRow {
   currencyUomId: string;
   stockQuantity: number;
   productType: string;
+  priceMax: number;
+  variantCount: number;
+  sellableStock: number;
+}
+
+/** A variant a shopper can choose (enabled, not removed), as the one statement returns it. */
+export interface DetailsVariantRow {
+  variantId: string;
+  title: string;
+  valueIds: (string | null)[];
+  sku: string;
+  listPrice: number;
+  salePrice: number | null;
+  effectivePrice: number;
+  stockQuantity: number;
+  imageIds: string[];
 }
 
 /** Everything the product page shows, as the one statement of `readDetailsRow` returns it. */
@@ -50,7 +66,14 @@ export interface DetailsRow extends DetailsCardRow {
     repliedAt: string | null;
   }[];
   crumbs: { productCategoryId: string; categoryName: string | null; description: string | null }[];
-  images: { storageKey: string; altText: string | null; mediaAlt: string | null }[];
+  images: { mediaId: string; storageKey: string; altText: string | null; mediaAlt: string | null }[];
+  variantOptions: {
+    optionId: string;
+    name: string;
+    position: number;
+    values: { valueId: string; label: string; swatchColor: string | null; swatchMediaId: string | null }[];
+  }[];
+  variants: DetailsVariantRow[];
 }
 
 /** The columns of a card, for the product itself (p) and each related product (rp). */
@@ -59,10 +82,12 @@ const cardJson = (a: string) =>
     'brandName', ${a}.brand_name, 'smallImageUrl', ${a}.small_image_url, 'mediumImageUrl', ${a}.medium_image_url,
     'detailImageUrl', ${a}.detail_image_url, 'listPrice', ${a}.list_price, 'salePrice', ${a}.sale_price,
     'effectivePrice', ${a}.effective_price, 'currencyUomId', ${a}.currency_uom_id,
-    'stockQuantity', ${a}.stock_quantity, 'productType', ${a}.product_type`);
+    'stockQuantity', ${a}.stock_quantity, 'productType', ${a}.product_type, 'priceMax', ${a}.price_max,
+    'variantCount', ${a}.variant_count, 'sellableStock', ${a}.sellable_stock`);
 
 /**
- * The product page's data in one statement: the product, its features, options with their choices,
+ * The product page's data in one statement: the product, its variant options and the variants a
+ * shopper can choose (with their pictures), its features, configuration options with their choices,
  * downloads, pictures, related products with their ratings, the review summary and the latest
  * reviews, and the breadcrumb up the category rollup (first category, first parent at each level,
  * at most six, no loop). It used to take fifteen to twenty statements; on PGlite, where statements
@@ -130,7 +155,26 @@ export async function readDetailsRow(db: Db, tenantId: string, productId: string
       'crumbs', (SELECT coalesce(json_agg(json_build_object('productCategoryId', k.product_category_id,
                    'categoryName', k.category_name, 'description', k.description) ORDER BY c.depth DESC), '[]')
                    FROM crumb c JOIN categories k ON k.tenant_id = ${t} AND k.product_category_id = c.id),
-      'images', (SELECT coalesce(json_agg(json_build_object('storageKey', m.storage_key, 'altText', im.alt_text,
+      'variantOptions', (SELECT coalesce(json_agg(json_build_object('optionId', o.option_id, 'name', o.name,
+                     'position', o.position,
+                     'values', (SELECT coalesce(json_agg(json_build_object('valueId', ov.value_id, 'label', ov.label,
+                                   'swatchColor', ov.swatch_color, 'swatchMediaId', ov.swatch_media_id)
+                                   ORDER BY ov.position, ov.value_id), '[]')
+                                  FROM product_option_values ov
+                                 WHERE ov.tenant_id = ${t} AND ov.product_id = ${id} AND ov.option_id = o.option_id))
+                     ORDER BY o.position), '[]')
+                     FROM product_options o WHERE o.tenant_id = ${t} AND o.product_id = ${id}),
+      'variants', (SELECT coalesce(json_agg(json_build_object('variantId', v.variant_id, 'title', v.title,
+                     'valueIds', json_build_array(v.option1_value_id, v.option2_value_id, v.option3_value_id),
+                     'sku', v.sku, 'listPrice', v.list_price, 'salePrice', v.sale_price,
+                     'effectivePrice', v.effective_price, 'stockQuantity', v.stock_quantity,
+                     'imageIds', (SELECT coalesce(json_agg(vi.media_id ORDER BY vi.position, vi.media_id), '[]')
+                                    FROM product_variant_images vi
+                                   WHERE vi.tenant_id = ${t} AND vi.variant_id = v.variant_id))
+                     ORDER BY v.position, v.variant_id), '[]')
+                     FROM product_variants v
+                    WHERE v.tenant_id = ${t} AND v.product_id = ${id} AND v.enabled AND v.removed_at IS NULL),
+      'images', (SELECT coalesce(json_agg(json_build_object('mediaId', im.media_id, 'storageKey', m.storage_key, 'altText', im.alt_text,
                    'mediaAlt', m.alt_text) ORDER BY im.sequence_num, im.media_id), '[]')
                    FROM product_images im
                    JOIN media m ON m.tenant_id = im.tenant_id AND m.media_id = im.media_id

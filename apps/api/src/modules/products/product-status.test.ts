@@ -233,8 +233,12 @@ describe('shoppers see ACTIVE products only', () => {
     t.services.events.emit('catalog.changed', { tenantId: 'power', productIds: [id.later] });
     const details = await dataOf(`${B}/getproductdetails?productId=${id.later}`);
     expect(details.images).toEqual([
-      { url: `http://${HOST}/media/t/power/m/status-a.webp`, altText: 'library alt a' },
-      { url: `http://${HOST}/media/t/power/m/status-b.webp`, altText: 'Router from the side' },
+      { url: `http://${HOST}/media/t/power/m/status-a.webp`, altText: 'library alt a', mediaId: 'm-status-a' },
+      {
+        url: `http://${HOST}/media/t/power/m/status-b.webp`,
+        altText: 'Router from the side',
+        mediaId: 'm-status-b',
+      },
     ]);
     const page = await get(`/velvetine-status-router/${id.later}`);
     expect(page.statusCode).toBe(200);

@@ -1,9 +1,15 @@
 /** A product row as shoppers see it: the card's summary, the product page's details, the gallery's fallback. */
-import { categoryLabel, isDisplayableImage, type ProductDetails, type ProductSummary } from '@app/contracts';
+import {
+  categoryLabel,
+  isDisplayableImage,
+  type ProductDetails,
+  type ProductSummary,
+  type ProductVariant,
+} from '@app/contracts';
 import { schema } from '@app/db';
 import type { TenantContext } from '../../lib/context';
 import { absoluteMediaUrl } from '../../lib/urls';
-import type { DetailsCardRow, DetailsRow } from './product-details';
+import type { DetailsCardRow, DetailsRow, DetailsVariantRow } from './product-details';
 
 const p = schema.products;
 
@@ -22,6 +28,9 @@ export const summaryColumns = {
   currencyUomId: p.currencyUomId,
   stockQuantity: p.stockQuantity,
   productType: p.productType,
+  priceMax: p.priceMax,
+  variantCount: p.variantCount,
+  sellableStock: p.sellableStock,
 };
 export type SummaryRow = Pick<Row, keyof typeof summaryColumns>;
 
@@ -37,24 +46,35 @@ export const NO_RATING: Rating = { average: null, count: 0 };
  */
 export function fallbackImages(s: Pick<ProductSummary, 'smallImageUrl' | 'mediumImageUrl' | 'detailImageUrl'>) {
   const seen = new Set<string>();
-  const out: { url: string; altText: null }[] = [];
+  const out: { url: string; altText: null; mediaId: null }[] = [];
   for (const u of [s.detailImageUrl, s.mediumImageUrl, s.smallImageUrl]) {
     if (!isDisplayableImage(u)) continue;
     const key = u.replace(/[?#].*$/, '').replace(/[-_](small|medium|detail|large|thumb)(\.\w+)$/i, '$2');
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ url: u, altText: null });
+    out.push({ url: u, altText: null, mediaId: null });
   }
   return out;
 }
 
-/** A product card as shoppers see it: display prices, stock as "in stock" and "only N left". */
+/**
+ * What can be sold of a product. With several variants, the stock of its enabled live variants
+ * (decision 112): a product is sold out only when every variant is. With one, its own count, which
+ * is that variant's: read as before variants, so tests, benches and tools that stage a count on the
+ * product row (without variants, or around the books) see what they always saw.
+ */
+const sellableOf = (r: Pick<SummaryRow, 'variantCount' | 'sellableStock' | 'stockQuantity'>) =>
+  r.variantCount > 1 ? r.sellableStock : r.stockQuantity;
+
+/** A product card as shoppers see it: display prices, "from", stock as "in stock" and "only N left". */
 export function summaryOf(
   ctx: TenantContext,
   r: SummaryRow | DetailsCardRow,
   rating: Rating,
   low: number,
 ): ProductSummary {
+  const price = r.effectivePrice ?? r.salePrice ?? r.listPrice;
+  const sellable = sellableOf(r);
   return {
     productId: r.productId,
     productName: r.productName,
@@ -65,18 +85,49 @@ export function summaryOf(
     detailImageUrl: absoluteMediaUrl(ctx, r.detailImageUrl),
     listPrice: r.listPrice,
     salePrice: r.salePrice !== null && r.salePrice < r.listPrice ? r.salePrice : null,
-    price: r.effectivePrice ?? r.salePrice ?? r.listPrice,
+    price,
     currencyUomId: r.currencyUomId,
-    inStock: r.stockQuantity > 0,
-    lowStock: r.stockQuantity > 0 && r.stockQuantity <= low ? r.stockQuantity : null,
+    inStock: sellable > 0,
+    lowStock: sellable > 0 && sellable <= low ? sellable : null,
     productType: r.productType,
     rating,
+    // The product's list and sale prices are its cheapest variant's, so `price` is the "from" price.
+    priceMax: r.priceMax > price ? r.priceMax : null,
+    variantCount: r.variantCount,
   };
 }
 
 export const roundRating = (average: number) => Math.round(average * 10) / 10;
 
-/** The product page from the one statement's row. */
+/** A variant as the product page offers it. */
+function variantOf(v: DetailsVariantRow, options: number, low: number): ProductVariant {
+  return {
+    variantId: v.variantId,
+    title: v.title,
+    valueIds: v.valueIds.slice(0, options).map((id) => id ?? ''),
+    sku: v.sku,
+    listPrice: v.listPrice,
+    salePrice: v.salePrice !== null && v.salePrice < v.listPrice ? v.salePrice : null,
+    price: v.effectivePrice,
+    available: v.stockQuantity > 0,
+    lowStock: v.stockQuantity > 0 && v.stockQuantity <= low ? v.stockQuantity : null,
+    imageIds: v.imageIds,
+  };
+}
+
+/**
+ * The variant a page shows: the one asked for when the product offers it; otherwise (none asked, an
+ * id unknown, removed, disabled or another product's: an old link must not be a dead end) the first
+ * that can be bought, else the first. A product row without variants answers its own id, which is
+ * its default variant's.
+ */
+export function selectVariant(details: Pick<ProductDetails, 'productId' | 'variants'>, variantId?: string): string {
+  const vs = details.variants;
+  if (variantId && vs.some((v) => v.variantId === variantId)) return variantId;
+  return (vs.find((v) => v.available) ?? vs[0])?.variantId ?? details.productId;
+}
+
+/** The product page from the one statement's row, the default variant selected. */
 export function detailsOf(ctx: TenantContext, row: DetailsRow, low: number): ProductDetails {
   const distribution = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
   let sum = 0;
@@ -88,6 +139,7 @@ export function detailsOf(ctx: TenantContext, row: DetailsRow, low: number): Pro
   }
   const average = count ? roundRating(sum / count) : null;
   const summary = summaryOf(ctx, row, count ? { average, count } : NO_RATING, low);
+  const variants = row.variants.map((v) => variantOf(v, row.variantOptions.length, low));
   const cards = (type: 'RELATED' | 'ACCESSORY') =>
     row.related
       .filter((r) => r.type === type)
@@ -131,8 +183,12 @@ export function detailsOf(ctx: TenantContext, row: DetailsRow, low: number): Pro
       ? row.images.map((i) => ({
           url: absoluteMediaUrl(ctx, `/media/${i.storageKey}`) as string,
           altText: i.altText?.trim() || i.mediaAlt?.trim() || null,
+          mediaId: i.mediaId,
         }))
       : fallbackImages(summary),
     status: row.status,
+    options: row.variantOptions,
+    variants,
+    selectedVariantId: selectVariant({ productId: row.productId, variants }),
   };
 }

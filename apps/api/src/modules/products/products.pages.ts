@@ -2,6 +2,7 @@ import { type CatalogPages, type ProductDetails, productListQuerySchema, searchQ
 import { hasPermission } from '../../lib/context';
 import { lenient, nullIfNotFound, type PageModule } from '../../lib/page-request';
 import { productDescriptionHtml, productDescriptionText } from '../../lib/sanitize';
+import { selectVariant } from './product-summary';
 import type { ProductsService } from './products.service';
 
 /** The description is stored as the owner wrote it and made safe here, where the page renders it. */
@@ -24,11 +25,14 @@ export function catalogPages(deps: { products: ProductsService }): PageModule<Ca
     category: (id) => cached(`category:${id}`, () => deps.products.subcategories(ctx, id)).catch(nullIfNotFound),
     // The owner or staff with the catalog permission see drafts and archived products (a preview,
     // never through the shared cache); shoppers see ACTIVE products only.
-    product: (id) =>
+    // The variant is chosen on the kept page, so a ?variant= of any kind adds nothing to the cache.
+    product: (id, variantId) =>
       (hasPermission(ctx, 'catalog')
         ? deps.products.details(ctx, id, { preview: true }).then(forPage)
         : cached(`product:${id}`, () => deps.products.details(ctx, id).then(forPage))
-      ).catch(nullIfNotFound),
+      )
+        .then((p) => ({ ...p, selectedVariantId: selectVariant(p, variantId) }))
+        .catch(nullIfNotFound),
     async search(searchText, params) {
       const q = lenient(searchQuerySchema, { ...params, searchText });
       return cached(`search:${JSON.stringify(q)}`, () => deps.products.search(ctx, q));

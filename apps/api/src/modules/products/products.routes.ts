@@ -93,7 +93,10 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
     {
       schema: {
         tags: ['catalog'],
-        summary: 'One product: images, prices, stock, features, options, downloads, related products, reviews',
+        summary:
+          'One product: images, prices, stock, variants, features, options, downloads, related products, reviews',
+        description:
+          "variantId selects the variant shown (selectedVariantId); an unknown, removed or disabled variant, or another product's, selects the default one instead of failing.",
         querystring: productDetailsQuerySchema,
         examples: { query: { productId: 'LGT-1004' } },
         response: { 200: dataEnvelope(productDetailsSchema), ...tenantErrors },
@@ -103,9 +106,13 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
       // The owner or staff with the catalog permission preview drafts and archived products: a
       // private answer, never cached or shared. Everyone else gets the shared answer (ACTIVE only).
       if (!hasPermission(req.ctx, 'catalog'))
-        return cached(req, reply, 'details', () => products.details(req.ctx, req.query.productId));
+        return cached(req, reply, 'details', () =>
+          products.details(req.ctx, req.query.productId, { variantId: req.query.variantId }),
+        );
       reply.header('cache-control', 'private, no-store');
-      return { data: await products.details(req.ctx, req.query.productId, { preview: true }) };
+      return {
+        data: await products.details(req.ctx, req.query.productId, { preview: true, variantId: req.query.variantId }),
+      };
     },
   );
 

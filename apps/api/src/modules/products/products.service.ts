@@ -17,7 +17,15 @@ import { StoreValues } from '../../lib/store-generations';
 import { absoluteMediaUrl } from '../../lib/urls';
 import { createCategoryReads } from './category-reads';
 import { DetailsMemory, readDetailsRow } from './product-details';
-import { detailsOf, NO_RATING, type Rating, type SummaryRow, summaryColumns, summaryOf } from './product-summary';
+import {
+  detailsOf,
+  NO_RATING,
+  type Rating,
+  type SummaryRow,
+  selectVariant,
+  summaryColumns,
+  summaryOf,
+} from './product-summary';
 import { createQueryComposer } from './query-words';
 import {
   createSearchIndexes,
@@ -256,6 +264,38 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     return row && (row.status === 'ACTIVE' || preview) ? row : undefined;
   }
 
+  /** The product page as kept in memory, its default variant selected. */
+  async function productPage(
+    ctx: TenantContext,
+    productId: string,
+    view: { preview?: boolean } = {},
+  ): Promise<ProductDetails> {
+    const low = opts.lowStockThreshold ? await opts.lowStockThreshold(ctx) : LOW_STOCK;
+    // The origin is part of the key: the page carries absolute media URLs of the host that asked.
+    const key = `${ctx.origin}\u0000${productId}`;
+    const notFound = () => AppError.notFound(`Product ${productId} does not exist in this store.`);
+    if (!view.preview) {
+      const hit = detailsMemory.get(ctx.tenantId, key, low);
+      if (hit) return hit;
+      if (detailsMemory.isMissing(ctx.tenantId, productId)) throw notFound();
+    }
+    const generation = detailsMemory.generation(ctx.tenantId);
+    const row = await readDetailsRow(db, ctx.tenantId, productId);
+    if (!row || (row.status !== 'ACTIVE' && !view.preview)) {
+      detailsMemory.setMissing(ctx.tenantId, productId, generation);
+      throw notFound();
+    }
+    const details = detailsOf(ctx, row, low);
+    // A preview may show a draft: only what every shopper may see is kept.
+    if (row.status === 'ACTIVE')
+      detailsMemory.set(ctx.tenantId, key, generation, {
+        details,
+        low,
+        refs: [productId, ...row.related.map((r) => r.productId)],
+      });
+    return details;
+  }
+
   return {
     list(ctx: TenantContext, q: ProductListQuery): Promise<ProductPage> {
       return page(ctx, q, q.sort);
@@ -421,31 +461,15 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
      * `preview` (the owner or staff with the catalog permission: the caller decides) it is shown,
      * its status saying what it is.
      */
-    async details(ctx: TenantContext, productId: string, view: { preview?: boolean } = {}): Promise<ProductDetails> {
-      const low = opts.lowStockThreshold ? await opts.lowStockThreshold(ctx) : LOW_STOCK;
-      // The origin is part of the key: the page carries absolute media URLs of the host that asked.
-      const key = `${ctx.origin}\u0000${productId}`;
-      const notFound = () => AppError.notFound(`Product ${productId} does not exist in this store.`);
-      if (!view.preview) {
-        const hit = detailsMemory.get(ctx.tenantId, key, low);
-        if (hit) return hit;
-        if (detailsMemory.isMissing(ctx.tenantId, productId)) throw notFound();
-      }
-      const generation = detailsMemory.generation(ctx.tenantId);
-      const row = await readDetailsRow(db, ctx.tenantId, productId);
-      if (!row || (row.status !== 'ACTIVE' && !view.preview)) {
-        detailsMemory.setMissing(ctx.tenantId, productId, generation);
-        throw notFound();
-      }
-      const details = detailsOf(ctx, row, low);
-      // A preview may show a draft: only what every shopper may see is kept.
-      if (row.status === 'ACTIVE')
-        detailsMemory.set(ctx.tenantId, key, generation, {
-          details,
-          low,
-          refs: [productId, ...row.related.map((r) => r.productId)],
-        });
-      return details;
+    async details(
+      ctx: TenantContext,
+      productId: string,
+      view: { preview?: boolean; variantId?: string } = {},
+    ): Promise<ProductDetails> {
+      const details = await productPage(ctx, productId, view);
+      // The selection is applied to the kept page, not part of it: one page per product, any ?variant=.
+      const selectedVariantId = selectVariant(details, view.variantId);
+      return selectedVariantId === details.selectedVariantId ? details : { ...details, selectedVariantId };
     },
 
     /** Prices a configuration: every option of the product chosen once, from its own choices. */

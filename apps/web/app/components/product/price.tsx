@@ -6,17 +6,25 @@ export function Price({
   compareAt,
   currency,
   size = 'md',
+  from = false,
 }: {
   price: number;
   /** The list price when the item is on sale; ignored unless higher than the price. */
   compareAt?: number | null;
   currency: string;
   size?: 'md' | 'lg';
+  /** The lowest of several prices (a product whose variants differ): "From $12.00". */
+  from?: boolean;
 }) {
   const onSale = compareAt != null && compareAt > price;
   const big = size === 'lg';
   return (
     <p className={`flex flex-wrap items-baseline gap-x-2 ${big ? 'text-2xl' : 'text-[15px]'}`} data-testid="price">
+      {from && (
+        <span className={`text-slate-600 ${big ? 'text-base' : 'text-sm'}`} data-testid="price-from">
+          From
+        </span>
+      )}
       {onSale && <span className="sr-only">Sale price</span>}
       <span
         className={`font-semibold ${onSale ? 'text-red-700' : 'text-slate-900'}`}

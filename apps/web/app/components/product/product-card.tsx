@@ -101,6 +101,7 @@ export function ProductCard({
             price={product.price}
             compareAt={isOnSale(product) ? product.listPrice : null}
             currency={product.currencyUomId}
+            from={product.priceMax != null}
           />
         </div>
       </div>

@@ -1,7 +1,7 @@
-import type { ConfigPrice, ProductDetails } from '@app/contracts';
+import type { ConfigPrice, ProductDetails, ProductVariant } from '@app/contracts';
 import { formatMoney, GENERIC_ERROR_MESSAGE } from '@app/contracts/client';
 import { Loader2, Minus, Plus, ShoppingBag } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useValueChangedBeforeHydration } from '../../lib/use-value-before-hydration';
 import { PostForm } from '../ui/post-form';
 import { Price } from './price';
@@ -31,11 +31,22 @@ function deltaOf(options: ProductDetails['configOptions'], selections: Selection
 
 /**
  * Price, options, quantity and Add to cart. One form posting to /cart: without JavaScript the option
- * radios and the quantity field are what it sends (productId, quantity, selections[optionId]). With
- * JavaScript, a changed option is priced by the server (getConfigDetailsEvent); the last good price
- * stays on screen while the new one loads.
+ * radios and the quantity field are what it sends (productId, variantId, quantity,
+ * selections[optionId]). With JavaScript, a changed option is priced by the server
+ * (getConfigDetailsEvent); the last good price stays on screen while the new one loads.
+ *
+ * `variant`: the variant chosen (decision 112): its price, and Add to cart only when it can be bought.
+ * `picker`: the variant picker, inside the form so that its values are what the form sends.
  */
-export function PurchaseForm({ product }: { product: ProductDetails }) {
+export function PurchaseForm({
+  product,
+  variant,
+  picker,
+}: {
+  product: ProductDetails;
+  variant?: ProductVariant | undefined;
+  picker?: ReactNode;
+}) {
   const options = product.configOptions;
   const configurable = product.productType === 'CONFIGURABLE' && options.length > 0;
   const [selections, setSelections] = useState<Selections>(() => defaultSelections(options));
@@ -87,24 +98,36 @@ export function PurchaseForm({ product }: { product: ProductDetails }) {
     void reprice(next);
   };
 
-  // The list price moves with the options exactly as the price does.
-  const onSale = product.salePrice != null && product.salePrice < product.listPrice;
-  const compareAt = onSale ? product.listPrice + (unitPrice - product.price) : null;
+  // The list price moves with the options exactly as the price does; a variant's price replaces the
+  // product's ("from") one, the options' price changes on top.
+  const base = variant ?? product;
+  const price = base.price + (unitPrice - product.price);
+  const onSale = base.salePrice != null && base.salePrice < base.listPrice;
+  const compareAt = onSale ? base.listPrice + (price - base.price) : null;
   const qty = quantity === '' ? MIN_QTY : quantity;
+  const buyable = variant ? variant.available : product.inStock;
 
   return (
     <PostForm action="/cart" className="space-y-6" data-testid="add-to-cart-form">
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={product.productId} />
+      {/* The cart takes the product's id until it takes variants (then this one wins). */}
+      {variant && <input type="hidden" name="variantId" value={variant.variantId} />}
+      {/* Enter in a field adds to the cart, as before the picker's "Show" button came first. */}
+      {picker && (
+        <button type="submit" hidden tabIndex={-1} aria-hidden disabled={!buyable}>
+          Add to cart
+        </button>
+      )}
 
       <div aria-live="polite" aria-busy={pricing} data-testid="product-price">
         <div className={`flex items-center gap-3 transition-opacity ${pricing ? 'opacity-60' : ''}`}>
-          <Price price={unitPrice} compareAt={compareAt} currency={product.currencyUomId} size="lg" />
+          <Price price={price} compareAt={compareAt} currency={product.currencyUomId} size="lg" />
           {pricing && <Loader2 aria-label="Updating price" className="size-5 animate-spin text-slate-500" />}
         </div>
         {qty > 1 && (
           <p className="mt-1 text-sm text-slate-600" data-testid="price-total">
-            {formatMoney(unitPrice * qty, product.currencyUomId)} for {qty}
+            {formatMoney(price * qty, product.currencyUomId)} for {qty}
           </p>
         )}
         {configurable && <p className="mt-1 text-xs text-slate-500">Price depends on the options you choose.</p>}
@@ -114,6 +137,8 @@ export function PurchaseForm({ product }: { product: ProductDetails }) {
           {error}
         </p>
       )}
+
+      {picker}
 
       {configurable &&
         options.map((o) => {
@@ -195,12 +220,12 @@ export function PurchaseForm({ product }: { product: ProductDetails }) {
         </div>
         <button
           type="submit"
-          disabled={!product.inStock}
+          disabled={!buyable}
           className="flex h-12 min-w-[10rem] flex-1 items-center justify-center gap-2 rounded-md bg-action px-6 text-base font-semibold text-white hover:opacity-90 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-700"
           data-testid="add-to-cart"
         >
-          {product.inStock && <ShoppingBag aria-hidden className="size-5" />}
-          {product.inStock ? 'Add to cart' : 'Sold out'}
+          {buyable && <ShoppingBag aria-hidden className="size-5" />}
+          {buyable ? 'Add to cart' : 'Sold out'}
         </button>
       </div>
     </PostForm>

@@ -1,12 +1,14 @@
 import type { FormOutcome, ProductDetails, ReviewField, ShellData } from '@app/contracts';
 import { decimalAmount, productDisplayImage } from '@app/contracts/client';
 import { CircleCheck, CircleX, Download, TriangleAlert } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { data, redirect, useRouteLoaderData } from 'react-router';
 import { ProductGrid, productHref } from '../../components/product/product-card';
 import { ProductGallery } from '../../components/product/product-gallery';
 import { PurchaseForm } from '../../components/product/purchase-form';
 import { RatingStars } from '../../components/product/rating-stars';
 import { Reviews } from '../../components/product/reviews';
+import { optionField, VariantPicker, variantFor } from '../../components/product/variant-picker';
 import { WishlistHeart } from '../../components/product/wishlist-heart';
 import { Breadcrumbs, PageContainer } from '../../components/ui/page';
 import { jsonLdHtml } from '../../lib/json-ld';
@@ -19,11 +21,26 @@ import type { Route } from './+types/product';
 const ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const product = ID.test(params.productId) ? await context.api.product(params.productId) : null;
+  const url = new URL(request.url);
+  // ?variant= selects the variant shown; one the product does not offer shows the default (no 404).
+  const asked = url.searchParams.get('variant') ?? url.searchParams.get('variantId') ?? '';
+  const product = ID.test(params.productId)
+    ? await context.api.product(params.productId, ID.test(asked) ? asked : undefined)
+    : null;
   if (!product) throw data(null, { status: 404 });
   if (product.slug !== params.slug) {
     // An old or mistyped slug: one address per product, the query string kept (campaign tags).
-    throw redirect(`${productHref(product)}${new URL(request.url).search}`, 301);
+    throw redirect(`${productHref(product)}${url.search}`, 301);
+  }
+  if (product.options.some((o) => url.searchParams.has(optionField(o.optionId)))) {
+    // The picker's "Show" without JavaScript: the chosen values (and the variant shown before, to
+    // tell which value changed) become the variant's own address, so the page, a reload and a
+    // shared link show it. The purchase form's other fields are not carried over.
+    const before = product.variants.find((v) => v.variantId === product.selectedVariantId);
+    const values = product.options.map((o) => url.searchParams.get(optionField(o.optionId)));
+    const changed = values.findIndex((id, i) => id !== before?.valueIds[i]);
+    const chosen = variantFor(product, values, changed < 0 ? undefined : changed);
+    throw redirect(variantHref(product, chosen?.variantId ?? product.selectedVariantId), 303);
   }
   // Per shopper, so never part of the cached product answer.
   const review = await context.api.reviewEligibility(product.productId);
@@ -49,6 +66,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 type RootData = Awaited<ReturnType<typeof rootLoader>>;
+
+/** A variant's address: the product page with ?variant=, or the product page for its only variant. */
+function variantHref(p: Pick<ProductDetails, 'slug' | 'productId' | 'variants'>, variantId: string): string {
+  return p.variants.length > 1 ? `${productHref(p)}?variant=${encodeURIComponent(variantId)}` : productHref(p);
+}
 
 function siteUrl(shell: ShellData | undefined): string {
   return `https://${shell?.tenant.hostName ?? ''}`;
@@ -79,25 +101,71 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
 
 const SCHEMA = 'https://schema.org';
 
+/** An Offer: the price shown, the availability, where to buy it. */
+const offerOf = (price: number, currency: string, inStock: boolean, url: string) => ({
+  '@type': 'Offer',
+  price: decimalAmount(price, currency),
+  priceCurrency: currency,
+  availability: `${SCHEMA}/${inStock ? 'InStock' : 'OutOfStock'}`,
+  url,
+});
+
+/** Options named as schema.org names what products of a group vary by; others are not listed. */
+const VARIES_BY: Record<string, string> = {
+  colour: 'color',
+  color: 'color',
+  size: 'size',
+  material: 'material',
+  pattern: 'pattern',
+};
+
 function structuredData(p: ProductDetails & { descriptionText: string | null }, base: string) {
   const url = `${base}${productHref(p)}`;
   const image = productDisplayImage(p);
+  // Several variants: a ProductGroup whose variants are Products, each with its own Offer and address
+  // (decision 112); one: a Product, as before variants.
+  const group = p.variants.length > 1;
+  const labels = new Map(p.options.flatMap((o) => o.values.map((v) => [v.valueId, v.label] as const)));
+  const imageUrls = new Map(p.images.map((i) => [i.mediaId, i.url] as const));
   const product = {
     '@context': SCHEMA,
-    '@type': 'Product',
+    '@type': group ? 'ProductGroup' : 'Product',
     name: p.productName,
-    sku: p.sku,
+    ...(group ? { productGroupID: p.productId } : { sku: p.sku }),
     ...(p.brandName ? { brand: { '@type': 'Brand', name: p.brandName } } : {}),
     ...(image ? { image: [image] } : {}),
     // Text: the description is HTML, and structured data shows an entity as it is written.
     description: p.shortDescription ?? p.descriptionText ?? undefined,
-    offers: {
-      '@type': 'Offer',
-      price: decimalAmount(p.price, p.currencyUomId),
-      priceCurrency: p.currencyUomId,
-      availability: `${SCHEMA}/${p.inStock ? 'InStock' : 'OutOfStock'}`,
-      url,
-    },
+    ...(group
+      ? {
+          variesBy: [
+            ...new Set(
+              p.options
+                .map((o) => VARIES_BY[o.name.trim().toLowerCase()])
+                .filter((x): x is string => !!x)
+                .map((x) => `${SCHEMA}/${x}`),
+            ),
+          ],
+          hasVariant: p.variants.map((v) => {
+            const href = `${url}?variant=${encodeURIComponent(v.variantId)}`;
+            const picture = v.imageIds.map((id) => imageUrls.get(id)).find(Boolean);
+            const named: Record<string, string> = {};
+            for (const [i, o] of p.options.entries()) {
+              const prop = VARIES_BY[o.name.trim().toLowerCase()];
+              const label = labels.get(v.valueIds[i] ?? '');
+              if (prop && label && !named[prop]) named[prop] = label;
+            }
+            return {
+              '@type': 'Product',
+              name: v.title ? `${p.productName}, ${v.title}` : p.productName,
+              sku: v.sku,
+              ...named,
+              ...(picture ? { image: [picture] } : {}),
+              offers: offerOf(v.price, p.currencyUomId, v.available, href),
+            };
+          }),
+        }
+      : { offers: offerOf(p.price, p.currencyUomId, p.inStock, url) }),
     ...(p.reviewSummary.count > 0 && p.reviewSummary.average !== null
       ? {
           aggregateRating: {
@@ -147,7 +215,8 @@ function PreviewBar({ status }: { status: ProductDetails['status'] }) {
   );
 }
 
-function StockStatus({ product }: { product: ProductDetails }) {
+/** The stock message of the product, or of the variant chosen (`inStock`, `lowStock` are its own). */
+function StockStatus({ product }: { product: Pick<ProductDetails, 'inStock' | 'lowStock'> }) {
   if (!product.inStock)
     return (
       <p className="flex items-center gap-2 text-sm font-medium text-slate-700" data-testid="stock-status">
@@ -179,6 +248,25 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
   const nonce = useNonce();
   const root = useRouteLoaderData<typeof rootLoader>('root');
   const hasDetails = Boolean(p.descriptionHtml) || p.features.length > 0 || p.contents.length > 0;
+  // The variant chosen: the page's (?variant=), then the shopper's choices with JavaScript, which
+  // follow in the price, stock, SKU, pictures and address with no request (decision 112).
+  const [chosenId, setChosenId] = useState(p.selectedVariantId);
+  useEffect(() => setChosenId(p.selectedVariantId), [p.selectedVariantId]);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const variant = p.variants.find((v) => v.variantId === chosenId) ?? p.variants[0];
+  const picking = p.options.length > 0 && p.variants.length > 0;
+  const selectVariant = (variantId: string) => {
+    setChosenId(variantId);
+    window.history.replaceState(window.history.state, '', variantHref(p, variantId));
+  };
+  const shown = picking && variant ? variant : null;
+  const images = shown?.imageIds.length
+    ? [
+        ...shown.imageIds.flatMap((id) => p.images.filter((i) => i.mediaId === id)),
+        ...p.images.filter((i) => !i.mediaId || !shown.imageIds.includes(i.mediaId)),
+      ]
+    : p.images;
 
   return (
     <PageContainer>
@@ -200,7 +288,8 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
       />
 
       <div className="grid gap-8 md:grid-cols-2 lg:gap-14">
-        <ProductGallery images={p.images} name={p.productName} />
+        {/* A new choice shows its own first picture: the gallery starts over. */}
+        <ProductGallery key={shown?.variantId ?? ''} images={images} name={p.productName} />
 
         <div className="min-w-0">
           {p.brandName && (
@@ -215,14 +304,28 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                 <RatingStars average={p.reviewSummary.average} count={p.reviewSummary.count} />
               </a>
             )}
-            <span>SKU {p.sku}</span>
+            <span data-testid="product-sku">SKU {shown?.sku ?? p.sku}</span>
           </div>
           {p.shortDescription && <p className="mt-5 leading-7 text-slate-700">{p.shortDescription}</p>}
           <div className="mt-4">
-            <StockStatus product={p} />
+            <StockStatus product={shown ? { inStock: shown.available, lowStock: shown.lowStock } : p} />
           </div>
           <div className="mt-6 border-t border-slate-200 pt-6">
-            <PurchaseForm product={p} />
+            <PurchaseForm
+              product={p}
+              variant={variant}
+              picker={
+                shown && (
+                  <VariantPicker
+                    product={p}
+                    selected={shown}
+                    onSelect={selectVariant}
+                    showHref={productHref(p)}
+                    interactive={hydrated}
+                  />
+                )
+              }
+            />
             {/* Its own form: forms cannot nest, and the heart posts elsewhere (the wishlist). */}
             <div className="mt-3">
               <WishlistHeart productId={p.productId} productName={p.productName} variant="button" />

@@ -3,8 +3,8 @@
  * after a time to live, evicted least recently used past a memory budget.
  */
 import { type Db, schema } from '@app/db';
-import { and, eq, inArray } from 'drizzle-orm';
-import { buildTenantIndex, readPatchRows } from './read';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { buildTenantIndex, readPatchRows, shownStock } from './read';
 import type { TenantIndex } from './tenant-index';
 
 const p = schema.products;
@@ -105,7 +105,7 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
     entry.stockPending.clear();
     entry.stockPatch = (async () => {
       const rows = await db
-        .select({ id: p.productId, stock: p.stockQuantity })
+        .select({ id: p.productId, stock: sql<number>`${shownStock(sql``)}::int` })
         .from(p)
         .where(and(eq(p.tenantId, tenantId), inArray(p.productId, ids)));
       for (const r of rows) index.setStock(r.id, r.stock);

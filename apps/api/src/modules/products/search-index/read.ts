@@ -4,12 +4,19 @@
  * where each changed product falls among the others.
  */
 import { type Db, schema } from '@app/db';
-import { eq, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { type PatchRow, type ProductRow, rowsOf } from './rows';
 import { TenantIndex } from './tenant-index';
 import { parseVectors } from './vectors';
 
 const p = schema.products;
+
+/**
+ * The stock the index filters and counts by, as the cards show it (product-summary.ts): with several
+ * variants what can be sold (enabled live variants), with one the product's own count.
+ */
+export const shownStock = (alias: SQL) =>
+  sql`(CASE WHEN ${alias}variant_count > 1 THEN ${alias}sellable_stock ELSE ${alias}stock_quantity END)`;
 
 /**
  * Reads a tenant's searchable products (ACTIVE: what shoppers may see) and builds its index. Each
@@ -22,7 +29,7 @@ export async function buildTenantIndex(db: Db, tenantId: string): Promise<Tenant
     rowsOf<ProductRow>(
       db,
       sql`SELECT product_id AS id, product_name AS name, brand_name AS brand,
-                 coalesce(effective_price, list_price) AS price, stock_quantity AS stock, is_featured AS featured,
+                 coalesce(effective_price, list_price) AS price, ${shownStock(sql``)} AS stock, is_featured AS featured,
                  (dense_rank() OVER (ORDER BY introduction_date))::int AS made,
                  (dense_rank() OVER (ORDER BY product_name))::int AS named,
                  search_vector::text AS v
@@ -80,7 +87,7 @@ export async function readPatchRows(db: Db, tenantId: string, ids: string[]): Pr
   }>(
     db,
     sql`SELECT c.product_id AS id, c.status, c.product_name AS name, c.brand_name AS brand,
-               coalesce(c.effective_price, c.list_price) AS price, c.stock_quantity AS stock, c.is_featured AS featured,
+               coalesce(c.effective_price, c.list_price) AS price, ${shownStock(sql`c.`)} AS stock, c.is_featured AS featured,
                c.search_vector::text AS v,
                (dense_rank() OVER (ORDER BY c.product_name))::int AS name_rank,
                (dense_rank() OVER (ORDER BY c.introduction_date))::int AS made_rank,

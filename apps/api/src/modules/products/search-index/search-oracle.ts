@@ -6,6 +6,7 @@ import { categoryLabel, type Facets, PRICE_BANDS, priceBandLabel, type SearchQue
 import { type Db, schema } from '@app/db';
 import { type SQL, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../../lib/context';
+import { shownStock } from './read';
 import { searchTsQuery } from './tsquery';
 
 export const p = schema.products;
@@ -86,7 +87,7 @@ export async function oracle(db: Db, tenantId: string, q: Query) {
       );
     if (q.priceMin !== undefined && without !== 'price') parts.push(sql`${p.effectivePrice} >= ${q.priceMin}`);
     if (q.priceMax !== undefined && without !== 'price') parts.push(sql`${p.effectivePrice} <= ${q.priceMax}`);
-    if (q.inStock === 'true' && without !== 'stock') parts.push(sql`${p.stockQuantity} > 0`);
+    if (q.inStock === 'true' && without !== 'stock') parts.push(sql`${shownStock(sql``)} > 0`);
     return sql.join(parts, sql` AND `);
   };
   const order = {
@@ -105,7 +106,7 @@ export async function oracle(db: Db, tenantId: string, q: Query) {
   const [count] = await rowsOf<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${p} WHERE ${conds()}`);
   const [stocked] = await rowsOf<{ n: number }>(
     db,
-    sql`SELECT count(*)::int AS n FROM ${p} WHERE ${conds('stock')} AND ${p.stockQuantity} > 0`,
+    sql`SELECT count(*)::int AS n FROM ${p} WHERE ${conds('stock')} AND ${shownStock(sql``)} > 0`,
   );
   const brands = await rowsOf<{ v: string; n: number }>(
     db,
