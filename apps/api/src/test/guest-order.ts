@@ -56,13 +56,18 @@ export async function stockedProduct(db: Db, tenantId: string): Promise<{ produc
  */
 export async function placeGuestOrder(
   app: App,
-  opts: { host: string; productId: string; quantity?: number; email?: string },
+  opts: { host: string; productId: string; variantId?: string; quantity?: number; email?: string },
 ) {
   const added = await app.inject({
     method: 'POST',
     url: `${B}/public/ecommerce/product/addToCart`,
     headers: { host: opts.host },
-    payload: { productId: opts.productId, quantity: opts.quantity ?? 1 },
+    // A product with several variants is bought by naming one (a product id alone is refused).
+    payload: {
+      productId: opts.productId,
+      ...(opts.variantId ? { variantId: opts.variantId } : {}),
+      quantity: opts.quantity ?? 1,
+    },
   });
   const cookie = String([added.headers['set-cookie']].flat()[0]).split(';')[0] as string;
   return app.inject({

@@ -17,7 +17,7 @@ const OPENING = [10, 6, 8] as const;
 /**
  * Decision 112's concurrency proof, on the database the suite runs on (stock-everywhere.postgres.test.ts
  * and its PGlite twin): 40 orders and adjustments at once across the three variants of one product.
- * Real guest orders take the default variant (cart lines name it until the picker lands), reservations
+ * Real guest orders buy the first variant (the default one, by its id), reservations
  * as checkout makes them (changeStockAlong, one statement, no transaction) take the second, and owners'
  * adjustments in transactions move all three. Afterwards each variant's stock is what its books say
  * (they start at 0), none is below zero, none was sold past what it had, and the product's totals are
@@ -49,7 +49,7 @@ export async function everyVariantAddsUp(t: TestApp): Promise<void> {
     OPENING.map((stock, i) => ({ label: ['Brass', 'Black', 'Opal'][i] as string, stock })),
   )) as [string, string, string];
 
-  const orders = Array.from({ length: 14 }, () => placeGuestOrder(t.app, { host: HOST, productId, quantity: 1 }));
+  const orders = Array.from({ length: 14 }, () => placeGuestOrder(t.app, { host: HOST, productId, variantId: ids[0], quantity: 1 }));
   const reservations = Array.from({ length: 12 }, (_, i) =>
     changeStockAlong(
       t.database.db,
