@@ -49,7 +49,9 @@ export async function everyVariantAddsUp(t: TestApp): Promise<void> {
     OPENING.map((stock, i) => ({ label: ['Brass', 'Black', 'Opal'][i] as string, stock })),
   )) as [string, string, string];
 
-  const orders = Array.from({ length: 14 }, () => placeGuestOrder(t.app, { host: HOST, productId, variantId: ids[0], quantity: 1 }));
+  const orders = Array.from({ length: 14 }, () =>
+    placeGuestOrder(t.app, { host: HOST, productId, variantId: ids[0], quantity: 1 }),
+  );
   const reservations = Array.from({ length: 12 }, (_, i) =>
     changeStockAlong(
       t.database.db,
