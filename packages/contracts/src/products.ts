@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PRODUCT_SORTS, SEARCH_SORTS } from './catalog-options';
-import { jsonInt, textInt } from './strict-input';
+import { idField as id, jsonInt, textInt } from './strict-input';
 import { variantOptionViewSchema } from './variants';
 
 /** Public catalog payloads. Money is integer minor units. */
-
-const id = (name: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${name} is required`)
-    .max(64, `${name} is longer than 64 characters`)
-    .regex(/^[A-Za-z0-9_.-]+$/, `${name} has characters an id cannot have`);
 
 const minor = (name: string) => textInt(name, { min: 0 });
 

@@ -62,3 +62,12 @@ export const isRealDay = (v: string) => isoDay('day').safeParse(v).success;
 
 /** A date and time with its offset, on a real calendar day (ISO 8601, e.g. 2026-05-01T00:00:00Z). */
 export const isoDateTime = (message: string) => z.iso.datetime({ offset: true, error: message });
+
+/** An id in a request (a product, variant, option, category…): 1-64 characters of letters, digits, `_`, `.` and `-`. */
+export const idField = (name: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${name} is required`)
+    .max(64, `${name} is longer than 64 characters`)
+    .regex(/^[A-Za-z0-9_.-]+$/, `${name} has characters an id cannot have`);

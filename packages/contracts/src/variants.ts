@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PRICE_MINOR } from './money';
 import { MAX_STOCK } from './product-admin';
+import { idField as id } from './strict-input';
 
 /**
  * Products with variants (decision 112): a product has up to three options (Finish, Size, Battery)
@@ -19,14 +20,6 @@ export const VARIANT_REQUIRED = 'VARIANT_REQUIRED';
 export const VARIANT_UNAVAILABLE = 'VARIANT_UNAVAILABLE';
 export const VARIANT_REFUSALS = [VARIANT_REQUIRED, VARIANT_UNAVAILABLE] as const;
 export type VariantRefusal = (typeof VARIANT_REFUSALS)[number];
-
-const id = (name: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${name} is required`)
-    .max(64, `${name} is longer than 64 characters`)
-    .regex(/^[A-Za-z0-9_.-]+$/, `${name} has characters an id cannot have`);
 
 export const variantIdSchema = id('variantId');
 

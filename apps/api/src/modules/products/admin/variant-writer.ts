@@ -469,6 +469,23 @@ export interface VariantWritten {
   stockMoved: boolean;
 }
 
+/** The columns a variant write sets from the owner's input: adding and changing write the same ones. */
+function variantColumns(input: ProductVariantInput, title: string, ids: readonly string[]) {
+  return {
+    title,
+    sku: input.sku,
+    barcode: input.barcode ?? null,
+    listPrice: input.listPrice,
+    salePrice: input.salePrice ?? null,
+    weightGrams: input.weightGrams ?? null,
+    enabled: input.enabled,
+    option1ValueId: ids[0] ?? null,
+    option2ValueId: ids[1] ?? null,
+    option3ValueId: ids[2] ?? null,
+    updatedAt: new Date(),
+  };
+}
+
 /**
  * Adds a variant: its values name an existing value of each option in order. A combination that a
  * removed variant had revives that variant (its id and history come back); one that a live variant
@@ -497,19 +514,7 @@ export async function addVariant(
   await assertImages(tx, t, productId, input.imageIds);
   const revived = same[0];
   const variantId = revived?.variantId ?? newId('V');
-  const row = {
-    title,
-    sku: input.sku,
-    barcode: input.barcode ?? null,
-    listPrice: input.listPrice,
-    salePrice: input.salePrice ?? null,
-    weightGrams: input.weightGrams ?? null,
-    enabled: input.enabled,
-    option1ValueId: ids[0] ?? null,
-    option2ValueId: ids[1] ?? null,
-    option3ValueId: ids[2] ?? null,
-    updatedAt: new Date(),
-  };
+  const row = variantColumns(input, title, ids);
   const [last] = await tx
     .select({ position: sql<number>`coalesce(max(${vr.position}), 0)::int` })
     .from(vr)
@@ -568,19 +573,7 @@ export async function updateVariant(
   await assertImages(tx, t, productId, input.imageIds);
   await tx
     .update(vr)
-    .set({
-      title,
-      sku: input.sku,
-      barcode: input.barcode ?? null,
-      listPrice: input.listPrice,
-      salePrice: input.salePrice ?? null,
-      weightGrams: input.weightGrams ?? null,
-      enabled: input.enabled,
-      option1ValueId: ids[0] ?? null,
-      option2ValueId: ids[1] ?? null,
-      option3ValueId: ids[2] ?? null,
-      updatedAt: new Date(),
-    })
+    .set(variantColumns(input, title, ids))
     .where(and(eq(vr.tenantId, t), eq(vr.variantId, variantId)));
   if (current.imageIds.join(' ') !== [...new Set(input.imageIds)].join(' ')) {
     await writeImages(tx, t, productId, variantId, input.imageIds);
