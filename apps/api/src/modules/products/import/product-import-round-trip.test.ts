@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { and, asc, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemContext } from '../../../lib/context';
 import {
   type BrowserSession,
   createTestApp,
@@ -15,6 +16,7 @@ import {
   type TestApp,
 } from '../../../test/harness';
 import { csvFile } from '../../../test/product-csv-fixture';
+import { givenVariants } from '../variants-test-setup';
 
 // Decision 074: a products CSV exported and imported back changes nothing,
 // the dry run says what the run does, and text comes back as the owner wrote it. The product page's
@@ -102,6 +104,41 @@ describe('the products CSV round trip', { timeout: 180_000 }, () => {
       expect(await catalogOf(tenant)).toEqual(before);
     },
   );
+
+  // The file has no variant columns yet (one row per product): a product with several variants goes
+  // out with its totals and comes back to no change, its variants, their stock and books included.
+  it('a product with variants exported and imported back: nothing written, its variants as they were', async () => {
+    const [product] = await t.database.db
+      .select()
+      .from(schema.products)
+      .where(eq(schema.products.tenantId, 'lighting'))
+      .orderBy(asc(schema.products.productId))
+      .limit(1);
+    const host = hostOf('lighting');
+    const ctx = systemContext(
+      { tenantId: 'lighting', productStoreId: '9000', hostName: host, viaDevAlias: false, origin: `http://${host}` },
+      'round-trip-variants',
+    );
+    await givenVariants(t.database.db, ctx, product?.productId as string, 'Finish', [
+      { label: 'Brass', stock: 3, listPrice: 10_00 },
+      { label: 'Black', stock: 5, listPrice: 20_00 },
+    ]);
+    const variantsOf = () =>
+      t.database.db
+        .select()
+        .from(schema.productVariants)
+        .where(eq(schema.productVariants.productId, product?.productId as string))
+        .orderBy(asc(schema.productVariants.variantId));
+    const variants = await variantsOf();
+    expect(variants).toHaveLength(2);
+    const csv = await exportCsv('lighting');
+    const before = await catalogOf('lighting');
+    const { planned, applied } = await importCsv('lighting', csv);
+    expect(planned.updated).toBe(0);
+    expect(applied).toEqual(planned);
+    expect(await catalogOf('lighting')).toEqual(before);
+    expect(await variantsOf()).toEqual(variants);
+  });
 
   it('one price changed in the export: exactly that product changes, in the dry run and in the run', async () => {
     const csv = await exportCsv('garden');
