@@ -99,6 +99,8 @@ export function inventoryPages(deps: { inventory: InventoryService }): PageModul
           }
           const adjusted = await inventory.adjust(ctx, productId, parsed.data);
           // The form has one number box for both ways: a refusal of delta or set goes next to it.
+          // No variant named for a product with several is the whole form's answer, not a field's.
+          if (!adjusted.ok && adjusted.code === 'VARIANT_REQUIRED') return formRefusal(adjusted);
           if (!adjusted.ok) return formRefusal({ ...adjusted, field: 'quantity' }, STOCK_ADJUST_FIELDS);
           const r = adjusted.value;
           const what = r.variantTitle ? ` of ${r.variantTitle}` : '';

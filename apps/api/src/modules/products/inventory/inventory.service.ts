@@ -324,7 +324,7 @@ export function createInventoryService(db: Db, deps: InventoryDeps, thresholds: 
         return refuse(
           422,
           'VARIANT_REQUIRED',
-          `${product.productName} has ${variants.length} variants: name the one to adjust (variantId).`,
+          `${product.productName} has ${variants.length} variants: choose the one to adjust (variantId).`,
         );
       }
       // No live variant at all (a product row without variants): changeStock answers for the product's id.
