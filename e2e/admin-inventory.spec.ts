@@ -124,3 +124,111 @@ test('the owner counts a product down to none, restocks it, and the storefront a
   await expect(rows(page).nth(1)).toBeVisible();
   await screenshots(page, 'list');
 });
+
+/** The owner's product and variant API, from the owner's page (the browser resolves *.localhost). */
+async function ownerApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  const token = (await page.context().cookies()).find((c) => c.name === 'sid')?.value;
+  expect(token, 'the owner is signed in').toBeTruthy();
+  const res = await page.evaluate(
+    async ({ method, url, body, token }) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: r.status, text: await r.text() };
+    },
+    { method, url, body, token },
+  );
+  expect(res.status, `${method} ${url}: ${res.text}`).toBeLessThan(300);
+  return JSON.parse(res.text).data as T;
+}
+
+test('the owner counts one variant of a pendant and sees that variant’s history; the others do not move', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const run = `Iv${Date.now().toString(36)}`;
+  const name = `${run} Pendant`;
+  const API = '/skulocity/api/v1/catalog/products';
+  await signIn(page, owner, '/manage-store/inventory');
+  // Finish: Brass (the product's first variant, 6), Black (3), Opal (2), through the variant API.
+  const { productId } = await ownerApi<{ productId: string }>(page, 'POST', API, {
+    fields: { productName: name, sku: `${run}-BR`, listPrice: 12900, status: 'ACTIVE' },
+    initialStock: 6,
+  });
+  await ownerApi(page, 'PUT', `${API}/${productId}/options`, {
+    options: [{ name: 'Finish', values: [{ label: 'Brass' }, { label: 'Black' }, { label: 'Opal' }] }],
+  });
+  await ownerApi(page, 'POST', `${API}/${productId}/variants`, {
+    values: ['Black'],
+    sku: `${run}-BK`,
+    listPrice: 12900,
+    stock: 3,
+  });
+  await ownerApi(page, 'POST', `${API}/${productId}/variants`, {
+    values: ['Opal'],
+    sku: `${run}-OP`,
+    listPrice: 13900,
+    stock: 2,
+  });
+
+  // The list: a row per variant, found by the product's name.
+  await page.goto(`${power}/manage-store/inventory?q=${encodeURIComponent(run)}`);
+  await hydrated(page);
+  const variantRows = rows(page).filter({ hasText: name });
+  await expect(variantRows).toHaveCount(3);
+  await expect(variantRows.first()).toContainText(`${name} · Opal`);
+  await expect(variantRows.first()).toContainText(`SKU ${run}-OP`, { ignoreCase: true });
+  await expect(variantRows.first()).toContainText('2 left · low');
+  // A variant's SKU finds that variant alone.
+  await page.getByRole('searchbox', { name: 'Search by name or SKU' }).fill(`${run}-bk`);
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(variantRows).toHaveCount(1);
+  await expect(variantRows).toContainText(`${name} · Black`);
+  await page.goto(`${power}/manage-store/inventory?q=${encodeURIComponent(run)}`);
+  await hydrated(page);
+
+  // Opal: 2 on the shelf, 10 after a delivery; only its box changes.
+  await page.getByRole('combobox', { name: 'Reason' }).selectOption({ label: 'Received' });
+  await page.getByRole('textbox', { name: 'Note' }).fill('Opal delivery, E2E');
+  await page.getByRole('textbox', { name: `On hand: ${name} · Opal` }).fill('10');
+  await page.getByRole('button', { name: 'Save counts' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Stock saved for 1 product.' }).first()).toBeVisible();
+  await expect(page.getByRole('textbox', { name: `On hand: ${name} · Opal` })).toHaveValue('10');
+  await expect(page.getByRole('textbox', { name: `On hand: ${name} · Black` })).toHaveValue('3');
+  await expect(page.getByRole('textbox', { name: `On hand: ${name} · Brass` })).toHaveValue('6');
+  await screenshots(page, 'variants');
+  await expectNoSeriousA11yIssue(page);
+
+  // Opal's history: its count and its own movements only, newest first.
+  await page.getByRole('link', { name: `Stock history of ${name} · Opal` }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(page.getByTestId('stock-now')).toHaveText('10');
+  const lines = page.getByRole('table', { name: 'Stock history, newest first' }).getByRole('row');
+  await expect(lines).toHaveCount(3); // the header, the delivery, the first count
+  await expect(lines.nth(1)).toContainText('Received');
+  await expect(lines.nth(1)).toContainText('2 → 10');
+  await expect(lines.nth(1)).toContainText('Opal delivery, E2E');
+  await expect(lines.nth(2)).toContainText('0 → 2');
+
+  // Adjusted from its own page: two damaged.
+  await hydrated(page);
+  await page.getByRole('combobox', { name: 'Reason' }).selectOption({ label: 'Damaged' });
+  await page.getByRole('textbox', { name: 'Quantity' }).fill('-2');
+  await page.getByRole('button', { name: 'Adjust' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Stock of Opal is now 8.' }).first()).toBeVisible();
+  await expect(page.getByTestId('stock-now')).toHaveText('8');
+  await expect(lines).toHaveCount(4);
+  await expect(lines.nth(1)).toContainText('10 → 8');
+  const variants = page.getByRole('table', { name: 'Variants and their stock' });
+  await expect(variants.getByRole('row').filter({ hasText: 'Brass' })).toContainText('6 in stock');
+  await expect(variants.getByRole('row').filter({ hasText: 'Black' })).toContainText('3 left · low');
+  await screenshots(page, 'variant-history');
+  await expectNoSeriousA11yIssue(page);
+
+  // The whole product: every variant's movements, each named.
+  await page.getByRole('link', { name: 'All variants' }).click();
+  await expect(page.getByTestId('stock-now')).toHaveText('17');
+  const all = page.getByRole('table', { name: 'Stock history, newest first' }).getByRole('row');
+  await expect(all.nth(1)).toContainText('Opal');
+  await expect(all.filter({ hasText: 'Black' })).toHaveCount(1);
+});

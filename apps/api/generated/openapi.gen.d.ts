@@ -8486,6 +8486,9 @@ export interface paths {
                                         productId: string;
                                         productName: string;
                                         stock: number;
+                                        variantId: string;
+                                        variantTitle: string;
+                                        sku: string;
                                     }[];
                                 };
                                 activity: {
@@ -13929,7 +13932,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Products with their stock, fewest first (sort=stock-desc: most); search, filter in/low/out */
+        /**
+         * Stock per variant, fewest first (sort=stock-desc: most); search, filter in/low/out
+         * @description A row per live variant (a product with one variant has one row, its variantId the product id); q matches the product's name, a variant's title or the start of a variant's SKU. low counts enabled variants only.
+         */
         get: {
             parameters: {
                 query?: {
@@ -13961,6 +13967,9 @@ export interface paths {
                                     status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                     stock: number;
                                     imageUrl: string | null;
+                                    variantId: string | null;
+                                    variantTitle: string;
+                                    enabled: boolean;
                                 }[];
                                 nextCursor: string | null;
                                 lowStockThreshold: number;
@@ -14002,11 +14011,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A product's stock and its history (who, when, before, after, why), newest first */
+        /**
+         * A product's stock and its history (who, when, before, after, why, which variant), newest first
+         * @description variantId: that variant's count and movements only (404 when it is not one of the product's live variants).
+         */
         get: {
             parameters: {
                 query?: {
                     cursor?: string;
+                    variantId?: string;
                     limit?: number | string;
                 };
                 header?: never;
@@ -14033,6 +14046,9 @@ export interface paths {
                                     status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                     stock: number;
                                     imageUrl: string | null;
+                                    variantId: string | null;
+                                    variantTitle: string;
+                                    enabled: boolean;
                                 };
                                 lowStockThreshold: number;
                                 movements: {
@@ -14050,8 +14066,17 @@ export interface paths {
                                         id: string | null;
                                         name: string | null;
                                     };
+                                    variantId: string;
+                                    variantTitle: string;
                                 }[];
                                 nextCursor: string | null;
+                                variants: {
+                                    variantId: string;
+                                    title: string;
+                                    sku: string;
+                                    stock: number;
+                                    enabled: boolean;
+                                }[];
                             };
                             message?: string;
                         };
@@ -14094,7 +14119,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust stock by a delta or to a count, with a reason and a note
-         * @description Refused with 422 (naming delta or set) when the stock would go below zero.
+         * @description Adjusts one variant: variantId names one of the product's live variants (404 otherwise); without it the product's only variant. A product with several variants and no variantId is refused with 422 VARIANT_REQUIRED naming the product; 422 (naming delta or set) when the stock would go below zero.
          */
         post: {
             parameters: {
@@ -14113,6 +14138,7 @@ export interface paths {
                         delta?: number;
                         set?: number;
                         note?: string;
+                        variantId?: string;
                     };
                 };
             };
@@ -14126,6 +14152,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 productId: string;
+                                variantId: string;
+                                variantTitle: string;
                                 before: number;
                                 after: number;
                                 delta: number;

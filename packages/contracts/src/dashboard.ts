@@ -158,6 +158,10 @@ export const lowStockProductSchema = z.object({
   productId: z.string(),
   productName: z.string(),
   stock: z.number().int(),
+  /** The variant running low (decision 112: the card lists enabled live variants), its title ('' for a default one) and SKU. */
+  variantId: z.string(),
+  variantTitle: z.string(),
+  sku: z.string(),
 });
 export type LowStockProduct = z.infer<typeof lowStockProductSchema>;
 

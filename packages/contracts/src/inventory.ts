@@ -10,6 +10,7 @@ import {
 } from './product-admin';
 import type { FormOutcome } from './storefront';
 import { textInt } from './strict-input';
+import { variantIdSchema } from './variants';
 
 /**
  * The owner's inventory: each product's stock, its books (every movement, with
@@ -48,6 +49,16 @@ export const inventoryItemSchema = z.object({
   stock: z.number().int(),
   /** The product's small picture, or null. */
   imageUrl: z.string().nullable(),
+  /**
+   * The variant this row counts (a row per live variant, decision 112; a product with one variant has
+   * one row, its id the product's). null only in a history of a product with several variants that is
+   * not filtered to one: then `stock` is the product's total and `sku` its first variant's.
+   */
+  variantId: z.string().nullable(),
+  /** "Brass / 3000 K"; '' for a product's only (default) variant. */
+  variantTitle: z.string(),
+  /** false: the variant is kept and counted here, but not sold (and not counted as low in stock). */
+  enabled: z.boolean(),
 });
 export type InventoryItem = z.infer<typeof inventoryItemSchema>;
 
@@ -73,11 +84,16 @@ export const stockMovementSchema = z.object({
   returnId: z.string().nullable(),
   /** Who: a person's first name, or the job or checkout that moved it; null when unknown. */
   actor: z.object({ id: z.string().nullable(), name: z.string().nullable() }),
+  /** The variant whose stock moved, and its title ('' for a product's default variant). */
+  variantId: z.string(),
+  variantTitle: z.string(),
 });
 export type StockMovement = z.infer<typeof stockMovementSchema>;
 
 export const stockHistoryQuerySchema = z.object({
   cursor: cursor.optional(),
+  /** Only this variant's movements (one of the product's; another is 404). */
+  variantId: variantIdSchema.optional(),
   limit: textInt('limit', { min: 1, max: 100 }).optional(),
 });
 
@@ -87,6 +103,16 @@ export const stockHistorySchema = z.object({
   /** Newest first. */
   movements: z.array(stockMovementSchema),
   nextCursor: z.string().nullable(),
+  /** The product's live variants in their order, each with its stock (one for a product without options). */
+  variants: z.array(
+    z.object({
+      variantId: z.string(),
+      title: z.string(),
+      sku: z.string(),
+      stock: z.number().int(),
+      enabled: z.boolean(),
+    }),
+  ),
 });
 export type StockHistory = z.infer<typeof stockHistorySchema>;
 
@@ -106,6 +132,11 @@ export const stockAdjustSchema = z
       .optional(),
     set: quantity('set', 0).optional(),
     note: z.string().trim().max(500, 'note is longer than 500 characters').optional(),
+    /**
+     * The variant to adjust, one of the product's live variants. Required when the product has
+     * several (422 VARIANT_REQUIRED without it); without it a product's only variant is adjusted.
+     */
+    variantId: variantIdSchema.optional(),
   })
   .superRefine((v, ctx) => {
     if ((v.delta === undefined) === (v.set === undefined)) {
@@ -116,6 +147,9 @@ export type StockAdjust = z.infer<typeof stockAdjustSchema>;
 
 export const stockAdjustResultSchema = z.object({
   productId: z.string(),
+  /** The variant adjusted, and its title ('' for a product's default variant). */
+  variantId: z.string(),
+  variantTitle: z.string(),
   before: z.number().int(),
   after: z.number().int(),
   delta: z.number().int(),
@@ -135,7 +169,7 @@ export type LowStockSetting = z.infer<typeof lowStockSettingSchema>;
 export const STOCK_ADJUST_FIELDS = ['reason', 'mode', 'quantity', 'note'] as const;
 export type StockAdjustField = (typeof STOCK_ADJUST_FIELDS)[number];
 export type StockAdjustFormResult =
-  | { ok: true; message: string; productId: string; after: number }
+  | { ok: true; message: string; productId: string; after: number; variantId?: string }
   | FormOutcome<StockAdjustField>;
 export type LowStockFormResult = { ok: true; message: string } | FormOutcome<'lowStockThreshold'>;
 
@@ -154,8 +188,13 @@ export interface InventoryPages {
   inventoryPage(
     query: Record<string, string | undefined>,
   ): Promise<InventoryPage & StockReasonLabels & { query: InventoryListQuery }>;
-  /** null: no such product in this store. */
-  stockHistoryPage(productId: string, cursor?: string | null): Promise<(StockHistory & StockReasonLabels) | null>;
+  /** null: no such product in this store (or `variantId` is not one of its variants). */
+  stockHistoryPage(
+    productId: string,
+    cursor?: string | null,
+    variantId?: string | null,
+  ): Promise<(StockHistory & StockReasonLabels) | null>;
+  /** `fields.variantId` names the variant (required for a product with several). */
   adjustStock(productId: string, fields: Record<string, string>): Promise<StockAdjustFormResult>;
   saveLowStockThreshold(fields: Record<string, string>): Promise<LowStockFormResult>;
 }

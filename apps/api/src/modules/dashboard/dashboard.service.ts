@@ -11,13 +11,14 @@ import {
   TO_FULFIL_LIMIT,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, asc, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { hasPermission, type RequestContext } from '../../lib/context';
 import { STUCK_ORDER_SWEEP, type SweepResult } from '../orders/index';
 import { createAnalytics, resolveRange } from './analytics';
 
 const o = schema.orders;
 const p = schema.products;
+const v = schema.productVariants;
 const u = schema.users;
 
 const TO_FULFIL: OrderStatus = 'paid';
@@ -114,13 +115,28 @@ export function createDashboardService(db: Db, deps: DashboardDeps = {}) {
     };
   }
 
-  /** Out of stock first, then the fewest left; the index (tenant, stock) reads only these rows. */
+  /**
+   * Variants at or below the threshold, out of stock first, then the fewest left (decision 112: a
+   * product's variants run out one by one). Only enabled live variants: a disabled one is not sold,
+   * a removed one is gone. product_variants_stock_idx (tenant_id, stock_quantity, variant_id) WHERE
+   * removed_at IS NULL reads only these rows.
+   */
   async function lowStock(ctx: RequestContext, threshold: number) {
     const rows = await db
-      .select({ productId: p.productId, productName: p.productName, stock: p.stockQuantity })
-      .from(p)
-      .where(and(eq(p.tenantId, ctx.tenantId), lte(p.stockQuantity, threshold)))
-      .orderBy(asc(p.stockQuantity), asc(p.productName), asc(p.productId))
+      .select({
+        productId: v.productId,
+        productName: p.productName,
+        stock: v.stockQuantity,
+        variantId: v.variantId,
+        variantTitle: v.title,
+        sku: v.sku,
+      })
+      .from(v)
+      .innerJoin(p, and(eq(p.tenantId, v.tenantId), eq(p.productId, v.productId)))
+      .where(
+        and(eq(v.tenantId, ctx.tenantId), isNull(v.removedAt), eq(v.enabled, true), lte(v.stockQuantity, threshold)),
+      )
+      .orderBy(asc(v.stockQuantity), asc(p.productName), asc(v.position), asc(v.variantId))
       .limit(LOW_STOCK_LIMIT);
     return { threshold, products: rows };
   }

@@ -49,9 +49,12 @@ async function expected(tenantId: string, productStoreId: string) {
       FROM orders o LEFT JOIN users u ON u.tenant_id = o.tenant_id AND u.user_id = o.user_id
      WHERE o.tenant_id = ${tenantId} AND o.status = 'paid'
      ORDER BY o.placed_at DESC, o.order_id DESC`);
+  // Per variant: enabled live variants at or below the threshold (decision 112).
   const low = await rows<{ product_id: string; stock_quantity: number }>(sql`
-    SELECT product_id, stock_quantity FROM products WHERE tenant_id = ${tenantId} AND stock_quantity <= 5
-     ORDER BY stock_quantity, product_name, product_id LIMIT 8`);
+    SELECT v.product_id, v.stock_quantity FROM product_variants v
+      JOIN products p ON p.tenant_id = v.tenant_id AND p.product_id = v.product_id
+     WHERE v.tenant_id = ${tenantId} AND v.stock_quantity <= 5 AND v.enabled AND v.removed_at IS NULL
+     ORDER BY v.stock_quantity, p.product_name, v.position, v.variant_id LIMIT 8`);
   return {
     sales: {
       sales: { value: Number(sales?.total), previous: Number(sales?.prev_total) },

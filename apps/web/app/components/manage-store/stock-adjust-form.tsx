@@ -7,16 +7,18 @@ import { PostForm } from '../ui/post-form';
 import { SelectField } from '../ui/select-field';
 import { NumberField, TextField } from '../ui/text-field';
 
-export type AdjustValues = Partial<Record<StockAdjustField, string>>;
+/** The form's fields as typed, and the variant it adjusts (a hidden field; absent for a product's only variant). */
+export type AdjustValues = Partial<Record<StockAdjustField | 'variantId', string>>;
 
 /**
- * One product's "Adjust" form: a reason, add/take or set to a count, how many, a note. A plain POST
+ * One product's (or one of its variants') "Adjust" form: a reason, add/take or set to a count, how many, a note. A plain POST
  * form (intent=adjust), so it works without JavaScript; the errors of the row that was sent show
  * next to its fields, with what was typed kept, and each clears once its field is changed. Adjust is
  * the form's only submit button, so Enter in Quantity or Note sends it.
  */
 export function StockAdjustForm({
   productId,
+  variantId,
   productName,
   reasons,
   errors,
@@ -24,6 +26,9 @@ export function StockAdjustForm({
   action,
 }: {
   productId: string;
+  /** The variant adjusted; absent for a product's only variant. */
+  variantId?: string | undefined;
+  /** The name in the form's label: "Pendant · Brass" for a variant. */
   productName: string;
   reasons: { value: StockAdjustReason; label: string }[];
   errors?: Partial<Record<StockAdjustField, string>> | undefined;
@@ -37,7 +42,7 @@ export function StockAdjustForm({
     navigation.formMethod === 'POST' &&
     navigation.formData?.get('productId') === productId &&
     navigation.formData?.get('intent') === 'adjust';
-  const id = (f: string) => `${f}-${productId}`;
+  const id = (f: string) => `${f}-${variantId ?? productId}`;
   return (
     <PostForm
       action={action}
@@ -47,6 +52,7 @@ export function StockAdjustForm({
     >
       <input type="hidden" name="intent" value="adjust" />
       <input type="hidden" name="productId" value={productId} />
+      {variantId && <input type="hidden" name="variantId" value={variantId} />}
       <SelectField
         id={id('reason')}
         label="Reason"
@@ -113,5 +119,12 @@ export function StockLevel({ stock, threshold }: { stock: number; threshold: num
 /** The fields of an adjust form as the action reads them. */
 export function adjustValues(form: FormData): AdjustValues {
   const get = (k: string) => String(form.get(k) ?? '').slice(0, 600);
-  return { reason: get('reason'), mode: get('mode'), quantity: get('quantity'), note: get('note') };
+  const variantId = get('variantId');
+  return {
+    reason: get('reason'),
+    mode: get('mode'),
+    quantity: get('quantity'),
+    note: get('note'),
+    ...(variantId ? { variantId } : {}),
+  };
 }

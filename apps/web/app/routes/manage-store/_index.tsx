@@ -337,10 +337,17 @@ function LowStock({ home }: { home: DashboardHome }) {
       ) : (
         <ul className="divide-y divide-neutral-100 border-t border-neutral-100">
           {products.map((p) => (
-            <li key={p.productId} className="flex items-center justify-between gap-3 px-4 py-2.5">
+            <li key={p.variantId} className="flex items-center justify-between gap-3 px-4 py-2.5">
               <div className="min-w-0">
-                <p className="truncate text-sm font-medium text-neutral-900">{p.productName}</p>
-                <p className="text-xs text-neutral-500">{p.productId}</p>
+                <p className="truncate text-sm font-medium text-neutral-900">
+                  <Link
+                    to={`/manage-store/inventory/${encodeURIComponent(p.productId)}${p.variantTitle ? `?variant=${encodeURIComponent(p.variantId)}` : ''}`}
+                    className="underline-offset-2 hover:underline"
+                  >
+                    {p.variantTitle ? `${p.productName}, ${p.variantTitle}` : p.productName}
+                  </Link>
+                </p>
+                <p className="text-xs text-neutral-500">SKU {p.sku}</p>
               </div>
               <StockBadge stock={p.stock} />
             </li>

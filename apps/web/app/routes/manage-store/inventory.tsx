@@ -28,10 +28,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
  * One action, by intent: the page's counts, or the store's low-stock threshold.
  *
  * Counts: one form for the whole page, a number per row ("on hand") and one reason and note for the
- * batch. A row whose number changed becomes one adjustment by the difference from the count the page
- * showed (`was.<id>`), so a sale between loading the page and saving is not undone; a number that is
- * not a count goes to the server as a count, which names what is wrong. Rows are saved one by one:
- * the refused ones come back with their error and what was typed, the others are saved.
+ * batch. A row is a variant (`count.<variantId>`, its product in `product.<variantId>`; a product
+ * with one variant has one row, keyed by the product id). A row whose number changed becomes one
+ * adjustment of that variant by the difference from the count the page showed (`was.<variantId>`), so a
+ * sale between loading the page and saving is not undone; a number that is not a count goes to the
+ * server as a count, which names what is wrong. Rows are saved one by one: the refused ones come back
+ * with their error and what was typed, the others are saved.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
@@ -47,21 +49,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const reason = String(form.get('reason') ?? '').slice(0, 40);
   const note = String(form.get('note') ?? '').slice(0, 600);
   const rows: RowAnswers = {};
-  let saved = 0;
+  const savedProducts = new Set<string>();
   let formError: string | null = null;
   for (const [key, raw] of form.entries()) {
     if (!key.startsWith('count.') || typeof raw !== 'string') continue;
-    const productId = key.slice('count.'.length, 70);
+    const variantId = key.slice('count.'.length, 70);
+    const productId = String(form.get(`product.${variantId}`) ?? variantId).slice(0, 64);
     const typed = raw.trim().slice(0, 20);
-    const was = Number(form.get(`was.${productId}`));
+    const was = Number(form.get(`was.${variantId}`));
     if (typed === String(was)) continue;
     const count = /^\d{1,9}$/.test(typed) ? Number(typed) : null;
     const fields =
       count === null || !Number.isSafeInteger(was)
-        ? { reason, mode: 'set', quantity: typed, note }
-        : { reason, mode: 'delta', quantity: String(count - was), note };
+        ? { reason, mode: 'set', quantity: typed, note, variantId }
+        : { reason, mode: 'delta', quantity: String(count - was), note, variantId };
     const result = await dashboardRead(request, () => context.api.adjustStock(productId, fields));
-    if (result.ok) saved++;
+    if (result.ok) savedProducts.add(productId);
     else if (result.status === 401 || result.status === 403) {
       // A refusal of access is the whole form's answer, with its own status, not a row's error.
       return data(
@@ -74,12 +77,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: result.status },
       );
     } else {
-      rows[productId] = { typed, error: result.fieldErrors.quantity ?? null };
+      rows[variantId] = { typed, error: result.fieldErrors.quantity ?? null };
       formError ??=
         result.fieldErrors.reason ?? result.fieldErrors.note ?? (result.fieldErrors.quantity ? null : result.message);
     }
   }
   const refused = Object.keys(rows).length;
+  const saved = savedProducts.size;
   const result =
     refused > 0 || formError
       ? {
@@ -113,7 +117,17 @@ const FILTERS = [
   { value: 'out', label: 'Out of stock' },
 ];
 
-/** Stock per product: find it, count it (a number per row, one save), see its history; the low-stock line. */
+/** "Pendant · Brass / 3000 K", or the product's name alone for its only variant. */
+const rowName = (item: { productName: string; variantTitle: string }) =>
+  item.variantTitle ? `${item.productName} · ${item.variantTitle}` : item.productName;
+
+/** The history page of a row: its variant's, or the product's for its only variant. */
+const historyHref = (item: { productId: string; variantId: string | null; variantTitle: string }) =>
+  `/manage-store/inventory/${encodeURIComponent(item.productId)}${
+    item.variantTitle && item.variantId ? `?variant=${encodeURIComponent(item.variantId)}` : ''
+  }`;
+
+/** Stock per variant: find it, count it (a number per row, one save), see its history; the low-stock line. */
 export default function InventoryPage({ loaderData: page, actionData }: Route.ComponentProps) {
   useActionToast(actionData?.intent === 'counts' && actionData.result.ok ? actionData.result : null);
   const navigation = useNavigation();
@@ -125,11 +139,11 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'counts';
   const searching = navigation.state === 'loading' && navigation.location?.pathname === '/manage-store/inventory';
   // A new answer or page resets the boxes to what the page shows.
-  const formKey = `${page.items.map((i) => `${i.productId}:${i.stock}`).join(',')}:${refused ? 'refused' : ''}`;
+  const formKey = `${page.items.map((i) => `${i.variantId}:${i.stock}`).join(',')}:${refused ? 'refused' : ''}`;
   return (
     <AdminPage
       title="Inventory"
-      description="Stock of every product. Type the new counts, give a reason, and save once; each change is kept in the product’s stock history."
+      description="Stock of every product, a row per variant. Type the new counts, give a reason, and save once; each change is kept in the product’s stock history."
     >
       {refused && <Banner>{refused.result.message}</Banner>}
       <Card title="Products" flush>
@@ -200,8 +214,8 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
             <DataTable
               label="Products and their stock"
               rows={page.items}
-              rowKey={(i) => i.productId}
-              testId={(i) => `stock-row-${i.productId}`}
+              rowKey={(i) => i.variantId ?? i.productId}
+              testId={(i) => `stock-row-${i.variantId ?? i.productId}`}
               minWidth="30rem"
               columns={[
                 {
@@ -225,10 +239,11 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
                         />
                       )}
                       <span className="min-w-0">
-                        <span className="block truncate font-medium">{item.productName}</span>
+                        <span className="block truncate font-medium">{rowName(item)}</span>
                         <span className="block text-xs text-neutral-600">
                           SKU {item.sku}
                           {item.status !== 'ACTIVE' && ` · ${item.status === 'DRAFT' ? 'Draft' : 'Archived'}`}
+                          {!item.enabled && ' · Variant disabled'}
                         </span>
                       </span>
                     </span>
@@ -242,14 +257,16 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
                   header: 'On hand',
                   className: 'w-32',
                   cell: (item) => {
-                    const mine = refused?.rows[item.productId];
+                    const key = item.variantId ?? item.productId;
+                    const mine = refused?.rows[key];
                     return (
                       <>
-                        <input type="hidden" name={`was.${item.productId}`} value={item.stock} />
+                        <input type="hidden" name={`was.${key}`} value={item.stock} />
+                        <input type="hidden" name={`product.${key}`} value={item.productId} />
                         <NumberField
-                          id={`count-${item.productId}`}
-                          name={`count.${item.productId}`}
-                          label={`On hand: ${item.productName}`}
+                          id={`count-${key}`}
+                          name={`count.${key}`}
+                          label={`On hand: ${rowName(item)}`}
                           labelHidden
                           defaultValue={mine ? mine.typed : String(item.stock)}
                           error={mine?.error ?? (mine ? 'Not saved' : null)}
@@ -263,9 +280,9 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
                   align: 'end',
                   cell: (item) => (
                     <Link
-                      to={`/manage-store/inventory/${encodeURIComponent(item.productId)}`}
+                      to={historyHref(item)}
                       className="inline-flex items-center gap-1 text-sm font-medium underline-offset-2 hover:underline"
-                      aria-label={`Stock history of ${item.productName}`}
+                      aria-label={`Stock history of ${rowName(item)}`}
                     >
                       <History aria-hidden className="size-4" />
                       History
@@ -303,7 +320,7 @@ function Threshold({ threshold, answer }: { threshold: number; answer: Route.Com
           required
           defaultValue={value}
           error={error}
-          hint="Products with this many or fewer left count as low: Home lists them and shoppers see “Only N left”. 0 turns it off."
+          hint="Products (each variant on its own) with this many or fewer left count as low: Home lists them and shoppers see “Only N left”. 0 turns it off."
         />
         <Button type="submit" className="sm:mt-[1.625rem]">
           Save

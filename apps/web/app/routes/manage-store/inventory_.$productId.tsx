@@ -12,10 +12,13 @@ import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/inventory_.$productId';
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const cursor = new URL(request.url).searchParams.get('cursor')?.slice(0, 300) ?? null;
-  const history = await dashboardRead(request, () => context.api.stockHistoryPage(params.productId, cursor));
+  const url = new URL(request.url);
+  const cursor = url.searchParams.get('cursor')?.slice(0, 300) ?? null;
+  // One variant's count and books (`?variant=`), or the whole product's.
+  const variant = url.searchParams.get('variant')?.slice(0, 64) || null;
+  const history = await dashboardRead(request, () => context.api.stockHistoryPage(params.productId, cursor, variant));
   if (!history) throw data({ message: 'No such product in this store.' }, { status: 404 });
-  return { ...history, cursor };
+  return { ...history, cursor, variant };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -26,15 +29,38 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return dashboardMeta(matches, loaderData ? `Stock of ${loaderData.product.productName}` : 'Stock history');
+  const p = loaderData?.product;
+  return dashboardMeta(
+    matches,
+    p ? `Stock of ${p.variantTitle ? `${p.productName} · ${p.variantTitle}` : p.productName}` : 'Stock history',
+  );
 }
 
 const signed = (n: number) => (n > 0 ? `+${n}` : `−${Math.abs(n)}`);
 
-/** A product's stock and its books, newest first: who, when, before, after, why. */
+/** This page for one variant, or for the whole product (`null`), keeping nothing else of the address. */
+const variantHref = (variantId: string | null) => (variantId ? `?variant=${encodeURIComponent(variantId)}` : '.');
+
+/**
+ * A product's stock and its books, newest first: who, when, before, after, why, and which variant.
+ * A product with several variants lists them with their counts; choosing one shows its count, its
+ * books and the form that adjusts it (the whole product has no one count to adjust).
+ */
 export default function StockHistoryPage({ loaderData: h, actionData }: Route.ComponentProps) {
   useActionToast(actionData?.result);
   const failed = actionData && !actionData.result.ok ? actionData.result : null;
+  const several = h.variants.length > 1;
+  const chosen = h.product.variantId !== null;
+  const shownName = h.product.variantTitle
+    ? `${h.product.productName} · ${h.product.variantTitle}`
+    : h.product.productName;
+  const pageQuery = (cursor: string | null) => {
+    const q = new URLSearchParams();
+    if (h.variant) q.set('variant', h.variant);
+    if (cursor) q.set('cursor', cursor);
+    const text = q.toString();
+    return text ? `?${text}` : '.';
+  };
   return (
     <AdminPage
       title={h.product.productName}
@@ -46,27 +72,88 @@ export default function StockHistoryPage({ loaderData: h, actionData }: Route.Co
           >
             <ArrowLeft aria-hidden className="size-4" /> Inventory
           </Link>{' '}
-          · SKU {h.product.sku}
+          {chosen ? ` · SKU ${h.product.sku}` : ` · ${h.variants.length} variants`}
         </>
       }
     >
       {failed && Object.keys(failed.fieldErrors).length === 0 && <Banner>{failed.message}</Banner>}
-      <Card title="Stock" aside={<StockLevel stock={h.product.stock} threshold={h.lowStockThreshold} />}>
+      <Card
+        title={several && chosen ? `Stock of ${h.product.variantTitle}` : 'Stock'}
+        aside={<StockLevel stock={h.product.stock} threshold={h.lowStockThreshold} />}
+      >
         <p className="mb-3 text-sm text-neutral-700">
           <span className="text-2xl font-semibold tabular-nums text-neutral-900" data-testid="stock-now">
             {h.product.stock}
           </span>{' '}
-          in stock
+          {chosen ? 'in stock' : `in stock across ${h.variants.length} variants`}
         </p>
-        <StockAdjustForm
-          productId={h.product.productId}
-          productName={h.product.productName}
-          reasons={h.adjustReasons}
-          errors={failed?.fieldErrors}
-          values={failed ? actionData?.values : undefined}
-        />
+        {chosen ? (
+          <StockAdjustForm
+            productId={h.product.productId}
+            variantId={several ? (h.product.variantId ?? undefined) : undefined}
+            productName={shownName}
+            reasons={h.adjustReasons}
+            errors={failed?.fieldErrors}
+            values={failed ? actionData?.values : undefined}
+          />
+        ) : (
+          <p className="text-sm text-neutral-700">
+            Choose a variant below to adjust its stock and see its own history.
+          </p>
+        )}
       </Card>
-      <Card title="History" flush>
+      {several && (
+        <Card
+          title="Variants"
+          flush
+          aside={
+            chosen ? (
+              <Link to={variantHref(null)} className="text-sm font-medium underline-offset-2 hover:underline">
+                All variants
+              </Link>
+            ) : undefined
+          }
+        >
+          <DataTable
+            label="Variants and their stock"
+            minWidth="18rem"
+            rows={h.variants}
+            rowKey={(v) => v.variantId}
+            columns={[
+              {
+                header: 'Variant',
+                rowHeader: true,
+                cell: (v) => {
+                  const current = v.variantId === h.product.variantId;
+                  return (
+                    <span className="block min-w-0">
+                      <Link
+                        to={variantHref(v.variantId)}
+                        aria-current={current ? 'page' : undefined}
+                        className={`underline underline-offset-2 ${current ? 'font-semibold' : 'font-medium'}`}
+                      >
+                        {v.title}
+                      </Link>
+                      {current && <span className="text-xs text-neutral-600"> · shown</span>}
+                      {/* The SKU under the title keeps the table two columns wide at 375 px. */}
+                      <span className="block text-xs text-neutral-600">
+                        SKU {v.sku}
+                        {!v.enabled && ' · Disabled'}
+                      </span>
+                    </span>
+                  );
+                },
+              },
+              {
+                header: 'Stock',
+                align: 'end',
+                cell: (v) => <StockLevel stock={v.stock} threshold={h.lowStockThreshold} />,
+              },
+            ]}
+          />
+        </Card>
+      )}
+      <Card title={several && chosen ? `History of ${h.product.variantTitle}` : 'History'} flush>
         {h.movements.length === 0 ? (
           <AdminEmptyState icon={<History className="size-6" />} title="No stock changes yet">
             Orders, cancellations and adjustments will be listed here, newest first.
@@ -81,7 +168,12 @@ export default function StockHistoryPage({ loaderData: h, actionData }: Route.Co
               {h.movements.map((m) => (
                 <li key={m.movementId} className="space-y-0.5 px-4 py-2.5 text-sm">
                   <div className="flex items-baseline justify-between gap-2">
-                    <span className="font-medium text-neutral-900">{h.reasonLabels[m.reason]}</span>
+                    <span className="font-medium text-neutral-900">
+                      {h.reasonLabels[m.reason]}
+                      {several && !chosen && m.variantTitle && (
+                        <span className="font-normal text-neutral-700"> · {m.variantTitle}</span>
+                      )}
+                    </span>
                     <span className={`font-medium tabular-nums ${m.delta < 0 ? 'text-red-700' : 'text-green-700'}`}>
                       {signed(m.delta)}{' '}
                       <span className="font-normal text-neutral-600">
@@ -110,6 +202,9 @@ export default function StockHistoryPage({ loaderData: h, actionData }: Route.Co
                     className: 'whitespace-nowrap text-neutral-700',
                     cell: (m) => <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>,
                   },
+                  ...(several && !chosen
+                    ? [{ header: 'Variant', cell: (m: (typeof h.movements)[number]) => m.variantTitle || '—' }]
+                    : []),
                   { header: 'Reason', cell: (m) => h.reasonLabels[m.reason] },
                   {
                     header: 'Change',
@@ -144,8 +239,8 @@ export default function StockHistoryPage({ loaderData: h, actionData }: Route.Co
         )}
         <Pagination
           label="History pages"
-          next={h.nextCursor && `?cursor=${encodeURIComponent(h.nextCursor)}`}
-          first={h.cursor ? '.' : null}
+          next={h.nextCursor && pageQuery(h.nextCursor)}
+          first={h.cursor ? pageQuery(null) : null}
         />
       </Card>
     </AdminPage>

@@ -361,6 +361,13 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
                 aria-describedby={fieldError('value') ? 'bulk-value-error' : undefined}
               />
             )}
+            {(needs('price') || needs('stock')) && (
+              // Variants (decision 112): prices move on every variant, stock is counted per variant.
+              <p className="basis-full text-xs text-neutral-600" data-testid="bulk-variants-hint">
+                {needs('price') && 'Prices: every variant of a product changes by the same rule. '}
+                {needs('stock') && 'Stock: a product with several variants is left as it is; count each in Inventory.'}
+              </p>
+            )}
             {js && kind === 'delete' && (scope === 'all' || selected.size > 0) ? (
               // Deleting asks first; without JavaScript Apply posts the choice as the other actions do.
               <ConfirmDialog

@@ -1,10 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { schema } from '@app/db';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemContext } from '../../../lib/context';
 import { stockedProductId } from '../../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../../test/harness';
 import { createStaff } from '../../../test/staff';
+import { givenVariants } from '../variants-test-setup';
 
 // The inventory pages' form posts (React Router's actions through the page server), as a browser
 // without JavaScript sends them. Needs the web build: npm run build -w @app/web.
@@ -106,6 +108,67 @@ describe('the inventory pages without JavaScript', () => {
     const history = await t.app.inject({ url: `${PAGE}/${productId}`, headers: { host, cookie: owner.cookie } });
     expect(history.body).toContain('Form delivery');
     expect(history.body).toContain('Correction');
+  });
+
+  it('counts and adjusts one variant of a product with several, and shows that variant’s history', async () => {
+    // A product no other case here touches: the store's last by id.
+    const [last] = await t.database.db
+      .select({ id: schema.products.productId })
+      .from(schema.products)
+      .where(eq(schema.products.tenantId, 'lighting'))
+      .orderBy(desc(schema.products.productId))
+      .limit(1);
+    const pendant = last?.id as string;
+    const ctx = systemContext(
+      { tenantId: 'lighting', productStoreId: '9000', hostName: host, viaDevAlias: false, origin },
+      'inventory-pages-test',
+    );
+    const [brass, opal] = (await givenVariants(t.database.db, ctx, pendant, 'Finish', [
+      { label: 'Brass', stock: 6 },
+      { label: 'Opal', stock: 2 },
+    ])) as [string, string];
+    const variantStock = async (variantId: string) =>
+      (
+        await t.database.db
+          .select({ n: schema.productVariants.stockQuantity })
+          .from(schema.productVariants)
+          .where(and(eq(schema.productVariants.tenantId, 'lighting'), eq(schema.productVariants.variantId, variantId)))
+      )[0]?.n;
+    const list = await t.app.inject({ url: `${PAGE}?q=opal`, headers: { host, cookie: owner.cookie } });
+    expect(list.body).toContain(`stock-row-${opal}`);
+    expect(list.body).toContain(' · Opal');
+    // The list's form names the row's variant and its product.
+    const counted = await post(PAGE, {
+      reason: 'RECEIVED',
+      note: 'Opal delivery',
+      [`was.${opal}`]: '2',
+      [`product.${opal}`]: pendant,
+      [`count.${opal}`]: '9',
+    });
+    expect(counted.statusCode).toBe(200);
+    expect([await variantStock(brass), await variantStock(opal)]).toEqual([6, 9]);
+    // The product's page, for one variant: its count, and its adjust form names it.
+    const page = `${PAGE}/${pendant}?variant=${opal}`;
+    const shown = await t.app.inject({ url: page, headers: { host, cookie: owner.cookie } });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).toContain('History of Opal');
+    expect(shown.body).toContain('Opal delivery');
+    const set = await post(
+      page,
+      adjustFields({ productId: pendant, variantId: opal, reason: 'CORRECTION', mode: 'set', quantity: '1' }),
+    );
+    expect(set.statusCode).toBe(200);
+    expect([await variantStock(brass), await variantStock(opal)]).toEqual([6, 1]);
+    // Without a variant the product's page has no adjust form, and a post is refused by name.
+    const whole = await t.app.inject({ url: `${PAGE}/${pendant}`, headers: { host, cookie: owner.cookie } });
+    expect(whole.body).toContain('Choose a variant below to adjust its stock');
+    const refused = await post(`${PAGE}/${pendant}`, adjustFields({ productId: pendant }));
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('has 2 variants');
+    expect(
+      (await t.app.inject({ url: `${PAGE}/${pendant}?variant=${productId}`, headers: { host, cookie: owner.cookie } }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('sets the low-stock threshold, naming a bad value next to its field', async () => {

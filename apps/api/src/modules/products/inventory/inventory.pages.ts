@@ -50,13 +50,17 @@ export function inventoryPages(deps: { inventory: InventoryService }): PageModul
         }
       },
 
-      async stockHistoryPage(productId, cursor) {
+      async stockHistoryPage(productId, cursor, variantId) {
         requireAccess(ctx, 'catalog');
+        const only = variantId ? { variantId } : {};
         try {
-          return { ...(await inventory.history(ctx, productId, { cursor: cursor || null })), ...STOCK_REASON_TEXT };
+          return {
+            ...(await inventory.history(ctx, productId, { cursor: cursor || null, ...only })),
+            ...STOCK_REASON_TEXT,
+          };
         } catch (err) {
           if (err instanceof AppError && err.field === 'cursor') {
-            return { ...(await inventory.history(ctx, productId)), ...STOCK_REASON_TEXT };
+            return { ...(await inventory.history(ctx, productId, only)), ...STOCK_REASON_TEXT };
           }
           return nullIfNotFound(err);
         }
@@ -72,12 +76,16 @@ export function inventoryPages(deps: { inventory: InventoryService }): PageModul
             reason: fields.reason,
             ...(mode === 'set' ? { set: n } : { delta: n }),
             note: fields.note ?? '',
+            ...(fields.variantId ? { variantId: fields.variantId } : {}),
           });
           if (!parsed.success) {
             // The form has one number box for both ways: its messages go next to it.
             const fieldErrors: Partial<Record<StockAdjustField, string>> = {};
             for (const issue of parsed.error.issues) {
               const key = issue.path[0];
+              // The variant is the row's or the page's, not typed: a bad one is the whole form's answer.
+              if (key === 'variantId')
+                return { ok: false, status: 404, message: 'No such variant of this product.', fieldErrors: {} };
               const field: StockAdjustField = key === 'delta' || key === 'set' ? 'quantity' : (key as StockAdjustField);
               const message =
                 key === 'delta' || key === 'set'
@@ -91,13 +99,17 @@ export function inventoryPages(deps: { inventory: InventoryService }): PageModul
           }
           const adjusted = await inventory.adjust(ctx, productId, parsed.data);
           // The form has one number box for both ways: a refusal of delta or set goes next to it.
+          // No variant named for a product with several is the whole form's answer, not a field's.
+          if (!adjusted.ok && adjusted.code === 'VARIANT_REQUIRED') return formRefusal(adjusted);
           if (!adjusted.ok) return formRefusal({ ...adjusted, field: 'quantity' }, STOCK_ADJUST_FIELDS);
           const r = adjusted.value;
+          const what = r.variantTitle ? ` of ${r.variantTitle}` : '';
           return {
             ok: true,
             productId,
+            variantId: r.variantId,
             after: r.after,
-            message: r.delta === 0 ? `Stock unchanged: ${r.after}.` : `Stock is now ${r.after}.`,
+            message: r.delta === 0 ? `Stock${what} unchanged: ${r.after}.` : `Stock${what} is now ${r.after}.`,
           };
         });
       },

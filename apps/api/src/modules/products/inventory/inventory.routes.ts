@@ -27,7 +27,10 @@ export async function inventoryRoutes(app: App, { inventory }: { inventory: Inve
       config: { permission: 'catalog' },
       schema: {
         tags: ['catalog'],
-        summary: 'Products with their stock, fewest first (sort=stock-desc: most); search, filter in/low/out',
+        summary: 'Stock per variant, fewest first (sort=stock-desc: most); search, filter in/low/out',
+        description:
+          'A row per live variant (a product with one variant has one row, its variantId the product id); q matches ' +
+          "the product's name, a variant's title or the start of a variant's SKU. low counts enabled variants only.",
         querystring: inventoryListQuerySchema,
         response: { 200: dataEnvelope(inventoryPageSchema), ...changeErrors },
       },
@@ -44,7 +47,9 @@ export async function inventoryRoutes(app: App, { inventory }: { inventory: Inve
       config: { permission: 'catalog' },
       schema: {
         tags: ['catalog'],
-        summary: "A product's stock and its history (who, when, before, after, why), newest first",
+        summary: "A product's stock and its history (who, when, before, after, why, which variant), newest first",
+        description:
+          "variantId: that variant's count and movements only (404 when it is not one of the product's live variants).",
         params: productIdParamsSchema,
         querystring: stockHistoryQuerySchema,
         response: { 200: dataEnvelope(stockHistorySchema), ...changeErrors },
@@ -63,7 +68,10 @@ export async function inventoryRoutes(app: App, { inventory }: { inventory: Inve
       schema: {
         tags: ['catalog'],
         summary: 'Adjust stock by a delta or to a count, with a reason and a note',
-        description: 'Refused with 422 (naming delta or set) when the stock would go below zero.',
+        description:
+          "Adjusts one variant: variantId names one of the product's live variants (404 otherwise); without it the " +
+          "product's only variant. A product with several variants and no variantId is refused with 422 " +
+          'VARIANT_REQUIRED naming the product; 422 (naming delta or set) when the stock would go below zero.',
         params: productIdParamsSchema,
         body: stockAdjustSchema,
         response: { 200: dataEnvelope(stockAdjustResultSchema), ...changeErrors },

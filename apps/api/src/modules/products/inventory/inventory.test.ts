@@ -132,9 +132,18 @@ describe('adjusting stock', () => {
     stockEvents.length = 0;
     const received = await adjust(productId, { reason: 'RECEIVED', delta: 12, note: 'Pallet 7' });
     expect(received.statusCode).toBe(200);
-    expect(received.json()).toEqual({ data: { productId, before: 0, after: 12, delta: 12 } });
+    expect(received.json()).toEqual({
+      data: { productId, variantId: productId, variantTitle: '', before: 0, after: 12, delta: 12 },
+    });
     const counted = await adjust(productId, { reason: 'CORRECTION', set: 9 });
-    expect(counted.json().data).toEqual({ productId, before: 12, after: 9, delta: -3 });
+    expect(counted.json().data).toEqual({
+      productId,
+      variantId: productId,
+      variantTitle: '',
+      before: 12,
+      after: 9,
+      delta: -3,
+    });
     const damaged = await adjust(productId, { reason: 'DAMAGED', delta: -2, note: 'Cracked shade' });
     expect(damaged.json().data.after).toBe(7);
     expect(await stockOf(productId)).toBe(7);
@@ -182,7 +191,14 @@ describe('adjusting stock', () => {
     await adjust(productId, { reason: 'RECEIVED', delta: 4 });
     stockEvents.length = 0;
     const same = await adjust(productId, { reason: 'CORRECTION', set: 4 });
-    expect(same.json().data).toEqual({ productId, before: 4, after: 4, delta: 0 });
+    expect(same.json().data).toEqual({
+      productId,
+      variantId: productId,
+      variantTitle: '',
+      before: 4,
+      after: 4,
+      delta: 0,
+    });
     expect(stockEvents).toEqual([]);
     const books = await t.database.db.select().from(sm).where(eq(sm.productId, productId));
     expect(books).toHaveLength(1);

@@ -1,18 +1,39 @@
 /** A bulk change's batch: what each action does to a page of products, in one transaction. */
 import { MAX_PRICE_MINOR, type ProductBulkAction, type ProductBulkResult, type ProductStatus } from '@app/contracts';
 import { schema, type Tx } from '@app/db';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { RequestContext, TenantContext } from '../../../lib/context';
 import type { EventBus } from '../../../lib/events/index';
 import type { AuditService } from '../../audit/index';
 import { auditedProduct } from '../admin/index';
-import { syncDefaultVariants } from '../admin/variant-rollup';
+import { refreshProductRollup, syncDefaultVariants } from '../admin/variant-rollup';
 import { changeStock } from '../inventory/index';
 
 /** Notes kept in a result: a few examples, not one per product. */
 const MAX_NOTES = 10;
 
 const p = schema.products;
+const v = schema.productVariants;
+
+/** The live variants of these products, by product, in their order (read under the products' row locks). */
+async function liveVariantsOf(tx: Tx, ctx: TenantContext, ids: string[]) {
+  const rows = await tx
+    .select({
+      productId: v.productId,
+      variantId: v.variantId,
+      sku: v.sku,
+      title: v.title,
+      listPrice: v.listPrice,
+      salePrice: v.salePrice,
+      hasOptions: sql<boolean>`${v.option1ValueId} IS NOT NULL`,
+    })
+    .from(v)
+    .where(and(eq(v.tenantId, ctx.tenantId), inArray(v.productId, ids), isNull(v.removedAt)))
+    .orderBy(asc(v.productId), asc(v.position), asc(v.variantId));
+  const byProduct = new Map<string, typeof rows>();
+  for (const r of rows) byProduct.set(r.productId, [...(byProduct.get(r.productId) ?? []), r]);
+  return byProduct;
+}
 
 type Rows<T> = { rows: T[] };
 const rowsOf = <T>(r: unknown) => (r as Rows<T>).rows;
@@ -144,16 +165,19 @@ export function createBulkBatch(deps: { audit: AuditService; events: EventBus })
           break;
         }
         case 'price': {
+          // A product with options has its prices on its variants (decision 112): every variant changes
+          // by the same rule, then the rollup makes the product's "from" price and range again. A
+          // product without options keeps the product's own prices, copied to its default variant.
+          const variantsOf = await liveVariantsOf(tx, ctx, ids);
+          const withOptions = rows.filter((r) => variantsOf.get(r.productId)?.some((x) => x.hasOptions));
+          const plain = rows.filter((r) => !withOptions.includes(r));
+          const priced = (list: number, sale: number | null) => ({
+            list: action.field === 'list' ? bulkPrice(list, action.mode, action.value, MAX_PRICE_MINOR) : list,
+            sale: action.field === 'sale' ? bulkPrice(sale ?? list, action.mode, action.value, MAX_PRICE_MINOR) : sale,
+          });
           const updates: { id: string; list: number; sale: number | null; before: Record<string, unknown> }[] = [];
-          for (const r of rows) {
-            const list =
-              action.field === 'list'
-                ? bulkPrice(r.listPrice, action.mode, action.value, MAX_PRICE_MINOR)
-                : r.listPrice;
-            const sale =
-              action.field === 'sale'
-                ? bulkPrice(r.salePrice ?? r.listPrice, action.mode, action.value, MAX_PRICE_MINOR)
-                : r.salePrice;
+          for (const r of plain) {
+            const { list, sale } = priced(r.listPrice, r.salePrice);
             if (list === r.listPrice && sale === r.salePrice) continue;
             // The product's own rule (productFieldsSchema): a sale price is never above the price.
             if (sale != null && sale > list) {
@@ -167,6 +191,33 @@ export function createBulkBatch(deps: { audit: AuditService; events: EventBus })
               before: action.field === 'list' ? { listPrice: r.listPrice } : { salePrice: r.salePrice },
             });
           }
+          const variantUpdates: { id: string; list: number; sale: number | null }[] = [];
+          const variantAudits: { id: string; before: Record<string, unknown>; after: Record<string, unknown> }[] = [];
+          for (const r of withOptions) {
+            const next = (variantsOf.get(r.productId) ?? []).map((x) => ({ x, ...priced(x.listPrice, x.salePrice) }));
+            // All of a product's variants or none: a product is never left half repriced.
+            const over = next.find((n) => n.sale != null && n.sale > n.list);
+            if (over) {
+              note(acc, `${over.x.sku}: the sale price would be above the price (${r.productName} left as it was)`);
+              continue;
+            }
+            const moved = next.filter((n) => n.list !== n.x.listPrice || n.sale !== n.x.salePrice);
+            if (moved.length === 0) continue;
+            variantUpdates.push(...moved.map((n) => ({ id: n.x.variantId, list: n.list, sale: n.sale })));
+            const field = action.field === 'list' ? 'listPrice' : 'salePrice';
+            variantAudits.push({
+              id: r.productId,
+              before: {
+                variants: moved.map((n) => ({ variantId: n.x.variantId, [field]: n.x[field] })),
+              },
+              after: {
+                variants: moved.map((n) => ({
+                  variantId: n.x.variantId,
+                  [field]: field === 'listPrice' ? n.list : n.sale,
+                })),
+              },
+            });
+          }
           if (updates.length) {
             // One statement for the batch: each product's new prices from a VALUES list.
             await tx.execute(sql`
@@ -176,26 +227,58 @@ export function createBulkBatch(deps: { audit: AuditService; events: EventBus })
                 sql`, `,
               )}) AS v(id, list, sale)
               WHERE p.tenant_id = ${ctx.tenantId} AND p.product_id = v.id`);
-            // The default variant sells at the product's prices (decision 112, until bulk changes go per variant).
+            // The default variant sells at the product's prices.
             await syncDefaultVariants(
               tx,
               ctx,
               updates.map((u) => u.id),
             );
           }
+          if (variantUpdates.length) {
+            // One statement for the batch's variants, then their products' rollup (under the row locks above).
+            await tx.execute(sql`
+              UPDATE product_variants pv SET list_price = v.list, sale_price = v.sale, updated_at = now()
+              FROM (VALUES ${sql.join(
+                variantUpdates.map((u) => sql`(${u.id}, ${u.list}::integer, ${u.sale}::integer)`),
+                sql`, `,
+              )}) AS v(id, list, sale)
+              WHERE pv.tenant_id = ${ctx.tenantId} AND pv.variant_id = v.id`);
+            await tx.execute(sql`
+              UPDATE products SET updated_at = now()
+              WHERE tenant_id = ${ctx.tenantId} AND product_id IN ${variantAudits.map((a) => a.id)}`);
+            await refreshProductRollup(
+              tx,
+              ctx,
+              variantAudits.map((a) => a.id),
+            );
+          }
           for (const u of updates) {
             await audit(u.id, u.before, action.field === 'list' ? { listPrice: u.list } : { salePrice: u.sale });
             changed.push(u.id);
           }
+          for (const a of variantAudits) {
+            await audit(a.id, a.before, a.after);
+            changed.push(a.id);
+          }
           break;
         }
         case 'stock': {
+          const variantsOf = await liveVariantsOf(tx, ctx, ids);
           for (const r of rows) {
+            const live = variantsOf.get(r.productId) ?? [];
+            if (live.length > 1) {
+              // Stock is counted per variant, as Shopify does: one number for a product with several
+              // variants would say nothing of which shelf it is on. Its rows in Inventory take counts.
+              note(acc, `${r.sku}: ${r.productName} has ${live.length} variants; count each in Inventory`);
+              continue;
+            }
+            // Its one live variant (the product's own id names its default variant when it has none).
+            const one = live[0] ? { variantId: live[0].variantId } : { productId: r.productId };
             // One product at a time: a product that would go below zero is skipped, the others change.
             const result = await changeStock(tx, ctx, [
               action.mode === 'set'
-                ? { productId: r.productId, set: action.value, reason: action.reason, note: 'Bulk change' }
-                : { productId: r.productId, delta: action.value, reason: action.reason, note: 'Bulk change' },
+                ? { ...one, set: action.value, reason: action.reason, note: 'Bulk change' }
+                : { ...one, delta: action.value, reason: action.reason, note: 'Bulk change' },
             ]);
             if (!result.ok) {
               if (result.code === 'INSUFFICIENT_STOCK') note(acc, `${r.sku}: only ${result.available} in stock`);

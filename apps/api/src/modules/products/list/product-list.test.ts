@@ -331,6 +331,71 @@ describe('bulk actions', () => {
     expect(heard).toContainEqual({ name: 'stock.changed', ids: ['BSK-0001'] });
   });
 
+  it('reprices every variant of a product with several by the same rule, and refuses a stock change for it', async () => {
+    const [multi, single] = await addProducts('BVR', 2, (i) => ({ listPrice: [10000, 2000][i], stockQuantity: 0 }));
+    const ctx = {
+      tenantId: T,
+      productStoreId: POWER.storeId,
+      hostName: POWER.host,
+      viaDevAlias: false,
+      origin: `http://${POWER.host}`,
+    };
+    const ids = (await givenVariants(t.database.db, ctx, multi as string, 'Battery', [
+      { label: '2 Ah', stock: 4, listPrice: 10000 },
+      { label: '5 Ah', stock: 6, listPrice: 15000 },
+      { label: '8 Ah', stock: 2, listPrice: 20000, enabled: false },
+    ])) as string[];
+    const variantPrices = async () =>
+      (
+        await t.database.db
+          .select({ id: schema.productVariants.variantId, list: schema.productVariants.listPrice })
+          .from(schema.productVariants)
+          .where(and(eq(schema.productVariants.tenantId, T), inArray(schema.productVariants.variantId, ids)))
+          .orderBy(schema.productVariants.position)
+      ).map((r) => r.list);
+    const product = async (id: string) =>
+      (
+        await t.database.db
+          .select({
+            list: schema.products.listPrice,
+            max: schema.products.priceMax,
+            stock: schema.products.stockQuantity,
+          })
+          .from(schema.products)
+          .where(and(eq(schema.products.tenantId, T), eq(schema.products.productId, id)))
+      )[0];
+    heard.length = 0;
+    const res = await post('/api/v1/product-list/bulk', {
+      action: { kind: 'price', field: 'list', mode: 'percent', value: -1000 },
+      productIds: [multi, single],
+    });
+    expect(res.json().data.result).toMatchObject({ changed: 2, unchanged: 0 });
+    // 10 % off each variant, the disabled one too; the product's "from" and range follow.
+    expect(await variantPrices()).toEqual([9000, 13500, 18000]);
+    expect(await product(multi as string)).toMatchObject({ list: 9000, max: 13500 });
+    expect(await product(single as string)).toMatchObject({ list: 1800 });
+    expect(heard.find((h) => h.name === 'catalog.changed')?.ids.sort()).toEqual([multi, single].sort());
+
+    // A sale price above a variant's price leaves the whole product as it was, named in the report.
+    const over = await post('/api/v1/product-list/bulk', {
+      action: { kind: 'price', field: 'sale', mode: 'set', value: 12000 },
+      productIds: [multi],
+    });
+    expect(over.json().data.result).toMatchObject({ changed: 0, unchanged: 1 });
+    expect(over.json().data.result.notes[0]).toContain('the sale price would be above the price');
+    expect(await variantPrices()).toEqual([9000, 13500, 18000]);
+
+    // Stock is counted per variant: refused for the product with several, done for the other.
+    const stock = await post('/api/v1/product-list/bulk', {
+      action: { kind: 'stock', mode: 'delta', value: 5, reason: 'RECEIVED' },
+      productIds: [multi, single],
+    });
+    expect(stock.json().data.result).toMatchObject({ changed: 1, unchanged: 1 });
+    expect(stock.json().data.result.notes).toEqual(['BVR-SKU-0: BVR Widget 0 has 3 variants; count each in Inventory']);
+    expect(await product(multi as string)).toMatchObject({ stock: 12 });
+    expect(await product(single as string)).toMatchObject({ stock: 5 });
+  });
+
   it('adds to and removes from a category, refusing a category of another store', async () => {
     const ids = await addProducts('BCA', 2);
     const add = await post('/api/v1/product-list/bulk', {
