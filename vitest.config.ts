@@ -67,6 +67,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/products/inventory/inventory.test.ts',
     'apps/api/src/modules/products/inventory/stock.test.ts',
     'apps/api/src/modules/products/inventory/stock-variants.test.ts',
+    'apps/api/src/modules/products/inventory/inventory-variants.test.ts',
     'apps/api/src/modules/products/database-rules.test.ts',
     'apps/api/src/modules/jobs/jobs.test.ts',
     'apps/api/src/modules/orders/order-refund.test.ts',
