@@ -16565,6 +16565,13 @@ export interface paths {
                                     grandTotal: number;
                                     refundedAmount: number;
                                     currency: string;
+                                    lines: {
+                                        productName: string;
+                                        variantTitle: string;
+                                        sku: string | null;
+                                        quantity: number;
+                                    }[];
+                                    moreLines: number;
                                 }[];
                                 nextCursor: string | null;
                                 prevCursor: string | null;
