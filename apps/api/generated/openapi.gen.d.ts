@@ -11783,6 +11783,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         productId: string;
+                        variantId?: string;
                         selections: {
                             [key: string]: string;
                         };
