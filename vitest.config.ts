@@ -81,6 +81,8 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/drafts/drafts.test.ts',
     'apps/api/src/modules/orders/returns/returns.test.ts',
     'apps/api/src/modules/reviews/reviews.test.ts',
+    'apps/api/src/modules/orders/returns/return-variants.test.ts',
+    'apps/api/src/modules/reviews/review-variants.test.ts',
     'apps/api/src/modules/orders/return-admin/return-admin.test.ts',
     'apps/api/src/modules/products/admin/product-writer.test.ts',
     'apps/api/src/modules/products/admin/variant-writer.test.ts',

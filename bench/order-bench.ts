@@ -17,6 +17,9 @@ import { seedDatabase } from '@app/db/seed';
 import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app';
+import { systemContext } from '../apps/api/src/lib/context';
+// biome-ignore lint/style/noRestrictedImports: the variants' test helper (decision 112) makes the bench's variants as the tests do.
+import { givenVariants } from '../apps/api/src/modules/products/variants-test-setup';
 import { guestCardOrder } from '../apps/api/src/test/guest-order';
 import { setTestStock } from '../apps/api/src/test/stock';
 
@@ -28,6 +31,14 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
  */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
 const STOCK = ORDERS - 40;
+/**
+ * BENCH_VARIANTS=3: the product sold has that many variants (decision 112), the stock split among
+ * them and the guests' carts taking them in turn, so every order locks the same product row and a
+ * variant's row of its own ("one product, three variants hot"). 1 (the default) sells a product
+ * without options, as before variants.
+ */
+const VARIANTS = Number(process.env.BENCH_VARIANTS ?? 1);
+if (!Number.isInteger(VARIANTS) || VARIANTS < 1 || VARIANTS > 10) throw new Error('BENCH_VARIANTS: 1 to 10');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PORT = Number(process.env.BENCH_PORT ?? 3293);
 const HOST = 'lighting.localhost';
@@ -139,6 +150,8 @@ async function run(label: string, database: Database) {
             gt(p.productId, after),
             gt(p.stockQuantity, 0),
             ne(p.productType, 'CONFIGURABLE'),
+            // A product without options, so the bench's own variants are the only ones.
+            eq(p.variantCount, 1),
           ),
         )
         .orderBy(asc(p.productId))
@@ -148,15 +161,45 @@ async function run(label: string, database: Database) {
       return row;
     };
     const product = await stocked(STOCK);
+    // The variants sold and the units of each: the stock split as evenly as it goes.
+    const variants =
+      VARIANTS === 1
+        ? [{ variantId: product.productId, stock: STOCK }]
+        : await (async () => {
+            const stocks = Array.from(
+              { length: VARIANTS },
+              (_, i) => Math.floor(STOCK / VARIANTS) + (i < STOCK % VARIANTS ? 1 : 0),
+            );
+            const ctx = systemContext(
+              {
+                tenantId: 'lighting',
+                productStoreId: '9000',
+                hostName: HOST,
+                viaDevAlias: false,
+                origin: `http://${HOST}`,
+              },
+              'order-bench',
+            );
+            const ids = await givenVariants(
+              database.db,
+              ctx,
+              product.productId,
+              'Finish',
+              stocks.map((stock, i) => ({ label: `Finish ${i + 1}`, stock })),
+            );
+            return ids.map((variantId, i) => ({ variantId, stock: stocks[i] as number }));
+          })();
 
-    // One guest cart per order, filled before the clock starts.
-    const cartsFor = async (productId: string, n: number) => {
+    // One guest cart per order, filled before the clock starts; with variants, cart i takes variant i mod n.
+    const cartsFor = async (productId: string, n: number, sold: { variantId: string }[] = []) => {
       const carts: string[] = [];
       await pool(
         Array.from({ length: n }, (_, i) => i),
         CONCURRENCY,
-        async () => {
-          const res = await post(`${B}/public/ecommerce/product/addToCart`, { productId, quantity: 1 });
+        async (i) => {
+          const line =
+            sold.length > 1 ? { variantId: (sold[i % sold.length] as { variantId: string }).variantId } : { productId };
+          const res = await post(`${B}/public/ecommerce/product/addToCart`, { ...line, quantity: 1 });
           if (res.status !== 200 || !res.cookie) throw new Error(`addToCart: ${res.status} ${res.body}`);
           carts.push(res.cookie);
         },
@@ -175,7 +218,7 @@ async function run(label: string, database: Database) {
         if (res.status !== 200) throw new Error(`warm-up processorder: ${res.status} ${res.body}`);
       });
     }
-    const carts = await cartsFor(product.productId, ORDERS);
+    const carts = await cartsFor(product.productId, ORDERS, variants);
 
     const latencies: number[] = [];
     const outcomes = new Map<number, number>();
@@ -224,7 +267,36 @@ async function run(label: string, database: Database) {
           SELECT sum(line_total) FROM order_lines l WHERE l.tenant_id = ${o.tenantId} AND l.order_id = ${o.orderId})
           OR ${o.grandTotal} <> ${o.subtotal} - ${o.discount} + ${o.shippingTotal} + ${o.taxTotal})`,
       );
+    // Each variant sold out, and its units on orders are the units it had.
+    const byVariant = await database.db
+      .select({
+        variantId: ol.variantId,
+        units: sql<number>`sum(${ol.quantity})::int`,
+      })
+      .from(ol)
+      .innerJoin(o, and(eq(o.tenantId, ol.tenantId), eq(o.orderId, ol.orderId)))
+      .where(
+        and(
+          eq(ol.tenantId, 'lighting'),
+          eq(ol.productId, product.productId),
+          sql`${o.email} LIKE 'bench+%@example.com'`,
+        ),
+      )
+      .groupBy(ol.variantId);
+    const pv = schema.productVariants;
+    const left = await database.db
+      .select({ variantId: pv.variantId, stock: pv.stockQuantity })
+      .from(pv)
+      .where(and(eq(pv.tenantId, 'lighting'), eq(pv.productId, product.productId)));
+    const variantProblems = variants.flatMap((v) => {
+      const units = byVariant.find((r) => r.variantId === v.variantId)?.units ?? 0;
+      const stock = left.find((r) => r.variantId === v.variantId)?.stock;
+      return units !== v.stock || stock !== 0
+        ? [`variant ${v.variantId}: ${units} sold of ${v.stock}, ${stock} left`]
+        : [];
+    });
     const problems = [
+      ...variantProblems,
       placed !== STOCK && `${placed} orders placed for ${STOCK} units`,
       after?.stock !== 0 && `stock left ${after?.stock}, expected 0`,
       sold?.units !== STOCK - (after?.stock ?? 0) &&
@@ -284,7 +356,7 @@ if (url && wanted('PostgreSQL')) {
   console.log('PostgreSQL row skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL to include it.');
 }
 console.log(
-  `Order placement: ${ORDERS} guest checkouts, ${CONCURRENCY} at a time, ${STOCK} units in stock, after ${WARMUP} warm-up checkouts of another product`,
+  `Order placement: ${ORDERS} guest checkouts, ${CONCURRENCY} at a time, ${STOCK} units in stock${VARIANTS > 1 ? ` across ${VARIANTS} variants of one product` : ''}, after ${WARMUP} warm-up checkouts of another product`,
 );
 console.table(rows);
 agent.destroy();

@@ -6217,6 +6217,9 @@ export interface paths {
                                         lineNo: number;
                                         productId: string;
                                         productName: string;
+                                        variantId: string | null;
+                                        variantTitle: string;
+                                        sku: string | null;
                                         quantity: number;
                                     }[];
                                     history: {
@@ -6471,6 +6474,9 @@ export interface paths {
                                         lineNo: number;
                                         productId: string;
                                         productName: string;
+                                        variantId: string | null;
+                                        variantTitle: string;
+                                        sku: string | null;
                                         quantity: number;
                                     }[];
                                     history: {
@@ -6788,6 +6794,9 @@ export interface paths {
                                         lineNo: number;
                                         productId: string;
                                         productName: string;
+                                        variantId: string | null;
+                                        variantTitle: string;
+                                        sku: string | null;
                                         quantity: number;
                                     }[];
                                     history: {
@@ -6900,6 +6909,7 @@ export interface paths {
                         lines: {
                             lineNo?: number;
                             productId?: string;
+                            variantId?: string;
                             quantity: number;
                         }[];
                         /** @enum {string} */
@@ -6931,6 +6941,9 @@ export interface paths {
                                     lineNo: number;
                                     productId: string;
                                     productName: string;
+                                    variantId: string | null;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     quantity: number;
                                 }[];
                                 history: {
@@ -7025,6 +7038,9 @@ export interface paths {
                                     lineNo: number;
                                     productId: string;
                                     productName: string;
+                                    variantId: string | null;
+                                    variantTitle: string;
+                                    sku: string | null;
                                     quantity: number;
                                 }[];
                                 history: {
@@ -7854,6 +7870,7 @@ export interface paths {
                                     title: string | null;
                                     body: string | null;
                                     createdAt: string;
+                                    boughtVariant: string | null;
                                 } | null;
                             };
                             message?: string;
@@ -7906,6 +7923,7 @@ export interface paths {
                                 title: string | null;
                                 body: string | null;
                                 createdAt: string;
+                                boughtVariant: string | null;
                             };
                             message?: string;
                         };
@@ -7976,6 +7994,7 @@ export interface paths {
                                         at: string;
                                         byName: string | null;
                                     } | null;
+                                    boughtVariant: string | null;
                                 }[];
                                 nextCursor: string | null;
                             };
@@ -8053,6 +8072,7 @@ export interface paths {
                                     at: string;
                                     byName: string | null;
                                 } | null;
+                                boughtVariant: string | null;
                             };
                             message?: string;
                         };
@@ -8128,6 +8148,7 @@ export interface paths {
                                     at: string;
                                     byName: string | null;
                                 } | null;
+                                boughtVariant: string | null;
                             };
                             message?: string;
                         };
@@ -8208,6 +8229,7 @@ export interface paths {
                                     at: string;
                                     byName: string | null;
                                 } | null;
+                                boughtVariant: string | null;
                             };
                             message?: string;
                         };
@@ -8269,6 +8291,7 @@ export interface paths {
                                     at: string;
                                     byName: string | null;
                                 } | null;
+                                boughtVariant: string | null;
                             };
                             message?: string;
                         };
@@ -11763,6 +11786,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         productId: string;
+                        variantId?: string;
                         selections: {
                             [key: string]: string;
                         };
@@ -16570,6 +16594,13 @@ export interface paths {
                                     grandTotal: number;
                                     refundedAmount: number;
                                     currency: string;
+                                    lines: {
+                                        productName: string;
+                                        variantTitle: string;
+                                        sku: string | null;
+                                        quantity: number;
+                                    }[];
+                                    moreLines: number;
                                 }[];
                                 nextCursor: string | null;
                                 prevCursor: string | null;

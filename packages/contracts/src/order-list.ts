@@ -73,6 +73,9 @@ export const orderListQuerySchema = orderListFilterSchema.extend({
 });
 export type OrderListQuery = z.infer<typeof orderListQuerySchema>;
 
+/** Lines a row of the orders list shows (the export has every line). */
+export const ORDER_LIST_LINES = 3;
+
 export const orderListRowSchema = z.object({
   orderId: z.string(),
   placedAt: z.string(),
@@ -87,6 +90,20 @@ export const orderListRowSchema = z.object({
   grandTotal: z.number().int(),
   refundedAmount: z.number().int(),
   currency: z.string(),
+  /**
+   * The order's first ORDER_LIST_LINES lines as ordered, each with its variant (decision 112):
+   * "Brass / Large" ('' for a default variant) and its SKU.
+   */
+  lines: z.array(
+    z.object({
+      productName: z.string(),
+      variantTitle: z.string(),
+      sku: z.string().nullable(),
+      quantity: z.number().int(),
+    }),
+  ),
+  /** Lines past those. */
+  moreLines: z.number().int(),
 });
 export type OrderListRow = z.infer<typeof orderListRowSchema>;
 

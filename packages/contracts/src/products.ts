@@ -210,6 +210,8 @@ export type ProductDetails = z.infer<typeof productDetailsSchema>;
 
 export const configPriceRequestSchema = z.strictObject({
   productId: id('productId'),
+  /** The variant configured (decision 112): its price is the base; unknown, disabled or another product's: 422. */
+  variantId: id('variantId').optional(),
   /** optionId → choiceId; every option of the product exactly once. */
   selections: z.record(z.string().max(64), z.string().max(64)),
   quantity: jsonInt('quantity', { min: 1, max: 999 }).default(1),

@@ -11,6 +11,7 @@ import {
   REVIEW_TITLE_MAX,
 } from './return-reasons';
 import { textInt } from './strict-input';
+import { variantIdSchema } from './variants';
 
 export * from './return-reasons';
 
@@ -30,15 +31,19 @@ const quantity = z
   .min(1, 'Enter a whole number of 1 or more.')
   .max(10_000, 'That is more than was bought.');
 
-/** One line to send back: the order line by its number, or by product when the order has it once. */
+/**
+ * One line to send back: the order line by its number, or by product or variant (decision 112) when
+ * the order has it on one line only.
+ */
 export const returnLineInputSchema = z
   .strictObject({
     lineNo: z.number().int().min(1).max(10_000).optional(),
     productId: z.string().trim().min(1).max(64).optional(),
+    variantId: variantIdSchema.optional(),
     quantity,
   })
-  .refine((l) => (l.lineNo === undefined) !== (l.productId === undefined), {
-    message: 'Name the order line by lineNo or by productId (one of them).',
+  .refine((l) => [l.lineNo, l.productId, l.variantId].filter((x) => x !== undefined).length === 1, {
+    message: 'Name the order line by lineNo or by productId or variantId (one of them).',
     path: ['lineNo'],
   });
 export type ReturnLineInput = z.infer<typeof returnLineInputSchema>;
@@ -67,7 +72,18 @@ export const returnRequestSchema = z.object({
   note: z.string().nullable(),
   createdAt: z.string(),
   lines: z.array(
-    z.object({ lineNo: z.number().int(), productId: z.string(), productName: z.string(), quantity: z.number().int() }),
+    z.object({
+      lineNo: z.number().int(),
+      productId: z.string(),
+      productName: z.string(),
+      /** The variant sent back (decision 112), as its order line names it; null on lines older than variants. */
+      variantId: z.string().nullable(),
+      /** "Brass / Large" as ordered; '' for a default variant. */
+      variantTitle: z.string(),
+      /** The variant's SKU as ordered. */
+      sku: z.string().nullable(),
+      quantity: z.number().int(),
+    }),
   ),
   /**
    * Every step with what the shopper should know of it: the store's instructions (approved), the
@@ -120,6 +136,11 @@ export const reviewSchema = z.object({
   title: z.string().nullable(),
   body: z.string().nullable(),
   createdAt: z.string(),
+  /**
+   * The variant the reviewer bought, as their order line named it when they ordered ("Brass / Large";
+   * several joined by ", " when that order had more than one); null for a product's default variant.
+   */
+  boughtVariant: z.string().nullable(),
 });
 export type Review = z.infer<typeof reviewSchema>;
 

@@ -41,6 +41,8 @@ export const reviewAdminItemSchema = z.object({
   status: z.enum(REVIEW_STATUSES),
   createdAt: z.string(),
   reply: z.object({ text: z.string(), at: z.string(), byName: z.string().nullable() }).nullable(),
+  /** The variant the reviewer bought, as their order line named it ("Brass / Large"); null for a default variant. */
+  boughtVariant: z.string().nullable(),
 });
 export type ReviewAdminItem = z.infer<typeof reviewAdminItemSchema>;
 

@@ -132,14 +132,14 @@ export function createCartPricing(db: Db, deps: { products: ProductsService }) {
       let problem: string | null = null;
       if (line.configKey) {
         try {
+          // Priced on the line's variant: its price plus the configuration's changes.
           const priced = await deps.products.configPrice(ctx, {
             productId: product.productId,
+            variantId: line.variantId,
             selections: selectionsOf(line.configKey),
             quantity: line.quantity,
           });
-          // The configuration's price changes on top of the variant's price (configPrice starts from
-          // the product's "from" price, which is the cheapest variant's).
-          unitPrice = Math.max(0, variantPrice + priced.selections.reduce((s, x) => s + x.priceDelta, 0));
+          unitPrice = priced.unitPrice;
           optionsText = priced.selections.map((s) => `${s.optionName}: ${s.label}`).join(', ');
         } catch {
           // The store changed the product's options since: the line cannot be bought as it is.

@@ -248,6 +248,34 @@ describe('adding by variant', () => {
     expect(required.error?.code).toBe('VARIANT_REQUIRED');
   });
 
+  it("getConfigDetailsEvent prices a configuration on the chosen variant's price, and refuses one not on sale", async () => {
+    const CONFIG_PRICE = '/skulocity/api/v1/crmsfa/orders/getConfigDetailsEvent';
+    const price = (body: object) => post(CONFIG_PRICE, { quantity: 2, selections: configurable.selections, ...body });
+    const large = await price({ productId: configurable.productId, variantId: configurable.variant });
+    expect(large.statusCode, large.body).toBe(200);
+    const unit = Math.max(0, 8_000 + configurable.delta);
+    expect(large.json().data).toMatchObject({ basePrice: 8_000, unitPrice: unit, totalPrice: unit * 2 });
+    // What the cart then charges for that configuration is the same price.
+    const added = await api().POST(ADD_CONFIG, {
+      body: { variantId: configurable.variant, quantity: 1, selections: configurable.selections },
+    });
+    expect(added.data?.data.cart.lines[0]?.unitPrice).toBe(unit);
+    // Without a variant: the product's "from" price, as before variants.
+    const from = await price({ productId: configurable.productId });
+    expect(from.json().data.basePrice).toBe(5_000);
+    // Another product's, unknown, disabled: 422; malformed: 400.
+    for (const variantId of [pendant.black, `${configurable.productId}-9`]) {
+      const refused = await price({ productId: configurable.productId, variantId });
+      expect(refused.statusCode, variantId).toBe(422);
+      expect(refused.json().code).toBe('VARIANT_UNAVAILABLE');
+    }
+    await setVariant(configurable.variant, { enabled: false });
+    const disabled = await price({ productId: configurable.productId, variantId: configurable.variant });
+    await setVariant(configurable.variant, { enabled: true });
+    expect(disabled.statusCode).toBe(422);
+    expect((await price({ productId: configurable.productId, variantId: 'x'.repeat(200) })).statusCode).toBe(400);
+  });
+
   it("the cart page's add (the product page's form) takes the variant's id", async () => {
     const guest: RequestContext = { ...ctx, actor: { kind: 'guest', cartToken: 'variant-form-guest-token-000000' } };
     const page: PageRequest = {

@@ -442,6 +442,7 @@ export function createCartService(db: Db, deps: { products: ProductsService }) {
       // Prices and checks the configuration: every option chosen once, from its own choices.
       const priced = await deps.products.configPrice(ctx, {
         productId: bought.value.productId,
+        variantId: bought.value.variantId,
         selections: input.selections,
         quantity: input.quantity,
       });

@@ -40,7 +40,15 @@ export type OrderReturnsReader = (
   order: {
     orderId: string;
     status: OrderStatus;
-    lines: { lineNo: number; productId: string; productName: string; quantity: number }[];
+    lines: {
+      lineNo: number;
+      productId: string;
+      productName: string;
+      variantId: string | null;
+      variantTitle: string;
+      sku: string | null;
+      quantity: number;
+    }[];
     /** Checkout has just placed it: no return can have been asked for yet, so none is read. */
     justPlaced?: boolean;
   },

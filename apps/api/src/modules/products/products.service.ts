@@ -10,7 +10,7 @@ import {
   type SubcategoryResult,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { StoreValues } from '../../lib/store-generations';
@@ -475,13 +475,14 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     /** Prices a configuration: every option of the product chosen once, from its own choices. */
     async configPrice(
       ctx: TenantContext,
-      req: { productId: string; selections: Record<string, string>; quantity: number },
+      req: { productId: string; variantId?: string | undefined; selections: Record<string, string>; quantity: number },
     ): Promise<ConfigPrice> {
       const row = await productRow(ctx, req.productId);
       if (!row) throw AppError.notFound(`Product ${req.productId} does not exist in this store.`);
       const o = schema.productConfigOptions;
       const ch = schema.productConfigChoices;
-      const [options, choices] = await Promise.all([
+      const pv = schema.productVariants;
+      const [options, choices, variants] = await Promise.all([
         db
           .select()
           .from(o)
@@ -491,7 +492,31 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
           .select()
           .from(ch)
           .where(and(eq(ch.tenantId, ctx.tenantId), eq(ch.productId, req.productId))),
+        // A configuration of a chosen variant starts from that variant's price (decision 112), not
+        // from the product's "from" price, which is its cheapest variant's.
+        req.variantId === undefined
+          ? Promise.resolve([])
+          : db
+              .select({ title: pv.title, effectivePrice: pv.effectivePrice, listPrice: pv.listPrice })
+              .from(pv)
+              .where(
+                and(
+                  eq(pv.tenantId, ctx.tenantId),
+                  eq(pv.productId, req.productId),
+                  eq(pv.variantId, req.variantId),
+                  eq(pv.enabled, true),
+                  isNull(pv.removedAt),
+                ),
+              ),
       ]);
+      const [variant] = variants;
+      if (req.variantId !== undefined && !variant) {
+        throw new AppError(
+          422,
+          'VARIANT_UNAVAILABLE',
+          `variantId: ${req.variantId} is not a variant of ${row.productName} on sale in this store.`,
+        );
+      }
       if (!options.length) throw AppError.badRequest(`${row.productName} has no options to configure.`);
       const errors: string[] = [];
       for (const key of Object.keys(req.selections)) {
@@ -519,7 +544,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
         ];
       });
       if (errors.length) throw AppError.badRequest(errors[0] as string, errors);
-      const basePrice = row.effectivePrice ?? row.listPrice;
+      const basePrice = variant ? (variant.effectivePrice ?? variant.listPrice) : (row.effectivePrice ?? row.listPrice);
       const unitPrice = Math.max(0, basePrice + selections.reduce((s, x) => s + x.priceDelta, 0));
       return {
         productId: row.productId,

@@ -13,6 +13,7 @@ import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { decodeTimeCursor, encodeTimeCursor } from '../../lib/keyset-cursor';
 import type { AuditService } from '../audit/index';
+import { boughtVariantSql } from './bought-variant';
 import { canMoveReview } from './review-state';
 
 const rv = schema.productReviews;
@@ -38,6 +39,7 @@ const columns = {
   replyBody: rv.replyBody,
   repliedAt: rv.repliedAt,
   repliedByName: rv.repliedByName,
+  boughtVariant: boughtVariantSql,
 };
 type Row = {
   reviewId: string;
@@ -52,6 +54,7 @@ type Row = {
   replyBody: string | null;
   repliedAt: Date | null;
   repliedByName: string | null;
+  boughtVariant: string | null;
 };
 
 const toItem = (r: Row): ReviewAdminItem => ({
@@ -64,6 +67,7 @@ const toItem = (r: Row): ReviewAdminItem => ({
   body: r.body,
   status: r.status,
   createdAt: r.createdAt.toISOString(),
+  boughtVariant: r.boughtVariant,
   reply:
     r.replyBody && r.repliedAt ? { text: r.replyBody, at: r.repliedAt.toISOString(), byName: r.repliedByName } : null,
 });

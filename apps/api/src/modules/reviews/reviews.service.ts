@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { OrderStatus, Review, ReviewCreate, ReviewEligibility } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import type { Emitter } from '../../lib/events/index';
 import { ok, type Refusal, type Result, refuse } from '../../lib/result';
+import { boughtVariantSql } from './bought-variant';
 
 const rv = schema.productReviews;
 const p = schema.products;
@@ -15,7 +16,7 @@ const ol = schema.orderLines;
 /** A paid order proves the purchase; one that was cancelled or refunded does not. */
 export const REVIEWABLE_ORDER_STATUSES: readonly OrderStatus[] = ['paid', 'fulfilled', 'delivered', 'completed'];
 
-const toReview = (r: typeof rv.$inferSelect): Review => ({
+const toReview = (r: typeof rv.$inferSelect, boughtVariant: string | null): Review => ({
   reviewId: r.reviewId,
   productId: r.productId,
   authorName: r.authorName,
@@ -23,6 +24,7 @@ const toReview = (r: typeof rv.$inferSelect): Review => ({
   title: r.title,
   body: r.body,
   createdAt: r.createdAt.toISOString(),
+  boughtVariant,
 });
 
 /** "Sam S.": the account's first name and the initial of the last, never the whole name. */
@@ -58,7 +60,7 @@ export function createReviewsService(db: Db, deps: ReviewsDeps = {}) {
 
   async function own(ctx: TenantContext, userId: string, productId: string) {
     const [row] = await db
-      .select()
+      .select({ review: rv, boughtVariant: boughtVariantSql })
       .from(rv)
       .where(and(eq(rv.tenantId, ctx.tenantId), eq(rv.productId, productId), eq(rv.userId, userId)));
     return row ?? null;
@@ -89,7 +91,8 @@ export function createReviewsService(db: Db, deps: ReviewsDeps = {}) {
       await product(ctx, productId);
       if (!userId) return { canReview: false, reason: 'sign-in', review: null };
       const mine = await own(ctx, userId, productId);
-      if (mine) return { canReview: false, reason: 'already-reviewed', review: toReview(mine) };
+      if (mine)
+        return { canReview: false, reason: 'already-reviewed', review: toReview(mine.review, mine.boughtVariant) };
       const orderId = await proof(ctx, userId, productId);
       return orderId
         ? { canReview: true, reason: null, review: null }
@@ -117,7 +120,7 @@ export function createReviewsService(db: Db, deps: ReviewsDeps = {}) {
         .select({ firstName: schema.users.firstName, lastName: schema.users.lastName })
         .from(schema.users)
         .where(and(eq(schema.users.tenantId, ctx.tenantId), eq(schema.users.userId, userId)));
-      let row: typeof rv.$inferSelect | undefined;
+      let row: (typeof rv.$inferSelect & { boughtVariant: string | null }) | undefined;
       try {
         [row] = await db
           .insert(rv)
@@ -133,14 +136,15 @@ export function createReviewsService(db: Db, deps: ReviewsDeps = {}) {
             body: input.text,
             status: 'PUBLISHED',
           })
-          .returning();
+          .returning({ ...getTableColumns(rv), boughtVariant: boughtVariantSql });
       } catch (err) {
         // The same review sent twice at once: the unique index let one through.
         if (isUniqueViolation(err)) return already();
         throw err;
       }
       deps.events?.emit('review.created', { tenantId: ctx.tenantId, productId: input.productId });
-      return ok(toReview(row as typeof rv.$inferSelect));
+      const written = row as typeof rv.$inferSelect & { boughtVariant: string | null };
+      return ok(toReview(written, written.boughtVariant));
     },
   };
 }

@@ -1,5 +1,12 @@
 import type { FormOutcome, Order, ReturnField, ReturnRequest, ReturnStatus } from '@app/contracts';
-import { formatDate, formatMoney, RETURN_NOTE_MAX, RETURN_REASON_LABELS, RETURN_REASONS } from '@app/contracts/client';
+import {
+  formatDate,
+  formatMoney,
+  orderLineVariantText,
+  RETURN_NOTE_MAX,
+  RETURN_REASON_LABELS,
+  RETURN_REASONS,
+} from '@app/contracts/client';
 import { PackageOpen, Undo2 } from 'lucide-react';
 import { useNavigation } from 'react-router';
 import { FormAlert } from '../ui/form-field';
@@ -76,11 +83,15 @@ function ReturnList({ order }: { order: Order }) {
             Requested <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time> · {r.reasonLabel}
           </p>
           <ul className="mt-3 space-y-1 text-sm text-slate-800">
-            {r.lines.map((l) => (
-              <li key={l.lineNo}>
-                {l.quantity} × {l.productName || byLine.get(l.lineNo)?.productName}
-              </li>
-            ))}
+            {r.lines.map((l) => {
+              const variant = orderLineVariantText(l.variantTitle ? l : (byLine.get(l.lineNo) ?? l));
+              return (
+                <li key={l.lineNo}>
+                  {l.quantity} × {l.productName || byLine.get(l.lineNo)?.productName}
+                  {variant && <span className="block text-slate-600">{variant}</span>}
+                </li>
+              );
+            })}
           </ul>
           {r.note && <p className="mt-2 text-sm break-words text-slate-600">“{r.note}”</p>}
           <ReturnSteps ret={r} currency={order.currency} />
@@ -123,6 +134,7 @@ function ReturnForm({
               <li key={r.lineNo} className="flex items-center justify-between gap-4 py-3">
                 <label htmlFor={id} className="min-w-0 flex-1 text-sm">
                   <span className="block font-medium text-slate-900">{line?.productName}</span>
+                  {line?.variantTitle && <span className="block text-slate-600">{orderLineVariantText(line)}</span>}
                   {line?.optionsText && <span className="block text-slate-600">{line.optionsText}</span>}
                   <span className="block text-slate-600">
                     {r.quantity === line?.quantity

@@ -10,6 +10,7 @@ import {
   ORDER_STATUS_LABELS,
   ORDER_VIEW_NAME_MAX,
   orderHref,
+  orderLineVariantText,
   PAYMENT_STATUS_LABELS,
   PAYMENT_STATUSES,
   type PaymentStatus,
@@ -420,8 +421,22 @@ const ORDER_COLUMNS: Column<OrderListRow>[] = [
   {
     header: 'Items',
     align: 'end',
-    className: 'hidden tabular-nums text-neutral-700 sm:table-cell',
-    cell: (r) => r.items,
+    className: 'hidden max-w-[16rem] tabular-nums text-neutral-700 sm:table-cell',
+    // The units, then what they are: the first lines with their variants, so a glance tells Brass from Black.
+    cell: (r) => (
+      <>
+        {r.items}
+        <span className="block text-left text-xs text-neutral-500" data-testid="order-row-lines">
+          {r.lines.map((l, i) => (
+            <span key={i} className="block truncate">
+              {l.quantity} × {l.productName}
+              {l.variantTitle && `, ${orderLineVariantText(l)}`}
+            </span>
+          ))}
+          {r.moreLines > 0 && <span className="block">and {r.moreLines} more</span>}
+        </span>
+      </>
+    ),
   },
   {
     header: 'Total',

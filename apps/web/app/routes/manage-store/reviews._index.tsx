@@ -206,6 +206,11 @@ function ReviewRow({
             </Link>{' '}
             · {r.authorName} · <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
           </p>
+          {r.boughtVariant && (
+            <p className="text-xs text-neutral-600" data-testid="review-bought">
+              Bought: {r.boughtVariant}
+            </p>
+          )}
         </div>
         <PostForm preventScrollReset>
           <input type="hidden" name="reviewId" value={r.reviewId} />

@@ -1,6 +1,7 @@
 import {
   decimalAmount,
   ORDER_LIST_FILTER_KEYS,
+  ORDER_LIST_LINES,
   ORDER_VIEWS_PER_STAFF,
   type OrderListFilter,
   type OrderListPage,
@@ -51,7 +52,14 @@ export const ORDER_CSV_COLUMNS = [
   'shipping_method',
   'ship_to_city',
   'ship_to_country',
+  // Added last (decision 112), so files read by column position keep their columns: one entry per
+  // order line, in line order, joined by ' | ', so the n-th title and the n-th SKU are one line's.
+  'variant_titles',
+  'skus',
 ] as const;
+
+/** Between the entries of one order's lines in the export's variant_titles and skus cells. */
+export const LINE_SEPARATOR = ' | ';
 
 type Rows<T> = { rows: T[] };
 const rowsOf = <T>(r: unknown) => (r as Rows<T>).rows;
@@ -63,7 +71,8 @@ interface OrderRow {
   user_id: string | null;
   email: string;
   customer_name: string | null;
-  items: number | string | null;
+  /** The lines as [quantity, product name, variant title, sku], in line order. */
+  line_info: { n: number | string | null; lines: [number, string, string, string | null][] | null } | null;
   subtotal: number;
   discount: number;
   shipping_total: number;
@@ -80,16 +89,29 @@ interface OrderRow {
 
 /**
  * The columns of a row: the account's name if the order has one, else the ship-to name; the units
- * ordered from the lines (primary key, one probe per row).
+ * ordered and the lines with their variants (decision 112) from the order's lines, in one probe of
+ * their primary key per row.
  */
 const ROW_COLUMNS = sql`o.order_id, o.placed_at, o.status, o.user_id, o.email,
   coalesce(nullif(trim(u.first_name || ' ' || u.last_name), ''), o.ship_to->>'toName') AS customer_name,
-  (SELECT sum(l.quantity) FROM order_lines l WHERE l.tenant_id = o.tenant_id AND l.order_id = o.order_id) AS items,
+  (SELECT json_build_object('n', sum(l.quantity),
+      'lines', json_agg(json_build_array(l.quantity, l.product_name, l.variant_title, l.sku) ORDER BY l.line_no))
+    FROM order_lines l WHERE l.tenant_id = o.tenant_id AND l.order_id = o.order_id) AS line_info,
   o.subtotal, o.discount, o.shipping_total, o.tax_total, o.grand_total, o.captured_amount, o.refunded_amount,
   o.currency, o.shipping_method_name, o.ship_to->>'city' AS ship_city, o.ship_to->>'countryGeoId' AS ship_country`;
 const FROM = sql`orders o LEFT JOIN users u ON u.tenant_id = o.tenant_id AND u.user_id = o.user_id`;
 
 const iso = (v: string | Date) => new Date(v).toISOString();
+
+/** A row's lines with their variants, in line order. */
+function linesOf(r: OrderRow) {
+  return (r.line_info?.lines ?? []).map(([quantity, productName, variantTitle, sku]) => ({
+    productName,
+    variantTitle,
+    sku,
+    quantity: Number(quantity),
+  }));
+}
 
 /** A filter as stored in a view and compared with the page's: only the keys that are set. */
 export function canonicalFilter(f: OrderListFilter): Record<string, string | string[]> {
@@ -136,6 +158,7 @@ export function createOrderListService(db: Db, deps: { audit: AuditService }) {
   function toRow(r: OrderRow): OrderListRow {
     const capturedAmount = Number(r.captured_amount);
     const refundedAmount = Number(r.refunded_amount);
+    const lines = linesOf(r);
     return {
       orderId: r.order_id,
       placedAt: iso(r.placed_at),
@@ -144,10 +167,12 @@ export function createOrderListService(db: Db, deps: { audit: AuditService }) {
       customerName: r.customer_name ?? '',
       email: r.email,
       userId: r.user_id,
-      items: Number(r.items ?? 0),
+      items: Number(r.line_info?.n ?? 0),
       grandTotal: Number(r.grand_total),
       refundedAmount,
       currency: r.currency,
+      lines: lines.slice(0, ORDER_LIST_LINES),
+      moreLines: Math.max(0, lines.length - ORDER_LIST_LINES),
     };
   }
 
@@ -199,6 +224,7 @@ export function createOrderListService(db: Db, deps: { audit: AuditService }) {
         yield stringify(
           page.map((r) => {
             const row = toRow(r);
+            const lines = linesOf(r);
             const money = (v: number) => decimalAmount(Number(v), r.currency);
             return [
               r.order_id,
@@ -218,6 +244,8 @@ export function createOrderListService(db: Db, deps: { audit: AuditService }) {
               r.shipping_method_name,
               r.ship_city ?? '',
               r.ship_country ?? '',
+              lines.map((l) => l.variantTitle).join(LINE_SEPARATOR),
+              lines.map((l) => l.sku ?? '').join(LINE_SEPARATOR),
             ];
           }),
         );

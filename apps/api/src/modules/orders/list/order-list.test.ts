@@ -1,9 +1,11 @@
 import { schema } from '@app/db';
+import { parse } from 'csv-parse/sync';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeGuestOrder, stockedProductId } from '../../../test/guest-order';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../../test/harness';
 import { createStaff } from '../../../test/staff';
+import { LINE_SEPARATOR } from './order-list.service';
 
 /**
  * The dashboard's orders list (decision 042): keyset pages in every sort without
@@ -374,11 +376,11 @@ describe('the export', () => {
     expect(res.body.startsWith('\uFEFF')).toBe(true);
     const lines = res.body.slice(1).trim().split('\n');
     expect(lines[0]).toBe(
-      'order_id,placed_at,status,payment_status,customer_name,email,items,subtotal,discount,shipping,tax,total,refunded,currency,shipping_method,ship_to_city,ship_to_country',
+      'order_id,placed_at,status,payment_status,customer_name,email,items,subtotal,discount,shipping,tax,total,refunded,currency,shipping_method,ship_to_city,ship_to_country,variant_titles,skus',
     );
     expect(lines).toHaveLength(3); // the fulfilled one is filtered out
     expect(lines[1]).toBe(
-      'OLT-CSV-000,2026-03-01T12:00:00.000Z,paid,Paid,"Quote ""Q"" Person, Jr.",csv0@orders-list.test,1,123.45,0.00,0.00,0.00,123.45,0.00,USD,Standard,Köln,DEU',
+      'OLT-CSV-000,2026-03-01T12:00:00.000Z,paid,Paid,"Quote ""Q"" Person, Jr.",csv0@orders-list.test,1,123.45,0.00,0.00,0.00,123.45,0.00,USD,Standard,Köln,DEU,,',
     );
     expect(lines[2]).toContain('OLT-CSV-001,2026-03-01T12:00:00.000Z,paid,Partially refunded,Csv 1,');
     expect(lines[2]).toContain(',2,123.46,0.00,0.00,0.00,123.46,3.45,USD,');
@@ -405,6 +407,74 @@ describe('the export', () => {
       if (!cursor) break;
     }
     expect(ids).toEqual(listed);
+  });
+});
+
+describe('variants (decision 112)', () => {
+  /** An order of four lines: two variants of one pendant, a product without variants, a fourth. */
+  async function variantOrder(prefix: string) {
+    const [orderId] = await addOrders(prefix, 1, () => ({ subtotal: 5000 }));
+    const ol = schema.orderLines;
+    await t.database.db.delete(ol).where(and(eq(ol.tenantId, T), eq(ol.orderId, orderId as string)));
+    const line = (lineNo: number, productName: string, variantTitle: string, sku: string | null, quantity = 1) => ({
+      tenantId: T,
+      orderId: orderId as string,
+      lineNo,
+      productId: `VARP-${lineNo}`,
+      productName,
+      variantId: `VARV-${lineNo}`,
+      variantTitle,
+      sku,
+      quantity,
+      unitPrice: 1000,
+      lineTotal: 1000 * quantity,
+    });
+    await t.database.db
+      .insert(ol)
+      .values([
+        line(1, 'Pendant', 'Brass / Large', 'PND-BR-L', 2),
+        line(2, 'Pendant', 'Black / Small', 'PND-BK-S'),
+        line(3, 'Bulb', '', 'BULB-1'),
+        line(4, 'Shade', 'Opal', null),
+      ]);
+    return orderId as string;
+  }
+
+  it("lists each order's first lines with their variants, and how many more", async () => {
+    const orderId = await variantOrder('VARLIST');
+    const { rows } = await list(`q=${orderId}`);
+    expect(rows[0]).toMatchObject({
+      orderId,
+      items: 5,
+      lines: [
+        { productName: 'Pendant', variantTitle: 'Brass / Large', sku: 'PND-BR-L', quantity: 2 },
+        { productName: 'Pendant', variantTitle: 'Black / Small', sku: 'PND-BK-S', quantity: 1 },
+        { productName: 'Bulb', variantTitle: '', sku: 'BULB-1', quantity: 1 },
+      ],
+      moreLines: 1,
+    });
+  });
+
+  it("exports each line's variant title and SKU, in line order, and they read back", async () => {
+    const orderId = await variantOrder('VARCSV');
+    const res = await get(`/api/v1/orders/export.csv?q=${orderId}`);
+    expect(res.statusCode).toBe(200);
+    const rows = parse(res.body.slice(1), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(1);
+    const row = rows[0] as Record<string, string>;
+    expect(row).toMatchObject({ order_id: orderId, items: '5' });
+    expect(row.variant_titles).toBe('Brass / Large | Black / Small |  | Opal');
+    expect(row.skus).toBe('PND-BR-L | PND-BK-S | BULB-1 | ');
+    // Read back: split on the separator, the n-th title and SKU are the n-th line's, as stored.
+    const ol = schema.orderLines;
+    const stored = await t.database.db
+      .select({ variantTitle: ol.variantTitle, sku: ol.sku })
+      .from(ol)
+      .where(and(eq(ol.tenantId, T), eq(ol.orderId, orderId)))
+      .orderBy(ol.lineNo);
+    const titles = (row.variant_titles as string).split(LINE_SEPARATOR);
+    const skus = (row.skus as string).split(LINE_SEPARATOR);
+    expect(titles.map((variantTitle, i) => ({ variantTitle, sku: skus[i] || null }))).toEqual(stored);
   });
 });
 

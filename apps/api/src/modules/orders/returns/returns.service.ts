@@ -8,7 +8,7 @@ import type {
   ReturnRequest,
   ReturnStatus,
 } from '@app/contracts';
-import { RETURN_REASON_LABELS, RETURN_STATUS_LABELS } from '@app/contracts';
+import { orderLineVariantText, RETURN_REASON_LABELS, RETURN_STATUS_LABELS, variantDisplayName } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -68,7 +68,15 @@ export async function orderReturns(
   order: {
     orderId: string;
     status: OrderStatus;
-    lines: { lineNo: number; productId: string; productName: string; quantity: number }[];
+    lines: {
+      lineNo: number;
+      productId: string;
+      productName: string;
+      variantId: string | null;
+      variantTitle: string;
+      sku: string | null;
+      quantity: number;
+    }[];
     justPlaced?: boolean;
   },
 ): Promise<{ returns: ReturnRequest[]; returnable: ReturnableLine[] }> {
@@ -112,12 +120,19 @@ export async function orderReturns(
       reasonLabel: RETURN_REASON_LABELS[r.reason as ReturnReason] ?? r.reason,
       note: r.note,
       createdAt: r.createdAt.toISOString(),
-      lines: mine.map((l) => ({
-        lineNo: l.lineNo,
-        productId: byLine.get(l.lineNo)?.productId ?? '',
-        productName: byLine.get(l.lineNo)?.productName ?? '',
-        quantity: l.quantity,
-      })),
+      // The return names its order line; the line is what says which variant went back.
+      lines: mine.map((l) => {
+        const line = byLine.get(l.lineNo);
+        return {
+          lineNo: l.lineNo,
+          productId: line?.productId ?? '',
+          productName: line?.productName ?? '',
+          variantId: line?.variantId ?? null,
+          variantTitle: line?.variantTitle ?? '',
+          sku: line?.sku ?? null,
+          quantity: l.quantity,
+        };
+      }),
       history: history
         .filter((h) => h.returnId === r.returnId)
         .map((h) => ({
@@ -258,7 +273,10 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
       text: [
         `We have your request to return items of order ${order.orderId}.`,
         '',
-        ...ret.lines.map((l) => `${l.quantity} x ${l.productName}`),
+        ...ret.lines.map((l) => {
+          const variant = orderLineVariantText(l);
+          return `${l.quantity} x ${l.productName}${variant ? ` (${variant})` : ''}`;
+        }),
         '',
         `Reason: ${ret.reasonLabel}${ret.note ? ` (${ret.note})` : ''}`,
         '',
@@ -283,23 +301,29 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
             line = lines.find((l) => l.lineNo === asked.lineNo);
             if (!line) throw refused(refuse(422, 'UNPROCESSABLE', `Order ${orderId} has no line ${asked.lineNo}.`));
           } else {
-            const matches = lines.filter((l) => l.productId === asked.productId);
+            // By product, or by variant (decision 112): two variants of one product are two lines, and
+            // one variant in two configurations too, so either may need the line's number.
+            const named = (asked.variantId ?? asked.productId) as string;
+            const matches = lines.filter((l) =>
+              asked.variantId !== undefined ? l.variantId === asked.variantId : l.productId === asked.productId,
+            );
             if (matches.length === 0) {
-              throw refused(refuse(422, 'UNPROCESSABLE', `Order ${orderId} has no ${asked.productId}.`));
+              throw refused(refuse(422, 'UNPROCESSABLE', `Order ${orderId} has no ${named}.`));
             }
             if (matches.length > 1) {
               throw refused(
                 refuse(
                   400,
                   'BAD_REQUEST',
-                  `${asked.productId} is on several lines of order ${orderId}; name the line by lineNo.`,
+                  `${named} is on several lines of order ${orderId}; name the line by lineNo.`,
                 ),
               );
             }
             line = matches[0] as OrderLineRow;
           }
+          const name = variantDisplayName(line.productName, line.variantTitle);
           if (seen.has(line.lineNo)) {
-            throw refused(refuse(400, 'BAD_REQUEST', `Line ${line.lineNo} (${line.productName}) is named twice.`));
+            throw refused(refuse(400, 'BAD_REQUEST', `Line ${line.lineNo} (${name}) is named twice.`));
           }
           seen.add(line.lineNo);
           const already = held.get(line.lineNo) ?? 0;
@@ -308,7 +332,7 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
               refuse(
                 422,
                 'RETURN_QUANTITY_EXCEEDED',
-                `You bought ${line.quantity} × ${line.productName}: ${asked.quantity} cannot be returned.`,
+                `You bought ${line.quantity} × ${name}: ${asked.quantity} cannot be returned.`,
               ),
             );
           }
@@ -319,8 +343,8 @@ export function createReturnsService(db: Db, deps: ReturnsDeps) {
                 409,
                 'RETURN_QUANTITY_EXCEEDED',
                 left === 0
-                  ? `Every ${line.productName} of this order is already in a return request.`
-                  : `Only ${left} of ${line.productName} can still be returned (${line.quantity} bought, ${already} already in return requests).`,
+                  ? `Every ${name} of this order is already in a return request.`
+                  : `Only ${left} of ${name} can still be returned (${line.quantity} bought, ${already} already in return requests).`,
               ),
             );
           }
