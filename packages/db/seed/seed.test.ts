@@ -92,7 +92,8 @@ describe('seeded demo stores', () => {
 
   it('sells a few products of each store in variants, each with its own stock on the books', async () => {
     const db = database.db;
-    const rows = async <T>(q: ReturnType<typeof sql>) => (await db.execute(q)).rows as T[];
+    // PGlite and node-postgres both answer { rows }; the client's type does not say so.
+    const rows = async <T>(q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
     const variants = await rows<{
       tenant_id: string;
       product_id: string;
