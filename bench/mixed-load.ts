@@ -50,7 +50,8 @@ const productsOf = new Map<string, string[]>();
     const rows = await database.db
       .update(p)
       .set({ stockQuantity: STOCK })
-      .where(and(eq(p.tenantId, s.tenant), ne(p.productType, 'CONFIGURABLE')))
+      // Sold by product id, as an older client adds: a product sold in variants needs a variant's id.
+      .where(and(eq(p.tenantId, s.tenant), ne(p.productType, 'CONFIGURABLE'), eq(p.variantCount, 1)))
       .returning({ productId: p.productId });
     // The count lives on the variant, the product keeps the totals (decision 112).
     for (const r of rows) await setTestStock(database.db, STOCK, { tenantId: s.tenant, productId: r.productId });
@@ -217,7 +218,7 @@ try {
     const stock = await database.db
       .select({ productId: p.productId, q: p.stockQuantity })
       .from(p)
-      .where(and(eq(p.tenantId, s.tenant), ne(p.productType, 'CONFIGURABLE')));
+      .where(and(eq(p.tenantId, s.tenant), ne(p.productType, 'CONFIGURABLE'), eq(p.variantCount, 1)));
     for (const r of stock) {
       const k = `${s.tenant}/${r.productId}`;
       const t = STOCK - r.q;

@@ -5,7 +5,7 @@
 import { garden } from './stores/garden';
 import { lighting } from './stores/lighting';
 import { power } from './stores/power';
-import type { Glyph, SeedStore } from './types';
+import type { Glyph, SeedStore, SeedVariantProduct } from './types';
 
 export const SEED_STORES: readonly SeedStore[] = [lighting, garden, power];
 
@@ -57,6 +57,11 @@ export interface SeedProductRow {
   introductionDate: Date;
   productType: 'FINISHED_GOOD' | 'CONFIGURABLE';
   categoryNames: string;
+  /** Set for a product sold in variants: its copy of them, as refreshProductRollup writes it. */
+  priceMax?: number;
+  variantCount?: number;
+  sellableStock?: number;
+  variantWords?: string;
 }
 
 export interface SeedFeature {
@@ -204,6 +209,132 @@ export interface BuiltStore {
   /** [categoryId, productId, sequence] */
   productCategories: [string, string, number][];
   art: Map<string, ProductArt>;
+  variants: BuiltVariants;
+}
+
+/** The rows of the products sold in variants (decision 112), for the variant tables. */
+export interface BuiltVariants {
+  options: { productId: string; optionId: string; name: string; position: number }[];
+  values: {
+    productId: string;
+    optionId: string;
+    valueId: string;
+    label: string;
+    position: number;
+    swatchColor: string | null;
+  }[];
+  variants: {
+    productId: string;
+    variantId: string;
+    position: number;
+    option1ValueId: string | null;
+    option2ValueId: string | null;
+    option3ValueId: string | null;
+    title: string;
+    sku: string;
+    listPrice: number;
+    salePrice: number | null;
+    weightGrams: number;
+    stockQuantity: number;
+    enabled: boolean;
+  }[];
+  /** Pictures of their own (media rows whose keys the seed draws), and which variant shows which. */
+  media: { mediaId: string; storageKey: string; altText: string }[];
+  images: { productId: string; mediaId: string; altText: string; sequenceNum: number }[];
+  variantImages: { productId: string; variantId: string; mediaId: string; position: number }[];
+}
+
+/** Dollars as the catalog writes them: $219 is 21899 cents, as a shop's price ends in .99. */
+const cents = (dollars: number) => Math.round(dollars * 100) - (dollars >= 10 ? 1 : 0);
+const effective = (v: { listPrice: number; salePrice: number | null }) => v.salePrice ?? v.listPrice;
+const skuPart = (label: string) => label.toUpperCase().replace(/[^A-Z0-9]+/g, '');
+
+/**
+ * Turns a store's products sold in variants into the variant tables' rows and sets each product's
+ * copy of them the way refreshProductRollup does (decision 112): price from the cheapest enabled
+ * variant (ties: the first), the highest, SKU and weight of the first, the stock totals, the words.
+ * The first variant keeps the product's id and SKU: past orders of the product name it.
+ */
+function buildVariants(store: SeedStore, products: SeedProductRow[], art: Map<string, ProductArt>): BuiltVariants {
+  const out: BuiltVariants = { options: [], values: [], variants: [], media: [], images: [], variantImages: [] };
+  for (const spec of store.variants ?? ([] as SeedVariantProduct[])) {
+    const p = products.find((x) => x.productName === spec.product);
+    if (!p) throw new Error(`seed: no product named ${spec.product} in ${store.tenantId}`);
+    const id = p.productId;
+    const valueIds = spec.options.map((o, oi) => {
+      const optionId = `${id}-O${oi + 1}`;
+      out.options.push({ productId: id, optionId, name: o.name, position: oi + 1 });
+      return new Map(
+        o.values.map((v, vi) => {
+          const valueId = `${optionId}-V${vi + 1}`;
+          out.values.push({
+            productId: id,
+            optionId,
+            valueId,
+            label: v.label,
+            position: vi + 1,
+            swatchColor: v.swatch ?? null,
+          });
+          return [v.label, valueId] as const;
+        }),
+      );
+    });
+    const first = spec.options[0];
+    const pictureOf = new Map<string, string>();
+    if (spec.pictures && first) {
+      const own = art.get(id.toLowerCase()) as ProductArt;
+      first.values.forEach((v, vi) => {
+        const key = `${id.toLowerCase()}-${skuPart(v.label).toLowerCase()}`;
+        art.set(key, { ...own, finish: v.swatch ?? own.finish });
+        const mediaId = `${id}-${skuPart(v.label)}`;
+        const altText = `${p.productName}, ${v.label}`;
+        out.media.push({ mediaId, storageKey: `seed/${store.tenantId}/products/${key}-detail.webp`, altText });
+        out.images.push({ productId: id, mediaId, altText, sequenceNum: vi + 1 });
+        pictureOf.set(v.label, mediaId);
+      });
+    }
+    const rows = spec.variants.map((v, i) => {
+      const valueId = (o: number) => {
+        const label = v.values[o];
+        if (label === undefined) return null;
+        const found = valueIds[o]?.get(label);
+        if (!found) throw new Error(`seed: ${spec.product} has no ${label}`);
+        return found;
+      };
+      const variantId = i === 0 ? id : `${id}-V${i + 1}`;
+      const picture = pictureOf.get(v.values[0] as string);
+      if (picture) out.variantImages.push({ productId: id, variantId, mediaId: picture, position: 1 });
+      return {
+        productId: id,
+        variantId,
+        position: i + 1,
+        option1ValueId: valueId(0),
+        option2ValueId: valueId(1),
+        option3ValueId: valueId(2),
+        title: v.values.join(' / '),
+        sku: i === 0 ? p.sku : `${p.sku}-${v.values.map(skuPart).join('-')}`,
+        listPrice: cents(v.price),
+        salePrice: v.sale ? cents(v.sale) : null,
+        weightGrams: p.weightGrams,
+        stockQuantity: v.stock,
+        enabled: v.enabled ?? true,
+      };
+    });
+    out.variants.push(...rows);
+    const enabled = rows.filter((r) => r.enabled);
+    const priced = enabled.length ? enabled : rows;
+    // The cheapest, the first among equals (array order is position order): refreshProductRollup's rule.
+    const cheapest = priced.reduce((a, b) => (effective(b) < effective(a) ? b : a));
+    p.listPrice = cheapest.listPrice;
+    p.salePrice = cheapest.salePrice;
+    p.priceMax = Math.max(...priced.map(effective));
+    p.sku = (rows[0] as (typeof rows)[number]).sku;
+    p.variantCount = rows.length;
+    p.stockQuantity = rows.reduce((n, r) => n + r.stockQuantity, 0);
+    p.sellableStock = enabled.reduce((n, r) => n + r.stockQuantity, 0);
+    p.variantWords = spec.options.flatMap((o) => [o.name, ...o.values.map((v) => v.label)]).join(' ');
+  }
+  return out;
 }
 
 export function buildStore(store: SeedStore): BuiltStore {
@@ -336,7 +467,8 @@ export function buildStore(store: SeedStore): BuiltStore {
       associations.push([id, other[i % other.length] as string, 'ACCESSORY', 10]);
     });
   });
-  return { store, products, productCategories, art, features, options, associations, specSheets, reviews };
+  const variants = buildVariants(store, products, art);
+  return { store, products, productCategories, art, features, options, associations, specSheets, reviews, variants };
 }
 
 let built: BuiltStore[] | undefined;

@@ -90,6 +90,8 @@ async function removeSeededTenants(tx: Tx, tenantIds: string[]) {
     s.contactMessages,
     s.productCategories,
     s.products,
+    // After the products: their pictures (product_images, gone with them) point at it.
+    s.media,
     s.catalogCategories,
     s.categoryRollups,
     s.categories,
@@ -105,6 +107,46 @@ async function removeSeededTenants(tx: Tx, tenantIds: string[]) {
   ] as const;
   for (const table of byTenant) await tx.delete(table).where(inArray(table.tenantId, tenantIds));
   await tx.delete(s.tenants).where(inArray(s.tenants.tenantId, tenantIds));
+}
+
+/**
+ * The products sold in variants (decision 112): their pictures, options, values, variants and which
+ * variant shows which picture, in a few multi-row inserts. The products' rows already carry the
+ * rollup (build.ts computes it by refreshProductRollup's rules), so nothing is read back.
+ */
+async function insertVariants(tx: Tx, b: BuiltStore) {
+  const t = b.store.tenantId;
+  const v = b.variants;
+  if (v.variants.length === 0) return;
+  if (v.media.length) {
+    await tx.insert(s.media).values(
+      v.media.map((m) => ({
+        tenantId: t,
+        ...m,
+        contentType: 'image/webp',
+        // Drawn on first request (images.ts) at the detail size; the size in bytes is not known before.
+        width: 1200,
+        height: 1200,
+        bytes: 0,
+        sourceFormat: 'webp',
+        createdBy: 'seed',
+        createdAt: SEED_ACCOUNTS_CREATED,
+      })),
+    );
+    await tx.insert(s.productImages).values(v.images.map((x) => ({ tenantId: t, ...x })));
+  }
+  await tx.insert(s.productOptions).values(v.options.map((x) => ({ tenantId: t, ...x })));
+  await tx.insert(s.productOptionValues).values(v.values.map((x) => ({ tenantId: t, ...x })));
+  const introduced = new Map(b.products.map((p) => [p.productId, p.introductionDate]));
+  await tx.insert(s.productVariants).values(
+    v.variants.map((x) => {
+      const at = introduced.get(x.productId) as Date;
+      return { tenantId: t, ...x, createdAt: at, updatedAt: at };
+    }),
+  );
+  if (v.variantImages.length) {
+    await tx.insert(s.productVariantImages).values(v.variantImages.map((x) => ({ tenantId: t, ...x })));
+  }
 }
 
 async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
@@ -219,22 +261,32 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
   );
   // A seeded product was last changed when it came out; its stock is the opening balance of the books.
   await tx.insert(s.products).values(b.products.map((p) => ({ ...p, updatedAt: p.introductionDate })));
+  await insertVariants(tx, b);
+  // Every other product: its one default variant, as migration 0044 gave every product.
   await insertDefaultVariants(tx, t);
-  const opening = b.products.filter((p) => p.stockQuantity > 0);
+  const withVariants = new Set(b.variants.variants.map((v) => v.productId));
+  const introduced = new Map(b.products.map((p) => [p.productId, p.introductionDate]));
+  // The opening balance of the books: one movement per variant that has stock.
+  const opening = [
+    ...b.products
+      .filter((p) => !withVariants.has(p.productId))
+      .map((p) => ({ productId: p.productId, variantId: p.productId, stock: p.stockQuantity })),
+    ...b.variants.variants.map((v) => ({ productId: v.productId, variantId: v.variantId, stock: v.stockQuantity })),
+  ].filter((x) => x.stock > 0);
   if (opening.length) {
     await tx.insert(s.stockMovements).values(
-      opening.map((p) => ({
+      opening.map((x) => ({
         tenantId: t,
-        movementId: `opening-${p.productId}`,
-        productId: p.productId,
-        variantId: p.productId,
-        delta: p.stockQuantity,
+        movementId: `opening-${x.variantId}`,
+        productId: x.productId,
+        variantId: x.variantId,
+        delta: x.stock,
         quantityBefore: 0,
-        quantityAfter: p.stockQuantity,
+        quantityAfter: x.stock,
         reason: 'RECEIVED' as const,
         note: 'Opening stock',
         actorId: 'seed',
-        createdAt: p.introductionDate,
+        createdAt: introduced.get(x.productId) as Date,
       })),
     );
   }

@@ -126,6 +126,10 @@ export function seedOrders(b: BuiltStore, buyers: SeedBuyer[]): SeedOrders {
     .filter((p) => p.productType === 'FINISHED_GOOD' && p.stockQuantity > 0 && p.smallImageUrl)
     .sort((x, y) => x.productId.localeCompare(y.productId));
   const perBuyer = 6;
+  // A product sold in variants was bought as its first variant, which kept the product's id and SKU.
+  const variantTitle = new Map(
+    b.variants.variants.filter((v) => v.variantId === v.productId).map((v) => [v.productId, v.title]),
+  );
   buyers.forEach((buyer, bi) => {
     const who = buyer.role === 'admin' ? 'O' : 'S';
     const products = candidates
@@ -146,7 +150,7 @@ export function seedOrders(b: BuiltStore, buyers: SeedBuyer[]): SeedOrders {
           productName: p.productName,
           variantId: p.productId,
           sku: p.sku,
-          variantTitle: '',
+          variantTitle: variantTitle.get(p.productId) ?? '',
           optionsText: null,
           quantity,
           unitPrice: price(p),

@@ -41,7 +41,10 @@ describe('seed pictures', () => {
       for (const p of products) keys.push((p.smallImageUrl ?? p.detailImageUrl ?? '').replace(/^\/media\//, ''));
       const categories = await database.db.select().from(s.categories).where(eq(s.categories.tenantId, t));
       for (const c of categories) keys.push((c.linkTwoImageUrl ?? c.linkTwoImageUrlS3 ?? '').replace(/^\/media\//, ''));
+      // The pictures of a product sold in variants, one per finish, are media rows whose keys the seed draws.
+      for (const m of await database.db.select().from(s.media).where(eq(s.media.tenantId, t))) keys.push(m.storageKey);
     }
+    expect(keys).toContain('seed/lighting/products/lgt-1005-brass-detail.webp');
     const missing: string[] = [];
     for (const key of keys) if (!(await renderSeedImage(key))) missing.push(key);
     expect(missing).toEqual([]);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/client';
 import { verifyPassword } from '../src/password';
@@ -89,6 +89,87 @@ describe('seeded demo stores', () => {
       expect(settings?.chatWidgetId).toBeNull();
     },
   );
+
+  it('sells a few products of each store in variants, each with its own stock on the books', async () => {
+    const db = database.db;
+    // PGlite and node-postgres both answer { rows }; the client's type does not say so.
+    const rows = async <T>(q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
+    const variants = await rows<{
+      tenant_id: string;
+      product_id: string;
+      variant_id: string;
+      title: string;
+      sku: string;
+      stock_quantity: number;
+      enabled: boolean;
+      images: number;
+    }>(sql`
+      SELECT v.tenant_id, v.product_id, v.variant_id, v.title, v.sku, v.stock_quantity, v.enabled,
+        (SELECT count(*)::int FROM product_variant_images i WHERE i.tenant_id = v.tenant_id AND i.variant_id = v.variant_id) AS images
+      FROM product_variants v
+      WHERE v.title <> '' ORDER BY v.tenant_id, v.product_id, v.position`);
+    const titles = (t: string, productId: string) =>
+      variants.filter((v) => v.tenant_id === t && v.product_id === productId).map((v) => v.title);
+    expect(titles('lighting', 'LGT-1005')).toEqual([
+      'Brass / 2700 K',
+      'Brass / 3000 K',
+      'Black / 2700 K',
+      'Black / 3000 K',
+      'Opal / 2700 K',
+    ]);
+    expect(titles('garden', 'GRD-1057')).toEqual(['S', 'M', 'L']);
+    expect(titles('power', 'PWR-1001')).toEqual(['2 Ah', '5 Ah']);
+    for (const t of tenants) {
+      const mine = variants.filter((v) => v.tenant_id === t);
+      expect(new Set(mine.map((v) => v.product_id)).size, t).toBeGreaterThanOrEqual(2);
+      expect(
+        mine.some((v) => v.stock_quantity === 0 && v.enabled),
+        `${t}: a sold-out variant`,
+      ).toBe(true);
+    }
+    // Disabled: the macramé planter in L. Pictures: the pendant's finishes, one each.
+    expect(variants.filter((v) => !v.enabled).map((v) => `${v.product_id} ${v.title}`)).toEqual(['GRD-1058 L']);
+    expect(variants.filter((v) => v.images > 0).map((v) => v.images)).toEqual([1, 1, 1, 1, 1]);
+    const swatches = await rows<{ label: string; swatch_color: string }>(sql`
+      SELECT label, swatch_color FROM product_option_values WHERE swatch_color IS NOT NULL ORDER BY position`);
+    expect(swatches.map((x) => x.label)).toEqual(['Brass', 'Black', 'Opal']);
+
+    // The products' copy of their variants is what refreshProductRollup computes.
+    const drift = await rows(sql`
+      SELECT p.tenant_id, p.product_id FROM products p
+      JOIN LATERAL (
+        SELECT count(*)::int AS n, sum(v.stock_quantity)::int AS stock,
+          coalesce(sum(v.stock_quantity) FILTER (WHERE v.enabled), 0)::int AS sellable,
+          max(v.effective_price) FILTER (WHERE v.enabled) AS price_max,
+          (array_agg(v.effective_price ORDER BY v.effective_price, v.position, v.variant_id) FILTER (WHERE v.enabled))[1] AS price,
+          (array_agg(v.sku ORDER BY v.position, v.variant_id))[1] AS sku
+        FROM product_variants v WHERE v.tenant_id = p.tenant_id AND v.product_id = p.product_id AND v.removed_at IS NULL
+      ) g ON true
+      WHERE (p.variant_count, p.stock_quantity, p.sellable_stock, p.price_max, p.effective_price, p.sku)
+        IS DISTINCT FROM (g.n, g.stock, g.sellable, g.price_max, g.price, g.sku)`);
+    expect(drift).toEqual([]);
+    const [words] = await rows<{ variant_words: string }>(sql`
+      SELECT variant_words FROM products WHERE tenant_id = 'lighting' AND product_id = 'LGT-1005'`);
+    expect(words?.variant_words).toBe('Finish Brass Black Opal Colour temperature 2700 K 3000 K');
+
+    // Every variant's stock is the sum of its movements; SKUs are the store's own.
+    const books = await rows(sql`
+      SELECT v.tenant_id, v.variant_id FROM product_variants v
+      WHERE v.stock_quantity <> coalesce((SELECT sum(m.delta) FROM stock_movements m
+        WHERE m.tenant_id = v.tenant_id AND m.variant_id = v.variant_id), 0)`);
+    expect(books).toEqual([]);
+    const [skus] = await rows<{ n: number; d: number }>(sql`
+      SELECT count(*)::int AS n, count(DISTINCT (tenant_id, sku))::int AS d FROM product_variants`);
+    expect(skus?.d).toBe(skus?.n);
+
+    // Past orders of a product now sold in variants name the variant they bought, which exists.
+    const lines = await rows<{ variant_title: string; sku: string; title: string | null }>(sql`
+      SELECT l.variant_title, l.sku, v.title FROM order_lines l
+      LEFT JOIN product_variants v ON v.tenant_id = l.tenant_id AND v.variant_id = l.variant_id
+      WHERE l.tenant_id IN ('lighting', 'garden', 'power')`);
+    expect(lines.filter((l) => l.title === null || l.title !== l.variant_title)).toEqual([]);
+    expect(lines.some((l) => l.variant_title === '2 Ah')).toBe(true);
+  });
 
   it('gives each store its own template, palette and footer data', async () => {
     const all = await database.db.select().from(s.storeSettings).orderBy(asc(s.storeSettings.productStoreId));

@@ -151,4 +151,25 @@ export interface SeedStore {
   banners: readonly SeedBanner[];
   faqs: readonly (readonly [string, string])[];
   seo: readonly { route: string; title: string; description: string; keywords: string }[];
+  /** The few products sold in variants; every other product has its one default variant. */
+  variants?: readonly SeedVariantProduct[];
+}
+
+/**
+ * A product sold in variants (decision 112): its options (at most three, in order) with their
+ * values, and the combinations the store offers, each with its own price, stock and enabled flag.
+ * A combination not listed is one the store does not make. The first variant keeps the product's
+ * id and SKU, so the product's price ("from") and SKU stay what the catalog row says.
+ */
+export interface SeedVariantProduct {
+  /** The product, by its name in its category's items. */
+  product: string;
+  options: readonly { name: string; values: readonly { label: string; swatch?: string }[] }[];
+  /**
+   * Pictures of its own, one per value of the first option, drawn in that value's swatch colour:
+   * each variant shows the picture of its first value.
+   */
+  pictures?: boolean;
+  /** values: one label per option; prices in dollars as ItemRow's. */
+  variants: readonly { values: readonly string[]; price: number; sale?: number; stock: number; enabled?: boolean }[];
 }

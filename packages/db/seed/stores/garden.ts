@@ -458,4 +458,25 @@ export const garden: SeedStore = {
       keywords: 'help, FAQ, plant delivery, returns',
     },
   ],
+  // Sold out: the tall planter in L. Not sold for now: the macramé planter in L (disabled).
+  variants: [
+    {
+      product: 'Fibrestone Tall Planter',
+      options: [{ name: 'Pot size', values: [{ label: 'S' }, { label: 'M' }, { label: 'L' }] }],
+      variants: [
+        { values: ['S'], price: 89, sale: 74, stock: 40 },
+        { values: ['M'], price: 109, stock: 25 },
+        { values: ['L'], price: 139, stock: 0 },
+      ],
+    },
+    {
+      product: 'Hanging Macramé Planter',
+      options: [{ name: 'Pot size', values: [{ label: 'S' }, { label: 'M' }, { label: 'L' }] }],
+      variants: [
+        { values: ['S'], price: 24, stock: 30 },
+        { values: ['M'], price: 29, stock: 18 },
+        { values: ['L'], price: 34, stock: 5, enabled: false },
+      ],
+    },
+  ],
 };

@@ -490,4 +490,37 @@ export const lighting: SeedStore = {
       keywords: 'search, lighting',
     },
   ],
+  // Sold out: Black in 3000 K. Not made: Opal in 3000 K. The finishes have pictures of their own.
+  variants: [
+    {
+      product: 'Ostra Ribbed Glass Pendant',
+      options: [
+        {
+          name: 'Finish',
+          values: [
+            { label: 'Brass', swatch: '#b08d57' },
+            { label: 'Black', swatch: '#1f1f1f' },
+            { label: 'Opal', swatch: '#e7e2d8' },
+          ],
+        },
+        { name: 'Colour temperature', values: [{ label: '2700 K' }, { label: '3000 K' }] },
+      ],
+      pictures: true,
+      variants: [
+        { values: ['Brass', '2700 K'], price: 219, sale: 189, stock: 14 },
+        { values: ['Brass', '3000 K'], price: 239, stock: 3 },
+        { values: ['Black', '2700 K'], price: 219, sale: 189, stock: 9 },
+        { values: ['Black', '3000 K'], price: 219, sale: 189, stock: 0 },
+        { values: ['Opal', '2700 K'], price: 249, stock: 6 },
+      ],
+    },
+    {
+      product: 'Bexley Matte Black Cone Pendant',
+      options: [{ name: 'Colour temperature', values: [{ label: '2700 K' }, { label: '3000 K' }] }],
+      variants: [
+        { values: ['2700 K'], price: 99, stock: 38 },
+        { values: ['3000 K'], price: 99, stock: 21 },
+      ],
+    },
+  ],
 };

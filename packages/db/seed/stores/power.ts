@@ -504,4 +504,23 @@ export const power: SeedStore = {
       keywords: 'cart, Voltline Tools',
     },
   ],
+  // Sold out: the hammer drill with the 2 Ah battery.
+  variants: [
+    {
+      product: '18V Brushless Drill Driver',
+      options: [{ name: 'Battery', values: [{ label: '2 Ah' }, { label: '5 Ah' }] }],
+      variants: [
+        { values: ['2 Ah'], price: 149, sale: 129, stock: 35 },
+        { values: ['5 Ah'], price: 199, sale: 179, stock: 20 },
+      ],
+    },
+    {
+      product: '18V Brushless Hammer Drill',
+      options: [{ name: 'Battery', values: [{ label: '2 Ah' }, { label: '5 Ah' }] }],
+      variants: [
+        { values: ['2 Ah'], price: 189, stock: 0 },
+        { values: ['5 Ah'], price: 239, stock: 12 },
+      ],
+    },
+  ],
 };

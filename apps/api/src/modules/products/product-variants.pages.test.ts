@@ -163,9 +163,26 @@ describe('the product page with the variant picker', () => {
     const ofProduct = cards.find((c) => c[1] === href.split('/')[2])?.[0] ?? '';
     expect(ofProduct).toMatch(/data-testid="price-from"[^>]*>From<\/span>/);
     expect(ofProduct).toContain('data-amount="12000"');
-    const others = cards.filter((c) => c[1] !== href.split('/')[2]);
+    // The seed sells a few products in variants too: those whose variants differ in price say "From"
+    // (the Ostra pendant), those sold at one price (the Bexley pendant) and single-variant ones do not.
+    const p = schema.products;
+    const ranged = new Set(
+      (
+        await t.database.db
+          .select({ id: p.productId, low: p.effectivePrice, high: p.priceMax, n: p.variantCount })
+          .from(p)
+          .where(eq(p.tenantId, T))
+      )
+        .filter((r) => r.n > 1 && r.high !== r.low)
+        .map((r) => r.id),
+    );
+    expect(ranged.has(href.split('/')[2] as string)).toBe(true);
+    const others = cards.filter((c) => !ranged.has(c[1] as string));
     expect(others.length).toBeGreaterThan(0);
     for (const c of others) expect(c[0]).not.toContain('price-from');
+    const seeded = cards.filter((c) => c[1] !== href.split('/')[2] && ranged.has(c[1] as string));
+    expect(seeded.length).toBeGreaterThan(0);
+    for (const c of seeded) expect(c[0]).toMatch(/data-testid="price-from"[^>]*>From<\/span>/);
   });
 
   it('describes a ProductGroup with an Offer per variant, and a single-variant product as a Product', async () => {
