@@ -17501,6 +17501,14 @@ export interface paths {
                                         sku: string;
                                         name: string;
                                     }[];
+                                    leftOut?: number;
+                                    firstLeftOut?: {
+                                        row: number;
+                                        product: string;
+                                        variantId: string;
+                                        sku: string;
+                                        title: string;
+                                    }[];
                                 };
                                 run: {
                                     created: number;
@@ -17653,6 +17661,14 @@ export interface paths {
                                         sku: string;
                                         name: string;
                                     }[];
+                                    leftOut?: number;
+                                    firstLeftOut?: {
+                                        row: number;
+                                        product: string;
+                                        variantId: string;
+                                        sku: string;
+                                        title: string;
+                                    }[];
                                 };
                                 run: {
                                     created: number;
@@ -17757,6 +17773,14 @@ export interface paths {
                                         row: number;
                                         sku: string;
                                         name: string;
+                                    }[];
+                                    leftOut?: number;
+                                    firstLeftOut?: {
+                                        row: number;
+                                        product: string;
+                                        variantId: string;
+                                        sku: string;
+                                        title: string;
                                     }[];
                                 };
                                 run: {
