@@ -36,6 +36,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/sitemap/sitemap.test.ts',
     'apps/api/src/modules/products/import/product-import.test.ts',
     'apps/api/src/modules/products/import/product-import-round-trip.test.ts',
+    'apps/api/src/modules/products/import/product-import-variants.test.ts',
     'apps/api/src/modules/contact/contact-inbox.test.ts',
     'apps/api/src/modules/newsletter/newsletter.test.ts',
     'apps/api/src/modules/reviews/review-admin.test.ts',

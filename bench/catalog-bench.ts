@@ -12,7 +12,8 @@
  * BENCH_IMPORT_ROWS="10000,50000" and BENCH_PRODUCTS=100000 change the sizes. A benchmark, not a test:
  * it prints figures and asserts nothing.
  */
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -67,8 +68,40 @@ async function peakMemory<T>(work: () => Promise<T>) {
   }
 }
 
+/**
+ * BENCH_VARIANTS="2000x5": a file of 2,000 products with 5 variants each (one row per variant, two
+ * options), imported the same way, then the store's export timed (decision 112's figures).
+ */
+const VARIANTS = (process.env.BENCH_VARIANTS ?? '2000x5').split('x').map(Number) as [number, number];
+
+/** A product CSV in the variant layout: `products` products × `perProduct` variants (Size × Colour), streamed. */
+async function writeVariantCsv(path: string, products: number, perProduct: number, prefix: string) {
+  const out = createWriteStream(path);
+  const write = (x: string) => (out.write(x) ? Promise.resolve() : once(out, 'drain').then(() => undefined));
+  await write(
+    '\uFEFFslug,name,status,option1_name,option1_value,option2_name,option2_value,sku,list_price,stock,enabled\r\n',
+  );
+  const colours = ['Black', 'Brass', 'Opal', 'Red', 'Green'];
+  for (let i = 0; i < products; i++) {
+    for (let v = 0; v < perProduct; v++) {
+      const first = v === 0;
+      const product = first ? `${prefix.toLowerCase()}-${i},${prefix} Lamp ${i},ACTIVE,Size,` : ',,,,';
+      const size = ['Small', 'Large'][v % 2];
+      const colour = colours[Math.floor(v / 2) % colours.length];
+      await write(
+        `${product}${size},${first ? 'Colour' : ''},${colour},${prefix}-${i}-${v},${(20 + (v % 7)).toFixed(2)},${(i + v) % 9},${v === 3 ? 'false' : 'true'}\r\n`,
+      );
+    }
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
 /** CSV import of `rows` rows into the garden store of a fresh file-backed PGlite, through the API. */
-async function importRows(rows: number): Promise<BenchRow[]> {
+async function importRows(
+  rows: number,
+  variants: { products: number; perProduct: number } | null = null,
+): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-'));
   const database = await openDatabase({ dataDir: join(dir, 'pglite') });
   await database.migrate();
@@ -76,7 +109,8 @@ async function importRows(rows: number): Promise<BenchRow[]> {
   const t = await createTestApp({ database, jobs: { pollMs: 50 } });
   try {
     const csv = join(dir, 'products.csv');
-    await writeScaleCsv(csv, rows, `B${rows}`);
+    if (variants) await writeVariantCsv(csv, variants.products, variants.perProduct, `BV${rows}`);
+    else await writeScaleCsv(csv, rows, `B${rows}`);
     const bytes = statSync(csv).size;
     const host = 'garden.localhost';
     const owner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', host);
@@ -119,8 +153,11 @@ async function importRows(rows: number): Promise<BenchRow[]> {
       retained: number;
     }) =>
       `CPU ${s(p.cpuMs)}; peak RSS ${mb(p.peak.rss)} (+${mb(p.peak.rss - p.start.rss)}), peak heap ${mb(p.peak.heapUsed)} (from ${mb(p.start.heapUsed)}; retained after GC ${mb(p.retained)})`;
+    const kind = variants
+      ? ` (${variants.products.toLocaleString('en-US')} products × ${variants.perProduct} variants)`
+      : '';
     const uploadRow: BenchRow = {
-      what: `CSV import ${rows.toLocaleString('en-US')} rows (${mb(bytes)}): upload + dry run`,
+      what: `CSV import ${rows.toLocaleString('en-US')} rows${kind} (${mb(bytes)}): upload + dry run`,
       figure: s(upload.value.ms),
       target: '-',
       note: growth(upload),
@@ -159,10 +196,26 @@ async function importRows(rows: number): Promise<BenchRow[]> {
     if (result.status !== 'done' || result.run.created + result.run.refused !== rows) {
       throw new Error(`import ended ${result.status} with ${JSON.stringify(result.run)}`);
     }
+    const exportRows: BenchRow[] = [];
+    if (variants) {
+      const exported = await peakMemory(async () => {
+        const t0 = performance.now();
+        const res = await t.app.inject({ method: 'GET', url: '/api/v1/product-list/export.csv', headers });
+        if (res.statusCode !== 200) throw new Error(`export: ${res.statusCode}`);
+        return { ms: performance.now() - t0, lines: res.body.split('\n').length - 2 };
+      });
+      exportRows.push({
+        what: `CSV export of the store after it (${exported.value.lines.toLocaleString('en-US')} rows)`,
+        figure: s(exported.value.ms),
+        target: '-',
+        note: growth(exported),
+      });
+    }
     return [
       uploadRow,
+      ...exportRows,
       {
-        what: `CSV import ${rows.toLocaleString('en-US')} rows: run (job, writes, audit, stock, events)`,
+        what: `CSV import ${rows.toLocaleString('en-US')} rows${kind}: run (job, writes, audit, stock, events)`,
         figure: `${s(run.value)} (${Math.round(rows / (run.value / 1000))} rows/s)`,
         target: rows === 10_000 ? '<= 20 s' : '-',
         note: `${growth(run)}; ${result.run.created} created, ${result.run.refused} refused`,
@@ -251,6 +304,10 @@ async function editVisibleInSearch(): Promise<BenchRow[]> {
 export const ROWS: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'list', run: listRows },
   ...IMPORT_SIZES.map((n) => ({ name: `import-${n}`, run: () => importRows(n) })),
+  {
+    name: 'import-variants',
+    run: () => importRows(VARIANTS[0] * VARIANTS[1], { products: VARIANTS[0], perProduct: VARIANTS[1] }),
+  },
   { name: 'edit-visible', run: editVisibleInSearch },
 ];
 

@@ -49,7 +49,7 @@ test('the owner imports a 200-row CSV with 3 bad rows: dry run, run with progres
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // The run: progress until it has finished (the page follows the job), then the result.
-  await page.getByRole('button', { name: 'Import 197 products' }).click();
+  await page.getByRole('button', { name: 'Import 197 rows' }).click();
   await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible({ timeout: 60_000 });
   const result = page.getByRole('region', { name: 'Import finished' });
   await expect(result.getByTestId('count-created')).toHaveText('197');
@@ -107,6 +107,91 @@ test('the owner exports the whole catalog and imports the file back: every row u
   await expect(page.getByRole('button', { name: 'Nothing to import' })).toBeDisabled();
 });
 
+test('a product with variants: the dry run lists the new variants, the changed columns and the variants left out', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const sku = (s: string) => `${PREFIX}DRL-${s}`;
+  const slug = `${PREFIX.toLowerCase()}-drill`;
+  const columns = ['slug', 'name', 'option1_name', 'option1_value', 'variant_id', 'sku', 'list_price', 'stock'];
+  const upload = async (name: string, csv: string) => {
+    await page.goto(`${garden}${PATH}`);
+    await page
+      .getByLabel('CSV file', { exact: true })
+      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Upload and check' }).click();
+    return page.getByRole('region', { name: 'Dry run' });
+  };
+  await signIn(page, owner, PATH);
+  // A drill with three batteries, one row each; the product's columns on the first row only.
+  const made = await upload(
+    'drill.csv',
+    csvFile(
+      [
+        {
+          slug,
+          name: `${PREFIX} Drill`,
+          option1_name: 'Battery',
+          option1_value: '2 Ah',
+          sku: sku('2'),
+          list_price: '99.00',
+          stock: '4',
+        },
+        { option1_value: '5 Ah', sku: sku('5'), list_price: '149.00', stock: '2' },
+        { option1_value: '8 Ah', sku: sku('8'), list_price: '189.00', stock: '0' },
+      ],
+      { columns },
+    ),
+  );
+  await expect(made.getByTestId('count-created')).toHaveText('3');
+  const created = page.getByRole('region', { name: 'New products and variants' });
+  await expect(created.getByRole('row', { name: `1 ${sku('2')} ${PREFIX} Drill, 2 Ah` })).toBeVisible();
+  await expect(created.getByRole('row', { name: `3 ${sku('8')} ${PREFIX} Drill, 8 Ah` })).toBeVisible();
+  await page.getByRole('button', { name: 'Import 3 rows' }).click();
+  await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible({ timeout: 60_000 });
+
+  // Again, with the 2 Ah's price changed, the 8 Ah left out and a 12 Ah added.
+  const dry = await upload(
+    'drill-2.csv',
+    csvFile(
+      [
+        {
+          slug,
+          name: `${PREFIX} Drill`,
+          option1_name: 'Battery',
+          option1_value: '2 Ah',
+          sku: sku('2'),
+          list_price: '89.00',
+          stock: '4',
+        },
+        { option1_value: '5 Ah', sku: sku('5'), list_price: '149.00', stock: '2' },
+        { option1_value: '12 Ah', sku: sku('12'), list_price: '239.00', stock: '1' },
+      ],
+      { columns },
+    ),
+  );
+  await expect(dry.getByTestId('count-created')).toHaveText('1');
+  await expect(dry.getByTestId('count-updated')).toHaveText('1');
+  await expect(dry.getByTestId('count-unchanged')).toHaveText('1');
+  await expect(
+    page.getByRole('region', { name: 'Updates' }).getByRole('row', { name: `1 ${sku('2')} options, list_price` }),
+  ).toBeVisible();
+  await expect(
+    page
+      .getByRole('region', { name: 'New products and variants' })
+      .getByRole('row', { name: `3 ${sku('12')} ${PREFIX} Drill, 12 Ah` }),
+  ).toBeVisible();
+  const leftOut = page.getByRole('region', { name: 'Variants not in the file' });
+  await expect(leftOut).toContainText('kept as they are');
+  await expect(leftOut.getByRole('row', { name: `1 ${PREFIX} Drill 8 Ah ${sku('8')}` })).toBeVisible();
+  await snap(page, 'product-import-variants-dry-run-1280');
+  await page.setViewportSize({ width: 375, height: 900 });
+  await snap(page, 'product-import-variants-dry-run-375');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole('button', { name: 'Import 2 rows' }).click();
+  await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible({ timeout: 60_000 });
+});
+
 test('a price changed in the exported file is one update, and the product page shows & as written', async ({
   page,
 }) => {
@@ -134,7 +219,7 @@ test('a price changed in the exported file is one update, and the product page s
     ),
   );
   await expect(first.getByTestId('count-created')).toHaveText('2');
-  await page.getByRole('button', { name: 'Import 2 products' }).click();
+  await page.getByRole('button', { name: 'Import 2 rows' }).click();
   await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible({ timeout: 60_000 });
 
   // Exported, only these two rows kept (other specs change the store meanwhile), one price changed.
@@ -151,7 +236,7 @@ test('a price changed in the exported file is one update, and the product page s
   const dry = await upload('edited.csv', csvFile(edited, { columns: Object.keys(mine[0] as object) }));
   await expect(dry.getByTestId('count-updated')).toHaveText('1');
   await expect(dry.getByTestId('count-unchanged')).toHaveText('1');
-  await page.getByRole('button', { name: 'Import 1 product' }).click();
+  await page.getByRole('button', { name: 'Import 1 row' }).click();
   const result = page.getByRole('region', { name: 'Import finished' });
   await expect(result).toBeVisible({ timeout: 60_000 });
   await expect(result.getByTestId('count-updated')).toHaveText('1');
@@ -190,7 +275,7 @@ test.describe('without JavaScript', () => {
     });
     await page.getByRole('button', { name: 'Upload and check' }).click();
     await expect(page.getByRole('region', { name: 'Dry run' }).getByTestId('count-created')).toHaveText('12');
-    await page.getByRole('button', { name: 'Import 12 products' }).click();
+    await page.getByRole('button', { name: 'Import 12 rows' }).click();
     // Waiting or importing: the page refreshes itself until the result shows.
     await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('region', { name: 'Import finished' }).getByTestId('count-created')).toHaveText('12');

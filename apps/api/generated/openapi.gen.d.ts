@@ -17560,6 +17560,14 @@ export interface paths {
                                         sku: string;
                                         name: string;
                                     }[];
+                                    leftOut?: number;
+                                    firstLeftOut?: {
+                                        row: number;
+                                        product: string;
+                                        variantId: string;
+                                        sku: string;
+                                        title: string;
+                                    }[];
                                 };
                                 run: {
                                     created: number;
@@ -17712,6 +17720,14 @@ export interface paths {
                                         sku: string;
                                         name: string;
                                     }[];
+                                    leftOut?: number;
+                                    firstLeftOut?: {
+                                        row: number;
+                                        product: string;
+                                        variantId: string;
+                                        sku: string;
+                                        title: string;
+                                    }[];
                                 };
                                 run: {
                                     created: number;
@@ -17816,6 +17832,14 @@ export interface paths {
                                         row: number;
                                         sku: string;
                                         name: string;
+                                    }[];
+                                    leftOut?: number;
+                                    firstLeftOut?: {
+                                        row: number;
+                                        product: string;
+                                        variantId: string;
+                                        sku: string;
+                                        title: string;
                                     }[];
                                 };
                                 run: {

@@ -60,6 +60,10 @@ export const marketplaceTenantBodySchema = z.strictObject({
 export const FEED_SKIP_REASONS = {
   no_image: 'No image',
   no_price: 'No price',
+  /** A product with variants whose id Google cannot take as item_group_id (1-50 of A-Z a-z 0-9 _ -). */
+  bad_group_id: 'Product id not usable as a variant group',
+  /** Two variants of a product that neither Google's attributes nor the title tell apart. */
+  indistinct_variants: 'Variants not told apart',
 } as const;
 export type FeedSkipReason = keyof typeof FEED_SKIP_REASONS;
 

@@ -8,7 +8,10 @@ import {
 } from './product-admin';
 import {
   CSV_CATEGORY_SEPARATOR,
+  CSV_IMAGE_SEPARATOR,
+  CSV_OPTION_COLUMNS,
   PRODUCT_CSV_COLUMNS,
+  PRODUCT_CSV_PRODUCT_COLUMNS,
   PRODUCT_CSV_REQUIRED,
   type ProductCsvColumn,
 } from './product-csv';
@@ -238,27 +241,191 @@ export function changedProductCsvColumns(
   return out;
 }
 
-/** The template owners download: the header and one example row. */
+/** The template owners download: the header, a single-variant product and a product with two variants. */
 export function productCsvTemplate(currency = 'USD'): string {
-  const example: Record<ProductCsvColumn, string> = {
-    sku: 'LAMP-001',
-    name: 'Brass Floor Lamp, 60"',
-    slug: '',
-    status: 'ACTIVE',
-    brand: 'Lumen',
-    list_price: '129.00',
-    sale_price: '99.50',
-    currency,
-    stock: '12',
-    weight_grams: '4200',
-    categories: '',
-    featured: 'false',
-    short_description: 'A warm light for reading corners.',
-    description: '<p>Solid brass.\nDimmable.</p>',
-    seo_title: '',
-    seo_description: '',
-    product_id: '',
-  };
+  const rows: Partial<Record<ProductCsvColumn, string>>[] = [
+    {
+      name: 'Brass Floor Lamp, 60"',
+      status: 'ACTIVE',
+      brand: 'Lumen',
+      currency,
+      featured: 'false',
+      short_description: 'A warm light for reading corners.',
+      description: '<p>Solid brass.\nDimmable.</p>',
+      sku: 'LAMP-001',
+      list_price: '129.00',
+      sale_price: '99.50',
+      stock: '12',
+      weight_grams: '4200',
+      enabled: 'true',
+    },
+    {
+      name: 'Pendant',
+      status: 'ACTIVE',
+      currency,
+      featured: 'false',
+      option1_name: 'Finish',
+      option1_value: 'Brass',
+      sku: 'PEND-BRASS',
+      list_price: '89.00',
+      stock: '4',
+      enabled: 'true',
+    },
+    { option1_value: 'Black', sku: 'PEND-BLACK', list_price: '79.00', stock: '0', enabled: 'true' },
+  ];
   const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  return `${PRODUCT_CSV_COLUMNS.join(',')}\r\n${PRODUCT_CSV_COLUMNS.map((c) => quote(example[c])).join(',')}\r\n`;
+  const lines = rows.map((r) => PRODUCT_CSV_COLUMNS.map((c) => quote(r[c] ?? '')).join(','));
+  return `${PRODUCT_CSV_COLUMNS.join(',')}\r\n${lines.join('\r\n')}\r\n`;
+}
+
+/** Whether the row names a product (any product column filled): else it is another variant of the row above's. */
+export function startsProduct(cells: Partial<Record<ProductCsvColumn, string>>): boolean {
+  return PRODUCT_CSV_PRODUCT_COLUMNS.some((c) => (cells[c] ?? '').trim() !== '');
+}
+
+/**
+ * A later row of a product that repeats a product column: the same value is accepted (a file
+ * sorted or filled down in a spreadsheet), a different one is refused, naming the first row.
+ */
+export function repeatedProductProblems(
+  first: Partial<Record<ProductCsvColumn, string>>,
+  firstRow: number,
+  cells: Partial<Record<ProductCsvColumn, string>>,
+): { column: string; message: string }[] {
+  const out: { column: string; message: string }[] = [];
+  for (const c of PRODUCT_CSV_PRODUCT_COLUMNS) {
+    const v = (cells[c] ?? '').trim();
+    if (v === '' || v === (first[c] ?? '').trim()) continue;
+    out.push({
+      column: c,
+      message: `"${v}" differs from row ${firstRow}, this product's first row; a product's columns are given once, on its first row.`,
+    });
+  }
+  for (const [name] of CSV_OPTION_COLUMNS) {
+    const v = (cells[name] ?? '').trim();
+    if (v !== '' && v.toLowerCase() !== (first[name] ?? '').trim().toLowerCase()) {
+      out.push({
+        column: name,
+        message: `"${v}" differs from row ${firstRow}, where this product's options are named.`,
+      });
+    }
+  }
+  return out;
+}
+
+/** A variant as one row gives it; a field is undefined when its column is not in the file. */
+export interface ProductCsvVariant {
+  /** Option values in order (empty for a product without options). */
+  values: string[];
+  variantId: string | null;
+  sku: string;
+  barcode: string | null | undefined;
+  listPrice: number;
+  salePrice: number | null | undefined;
+  /** The count to reach, or null to leave it (column absent or cell empty). */
+  stock: number | null;
+  weightGrams: number | null | undefined;
+  enabled: boolean | undefined;
+  /** Picture URLs (among the product's), in order. */
+  images: string[] | undefined;
+}
+
+/** The variant columns of one row, checked: prices in `currency`, whole counts, true/false, digits for a barcode. */
+export function parseProductCsvVariant(
+  cells: Partial<Record<ProductCsvColumn, string>>,
+  currency: string,
+): { ok: true; variant: ProductCsvVariant } | { ok: false; problems: { column: string; message: string }[] } {
+  const problems: { column: string; message: string }[] = [];
+  const has = (c: ProductCsvColumn) => cells[c] !== undefined;
+  const cell = (c: ProductCsvColumn) => (cells[c] ?? '').trim();
+  const values: string[] = [];
+  let gap = false;
+  for (const [, valueColumn] of CSV_OPTION_COLUMNS) {
+    const v = cell(valueColumn);
+    if (v === '') gap = true;
+    else if (gap) problems.push({ column: valueColumn, message: 'Fill the option values in order, first to third.' });
+    else if (v.length > 60)
+      problems.push({ column: valueColumn, message: 'An option value is at most 60 characters.' });
+    else values.push(v);
+  }
+  const variantId = cell('variant_id') || null;
+  if (variantId && !/^[A-Za-z0-9_.-]{1,64}$/.test(variantId)) {
+    problems.push({ column: 'variant_id', message: `"${variantId}" is not a variant id.` });
+  }
+  const sku = cell('sku');
+  if (!sku) problems.push({ column: 'sku', message: 'A SKU is required: variants are matched by it.' });
+  else if (!/^[A-Za-z0-9_.\-/]{1,64}$/.test(sku)) {
+    problems.push({ column: 'sku', message: 'A SKU is up to 64 letters, digits and . _ - /.' });
+  }
+  let barcode: string | null | undefined;
+  if (has('barcode')) {
+    const t = cell('barcode');
+    if (t === '') barcode = null;
+    else if (/^[0-9]{8,14}$/.test(t)) barcode = t;
+    else problems.push({ column: 'barcode', message: `"${t}" is not a barcode: 8 to 14 digits (GTIN, UPC or EAN).` });
+  }
+  const money = (column: 'list_price' | 'sale_price'): number | null => {
+    const t = cell(column);
+    if (t === '') return null;
+    const m = parseDecimalMoney(t, currency);
+    if (m.ok) return m.minor;
+    problems.push({ column, message: m.message });
+    return null;
+  };
+  const listPrice = money('list_price');
+  if (listPrice === null && cell('list_price') === '')
+    problems.push({ column: 'list_price', message: 'A price is required.' });
+  const salePrice = has('sale_price') ? money('sale_price') : undefined;
+  if (salePrice != null && listPrice !== null && salePrice > listPrice) {
+    problems.push({ column: 'sale_price', message: 'A sale price cannot be more than the list price.' });
+  }
+  let stock: number | null = null;
+  if (cell('stock') !== '') {
+    const t = cell('stock');
+    if (!/^\d{1,9}$/.test(t) || Number(t) > MAX_STOCK) {
+      problems.push({ column: 'stock', message: `"${t}" is not a stock count: write a whole number (12).` });
+    } else stock = Number(t);
+  }
+  let weightGrams: number | null | undefined;
+  if (has('weight_grams')) {
+    const t = cell('weight_grams');
+    if (t === '') weightGrams = null;
+    else if (/^\d{1,8}$/.test(t)) weightGrams = Number(t);
+    else problems.push({ column: 'weight_grams', message: `"${t}" is not a weight: write whole grams (250).` });
+  }
+  let enabled: boolean | undefined;
+  if (has('enabled')) {
+    const t = cell('enabled').toLowerCase();
+    if (t === '' || TRUE.has(t)) enabled = true;
+    else if (FALSE.has(t)) enabled = false;
+    else problems.push({ column: 'enabled', message: `"${cell('enabled')}" is not true or false.` });
+  }
+  const images = has('variant_images') ? splitImages(cell('variant_images')) : undefined;
+  if (problems.length || listPrice === null) return { ok: false, problems };
+  return {
+    ok: true,
+    variant: { values, variantId, sku, barcode, listPrice, salePrice, stock, weightGrams, enabled, images },
+  };
+}
+
+/** A cell of picture URLs, `|`-separated. */
+export function splitImages(cell: string): string[] {
+  return cell
+    .split(CSV_IMAGE_SEPARATOR)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** The media storage key of a picture URL of this platform (`/media/<key>`, or an absolute URL to it); null otherwise. */
+export function mediaKeyOfUrl(url: string): string | null {
+  let path = url;
+  if (/^https?:\/\//i.test(url)) {
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      return null;
+    }
+  }
+  const m = /^\/media\/([A-Za-z0-9_./-]+)$/.exec(path);
+  return m && !m[1]?.includes('..') ? (m[1] as string) : null;
 }

@@ -3,35 +3,61 @@ import type { ProductStatus } from './product-admin';
 
 /**
  * The product CSV: what the export writes and the import reads, so an exported file imports back
- * unchanged. One row per product, matched by `sku` on import. Prices are decimals in the row's
- * currency ("12.50"), categories are ids separated by `|`, `featured` is true or false, the
- * description is HTML. Documented for owners on the import page and in docs/.
+ * unchanged. One row per variant (decision 112, Shopify's layout): the product's columns are filled
+ * on its first row and left blank on the others, then the variant's columns. A single-variant
+ * product is one row with the option columns empty. Prices are decimals in the row's currency
+ * ("12.50"), categories are ids separated by `|`, pictures are the store's media URLs separated by
+ * `|`, `featured` and `enabled` are true or false, the description is HTML. The layout before
+ * variants (no option or variant columns, one row per product matched by `sku`) still imports.
+ * Documented for owners on the import page and in docs/.
  */
-export const PRODUCT_CSV_COLUMNS = [
-  'sku',
-  'name',
+export const PRODUCT_CSV_PRODUCT_COLUMNS = [
+  'product_id',
   'slug',
+  'name',
   'status',
   'brand',
-  'list_price',
-  'sale_price',
   'currency',
-  'stock',
-  'weight_grams',
   'categories',
   'featured',
   'short_description',
   'description',
   'seo_title',
   'seo_description',
-  'product_id',
+  'images',
 ] as const;
+export const PRODUCT_CSV_VARIANT_COLUMNS = [
+  'option1_name',
+  'option1_value',
+  'option2_name',
+  'option2_value',
+  'option3_name',
+  'option3_value',
+  'variant_id',
+  'sku',
+  'barcode',
+  'list_price',
+  'sale_price',
+  'stock',
+  'weight_grams',
+  'enabled',
+  'variant_images',
+] as const;
+export const PRODUCT_CSV_COLUMNS = [...PRODUCT_CSV_PRODUCT_COLUMNS, ...PRODUCT_CSV_VARIANT_COLUMNS] as const;
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
+export type ProductCsvProductColumn = (typeof PRODUCT_CSV_PRODUCT_COLUMNS)[number];
+
+/** The option columns by position: name (on the product's first row) and value (on every row). */
+export const CSV_OPTION_COLUMNS = [
+  ['option1_name', 'option1_value'],
+  ['option2_name', 'option2_value'],
+  ['option3_name', 'option3_value'],
+] as const;
 
 /** Columns a file must have; the rest may be left out (left as they are on update, defaults on create). */
 export const PRODUCT_CSV_REQUIRED: readonly ProductCsvColumn[] = ['sku', 'name', 'list_price'];
 
-/** A product as one CSV row holds it, money in minor units. */
+/** A product as one CSV row holds it, money in minor units (a single-variant product, or a variant's row). */
 export interface ProductCsvRecord {
   sku: string;
   productName: string;
@@ -50,30 +76,54 @@ export interface ProductCsvRecord {
   seoTitle: string | null;
   seoDescription: string | null;
   productId: string;
+  /** The product's pictures as media URLs, in order. */
+  images?: readonly string[];
+  /** Option names (first row only) and this variant's values, by position. */
+  options?: readonly { name: string; value: string }[];
+  variantId?: string;
+  barcode?: string | null;
+  enabled?: boolean;
+  variantImages?: readonly string[];
+  /** A later row of the same product: its product columns are left blank. */
+  continued?: boolean;
 }
 
 export const CSV_CATEGORY_SEPARATOR = '|';
+export const CSV_IMAGE_SEPARATOR = '|';
 
-/** The cells of one product's row, in PRODUCT_CSV_COLUMNS order (quoting is the CSV writer's). */
+/** The cells of one row, in PRODUCT_CSV_COLUMNS order (quoting is the CSV writer's). */
 export function productCsvCells(r: ProductCsvRecord): string[] {
+  const first = !r.continued;
+  const opt = (i: number) => r.options?.[i];
   const cells: Record<ProductCsvColumn, string> = {
+    product_id: first ? r.productId : '',
+    slug: first ? r.slug : '',
+    name: first ? r.productName : '',
+    status: first ? r.status : '',
+    brand: first ? (r.brandName ?? '') : '',
+    currency: first ? r.currencyUomId : '',
+    categories: first ? [...r.categoryIds].sort().join(CSV_CATEGORY_SEPARATOR) : '',
+    featured: first ? (r.isFeatured ? 'true' : 'false') : '',
+    short_description: first ? (r.shortDescription ?? '') : '',
+    description: first ? (r.description ?? '') : '',
+    seo_title: first ? (r.seoTitle ?? '') : '',
+    seo_description: first ? (r.seoDescription ?? '') : '',
+    images: first ? (r.images ?? []).join(CSV_IMAGE_SEPARATOR) : '',
+    option1_name: first ? (opt(0)?.name ?? '') : '',
+    option1_value: opt(0)?.value ?? '',
+    option2_name: first ? (opt(1)?.name ?? '') : '',
+    option2_value: opt(1)?.value ?? '',
+    option3_name: first ? (opt(2)?.name ?? '') : '',
+    option3_value: opt(2)?.value ?? '',
+    variant_id: r.variantId ?? '',
     sku: r.sku,
-    name: r.productName,
-    slug: r.slug,
-    status: r.status,
-    brand: r.brandName ?? '',
+    barcode: r.barcode ?? '',
     list_price: decimalAmount(r.listPrice, r.currencyUomId),
     sale_price: r.salePrice == null ? '' : decimalAmount(r.salePrice, r.currencyUomId),
-    currency: r.currencyUomId,
     stock: String(r.stockQuantity),
     weight_grams: r.weightGrams == null ? '' : String(r.weightGrams),
-    categories: [...r.categoryIds].sort().join(CSV_CATEGORY_SEPARATOR),
-    featured: r.isFeatured ? 'true' : 'false',
-    short_description: r.shortDescription ?? '',
-    description: r.description ?? '',
-    seo_title: r.seoTitle ?? '',
-    seo_description: r.seoDescription ?? '',
-    product_id: r.productId,
+    enabled: r.enabled === false ? 'false' : 'true',
+    variant_images: (r.variantImages ?? []).join(CSV_IMAGE_SEPARATOR),
   };
   return PRODUCT_CSV_COLUMNS.map((c) => cells[c]);
 }

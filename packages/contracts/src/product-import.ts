@@ -29,6 +29,20 @@ export const productImportSchema = z.object({
     ),
     firstUpdated: z.array(z.object({ row: z.number().int(), sku: z.string(), changes: z.array(z.string()) })),
     firstCreated: z.array(z.object({ row: z.number().int(), sku: z.string(), name: z.string() })),
+    /** Variants of products in the file that the file does not list: kept as they are (absent on imports before variants). */
+    leftOut: z.number().int().optional(),
+    firstLeftOut: z
+      .array(
+        z.object({
+          /** The product's first row in the file. */
+          row: z.number().int(),
+          product: z.string(),
+          variantId: z.string(),
+          sku: z.string(),
+          title: z.string(),
+        }),
+      )
+      .optional(),
   }),
   /** The run: rows done (applied or refused) of the file's rows, and what it did so far. */
   run: counts.extend({ rowsDone: z.number().int(), rows: z.number().int() }),

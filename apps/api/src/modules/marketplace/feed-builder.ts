@@ -18,6 +18,8 @@ export interface FeedStore {
 
 export interface FeedBuildStats {
   productCount: number;
+  /** Items written: one per listed single-variant product, one per enabled live variant of the others. */
+  itemCount: number;
   skipped: FeedSkipped[];
   skippedTotal: number;
 }
@@ -84,8 +86,11 @@ async function storeCategories(db: Db, store: FeedStore): Promise<Map<string, st
  * categories. The page of the feed and the tests' count use this one condition.
  */
 export function eligibleProducts(tenantId: string, categoryIds: readonly string[], extra: SQL = sql``): SQL {
+  // A product with several variants is listed while an enabled one has stock (sellable_stock); one
+  // with a single variant by its own count, as before variants.
   return sql`FROM products p
     WHERE p.tenant_id = ${tenantId} AND p.status = 'ACTIVE' AND p.stock_quantity > 0
+      AND (p.variant_count <= 1 OR p.sellable_stock > 0)
       AND EXISTS (SELECT 1 FROM product_categories pc
         WHERE pc.tenant_id = p.tenant_id AND pc.product_id = p.product_id AND pc.product_category_id IN (${list(categoryIds)}))
       ${extra}`;
@@ -107,7 +112,7 @@ export async function writeFeed(
   pageSize = FEED_PAGE_SIZE,
 ): Promise<FeedBuildStats> {
   const t = store.tenantId;
-  const stats: FeedBuildStats = { productCount: 0, skipped: [], skippedTotal: 0 };
+  const stats: FeedBuildStats = { productCount: 0, itemCount: 0, skipped: [], skippedTotal: 0 };
   await write(
     feedHead({
       title: store.storeName,
@@ -122,13 +127,14 @@ export async function writeFeed(
     const rows = rowsOf(
       await db.execute(sql`
         SELECT p.product_id, p.product_name, p.slug, p.brand_name, p.short_description, p.description,
-          p.small_image_url, p.medium_image_url, p.detail_image_url, p.list_price, p.sale_price, p.currency_uom_id
+          p.small_image_url, p.medium_image_url, p.detail_image_url, p.list_price, p.sale_price, p.currency_uom_id,
+          p.variant_count
         ${eligibleProducts(t, categoryIds, sql`AND p.product_id > ${after}`)}
         ORDER BY p.product_id LIMIT ${pageSize}`),
     );
     if (rows.length === 0) break;
     const ids = rows.map((r) => String(r.product_id));
-    const [firstCategories, features] = await Promise.all([
+    const [firstCategories, features, variantRows] = await Promise.all([
       db.execute(sql`
         SELECT DISTINCT ON (product_id) product_id, product_category_id FROM product_categories
         WHERE tenant_id = ${t} AND product_id IN (${list(ids)}) AND product_category_id IN (${list(categoryIds)})
@@ -138,7 +144,10 @@ export async function writeFeed(
         WHERE tenant_id = ${t} AND product_id IN (${list(ids)})
           AND lower(label) IN (${list([...GTIN_LABELS, ...MPN_LABELS])})
         ORDER BY product_id, sequence_num`),
+      pageVariants(db, t, ids),
     ]);
+    const variantsOf = new Map<string, FeedVariant[]>();
+    for (const v of variantRows) variantsOf.set(v.productId, [...(variantsOf.get(v.productId) ?? []), v]);
     const categoryOf = new Map(
       rowsOf(firstCategories).map((r) => [String(r.product_id), String(r.product_category_id)]),
     );
@@ -185,8 +194,25 @@ export async function writeFeed(
         mpn: codes?.mpn ?? null,
         productType: category ? (paths.get(category) ?? null) : null,
       };
-      chunk += itemXml(item);
+      const variants = variantsOf.get(id) ?? [];
+      if (Number(r.variant_count) <= 1) {
+        // A single-variant product keeps the item it had (its id, its own price and count); its barcode is its variant's.
+        const barcode = variants[0]?.barcode ? normaliseGtin(variants[0].barcode) : null;
+        chunk += itemXml({ ...item, gtin: barcode ?? item.gtin });
+        stats.productCount++;
+        stats.itemCount++;
+        continue;
+      }
+      const grouped = variantItems(item, variants, store.origin);
+      if (!grouped.ok) {
+        stats.skippedTotal++;
+        if (stats.skipped.length < SKIPPED_KEPT)
+          stats.skipped.push({ productId: id, title, reasons: [grouped.reason] });
+        continue;
+      }
+      for (const v of grouped.items) chunk += itemXml(v);
       stats.productCount++;
+      stats.itemCount += grouped.items.length;
     }
     if (chunk) await write(chunk);
     after = ids[ids.length - 1] as string;
@@ -194,4 +220,108 @@ export async function writeFeed(
   }
   await write(FEED_TAIL);
   return stats;
+}
+
+/** An enabled live variant of a product with several, as its feed item needs it. */
+interface FeedVariant {
+  productId: string;
+  variantId: string;
+  /** [option name, value label] in the options' order. */
+  options: [string, string][];
+  barcode: string | null;
+  listPrice: number;
+  salePrice: number | null;
+  stock: number;
+  /** The variant's first picture (`/media/<key>`), if it has one. */
+  image: string | null;
+}
+
+/** The enabled live variants of a page's products, with their option names and labels and first picture: one read. */
+async function pageVariants(db: Db, tenantId: string, productIds: readonly string[]): Promise<FeedVariant[]> {
+  if (!productIds.length) return [];
+  const rows = rowsOf(
+    await db.execute(sql`
+      SELECT v.product_id, v.variant_id, v.barcode, v.list_price, v.sale_price, v.stock_quantity,
+        (SELECT json_agg(json_build_array(o.name, ov.label) ORDER BY o.position)
+           FROM product_option_values ov
+           JOIN product_options o ON o.tenant_id = ov.tenant_id AND o.product_id = ov.product_id AND o.option_id = ov.option_id
+          WHERE ov.tenant_id = v.tenant_id AND ov.product_id = v.product_id
+            AND ov.value_id IN (v.option1_value_id, v.option2_value_id, v.option3_value_id)) AS options,
+        (SELECT '/media/' || m.storage_key FROM product_variant_images vi
+           JOIN media m ON m.tenant_id = vi.tenant_id AND m.media_id = vi.media_id
+          WHERE vi.tenant_id = v.tenant_id AND vi.variant_id = v.variant_id
+          ORDER BY vi.position LIMIT 1) AS image
+      FROM product_variants v
+      WHERE v.tenant_id = ${tenantId} AND v.product_id IN (${list(productIds)}) AND v.enabled AND v.removed_at IS NULL
+      ORDER BY v.product_id, v.position, v.variant_id`),
+  );
+  return rows.map((r) => ({
+    productId: String(r.product_id),
+    variantId: String(r.variant_id),
+    options: (Array.isArray(r.options) ? r.options : JSON.parse(String(r.options ?? '[]'))) as [string, string][],
+    barcode: str(r.barcode),
+    listPrice: Number(r.list_price),
+    salePrice: r.sale_price == null ? null : Number(r.sale_price),
+    stock: Number(r.stock_quantity),
+    image: str(r.image),
+  }));
+}
+
+/** Options Google groups variants by, under its own attribute names. */
+const ATTRIBUTES: Record<string, 'color' | 'size' | 'material' | 'pattern'> = {
+  colour: 'color',
+  color: 'color',
+  size: 'size',
+  material: 'material',
+  pattern: 'pattern',
+};
+const GROUP_ID = /^[A-Za-z0-9_-]{1,50}$/;
+
+/**
+ * The items of a product with several variants: one per enabled live variant, `g:id` the variant's id,
+ * `g:item_group_id` the product's; options named Colour, Size, Material or Pattern become Google's
+ * attributes, the others go in the title ("Drill, 5 Ah"), since Google tells variants apart only by
+ * its attributes. Price, sale price, availability, picture and GTIN are the variant's; the link
+ * opens the product page on that variant.
+ */
+export function variantItems(
+  product: FeedItem,
+  variants: readonly FeedVariant[],
+  origin: string,
+): { ok: true; items: FeedItem[] } | { ok: false; reason: FeedSkipReason } {
+  if (!GROUP_ID.test(product.id)) return { ok: false, reason: 'bad_group_id' };
+  const items: FeedItem[] = [];
+  const seen = new Set<string>();
+  for (const v of variants) {
+    const attrs: Partial<Record<'color' | 'size' | 'material' | 'pattern', string>> = {};
+    const inTitle: string[] = [];
+    for (const [name, label] of v.options) {
+      const attr = ATTRIBUTES[name.trim().toLowerCase()];
+      if (attr && !attrs[attr]) attrs[attr] = label;
+      else inTitle.push(label);
+    }
+    const title = inTitle.length ? `${product.title}, ${inTitle.join(' / ')}` : product.title;
+    const key = JSON.stringify([title, attrs.color, attrs.size, attrs.material, attrs.pattern]).toLowerCase();
+    if (seen.has(key)) return { ok: false, reason: 'indistinct_variants' };
+    seen.add(key);
+    const sale = v.salePrice !== null && v.salePrice > 0 && v.salePrice < v.listPrice ? v.salePrice : null;
+    if (!(v.listPrice > 0)) continue;
+    items.push({
+      ...product,
+      id: v.variantId,
+      itemGroupId: product.id,
+      title,
+      link: `${product.link}?variant=${seg(v.variantId)}`,
+      imageLink: v.image ? absolute(origin, v.image) : product.imageLink,
+      price: v.listPrice,
+      salePrice: sale,
+      availability: v.stock > 0 ? 'in_stock' : 'out_of_stock',
+      gtin: (v.barcode ? normaliseGtin(v.barcode) : null) ?? product.gtin,
+      color: attrs.color ?? null,
+      size: attrs.size ?? null,
+      material: attrs.material ?? null,
+      pattern: attrs.pattern ?? null,
+    });
+  }
+  return { ok: true, items };
 }

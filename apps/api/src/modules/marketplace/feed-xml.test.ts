@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { variantItems } from './feed-builder';
 import { FEED_TAIL, feedHead, feedPrice, G_NS, itemXml, normaliseGtin, plainText, xmlText } from './feed-xml';
 import { feedItems, parseXml, XmlError } from './xml-check';
 
@@ -89,5 +90,133 @@ describe('a feed', () => {
     ]) {
       expect(() => parseXml(bad), bad).toThrow(XmlError);
     }
+  });
+});
+
+describe('items of a product with variants', () => {
+  const variant = (
+    variantId: string,
+    options: [string, string][],
+    extra: Partial<Parameters<typeof variantItems>[1][number]> = {},
+  ) => ({
+    productId: 'P-1',
+    variantId,
+    options,
+    barcode: null,
+    listPrice: 9900,
+    salePrice: null,
+    stock: 3,
+    image: null,
+    ...extra,
+  });
+
+  it('one item per variant: the variant id, the product as item_group_id, Google attributes, other options in the title', () => {
+    const built = variantItems(
+      item,
+      [
+        variant(
+          'V-1',
+          [
+            ['Colour', 'Brass'],
+            ['Battery', '5 Ah'],
+          ],
+          { barcode: '0 12345-67890 5', image: '/media/v1.webp', salePrice: 8900 },
+        ),
+        variant(
+          'V-2',
+          [
+            ['Colour', 'Black'],
+            ['Battery', '5 Ah'],
+          ],
+          { stock: 0 },
+        ),
+      ],
+      'http://s.test',
+    );
+    if (!built.ok) throw new Error('refused');
+    expect(
+      built.items.map((i) => [
+        i.id,
+        i.itemGroupId,
+        i.title,
+        i.color,
+        i.availability,
+        i.link,
+        i.imageLink,
+        i.gtin,
+        i.salePrice,
+      ]),
+    ).toEqual([
+      [
+        'V-1',
+        'P-1',
+        'Lamp, 5 Ah',
+        'Brass',
+        'in_stock',
+        'http://s.test/lamp/P-1?variant=V-1',
+        'http://s.test/media/v1.webp',
+        '012345678905',
+        8900,
+      ],
+      [
+        'V-2',
+        'P-1',
+        'Lamp, 5 Ah',
+        'Black',
+        'out_of_stock',
+        'http://s.test/lamp/P-1?variant=V-2',
+        item.imageLink,
+        null,
+        null,
+      ],
+    ]);
+    const xml = itemXml(built.items[0] as (typeof built.items)[number]);
+    expect(xml).toContain('<g:id>V-1</g:id><g:item_group_id>P-1</g:item_group_id>');
+    expect(xml).toContain('<g:color>Brass</g:color>');
+    expect(xml).not.toContain('<g:size>');
+  });
+
+  it('maps Size, Material and Pattern; a product without variants has no item_group_id', () => {
+    const built = variantItems(
+      item,
+      [
+        variant('V-1', [
+          ['size', 'Large'],
+          ['Material', 'Oak'],
+          ['Pattern', 'Striped'],
+        ]),
+      ],
+      'http://s.test',
+    );
+    expect(built.ok && built.items[0]).toMatchObject({
+      size: 'Large',
+      material: 'Oak',
+      pattern: 'Striped',
+      title: 'Lamp',
+    });
+    expect(itemXml(item)).not.toContain('item_group_id');
+  });
+
+  it('skips a product whose id Google cannot take as a group, and one whose variants nothing tells apart', () => {
+    expect(variantItems({ ...item, id: 'P.1' }, [variant('V-1', [['Colour', 'Red']])], 'http://s.test')).toEqual({
+      ok: false,
+      reason: 'bad_group_id',
+    });
+    expect(
+      variantItems(
+        item,
+        [
+          variant('V-1', [
+            ['Colour', 'Red'],
+            ['Finish', 'Matt'],
+          ]),
+          variant('V-2', [
+            ['Color', 'red'],
+            ['Finish', 'matt'],
+          ]),
+        ],
+        'http://s.test',
+      ),
+    ).toEqual({ ok: false, reason: 'indistinct_variants' });
   });
 });

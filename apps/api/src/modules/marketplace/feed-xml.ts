@@ -64,21 +64,29 @@ export interface FeedItem {
   mpn: string | null;
   /** The category path, "Lighting > Pendants". */
   productType: string | null;
+  /** The product's id when it has several variants (one item per variant); absent otherwise. */
+  itemGroupId?: string | null;
+  /** Google's variant attributes, from options named so (decision 112). */
+  color?: string | null;
+  size?: string | null;
+  material?: string | null;
+  pattern?: string | null;
 }
 
 const el = (name: string, value: string) => `<${name}>${xmlText(value)}</${name}>`;
 
 /** One `<item>`: the fields Merchant Center documents, those the product does not have left out. */
 export function itemXml(i: FeedItem): string {
-  const parts = [
-    el('g:id', i.id),
+  const parts = [el('g:id', i.id)];
+  if (i.itemGroupId) parts.push(el('g:item_group_id', i.itemGroupId));
+  parts.push(
     el('g:title', cut(i.title, 150)),
     el('g:description', i.description),
     el('g:link', i.link),
     el('g:image_link', i.imageLink),
     el('g:availability', i.availability),
     el('g:price', feedPrice(i.price, i.currency)),
-  ];
+  );
   if (i.salePrice !== null) parts.push(el('g:sale_price', feedPrice(i.salePrice, i.currency)));
   parts.push(el('g:condition', 'new'));
   if (i.brand) parts.push(el('g:brand', cut(i.brand, 70)));
@@ -87,6 +95,10 @@ export function itemXml(i: FeedItem): string {
   // Without a GTIN or MPN Merchant Center wants this said, instead of flagging the item.
   if (!i.gtin && !i.mpn) parts.push(el('g:identifier_exists', 'no'));
   if (i.productType) parts.push(el('g:product_type', cut(i.productType, 750)));
+  if (i.color) parts.push(el('g:color', cut(i.color, 100)));
+  if (i.size) parts.push(el('g:size', cut(i.size, 100)));
+  if (i.material) parts.push(el('g:material', cut(i.material, 200)));
+  if (i.pattern) parts.push(el('g:pattern', cut(i.pattern, 100)));
   return `<item>${parts.join('')}</item>\n`;
 }
 

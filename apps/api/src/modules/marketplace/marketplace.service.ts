@@ -190,8 +190,7 @@ export function createMarketplaceService(db: Db, deps: MarketplaceDeps) {
       .update(pf)
       .set({
         productCount: stats.productCount,
-        // One item per product until the feed lists variants (decision 112): each has one, its default.
-        itemCount: stats.productCount,
+        itemCount: stats.itemCount,
         skipped: stats.skipped,
         skippedCount: stats.skippedTotal,
         builtAt,

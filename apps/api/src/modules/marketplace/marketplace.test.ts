@@ -2,10 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { MarketplaceState } from '@app/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemContext } from '../../lib/context';
 import type { AppEvents } from '../../lib/events/index';
 import { SECRET_MASK } from '../../lib/secret-box';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
 import { createStaff } from '../../test/staff';
+// biome-ignore lint/style/noRestrictedImports: part C's test helper for variants (decision 112) is test-only and so not in products' index.
+import { givenStorefrontVariants } from '../products/storefront-variants-test-setup';
 import { G_NS, sealContext } from './index';
 import { feedItems, parseXml } from './xml-check';
 
@@ -335,6 +338,60 @@ describe('the product feed', () => {
     const item = feedItems((await get(LIGHTING, path)).body).find((i) => i['g:id'] === id);
     expect(item).toMatchObject({ 'g:gtin': '012345678905', 'g:mpn': 'LL-2024-B', 'g:brand': 'Ashby & Sons' });
     expect(item).not.toHaveProperty('g:identifier_exists');
+  });
+
+  it('lists a product with variants as one item per enabled variant, grouped; single-variant products keep their ids', async () => {
+    const path = feedPath(await state());
+    const before = feedItems((await get(LIGHTING, path)).body);
+    const productId = String(before[2]?.['g:id']);
+    const host = LIGHTING;
+    const ctx = systemContext(
+      { tenantId: 'lighting', productStoreId: '9000', hostName: host, viaDevAlias: false, origin: `http://${host}` },
+      'feed-variants',
+    );
+    const made = await givenStorefrontVariants(t.database.db, ctx, productId, {
+      options: [
+        { name: 'Colour', values: [{ label: 'Brass' }, { label: 'Black' }] },
+        { name: 'Bulb', values: [{ label: '2700 K' }, { label: '3000 K' }] },
+      ],
+      variants: [
+        { values: ['Brass', '2700 K'], stock: 3, listPrice: 120_00, salePrice: 99_00, pictures: [1] },
+        { values: ['Brass', '3000 K'], stock: 0, listPrice: 130_00 },
+        { values: ['Black', '2700 K'], stock: 4, listPrice: 120_00, enabled: false },
+      ],
+      pictures: 2,
+    });
+    const [brass2700, brass3000, black2700] = made.variantIds as [string, string, string];
+    await catalogWrite(
+      'lighting',
+      [productId],
+      sql`UPDATE product_variants SET barcode = '4006381333931' WHERE tenant_id = 'lighting' AND variant_id = ${brass2700}`,
+    );
+    const items = feedItems((await get(LIGHTING, path)).body);
+    const group = items.filter((i) => i['g:item_group_id'] === productId);
+    const [name] = await rows<{ product_name: string; slug: string }>(
+      sql`SELECT product_name, slug FROM products WHERE tenant_id = 'lighting' AND product_id = ${productId}`,
+    );
+    expect(
+      group.map((i) => [i['g:id'], i['g:title'], i['g:color'], i['g:price'], i['g:sale_price'], i['g:availability']]),
+    ).toEqual([
+      [brass2700, `${name?.product_name}, 2700 K`, 'Brass', '120.00 USD', '99.00 USD', 'in_stock'],
+      [brass3000, `${name?.product_name}, 3000 K`, 'Brass', '130.00 USD', undefined, 'out_of_stock'],
+    ]);
+    expect(items.map((i) => i['g:id'])).not.toContain(black2700);
+    expect(group[0]?.['g:link']).toBe(`http://lighting.localhost/${name?.slug}/${productId}?variant=${brass2700}`);
+    expect(group[0]?.['g:gtin']).toBe('4006381333931');
+    expect(group[0]?.['g:image_link']).toMatch(/^http:\/\/lighting\.localhost\/media\//);
+    // Every other item is as it was: its product's id, no group.
+    const others = items.filter((i) => i['g:item_group_id'] === undefined);
+    expect(others.map((i) => i['g:id']).sort()).toEqual(
+      before
+        .map((i) => String(i['g:id']))
+        .filter((id) => id !== productId)
+        .sort(),
+    );
+    const s = await state();
+    expect(s.feed.productCount).toBe(others.length + 1);
   });
 
   it('records fetches (time, user agent, count) but writes them at most once a minute', async () => {

@@ -235,7 +235,7 @@ function DryRun({ imp }: { imp: ProductImport }) {
               ) : (
                 <FileUp aria-hidden className="size-4" />
               )}
-              {applied === 0 ? 'Nothing to import' : `Import ${n(applied)} product${applied === 1 ? '' : 's'}`}
+              {applied === 0 ? 'Nothing to import' : `Import ${n(applied)} row${applied === 1 ? '' : 's'}`}
             </Button>
           </PostForm>
           <ButtonLink to={PATH}>Choose another file</ButtonLink>
@@ -279,6 +279,43 @@ function DryRun({ imp }: { imp: ProductImport }) {
             head={['Row', 'SKU', 'Changes']}
             rows={d.firstUpdated.map((r) => [String(r.row), r.sku, r.changes.join(', ')])}
             testId="updated-rows"
+          />
+        </Card>
+      )}
+      {d.firstCreated.length > 0 && (
+        <Card
+          title="New products and variants"
+          aside={
+            <span className="text-xs text-neutral-500">
+              first {d.firstCreated.length} of {n(d.created)}
+            </span>
+          }
+          flush
+        >
+          <RowTable
+            head={['Row', 'SKU', 'Name']}
+            rows={d.firstCreated.map((r) => [String(r.row), r.sku, r.name])}
+            testId="created-rows"
+          />
+        </Card>
+      )}
+      {(d.firstLeftOut ?? []).length > 0 && (
+        <Card
+          title="Variants not in the file"
+          aside={
+            <span className="text-xs text-neutral-500">
+              first {(d.firstLeftOut ?? []).length} of {n(d.leftOut ?? 0)}
+            </span>
+          }
+          flush
+        >
+          <p className="px-4 pt-3 text-sm text-neutral-600">
+            These variants of products in the file are kept as they are: an import never removes a variant.
+          </p>
+          <RowTable
+            head={['Row', 'Product', 'Variant', 'SKU']}
+            rows={(d.firstLeftOut ?? []).map((r) => [String(r.row), r.product, r.title, r.sku])}
+            testId="left-out-rows"
           />
         </Card>
       )}
@@ -378,7 +415,9 @@ function FormatCard() {
     <Card title="File format">
       <div className="space-y-3 text-sm text-neutral-700">
         <p>
-          One product per row, with a header row naming the columns (any order). Required:{' '}
+          One row per variant (a product without options is one row), with a header row naming the columns (any order).
+          A product’s columns are filled on its first row; the rows under it with them empty are its other variants.
+          Required:{' '}
           {PRODUCT_CSV_REQUIRED.map((c, i) => (
             <span key={c}>
               {i > 0 && ', '}
@@ -412,10 +451,12 @@ function FormatCard() {
             ]}
           />
         </div>
-        <p className="text-xs text-neutral-500">Example row:</p>
+        <p className="text-xs text-neutral-500">Example rows (a lamp, then a pendant in two finishes):</p>
         {/* Wrapped rather than scrolled: a scrolling box would need its own tab stop to be read by keyboard. */}
         <pre className="rounded-lg bg-neutral-50 p-3 text-xs break-all whitespace-pre-wrap text-neutral-800">
-          {'sku,name,list_price,sale_price,stock,status\nLAMP-001,"Brass Floor Lamp, 60""",129.00,99.50,12,ACTIVE'}
+          {
+            'name,option1_name,option1_value,sku,list_price,sale_price,stock\n"Brass Floor Lamp, 60""",,,LAMP-001,129.00,99.50,12\nPendant,Finish,Brass,PEND-BRASS,89.00,,4\n,,Black,PEND-BLACK,79.00,,0'
+          }
         </pre>
       </div>
     </Card>

@@ -5,7 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { PRODUCT_IMPORT_MAX_BYTES, type ProductCsvColumn, parseProductCsvHeader } from '@app/contracts';
+import {
+  CSV_OPTION_COLUMNS,
+  PRODUCT_IMPORT_MAX_BYTES,
+  type ProductCsvColumn,
+  parseProductCsvHeader,
+  startsProduct,
+} from '@app/contracts';
 import { parse } from 'csv-parse';
 import { AppError } from '../../../lib/errors';
 
@@ -15,6 +21,8 @@ export interface DataRow {
   cells: Cells;
   /** A cell that was not UTF-8 (the decoder's replacement character). */
   notUtf8: string | null;
+  /** The file has option or variant_id columns (one row per variant); else it is the layout before variants. */
+  variantLayout?: boolean;
 }
 
 export const newImportId = () => randomBytes(12).toString('base64url');
@@ -82,6 +90,7 @@ export async function* readRows(path: string, skip = 0): AsyncGenerator<DataRow>
   // that ends the process. Through the parser it rejects the loop below, and the job fails.
   file.once('error', (err) => parser.destroy(err));
   let columns: ProductCsvColumn[] | null = null;
+  let variantLayout = false;
   let row = 0;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
@@ -89,6 +98,8 @@ export async function* readRows(path: string, skip = 0): AsyncGenerator<DataRow>
         const header = parseProductCsvHeader(record);
         if (!header.ok) throw fileError(422, header.problems.map((x) => x.message).join(' '));
         columns = header.columns;
+        const variantColumns = new Set<string>(['variant_id', ...CSV_OPTION_COLUMNS.flat()]);
+        variantLayout = columns.some((c) => variantColumns.has(c));
         continue;
       }
       row++;
@@ -100,7 +111,7 @@ export async function* readRows(path: string, skip = 0): AsyncGenerator<DataRow>
         if (v.includes('\uFFFD')) notUtf8 = col;
         cells[col] = v;
       });
-      yield { row, cells, notUtf8 };
+      yield { row, cells, notUtf8, variantLayout };
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
@@ -116,4 +127,28 @@ export async function* readRows(path: string, skip = 0): AsyncGenerator<DataRow>
     file.destroy();
   }
   if (!columns) throw fileError(422, 'The file is empty: it needs a header row, then one row per product.');
+}
+
+/**
+ * The file's products, each with its rows (decision 112): in the variant layout a row with every
+ * product column empty is another variant of the product above; in the layout before variants every
+ * row is a product. A product's rows are never split, so a run's batch (and its resume point) holds
+ * whole products.
+ */
+export async function* readGroups(path: string, skip = 0): AsyncGenerator<DataRow[]> {
+  let group: DataRow[] = [];
+  const named = (r: DataRow | undefined) => {
+    const id = (r?.cells.product_id ?? '').trim();
+    return id ? `id:${id}` : (r?.cells.slug ?? '').trim() ? `slug:${(r?.cells.slug ?? '').trim().toLowerCase()}` : '';
+  };
+  for await (const r of readRows(path, skip)) {
+    // A row naming the same product as the group's first (filled down in a spreadsheet) stays in it.
+    const same = named(r) !== '' && named(r) === named(group[0]);
+    if (group.length && (!r.variantLayout || (startsProduct(r.cells) && !same))) {
+      yield group;
+      group = [];
+    }
+    group.push(r);
+  }
+  if (group.length) yield group;
 }

@@ -16,6 +16,7 @@ import {
   type TestApp,
 } from '../../../test/harness';
 import { csvFile } from '../../../test/product-csv-fixture';
+import { givenStorefrontVariants } from '../storefront-variants-test-setup';
 import { givenVariants } from '../variants-test-setup';
 
 // Decision 074: a products CSV exported and imported back changes nothing,
@@ -137,6 +138,77 @@ describe('the products CSV round trip', { timeout: 180_000 }, () => {
     expect(planned.updated).toBe(0);
     expect(applied).toEqual(planned);
     expect(await catalogOf('lighting')).toEqual(before);
+    expect(await variantsOf()).toEqual(variants);
+  });
+
+  // One row per variant: two options, a combination left out, a disabled variant, a sold-out one and
+  // pictures per variant all go out in the file and come back to no change.
+  it('a product with two options, a disabled, a sold-out variant and variant pictures: exported and imported back, nothing written', async () => {
+    const [, product] = await t.database.db
+      .select()
+      .from(schema.products)
+      .where(eq(schema.products.tenantId, 'garden'))
+      .orderBy(asc(schema.products.productId))
+      .limit(2);
+    const host = hostOf('garden');
+    const ctx = systemContext(
+      { tenantId: 'garden', productStoreId: '9001', hostName: host, viaDevAlias: false, origin: `http://${host}` },
+      'round-trip-two-options',
+    );
+    const id = product?.productId as string;
+    await givenStorefrontVariants(t.database.db, ctx, id, {
+      options: [
+        { name: 'Finish', values: [{ label: 'Brass' }, { label: 'Black' }] },
+        { name: 'Size', values: [{ label: 'Small' }, { label: 'Large' }] },
+      ],
+      variants: [
+        { values: ['Brass', 'Small'], stock: 3, listPrice: 40_00, pictures: [0] },
+        { values: ['Brass', 'Large'], stock: 0, listPrice: 60_00, salePrice: 55_00, pictures: [1, 0] },
+        { values: ['Black', 'Small'], stock: 2, listPrice: 40_00, enabled: false },
+      ],
+      pictures: 2,
+    });
+    const variantsOf = () =>
+      t.database.db
+        .select()
+        .from(schema.productVariants)
+        .where(eq(schema.productVariants.productId, id))
+        .orderBy(asc(schema.productVariants.variantId));
+    const variants = await variantsOf();
+    const csv = await exportCsv('garden');
+    const rows = (parse(csv, { bom: true, columns: true }) as Record<string, string>[]).filter(
+      (r, i, all) =>
+        r.product_id === id ||
+        (r.product_id === '' &&
+          all
+            .slice(0, i)
+            .reverse()
+            .find((x) => x.product_id)?.product_id === id),
+    );
+    // One row per variant, the product's columns on the first only, option names there too.
+    expect(
+      rows.map((r) => [
+        r.name !== '',
+        r.option1_name,
+        r.option1_value,
+        r.option2_name,
+        r.option2_value,
+        r.enabled,
+        r.stock,
+      ]),
+    ).toEqual([
+      [true, 'Finish', 'Brass', 'Size', 'Small', 'true', '3'],
+      [false, '', 'Brass', '', 'Large', 'true', '0'],
+      [false, '', 'Black', '', 'Small', 'false', '2'],
+    ]);
+    const pictures = (rows[0]?.images ?? '').split('|');
+    expect(pictures).toHaveLength(2);
+    expect((rows[1]?.variant_images ?? '').split('|')).toEqual([pictures[1], pictures[0]]);
+    const before = await catalogOf('garden');
+    const { planned, applied } = await importCsv('garden', csv);
+    expect(planned).toMatchObject({ created: 0, updated: 0, refused: 0 });
+    expect(applied).toEqual(planned);
+    expect(await catalogOf('garden')).toEqual(before);
     expect(await variantsOf()).toEqual(variants);
   });
 

@@ -7,12 +7,23 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext, TenantContext } from '../../../lib/context';
 import { AppError } from '../../../lib/errors';
 import type { EventBus } from '../../../lib/events/index';
+import { Refused } from '../../../lib/result';
 import type { AuditService } from '../../audit/index';
 import type { Job, JobRunner, JobTools } from '../../jobs/index';
 import { writeProducts } from '../admin/index';
+import { addVariant, readVariants, updateVariant, writeOptions } from '../admin/variant-writer';
 import { changeStock, type StockChange } from '../inventory/index';
-import { type DataRow, fileError, newImportId, readRows, writeLimited } from './csv-file';
-import { moveSlug, type Problem, type ProductState, planRow, readStates, stateAfter } from './row-plan';
+import { type DataRow, fileError, newImportId, readGroups, writeLimited } from './csv-file';
+import {
+  type GroupFacts,
+  type ProductFull,
+  type ProductPlan,
+  planProduct,
+  readGroupFacts,
+  rowOutcomes,
+  type VariantStep,
+} from './product-plan';
+import { moveSlug, type Problem, stateAfter } from './row-plan';
 
 const pi = schema.productImports;
 const pie = schema.productImportErrors;
@@ -27,6 +38,11 @@ const DRY_BATCH = 500;
 const FIRST = 20;
 
 type ImportRow = typeof pi.$inferSelect;
+/** The dry run's summary with the variants the file leaves out (kept, listed). */
+type Summary = ImportRow['summary'] & {
+  leftOut: number;
+  firstLeftOut: { row: number; product: string; variantId: string; sku: string; title: string }[];
+};
 
 class RetryRowsAlone extends Error {}
 
@@ -97,9 +113,9 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
    * earlier row of the file planned to create or change meets that planned state, as the run's row
    * meets the earlier row's write.
    */
-  async function dryRun(ctx: TenantContext, path: string): Promise<ImportRow['summary']> {
+  async function dryRun(ctx: TenantContext, path: string): Promise<Summary> {
     const currency = await storeCurrency(ctx);
-    const s: ImportRow['summary'] = {
+    const s: Summary = {
       rows: 0,
       created: 0,
       updated: 0,
@@ -108,43 +124,81 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       firstRefused: [],
       firstUpdated: [],
       firstCreated: [],
+      leftOut: 0,
+      firstLeftOut: [],
     };
-    // The planned state of each SKU the file creates or changes (at most what the file itself holds).
-    const planned = new Map<string, ProductState | null>();
+    // The planned state of each single-variant product the file creates or changes, by SKU.
+    const planned = new Map<string, ProductFull | null>();
     const plannedSlugs = new Map<string, string | null>();
-    const check = async (rows: DataRow[]) => {
-      const { bySku, facts } = await readStates(db, ctx.tenantId, rows);
+    const refuse = (row: number, sku: string | null, errors: Problem[]) => {
+      s.refused++;
+      if (s.firstRefused.length < FIRST) s.firstRefused.push({ row, sku, errors });
+    };
+    const check = async (groups: DataRow[][]) => {
+      const facts = await readGroupFacts(
+        db,
+        ctx.tenantId,
+        groups.map((rows) => ({ rows })),
+      );
       for (const [slug, holder] of plannedSlugs) facts.slugHolders.set(slug, holder);
-      for (const r of rows) {
-        s.rows++;
-        const sku = (r.cells.sku ?? '').trim();
-        const existing = planned.has(sku) ? (planned.get(sku) ?? null) : (bySku.get(sku) ?? null);
-        const plan = planRow(r, existing, facts, currency);
+      for (const rows of groups) {
+        s.rows += rows.length;
+        const plan = planOf(rows, facts, currency, planned);
         if (plan.kind === 'refused') {
-          s.refused++;
-          if (s.firstRefused.length < FIRST) s.firstRefused.push({ row: r.row, sku: plan.sku, errors: plan.problems });
+          for (const r of plan.rows) refuse(r.row, r.sku, r.problems);
           continue;
         }
-        if (plan.kind === 'create' || plan.kind === 'update') planned.set(plan.sku, stateAfter(plan, existing));
-        moveSlug(facts.slugHolders, plan, existing);
-        moveSlug(plannedSlugs, plan, existing);
-        if (plan.kind === 'create') {
-          s.created++;
-          if (s.firstCreated.length < FIRST) {
-            s.firstCreated.push({ row: r.row, sku: plan.sku, name: plan.fields.productName });
+        if (plan.kind === 'variants') {
+          for (const o of rowOutcomes(plan)) {
+            if (o.kind === 'created') {
+              s.created++;
+              if (s.firstCreated.length < FIRST) s.firstCreated.push({ row: o.row, sku: o.sku, name: o.name });
+            } else if (o.kind === 'updated') {
+              s.updated++;
+              if (s.firstUpdated.length < FIRST) s.firstUpdated.push({ row: o.row, sku: o.sku, changes: o.changes });
+            } else s.unchanged++;
           }
-        } else if (plan.kind === 'update') {
+          for (const v of plan.leftOut) {
+            s.leftOut++;
+            if (s.firstLeftOut.length < FIRST) s.firstLeftOut.push({ row: plan.firstRow, product: plan.name, ...v });
+          }
+          continue;
+        }
+        const { row: r, plan: rp, existing } = plan;
+        if (rp.kind === 'refused') {
+          refuse(r.row, rp.sku, rp.problems);
+          continue;
+        }
+        if (rp.kind === 'create' || rp.kind === 'update') {
+          const after = stateAfter(rp, existing);
+          planned.set(
+            rp.sku,
+            after
+              ? { view: { productId: after.productId, options: [], variants: [] }, images: [], ...existing, ...after }
+              : null,
+          );
+        }
+        moveSlug(facts.slugHolders, rp, existing);
+        moveSlug(plannedSlugs, rp, existing);
+        if (rp.kind === 'create') {
+          s.created++;
+          if (s.firstCreated.length < FIRST)
+            s.firstCreated.push({ row: r.row, sku: rp.sku, name: rp.fields.productName });
+        } else if (rp.kind === 'update') {
           s.updated++;
-          if (s.firstUpdated.length < FIRST) s.firstUpdated.push({ row: r.row, sku: plan.sku, changes: plan.changes });
+          if (s.firstUpdated.length < FIRST) s.firstUpdated.push({ row: r.row, sku: rp.sku, changes: rp.changes });
         } else s.unchanged++;
       }
     };
-    let chunk: DataRow[] = [];
-    for await (const r of readRows(path)) {
-      chunk.push(r);
-      if (chunk.length >= DRY_BATCH) {
+    let chunk: DataRow[][] = [];
+    let size = 0;
+    for await (const g of readGroups(path)) {
+      chunk.push(g);
+      size += g.length;
+      if (size >= DRY_BATCH) {
         await check(chunk);
         chunk = [];
+        size = 0;
       }
     }
     if (chunk.length) await check(chunk);
@@ -207,96 +261,252 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
   type Outcome =
     | { kind: 'applied'; productId: string; created: boolean; changed: boolean; stockMoved: boolean }
     | { kind: 'unchanged' }
-    | { kind: 'refused'; sku: string | null; problems: Problem[] };
+    | { kind: 'refused'; sku: string | null; problems: Problem[] }
+    /** A row of a product planned variant by variant, counted as planned. */
+    | { kind: 'variant'; count: 'created' | 'updated' | 'unchanged'; productId: string; stockMoved: boolean };
 
   /**
-   * The rows' writes in `tx`, set-based: one read of the rows' products by SKU, one writeProducts and
-   * one changeStock for all of them. A row repeating an SKU of the batch starts a new round, so it
-   * sees the earlier row's write, as it would one row at a time. Refusals write nothing; a stock
-   * refusal after the product writes throws (the batch rolls back and its rows go alone).
+   * The products' writes in `tx`. A product met twice in the batch starts a new round, so it sees
+   * the earlier write, as it would one at a time. Refusals write nothing; a stock refusal after the
+   * product writes throws (the batch rolls back and its products go alone).
    */
-  async function applyRows(tx: Tx, ctx: RequestContext, rows: DataRow[], currency: string): Promise<Outcome[]> {
-    const rounds: DataRow[][] = [];
-    let round: DataRow[] = [];
-    const skus = new Set<string>();
-    for (const r of rows) {
-      const sku = (r.cells.sku ?? '').trim();
-      if (sku && skus.has(sku)) {
+  async function applyGroups(tx: Tx, ctx: RequestContext, groups: DataRow[][], currency: string) {
+    const rounds: DataRow[][][] = [];
+    let round: DataRow[][] = [];
+    const keys = new Set<string>();
+    for (const g of groups) {
+      const own = [
+        ...g.map((r) => `s:${(r.cells.sku ?? '').trim()}`),
+        ...g.map((r) => `v:${(r.cells.variant_id ?? '').trim()}`),
+        `p:${(g[0]?.cells.product_id ?? '').trim()}`,
+      ].filter((k) => k.length > 2);
+      if (own.some((k) => keys.has(k))) {
         rounds.push(round);
         round = [];
-        skus.clear();
+        keys.clear();
       }
-      if (sku) skus.add(sku);
-      round.push(r);
+      for (const k of own) keys.add(k);
+      round.push(g);
     }
     if (round.length) rounds.push(round);
-    const out: Outcome[] = [];
-    for (const part of rounds) out.push(...(await applyRound(tx, ctx, part, currency)));
+    const out = new Map<number, Outcome>();
+    for (const part of rounds) await applyRound(tx, ctx, part, currency, out);
     return out;
   }
 
-  /** Plans the rows (planRow, as the dry run) against the products in `tx`, then writes the created and updated ones. */
-  async function applyRound(tx: Tx, ctx: RequestContext, rows: DataRow[], currency: string): Promise<Outcome[]> {
-    const out: Outcome[] = [];
-    const { bySku, facts } = await readStates(tx, ctx.tenantId, rows);
+  /** Plans the products (planProduct, as the dry run) against the catalog in `tx`, then writes what changes. */
+  async function applyRound(
+    tx: Tx,
+    ctx: RequestContext,
+    groups: DataRow[][],
+    currency: string,
+    out: Map<number, Outcome>,
+  ) {
+    const facts = await readGroupFacts(
+      tx,
+      ctx.tenantId,
+      groups.map((rows) => ({ rows })),
+    );
     const writes: {
       at: number;
       stock: number | null;
+      stockSeen: number | null;
       sku: string | null;
       productId?: string;
       fields: ProductFields;
+      extra: VariantStep | null;
     }[] = [];
-    rows.forEach((r, at) => {
-      const existing = bySku.get((r.cells.sku ?? '').trim()) ?? null;
-      const plan = planRow(r, existing, facts, currency);
-      moveSlug(facts.slugHolders, plan, existing);
-      if (plan.kind === 'refused') out[at] = { kind: 'refused', sku: plan.sku, problems: plan.problems };
-      else if (plan.kind === 'unchanged') out[at] = { kind: 'unchanged' };
-      else {
-        const productId = plan.kind === 'update' ? plan.productId : undefined;
-        writes.push({ at, stock: plan.stock, sku: plan.sku, productId, fields: plan.fields });
+    const variantPlans: ProductPlan[] = [];
+    for (const rows of groups) {
+      const plan = planOf(rows, facts, currency, null);
+      if (plan.kind === 'refused') {
+        for (const r of plan.rows) out.set(r.row, { kind: 'refused', sku: r.sku, problems: r.problems });
+        continue;
       }
-    });
+      if (plan.kind === 'variants') {
+        variantPlans.push(plan);
+        continue;
+      }
+      const { row, plan: rp, existing } = plan;
+      moveSlug(facts.slugHolders, rp, existing);
+      if (rp.kind === 'refused') out.set(row.row, { kind: 'refused', sku: rp.sku, problems: rp.problems });
+      else if (rp.kind === 'unchanged') out.set(row.row, { kind: 'unchanged' });
+      else {
+        const productId = rp.kind === 'update' ? rp.productId : undefined;
+        writes.push({
+          at: row.row,
+          stock: rp.stock,
+          stockSeen: existing ? existing.stockQuantity : null,
+          sku: rp.sku,
+          productId,
+          fields: rp.fields,
+          extra: plan.extra,
+        });
+      }
+    }
     const written = writes.length ? await writeProducts(tx, ctx, { audit: deps.audit }, writes) : [];
     const stock: StockChange[] = [];
-    written.forEach((w, k) => {
+    for (const [k, w] of written.entries()) {
       const row = writes[k] as (typeof writes)[number];
       if (!w.ok) {
         const column = ({ slug: 'slug', sku: 'sku', categoryIds: 'categories', productId: 'sku' } as const)[w.field];
-        out[row.at] = { kind: 'refused', sku: row.sku, problems: [{ column, message: w.message }] };
-        return;
+        out.set(row.at, { kind: 'refused', sku: row.sku, problems: [{ column, message: w.message }] });
+        continue;
       }
-      out[row.at] = {
+      out.set(row.at, {
         kind: 'applied',
         productId: w.productId,
         created: w.created,
         changed: w.changed,
         stockMoved: false,
-      };
-      if (row.stock !== null) {
-        stock.push({ productId: w.productId, set: row.stock, reason: 'CORRECTION', note: 'CSV import' });
+      });
+      if (row.extra?.kind === 'update') {
+        const x = row.extra;
+        await updateVariant(tx, ctx, { audit: deps.audit }, w.productId, x.variantId || w.productId, {
+          values: [],
+          sku: row.fields.sku,
+          barcode: x.variant.barcode,
+          listPrice: row.fields.listPrice,
+          salePrice: row.fields.salePrice,
+          weightGrams: row.fields.weightGrams,
+          enabled: x.variant.enabled ?? true,
+          imageIds: x.imageIds,
+        });
+        const o = out.get(row.at);
+        if (o?.kind === 'applied') o.changed = true;
       }
-    });
+      // Stock in the file is a count: the difference from the count planned against is moved, so a sale meanwhile stays.
+      if (row.stock !== null) {
+        const delta = row.stock - (row.stockSeen ?? 0);
+        if (row.stockSeen === null) {
+          stock.push({ productId: w.productId, set: row.stock, reason: 'CORRECTION', note: 'CSV import' });
+        } else if (delta !== 0) {
+          stock.push({ productId: w.productId, delta, reason: 'CORRECTION', note: 'CSV import' });
+        }
+      }
+    }
     if (stock.length) {
       const moved = await changeStock(tx, ctx, stock);
       // The product rows are written already: the batch must roll back whole (its rows retried alone).
       if (!moved.ok) throw new RetryRowsAlone(moved.code);
       const ids = new Set(moved.moved.map((m) => m.productId));
-      for (const o of out) if (o?.kind === 'applied' && ids.has(o.productId)) o.stockMoved = true;
+      for (const o of out.values()) if (o.kind === 'applied' && ids.has(o.productId)) o.stockMoved = true;
     }
-    return out;
+    for (const plan of variantPlans) {
+      if (plan.kind !== 'variants') continue;
+      try {
+        // A savepoint per product: a refusal of the writer undoes that product only.
+        const done = await tx.transaction((sp) => applyVariants(sp, ctx, plan));
+        for (const o of rowOutcomes(plan)) {
+          out.set(o.row, { kind: 'variant', count: o.kind, productId: done.productId, stockMoved: done.stockMoved });
+        }
+      } catch (err) {
+        if (!(err instanceof Refused)) throw err;
+        const problem = { column: csvColumnOf(err.refusal.field), message: err.refusal.fieldMessage ?? err.message };
+        for (const s of plan.steps) {
+          out.set(s.row, { kind: 'refused', sku: s.sku, problems: s.row === plan.firstRow ? [problem] : [] });
+        }
+        const firstStep = out.get(plan.firstRow);
+        if (!firstStep) out.set(plan.firstRow, { kind: 'refused', sku: null, problems: [problem] });
+      }
+    }
+  }
+
+  /**
+   * Writes one product planned variant by variant, through the product writer and the variant
+   * writer (which audit, lock the product and make the rollup again): the product's own fields,
+   * new options and values, the changed variants, then the new ones (so a value a changed variant
+   * gives up is free for a new one). Stock moves by the difference from the count planned against.
+   */
+  async function applyVariants(tx: Tx, ctx: RequestContext, plan: Extract<ProductPlan, { kind: 'variants' }>) {
+    const audit = { audit: deps.audit };
+    let productId = plan.productId;
+    let created = false;
+    if (plan.fields) {
+      const [w] = await writeProducts(tx, ctx, audit, [{ productId: productId ?? undefined, fields: plan.fields }]);
+      if (!w?.ok)
+        throw new Refused({
+          ok: false,
+          status: 422,
+          code: 'CONFLICT',
+          message: w?.message ?? 'refused',
+          field: w?.field,
+          fieldMessage: w?.message,
+        });
+      productId = w.productId;
+      created = w.created;
+    }
+    if (!productId) throw new Error('a product planned by variants has no id');
+    if (plan.options) await writeOptions(tx, ctx, audit, productId, { options: plan.options });
+    const stock: StockChange[] = [];
+    const input = (
+      s: Extract<VariantStep, { kind: 'update' | 'create' }>,
+      values: string[],
+      cur?: { barcode: string | null; salePrice: number | null; weightGrams: number | null; enabled: boolean },
+    ) => ({
+      values,
+      sku: s.variant.sku,
+      barcode: s.variant.barcode === undefined ? (cur?.barcode ?? null) : s.variant.barcode,
+      listPrice: s.variant.listPrice,
+      salePrice: s.variant.salePrice === undefined ? (cur?.salePrice ?? null) : s.variant.salePrice,
+      weightGrams: s.variant.weightGrams === undefined ? (cur?.weightGrams ?? null) : s.variant.weightGrams,
+      enabled: s.variant.enabled ?? cur?.enabled ?? true,
+      imageIds: s.imageIds,
+    });
+    const view = await readVariants(tx, ctx.tenantId, productId);
+    const live = view?.variants.filter((v) => !v.removed) ?? [];
+    for (const s of plan.steps) {
+      if (s.kind !== 'update') continue;
+      const cur = live.find((v) => v.variantId === s.variantId);
+      const touched = s.changes.filter((c) => c !== 'stock');
+      if (touched.length || plan.options)
+        await updateVariant(tx, ctx, audit, productId, s.variantId, input(s, s.values, cur));
+      if (s.variant.stock !== null && s.variant.stock !== s.stockSeen) {
+        stock.push({
+          variantId: s.variantId,
+          delta: s.variant.stock - s.stockSeen,
+          reason: 'CORRECTION',
+          note: 'CSV import',
+        });
+      }
+    }
+    for (const s of plan.steps) {
+      if (s.kind !== 'create') continue;
+      const values = s.title ? s.title.split(' / ') : [];
+      if (s.first && created) {
+        // A product made by this file: its default variant is now its first combination.
+        const only = (await readVariants(tx, ctx.tenantId, productId))?.variants.find((v) => !v.removed);
+        if (!only) throw new Error('a new product has no variant');
+        await updateVariant(tx, ctx, audit, productId, only.variantId, input(s, s.variant.values));
+        if (s.variant.stock)
+          stock.push({ variantId: only.variantId, set: s.variant.stock, reason: 'CORRECTION', note: 'CSV import' });
+      } else {
+        await addVariant(tx, ctx, audit, productId, {
+          ...input(s, values.length ? s.variant.values : []),
+          stock: s.variant.stock ?? undefined,
+        });
+      }
+    }
+    let stockMoved = false;
+    if (stock.length) {
+      const moved = await changeStock(tx, ctx, stock);
+      if (!moved.ok) throw new RetryRowsAlone(moved.code);
+      stockMoved = true;
+    }
+    return { productId, stockMoved: stockMoved || plan.steps.some((s) => s.kind === 'create' && !!s.variant.stock) };
   }
 
   /** Writes rows in one transaction with the import's counters, so progress and rows commit together. */
-  async function commitRows(ctx: RequestContext, importId: string, rows: DataRow[], currency: string) {
+  async function commitRows(ctx: RequestContext, importId: string, groups: DataRow[][], currency: string) {
+    const rows = groups.flat();
     return deps.events.transaction(async (tx) => {
       const counts = { created: 0, updated: 0, unchanged: 0, refused: 0 };
       const changed: string[] = [];
       const stocked: string[] = [];
       const errors: (typeof pie.$inferInsert)[] = [];
-      const outcomes = await applyRows(tx, ctx, rows, currency);
-      for (const [k, r] of rows.entries()) {
-        const out = outcomes[k] as Outcome;
+      const outcomes = await applyGroups(tx, ctx, groups, currency);
+      for (const r of rows) {
+        const out = outcomes.get(r.row) ?? { kind: 'unchanged' };
         if (out.kind === 'refused') {
           counts.refused++;
           out.problems.forEach((x, seq) => {
@@ -314,6 +524,12 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
         }
         if (out.kind === 'unchanged') {
           counts.unchanged++;
+          continue;
+        }
+        if (out.kind === 'variant') {
+          counts[out.count]++;
+          if (out.count !== 'unchanged') changed.push(out.productId);
+          if (out.stockMoved) stocked.push(out.productId);
           continue;
         }
         if (out.created) counts.created++;
@@ -337,49 +553,58 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
         .where(and(eq(pi.tenantId, ctx.tenantId), eq(pi.importId, importId)));
       // One event per batch: the caches and the search index follow the batch, not each row.
       if (changed.length)
-        deps.events.emitAfterCommit(tx, 'catalog.changed', { tenantId: ctx.tenantId, productIds: changed });
+        deps.events.emitAfterCommit(tx, 'catalog.changed', {
+          tenantId: ctx.tenantId,
+          productIds: [...new Set(changed)],
+        });
       if (stocked.length)
-        deps.events.emitAfterCommit(tx, 'stock.changed', { tenantId: ctx.tenantId, productIds: stocked });
+        deps.events.emitAfterCommit(tx, 'stock.changed', { tenantId: ctx.tenantId, productIds: [...new Set(stocked)] });
     });
   }
 
   /** A row that could not be written for a reason of the database (not of its cells) is reported as such. */
-  async function refuseRow(ctx: RequestContext, importId: string, r: DataRow, err: unknown) {
-    deps.log.warn({ err, importId, row: r.row }, 'product import: a row could not be written');
+  async function refuseRows(ctx: RequestContext, importId: string, rows: DataRow[], err: unknown) {
+    deps.log.warn({ err, importId, row: rows[0]?.row }, 'product import: a product could not be written');
     await db.transaction(async (tx) => {
       await tx
         .insert(pie)
-        .values({
-          tenantId: ctx.tenantId,
-          importId,
-          rowNumber: r.row,
-          seq: 0,
-          sku: r.cells.sku?.trim() || null,
-          columnName: err instanceof RetryRowsAlone ? 'stock' : 'row',
-          message:
-            err instanceof RetryRowsAlone
-              ? 'The stock could not be set on this product.'
-              : 'This row could not be written; nothing of it was applied. Try it again.',
-        })
+        .values(
+          rows.map((r) => ({
+            tenantId: ctx.tenantId,
+            importId,
+            rowNumber: r.row,
+            seq: 0,
+            sku: r.cells.sku?.trim() || null,
+            columnName: err instanceof RetryRowsAlone ? 'stock' : 'row',
+            message:
+              err instanceof RetryRowsAlone
+                ? 'The stock could not be set on this product.'
+                : 'This row could not be written; nothing of it was applied. Try it again.',
+          })),
+        )
         .onConflictDoNothing();
       await tx
         .update(pi)
-        .set({ rowsDone: r.row, refused: sql`${pi.refused} + 1`, updatedAt: sql`now()` })
+        .set({
+          rowsDone: rows[rows.length - 1]?.row ?? 0,
+          refused: sql`${pi.refused} + ${rows.length}`,
+          updatedAt: sql`now()`,
+        })
         .where(and(eq(pi.tenantId, ctx.tenantId), eq(pi.importId, importId)));
     });
   }
 
-  async function writeBatch(ctx: RequestContext, importId: string, rows: DataRow[], currency: string) {
+  async function writeBatch(ctx: RequestContext, importId: string, groups: DataRow[][], currency: string) {
     try {
-      await commitRows(ctx, importId, rows, currency);
+      await commitRows(ctx, importId, groups, currency);
     } catch {
-      // Something in the batch failed after writing: the batch rolled back; each row now goes alone,
-      // so the good rows are applied and the failing one changes nothing.
-      for (const r of rows) {
+      // Something in the batch failed after writing: the batch rolled back; each product now goes
+      // alone, so the good ones are applied and the failing one changes nothing.
+      for (const g of groups) {
         try {
-          await commitRows(ctx, importId, [r], currency);
+          await commitRows(ctx, importId, [g], currency);
         } catch (err) {
-          await refuseRow(ctx, importId, r, err);
+          await refuseRows(ctx, importId, g, err);
         }
       }
     }
@@ -399,13 +624,16 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       const total = row.summary.rows;
       // Resumes after the last committed row (rows_done commits with the rows it counts).
       let done = row.rowsDone;
-      let batch: DataRow[] = [];
-      for await (const r of readRows(fileOf(ctx.tenantId, importId), done)) {
-        batch.push(r);
-        if (batch.length >= batchSize) {
+      let batch: DataRow[][] = [];
+      let size = 0;
+      for await (const g of readGroups(fileOf(ctx.tenantId, importId), done)) {
+        batch.push(g);
+        size += g.length;
+        if (size >= batchSize) {
           await writeBatch(ctx, importId, batch, currency);
-          done = r.row;
+          done = g[g.length - 1]?.row ?? done;
           batch = [];
+          size = 0;
           await tools.progress({ done, total });
           if (tools.signal.aborted) throw tools.signal.reason ?? new Error('The import was asked to stop.');
         }
@@ -437,6 +665,30 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
   }
 
   deps.jobs.register<{ importId: string }>(IMPORT_JOB, run, { maxAttempts: 3 });
+
+  /** The plan of one product's rows; a single-variant product the file planned before meets that planned state. */
+  function planOf(
+    rows: DataRow[],
+    facts: GroupFacts,
+    currency: string,
+    planned: Map<string, ProductFull | null> | null,
+  ) {
+    const sku = (rows[0]?.cells.sku ?? '').trim();
+    if (planned && rows.length === 1 && planned.has(sku)) {
+      const state = planned.get(sku) ?? null;
+      const local: GroupFacts = { ...facts, byId: new Map(facts.byId), skuHolder: new Map(facts.skuHolder) };
+      if (state) {
+        local.byId.set(state.productId, state);
+        local.skuHolder.set(sku, {
+          variantId: state.productId,
+          productId: state.productId,
+          name: state.fields.productName,
+        });
+      }
+      return planProduct({ rows }, local, currency);
+    }
+    return planProduct({ rows }, facts, currency);
+  }
 
   return {
     receive,
@@ -497,3 +749,24 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
 }
 
 export type ProductImportService = ReturnType<typeof createProductImportService>;
+
+/** The CSV column of a field the writers name in a refusal. */
+function csvColumnOf(field: string | undefined): string {
+  if (!field) return 'row';
+  const top = field.split('.')[0] ?? field;
+  const map: Record<string, string> = {
+    sku: 'sku',
+    slug: 'slug',
+    categoryIds: 'categories',
+    values: 'option1_value',
+    options: 'option1_name',
+    imageIds: 'variant_images',
+    stock: 'stock',
+    barcode: 'barcode',
+    listPrice: 'list_price',
+    salePrice: 'sale_price',
+    variantId: 'variant_id',
+    productId: 'product_id',
+  };
+  return map[top] ?? top;
+}

@@ -487,7 +487,7 @@ describe('export', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('attachment');
-    expect(res.body.startsWith('\uFEFFsku,name,slug,status')).toBe(true);
+    expect(res.body.startsWith('\uFEFFproduct_id,slug,name,status')).toBe(true);
     expect(res.body).toContain('"CSV Cord\nTwo lines"');
     expect(res.body).toContain('"CSV Lamp, ""Brass"""');
     expect(res.body).toContain('"<p>a, b</p>"');
