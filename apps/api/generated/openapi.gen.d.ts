@@ -11161,6 +11161,7 @@ export interface paths {
                     priceMin?: number | string;
                     priceMax?: number | string;
                     inStock?: "true" | "false";
+                    option?: string | string[];
                     page?: number | string;
                     pageSize?: number | string;
                 };
@@ -11222,6 +11223,15 @@ export interface paths {
                                         count: number;
                                     }[];
                                     inStock: number;
+                                    options: {
+                                        name: string;
+                                        value: string;
+                                        values: {
+                                            value: string;
+                                            label: string;
+                                            count: number;
+                                        }[];
+                                    }[];
                                 };
                             };
                             message?: string;
@@ -11479,6 +11489,7 @@ export interface paths {
                                     title: string;
                                     valueIds: string[];
                                     sku: string;
+                                    barcode: string | null;
                                     listPrice: number;
                                     salePrice: number | null;
                                     price: number;
@@ -11532,6 +11543,7 @@ export interface paths {
                     priceMin?: number | string;
                     priceMax?: number | string;
                     inStock?: "true" | "false";
+                    option?: string | string[];
                     page?: number | string;
                     /** @example 24 */
                     pageSize?: number | string;
@@ -11594,6 +11606,15 @@ export interface paths {
                                         count: number;
                                     }[];
                                     inStock: number;
+                                    options: {
+                                        name: string;
+                                        value: string;
+                                        values: {
+                                            value: string;
+                                            label: string;
+                                            count: number;
+                                        }[];
+                                    }[];
                                 };
                                 searchText: string;
                                 searchedFor: string | null;
