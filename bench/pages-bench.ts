@@ -4,10 +4,21 @@
  * summary), and the app's JavaScript that the starter loads when it starts the app (brotli).
  * A benchmark, not a test: it prints figures and asserts nothing.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync } from 'node:zlib';
+import { schema } from '@app/db';
+import { renderSeedImage, seedDatabase } from '@app/db/seed';
+import { openTestDatabase } from '@app/db/testing';
 import * as chromeLauncher from 'chrome-launcher';
+import { and, asc, eq } from 'drizzle-orm';
 import lighthouse from 'lighthouse';
+import { buildAppWithServices } from '../apps/api/src/app';
+import { systemContext } from '../apps/api/src/lib/context';
+// biome-ignore lint/style/noRestrictedImports: the products' test helper that makes a product with variants, not part of the domain's API
+import { givenStorefrontVariants } from '../apps/api/src/modules/products/storefront-variants-test-setup';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium';
 import { fetchBody, startServer } from './lib';
 
@@ -79,6 +90,98 @@ async function warmUp(host: string, path: string) {
   for (const m of html.matchAll(/https?:\/\/[^"\s,]+\/media\/[^"\s,]+/g))
     urls.add(new URL(m[0]).pathname + new URL(m[0]).search);
   for (const u of urls) await fetchBody(PORT, u, host);
+}
+
+/**
+ * BENCH_VARIANT_PAGE=1: the product page of a product with 100 variants (10 finishes × 10 sizes,
+ * swatches, some sold out) rendered by the page server in process, against a single-variant product
+ * of the same store: p50/p99 of the render (the kept page warm, as shoppers meet it) and the bytes
+ * of the HTML, raw and brotli (decision 112). Needs the web build (npm run build -w @app/web).
+ */
+async function variantPage() {
+  const runs = Math.max(20, Number(process.env.BENCH_RUNS ?? 200));
+  const database = await openTestDatabase();
+  await seedDatabase(database.db);
+  const T = 'lighting';
+  const host = `${T}.localhost`;
+  const p = schema.products;
+  const [product, single] = (await database.db
+    .select({ id: p.productId, slug: p.slug })
+    .from(p)
+    .where(and(eq(p.tenantId, T), eq(p.status, 'ACTIVE'), eq(p.productType, 'FINISHED_GOOD')))
+    .orderBy(asc(p.productId))
+    .limit(2)) as [{ id: string; slug: string }, { id: string; slug: string }];
+  const ctx = systemContext(
+    { tenantId: T, productStoreId: '9000', hostName: host, viaDevAlias: false, origin: `http://${host}` },
+    'pages-bench',
+  );
+  const finishes = Array.from({ length: 10 }, (_, i) => ({
+    label: `Finish ${i + 1}`,
+    swatchColor: `#${(0x203040 + i * 0x101010).toString(16).padStart(6, '0')}`,
+  }));
+  const sizes = Array.from({ length: 10 }, (_, i) => ({ label: `${(i + 1) * 10} cm` }));
+  await givenStorefrontVariants(database.db, ctx, product.id, {
+    options: [
+      { name: 'Finish', values: finishes },
+      { name: 'Size', values: sizes },
+    ],
+    variants: finishes.flatMap((f, i) =>
+      sizes.map((z, j) => ({
+        values: [f.label, z.label],
+        stock: (i + j) % 7 === 0 ? 0 : 5,
+        listPrice: 100_00 + i * 500 + j * 100,
+      })),
+    ),
+  });
+  const { app } = await buildAppWithServices({
+    database,
+    generateMedia: renderSeedImage,
+    logger: false,
+    webBuildDir: fileURLToPath(new URL('../apps/web/build', import.meta.url)),
+    jobs: { startupSweepDelayMs: null },
+    config: {
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'pages-bench-')),
+      LOG_LEVEL: 'silent',
+      TRUST_PROXY: false,
+      NODE_ENV: 'test',
+      DEV_TENANT_ID: undefined,
+    },
+  });
+  const rows = [];
+  for (const [label, x] of [
+    ['100 variants', product],
+    ['1 variant', single],
+  ] as const) {
+    const url = `/${x.slug}/${x.id}`;
+    const get = () => app.inject({ url, headers: { host } });
+    const first = await get();
+    if (first.statusCode !== 200) throw new Error(`${url}: ${first.statusCode}`);
+    for (let i = 0; i < 10; i++) await get();
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await get();
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const at = (q: number) => Number((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(1));
+    const html = Buffer.from(first.body);
+    rows.push({
+      page: `product page, ${label}`,
+      'p50 ms': at(0.5),
+      'p99 ms': at(0.99),
+      'HTML KB': Number((html.length / 1024).toFixed(1)),
+      'HTML br KB': Number((brotliCompressSync(html).length / 1024).toFixed(1)),
+    });
+  }
+  console.table(rows);
+  await app.close();
+  await database.close();
+}
+
+if (process.env.BENCH_VARIANT_PAGE === '1') {
+  await variantPage();
+  process.exit(0);
 }
 
 const server = await startServer(PORT);

@@ -4,9 +4,15 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { PRODUCT_CSV_COLUMNS, type ProductCsvRecord, productCsvCells } from '@app/contracts';
 import { type Database, insertDefaultVariants, schema } from '@app/db';
+import { sql } from 'drizzle-orm';
 
 export const COUNT = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 export const TENANT = 'scale';
+/**
+ * Variants per product (BENCH_VARIANTS, default 1: each product its default variant only). Above 1,
+ * every product gets one option, Size, with that many values and one variant each (decision 112).
+ */
+export const VARIANTS = Math.max(1, Math.floor(Number(process.env.BENCH_VARIANTS ?? 1)));
 
 const ADJ = [
   'Arden',
@@ -178,6 +184,42 @@ export async function fill(database: Database) {
   }
   // Every product has its default variant, where its stock is (decision 112).
   await insertDefaultVariants(db, TENANT);
+  if (VARIANTS > 1) await addVariants(database, VARIANTS);
+}
+
+/**
+ * Gives every product of the scale store an option, Size, with `count` values and one variant per
+ * value (the default variant becomes the first), each with its own SKU, price and stock, then the
+ * products' rollup columns as refreshProductRollup writes them, set-based: a bench catalog, not a
+ * history (no stock movements are written).
+ */
+export async function addVariants(database: Database, count: number) {
+  const db = database.db;
+  const t = TENANT;
+  await db.execute(sql`INSERT INTO product_options (tenant_id, product_id, option_id, name, position)
+                       SELECT tenant_id, product_id, 'SIZE', 'Size', 1 FROM products WHERE tenant_id = ${t}`);
+  await db.execute(sql`INSERT INTO product_option_values (tenant_id, product_id, option_id, value_id, label, position)
+                       SELECT p.tenant_id, p.product_id, 'SIZE', 'SIZE-' || g, 'Size ' || g, g
+                       FROM products p, generate_series(1, ${count}::int) g WHERE p.tenant_id = ${t}`);
+  await db.execute(sql`UPDATE product_variants SET option1_value_id = 'SIZE-1', title = 'Size 1'
+                       WHERE tenant_id = ${t} AND variant_id = product_id`);
+  await db.execute(sql`INSERT INTO product_variants (tenant_id, variant_id, product_id, position, option1_value_id, title, sku,
+                                                     list_price, sale_price, weight_grams, stock_quantity, enabled)
+                       SELECT p.tenant_id, p.product_id || '-V' || g, p.product_id, g, 'SIZE-' || g, 'Size ' || g,
+                              p.sku || '-V' || g, p.list_price + g * 100, NULL, p.weight_grams,
+                              (length(p.product_id) * 7 + g * 13) % 40, true
+                       FROM products p, generate_series(2, ${count}::int) g WHERE p.tenant_id = ${t}`);
+  await db.execute(sql`UPDATE products p SET price_max = r.price_max, variant_count = r.n, stock_quantity = r.stock,
+                              sellable_stock = r.stock, variant_words = r.words,
+                              list_price = r.list_price, sale_price = r.sale_price
+                       FROM (SELECT v.product_id, max(v.effective_price) AS price_max, count(*)::int AS n,
+                                    sum(v.stock_quantity)::int AS stock,
+                                    'Size ' || string_agg(v.title, ' ' ORDER BY v.position) AS words,
+                                    (array_agg(v.list_price ORDER BY v.effective_price, v.position))[1] AS list_price,
+                                    (array_agg(v.sale_price ORDER BY v.effective_price, v.position))[1] AS sale_price
+                             FROM product_variants v WHERE v.tenant_id = ${t} GROUP BY v.product_id) r
+                       WHERE p.tenant_id = ${t} AND p.product_id = r.product_id`);
+  await db.execute(sql`ANALYZE product_variants`);
 }
 
 /** The generated product `i` as a row of the product CSV (the export's format), for import benchmarks. */

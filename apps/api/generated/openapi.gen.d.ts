@@ -11187,6 +11187,7 @@ export interface paths {
                     priceMin?: number | string;
                     priceMax?: number | string;
                     inStock?: "true" | "false";
+                    option?: string | string[];
                     page?: number | string;
                     pageSize?: number | string;
                 };
@@ -11248,6 +11249,15 @@ export interface paths {
                                         count: number;
                                     }[];
                                     inStock: number;
+                                    options: {
+                                        name: string;
+                                        value: string;
+                                        values: {
+                                            value: string;
+                                            label: string;
+                                            count: number;
+                                        }[];
+                                    }[];
                                 };
                             };
                             message?: string;
@@ -11505,6 +11515,7 @@ export interface paths {
                                     title: string;
                                     valueIds: string[];
                                     sku: string;
+                                    barcode: string | null;
                                     listPrice: number;
                                     salePrice: number | null;
                                     price: number;
@@ -11558,6 +11569,7 @@ export interface paths {
                     priceMin?: number | string;
                     priceMax?: number | string;
                     inStock?: "true" | "false";
+                    option?: string | string[];
                     page?: number | string;
                     /** @example 24 */
                     pageSize?: number | string;
@@ -11620,6 +11632,15 @@ export interface paths {
                                         count: number;
                                     }[];
                                     inStock: number;
+                                    options: {
+                                        name: string;
+                                        value: string;
+                                        values: {
+                                            value: string;
+                                            label: string;
+                                            count: number;
+                                        }[];
+                                    }[];
                                 };
                                 searchText: string;
                                 searchedFor: string | null;

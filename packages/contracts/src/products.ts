@@ -7,6 +7,11 @@ import { variantOptionViewSchema } from './variants';
 
 const minor = (name: string) => textInt(name, { min: 0 });
 
+const optionFilterField = z
+  .string()
+  .max(200, 'option is longer than 200 characters')
+  .regex(/^[^:]*[^\s:][^:]*:.*\S/, 'option takes Name:Value, as in Colour:Brass');
+
 /** Filters and paging shared by the category list and search. */
 export const listFilterShape = {
   brand: z
@@ -22,6 +27,20 @@ export const listFilterShape = {
   priceMin: minor('priceMin').optional(),
   priceMax: minor('priceMax').optional(),
   inStock: z.enum(['true', 'false']).optional(),
+  /**
+   * Option values to filter by, `Name:Value` (Colour:Brass; case does not matter), repeated for more:
+   * values of one option widen the list (Brass or Black), options narrow it, and a product is
+   * listed when one of its enabled variants has every chosen option (decision 112).
+   */
+  option: z
+    .union([optionFilterField, z.array(optionFilterField).max(20, 'option is repeated more than 20 times')])
+    .transform((v) =>
+      (Array.isArray(v) ? v : [v]).map((s) => {
+        const at = s.indexOf(':');
+        return { name: s.slice(0, at).trim(), value: s.slice(at + 1).trim() };
+      }),
+    )
+    .optional(),
   page: textInt('page', { min: 1, max: 10_000 }).default(1),
   pageSize: textInt('pageSize', { min: 1, max: MAX_PAGE_SIZE }).default(DEFAULT_PAGE_SIZE),
 };
@@ -78,6 +97,11 @@ export const facetsSchema = z.object({
     z.object({ min: z.number().int(), max: z.number().int().nullable(), label: z.string(), count: z.number().int() }),
   ),
   inStock: z.number().int(),
+  /**
+   * Option values of the listed products' enabled variants ("Colour: Brass (3)"): products with a
+   * variant of that value (in stock, with the in-stock filter). `value` is what `option` takes.
+   */
+  options: z.array(z.object({ name: z.string(), value: z.string(), values: z.array(facetCount) })),
 });
 export type Facets = z.infer<typeof facetsSchema>;
 
@@ -142,6 +166,8 @@ export const productVariantSchema = z.object({
   title: z.string(),
   valueIds: z.array(z.string()),
   sku: z.string(),
+  /** GTIN, UPC or EAN when the owner gave one (structured data's `gtin`). */
+  barcode: z.string().nullable(),
   listPrice: z.number().int(),
   salePrice: z.number().int().nullable(),
   price: z.number().int(),

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { apiParams, brandsOf, clearFiltersHref, hrefWith, pageWindow, parseBand } from './catalog-params';
+import {
+  apiParams,
+  brandsOf,
+  clearFiltersHref,
+  hrefWith,
+  hrefWithoutOption,
+  optionsOf,
+  pageWindow,
+  parseBand,
+} from './catalog-params';
 import { jsonLdHtml } from './json-ld';
 
 const q = (s: string) => new URLSearchParams(s);
@@ -7,6 +16,23 @@ const q = (s: string) => new URLSearchParams(s);
 describe('catalog URL params', () => {
   it('reads brands repeated (a GET form) or comma-joined (a link)', () => {
     expect(brandsOf(q('brand=A&brand=B,C&brand=A'))).toEqual(['A', 'B', 'C']);
+  });
+
+  it('reads option values as option.<name>=<value>, repeated, and keeps them in links', () => {
+    const s = q('option.finish=brass&option.finish=black&option.finish=brass&option.size=large&page=2');
+    expect(optionsOf(s)).toEqual([
+      { name: 'finish', value: 'brass' },
+      { name: 'finish', value: 'black' },
+      { name: 'size', value: 'large' },
+    ]);
+    expect(apiParams(s)).toEqual({ 'option.finish': 'brass\nblack', 'option.size': 'large', page: '2' });
+    expect(hrefWith('/c', s, { sort: 'name' })).toBe(
+      '/c?option.finish=brass&option.finish=black&option.size=large&sort=name',
+    );
+    expect(hrefWithoutOption('/c', s, { name: 'finish', value: 'brass' })).toBe(
+      '/c?option.finish=black&option.size=large',
+    );
+    expect(clearFiltersHref('/c', q('option.finish=brass&sort=name'))).toBe('/c?sort=name');
   });
 
   it('turns a price band into the API range, its end exclusive', () => {

@@ -7,6 +7,38 @@
 /** Params that change which products match: what "Clear filters" removes. */
 export const FILTER_KEYS = ['brand', 'price', 'priceMin', 'priceMax', 'inStock', 'productCategoryId'] as const;
 
+/**
+ * Option values are `option.<option>=<value>` (`?option.finish=brass&option.finish=black`), an
+ * option's name and value as the facets give them, repeated for more than one value.
+ */
+export const OPTION_PREFIX = 'option.';
+const isOptionKey = (k: string) => k.startsWith(OPTION_PREFIX) && k.length > OPTION_PREFIX.length;
+
+/** The option values of the URL, in order, each once. */
+export function optionsOf(search: URLSearchParams): { name: string; value: string }[] {
+  const out: { name: string; value: string }[] = [];
+  for (const [k, v] of search) {
+    const name = k.slice(OPTION_PREFIX.length);
+    const value = v.trim();
+    if (isOptionKey(k) && value && !out.some((o) => o.name === name && o.value === value)) out.push({ name, value });
+  }
+  return out;
+}
+
+/** The view without one option value (its chip's link). */
+export function hrefWithoutOption(
+  pathname: string,
+  search: URLSearchParams,
+  option: { name: string; value: string },
+): string {
+  const next = new URLSearchParams();
+  for (const [k, v] of search) {
+    if (k === 'page' || (k === `${OPTION_PREFIX}${option.name}` && v.trim() === option.value)) continue;
+    next.append(k, v);
+  }
+  return withQuery(pathname, tidy(next));
+}
+
 export interface PriceBand {
   min: number;
   /** Exclusive; null = and up. */
@@ -44,6 +76,7 @@ export interface ListState {
   price: PriceBand | null;
   inStock: boolean;
   category: string | null;
+  options: { name: string; value: string }[];
   page: number;
 }
 
@@ -55,6 +88,7 @@ export function readListState(search: URLSearchParams): ListState {
     price: parseBand(search.get('price')),
     inStock: search.get('inStock') === 'true',
     category: search.get('productCategoryId') || null,
+    options: optionsOf(search),
     page: Number.isInteger(page) && page > 1 ? page : 1,
   };
 }
@@ -74,6 +108,13 @@ export function apiParams(search: URLSearchParams): Record<string, string> {
     if (band.max !== null) out.priceMax = String(band.max - 1);
     else delete out.priceMax;
   }
+  // A record holds one value per key: an option's values travel joined by a line break (the page
+  // functions split them; no value holds one).
+  for (const k of Object.keys(out)) if (isOptionKey(k)) delete out[k];
+  for (const o of optionsOf(search)) {
+    const k = `${OPTION_PREFIX}${o.name}`;
+    out[k] = out[k] ? `${out[k]}\n${o.value}` : o.value;
+  }
   return out;
 }
 
@@ -86,6 +127,8 @@ function tidy(params: URLSearchParams): URLSearchParams {
     if (k === 'brand') {
       if (!brandDone && brands.length) out.set('brand', brands.join(','));
       brandDone = true;
+    } else if (isOptionKey(k)) {
+      if (v.trim() !== '' && !out.getAll(k).includes(v.trim())) out.append(k, v.trim());
     } else if (v !== '' && !(k === 'page' && v === '1') && !out.has(k)) {
       out.set(k, v);
     }
@@ -116,6 +159,7 @@ export function hrefWith(pathname: string, search: URLSearchParams, changes: Rec
 export function clearFiltersHref(pathname: string, search: URLSearchParams): string {
   const next = new URLSearchParams(search);
   for (const k of [...FILTER_KEYS, 'page']) next.delete(k);
+  for (const k of [...next.keys()]) if (isOptionKey(k)) next.delete(k);
   return withQuery(pathname, tidy(next));
 }
 

@@ -29,6 +29,7 @@ export interface DetailsVariantRow {
   title: string;
   valueIds: (string | null)[];
   sku: string;
+  barcode: string | null;
   listPrice: number;
   salePrice: number | null;
   effectivePrice: number;
@@ -166,7 +167,7 @@ export async function readDetailsRow(db: Db, tenantId: string, productId: string
                      FROM product_options o WHERE o.tenant_id = ${t} AND o.product_id = ${id}),
       'variants', (SELECT coalesce(json_agg(json_build_object('variantId', v.variant_id, 'title', v.title,
                      'valueIds', json_build_array(v.option1_value_id, v.option2_value_id, v.option3_value_id),
-                     'sku', v.sku, 'listPrice', v.list_price, 'salePrice', v.sale_price,
+                     'sku', v.sku, 'barcode', v.barcode, 'listPrice', v.list_price, 'salePrice', v.sale_price,
                      'effectivePrice', v.effective_price, 'stockQuantity', v.stock_quantity,
                      'imageIds', (SELECT coalesce(json_agg(vi.media_id ORDER BY vi.position, vi.media_id), '[]')
                                     FROM product_variant_images vi

@@ -106,6 +106,7 @@ function variantOf(v: DetailsVariantRow, options: number, low: number): ProductV
     title: v.title,
     valueIds: v.valueIds.slice(0, options).map((id) => id ?? ''),
     sku: v.sku,
+    barcode: v.barcode ?? null,
     listPrice: v.listPrice,
     salePrice: v.salePrice !== null && v.salePrice < v.listPrice ? v.salePrice : null,
     price: v.effectivePrice,

@@ -75,7 +75,17 @@ beforeAll(async () => {
   ids = { brassSmall, brassLarge, blackSmall, blackLarge, opalSmall } as Record<string, string>;
   values = made.valueIds;
   pictures = made.mediaIds;
-  t.services.events.emit('catalog.changed', { tenantId: T, productIds: [product.id] });
+  // Barcodes: Brass / Large's and the single-variant product's (its default variant has its id).
+  const pv = schema.productVariants;
+  await db
+    .update(pv)
+    .set({ barcode: '00012345678905' })
+    .where(and(eq(pv.tenantId, T), eq(pv.variantId, brassLarge as string)));
+  await db
+    .update(pv)
+    .set({ barcode: '4006381333931' })
+    .where(and(eq(pv.tenantId, T), eq(pv.variantId, single.id)));
+  t.services.events.emit('catalog.changed', { tenantId: T, productIds: [product.id, single.id] });
 });
 afterAll(() => t?.close());
 
@@ -204,5 +214,64 @@ describe('the product page with the variant picker', () => {
     expect(single['@type']).toBe('Product');
     expect(single.offers['@type']).toBe('Offer');
     expect(single.hasVariant).toBeUndefined();
+  });
+
+  it("gives a variant's barcode as its gtin, and a single-variant product's as the Product's", async () => {
+    const [group] = jsonLd((await page(href)).body);
+    const gtins = Object.fromEntries(
+      group.hasVariant.map((v: { offers: { url: string }; gtin?: string }) => [v.offers.url.split('=')[1], v.gtin]),
+    );
+    expect(gtins[ids.brassLarge as string]).toBe('00012345678905');
+    // No barcode, no gtin (an empty one would be an error in a search engine's report).
+    expect(Object.keys(gtins)).toContain(ids.brassSmall);
+    expect(gtins[ids.brassSmall as string]).toBeUndefined();
+    const [single] = jsonLd((await page(singleHref)).body);
+    expect(single.gtin).toBe('4006381333931');
+  });
+
+  it('sends "Show" without JavaScript through a GET form of its own: no CSRF token in the address', async () => {
+    const html = (await page(`${href}?variant=${ids.brassLarge}`)).body;
+    const showForm = /<form[^>]*data-testid="variant-show-form"[^>]*>[\s\S]*?<\/form>/.exec(html)?.[0] ?? '';
+    const formId = /id="([^"]+)"/.exec(showForm)?.[1] as string;
+    expect(showForm).toMatch(/method="get"/);
+    // What a browser sends for it: the fields inside it, and the radios and button tied to it by `form`.
+    const fields = new URLSearchParams();
+    for (const m of showForm.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g))
+      fields.append(m[1] as string, m[2] as string);
+    const radios = [...html.matchAll(/<input[^>]*type="radio"[^>]*>/g)].map((m) => m[0]);
+    const tied = radios.filter((r) => r.includes(`form="${formId}"`));
+    expect(tied.length).toBe(radios.filter((r) => r.includes('name="option.')).length);
+    for (const r of tied.filter((x) => x.includes('checked'))) {
+      fields.append(/name="([^"]+)"/.exec(r)?.[1] as string, /value="([^"]+)"/.exec(r)?.[1] as string);
+    }
+    expect(/<button[^>]*data-testid="variant-show"[^>]*>/.exec(html)?.[0]).toContain(`form="${formId}"`);
+    // Choosing Black instead of Brass.
+    fields.set('option.O1', values[0]?.Black as string);
+    expect([...fields.keys()].sort()).toEqual(['option.O1', 'option.O2', 'variantId']);
+    expect(fields.toString()).not.toMatch(/csrf/i);
+    const shown = await page(`${href}?${fields}`);
+    expect(shown.statusCode).toBe(303);
+    expect(shown.headers.location).toBe(`${href}?variant=${ids.blackLarge}`);
+  });
+
+  it('lists option values as facets on the category page, as links of a GET form, and filters by them', async () => {
+    const id = href.split('/')[2] as string;
+    const listed = (html: string) => [...html.matchAll(/<article[^>]*data-product-id="([^"]+)"/g)].map((m) => m[1]);
+    const all = (await page('/categories/LGT_PENDANTS')).body;
+    // Without JavaScript the facets are checkboxes of the filter form (a GET), as brands are.
+    expect(all).toMatch(/<legend[^>]*>Size<\/legend>/);
+    expect(all).toMatch(/<input[^>]*type="checkbox"[^>]*name="option.size"[^>]*value="large"/);
+    expect(all).toMatch(/<input[^>]*type="checkbox"[^>]*name="option.finish"[^>]*value="opal"/);
+    // Only this product has a Size: Large lists it alone; Opal in Large is a combination it lacks.
+    const large = await page('/categories/LGT_PENDANTS?option.size=large');
+    expect(large.statusCode).toBe(200);
+    expect(listed(large.body)).toEqual([id]);
+    expect(large.body).toContain('Size: Large');
+    expect(listed((await page('/categories/LGT_PENDANTS?option.size=large&option.finish=opal')).body)).toEqual([]);
+    expect(listed((await page('/categories/LGT_PENDANTS?option.size=small&option.finish=opal')).body)).toEqual([id]);
+    // Black / Small is sold out: with the in-stock filter, Black in Small no longer lists it.
+    expect(
+      listed((await page('/categories/LGT_PENDANTS?option.size=small&option.finish=black&inStock=true')).body),
+    ).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ProductDetails, ProductSummary } from '@app/contracts';
+import type { Facets, ProductDetails, ProductSummary } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,5 +200,49 @@ describe('the product page of a product with variants', () => {
     expect(d.selectedVariantId).toBe(d.productId);
     expect(d.priceMax).toBeNull();
     expect(d.variantCount).toBe(1);
+  });
+});
+
+describe('option facets and option= over HTTP', () => {
+  const search = (query: string) => get(`${B}/product/search?searchText=*&pageSize=48&${query}`);
+  const listed = async (query: string) => {
+    const res = await get(`${B}/product?pageSize=48&${query}`);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    return res.json().data as { products: ProductSummary[]; facets: Facets };
+  };
+
+  it('lists Finish and Size values with product counts, and filters by option=, repeated', async () => {
+    const ids = async (query: string) => (await listed(query)).products.map((p) => p.productId);
+    // Brass in stock, Black sold out (the tests above moved both).
+    await db.transaction((tx) =>
+      changeStock(tx, ctx, [
+        { variantId: brass, set: 5, reason: 'CORRECTION', note: 'test' },
+        { variantId: black, set: 0, reason: 'CORRECTION', note: 'test' },
+      ]),
+    );
+    changed([productId]);
+    const all = await listed('');
+    const finish = all.facets.options.find((o) => o.name === 'Finish');
+    expect(finish?.values.map((v) => v.label)).toEqual(expect.arrayContaining(['Brass', 'Black']));
+    expect(all.facets.options.find((o) => o.name === 'Size')?.values.map((v) => v.label)).toEqual(['Small', 'Large']);
+    // Brass or Black (case does not matter), not the other product, which has sizes only.
+    const brassOrBlack = await ids('option=Finish:Brass&option=finish:BLACK');
+    expect(brassOrBlack).toContain(productId);
+    expect(brassOrBlack).not.toContain(otherId);
+    // Opal is disabled: the product is not listed under it.
+    expect(await ids('option=Finish:Opal')).not.toContain(productId);
+    // In stock: Black is sold out, Brass is not.
+    expect(await ids('option=Finish:Black&inStock=true')).not.toContain(productId);
+    expect(await ids('option=Finish:Brass&inStock=true')).toContain(productId);
+    expect(await ids('option=Size:Large')).toEqual([otherId]);
+    expect(await ids('option=Size:Large&option=Finish:Brass')).toEqual([]);
+  });
+
+  it('refuses an option that is not Name:Value with a 400 and the error envelope', async () => {
+    for (const bad of ['option=Brass', 'option=:Brass', 'option=Finish:', `option=${'x'.repeat(201)}:y`]) {
+      const res = await search(bad);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().message, bad).toContain('option');
+    }
   });
 });

@@ -13,13 +13,29 @@ const forPage = (p: ProductDetails) => ({
 });
 
 /**
+ * The storefront's option values (`option.<name>`, several joined by a line break: the page URL's
+ * `?option.finish=brass&option.finish=black`) as the API's repeatable `option=Name:Value`.
+ */
+function withOptions(params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string | string[]> = {};
+  const option: string[] = [];
+  for (const [k, v] of Object.entries(params)) {
+    if (!k.startsWith('option.')) out[k] = v;
+    else if (k.length > 'option.'.length) for (const value of v.split('\n')) option.push(`${k.slice(7)}:${value}`);
+  }
+  if (option.length) out.option = option;
+  // lenient takes the params as they came; an invalid option list is dropped as a whole.
+  return out as Record<string, string>;
+}
+
+/**
  * Catalog reads for pages. A page URL's params are taken leniently: a hand-edited URL shows the
  * default view, not an error page.
  */
 export function catalogPages(deps: { products: ProductsService }): PageModule<CatalogPages> {
   return ({ ctx, cached }) => ({
     async products(params) {
-      const q = lenient(productListQuerySchema, params);
+      const q = lenient(productListQuerySchema, withOptions(params));
       return cached(`products:${JSON.stringify(q)}`, () => deps.products.list(ctx, q));
     },
     category: (id) => cached(`category:${id}`, () => deps.products.subcategories(ctx, id)).catch(nullIfNotFound),
@@ -34,7 +50,7 @@ export function catalogPages(deps: { products: ProductsService }): PageModule<Ca
         .then((p) => ({ ...p, selectedVariantId: selectVariant(p, variantId) }))
         .catch(nullIfNotFound),
     async search(searchText, params) {
-      const q = lenient(searchQuerySchema, { ...params, searchText });
+      const q = lenient(searchQuerySchema, { ...withOptions(params), searchText });
       return cached(`search:${JSON.stringify(q)}`, () => deps.products.search(ctx, q));
     },
   });

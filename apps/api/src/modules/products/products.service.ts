@@ -232,6 +232,7 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
         priceMin: q.priceMin,
         priceMax: q.priceMax,
         inStock: q.inStock === 'true',
+        options: q.option,
       },
       sort,
       relevance: tsq && text !== undefined ? { plan: index.rankPlan(tsq), text: text.toLowerCase() } : undefined,

@@ -3,7 +3,14 @@ import { priceBandLabel } from '@app/contracts/client';
 import { SlidersHorizontal, X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigation } from 'react-router';
-import { brandsOf, clearFiltersHref, hrefWith, type ListState, readListState } from '../../lib/catalog-params';
+import {
+  brandsOf,
+  clearFiltersHref,
+  hrefWith,
+  hrefWithoutOption,
+  type ListState,
+  readListState,
+} from '../../lib/catalog-params';
 import { ProductGrid } from '../product/product-card';
 import { FilterForm } from './filters';
 import { Pagination } from './pagination';
@@ -33,6 +40,11 @@ function activeFilters(
   }
   if (search.get('priceMin') || search.get('priceMax')) {
     out.push({ label: 'Price range', href: hrefWith(pathname, search, { priceMin: null, priceMax: null }) });
+  }
+  for (const o of state.options) {
+    const facet = result.facets.options.find((f) => f.value === o.name);
+    const value = facet?.values.find((v) => v.value === o.value)?.label ?? o.value;
+    out.push({ label: `${facet?.name ?? o.name}: ${value}`, href: hrefWithoutOption(pathname, search, o) });
   }
   if (state.inStock) out.push({ label: 'In stock', href: hrefWith(pathname, search, { inStock: null }) });
   return out;

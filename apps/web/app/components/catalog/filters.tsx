@@ -2,7 +2,7 @@ import type { Facets } from '@app/contracts';
 import { priceBandLabel } from '@app/contracts/client';
 import { type FormEvent, type ReactNode, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { bandValue, type ListState, queryFromForm } from '../../lib/catalog-params';
+import { bandValue, type ListState, OPTION_PREFIX, queryFromForm } from '../../lib/catalog-params';
 
 /** Params the filter form carries along unchanged (the sort has its own control). */
 const KEPT = ['sort', 'pageSize'] as const;
@@ -160,6 +160,18 @@ export function FilterForm({
     categories.push({ value: state.category, label: state.category, count: 0 });
   }
   const priceValue = state.price ? bandValue(state.price) : '';
+  // Option values (Finish: Brass), one group per option; a chosen value that no longer matches
+  // stays listed (count 0) so it can be unticked.
+  const options = facets.options.map((o) => ({ ...o, values: [...o.values] }));
+  for (const c of state.options) {
+    let group = options.find((o) => o.value === c.name);
+    if (!group) {
+      group = { name: c.name, value: c.name, values: [] };
+      options.push(group);
+    }
+    if (!group.values.some((v) => v.value === c.value)) group.values.push({ value: c.value, label: c.value, count: 0 });
+  }
+  const optionChosen = (name: string, value: string) => state.options.some((o) => o.name === name && o.value === value);
 
   // The boxes follow the URL (Back, a removed chip) without re-mounting the form, which would drop
   // the keyboard focus of the shopper who just ticked one.
@@ -177,7 +189,9 @@ export function FilterForm({
               ? state.inStock
               : el.name === 'productCategoryId'
                 ? el.value === (state.category ?? '')
-                : el.checked;
+                : el.name.startsWith(OPTION_PREFIX)
+                  ? optionChosen(el.name.slice(OPTION_PREFIX.length), el.value)
+                  : el.checked;
     }
   }, [query]);
 
@@ -231,6 +245,17 @@ export function FilterForm({
           };
         })}
       />
+      {options.map((o, i) => (
+        <FacetGroup
+          key={o.value}
+          legend={o.name}
+          type="checkbox"
+          name={`${OPTION_PREFIX}${o.value}`}
+          idPrefix={`${idPrefix}-opt${i}`}
+          testId="facet-option"
+          options={o.values.map((v) => ({ ...v, checked: optionChosen(o.value, v.value) }))}
+        />
+      ))}
       <Group legend="Availability">
         <Choice
           id={`${idPrefix}-in-stock`}

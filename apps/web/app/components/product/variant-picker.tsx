@@ -39,13 +39,40 @@ export function exactVariant(p: Variants, values: readonly string[]): ProductVar
   return p.variants.find((v) => v.valueIds.every((id, i) => id === values[i]));
 }
 
+/** The id of the picker's own GET form ("Show"), beside the purchase form: forms cannot nest. */
+export const showFormId = (productId: string) => `variant-show-${productId}`;
+
+/**
+ * "Show" without JavaScript: a GET form of its own, so the purchase form's CSRF token never goes
+ * into an address (access logs keep query strings). The radios and the button sit in the purchase
+ * form's layout and belong to this form through their `form` attribute; it sends the chosen values
+ * and the variant shown before (to tell which value changed), and the loader redirects to
+ * `?variant=`.
+ */
+export function VariantShowForm({
+  productId,
+  action,
+  variantId,
+}: {
+  productId: string;
+  action: string;
+  variantId: string;
+}) {
+  return (
+    <form id={showFormId(productId)} method="get" action={action} hidden data-testid="variant-show-form">
+      <input type="hidden" name="variantId" value={variantId} />
+    </form>
+  );
+}
+
 /**
  * The picker (decision 112): a group of radio buttons per option (a swatch when the value has a
  * colour), inside the purchase form. Each value is marked against the current choice: "unavailable"
  * when no variant has it with the other values chosen (still selectable: it moves to the nearest
  * variant) and "sold out" (struck). Without JavaScript the "Show" button sends the values to the
  * product page (GET), whose loader redirects to `?variant=`; with JavaScript a choice updates the page
- * at once (`onSelect`) and the button is not shown.
+ * at once (`onSelect`) and the button is not shown. The radios and "Show" belong to the picker's own
+ GET form (VariantShowForm, rendered beside the purchase form), not to the purchase form.
  */
 export function VariantPicker({
   product,
@@ -113,6 +140,7 @@ export function VariantPicker({
                     <input
                       type="radio"
                       name={optionField(o.optionId)}
+                      form={showFormId(product.productId)}
                       value={v.valueId}
                       checked={checked}
                       onChange={() => choose(position, v.valueId)}
@@ -151,6 +179,7 @@ export function VariantPicker({
         // A GET to the product page with the chosen values; the loader answers with ?variant= (303).
         <button
           type="submit"
+          form={showFormId(product.productId)}
           formMethod="get"
           formAction={showHref}
           formNoValidate

@@ -8,7 +8,7 @@ import { ProductGallery } from '../../components/product/product-gallery';
 import { PurchaseForm } from '../../components/product/purchase-form';
 import { RatingStars } from '../../components/product/rating-stars';
 import { Reviews } from '../../components/product/reviews';
-import { optionField, VariantPicker, variantFor } from '../../components/product/variant-picker';
+import { optionField, VariantPicker, VariantShowForm, variantFor } from '../../components/product/variant-picker';
 import { WishlistHeart } from '../../components/product/wishlist-heart';
 import { Breadcrumbs, PageContainer } from '../../components/ui/page';
 import { jsonLdHtml } from '../../lib/json-ld';
@@ -110,6 +110,9 @@ const offerOf = (price: number, currency: string, inStock: boolean, url: string)
   url,
 });
 
+/** A barcode as schema.org's `gtin` (8 to 14 digits, as the variant's input takes it). */
+const gtinOf = (barcode: string | null | undefined) => (barcode ? { gtin: barcode } : {});
+
 /** Options named as schema.org names what products of a group vary by; others are not listed. */
 const VARIES_BY: Record<string, string> = {
   colour: 'color',
@@ -131,7 +134,7 @@ function structuredData(p: ProductDetails & { descriptionText: string | null }, 
     '@context': SCHEMA,
     '@type': group ? 'ProductGroup' : 'Product',
     name: p.productName,
-    ...(group ? { productGroupID: p.productId } : { sku: p.sku }),
+    ...(group ? { productGroupID: p.productId } : { sku: p.sku, ...gtinOf(p.variants[0]?.barcode) }),
     ...(p.brandName ? { brand: { '@type': 'Brand', name: p.brandName } } : {}),
     ...(image ? { image: [image] } : {}),
     // Text: the description is HTML, and structured data shows an entity as it is written.
@@ -159,6 +162,7 @@ function structuredData(p: ProductDetails & { descriptionText: string | null }, 
               '@type': 'Product',
               name: v.title ? `${p.productName}, ${v.title}` : p.productName,
               sku: v.sku,
+              ...gtinOf(v.barcode),
               ...named,
               ...(picture ? { image: [picture] } : {}),
               offers: offerOf(v.price, p.currencyUomId, v.available, href),
@@ -326,6 +330,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                 )
               }
             />
+            {shown && <VariantShowForm productId={p.productId} action={productHref(p)} variantId={shown.variantId} />}
             {/* Its own form: forms cannot nest, and the heart posts elsewhere (the wishlist). */}
             <div className="mt-3">
               <WishlistHeart productId={p.productId} productName={p.productName} variant="button" />

@@ -15,6 +15,8 @@ export interface IndexFilters {
   priceMin?: number;
   priceMax?: number;
   inStock?: boolean;
+  /** Option values (Colour: Brass), matched without regard to case (decision 112). */
+  options?: { name: string; value: string }[];
 }
 
 export interface IndexPage {
@@ -27,6 +29,48 @@ const F_CATEGORY = 1;
 const F_BRAND = 2;
 const F_PRICE = 4;
 const F_STOCK = 8;
+const F_OPTION = 16;
+
+/**
+ * The option filter as the index reads it: the filtered options (index into ix.options; past the
+ * last for a name no product has) and, per value, whether it is chosen.
+ */
+function optionFilter(ix: IndexData, chosen: { name: string; value: string }[]) {
+  const fold = (s: string) => s.toLowerCase();
+  const filtered: number[] = [];
+  const picked = new Uint8Array(ix.values.length);
+  for (const c of chosen) {
+    // An option no product has: past the last option, which no variant can have (nothing passes).
+    const known = ix.options.findIndex((x) => fold(x.key) === fold(c.name));
+    const o = known < 0 ? ix.options.length : known;
+    if (!filtered.includes(o)) filtered.push(o);
+    if (known < 0) continue;
+    ix.values.forEach((v, i) => {
+      if (v.option === o && fold(v.key) === fold(c.value)) picked[i] = 1;
+    });
+  }
+  return { filtered, picked };
+}
+
+/** The option facets from per-value counts: options and values by position, then name. */
+export function optionFacets(
+  options: { key: string; name: string; position: number }[],
+  values: { option: number; key: string; label: string; position: number; count: number }[],
+): Facets['options'] {
+  const byKey = (a: { position: number; key: string }, b: { position: number; key: string }) =>
+    a.position - b.position || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return options
+    .map((o, i) => ({
+      o,
+      values: values
+        .filter((v) => v.option === i && v.count > 0)
+        .sort(byKey)
+        .map((v) => ({ value: v.key, label: v.label, count: v.count })),
+    }))
+    .filter((x) => x.values.length > 0)
+    .sort((a, b) => byKey(a.o, b.o))
+    .map((x) => ({ name: x.o.name, value: x.o.key, values: x.values }));
+}
 
 /**
  * One page of ids, the total and every facet. Each facet counts the documents that pass every
@@ -59,6 +103,31 @@ export function query(
   const brandCount = new Int32Array(ix.brands.length);
   const bandCount = new Int32Array(PRICE_BANDS.length);
   let inStock = 0;
+  const opt = filters.options?.length ? optionFilter(ix, filters.options) : null;
+  const valueCount = new Int32Array(ix.values.length);
+  const valueSeen = new Int32Array(ix.values.length).fill(-1);
+  /** The value (index into ix.values) in slot k of variant v, or -1. */
+  const valueAt = (v: number, k: number) => {
+    const r = ix.varRaw[3 * v + k] as number;
+    return r < 0 ? -1 : (ix.rawValue[r] as number);
+  };
+  /** -1: the variant has every chosen option; else the one filtered option it misses; -2: more. */
+  const missed = (v: number): number => {
+    if (!opt) return -1;
+    let miss = -1;
+    for (const o of opt.filtered) {
+      let ok = false;
+      for (let k = 0; k < 3; k++) {
+        const val = valueAt(v, k);
+        if (val >= 0 && (ix.values[val] as { option: number }).option === o && opt.picked[val]) ok = true;
+      }
+      if (!ok) {
+        if (miss !== -1) return -2;
+        miss = o;
+      }
+    }
+    return miss;
+  };
   const passing = new Grow(new Int32Array(1024), (k) => new Int32Array(k));
 
   const visit = (d: number) => {
@@ -75,8 +144,36 @@ export function query(
     if (brandFilter && (b < 0 || !brandOk[b])) fail |= F_BRAND;
     const price = ix.price[d] as number;
     if (priceFilter && (price < min || price > max)) fail |= F_PRICE;
-    const stocked = (ix.stock[d] as number) > 0;
+    let stocked = (ix.stock[d] as number) > 0;
+    const v0 = ix.docVarStart[d] as number;
+    const v1 = ix.docVarStart[d + 1] as number;
+    if (opt) {
+      // With options chosen, one variant must have them all (and be in stock, for the in-stock filter).
+      let any = false;
+      stocked = false;
+      for (let v = v0; v < v1; v++) {
+        if (missed(v) !== -1) continue;
+        any = true;
+        if (ix.varStock[v]) stocked = true;
+      }
+      if (!any) fail |= F_OPTION;
+    }
     if (filters.inStock && !stocked) fail |= F_STOCK;
+    if ((fail & ~(F_OPTION | F_STOCK)) === 0) {
+      // A value counts the product once when a variant has it and every other chosen option.
+      for (let v = v0; v < v1; v++) {
+        if (filters.inStock && !ix.varStock[v]) continue;
+        const m = missed(v);
+        if (m === -2) continue;
+        for (let k = 0; k < 3; k++) {
+          const val = valueAt(v, k);
+          if (val < 0 || valueSeen[val] === d) continue;
+          if (m !== -1 && (ix.values[val] as { option: number }).option !== m) continue;
+          valueSeen[val] = d;
+          (valueCount[val] as number)++;
+        }
+      }
+    }
     if (fail === 0) passing.push(d);
     if ((fail & ~F_STOCK) === 0 && stocked) inStock++;
     if ((fail & ~F_BRAND) === 0 && b >= 0) (brandCount[b] as number)++;
@@ -118,6 +215,10 @@ export function query(
         count: bandCount[i] as number,
       })).filter((b) => b.count > 0),
       inStock,
+      options: optionFacets(
+        ix.options,
+        ix.values.map((v, i) => ({ ...v, count: valueCount[i] as number })),
+      ),
     },
   };
 }

@@ -28,6 +28,20 @@ export interface IndexData {
   readonly categoryOf: Map<string, number>;
   readonly docCatStart: Int32Array;
   readonly docCats: Int32Array;
+  /**
+   * Option facets (decision 112). Value keys as PostgreSQL gave them (rows.ts) are interned as
+   * `raws`; each maps to a value (`rawValue`): an option's folded name and a folded label, shown
+   * with the smallest spelling and position any product gives it. Documents' enabled live variants
+   * with options are docVarStart[d] .. docVarStart[d + 1], each with three raw ids (-1: none) and
+   * whether it is in stock.
+   */
+  readonly raws: string[];
+  readonly rawValue: Int32Array;
+  readonly options: { key: string; name: string; position: number }[];
+  readonly values: { option: number; key: string; label: string; position: number }[];
+  readonly docVarStart: Int32Array;
+  readonly varRaw: Int32Array;
+  readonly varStock: Uint8Array;
   /** Lexemes in PostgreSQL's order; a lexeme's id is its place here. */
   readonly lexemes: string[];
   /** Inverted: documents of lexeme l are postDocs[postStart[l] .. postStart[l + 1]). */

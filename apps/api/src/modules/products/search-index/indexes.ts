@@ -4,7 +4,7 @@
  */
 import { type Db, schema } from '@app/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { buildTenantIndex, readPatchRows, shownStock } from './read';
+import { buildTenantIndex, readPatchRows, readVariantRows, shownStock } from './read';
 import type { TenantIndex } from './tenant-index';
 
 const p = schema.products;
@@ -104,11 +104,18 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
     const ids = [...entry.stockPending];
     entry.stockPending.clear();
     entry.stockPatch = (async () => {
-      const rows = await db
-        .select({ id: p.productId, stock: sql<number>`${shownStock(sql``)}::int` })
-        .from(p)
-        .where(and(eq(p.tenantId, tenantId), inArray(p.productId, ids)));
+      const [rows, variants] = await Promise.all([
+        db
+          .select({ id: p.productId, stock: sql<number>`${shownStock(sql``)}::int` })
+          .from(p)
+          .where(and(eq(p.tenantId, tenantId), inArray(p.productId, ids))),
+        readVariantRows(db, tenantId, ids),
+      ]);
       for (const r of rows) index.setStock(r.id, r.stock);
+      // The variants' own stock, which the option facets count by.
+      const stockOf = new Map<string, boolean[]>(ids.map((id) => [id, []]));
+      for (const v of variants) stockOf.get(v.productId)?.push(v.inStock);
+      for (const [id, list] of stockOf) index.setVariantStock(id, list);
     })().finally(() => {
       entry.stockPatch = undefined;
     });

@@ -4,7 +4,7 @@
  */
 import { Grow, type IndexData, lexemeIdOf } from './index-data';
 import { compareLexemes } from './pg-qsort';
-import type { PatchRow, ProductRow } from './rows';
+import type { PatchRow, ProductRow, VariantRow } from './rows';
 import { newSink, type ParsedVectors, parseVector } from './vectors';
 
 /** Product id order of the index: PostgreSQL's `ORDER BY product_id COLLATE "C"` (bytes). */
@@ -16,6 +16,7 @@ export interface IndexParts {
   vectors: ParsedVectors;
   memberships: { productId: string; categoryId: string }[];
   categoryRows: { productCategoryId: string; categoryName: string | null; description: string | null }[];
+  variants: VariantRow[];
 }
 
 /**
@@ -26,7 +27,10 @@ export interface IndexParts {
  * changes cannot be placed exactly (a neighbour this index does not hold, sort keys too close):
  * the caller rebuilds instead. What it returns is what TenantIndex's constructor takes.
  */
-export function patchedParts(ix: IndexData, changes: PatchRow[]): IndexParts | null {
+export function patchedParts(
+  ix: IndexData & { variantRowsOf(d: number): VariantRow[] },
+  changes: PatchRow[],
+): IndexParts | null {
   const changed = new Map(changes.map((c) => [c.id, c]));
   const nameKey = placeKeys(ix, changes, 'name', ix.named);
   const madeKey = placeKeys(ix, changes, 'made', ix.made);
@@ -98,6 +102,7 @@ export function patchedParts(ix: IndexData, changes: PatchRow[]): IndexParts | n
   let P = 0;
   const rows: ProductRow[] = new Array(n);
   const memberships: { productId: string; categoryId: string }[] = [];
+  const variants: VariantRow[] = [];
   const categoryRows: { productCategoryId: string; categoryName: string | null; description: string | null }[] =
     ix.categories.map((c) => ({ productCategoryId: c.id, categoryName: c.label, description: null }));
   const knownCategory = new Set(ix.categories.map((c) => c.id));
@@ -126,6 +131,7 @@ export function patchedParts(ix: IndexData, changes: PatchRow[]): IndexParts | n
       for (let e = e0; e < e1; e++) entryPos[E + e - e0] = (ix.entryPosStart[e] as number) - p0 + P;
       E += e1 - e0;
       P += p1 - p0;
+      for (const v of ix.variantRowsOf(d)) variants.push(v);
       for (let k = ix.docCatStart[d] as number; k < (ix.docCatStart[d + 1] as number); k++) {
         memberships.push({
           productId: ix.ids[d] as string,
@@ -146,6 +152,7 @@ export function patchedParts(ix: IndexData, changes: PatchRow[]): IndexParts | n
       positions.set(lPos.subarray(p0, p1), P);
       E += e1 - e0;
       P += p1 - p0;
+      for (const v of c.variants) variants.push(v);
       for (const k of c.categories) {
         if (!knownCategory.has(k.id) && (k.name !== null || k.description !== null)) {
           knownCategory.add(k.id);
@@ -169,7 +176,7 @@ export function patchedParts(ix: IndexData, changes: PatchRow[]): IndexParts | n
     entryPos: full(entryPos),
     positions: full(positions),
   };
-  return { rows, vectors, memberships, categoryRows };
+  return { rows, vectors, memberships, categoryRows, variants };
 }
 
 /**

@@ -91,6 +91,7 @@ describe('patch sort keys', () => {
     id,
     row: { id, name: id, brand: null, price: 1, stock: 1, featured: false, v: null },
     categories: [],
+    variants: [],
     name,
     made: { lo: null, loEq: false, hi: null, rank: 1 },
   });

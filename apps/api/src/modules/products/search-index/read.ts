@@ -5,7 +5,7 @@
  */
 import { type Db, schema } from '@app/db';
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { type PatchRow, type ProductRow, rowsOf } from './rows';
+import { type PatchRow, type ProductRow, rowsOf, type VariantRow } from './rows';
 import { TenantIndex } from './tenant-index';
 import { parseVectors } from './vectors';
 
@@ -18,6 +18,41 @@ const p = schema.products;
 export const shownStock = (alias: SQL) =>
   sql`(CASE WHEN ${alias}variant_count > 1 THEN ${alias}sellable_stock ELSE ${alias}stock_quantity END)`;
 
+/** The value key (rows.ts) of a variant's option value in slot N, from the joins of variantRowsSql. */
+const slot = (n: 1 | 2 | 3) => {
+  const [o, x] = [sql.raw(`o${n}`), sql.raw(`x${n}`)];
+  return sql`CASE WHEN ${x}.value_id IS NOT NULL THEN lower(${o}.name) || chr(1) || ${o}.name || chr(1) || ${o}.position || chr(1) || lower(${x}.label) || chr(1) || ${x}.label || chr(1) || ${x}.position END`;
+};
+
+/**
+ * The enabled live variants with option values of a tenant's ACTIVE products (all, or these), in
+ * product id order then the owner's order, each with its value keys: what option facets count.
+ * Read once per build (no join per search); a product without options has none.
+ */
+export async function readVariantRows(db: Db, tenantId: string, ids?: string[]): Promise<VariantRow[]> {
+  const join = (n: 1 | 2 | 3) => {
+    const [o, x, col] = [sql.raw(`o${n}`), sql.raw(`x${n}`), sql.raw(`option${n}_value_id`)];
+    return sql`LEFT JOIN product_option_values ${x} ON ${x}.tenant_id = v.tenant_id AND ${x}.product_id = v.product_id AND ${x}.value_id = v.${col}
+               LEFT JOIN product_options ${o} ON ${o}.tenant_id = ${x}.tenant_id AND ${o}.product_id = ${x}.product_id AND ${o}.option_id = ${x}.option_id`;
+  };
+  const only = ids
+    ? sql`AND v.product_id IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const rows = await rowsOf<{ id: string; s: boolean; k1: string | null; k2: string | null; k3: string | null }>(
+    db,
+    sql`SELECT v.product_id AS id, v.stock_quantity > 0 AS s, ${slot(1)} AS k1, ${slot(2)} AS k2, ${slot(3)} AS k3
+        FROM product_variants v
+        JOIN ${p} c ON c.tenant_id = v.tenant_id AND c.product_id = v.product_id AND c.status = 'ACTIVE'
+        ${join(1)} ${join(2)} ${join(3)}
+        WHERE v.tenant_id = ${tenantId} AND v.enabled AND v.removed_at IS NULL AND v.option1_value_id IS NOT NULL ${only}
+        ORDER BY v.product_id COLLATE "C", v.position, v.variant_id COLLATE "C"`,
+  );
+  return rows.map((r) => ({ productId: r.id, inStock: r.s, values: [r.k1, r.k2, r.k3] }));
+}
+
 /**
  * Reads a tenant's searchable products (ACTIVE: what shoppers may see) and builds its index. Each
  * product's words come from `search_vector`, a column the database generates from the name and brand
@@ -25,7 +60,7 @@ export const shownStock = (alias: SQL) =>
  */
 export async function buildTenantIndex(db: Db, tenantId: string): Promise<TenantIndex> {
   const t0 = performance.now();
-  const [rows, memberships, categories] = await Promise.all([
+  const [rows, memberships, categories, variants] = await Promise.all([
     rowsOf<ProductRow>(
       db,
       sql`SELECT product_id AS id, product_name AS name, brand_name AS brand,
@@ -47,10 +82,11 @@ export async function buildTenantIndex(db: Db, tenantId: string): Promise<Tenant
       })
       .from(schema.categories)
       .where(eq(schema.categories.tenantId, tenantId)),
+    readVariantRows(db, tenantId),
   ]);
   const read = performance.now() - t0;
   const buildMs = { read, total: 0 };
-  const index = new TenantIndex(rows, await parseVectors(rows), memberships, categories, buildMs);
+  const index = new TenantIndex(rows, await parseVectors(rows), memberships, categories, buildMs, variants);
   buildMs.total = performance.now() - t0;
   return index;
 }
@@ -109,6 +145,12 @@ export async function readPatchRows(db: Db, tenantId: string, ids: string[]): Pr
         WHERE c.tenant_id = ${tenantId} AND c.product_id IN (${list})`,
   );
   const found = new Map(rows.map((r) => [r.id, r]));
+  const variantsOf = new Map<string, VariantRow[]>();
+  for (const v of await readVariantRows(db, tenantId, ids)) {
+    const list = variantsOf.get(v.productId);
+    if (list) list.push(v);
+    else variantsOf.set(v.productId, [v]);
+  }
   return ids.map((id) => {
     const r = found.get(id);
     const active = r?.status === 'ACTIVE';
@@ -128,6 +170,7 @@ export async function readPatchRows(db: Db, tenantId: string, ids: string[]): Pr
             }
           : null,
       categories: cats,
+      variants: active ? (variantsOf.get(id) ?? []) : [],
       name: { lo: r?.name_lo ?? null, loEq: !!r?.name_lo_eq, hi: r?.name_hi ?? null, rank: r?.name_rank ?? 0 },
       made: { lo: r?.made_lo ?? null, loEq: !!r?.made_lo_eq, hi: r?.made_hi ?? null, rank: r?.made_rank ?? 0 },
     };

@@ -6,6 +6,7 @@ import { categoryLabel, type Facets, PRICE_BANDS, priceBandLabel, type SearchQue
 import { type Db, schema } from '@app/db';
 import { type SQL, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../../lib/context';
+import { optionFacets } from './answer';
 import { shownStock } from './read';
 import { searchTsQuery } from './tsquery';
 
@@ -67,6 +68,40 @@ export type Query = Omit<SearchQuery, 'page' | 'pageSize'> & { page?: number; pa
 export async function oracle(db: Db, tenantId: string, q: Query) {
   const tsq = searchTsQuery(q.searchText);
   const lower = q.searchText.toLowerCase();
+  // Option values of enabled live variants (alias v): one row per variant and value, folded by lower().
+  const valuesOf = (
+    v: SQL,
+  ) => sql`JOIN product_option_values x ON x.tenant_id = ${v}.tenant_id AND x.product_id = ${v}.product_id
+                   AND x.value_id IN (${v}.option1_value_id, ${v}.option2_value_id, ${v}.option3_value_id)
+                 JOIN product_options o ON o.tenant_id = x.tenant_id AND o.product_id = x.product_id AND o.option_id = x.option_id`;
+  const chosen = new Map<string, string[]>();
+  for (const c of q.option ?? [])
+    chosen.set(c.name.toLowerCase(), [...(chosen.get(c.name.toLowerCase()) ?? []), c.value]);
+  /** Variant `v` (an alias of product_variants) has every chosen option but `except`'s (a folded name). */
+  const hasChosen = (v: SQL, except?: SQL): SQL =>
+    sql.join(
+      [
+        sql`true`,
+        ...[...chosen].map(
+          ([name, values]) =>
+            sql`(${except ? sql`${except} = lower(${name}) OR ` : sql``}EXISTS (SELECT 1 FROM product_option_values ux
+                 JOIN product_options uo ON uo.tenant_id = ux.tenant_id AND uo.product_id = ux.product_id AND uo.option_id = ux.option_id
+                 WHERE ux.tenant_id = ${v}.tenant_id AND ux.product_id = ${v}.product_id
+                   AND ux.value_id IN (${v}.option1_value_id, ${v}.option2_value_id, ${v}.option3_value_id)
+                   AND lower(uo.name) = lower(${name}) AND lower(ux.label) IN (${sql.join(
+                     values.map((x) => sql`lower(${x})`),
+                     sql`, `,
+                   )})))`,
+        ),
+      ],
+      sql` AND `,
+    );
+  /** A variant of the product with every chosen option (in stock, when `stocked`). */
+  const variantWithChosen = (stocked: boolean) =>
+    sql`${p.productId} IN (SELECT w.product_id FROM product_variants w WHERE w.tenant_id = ${tenantId}
+        AND w.enabled AND w.removed_at IS NULL AND w.option1_value_id IS NOT NULL ${stocked ? sql`AND w.stock_quantity > 0` : sql``}
+        AND ${hasChosen(sql`w`)})`;
+  const stockedNow = () => (chosen.size ? variantWithChosen(true) : sql`${shownStock(sql``)} > 0`);
   const conds = (without?: string): SQL => {
     // Shoppers see ACTIVE products only (drafts and archived ones are not searched).
     const parts: SQL[] = [
@@ -87,7 +122,8 @@ export async function oracle(db: Db, tenantId: string, q: Query) {
       );
     if (q.priceMin !== undefined && without !== 'price') parts.push(sql`${p.effectivePrice} >= ${q.priceMin}`);
     if (q.priceMax !== undefined && without !== 'price') parts.push(sql`${p.effectivePrice} <= ${q.priceMax}`);
-    if (q.inStock === 'true' && without !== 'stock') parts.push(sql`${shownStock(sql``)} > 0`);
+    if (chosen.size && without !== 'option') parts.push(variantWithChosen(false));
+    if (q.inStock === 'true' && without !== 'stock' && without !== 'option') parts.push(stockedNow());
     return sql.join(parts, sql` AND `);
   };
   const order = {
@@ -106,8 +142,36 @@ export async function oracle(db: Db, tenantId: string, q: Query) {
   const [count] = await rowsOf<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${p} WHERE ${conds()}`);
   const [stocked] = await rowsOf<{ n: number }>(
     db,
-    sql`SELECT count(*)::int AS n FROM ${p} WHERE ${conds('stock')} AND ${shownStock(sql``)} > 0`,
+    sql`SELECT count(*)::int AS n FROM ${p} WHERE ${conds('stock')} AND ${stockedNow()}`,
   );
+  // Each value: products passing every other filter with a variant that has it and every other
+  // chosen option (in stock, with the in-stock filter). Labels: the smallest spelling and position.
+  const valueCounts = await rowsOf<{ ok: string; vk: string; n: number }>(
+    db,
+    sql`SELECT lower(o.name) AS ok, lower(x.label) AS vk, count(DISTINCT v.product_id)::int AS n
+        FROM product_variants v JOIN ${p} ON ${p.tenantId} = v.tenant_id AND ${p.productId} = v.product_id ${valuesOf(sql`v`)}
+        WHERE v.tenant_id = ${tenantId} AND v.enabled AND v.removed_at IS NULL AND ${conds('option')}
+          ${q.inStock === 'true' ? sql`AND v.stock_quantity > 0` : sql``} AND ${hasChosen(sql`v`, sql`lower(o.name)`)}
+        GROUP BY 1, 2`,
+  );
+  const shown = await rowsOf<{ ok: string; vk: string; oname: string; opos: number; label: string; vpos: number }>(
+    db,
+    sql`SELECT lower(o.name) AS ok, lower(x.label) AS vk, min(o.name COLLATE "C") AS oname, min(o.position)::int AS opos,
+               min(x.label COLLATE "C") AS label, min(x.position)::int AS vpos
+        FROM product_variants v JOIN ${p} ON ${p.tenantId} = v.tenant_id AND ${p.productId} = v.product_id AND ${p.status} = 'ACTIVE'
+        ${valuesOf(sql`v`)}
+        WHERE v.tenant_id = ${tenantId} AND v.enabled AND v.removed_at IS NULL
+        GROUP BY 1, 2`,
+  );
+  const optionKeys = [...new Set(shown.map((r) => r.ok))];
+  const options = optionKeys.map((key) => {
+    const of = shown.filter((r) => r.ok === key);
+    return {
+      key,
+      name: of.map((r) => r.oname).reduce((a, b) => (b < a ? b : a)),
+      position: Math.min(...of.map((r) => Number(r.opos))),
+    };
+  });
   const brands = await rowsOf<{ v: string; n: number }>(
     db,
     sql`SELECT ${p.brandName} AS v, count(*)::int AS n FROM ${p} WHERE ${conds('brand')} AND ${p.brandName} IS NOT NULL GROUP BY 1`,
@@ -146,6 +210,16 @@ export async function oracle(db: Db, tenantId: string, q: Query) {
       count: bands.find((b) => Number(b.v) === i)?.n ?? 0,
     })).filter((b) => b.count > 0),
     inStock: stocked?.n ?? 0,
+    options: optionFacets(
+      options,
+      shown.map((r) => ({
+        option: optionKeys.indexOf(r.ok),
+        key: r.vk,
+        label: r.label,
+        position: Number(r.vpos),
+        count: valueCounts.find((c) => c.ok === r.ok && c.vk === r.vk)?.n ?? 0,
+      })),
+    ),
   };
   return { ids: ids.map((r) => r.id), total: count?.n ?? 0, facets };
 }

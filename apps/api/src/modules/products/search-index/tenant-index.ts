@@ -11,7 +11,7 @@ import type { IndexSort } from './order';
 import { patchedParts } from './patch';
 import { compareLexemes } from './pg-qsort';
 import { entryGain, type RankPlan, rank, rankAll, rankPlan } from './rank';
-import type { PatchRow, ProductRow } from './rows';
+import { type PatchRow, type ProductRow, parseValueKey, type VariantRow } from './rows';
 import type { TsOperand, TsQuery } from './tsquery';
 import type { ParsedVectors } from './vectors';
 
@@ -33,6 +33,13 @@ export class TenantIndex implements IndexData {
   readonly categoryOf: Map<string, number>;
   readonly docCatStart: Int32Array;
   readonly docCats: Int32Array;
+  readonly raws: string[];
+  readonly rawValue: Int32Array;
+  readonly options: { key: string; name: string; position: number }[];
+  readonly values: { option: number; key: string; label: string; position: number }[];
+  readonly docVarStart: Int32Array;
+  readonly varRaw: Int32Array;
+  readonly varStock: Uint8Array;
   readonly lexemes: string[];
   readonly postStart: Int32Array;
   readonly postDocs: Int32Array;
@@ -50,6 +57,7 @@ export class TenantIndex implements IndexData {
     memberships: { productId: string; categoryId: string }[],
     categoryRows: { productCategoryId: string; categoryName: string | null; description: string | null }[],
     readonly buildMs: { read: number; total: number },
+    variants: VariantRow[] = [],
   ) {
     const n = rows.length;
     this.n = n;
@@ -122,6 +130,67 @@ export class TenantIndex implements IndexData {
     const fill = catCount.slice(0, n);
     for (let k = 0; k < members; k++) this.docCats[(fill[memberDoc[k] as number] as number)++] = memberCat[k] as number;
 
+    // Option values: interned, then grouped by folded option name and label; each shown with the
+    // smallest spelling (code unit order, as PostgreSQL's "C" min) and position any product gives.
+    this.raws = [];
+    this.options = [];
+    this.values = [];
+    const rawOf = new Map<string, number>();
+    const optionOf = new Map<string, number>();
+    const valueIdOf = new Map<string, number>();
+    const rawValue: number[] = [];
+    const intern = (key: string | null): number => {
+      if (key === null) return -1;
+      let r = rawOf.get(key);
+      if (r !== undefined) return r;
+      r = this.raws.push(key) - 1;
+      rawOf.set(key, r);
+      const k = parseValueKey(key);
+      let o = optionOf.get(k.optionKey);
+      if (o === undefined) {
+        o = this.options.push({ key: k.optionKey, name: k.optionName, position: k.optionPosition }) - 1;
+        optionOf.set(k.optionKey, o);
+      } else {
+        const opt = this.options[o] as { key: string; name: string; position: number };
+        if (k.optionName < opt.name) opt.name = k.optionName;
+        if (k.optionPosition < opt.position) opt.position = k.optionPosition;
+      }
+      const vk = `${k.optionKey}\u0001${k.valueKey}`;
+      let v = valueIdOf.get(vk);
+      if (v === undefined) {
+        v = this.values.push({ option: o, key: k.valueKey, label: k.label, position: k.valuePosition }) - 1;
+        valueIdOf.set(vk, v);
+      } else {
+        const val = this.values[v] as { option: number; key: string; label: string; position: number };
+        if (k.label < val.label) val.label = k.label;
+        if (k.valuePosition < val.position) val.position = k.valuePosition;
+      }
+      rawValue.push(v);
+      return r;
+    };
+    const varCount = new Int32Array(n + 1);
+    const varDoc = new Int32Array(variants.length);
+    for (let i = 0; i < variants.length; i++) {
+      const d = this.docOf.get((variants[i] as VariantRow).productId) ?? -1;
+      varDoc[i] = d;
+      if (d >= 0) (varCount[d + 1] as number)++;
+    }
+    for (let d = 0; d < n; d++) (varCount[d + 1] as number) += varCount[d] as number;
+    this.docVarStart = varCount;
+    const nv = varCount[n] as number;
+    this.varRaw = new Int32Array(3 * nv);
+    this.varStock = new Uint8Array(nv);
+    const varFill = varCount.slice(0, n);
+    for (let i = 0; i < variants.length; i++) {
+      const d = varDoc[i] as number;
+      if (d < 0) continue;
+      const v = variants[i] as VariantRow;
+      const at = (varFill[d] as number)++;
+      this.varStock[at] = v.inStock ? 1 : 0;
+      for (let k = 0; k < 3; k++) this.varRaw[3 * at + k] = intern(v.values[k] ?? null);
+    }
+    this.rawValue = Int32Array.from(rawValue);
+
     const { temps, docEntryStart, entryLex, entryPos, positions } = vectors;
 
     // Lexeme ids in PostgreSQL's order, so a prefix is a range of ids and a document's entries
@@ -171,6 +240,9 @@ export class TenantIndex implements IndexData {
         this.brand,
         this.docCatStart,
         this.docCats,
+        this.docVarStart,
+        this.varRaw,
+        this.varStock,
         this.postStart,
         this.postDocs,
         this.postGain,
@@ -192,6 +264,38 @@ export class TenantIndex implements IndexData {
   }
 
   /**
+   * Stock of a product's variants changed in place (checkout), in the order they were read
+   * (readVariantRows); a different count means the variants changed: their catalog change patches.
+   */
+  setVariantStock(productId: string, inStock: boolean[]) {
+    const d = this.docOf.get(productId);
+    if (d === undefined) return;
+    const v0 = this.docVarStart[d] as number;
+    if ((this.docVarStart[d + 1] as number) - v0 !== inStock.length) return;
+    inStock.forEach((s, i) => {
+      this.varStock[v0 + i] = s ? 1 : 0;
+    });
+  }
+
+  /** The variants of document d as rows (a patch copies the unchanged documents with them). */
+  variantRowsOf(d: number): VariantRow[] {
+    const out: VariantRow[] = [];
+    const id = this.ids[d] as string;
+    const raw = (at: number) => {
+      const r = this.varRaw[at] as number;
+      return r < 0 ? null : (this.raws[r] as string);
+    };
+    for (let v = this.docVarStart[d] as number; v < (this.docVarStart[d + 1] as number); v++) {
+      out.push({
+        productId: id,
+        inStock: this.varStock[v] === 1,
+        values: [raw(3 * v), raw(3 * v + 1), raw(3 * v + 2)],
+      });
+    }
+    return out;
+  }
+
+  /**
    * A new index equal to what a rebuild would give after the changes (patch.ts), or null when
    * they cannot be placed exactly: the caller rebuilds instead.
    */
@@ -199,7 +303,14 @@ export class TenantIndex implements IndexData {
     const t0 = performance.now();
     const parts = patchedParts(this, changes);
     if (!parts) return null;
-    const index = new TenantIndex(parts.rows, parts.vectors, parts.memberships, parts.categoryRows, buildMs);
+    const index = new TenantIndex(
+      parts.rows,
+      parts.vectors,
+      parts.memberships,
+      parts.categoryRows,
+      buildMs,
+      parts.variants,
+    );
     buildMs.total = buildMs.read + performance.now() - t0;
     return index;
   }
