@@ -9,7 +9,6 @@ import type { PageRequest } from '../../../lib/page-request';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../../test/harness';
 import { createAuditService } from '../../audit/index';
 import { createDiskStorage, createMediaService } from '../../media/index';
-import { changeStock } from '../inventory/index';
 import { productAdminPages } from './product-admin.pages';
 import { createProductAdminService } from './product-admin.service';
 
@@ -167,13 +166,21 @@ describe('the editor saves its variant grid', { timeout: 120_000 }, () => {
     Object.assign(rows[1] as Row, { stock: '10' });
     Object.assign(rows[5] as Row, { enabled: true });
     // A sale of Brass / Medium while the owner edits: the count typed is applied as a difference.
-    const ctx = await ctxOf(owner);
-    await t.database.db.transaction(async (tx) => {
-      const moved = await changeStock(tx, ctx, [
-        { variantId: rows[1]?.variantId as string, delta: -1, reason: 'CORRECTION', note: 'a sale' },
-      ]);
-      expect(moved.ok).toBe(true);
+    const sold = view.variants[1] as ProductVariantsView['variants'][number];
+    const sale = await t.app.inject({
+      method: 'PUT',
+      url: `/skulocity/api/v1/catalog/products/${productId}/variants/${sold.variantId}`,
+      headers: { host: HOST, origin: `http://${HOST}`, ...owner },
+      payload: {
+        valueIds: sold.valueIds,
+        sku: sold.sku,
+        listPrice: sold.listPrice,
+        enabled: true,
+        stock: sold.stock - 1,
+        stockSeen: sold.stock,
+      },
     });
+    expect(sale.statusCode, sale.body).toBe(200);
     const saved = await pages.saveProductForm(
       productId,
       gridForm(

@@ -90,9 +90,12 @@ export async function writeVariantGrid(
   }
   await writeOptions(tx, ctx, deps, productId, { options: grid.options });
   const claimed = new Set<string>();
+  // Read again only after a write: rows that change nothing (most, on a save of a long grid) cost none.
+  let read: ProductVariantsView | null = null;
   for (const [n, row] of grid.rows.entries()) {
     try {
-      const now = (await readVariants(tx, ctx.tenantId, productId)) as ProductVariantsView;
+      read ??= (await readVariants(tx, ctx.tenantId, productId)) as ProductVariantsView;
+      const now = read;
       let target = row.variantId;
       if (!target) {
         const labels = row.values.map((l) => l.trim().toLowerCase()).join('|');
@@ -124,6 +127,7 @@ export async function writeVariantGrid(
         claimed.add(done.variantId);
         stockMoved ||= done.stockMoved;
       }
+      read = null;
     } catch (err) {
       onRow(n, err);
     }
