@@ -13579,8 +13579,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Adds a variant: one value per option (labels, in order), its SKU, prices, stock and pictures
-         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). Prices are minor units. A SKU another live variant holds, or a combination a live variant has, is 409 naming that variant; a combination a removed variant had brings that variant back with its history. A value that is not one of its option's is 422. `stock` is the first count.
+         * Adds a variant: one value per option (labels or value ids, in order), its SKU, prices, stock and pictures
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). Prices are minor units. A SKU another live variant holds, or a combination a live variant has, is 409 naming that variant; a combination a removed variant had brings that variant back with its history. A value that is not one of its option's is 422. `stock` is the first count. The values are labels (`values`) or the ids the GET answers (`valueIds`), one of the two.
          */
         post: {
             parameters: {
@@ -13595,7 +13595,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         variantId?: string;
-                        values: string[];
+                        values?: string[];
                         sku: string;
                         barcode?: string | null;
                         listPrice: number;
@@ -13607,6 +13607,7 @@ export interface paths {
                         imageIds?: string[];
                         stock?: number;
                         stockSeen?: number;
+                        valueIds?: string[];
                     };
                 };
             };
@@ -13687,7 +13688,7 @@ export interface paths {
         get?: never;
         /**
          * Sets a product's options (at most three) and their values, in order
-         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). Options are matched by optionId, else by name; values by valueId (one of that option's, else 422), else by label. Kept options keep their order; new ones come after them and every live variant takes the new option's first value. A value or option that live variants still use cannot go (409 naming them).
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). Options are matched by optionId, else by name; values by valueId (one of that option's, else 422), else by label, in the order sent: options and values may be reordered (the variants follow). Every live variant takes a new option's first value. A value or option that live variants still use cannot go (409 naming them).
          */
         put: {
             parameters: {
@@ -13792,7 +13793,7 @@ export interface paths {
         get?: never;
         /**
          * Changes a variant whole: values, SKU, barcode, prices, weight, enabled, pictures, stock
-         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). `stock` with `stockSeen` (the count the form showed) is saved as an adjustment by the difference, so a sale meanwhile is not undone. A SKU or combination another live variant holds is 409 naming it; a removed variant is 422.
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). `stock` with `stockSeen` (the count the form showed) is saved as an adjustment by the difference, so a sale meanwhile is not undone. A SKU or combination another live variant holds is 409 naming it; a removed variant is 422. The values are labels (`values`) or ids (`valueIds`), so a variant as the GET answers it can be sent back.
          */
         put: {
             parameters: {
@@ -13808,7 +13809,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         variantId?: string;
-                        values: string[];
+                        values?: string[];
                         sku: string;
                         barcode?: string | null;
                         listPrice: number;
@@ -13820,6 +13821,7 @@ export interface paths {
                         imageIds?: string[];
                         stock?: number;
                         stockSeen?: number;
+                        valueIds?: string[];
                     };
                 };
             };

@@ -237,6 +237,7 @@ export const PRODUCT_EDITOR_FIELDS = [
   'newImages',
   'contentFile',
   'productId',
+  'variants',
 ] as const;
 export type ProductEditorField = (typeof PRODUCT_EDITOR_FIELDS)[number];
 
@@ -245,6 +246,8 @@ export interface ProductEditorPageData {
   categories: { productCategoryId: string; name: string }[];
   currency: string;
   library: { mediaId: string; url: string; altText: string | null }[];
+  /** The product's options and variants for the grid (decision 112); null for a new product. */
+  variants?: ProductVariantsView | null;
 }
 
 /** The editor form as it came: every field a string (lists as arrays), kept to show again on error. */
@@ -313,3 +316,32 @@ export const variantDeleteResultSchema = z.object({
   view: productVariantsViewSchema,
 });
 export type VariantDeleteResult = z.infer<typeof variantDeleteResultSchema>;
+
+/**
+ * A variant write as the API takes it: its values either as labels (`values`) or as the value ids the
+ * GET answers (`valueIds`), one of the two, one per option in order, so what GET answers can be PUT back.
+ */
+export const productVariantWriteSchema = z
+  .strictObject({
+    ...productVariantInputSchema.shape,
+    values: productVariantInputSchema.shape.values.optional(),
+    valueIds: z.array(variantIdSchema).max(3, 'a variant has at most 3 values').optional(),
+  })
+  .refine((v) => v.salePrice == null || v.salePrice <= v.listPrice, {
+    message: 'salePrice cannot be more than listPrice',
+    path: ['salePrice'],
+  })
+  .refine((v) => (v.values === undefined) !== (v.valueIds === undefined), {
+    message: 'give the values either as labels (values) or as ids (valueIds), one of the two',
+    path: ['values'],
+  });
+export type ProductVariantWrite = z.infer<typeof productVariantWriteSchema>;
+
+/** The cells of the editor's variant grid that a refusal can name. */
+export const VARIANT_GRID_CELLS = ['values', 'sku', 'listPrice', 'salePrice', 'stock', 'imageIds', 'enabled'] as const;
+export type VariantGridCell = (typeof VARIANT_GRID_CELLS)[number];
+/**
+ * The key of a grid cell's error in a refused editor save's `fieldErrors` ("variants.3.sku": row 4's
+ * SKU), beside `variants` (the card's message).
+ */
+export const variantGridErrorKey = (row: number, cell: VariantGridCell) => `variants.${row}.${cell}`;

@@ -23,7 +23,22 @@ function textValues(form: FormData): ProductEditorForm {
     out[name] = have === undefined ? v : Array.isArray(have) ? [...have, v] : [have, v];
   }
   // Parallel lists stay lists even with one row, so row n of each belongs together.
-  for (const list of ['imageId', 'imageAlt', 'featureLabel', 'featureValue', 'optionName', 'optionChoices']) {
+  for (const list of [
+    'imageId',
+    'imageAlt',
+    'featureLabel',
+    'featureValue',
+    'optionName',
+    'optionChoices',
+    'variantRow',
+    'variantSku',
+    'variantPrice',
+    'variantSalePrice',
+    'variantStock',
+    'variantStockSeen',
+    'variantImage',
+    'variantEnabled',
+  ]) {
     const v = out[list];
     if (v !== undefined && !Array.isArray(v)) out[list] = [v];
   }

@@ -24,12 +24,12 @@ export function OptionsCard({
   const [shown, setShown] = useState(() => rowsToShow(names, choices, 1));
   return (
     <Card
-      title="Options"
+      title="Configurable options"
       description={
         <>
-          Choices shoppers pick, like a finish or a size. One choice per line; a price change after it, like{' '}
-          <code className="rounded bg-neutral-100 px-1">Glass +12.50</code> ({currency}). A product with options is
-          configurable.
+          Choices priced on top of what is bought, like an engraving or a shade. One choice per line; a price change
+          after it, like <code className="rounded bg-neutral-100 px-1">Glass +12.50</code> ({currency}). A product with
+          options is configurable.
         </>
       }
     >

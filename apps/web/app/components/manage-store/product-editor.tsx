@@ -1,5 +1,5 @@
 import type { ProductEditorPageData } from '@app/contracts';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigation } from 'react-router';
 import type { ProductEditorAnswer } from '../../lib/product-editor-action.server';
 import { useActionToast } from '../../lib/use-action-toast';
@@ -18,6 +18,7 @@ import { type Errors, formFromView, STATUSES, str } from './product-editor-form'
 import { ImagesCard } from './product-editor-media';
 import { DownloadsCard, MoreActions } from './product-editor-more';
 import { CategoriesField, FeaturesCard, OptionsCard } from './product-editor-rows';
+import { priceRange, VariantsCards } from './product-editor-variants';
 
 /**
  * The product editor: one form, posted whole, that works without JavaScript. Its save bar comes
@@ -51,6 +52,11 @@ export function ProductEditor({
   const formKey = `${product?.updatedAt ?? 'new'}:${product?.images.map((i) => i.mediaId).join(',')}:${product?.contents.length ?? 0}`;
   const url = product ? `/${product.slug}/${product.productId}` : null;
   const status = STATUSES.find((s) => s.value === product?.status);
+  // With options the variants carry SKU, prices and stock: the product's own fields only show them.
+  const [perVariant, setPerVariant] = useState(
+    () => (page.variants?.options.length ?? 0) > 0 || (failed ? str(values, 'gridOptions').length > 2 : false),
+  );
+  const range = priceRange(page.variants, currency);
 
   return (
     <AdminPage
@@ -121,55 +127,80 @@ export function ProductEditor({
               </div>
             </Card>
             <ImagesCard product={product} values={values} errors={errors} library={page.library} />
-            <Card title="Pricing">
-              <div className="kit-fields-row">
-                <MoneyField
-                  label="Price"
-                  name="listPrice"
-                  currency={currency}
-                  text={str(values, 'listPrice')}
-                  error={errors.listPrice}
-                  required
-                />
-                <MoneyField
-                  label="Sale price"
-                  name="salePrice"
-                  currency={currency}
-                  text={str(values, 'salePrice')}
-                  error={errors.salePrice}
-                  hint="Optional. Shoppers pay this instead of the price."
-                />
-              </div>
-              <input type="hidden" name="currencyUomId" value={currency} />
-            </Card>
-            <Card title="Inventory">
-              <div className="kit-fields-row">
-                <TextField
-                  label="SKU"
-                  name="sku"
-                  defaultValue={str(values, 'sku')}
-                  error={errors.sku}
-                  required
-                  hint="Unique in your store: letters, digits and . _ - /"
-                />
-                {product ? (
+            {perVariant ? (
+              <Card title="Pricing and inventory">
+                {/* Read-only: with options each variant has its own, edited in the Variants card. */}
+                <dl className="grid gap-2 text-sm sm:grid-cols-3" data-testid="per-variant-fields">
                   <div>
-                    <p className="kit-label">Stock</p>
-                    <p className="text-sm text-neutral-700">
-                      {product.stockQuantity} in stock. Stock changes with a reason on the inventory page.
-                    </p>
+                    <dt className="kit-label">Price</dt>
+                    <dd>{range ?? 'Set per variant'}</dd>
                   </div>
-                ) : (
-                  <NumberField
-                    label="Stock received"
-                    name="initialStock"
-                    defaultValue={str(values, 'initialStock')}
-                    error={errors.initialStock}
-                    hint="Units you have now; recorded as received."
-                  />
-                )}
-              </div>
-            </Card>
+                  <div>
+                    <dt className="kit-label">SKU</dt>
+                    <dd>Set per variant</dd>
+                  </div>
+                  <div>
+                    <dt className="kit-label">Stock</dt>
+                    <dd>{product ? `${product.stockQuantity} across the variants` : 'Set per variant'}</dd>
+                  </div>
+                </dl>
+                <p className="kit-hint mt-2">Sale price, SKU and stock are set per variant, in the Variants card.</p>
+                <input type="hidden" name="currencyUomId" value={currency} />
+              </Card>
+            ) : (
+              <>
+                <Card title="Pricing">
+                  <div className="kit-fields-row">
+                    <MoneyField
+                      label="Price"
+                      name="listPrice"
+                      currency={currency}
+                      text={str(values, 'listPrice')}
+                      error={errors.listPrice}
+                      required
+                    />
+                    <MoneyField
+                      label="Sale price"
+                      name="salePrice"
+                      currency={currency}
+                      text={str(values, 'salePrice')}
+                      error={errors.salePrice}
+                      hint="Optional. Shoppers pay this instead of the price."
+                    />
+                  </div>
+                  <input type="hidden" name="currencyUomId" value={currency} />
+                </Card>
+                <Card title="Inventory">
+                  <div className="kit-fields-row">
+                    <TextField
+                      label="SKU"
+                      name="sku"
+                      defaultValue={str(values, 'sku')}
+                      error={errors.sku}
+                      required
+                      hint="Unique in your store: letters, digits and . _ - /"
+                    />
+                    {product ? (
+                      <div>
+                        <p className="kit-label">Stock</p>
+                        <p className="text-sm text-neutral-700">
+                          {product.stockQuantity} in stock. Stock changes with a reason on the inventory page.
+                        </p>
+                      </div>
+                    ) : (
+                      <NumberField
+                        label="Stock received"
+                        name="initialStock"
+                        defaultValue={str(values, 'initialStock')}
+                        error={errors.initialStock}
+                        hint="Units you have now; recorded as received."
+                      />
+                    )}
+                  </div>
+                </Card>
+              </>
+            )}
+            <VariantsCards page={page} values={values} errors={errors} onOptionsChange={setPerVariant} />
             <OptionsCard values={values} errors={errors} currency={currency} />
             <FeaturesCard values={values} errors={errors} />
             {product && <DownloadsCard product={product} errors={errors} />}

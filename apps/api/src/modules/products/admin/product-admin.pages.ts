@@ -1,4 +1,5 @@
 import {
+  decimalAmount,
   type FormOutcome,
   PRODUCT_EDITOR_FIELDS,
   type ProductEditorField,
@@ -7,12 +8,19 @@ import {
   type ProductEditorPayload,
   parseDecimalMoney,
   productEditorInputSchema,
+  productVariantWriteSchema,
+  type VariantGridCell,
+  variantGridErrorKey,
+  variantIdSchema,
+  variantOptionsInputSchema,
 } from '@app/contracts';
+import { z } from 'zod';
 import { requireAccess } from '../../../lib/access';
 import type { PageModule } from '../../../lib/page-request';
 import { submitForm } from '../../../lib/page-request';
 import { formRefusal } from '../../../lib/result';
 import type { ProductAdminService } from './product-admin.service';
+import type { VariantGridInput, VariantGridRow } from './variant-grid';
 
 const FIELDS_MESSAGE = 'Please check the fields marked below.';
 
@@ -194,6 +202,157 @@ export function editorPayloadFromForm(
   return { ok: true, payload };
 }
 
+const gridRowSchema = z.strictObject({
+  variantId: variantIdSchema.optional(),
+  values: z.array(z.string().max(60)).max(3),
+});
+const GRID_CELL_OF: Record<string, VariantGridCell> = {
+  sku: 'sku',
+  listPrice: 'listPrice',
+  salePrice: 'salePrice',
+  stock: 'stock',
+  imageIds: 'imageIds',
+  values: 'values',
+};
+type GridErrors = Record<string, string>;
+const sentence = (m: string) => {
+  const text = m
+    .replace(/^[a-zA-Z]+: /, '')
+    .replace(/\blistPrice\b/g, 'Price')
+    .replace(/\bsalePrice\b/g, 'Sale price');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+/**
+ * The variant grid of the editor form -> the options and rows the variant writer takes, or the cells at
+ * fault ("variants.3.sku"). The options come as one JSON field (`gridOptions`, the Options card's
+ * state); each row as parallel inputs (variantRow: its variant and value labels; variantSku,
+ * variantPrice, variantSalePrice, variantStock, variantStockSeen, variantImage; variantEnabled lists
+ * the enabled rows' numbers), so the grid's cells post as plain fields. No `gridOptions`: no grid.
+ */
+export function gridFromForm(
+  form: ProductEditorForm,
+  currency: string,
+): { ok: true; grid: VariantGridInput | null } | { ok: false; fieldErrors: GridErrors } {
+  const raw = one(form, 'gridOptions');
+  if (!raw) return { ok: true, grid: null };
+  const errors: GridErrors = {};
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, fieldErrors: { variants: 'The options could not be read; reload the page.' } };
+  }
+  const options = variantOptionsInputSchema.safeParse(json);
+  if (!options.success) {
+    return { ok: false, fieldErrors: { variants: sentence(options.error.issues[0]?.message ?? 'Check the options.') } };
+  }
+  const rowsRaw = many(form, 'variantRow');
+  const col = (name: string) => many(form, name);
+  const [skus, prices, sales, stocks, seen, images] = [
+    'variantSku',
+    'variantPrice',
+    'variantSalePrice',
+    'variantStock',
+    'variantStockSeen',
+    'variantImage',
+  ].map(col) as [string[], string[], string[], string[], string[], string[]];
+  const enabled = new Set(many(form, 'variantEnabled'));
+  const rows: VariantGridRow[] = [];
+  rowsRaw.forEach((text, n) => {
+    let head: z.infer<typeof gridRowSchema>;
+    try {
+      head = gridRowSchema.parse(JSON.parse(text));
+    } catch {
+      errors[variantGridErrorKey(n, 'values')] = 'This row could not be read; reload the page.';
+      return;
+    }
+    const cell = (c: VariantGridCell, m: string) => {
+      errors[variantGridErrorKey(n, c)] ??= m;
+    };
+    const money = (text: string | undefined, c: 'listPrice' | 'salePrice') => {
+      const t = (text ?? '').trim();
+      if (!t) {
+        if (c === 'listPrice') cell(c, 'Enter a price, like 12.50.');
+        return null;
+      }
+      const parsed = parseDecimalMoney(t, currency);
+      if (!parsed.ok) {
+        cell(c, sentence(parsed.message));
+        return null;
+      }
+      return parsed.minor;
+    };
+    const whole = (text: string | undefined): number | undefined | null => {
+      const t = (text ?? '').trim();
+      if (!t) return undefined;
+      return /^\d{1,9}$/.test(t) ? Number(t) : null;
+    };
+    const listPrice = money(prices[n], 'listPrice');
+    const salePrice = money(sales[n], 'salePrice');
+    const stock = whole(stocks[n]);
+    if (stock === null) cell('stock', 'Enter a whole number, like 12.');
+    const stockSeen = whole(seen[n]);
+    const image = (images[n] ?? '').trim();
+    const candidate = {
+      ...(head.variantId ? { variantId: head.variantId } : {}),
+      values: head.values,
+      sku: (skus[n] ?? '').trim(),
+      listPrice: listPrice ?? 0,
+      salePrice,
+      enabled: enabled.has(String(n)),
+      imageIds: image ? [image] : [],
+      ...(typeof stock === 'number' ? { stock } : {}),
+      ...(typeof stockSeen === 'number' && head.variantId ? { stockSeen } : {}),
+    };
+    const parsed = productVariantWriteSchema.safeParse(candidate);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        cell(GRID_CELL_OF[String(issue.path[0])] ?? 'sku', sentence(issue.message));
+      }
+      return;
+    }
+    rows.push({ ...parsed.data, values: head.values });
+  });
+  // Two rows with one SKU would be refused by the writer on the second; say so before writing.
+  const seenSku = new Map<string, number>();
+  skus.forEach((sku, n) => {
+    const key = sku.trim().toLowerCase();
+    if (!key) return;
+    const first = seenSku.get(key);
+    if (first !== undefined) errors[variantGridErrorKey(n, 'sku')] ??= `Row ${first + 1} has this SKU too.`;
+    else seenSku.set(key, n);
+  });
+  if (options.data.length && !rowsRaw.length) errors.variants = 'Keep at least one variant.';
+  if (Object.keys(errors).length) {
+    errors.variants ??= 'Check the variants marked below.';
+    return { ok: false, fieldErrors: errors };
+  }
+  return { ok: true, grid: { options: options.data, rows } };
+}
+
+/** The product's own SKU and prices for a product whose variants carry them: kept as the variants make them. */
+function withVariantFields(
+  form: ProductEditorForm,
+  grid: VariantGridInput,
+  current: { sku: string; listPrice: number; salePrice: number | null } | null,
+  currency: string,
+): ProductEditorForm {
+  const first = grid.rows[0];
+  const own = current ?? {
+    sku: first?.sku ?? '',
+    listPrice: first?.listPrice ?? 0,
+    salePrice: first?.salePrice ?? null,
+  };
+  const { initialStock: _initialStock, ...rest } = form;
+  return {
+    ...rest,
+    sku: own.sku,
+    listPrice: decimalAmount(own.listPrice, currency),
+    salePrice: own.salePrice == null ? '' : decimalAmount(own.salePrice, currency),
+  };
+}
+
 /** The product editor page's functions; each checks the catalog permission itself. */
 export function productAdminPages(deps: { productAdmin: ProductAdminService }): PageModule<ProductEditorPages> {
   const { productAdmin } = deps;
@@ -208,11 +367,12 @@ export function productAdminPages(deps: { productAdmin: ProductAdminService }): 
     return {
       async productEditor(productId) {
         requireAccess(ctx, 'catalog');
-        const [product, categories, currency, library] = await Promise.all([
+        const [product, categories, currency, library, variants] = await Promise.all([
           productId ? productAdmin.view(ctx, productId) : null,
           productAdmin.categories(ctx),
           productAdmin.currency(ctx),
           productAdmin.library(ctx),
+          productId ? productAdmin.variants(ctx, productId) : null,
         ]);
         if (productId && !product) return null;
         return {
@@ -220,6 +380,7 @@ export function productAdminPages(deps: { productAdmin: ProductAdminService }): 
           categories,
           currency: product?.currencyUomId ?? currency,
           library: library.items.map((i) => ({ mediaId: i.mediaId, url: i.url, altText: i.altText })),
+          variants,
         };
       },
 
@@ -233,8 +394,17 @@ export function productAdminPages(deps: { productAdmin: ProductAdminService }): 
             .split(/[\s,]+/)
             .filter(Boolean);
           const relatedIds = await productAdmin.idsForSkus(ctx, skus);
-          const parsed = editorPayloadFromForm(form, { currency, creating: !productId, relatedIds });
-          if (!parsed.ok) return fail(parsed.fieldErrors);
+          const grid = gridFromForm(form, currency);
+          // With options, the variants carry the SKU and prices: the product's own are not posted.
+          const posted =
+            grid.ok && grid.grid?.options.length ? withVariantFields(form, grid.grid, current, currency) : form;
+          const parsed = editorPayloadFromForm(posted, { currency, creating: !productId, relatedIds });
+          if (!parsed.ok || !grid.ok) {
+            return fail({
+              ...(parsed.ok ? {} : parsed.fieldErrors),
+              ...(grid.ok ? {} : grid.fieldErrors),
+            } as Partial<Record<ProductEditorField, string>>);
+          }
           // Pictures posted with the form go through the media library's one pipeline, then join the list.
           for (const bytes of files.images) {
             try {
@@ -246,8 +416,26 @@ export function productAdminPages(deps: { productAdmin: ProductAdminService }): 
               throw err;
             }
           }
-          const saved = await productAdmin.save(ctx, productId, productEditorInputSchema.parse(parsed.payload));
-          if (!saved.ok) return formRefusal(saved, PRODUCT_EDITOR_FIELDS);
+          const saved = await productAdmin.save(
+            ctx,
+            productId,
+            productEditorInputSchema.parse(parsed.payload),
+            grid.grid ?? undefined,
+          );
+          if (!saved.ok) {
+            // A refused grid cell ("variants.3.sku") is marked in its row, and the card says why.
+            if (saved.field?.startsWith('variants.')) {
+              return {
+                ok: false as const,
+                status: saved.status,
+                message: saved.formMessage ?? FIELDS_MESSAGE,
+                fieldErrors: { variants: saved.formMessage, [saved.field]: saved.fieldMessage } as Partial<
+                  Record<ProductEditorField, string>
+                >,
+              };
+            }
+            return formRefusal(saved, PRODUCT_EDITOR_FIELDS);
+          }
           const view = saved.value;
           if (files.content) {
             try {

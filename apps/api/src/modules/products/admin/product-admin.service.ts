@@ -5,6 +5,7 @@ import {
   type ProductEditorInput,
   type ProductEditorView,
   type ProductFields,
+  type ProductVariantsView,
   productFieldsSchema,
 } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
@@ -37,6 +38,8 @@ import {
   writeFailure,
 } from './editor-view';
 import { writeProduct } from './product-writer';
+import { type VariantGridInput, writeVariantGrid } from './variant-grid';
+import { readVariants } from './variant-writer';
 
 const p = schema.products;
 const pi = schema.productImages;
@@ -173,7 +176,12 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
     }
   }
 
-  async function saveInTx(ctx: RequestContext, productId: string | null, input: ProductEditorInput) {
+  async function saveInTx(
+    ctx: RequestContext,
+    productId: string | null,
+    input: ProductEditorInput,
+    grid?: VariantGridInput,
+  ) {
     const id = await events.transaction(async (tx) => {
       const before = productId ? await loadView(tx, ctx, productId) : null;
       if (productId && !before) throw AppError.notFound('This product does not exist.');
@@ -185,9 +193,16 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
       );
       if (!written.ok) throw writeFailure(written);
       await writeExtras(tx, ctx, written.productId, before ? keepUnchangedLists(input, before) : input);
+      // The variant grid in the same transaction: a refused row leaves nothing of the save written.
+      const variants = grid
+        ? await writeVariantGrid(tx, ctx, { audit }, written.productId, grid)
+        : { changed: false, stockMoved: false };
+      if (variants.stockMoved) {
+        events.emitAfterCommit(tx, 'stock.changed', { tenantId: ctx.tenantId, productIds: [written.productId] });
+      }
       const after = await loadView(tx, ctx, written.productId);
-      // The row (isFeatured too) and categories say `changed`; the lists and type, the view.
-      if (before && !written.changed && unchanged(withoutStamp(before), withoutStamp(after))) {
+      // The row (isFeatured too) and categories say `changed`; the lists and type, the view; the grid, itself.
+      if (before && !written.changed && !variants.changed && unchanged(withoutStamp(before), withoutStamp(after))) {
         throw new NothingChanged(before);
       }
       await audit.record(tx, ctx, {
@@ -211,6 +226,12 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
   }
 
   return {
+    /** The product's options and variants as the editor's grid shows them; null when not this store's. */
+    async variants(ctx: RequestContext, productId: string): Promise<ProductVariantsView | null> {
+      requireAccess(ctx, 'catalog');
+      return readVariants(db, ctx.tenantId, productId);
+    },
+
     /** The product as the editor shows it; null when it is not this store's. */
     async view(ctx: RequestContext, productId: string): Promise<ProductEditorView | null> {
       requireAccess(ctx, 'catalog');
@@ -300,17 +321,19 @@ export function createProductAdminService(db: Db, deps: ProductAdminDeps) {
     /**
      * Creates (no productId) or updates a product with everything the editor writes. An update that
      * changes nothing writes nothing: no row, no updated_at, no audit entry, no event (its
-     * transaction is rolled back) and answers the product as it is.
+     * transaction is rolled back) and answers the product as it is. `grid`, the editor's options and
+     * variants, is written in the same transaction (variant-grid.ts).
      */
     async save(
       ctx: RequestContext,
       productId: string | null,
       input: ProductEditorInput,
+      grid?: VariantGridInput,
     ): Promise<Result<ProductEditorView, ProductWriteRefusal>> {
       requireAccess(ctx, 'catalog');
       try {
         return await returnRefusals<Ok<ProductEditorView>, ProductWriteRefusal>(async () =>
-          ok(await saveInTx(ctx, productId, input)),
+          ok(await saveInTx(ctx, productId, input, grid)),
         );
       } catch (e) {
         if (e instanceof NothingChanged) return ok(e.view);

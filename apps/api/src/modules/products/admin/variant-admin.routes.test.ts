@@ -222,3 +222,102 @@ describe('the owner builds a product with variants', () => {
     expect(list.json().data.variants.filter((v: { removed: boolean }) => !v.removed)).toHaveLength(5);
   });
 });
+
+describe('what GET answers can be sent back', () => {
+  it('a variant as read, with its valueIds, is taken by PUT; labels and ids together are 400', async () => {
+    const { productId, sku } = await product();
+    await call('PUT', `${BASE}/${productId}/options`, { payload: optionsBody });
+    const added = await call('POST', `${BASE}/${productId}/variants`, {
+      payload: { values: ['5 Ah', 'Blue'], sku: `${sku}-B`, listPrice: 12900, stock: 4 },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const read = (await call('GET', `${BASE}/${productId}/variants`)).json().data as ProductVariantsView;
+    const blue = read.variants.find((v) => v.title === '5 Ah / Blue');
+    if (!blue) throw new Error('no 5 Ah / Blue');
+    // The read as it is, less what a write does not take, and a new price.
+    const { productId: _p, title: _t, removed: _r, stock, ...writable } = blue;
+    const put = await call('PUT', `${BASE}/${productId}/variants/${blue.variantId}`, {
+      payload: { ...writable, listPrice: 13900, stock, stockSeen: stock },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const after = (put.json().data as ProductVariantsView).variants.find((v) => v.variantId === blue.variantId);
+    expect(after).toMatchObject({ title: '5 Ah / Blue', valueIds: blue.valueIds, listPrice: 13900, stock: 4 });
+
+    // valueIds move a variant to another combination; an id of another option is 422 naming it.
+    const black = read.options[1]?.values.find((v) => v.label === 'Black')?.valueId as string;
+    const moved = await call('PUT', `${BASE}/${productId}/variants/${blue.variantId}`, {
+      payload: { ...writable, valueIds: [blue.valueIds[0], black] },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((moved.json().data as ProductVariantsView).variants.find((v) => v.variantId === blue.variantId)?.title).toBe(
+      '5 Ah / Black',
+    );
+    const wrong = await call('POST', `${BASE}/${productId}/variants`, {
+      payload: { valueIds: [black, black], sku: `${sku}-W`, listPrice: 100 },
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().message).toMatch(/Battery has no value/);
+    const both = await call('POST', `${BASE}/${productId}/variants`, {
+      payload: { values: ['2 Ah', 'Blue'], valueIds: blue.valueIds, sku: `${sku}-W`, listPrice: 100 },
+    });
+    expect(both.statusCode).toBe(400);
+    const neither = await call('POST', `${BASE}/${productId}/variants`, {
+      payload: { sku: `${sku}-W`, listPrice: 100 },
+    });
+    expect(neither.statusCode).toBe(400);
+  });
+});
+
+describe('reordering options and values', () => {
+  it('moves the variants’ values with the options, keeps ids, retitles; three options that swap are 422', async () => {
+    const { productId, sku } = await product();
+    let view = (await call('PUT', `${BASE}/${productId}/options`, { payload: optionsBody })).json()
+      .data as ProductVariantsView;
+    for (const [i, values] of [
+      ['2 Ah', 'Blue'],
+      ['5 Ah', 'Red'],
+    ].entries()) {
+      view = (
+        await call('POST', `${BASE}/${productId}/variants`, {
+          payload: { values, sku: `${sku}-${i}`, listPrice: 9900 },
+        })
+      ).json().data;
+    }
+    const [battery, colour] = view.options as [
+      ProductVariantsView['options'][number],
+      ProductVariantsView['options'][number],
+    ];
+    const reordered = await call('PUT', `${BASE}/${productId}/options`, {
+      payload: {
+        options: [
+          { optionId: colour.optionId, name: colour.name, values: [...colour.values].reverse() },
+          { optionId: battery.optionId, name: battery.name, values: battery.values },
+        ],
+      },
+    });
+    expect(reordered.statusCode, reordered.body).toBe(200);
+    const after = reordered.json().data as ProductVariantsView;
+    expect(after.options.map((o) => [o.optionId, o.position, o.values.map((v) => v.label)])).toEqual([
+      [colour.optionId, 1, ['Black', 'Blue', 'Red']],
+      [battery.optionId, 2, ['2 Ah', '5 Ah']],
+    ]);
+    for (const v of view.variants) {
+      const now = after.variants.find((x) => x.variantId === v.variantId);
+      expect(now?.valueIds).toEqual([...v.valueIds].reverse());
+      expect(now?.title).toBe(v.title.split(' / ').reverse().join(' / '));
+    }
+    // The options as read, less their position (the order sent is the position).
+    const asInput = (os: ProductVariantsView['options']) => os.map(({ position: _p, ...o }) => o);
+    const three = await call('PUT', `${BASE}/${productId}/options`, {
+      payload: { options: [...asInput(after.options), { name: 'Grip', values: [{ label: 'Soft' }] }] },
+    });
+    expect(three.statusCode, three.body).toBe(200);
+    const opts3 = (three.json().data as ProductVariantsView).options;
+    const swapped = await call('PUT', `${BASE}/${productId}/options`, {
+      payload: { options: asInput([opts3[1], opts3[0], opts3[2]] as ProductVariantsView['options']) },
+    });
+    expect(swapped.statusCode).toBe(422);
+    expect(swapped.json().message).toMatch(/three options cannot be reordered yet/);
+    expect((await call('GET', `${BASE}/${productId}/variants`)).json().data.options).toEqual(opts3);
+  });
+});

@@ -3,9 +3,9 @@ import {
   errorEnvelopeSchema,
   productIdParamsSchema,
   productOptionsInputSchema,
-  productVariantInputSchema,
   productVariantParamsSchema,
   productVariantsViewSchema,
+  productVariantWriteSchema,
   variantDeleteResultSchema,
 } from '@app/contracts';
 import type { FastifyRequest } from 'fastify';
@@ -59,8 +59,8 @@ export async function variantAdminRoutes(app: App, { variantAdmin }: { variantAd
         summary: "Sets a product's options (at most three) and their values, in order",
         description:
           `${WHO} Options are matched by optionId, else by name; values by valueId (one of that option's, else 422), ` +
-          'else by label. Kept options keep their order; new ones come after them and every live variant takes the ' +
-          "new option's first value. A value or option that live variants still use cannot go (409 naming them).",
+          'else by label, in the order sent: options and values may be reordered (the variants follow). Every live ' +
+          "variant takes a new option's first value. A value or option that live variants still use cannot go (409 naming them).",
         params: productIdParamsSchema,
         body: productOptionsInputSchema,
         response: { 200: dataEnvelope(productVariantsViewSchema), ...changeErrors, ...notFound },
@@ -80,13 +80,15 @@ export async function variantAdminRoutes(app: App, { variantAdmin }: { variantAd
       preParsing: guard,
       schema: {
         tags: ['catalog'],
-        summary: 'Adds a variant: one value per option (labels, in order), its SKU, prices, stock and pictures',
+        summary:
+          'Adds a variant: one value per option (labels or value ids, in order), its SKU, prices, stock and pictures',
         description:
           `${WHO} Prices are minor units. A SKU another live variant holds, or a combination a live variant has, ` +
           'is 409 naming that variant; a combination a removed variant had brings that variant back with its history. ' +
-          "A value that is not one of its option's is 422. `stock` is the first count.",
+          "A value that is not one of its option's is 422. `stock` is the first count. The values are labels " +
+          '(`values`) or the ids the GET answers (`valueIds`), one of the two.',
         params: productIdParamsSchema,
-        body: productVariantInputSchema,
+        body: productVariantWriteSchema,
         response: { 201: dataEnvelope(productVariantsViewSchema), ...changeErrors, ...notFound },
       },
     },
@@ -115,9 +117,10 @@ export async function variantAdminRoutes(app: App, { variantAdmin }: { variantAd
         description:
           `${WHO} \`stock\` with \`stockSeen\` (the count the form showed) is saved as an adjustment by the difference, ` +
           'so a sale meanwhile is not undone. A SKU or combination another live variant holds is 409 naming it; ' +
-          'a removed variant is 422.',
+          'a removed variant is 422. The values are labels (`values`) or ids (`valueIds`), so a variant as the GET ' +
+          'answers it can be sent back.',
         params: productVariantParamsSchema,
-        body: productVariantInputSchema,
+        body: productVariantWriteSchema,
         response: { 200: dataEnvelope(productVariantsViewSchema), ...changeErrors, ...notFound },
       },
     },

@@ -1,7 +1,7 @@
 import type {
   ProductOptionsInput,
-  ProductVariantInput,
   ProductVariantsView,
+  ProductVariantWrite,
   VariantDeleteResult,
 } from '@app/contracts';
 import type { Db, Tx } from '@app/db';
@@ -80,7 +80,7 @@ export function createVariantAdminService(db: Db, deps: VariantAdminDeps) {
       return r.ok ? ok(r.value.view) : r;
     },
 
-    async addVariant(ctx: RequestContext, productId: string, input: ProductVariantInput) {
+    async addVariant(ctx: RequestContext, productId: string, input: ProductVariantWrite) {
       const r = await write(ctx, productId, async (tx) => {
         const done = await addVariant(tx, ctx, { audit }, productId, input);
         return { stockMoved: done.stockMoved, extra: done.variantId };
@@ -88,7 +88,7 @@ export function createVariantAdminService(db: Db, deps: VariantAdminDeps) {
       return r.ok ? ok({ view: r.value.view, variantId: r.value.extra as string }) : r;
     },
 
-    async updateVariant(ctx: RequestContext, productId: string, variantId: string, input: ProductVariantInput) {
+    async updateVariant(ctx: RequestContext, productId: string, variantId: string, input: ProductVariantWrite) {
       const r = await write(ctx, productId, async (tx) =>
         updateVariant(tx, ctx, { audit }, productId, variantId, input),
       );

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import {
   MAX_VARIANTS,
   type ProductOptionsInput,
-  type ProductVariantInput,
   type ProductVariantsView,
+  type ProductVariantWrite,
   variantDisplayName,
   variantTitle,
 } from '@app/contracts';
@@ -149,10 +149,44 @@ async function retitle(tx: Tx, tenantId: string, productId: string) {
 }
 
 /**
+ * Moves kept options to their new positions. Positions are unique per product and between 1 and 3,
+ * so each move goes to a free position: one whose option has moved away, else the free third one
+ * when options swap. Three options that swap have no free position (the index is checked row by
+ * row), and are refused.
+ */
+async function moveOptions(
+  tx: Tx,
+  tenantId: string,
+  productId: string,
+  moves: { optionId: string; from: number; to: number }[],
+) {
+  const at = new Map(moves.map((m) => [m.from, m.optionId]));
+  const pos = new Map(moves.map((m) => [m.optionId, m.from]));
+  for (let round = 0; round < 10; round++) {
+    const pending = moves.filter((m) => pos.get(m.optionId) !== m.to);
+    if (!pending.length) return;
+    const ready = pending.find((m) => !at.has(m.to));
+    const free = [1, 2, 3].find((q) => !at.has(q));
+    const move = ready ?? pending[0];
+    const to = ready ? ready.to : free;
+    if (!move || to === undefined) {
+      throw unprocessable('options', 'three options cannot be reordered yet; remove one, reorder, then add it again.');
+    }
+    await tx
+      .update(po)
+      .set({ position: to })
+      .where(and(eq(po.tenantId, tenantId), eq(po.productId, productId), eq(po.optionId, move.optionId)));
+    at.delete(pos.get(move.optionId) as number);
+    at.set(to, move.optionId);
+    pos.set(move.optionId, to);
+  }
+}
+
+/**
  * Writes the product's options whole, in order. An option is matched by id, else by name; a value by
- * id (which must be one of that option's), else by label. Kept options keep their order (reordering
- * is refused for now: the variants' value columns follow the options' positions); new options come
- * after them, and the live variants get the new option's first value, so they stay one per
+ * id (which must be one of that option's), else by label. Kept options take the order sent, and the
+ * variants' value columns move with them in the same transaction (column N holds the value of the
+ * option at position N); values take the order sent. New options come after the kept ones, and the live variants get the new option's first value, so they stay one per
  * combination. An option or value that live variants still use cannot go (409), except an option
  * whose removal leaves the live variants distinct (all of them had the same value of it).
  */
@@ -183,12 +217,7 @@ export async function writeOptions(
   const kept = plan.filter((x) => x.match);
   const firstNew = plan.findIndex((x) => !x.match);
   if (firstNew >= 0 && plan.slice(firstNew).some((x) => x.match)) {
-    throw unprocessable('options', 'add new options after the existing ones (options cannot be reordered yet).');
-  }
-  for (let k = 1; k < kept.length; k++) {
-    if ((kept[k]?.match?.position ?? 0) < (kept[k - 1]?.match?.position ?? 0)) {
-      throw unprocessable('options', 'options cannot be reordered yet; keep them in their order.');
-    }
+    throw unprocessable('options', 'add new options after the existing ones, then move them.');
   }
   const dropped = existing.filter((e) => !used.has(e.optionId));
   // The live variants' combinations without the dropped options must stay distinct.
@@ -293,22 +322,21 @@ export async function writeOptions(
       ),
     );
   }
-  for (const [i, k] of kept.entries()) {
+  for (const k of kept) {
     const m = k.match;
-    if (!m) continue;
-    if (m.name !== k.input.name) {
+    if (m && m.name !== k.input.name) {
       await tx
         .update(po)
         .set({ name: `~renaming~${m.optionId}` })
         .where(and(eq(po.tenantId, t), eq(po.productId, productId), eq(po.optionId, m.optionId)));
     }
-    if (m.position !== i + 1) {
-      await tx
-        .update(po)
-        .set({ position: i + 1 })
-        .where(and(eq(po.tenantId, t), eq(po.productId, productId), eq(po.optionId, m.optionId)));
-    }
   }
+  await moveOptions(
+    tx,
+    t,
+    productId,
+    kept.map((k, i) => ({ optionId: k.match?.optionId as string, from: k.match?.position as number, to: i + 1 })),
+  );
   for (const k of kept) {
     if (k.match && k.match.name !== k.input.name) {
       await tx
@@ -395,21 +423,31 @@ export async function writeOptions(
   });
 }
 
-/** The value ids of `labels`, one per option in order; a label that is not a value of its option is refused. */
-function resolveValues(view: ProductVariantsView, labels: readonly string[]): { ids: string[]; title: string } {
-  if (labels.length !== view.options.length) {
+/**
+ * The value ids of a variant write, one per option in order: its `values` (labels) or its `valueIds`
+ * (what the GET answers); a label or id that is not a value of its option is refused.
+ */
+function resolveValues(
+  view: ProductVariantsView,
+  input: Pick<ProductVariantWrite, 'values' | 'valueIds'>,
+): { ids: string[]; title: string } {
+  const given = input.valueIds ?? input.values ?? [];
+  const field = input.valueIds ? 'valueIds' : 'values';
+  if (given.length !== view.options.length) {
     const names = view.options.map((o) => o.name).join(', ');
     throw unprocessable(
-      'values',
+      field,
       view.options.length
         ? `give one value for each option (${names}), in that order.`
         : 'this product has no options; add an option before adding variants.',
     );
   }
-  const ids = labels.map((label, i) => {
+  const ids = given.map((g, i) => {
     const option = view.options[i] as ProductVariantsView['options'][number];
-    const hit = option.values.find((v) => v.label.toLowerCase() === label.trim().toLowerCase());
-    if (!hit) throw unprocessable(`values.${i}`, `${option.name} has no value ${label.trim()}.`);
+    const hit = input.valueIds
+      ? option.values.find((v) => v.valueId === g)
+      : option.values.find((v) => v.label.toLowerCase() === g.trim().toLowerCase());
+    if (!hit) throw unprocessable(`${field}.${i}`, `${option.name} has no value ${g.trim()}.`);
     return hit.valueId;
   });
   const title = variantTitle(ids.map((id, i) => view.options[i]?.values.find((v) => v.valueId === id)?.label));
@@ -470,7 +508,7 @@ export interface VariantWritten {
 }
 
 /** The columns a variant write sets from the owner's input: adding and changing write the same ones. */
-function variantColumns(input: ProductVariantInput, title: string, ids: readonly string[]) {
+function variantColumns(input: ProductVariantWrite, title: string, ids: readonly string[]) {
   return {
     title,
     sku: input.sku,
@@ -496,14 +534,14 @@ export async function addVariant(
   ctx: RequestContext,
   deps: Deps,
   productId: string,
-  input: ProductVariantInput,
+  input: ProductVariantWrite,
 ): Promise<VariantWritten> {
   const t = ctx.tenantId;
   const { view } = await lockProduct(tx, ctx, productId);
   if (!view.options.length) {
     throw unprocessable('values', 'this product has no options; add an option before adding variants.');
   }
-  const { ids, title } = resolveValues(view, input.values);
+  const { ids, title } = resolveValues(view, input);
   const key = ids.join('|');
   const same = view.variants.filter((v) => v.valueIds.join('|') === key);
   const liveTwin = same.find((v) => !v.removed);
@@ -555,7 +593,7 @@ export async function updateVariant(
   deps: Deps,
   productId: string,
   variantId: string,
-  input: ProductVariantInput,
+  input: ProductVariantWrite,
 ): Promise<VariantWritten> {
   const t = ctx.tenantId;
   const { view } = await lockProduct(tx, ctx, productId);
@@ -564,7 +602,7 @@ export async function updateVariant(
   if (input.variantId && input.variantId !== variantId) {
     throw unprocessable('variantId', 'the body names another variant than the address.');
   }
-  const { ids, title } = resolveValues(view, input.values);
+  const { ids, title } = resolveValues(view, input);
   const twin = view.variants.find(
     (v) => !v.removed && v.variantId !== variantId && v.valueIds.join('|') === ids.join('|'),
   );
