@@ -2,6 +2,7 @@
  * Turns the store data of stores/*.ts into table rows. Pure and deterministic: the same input gives
  * the same rows on every machine, so tests and screenshots can rely on them.
  */
+import { createHash } from 'node:crypto';
 import { garden } from './stores/garden';
 import { lighting } from './stores/lighting';
 import { power } from './stores/power';
@@ -286,7 +287,9 @@ function buildVariants(store: SeedStore, products: SeedProductRow[], art: Map<st
       first.values.forEach((v, vi) => {
         const key = `${id.toLowerCase()}-${skuPart(v.label).toLowerCase()}`;
         art.set(key, { ...own, finish: v.swatch ?? own.finish });
-        const mediaId = `${id}-${skuPart(v.label)}`;
+        // A media id is 32 hex digits, as an upload's (the editor's contract refuses any other), made
+        // from the picture's name so the seed stays the same run after run.
+        const mediaId = createHash('md5').update(`${store.tenantId}/${key}`).digest('hex');
         const altText = `${p.productName}, ${v.label}`;
         out.media.push({ mediaId, storageKey: `seed/${store.tenantId}/products/${key}-detail.webp`, altText });
         out.images.push({ productId: id, mediaId, altText, sequenceNum: vi + 1 });
