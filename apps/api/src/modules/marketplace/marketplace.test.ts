@@ -80,22 +80,50 @@ async function catalogWrite(tenantId: string, productIds: string[], q: ReturnTyp
   });
 }
 
-/** The products the feed must list, by a query of its own: active, in stock, in the store's categories, pictured, priced. */
-async function eligibleIds(tenantId: string): Promise<string[]> {
-  const r = await rows<{ product_id: string }>(sql`
+/** An item the feed must list: its g:id, its g:item_group_id (none for a single-variant product) and availability. */
+interface ExpectedItem {
+  id: string;
+  group: string | null;
+  availability: 'in_stock' | 'out_of_stock';
+}
+
+/**
+ * The items the feed must list, by a query of its own (decision 112, section 5 and part E): the
+ * products that are active, in stock, in the store's categories, pictured and priced; one with at
+ * most one live variant is one item with its own id, by its own count; one with several is an item
+ * per enabled live priced variant (sold-out ones out_of_stock), grouped under the product's id, while
+ * an enabled live variant has stock, and only if its id is a valid group id.
+ */
+async function expectedItems(tenantId: string): Promise<ExpectedItem[]> {
+  const r = await rows<ExpectedItem>(sql`
     WITH RECURSIVE cats(id) AS (
       SELECT cc.product_category_id FROM catalog_categories cc
         JOIN catalogs c ON c.tenant_id = cc.tenant_id AND c.prod_catalog_id = cc.prod_catalog_id
        WHERE c.tenant_id = ${tenantId}
       UNION
       SELECT r.product_category_id FROM category_rollups r JOIN cats ON r.parent_product_category_id = cats.id
-       WHERE r.tenant_id = ${tenantId})
-    SELECT p.product_id FROM products p
-     WHERE p.tenant_id = ${tenantId} AND p.status = 'ACTIVE' AND p.stock_quantity > 0 AND p.list_price > 0
-       AND coalesce(p.detail_image_url, p.medium_image_url, p.small_image_url) IS NOT NULL
-       AND p.product_id IN (SELECT product_id FROM product_categories WHERE tenant_id = ${tenantId} AND product_category_id IN (SELECT id FROM cats))
-     ORDER BY p.product_id`);
-  return r.map((x) => x.product_id).sort();
+       WHERE r.tenant_id = ${tenantId}),
+    listed AS (
+      SELECT p.product_id,
+        (SELECT count(*) FROM product_variants v
+          WHERE v.tenant_id = p.tenant_id AND v.product_id = p.product_id AND v.removed_at IS NULL) AS live
+        FROM products p
+       WHERE p.tenant_id = ${tenantId} AND p.status = 'ACTIVE' AND p.stock_quantity > 0 AND p.list_price > 0
+         AND coalesce(p.detail_image_url, p.medium_image_url, p.small_image_url) IS NOT NULL
+         AND p.product_id IN (SELECT product_id FROM product_categories WHERE tenant_id = ${tenantId} AND product_category_id IN (SELECT id FROM cats)))
+    SELECT l.product_id AS id, NULL::text AS "group", 'in_stock' AS availability FROM listed l WHERE l.live <= 1
+    UNION ALL
+    SELECT v.variant_id, l.product_id, CASE WHEN v.stock_quantity > 0 THEN 'in_stock' ELSE 'out_of_stock' END
+      FROM listed l JOIN product_variants v ON v.tenant_id = ${tenantId} AND v.product_id = l.product_id
+     WHERE l.live > 1 AND v.enabled AND v.removed_at IS NULL AND v.list_price > 0
+       AND l.product_id ~ '^[A-Za-z0-9_-]{1,50}$'
+       AND EXISTS (SELECT 1 FROM product_variants s
+         WHERE s.tenant_id = ${tenantId} AND s.product_id = l.product_id AND s.enabled AND s.removed_at IS NULL AND s.stock_quantity > 0)`);
+  return r.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+/** The g:ids the feed must list (expectedItems), sorted. */
+async function eligibleIds(tenantId: string): Promise<string[]> {
+  return (await expectedItems(tenantId)).map((x) => x.id).sort();
 }
 
 describe('who may use the marketplace connection', () => {
@@ -207,21 +235,27 @@ describe('the product feed', () => {
     expect(root.name).toBe('rss');
     expect(root.attrs).toMatchObject({ version: '2.0', 'xmlns:g': G_NS });
     const items = feedItems(res.body);
-    const expected = await eligibleIds('lighting');
+    const want = await expectedItems('lighting');
+    const expected = want.map((x) => x.id).sort();
     expect(expected.length).toBeGreaterThan(5);
+    // The seed's variants are among them: grouped, and a sold-out one listed out of stock.
+    expect(want.some((x) => x.group !== null)).toBe(true);
+    expect(want.some((x) => x.availability === 'out_of_stock')).toBe(true);
     expect(items.map((i) => i['g:id']).sort()).toEqual(expected);
+    const wanted = new Map(want.map((x) => [x.id, x]));
     // None of another store's products (ids are per store: check the links' host too).
     for (const i of items) {
       expect(i['g:link']).toMatch(/^http:\/\/lighting\.localhost\/[^/]+\/[^/]+$/);
       expect(i['g:image_link']).toMatch(/^https?:\/\//);
       expect(i['g:price']).toMatch(/^\d+\.\d{2} USD$/);
-      expect(i['g:availability']).toBe('in_stock');
+      expect(i['g:availability'], i['g:id']).toBe(wanted.get(String(i['g:id']))?.availability);
+      expect(i['g:item_group_id'], i['g:id']).toBe(wanted.get(String(i['g:id']))?.group ?? undefined);
       expect(i['g:condition']).toBe('new');
       expect(i['g:title']?.length).toBeGreaterThan(0);
     }
     expect(items.some((i) => i['g:product_type'])).toBe(true);
     const [one] = await rows<{ product_id: string; list_price: number; slug: string }>(
-      sql`SELECT product_id, list_price, slug FROM products WHERE tenant_id = 'lighting' AND product_id = ${expected[0]}`,
+      sql`SELECT product_id, list_price, slug FROM products WHERE tenant_id = 'lighting' AND product_id = ${want.find((x) => x.group === null)?.id}`,
     );
     const item = items.find((i) => i['g:id'] === one?.product_id);
     expect(item?.['g:link']).toBe(`http://lighting.localhost/${one?.slug}/${one?.product_id}`);
@@ -267,7 +301,10 @@ describe('the product feed', () => {
 
   it('leaves out a product out of stock, and lists one without an image or price as skipped with the reason', async () => {
     const path = feedPath(await state());
-    const ids = feedItems((await get(LIGHTING, path)).body).map((i) => String(i['g:id']));
+    // Three single-variant products (no group): their items are their products.
+    const ids = feedItems((await get(LIGHTING, path)).body)
+      .filter((i) => i['g:item_group_id'] === undefined)
+      .map((i) => String(i['g:id']));
     const [soldOut, noImage, noPrice] = ids;
     await t.services.events.transaction(async (tx) => {
       await tx.execute(
@@ -286,13 +323,19 @@ describe('the product feed', () => {
             sale_price = CASE WHEN product_id = ${noPrice} THEN NULL ELSE sale_price END
           WHERE tenant_id = 'lighting' AND product_id IN (${noImage}, ${noPrice})`,
     );
-    const items = feedItems((await get(LIGHTING, path)).body).map((i) => i['g:id']);
+    const listed = feedItems((await get(LIGHTING, path)).body);
+    const items = listed.map((i) => i['g:id']);
     expect(items).not.toContain(soldOut);
     expect(items).not.toContain(noImage);
     expect(items).not.toContain(noPrice);
     expect(items.sort()).toEqual(await eligibleIds('lighting'));
     const s = await state();
-    expect(s.feed.productCount).toBe(items.length);
+    // Products listed: a single-variant product's item, or a group of variants' items.
+    expect(s.feed.productCount).toBe(new Set(listed.map((i) => i['g:item_group_id'] ?? i['g:id'])).size);
+    const [built] = await rows<{ item_count: number }>(
+      sql`SELECT item_count FROM product_feeds WHERE tenant_id = 'lighting'`,
+    );
+    expect(built?.item_count).toBe(items.length);
     expect(s.feed.skipped).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ productId: noImage, reasons: ['no_image'] }),
@@ -343,7 +386,22 @@ describe('the product feed', () => {
   it('lists a product with variants as one item per enabled variant, grouped; single-variant products keep their ids', async () => {
     const path = feedPath(await state());
     const before = feedItems((await get(LIGHTING, path)).body);
-    const productId = String(before[2]?.['g:id']);
+    // A product listed without options (the seed's products with variants have theirs): its one item, no
+    // group; past the feed's first two items, which the tests above renamed and gave codes.
+    const plain = new Set(
+      (
+        await rows<{ product_id: string }>(
+          sql`SELECT p.product_id FROM products p WHERE p.tenant_id = 'lighting' AND NOT EXISTS (
+                SELECT 1 FROM product_options o WHERE o.tenant_id = p.tenant_id AND o.product_id = p.product_id)`,
+        )
+      ).map((r) => r.product_id),
+    );
+    const productId = String(
+      before.slice(2).find((i) => i['g:item_group_id'] === undefined && plain.has(String(i['g:id'])))?.['g:id'],
+    );
+    expect(plain.has(productId)).toBe(true);
+    const groupsBefore = before.filter((i) => i['g:item_group_id'] !== undefined);
+    expect(groupsBefore.length).toBeGreaterThan(0);
     const host = LIGHTING;
     const ctx = systemContext(
       { tenantId: 'lighting', productStoreId: '9000', hostName: host, viaDevAlias: false, origin: `http://${host}` },
@@ -382,16 +440,21 @@ describe('the product feed', () => {
     expect(group[0]?.['g:link']).toBe(`http://lighting.localhost/${name?.slug}/${productId}?variant=${brass2700}`);
     expect(group[0]?.['g:gtin']).toBe('4006381333931');
     expect(group[0]?.['g:image_link']).toMatch(/^http:\/\/lighting\.localhost\/media\//);
-    // Every other item is as it was: its product's id, no group.
+    // Every other item is as it was: a single-variant product's id with no group, the seed's groups as they were.
     const others = items.filter((i) => i['g:item_group_id'] === undefined);
     expect(others.map((i) => i['g:id']).sort()).toEqual(
       before
+        .filter((i) => i['g:item_group_id'] === undefined)
         .map((i) => String(i['g:id']))
         .filter((id) => id !== productId)
         .sort(),
     );
+    const groupOf = (list: typeof items) =>
+      list.filter((i) => i['g:item_group_id'] !== undefined && i['g:item_group_id'] !== productId);
+    expect(groupOf(items)).toEqual(groupOf(groupsBefore));
+    expect(items.map((i) => i['g:id']).sort()).toEqual(await eligibleIds('lighting'));
     const s = await state();
-    expect(s.feed.productCount).toBe(others.length + 1);
+    expect(s.feed.productCount).toBe(others.length + new Set(groupsBefore.map((i) => i['g:item_group_id'])).size + 1);
   });
 
   it('records fetches (time, user agent, count) but writes them at most once a minute', async () => {
