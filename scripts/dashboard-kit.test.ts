@@ -42,6 +42,14 @@ export const ALLOWED: Record<string, Partial<Record<RawTag, [number, string]>>> 
   'components/manage-store/product-editor-media.tsx': {
     input: [2, 'a file picker with previews, and library pictures to tick (a checkbox drawn on a thumbnail)'],
   },
+  'components/manage-store/product-editor-variants.tsx': {
+    input: [
+      7,
+      "the variant grid and its options: cells edited in place that arrows and Enter move between, a value's label and swatch colour inline, and the rows' hidden keys; the kit's text field draws a label and a row of its own per field. Styled with the kit's classes",
+    ],
+    table: [1, "the variant grid: a table of inputs, which the kit's DataTable (rows of text and links) does not draw"],
+    select: [1, "a variant's picture, one cell of the grid (kit-select class, no label row of its own)"],
+  },
   'components/manage-store/product-editor-more.tsx': { input: [1, 'a file picker (the download)'] },
   'components/manage-store/product-editor-rows.tsx': {
     input: [1, 'the category list filter: a type-ahead with no name that posts nothing, so no form field'],

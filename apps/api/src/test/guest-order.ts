@@ -1,5 +1,5 @@
 import { type Db, schema } from '@app/db';
-import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { App } from '../lib/app-types';
 import { TEST_CARDS } from '../modules/payments/index';
 
@@ -32,7 +32,10 @@ export function guestCardOrder(email = 'grace@example.com') {
   };
 }
 
-/** The first simple product of a store with stock to spare (ordered by id, so tests are stable). */
+/**
+ * The first simple product of a store with stock to spare (ordered by id, so tests are stable), sold
+ * without options: a product id alone buys it (one with several variants is bought by naming one).
+ */
 export async function stockedProductId(db: Db, tenantId: string): Promise<string> {
   return (await stockedProduct(db, tenantId)).productId;
 }
@@ -40,10 +43,22 @@ export async function stockedProductId(db: Db, tenantId: string): Promise<string
 /** The same product with the unit price a shopper pays (the sale price when it has one). */
 export async function stockedProduct(db: Db, tenantId: string): Promise<{ productId: string; price: number }> {
   const p = schema.products;
+  const v = schema.productVariants;
+  const withOptions = db
+    .select({ id: v.productId })
+    .from(v)
+    .where(and(eq(v.tenantId, tenantId), isNotNull(v.option1ValueId)));
   const [product] = await db
     .select({ productId: p.productId, price: sql<number>`coalesce(${p.salePrice}, ${p.listPrice})` })
     .from(p)
-    .where(and(eq(p.tenantId, tenantId), gt(p.stockQuantity, 5), ne(p.productType, 'CONFIGURABLE')))
+    .where(
+      and(
+        eq(p.tenantId, tenantId),
+        gt(p.stockQuantity, 5),
+        ne(p.productType, 'CONFIGURABLE'),
+        notInArray(p.productId, withOptions),
+      ),
+    )
     .orderBy(asc(p.productId))
     .limit(1);
   if (!product) throw new Error(`no stocked product in ${tenantId}`);
