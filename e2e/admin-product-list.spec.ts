@@ -117,10 +117,16 @@ test('the owner searches, filters, changes status and price of chosen products, 
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^products-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = readFileSync((await download.path()) as string, 'utf8');
-  expect(csv.startsWith('\uFEFFsku,name,slug,status,brand,list_price')).toBe(true);
+  // One row per variant: the product's columns, then its options' and the variant's (SKU, prices, stock).
+  const [header = ''] = csv.split('\r\n');
+  expect(header.startsWith('\uFEFFproduct_id,slug,name,status,brand,currency')).toBe(true);
+  expect(header).toContain(',option1_name,option1_value,');
+  expect(header).toContain(',variant_id,sku,barcode,list_price,sale_price,stock,');
   const lines = csv.trim().split('\n');
   expect(lines.length).toBe(4);
-  expect(csv).toContain(`${run}-A,${run} Anvil Drill,`);
+  const anvil = lines.find((l) => l.includes(`,${run} Anvil Drill,`));
+  expect(anvil, 'the Anvil Drill has its row').toBeTruthy();
+  expect(anvil).toContain(`,${run}-A,`);
   expect(csv).toContain(`"${run} Chisel, ""Pro"""`);
   expect(csv).toContain(',44.99,');
 
