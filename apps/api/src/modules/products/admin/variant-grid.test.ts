@@ -275,6 +275,90 @@ describe('the editor saves its variant grid', { timeout: 120_000 }, () => {
     expect((await pages.productEditor(productId))?.product?.updatedAt).toBe(editor?.product?.updatedAt);
   });
 
+  it("keeps a variant's other pictures: the grid picks only the first", async () => {
+    const pages = pagesFor(await ctxOf(owner));
+    const u = unique();
+    const rows = combos.slice(0, 2).map((values, i) => ({ values, sku: `GQ-${u}-${i}`, price: '99.00', stock: '1' }));
+    const created = await pages.saveProductForm(
+      null,
+      gridForm({ productName: `Grid Pictures ${u}`, status: 'ACTIVE' }, [FINISH, SIZE], rows),
+      { images: [new Uint8Array(await png()), new Uint8Array(await png())], content: null },
+    );
+    if (!created.ok) throw new Error(JSON.stringify(created));
+    const productId = created.productId;
+    const editor = await pages.productEditor(productId);
+    const [a, b] = (editor?.product?.images ?? []).map((i) => i.mediaId) as [string, string];
+    const view = editor?.variants as ProductVariantsView;
+    const first = view.variants[0]?.variantId as string;
+    // Two pictures for the first variant, as the variant API or the CSV's variant_images give them.
+    const given = await t.app.inject({
+      method: 'PUT',
+      url: `/skulocity/api/v1/catalog/products/${productId}/variants/${first}`,
+      headers: { host: HOST, origin: `http://${HOST}`, ...owner },
+      payload: {
+        valueIds: view.variants[0]?.valueIds,
+        sku: `GQ-${u}-0`,
+        listPrice: 9900,
+        enabled: true,
+        imageIds: [a, b],
+      },
+    });
+    expect(given.statusCode, given.body).toBe(200);
+    const base = {
+      productName: `Grid Pictures ${u}`,
+      status: 'ACTIVE',
+      slug: editor?.product?.slug ?? '',
+      imageId: [a, b],
+    };
+    const now = async () => (await pages.productEditor(productId))?.variants as ProductVariantsView;
+    const pictures = async () => (await now()).variants.find((v) => v.variantId === first)?.imageIds;
+
+    // Saved unchanged: nothing written, both pictures there.
+    const unchanged = await pages.saveProductForm(
+      productId,
+      gridForm(base, optionsOf(await now()), rowsOf(await now())),
+      {
+        images: [],
+        content: null,
+      },
+    );
+    expect(unchanged, JSON.stringify(unchanged)).toMatchObject({ ok: true });
+    expect(await pictures()).toEqual([a, b]);
+
+    // The row's price changed: the row is written, its pictures stay.
+    const priced = rowsOf(await now());
+    Object.assign(priced[0] as Row, { price: '89.00' });
+    const saved = await pages.saveProductForm(productId, gridForm(base, optionsOf(await now()), priced), {
+      images: [],
+      content: null,
+    });
+    expect(saved, JSON.stringify(saved)).toMatchObject({ ok: true });
+    expect((await now()).variants.find((v) => v.variantId === first)).toMatchObject({
+      listPrice: 8900,
+      imageIds: [a, b],
+    });
+
+    // Another picture chosen in the cell takes the first place (b was second: it moves up); none clears them.
+    const swapped = rowsOf(await now());
+    Object.assign(swapped[0] as Row, { image: b });
+    expect(
+      await pages.saveProductForm(productId, gridForm(base, optionsOf(await now()), swapped), {
+        images: [],
+        content: null,
+      }),
+    ).toMatchObject({ ok: true });
+    expect(await pictures()).toEqual([b]);
+    const cleared = rowsOf(await now());
+    Object.assign(cleared[0] as Row, { image: '' });
+    expect(
+      await pages.saveProductForm(productId, gridForm(base, optionsOf(await now()), cleared), {
+        images: [],
+        content: null,
+      }),
+    ).toMatchObject({ ok: true });
+    expect(await pictures()).toEqual([]);
+  });
+
   it('reorders the options and their values; the variants follow', async () => {
     const pages = pagesFor(await ctxOf(owner));
     const u = unique();

@@ -59,6 +59,17 @@ function unchangedRow(view: ProductVariantsView, variantId: string, row: Variant
   );
 }
 
+/**
+ * A variant's pictures after a grid save. The grid shows and picks a variant's first picture only; the
+ * others (given through the API or the CSV's variant_images) stay behind it, so saving the editor does
+ * not drop them. No picture in the cell means none.
+ */
+function gridImages(current: string[], fromGrid: string[]): string[] {
+  const first = fromGrid[0];
+  if (first === undefined) return [];
+  return [first, ...current.slice(1).filter((id) => id !== first)];
+}
+
 const same = (a: ProductVariantsView, b: ProductVariantsView) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
@@ -112,11 +123,12 @@ export async function writeVariantGrid(
       }
       if (target) {
         claimed.add(target);
-        if (unchangedRow(now, target, row)) continue;
-        // The grid has no barcode or weight column: what the variant has stays.
         const cur = now.variants.find((v) => v.variantId === target);
+        const kept = { ...row, imageIds: gridImages(cur?.imageIds ?? [], row.imageIds) };
+        if (unchangedRow(now, target, kept)) continue;
+        // The grid has no barcode or weight column: what the variant has stays.
         const done = await updateVariant(tx, ctx, deps, productId, target, {
-          ...row,
+          ...kept,
           variantId: undefined,
           barcode: row.barcode === undefined ? cur?.barcode : row.barcode,
           weightGrams: row.weightGrams === undefined ? cur?.weightGrams : row.weightGrams,
