@@ -72,7 +72,7 @@ export function VariantShowForm({
  * variant) and "sold out" (struck). Without JavaScript the "Show" button sends the values to the
  * product page (GET), whose loader redirects to `?variant=`; with JavaScript a choice updates the page
  * at once (`onSelect`) and the button is not shown. The radios and "Show" belong to the picker's own
- GET form (VariantShowForm, rendered beside the purchase form), not to the purchase form.
+ * GET form (VariantShowForm, rendered beside the purchase form), not to the purchase form.
  */
 export function VariantPicker({
   product,
@@ -143,6 +143,9 @@ export function VariantPicker({
                       form={showFormId(product.productId)}
                       value={v.valueId}
                       checked={checked}
+                      // The name said whole ("3000 K, sold out"): from the label's text, Chromium puts
+                      // a space before a hidden note's comma ("3000 K , sold out").
+                      aria-label={note ? `${v.label}, ${note}` : undefined}
                       onChange={() => choose(position, v.valueId)}
                       className="peer absolute inset-0 size-full cursor-pointer appearance-none rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
                       data-state={state}
@@ -158,14 +161,12 @@ export function VariantPicker({
                           style={{ backgroundColor: v.swatchColor }}
                         />
                         {v.label}
-                        {note && <span className="sr-only">, {note}</span>}
                       </span>
                     ) : (
                       <span
                         className={`flex h-10 items-center rounded-full border px-4 text-sm peer-checked:border-slate-900 peer-checked:bg-slate-900 peer-checked:text-white peer-hover:border-slate-900 ${look}`}
                       >
                         {v.label}
-                        {note && <span className="sr-only">, {note}</span>}
                       </span>
                     )}
                   </label>
