@@ -3,7 +3,7 @@ import type { Db } from '@app/db';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
 import type { TenantContext } from '../../../lib/context';
-import { encodeCursor, filterWhere, keyset } from './product-list.query';
+import { encodeCursor, filterWhereFor, keyset } from './product-list.query';
 
 /** Rows read per query by the export: memory stays flat whatever the catalog's size. */
 const EXPORT_BATCH = 500;
@@ -24,9 +24,9 @@ export async function* exportProductsCsv(
 ): AsyncGenerator<string> {
   yield `\uFEFF${stringify([[...PRODUCT_CSV_COLUMNS]])}`;
   let cursor: string | undefined;
+  const base = await filterWhereFor(db, ctx.tenantId, filter, low);
   for (;;) {
     const k = keyset({ sort: filter.sort, dir: filter.dir, cursor });
-    const base = filterWhere(ctx.tenantId, filter, low);
     const rows = rowsOf<{
       product_id: string;
       sku: string;

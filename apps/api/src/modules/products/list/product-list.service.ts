@@ -20,7 +20,7 @@ import type { AuditService } from '../../audit/index';
 import type { JobRunner } from '../../jobs/index';
 import { createBulkBatch } from './bulk-batch';
 import { exportProductsCsv } from './csv-export';
-import { encodeCursor, filterWhere, keyset } from './product-list.query';
+import { encodeCursor, filterWhereFor, keyset } from './product-list.query';
 
 export { bulkPrice, statusTransition } from './bulk-batch';
 
@@ -65,9 +65,8 @@ export function createProductListService(db: Db, deps: { audit: AuditService; ev
   async function list(ctx: TenantContext, query: AdminProductQuery): Promise<ProductListPage> {
     const low = await threshold(ctx);
     const k = keyset(query);
-    const where = k.after
-      ? sql`${filterWhere(ctx.tenantId, query, low)} AND ${k.after}`
-      : filterWhere(ctx.tenantId, query, low);
+    const base = await filterWhereFor(db, ctx.tenantId, query, low);
+    const where = k.after ? sql`${base} AND ${k.after}` : base;
     const rows = rowsOf<{
       product_id: string;
       product_name: string;
@@ -194,7 +193,7 @@ export function createProductListService(db: Db, deps: { audit: AuditService; ev
     cap = Number.POSITIVE_INFINITY,
   ): Promise<string[]> {
     const low = await threshold(ctx);
-    const base = filterWhere(ctx.tenantId, filter, low);
+    const base = await filterWhereFor(db, ctx.tenantId, filter, low);
     const ids: string[] = [];
     let after: string | null = null;
     while (ids.length < cap) {
@@ -296,7 +295,7 @@ export function createProductListService(db: Db, deps: { audit: AuditService; ev
     /** The plan of a page's query (EXPLAIN), for the benchmark: a missing index shows as a Seq Scan. */
     async explain(ctx: TenantContext, query: AdminProductQuery): Promise<string[]> {
       const k = keyset(query);
-      const where = filterWhere(ctx.tenantId, query, await threshold(ctx));
+      const where = await filterWhereFor(db, ctx.tenantId, query, await threshold(ctx));
       const plan = rowsOf<{ 'QUERY PLAN': string }>(
         await db.execute(
           sql`EXPLAIN SELECT p.product_id FROM products p WHERE ${where} ORDER BY ${k.orderBy} LIMIT ${query.limit + 1}`,
