@@ -46,6 +46,10 @@ const SEARCHES: Record<string, string>[] = [
   { q: 'brass floor' },
   { q: 'Ashby' },
   { q: 'ceramic', sort: 'price' },
+  // The hard ones: nothing matches (the whole list would be walked), and a SKU prefix whose products
+  // are all far down the list (1,111 products, named in the query; decision 112).
+  { q: 'zzz' },
+  { q: 's-42' },
 ];
 
 const pct = (sorted: number[], p: number) =>

@@ -12,7 +12,7 @@ import {
   type ProductStatus,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { RequestContext, TenantContext } from '../../../lib/context';
 import { AppError } from '../../../lib/errors';
 import type { EventBus } from '../../../lib/events/index';
@@ -20,7 +20,7 @@ import type { AuditService } from '../../audit/index';
 import type { JobRunner } from '../../jobs/index';
 import { createBulkBatch } from './bulk-batch';
 import { exportProductsCsv } from './csv-export';
-import { encodeCursor, filterWhereFor, keyset } from './product-list.query';
+import { encodeCursor, type FilterParts, filterPartsFor, filterWhereFor, keyset } from './product-list.query';
 
 export { bulkPrice, statusTransition } from './bulk-batch';
 
@@ -53,6 +53,33 @@ interface BulkPayload {
   actor: JobActor | null;
 }
 
+type ListRow = {
+  product_id: string;
+  product_name: string;
+  sku: string;
+  brand_name: string | null;
+  status: ProductStatus;
+  list_price: number;
+  sale_price: number | null;
+  currency_uom_id: string;
+  stock_quantity: number;
+  price_max: number;
+  effective_price: number;
+  variant_count: number;
+  small_image_url: string | null;
+  updated_at: string | Date;
+  introduction_date: string | Date;
+  k: string;
+};
+
+/**
+ * Rows of the list's own order a search walks before it asks the search's indexes instead. A
+ * common word fills a page within the first rows of the walk (under a millisecond); a rare one, or
+ * one whose products are all old, would walk every product (150 ms at 100,000), and the planner
+ * cannot tell the two apart: it takes matches to be spread evenly (decision 112).
+ */
+export const SEARCH_WALK_ROWS = 2000;
+
 export function createProductListService(db: Db, deps: { audit: AuditService; events: EventBus; jobs: JobRunner }) {
   async function threshold(ctx: TenantContext): Promise<number> {
     const [row] = await db
@@ -62,36 +89,42 @@ export function createProductListService(db: Db, deps: { audit: AuditService; ev
     return row?.t ?? 5;
   }
 
+  /**
+   * A page's rows (one more than the page, to tell whether there is a next). A search first walks the
+   * list's index for SEARCH_WALK_ROWS rows; when that does not fill the page, the search's own indexes
+   * answer: every match is read through them (a BitmapOr) and the page is the top of their sort. Index
+   * walks are switched off for that read, in its own transaction, because the planner would walk again.
+   */
+  async function pageRows(query: AdminProductQuery, parts: FilterParts, k: ReturnType<typeof keyset>) {
+    const scope = k.after ? sql`${parts.scope} AND ${k.after}` : parts.scope;
+    const select = (from: SQL, where: SQL) => sql`
+      SELECT p.product_id, p.product_name, p.sku, p.brand_name, p.status, p.list_price, p.sale_price,
+        p.currency_uom_id, p.stock_quantity, p.price_max, p.effective_price, p.variant_count, p.small_image_url,
+        p.updated_at, p.introduction_date, ${k.keyText} AS k
+      FROM ${from} WHERE ${where}
+      ORDER BY ${k.orderBy} LIMIT ${query.limit + 1}`;
+    if (!parts.search) return rowsOf<ListRow>(await db.execute(select(sql`products p`, scope)));
+    const walked = rowsOf<ListRow>(
+      await db.execute(
+        select(
+          sql`(SELECT * FROM products p WHERE ${scope} ORDER BY ${k.orderBy} LIMIT ${SEARCH_WALK_ROWS}) p`,
+          parts.search,
+        ),
+      ),
+    );
+    if (walked.length > query.limit) return walked;
+    const all = select(sql`products p`, sql`${scope} AND ${parts.search}`);
+    if (!parts.indexed) return rowsOf<ListRow>(await db.execute(all));
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_indexscan = off`);
+      return rowsOf<ListRow>(await tx.execute(all));
+    });
+  }
+
   async function list(ctx: TenantContext, query: AdminProductQuery): Promise<ProductListPage> {
     const low = await threshold(ctx);
     const k = keyset(query);
-    const base = await filterWhereFor(db, ctx.tenantId, query, low);
-    const where = k.after ? sql`${base} AND ${k.after}` : base;
-    const rows = rowsOf<{
-      product_id: string;
-      product_name: string;
-      sku: string;
-      brand_name: string | null;
-      status: ProductStatus;
-      list_price: number;
-      sale_price: number | null;
-      currency_uom_id: string;
-      stock_quantity: number;
-      price_max: number;
-      effective_price: number;
-      variant_count: number;
-      small_image_url: string | null;
-      updated_at: string | Date;
-      introduction_date: string | Date;
-      k: string;
-    }>(
-      await db.execute(sql`
-        SELECT p.product_id, p.product_name, p.sku, p.brand_name, p.status, p.list_price, p.sale_price,
-          p.currency_uom_id, p.stock_quantity, p.price_max, p.effective_price, p.variant_count, p.small_image_url,
-          p.updated_at, p.introduction_date, ${k.keyText} AS k
-        FROM products p WHERE ${where}
-        ORDER BY ${k.orderBy} LIMIT ${query.limit + 1}`),
-    );
+    const rows = await pageRows(query, await filterPartsFor(db, ctx.tenantId, query, low), k);
     const more = rows.length > query.limit;
     const page = more ? rows.slice(0, query.limit) : rows;
     const cats = await categoriesOf(

@@ -7,7 +7,8 @@ import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp 
 import { createStaff } from '../../../test/staff';
 import { givenVariants } from '../variants-test-setup';
 import { productListPages } from './product-list.pages';
-import { bulkPrice, createProductListService } from './product-list.service';
+import { prefixTsQuery } from './product-list.query';
+import { bulkPrice, createProductListService, SEARCH_WALK_ROWS } from './product-list.service';
 
 /**
  * The dashboard's product list (decision 036): keyset pages without
@@ -128,8 +129,42 @@ describe('the list', () => {
     expect(await names('efin san')).toEqual(['Bluefin Sander']);
     expect(await names('luefin')).toEqual(['Bluefin Sander']);
     expect(await names('SRC-SKU-2')).toEqual(['Mossy Oscillator']);
+    // The exact SKU in another case, and a one-letter word beside a longer one: "q" is left out of
+    // the word search (as a prefix it would ask for every word starting with q).
+    expect(await names('src-sku-2')).toEqual(['Mossy Oscillator']);
+    expect(await names('q mossy')).toEqual(['Mossy Oscillator']);
     const drafts = (await get('/api/v1/product-list?q=SRC&status=ARCHIVED')).json().data.rows;
     expect(drafts.map((r: { status: string }) => r.status)).toEqual(['ARCHIVED']);
+  });
+
+  it('leaves a one-letter word out of the prefix query beside longer ones, and keeps it alone', () => {
+    expect(prefixTsQuery('S-4242')).toBe("'4242':*");
+    expect(prefixTsQuery('brass pend')).toBe("'brass':* & 'pend':*");
+    expect(prefixTsQuery('s')).toBe("'s':*");
+    expect(prefixTsQuery('--')).toBeNull();
+  });
+
+  it('finds matches beyond the first rows of the list (its indexes answer), every page without gap or duplicate', async () => {
+    // 60 old matches behind more newer products than a search walks first (SEARCH_WALK_ROWS): the
+    // walk finds none of them, so the page comes from the search's indexes.
+    const old = await addProducts('WLK', 60, (i) => ({
+      productName: `Veldspar Lantern ${i}`,
+      updatedAt: new Date(Date.UTC(2001, 0, 1, 0, 0, i)),
+    }));
+    await addProducts('WLN', SEARCH_WALK_ROWS + 100);
+    try {
+      for (const dir of ['desc', 'asc']) {
+        const pages = await allPages(`q=veldspar&sort=updated&dir=${dir}`, 50);
+        const seen = pages.flat().map((r) => r.productId);
+        expect(pages.map((p) => p.length)).toEqual([50, 10]);
+        expect(seen).toEqual(dir === 'desc' ? [...old].reverse() : old);
+      }
+      // A rare word and a SKU among them, found the same way.
+      const one = await allPages('q=WLK-SKU-7', 50);
+      expect(one.flat().map((r) => r.productId)).toEqual([old[7]]);
+    } finally {
+      await t.database.db.execute(sql`DELETE FROM products WHERE tenant_id = ${T} AND product_id LIKE 'WL%'`);
+    }
   });
 
   it('shows a product with variants as its price range and total stock, and finds it by a variant SKU', async () => {
