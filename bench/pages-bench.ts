@@ -92,11 +92,65 @@ async function warmUp(host: string, path: string) {
   for (const u of urls) await fetchBody(PORT, u, host);
 }
 
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
+/** RUNS Lighthouse runs of a page; the median run by performance score, and the scores' spread. */
+async function medianLighthouse(url: string, port: number): Promise<{ median: Lhr; spread: string }> {
+  const runs: Lhr[] = [];
+  for (let attempt = 0; runs.length < RUNS; attempt++) {
+    if (attempt >= RUNS * 3) throw new Error(`Lighthouse keeps failing on ${url}`);
+    const run = (await lighthouse(url, { port, output: 'json', logLevel: 'error' }))?.lhr;
+    if (!run) throw new Error(`no Lighthouse result for ${url}`);
+    // A run whose trace failed (NO_NAVSTART and the like) has no score: run it again.
+    if (run.runtimeError || run.categories.performance?.score == null) {
+      console.log(`${url}: a run failed (${run.runtimeError?.code ?? 'no score'}), again`);
+      continue;
+    }
+    runs.push(run);
+  }
+  runs.sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0));
+  const pct = (r: Lhr) => Math.round((r.categories.performance?.score ?? 0) * 100);
+  return { median: runs[Math.floor(runs.length / 2)]!, spread: `${pct(runs[0]!)}-${pct(runs.at(-1)!)}` };
+}
+
+/** A report's scores, timings and the script it downloaded, as a table row. */
+function lighthouseRow(lhr: Lhr, spread: string) {
+  const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100);
+  return {
+    performance: score('performance'),
+    'perf runs': spread,
+    accessibility: score('accessibility'),
+    'best-practices': score('best-practices'),
+    seo: score('seo'),
+    'FCP ms': Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
+    'LCP ms': Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+    'TBT ms': Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
+    CLS: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
+    // What the browser downloaded during Lighthouse's load (transfer sizes, brotli as served).
+    'JS loaded KB': Number((scriptBytes(lhr) / 1024).toFixed(1)),
+  };
+}
+
+/** The audits behind a category's score below 100, printed under the table's row. */
+function printShortfalls(page: string, lhr: Lhr) {
+  for (const [k, c] of Object.entries(lhr.categories)) {
+    if ((c.score ?? 0) < 1) {
+      const failing = c.auditRefs
+        .map((r) => lhr.audits[r.id])
+        .filter((a) => a && a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative')
+        .map((a) => a!.id);
+      console.log(`${page} ${k}: ${failing.join(', ')}`);
+      if (lhr.runtimeError) console.log(`  runtime error: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    }
+  }
+}
+
 /**
  * BENCH_VARIANT_PAGE=1: the product page of a product with 100 variants (10 finishes × 10 sizes,
  * swatches, some sold out) rendered by the page server in process, against a single-variant product
  * of the same store: p50/p99 of the render (the kept page warm, as shoppers meet it) and the bytes
- * of the HTML, raw and brotli (decision 112). Needs the web build (npm run build -w @app/web).
+ * of the HTML, raw and brotli (decision 112); then Lighthouse on both, the app serving them on a
+ * port. Needs the web build (npm run build -w @app/web).
  */
 async function variantPage() {
   const runs = Math.max(20, Number(process.env.BENCH_RUNS ?? 200));
@@ -175,8 +229,32 @@ async function variantPage() {
     });
   }
   console.table(rows);
-  await app.close();
-  await database.close();
+  // Then Lighthouse on both pages, served by the same app on a port (mobile preset, as the store pages).
+  await app.listen({ port: PORT, host: '127.0.0.1' });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
+  });
+  try {
+    const scores = [];
+    for (const [label, x] of [
+      ['100 variants', product],
+      ['1 variant', single],
+    ] as const) {
+      const path = `/${x.slug}/${x.id}`;
+      await warmUp(host, path);
+      const lhr = await medianLighthouse(`http://${host}:${PORT}${path}`, chrome.port);
+      mkdirSync('.bench', { recursive: true });
+      writeFileSync(`.bench/lighthouse-product-${label.replace(/\W+/g, '-')}.json`, JSON.stringify(lhr.median));
+      scores.push({ page: `product page, ${label}`, ...lighthouseRow(lhr.median, lhr.spread) });
+      printShortfalls(`product page, ${label}`, lhr.median);
+    }
+    console.table(scores);
+  } finally {
+    chrome.kill();
+    await app.close();
+    await database.close();
+  }
 }
 
 if (process.env.BENCH_VARIANT_PAGE === '1') {
@@ -195,54 +273,19 @@ try {
     for (const path of await pagesOf(`${store}.localhost`)) {
       const url = `http://${store}.localhost:${PORT}${path}`;
       await warmUp(`${store}.localhost`, path);
-      const runs = [];
-      for (let attempt = 0; runs.length < RUNS; attempt++) {
-        if (attempt >= RUNS * 3) throw new Error(`Lighthouse keeps failing on ${url}`);
-        const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
-        const run = result?.lhr;
-        if (!run) throw new Error(`no Lighthouse result for ${url}`);
-        // A run whose trace failed (NO_NAVSTART and the like) has no score: run it again.
-        if (run.runtimeError || run.categories.performance?.score == null) {
-          console.log(`${url}: a run failed (${run.runtimeError?.code ?? 'no score'}), again`);
-          continue;
-        }
-        runs.push(run);
-      }
-      runs.sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0));
-      const lhr = runs[Math.floor(runs.length / 2)]!;
-      const spread = `${Math.round((runs[0]!.categories.performance?.score ?? 0) * 100)}-${Math.round((runs.at(-1)!.categories.performance?.score ?? 0) * 100)}`;
+      const { median: lhr, spread } = await medianLighthouse(url, chrome.port);
       // The full report, for the details behind a score.
       mkdirSync('.bench', { recursive: true });
       writeFileSync(`.bench/lighthouse-${store}${path.replace(/\W+/g, '-')}.json`, JSON.stringify(lhr));
       const js = await firstLoadJs(`${store}.localhost`, path);
-      const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100);
       rows.push({
         page: `${store} ${path}`,
-        performance: score('performance'),
-        'perf runs': spread,
-        accessibility: score('accessibility'),
-        'best-practices': score('best-practices'),
-        seo: score('seo'),
-        'FCP ms': Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
-        'LCP ms': Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
-        'TBT ms': Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
-        CLS: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
-        // What the browser downloaded during Lighthouse's load (transfer sizes, brotli as served).
-        'JS loaded KB': Number((scriptBytes(lhr) / 1024).toFixed(1)),
+        ...lighthouseRow(lhr, spread),
         'starter br KB': Number(js.starterKb.toFixed(1)),
         // The app's modules, which the starter loads when it starts the app (paint-first.ts).
         'app JS br KB': Number(js.brotliKb.toFixed(1)),
       });
-      for (const [k, c] of Object.entries(lhr.categories)) {
-        if ((c.score ?? 0) < 1) {
-          const failing = c.auditRefs
-            .map((r) => lhr.audits[r.id])
-            .filter((a) => a && a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative')
-            .map((a) => a!.id);
-          console.log(`${store} ${path} ${k}: ${failing.join(', ')}`);
-          if (lhr.runtimeError) console.log(`  runtime error: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-        }
-      }
+      printShortfalls(`${store} ${path}`, lhr);
     }
   }
   console.table(rows);
