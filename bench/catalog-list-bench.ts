@@ -5,7 +5,9 @@
  * Targets: list pages p95 <= 50 ms, export of 100,000 rows <= 10 s. BENCH_VARIANTS=5 gives every
  * product five variants (decision 112: the same p95 target at 100,000 products × 5 variants). `runCatalogListBench` is what
  * `npm run bench:catalog` calls; run alone with `tsx bench/catalog-list-bench.ts`. Prints figures and
- * the plan of each query path (EXPLAIN); asserts nothing.
+ * the plan of each query path (EXPLAIN); asserts nothing. To fill once and measure again later (on a
+ * quiet machine): BENCH_PGLITE_DIR (a PGlite data directory) and BENCH_KEEP_DB (a PostgreSQL database
+ * name beside the URL's) are kept, and a run that finds the scale store there measures it as it is.
  */
 import { pathToFileURL } from 'node:url';
 import { type AdminProductQuery, adminProductQuerySchema } from '@app/contracts';
@@ -16,7 +18,7 @@ import { createEventBus } from '../apps/api/src/lib/events/index';
 import { createAuditService } from '../apps/api/src/modules/audit/index';
 import { createJobRunner } from '../apps/api/src/modules/jobs/index';
 import { createProductListService } from '../apps/api/src/modules/products/index';
-import { withScratchPostgres } from './lib';
+import { withKeptPostgres, withScratchPostgres } from './lib';
 import { COUNT, fill, TENANT, VARIANTS } from './scale-data';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
@@ -75,13 +77,21 @@ export interface CatalogListFigures {
 export async function runCatalogListBench(label: string, database: Database): Promise<CatalogListFigures> {
   const t0 = Date.now();
   await database.migrate();
-  await fill(database);
-  await database.db.execute(sql`VACUUM ANALYZE products`);
-  await database.db.execute(sql`VACUUM ANALYZE product_categories`);
-  await database.db.execute(sql`VACUUM ANALYZE product_variants`);
-  console.log(
-    `${label}: ${COUNT} products × ${VARIANTS} variants (BENCH_VARIANTS) loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-  );
+  const filled = (await database.db.execute(sql`SELECT 1 FROM tenants WHERE tenant_id = ${TENANT}`)) as unknown as {
+    rows: unknown[];
+  };
+  if (filled.rows.length) {
+    // A kept database (BENCH_PGLITE_DIR, BENCH_KEEP_DB) filled by an earlier run: measured as it is.
+    console.log(`${label}: the scale store is there already, measured as it is`);
+  } else {
+    await fill(database);
+    await database.db.execute(sql`VACUUM ANALYZE products`);
+    await database.db.execute(sql`VACUUM ANALYZE product_categories`);
+    await database.db.execute(sql`VACUUM ANALYZE product_variants`);
+    console.log(
+      `${label}: ${COUNT} products × ${VARIANTS} variants (BENCH_VARIANTS) loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
+  }
   const events = createEventBus({ log: silent });
   const jobs = createJobRunner(database.db, { log: silent, linkOrigin: (host) => `http://${host}` });
   const service = createProductListService(database.db, { audit: createAuditService(database.db), events, jobs });
@@ -146,7 +156,7 @@ export async function runCatalogListBench(label: string, database: Database): Pr
 export async function benchCatalogList(): Promise<CatalogListFigures[]> {
   const out: CatalogListFigures[] = [];
   if (process.env.BENCH_SKIP_PGLITE !== '1') {
-    const lite = await openDatabase({ dataDir: 'memory://' });
+    const lite = await openDatabase({ dataDir: process.env.BENCH_PGLITE_DIR ?? 'memory://' });
     try {
       out.push(await runCatalogListBench('PGlite', lite));
     } finally {
@@ -156,6 +166,11 @@ export async function benchCatalogList(): Promise<CatalogListFigures[]> {
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!url) {
     console.log('PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to include it)');
+    return out;
+  }
+  const keep = process.env.BENCH_KEEP_DB;
+  if (keep) {
+    out.push(await withKeptPostgres(url, keep, (database) => runCatalogListBench('PostgreSQL', database)));
     return out;
   }
   out.push(await withScratchPostgres(url, 'bench_list', (database) => runCatalogListBench('PostgreSQL', database)));

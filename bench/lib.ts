@@ -147,6 +147,30 @@ export function table(results: Result[]) {
 }
 
 /**
+ * A database of the given name beside the URL's, made when missing and kept after the run: a scale
+ * bench fills it once and measures it again later (on a quiet machine) without filling it again.
+ */
+export async function withKeptPostgres<T>(url: string, name: string, work: (database: Database) => Promise<T>) {
+  if (!/^[a-z][a-z0-9_]{0,40}$/.test(name)) throw new Error(`BENCH_KEEP_DB: ${name} is not a plain database name`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!found.rowCount) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: u.toString(), poolSize: 4 });
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
  * Runs `work` on a database of its own, created on the PostgreSQL server at `url` and dropped
  * afterwards whatever happens, so a benchmark leaves nothing behind on the server it used.
  */
