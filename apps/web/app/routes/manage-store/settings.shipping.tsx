@@ -1,6 +1,7 @@
 import type { Country, ShippingActionResult, ShippingMethodView, ShippingZoneView } from '@app/contracts';
 import { decimalAmount, formatMoney } from '@app/contracts/client';
 import { Truck } from 'lucide-react';
+import { useEffect, useMemo } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { Banner } from '../../components/ui/banner';
 import { Button, ButtonLink } from '../../components/ui/button';
@@ -97,11 +98,16 @@ function placesOf(zone: ShippingZoneView, countries: Country[]) {
 export default function ShippingSettingsPage({ loaderData: page, actionData }: Route.ComponentProps) {
   const answer = actionData as Answer | undefined;
   const failure = answer && !answer.result.ok ? answer.result : null;
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const doneMessage = DONE[page.done];
-  useActionToast(answer?.result.ok ? answer.result : doneMessage ? { ok: true, message: doneMessage } : null);
+  // The preview answers in its own card; the saves (redirected here with ?done=) say so in a toast.
+  const toast = useMemo(() => (doneMessage ? { ok: true, message: doneMessage } : null), [doneMessage]);
+  useActionToast(toast);
+  useEffect(() => {
+    if (params.get('done')) setParams({}, { replace: true, preventScrollReset: true });
+  }, [params, setParams]);
   const editZone = params.get('zone');
   const editMethod = params.get('method');
   const zone = page.zones.find((z) => z.zoneId === editZone);
