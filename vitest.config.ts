@@ -23,6 +23,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'packages/db/src/insert-where.test.ts',
     'packages/db/seed/seed.test.ts',
     'packages/db/src/variants-migration.test.ts',
+    'packages/db/src/shipping-migration.test.ts',
   ],
   'SQL of its own: raw statements, triggers, aggregates, exports': [
     'apps/api/src/modules/audit/audit.test.ts',
@@ -87,6 +88,8 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/orders/return-admin/return-admin.test.ts',
     'apps/api/src/modules/products/admin/product-writer.test.ts',
     'apps/api/src/modules/products/admin/variant-writer.test.ts',
+    'apps/api/src/modules/shipping/shipping.test.ts',
+    'apps/api/src/modules/shipping/shipping-tables.test.ts',
   ],
   'every page and API operation once, as every caller: each route reaches its SQL on PostgreSQL': [
     'apps/api/src/sweep/sweep.test.ts',

@@ -20270,6 +20270,729 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shipping/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's shipping zones, each with its methods */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                zones: {
+                                    zoneId: string;
+                                    name: string;
+                                    countries: string[];
+                                    states: string[];
+                                    restOfWorld: boolean;
+                                    methods: {
+                                        methodId: string;
+                                        zoneId: string;
+                                        name: string;
+                                        description: string;
+                                        /** @enum {string} */
+                                        kind: "flat" | "weight" | "subtotal" | "pickup";
+                                        flatRate: number;
+                                        bands: {
+                                            upTo: number;
+                                            rate: number;
+                                        }[];
+                                        freeAbove: number | null;
+                                        handlingDays: number;
+                                    }[];
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Add a shipping zone (with its methods, when given)
+         * @description countries are geo ids (USA, CAN); states (US_CA) narrow the zone to those states of their country; restOfWorld: every country no other zone names (one such zone a store). At most 50 zones, 20 methods a zone, 20 bands a method, bands ascending by upTo; amounts in minor units. 422 names the field refused.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        zoneId?: string;
+                        name: string;
+                        /** @default [] */
+                        countries?: string[];
+                        /** @default [] */
+                        states?: string[];
+                        /** @default false */
+                        restOfWorld?: boolean;
+                        methods?: {
+                            methodId?: string;
+                            zoneId?: string;
+                            name: string;
+                            /** @default  */
+                            description?: string;
+                            /** @enum {string} */
+                            kind: "flat" | "weight" | "subtotal" | "pickup";
+                            /** @default 0 */
+                            flatRate?: number;
+                            /** @default [] */
+                            bands?: {
+                                upTo: number;
+                                rate: number;
+                            }[];
+                            /** @default null */
+                            freeAbove?: number | null;
+                            /** @default 0 */
+                            handlingDays?: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                zoneId: string;
+                                name: string;
+                                countries: string[];
+                                states: string[];
+                                restOfWorld: boolean;
+                                methods: {
+                                    methodId: string;
+                                    zoneId: string;
+                                    name: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    kind: "flat" | "weight" | "subtotal" | "pickup";
+                                    flatRate: number;
+                                    bands: {
+                                        upTo: number;
+                                        rate: number;
+                                    }[];
+                                    freeAbove: number | null;
+                                    handlingDays: number;
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shipping/zones/{zoneId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One shipping zone with its methods */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    zoneId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                zoneId: string;
+                                name: string;
+                                countries: string[];
+                                states: string[];
+                                restOfWorld: boolean;
+                                methods: {
+                                    methodId: string;
+                                    zoneId: string;
+                                    name: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    kind: "flat" | "weight" | "subtotal" | "pickup";
+                                    flatRate: number;
+                                    bands: {
+                                        upTo: number;
+                                        rate: number;
+                                    }[];
+                                    freeAbove: number | null;
+                                    handlingDays: number;
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Replace a zone's name and places, and with `methods` its methods
+         * @description What the zone GET answers can be sent back as it is. With `methods`, the zone keeps exactly those: a methodId it has is updated, a method without one is added, the others are deleted. Without `methods` its methods stay as they are.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    zoneId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        zoneId?: string;
+                        name: string;
+                        /** @default [] */
+                        countries?: string[];
+                        /** @default [] */
+                        states?: string[];
+                        /** @default false */
+                        restOfWorld?: boolean;
+                        methods?: {
+                            methodId?: string;
+                            zoneId?: string;
+                            name: string;
+                            /** @default  */
+                            description?: string;
+                            /** @enum {string} */
+                            kind: "flat" | "weight" | "subtotal" | "pickup";
+                            /** @default 0 */
+                            flatRate?: number;
+                            /** @default [] */
+                            bands?: {
+                                upTo: number;
+                                rate: number;
+                            }[];
+                            /** @default null */
+                            freeAbove?: number | null;
+                            /** @default 0 */
+                            handlingDays?: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                zoneId: string;
+                                name: string;
+                                countries: string[];
+                                states: string[];
+                                restOfWorld: boolean;
+                                methods: {
+                                    methodId: string;
+                                    zoneId: string;
+                                    name: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    kind: "flat" | "weight" | "subtotal" | "pickup";
+                                    flatRate: number;
+                                    bands: {
+                                        upTo: number;
+                                        rate: number;
+                                    }[];
+                                    freeAbove: number | null;
+                                    handlingDays: number;
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /** Delete a zone and its methods (orders keep the method and price they were placed with) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    zoneId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                zoneId: string;
+                                /** @enum {boolean} */
+                                deleted: true;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shipping/zones/{zoneId}/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a method to a zone
+         * @description kind flat: flatRate; weight: bands by grams; subtotal: bands by the discounted subtotal; pickup: free, the description says where. freeAbove: free from this discounted subtotal on.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    zoneId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        methodId?: string;
+                        zoneId?: string;
+                        name: string;
+                        /** @default  */
+                        description?: string;
+                        /** @enum {string} */
+                        kind: "flat" | "weight" | "subtotal" | "pickup";
+                        /** @default 0 */
+                        flatRate?: number;
+                        /** @default [] */
+                        bands?: {
+                            upTo: number;
+                            rate: number;
+                        }[];
+                        /** @default null */
+                        freeAbove?: number | null;
+                        /** @default 0 */
+                        handlingDays?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                methodId: string;
+                                zoneId: string;
+                                name: string;
+                                description: string;
+                                /** @enum {string} */
+                                kind: "flat" | "weight" | "subtotal" | "pickup";
+                                flatRate: number;
+                                bands: {
+                                    upTo: number;
+                                    rate: number;
+                                }[];
+                                freeAbove: number | null;
+                                handlingDays: number;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shipping/zones/{zoneId}/methods/{methodId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a method (its read, with methodId and zoneId as read, can be sent back) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    zoneId: string;
+                    methodId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        methodId?: string;
+                        zoneId?: string;
+                        name: string;
+                        /** @default  */
+                        description?: string;
+                        /** @enum {string} */
+                        kind: "flat" | "weight" | "subtotal" | "pickup";
+                        /** @default 0 */
+                        flatRate?: number;
+                        /** @default [] */
+                        bands?: {
+                            upTo: number;
+                            rate: number;
+                        }[];
+                        /** @default null */
+                        freeAbove?: number | null;
+                        /** @default 0 */
+                        handlingDays?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                methodId: string;
+                                zoneId: string;
+                                name: string;
+                                description: string;
+                                /** @enum {string} */
+                                kind: "flat" | "weight" | "subtotal" | "pickup";
+                                flatRate: number;
+                                bands: {
+                                    upTo: number;
+                                    rate: number;
+                                }[];
+                                freeAbove: number | null;
+                                handlingDays: number;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /** Delete a method */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    zoneId: string;
+                    methodId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                methodId: string;
+                                /** @enum {boolean} */
+                                deleted: true;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shipping/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a shopper would pay: the rates for a discounted subtotal, a weight and an address */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        subtotal: number;
+                        weightGrams: number;
+                        countryGeoId: string;
+                        stateProvinceGeoId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                zone: {
+                                    zoneId: string;
+                                    name: string;
+                                } | null;
+                                rates: {
+                                    methodId: string;
+                                    name: string;
+                                    description: string;
+                                    rate: number;
+                                    freeAbove: number | null;
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

@@ -50,6 +50,7 @@ export * from './products';
 export * from './promo-codes';
 export * from './returns';
 export * from './review-admin';
+export * from './shipping';
 export * from './signup-schemas';
 export * from './sitemap';
 export * from './store';

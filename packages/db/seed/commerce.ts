@@ -4,42 +4,55 @@ import type * as schema from '../src/schema/index';
  * What each demo store needs to sell: shipping methods, tax rates and promo codes (listed in the
  * README). Amounts are integer cents (the stores sell in USD).
  */
+type Zone = Omit<typeof schema.shippingZones.$inferInsert, 'tenantId'>;
 type Shipping = Omit<typeof schema.shippingMethods.$inferInsert, 'tenantId'>;
 type Tax = Omit<typeof schema.taxRates.$inferInsert, 'tenantId'>;
 type Promo = Omit<typeof schema.promoCodes.$inferInsert, 'tenantId'>;
 
 const NORTH_AMERICA = ['USA', 'CAN'];
 
+/** The demo stores' shipping zones: North America, and a list of countries further away. */
+const shippingZones: Zone[] = [
+  { zoneId: 'NORTH_AMERICA', name: 'North America', countries: NORTH_AMERICA, sequenceNum: 0 },
+  {
+    zoneId: 'INTERNATIONAL',
+    name: 'International',
+    countries: ['GBR', 'IRL', 'FRA', 'DEU', 'NLD', 'BEL', 'ESP', 'ITA', 'AUS', 'NZL', 'JPN', 'MEX'],
+    sequenceNum: 1,
+  },
+];
+
 const shipping = (freeAbove: number): Shipping[] => [
   {
     methodId: 'STANDARD',
+    zoneId: 'NORTH_AMERICA',
     name: 'Standard',
     description: '3 to 5 business days',
     kind: 'weight',
-    countries: NORTH_AMERICA,
-    weightTable: [
-      { upToGrams: 2000, rate: 695 },
-      { upToGrams: 10000, rate: 1295 },
-      { upToGrams: 1000000, rate: 2495 },
+    bands: [
+      { upTo: 2000, rate: 695 },
+      { upTo: 10000, rate: 1295 },
+      { upTo: 1000000, rate: 2495 },
     ],
     freeAbove,
+    handlingDays: 1,
     sequenceNum: 0,
   },
   {
     methodId: 'EXPRESS',
+    zoneId: 'NORTH_AMERICA',
     name: 'Express',
     description: '1 to 2 business days',
     kind: 'flat',
-    countries: NORTH_AMERICA,
     flatRate: 2495,
     sequenceNum: 1,
   },
   {
     methodId: 'INTERNATIONAL',
+    zoneId: 'INTERNATIONAL',
     name: 'International',
     description: '7 to 14 business days, duties paid on delivery',
     kind: 'flat',
-    countries: ['GBR', 'IRL', 'FRA', 'DEU', 'NLD', 'BEL', 'ESP', 'ITA', 'AUS', 'NZL', 'JPN', 'MEX'],
     flatRate: 3995,
     sequenceNum: 2,
   },
@@ -76,6 +89,7 @@ const promos = (prefix: string): Promo[] => [
 
 export function commerceSeed(prefix: string) {
   return {
+    shippingZones,
     shipping: shipping(prefix === 'PWR' ? 25000 : 9900),
     taxes,
     promos: promos(prefix),

@@ -77,6 +77,7 @@ async function removeSeededTenants(tx: Tx, tenantIds: string[]) {
     s.orders,
     s.promoCodes,
     s.shippingMethods,
+    s.shippingZones,
     s.taxRates,
     s.wishlistItems,
     s.cartLines,
@@ -379,6 +380,7 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
     ...store.seo.map((e) => ({ tenantId: t, ...e })),
   ]);
   const commerce = commerceSeed(store.prefix);
+  await tx.insert(s.shippingZones).values(commerce.shippingZones.map((z) => ({ tenantId: t, ...z })));
   await tx.insert(s.shippingMethods).values(commerce.shipping.map((m) => ({ tenantId: t, ...m })));
   await tx.insert(s.taxRates).values(commerce.taxes.map((x) => ({ tenantId: t, ...x })));
   await tx.insert(s.promoCodes).values(commerce.promos.map((x) => ({ tenantId: t, ...x })));

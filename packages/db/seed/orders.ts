@@ -104,10 +104,10 @@ const price = (p: SeedProductRow) => p.salePrice ?? p.listPrice;
 /** The Standard method's rate for the goods, as the checkout computes it. */
 function standardRate(prefix: string, weightGrams: number, subtotal: number): number {
   const standard = commerceSeed(prefix).shipping.find((m) => m.methodId === 'STANDARD');
-  if (!standard?.weightTable) throw new Error('the seed has no Standard shipping method');
+  if (!standard?.bands) throw new Error('the seed has no Standard shipping method');
   if (standard.freeAbove != null && subtotal >= standard.freeAbove) return 0;
-  const table = [...standard.weightTable].sort((a, b) => a.upToGrams - b.upToGrams);
-  return (table.find((b) => weightGrams <= b.upToGrams) ?? table.at(-1))?.rate ?? 0;
+  const table = [...standard.bands].sort((a, b) => a.upTo - b.upTo);
+  return (table.find((b) => weightGrams <= b.upTo) ?? table.at(-1))?.rate ?? 0;
 }
 
 export function seedOrders(b: BuiltStore, buyers: SeedBuyer[]): SeedOrders {

@@ -37,6 +37,7 @@ import type { ReturnAdminPages } from './return-admin';
 import type { ReturnsPages } from './returns';
 import type { ReviewsPages } from './reviews';
 import type { ShellPages } from './shell';
+import type { ShippingPages } from './shipping';
 import type { StoreLifecyclePages } from './store-lifecycle';
 import type { StoreSettingsPages } from './store-settings';
 import type { WishlistPages } from './wishlist';
@@ -115,6 +116,7 @@ export interface PageApi
     PaypalSettingsPages,
     FirstRunPages,
     StoreLifecyclePages,
+    ShippingPages,
     SupportAccessPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
@@ -145,3 +147,4 @@ export type {
 export type { PaymentsPageData, SellerActionResult } from './paypal-seller';
 export type { PlatformPageApi } from './platform';
 export type { ReturnActionResult } from './return-admin';
+export type { ShippingActionResult, ShippingFormField, ShippingPages } from './shipping';

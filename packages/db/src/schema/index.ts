@@ -21,6 +21,7 @@ export * from './promotions';
 export * from './returns';
 export * from './reviews';
 export * from './sales-rollup';
+export * from './shipping';
 export * from './signup';
 export * from './sitemap';
 export * from './staff';

@@ -3,7 +3,8 @@ import { SEED_USERS } from '@app/db/seed';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
-import { quote, shippingRate, taxRateFor } from './checkout/index';
+import { shippingRate } from '../shipping/index';
+import { quote, taxRateFor } from './checkout/index';
 
 let t: TestApp;
 beforeAll(async () => {

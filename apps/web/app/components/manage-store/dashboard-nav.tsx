@@ -17,6 +17,7 @@ import {
   Search,
   Store,
   Tag,
+  Truck,
   Users,
   Wallet,
   Warehouse,
@@ -64,6 +65,7 @@ export const DASHBOARD_NAV: { label?: string; items: NavItem[] }[] = [
       { to: '/manage-store/settings/other', label: 'Store details', icon: Store, permission: 'settings' },
       { to: '/manage-store/settings/access', label: 'Access', icon: Lock, permission: 'settings' },
       { to: '/manage-store/settings/sitemap', label: 'Search engines', icon: Search, permission: 'settings' },
+      { to: '/manage-store/settings/shipping', label: 'Shipping', icon: Truck, permission: 'settings' },
     ],
   },
   {

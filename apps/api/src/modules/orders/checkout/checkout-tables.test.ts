@@ -5,7 +5,7 @@ import type { TenantContext } from '../../../lib/context';
 import { openTestDatabase } from '../../../test/harness';
 import { createCheckoutTables } from './checkout-tables';
 
-const sm = schema.shippingMethods;
+const tr = schema.taxRates;
 let database: Database;
 beforeAll(async () => {
   database = await openTestDatabase({ seeded: true });
@@ -13,20 +13,23 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 const ctx = { tenantId: 'lighting' } as TenantContext;
-const rate = async (tables: ReturnType<typeof createCheckoutTables>, methodId: string) =>
-  (await tables.methods(ctx)).find((m) => m.methodId === methodId)?.flatRate;
+const rate = async (tables: ReturnType<typeof createCheckoutTables>, regionGeoId: string) =>
+  (await tables.taxRates(ctx, 'USA')).find((r) => r.regionGeoId === regionGeoId)?.rateBasisPoints;
 
-describe("a store's shipping and tax tables kept in memory", () => {
+describe("a store's tax rates kept in memory", () => {
   it('are read once, follow a settings change when told, and never keep a read the change overtook', async () => {
     const db = database.db;
-    const [method] = await db.select().from(sm).where(eq(sm.tenantId, 'lighting')).limit(1);
-    if (!method) throw new Error('the seed has no shipping method');
-    const id = method.methodId;
-    const setRate = (flatRate: number) =>
+    const [method] = await db
+      .select({ id: tr.regionGeoId, flatRate: tr.rateBasisPoints })
+      .from(tr)
+      .where(and(eq(tr.tenantId, 'lighting'), eq(tr.regionGeoId, 'US_CA')));
+    if (!method) throw new Error('the seed has no CA tax rate');
+    const id = method.id;
+    const setRate = (rateBasisPoints: number) =>
       db
-        .update(sm)
-        .set({ flatRate })
-        .where(and(eq(sm.tenantId, 'lighting'), eq(sm.methodId, id)));
+        .update(tr)
+        .set({ rateBasisPoints })
+        .where(and(eq(tr.tenantId, 'lighting'), eq(tr.regionGeoId, id)));
     const tables = createCheckoutTables(db);
     expect(await rate(tables, id)).toBe(method.flatRate);
 
@@ -38,7 +41,7 @@ describe("a store's shipping and tax tables kept in memory", () => {
 
     // A read in flight when the store's settings change is answered, but not kept.
     tables.forget('lighting');
-    const inFlight = tables.methods(ctx);
+    const inFlight = tables.taxRates(ctx, 'USA');
     tables.forget('lighting');
     await setRate(method.flatRate + 200);
     await inFlight;
@@ -53,16 +56,14 @@ describe("a store's shipping and tax tables kept in memory", () => {
   it('go stale at most for their TTL when the database is changed behind their back', async () => {
     let now = 1_000;
     const tables = createCheckoutTables(database.db, { ttlMs: 60_000, now: () => now });
-    const [method] = await tables.methods(ctx);
-    if (!method) throw new Error('no method');
+    const label = async () => (await tables.taxRates(ctx, 'USA')).find((r) => r.regionGeoId === 'US_NY')?.label;
+    const before = await label();
     await database.db
-      .update(sm)
-      .set({ name: 'Renamed behind the app' })
-      .where(and(eq(sm.tenantId, 'lighting'), eq(sm.methodId, method.methodId)));
-    expect((await tables.methods(ctx))[0]?.name).toBe(method.name);
+      .update(tr)
+      .set({ label: 'Renamed behind the app' })
+      .where(and(eq(tr.tenantId, 'lighting'), eq(tr.regionGeoId, 'US_NY')));
+    expect(await label()).toBe(before);
     now += 60_001;
-    expect((await tables.methods(ctx)).find((m) => m.methodId === method.methodId)?.name).toBe(
-      'Renamed behind the app',
-    );
+    expect(await label()).toBe('Renamed behind the app');
   });
 });

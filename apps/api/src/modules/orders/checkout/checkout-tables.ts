@@ -1,34 +1,29 @@
 import { type Db, schema } from '@app/db';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { TenantContext } from '../../../lib/context';
 import { StoreGenerations } from '../../../lib/store-generations';
 
-const sm = schema.shippingMethods;
 const tr = schema.taxRates;
 
-export type ShippingMethodRow = typeof sm.$inferSelect;
 export type TaxRateRow = typeof tr.$inferSelect;
 
 /**
- * A store's shipping methods and tax rates, which every checkout step prices with (decision 070).
- * They change rarely (settings), so each process keeps them per store in memory instead of reading
- * both tables for every quote and order. Forgotten when the store's settings change
+ * A store's tax rates, which every checkout step prices with (decision 070). They change rarely
+ * (settings), so each process keeps them per store in memory instead of reading them for every
+ * quote and order (the shipping zones are kept the same way by the shipping module, decision 115). Forgotten when the store's settings change
  * (`settings.changed`, which reaches every process) and when events were missed; the TTL bounds how
  * long a write made behind the app's back (a seed, a SQL fix) goes unseen.
  */
 export function createCheckoutTables(db: Db, opts: { ttlMs?: number; now?: () => number } = {}) {
   const ttlMs = opts.ttlMs ?? 60_000;
   const now = opts.now ?? Date.now;
-  type Entry = { at: number; methods: ShippingMethodRow[]; taxRates: TaxRateRow[] };
+  type Entry = { at: number; taxRates: TaxRateRow[] };
   const known = new Map<string, Entry>();
   const loading = new Map<string, Promise<Entry>>();
 
   async function load(tenantId: string): Promise<Entry> {
-    const [methods, taxRates] = await Promise.all([
-      db.select().from(sm).where(eq(sm.tenantId, tenantId)).orderBy(asc(sm.sequenceNum), asc(sm.methodId)),
-      db.select().from(tr).where(eq(tr.tenantId, tenantId)),
-    ]);
-    return { at: now(), methods, taxRates };
+    const taxRates = await db.select().from(tr).where(eq(tr.tenantId, tenantId));
+    return { at: now(), taxRates };
   }
 
   async function get(ctx: TenantContext): Promise<Entry> {
@@ -55,10 +50,6 @@ export function createCheckoutTables(db: Db, opts: { ttlMs?: number; now?: () =>
   const generations = new StoreGenerations();
 
   return {
-    /** The store's shipping methods, in the order checkout lists them. */
-    async methods(ctx: TenantContext): Promise<ShippingMethodRow[]> {
-      return (await get(ctx)).methods;
-    },
     /** The store's tax rates of one country (every region's and the country's own). */
     async taxRates(ctx: TenantContext, countryGeoId: string): Promise<TaxRateRow[]> {
       return (await get(ctx)).taxRates.filter((r) => r.countryGeoId === countryGeoId);

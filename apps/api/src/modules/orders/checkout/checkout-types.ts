@@ -6,6 +6,7 @@ import type { AddressesService } from '../../addresses/index';
 import { type CartOwner, type CartService, cartOwnerOf } from '../../cart/index';
 import type { MailQueue } from '../../mail/index';
 import type { CardsService, PaymentAccounts } from '../../payments/index';
+import type { ShippingService } from '../../shipping/index';
 import type { OrdersService } from '../orders.service';
 import type { CheckoutTables } from './checkout-tables';
 
@@ -28,6 +29,8 @@ export interface CheckoutDeps {
   events: Emitter;
   /** The stores' shipping methods and tax rates, kept in memory (decision 070). */
   tables: CheckoutTables;
+  /** The owner's shipping zones: what each address may choose and pay (decision 115). */
+  shipping: Pick<ShippingService, 'ratesFor'>;
 }
 
 /** Who is buying: an account (its email) or a guest (the email typed at checkout). */

@@ -15,12 +15,13 @@ declare module '../../../lib/module' {
 
 export const checkoutModule = defineModule({
   name: 'checkout',
-  needs: ['paypal-seller', 'addresses', 'cart', 'orders', 'payments', 'mail', 'jobs'],
+  needs: ['paypal-seller', 'addresses', 'cart', 'orders', 'payments', 'mail', 'jobs', 'shipping'],
   create({ db, log, linkOrigin, events, config, options }, deps) {
-    const { paymentAccounts, addresses, cart, orders, cards, paymentIssues, mailer, jobs } = deps;
+    const { paymentAccounts, addresses, cart, orders, cards, paymentIssues, mailer, jobs, shipping } = deps;
     const checkoutTables = createCheckoutTables(db);
     const checkout = createCheckoutService(db, {
       tables: checkoutTables,
+      shipping,
       paymentAccounts,
       addresses,
       cart,

@@ -14,10 +14,11 @@ import { isUniqueViolation } from '../../../lib/errors';
 import { Refused, refuse, refuseField } from '../../../lib/result';
 import { checkPlace } from '../../addresses/index';
 import type { CartOwner } from '../../cart/index';
+import type { Destination } from '../../shipping/index';
 import type { Amount, Buyer, CheckoutDeps, OrderRequest } from './checkout-types';
 import type { createConfirmation } from './confirm-order';
 import type { Payer } from './payers';
-import { quote, shippingRate, shipsTo, taxRateFor } from './quote';
+import { quote, taxRateFor } from './quote';
 import { giveBackReservation, newOrderId, type Placed, perCustomerMessage, reserve } from './reserve-order';
 
 const o = schema.orders;
@@ -46,11 +47,12 @@ export const noEmail = () =>
 
 export function createPlacing(
   db: Db,
-  deps: Pick<CheckoutDeps, 'cart' | 'orders' | 'events' | 'tables'>,
+  deps: Pick<CheckoutDeps, 'cart' | 'orders' | 'events' | 'tables' | 'shipping'>,
   confirm: ReturnType<typeof createConfirmation>['confirm'],
 ) {
-  async function rates(ctx: TenantContext, cart: Cart, countryGeoId: string): Promise<ShippingRate[]> {
-    return (await deps.tables.methods(ctx)).filter((m) => shipsTo(m, countryGeoId)).map((m) => shippingRate(m, cart));
+  /** What the store charges to ship the cart there: the owner's zones (decision 115). */
+  async function rates(ctx: TenantContext, cart: Cart, destination: Destination): Promise<ShippingRate[]> {
+    return deps.shipping.ratesFor(ctx, { cart, destination });
   }
 
   async function taxFor(ctx: TenantContext, countryGeoId: string, region: string | null | undefined) {
@@ -76,7 +78,7 @@ export function createPlacing(
     }
     const place = checkPlace({ ...shipTo });
     if (!place.ok) throw new Refused(place);
-    const rate = (await rates(ctx, cart, shipTo.countryGeoId)).find((r) => r.methodId === shippingMethodId);
+    const rate = (await rates(ctx, cart, shipTo)).find((r) => r.methodId === shippingMethodId);
     if (!rate)
       throw new Refused(
         refuseField(400, 'BAD_REQUEST', 'shippingMethodId', 'this shipping method does not deliver to that address.'),

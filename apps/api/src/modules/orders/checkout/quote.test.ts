@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { quote, shippingRate, taxRateFor } from './quote';
+import { quote, taxRateFor } from './quote';
 
-const method = (over: object) => ({
-  tenantId: 't',
-  methodId: 'STANDARD',
-  name: 'Standard',
-  description: '',
-  kind: 'weight' as const,
-  countries: ['USA'],
-  flatRate: 0,
-  weightTable: [
-    { upToGrams: 2000, rate: 695 },
-    { upToGrams: 10000, rate: 1295 },
-  ],
-  freeAbove: 9900,
-  sequenceNum: 0,
-  ...over,
-});
 const tax = (rateBasisPoints: number, taxShipping = false) => ({
   tenantId: 't',
   countryGeoId: 'USA',
@@ -24,26 +8,6 @@ const tax = (rateBasisPoints: number, taxShipping = false) => ({
   label: 'CA sales tax',
   rateBasisPoints,
   taxShipping,
-});
-
-describe('shipping rates', () => {
-  it.each([
-    // [weight, discounted subtotal, expected rate, expected spend-more]
-    [0, 1000, 695, 8900],
-    [2000, 1000, 695, 8900],
-    [2001, 1000, 1295, 8900],
-    [50000, 1000, 1295, 8900], // heavier than the table: the last bracket
-    [500, 9899, 695, 1],
-    [500, 9900, 0, null], // free from the threshold on
-  ])('%i g at %i: %i', (weightGrams, total, rate, freeAbove) => {
-    expect(shippingRate(method({}), { weightGrams, total })).toMatchObject({ rate, freeAbove });
-  });
-
-  it('a flat method charges its rate whatever the weight', () => {
-    expect(
-      shippingRate(method({ kind: 'flat', flatRate: 2495, freeAbove: null }), { weightGrams: 99999, total: 1 }),
-    ).toMatchObject({ rate: 2495, freeAbove: null });
-  });
 });
 
 describe('quote', () => {
