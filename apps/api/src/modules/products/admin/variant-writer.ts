@@ -119,8 +119,13 @@ async function lockProduct(tx: Tx, ctx: RequestContext, productId: string) {
   return { product, view };
 }
 
+type AuditedFields = 'variantId' | 'title' | 'sku' | 'barcode' | 'listPrice' | 'salePrice' | 'weightGrams' | 'enabled';
 /** The audited form of a variant: its own fields (stock is the inventory's, audited by its movements). */
-function auditedVariant(v: ProductVariantsView['variants'][number] | undefined) {
+function auditedVariant(
+  v:
+    | (Pick<ProductVariantsView['variants'][number], AuditedFields> & { imageIds: string[]; removed: boolean })
+    | undefined,
+) {
   if (!v) return undefined;
   return {
     variantId: v.variantId,
@@ -717,28 +722,18 @@ export async function writeVariantRows(
         ),
       );
   }
-  const columnsOf = (x: Planned) => ({
-    variant_id: x.variantId,
-    title: x.title,
-    sku: x.input.sku,
-    barcode: x.input.barcode ?? null,
-    list_price: x.input.listPrice,
-    sale_price: x.input.salePrice ?? null,
-    weight_grams: x.input.weightGrams ?? null,
-    enabled: x.input.enabled,
-    o1: x.ids[0] ?? null,
-    o2: x.ids[1] ?? null,
-    o3: x.ids[2] ?? null,
-  });
+  // A row as written: the columns adding and changing share, with its id (the UPDATE's input, the audit's after).
+  const written = (x: Planned) => ({ variantId: x.variantId, ...variantColumns(x.input, x.title, x.ids) });
   if (rewrite.length) {
     await tx.execute(sql`
-      UPDATE product_variants v SET title = d.title, sku = d.sku, barcode = d.barcode, list_price = d.list_price,
-        sale_price = d.sale_price, weight_grams = d.weight_grams, enabled = d.enabled, option1_value_id = d.o1,
-        option2_value_id = d.o2, option3_value_id = d.o3, removed_at = NULL, updated_at = now()
-      FROM jsonb_to_recordset(${JSON.stringify(rewrite.map(columnsOf))}::jsonb) AS d(variant_id text, title text,
-        sku text, barcode text, list_price integer, sale_price integer, weight_grams integer, enabled boolean,
-        o1 text, o2 text, o3 text)
-      WHERE v.tenant_id = ${t} AND v.variant_id = d.variant_id`);
+      UPDATE product_variants v SET title = d.title, sku = d.sku, barcode = d.barcode, list_price = d."listPrice",
+        sale_price = d."salePrice", weight_grams = d."weightGrams", enabled = d.enabled,
+        option1_value_id = d."option1ValueId", option2_value_id = d."option2ValueId",
+        option3_value_id = d."option3ValueId", removed_at = NULL, updated_at = now()
+      FROM jsonb_to_recordset(${JSON.stringify(rewrite.map(written))}::jsonb) AS d("variantId" text, title text,
+        sku text, barcode text, "listPrice" integer, "salePrice" integer, "weightGrams" integer, enabled boolean,
+        "option1ValueId" text, "option2ValueId" text, "option3ValueId" text)
+      WHERE v.tenant_id = ${t} AND v.variant_id = d."variantId"`);
   }
   const inserts = planned.filter((x) => x.kind === 'insert');
   if (inserts.length) {
@@ -802,17 +797,7 @@ export async function writeVariantRows(
     ctx,
     planned.map((x) => {
       const after = auditedVariant({
-        variantId: x.variantId,
-        productId,
-        title: x.title,
-        valueIds: x.ids,
-        sku: x.input.sku,
-        barcode: x.input.barcode ?? null,
-        listPrice: x.input.listPrice,
-        salePrice: x.input.salePrice ?? null,
-        weightGrams: x.input.weightGrams ?? null,
-        stock: 0,
-        enabled: x.input.enabled,
+        ...written(x),
         removed: false,
         imageIds: x.imagesChange ? x.images : (x.current?.imageIds ?? []),
       });
