@@ -30,6 +30,7 @@ import { createProductsService, writeProduct } from '../apps/api/src/modules/pro
 import { createTestApp, signIn } from '../apps/api/src/test/harness';
 import { benchCatalogList } from './catalog-list-bench';
 import { COUNT, fill, TENANT, writeScaleCsv } from './scale-data';
+import { tallied } from './statement-tally';
 
 /** One line of the printed table. */
 export interface BenchRow {
@@ -163,30 +164,32 @@ async function importRows(
       note: growth(upload),
     };
     if (rows > RUN_MAX) return [uploadRow];
-    const run = await peakMemory(async () => {
-      const t0 = performance.now();
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/skulocity/api/v1/catalog/products/import/${imp.importId}/run`,
-        headers,
-      });
-      if (res.statusCode !== 202) throw new Error(`run: ${res.statusCode} ${res.body}`);
-      // Until the import is done, not until the queue is empty: drain() would also wait for jobs the
-      // import's events schedule later (the sitemap runs at the next hour), timing the clock, not the run.
-      for (;;) {
-        const ran = await t.services.jobs.runNext();
-        const now = await t.app.inject({
-          method: 'GET',
-          url: `/skulocity/api/v1/catalog/products/import/${imp.importId}`,
+    const run = await peakMemory(() =>
+      tallied(`the import's run, ${rows} rows`, async () => {
+        const t0 = performance.now();
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/skulocity/api/v1/catalog/products/import/${imp.importId}/run`,
           headers,
         });
-        const status = (now.json() as { data: ProductImport }).data.status;
-        if (status === 'done' || status === 'failed') break;
-        if (performance.now() - t0 > 30 * 60_000) throw new Error(`import still ${status} after 30 minutes`);
-        if (!ran) await new Promise((r) => setTimeout(r, 10));
-      }
-      return performance.now() - t0;
-    });
+        if (res.statusCode !== 202) throw new Error(`run: ${res.statusCode} ${res.body}`);
+        // Until the import is done, not until the queue is empty: drain() would also wait for jobs the
+        // import's events schedule later (the sitemap runs at the next hour), timing the clock, not the run.
+        for (;;) {
+          const ran = await t.services.jobs.runNext();
+          const now = await t.app.inject({
+            method: 'GET',
+            url: `/skulocity/api/v1/catalog/products/import/${imp.importId}`,
+            headers,
+          });
+          const status = (now.json() as { data: ProductImport }).data.status;
+          if (status === 'done' || status === 'failed') break;
+          if (performance.now() - t0 > 30 * 60_000) throw new Error(`import still ${status} after 30 minutes`);
+          if (!ran) await new Promise((r) => setTimeout(r, 10));
+        }
+        return performance.now() - t0;
+      }),
+    );
     const done = await t.app.inject({
       method: 'GET',
       url: `/skulocity/api/v1/catalog/products/import/${imp.importId}`,

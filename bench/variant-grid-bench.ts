@@ -5,6 +5,9 @@
  * editor's loader calls), a save of the grid with every price changed (what "Set all prices" then Save
  * sends: 100 variant writes in the one transaction), and a save that changes nothing. The browser's
  * own time (drawing 100 rows) is not in it. A benchmark, not a test: it prints figures, asserts nothing.
+ *
+ * BENCH_STATEMENTS=1 also counts the SQL statements of one changed save and the time PGlite spent in
+ * each kind (the profile that showed the per-row re-reads, decision 112, round three).
  */
 import type { ProductEditorForm, ProductVariantsView } from '@app/contracts';
 import type { RequestContext } from '../apps/api/src/lib/context';
@@ -16,6 +19,7 @@ import { productAdminPages } from '../apps/api/src/modules/products/admin/produc
 // biome-ignore lint/style/noRestrictedImports: as above, the service the page functions take
 import { createProductAdminService } from '../apps/api/src/modules/products/admin/product-admin.service';
 import { createTestApp, signIn } from '../apps/api/src/test/harness';
+import { tallied } from './statement-tally';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const HOST = 'lighting.localhost';
@@ -85,10 +89,9 @@ async function main() {
       const base = { productName: 'Bolt assortment', status: 'ACTIVE', slug: editor?.product?.slug ?? '' };
       const price = `${6 + round}.50`;
       started = performance.now();
-      const changed = await pages.saveProductForm(productId, form(base, opts, rowsFor(price), ids), {
-        images: [],
-        content: null,
-      });
+      const save = () =>
+        pages.saveProductForm(productId, form(base, opts, rowsFor(price), ids), { images: [], content: null });
+      const changed = round === ROUNDS - 1 ? await tallied('one save, every price changed', save) : await save();
       times.change.push(performance.now() - started);
       if (!changed.ok) throw new Error(JSON.stringify(changed));
       started = performance.now();

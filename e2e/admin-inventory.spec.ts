@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { apiJson, expectNoSeriousA11yIssue, hydrated, STORES, signIn, snap } from './helpers';
+import { apiJson, expectNoSeriousA11yIssue, hydrated, ownerApi, STORES, signIn, snap } from './helpers';
 
 /**
  * The owner's inventory: counts are typed inline, a number per row and one Save for the page. A
@@ -124,23 +124,6 @@ test('the owner counts a product down to none, restocks it, and the storefront a
   await expect(rows(page).nth(1)).toBeVisible();
   await screenshots(page, 'list');
 });
-
-/** The owner's product and variant API, from the owner's page (the browser resolves *.localhost). */
-async function ownerApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  const token = (await page.context().cookies()).find((c) => c.name === 'sid')?.value;
-  expect(token, 'the owner is signed in').toBeTruthy();
-  const res = await page.evaluate(
-    async ({ method, url, body, token }) => {
-      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: r.status, text: await r.text() };
-    },
-    { method, url, body, token },
-  );
-  expect(res.status, `${method} ${url}: ${res.text}`).toBeLessThan(300);
-  return JSON.parse(res.text).data as T;
-}
 
 test('the owner counts one variant of a pendant and sees that variant’s history; the others do not move', async ({
   page,

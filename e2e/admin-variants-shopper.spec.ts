@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssue, hydrated, STORES, signIn, snap } from './helpers';
+import { expectNoSeriousA11yIssue, hydrated, ownerApi, STORES, signIn, snap } from './helpers';
 
 /**
  * Products with variants, the whole way on the power store (decision 112, parts B, C and D): the
@@ -14,23 +14,6 @@ const name = `${run} Hammer Drill`;
 const API = '/skulocity/api/v1/catalog/products';
 
 type Variant = { variantId: string; title: string; stock: number };
-
-/** The owner's variant API, from the owner's page (the browser resolves *.localhost). */
-async function ownerApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  const token = (await page.context().cookies()).find((c) => c.name === 'sid')?.value;
-  expect(token, 'the owner is signed in').toBeTruthy();
-  const res = await page.evaluate(
-    async ({ method, url, body, token }) => {
-      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: r.status, text: await r.text() };
-    },
-    { method, url, body, token },
-  );
-  expect(res.status, `${method} ${url}: ${res.text}`).toBeLessThan(300);
-  return JSON.parse(res.text).data as T;
-}
 
 /**
  * Battery 2 Ah or 5 Ah, colour Red or Black: four variants, 2 Ah / Black sold out. The product's

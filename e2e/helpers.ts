@@ -128,6 +128,26 @@ export async function signIn(
   await expect(page).toHaveURL(`${store.origin}${then}`);
 }
 
+/**
+ * The store's owner API from a signed-in owner's page (its session as a bearer token; the browser
+ * resolves *.localhost): the answer's `data`, after checking the status is a success.
+ */
+export async function ownerApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  const token = (await page.context().cookies()).find((c) => c.name === 'sid')?.value;
+  expect(token, 'the owner is signed in').toBeTruthy();
+  const res = await page.evaluate(
+    async ({ method, url, body, token }) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: r.status, text: await r.text() };
+    },
+    { method, url, body, token },
+  );
+  expect(res.status, `${method} ${url}: ${res.text}`).toBeLessThan(300);
+  return JSON.parse(res.text).data as T;
+}
+
 export async function apiJson<T>(_page: Page | null, store: StoreName, path: string): Promise<T> {
   const res = await fetchText(store, path);
   if (res.status !== 200) throw new Error(`GET ${path} on ${store}: ${res.status} ${res.body.slice(0, 200)}`);

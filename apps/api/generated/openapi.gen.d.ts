@@ -13688,7 +13688,7 @@ export interface paths {
         get?: never;
         /**
          * Sets a product's options (at most three) and their values, in order
-         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). Options are matched by optionId, else by name; values by valueId (one of that option's, else 422), else by label, in the order sent: options and values may be reordered (the variants follow). Every live variant takes a new option's first value. A value or option that live variants still use cannot go (409 naming them).
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). Options are matched by optionId, else by name; values by valueId (one of that option's, else 422), else by label, in the order sent, or by `position` when every option has one (as the GET answers them): options and values may be reordered (the variants follow). Options as read, sent back, change nothing. Every live variant takes a new option's first value. A value or option that live variants still use cannot go (409 naming them).
          */
         put: {
             parameters: {
@@ -13705,6 +13705,7 @@ export interface paths {
                         options: {
                             optionId?: string;
                             name: string;
+                            position?: number;
                             values: {
                                 valueId?: string;
                                 label: string;
@@ -13793,7 +13794,7 @@ export interface paths {
         get?: never;
         /**
          * Changes a variant whole: values, SKU, barcode, prices, weight, enabled, pictures, stock
-         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). `stock` with `stockSeen` (the count the form showed) is saved as an adjustment by the difference, so a sale meanwhile is not undone. A SKU or combination another live variant holds is 409 naming it; a removed variant is 422. The values are labels (`values`) or ids (`valueIds`), so a variant as the GET answers it can be sent back.
+         * @description The owner and staff with the catalog permission; a visitor gets 401, a shopper 403; another store's product or a variant of another product is 404 (before the body is read). `stock` with `stockSeen` (the count the form showed) is saved as an adjustment by the difference, so a sale meanwhile is not undone. A SKU or combination another live variant holds is 409 naming it; a removed variant is 422. The values are labels (`values`) or ids (`valueIds`), so a variant as the GET answers it can be sent back: productId, title and removed are read-only (taken as read, else 400 naming the field). A write that changes nothing writes nothing (no audit entry).
          */
         put: {
             parameters: {

@@ -50,6 +50,16 @@ export const variantOptionInputSchema = z
   .strictObject({
     optionId: id('optionId').optional(),
     name: label('an option name', 40),
+    /**
+     * Its place, 1 to 3, as the read answers it: when every option sent has one, the options are
+     * written in that order; without it the order sent is the order.
+     */
+    position: z
+      .number({ error: 'position must be a number' })
+      .int('position must be a whole number')
+      .min(1, 'position is 1 to 3')
+      .max(MAX_OPTIONS, 'position is 1 to 3')
+      .optional(),
     values: z
       .array(optionValueInputSchema)
       .min(1, 'an option needs a value')
@@ -66,7 +76,13 @@ export const variantOptionsInputSchema = z
   .max(MAX_OPTIONS, `a product has at most ${MAX_OPTIONS} options`)
   .refine((os) => new Set(os.map((o) => o.name.toLowerCase())).size === os.length, {
     message: 'each option has its own name',
-  });
+  })
+  .refine(
+    (os) =>
+      os.every((o) => o.position === undefined) ||
+      (os.every((o) => o.position !== undefined) && new Set(os.map((o) => o.position)).size === os.length),
+    { message: 'give every option its own position, or none (then the order sent is the order)' },
+  );
 
 /** A variant as the owner writes it: its values are labels, one per option, in the options' order. */
 export const variantInputSchema = z

@@ -5,3 +5,4 @@ export { DataDirLockedError } from './lock';
 export { hashPassword, verifyPassword } from './password';
 export * as schema from './schema/index';
 export { isDatabaseUnavailable } from './unavailable';
+export { variantOptionsOf, variantOptionsSql } from './variant-options';

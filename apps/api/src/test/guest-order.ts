@@ -92,3 +92,35 @@ export async function placeGuestOrder(
     payload: guestCardOrder(opts.email),
   });
 }
+
+/**
+ * A signed-in shopper's purchase: the cart emptied, `lines` added (each must be taken, else this
+ * throws with the answer), then the order placed with the test card that succeeds and the address
+ * of `guestCardOrder`. Returns the place-order answer; its status is the caller's to check.
+ */
+export async function buyWithTestCard(
+  app: App,
+  host: string,
+  session: Record<string, string>,
+  lines: readonly { variantId?: string; productId?: string; quantity: number }[],
+) {
+  const headers = { host, origin: `http://${host}`, ...session };
+  await app.inject({ method: 'POST', url: `${B}/public/ecommerce/cart/emptycart`, headers });
+  for (const line of lines) {
+    const added = await app.inject({
+      method: 'POST',
+      url: `${B}/public/ecommerce/product/addToCart`,
+      headers,
+      payload: line,
+    });
+    if (added.statusCode !== 200)
+      throw new Error(`addToCart ${JSON.stringify(line)}: ${added.statusCode} ${added.body}`);
+  }
+  const { email: _signedIn, ...order } = guestCardOrder();
+  return app.inject({
+    method: 'POST',
+    url: `${B}/ecommerce/checkout/processorder`,
+    headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+    payload: order,
+  });
+}

@@ -14,6 +14,13 @@ import { jsonLdHtml } from './json-ld';
 const q = (s: string) => new URLSearchParams(s);
 
 describe('catalog URL params', () => {
+  it('keeps the first 20 option values, as many as the API takes', () => {
+    const many = q(Array.from({ length: 25 }, (_, i) => `option.size=s${i}`).join('&'));
+    expect(optionsOf(many)).toHaveLength(20);
+    expect(optionsOf(many).at(-1)).toEqual({ name: 'size', value: 's19' });
+    expect(apiParams(many)['option.size']?.split('\n')).toHaveLength(20);
+  });
+
   it('reads brands repeated (a GET form) or comma-joined (a link)', () => {
     expect(brandsOf(q('brand=A&brand=B,C&brand=A'))).toEqual(['A', 'B', 'C']);
   });

@@ -14,13 +14,21 @@ export const FILTER_KEYS = ['brand', 'price', 'priceMin', 'priceMax', 'inStock',
 export const OPTION_PREFIX = 'option.';
 const isOptionKey = (k: string) => k.startsWith(OPTION_PREFIX) && k.length > OPTION_PREFIX.length;
 
-/** The option values of the URL, in order, each once. */
+/** The API's option filter takes at most this many values (contracts products.ts). */
+export const MAX_OPTION_VALUES = 20;
+
+/**
+ * The option values of the URL, in order, each once, the first MAX_OPTION_VALUES of them: past the
+ * API's bound the page function drops the option list as a whole (its params are read leniently), so
+ * a twenty-first value clicked would have cleared every option filter.
+ */
 export function optionsOf(search: URLSearchParams): { name: string; value: string }[] {
   const out: { name: string; value: string }[] = [];
   for (const [k, v] of search) {
     const name = k.slice(OPTION_PREFIX.length);
     const value = v.trim();
     if (isOptionKey(k) && value && !out.some((o) => o.name === name && o.value === value)) out.push({ name, value });
+    if (out.length === MAX_OPTION_VALUES) break;
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { categoryLabel, type FeedSkipped, type FeedSkipReason, isDisplayableImage } from '@app/contracts';
-import type { Db } from '@app/db';
+import { type Db, variantOptionsOf, variantOptionsSql } from '@app/db';
 import { type SQL, sql } from 'drizzle-orm';
 import { FEED_TAIL, type FeedItem, feedHead, itemXml, normaliseGtin, plainText } from './feed-xml';
 
@@ -242,11 +242,7 @@ async function pageVariants(db: Db, tenantId: string, productIds: readonly strin
   const rows = rowsOf(
     await db.execute(sql`
       SELECT v.product_id, v.variant_id, v.barcode, v.list_price, v.sale_price, v.stock_quantity,
-        (SELECT json_agg(json_build_array(o.name, ov.label) ORDER BY o.position)
-           FROM product_option_values ov
-           JOIN product_options o ON o.tenant_id = ov.tenant_id AND o.product_id = ov.product_id AND o.option_id = ov.option_id
-          WHERE ov.tenant_id = v.tenant_id AND ov.product_id = v.product_id
-            AND ov.value_id IN (v.option1_value_id, v.option2_value_id, v.option3_value_id)) AS options,
+        ${variantOptionsSql('v')} AS options,
         (SELECT '/media/' || m.storage_key FROM product_variant_images vi
            JOIN media m ON m.tenant_id = vi.tenant_id AND m.media_id = vi.media_id
           WHERE vi.tenant_id = v.tenant_id AND vi.variant_id = v.variant_id
@@ -258,7 +254,7 @@ async function pageVariants(db: Db, tenantId: string, productIds: readonly strin
   return rows.map((r) => ({
     productId: String(r.product_id),
     variantId: String(r.variant_id),
-    options: (Array.isArray(r.options) ? r.options : JSON.parse(String(r.options ?? '[]'))) as [string, string][],
+    options: variantOptionsOf(r.options),
     barcode: str(r.barcode),
     listPrice: Number(r.list_price),
     salePrice: r.sale_price == null ? null : Number(r.sale_price),

@@ -37,22 +37,25 @@ const ACCESS_TTL_MS = 90 * 24 * 3600 * 1000;
 export type OrderReturnsReader = (
   db: Db,
   ctx: TenantContext,
-  order: {
-    orderId: string;
-    status: OrderStatus;
-    lines: {
-      lineNo: number;
-      productId: string;
-      productName: string;
-      variantId: string | null;
-      variantTitle: string;
-      sku: string | null;
-      quantity: number;
-    }[];
-    /** Checkout has just placed it: no return can have been asked for yet, so none is read. */
-    justPlaced?: boolean;
-  },
+  order: OrderForReturns,
 ) => Promise<{ returns: ReturnRequest[]; returnable: ReturnableLine[] }>;
+
+/** What the returns part of an order's view is read from: the order, its status and its lines. */
+export interface OrderForReturns {
+  orderId: string;
+  status: OrderStatus;
+  lines: {
+    lineNo: number;
+    productId: string;
+    productName: string;
+    variantId: string | null;
+    variantTitle: string;
+    sku: string | null;
+    quantity: number;
+  }[];
+  /** Checkout has just placed it: no return can have been asked for yet, so none is read. */
+  justPlaced?: boolean;
+}
 
 /** An order line as its buyer sees it. */
 type ShownLine = Order['lines'][number];

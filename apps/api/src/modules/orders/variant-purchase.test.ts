@@ -3,7 +3,7 @@ import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RequestContext, systemContext } from '../../lib/context';
-import { guestCardOrder } from '../../test/guest-order';
+import { buyWithTestCard, guestCardOrder } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import type { MailMessage } from '../mail/index';
 // biome-ignore lint/style/noRestrictedImports: part A's test helpers for variants (decision 112) are test-only and so not in products' index.
@@ -50,20 +50,8 @@ function call(method: 'GET' | 'POST', url: string, session: BrowserSession | nul
 }
 
 /** The signed-in shopper's cart holds `lines`, then is checked out with the test card. */
-async function buy(lines: { variantId?: string; productId?: string; quantity: number }[]) {
-  await call('POST', `${B}/public/ecommerce/cart/emptycart`, shopper);
-  for (const line of lines) {
-    const added = await call('POST', `${B}/public/ecommerce/product/addToCart`, shopper, line);
-    expect(added.statusCode, added.body).toBe(200);
-  }
-  const { email: _guest, ...order } = guestCardOrder();
-  return t.app.inject({
-    method: 'POST',
-    url: `${B}/ecommerce/checkout/processorder`,
-    headers: { host: LIGHTING, origin: `http://${LIGHTING}`, ...shopper, 'idempotency-key': crypto.randomUUID() },
-    payload: order,
-  });
-}
+const buy = (lines: { variantId?: string; productId?: string; quantity: number }[]) =>
+  buyWithTestCard(t.app, LIGHTING, shopper, lines);
 
 beforeAll(async () => {
   t = await createTestApp({

@@ -3,7 +3,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, eq, gt, isNotNull, ne, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '../../lib/context';
-import { guestCardOrder } from '../../test/guest-order';
+import { buyWithTestCard } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 // biome-ignore lint/style/noRestrictedImports: part A's test helpers for variants (decision 112) are test-only and so not in products' index.
 import { givenVariants } from '../products/variants-test-setup';
@@ -34,16 +34,7 @@ const call = (method: 'GET' | 'POST', url: string, session: BrowserSession, body
   });
 
 async function buy(line: { variantId?: string; productId?: string; quantity: number }) {
-  await call('POST', `${B}/public/ecommerce/cart/emptycart`, shopper);
-  const added = await call('POST', `${B}/public/ecommerce/product/addToCart`, shopper, line);
-  expect(added.statusCode, added.body).toBe(200);
-  const { email: _guest, ...order } = guestCardOrder();
-  const placed = await t.app.inject({
-    method: 'POST',
-    url: `${B}/ecommerce/checkout/processorder`,
-    headers: { host: HOST, origin: `http://${HOST}`, ...shopper, 'idempotency-key': crypto.randomUUID() },
-    payload: order,
-  });
+  const placed = await buyWithTestCard(t.app, HOST, shopper, [line]);
   expect(placed.statusCode, placed.body).toBe(200);
 }
 

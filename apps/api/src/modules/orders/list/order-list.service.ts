@@ -61,6 +61,33 @@ export const ORDER_CSV_COLUMNS = [
 /** Between the entries of one order's lines in the export's variant_titles and skus cells. */
 export const LINE_SEPARATOR = ' | ';
 
+/**
+ * One cell of an order's line entries: each entry's backslashes and "|" escaped with a backslash, joined by
+ * LINE_SEPARATOR, so a title or SKU holding " | " is still one entry when read back (a value label is
+ * free text; a SKU imported or written before the SKU rule may hold anything).
+ */
+export function joinLineEntries(entries: readonly string[]): string {
+  return entries.map((e) => e.replace(/[\\|]/g, (c) => `\\${c}`)).join(LINE_SEPARATOR);
+}
+
+/** The entries of a cell written by joinLineEntries, unescaped: the n-th is the order's n-th line's. */
+export function splitLineEntries(cell: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < cell.length; i++) {
+    const c = cell[i] as string;
+    if (c === '\\' && i + 1 < cell.length) {
+      cur += cell[++i];
+    } else if (cell.startsWith(LINE_SEPARATOR, i)) {
+      out.push(cur);
+      cur = '';
+      i += LINE_SEPARATOR.length - 1;
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
 type Rows<T> = { rows: T[] };
 const rowsOf = <T>(r: unknown) => (r as Rows<T>).rows;
 
@@ -244,8 +271,8 @@ export function createOrderListService(db: Db, deps: { audit: AuditService }) {
               r.shipping_method_name,
               r.ship_city ?? '',
               r.ship_country ?? '',
-              lines.map((l) => l.variantTitle).join(LINE_SEPARATOR),
-              lines.map((l) => l.sku ?? '').join(LINE_SEPARATOR),
+              joinLineEntries(lines.map((l) => l.variantTitle)),
+              joinLineEntries(lines.map((l) => l.sku ?? '')),
             ];
           }),
         );

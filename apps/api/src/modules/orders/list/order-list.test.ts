@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeGuestOrder, stockedProductId } from '../../../test/guest-order';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../../test/harness';
 import { createStaff } from '../../../test/staff';
-import { LINE_SEPARATOR } from './order-list.service';
+import { LINE_SEPARATOR, splitLineEntries } from './order-list.service';
 
 /**
  * The dashboard's orders list (decision 042): keyset pages in every sort without
@@ -475,6 +475,19 @@ describe('variants (decision 112)', () => {
     const titles = (row.variant_titles as string).split(LINE_SEPARATOR);
     const skus = (row.skus as string).split(LINE_SEPARATOR);
     expect(titles.map((variantTitle, i) => ({ variantTitle, sku: skus[i] || null }))).toEqual(stored);
+  });
+
+  it('escapes a "|" inside a title or SKU, so each line is still one entry when read back', async () => {
+    const orderId = await variantOrder('VARPIPE');
+    const ol = schema.orderLines;
+    const at = (lineNo: number) => and(eq(ol.tenantId, T), eq(ol.orderId, orderId), eq(ol.lineNo, lineNo));
+    await t.database.db.update(ol).set({ variantTitle: 'Red | Blue', sku: 'A|B' }).where(at(1));
+    await t.database.db.update(ol).set({ variantTitle: 'Back\\slash', sku: 'C | D\\' }).where(at(2));
+    const res = await get(`/api/v1/orders/export.csv?q=${orderId}`);
+    expect(res.statusCode).toBe(200);
+    const row = (parse(res.body.slice(1), { columns: true }) as Record<string, string>[])[0] as Record<string, string>;
+    expect(splitLineEntries(row.variant_titles as string)).toEqual(['Red | Blue', 'Back\\slash', '', 'Opal']);
+    expect(splitLineEntries(row.skus as string)).toEqual(['A|B', 'C | D\\', 'BULB-1', '']);
   });
 });
 

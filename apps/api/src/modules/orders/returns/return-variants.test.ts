@@ -3,7 +3,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemContext } from '../../../lib/context';
-import { guestCardOrder } from '../../../test/guest-order';
+import { buyWithTestCard } from '../../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../../test/harness';
 import type { MailMessage } from '../../mail/index';
 // biome-ignore lint/style/noRestrictedImports: part A's test helpers for variants (decision 112) are test-only and so not in products' index.
@@ -79,21 +79,10 @@ beforeAll(async () => {
   const skuOf = (id: string) => skus.find((s) => s.id === id)?.sku as string;
   pendant = { ...row, brass, black, brassSku: skuOf(brass), blackSku: skuOf(black) };
 
-  await call('POST', `${B}/public/ecommerce/cart/emptycart`);
-  for (const line of [
+  const placed = await buyWithTestCard(t.app, HOST, shopper, [
     { variantId: brass, quantity: 1 },
     { variantId: black, quantity: 2 },
-  ]) {
-    const added = await call('POST', `${B}/public/ecommerce/product/addToCart`, line);
-    expect(added.statusCode, added.body).toBe(200);
-  }
-  const { email: _guest, ...order } = guestCardOrder();
-  const placed = await t.app.inject({
-    method: 'POST',
-    url: `${B}/ecommerce/checkout/processorder`,
-    headers: { host: HOST, origin: `http://${HOST}`, ...shopper, 'idempotency-key': crypto.randomUUID() },
-    payload: order,
-  });
+  ]);
   expect(placed.statusCode, placed.body).toBe(200);
   orderId = placed.json().data.orderId;
   await db

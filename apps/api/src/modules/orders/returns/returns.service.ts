@@ -17,7 +17,7 @@ import { AppError } from '../../../lib/errors';
 import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../../lib/result';
 import type { MailQueue } from '../../mail/index';
 import { storeIdentity } from '../../store/index';
-import type { OrdersService } from '../orders.service';
+import type { OrderForReturns, OrdersService } from '../orders.service';
 import { HOLDING_RETURN_STATUSES, RETURNABLE_ORDER_STATUSES } from './return-state';
 import { type ReturnTransitionRefusal, returnTransitionRefused, transitionReturn } from './return-transition';
 
@@ -65,20 +65,7 @@ function returnableOf(status: OrderStatus, lines: { lineNo: number; quantity: nu
 export async function orderReturns(
   db: Reader,
   ctx: TenantContext,
-  order: {
-    orderId: string;
-    status: OrderStatus;
-    lines: {
-      lineNo: number;
-      productId: string;
-      productName: string;
-      variantId: string | null;
-      variantTitle: string;
-      sku: string | null;
-      quantity: number;
-    }[];
-    justPlaced?: boolean;
-  },
+  order: OrderForReturns,
 ): Promise<{ returns: ReturnRequest[]; returnable: ReturnableLine[] }> {
   const requests = order.justPlaced
     ? []

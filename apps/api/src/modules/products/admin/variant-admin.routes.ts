@@ -59,7 +59,8 @@ export async function variantAdminRoutes(app: App, { variantAdmin }: { variantAd
         summary: "Sets a product's options (at most three) and their values, in order",
         description:
           `${WHO} Options are matched by optionId, else by name; values by valueId (one of that option's, else 422), ` +
-          'else by label, in the order sent: options and values may be reordered (the variants follow). Every live ' +
+          'else by label, in the order sent, or by `position` when every option has one (as the GET answers them): ' +
+          'options and values may be reordered (the variants follow). Options as read, sent back, change nothing. Every live ' +
           "variant takes a new option's first value. A value or option that live variants still use cannot go (409 naming them).",
         params: productIdParamsSchema,
         body: productOptionsInputSchema,
@@ -111,6 +112,11 @@ export async function variantAdminRoutes(app: App, { variantAdmin }: { variantAd
     {
       config: { permission: 'catalog' },
       preParsing: guard,
+      // A variant as the GET answers it can be sent back: its read-only fields are taken when unchanged.
+      preValidation: async (req) => {
+        const { productId, variantId } = req.params as { productId: string; variantId: string };
+        req.body = (await variantAdmin.writeBackVariant(req.ctx, productId, variantId, req.body)) as typeof req.body;
+      },
       schema: {
         tags: ['catalog'],
         summary: 'Changes a variant whole: values, SKU, barcode, prices, weight, enabled, pictures, stock',
@@ -118,7 +124,8 @@ export async function variantAdminRoutes(app: App, { variantAdmin }: { variantAd
           `${WHO} \`stock\` with \`stockSeen\` (the count the form showed) is saved as an adjustment by the difference, ` +
           'so a sale meanwhile is not undone. A SKU or combination another live variant holds is 409 naming it; ' +
           'a removed variant is 422. The values are labels (`values`) or ids (`valueIds`), so a variant as the GET ' +
-          'answers it can be sent back.',
+          'answers it can be sent back: productId, title and removed are read-only (taken as read, else 400 naming ' +
+          'the field). A write that changes nothing writes nothing (no audit entry).',
         params: productVariantParamsSchema,
         body: productVariantWriteSchema,
         response: { 200: dataEnvelope(productVariantsViewSchema), ...changeErrors, ...notFound },

@@ -10,6 +10,7 @@ import type { RequestContext } from '../../../lib/context';
 import { AppError } from '../../../lib/errors';
 import type { EventBus } from '../../../lib/events/index';
 import { ok, type Result, returnRefusals } from '../../../lib/result';
+import { isPlainObject, takeReadOnly } from '../../../lib/write-back';
 import type { AuditService } from '../../audit/index';
 import {
   addVariant,
@@ -19,6 +20,9 @@ import {
   variantOfProduct,
   writeOptions,
 } from './variant-writer';
+
+/** What a variant's read answers and a write does not take: accepted back when unchanged. */
+const VARIANT_READ_ONLY = ['productId', 'title', 'removed'] as const;
 
 export interface VariantAdminDeps {
   audit: AuditService;
@@ -70,6 +74,19 @@ export function createVariantAdminService(db: Db, deps: VariantAdminDeps) {
       if (!(await variantOfProduct(db, ctx.tenantId, productId, variantId))) {
         throw AppError.notFound('This product has no such variant.');
       }
+    },
+
+    /**
+     * A variant as the GET answers it, sent back to its PUT: `productId`, `title` and `removed` are the
+     * read's, taken when equal to the variant's (else 400 naming the field) and dropped; the rest is the
+     * write's own shape. The title follows the values, so a variant moved to other values leaves it out.
+     */
+    async writeBackVariant(ctx: RequestContext, productId: string, variantId: string, body: unknown) {
+      if (!isPlainObject(body) || !VARIANT_READ_ONLY.some((k) => k in body)) return body;
+      const view = await readVariants(db, ctx.tenantId, productId);
+      const current = view?.variants.find((v) => v.variantId === variantId);
+      if (!current) return body;
+      return takeReadOnly(body, current as unknown as Record<string, unknown>, VARIANT_READ_ONLY);
     },
 
     async writeOptions(ctx: RequestContext, productId: string, input: ProductOptionsInput) {

@@ -244,6 +244,39 @@ describe('the editor saves its variant grid', { timeout: 120_000 }, () => {
     expect((await pages.productEditor(other))?.variants?.variants[2]?.sku).toBe(`GP-${u}X-2`);
   });
 
+  it('writes the rows at once: two rows trade SKUs, two trade combinations, one audit entry per changed variant', async () => {
+    const pages = pagesFor(await ctxOf(owner));
+    const u = unique();
+    const productId = await newPendant(pages, u);
+    const editor = await pages.productEditor(productId);
+    const before = editor?.variants as ProductVariantsView;
+    const rows = rowsOf(before);
+    const [a, b, c, d] = rows as [Row, Row, Row, Row];
+    [a.sku, b.sku] = [b.sku, a.sku];
+    [c.values, d.values] = [d.values, c.values];
+    const changedAt = new Date();
+    const saved = await pages.saveProductForm(
+      productId,
+      gridForm(
+        { productName: `Grid Pendant ${u}`, status: 'ACTIVE', slug: editor?.product?.slug ?? '' },
+        optionsOf(before),
+        rows,
+      ),
+      { images: [], content: null },
+    );
+    expect(saved, JSON.stringify(saved)).toMatchObject({ ok: true });
+    const after = (await pages.productEditor(productId))?.variants as ProductVariantsView;
+    const byId = (id: string | undefined) => after.variants.find((v) => v.variantId === id);
+    expect([byId(a.variantId)?.sku, byId(b.variantId)?.sku]).toEqual([a.sku, b.sku]);
+    expect([byId(c.variantId)?.title, byId(d.variantId)?.title]).toEqual([c.values.join(' / '), d.values.join(' / ')]);
+    const entries = await t.database.db
+      .select({ action: schema.auditLog.action, changes: schema.auditLog.changes, at: schema.auditLog.createdAt })
+      .from(schema.auditLog)
+      .where(and(eq(schema.auditLog.entity, 'product'), eq(schema.auditLog.entityId, productId)));
+    const fresh = entries.filter((e) => e.at >= new Date(changedAt.getTime() - 1000) && e.action === 'variant-changed');
+    expect(fresh).toHaveLength(4);
+  });
+
   it('marks cells it cannot read before writing, and an unchanged save writes nothing', async () => {
     const pages = pagesFor(await ctxOf(owner));
     const u = unique();

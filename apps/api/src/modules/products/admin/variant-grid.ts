@@ -2,6 +2,7 @@ import {
   type ProductOptionsInput,
   type ProductVariantsView,
   type ProductVariantWrite,
+  VARIANT_GRID_CELLS,
   type VariantGridCell,
   variantGridErrorKey,
 } from '@app/contracts';
@@ -9,7 +10,14 @@ import type { Tx } from '@app/db';
 import type { RequestContext } from '../../../lib/context';
 import { Refused, refuseField } from '../../../lib/result';
 import type { AuditService } from '../../audit/index';
-import { addVariant, readVariants, removeVariant, updateVariant, writeOptions } from './variant-writer';
+import {
+  readVariants,
+  removeVariant,
+  type VariantRow,
+  VariantRowRefused,
+  writeOptions,
+  writeVariantRows,
+} from './variant-writer';
 
 /**
  * The editor's variant grid saved with the product (decision 112): options, then every row, then the
@@ -25,7 +33,7 @@ export interface VariantGridInput {
   rows: VariantGridRow[];
 }
 
-const CELLS = new Set<string>(['values', 'sku', 'listPrice', 'salePrice', 'stock', 'imageIds', 'enabled']);
+const CELLS = new Set<string>(VARIANT_GRID_CELLS);
 
 /** A writer's refusal of row `n`, named by its cell ("variants.3.sku") so the grid marks that cell. */
 function onRow(n: number, err: unknown): never {
@@ -101,47 +109,51 @@ export async function writeVariantGrid(
   }
   await writeOptions(tx, ctx, deps, productId, { options: grid.options });
   const claimed = new Set<string>();
-  // Read again only after a write: rows that change nothing (most, on a save of a long grid) cost none.
-  let read: ProductVariantsView | null = null;
+  // One read after the options, then every row judged against it and written in one set-based write.
+  const now = (await readVariants(tx, ctx.tenantId, productId)) as ProductVariantsView;
+  const batch: VariantRow[] = [];
+  const rowOf: number[] = [];
   for (const [n, row] of grid.rows.entries()) {
-    try {
-      read ??= (await readVariants(tx, ctx.tenantId, productId)) as ProductVariantsView;
-      const now = read;
-      let target = row.variantId;
-      if (!target) {
-        const labels = row.values.map((l) => l.trim().toLowerCase()).join('|');
-        const twin = now.variants.find(
-          (v) =>
-            !v.removed &&
-            !claimed.has(v.variantId) &&
-            !named.has(v.variantId) &&
-            v.valueIds
-              .map((id, i) => now.options[i]?.values.find((x) => x.valueId === id)?.label.toLowerCase())
-              .join('|') === labels,
-        );
-        target = twin?.variantId;
-      }
-      if (target) {
-        claimed.add(target);
-        const cur = now.variants.find((v) => v.variantId === target);
-        const kept = { ...row, imageIds: gridImages(cur?.imageIds ?? [], row.imageIds) };
-        if (unchangedRow(now, target, kept)) continue;
-        // The grid has no barcode or weight column: what the variant has stays.
-        const done = await updateVariant(tx, ctx, deps, productId, target, {
+    let target = row.variantId;
+    if (!target) {
+      const labels = row.values.map((l) => l.trim().toLowerCase()).join('|');
+      const twin = now.variants.find(
+        (v) =>
+          !v.removed &&
+          !claimed.has(v.variantId) &&
+          !named.has(v.variantId) &&
+          v.valueIds
+            .map((id, i) => now.options[i]?.values.find((x) => x.valueId === id)?.label.toLowerCase())
+            .join('|') === labels,
+      );
+      target = twin?.variantId;
+    }
+    if (target) {
+      claimed.add(target);
+      const cur = now.variants.find((v) => v.variantId === target);
+      const kept = { ...row, imageIds: gridImages(cur?.imageIds ?? [], row.imageIds) };
+      if (unchangedRow(now, target, kept)) continue;
+      // The grid has no barcode or weight column: what the variant has stays.
+      batch.push({
+        variantId: target,
+        input: {
           ...kept,
           variantId: undefined,
           barcode: row.barcode === undefined ? cur?.barcode : row.barcode,
           weightGrams: row.weightGrams === undefined ? cur?.weightGrams : row.weightGrams,
-        });
-        stockMoved ||= done.stockMoved;
-      } else {
-        const done = await addVariant(tx, ctx, deps, productId, { ...row, stockSeen: undefined });
-        claimed.add(done.variantId);
-        stockMoved ||= done.stockMoved;
-      }
-      read = null;
+        },
+      });
+    } else batch.push({ input: { ...row, stockSeen: undefined } });
+    rowOf.push(n);
+  }
+  if (batch.length) {
+    try {
+      const done = await writeVariantRows(tx, ctx, deps, productId, batch, { changed: 'variant editor' });
+      for (const id of done.variantIds) claimed.add(id);
+      stockMoved ||= done.stockMoved;
     } catch (err) {
-      onRow(n, err);
+      if (err instanceof VariantRowRefused) onRow(rowOf[err.row] ?? 0, err);
+      throw err;
     }
   }
   if (keptBack && !claimed.has(keptBack.variantId) && grid.rows.length) {

@@ -12,7 +12,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../../lib/context';
 import { Refused, refuseField } from '../../../lib/result';
 import type { AuditService } from '../../audit/index';
-import { changeStock } from '../inventory/stock';
+import { changeStock, type StockChange } from '../inventory/stock';
 import { refreshProductRollup } from './variant-rollup';
 
 /**
@@ -119,8 +119,13 @@ async function lockProduct(tx: Tx, ctx: RequestContext, productId: string) {
   return { product, view };
 }
 
+type AuditedFields = 'variantId' | 'title' | 'sku' | 'barcode' | 'listPrice' | 'salePrice' | 'weightGrams' | 'enabled';
 /** The audited form of a variant: its own fields (stock is the inventory's, audited by its movements). */
-function auditedVariant(v: ProductVariantsView['variants'][number] | undefined) {
+function auditedVariant(
+  v:
+    | (Pick<ProductVariantsView['variants'][number], AuditedFields> & { imageIds: string[]; removed: boolean })
+    | undefined,
+) {
   if (!v) return undefined;
   return {
     variantId: v.variantId,
@@ -202,7 +207,11 @@ export async function writeOptions(
   const live = before.variants.filter((v) => !v.removed);
   const existing = before.options;
   const used = new Set<string>();
-  const plan = input.options.map((o, i) => {
+  // The read's options carry their position: honoured when every option has one (the contract checks that).
+  const sent = input.options.every((o) => o.position !== undefined)
+    ? [...input.options].sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
+    : input.options;
+  const plan = sent.map((o, i) => {
     const match = o.optionId
       ? existing.find((e) => e.optionId === o.optionId)
       : existing.find((e) => !used.has(e.optionId) && e.name.toLowerCase() === o.name.toLowerCase());
@@ -281,6 +290,25 @@ export async function writeOptions(
     if (missing.length)
       throw unprocessable('options', `a swatch picture is not one of the product's: ${missing.join(', ')}.`);
   }
+
+  // A write of the options as they are (the editor's save, a read sent back) writes nothing.
+  const nothingChanges =
+    !dropped.length &&
+    kept.length === plan.length &&
+    kept.every((k, i) => k.match?.position === i + 1 && k.match.name === k.input.name) &&
+    valuePlans.every(
+      (x, oi) =>
+        !x.gone.length &&
+        x.values.every(
+          ({ v, hit }, n) =>
+            hit !== undefined &&
+            kept[oi]?.match?.values[n]?.valueId === hit.valueId &&
+            hit.label === v.label &&
+            hit.swatchColor === (v.swatchColor ?? null) &&
+            hit.swatchMediaId === (v.swatchMediaId ?? null),
+        ),
+    );
+  if (nothingChanges) return;
 
   // 1. The value columns follow the options' new positions (dropped options' columns go); removed
   // variants let go of values that go (their title keeps the words).
@@ -454,53 +482,6 @@ function resolveValues(
   return { ids, title };
 }
 
-/** SKU unique among the store's live variants; the refusal names the variant that holds it. */
-async function assertSkuFree(tx: Tx, tenantId: string, sku: string, self: string | null) {
-  const [holder] = await tx
-    .select({ variantId: vr.variantId, title: vr.title, productName: p.productName })
-    .from(vr)
-    .innerJoin(p, and(eq(p.tenantId, vr.tenantId), eq(p.productId, vr.productId)))
-    .where(and(eq(vr.tenantId, tenantId), eq(vr.sku, sku), isNull(vr.removedAt)));
-  if (holder && holder.variantId !== self) {
-    throw conflict(
-      'sku',
-      `SKU ${sku} is already used by ${variantDisplayName(holder.productName, holder.title)} (variant ${holder.variantId}).`,
-    );
-  }
-}
-
-async function assertImages(tx: Tx, tenantId: string, productId: string, imageIds: readonly string[]) {
-  if (!imageIds.length) return;
-  const rows = await tx
-    .select({ mediaId: schema.productImages.mediaId })
-    .from(schema.productImages)
-    .where(
-      and(
-        eq(schema.productImages.tenantId, tenantId),
-        eq(schema.productImages.productId, productId),
-        inArray(schema.productImages.mediaId, [...imageIds]),
-      ),
-    );
-  const missing = imageIds.filter((id) => !rows.some((r) => r.mediaId === id));
-  if (missing.length) throw unprocessable('imageIds', `not a picture of this product: ${missing.join(', ')}.`);
-}
-
-async function writeImages(
-  tx: Tx,
-  tenantId: string,
-  productId: string,
-  variantId: string,
-  imageIds: readonly string[],
-) {
-  await tx.delete(vi).where(and(eq(vi.tenantId, tenantId), eq(vi.variantId, variantId)));
-  const unique = [...new Set(imageIds)];
-  if (unique.length) {
-    await tx
-      .insert(vi)
-      .values(unique.map((mediaId, position) => ({ tenantId, productId, variantId, mediaId, position })));
-  }
-}
-
 export interface VariantWritten {
   variantId: string;
   /** Whether stock moved (the caller tells `stock.changed`). */
@@ -524,6 +505,316 @@ function variantColumns(input: ProductVariantWrite, title: string, ids: readonly
   };
 }
 
+/** One row of a set-based write: a change of `variantId` (a live variant of the product), or a new variant. */
+export interface VariantRow {
+  variantId?: string;
+  input: ProductVariantWrite;
+}
+
+/** A refusal of one row of `writeVariantRows` (its index), so a caller can name the row. */
+export class VariantRowRefused extends Refused {
+  constructor(
+    readonly row: number,
+    refused: Refused,
+  ) {
+    super(refused.refusal);
+  }
+}
+
+/** A combination as one key, the same for value ids read (nulls dropped) and resolved. */
+const comboKey = (ids: readonly (string | null | undefined)[]) => [0, 1, 2].map((i) => ids[i] ?? '').join('|');
+
+/**
+ * Writes many variants of one product set-based (decision 112, round three): one lock and one read of
+ * the product's variants, every row judged against the state the whole write leaves (so two rows may
+ * trade SKUs or combinations), then one UPDATE for the changed and revived variants, one INSERT for the
+ * new ones, one DELETE and one INSERT for their pictures, one `changeStock`, one rollup and one audit
+ * insert (an entry per variant that changed). Rows that say what their variant is already are not
+ * written. A refusal names its row (`VariantRowRefused`) and writes nothing the caller keeps (its
+ * transaction rolls back). The writes per row were what made a 100-row save quadratic: each locked
+ * the product, read all its variants, made the rollup and read them all again for its audit entry.
+ */
+export async function writeVariantRows(
+  tx: Tx,
+  ctx: RequestContext,
+  deps: Deps,
+  productId: string,
+  rows: readonly VariantRow[],
+  notes: { changed: string },
+): Promise<{ variantIds: string[]; written: number; stockMoved: boolean }> {
+  const t = ctx.tenantId;
+  const { product, view } = await lockProduct(tx, ctx, productId);
+  const byId = new Map(view.variants.map((v) => [v.variantId, v]));
+  const at = <T>(n: number, step: () => T): T => {
+    try {
+      return step();
+    } catch (err) {
+      if (err instanceof Refused && !(err instanceof VariantRowRefused)) throw new VariantRowRefused(n, err);
+      throw err;
+    }
+  };
+  type Planned = {
+    n: number;
+    input: ProductVariantWrite;
+    current: ProductVariantsView['variants'][number] | undefined;
+    variantId: string;
+    ids: string[];
+    title: string;
+    images: string[];
+    kind: 'update' | 'revive' | 'insert';
+    columnsChange: boolean;
+    imagesChange: boolean;
+    stockDelta: number;
+  };
+  const planned: Planned[] = [];
+  const variantIds: string[] = [];
+  // The live variants' combinations and SKUs as the write leaves them.
+  const comboHolder = new Map<string, string>();
+  const skuHolder = new Map<string, string>();
+  for (const v of view.variants) {
+    if (v.removed) continue;
+    comboHolder.set(comboKey(v.valueIds), v.variantId);
+    skuHolder.set(v.sku, v.variantId);
+  }
+  const moving = new Set(rows.flatMap((r) => (r.variantId ? [r.variantId] : [])));
+  for (const v of view.variants) {
+    if (!moving.has(v.variantId) || v.removed) continue;
+    if (comboHolder.get(comboKey(v.valueIds)) === v.variantId) comboHolder.delete(comboKey(v.valueIds));
+    if (skuHolder.get(v.sku) === v.variantId) skuHolder.delete(v.sku);
+  }
+  const seenIds = new Set<string>();
+  let live = view.variants.filter((v) => !v.removed).length;
+  for (const [n, { variantId: target, input }] of rows.entries()) {
+    const p1 = at(n, () => {
+      const current = target ? byId.get(target) : undefined;
+      if (target && (!current || current.removed)) {
+        throw new Refused(refuseField(422, 'UNPROCESSABLE', 'variantId', 'this variant was removed.'));
+      }
+      if (target && seenIds.has(target)) throw unprocessable('variantId', 'this variant is written twice.');
+      if (!target && !view.options.length) {
+        throw unprocessable('values', 'this product has no options; add an option before adding variants.');
+      }
+      const { ids, title } = resolveValues(view, input);
+      const key = comboKey(ids);
+      const twin = comboHolder.get(key);
+      if (twin) throw conflict('values', `variant ${title} already exists (variant ${twin}).`);
+      const skuTwin = skuHolder.get(input.sku);
+      if (skuTwin) {
+        const other = byId.get(skuTwin);
+        throw conflict(
+          'sku',
+          `SKU ${input.sku} is already used by ${variantDisplayName(product.productName, other?.title ?? '')} (variant ${skuTwin}).`,
+        );
+      }
+      const revived = target ? undefined : view.variants.find((v) => v.removed && comboKey(v.valueIds) === key);
+      if (!target) {
+        if (live >= MAX_VARIANTS) throw unprocessable('values', `a product has at most ${MAX_VARIANTS} variants.`);
+        live++;
+      }
+      const variantId = target ?? revived?.variantId ?? newId('V');
+      seenIds.add(variantId);
+      comboHolder.set(key, variantId);
+      skuHolder.set(input.sku, variantId);
+      const images = [...new Set(input.imageIds)];
+      const was = target ? current : revived;
+      const columnsChange =
+        !target ||
+        !was ||
+        was.title !== title ||
+        comboKey(was.valueIds) !== key ||
+        was.sku !== input.sku ||
+        was.barcode !== (input.barcode ?? null) ||
+        was.listPrice !== input.listPrice ||
+        was.salePrice !== (input.salePrice ?? null) ||
+        was.weightGrams !== (input.weightGrams ?? null) ||
+        was.enabled !== input.enabled;
+      const imagesChange = !was || was.imageIds.join(' ') !== images.join(' ') || (!target && images.length > 0);
+      // A change is saved as the difference from what the owner saw, so a sale meanwhile stays (decision 087).
+      const stockDelta = target
+        ? input.stock === undefined
+          ? 0
+          : input.stock - (input.stockSeen ?? was?.stock ?? 0)
+        : (input.stock ?? 0) - (revived?.stock ?? 0);
+      return {
+        n,
+        input,
+        current: was,
+        variantId,
+        ids,
+        title,
+        images,
+        kind: target ? 'update' : revived ? 'revive' : 'insert',
+        columnsChange,
+        imagesChange,
+        stockDelta,
+      } satisfies Planned;
+    });
+    variantIds.push(p1.variantId);
+    if (p1.kind !== 'update' || p1.columnsChange || p1.imagesChange || p1.stockDelta !== 0) planned.push(p1);
+  }
+  if (!planned.length) return { variantIds, written: 0, stockMoved: false };
+
+  // Other products' live variants holding a SKU of the write: one read.
+  const skus = [...new Set(planned.filter((x) => x.columnsChange).map((x) => x.input.sku))];
+  if (skus.length) {
+    const holders = await tx
+      .select({ variantId: vr.variantId, sku: vr.sku, title: vr.title, productName: p.productName })
+      .from(vr)
+      .innerJoin(p, and(eq(p.tenantId, vr.tenantId), eq(p.productId, vr.productId)))
+      .where(
+        and(eq(vr.tenantId, t), inArray(vr.sku, skus), isNull(vr.removedAt), sql`${vr.productId} <> ${productId}`),
+      );
+    for (const h of holders) {
+      const row = planned.find((x) => x.columnsChange && x.input.sku === h.sku) as Planned;
+      throw new VariantRowRefused(
+        row.n,
+        conflict(
+          'sku',
+          `SKU ${h.sku} is already used by ${variantDisplayName(h.productName, h.title)} (variant ${h.variantId}).`,
+        ),
+      );
+    }
+  }
+  const pictures = [...new Set(planned.filter((x) => x.imagesChange).flatMap((x) => x.images))];
+  if (pictures.length) {
+    const have = await tx
+      .select({ mediaId: schema.productImages.mediaId })
+      .from(schema.productImages)
+      .where(
+        and(
+          eq(schema.productImages.tenantId, t),
+          eq(schema.productImages.productId, productId),
+          inArray(schema.productImages.mediaId, pictures),
+        ),
+      );
+    const known = new Set(have.map((h) => h.mediaId));
+    for (const x of planned) {
+      const missing = x.imagesChange ? x.images.filter((id) => !known.has(id)) : [];
+      if (missing.length) {
+        throw new VariantRowRefused(
+          x.n,
+          unprocessable('imageIds', `not a picture of this product: ${missing.join(', ')}.`),
+        );
+      }
+    }
+  }
+
+  // Changed and revived rows: SKUs and combinations may pass between them, and both unique indexes hold
+  // only live rows, so the rows that take another's SKU or combination are first set aside as removed;
+  // the UPDATE then makes them live with their new values, each row checked against the final state.
+  const rewrite = planned.filter((x) => x.kind !== 'insert' && x.columnsChange);
+  const keysMove = rewrite.filter(
+    (x) =>
+      x.kind === 'update' &&
+      (x.current?.sku !== x.input.sku || comboKey(x.current?.valueIds ?? []) !== comboKey(x.ids)),
+  );
+  if (keysMove.length && rewrite.length > 1) {
+    await tx
+      .update(vr)
+      .set({ removedAt: new Date() })
+      .where(
+        and(
+          eq(vr.tenantId, t),
+          inArray(
+            vr.variantId,
+            keysMove.map((x) => x.variantId),
+          ),
+        ),
+      );
+  }
+  // A row as written: the columns adding and changing share, with its id (the UPDATE's input, the audit's after).
+  const written = (x: Planned) => ({ variantId: x.variantId, ...variantColumns(x.input, x.title, x.ids) });
+  if (rewrite.length) {
+    await tx.execute(sql`
+      UPDATE product_variants v SET title = d.title, sku = d.sku, barcode = d.barcode, list_price = d."listPrice",
+        sale_price = d."salePrice", weight_grams = d."weightGrams", enabled = d.enabled,
+        option1_value_id = d."option1ValueId", option2_value_id = d."option2ValueId",
+        option3_value_id = d."option3ValueId", removed_at = NULL, updated_at = now()
+      FROM jsonb_to_recordset(${JSON.stringify(rewrite.map(written))}::jsonb) AS d("variantId" text, title text,
+        sku text, barcode text, "listPrice" integer, "salePrice" integer, "weightGrams" integer, enabled boolean,
+        "option1ValueId" text, "option2ValueId" text, "option3ValueId" text)
+      WHERE v.tenant_id = ${t} AND v.variant_id = d."variantId"`);
+  }
+  const inserts = planned.filter((x) => x.kind === 'insert');
+  if (inserts.length) {
+    const [last] = await tx
+      .select({ position: sql<number>`coalesce(max(${vr.position}), 0)::int` })
+      .from(vr)
+      .where(and(eq(vr.tenantId, t), eq(vr.productId, productId)));
+    const from = (last?.position ?? 0) + 1;
+    await tx.insert(vr).values(
+      inserts.map((x, k) => ({
+        tenantId: t,
+        productId,
+        variantId: x.variantId,
+        position: from + k,
+        ...variantColumns(x.input, x.title, x.ids),
+      })),
+    );
+  }
+  const pictured = planned.filter((x) => x.imagesChange);
+  if (pictured.length) {
+    await tx.delete(vi).where(
+      and(
+        eq(vi.tenantId, t),
+        inArray(
+          vi.variantId,
+          pictured.map((x) => x.variantId),
+        ),
+      ),
+    );
+    const imageRows = pictured.flatMap((x) =>
+      x.images.map((mediaId, position) => ({ tenantId: t, productId, variantId: x.variantId, mediaId, position })),
+    );
+    if (imageRows.length) await tx.insert(vi).values(imageRows);
+  }
+  const stock: StockChange[] = planned
+    .filter((x) => x.stockDelta !== 0)
+    .map((x) =>
+      x.kind === 'update'
+        ? { variantId: x.variantId, delta: x.stockDelta, reason: 'CORRECTION' as const, note: notes.changed }
+        : {
+            variantId: x.variantId,
+            set: x.input.stock ?? 0,
+            reason: 'RECEIVED' as const,
+            note: x.kind === 'revive' ? 'variant added again' : 'first stock',
+          },
+    );
+  if (stock.length) {
+    const moved = await changeStock(tx, ctx, stock);
+    if (!moved.ok) {
+      const row = planned.find((x) => x.variantId === moved.variantId) ?? planned[0];
+      const left = moved.code === 'INSUFFICIENT_STOCK' ? moved.available : (row?.current?.stock ?? 0);
+      throw new VariantRowRefused(
+        row?.n ?? 0,
+        conflict('stock', `only ${left} in stock now; the count changed while you edited it.`),
+      );
+    }
+  }
+  await refreshProductRollup(tx, ctx, [productId]);
+  await deps.audit.recordMany(
+    tx,
+    ctx,
+    planned.map((x) => {
+      const after = auditedVariant({
+        ...written(x),
+        removed: false,
+        imageIds: x.imagesChange ? x.images : (x.current?.imageIds ?? []),
+      });
+      return x.kind === 'update'
+        ? {
+            entity: 'product',
+            entityId: productId,
+            action: 'variant-changed',
+            before: auditedVariant(x.current),
+            after,
+          }
+        : { entity: 'product', entityId: productId, action: 'variant-added', after };
+    }),
+  );
+  return { variantIds, written: planned.length, stockMoved: stock.length > 0 };
+}
+
 /**
  * Adds a variant: its values name an existing value of each option in order. A combination that a
  * removed variant had revives that variant (its id and history come back); one that a live variant
@@ -536,54 +827,12 @@ export async function addVariant(
   productId: string,
   input: ProductVariantWrite,
 ): Promise<VariantWritten> {
-  const t = ctx.tenantId;
-  const { view } = await lockProduct(tx, ctx, productId);
-  if (!view.options.length) {
-    throw unprocessable('values', 'this product has no options; add an option before adding variants.');
-  }
-  const { ids, title } = resolveValues(view, input);
-  const key = ids.join('|');
-  const same = view.variants.filter((v) => v.valueIds.join('|') === key);
-  const liveTwin = same.find((v) => !v.removed);
-  if (liveTwin) throw conflict('values', `variant ${title} already exists (variant ${liveTwin.variantId}).`);
-  const live = view.variants.filter((v) => !v.removed);
-  if (live.length >= MAX_VARIANTS) throw unprocessable('values', `a product has at most ${MAX_VARIANTS} variants.`);
-  await assertSkuFree(tx, t, input.sku, null);
-  await assertImages(tx, t, productId, input.imageIds);
-  const revived = same[0];
-  const variantId = revived?.variantId ?? newId('V');
-  const row = variantColumns(input, title, ids);
-  const [last] = await tx
-    .select({ position: sql<number>`coalesce(max(${vr.position}), 0)::int` })
-    .from(vr)
-    .where(and(eq(vr.tenantId, t), eq(vr.productId, productId)));
-  const position = (last?.position ?? 0) + 1;
-  if (revived) {
-    await tx
-      .update(vr)
-      .set({ ...row, removedAt: null })
-      .where(and(eq(vr.tenantId, t), eq(vr.variantId, variantId)));
-  } else {
-    await tx.insert(vr).values({ tenantId: t, productId, variantId, position, ...row });
-  }
-  await writeImages(tx, t, productId, variantId, input.imageIds);
-  let stockMoved = false;
-  if (input.stock !== undefined && input.stock > 0) {
-    const moved = await changeStock(tx, ctx, [
-      { variantId, set: input.stock, reason: 'RECEIVED', note: revived ? 'variant added again' : 'first stock' },
-    ]);
-    if (!moved.ok) throw new Error(`first stock of a new variant failed: ${moved.code}`);
-    stockMoved = moved.moved.some((m) => m.delta !== 0);
-  }
-  await refreshProductRollup(tx, ctx, [productId]);
-  const after = (await readVariants(tx, t, productId)) as ProductVariantsView;
-  await deps.audit.record(tx, ctx, {
-    entity: 'product',
-    entityId: productId,
-    action: 'variant-added',
-    after: auditedVariant(after.variants.find((v) => v.variantId === variantId)),
-  });
-  return { variantId, stockMoved };
+  const done = await oneRow(() =>
+    writeVariantRows(tx, ctx, deps, productId, [{ input: { ...input, stockSeen: undefined } }], {
+      changed: 'variant editor',
+    }),
+  );
+  return { variantId: done.variantIds[0] as string, stockMoved: done.stockMoved };
 }
 
 /** Changes a live variant (its values too, to a combination no other live variant has). */
@@ -595,49 +844,23 @@ export async function updateVariant(
   variantId: string,
   input: ProductVariantWrite,
 ): Promise<VariantWritten> {
-  const t = ctx.tenantId;
-  const { view } = await lockProduct(tx, ctx, productId);
-  const current = view.variants.find((v) => v.variantId === variantId && !v.removed);
-  if (!current) throw new Refused(refuseField(422, 'UNPROCESSABLE', 'variantId', 'this variant was removed.'));
   if (input.variantId && input.variantId !== variantId) {
     throw unprocessable('variantId', 'the body names another variant than the address.');
   }
-  const { ids, title } = resolveValues(view, input);
-  const twin = view.variants.find(
-    (v) => !v.removed && v.variantId !== variantId && v.valueIds.join('|') === ids.join('|'),
+  const done = await oneRow(() =>
+    writeVariantRows(tx, ctx, deps, productId, [{ variantId, input }], { changed: 'variant editor' }),
   );
-  if (twin) throw conflict('values', `variant ${title} already exists (variant ${twin.variantId}).`);
-  await assertSkuFree(tx, t, input.sku, variantId);
-  await assertImages(tx, t, productId, input.imageIds);
-  await tx
-    .update(vr)
-    .set(variantColumns(input, title, ids))
-    .where(and(eq(vr.tenantId, t), eq(vr.variantId, variantId)));
-  if (current.imageIds.join(' ') !== [...new Set(input.imageIds)].join(' ')) {
-    await writeImages(tx, t, productId, variantId, input.imageIds);
+  return { variantId, stockMoved: done.stockMoved };
+}
+
+/** A one-row write's refusal as the writer's own (no row to name). */
+async function oneRow<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof VariantRowRefused) throw new Refused(err.refusal);
+    throw err;
   }
-  let stockMoved = false;
-  if (input.stock !== undefined) {
-    // The difference from what the owner saw, so a sale meanwhile is not undone (decision 087).
-    const delta = input.stock - (input.stockSeen ?? current.stock);
-    if (delta !== 0) {
-      const moved = await changeStock(tx, ctx, [{ variantId, delta, reason: 'CORRECTION', note: 'variant editor' }]);
-      if (!moved.ok) {
-        throw conflict('stock', `only ${current.stock} in stock now; the count changed while you edited it.`);
-      }
-      stockMoved = true;
-    }
-  }
-  await refreshProductRollup(tx, ctx, [productId]);
-  const after = (await readVariants(tx, t, productId)) as ProductVariantsView;
-  await deps.audit.record(tx, ctx, {
-    entity: 'product',
-    entityId: productId,
-    action: 'variant-changed',
-    before: auditedVariant(current),
-    after: auditedVariant(after.variants.find((v) => v.variantId === variantId)),
-  });
-  return { variantId, stockMoved };
 }
 
 /**

@@ -139,3 +139,86 @@ describe('a product: read, then write back', () => {
     }
   });
 });
+
+describe("a product's options and variants: read, then write back", () => {
+  const VARIANTS = `${URL}/LGT-1005/variants`;
+  const readVariants = async () => {
+    const res = await call('lighting', 'GET', VARIANTS);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as {
+      options: { optionId: string; name: string; position: number; values: { valueId: string; label: string }[] }[];
+      variants: Record<string, unknown>[];
+    };
+  };
+  const variantStamps = async () =>
+    (
+      await t.database.db
+        .select({ id: schema.productVariants.variantId, at: schema.productVariants.updatedAt })
+        .from(schema.productVariants)
+        .where(and(eq(schema.productVariants.tenantId, 'lighting'), eq(schema.productVariants.productId, 'LGT-1005')))
+    )
+      .map((r) => `${r.id} ${r.at.toISOString()}`)
+      .sort();
+
+  it('the options and their values as read (positions included) are taken and change nothing', async () => {
+    const read = await readVariants();
+    expect(read.options.length).toBe(2);
+    const before = { audit: await auditCount(), stamps: await variantStamps() };
+    const res = await call('lighting', 'PUT', `${URL}/LGT-1005/options`, { options: read.options });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual(read);
+    expect(await auditCount()).toBe(before.audit);
+    expect(await variantStamps()).toEqual(before.stamps);
+  });
+
+  it('positions are honoured: sent in another order with their positions, the options keep theirs', async () => {
+    const read = await readVariants();
+    const res = await call('lighting', 'PUT', `${URL}/LGT-1005/options`, { options: [...read.options].reverse() });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.options).toEqual(read.options);
+    const clash = read.options.map((o) => ({ ...o, position: 1 }));
+    const refused = await call('lighting', 'PUT', `${URL}/LGT-1005/options`, { options: clash });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/own position/);
+  });
+
+  it('each variant as read is taken by its PUT and changes nothing; a changed price changes only that', async () => {
+    const read = await readVariants();
+    const live = read.variants.filter((v) => !v.removed);
+    expect(live.length).toBeGreaterThan(3);
+    const before = { audit: await auditCount(), stamps: await variantStamps() };
+    for (const v of live) {
+      const res = await call('lighting', 'PUT', `${VARIANTS}/${v.variantId}`, v);
+      expect(res.statusCode, `${v.variantId}: ${res.body}`).toBe(200);
+    }
+    expect(await auditCount()).toBe(before.audit);
+    expect(await variantStamps()).toEqual(before.stamps);
+    expect(await readVariants()).toEqual(read);
+
+    const first = live[0] as Record<string, unknown>;
+    const listPrice = (first.listPrice as number) + 100;
+    const res = await call('lighting', 'PUT', `${VARIANTS}/${first.variantId}`, { ...first, listPrice });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = await readVariants();
+    expect(after.variants).toEqual(read.variants.map((v) => (v === first ? { ...v, listPrice } : v)));
+    expect(await auditCount()).toBe(before.audit + 1);
+  });
+
+  it("a variant's read-only field sent different is refused, naming it", async () => {
+    const read = await readVariants();
+    const v = read.variants.find((x) => !x.removed) as Record<string, unknown>;
+    for (const [field, value] of [
+      ['productId', 'LGT-1001'],
+      ['title', 'Gold / 9000 K'],
+      ['removed', true],
+    ] as const) {
+      const res = await call('lighting', 'PUT', `${VARIANTS}/${v.variantId}`, { ...v, [field]: value });
+      expect(res.statusCode, `${field}: ${res.body}`).toBe(400);
+      expect(res.json().message).toMatch(field);
+    }
+    const typo = await call('lighting', 'PUT', `${VARIANTS}/${v.variantId}`, { ...v, skuu: 'X' });
+    expect(typo.statusCode).toBe(400);
+    expect(typo.json().message).toMatch(/skuu/);
+    expect(await readVariants()).toEqual(read);
+  });
+});

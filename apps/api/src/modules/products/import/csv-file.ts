@@ -7,6 +7,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import {
   CSV_OPTION_COLUMNS,
+  MAX_VARIANTS,
   PRODUCT_IMPORT_MAX_BYTES,
   type ProductCsvColumn,
   parseProductCsvHeader,
@@ -141,14 +142,27 @@ export async function* readGroups(path: string, skip = 0): AsyncGenerator<DataRo
     const id = (r?.cells.product_id ?? '').trim();
     return id ? `id:${id}` : (r?.cells.slug ?? '').trim() ? `slug:${(r?.cells.slug ?? '').trim().toLowerCase()}` : '';
   };
+  // Past the variant limit a product's rows are counted, not kept: the file is refused naming them.
+  let over = 0;
+  const tooMany = () => {
+    const first = group[0] as DataRow;
+    const name = (first.cells.name ?? '').trim() || (first.cells.sku ?? '').trim() || 'one product';
+    return fileError(
+      422,
+      `Rows ${first.row} to ${first.row + group.length + over - 1} give ${name} ${group.length + over} variants; a product has at most ${MAX_VARIANTS}. Split them, or start a new product with its product columns.`,
+    );
+  };
   for await (const r of readRows(path, skip)) {
     // A row naming the same product as the group's first (filled down in a spreadsheet) stays in it.
     const same = named(r) !== '' && named(r) === named(group[0]);
     if (group.length && (!r.variantLayout || (startsProduct(r.cells) && !same))) {
+      if (over) throw tooMany();
       yield group;
       group = [];
     }
-    group.push(r);
+    if (group.length >= MAX_VARIANTS) over++;
+    else group.push(r);
   }
+  if (over) throw tooMany();
   if (group.length) yield group;
 }

@@ -280,6 +280,58 @@ describe('the product CSV with variants', { timeout: 180_000 }, () => {
     expect(dry.firstRefused[5]?.errors[0]?.message).toContain('upload it to the media library first');
   });
 
+  it('refuses in the dry run a product of more than 250 variants, naming its rows; at 250 it is taken', async () => {
+    const rowsOf = (n: number, slug: string) =>
+      Array.from({ length: n }, (_, i) => ({
+        ...(i === 0 ? { slug, name: `Bolt ${slug}`, status: 'ACTIVE', option1_name: 'Length' } : {}),
+        option1_value: `${i + 1} mm`,
+        sku: `${slug}-${i + 1}`,
+        list_price: '1.00',
+      }));
+    const over = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}?fileName=products.csv`,
+      headers: { ...headers(), 'content-type': 'text/csv' },
+      payload: csvFile(
+        [
+          { slug: 'bolt-one', name: 'Bolt one', status: 'ACTIVE', sku: 'bolt-one', list_price: '1.00' },
+          ...rowsOf(252, 'bolt-over'),
+        ],
+        { columns: COLUMNS },
+      ),
+    });
+    expect(over.statusCode, over.body).toBe(422);
+    expect(over.json().message).toMatch(/Rows 2 to 253 give Bolt bolt-over 252 variants; a product has at most 250/);
+
+    const { dry, run } = await importAll(csvFile(rowsOf(250, 'bolt-max'), { columns: COLUMNS }));
+    expect(dry).toMatchObject({ rows: 250, created: 250, refused: 0 });
+    expect(run).toMatchObject({ created: 250, refused: 0 });
+    const bolt = await productBySlug('bolt-max');
+    expect((await variantsOf(bolt?.productId as string)).length).toBe(250);
+
+    // One more, against the 250 it has: refused in the dry run naming the row, nothing written.
+    const more = await dryRun(
+      csvFile(
+        [
+          {
+            slug: 'bolt-max',
+            name: 'Bolt bolt-max',
+            status: 'ACTIVE',
+            option1_name: 'Length',
+            option1_value: '251 mm',
+            sku: 'bolt-max-251',
+            list_price: '1.00',
+          },
+        ],
+        { columns: COLUMNS },
+      ),
+    );
+    expect(more.dryRun).toMatchObject({ rows: 1, created: 0, refused: 1 });
+    expect(more.dryRun.firstRefused[0]?.errors[0]?.message).toMatch(
+      /Bolt bolt-max would have 251 variants \(rows 1 to 1, with 250 it has\); a product has at most 250/,
+    );
+  });
+
   it('a file in the layout before variants still imports: each row a product matched by SKU', async () => {
     const file = csvFile(
       [

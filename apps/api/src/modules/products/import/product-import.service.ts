@@ -11,7 +11,7 @@ import { Refused } from '../../../lib/result';
 import type { AuditService } from '../../audit/index';
 import type { Job, JobRunner, JobTools } from '../../jobs/index';
 import { writeProducts } from '../admin/index';
-import { addVariant, readVariants, updateVariant, writeOptions } from '../admin/variant-writer';
+import { readVariants, updateVariant, type VariantRow, writeOptions, writeVariantRows } from '../admin/variant-writer';
 import { changeStock, type StockChange } from '../inventory/index';
 import { type DataRow, fileError, newImportId, readGroups, writeLimited } from './csv-file';
 import {
@@ -438,7 +438,6 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
     }
     if (!productId) throw new Error('a product planned by variants has no id');
     if (plan.options) await writeOptions(tx, ctx, audit, productId, { options: plan.options });
-    const stock: StockChange[] = [];
     const input = (
       s: Extract<VariantStep, { kind: 'update' | 'create' }>,
       values: string[],
@@ -455,45 +454,40 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
     });
     const view = await readVariants(tx, ctx.tenantId, productId);
     const live = view?.variants.filter((v) => !v.removed) ?? [];
+    // The product's variant rows planned in memory, then written by the variant writer in one set-based
+    // write (decision 112, round three): changed ones before new ones, stock as differences, one rollup.
+    const rows: VariantRow[] = [];
     for (const s of plan.steps) {
       if (s.kind !== 'update') continue;
       const cur = live.find((v) => v.variantId === s.variantId);
       const touched = s.changes.filter((c) => c !== 'stock');
-      if (touched.length || plan.options)
-        await updateVariant(tx, ctx, audit, productId, s.variantId, input(s, s.values, cur));
-      if (s.variant.stock !== null && s.variant.stock !== s.stockSeen) {
-        stock.push({
-          variantId: s.variantId,
-          delta: s.variant.stock - s.stockSeen,
-          reason: 'CORRECTION',
-          note: 'CSV import',
-        });
-      }
+      const stock = s.variant.stock !== null && s.variant.stock !== s.stockSeen ? s.variant.stock : undefined;
+      if (!touched.length && !plan.options && stock === undefined) continue;
+      rows.push({
+        variantId: s.variantId,
+        input: { ...input(s, s.values, cur), stock, stockSeen: stock === undefined ? undefined : s.stockSeen },
+      });
     }
     for (const s of plan.steps) {
       if (s.kind !== 'create') continue;
       const values = s.title ? s.title.split(' / ') : [];
       if (s.first && created) {
         // A product made by this file: its default variant is now its first combination.
-        const only = (await readVariants(tx, ctx.tenantId, productId))?.variants.find((v) => !v.removed);
+        const only = live[0];
         if (!only) throw new Error('a new product has no variant');
-        await updateVariant(tx, ctx, audit, productId, only.variantId, input(s, s.variant.values));
-        if (s.variant.stock)
-          stock.push({ variantId: only.variantId, set: s.variant.stock, reason: 'CORRECTION', note: 'CSV import' });
+        rows.push({
+          variantId: only.variantId,
+          input: { ...input(s, s.variant.values), stock: s.variant.stock ?? undefined, stockSeen: only.stock },
+        });
       } else {
-        await addVariant(tx, ctx, audit, productId, {
-          ...input(s, values.length ? s.variant.values : []),
-          stock: s.variant.stock ?? undefined,
+        rows.push({
+          input: { ...input(s, values.length ? s.variant.values : []), stock: s.variant.stock ?? undefined },
         });
       }
     }
-    let stockMoved = false;
-    if (stock.length) {
-      const moved = await changeStock(tx, ctx, stock);
-      if (!moved.ok) throw new RetryRowsAlone(moved.code);
-      stockMoved = true;
-    }
-    return { productId, stockMoved: stockMoved || plan.steps.some((s) => s.kind === 'create' && !!s.variant.stock) };
+    if (!rows.length) return { productId, stockMoved: false };
+    const done = await writeVariantRows(tx, ctx, audit, productId, rows, { changed: 'CSV import' });
+    return { productId, stockMoved: done.stockMoved };
   }
 
   /** Writes rows in one transaction with the import's counters, so progress and rows commit together. */

@@ -1,6 +1,7 @@
 import {
   CSV_OPTION_COLUMNS,
   changedProductCsvColumns,
+  MAX_VARIANTS,
   mediaKeyOfUrl,
   type ProductCsvVariant,
   type ProductFields,
@@ -439,6 +440,15 @@ function planVariants(
         first: !existing && r === first,
       });
     }
+  }
+  // The writer refuses a product past its variant limit; the dry run says so first, naming its rows.
+  const total = (existing ? live.length : 0) + steps.filter((s) => s.kind === 'create').length;
+  if (total > MAX_VARIANTS) {
+    const last = g.rows[g.rows.length - 1] as DataRow;
+    refuse(first.row, {
+      column: 'option1_value',
+      message: `${existing?.fields.productName ?? (cellOf(first, 'name') || 'This product')} would have ${total} variants (rows ${first.row} to ${last.row}${existing ? `, with ${live.length} it has` : ''}); a product has at most ${MAX_VARIANTS}.`,
+    });
   }
   if (problems.size) {
     return {

@@ -1,5 +1,5 @@
 import { PRODUCT_CSV_COLUMNS, type ProductListFilter, type ProductStatus, productCsvCells } from '@app/contracts';
-import type { Db } from '@app/db';
+import { type Db, variantOptionsOf, variantOptionsSql } from '@app/db';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
 import type { TenantContext } from '../../../lib/context';
@@ -131,6 +131,8 @@ interface VariantRow {
   stock_quantity: number;
   weight_grams: number | null;
   enabled: boolean;
+  /** Read as `options` (variantOptionsSql), kept as the labels in the options' order. */
+  options?: unknown;
   labels: string[];
   images: string[];
 }
@@ -150,9 +152,7 @@ async function variantsOf(db: Db, tenantId: string, productIds: readonly string[
     db.execute(sql`
       SELECT v.product_id, v.variant_id, v.sku, v.barcode, v.list_price, v.sale_price, v.stock_quantity,
         v.weight_grams, v.enabled,
-        ARRAY[(SELECT label FROM product_option_values ov WHERE ov.tenant_id = v.tenant_id AND ov.product_id = v.product_id AND ov.value_id = v.option1_value_id),
-              (SELECT label FROM product_option_values ov WHERE ov.tenant_id = v.tenant_id AND ov.product_id = v.product_id AND ov.value_id = v.option2_value_id),
-              (SELECT label FROM product_option_values ov WHERE ov.tenant_id = v.tenant_id AND ov.product_id = v.product_id AND ov.value_id = v.option3_value_id)] AS labels,
+        ${variantOptionsSql('v')} AS options,
         coalesce((SELECT array_agg('/media/' || m.storage_key ORDER BY vi.position)
           FROM product_variant_images vi JOIN media m ON m.tenant_id = vi.tenant_id AND m.media_id = vi.media_id
           WHERE vi.tenant_id = v.tenant_id AND vi.variant_id = v.variant_id), '{}') AS images
@@ -171,7 +171,7 @@ async function variantsOf(db: Db, tenantId: string, productIds: readonly string[
   ]);
   const byProduct = new Map<string, VariantRow[]>();
   for (const v of rowsOf<VariantRow>(variants)) {
-    const row = { ...v, labels: (v.labels ?? []).filter((l): l is string => l != null), images: v.images ?? [] };
+    const row = { ...v, labels: variantOptionsOf(v.options).map(([, label]) => label), images: v.images ?? [] };
     byProduct.set(v.product_id, [...(byProduct.get(v.product_id) ?? []), row]);
   }
   const names = new Map<string, string[]>();
