@@ -62,3 +62,4 @@ export * from './tenant';
 export type { ContrastWarning } from './theme-contrast';
 export * from './variants';
 export * from './wishlist';
+export * from './carriers';

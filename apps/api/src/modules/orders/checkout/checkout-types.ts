@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, signedInUser } from '../../../lib/context';
 import type { Emitter } from '../../../lib/events/index';
 import type { AddressesService } from '../../addresses/index';
+import type { LiveRates } from '../../carriers/index';
 import { type CartOwner, type CartService, cartOwnerOf } from '../../cart/index';
 import type { MailQueue } from '../../mail/index';
 import type { CardsService, PaymentAccounts } from '../../payments/index';
@@ -28,6 +29,8 @@ export interface CheckoutDeps {
   events: Emitter;
   /** The stores' shipping methods and tax rates, kept in memory (decision 070). */
   tables: CheckoutTables;
+  /** Live carrier rates listed after the table rates (modules/carriers, decision 117); none when not booted. */
+  liveRates?: () => Pick<LiveRates, 'ratesFor'> | undefined;
 }
 
 /** Who is buying: an account (its email) or a guest (the email typed at checkout). */

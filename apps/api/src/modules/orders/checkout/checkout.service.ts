@@ -81,7 +81,9 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
       customerKey?: string,
     ) {
       const cart = await withoutUsedUpPromo(ctx, await deps.cart.view(ctx, owner), customerKey);
-      const shipping = await rates(ctx, cart, destination.countryGeoId);
+      const shipping = await rates(ctx, cart, destination.countryGeoId, {
+        stateProvinceGeoId: destination.stateProvinceGeoId,
+      });
       const tax = await taxFor(ctx, destination.countryGeoId, destination.stateProvinceGeoId);
       const chosen = shipping.find((r) => r.methodId === shippingMethodId) ?? shipping[0];
       return {

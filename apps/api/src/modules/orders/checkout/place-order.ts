@@ -46,11 +46,22 @@ export const noEmail = () =>
 
 export function createPlacing(
   db: Db,
-  deps: Pick<CheckoutDeps, 'cart' | 'orders' | 'events' | 'tables'>,
+  deps: Pick<CheckoutDeps, 'cart' | 'orders' | 'events' | 'tables' | 'liveRates'>,
   confirm: ReturnType<typeof createConfirmation>['confirm'],
 ) {
-  async function rates(ctx: TenantContext, cart: Cart, countryGeoId: string): Promise<ShippingRate[]> {
-    return (await deps.tables.methods(ctx)).filter((m) => shipsTo(m, countryGeoId)).map((m) => shippingRate(m, cart));
+  async function rates(
+    ctx: TenantContext,
+    cart: Cart,
+    countryGeoId: string,
+    live?: { stateProvinceGeoId?: string | null | undefined; chosen?: string },
+  ): Promise<ShippingRate[]> {
+    const table = (await deps.tables.methods(ctx))
+      .filter((m) => shipsTo(m, countryGeoId))
+      .map((m) => shippingRate(m, cart));
+    // Live carrier rates after the table's (decision 117): none when the carrier is slow or down.
+    const carriers = deps.liveRates?.();
+    if (!carriers) return table;
+    return [...table, ...(await carriers.ratesFor(ctx, cart, { countryGeoId, ...live }, live?.chosen))];
   }
 
   async function taxFor(ctx: TenantContext, countryGeoId: string, region: string | null | undefined) {
@@ -76,7 +87,12 @@ export function createPlacing(
     }
     const place = checkPlace({ ...shipTo });
     if (!place.ok) throw new Refused(place);
-    const rate = (await rates(ctx, cart, shipTo.countryGeoId)).find((r) => r.methodId === shippingMethodId);
+    const rate = (
+      await rates(ctx, cart, shipTo.countryGeoId, {
+        stateProvinceGeoId: shipTo.stateProvinceGeoId,
+        chosen: shippingMethodId,
+      })
+    ).find((r) => r.methodId === shippingMethodId);
     if (!rate)
       throw new Refused(
         refuseField(400, 'BAD_REQUEST', 'shippingMethodId', 'this shipping method does not deliver to that address.'),
