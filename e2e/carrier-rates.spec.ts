@@ -94,7 +94,7 @@ test('the owner connects UPS and picks services; a guest pays a live rate, and c
   await ups.getByLabel('Client secret').fill('not-the-secret');
   await ups.getByLabel('Account number').fill(STAND_IN_CARRIER.account);
   await ups.getByRole('button', { name: 'Connect UPS' }).click();
-  await expect(page.getByTestId('error-ups-clientSecret')).toHaveText('UPS refused this client id and secret.');
+  await expect(ups.getByTestId('error-clientSecret')).toHaveText('UPS refused this client id and secret.');
   await expect(ups.getByLabel('Client ID')).toHaveValue(STAND_IN_CARRIER.clientId);
   await expect(ups.getByLabel('Client secret')).toHaveValue('');
 
@@ -122,13 +122,19 @@ test('the owner connects UPS and picks services; a guest pays a live rate, and c
   await expect(shopper.getByRole('radio', { name: /UPS Ground/ })).toBeVisible();
   await expect(secondDay).toBeVisible();
   await secondDay.check();
-  await expect(shopper.getByTestId('checkout-totals')).toContainText('UPS 2nd Day Air');
+  // The price beside the rate is the shipping in the totals.
+  const price = ((await shopper.locator('label', { has: secondDay }).textContent()) ?? '').match(
+    /\$[\d,]+\.\d\d$/,
+  )?.[0];
+  expect(price).toBeTruthy();
+  await expect(shopper.getByTestId('checkout-totals')).toContainText(`Shipping${price}`);
   const total = (await shopper.getByTestId('checkout-total').textContent()) ?? '';
   await snap(shopper, 'carrier-rates-checkout-1280');
   await shopper.setViewportSize({ width: 375, height: 812 });
   await snap(shopper, 'carrier-rates-checkout-375');
   await pay(shopper);
   await expect(shopper.getByTestId('order-totals')).toContainText('UPS 2nd Day Air');
+  await expect(shopper.getByTestId('order-totals')).toContainText(`${price}`);
   await expect(shopper.getByTestId('order-totals')).toContainText(`Total${total}`);
   await shopper.close();
 
@@ -148,8 +154,8 @@ test('the owner connects UPS and picks services; a guest pays a live rate, and c
 
   // The owner disconnects: the store is as it was.
   await page.reload();
-  await ups.getByText('Disconnect UPS').click();
-  await ups.getByRole('button', { name: 'Disconnect UPS' }).click();
+  await ups.locator('summary', { hasText: 'Disconnect UPS' }).click();
+  await ups.getByRole('button', { name: 'Disconnect UPS', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'UPS disconnected.' })).toBeVisible();
   await expect(ups.getByText('Not connected')).toBeVisible();
 });

@@ -126,10 +126,11 @@ function ConnectForm({
     navigation.formData?.get('intent') === 'connect';
   const id = (f: string) => `${account.carrier}-${f}`;
   // The secret never comes back to the page: after any answer its box is empty again.
+  const secretId = id('clientSecret');
   useEffect(() => {
-    const box = document.getElementById(id('clientSecret')) as HTMLInputElement | null;
+    const box = document.getElementById(secretId) as HTMLInputElement | null;
     if (answered && box) box.value = '';
-  });
+  }, [answered, secretId]);
   const typed = (k: string) => (typeof values?.[k] === 'string' ? (values[k] as string) : '');
   return (
     <PostForm className="space-y-4" aria-label={`Connect ${account.name}`} preventScrollReset>
