@@ -20358,7 +20358,7 @@ export interface paths {
         put?: never;
         /**
          * Connects a carrier account, or replaces its credentials
-         * @description The carrier is asked for an OAuth token with the client id and secret before anything is saved: 422 naming clientSecret when it refuses them, 502 when it cannot be reached. A new account offers the carrier's ground service until services are picked. The secret is never answered.
+         * @description The carrier is asked for an OAuth token with the client id and secret before anything is saved: 422 naming clientSecret when it refuses them, 409 UNAVAILABLE (Retry-After) when it cannot be reached. A new account offers the carrier's ground service until services are picked. The secret is never answered.
          */
         post: {
             parameters: {
@@ -20423,15 +20423,6 @@ export interface paths {
                 415: components["responses"]["UnsupportedMediaType"];
                 /** @description See the operation */
                 422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description See the operation */
-                502: {
                     headers: {
                         [name: string]: unknown;
                     };

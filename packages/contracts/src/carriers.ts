@@ -109,7 +109,7 @@ export type CarrierFormResult =
   | { ok: true; message: string }
   | {
       ok: false;
-      status: 400 | 401 | 403 | 404 | 409 | 422 | 502;
+      status: 400 | 401 | 403 | 404 | 409 | 422;
       message: string;
       fieldErrors: Partial<Record<CarrierField, string>>;
     };

@@ -10,7 +10,6 @@ import {
 } from '@app/contracts';
 import type { Db } from '@app/db';
 import { requireAccess } from '../../lib/access';
-import { AppError } from '../../lib/errors';
 import { formFailure, type PageModule } from '../../lib/page-request';
 import type { Refusal } from '../../lib/result';
 import { storeIdentity } from '../store/index';
@@ -49,7 +48,7 @@ function refused(r: Refusal, kind?: string): CarrierFormResult {
   const field = r.field ? fieldOf(r.field.split('.'), kind) : null;
   return {
     ok: false,
-    status: r.status === 404 ? 404 : r.status === 422 ? 422 : 400,
+    status: r.status === 404 || r.status === 409 || r.status === 422 ? r.status : 400,
     message: field ? FIELDS_MESSAGE : r.message,
     fieldErrors: field ? { [field]: r.fieldMessage ?? r.message } : {},
   };
@@ -125,10 +124,6 @@ export function carrierPages(deps: { carriers: CarriersService; db: Db }): PageM
           if (!saved.ok) return refused(saved, kind);
           return { ok: true, message: `${saved.value.name} settings saved.` };
         } catch (err) {
-          // The carrier could not be reached to check the credentials: said over the form, nothing saved.
-          if (err instanceof AppError && err.statusCode === 502) {
-            return { ok: false, status: 502, message: err.message, fieldErrors: {} };
-          }
           const failure = formFailure(err, CARRIER_FIELDS);
           return { ...failure, status: failure.status === 429 ? 409 : failure.status };
         }

@@ -4,7 +4,6 @@ import {
   carrierParamsSchema,
   carrierSettingsSchema,
   dataEnvelope,
-  errorEnvelopeSchema,
 } from '@app/contracts';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
@@ -47,11 +46,11 @@ export async function carrierRoutes(app: App, { carriers }: { carriers: Carriers
         summary: 'Connects a carrier account, or replaces its credentials',
         description:
           'The carrier is asked for an OAuth token with the client id and secret before anything is saved: 422 ' +
-          'naming clientSecret when it refuses them, 502 when it cannot be reached. A new account offers the ' +
+          'naming clientSecret when it refuses them, 409 UNAVAILABLE (Retry-After) when it cannot be reached. A new account offers the ' +
           "carrier's ground service until services are picked. The secret is never answered.",
         params: carrierParamsSchema,
         body: carrierConnectSchema,
-        response: { ...one, 502: errorEnvelopeSchema },
+        response: one,
       },
     },
     async (req, reply) => {

@@ -12,9 +12,8 @@ import { type Db, schema } from '@app/db';
 import { and, eq } from 'drizzle-orm';
 import { requireAccess } from '../../lib/access';
 import type { RequestContext } from '../../lib/context';
-import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
-import { ok, type Refusal, type Result, refuseField } from '../../lib/result';
+import { ok, type Refusal, type Result, refuse, refuseField } from '../../lib/result';
 import type { SecretBox } from '../../lib/secret-box';
 import { type AuditService, secret } from '../audit/index';
 import { createFedexClient } from './fedex-client';
@@ -44,9 +43,10 @@ export function providerFor(carrier: Carrier, creds: CarrierCredentials, opts: C
 
 /**
  * Why a carrier change is not saved: UNPROCESSABLE (422) naming the field (the carrier refused the
- * credentials, a service it does not offer); NOT_FOUND when the carrier is not connected.
+ * credentials, a service it does not offer); NOT_FOUND when the carrier is not connected;
+ * UNAVAILABLE (409, Retry-After) when the carrier could not be reached to check the credentials.
  */
-export type CarrierRefusal = Refusal<'UNPROCESSABLE' | 'NOT_FOUND'>;
+export type CarrierRefusal = Refusal<'UNPROCESSABLE' | 'NOT_FOUND' | 'UNAVAILABLE'>;
 
 const ending = (accountNumber: string) => accountNumber.slice(-4);
 
@@ -101,7 +101,7 @@ export function createCarriersService(db: Db, deps: CarriersDeps) {
 
     /**
      * Connects an account, or replaces the connected one's credentials: the carrier is asked for a
-     * token with them first. Refused: 422 on clientSecret; unreachable: 502, and nothing is saved.
+     * token with them first. Refused: 422 on clientSecret; unreachable: 409 UNAVAILABLE; nothing is saved either way.
      */
     async connect(
       ctx: RequestContext,
@@ -120,10 +120,12 @@ export function createCarriersService(db: Db, deps: CarriersDeps) {
         return refuseField(422, 'UNPROCESSABLE', 'clientSecret', `${name} refused this client id and secret.`);
       }
       if (outcome === 'unreachable') {
-        throw new AppError(
-          502,
+        // The carrier's trouble, not the owner's: 409 with Retry-After (the server itself is fine).
+        return refuse(
+          409,
           'UNAVAILABLE',
           `${name} could not be reached to check these credentials. Nothing was saved; please try again in a moment.`,
+          { headers: { 'Retry-After': '30' } },
         );
       }
       const sealed = deps.secrets.seal(input.clientSecret, secretContext(ctx.tenantId, carrier));

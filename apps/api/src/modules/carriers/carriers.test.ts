@@ -170,11 +170,13 @@ describe('connecting an account', () => {
     expect(await accountRow()).toBeUndefined();
   });
 
-  it('says UPS could not be reached (502) when it is down, and saves nothing', async () => {
+  it('says UPS could not be reached (409, Retry-After) when it is down, and saves nothing', async () => {
     await standIn.close();
     try {
       const res = await connect();
-      expect(res.statusCode, res.body).toBe(502);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'UNAVAILABLE' });
+      expect(res.headers['retry-after']).toBe('30');
       expect(res.json().message).toContain('Nothing was saved');
       expect(await accountRow()).toBeUndefined();
     } finally {

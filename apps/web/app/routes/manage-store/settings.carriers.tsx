@@ -92,7 +92,7 @@ function CarrierCard({
       title={account.name}
       aside={
         account.connected ? (
-          <Badge tone="success">Connected, account ending {account.accountEnding}</Badge>
+          <Badge tone="success">{`Connected, account ending ${account.accountEnding}`}</Badge>
         ) : (
           <Badge tone="neutral">Not connected</Badge>
         )
