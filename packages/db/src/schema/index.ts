@@ -1,5 +1,6 @@
 export * from './audit';
 export * from './cancel-requests';
+export * from './carriers';
 export * from './cart';
 export * from './catalog';
 export * from './checkout-settings';
@@ -30,4 +31,3 @@ export * from './store-lifecycle';
 export * from './tenancy';
 export * from './users';
 export * from './wishlist';
-export * from './carriers';
