@@ -24,6 +24,9 @@ const PAYPAL_PARTNER_ID = 'E2EPARTNER01';
 const PAYPAL_WEBHOOK_ID = 'WH-E2E-PLATFORM';
 /** A store's own PayPal app the stand-in knows besides the platform's (PP_CONFIG, decision 051). */
 export const STAND_IN_OWN_APP = { id: 'lighting-e2e-own-app', secret: 'lighting-e2e-own-secret-77' };
+/** The carriers' stand-in (UPS and FedEx: OAuth, rating; decision 117) and the account it knows. */
+export const CARRIER_PORT = PORT + 3;
+export const STAND_IN_CARRIER = { clientId: 'e2e-ups-client', secret: 'e2e-ups-secret-41', account: 'E2E7890' };
 
 /**
  * Specs that change a seeded store's look, content or catalog (theme, details, pages, banners, the
@@ -104,6 +107,19 @@ export default defineConfig({
       },
     },
     {
+      command: 'node --import tsx e2e/carrier-stand-in.ts',
+      cwd: '..',
+      url: `http://127.0.0.1:${CARRIER_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        CARRIER_STAND_IN_PORT: String(CARRIER_PORT),
+        CARRIER_STAND_IN_ACCOUNTS: `${STAND_IN_CARRIER.clientId}:${STAND_IN_CARRIER.secret}:${STAND_IN_CARRIER.account}`,
+      },
+    },
+    {
       command: 'node e2e/start-server.mjs',
       cwd: '..',
       url: `http://127.0.0.1:${PORT}/readyz`,
@@ -121,6 +137,8 @@ export default defineConfig({
         PAYPAL_PARTNER_ID: PAYPAL_PARTNER_ID,
         PAYPAL_BN_CODE: 'E2E_PLATFORM_PPCP',
         PAYPAL_WEBHOOK_ID: PAYPAL_WEBHOOK_ID,
+        UPS_BASE_URL: `http://127.0.0.1:${CARRIER_PORT}`,
+        FEDEX_BASE_URL: `http://127.0.0.1:${CARRIER_PORT}`,
       },
     },
   ],

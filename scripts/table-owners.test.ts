@@ -112,6 +112,7 @@ const OWNERS: Record<string, string> = {
   paypal_seller_history: 'payments',
   paypal_webhook_events: 'payments',
   payment_issues: 'payments',
+  carrier_accounts: 'carriers',
   // the dashboard's sales figures, rebuilt from orders
   sales_daily: 'dashboard',
   product_sales_daily: 'dashboard',

@@ -20994,6 +20994,338 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/carriers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's carrier accounts (UPS, FedEx): connected or not, services offered, markup, box */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                carrier: "ups" | "fedex";
+                                name: string;
+                                connected: boolean;
+                                clientId: string | null;
+                                accountEnding: string | null;
+                                services: string[];
+                                available: {
+                                    code: string;
+                                    name: string;
+                                }[];
+                                /** @enum {string} */
+                                markupKind: "none" | "percent" | "fixed";
+                                markupValue: number;
+                                box: {
+                                    lengthIn: number;
+                                    widthIn: number;
+                                    heightIn: number;
+                                };
+                                connectedAt: string | null;
+                                updatedAt: string | null;
+                            }[];
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/carriers/{carrier}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connects a carrier account, or replaces its credentials
+         * @description The carrier is asked for an OAuth token with the client id and secret before anything is saved: 422 naming clientSecret when it refuses them, 409 UNAVAILABLE (Retry-After) when it cannot be reached. A new account offers the carrier's ground service until services are picked. The secret is never answered.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    carrier: "ups" | "fedex";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        clientId: string;
+                        clientSecret: string;
+                        accountNumber: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                carrier: "ups" | "fedex";
+                                name: string;
+                                connected: boolean;
+                                clientId: string | null;
+                                accountEnding: string | null;
+                                services: string[];
+                                available: {
+                                    code: string;
+                                    name: string;
+                                }[];
+                                /** @enum {string} */
+                                markupKind: "none" | "percent" | "fixed";
+                                markupValue: number;
+                                box: {
+                                    lengthIn: number;
+                                    widthIn: number;
+                                    heightIn: number;
+                                };
+                                connectedAt: string | null;
+                                updatedAt: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/carriers/{carrier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnects a carrier account (its credentials are deleted; checkout stops listing its rates) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    carrier: "ups" | "fedex";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                carrier: "ups" | "fedex";
+                                name: string;
+                                connected: boolean;
+                                clientId: string | null;
+                                accountEnding: string | null;
+                                services: string[];
+                                available: {
+                                    code: string;
+                                    name: string;
+                                }[];
+                                /** @enum {string} */
+                                markupKind: "none" | "percent" | "fixed";
+                                markupValue: number;
+                                box: {
+                                    lengthIn: number;
+                                    widthIn: number;
+                                    heightIn: number;
+                                };
+                                connectedAt: string | null;
+                                updatedAt: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Changes the services offered, the markup and the box of a connected carrier
+         * @description A patch. services: the carrier's service codes (UPS "03", FedEx "FEDEX_GROUND"); markupKind none, percent (markupValue whole percent, at most 200) or fixed (markupValue in minor units); box in whole inches. 404 when the carrier is not connected.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    carrier: "ups" | "fedex";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        services?: string[];
+                        /** @enum {string} */
+                        markupKind?: "none" | "percent" | "fixed";
+                        markupValue?: number;
+                        box?: {
+                            lengthIn: number;
+                            widthIn: number;
+                            heightIn: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                carrier: "ups" | "fedex";
+                                name: string;
+                                connected: boolean;
+                                clientId: string | null;
+                                accountEnding: string | null;
+                                services: string[];
+                                available: {
+                                    code: string;
+                                    name: string;
+                                }[];
+                                /** @enum {string} */
+                                markupKind: "none" | "percent" | "fixed";
+                                markupValue: number;
+                                box: {
+                                    lengthIn: number;
+                                    widthIn: number;
+                                    heightIn: number;
+                                };
+                                connectedAt: string | null;
+                                updatedAt: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

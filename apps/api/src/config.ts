@@ -146,6 +146,10 @@ const envSchema = z.object({
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)')
     .default('03:00'),
+  /** UPS's API (OAuth and Rating) for stores' carrier accounts: the live host, CIE's or a stand-in (decision 117). */
+  UPS_BASE_URL: z.url().default('https://onlinetools.ups.com'),
+  /** FedEx's API (OAuth and Rate Quotes) for stores' carrier accounts: the live host, the sandbox or a stand-in. */
+  FEDEX_BASE_URL: z.url().default('https://apis.fedex.com'),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'SESSION_SECRET' | 'SECRETS_KEY'> & {

@@ -6,6 +6,7 @@ export * from './auth';
 export * from './banners';
 export * from './cancel-request';
 export * from './cards';
+export * from './carriers';
 export * from './cart';
 export * from './catalog';
 export * from './catalog-admin';

@@ -56,6 +56,8 @@ export interface BuildOptions {
         | 'STORE_SEARCH_CONCURRENCY'
         | 'STORE_COSTLY_QUEUE'
         | 'STORE_SEARCH_QUEUE'
+        | 'UPS_BASE_URL'
+        | 'FEDEX_BASE_URL'
       >
     >;
   database: Database;

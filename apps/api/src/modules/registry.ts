@@ -53,4 +53,5 @@ export const MODULES = {
   operator: () => import('./operator/index').then((m) => m.operatorModule),
   'operator-console': () => import('./operator-console/index').then((m) => m.operatorConsoleModule),
   shipping: () => import('./shipping/index').then((m) => m.shippingModule),
+  carriers: () => import('./carriers/index').then((m) => m.carriersModule),
 } satisfies ModuleRegistry;

@@ -1,5 +1,6 @@
 import type { AccessPages } from '../access';
 import type { CancelRequestPages } from '../cancel-request';
+import type { CarrierPages } from '../carriers';
 import type { CatalogAdminPages } from '../catalog-admin';
 import type { ContactInboxPages } from '../contact-inbox';
 import type { DashboardPages } from '../dashboard';
@@ -109,6 +110,7 @@ export interface PageApi
     PromoCodesPages,
     ReviewAdminPages,
     ContactInboxPages,
+    CarrierPages,
     OrderListPages,
     PaymentIssuesPages,
     MarketplacePages,

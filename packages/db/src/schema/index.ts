@@ -1,5 +1,6 @@
 export * from './audit';
 export * from './cancel-requests';
+export * from './carriers';
 export * from './cart';
 export * from './catalog';
 export * from './checkout-settings';

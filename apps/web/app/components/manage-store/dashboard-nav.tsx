@@ -12,6 +12,7 @@ import {
   MessageSquareQuote,
   MessagesSquare,
   PackageOpen,
+  PackageSearch,
   Palette,
   Plug,
   Search,
@@ -66,6 +67,7 @@ export const DASHBOARD_NAV: { label?: string; items: NavItem[] }[] = [
       { to: '/manage-store/settings/access', label: 'Access', icon: Lock, permission: 'settings' },
       { to: '/manage-store/settings/sitemap', label: 'Search engines', icon: Search, permission: 'settings' },
       { to: '/manage-store/settings/shipping', label: 'Shipping', icon: Truck, permission: 'settings' },
+      { to: '/manage-store/settings/carriers', label: 'Carriers', icon: PackageSearch, permission: 'settings' },
     ],
   },
   {

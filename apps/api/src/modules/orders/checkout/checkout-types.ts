@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type RequestContext, signedInUser } from '../../../lib/context';
 import type { Emitter } from '../../../lib/events/index';
 import type { AddressesService } from '../../addresses/index';
+import type { LiveRates } from '../../carriers/index';
 import { type CartOwner, type CartService, cartOwnerOf } from '../../cart/index';
 import type { MailQueue } from '../../mail/index';
 import type { CardsService, PaymentAccounts } from '../../payments/index';
@@ -31,6 +32,8 @@ export interface CheckoutDeps {
   tables: CheckoutTables;
   /** The owner's shipping zones: what each address may choose and pay (decision 115). */
   shipping: Pick<ShippingService, 'ratesFor'>;
+  /** Live carrier rates listed after the table rates (modules/carriers, decision 117); none when not booted. */
+  liveRates?: () => Pick<LiveRates, 'ratesFor'> | undefined;
 }
 
 /** Who is buying: an account (its email) or a guest (the email typed at checkout). */

@@ -16,7 +16,8 @@ declare module '../../../lib/module' {
 export const checkoutModule = defineModule({
   name: 'checkout',
   needs: ['paypal-seller', 'addresses', 'cart', 'orders', 'payments', 'mail', 'jobs', 'shipping'],
-  create({ db, log, linkOrigin, events, config, options }, deps) {
+  optional: ['carriers'],
+  create({ db, log, linkOrigin, events, config, options }, deps, later) {
     const { paymentAccounts, addresses, cart, orders, cards, paymentIssues, mailer, jobs, shipping } = deps;
     const checkoutTables = createCheckoutTables(db);
     const checkout = createCheckoutService(db, {
@@ -31,6 +32,7 @@ export const checkoutModule = defineModule({
       log,
       linkOrigin,
       events,
+      liveRates: () => later().liveRates,
     });
     registerStuckOrderSweep(db, {
       jobs,

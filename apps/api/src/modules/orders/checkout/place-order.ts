@@ -47,12 +47,24 @@ export const noEmail = () =>
 
 export function createPlacing(
   db: Db,
-  deps: Pick<CheckoutDeps, 'cart' | 'orders' | 'events' | 'tables' | 'shipping'>,
+  deps: Pick<CheckoutDeps, 'cart' | 'orders' | 'events' | 'tables' | 'shipping' | 'liveRates'>,
   confirm: ReturnType<typeof createConfirmation>['confirm'],
 ) {
-  /** What the store charges to ship the cart there: the owner's zones (decision 115). */
-  async function rates(ctx: TenantContext, cart: Cart, destination: Destination): Promise<ShippingRate[]> {
-    return deps.shipping.ratesFor(ctx, { cart, destination });
+  /**
+   * What the store charges to ship the cart there: the owner's zones (decision 115), then live
+   * carrier rates (decision 117), none when the carrier is slow or down. `chosen`: the rate Place
+   * order charges, checked against the one shown.
+   */
+  async function rates(
+    ctx: TenantContext,
+    cart: Cart,
+    destination: Destination,
+    chosen?: string,
+  ): Promise<ShippingRate[]> {
+    const table = await deps.shipping.ratesFor(ctx, { cart, destination });
+    const carriers = deps.liveRates?.();
+    if (!carriers) return table;
+    return [...table, ...(await carriers.ratesFor(ctx, cart, destination, chosen))];
   }
 
   async function taxFor(ctx: TenantContext, countryGeoId: string, region: string | null | undefined) {
@@ -78,7 +90,7 @@ export function createPlacing(
     }
     const place = checkPlace({ ...shipTo });
     if (!place.ok) throw new Refused(place);
-    const rate = (await rates(ctx, cart, shipTo)).find((r) => r.methodId === shippingMethodId);
+    const rate = (await rates(ctx, cart, shipTo, shippingMethodId)).find((r) => r.methodId === shippingMethodId);
     if (!rate)
       throw new Refused(
         refuseField(400, 'BAD_REQUEST', 'shippingMethodId', 'this shipping method does not deliver to that address.'),

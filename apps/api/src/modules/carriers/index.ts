@@ -1,0 +1,3 @@
+export { carriersModule } from './carriers.module';
+export type { CarriersService } from './carriers.service';
+export { isLiveRateId, type LiveRates, withMarkup } from './live-rates';

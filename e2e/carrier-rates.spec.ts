@@ -1,0 +1,161 @@
+import { request } from 'node:http';
+import { expect, type Page, test } from '@playwright/test';
+import { expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
+import { CARRIER_PORT, STAND_IN_CARRIER } from './playwright.config';
+
+/**
+ * Live carrier rates (decision 117) on the garden store: the owner connects the stand-in's UPS
+ * account on Carriers (a wrong secret refused next to its field first), picks services and a
+ * markup; a guest sees the live UPS rates at checkout beside the table rates and pays one. Then
+ * UPS is made slow: a guest sees the table rates only and still checks out. At the end the owner
+ * disconnects, as the store was.
+ */
+
+const base = STORES.garden.url;
+const PAGE = '/manage-store/settings/carriers';
+
+/** Tells the stand-in to answer slowly, fail or behave (its test controls, not UPS's API). */
+function fault(mode: 'none' | 'slow' | 'error', slowMs = 8_000) {
+  const body = JSON.stringify({ mode, slowMs });
+  return new Promise<void>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: CARRIER_PORT,
+        path: '/__stand-in/fault',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`fault: ${res.statusCode}`))));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function screenshots(page: Page, name: string) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await snap(page, `carrier-rates-${name}-1280`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await snap(page, `carrier-rates-${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/**
+ * A guest's cart of the first seed in stock, then the checkout with an address in `state`. Rates are
+ * kept per cart contents and address, so each part of the test ships to a state of its own.
+ */
+async function guestCheckout(page: Page, state: 'US_OR' | 'US_WA') {
+  await page.goto(`${base}/product/search/seed?inStock=true`);
+  await page.getByTestId('product-card').first().getByRole('link').first().click();
+  await page.getByTestId('add-to-cart').click();
+  await expect(page).toHaveURL(`${base}/cart`);
+  await page.goto(`${base}/checkout`);
+  const form = page.getByTestId('checkout-form');
+  await form.getByLabel('Email').fill('rosa@example.com');
+  await form.getByLabel('Full name').fill('Rosa Parks');
+  await form.getByLabel('Street address').fill('8 Rose Street');
+  await form.getByLabel('City').fill(state === 'US_OR' ? 'Salem' : 'Olympia');
+  await form.getByLabel('Postal code').fill(state === 'US_OR' ? '97301' : '98501');
+  await form.getByLabel('State or region').selectOption(state);
+  await expect(page.getByRole('radio', { name: /^Standard/ })).toBeVisible();
+  return form;
+}
+
+async function pay(page: Page) {
+  const form = page.getByTestId('checkout-form');
+  await form.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await form.getByLabel('Month').fill('12');
+  await form.getByLabel('Year').fill('2099');
+  await form.getByLabel('CVC').fill('123');
+  await form.getByLabel('Name on card').fill('Rosa Parks');
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
+}
+
+test('the owner connects UPS and picks services; a guest pays a live rate, and checks out on table rates when UPS is slow', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await fault('none');
+  await signIn(page, { base, email: 'owner@garden.test' }, PAGE);
+  await expect(page.getByRole('heading', { level: 1, name: 'Carriers' })).toBeVisible();
+  const ups = page.getByRole('region', { name: 'UPS' });
+  await expect(ups.getByText('Not connected')).toBeVisible();
+  await screenshots(page, 'start');
+  await expectNoSeriousA11yIssue(page);
+
+  // UPS refuses a wrong secret: said next to the secret, the client id kept, nothing saved.
+  await ups.getByLabel('Client ID').fill(STAND_IN_CARRIER.clientId);
+  await ups.getByLabel('Client secret').fill('not-the-secret');
+  await ups.getByLabel('Account number').fill(STAND_IN_CARRIER.account);
+  await ups.getByRole('button', { name: 'Connect UPS' }).click();
+  await expect(ups.getByTestId('error-clientSecret')).toHaveText('UPS refused this client id and secret.');
+  await expect(ups.getByLabel('Client ID')).toHaveValue(STAND_IN_CARRIER.clientId);
+  await expect(ups.getByLabel('Client secret')).toHaveValue('');
+
+  await ups.getByLabel('Client secret').fill(STAND_IN_CARRIER.secret);
+  await ups.getByRole('button', { name: 'Connect UPS' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'UPS connected, account ending 7890.' })).toBeVisible();
+  await expect(ups.getByText('Connected, account ending 7890')).toBeVisible();
+  expect(await page.content()).not.toContain(STAND_IN_CARRIER.secret);
+
+  // Ground is offered from the start; the owner adds 2nd Day Air and a 10% markup.
+  await expect(ups.getByRole('checkbox', { name: 'UPS Ground' })).toBeChecked();
+  await ups.getByRole('checkbox', { name: 'UPS 2nd Day Air' }).check();
+  await ups.getByLabel('Markup').selectOption('percent');
+  await ups.getByLabel('Percent').fill('10');
+  await ups.getByRole('button', { name: 'Save UPS rates' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'UPS settings saved.' })).toBeVisible();
+  await expect(ups.getByLabel('Percent')).toHaveValue('10');
+  await screenshots(page, 'connected');
+  await expectNoSeriousA11yIssue(page);
+
+  // A guest sees the live UPS rates after the store's own and pays 2nd Day Air.
+  const shopper = await browser.newPage();
+  await guestCheckout(shopper, 'US_OR');
+  const secondDay = shopper.getByRole('radio', { name: /UPS 2nd Day Air/ });
+  await expect(shopper.getByRole('radio', { name: /UPS Ground/ })).toBeVisible();
+  await expect(secondDay).toBeVisible();
+  await secondDay.check();
+  // The price beside the rate is the shipping in the totals.
+  const price = ((await shopper.locator('label', { has: secondDay }).textContent()) ?? '').match(
+    /\$[\d,]+\.\d\d$/,
+  )?.[0];
+  expect(price).toBeTruthy();
+  await expect(shopper.getByTestId('checkout-totals')).toContainText(`Shipping${price}`);
+  const total = (await shopper.getByTestId('checkout-total').textContent()) ?? '';
+  await snap(shopper, 'carrier-rates-checkout-1280');
+  await shopper.setViewportSize({ width: 375, height: 812 });
+  await snap(shopper, 'carrier-rates-checkout-375');
+  await pay(shopper);
+  await expect(shopper.getByTestId('order-totals')).toContainText('UPS 2nd Day Air');
+  await expect(shopper.getByTestId('order-totals')).toContainText(`${price}`);
+  await expect(shopper.getByTestId('order-totals')).toContainText(`Total${total}`);
+  await shopper.close();
+
+  // UPS answers too slowly: the guest gets the table rates only and still checks out.
+  await fault('slow');
+  try {
+    const late = await browser.newPage();
+    await guestCheckout(late, 'US_WA');
+    await expect(late.getByRole('radio', { name: /UPS/ })).toHaveCount(0);
+    await snap(late, 'carrier-rates-checkout-ups-slow');
+    await pay(late);
+    await expect(late.getByTestId('order-totals')).toContainText('Standard');
+    await late.close();
+  } finally {
+    await fault('none');
+  }
+
+  // The owner disconnects: the store is as it was.
+  await page.reload();
+  await ups.locator('summary', { hasText: 'Disconnect UPS' }).click();
+  await ups.getByRole('button', { name: 'Disconnect UPS', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'UPS disconnected.' })).toBeVisible();
+  await expect(ups.getByText('Not connected')).toBeVisible();
+});
