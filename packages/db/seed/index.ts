@@ -78,6 +78,7 @@ async function removeSeededTenants(tx: Tx, tenantIds: string[]) {
     s.promoCodes,
     s.shippingMethods,
     s.taxRates,
+    s.storeTaxSettings,
     s.wishlistItems,
     s.cartLines,
     s.carts,

@@ -52,4 +52,5 @@ export const MODULES = {
   signup: () => import('./signup/index').then((m) => m.signupModule),
   operator: () => import('./operator/index').then((m) => m.operatorModule),
   'operator-console': () => import('./operator-console/index').then((m) => m.operatorConsoleModule),
+  tax: () => import('./tax/index').then((m) => m.taxModule),
 } satisfies ModuleRegistry;

@@ -27,6 +27,7 @@ export * from './staff';
 export * from './store';
 export * from './store-access';
 export * from './store-lifecycle';
+export * from './tax';
 export * from './tenancy';
 export * from './users';
 export * from './wishlist';
