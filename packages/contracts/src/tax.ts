@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import type { Country, FormOutcome } from './storefront';
-import { jsonInt } from './strict-input';
+import { TAX_CLASSES } from './tax-display';
 
-/** The tax classes a product can be in (decision 116); exempt goods are never taxed. */
-export const TAX_CLASSES = ['standard', 'reduced', 'exempt'] as const;
+export * from './tax-display';
+
 export const taxClassSchema = z.enum(TAX_CLASSES, { error: 'taxClass must be standard, reduced or exempt' });
-export type TaxClass = z.infer<typeof taxClassSchema>;
-export const TAX_CLASS_LABELS: Record<TaxClass, string> = {
-  standard: 'Standard rate',
-  reduced: 'Reduced rate',
-  exempt: 'Exempt (no tax)',
-};
+
+import { jsonInt } from './strict-input';
 
 const basisPoints = (name: string) => jsonInt(name, { min: 0, max: 10_000 });
 
@@ -85,23 +81,6 @@ export const taxRateIdParamsSchema = z.strictObject({
 export const taxOverviewSchema = z.object({ settings: taxSettingsSchema, rates: z.array(taxRateSchema) });
 export type TaxOverview = z.infer<typeof taxOverviewSchema>;
 
-/** Percent text for basis points: 725 is "7.25 %". */
-export const basisPointsText = (bp: number) => `${(bp / 100).toFixed(2).replace(/\.?0+$/, '')} %`;
-
-/**
- * A percentage as a person types it ("7.25", "13", "0") in basis points; null when it is not one
- * (more than two decimals, a sign, an exponent, above 100).
- */
-export function percentToBasisPoints(text: string): number | null {
-  const m = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text.trim());
-  if (!m) return null;
-  const bp = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-  return bp <= 10_000 ? bp : null;
-}
-
-/** Basis points as the form shows them: 725 is "7.25", 1300 is "13". */
-export const basisPointsPercent = (bp: number) => (bp / 100).toFixed(2).replace(/\.?0+$/, '');
-
 export type TaxFormField =
   | 'pricesIncludeTax'
   | 'taxNumber'
@@ -118,4 +97,6 @@ export interface TaxPages {
   taxSettingsPage(): Promise<TaxOverview & { countries: Country[] }>;
   /** One form per intent: settings, add-rate, change-rate, remove-rate. */
   taxAction(form: Record<string, string | string[]>): Promise<TaxFormResult>;
+  /** The product editor's Tax class select (catalog permission); an unknown class is a 400. */
+  setProductTaxClass(productId: string, taxClass: string): Promise<void>;
 }

@@ -3,6 +3,7 @@ import {
   type TaxFormField,
   type TaxFormResult,
   type TaxPages,
+  taxClassSchema,
   taxRateIdParamsSchema,
   taxRateInputSchema,
   taxSettingsInputSchema,
@@ -37,9 +38,11 @@ function percent(text: string, optional: boolean): number | string | null {
 
 /** A rate from the add and change forms; rates typed as percentages ("7.25"). */
 function rateForm(form: Record<string, string | string[]>) {
+  // The dashboard names the place in one select ("USA" or "USA.US_CA"); an API-like form, by parts.
+  const [country = '', region = ''] = one(form.place).split('.');
   return {
-    countryGeoId: one(form.countryGeoId),
-    regionGeoId: one(form.regionGeoId),
+    countryGeoId: one(form.place) ? country : one(form.countryGeoId),
+    regionGeoId: one(form.place) ? region : one(form.regionGeoId),
     label: one(form.label),
     rateBasisPoints: percent(one(form.rateBasisPoints), false),
     reducedBasisPoints: percent(one(form.reducedBasisPoints), true),
@@ -60,6 +63,13 @@ export function taxPages(deps: { tax: TaxService }): PageModule<TaxPages> {
   return (page) => ({
     async taxSettingsPage() {
       return { ...(await deps.tax.overview(page.ctx)), countries: countryChoices() };
+    },
+
+    async setProductTaxClass(productId, taxClass) {
+      page.assertFormFromStore();
+      const parsed = taxClassSchema.safeParse(taxClass);
+      if (!parsed.success) throw AppError.badRequest('Choose a tax class: standard, reduced or exempt.');
+      await deps.tax.setProductClass(page.ctx, productId, parsed.data);
     },
 
     async taxAction(form): Promise<TaxFormResult> {

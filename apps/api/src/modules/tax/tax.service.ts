@@ -1,12 +1,14 @@
-import type { TaxOverview, TaxRate, TaxRateInput, TaxSettings, TaxSettingsInput } from '@app/contracts';
+import type { TaxClass, TaxOverview, TaxRate, TaxRateInput, TaxSettings, TaxSettingsInput } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
 import { and, eq } from 'drizzle-orm';
 import { requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
+import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { ok, type Refusal, type Result, refuse, refuseField } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import { COUNTRIES } from '../geo/index';
+import { writeProductTaxClass } from '../products/index';
 
 const tr = schema.taxRates;
 const ts = schema.storeTaxSettings;
@@ -43,11 +45,13 @@ function rateView(r: RateRow): TaxRate {
   };
 }
 
-/** Countries A to Z by name, a country's own rate before its regions'. */
+/** Countries A to Z by name, a country's own rate before its regions', regions A to Z by name. */
 function byPlace(a: TaxRate, b: TaxRate) {
+  const country = (r: TaxRate) => COUNTRIES.find((c) => c.geoId === r.countryGeoId)?.name ?? r.countryGeoId;
   return (
-    a.placeName.split(',')[0]?.localeCompare(b.placeName.split(',')[0] ?? '') ||
-    a.regionGeoId.localeCompare(b.regionGeoId)
+    country(a).localeCompare(country(b)) ||
+    (a.regionGeoId === '' ? -1 : 0) - (b.regionGeoId === '' ? -1 : 0) ||
+    a.placeName.localeCompare(b.placeName)
   );
 }
 
@@ -237,6 +241,25 @@ export function createTaxService(db: Db, deps: TaxDeps) {
         });
         changed(tx, ctx);
         return ok({ rateId });
+      });
+    },
+
+    /**
+     * A product's tax class, from the product editor (catalog permission). Read by checkout for each
+     * quote, so there is nothing to forget; audited on the product.
+     */
+    async setProductClass(ctx: RequestContext, productId: string, taxClass: TaxClass): Promise<void> {
+      requireAccess(ctx, 'catalog');
+      await deps.events.transaction(async (tx) => {
+        const before = await writeProductTaxClass(tx, ctx.tenantId, productId, taxClass);
+        if (!before) throw AppError.notFound(`Product ${productId.slice(0, 64)} not found.`);
+        await deps.audit.record(tx, ctx, {
+          entity: 'product',
+          entityId: productId,
+          action: 'update',
+          before: { taxClass: before },
+          after: { taxClass },
+        });
       });
     },
   };

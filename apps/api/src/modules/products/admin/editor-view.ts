@@ -198,6 +198,7 @@ export async function loadView(tx: Db | Tx, ctx: RequestContext, productId: stri
     status: row.status,
     productType: row.productType,
     weightGrams: row.weightGrams,
+    taxClass: row.taxClass,
     seoTitle: row.seoTitle,
     seoDescription: row.seoDescription,
     stockQuantity: row.stockQuantity,
