@@ -12652,6 +12652,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -12793,6 +12795,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -13000,6 +13004,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -13122,6 +13128,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -13321,6 +13329,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -13439,6 +13449,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
