@@ -71,6 +71,10 @@ export const taxRateInputSchema = z.strictObject({
 });
 export type TaxRateInput = z.infer<typeof taxRateInputSchema>;
 
+/** PUT /api/v1/tax/products/:productId: the product's tax class. */
+export const productTaxClassInputSchema = z.strictObject({ taxClass: taxClassSchema });
+export const productTaxClassParamsSchema = z.strictObject({ productId: z.string().trim().min(1).max(64) });
+
 export const taxRateIdParamsSchema = z.strictObject({
   rateId: z
     .string()

@@ -1,5 +1,7 @@
 import {
   dataEnvelope,
+  productTaxClassInputSchema,
+  productTaxClassParamsSchema,
   taxOverviewSchema,
   taxRateIdParamsSchema,
   taxRateInputSchema,
@@ -154,6 +156,27 @@ export async function taxRoutes(app: App, { tax }: { tax: TaxService }) {
       if (!gone.ok) return sendRefusal(reply, gone);
       reply.header('cache-control', 'private, no-store');
       return { data: gone.value };
+    },
+  );
+
+  app.put(
+    '/api/v1/tax/products/:productId',
+    {
+      config: { permission: 'catalog' },
+      schema: {
+        tags: ['tax'],
+        summary: "Set a product's tax class: standard, reduced or exempt",
+        description:
+          "The owner and staff with the catalog permission; a visitor gets 401, other staff 403. Another store's or an unknown product is 404. Checkout taxes the product by it from the next quote; audited on the product.",
+        params: productTaxClassParamsSchema,
+        body: productTaxClassInputSchema,
+        response: { 200: dataEnvelope(productTaxClassInputSchema), ...changeErrors },
+      },
+    },
+    async (req, reply) => {
+      await tax.setProductClass(req.ctx, req.params.productId, req.body.taxClass);
+      reply.header('cache-control', 'private, no-store');
+      return { data: { taxClass: req.body.taxClass } };
     },
   );
 }

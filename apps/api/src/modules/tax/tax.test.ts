@@ -1,5 +1,5 @@
 import { type Db, schema } from '@app/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '../../lib/context';
 import { placeGuestOrder, stockedProduct } from '../../test/guest-order';
@@ -199,10 +199,15 @@ describe('what a shopper pays', () => {
 
   it('an exempt product pays no tax; a reduced one pays the reduced rate', async () => {
     const product = await stockedProduct(db, 'lighting');
-    const setClass = (c: 'standard' | 'reduced' | 'exempt') =>
-      db.execute(
-        sql`UPDATE products SET tax_class = ${c} WHERE tenant_id = 'lighting' AND product_id = ${product.productId}`,
-      );
+    const url = `/api/v1/tax/products/${product.productId}`;
+    const setClass = async (taxClass: 'standard' | 'reduced' | 'exempt') => {
+      const res = await call('PUT', url, owner, { taxClass });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    expect((await call('PUT', url, settingsStaff, { taxClass: 'exempt' })).statusCode).toBe(403);
+    expect((await call('PUT', url, owner, { taxClass: 'zero' })).statusCode).toBe(400);
+    expect((await call('PUT', '/api/v1/tax/products/NO-SUCH', owner, { taxClass: 'exempt' })).statusCode).toBe(404);
+    const audited = await auditEntries(db, 'lighting', 'product');
     await setClass('exempt');
     const exempt = (await placeGuestOrder(t.app, { host: HOST, productId: product.productId })).json().data;
     expect(exempt.tax).toBe(0);
@@ -214,6 +219,8 @@ describe('what a shopper pays', () => {
     const reduced = (await placeGuestOrder(t.app, { host: HOST, productId: product.productId })).json().data;
     expect(reduced.tax).toBe(Math.round(((reduced.subtotal - reduced.discount) * 100) / 10000));
     await setClass('standard');
+    // Each change of class is on the product's audit trail.
+    expect(await auditEntries(db, 'lighting', 'product')).toBe(audited + 3);
     await call('PUT', '/api/v1/tax/rates/USA.US_CA', owner, ca);
   });
 });
