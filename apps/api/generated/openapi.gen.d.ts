@@ -5784,6 +5784,7 @@ export interface paths {
                                     shipping: number;
                                     tax: number;
                                     taxLabel: string | null;
+                                    taxIncluded: boolean;
                                     total: number;
                                 };
                             };
@@ -5879,6 +5880,7 @@ export interface paths {
                                     shipping: number;
                                     tax: number;
                                     taxLabel: string | null;
+                                    taxIncluded: boolean;
                                     total: number;
                                 };
                                 addresses: {
@@ -6018,6 +6020,7 @@ export interface paths {
                                     shipping: number;
                                     tax: number;
                                     taxLabel: string | null;
+                                    taxIncluded: boolean;
                                     total: number;
                                 };
                                 shippingMethod: string;
@@ -6163,6 +6166,7 @@ export interface paths {
                                 promoCode: string | null;
                                 shipping: number;
                                 tax: number;
+                                taxIncluded: boolean;
                                 total: number;
                                 shippingMethod: string;
                                 shipTo: {
@@ -6420,6 +6424,7 @@ export interface paths {
                                 promoCode: string | null;
                                 shipping: number;
                                 tax: number;
+                                taxIncluded: boolean;
                                 total: number;
                                 shippingMethod: string;
                                 shipTo: {
@@ -6740,6 +6745,7 @@ export interface paths {
                                 promoCode: string | null;
                                 shipping: number;
                                 tax: number;
+                                taxIncluded: boolean;
                                 total: number;
                                 shippingMethod: string;
                                 shipTo: {
@@ -7248,6 +7254,7 @@ export interface paths {
                                         amount: number;
                                     }[];
                                     shippingAmount: number;
+                                    taxAmount: number;
                                     returnId: string | null;
                                     failure: string | null;
                                     createdAt: string;
@@ -7383,6 +7390,7 @@ export interface paths {
                                         amount: number;
                                     }[];
                                     shippingAmount: number;
+                                    taxAmount: number;
                                     returnId: string | null;
                                     failure: string | null;
                                     createdAt: string;
@@ -7518,6 +7526,7 @@ export interface paths {
                                         amount: number;
                                     }[];
                                     shippingAmount: number;
+                                    taxAmount: number;
                                     returnId: string | null;
                                     failure: string | null;
                                     createdAt: string;
@@ -7657,6 +7666,7 @@ export interface paths {
                                         amount: number;
                                     }[];
                                     shippingAmount: number;
+                                    taxAmount: number;
                                     returnId: string | null;
                                     failure: string | null;
                                     createdAt: string;
@@ -7794,6 +7804,7 @@ export interface paths {
                                         amount: number;
                                     }[];
                                     shippingAmount: number;
+                                    taxAmount: number;
                                     returnId: string | null;
                                     failure: string | null;
                                     createdAt: string;
@@ -12641,6 +12652,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -12782,6 +12795,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -12989,6 +13004,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -13111,6 +13128,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -13310,6 +13329,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -13428,6 +13449,8 @@ export interface paths {
                                 status: "DRAFT" | "ACTIVE" | "ARCHIVED";
                                 productType: string;
                                 weightGrams: number | null;
+                                /** @enum {string} */
+                                taxClass?: "standard" | "reduced" | "exempt";
                                 seoTitle: string | null;
                                 seoDescription: string | null;
                                 stockQuantity: number;
@@ -14947,6 +14970,7 @@ export interface paths {
                                 shippingMethod: string;
                                 shipping: number;
                                 tax: number;
+                                taxIncluded: boolean;
                                 total: number;
                                 shipTo: {
                                     toName: string;
@@ -14992,6 +15016,7 @@ export interface paths {
                                             amount: number;
                                         }[];
                                         shippingAmount: number;
+                                        taxAmount: number;
                                         returnId: string | null;
                                         failure: string | null;
                                         createdAt: string;
@@ -15124,6 +15149,7 @@ export interface paths {
                                     shippingMethod: string;
                                     shipping: number;
                                     tax: number;
+                                    taxIncluded: boolean;
                                     total: number;
                                     shipTo: {
                                         toName: string;
@@ -15169,6 +15195,7 @@ export interface paths {
                                                 amount: number;
                                             }[];
                                             shippingAmount: number;
+                                            taxAmount: number;
                                             returnId: string | null;
                                             failure: string | null;
                                             createdAt: string;
@@ -15312,6 +15339,7 @@ export interface paths {
                                     shippingMethod: string;
                                     shipping: number;
                                     tax: number;
+                                    taxIncluded: boolean;
                                     total: number;
                                     shipTo: {
                                         toName: string;
@@ -15357,6 +15385,7 @@ export interface paths {
                                                 amount: number;
                                             }[];
                                             shippingAmount: number;
+                                            taxAmount: number;
                                             returnId: string | null;
                                             failure: string | null;
                                             createdAt: string;
@@ -15489,6 +15518,7 @@ export interface paths {
                                     shippingMethod: string;
                                     shipping: number;
                                     tax: number;
+                                    taxIncluded: boolean;
                                     total: number;
                                     shipTo: {
                                         toName: string;
@@ -15534,6 +15564,7 @@ export interface paths {
                                                 amount: number;
                                             }[];
                                             shippingAmount: number;
+                                            taxAmount: number;
                                             returnId: string | null;
                                             failure: string | null;
                                             createdAt: string;
@@ -15674,6 +15705,7 @@ export interface paths {
                                     shippingMethod: string;
                                     shipping: number;
                                     tax: number;
+                                    taxIncluded: boolean;
                                     total: number;
                                     shipTo: {
                                         toName: string;
@@ -15719,6 +15751,7 @@ export interface paths {
                                                 amount: number;
                                             }[];
                                             shippingAmount: number;
+                                            taxAmount: number;
                                             returnId: string | null;
                                             failure: string | null;
                                             createdAt: string;
@@ -15876,6 +15909,7 @@ export interface paths {
                                     shippingMethod: string;
                                     shipping: number;
                                     tax: number;
+                                    taxIncluded: boolean;
                                     total: number;
                                     shipTo: {
                                         toName: string;
@@ -15921,6 +15955,7 @@ export interface paths {
                                                 amount: number;
                                             }[];
                                             shippingAmount: number;
+                                            taxAmount: number;
                                             returnId: string | null;
                                             failure: string | null;
                                             createdAt: string;
@@ -16063,6 +16098,7 @@ export interface paths {
                                     shippingMethod: string;
                                     shipping: number;
                                     tax: number;
+                                    taxIncluded: boolean;
                                     total: number;
                                     shipTo: {
                                         toName: string;
@@ -16108,6 +16144,7 @@ export interface paths {
                                                 amount: number;
                                             }[];
                                             shippingAmount: number;
+                                            taxAmount: number;
                                             returnId: string | null;
                                             failure: string | null;
                                             createdAt: string;
@@ -21324,6 +21361,534 @@ export interface paths {
                 503: components["responses"]["Unavailable"];
             };
         };
+        trace?: never;
+    };
+    "/api/v1/tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The store's tax settings and every tax rate
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                settings: {
+                                    pricesIncludeTax: boolean;
+                                    taxNumber: string;
+                                };
+                                rates: {
+                                    rateId: string;
+                                    countryGeoId: string;
+                                    regionGeoId: string;
+                                    placeName: string;
+                                    label: string;
+                                    rateBasisPoints: number;
+                                    reducedBasisPoints: number | null;
+                                    taxShipping: boolean;
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether prices are entered with tax, and the tax number printed on invoices
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. The answer can be sent back to PUT as it is.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                pricesIncludeTax: boolean;
+                                taxNumber: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Set whether prices are entered with tax, and the tax number printed on invoices
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. Checkout prices with the change at once, in every process (`settings.changed`); placed orders keep their totals.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        pricesIncludeTax: boolean;
+                        taxNumber: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                pricesIncludeTax: boolean;
+                                taxNumber: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tax rates by country and region
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. A region's rate wins over its country's; a destination without either pays no tax.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                rateId: string;
+                                countryGeoId: string;
+                                regionGeoId: string;
+                                placeName: string;
+                                label: string;
+                                rateBasisPoints: number;
+                                reducedBasisPoints: number | null;
+                                taxShipping: boolean;
+                            }[];
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Add the tax rate of a country or one of its regions
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. Rates in basis points (725 is 7.25 %), 0 to 10000. A place that has a rate already is 409. Checkout prices with the change at once, in every process (`settings.changed`); placed orders keep their totals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        countryGeoId: string;
+                        /** @default  */
+                        regionGeoId?: string;
+                        label: string;
+                        rateBasisPoints: number;
+                        /** @default null */
+                        reducedBasisPoints?: number | null;
+                        /** @default false */
+                        taxShipping?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                rateId: string;
+                                countryGeoId: string;
+                                regionGeoId: string;
+                                placeName: string;
+                                label: string;
+                                rateBasisPoints: number;
+                                reducedBasisPoints: number | null;
+                                taxShipping: boolean;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/rates/{rateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a tax rate (its place stays)
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. `rateId` is the country (CAN) or the country and region (USA.US_CA). A rate from GET can be sent back as it is. Another store's or an unknown rate is 404. Checkout prices with the change at once, in every process (`settings.changed`); placed orders keep their totals.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rateId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        countryGeoId?: string;
+                        regionGeoId?: string;
+                        label: string;
+                        rateBasisPoints: number;
+                        /** @default null */
+                        reducedBasisPoints?: number | null;
+                        /** @default false */
+                        taxShipping?: boolean;
+                        rateId?: string;
+                        placeName?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                rateId: string;
+                                countryGeoId: string;
+                                regionGeoId: string;
+                                placeName: string;
+                                label: string;
+                                rateBasisPoints: number;
+                                reducedBasisPoints: number | null;
+                                taxShipping: boolean;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /**
+         * Remove a tax rate: its destination pays its country rate, or no tax
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. Another store's or an unknown rate is 404. Checkout prices with the change at once, in every process (`settings.changed`); placed orders keep their totals.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rateId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                rateId: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tax/products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a product's tax class: standard, reduced or exempt
+         * @description The owner and staff with the catalog permission; a visitor gets 401, other staff 403. Another store's or an unknown product is 404. Checkout taxes the product by it from the next quote; audited on the product.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        taxClass: "standard" | "reduced" | "exempt";
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                taxClass: "standard" | "reduced" | "exempt";
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }

@@ -31,6 +31,8 @@ export const quoteSchema = z.object({
   shipping: z.number().int(),
   tax: z.number().int(),
   taxLabel: z.string().nullable(),
+  /** The prices held the tax (decision 116): `tax` is inside the total, not added to it. */
+  taxIncluded: z.boolean(),
   total: z.number().int(),
 });
 export type Quote = z.infer<typeof quoteSchema>;
@@ -121,6 +123,8 @@ export const orderSchema = z.object({
   promoCode: z.string().nullable(),
   shipping: z.number().int(),
   tax: z.number().int(),
+  /** The prices held the tax (decision 116): `tax` is inside the total, not added to it. */
+  taxIncluded: z.boolean(),
   total: z.number().int(),
   shippingMethod: z.string(),
   /** The address as kept, with the names of its region ("California") and country, for display. */

@@ -21,4 +21,5 @@ export * from './product-list-options';
 export * from './return-reasons';
 export * from './signup';
 export * from './staff-permissions';
+export * from './tax-display';
 export * from './theme-contrast';

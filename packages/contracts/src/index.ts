@@ -60,6 +60,7 @@ export * from './store-lifecycle';
 export * from './store-settings';
 export * from './storefront';
 export * from './strict-input';
+export * from './tax';
 export * from './tenant';
 export type { ContrastWarning } from './theme-contrast';
 export * from './variants';

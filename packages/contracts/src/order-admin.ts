@@ -41,6 +41,8 @@ export const orderRefundSchema = z.object({
   reason: z.string(),
   lines: z.array(z.object({ lineNo: z.number().int(), quantity: z.number().int(), amount: z.number().int() })),
   shippingAmount: z.number().int(),
+  /** The order's tax share inside `amount` (decision 116). */
+  taxAmount: z.number().int(),
   returnId: z.string().nullable(),
   failure: z.string().nullable(),
   createdAt: z.string(),

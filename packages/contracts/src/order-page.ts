@@ -52,6 +52,8 @@ export const staffOrderSchema = z.object({
   shippingMethod: z.string(),
   shipping: z.number().int(),
   tax: z.number().int(),
+  /** The prices held the tax (decision 116): `tax` is inside the total, not added to it. */
+  taxIncluded: z.boolean(),
   total: z.number().int(),
   shipTo: orderAddressSchema.extend(placeNames),
   /** null: billed to the shipping address. */

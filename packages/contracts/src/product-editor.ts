@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_STOCK, PRODUCT_STATUSES, type ProductStatus, productFieldsSchema } from './product-admin';
 import type { FormOutcome } from './storefront';
+import { type TaxClass, taxClassSchema } from './tax';
 import {
   variantIdSchema,
   variantInputSchema,
@@ -134,6 +135,8 @@ export interface ProductEditorView {
   status: ProductStatus;
   productType: string;
   weightGrams: number | null;
+  /** Which tax rate the product pays (decision 116); set through the Taxes module's own write. */
+  taxClass?: TaxClass;
   seoTitle: string | null;
   seoDescription: string | null;
   stockQuantity: number;
@@ -173,6 +176,7 @@ export const productEditorViewSchema = z.object({
   status: z.enum(PRODUCT_STATUSES),
   productType: z.string(),
   weightGrams: z.number().nullable(),
+  taxClass: taxClassSchema.optional(),
   seoTitle: z.string().nullable(),
   seoDescription: z.string().nullable(),
   stockQuantity: z.number(),

@@ -79,6 +79,7 @@ async function removeSeededTenants(tx: Tx, tenantIds: string[]) {
     s.shippingMethods,
     s.shippingZones,
     s.taxRates,
+    s.storeTaxSettings,
     s.wishlistItems,
     s.cartLines,
     s.carts,

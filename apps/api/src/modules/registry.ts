@@ -54,4 +54,5 @@ export const MODULES = {
   'operator-console': () => import('./operator-console/index').then((m) => m.operatorConsoleModule),
   shipping: () => import('./shipping/index').then((m) => m.shippingModule),
   carriers: () => import('./carriers/index').then((m) => m.carriersModule),
+  tax: () => import('./tax/index').then((m) => m.taxModule),
 } satisfies ModuleRegistry;

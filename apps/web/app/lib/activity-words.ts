@@ -42,6 +42,8 @@ const ENTITIES: Record<string, string> = {
   tenant: 'the store',
   'store.details': 'the store details',
   'store.settings': 'the store settings',
+  'tax.settings': 'the tax settings',
+  'tax.rate': 'a tax rate',
   'marketplace.connection': 'the marketplace connection',
   'marketplace.feed': 'the marketplace feed',
 };

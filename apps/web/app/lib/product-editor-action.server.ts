@@ -100,6 +100,9 @@ export async function productEditorAction(
           }
         : null;
     const result = await api.saveProductForm(productId, values, { images, content });
+    // The tax class is the tax module's column (decision 116): written after the product's own save.
+    const taxClass = form.get('taxClass');
+    if (result.ok && typeof taxClass === 'string') await api.setProductTaxClass(result.productId, taxClass);
     if (result.ok && !productId) {
       throw redirect(`/manage-store/products/${encodeURIComponent(result.productId)}?created=1`);
     }

@@ -16,6 +16,7 @@ import type { ReviewAdminPages } from '../review-admin';
 import type { FirstRunPages } from '../signup-schemas';
 import type { SitemapPages } from '../sitemap';
 import type { StoreAccessPages } from '../store-access';
+import type { TaxPages } from '../tax';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
 import type { BannersPages, MediaPages } from './banners';
@@ -120,6 +121,9 @@ export interface PageApi
     StoreLifecyclePages,
     ShippingPages,
     SupportAccessPages {}
+
+/** The Taxes page (decision 116), merged into PageApi. */
+export interface PageApi extends TaxPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

@@ -44,6 +44,8 @@ export const orders = pgTable(
     shippingTotal: integer('shipping_total').notNull(),
     taxTotal: integer('tax_total').notNull(),
     grandTotal: integer('grand_total').notNull(),
+    /** The prices held the tax (decision 116): the tax is inside the total, not added to it. */
+    taxIncluded: boolean('tax_included').notNull().default(false),
     promoCode: text('promo_code'),
     shippingMethodId: text('shipping_method_id').notNull(),
     shippingMethodName: text('shipping_method_name').notNull(),
@@ -100,7 +102,7 @@ export const orders = pgTable(
     index('orders_payment_ref_idx').on(t.tenantId, t.paymentRef).where(sql`${t.paymentRef} IS NOT NULL`),
     check(
       'orders_totals_ck',
-      sql`${t.grandTotal} = ${t.subtotal} - ${t.discount} + ${t.shippingTotal} + ${t.taxTotal}`,
+      sql`${t.grandTotal} = ${t.subtotal} - ${t.discount} + ${t.shippingTotal} + CASE WHEN ${t.taxIncluded} THEN 0 ELSE ${t.taxTotal} END`,
     ),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
   ],
@@ -194,6 +196,8 @@ export const orderRefunds = pgTable(
     lines: jsonb('lines').$type<{ lineNo: number; quantity: number; amount: number }[]>().notNull().default([]),
     /** The part of `amount` that gives back shipping. */
     shippingAmount: integer('shipping_amount').notNull().default(0),
+    /** The tax inside `amount` (decision 116): the order's tax share it gives back. */
+    taxAmount: integer('tax_amount').notNull().default(0),
     returnId: text('return_id'),
     provider: text('provider').notNull(),
     /** The provider's refund id, once it answered. */

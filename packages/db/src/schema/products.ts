@@ -70,6 +70,10 @@ export const products = pgTable(
     sellableStock: integer('sellable_stock').notNull().default(0),
     /** Option names and value labels of its variants, for search (weight B, unstemmed). */
     variantWords: text('variant_words').notNull().default(''),
+    /** The product's tax class (decision 116): standard, reduced or exempt; checkout taxes by it. */
+    taxClass: text('tax_class', { enum: ['standard', 'reduced', 'exempt'] })
+      .notNull()
+      .default('standard'),
     /** The price shoppers pay: sale price when set. Sorting and price filters use it. */
     effectivePrice: integer('effective_price').generatedAlwaysAs(sql`coalesce(sale_price, list_price)`),
     /**

@@ -8,6 +8,7 @@ import type { EventBus } from '../../lib/events/index';
 import { type Refusal, refuse, refuseField } from '../../lib/result';
 import type { AuditService } from '../audit/index';
 import type { PaymentAccounts, PaymentProvider, PayPalAccount, RefundResult } from '../payments/index';
+import { refundTaxShare } from '../tax/index';
 import { recordOrderEvent } from './order-events';
 import { canTransition } from './order-state';
 import { historyActor, transitionOrder } from './order-transition';
@@ -79,6 +80,7 @@ export function refundView(r: RefundRow): OrderRefund {
     reason: r.reason,
     lines: r.lines,
     shippingAmount: r.shippingAmount,
+    taxAmount: r.taxAmount,
     returnId: r.returnId,
     failure: r.failure,
     createdAt: r.createdAt.toISOString(),
@@ -196,7 +198,13 @@ export function createOrderRefunds(db: Db, deps: OrderRefundDeps) {
         };
       }
       const earlier = await tx
-        .select({ amount: rf.amount, status: rf.status, lines: rf.lines, shippingAmount: rf.shippingAmount })
+        .select({
+          amount: rf.amount,
+          status: rf.status,
+          lines: rf.lines,
+          shippingAmount: rf.shippingAmount,
+          taxAmount: rf.taxAmount,
+        })
         .from(rf)
         .where(and(eq(rf.tenantId, ctx.tenantId), eq(rf.orderId, orderId)));
       const holding = earlier.filter((r) => r.status !== 'failed');
@@ -265,6 +273,12 @@ export function createOrderRefunds(db: Db, deps: OrderRefundDeps) {
           reason: input.reason,
           lines,
           shippingAmount: input.shipping,
+          // The order's tax share of this refund; the refund that completes the order gives back the
+          // rest of its tax, so a full refund returns exactly the tax charged (decision 116).
+          taxAmount: refundTaxShare(order, input.amount, {
+            amount: holding.reduce((s, r) => s + r.amount, 0),
+            tax: holding.reduce((s, r) => s + r.taxAmount, 0),
+          }),
           returnId: input.returnId ?? null,
           provider: order.paymentProvider,
           actorKind: historyActor(ctx).actorKind,

@@ -23,7 +23,7 @@ export const ordersModule = defineModule({
       returnsOf: (...args) => later().orderReturns(...args),
     }),
     // Invoices render in worker threads, off the event loop every store shares (decision 024).
-    invoices: createInvoiceRenderer({ workers: config.INVOICE_PDF_WORKERS, queue: config.INVOICE_PDF_QUEUE }),
+    invoices: createInvoiceRenderer({ workers: config.INVOICE_PDF_WORKERS, queue: config.INVOICE_PDF_QUEUE, db }),
     refunds: createOrderRefunds(db, { provider: cards.provider, paymentAccounts, audit, events }),
   }),
   routes: (app, { orders, store, invoices }) => app.register(ordersRoutes, { orders, store, invoices }),

@@ -92,7 +92,9 @@ export async function ordersRoutes(
         key: req.query.key,
       });
       const details = await store.details(req.ctx, req.ctx.productStoreId);
-      const pdf = await invoices.render(invoiceData(order, details, req.ctx.hostName));
+      const pdf = await invoices.render(
+        invoiceData(order, details, req.ctx.hostName, await invoices.taxNumber(req.ctx)),
+      );
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `attachment; filename="invoice-${order.orderId}.pdf"`)

@@ -256,6 +256,7 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
       promoCode: row.promoCode,
       shipping: row.shippingTotal,
       tax: row.taxTotal,
+      taxIncluded: row.taxIncluded,
       total: row.grandTotal,
       shippingMethod: row.shippingMethodName,
       shipTo: { ...row.shipTo, ...placeNames(row.shipTo.countryGeoId, row.shipTo.stateProvinceGeoId) },

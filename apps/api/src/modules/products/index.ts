@@ -3,7 +3,7 @@
 // CSV import (import/) and stock (inventory/). Each sub-folder that is a module has its own
 // index.ts, which modules/registry.ts loads; other domains import this file only.
 
-export { writeProduct } from './admin/index';
+export { writeProduct, writeProductTaxClass } from './admin/index';
 export { changeStock, changeStockAlong, type StockChange, type StockMoved, type StockResult } from './inventory/index';
 export { createProductListService } from './list/index';
 export { productsModule } from './products.module';

@@ -14,6 +14,7 @@ import {
   PackageOpen,
   PackageSearch,
   Palette,
+  Percent,
   Plug,
   Search,
   Store,
@@ -74,6 +75,7 @@ export const DASHBOARD_NAV: { label?: string; items: NavItem[] }[] = [
     label: 'Money & channels',
     items: [
       { to: '/manage-store/payments', label: 'Payments', icon: Wallet, permission: 'payments' },
+      { to: '/manage-store/settings/tax', label: 'Taxes', icon: Percent, permission: 'settings' },
       { to: '/manage-store/bonanza-connect', label: 'Marketplace connect', icon: Plug, permission: 'catalog' },
     ],
   },

@@ -1,4 +1,5 @@
 import type { ProductEditorPageData } from '@app/contracts';
+import { TAX_CLASS_LABELS, TAX_CLASSES } from '@app/contracts/client';
 import { useMemo, useState } from 'react';
 import { useNavigation } from 'react-router';
 import type { ProductEditorAnswer } from '../../lib/product-editor-action.server';
@@ -278,6 +279,15 @@ export function ProductEditor({
                 name="weightGrams"
                 defaultValue={str(values, 'weightGrams')}
                 error={errors.weightGrams}
+              />
+            </Card>
+            <Card title="Tax">
+              <SelectField
+                label="Tax class"
+                name="taxClass"
+                defaultValue={product?.taxClass ?? 'standard'}
+                options={TAX_CLASSES.map((c) => ({ value: c, label: TAX_CLASS_LABELS[c] }))}
+                hint="Which of your tax rates it pays; rates are set in Taxes."
               />
             </Card>
           </div>

@@ -490,7 +490,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                 <dd className="tabular-nums">{m(order.shipping)}</dd>
               </div>
               <div className="flex justify-between gap-3">
-                <dt className="text-neutral-600">Tax</dt>
+                <dt className="text-neutral-600">{order.taxIncluded ? 'Tax (included in prices)' : 'Tax'}</dt>
                 <dd className="tabular-nums">{m(order.tax)}</dd>
               </div>
               <div className="flex justify-between gap-3 border-t border-neutral-100 pt-1.5 font-semibold">

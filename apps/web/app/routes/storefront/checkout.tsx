@@ -630,7 +630,8 @@ function Totals({ quote: q, view }: { quote: CheckoutView['quote']; view: Checko
         <dd>{q.shipping === 0 ? 'Free' : m(q.shipping)}</dd>
       </div>
       <div className="flex justify-between">
-        <dt className="text-slate-600">{q.taxLabel ?? 'Tax'}</dt>
+        {/* Prices with tax hold it: the line says so, and the total does not add it again. */}
+        <dt className="text-slate-600">{q.taxIncluded ? `Including ${q.taxLabel ?? 'tax'}` : (q.taxLabel ?? 'Tax')}</dt>
         <dd>{m(q.tax)}</dd>
       </div>
       <div className="flex justify-between border-t border-slate-200 pt-3 text-base font-semibold text-slate-900">

@@ -196,7 +196,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           <dd>{order.shipping === 0 ? 'Free' : m(order.shipping)}</dd>
         </div>
         <div className="flex justify-between">
-          <dt className="text-slate-600">Tax</dt>
+          <dt className="text-slate-600">{order.taxIncluded ? 'Including tax' : 'Tax'}</dt>
           <dd>{m(order.tax)}</dd>
         </div>
         <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold">

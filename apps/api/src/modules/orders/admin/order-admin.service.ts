@@ -372,7 +372,7 @@ export function createOrderAdminService(db: Db, deps: OrderAdminDeps) {
       await row(ctx, orderId);
       const order = await deps.orders.placed(ctx, orderId, false);
       const details = await deps.store.details(ctx, ctx.productStoreId);
-      return deps.invoices.render(invoiceData(order, details, ctx.hostName));
+      return deps.invoices.render(invoiceData(order, details, ctx.hostName, await deps.invoices.taxNumber(ctx)));
     },
   };
 }

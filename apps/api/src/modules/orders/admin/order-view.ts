@@ -127,8 +127,12 @@ export function createOrderReader(db: Db, deps: { refunds: Pick<OrderRefunds, 'l
       for (const l of r.lines) refundedQty.set(l.lineNo, (refundedQty.get(l.lineNo) ?? 0) + l.quantity);
     const pending = holding.filter((r) => r.status === 'pending').reduce((s, r) => s + r.amount, 0);
     const status = order.status as OrderStatus;
-    // A unit's share of what the shopper paid for goods: its price less the order's discount, plus tax.
-    const goodsFactor = order.subtotal > 0 ? (order.subtotal - order.discount + order.taxTotal) / order.subtotal : 1;
+    // A unit's share of what the shopper paid for goods: its price less the order's discount, plus
+    // tax when it was added on top (prices with tax hold it already; decision 116).
+    const goodsFactor =
+      order.subtotal > 0
+        ? (order.subtotal - order.discount + (order.taxIncluded ? 0 : order.taxTotal)) / order.subtotal
+        : 1;
     const refundable = Math.max(0, order.capturedAmount - order.refundedAmount - pending);
     const customerName =
       nameOf(order.userId) || order.billTo?.toName || order.shipTo.toName || order.email.split('@')[0] || order.email;
@@ -205,6 +209,7 @@ export function createOrderReader(db: Db, deps: { refunds: Pick<OrderRefunds, 'l
       shippingMethod: order.shippingMethodName,
       shipping: order.shippingTotal,
       tax: order.taxTotal,
+      taxIncluded: order.taxIncluded,
       total: order.grandTotal,
       shipTo: { ...order.shipTo, ...placeNames(order.shipTo.countryGeoId, order.shipTo.stateProvinceGeoId) },
       billTo: order.billTo

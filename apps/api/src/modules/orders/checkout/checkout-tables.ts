@@ -1,11 +1,15 @@
+import type { TaxClass } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { TenantContext } from '../../../lib/context';
 import { StoreGenerations } from '../../../lib/store-generations';
 
 const tr = schema.taxRates;
+const ts = schema.storeTaxSettings;
 
 export type TaxRateRow = typeof tr.$inferSelect;
+/** A store's tax settings as checkout prices with them (decision 116); no row: prices without tax. */
+export type TaxSettingsRow = { pricesIncludeTax: boolean };
 
 /**
  * A store's tax rates, which every checkout step prices with (decision 070). They change rarely
@@ -17,13 +21,16 @@ export type TaxRateRow = typeof tr.$inferSelect;
 export function createCheckoutTables(db: Db, opts: { ttlMs?: number; now?: () => number } = {}) {
   const ttlMs = opts.ttlMs ?? 60_000;
   const now = opts.now ?? Date.now;
-  type Entry = { at: number; taxRates: TaxRateRow[] };
+  type Entry = { at: number; taxRates: TaxRateRow[]; taxSettings: TaxSettingsRow };
   const known = new Map<string, Entry>();
   const loading = new Map<string, Promise<Entry>>();
 
   async function load(tenantId: string): Promise<Entry> {
-    const taxRates = await db.select().from(tr).where(eq(tr.tenantId, tenantId));
-    return { at: now(), taxRates };
+    const [taxRates, [taxSettings]] = await Promise.all([
+      db.select().from(tr).where(eq(tr.tenantId, tenantId)),
+      db.select({ pricesIncludeTax: ts.pricesIncludeTax }).from(ts).where(eq(ts.tenantId, tenantId)),
+    ]);
+    return { at: now(), taxRates, taxSettings: taxSettings ?? { pricesIncludeTax: false } };
   }
 
   async function get(ctx: TenantContext): Promise<Entry> {
@@ -53,6 +60,23 @@ export function createCheckoutTables(db: Db, opts: { ttlMs?: number; now?: () =>
     /** The store's tax rates of one country (every region's and the country's own). */
     async taxRates(ctx: TenantContext, countryGeoId: string): Promise<TaxRateRow[]> {
       return (await get(ctx)).taxRates.filter((r) => r.countryGeoId === countryGeoId);
+    },
+    /** The store's tax settings (decision 116). */
+    async taxSettings(ctx: TenantContext): Promise<TaxSettingsRow> {
+      return (await get(ctx)).taxSettings;
+    },
+    /**
+     * The tax class of each product of a cart, read for each quote rather than kept: the product
+     * editor changes it, and it is a read by key of a few rows.
+     */
+    async taxClasses(ctx: TenantContext, productIds: readonly string[]): Promise<Map<string, TaxClass>> {
+      if (productIds.length === 0) return new Map();
+      const p = schema.products;
+      const rows = await db
+        .select({ productId: p.productId, taxClass: p.taxClass })
+        .from(p)
+        .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.productId, [...new Set(productIds)])));
+      return new Map(rows.map((r) => [r.productId, r.taxClass]));
     },
     forget(tenantId: string) {
       known.delete(tenantId);

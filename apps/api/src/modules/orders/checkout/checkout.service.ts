@@ -82,13 +82,13 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     ) {
       const cart = await withoutUsedUpPromo(ctx, await deps.cart.view(ctx, owner), customerKey);
       const shipping = await rates(ctx, cart, destination);
-      const tax = await taxFor(ctx, destination.countryGeoId, destination.stateProvinceGeoId);
+      const { tax, lines } = await taxFor(ctx, destination.countryGeoId, destination.stateProvinceGeoId, cart);
       const chosen = shipping.find((r) => r.methodId === shippingMethodId) ?? shipping[0];
       return {
         cart,
         shippingMethods: shipping,
         shippingMethodId: chosen?.methodId ?? null,
-        quote: quote(cart, chosen?.rate ?? 0, tax),
+        quote: quote({ ...cart, lines: lines ?? cart.lines }, chosen?.rate ?? 0, tax),
       };
     },
 

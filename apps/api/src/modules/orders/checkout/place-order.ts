@@ -5,6 +5,7 @@ import {
   type PlaceOrder,
   type Quote,
   type ShippingRate,
+  type TaxClass,
   variantDisplayName,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
@@ -18,7 +19,7 @@ import type { Destination } from '../../shipping/index';
 import type { Amount, Buyer, CheckoutDeps, OrderRequest } from './checkout-types';
 import type { createConfirmation } from './confirm-order';
 import type { Payer } from './payers';
-import { quote, taxRateFor } from './quote';
+import { type QuoteTax, quote, taxRateFor } from './quote';
 import { giveBackReservation, newOrderId, type Placed, perCustomerMessage, reserve } from './reserve-order';
 
 const o = schema.orders;
@@ -67,8 +68,30 @@ export function createPlacing(
     return [...table, ...(await carriers.ratesFor(ctx, cart, destination, chosen))];
   }
 
-  async function taxFor(ctx: TenantContext, countryGeoId: string, region: string | null | undefined) {
-    return taxRateFor(await deps.tables.taxRates(ctx, countryGeoId), countryGeoId, region);
+  /**
+   * The destination's tax rule with the store's settings, and the cart's lines with their products'
+   * tax classes (decision 116); classes are read only when the destination has a rate.
+   */
+  async function taxFor(
+    ctx: TenantContext,
+    countryGeoId: string,
+    region: string | null | undefined,
+    cart?: Pick<Cart, 'lines'>,
+  ): Promise<{ tax: QuoteTax | null; lines: { lineTotal: number; taxClass: TaxClass }[] | undefined }> {
+    const [rate, settings] = await Promise.all([
+      deps.tables.taxRates(ctx, countryGeoId).then((rates) => taxRateFor(rates, countryGeoId, region)),
+      deps.tables.taxSettings(ctx),
+    ]);
+    const tax = rate ? { ...rate, pricesIncludeTax: settings.pricesIncludeTax } : null;
+    if (!tax || !cart) return { tax, lines: undefined };
+    const classes = await deps.tables.taxClasses(
+      ctx,
+      cart.lines.map((l) => l.productId),
+    );
+    return {
+      tax,
+      lines: cart.lines.map((l) => ({ lineTotal: l.lineTotal, taxClass: classes.get(l.productId) ?? 'standard' })),
+    };
   }
 
   /** The cart must be buyable as it is, and the method must ship to the address. */
@@ -95,8 +118,8 @@ export function createPlacing(
       throw new Refused(
         refuseField(400, 'BAD_REQUEST', 'shippingMethodId', 'this shipping method does not deliver to that address.'),
       );
-    const tax = await taxFor(ctx, shipTo.countryGeoId, shipTo.stateProvinceGeoId);
-    return { cart, cartRow, quote: quote(cart, rate.rate, tax), method: rate.name };
+    const { tax, lines } = await taxFor(ctx, shipTo.countryGeoId, shipTo.stateProvinceGeoId, cart);
+    return { cart, cartRow, quote: quote({ ...cart, lines }, rate.rate, tax), method: rate.name };
   }
 
   /**

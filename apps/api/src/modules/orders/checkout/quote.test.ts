@@ -42,4 +42,18 @@ describe('quote', () => {
     expect(taxRateFor(rates, 'USA', 'US_TX')?.rateBasisPoints).toBe(500);
     expect(taxRateFor(rates, 'CAN', null)).toBeNull();
   });
+
+  it('prices with tax: the shopper pays the shelf price, the tax is inside it and said so', () => {
+    const q = quote(cart(10725, 0), 0, { ...tax(725), pricesIncludeTax: true });
+    expect(q).toMatchObject({ tax: 725, taxIncluded: true, total: 10725, taxLabel: 'CA sales tax' });
+    expect(q.subtotal - q.discount + q.shipping).toBe(q.total);
+  });
+
+  it('lines by class: an exempt line pays nothing, a line without a class is standard', () => {
+    const lines = [{ lineTotal: 6000, taxClass: 'exempt' as const }, { lineTotal: 4000 }];
+    const q = quote({ ...cart(10000, 0), lines }, 0, tax(725));
+    expect(q).toMatchObject({ tax: 290, taxIncluded: false, total: 10290 });
+    // Lines that do not add up to the subtotal are not trusted to split it: all standard.
+    expect(quote({ ...cart(12000, 0), lines }, 0, tax(725)).tax).toBe(870);
+  });
 });

@@ -231,6 +231,7 @@ function orderRow(ctx: TenantContext, a: Reservation): typeof o.$inferInsert {
     discount: a.quote.discount,
     shippingTotal: a.quote.shipping,
     taxTotal: a.quote.tax,
+    taxIncluded: a.quote.taxIncluded,
     grandTotal: a.quote.total,
     promoCode: a.quote.discount > 0 ? a.cartRow.promoCode : null,
     shippingMethodId: a.input.shippingMethodId,

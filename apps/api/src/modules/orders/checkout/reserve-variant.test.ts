@@ -80,6 +80,7 @@ describe('reserve by variant', () => {
         shipping: 0,
         tax: 0,
         taxLabel: null,
+        taxIncluded: false,
         total: cart.subtotal,
       },
       method: 'Standard',

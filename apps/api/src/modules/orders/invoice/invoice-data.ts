@@ -7,7 +7,7 @@ const regionName = (countryGeoId: string, geoId: string | null) =>
   COUNTRIES.find((c) => c.geoId === countryGeoId)?.regions.find((r) => r.geoId === geoId)?.name ?? geoId;
 
 /** An order and its store, as the invoice prints them. */
-export function invoiceData(order: Order, store: StoreDetails, hostName: string): InvoiceData {
+export function invoiceData(order: Order, store: StoreDetails, hostName: string, taxNumber = ''): InvoiceData {
   const a = store.companyAddress;
   const s = order.shipTo;
   const phone = [store.companyContact.countryCode, store.companyContact.areaCode, store.companyContact.contactNumber]
@@ -26,6 +26,7 @@ export function invoiceData(order: Order, store: StoreDetails, hostName: string)
       phone: phone || null,
       hostName,
       brandRgb: store.themeColors.primary,
+      taxNumber: taxNumber || null,
     },
     order: {
       orderId: order.orderId,
@@ -58,6 +59,7 @@ export function invoiceData(order: Order, store: StoreDetails, hostName: string)
       promoCode: order.promoCode,
       shippingMinor: order.shipping,
       taxMinor: order.tax,
+      taxIncluded: order.taxIncluded,
       totalMinor: order.total,
       refunds: order.refunds.map((r) => ({ at: new Date(r.at), reason: r.reason, amountMinor: r.amount })),
     },

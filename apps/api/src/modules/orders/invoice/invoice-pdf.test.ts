@@ -181,6 +181,20 @@ describe('renderInvoicePdf', () => {
     expect(read.pages[0]?.some((i) => i.str === medium)).toBe(true);
   });
 
+  it('prints the store tax number under its address, and tax held in the prices as "Tax included" that adds nothing', async () => {
+    const plain = await readPdf(await renderInvoicePdf(invoice()));
+    expect(plain.text).not.toContain('Tax number');
+    const total = invoice().order.subtotalMinor + 895;
+    const data = invoice(
+      { taxMinor: 2466, taxIncluded: true, discountMinor: 0, promoCode: null, totalMinor: total },
+      { taxNumber: 'EIN 12-3456789' },
+    );
+    const read = await readPdf(await renderInvoicePdf(data));
+    expect(read.text).toContain('Tax number EIN 12-3456789');
+    expect(read.row('Tax included')).toEqual(['Tax included', '$24.66']);
+    expect(read.row('Total')).toEqual(['Total', formatMoney(total, 'USD')]);
+  });
+
   it('leaves out the discount row when there is no discount', async () => {
     const read = await readPdf(await renderInvoicePdf(invoice({ discountMinor: 0, promoCode: null })));
     expect(read.text).not.toContain('Discount');

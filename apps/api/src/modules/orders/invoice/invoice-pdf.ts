@@ -21,6 +21,8 @@ export interface InvoiceData {
     hostName: string;
     /** "R, G, B" such as "34, 87, 122"; null or unreadable falls back to dark slate. */
     brandRgb: string | null;
+    /** The store's tax registration number (decision 116), printed under its address. */
+    taxNumber?: string | null;
   };
   order: {
     orderId: string;
@@ -49,6 +51,8 @@ export interface InvoiceData {
     promoCode: string | null;
     shippingMinor: number;
     taxMinor: number;
+    /** The prices held the tax (decision 116): its row reads "Tax included" and adds nothing. */
+    taxIncluded?: boolean;
     totalMinor: number;
     /** Money given back, oldest first: each prints under the total, then what was paid net. */
     refunds?: { at: Date; reason: string; amountMinor: number }[];
@@ -174,6 +178,13 @@ class InvoiceLayout {
       left += this.writeEmail(store.email, LEFT, left, { size: 9, color: MUTED, width: storeW, lineGap: 1.5 });
     if (store.phone)
       left += this.write(store.phone, LEFT, left, { size: 9, color: MUTED, width: storeW, lineGap: 1.5 });
+    if (store.taxNumber)
+      left += this.write(`Tax number ${clip(store.taxNumber, 40)}`, LEFT, left, {
+        size: 9,
+        color: TEXT,
+        width: storeW,
+        lineGap: 1.5,
+      });
 
     let right = TOP;
     right += this.write('Invoice', metaX, right, { font: BOLD, size: 20, color: INK, width: metaW, align: 'right' });
@@ -276,7 +287,10 @@ class InvoiceLayout {
       const label = order.promoCode ? `Discount (${clip(order.promoCode, 60)})` : 'Discount';
       rows.push([label, this.money(-Math.abs(order.discountMinor))]);
     }
-    rows.push(['Shipping', this.money(order.shippingMinor)], ['Tax', this.money(order.taxMinor)]);
+    rows.push(
+      ['Shipping', this.money(order.shippingMinor)],
+      [order.taxIncluded ? 'Tax included' : 'Tax', this.money(order.taxMinor)],
+    );
 
     const boxW = 250;
     const boxX = RIGHT - CELL_PAD - boxW;

@@ -26,6 +26,7 @@ import type { AuditService } from '../../audit/index';
 import type { MailQueue } from '../../mail/index';
 import { changeStock } from '../../products/index';
 import { storeIdentity } from '../../store/index';
+import { goodsPaid } from '../../tax/index';
 import { recordOrderEvent } from '../order-events';
 import { type OrderRefunds, type RefundRefusal, refundRefused, refundView } from '../order-refund';
 import type { OrdersService } from '../orders.service';
@@ -71,19 +72,15 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * What the returned units cost the shopper: their price, less their share of the order's discount,
- * plus their share of its tax (tax was charged on the discounted goods). Shares are by value and
- * rounded; shipping is not part of a return's refund.
+ * plus their share of its tax when it was added on top (prices with tax hold it; decision 116). Shares
+ * are by value and rounded; shipping is not part of a return's refund.
  */
 export function lineRefundValue(
-  order: { subtotal: number; discount: number; taxTotal: number },
+  order: { subtotal: number; discount: number; taxTotal: number; taxIncluded?: boolean },
   unitPrice: number,
   quantity: number,
 ): number {
-  const goods = unitPrice * quantity;
-  if (order.subtotal <= 0) return goods;
-  const discount = Math.round((order.discount * goods) / order.subtotal);
-  const tax = Math.round((order.taxTotal * goods) / order.subtotal);
-  return Math.max(0, goods - discount + tax);
+  return goodsPaid({ ...order, taxIncluded: order.taxIncluded ?? false }, unitPrice * quantity);
 }
 
 /**

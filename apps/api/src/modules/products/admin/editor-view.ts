@@ -43,6 +43,8 @@ export const VIEW_READ_ONLY = [
   'contents',
   'hasOrders',
   'updatedAt',
+  // Set through the tax module (PUT /api/v1/tax/products/:productId; decision 116).
+  'taxClass',
 ] as const;
 
 /** Thrown inside the save's transaction when it changed nothing: the transaction rolls back. */
@@ -198,6 +200,7 @@ export async function loadView(tx: Db | Tx, ctx: RequestContext, productId: stri
     status: row.status,
     productType: row.productType,
     weightGrams: row.weightGrams,
+    taxClass: row.taxClass,
     seoTitle: row.seoTitle,
     seoDescription: row.seoDescription,
     stockQuantity: row.stockQuantity,

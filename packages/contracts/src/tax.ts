@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import type { Country, FormOutcome } from './storefront';
+import { TAX_CLASSES } from './tax-display';
+
+export * from './tax-display';
+
+export const taxClassSchema = z.enum(TAX_CLASSES, { error: 'taxClass must be standard, reduced or exempt' });
+
+import { jsonInt } from './strict-input';
+
+const basisPoints = (name: string) => jsonInt(name, { min: 0, max: 10_000 });
+
+/** A store's tax settings: how prices are entered and the number printed on invoices. */
+export const taxSettingsSchema = z.object({
+  /** Prices are entered with tax: the shelf price is what the shopper pays, tax inside it. */
+  pricesIncludeTax: z.boolean(),
+  /** The store's tax registration number, printed on invoices; '' for none. */
+  taxNumber: z.string(),
+});
+export type TaxSettings = z.infer<typeof taxSettingsSchema>;
+
+/** PUT /api/v1/tax/settings: what GET answers can be sent back as it is. */
+export const taxSettingsInputSchema = z.strictObject({
+  pricesIncludeTax: z.boolean({ error: 'pricesIncludeTax must be true or false' }),
+  taxNumber: z
+    .string({ error: 'taxNumber must be text' })
+    .trim()
+    .max(40, 'taxNumber: at most 40 characters')
+    .regex(/^[A-Za-z0-9 .\-/]*$/, 'taxNumber: letters, digits, spaces, dots, dashes and slashes only'),
+});
+export type TaxSettingsInput = z.infer<typeof taxSettingsInputSchema>;
+
+/** A rate by destination; `regionGeoId` '' is the whole country's rate (a region's own rate wins). */
+export const taxRateSchema = z.object({
+  /** `USA` or `USA.US_CA`: the rate's id in paths. */
+  rateId: z.string(),
+  countryGeoId: z.string(),
+  regionGeoId: z.string(),
+  /** The country and region as a person reads them ("United States, California"). */
+  placeName: z.string(),
+  label: z.string(),
+  /** The standard class's rate in basis points (725 is 7.25 %). */
+  rateBasisPoints: z.number().int(),
+  /** The reduced class's rate; null: reduced goods pay the standard rate. */
+  reducedBasisPoints: z.number().int().nullable(),
+  /** Shipping is taxed too, at the standard rate. */
+  taxShipping: z.boolean(),
+});
+export type TaxRate = z.infer<typeof taxRateSchema>;
+
+/** POST /api/v1/tax/rates (and PUT /api/v1/tax/rates/:rateId, where the place cannot change). */
+export const taxRateInputSchema = z.strictObject({
+  countryGeoId: z
+    .string({ error: 'countryGeoId: choose a country' })
+    .trim()
+    .regex(/^[A-Z]{3}$/, 'countryGeoId: choose a country'),
+  regionGeoId: z
+    .string()
+    .trim()
+    .max(20)
+    .regex(/^([A-Z]{2}_[A-Z0-9]{1,4})?$/, 'regionGeoId: choose a state or region')
+    .default(''),
+  label: z
+    .string({ error: 'label: name the tax' })
+    .trim()
+    .min(1, 'label: name the tax')
+    .max(60, 'label: at most 60 characters'),
+  rateBasisPoints: basisPoints('rateBasisPoints'),
+  reducedBasisPoints: basisPoints('reducedBasisPoints').nullable().default(null),
+  taxShipping: z.boolean({ error: 'taxShipping must be true or false' }).default(false),
+});
+export type TaxRateInput = z.infer<typeof taxRateInputSchema>;
+
+/** PUT /api/v1/tax/products/:productId: the product's tax class. */
+export const productTaxClassInputSchema = z.strictObject({ taxClass: taxClassSchema });
+export const productTaxClassParamsSchema = z.strictObject({ productId: z.string().trim().min(1).max(64) });
+
+export const taxRateIdParamsSchema = z.strictObject({
+  rateId: z
+    .string()
+    .regex(/^[A-Z]{3}(\.[A-Z]{2}_[A-Z0-9]{1,4})?$/, 'rateId: a country (USA) or a country and region (USA.US_CA)'),
+});
+
+/** GET /api/v1/tax: the settings and every rate, countries A to Z, a country before its regions. */
+export const taxOverviewSchema = z.object({ settings: taxSettingsSchema, rates: z.array(taxRateSchema) });
+export type TaxOverview = z.infer<typeof taxOverviewSchema>;
+
+export type TaxFormField =
+  | 'pricesIncludeTax'
+  | 'taxNumber'
+  | 'countryGeoId'
+  | 'regionGeoId'
+  | 'label'
+  | 'rateBasisPoints'
+  | 'reducedBasisPoints'
+  | 'taxShipping';
+export type TaxFormResult = { ok: true; message: string } | FormOutcome<TaxFormField>;
+
+/** The dashboard's Taxes page (decision 116). */
+export interface TaxPages {
+  taxSettingsPage(): Promise<TaxOverview & { countries: Country[] }>;
+  /** One form per intent: settings, add-rate, change-rate, remove-rate. */
+  taxAction(form: Record<string, string | string[]>): Promise<TaxFormResult>;
+  /** The product editor's Tax class select (catalog permission); an unknown class is a 400. */
+  setProductTaxClass(productId: string, taxClass: string): Promise<void>;
+}
