@@ -111,6 +111,10 @@ const OWNERS: Record<string, string> = {
   paypal_seller_history: 'payments',
   paypal_webhook_events: 'payments',
   payment_issues: 'payments',
+  // a store's own Stripe account, its checkout sessions and webhook events (decision 118)
+  stripe_accounts: 'payments',
+  stripe_checkouts: 'payments',
+  stripe_webhook_events: 'payments',
   // the dashboard's sales figures, rebuilt from orders
   sales_daily: 'dashboard',
   product_sales_daily: 'dashboard',

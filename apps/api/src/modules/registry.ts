@@ -52,4 +52,6 @@ export const MODULES = {
   signup: () => import('./signup/index').then((m) => m.signupModule),
   operator: () => import('./operator/index').then((m) => m.operatorModule),
   'operator-console': () => import('./operator-console/index').then((m) => m.operatorConsoleModule),
+  stripe: () => import('./payments/stripe/index').then((m) => m.stripeModule),
+  'stripe-checkout': () => import('./payments/stripe/webhook/index').then((m) => m.stripeCheckoutModule),
 } satisfies ModuleRegistry;

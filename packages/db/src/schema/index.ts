@@ -30,3 +30,4 @@ export * from './store-lifecycle';
 export * from './tenancy';
 export * from './users';
 export * from './wishlist';
+export * from './stripe';

@@ -5,7 +5,7 @@ import type { Emitter } from '../../../lib/events/index';
 import type { AddressesService } from '../../addresses/index';
 import { type CartOwner, type CartService, cartOwnerOf } from '../../cart/index';
 import type { MailQueue } from '../../mail/index';
-import type { CardsService, PaymentAccounts } from '../../payments/index';
+import type { CardsService, PaymentAccounts, StripeService } from '../../payments/index';
 import type { OrdersService } from '../orders.service';
 import type { CheckoutTables } from './checkout-tables';
 
@@ -28,6 +28,8 @@ export interface CheckoutDeps {
   events: Emitter;
   /** The stores' shipping methods and tax rates, kept in memory (decision 070). */
   tables: CheckoutTables;
+  /** Stores' own Stripe accounts (decision 118), when the stripe module is booted. */
+  stripe?: () => StripeService | undefined;
 }
 
 /** Who is buying: an account (its email) or a guest (the email typed at checkout). */
@@ -45,7 +47,7 @@ export function buyerOf(ctx: RequestContext): Buyer {
 
 /** What an order is asked for with, whatever pays for it. */
 export type OrderRequest = Omit<PlaceOrder, 'payment'> & {
-  payment: PlaceOrder['payment'] | { method: 'paypal'; paypalOrderId: string };
+  payment: PlaceOrder['payment'] | { method: 'paypal'; paypalOrderId: string } | { method: 'stripe' };
 };
 
 /** What a payment is for: an order's total in its currency. */

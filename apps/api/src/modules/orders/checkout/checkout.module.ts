@@ -16,7 +16,9 @@ declare module '../../../lib/module' {
 export const checkoutModule = defineModule({
   name: 'checkout',
   needs: ['paypal-seller', 'addresses', 'cart', 'orders', 'payments', 'mail', 'jobs'],
-  create({ db, log, linkOrigin, events, config, options }, deps) {
+  // Stores' own Stripe accounts, when booted (decision 118).
+  optional: ['stripe'],
+  create({ db, log, linkOrigin, events, config, options }, deps, later) {
     const { paymentAccounts, addresses, cart, orders, cards, paymentIssues, mailer, jobs } = deps;
     const checkoutTables = createCheckoutTables(db);
     const checkout = createCheckoutService(db, {
@@ -30,6 +32,7 @@ export const checkoutModule = defineModule({
       log,
       linkOrigin,
       events,
+      stripe: () => later().stripe,
     });
     registerStuckOrderSweep(db, {
       jobs,
