@@ -24,6 +24,10 @@ const PAYPAL_PARTNER_ID = 'E2EPARTNER01';
 const PAYPAL_WEBHOOK_ID = 'WH-E2E-PLATFORM';
 /** A store's own PayPal app the stand-in knows besides the platform's (PP_CONFIG, decision 051). */
 export const STAND_IN_OWN_APP = { id: 'lighting-e2e-own-app', secret: 'lighting-e2e-own-secret-77' };
+/** The Stripe stand-in (Stripe's API, hosted payment and 3-D Secure pages; decision 118). */
+export const STRIPE_PORT = PORT + 2;
+/** The Stripe account the stand-in knows: what an owner pastes into Payments in the browser tests. */
+export const STRIPE_TEST_ACCOUNT = { secretKey: 'sk_test_e2estore00004242', webhookSecret: 'whsec_e2estoreendpoint' };
 
 /**
  * Specs that change a seeded store's look, content or catalog (theme, details, pages, banners, the
@@ -85,6 +89,21 @@ export default defineConfig({
   ],
   webServer: [
     {
+      command: 'node --import tsx e2e/stripe-stand-in.ts',
+      cwd: '..',
+      url: `http://127.0.0.1:${STRIPE_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        STRIPE_STAND_IN_PORT: String(STRIPE_PORT),
+        STRIPE_STAND_IN_ACCOUNTS: `${STRIPE_TEST_ACCOUNT.secretKey}:${STRIPE_TEST_ACCOUNT.webhookSecret}`,
+        // Signed events go to the store's /api/stripe/webhook on this server, with the store's Host.
+        STRIPE_WEBHOOK_DELIVER_TO: `127.0.0.1:${PORT}`,
+      },
+    },
+    {
       command: 'node --import tsx e2e/paypal-stand-in.ts',
       cwd: '..',
       url: `http://127.0.0.1:${PAYPAL_PORT}/`,
@@ -121,6 +140,7 @@ export default defineConfig({
         PAYPAL_PARTNER_ID: PAYPAL_PARTNER_ID,
         PAYPAL_BN_CODE: 'E2E_PLATFORM_PPCP',
         PAYPAL_WEBHOOK_ID: PAYPAL_WEBHOOK_ID,
+        STRIPE_BASE_URL: `http://127.0.0.1:${STRIPE_PORT}`,
       },
     },
   ],

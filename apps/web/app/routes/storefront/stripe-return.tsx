@@ -1,5 +1,5 @@
 import { CircleAlert } from 'lucide-react';
-import { Link, redirect } from 'react-router';
+import { data, Link, redirect } from 'react-router';
 import { PageContainer, PageTitle } from '../../components/ui/page';
 import type { Route } from './+types/stripe-return';
 
@@ -18,7 +18,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
         ? await context.api.stripeCancel(url.searchParams.get('order') ?? '')
         : ({ ok: false, status: 404, message: 'This page does not exist.', fieldErrors: {} } as const);
   if (result.ok) throw redirect(result.location);
-  return { message: result.message };
+  return data({ message: result.message }, { status: result.status });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Card payment' }, { name: 'robots', content: 'noindex' }];
