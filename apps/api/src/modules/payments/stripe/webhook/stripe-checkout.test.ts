@@ -236,6 +236,23 @@ describe('Stripe’s webhook', () => {
     expect((await post('stripeReturn', cookie, { sessionId })).json().data).toMatchObject({ paid: true, orderId });
   });
 
+  it('the shopper’s return and the webhook at once confirm the order once: one move to paid', async () => {
+    const cookie = await addToCart();
+    const { url, orderId } = (await start(cookie)).json().data;
+    stripe.pay(sessionIdOf(url));
+    const [back, hook] = await Promise.all([
+      post('stripeReturn', cookie, { sessionId: sessionIdOf(url) }),
+      webhook(completed(sessionIdOf(url), 'evt_at_once')),
+    ]);
+    expect(back.json().data).toMatchObject({ paid: true, orderId });
+    expect(hook.json().outcome).toBe('paid');
+    const moves = await t.database.db
+      .select()
+      .from(schema.orderStatusHistory)
+      .where(and(eq(schema.orderStatusHistory.orderId, orderId), eq(schema.orderStatusHistory.status, 'paid')));
+    expect(moves).toHaveLength(1);
+  });
+
   it('payment_intent.succeeded confirms the order its metadata names', async () => {
     const cookie = await addToCart();
     const { url, orderId } = (await start(cookie)).json().data;
