@@ -27,7 +27,7 @@ export * from './staff';
 export * from './store';
 export * from './store-access';
 export * from './store-lifecycle';
+export * from './stripe';
 export * from './tenancy';
 export * from './users';
 export * from './wishlist';
-export * from './stripe';

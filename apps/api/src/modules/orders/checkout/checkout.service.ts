@@ -60,7 +60,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
   const { confirm, sendConfirmation } = createConfirmation(db, deps);
   const placing = createPlacing(db, deps, confirm);
   const { rates, taxFor, loadCart, priced, place, withoutUsedUpPromo } = placing;
-  const stripeCheckout = createStripeCheckout(db, deps, placing, confirm);
+  const stripeCheckout = createStripeCheckout(deps, placing, confirm);
   const { cardPayer, payPalPayer } = createPayers(deps);
 
   /** How this store takes PayPal now; a store without a PayPal account of its own does not. */

@@ -1,5 +1,4 @@
 import type { PayPalCheckout } from '@app/contracts';
-import type { Db } from '@app/db';
 import type { RequestContext, TenantContext } from '../../../lib/context';
 import { AppError } from '../../../lib/errors';
 import { type Ok, ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../../lib/result';
@@ -25,7 +24,6 @@ export type StripeLanding =
  * again on Stripe's signed webhook, whichever comes first; a cancel releases the reservation.
  */
 export function createStripeCheckout(
-  db: Db,
   deps: CheckoutDeps,
   placing: Pick<ReturnType<typeof createPlacing>, 'reserveOnly' | 'releaseOrder'>,
   confirm: ReturnType<typeof createConfirmation>['confirm'],
@@ -63,8 +61,7 @@ export function createStripeCheckout(
     const acct = await account(ctx.tenantId);
     if (!acct) throw new Refused(refuse(409, 'CONFLICT', 'Stripe is not available in this store any more.'));
     const session = await acct.client.retrieveCheckoutSession(row.sessionId);
-    if (!session || session.payment_status !== 'paid' || !session.payment_intent)
-      return { paid: false, reason: 'unpaid' };
+    if (session?.payment_status !== 'paid' || !session.payment_intent) return { paid: false, reason: 'unpaid' };
     if (session.amount_total !== row.amount || session.currency?.toUpperCase() !== row.currency.toUpperCase()) {
       // Cannot happen unless the session was changed at Stripe; the money must be sorted out by hand.
       deps.log.error(
