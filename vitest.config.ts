@@ -64,6 +64,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/orders/checkout/checkout.test.ts',
     'apps/api/src/modules/orders/checkout/checkout-tables.test.ts',
     'apps/api/src/modules/orders/checkout/paypal-checkout.test.ts',
+    'apps/api/src/modules/payments/stripe/webhook/stripe-checkout.test.ts',
     'apps/api/src/modules/orders/checkout/replay-drill.test.ts',
     'apps/api/src/modules/orders/checkout/stuck-orders.test.ts',
     'apps/api/src/modules/products/inventory/inventory.test.ts',

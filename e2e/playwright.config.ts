@@ -27,6 +27,10 @@ export const STAND_IN_OWN_APP = { id: 'lighting-e2e-own-app', secret: 'lighting-
 /** The carriers' stand-in (UPS and FedEx: OAuth, rating; decision 117) and the account it knows. */
 export const CARRIER_PORT = PORT + 3;
 export const STAND_IN_CARRIER = { clientId: 'e2e-ups-client', secret: 'e2e-ups-secret-41', account: 'E2E7890' };
+/** The Stripe stand-in (Stripe's API, hosted payment and 3-D Secure pages; decision 118). */
+export const STRIPE_PORT = PORT + 2;
+/** The Stripe account the stand-in knows: what an owner pastes into Payments in the browser tests. */
+export const STRIPE_TEST_ACCOUNT = { secretKey: 'sk_test_e2estore00004242', webhookSecret: 'whsec_e2estoreendpoint' };
 
 /**
  * Specs that change a seeded store's look, content or catalog (theme, details, pages, banners, the
@@ -88,6 +92,21 @@ export default defineConfig({
   ],
   webServer: [
     {
+      command: 'node --import tsx e2e/stripe-stand-in.ts',
+      cwd: '..',
+      url: `http://127.0.0.1:${STRIPE_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        STRIPE_STAND_IN_PORT: String(STRIPE_PORT),
+        STRIPE_STAND_IN_ACCOUNTS: `${STRIPE_TEST_ACCOUNT.secretKey}:${STRIPE_TEST_ACCOUNT.webhookSecret}`,
+        // Signed events go to the store's /api/stripe/webhook on this server, with the store's Host.
+        STRIPE_WEBHOOK_DELIVER_TO: `127.0.0.1:${PORT}`,
+      },
+    },
+    {
       command: 'node --import tsx e2e/paypal-stand-in.ts',
       cwd: '..',
       url: `http://127.0.0.1:${PAYPAL_PORT}/`,
@@ -139,6 +158,7 @@ export default defineConfig({
         PAYPAL_WEBHOOK_ID: PAYPAL_WEBHOOK_ID,
         UPS_BASE_URL: `http://127.0.0.1:${CARRIER_PORT}`,
         FEDEX_BASE_URL: `http://127.0.0.1:${CARRIER_PORT}`,
+        STRIPE_BASE_URL: `http://127.0.0.1:${STRIPE_PORT}`,
       },
     },
   ],

@@ -114,6 +114,10 @@ const OWNERS: Record<string, string> = {
   paypal_webhook_events: 'payments',
   payment_issues: 'payments',
   carrier_accounts: 'carriers',
+  // a store's own Stripe account, its checkout sessions and webhook events (decision 118)
+  stripe_accounts: 'payments',
+  stripe_checkouts: 'payments',
+  stripe_webhook_events: 'payments',
   // the dashboard's sales figures, rebuilt from orders
   sales_daily: 'dashboard',
   product_sales_daily: 'dashboard',

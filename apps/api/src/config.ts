@@ -92,6 +92,11 @@ const envSchema = z.object({
   /** The id PayPal gave the platform's webhook; without it webhooks cannot be verified and are refused. */
   PAYPAL_WEBHOOK_ID: z.string().min(1).max(64).optional(),
   /**
+   * Stripe's API, which stores that connect their own Stripe account are paid through (decision 118):
+   * https://api.stripe.com, or a stand-in (the browser tests' and the offline demo's).
+   */
+  STRIPE_BASE_URL: z.url().default('https://api.stripe.com'),
+  /**
    * Seals the secrets owners enter (their PayPal app's secret, marketplace tokens): 64 hex characters
    * or the base64 of 32 random bytes. Required in production; elsewhere one is generated in DATA_DIR.
    */

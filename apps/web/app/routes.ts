@@ -36,6 +36,7 @@ export default [
   ]),
   route('checkout', 'routes/storefront/checkout.tsx'),
   route('checkout/paypal/return', 'routes/storefront/paypal-return.tsx'),
+  route('checkout/stripe/:step', 'routes/storefront/stripe-return.tsx'),
   route('cart', 'routes/storefront/cart.tsx'),
   route('faqs', 'routes/storefront/faqs.tsx'),
   ...prefix('page', [

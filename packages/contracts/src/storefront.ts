@@ -90,6 +90,10 @@ export interface CheckoutView {
   shippingMethodId: string | null;
   /** PayPal is offered (the platform has PayPal credentials). */
   paypal: boolean;
+  /** "Pay with card (Stripe)" is offered: the store connected its own Stripe account (decision 118). */
+  stripe?: boolean;
+  /** The built-in test provider's card form is offered (not once a live Stripe key is connected). */
+  testCards?: boolean;
   /** Where the rates and tax shown are for. */
   destination: { countryGeoId: string; stateProvinceGeoId: string | null };
 }

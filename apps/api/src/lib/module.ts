@@ -39,6 +39,7 @@ export interface BuildOptions {
         | 'PAYPAL_PARTNER_ID'
         | 'PAYPAL_BN_CODE'
         | 'PAYPAL_WEBHOOK_ID'
+        | 'STRIPE_BASE_URL'
         | 'SECRETS_KEY'
         | 'SEARCH_INDEX_MEMORY_MB'
         | 'SEARCH_INDEX_TTL_SECONDS'

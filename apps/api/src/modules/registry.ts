@@ -55,4 +55,6 @@ export const MODULES = {
   shipping: () => import('./shipping/index').then((m) => m.shippingModule),
   carriers: () => import('./carriers/index').then((m) => m.carriersModule),
   tax: () => import('./tax/index').then((m) => m.taxModule),
+  stripe: () => import('./payments/stripe/index').then((m) => m.stripeModule),
+  'stripe-checkout': () => import('./payments/stripe/webhook/index').then((m) => m.stripeCheckoutModule),
 } satisfies ModuleRegistry;

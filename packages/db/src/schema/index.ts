@@ -28,6 +28,7 @@ export * from './staff';
 export * from './store';
 export * from './store-access';
 export * from './store-lifecycle';
+export * from './stripe';
 export * from './tax';
 export * from './tenancy';
 export * from './users';

@@ -7,7 +7,13 @@ import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { type Refusal, refuse, refuseField } from '../../lib/result';
 import type { AuditService } from '../audit/index';
-import type { PaymentAccounts, PaymentProvider, PayPalAccount, RefundResult } from '../payments/index';
+import type {
+  PaymentAccounts,
+  PaymentProvider,
+  PayPalAccount,
+  RefundRequest as ProviderRefundRequest,
+  RefundResult,
+} from '../payments/index';
 import { refundTaxShare } from '../tax/index';
 import { recordOrderEvent } from './order-events';
 import { canTransition } from './order-state';
@@ -29,6 +35,16 @@ export interface OrderRefundDeps {
   paymentAccounts: Pick<PaymentAccounts, 'forOrder'>;
   audit: Pick<AuditService, 'record'>;
   events: Pick<EventBus, 'transaction' | 'emitAfterCommit'>;
+  /**
+   * A provider of the store's own other than the card provider and PayPal (Stripe, decision 118),
+   * by the order's payment_provider: it refunds through the store's account.
+   */
+  otherProvider?: (providerId: string) => OtherRefunder | undefined;
+}
+
+/** A store's own provider as refunds see it: the order's payment reference is in the request. */
+export interface OtherRefunder {
+  refund(tenantId: string, orderId: string, req: ProviderRefundRequest): Promise<RefundResult>;
 }
 
 /** What a refund asks; `returnId` links it to the return it settles (the returns module's). */
@@ -163,6 +179,15 @@ export function createOrderRefunds(db: Db, deps: OrderRefundDeps) {
         ...(paypal.merchantId ? { onBehalfOf: paypal.merchantId } : {}),
       });
     }
+    const other = deps.otherProvider?.(order.paymentProvider);
+    if (other) {
+      return other.refund(order.tenantId, order.orderId, {
+        chargeId: ref,
+        amountMinor: refund.amount,
+        currency: refund.currency,
+        idempotencyKey: `${order.tenantId}:refund:${refund.refundId}`,
+      });
+    }
     return deps.provider.refund({
       chargeId: ref,
       amountMinor: refund.amount,
@@ -190,7 +215,11 @@ export function createOrderRefunds(db: Db, deps: OrderRefundDeps) {
           message: `Order ${orderId} has no payment to refund (it is ${order.status}).`,
         };
       }
-      if (order.paymentProvider !== 'paypal' && order.paymentProvider !== deps.provider.id) {
+      if (
+        order.paymentProvider !== 'paypal' &&
+        order.paymentProvider !== deps.provider.id &&
+        !deps.otherProvider?.(order.paymentProvider)
+      ) {
         return {
           ok: false as const,
           code: 'NOT_REFUNDABLE' as const,

@@ -17,6 +17,8 @@ export const ordersModule = defineModule({
   needs: ['payments', 'paypal-seller', 'audit'],
   // Returns depend on orders, never the reverse: an order's returns are read through the returns module.
   uses: ['returns', 'store'],
+  // A store's own Stripe account refunds the orders paid through it (decision 118).
+  optional: ['stripe'],
   create: ({ db, config, events, sessionSecret }, { cards, paymentAccounts, audit }, later) => ({
     orders: createOrdersService(db, {
       secret: sessionSecret,
@@ -24,7 +26,13 @@ export const ordersModule = defineModule({
     }),
     // Invoices render in worker threads, off the event loop every store shares (decision 024).
     invoices: createInvoiceRenderer({ workers: config.INVOICE_PDF_WORKERS, queue: config.INVOICE_PDF_QUEUE, db }),
-    refunds: createOrderRefunds(db, { provider: cards.provider, paymentAccounts, audit, events }),
+    refunds: createOrderRefunds(db, {
+      provider: cards.provider,
+      paymentAccounts,
+      audit,
+      events,
+      otherProvider: (id) => (id === 'stripe' ? later().stripe : undefined),
+    }),
   }),
   routes: (app, { orders, store, invoices }) => app.register(ordersRoutes, { orders, store, invoices }),
   pages: ({ orders }) => [ordersPages({ orders })],

@@ -16,3 +16,9 @@ export {
 export { paymentsModule } from './payments.module';
 export { createPayPalClient, type PayPalClient } from './paypal/index';
 export { ownSecretContext, type PaymentAccounts, type PayPalAccount, transitionSeller } from './seller/index';
+export {
+  type StripeAccount,
+  type StripeCheckoutRow,
+  type StripeService,
+  stripeModule,
+} from './stripe/index';

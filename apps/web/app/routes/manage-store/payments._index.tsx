@@ -1,7 +1,8 @@
-import type { SellerActionResult } from '@app/contracts';
+import type { SellerActionResult, StripeFormResult } from '@app/contracts';
 import { AlertTriangle, Settings } from 'lucide-react';
 import { data, Link, redirect } from 'react-router';
 import { PayPalCard } from '../../components/manage-store/payments/paypal-card';
+import { StripeCard, TestCardsCard } from '../../components/manage-store/payments/stripe-card';
 import { Banner } from '../../components/ui/banner';
 import { AdminPage } from '../../components/ui/page-header';
 import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
@@ -39,15 +40,23 @@ const TONE = { success: 'success', attention: 'warning', critical: 'critical', i
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const page = await dashboardRead(request, () => context.api.paymentsPage());
+  const stripe = await dashboardRead(request, () => context.api.stripeAccount());
   const url = new URL(request.url);
   const notice = NOTICES[url.searchParams.get('paypal') ?? ''] ?? null;
-  return { page, notice, confirmDisconnect: url.searchParams.get('confirm') === 'disconnect' };
+  return { page, stripe, notice, confirmDisconnect: url.searchParams.get('confirm') === 'disconnect' };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get('intent') ?? '');
   return dashboardRead(request, async () => {
+    if (intent === 'stripe-connect' || intent === 'stripe-disconnect') {
+      const stripe = await context.api.saveStripe(intent, {
+        secretKey: String(form.get('secretKey') ?? '').slice(0, 300),
+        webhookSecret: String(form.get('webhookSecret') ?? '').slice(0, 300),
+      });
+      return data<{ stripe: StripeFormResult }>({ stripe }, { status: stripe.ok ? 200 : stripe.status });
+    }
     if (intent === 'connect') {
       const result = await context.api.connectPaypal();
       // To PayPal's sign-up (another site): with JavaScript the router leaves the app for it.
@@ -73,9 +82,13 @@ export function meta({ matches }: Route.MetaArgs) {
 /** How the store gets paid: its PayPal seller account, its settings, and payments needing a look. */
 export default function PaymentsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { page, notice, confirmDisconnect } = loaderData;
-  const answer = actionData as { result: SellerActionResult } | undefined;
-  useActionToast(answer?.result.ok ? answer.result : null);
-  const failure = answer && !answer.result.ok ? answer.result : null;
+  const answered = actionData as { result?: SellerActionResult; stripe?: StripeFormResult } | undefined;
+  const answer = answered?.result ? { result: answered.result } : undefined;
+  const stripeAnswer = answered?.stripe ?? null;
+  useActionToast(answer?.result.ok ? answer.result : stripeAnswer?.ok ? stripeAnswer : null);
+  const failure = answer && !answer.result.ok ? answer.result : stripeAnswer && !stripeAnswer.ok ? stripeAnswer : null;
+  // After a connect or disconnect the page's own read is fresher than the loader's.
+  const stripe = stripeAnswer?.ok ? stripeAnswer.account : loaderData.stripe;
   const issues = page.openIssues;
 
   return (
@@ -85,6 +98,11 @@ export default function PaymentsPage({ loaderData, actionData }: Route.Component
       {answer?.result.ok && (
         <p role="status" className="sr-only">
           {answer.result.message}
+        </p>
+      )}
+      {stripeAnswer?.ok && (
+        <p role="status" className="sr-only">
+          {stripeAnswer.message}
         </p>
       )}
       {issues > 0 && (
@@ -102,6 +120,10 @@ export default function PaymentsPage({ loaderData, actionData }: Route.Component
       )}
 
       <PayPalCard page={page} confirmDisconnect={confirmDisconnect} />
+
+      <StripeCard account={stripe} answer={stripeAnswer} />
+
+      <TestCardsCard account={stripe} />
 
       <p className="text-sm text-neutral-600">
         <Link

@@ -37,6 +37,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     view,
     idempotencyKey: crypto.randomUUID(),
     paypalCancelled: url.searchParams.get('paypal') === 'cancelled',
+    stripeBack: url.searchParams.get('stripe'),
   };
 }
 
@@ -132,7 +133,7 @@ function focusTarget(a: ActionData | undefined): string | null {
 
 export default function CheckoutPage({ loaderData, actionData: answer }: Route.ComponentProps) {
   const actionData = answer as ActionData | undefined;
-  const { idempotencyKey, paypalCancelled } = loaderData;
+  const { idempotencyKey, paypalCancelled, stripeBack } = loaderData;
   const view = actionData?.view ?? loaderData.view;
   const focus = focusTarget(actionData);
   // The app answers a press without loading a page: focus goes where a new page would have started.
@@ -157,10 +158,15 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
   const newAddress: Record<string, string> = values;
   const country = params.get('countryGeoId') ?? values.countryGeoId ?? view.destination.countryGeoId;
   const countryName = (geoId: string) => view.countries.find((c) => c.geoId === geoId)?.name ?? geoId;
-  const [payWith, setPayWith] = useState(values.paymentMethod || (view.cards.length ? 'saved-card' : 'card'));
+  // The built-in test provider's card form is off once the store has a live Stripe key (decision 118).
+  const testCards = view.testCards !== false;
+  const [payWith, setPayWith] = useState(
+    values.paymentMethod || (!testCards && view.stripe ? 'stripe' : view.cards.length ? 'saved-card' : 'card'),
+  );
   const payOptions: [string, string][] = [
-    ...(view.cards.length > 0 ? ([['saved-card', 'Saved card']] as [string, string][]) : []),
-    ['card', view.cards.length > 0 ? 'New card' : 'Card'],
+    ...(testCards && view.cards.length > 0 ? ([['saved-card', 'Saved card']] as [string, string][]) : []),
+    ...(testCards ? ([['card', view.cards.length > 0 ? 'New card' : 'Card']] as [string, string][]) : []),
+    ...(view.stripe ? ([['stripe', 'Pay with card (Stripe)']] as [string, string][]) : []),
     ...(view.paypal ? ([['paypal', 'PayPal']] as [string, string][]) : []),
   ];
 
@@ -226,6 +232,13 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
             {paypalCancelled && !failure && (
               <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
                 You left PayPal without paying. Nothing was charged: choose how to pay and place your order.
+              </p>
+            )}
+            {stripeBack && !failure && (
+              <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+                {stripeBack === 'cancelled'
+                  ? 'You left Stripe without paying. Nothing was charged and your items are back in your cart: choose how to pay and place your order.'
+                  : 'Stripe has not confirmed your payment yet. If you paid, your order will be confirmed by email shortly.'}
               </p>
             )}
 
@@ -414,7 +427,7 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
                   ))}
                 </div>
               ) : (
-                <input type="hidden" name="paymentMethod" value="card" />
+                <input type="hidden" name="paymentMethod" value={payOptions[0]?.[0] ?? 'card'} />
               )}
               {/* Shown by CSS alone when PayPal is chosen, so the choice works without JavaScript too. */}
               {view.paypal && (
@@ -423,8 +436,15 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
                   until you approve it.
                 </p>
               )}
-              {payWith === 'paypal' ? null : payWith === 'saved-card' && view.cards.length > 0 ? (
-                <div className="group-has-[#pay-paypal:checked]/checkout:hidden">
+              {view.stripe && (
+                <p className="hidden rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm text-slate-700 group-has-[#pay-stripe:checked]/checkout:block">
+                  You will pay on Stripe’s secure page (your bank may ask you to confirm), then come back here to see
+                  your order. Your items are held for you meanwhile.
+                </p>
+              )}
+              {payWith === 'paypal' || payWith === 'stripe' || !testCards ? null : payWith === 'saved-card' &&
+                view.cards.length > 0 ? (
+                <div className="group-has-[#pay-paypal:checked]/checkout:hidden group-has-[#pay-stripe:checked]/checkout:hidden">
                   <SelectField
                     label="Card"
                     name="paymentMethodId"
@@ -437,7 +457,7 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
                   />
                 </div>
               ) : (
-                <div className="space-y-4 rounded-lg border border-slate-200 p-4 group-has-[#pay-paypal:checked]/checkout:hidden">
+                <div className="space-y-4 rounded-lg border border-slate-200 p-4 group-has-[#pay-paypal:checked]/checkout:hidden group-has-[#pay-stripe:checked]/checkout:hidden">
                   <Field
                     label="Card number"
                     name="cardNumber"
@@ -518,14 +538,19 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
               {busy ? (
                 payWith === 'paypal' ? (
                   'Opening PayPal…'
+                ) : payWith === 'stripe' ? (
+                  'Opening Stripe…'
                 ) : (
                   'Placing your order…'
                 )
               ) : (
                 // Says where the button goes by CSS too: without JavaScript the choice changes no state.
                 <>
-                  <span className="group-has-[#pay-paypal:checked]/checkout:hidden">Place order</span>
+                  <span className="group-has-[#pay-paypal:checked]/checkout:hidden group-has-[#pay-stripe:checked]/checkout:hidden">
+                    Place order
+                  </span>
                   <span className="hidden group-has-[#pay-paypal:checked]/checkout:inline">Continue to PayPal</span>
+                  <span className="hidden group-has-[#pay-stripe:checked]/checkout:inline">Continue to Stripe</span>
                 </>
               )}
             </button>

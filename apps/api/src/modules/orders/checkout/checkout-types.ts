@@ -6,7 +6,7 @@ import type { AddressesService } from '../../addresses/index';
 import type { LiveRates } from '../../carriers/index';
 import { type CartOwner, type CartService, cartOwnerOf } from '../../cart/index';
 import type { MailQueue } from '../../mail/index';
-import type { CardsService, PaymentAccounts } from '../../payments/index';
+import type { CardsService, PaymentAccounts, StripeService } from '../../payments/index';
 import type { ShippingService } from '../../shipping/index';
 import type { OrdersService } from '../orders.service';
 import type { CheckoutTables } from './checkout-tables';
@@ -34,6 +34,8 @@ export interface CheckoutDeps {
   shipping: Pick<ShippingService, 'ratesFor'>;
   /** Live carrier rates listed after the table rates (modules/carriers, decision 117); none when not booted. */
   liveRates?: () => Pick<LiveRates, 'ratesFor'> | undefined;
+  /** Stores' own Stripe accounts (decision 118), when the stripe module is booted. */
+  stripe?: () => StripeService | undefined;
 }
 
 /** Who is buying: an account (its email) or a guest (the email typed at checkout). */
@@ -51,7 +53,7 @@ export function buyerOf(ctx: RequestContext): Buyer {
 
 /** What an order is asked for with, whatever pays for it. */
 export type OrderRequest = Omit<PlaceOrder, 'payment'> & {
-  payment: PlaceOrder['payment'] | { method: 'paypal'; paypalOrderId: string };
+  payment: PlaceOrder['payment'] | { method: 'paypal'; paypalOrderId: string } | { method: 'stripe' };
 };
 
 /** What a payment is for: an order's total in its currency. */

@@ -16,7 +16,8 @@ declare module '../../../lib/module' {
 export const checkoutModule = defineModule({
   name: 'checkout',
   needs: ['paypal-seller', 'addresses', 'cart', 'orders', 'payments', 'mail', 'jobs', 'shipping'],
-  optional: ['carriers'],
+  // Live carrier rates (decision 117) and stores' own Stripe accounts (decision 118), when booted.
+  optional: ['carriers', 'stripe'],
   create({ db, log, linkOrigin, events, config, options }, deps, later) {
     const { paymentAccounts, addresses, cart, orders, cards, paymentIssues, mailer, jobs, shipping } = deps;
     const checkoutTables = createCheckoutTables(db);
@@ -33,6 +34,7 @@ export const checkoutModule = defineModule({
       linkOrigin,
       events,
       liveRates: () => later().liveRates,
+      stripe: () => later().stripe,
     });
     registerStuckOrderSweep(db, {
       jobs,

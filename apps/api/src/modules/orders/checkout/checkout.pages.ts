@@ -107,6 +107,8 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
           addresses: saved,
           cards: savedCards,
           paypal: await deps.checkout.payPalOffered(ctx.tenantId),
+          stripe: await deps.checkout.stripeOffered(ctx.tenantId),
+          testCards: await deps.checkout.testCardsOffered(ctx.tenantId),
           destination: { countryGeoId: dest.countryGeoId, stateProvinceGeoId: dest.stateProvinceGeoId ?? null },
         };
       },
@@ -130,7 +132,8 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
           ? Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, savedAddress[f] ?? '']))
           : {};
         const v = (k: string) => fromSaved[k] ?? input[k] ?? '';
-        const paypal = v('paymentMethod') === 'paypal';
+        const stripe = v('paymentMethod') === 'stripe';
+        const paypal = v('paymentMethod') === 'paypal' || stripe;
         const payment = paypal
           ? undefined
           : v('paymentMethod') === 'saved-card'
@@ -161,6 +164,16 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
         }
         const outcome = await submitForm(PLACE_ORDER_FIELDS, async (): Promise<PlaceOrderOutcome> => {
           page.assertFormFromStore();
+          if (stripe) {
+            // Off to Stripe's hosted page with the order reserved; Stripe sends the shopper back to
+            // /checkout/stripe/return (paid) or /checkout/stripe/cancel.
+            const started = await deps.checkout.startStripe(ctx, parsed.data, {
+              returnOrigin: ctx.origin,
+              requestKey: key,
+            });
+            if (!started.ok) return formRefusal(started, PLACE_ORDER_FIELDS);
+            return { ok: true, approveUrl: started.value.url };
+          }
           if (paypal) {
             const started = await deps.checkout.createPayPalOrder(ctx, parsed.data, {
               returnOrigin: ctx.origin,

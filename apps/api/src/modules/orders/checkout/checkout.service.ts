@@ -20,6 +20,7 @@ import { createPayers } from './payers';
 import { createPlacing, noEmail } from './place-order';
 import { quote } from './quote';
 import { newOrderId, promoCustomerKey } from './reserve-order';
+import { createStripeCheckout } from './stripe-checkout';
 
 const ppc = schema.paypalCheckouts;
 
@@ -57,7 +58,9 @@ export type PayPalStartRefusal = Refusal<'BAD_REQUEST' | 'OUT_OF_STOCK' | 'PROMO
  */
 export function createCheckoutService(db: Db, deps: CheckoutDeps) {
   const { confirm, sendConfirmation } = createConfirmation(db, deps);
-  const { rates, taxFor, loadCart, priced, place, withoutUsedUpPromo } = createPlacing(db, deps, confirm);
+  const placing = createPlacing(db, deps, confirm);
+  const { rates, taxFor, loadCart, priced, place, withoutUsedUpPromo } = placing;
+  const stripeCheckout = createStripeCheckout(deps, placing, confirm);
   const { cardPayer, payPalPayer } = createPayers(deps);
 
   /** How this store takes PayPal now; a store without a PayPal account of its own does not. */
@@ -119,6 +122,12 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     ): Promise<Result<Order, PlaceOrderRefusal>> {
       return returnRefusals<Ok<Order>, PlaceOrderRefusal>(async () => {
         const buyer = buyerOf(ctx);
+        // A store with a live Stripe key takes real money: the built-in test provider takes no order there.
+        if (!(await stripeCheckout.testCardsOffered(ctx.tenantId))) {
+          throw new Refused(
+            refuse(409, 'CONFLICT', 'This store takes cards through Stripe. Please choose “Pay with card (Stripe)”.'),
+          );
+        }
         return ok(await place(ctx, buyer, input, idempotencyKey, await cardPayer(ctx, buyer, input.payment)));
       });
     },
@@ -152,6 +161,9 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     payPalOffered: async (tenantId: string) => Boolean(await deps.paymentAccounts.forStore(tenantId)),
 
     sendConfirmation,
+
+    // Stripe's hosted page (decision 118): offered, start, the shopper's return or cancel, the webhook.
+    ...stripeCheckout,
   };
   return service;
 

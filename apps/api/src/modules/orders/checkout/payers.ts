@@ -2,7 +2,7 @@ import type { PlaceOrder } from '@app/contracts';
 import type { schema } from '@app/db';
 import type { TenantContext } from '../../../lib/context';
 import { type Refusal, Refused, type Result, refuse, refuseField } from '../../../lib/result';
-import type { PayPalAccount } from '../../payments/index';
+import type { PayPalAccount, StripeAccount } from '../../payments/index';
 import type { Amount, Buyer, CheckoutDeps } from './checkout-types';
 
 type PayPalCheckoutRow = typeof schema.paypalCheckouts.$inferSelect;
@@ -158,5 +158,28 @@ export function createPayers(deps: Pick<CheckoutDeps, 'cards' | 'log'>) {
     };
   }
 
-  return { cardPayer, payPalPayer };
+  /**
+   * A card paid on Stripe's hosted page (decision 118). The money is taken there, before the order is
+   * confirmed, so `take` is never the step that pays: checkout confirms with what Stripe reports.
+   * Giving back refunds the payment intent through the store's account.
+   */
+  function stripePayer(ctx: TenantContext, account: StripeAccount): Payer {
+    return {
+      providerId: 'stripe',
+      fingerprint: 'stripe',
+      labelGuess: 'Card (Stripe)',
+      async take() {
+        throw new Refused(refuse(409, 'CONFLICT', 'This order is paid on Stripe’s page. Please place it again.'));
+      },
+      async giveBack(ref, q) {
+        const back = await account.client.createRefund(
+          { paymentIntent: ref, amountMinor: q.total, orderId: '' },
+          `${ctx.tenantId}:giveback:${ref}`,
+        );
+        return back.ok;
+      },
+    };
+  }
+
+  return { cardPayer, payPalPayer, stripePayer };
 }

@@ -131,7 +131,11 @@ export function createPlacing(
     await releaseLines(ctx, orderId, cart.lines);
   }
 
-  async function releaseLines(ctx: TenantContext, orderId: string, lines: { productId: string; quantity: number }[]) {
+  async function releaseLines(
+    ctx: TenantContext,
+    orderId: string,
+    lines: { productId: string; variantId?: string | null; quantity: number }[],
+  ) {
     const released = await db.transaction(async (tx) => {
       // The erased order leaves its customer's figures (customer_summaries, by the triggers
       // modules/customers/summaries.ts names); a guest with no order left leaves the list.
@@ -355,5 +359,88 @@ export function createPlacing(
     return { ...cart, discount: 0, total: cart.subtotal, promoProblem: perCustomerMessage(code, row.limit) };
   }
 
-  return { rates, taxFor, loadCart, priced, place, withoutUsedUpPromo };
+  /**
+   * Step 1 alone, for a payment the shopper makes elsewhere after a redirect (Stripe's hosted page,
+   * decision 118): the order is reserved (stock, promo use) and stays placed until it is confirmed
+   * paid or released (`releaseOrder`: the shopper came back without paying; else the sweep of stuck
+   * orders cancels it). The same key with the same request returns the order it reserved
+   * (`fresh: false`), whatever became of it; with another request it is a 409.
+   */
+  async function reserveOnly(
+    ctx: TenantContext,
+    buyer: Buyer,
+    input: OrderRequest,
+    idempotencyKey: string,
+    payer: Payer,
+  ): Promise<{ orderId: string; amount: Amount; cartId: string | null; email: string; fresh: boolean }> {
+    const email = buyer.accountEmail ?? input.email;
+    if (!email) throw new Refused(noEmail());
+    const inputHash = sha256({
+      shipTo: input.shipTo,
+      method: input.shippingMethodId,
+      email,
+      paymentFingerprint: payer.fingerprint,
+    });
+    const loaded = await loadCart(ctx, buyer.owner);
+    const cartHash = sha256(loaded.cart.lines.map((l) => [l.variantId, l.optionsText, l.quantity]));
+    const again = async (found: NonNullable<Awaited<ReturnType<typeof existing>>>) => {
+      const [askedFor] = found.requestHash.split(':');
+      if (askedFor !== inputHash || found.userId !== buyer.userId) {
+        throw new Refused(refuse(409, 'CONFLICT', 'This Idempotency-Key was already used for a different order.'));
+      }
+      const [row] = await db
+        .select({ total: o.grandTotal, currency: o.currency })
+        .from(o)
+        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, found.orderId)));
+      const amount = { total: row?.total ?? 0, currency: row?.currency ?? '' };
+      return { orderId: found.orderId, amount, cartId: loaded.cartRow?.cartId ?? null, email, fresh: false };
+    };
+    let pricedOrder: Awaited<ReturnType<typeof priced>>;
+    try {
+      pricedOrder = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
+    } catch (err) {
+      const found = await existing(ctx, idempotencyKey);
+      if (found) return again(found);
+      throw err;
+    }
+    const { cart, cartRow, quote: q, method } = pricedOrder;
+    const orderId = newOrderId(ctx.tenantId);
+    const reservation = {
+      orderId,
+      buyer,
+      email,
+      input,
+      cart,
+      cartRow,
+      quote: q,
+      method,
+      idempotencyKey,
+      requestHash: `${inputHash}:${cartHash}`,
+      paymentLabel: payer.labelGuess,
+      paymentProvider: payer.providerId,
+      paymentAccount: payer.account ?? null,
+    };
+    try {
+      await (cartRow.promoCode ? db.transaction((tx) => reserve(ctx, tx, reservation)) : reserve(ctx, db, reservation));
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        const raced = await existing(ctx, idempotencyKey);
+        if (raced) return again(raced);
+      }
+      throw err;
+    }
+    deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: cart.lines.map((l) => l.productId) });
+    return { orderId, amount: { total: q.total, currency: q.currency }, cartId: cartRow.cartId, email, fresh: true };
+  }
+
+  /** Undoes `reserveOnly` while the order is still placed: its stock and promo use go back, the order is gone. */
+  async function releaseOrder(ctx: TenantContext, orderId: string) {
+    const lines = await db
+      .select({ productId: ol.productId, variantId: ol.variantId, quantity: ol.quantity })
+      .from(ol)
+      .where(and(eq(ol.tenantId, ctx.tenantId), eq(ol.orderId, orderId)));
+    await releaseLines(ctx, orderId, lines);
+  }
+
+  return { rates, taxFor, loadCart, priced, place, withoutUsedUpPromo, reserveOnly, releaseOrder };
 }
