@@ -70,13 +70,15 @@ export function createPlacing(
 
   /**
    * The destination's tax rule with the store's settings, and the cart's lines with their products'
-   * tax classes (decision 116); classes are read only when the destination has a rate.
+   * tax classes (decision 116); classes are read only when the destination has a rate and the
+   * caller has not read them with the cart (`known`).
    */
   async function taxFor(
     ctx: TenantContext,
     countryGeoId: string,
     region: string | null | undefined,
     cart?: Pick<Cart, 'lines'>,
+    known?: ReadonlyMap<string, TaxClass>,
   ): Promise<{ tax: QuoteTax | null; lines: { lineTotal: number; taxClass: TaxClass }[] | undefined }> {
     const [rate, settings] = await Promise.all([
       deps.tables.taxRates(ctx, countryGeoId).then((rates) => taxRateFor(rates, countryGeoId, region)),
@@ -84,10 +86,13 @@ export function createPlacing(
     ]);
     const tax = rate ? { ...rate, pricesIncludeTax: settings.pricesIncludeTax } : null;
     if (!tax || !cart) return { tax, lines: undefined };
-    const classes = await deps.tables.taxClasses(
-      ctx,
-      cart.lines.map((l) => l.productId),
-    );
+    // Place order has them from the cart's own read; the checkout page reads them here.
+    const classes =
+      known ??
+      (await deps.tables.taxClasses(
+        ctx,
+        cart.lines.map((l) => l.productId),
+      ));
     return {
       tax,
       lines: cart.lines.map((l) => ({ lineTotal: l.lineTotal, taxClass: classes.get(l.productId) ?? 'standard' })),
@@ -101,7 +106,7 @@ export function createPlacing(
 
   async function priced(
     ctx: TenantContext,
-    { cartRow, cart }: Awaited<ReturnType<typeof loadCart>>,
+    { cartRow, cart, taxClasses }: Awaited<ReturnType<typeof loadCart>>,
     shipTo: PlaceOrder['shipTo'],
     shippingMethodId: string,
   ): Promise<{ cart: Cart; cartRow: { cartId: string; promoCode: string | null }; quote: Quote; method: string }> {
@@ -118,7 +123,7 @@ export function createPlacing(
       throw new Refused(
         refuseField(400, 'BAD_REQUEST', 'shippingMethodId', 'this shipping method does not deliver to that address.'),
       );
-    const { tax, lines } = await taxFor(ctx, shipTo.countryGeoId, shipTo.stateProvinceGeoId, cart);
+    const { tax, lines } = await taxFor(ctx, shipTo.countryGeoId, shipTo.stateProvinceGeoId, cart, taxClasses);
     return { cart, cartRow, quote: quote({ ...cart, lines }, rate.rate, tax), method: rate.name };
   }
 

@@ -28,4 +28,8 @@ export const stripeModule = defineModule({
   }),
   routes: (app, { stripe }) => app.register(stripeRoutes, { stripe }),
   pages: ({ stripe }) => [stripePages({ stripe })],
+  events: ({ stripe }) => ({
+    'payments.changed': ({ tenantId }) => stripe.forget(tenantId),
+    'events.missed': () => stripe.clear(),
+  }),
 });

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../../lib/context';
 import type { EventBus } from '../../../lib/events/index';
 import { ok, type Refusal, type Result, refuseField } from '../../../lib/result';
 import type { SecretBox } from '../../../lib/secret-box';
+import { StoreValues } from '../../../lib/store-generations';
 import type { AuditService } from '../../audit/index';
 import type { RefundRequest, RefundResult } from '../cards/provider';
 import { createStripeClient, keyHint, type StripeClient } from './stripe-client';
@@ -48,6 +49,11 @@ export function createStripeService(db: Db, deps: StripeServiceDeps) {
       secretKey,
       ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
     });
+
+  // Every card order asks whether the store still offers test cards: kept per store rather than read
+  // each time (an order's statements are counted, bench/order-statements.ts). A connect or disconnect
+  // forgets it in every process (`payments.changed`); the minute bounds a change made behind the app.
+  const testCards = new StoreValues<boolean>(60_000, 10_000);
 
   async function row(tenantId: string) {
     const [r] = await db.select().from(sa).where(eq(sa.tenantId, tenantId));
@@ -131,6 +137,7 @@ export function createStripeService(db: Db, deps: StripeServiceDeps) {
         deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
         return after ?? null;
       });
+      testCards.drop(ctx.tenantId);
       return ok(view(saved));
     },
 
@@ -148,6 +155,7 @@ export function createStripeService(db: Db, deps: StripeServiceDeps) {
         });
         deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
       });
+      testCards.drop(ctx.tenantId);
       return view(null);
     },
 
@@ -165,7 +173,15 @@ export function createStripeService(db: Db, deps: StripeServiceDeps) {
 
     /** Whether checkout offers the built-in test provider: not once a live Stripe key is connected. */
     async testCardsOffered(tenantId: string): Promise<boolean> {
-      return view(await row(tenantId)).testCardsOffered;
+      return testCards.get(tenantId, async () => view(await row(tenantId)).testCardsOffered);
+    },
+
+    /** Forgets what `testCardsOffered` kept of a store: its account changed (`payments.changed`). */
+    forget(tenantId: string) {
+      testCards.drop(tenantId);
+    },
+    clear() {
+      testCards.clear();
     },
 
     /**
