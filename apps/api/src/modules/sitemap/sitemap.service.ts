@@ -213,6 +213,12 @@ export function createSitemapService(db: Db, deps: SitemapDeps) {
   );
 
   /**
+   * Settings no sitemap shows (how a store ships, taxes, takes cards, who its staff are): a change of
+   * them schedules no regeneration. Any other, and '*' (a change heard from another process), does.
+   */
+  const SITEMAP_BLIND = new Set(['carriers', 'shipping', 'tax', 'staff', 'low_stock_threshold', 'marketplace']);
+
+  /**
    * Debounced regeneration after catalog or content changes: one job per tenant and time window,
    * run when the window closes. Triggers within a window collapse into that job (its key); one
    * after the window has closed (even while its job runs) lands in the next window's job.
@@ -247,7 +253,9 @@ export function createSitemapService(db: Db, deps: SitemapDeps) {
     );
   };
   deps.events.on('catalog.changed', onChange);
-  deps.events.on('settings.changed', onChange);
+  deps.events.on('settings.changed', (p) => {
+    if (!SITEMAP_BLIND.has(p.what)) onChange(p);
+  });
 
   /** `tenantId` as a client names it: its own id, or the development alias on a host that uses it. */
   function assertOwnTenant(ctx: TenantContext, tenantId: string) {

@@ -302,6 +302,26 @@ describe('regeneration after changes', () => {
       .delete(schema.jobs)
       .where(and(eq(schema.jobs.type, SITEMAP_JOB), eq(schema.jobs.status, 'pending')));
   });
+
+  it('schedules nothing for settings no sitemap shows (shipping, tax, carriers, staff)', async () => {
+    for (const what of ['shipping', 'tax', 'carriers', 'staff']) {
+      t.services.events.emit('settings.changed', { tenantId: 'garden', what });
+    }
+    // A change it does show, for another store, as the sign that the events were handled.
+    t.services.events.emit('settings.changed', { tenantId: 'lighting', what: 'cms' });
+    const pendingOf = (tenantId: string) =>
+      t.database.db
+        .select()
+        .from(schema.jobs)
+        .where(
+          and(eq(schema.jobs.type, SITEMAP_JOB), eq(schema.jobs.status, 'pending'), eq(schema.jobs.tenantId, tenantId)),
+        );
+    await expect.poll(async () => (await pendingOf('lighting')).length).toBe(1);
+    expect(await pendingOf('garden')).toHaveLength(0);
+    await t.database.db
+      .delete(schema.jobs)
+      .where(and(eq(schema.jobs.type, SITEMAP_JOB), eq(schema.jobs.status, 'pending')));
+  });
 });
 
 describe('the nightly rebuild', () => {
