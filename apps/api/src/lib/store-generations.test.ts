@@ -35,6 +35,33 @@ describe('StoreValues', () => {
     expect(await values.get('b', async () => 'new')).toBe('new');
   });
 
+  it('lets callers of a store whose read is under way share it, and a drop start a new one', async () => {
+    let now = 0;
+    const values = new StoreValues<string>(1000, 10, () => now);
+    const releases: (() => void)[] = [];
+    const read = () => {
+      const n = releases.length + 1;
+      return new Promise<string>((r) => releases.push(() => r(`read ${n}`)));
+    };
+    const first = values.get('a', read);
+    const second = values.get('a', read);
+    releases[0]?.();
+    expect([await first, await second]).toEqual(['read 1', 'read 1']);
+    expect(await values.get('a', read)).toBe('read 1'); // kept: no read
+    expect(releases).toHaveLength(1);
+    now = 1001; // past its time to live, by the clock it was given
+    const third = values.get('a', read);
+    values.drop('a'); // changed while the third read runs: the next caller reads anew
+    const fourth = values.get('a', read);
+    expect(releases).toHaveLength(3);
+    releases[1]?.();
+    releases[2]?.();
+    expect([await third, await fourth]).toEqual(['read 2', 'read 3']);
+    // The third read overlapped the drop, so only the fourth's is kept.
+    expect(await values.get('a', read)).toBe('read 3');
+    expect(releases).toHaveLength(3);
+  });
+
   it('reads again once the value is older than its time to live', async () => {
     const values = new StoreValues<number>(0);
     let n = 0;

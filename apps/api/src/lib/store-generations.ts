@@ -26,46 +26,61 @@ export class StoreGenerations {
 }
 
 /**
- * One value per store read from the database and kept for a while (a word list, a category list):
- * read again after `ttlMs` or once `drop` names the store. A read that overlapped a `drop` may hold
- * the old data: it answers the request that made it but is not kept. At most `maxStores` are kept:
- * past that, the store used least recently makes room, so the busy stores of a process serving
- * thousands keep theirs.
+ * One value per store read from the database and kept for a while (a word list, a category list,
+ * checkout's tax tables, the shipping zones): read again after `ttlMs` or once `drop` names the
+ * store. Callers that ask for a store while its read is under way share that read. A read that
+ * overlapped a `drop` may hold the old data: it answers the requests that made it but is not kept.
+ * At most `maxStores` are kept: past that, the store used least recently makes room, so the busy
+ * stores of a process serving thousands keep theirs.
  */
 export class StoreValues<T> {
   private kept = new Map<string, { value: T; expires: number }>();
+  private reading = new Map<string, Promise<T>>();
   private generations = new StoreGenerations();
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxStores = 1000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async get(tenantId: string, read: () => Promise<T>): Promise<T> {
     const hit = this.kept.get(tenantId);
-    if (hit && hit.expires > Date.now()) {
+    if (hit && hit.expires > this.now()) {
       // A Map iterates in insertion order: moved to the end, the first key is the least recently used.
       this.kept.delete(tenantId);
       this.kept.set(tenantId, hit);
       return hit.value;
     }
+    const pending = this.reading.get(tenantId);
+    if (pending) return pending;
     const before = this.generations.of(tenantId);
-    const value = await read();
-    if (this.generations.of(tenantId) === before) {
-      this.kept.delete(tenantId);
-      if (this.kept.size >= this.maxStores) this.kept.delete(this.kept.keys().next().value as string);
-      this.kept.set(tenantId, { value, expires: Date.now() + this.ttlMs });
-    }
-    return value;
+    const reading = read()
+      .then((value) => {
+        if (this.generations.of(tenantId) === before) {
+          this.kept.delete(tenantId);
+          if (this.kept.size >= this.maxStores) this.kept.delete(this.kept.keys().next().value as string);
+          this.kept.set(tenantId, { value, expires: this.now() + this.ttlMs });
+        }
+        return value;
+      })
+      .finally(() => {
+        // A drop meanwhile may have let a newer read start: only this read's own entry goes.
+        if (this.reading.get(tenantId) === reading) this.reading.delete(tenantId);
+      });
+    this.reading.set(tenantId, reading);
+    return reading;
   }
 
   drop(tenantId: string) {
     this.kept.delete(tenantId);
+    this.reading.delete(tenantId);
     this.generations.changed(tenantId);
   }
 
   clear() {
     this.kept.clear();
+    this.reading.clear();
     this.generations.allChanged();
   }
 }

@@ -1,7 +1,7 @@
 import { type Db, schema } from '@app/db';
 import { asc, eq } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
-import { StoreGenerations } from '../../lib/store-generations';
+import { StoreValues } from '../../lib/store-generations';
 import type { MethodRow, ZoneRow } from './rate-table';
 
 const sz = schema.shippingZones;
@@ -16,56 +16,22 @@ export type ZoneWithMethods = ZoneRow & { methods: MethodRow[] };
  * long a write made behind the app's back (a seed, a SQL fix) goes unseen.
  */
 export function createShippingTables(db: Db, opts: { ttlMs?: number; now?: () => number } = {}) {
-  const ttlMs = opts.ttlMs ?? 60_000;
-  const now = opts.now ?? Date.now;
-  type Entry = { at: number; zones: ZoneWithMethods[] };
-  const known = new Map<string, Entry>();
-  const loading = new Map<string, Promise<Entry>>();
-  // Moved by forget/clear, so a read that started before a change is not cached after it.
-  const generations = new StoreGenerations();
+  // Bounded: a process serving thousands of stores keeps the busiest (StoreValues).
+  const kept = new StoreValues<ZoneWithMethods[]>(opts.ttlMs ?? 60_000, 10_000, opts.now);
 
-  async function load(tenantId: string): Promise<Entry> {
+  async function load(tenantId: string): Promise<ZoneWithMethods[]> {
     const [zones, methods] = await Promise.all([
       db.select().from(sz).where(eq(sz.tenantId, tenantId)).orderBy(asc(sz.sequenceNum), asc(sz.zoneId)),
       db.select().from(sm).where(eq(sm.tenantId, tenantId)).orderBy(asc(sm.sequenceNum), asc(sm.methodId)),
     ]);
-    return { at: now(), zones: zones.map((z) => ({ ...z, methods: methods.filter((m) => m.zoneId === z.zoneId) })) };
-  }
-
-  async function get(ctx: TenantContext): Promise<Entry> {
-    const hit = known.get(ctx.tenantId);
-    if (hit && now() - hit.at < ttlMs) return hit;
-    // Concurrent checkouts of a cold store share one read.
-    let pending = loading.get(ctx.tenantId);
-    if (!pending) {
-      pending = load(ctx.tenantId).finally(() => loading.delete(ctx.tenantId));
-      loading.set(ctx.tenantId, pending);
-      const generation = generations.of(ctx.tenantId);
-      pending.then(
-        (entry) => {
-          if (generations.of(ctx.tenantId) === generation) known.set(ctx.tenantId, entry);
-        },
-        () => {},
-      );
-    }
-    return pending;
+    return zones.map((z) => ({ ...z, methods: methods.filter((m) => m.zoneId === z.zoneId) }));
   }
 
   return {
     /** The store's zones in the order the owner lists them, each with its methods in order. */
-    async zones(ctx: TenantContext): Promise<ZoneWithMethods[]> {
-      return (await get(ctx)).zones;
-    },
-    forget(tenantId: string) {
-      known.delete(tenantId);
-      loading.delete(tenantId);
-      generations.changed(tenantId);
-    },
-    clear() {
-      known.clear();
-      loading.clear();
-      generations.allChanged();
-    },
+    zones: (ctx: TenantContext): Promise<ZoneWithMethods[]> => kept.get(ctx.tenantId, () => load(ctx.tenantId)),
+    forget: (tenantId: string) => kept.drop(tenantId),
+    clear: () => kept.clear(),
   };
 }
 export type ShippingTables = ReturnType<typeof createShippingTables>;

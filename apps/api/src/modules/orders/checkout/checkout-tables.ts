@@ -2,7 +2,7 @@ import type { TaxClass } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { TenantContext } from '../../../lib/context';
-import { StoreGenerations } from '../../../lib/store-generations';
+import { StoreValues } from '../../../lib/store-generations';
 
 const tr = schema.taxRates;
 const ts = schema.storeTaxSettings;
@@ -12,49 +12,27 @@ export type TaxRateRow = typeof tr.$inferSelect;
 export type TaxSettingsRow = { pricesIncludeTax: boolean };
 
 /**
- * A store's tax rates, which every checkout step prices with (decision 070). They change rarely
- * (settings), so each process keeps them per store in memory instead of reading them for every
- * quote and order (the shipping zones are kept the same way by the shipping module, decision 115). Forgotten when the store's settings change
- * (`settings.changed`, which reaches every process) and when events were missed; the TTL bounds how
- * long a write made behind the app's back (a seed, a SQL fix) goes unseen.
+ * A store's tax rates and settings, which every checkout step prices with (decision 070). They
+ * change rarely (settings), so each process keeps them per store in memory instead of reading them
+ * for every quote and order (the shipping module keeps the zones the same way, decision 115).
+ * Forgotten when the store's settings change (`settings.changed`, which reaches every process) and
+ * when events were missed; the TTL bounds how long a write made behind the app's back (a seed, a SQL
+ * fix) goes unseen.
  */
 export function createCheckoutTables(db: Db, opts: { ttlMs?: number; now?: () => number } = {}) {
-  const ttlMs = opts.ttlMs ?? 60_000;
-  const now = opts.now ?? Date.now;
-  type Entry = { at: number; taxRates: TaxRateRow[]; taxSettings: TaxSettingsRow };
-  const known = new Map<string, Entry>();
-  const loading = new Map<string, Promise<Entry>>();
+  type Entry = { taxRates: TaxRateRow[]; taxSettings: TaxSettingsRow };
+  // Bounded: a process serving thousands of stores keeps the busiest (StoreValues).
+  const kept = new StoreValues<Entry>(opts.ttlMs ?? 60_000, 10_000, opts.now);
 
   async function load(tenantId: string): Promise<Entry> {
     const [taxRates, [taxSettings]] = await Promise.all([
       db.select().from(tr).where(eq(tr.tenantId, tenantId)),
       db.select({ pricesIncludeTax: ts.pricesIncludeTax }).from(ts).where(eq(ts.tenantId, tenantId)),
     ]);
-    return { at: now(), taxRates, taxSettings: taxSettings ?? { pricesIncludeTax: false } };
+    return { taxRates, taxSettings: taxSettings ?? { pricesIncludeTax: false } };
   }
 
-  async function get(ctx: TenantContext): Promise<Entry> {
-    const hit = known.get(ctx.tenantId);
-    if (hit && now() - hit.at < ttlMs) return hit;
-    // Concurrent checkouts of a cold store share one read.
-    let pending = loading.get(ctx.tenantId);
-    if (!pending) {
-      pending = load(ctx.tenantId).finally(() => loading.delete(ctx.tenantId));
-      loading.set(ctx.tenantId, pending);
-      const generation = generations.of(ctx.tenantId);
-      pending.then(
-        (entry) => {
-          // A forget while reading means the rows read may be the old ones: do not keep them.
-          if (generations.of(ctx.tenantId) === generation) known.set(ctx.tenantId, entry);
-        },
-        () => {},
-      );
-    }
-    return pending;
-  }
-
-  // Moved by forget/clear, so a read that started before a change is not cached after it.
-  const generations = new StoreGenerations();
+  const get = (ctx: TenantContext): Promise<Entry> => kept.get(ctx.tenantId, () => load(ctx.tenantId));
 
   return {
     /** The store's tax rates of one country (every region's and the country's own). */
@@ -78,16 +56,8 @@ export function createCheckoutTables(db: Db, opts: { ttlMs?: number; now?: () =>
         .where(and(eq(p.tenantId, ctx.tenantId), inArray(p.productId, [...new Set(productIds)])));
       return new Map(rows.map((r) => [r.productId, r.taxClass]));
     },
-    forget(tenantId: string) {
-      known.delete(tenantId);
-      loading.delete(tenantId);
-      generations.changed(tenantId);
-    },
-    clear() {
-      known.clear();
-      loading.clear();
-      generations.allChanged();
-    },
+    forget: (tenantId: string) => kept.drop(tenantId),
+    clear: () => kept.clear(),
   };
 }
 export type CheckoutTables = ReturnType<typeof createCheckoutTables>;
