@@ -1,3 +1,6 @@
+import type { TokenCache } from './oauth-token';
+import type { QuotedService, RateOutcome } from './rate-provider';
+
 /** One answer of a carrier's API: its status and JSON body, or why there is none. */
 export type HttpAnswer = { status: number; body: unknown } | { failed: 'timeout' | 'error' };
 
@@ -39,4 +42,37 @@ export function firstError(body: unknown): string | undefined {
   if (!isObject(body)) return undefined;
   // UPS: { response: { errors: [{ code, message }] } }; FedEx: { errors: [{ code, message }] }.
   return fromList(isObject(body.response) ? body.response.errors : undefined) ?? fromList(body.errors);
+}
+
+/**
+ * One rate request with the account's token, the same for every carrier: a 401 (a token the
+ * carrier no longer takes: expired early, revoked) gets a new token, once; anything else that is not
+ * a 200 with services is `unavailable`, so checkout goes on with the store's own rates.
+ */
+export async function rateWithToken(
+  tokens: TokenCache,
+  ask: (token: string) => Promise<HttpAnswer>,
+  servicesOf: (body: unknown) => QuotedService[] | null,
+  missing: string,
+): Promise<RateOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    const t = await tokens.get();
+    if (!t.ok) return { kind: 'unavailable', reason: t.outcome === 'refused' ? 'refused' : 'error' };
+    const answer = await ask(t.token);
+    if ('failed' in answer) return { kind: 'unavailable', reason: answer.failed };
+    if (answer.status === 401 && attempt === 0) {
+      tokens.invalidate(t.token);
+      continue;
+    }
+    if (answer.status !== 200) {
+      return {
+        kind: 'unavailable',
+        reason: 'error',
+        detail: `${answer.status} ${firstError(answer.body) ?? ''}`.trim(),
+      };
+    }
+    const services = servicesOf(answer.body);
+    if (!services) return { kind: 'unavailable', reason: 'error', detail: missing };
+    return { kind: 'rates', services };
+  }
 }

@@ -1,4 +1,4 @@
-import { carrierRequest, firstError, isObject } from './carrier-http';
+import { carrierRequest, isObject, rateWithToken } from './carrier-http';
 import { createTokenCache, type TokenAnswer } from './oauth-token';
 import {
   type Address,
@@ -82,59 +82,45 @@ export function createFedexClient(creds: CarrierCredentials, opts: ClientOptions
       const t = await tokens.get();
       return t.ok ? 'ok' : t.outcome;
     },
-    async rate(origin: Address, parcel: Parcel, destination: Address): Promise<RateOutcome> {
-      for (let attempt = 0; ; attempt++) {
-        const t = await tokens.get();
-        if (!t.ok) return { kind: 'unavailable', reason: t.outcome === 'refused' ? 'refused' : 'error' };
-        const answer = await carrierRequest(
-          fetchFn,
-          `${base}/rate/v1/rates/quotes`,
-          {
-            method: 'POST',
-            headers: {
-              Authorization: `Bearer ${t.token}`,
-              'Content-Type': 'application/json',
-              'X-locale': 'en_US',
-            },
-            body: JSON.stringify({
-              accountNumber: { value: creds.accountNumber },
-              requestedShipment: {
-                shipper: { address: address(origin) },
-                recipient: { address: address(destination) },
-                pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
-                rateRequestType: ['ACCOUNT', 'LIST'],
-                requestedPackageLineItems: [
-                  {
-                    weight: { units: 'LB', value: Number(poundsOf(parcel.weightGrams)) },
-                    dimensions: {
-                      length: parcel.lengthIn,
-                      width: parcel.widthIn,
-                      height: parcel.heightIn,
-                      units: 'IN',
-                    },
-                  },
-                ],
+    rate: (origin: Address, parcel: Parcel, destination: Address): Promise<RateOutcome> =>
+      rateWithToken(
+        tokens,
+        (token) =>
+          carrierRequest(
+            fetchFn,
+            `${base}/rate/v1/rates/quotes`,
+            {
+              method: 'POST',
+              headers: {
+                Authorization: `Bearer ${token}`,
+                'Content-Type': 'application/json',
+                'X-locale': 'en_US',
               },
-            }),
-          },
-          timeout(),
-        );
-        if ('failed' in answer) return { kind: 'unavailable', reason: answer.failed };
-        if (answer.status === 401 && attempt === 0) {
-          tokens.invalidate(t.token);
-          continue;
-        }
-        if (answer.status !== 200) {
-          return {
-            kind: 'unavailable',
-            reason: 'error',
-            detail: `${answer.status} ${firstError(answer.body) ?? ''}`.trim(),
-          };
-        }
-        const services = servicesOf(answer.body);
-        if (!services) return { kind: 'unavailable', reason: 'error', detail: 'no rateReplyDetails' };
-        return { kind: 'rates', services };
-      }
-    },
+              body: JSON.stringify({
+                accountNumber: { value: creds.accountNumber },
+                requestedShipment: {
+                  shipper: { address: address(origin) },
+                  recipient: { address: address(destination) },
+                  pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
+                  rateRequestType: ['ACCOUNT', 'LIST'],
+                  requestedPackageLineItems: [
+                    {
+                      weight: { units: 'LB', value: Number(poundsOf(parcel.weightGrams)) },
+                      dimensions: {
+                        length: parcel.lengthIn,
+                        width: parcel.widthIn,
+                        height: parcel.heightIn,
+                        units: 'IN',
+                      },
+                    },
+                  ],
+                },
+              }),
+            },
+            timeout(),
+          ),
+        servicesOf,
+        'no rateReplyDetails',
+      ),
   };
 }

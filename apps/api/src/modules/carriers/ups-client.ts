@@ -1,4 +1,4 @@
-import { carrierRequest, firstError, type HttpAnswer, isObject } from './carrier-http';
+import { carrierRequest, type HttpAnswer, isObject, rateWithToken } from './carrier-http';
 import { createTokenCache, type TokenAnswer } from './oauth-token';
 import {
   type Address,
@@ -133,28 +133,7 @@ export function createUpsClient(creds: CarrierCredentials, opts: ClientOptions):
       const t = await tokens.get();
       return t.ok ? 'ok' : t.outcome;
     },
-    async rate(origin, parcel, destination): Promise<RateOutcome> {
-      for (let attempt = 0; ; attempt++) {
-        const t = await tokens.get();
-        if (!t.ok) return { kind: 'unavailable', reason: t.outcome === 'refused' ? 'refused' : 'error' };
-        const answer = await shop(t.token, origin, parcel, destination);
-        if ('failed' in answer) return { kind: 'unavailable', reason: answer.failed };
-        // A token UPS no longer takes (expired early, revoked): a new one, once.
-        if (answer.status === 401 && attempt === 0) {
-          tokens.invalidate(t.token);
-          continue;
-        }
-        if (answer.status !== 200) {
-          return {
-            kind: 'unavailable',
-            reason: 'error',
-            detail: `${answer.status} ${firstError(answer.body) ?? ''}`.trim(),
-          };
-        }
-        const services = servicesOf(answer.body);
-        if (!services) return { kind: 'unavailable', reason: 'error', detail: 'no RateResponse' };
-        return { kind: 'rates', services };
-      }
-    },
+    rate: (origin, parcel, destination): Promise<RateOutcome> =>
+      rateWithToken(tokens, (token) => shop(token, origin, parcel, destination), servicesOf, 'no RateResponse'),
   };
 }
