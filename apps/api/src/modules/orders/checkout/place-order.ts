@@ -252,6 +252,81 @@ export function createPlacing(
   }
 
   /**
+   * Step 1, shared by `place` and `reserveOnly`: who is asking and what (hashed apart from the cart:
+   * a retry after success finds the cart emptied by its own order, and must still get that order),
+   * the cart priced, and the reservation. Answers the key's existing order instead when there is one:
+   * it is not looked up first, since the order's insert, the reservation's first statement, meets the
+   * key's unique index; only when the cart cannot be ordered (emptied by the earlier request's order,
+   * or its last units taken by it) is the key read here.
+   */
+  async function reserveStep(
+    ctx: TenantContext,
+    buyer: Buyer,
+    input: OrderRequest,
+    idempotencyKey: string,
+    payer: Payer,
+    orderId: string,
+  ) {
+    const email = buyer.accountEmail ?? input.email;
+    if (!email) throw new Refused(noEmail());
+    const inputHash = sha256({
+      shipTo: input.shipTo,
+      method: input.shippingMethodId,
+      email,
+      paymentFingerprint: payer.fingerprint,
+    });
+    const loaded = await loadCart(ctx, buyer.owner);
+    // By variant: two variants of one product are two things bought (a default variant's id is its product's).
+    const cartHash = sha256(loaded.cart.lines.map((l) => [l.variantId, l.optionsText, l.quantity]));
+    const asked = { email, inputHash, cartHash, loaded };
+    let pricedOrder: Awaited<ReturnType<typeof priced>>;
+    try {
+      pricedOrder = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
+    } catch (err) {
+      const found = await existing(ctx, idempotencyKey);
+      if (found) return { ...asked, found };
+      throw err;
+    }
+    const { cart, cartRow, quote: q, method } = pricedOrder;
+    const reservation = {
+      orderId,
+      buyer,
+      email,
+      input,
+      cart,
+      cartRow,
+      quote: q,
+      method,
+      idempotencyKey,
+      requestHash: `${inputHash}:${cartHash}`,
+      paymentLabel: payer.labelGuess,
+      paymentProvider: payer.providerId,
+      paymentAccount: payer.account ?? null,
+    };
+    let placed: Placed;
+    try {
+      // A promo code's use is written after the take, in the same transaction; without one, the
+      // reservation is one statement and needs none.
+      placed = cartRow.promoCode
+        ? await db.transaction((tx) => reserve(ctx, tx, reservation))
+        : await reserve(ctx, db, reservation);
+    } catch (err) {
+      // The key's order exists (a retry, or the same key sent twice at once): that order, if the same.
+      if (isUniqueViolation(err)) {
+        const found = await existing(ctx, idempotencyKey);
+        if (found) return { ...asked, found };
+      }
+      throw err;
+    }
+    deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: cart.lines.map((l) => l.productId) });
+    return { ...asked, found: null, reserved: { orderId, placed, ...pricedOrder } };
+  }
+
+  /** The key's order was asked for with something else (another address, payment, buyer or cart). */
+  const otherRequest = () =>
+    new Refused(refuse(409, 'CONFLICT', 'This Idempotency-Key was already used for a different order.'));
+
+  /**
    * Reserve, take the payment, confirm, for any way of paying. The same
    * Idempotency-Key returns the same order; the same key with another cart or request is a 409.
    */
@@ -262,74 +337,14 @@ export function createPlacing(
     idempotencyKey: string,
     payer: Payer,
   ): Promise<Order> {
-    const email = buyer.accountEmail ?? input.email;
-    if (!email) throw new Refused(noEmail());
-    // What was asked (address, method, email, payment) and with which cart, hashed apart: a retry
-    // after success finds the cart emptied by its own order, and must still get that order.
-    const inputHash = sha256({
-      shipTo: input.shipTo,
-      method: input.shippingMethodId,
-      email,
-      paymentFingerprint: payer.fingerprint,
-    });
-    const loaded = await loadCart(ctx, buyer.owner);
-    const cartNow = loaded.cart;
-    // By variant: two variants of one product are two things bought (a default variant's id is its product's).
-    const cartHash = sha256(cartNow.lines.map((l) => [l.variantId, l.optionsText, l.quantity]));
-    const requestHash = `${inputHash}:${cartHash}`;
-    // A retry of a key whose order exists. Not looked up first: the order's insert, the reservation's
-    // first statement, meets the key's unique index (below). Only when the cart cannot be ordered
-    // (emptied by the earlier request's order, or its last units taken by it) is the key read here.
-    const again = (found: NonNullable<Awaited<ReturnType<typeof existing>>>) => {
-      const [askedFor, withCart] = found.requestHash.split(':');
-      const sameCart = cartNow.lines.length === 0 || withCart === cartHash;
-      if (askedFor !== inputHash || !sameCart || found.userId !== buyer.userId) {
-        throw new Refused(refuse(409, 'CONFLICT', 'This Idempotency-Key was already used for a different order.'));
-      }
-      return resume(ctx, buyer, found.orderId, payer, loaded.cartRow?.cartId ?? null);
-    };
-    let pricedOrder: Awaited<ReturnType<typeof priced>>;
-    try {
-      pricedOrder = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
-    } catch (err) {
-      const found = await existing(ctx, idempotencyKey);
-      if (found) return again(found);
-      throw err;
+    const step = await reserveStep(ctx, buyer, input, idempotencyKey, payer, payer.orderId ?? newOrderId(ctx.tenantId));
+    if (step.found) {
+      const [askedFor, withCart] = step.found.requestHash.split(':');
+      const sameCart = step.loaded.cart.lines.length === 0 || withCart === step.cartHash;
+      if (askedFor !== step.inputHash || !sameCart || step.found.userId !== buyer.userId) throw otherRequest();
+      return resume(ctx, buyer, step.found.orderId, payer, step.loaded.cartRow?.cartId ?? null);
     }
-    const { cart, cartRow, quote: q, method } = pricedOrder;
-
-    const orderId = payer.orderId ?? newOrderId(ctx.tenantId);
-    let placed: Placed;
-    try {
-      const reservation = {
-        orderId,
-        buyer,
-        email,
-        input,
-        cart,
-        cartRow,
-        quote: q,
-        method,
-        idempotencyKey,
-        requestHash,
-        paymentLabel: payer.labelGuess,
-        paymentProvider: payer.providerId,
-        paymentAccount: payer.account ?? null,
-      };
-      // A promo code's use is written after the take, in the same transaction; without one, the
-      // reservation is one statement and needs none.
-      placed = cartRow.promoCode
-        ? await db.transaction((tx) => reserve(ctx, tx, reservation))
-        : await reserve(ctx, db, reservation);
-    } catch (err) {
-      // The key's order exists (a retry, or the same key sent twice at once): that order, if the same.
-      if (isUniqueViolation(err)) {
-        const raced = await existing(ctx, idempotencyKey);
-        if (raced) return again(raced);
-      }
-      throw err;
-    }
-    deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: cart.lines.map((l) => l.productId) });
+    const { orderId, placed, cart, cartRow, quote: q } = step.reserved;
 
     // Step 2: the payment. A refusal, or an error, undoes step 1.
     let paid: Awaited<ReturnType<Payer['take']>>;
@@ -378,63 +393,19 @@ export function createPlacing(
     idempotencyKey: string,
     payer: Payer,
   ): Promise<{ orderId: string; amount: Amount; cartId: string | null; email: string; fresh: boolean }> {
-    const email = buyer.accountEmail ?? input.email;
-    if (!email) throw new Refused(noEmail());
-    const inputHash = sha256({
-      shipTo: input.shipTo,
-      method: input.shippingMethodId,
-      email,
-      paymentFingerprint: payer.fingerprint,
-    });
-    const loaded = await loadCart(ctx, buyer.owner);
-    const cartHash = sha256(loaded.cart.lines.map((l) => [l.variantId, l.optionsText, l.quantity]));
-    const again = async (found: NonNullable<Awaited<ReturnType<typeof existing>>>) => {
-      const [askedFor] = found.requestHash.split(':');
-      if (askedFor !== inputHash || found.userId !== buyer.userId) {
-        throw new Refused(refuse(409, 'CONFLICT', 'This Idempotency-Key was already used for a different order.'));
-      }
+    const step = await reserveStep(ctx, buyer, input, idempotencyKey, payer, newOrderId(ctx.tenantId));
+    const { email, loaded } = step;
+    if (step.found) {
+      const [askedFor] = step.found.requestHash.split(':');
+      if (askedFor !== step.inputHash || step.found.userId !== buyer.userId) throw otherRequest();
       const [row] = await db
         .select({ total: o.grandTotal, currency: o.currency })
         .from(o)
-        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, found.orderId)));
+        .where(and(eq(o.tenantId, ctx.tenantId), eq(o.orderId, step.found.orderId)));
       const amount = { total: row?.total ?? 0, currency: row?.currency ?? '' };
-      return { orderId: found.orderId, amount, cartId: loaded.cartRow?.cartId ?? null, email, fresh: false };
-    };
-    let pricedOrder: Awaited<ReturnType<typeof priced>>;
-    try {
-      pricedOrder = await priced(ctx, loaded, input.shipTo, input.shippingMethodId);
-    } catch (err) {
-      const found = await existing(ctx, idempotencyKey);
-      if (found) return again(found);
-      throw err;
+      return { orderId: step.found.orderId, amount, cartId: loaded.cartRow?.cartId ?? null, email, fresh: false };
     }
-    const { cart, cartRow, quote: q, method } = pricedOrder;
-    const orderId = newOrderId(ctx.tenantId);
-    const reservation = {
-      orderId,
-      buyer,
-      email,
-      input,
-      cart,
-      cartRow,
-      quote: q,
-      method,
-      idempotencyKey,
-      requestHash: `${inputHash}:${cartHash}`,
-      paymentLabel: payer.labelGuess,
-      paymentProvider: payer.providerId,
-      paymentAccount: payer.account ?? null,
-    };
-    try {
-      await (cartRow.promoCode ? db.transaction((tx) => reserve(ctx, tx, reservation)) : reserve(ctx, db, reservation));
-    } catch (err) {
-      if (isUniqueViolation(err)) {
-        const raced = await existing(ctx, idempotencyKey);
-        if (raced) return again(raced);
-      }
-      throw err;
-    }
-    deps.events.emit('stock.changed', { tenantId: ctx.tenantId, productIds: cart.lines.map((l) => l.productId) });
+    const { orderId, cartRow, quote: q } = step.reserved;
     return { orderId, amount: { total: q.total, currency: q.currency }, cartId: cartRow.cartId, email, fresh: true };
   }
 
