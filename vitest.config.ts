@@ -26,6 +26,8 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'packages/db/src/shipping-migration.test.ts',
   ],
   'SQL of its own: raw statements, triggers, aggregates, exports': [
+    'apps/api/src/modules/store-archive/store-archive.test.ts',
+    'apps/api/src/modules/operator/operator-archive.test.ts',
     'apps/api/src/modules/audit/audit.test.ts',
     'apps/api/src/modules/dashboard/',
     'apps/api/src/modules/customers/',

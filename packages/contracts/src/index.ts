@@ -57,6 +57,7 @@ export * from './signup-schemas';
 export * from './sitemap';
 export * from './store';
 export * from './store-access';
+export * from './store-archive';
 export * from './store-lifecycle';
 export * from './store-settings';
 export * from './storefront';

@@ -23,6 +23,7 @@ import type { AuditService } from '../audit/index';
 import type { AuthService } from '../auth/index';
 import type { CancelRequestService } from '../cancel-request/index';
 import type { Provisioner } from '../signup/index';
+import type { StoreArchive } from '../store-archive/index';
 import type { StoreLifecycleService } from '../store-lifecycle/index';
 import { lifecycleActor, type OperatorRequest } from './operator-principal';
 import type { PlatformAudit } from './platform-audit.service';
@@ -54,6 +55,11 @@ export interface OperatorStoresDeps {
   /** Sign-up's provisioning, when that module runs: the operator opens stores for merchants with it. */
   provisionStore?: Provisioner['provisionStore'];
   auth: AuthService;
+  /**
+   * The store's archive, when that module runs: a purge erases the store's rows, files and caches
+   * everywhere (decision 122), not only its state.
+   */
+  storeArchive?: StoreArchive;
   /** The owner's live support grant, for the store's page. */
   supportGrant(tenantId: string): Promise<OperatorStoreDetail['supportAccess']>;
 }
@@ -402,6 +408,22 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
           });
           if (!done.ok) return done;
           message = `The store is now ${to}.`;
+          if (action === 'purge' && deps.storeArchive) {
+            // The state first (the store stops answering at once), then every row, file and cache.
+            const purged = await deps.storeArchive.purgeStore(tenantId);
+            const rows = Object.values(purged.deleted).reduce((a, b) => a + b, 0);
+            await deps.audit.record(db, req, {
+              action: 'store.purge',
+              tenantId,
+              reason,
+              details: { from: current.state, rowsDeleted: rows },
+            });
+            return ok({
+              action,
+              lifecycle: { tenantId, state: 'purged', since: done.value.at.toISOString(), closesAt: null },
+              message: `The store is purged: ${rows} rows, its files and its caches are erased.`,
+            });
+          }
           break;
         }
         case 'approve-cancel': {

@@ -1,5 +1,6 @@
 import { defineModule } from '../../lib/module';
 import { operatorRoutes } from './operator.routes';
+import { operatorArchiveRoutes } from './operator-archive.routes';
 import { createOperatorAuth, type OperatorAuth } from './operator-auth.service';
 import { createOperatorStores, type OperatorStores } from './operator-stores.service';
 import { createPlatformAudit, type PlatformAudit } from './platform-audit.service';
@@ -24,7 +25,7 @@ declare module '../../lib/module' {
 export const operatorModule = defineModule({
   name: 'operator',
   needs: ['audit', 'auth', 'store-lifecycle'],
-  optional: ['cancel-request', 'signup'],
+  optional: ['cancel-request', 'signup', 'store-archive'],
   create({ db, config, events, sessionSecret, secrets, linkOrigin }, { audit, auth, storeLifecycle }, later) {
     const platformAudit = createPlatformAudit(db);
     const operatorAuth = createOperatorAuth(db, {
@@ -45,11 +46,18 @@ export const operatorModule = defineModule({
       get provisionStore() {
         return later().provisionStore;
       },
+      get storeArchive() {
+        return later().storeArchive;
+      },
       supportGrant: (tenantId) => supportAccess.liveGrant(tenantId),
     });
     return { operatorAuth, operatorStores, platformAudit, supportAccess };
   },
-  async routes(app, { operatorAuth, operatorStores, platformAudit, supportAccess }, { config }) {
+  async routes(
+    app,
+    { operatorAuth, operatorStores, platformAudit, supportAccess, storeArchive, storeLifecycle },
+    { config, db },
+  ) {
     await app.register(operatorRoutes, {
       auth: operatorAuth,
       stores: operatorStores,
@@ -58,5 +66,15 @@ export const operatorModule = defineModule({
       config,
     });
     await app.register(supportAccessRoutes, { support: supportAccess });
+    if (storeArchive) {
+      await app.register(operatorArchiveRoutes, {
+        archive: storeArchive,
+        lifecycle: storeLifecycle,
+        audit: platformAudit,
+        auth: operatorAuth,
+        config,
+        db,
+      });
+    }
   },
 });
