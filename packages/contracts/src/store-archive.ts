@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FormOutcome } from './storefront';
 
 /**
  * A store's whole data as one archive (decision 122): the export job the owner (or the operator,
@@ -40,7 +41,17 @@ export type StoreImportResult = z.infer<typeof storeImportResultSchema>;
 /** The archive's content type on upload and download. */
 export const STORE_ARCHIVE_CONTENT_TYPE = 'application/gzip';
 
-/** The dashboard card's page data. */
+/** The dashboard's "Export store" page data. */
 export interface StoreExportCard {
   latest: StoreExport | null;
+}
+
+export type StoreExportStartResult = { ok: true; message: string; job: StoreExport } | FormOutcome<never>;
+
+/** The "Export store" settings page (decision 122): the store's owner only. */
+export interface StoreArchivePages {
+  /** The newest export, with its progress or download. */
+  storeExportCard(): Promise<StoreExportCard>;
+  /** Starts an export (or answers the one already waiting or running). */
+  startStoreExport(): Promise<StoreExportStartResult>;
 }

@@ -16,6 +16,7 @@ import type { ReviewAdminPages } from '../review-admin';
 import type { FirstRunPages } from '../signup-schemas';
 import type { SitemapPages } from '../sitemap';
 import type { StoreAccessPages } from '../store-access';
+import type { StoreArchivePages } from '../store-archive';
 import type { TaxPages } from '../tax';
 import type { AddressesPages } from './addresses';
 import type { AuthPages } from './auth';
@@ -123,7 +124,7 @@ export interface PageApi
     SupportAccessPages {}
 
 /** The Taxes page (decision 116), merged into PageApi. */
-export interface PageApi extends TaxPages {}
+export interface PageApi extends TaxPages, StoreArchivePages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

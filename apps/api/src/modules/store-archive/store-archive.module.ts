@@ -1,4 +1,5 @@
 import { defineModule } from '../../lib/module';
+import { storeArchivePages } from './store-archive.pages';
 import { storeArchiveRoutes } from './store-archive.routes';
 import { createStoreArchive, type StoreArchive } from './store-archive.service';
 
@@ -27,4 +28,5 @@ export const storeArchiveModule = defineModule({
   },
   routes: (app, { storeArchive, audit }, { db }) =>
     app.register(storeArchiveRoutes, { archive: storeArchive, audit, db }),
+  pages: ({ storeArchive, audit }, { db }) => [storeArchivePages({ archive: storeArchive, audit, db })],
 });

@@ -11,23 +11,13 @@ import type { Db } from '@app/db';
 import { fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
-import type { RequestContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { AuditService } from '../audit/index';
+import { requireOwner, startOwnerExport } from './owner-export';
 import type { StoreArchive } from './store-archive.service';
 
 const owner = { ...tenantErrors, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
 const tags = ['store archive'];
-
-/**
- * The whole store leaves only with its owner: staff hold the settings permission to change
- * settings, not to take every customer's address home (decision 122).
- */
-function requireOwner(ctx: RequestContext) {
-  if (ctx.actor.kind !== 'staff' || ctx.actor.role !== 'admin') {
-    throw AppError.forbidden("Only the store's owner can export the whole store.");
-  }
-}
 
 /** The owner's export of the whole store: start it, follow it, download the archive (decision 122). */
 export async function storeArchiveRoutes(
@@ -52,18 +42,7 @@ export async function storeArchiveRoutes(
     async (req, reply) => {
       requireOwner(req.ctx);
       reply.header('cache-control', 'private, no-store');
-      // The job and its audit entry exist together; the export counts the entry among the rows.
-      const started = await db.transaction(async (tx) => {
-        const job = await archive.startExport(req.ctx, undefined, { tx });
-        await audit.record(tx, req.ctx, {
-          entity: 'store',
-          entityId: req.ctx.tenantId,
-          action: 'store.export',
-          after: { jobId: job.jobId },
-        });
-        return job;
-      });
-      archive.committed();
+      const started = await startOwnerExport(req.ctx, { archive, audit, db });
       return { data: started };
     },
   );
