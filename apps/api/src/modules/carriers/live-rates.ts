@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { CARRIER_NAMES, type Carrier, type Cart, carrierServiceName, type ShippingRate } from '@app/contracts';
+import {
+  CARRIER_NAMES,
+  type Carrier,
+  type Cart,
+  carrierServiceName,
+  normalPostalCode,
+  postalCodeFits,
+  type ShippingRate,
+} from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,6 +28,8 @@ export const isLiveRateId = (id: string | undefined) => Boolean(id?.startsWith('
 export interface Destination {
   countryGeoId: string;
   stateProvinceGeoId?: string | null | undefined;
+  /** The shopper's postal code: sent to the carrier (domestic US rates need it) when it has the country's form. */
+  postalCode?: string | null | undefined;
 }
 
 /** The carrier's amount with the store's markup, in integer minor units (a percent rounds half up). */
@@ -37,8 +47,13 @@ export interface LiveRatesOptions {
   timeoutMs?: number;
   /** How long the rates of one cart and address are kept (default 10 minutes): review and Place order see the same. */
   keepMs?: number;
-  /** After a carrier failed, checkout does not ask it again for this long (default 30 s), so pages stay fast. */
+  /** After a carrier timed out or refused the account, checkout does not ask it again for this long (default 30 s), so pages stay fast. */
   restMs?: number;
+  /**
+   * After a quick failure (connection refused, a 5xx), the shorter rest (default 5 s): asking costs the
+   * shopper nothing then, and the carrier's rates are back soon after it is.
+   */
+  errorRestMs?: number;
   now?: () => number;
 }
 
@@ -58,6 +73,7 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
     timeoutMs: opts.timeoutMs ?? 2_500,
     keepMs: opts.keepMs ?? 10 * 60_000,
     restMs: opts.restMs ?? 30_000,
+    errorRestMs: opts.errorRestMs ?? 5_000,
   };
   const MAX_KEPT = 5_000;
   /** Rates by store, account version, cart and destination. */
@@ -120,9 +136,12 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
     const country = COUNTRIES.find((c) => c.geoId === d.countryGeoId);
     if (!country) return null;
     const region = d.stateProvinceGeoId && country.regions.some((r) => r.geoId === d.stateProvinceGeoId);
+    // Checked again here: Place order's address went through checkPlace, but a page's query may not have.
+    const postal = d.postalCode ? normalPostalCode(country.geoId, d.postalCode) : '';
     return {
       countryCode: country.iso2,
       ...(region ? { stateCode: d.stateProvinceGeoId?.split('_')[1] } : {}),
+      ...(postal && postalCodeFits(country.geoId, postal) ? { postalCode: postal } : {}),
     };
   };
 
@@ -151,7 +170,7 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
     const contents = createHash('sha256')
       .update(JSON.stringify([cart.lines.map((l) => [l.variantId, l.quantity]), cart.weightGrams]))
       .digest('base64url');
-    const key = `${version}:${contents}:${dest.countryCode}:${dest.stateCode ?? ''}`;
+    const key = `${version}:${contents}:${dest.countryCode}:${dest.stateCode ?? ''}:${dest.postalCode ?? ''}`;
     const hit = kept.get(key);
     if (hit && now() - hit.at < settings.keepMs) return hit.rates;
     if ((resting.get(version) ?? 0) > now()) return [];
@@ -166,7 +185,7 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
         { tenantId: ctx.tenantId, carrier, reason: outcome.reason, detail: outcome.detail },
         'live carrier rates unavailable; checkout lists table rates',
       );
-      resting.set(version, now() + settings.restMs);
+      resting.set(version, now() + (outcome.reason === 'error' ? settings.errorRestMs : settings.restMs));
       return [];
     }
     const offered = new Set(row.services);
