@@ -257,7 +257,11 @@ describe('live rates at checkout', () => {
     expect(rateCalls()).toHaveLength(1);
     // The request was the store's origin to the shopper's state, with the owner's box.
     const body = rateCalls()[0]?.body as { RateRequest: { Shipment: Loose } };
-    expect(body.RateRequest?.Shipment?.Shipper?.Address).toMatchObject({ PostalCode: '94109', CountryCode: 'US' });
+    expect(body.RateRequest?.Shipment?.Shipper?.Address).toMatchObject({
+      PostalCode: '94109',
+      StateProvinceCode: 'CA',
+      CountryCode: 'US',
+    });
     expect(body.RateRequest?.Shipment?.Package?.Dimensions).toMatchObject({ Length: '10', Width: '8', Height: '4' });
 
     // The review and Place order use what was kept: UPS is not asked again, the price is the one shown.

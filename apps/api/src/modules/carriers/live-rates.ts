@@ -113,15 +113,24 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
     const [accounts, [store]] = await Promise.all([
       carriers.accountsOf(tenantId),
       db
-        .select({ address1: ss.address1, city: ss.city, postalCode: ss.postalCode, countryGeoId: ss.countryGeoId })
+        .select({
+          address1: ss.address1,
+          city: ss.city,
+          stateProvinceGeoId: ss.stateProvinceGeoId,
+          postalCode: ss.postalCode,
+          countryGeoId: ss.countryGeoId,
+        })
         .from(ss)
         .where(eq(ss.tenantId, tenantId))
         .limit(1),
     ]);
     const country = COUNTRIES.find((c) => c.geoId === store?.countryGeoId);
+    const state = country?.regions.find((r) => r.geoId === store?.stateProvinceGeoId);
     const origin: Address | null = country
       ? {
           countryCode: country.iso2,
+          // ShipFrom StateProvinceCode (UPS) / shipper stateOrProvinceCode (FedEx): US_OR is sent as OR.
+          stateCode: state ? state.geoId.split('_')[1] : undefined,
           postalCode: store?.postalCode ?? undefined,
           city: store?.city ?? undefined,
           addressLine: store?.address1 ?? undefined,
