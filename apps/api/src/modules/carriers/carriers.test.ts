@@ -236,6 +236,26 @@ describe('connecting an account', () => {
   });
 });
 
+describe('writing back what was read', () => {
+  it('a PATCH of what GET answered changes nothing: the same answer, no audit entry, the kept rates still kept', async () => {
+    const cookie = await guestCart(6);
+    await options(cookie);
+    const asked = rateCalls().length;
+    const read = (await call('GET', ADMIN)).json().data.find((a: { carrier: string }) => a.carrier === 'ups');
+    const audits = await auditEntries(t.database.db, 'lighting', 'carrier_account');
+    const back = await call('PATCH', `${ADMIN}/ups`, {
+      body: { services: read.services, markupKind: read.markupKind, markupValue: read.markupValue, box: read.box },
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json().data).toEqual(read);
+    expect((await call('GET', ADMIN)).json().data.find((a: { carrier: string }) => a.carrier === 'ups')).toEqual(read);
+    expect(await auditEntries(t.database.db, 'lighting', 'carrier_account')).toBe(audits);
+    // The account's version did not move: checkout still has the rates it kept, UPS is not asked again.
+    await options(cookie);
+    expect(rateCalls()).toHaveLength(asked);
+  });
+});
+
 describe('live rates at checkout', () => {
   it('computes a markup in whole cents', () => {
     expect(withMarkup(1495, 'percent', 10)).toBe(1645);
