@@ -13,6 +13,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { Refused, refuse } from '../../lib/result';
+import { StoreValues } from '../../lib/store-generations';
 import { COUNTRIES } from '../geo/index';
 import { storeIdentity } from '../store/index';
 import type { CarrierRow, CarriersService } from './carriers.service';
@@ -82,11 +83,15 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
   const resting = new Map<string, number>();
   /** Clients (with their OAuth tokens) by store and account version: a changed account gets a new one. */
   const clients = new Map<string, RateProvider>();
-  /** A store's accounts and origin, read once a minute at most; `forget` drops them on a settings change. */
-  const stores = new Map<
-    string,
-    { at: number; accounts: Awaited<ReturnType<typeof carriers.accountsOf>>; origin: Address | null }
-  >();
+  /**
+   * A store's accounts, origin and currency, read once a minute at most and shared by the callers at
+   * once (StoreValues, the busiest 10,000 stores); `forget` drops them on a settings change.
+   */
+  const stores = new StoreValues<{
+    accounts: Awaited<ReturnType<typeof carriers.accountsOf>>;
+    origin: Address | null;
+    currency: string;
+  }>(60_000, 10_000, now);
 
   function clientFor(tenantId: string, row: CarrierRow, creds: CarrierCredentials) {
     const key = `${tenantId}:${row.carrier}:${row.updatedAt.getTime()}`;
@@ -107,10 +112,11 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
     return client;
   }
 
-  async function storeOf(tenantId: string) {
-    const hit = stores.get(tenantId);
-    if (hit && now() - hit.at < 60_000) return hit;
-    const [accounts, [store]] = await Promise.all([
+  const storeOf = (ctx: TenantContext) => stores.get(ctx.tenantId, () => readStore(ctx));
+
+  async function readStore(ctx: TenantContext) {
+    const tenantId = ctx.tenantId;
+    const [accounts, [store], identity] = await Promise.all([
       carriers.accountsOf(tenantId),
       db
         .select({
@@ -123,6 +129,7 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
         .from(ss)
         .where(eq(ss.tenantId, tenantId))
         .limit(1),
+      storeIdentity(db, ctx),
     ]);
     const country = COUNTRIES.find((c) => c.geoId === store?.countryGeoId);
     const state = country?.regions.find((r) => r.geoId === store?.stateProvinceGeoId);
@@ -136,9 +143,7 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
           addressLine: store?.address1 ?? undefined,
         }
       : null;
-    const entry = { at: now(), accounts, origin };
-    stores.set(tenantId, entry);
-    return entry;
+    return { accounts, origin, currency: identity?.currency ?? 'USD' };
   }
 
   const destinationOf = (d: Destination): Address | null => {
@@ -230,19 +235,13 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
       chosen?: string,
     ): Promise<ShippingRate[]> {
       if (cart.lines.length === 0) return [];
-      const { accounts, origin } = await storeOf(ctx.tenantId);
+      const { accounts, origin, currency } = await storeOf(ctx);
       const offering = accounts.filter((a) => a.row.services.length > 0);
       const dest = destinationOf(destination);
       const live =
         offering.length === 0 || !origin || !dest
           ? []
-          : (
-              await Promise.all(
-                offering.map(async (a) =>
-                  ratesOf(ctx, a, origin, cart, dest, (await storeIdentity(db, ctx))?.currency ?? 'USD'),
-                ),
-              )
-            ).flat();
+          : (await Promise.all(offering.map((a) => ratesOf(ctx, a, origin, cart, dest, currency)))).flat();
       const asked = chosen ? LIVE.exec(chosen) : null;
       if (chosen && isLiveRateId(chosen) && !live.some((r) => r.methodId === chosen)) {
         const carrier = (asked?.[1] as Carrier | undefined) ?? null;
@@ -259,7 +258,7 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
     },
 
     forget(tenantId: string) {
-      stores.delete(tenantId);
+      stores.drop(tenantId);
       for (const k of kept.keys()) if (k.startsWith(`${tenantId}:`)) kept.delete(k);
       for (const k of resting.keys()) if (k.startsWith(`${tenantId}:`)) resting.delete(k);
     },
