@@ -113,7 +113,7 @@ async function pay(page: Page) {
   await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
 }
 
-test('the owner connects UPS and picks services; a guest pays a live rate, and checks out on table rates when UPS is slow', async ({
+test('the owner connects UPS and picks services; a guest pays a live rate, and checks out on table rates when UPS is down or slow', async ({
   page,
   browser,
 }) => {
