@@ -1,14 +1,15 @@
 import { request } from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssue, STORES, signIn, snap } from './helpers';
-import { CARRIER_PORT, STAND_IN_CARRIER } from './playwright.config';
+import { CARRIER_CONTROL_SOCKET, CARRIER_PORT, STAND_IN_CARRIER } from './playwright.config';
 
 /**
  * Live carrier rates (decision 117) on the garden store: the owner connects the stand-in's UPS
  * account on Carriers (a wrong secret refused next to its field first), picks services and a
  * markup; a guest sees the live UPS rates at checkout beside the table rates and pays one. Then
- * UPS is made slow: a guest sees the table rates only and still checks out. At the end the owner
- * disconnects, as the store was.
+ * UPS is down (the stand-in's port closed: connections refused): a guest sees the table rates only
+ * and pays; UPS comes back and its rates are listed again. Then UPS is made slow: a guest sees the
+ * table rates only and still checks out. At the end the owner disconnects, as the store was.
  */
 
 const base = STORES.garden.url;
@@ -36,6 +37,30 @@ function fault(mode: 'none' | 'slow' | 'error', slowMs = 8_000) {
   });
 }
 
+/** Closes (`stop`) or opens again (`start`) the stand-in's carriers' port, through its control socket. */
+function standIn(action: 'stop' | 'start') {
+  return new Promise<void>((resolve, reject) => {
+    const req = request({ socketPath: CARRIER_CONTROL_SOCKET, path: `/${action}`, method: 'POST' }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${action}: ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Whether anything listens on the carriers' port (a connection refused says it is down). */
+function carrierPortOpen() {
+  return new Promise<boolean>((resolve) => {
+    const req = request({ host: '127.0.0.1', port: CARRIER_PORT, path: '/', method: 'GET' }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
 async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
   await snap(page, `carrier-rates-${name}-1280`);
@@ -50,7 +75,14 @@ async function screenshots(page: Page, name: string) {
  * no other spec of its project ships to (the shipping spec gives the same store an Oregon and
  * Washington zone meanwhile).
  */
-async function guestCheckout(page: Page, state: 'US_IL' | 'US_CO') {
+const ADDRESSES = {
+  US_IL: ['Springfield', '62701'],
+  US_CO: ['Denver', '80202'],
+  US_MI: ['Detroit', '48226'],
+  US_AZ: ['Phoenix', '85004'],
+} as const;
+
+async function guestCheckout(page: Page, state: keyof typeof ADDRESSES) {
   await page.goto(`${base}/product/search/seed?inStock=true`);
   await page.getByTestId('product-card').first().getByRole('link').first().click();
   await page.getByTestId('add-to-cart').click();
@@ -60,9 +92,12 @@ async function guestCheckout(page: Page, state: 'US_IL' | 'US_CO') {
   await form.getByLabel('Email').fill('rosa@example.com');
   await form.getByLabel('Full name').fill('Rosa Parks');
   await form.getByLabel('Street address').fill('8 Rose Street');
-  await form.getByLabel('City').fill(state === 'US_IL' ? 'Springfield' : 'Denver');
-  await form.getByLabel('Postal code').fill(state === 'US_IL' ? '62701' : '80202');
+  const [city, postalCode] = ADDRESSES[state];
+  await form.getByLabel('City').fill(city);
+  await form.getByLabel('Postal code').fill(postalCode);
   await form.getByLabel('State or region').selectOption(state);
+  // The rates shown are for this address, postal code included (carriers quote by it).
+  await expect(page).toHaveURL(new RegExp(`postalCode=${postalCode}.*stateProvinceGeoId=${state}`));
   await expect(page.getByRole('radio', { name: /^Standard/ })).toBeVisible();
   return form;
 }
@@ -78,7 +113,7 @@ async function pay(page: Page) {
   await expect(page.getByText('Thank you! Your order has been placed.')).toBeVisible();
 }
 
-test('the owner connects UPS and picks services; a guest pays a live rate, and checks out on table rates when UPS is slow', async ({
+test('the owner connects UPS and picks services; a guest pays a live rate, and checks out on table rates when UPS is down or slow', async ({
   page,
   browser,
 }) => {
@@ -140,11 +175,38 @@ test('the owner connects UPS and picks services; a guest pays a live rate, and c
   await expect(shopper.getByTestId('order-totals')).toContainText(`Total${total}`);
   await shopper.close();
 
+  // UPS is down (nothing listens: connections refused): the guest gets the table rates only and pays.
+  await standIn('stop');
+  try {
+    expect(await carrierPortOpen()).toBe(false);
+    const down = await browser.newPage();
+    await guestCheckout(down, 'US_CO');
+    await expect(down.getByRole('radio', { name: /^Standard/ })).toBeChecked();
+    await expect(down.getByRole('radio', { name: /UPS/ })).toHaveCount(0);
+    await snap(down, 'carrier-rates-checkout-ups-down');
+    await pay(down);
+    await expect(down.getByTestId('order-totals')).toContainText('Standard');
+    await down.close();
+  } finally {
+    await standIn('start');
+  }
+
+  // UPS is back: once its short rest after the failure is over (seconds), its rates are listed again.
+  expect(await carrierPortOpen()).toBe(true);
+  const back = await browser.newPage();
+  await guestCheckout(back, 'US_MI');
+  await expect(async () => {
+    await back.reload();
+    await expect(back.getByRole('radio', { name: /UPS Ground/ })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000, intervals: [1_000] });
+  await expect(back.getByRole('radio', { name: /UPS 2nd Day Air/ })).toBeVisible();
+  await back.close();
+
   // UPS answers too slowly: the guest gets the table rates only and still checks out.
   await fault('slow');
   try {
     const late = await browser.newPage();
-    await guestCheckout(late, 'US_CO');
+    await guestCheckout(late, 'US_AZ');
     await expect(late.getByRole('radio', { name: /UPS/ })).toHaveCount(0);
     await snap(late, 'carrier-rates-checkout-ups-slow');
     await pay(late);

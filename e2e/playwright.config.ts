@@ -26,6 +26,8 @@ const PAYPAL_WEBHOOK_ID = 'WH-E2E-PLATFORM';
 export const STAND_IN_OWN_APP = { id: 'lighting-e2e-own-app', secret: 'lighting-e2e-own-secret-77' };
 /** The carriers' stand-in (UPS and FedEx: OAuth, rating; decision 117) and the account it knows. */
 export const CARRIER_PORT = PORT + 3;
+/** The stand-in's control socket: stop and start its carriers' port (decision 117, checkout with UPS down). */
+export const CARRIER_CONTROL_SOCKET = join(tmpdir(), `carrier-stand-in-${CARRIER_PORT}.sock`);
 export const STAND_IN_CARRIER = { clientId: 'e2e-ups-client', secret: 'e2e-ups-secret-41', account: 'E2E7890' };
 /** The Stripe stand-in (Stripe's API, hosted payment and 3-D Secure pages; decision 118). */
 export const STRIPE_PORT = PORT + 2;
@@ -136,6 +138,7 @@ export default defineConfig({
       env: {
         CARRIER_STAND_IN_PORT: String(CARRIER_PORT),
         CARRIER_STAND_IN_ACCOUNTS: `${STAND_IN_CARRIER.clientId}:${STAND_IN_CARRIER.secret}:${STAND_IN_CARRIER.account}`,
+        CARRIER_STAND_IN_CONTROL_SOCKET: CARRIER_CONTROL_SOCKET,
       },
     },
     {

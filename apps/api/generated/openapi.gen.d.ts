@@ -5725,6 +5725,7 @@ export interface paths {
                 query?: {
                     countryGeoId?: string;
                     stateProvinceGeoId?: string;
+                    postalCode?: string;
                 };
                 header?: never;
                 path?: never;
@@ -5821,6 +5822,7 @@ export interface paths {
                 query?: {
                     countryGeoId?: string;
                     stateProvinceGeoId?: string;
+                    postalCode?: string;
                 };
                 header?: never;
                 path?: never;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { POSTAL_CODE_RULES, postalCodeFits } from './address-fields';
 import { addressInputSchema, addressSchema } from './addresses';
 import { cardCreateSchema } from './cards';
 import { orderStatuses } from './order-status';
@@ -8,10 +9,27 @@ import { textInt } from './strict-input';
 /** Where an order goes: a saved address of the shopper, or one typed at checkout. */
 export const shipToSchema = addressInputSchema.omit({ isDefaultShipping: true, isDefaultBilling: true });
 
-export const destinationQuerySchema = z.strictObject({
-  countryGeoId: z.string().trim().max(10).default('USA'),
-  stateProvinceGeoId: z.string().trim().max(20).optional(),
-});
+/**
+ * Where the rates are for. The postal code is optional (the page asks for rates before it is typed);
+ * given, it must have the country's form (US ZIP 12345 or 12345-6789, Canada A1A 1A1, ...), since
+ * carriers quote by it (decision 117).
+ */
+export const destinationQuerySchema = z
+  .strictObject({
+    countryGeoId: z.string().trim().max(10).default('USA'),
+    stateProvinceGeoId: z.string().trim().max(20).optional(),
+    postalCode: z.string().trim().max(12).optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.postalCode !== undefined && !postalCodeFits(d.countryGeoId, d.postalCode)) {
+      const rule = POSTAL_CODE_RULES[d.countryGeoId];
+      ctx.addIssue({
+        code: 'custom',
+        path: ['postalCode'],
+        message: `postalCode: this is not a postal code of that country${rule ? ` (for example ${rule.example})` : ''}.`,
+      });
+    }
+  });
 
 export const shippingRateSchema = z.object({
   methodId: z.string(),

@@ -143,10 +143,19 @@ export const detailsDraftSchema = z.strictObject({
       address1: optionalText(120),
       address2: optionalText(120),
       city: optionalText(80),
+      /** The state or province (US_OR): one of the country's regions, checked by the server. */
+      stateProvinceGeoId: pattern(/^[A-Z]{2,3}_[A-Z0-9]{1,3}$/, 'choose a state or region', 7),
       countryGeoId: pattern(/^[A-Z]{2,3}$/, 'choose a country', 3),
       postalCode: pattern(/^[A-Za-z0-9][A-Za-z0-9 -]{1,11}$/, 'enter a postal code (letters, digits, spaces)', 12),
     })
-    .default({ address1: null, address2: null, city: null, countryGeoId: null, postalCode: null }),
+    .default({
+      address1: null,
+      address2: null,
+      city: null,
+      stateProvinceGeoId: null,
+      countryGeoId: null,
+      postalCode: null,
+    }),
   emailAddress: z
     .string()
     .trim()
@@ -252,7 +261,8 @@ export interface DetailsEditorView {
   storeName: string;
   values: DetailsDraft;
   status: DraftStatus;
-  countries: { geoId: string; name: string }[];
+  /** With their states or regions, for the store's origin address (carriers rate from it). */
+  countries: { geoId: string; name: string; regions: { geoId: string; name: string }[] }[];
 }
 
 export type SettingsSaveResult =

@@ -95,7 +95,7 @@ export interface CheckoutView {
   /** The built-in test provider's card form is offered (not once a live Stripe key is connected). */
   testCards?: boolean;
   /** Where the rates and tax shown are for. */
-  destination: { countryGeoId: string; stateProvinceGeoId: string | null };
+  destination: { countryGeoId: string; stateProvinceGeoId: string | null; postalCode: string | null };
 }
 
 export type CheckoutField =

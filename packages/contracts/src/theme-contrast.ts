@@ -99,6 +99,7 @@ export const STORE_DETAIL_TEXT_FIELDS = [
   'companyAddress.address2',
   'companyAddress.city',
   'companyAddress.countryGeoId',
+  'companyAddress.stateProvinceGeoId',
   'companyAddress.postalCode',
   'emailAddress',
   'companyContact.countryCode',

@@ -195,6 +195,7 @@ async function insertStore(tx: Tx, b: BuiltStore, hashes: Map<string, string>) {
     address1: st.address1,
     address2: st.address2,
     city: st.city,
+    stateProvinceGeoId: st.stateProvinceGeoId,
     countryGeoId: st.countryGeoId,
     postalCode: st.postalCode,
     emailAddress: st.emailAddress,

@@ -132,6 +132,8 @@ export interface SeedStore {
     address1: string | null;
     address2: string | null;
     city: string | null;
+    /** The state or province (US_CA): live carrier rates ship from it. */
+    stateProvinceGeoId: string | null;
     countryGeoId: string | null;
     postalCode: string | null;
     emailAddress: string;

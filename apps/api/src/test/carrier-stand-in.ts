@@ -18,7 +18,9 @@ import type { AddressInfo } from 'node:net';
  *
  * Rates are worked out from the parcel's weight and the destination, so tests can say what a shopper
  * pays. For tests it also has, under /__stand-in/: faults (slow, 500), expiring every token (the
- * next rating answers 401), a token lifetime, and the requests it was sent.
+ * next rating answers 401), a token lifetime, and the requests it was sent; and `stop`/`start`, which
+ * close its listener (a connection is refused, as when the carrier is down or unreachable) and open it
+ * again on the same port.
  */
 export interface CarrierStandInAccount {
   clientId: string;
@@ -342,8 +344,24 @@ export async function startCarrierStandIn(
       })
       .catch(() => send(res, 500, { error: 'stand-in failed' }));
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  await listen(opts.port ?? 0);
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const closeListener = async () => {
+    if (!server.listening) return;
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
 
   return {
     url,
@@ -362,11 +380,16 @@ export async function startCarrierStandIn(
     setTokenTtl(seconds: number | null) {
       state.tokenTtlS = seconds;
     },
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    /** Nothing listens on the port any more: every call to either carrier is refused until `start`. */
+    stop: closeListener,
+    /** Listens again on the same port, with the same accounts and tokens (UPS came back). */
+    async start() {
+      if (!server.listening) await listen(port);
     },
+    get listening() {
+      return server.listening;
+    },
+    close: closeListener,
   };
 }
 export type CarrierStandIn = Awaited<ReturnType<typeof startCarrierStandIn>>;

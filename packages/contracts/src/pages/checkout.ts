@@ -8,6 +8,8 @@ export interface CheckoutPages {
     /** Unset: the signed-in shopper's default shipping address, else the United States. */
     countryGeoId?: string;
     stateProvinceGeoId?: string;
+    /** Carriers' live rates are quoted for it (decision 117); one not of the country's form is ignored. */
+    postalCode?: string;
     shippingMethodId?: string;
     /** A guest's receipt email as typed: a code they have used up is shown without its discount. */
     email?: string;

@@ -21,6 +21,7 @@ export const garden: SeedStore = {
     address1: '42 Orchard Lane',
     address2: null,
     city: 'Portland',
+    stateProvinceGeoId: 'US_OR',
     countryGeoId: 'USA',
     postalCode: '97214',
     emailAddress: 'grow@fernwood-garden.test',

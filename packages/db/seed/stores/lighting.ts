@@ -21,6 +21,7 @@ export const lighting: SeedStore = {
     address1: '1180 Larkin Street',
     address2: 'Suite 4',
     city: 'San Francisco',
+    stateProvinceGeoId: 'US_CA',
     countryGeoId: 'USA',
     postalCode: '94109',
     emailAddress: 'hello@brightside-lighting.test',

@@ -25,6 +25,7 @@ export const power: SeedStore = {
     address1: null,
     address2: null,
     city: null,
+    stateProvinceGeoId: null,
     countryGeoId: null,
     postalCode: null,
     emailAddress: 'support@voltline-tools.test',

@@ -25,6 +25,8 @@ export const storeSettings = pgTable(
     address1: text('address1'),
     address2: text('address2'),
     city: text('city'),
+    /** The origin's state or province (US_OR), one of the country's regions: carriers rate from it. */
+    stateProvinceGeoId: text('state_province_geo_id'),
     countryGeoId: text('country_geo_id'),
     postalCode: text('postal_code'),
     emailAddress: text('email_address'),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Address, type AddressInput, MAX_ADDRESSES } from '@app/contracts';
+import { type Address, type AddressInput, MAX_ADDRESSES, POSTAL_CODE_RULES, postalCodeFits } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
@@ -8,17 +8,6 @@ import { ok, type Refusal, type Result, refuse, refuseField } from '../../lib/re
 import { COUNTRIES } from '../geo/index';
 
 const pa = schema.postalAddresses;
-
-/** Postal code forms where a wrong one is a common, costly mistake; elsewhere letters, digits, spaces, dashes. */
-const POSTAL_CODES: Record<string, { re: RegExp; example: string }> = {
-  USA: { re: /^\d{5}(-\d{4})?$/, example: '94109 or 94109-1234' },
-  CAN: { re: /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i, example: 'K1A 0B1' },
-  GBR: { re: /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i, example: 'SW1A 1AA' },
-  AUS: { re: /^\d{4}$/, example: '2000' },
-  DEU: { re: /^\d{5}$/, example: '10115' },
-  FRA: { re: /^\d{5}$/, example: '75001' },
-  NLD: { re: /^\d{4} ?[A-Z]{2}$/i, example: '1012 AB' },
-};
 
 /**
  * An address we cannot deliver to as written (decision 088): a country we do not ship to, a missing
@@ -46,8 +35,8 @@ export function checkPlace(input: AddressInput): Result<void, PlaceRefusal> {
   } else if (input.stateProvinceGeoId) {
     return refuseField(400, 'BAD_REQUEST', 'stateProvinceGeoId', `${country.name} addresses have no state or region.`);
   }
-  const rule = POSTAL_CODES[country.geoId];
-  if (rule ? !rule.re.test(input.postalCode) : !/^[A-Za-z0-9 -]{2,10}$/.test(input.postalCode)) {
+  const rule = POSTAL_CODE_RULES[country.geoId];
+  if (!postalCodeFits(country.geoId, input.postalCode)) {
     return refuseField(
       400,
       'BAD_REQUEST',

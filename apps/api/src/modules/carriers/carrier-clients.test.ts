@@ -71,6 +71,20 @@ describe('UPS', () => {
     expect(body.RateRequest?.Shipment?.Package?.Dimensions).toMatchObject({ Length: '12', Width: '9', Height: '6' });
   });
 
+  it("sends the shopper's postal code (ShipTo PostalCode) and the store's state (Shipper and ShipFrom StateProvinceCode)", async () => {
+    const out = await ups().rate({ ...ORIGIN, stateCode: 'CA' }, FIVE_POUNDS, {
+      countryCode: 'US',
+      stateCode: 'IL',
+      postalCode: '62701',
+    });
+    expect(out.kind).toBe('rates');
+    const shipment = (rateCalls('ups')[0]?.body as { RateRequest?: { Shipment?: Loose } } | undefined)?.RateRequest
+      ?.Shipment;
+    expect(shipment?.ShipTo?.Address).toEqual({ StateProvinceCode: 'IL', PostalCode: '62701', CountryCode: 'US' });
+    for (const from of [shipment?.Shipper?.Address, shipment?.ShipFrom?.Address])
+      expect(from).toMatchObject({ StateProvinceCode: 'CA', PostalCode: '94109', CountryCode: 'US' });
+  });
+
   it('fetches one token for callers at once and reuses it until shortly before it expires', async () => {
     let clock = 1_000_000;
     const client = ups({ now: () => clock });
@@ -121,6 +135,24 @@ describe('UPS', () => {
     expect(await client.authenticate()).toBe('unreachable');
   });
 
+  it('answers unavailable at once when UPS refuses the connection, with a kept token, and rates again once it is back', async () => {
+    const client = ups();
+    expect((await client.rate(ORIGIN, FIVE_POUNDS, TO_CA)).kind).toBe('rates');
+    await standIn.stop();
+    try {
+      const started = Date.now();
+      expect(await client.rate(ORIGIN, FIVE_POUNDS, TO_CA)).toEqual({ kind: 'unavailable', reason: 'error' });
+      // Refused, not timed out: no waiting on the 2.5 s deadline.
+      expect(Date.now() - started).toBeLessThan(1_000);
+      // A client without a token yet cannot get one either.
+      expect(await ups().authenticate()).toBe('unreachable');
+    } finally {
+      await standIn.start();
+    }
+    expect((await client.rate(ORIGIN, FIVE_POUNDS, TO_CA)).kind).toBe('rates');
+    expect(tokenCalls('ups')).toBe(1);
+  });
+
   it('answers unavailable on a 500 and on a timeout, within the timeout', async () => {
     const client = ups({ timeoutMs: 300 });
     standIn.setFault('error');
@@ -155,6 +187,23 @@ describe('FedEx', () => {
     const body = rateCalls('fedex')[0]?.body as Loose;
     expect(body.accountNumber).toEqual({ value: 'A1B2C3' });
     expect(body.requestedShipment?.recipient?.address).toEqual({ stateOrProvinceCode: 'CA', countryCode: 'US' });
+  });
+
+  it("sends the recipient's and the shipper's postal code and state as FedEx documents them", async () => {
+    const client = createFedexClient(ACCOUNT, { baseUrl: standIn.url });
+    const out = await client.rate({ ...ORIGIN, stateCode: 'CA' }, FIVE_POUNDS, {
+      countryCode: 'US',
+      stateCode: 'IL',
+      postalCode: '62701',
+    });
+    expect(out.kind).toBe('rates');
+    const body = rateCalls('fedex')[0]?.body as Loose;
+    expect(body.requestedShipment?.recipient?.address).toEqual({
+      stateOrProvinceCode: 'IL',
+      postalCode: '62701',
+      countryCode: 'US',
+    });
+    expect(body.requestedShipment?.shipper?.address).toMatchObject({ stateOrProvinceCode: 'CA', postalCode: '94109' });
   });
 
   it('refreshes after a 401 and says refused for a wrong secret', async () => {

@@ -1,4 +1,4 @@
-import type { TokenCache } from './oauth-token';
+import type { TokenAnswer, TokenCache } from './oauth-token';
 import type { QuotedService, RateOutcome } from './rate-provider';
 
 /** One answer of a carrier's API: its status and JSON body, or why there is none. */
@@ -75,4 +75,20 @@ export async function rateWithToken(
     if (!services) return { kind: 'unavailable', reason: 'error', detail: missing };
     return { kind: 'rates', services };
   }
+}
+
+/**
+ * A token endpoint's answer read the same for UPS and FedEx (both OAuth client credentials):
+ * `access_token` and `expires_in` (seconds; UPS sends a string, FedEx a number; a minute if absent).
+ * 400, 401 and 403 say the credentials do not work; a lost connection or anything else says nothing.
+ */
+export function tokenAnswerOf(answer: HttpAnswer): TokenAnswer {
+  if ('failed' in answer) return { ok: false, outcome: 'unreachable' };
+  const body = answer.body;
+  if (answer.status === 200 && isObject(body) && typeof body.access_token === 'string') {
+    const expires = Number(body.expires_in);
+    return { ok: true, token: body.access_token, expiresInS: Number.isFinite(expires) && expires > 0 ? expires : 60 };
+  }
+  if (answer.status === 401 || answer.status === 400 || answer.status === 403) return { ok: false, outcome: 'refused' };
+  return { ok: false, outcome: 'unreachable' };
 }

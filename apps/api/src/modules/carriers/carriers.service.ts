@@ -197,6 +197,16 @@ export function createCarriersService(db: Db, deps: CarriersDeps) {
           boxHeightIn: input.box?.heightIn ?? before.boxHeightIn,
         };
         if (kind === 'percent' && next.markupValue > 200) return 'percent' as const;
+        // What was there already (a form saved as it was shown): nothing written, so the account's
+        // version (`updatedAt`) stays, and with it the OAuth token and the rates kept for checkout.
+        const same =
+          next.services.join(',') === before.services.join(',') &&
+          next.markupKind === before.markupKind &&
+          next.markupValue === before.markupValue &&
+          next.boxLengthIn === before.boxLengthIn &&
+          next.boxWidthIn === before.boxWidthIn &&
+          next.boxHeightIn === before.boxHeightIn;
+        if (same) return before;
         const [after] = await tx
           .update(ca)
           .set({ ...next, updatedAt: new Date() })

@@ -55,6 +55,9 @@ async function accountRow(tenantId = 'lighting') {
 }
 
 const rateCalls = () => standIn.requests.filter((r) => r.kind === 'rate');
+/** The ShipTo address of the `i`th rate request UPS received. */
+const shipToOf = (i: number) =>
+  (rateCalls()[i]?.body as { RateRequest?: { Shipment?: Loose } } | undefined)?.RateRequest?.Shipment?.ShipTo?.Address;
 
 /** A guest's cart of `quantity` of the store's first stocked product: its cookie, weight and the product's price. */
 async function guestCart(quantity = 1) {
@@ -69,10 +72,10 @@ async function guestCart(quantity = 1) {
   return String([added.headers['set-cookie']].flat()[0]).split(';')[0] as string;
 }
 
-async function options(cookie: string, state = 'US_CA') {
+async function options(cookie: string, state = 'US_CA', postalCode?: string) {
   const res = await t.app.inject({
     method: 'GET',
-    url: `${B}/public/ecommerce/checkout/checkoutoptions?countryGeoId=USA&stateProvinceGeoId=${state}`,
+    url: `${B}/public/ecommerce/checkout/checkoutoptions?countryGeoId=USA&stateProvinceGeoId=${state}${postalCode ? `&postalCode=${encodeURIComponent(postalCode)}` : ''}`,
     headers: { host: HOST, cookie },
   });
   expect(res.statusCode, res.body).toBe(200);
@@ -107,6 +110,7 @@ beforeAll(async () => {
   settingsStaff = await signIn(t.app, 'settings@lighting.test', 'owner-demo-1', HOST);
   // Failures are not remembered between tests: each says what the carrier does.
   t.services.liveRates.settings.restMs = 0;
+  t.services.liveRates.settings.errorRestMs = 0;
 });
 afterAll(async () => {
   await t?.close();
@@ -232,6 +236,26 @@ describe('connecting an account', () => {
   });
 });
 
+describe('writing back what was read', () => {
+  it('a PATCH of what GET answered changes nothing: the same answer, no audit entry, the kept rates still kept', async () => {
+    const cookie = await guestCart(6);
+    await options(cookie);
+    const asked = rateCalls().length;
+    const read = (await call('GET', ADMIN)).json().data.find((a: { carrier: string }) => a.carrier === 'ups');
+    const audits = await auditEntries(t.database.db, 'lighting', 'carrier_account');
+    const back = await call('PATCH', `${ADMIN}/ups`, {
+      body: { services: read.services, markupKind: read.markupKind, markupValue: read.markupValue, box: read.box },
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json().data).toEqual(read);
+    expect((await call('GET', ADMIN)).json().data.find((a: { carrier: string }) => a.carrier === 'ups')).toEqual(read);
+    expect(await auditEntries(t.database.db, 'lighting', 'carrier_account')).toBe(audits);
+    // The account's version did not move: checkout still has the rates it kept, UPS is not asked again.
+    await options(cookie);
+    expect(rateCalls()).toHaveLength(asked);
+  });
+});
+
 describe('live rates at checkout', () => {
   it('computes a markup in whole cents', () => {
     expect(withMarkup(1495, 'percent', 10)).toBe(1645);
@@ -242,7 +266,8 @@ describe('live rates at checkout', () => {
 
   it('lists the chosen services after the table rates, with the markup, and charges the rate shown', async () => {
     const cookie = await guestCart(2);
-    const opts = await options(cookie);
+    // The page asks for the address Place order then sends (the same postal code: the same kept rates).
+    const opts = await options(cookie, 'US_CA', CALIFORNIA_SHIP_TO.postalCode);
     const live = opts.shippingMethods.filter((m) => m.methodId.startsWith('live:'));
     expect(opts.shippingMethods[0]?.methodId).toBe('STANDARD');
     expect(live.map((m) => m.name)).toEqual(['UPS Ground', 'UPS 2nd Day Air']);
@@ -252,7 +277,11 @@ describe('live rates at checkout', () => {
     expect(rateCalls()).toHaveLength(1);
     // The request was the store's origin to the shopper's state, with the owner's box.
     const body = rateCalls()[0]?.body as { RateRequest: { Shipment: Loose } };
-    expect(body.RateRequest?.Shipment?.Shipper?.Address).toMatchObject({ PostalCode: '94109', CountryCode: 'US' });
+    expect(body.RateRequest?.Shipment?.Shipper?.Address).toMatchObject({
+      PostalCode: '94109',
+      StateProvinceCode: 'CA',
+      CountryCode: 'US',
+    });
     expect(body.RateRequest?.Shipment?.Package?.Dimensions).toMatchObject({ Length: '10', Width: '8', Height: '4' });
 
     // The review and Place order use what was kept: UPS is not asked again, the price is the one shown.
@@ -260,6 +289,37 @@ describe('live rates at checkout', () => {
     expect(placed.statusCode, placed.body).toBe(200);
     expect(placed.json().data).toMatchObject({ shipping: ground.rate, shippingMethod: 'UPS Ground' });
     expect(rateCalls()).toHaveLength(1);
+  });
+
+  it("quotes the shopper's postal code (UPS ShipTo PostalCode), keeps rates per postal code, and refuses one not of the country's form", async () => {
+    const cookie = await guestCart(5);
+    const first = await options(cookie, 'US_IL', '62701');
+    expect(first.shippingMethods.some((m) => m.methodId.startsWith('live:'))).toBe(true);
+    expect(shipToOf(0)).toMatchObject({ PostalCode: '62701', StateProvinceCode: 'IL', CountryCode: 'US' });
+    // The same address again: kept. Another ZIP in the same state: UPS is asked for it.
+    await options(cookie, 'US_IL', '62701');
+    expect(rateCalls()).toHaveLength(1);
+    await options(cookie, 'US_IL', '60601-1234');
+    expect(rateCalls()).toHaveLength(2);
+    expect(shipToOf(1)).toMatchObject({ PostalCode: '60601-1234' });
+    for (const bad of ['6270', 'ABCDE', '62701-12', '1'.repeat(13)]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `${B}/public/ecommerce/checkout/checkoutoptions?countryGeoId=USA&stateProvinceGeoId=US_IL&postalCode=${bad}`,
+        headers: { host: HOST, cookie },
+      });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().message).toContain('postalCode');
+    }
+    const canada = await t.app.inject({
+      method: 'GET',
+      url: `${B}/public/ecommerce/checkout/checkoutoptions?countryGeoId=CAN&stateProvinceGeoId=CA_ON&postalCode=k1a0b1`,
+      headers: { host: HOST, cookie },
+    });
+    expect(canada.statusCode, canada.body).toBe(200);
+    expect(rateCalls()).toHaveLength(3);
+    // Written as Canada writes it, whatever the shopper typed.
+    expect(shipToOf(2)).toMatchObject({ PostalCode: 'K1A 0B1', CountryCode: 'CA' });
   });
 
   it('refuses with a 409 a rate whose price moved (the owner changed the markup), and charges nothing', async () => {
@@ -301,6 +361,27 @@ describe('live rates at checkout', () => {
     expect((await options(cookie, 'US_NY')).shippingMethods.some((m) => m.methodId.startsWith('live:'))).toBe(false);
     const placed = await placeOrder(cookie, 'STANDARD');
     expect(placed.statusCode, placed.body).toBe(200);
+  });
+
+  it('lists the table rates when UPS refuses connections (down), places the order, and lists live rates once UPS is back', async () => {
+    const cookie = await guestCart(4);
+    await standIn.stop();
+    try {
+      const down = await options(cookie, 'US_TX');
+      expect(down.shippingMethods.map((m) => m.methodId)).not.toContainEqual(expect.stringMatching(/^live:/));
+      expect(down.shippingMethods.some((m) => m.methodId === 'STANDARD')).toBe(true);
+      const placed = await placeOrder(cookie, 'STANDARD');
+      expect(placed.statusCode, placed.body).toBe(200);
+      expect(placed.json().data).toMatchObject({ shippingMethod: 'Standard' });
+    } finally {
+      await standIn.start();
+    }
+    // Nothing about the failure was kept as rates: the next checkout there lists UPS again.
+    const back = await options(await guestCart(4), 'US_TX');
+    expect(back.shippingMethods.filter((m) => m.methodId.startsWith('live:')).map((m) => m.name)).toEqual([
+      'UPS Ground',
+      'UPS 2nd Day Air',
+    ]);
   });
 
   it('stops listing live rates once disconnected; audited', async () => {

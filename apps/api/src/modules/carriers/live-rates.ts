@@ -1,10 +1,19 @@
 import { createHash } from 'node:crypto';
-import { CARRIER_NAMES, type Carrier, type Cart, carrierServiceName, type ShippingRate } from '@app/contracts';
+import {
+  CARRIER_NAMES,
+  type Carrier,
+  type Cart,
+  carrierServiceName,
+  normalPostalCode,
+  postalCodeFits,
+  type ShippingRate,
+} from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { Refused, refuse } from '../../lib/result';
+import { StoreValues } from '../../lib/store-generations';
 import { COUNTRIES } from '../geo/index';
 import { storeIdentity } from '../store/index';
 import type { CarrierRow, CarriersService } from './carriers.service';
@@ -20,6 +29,8 @@ export const isLiveRateId = (id: string | undefined) => Boolean(id?.startsWith('
 export interface Destination {
   countryGeoId: string;
   stateProvinceGeoId?: string | null | undefined;
+  /** The shopper's postal code: sent to the carrier (domestic US rates need it) when it has the country's form. */
+  postalCode?: string | null | undefined;
 }
 
 /** The carrier's amount with the store's markup, in integer minor units (a percent rounds half up). */
@@ -37,8 +48,13 @@ export interface LiveRatesOptions {
   timeoutMs?: number;
   /** How long the rates of one cart and address are kept (default 10 minutes): review and Place order see the same. */
   keepMs?: number;
-  /** After a carrier failed, checkout does not ask it again for this long (default 30 s), so pages stay fast. */
+  /** After a carrier timed out or refused the account, checkout does not ask it again for this long (default 30 s), so pages stay fast. */
   restMs?: number;
+  /**
+   * After a quick failure (connection refused, a 5xx), the shorter rest (default 5 s): asking costs the
+   * shopper nothing then, and the carrier's rates are back soon after it is.
+   */
+  errorRestMs?: number;
   now?: () => number;
 }
 
@@ -58,6 +74,7 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
     timeoutMs: opts.timeoutMs ?? 2_500,
     keepMs: opts.keepMs ?? 10 * 60_000,
     restMs: opts.restMs ?? 30_000,
+    errorRestMs: opts.errorRestMs ?? 5_000,
   };
   const MAX_KEPT = 5_000;
   /** Rates by store, account version, cart and destination. */
@@ -66,11 +83,15 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
   const resting = new Map<string, number>();
   /** Clients (with their OAuth tokens) by store and account version: a changed account gets a new one. */
   const clients = new Map<string, RateProvider>();
-  /** A store's accounts and origin, read once a minute at most; `forget` drops them on a settings change. */
-  const stores = new Map<
-    string,
-    { at: number; accounts: Awaited<ReturnType<typeof carriers.accountsOf>>; origin: Address | null }
-  >();
+  /**
+   * A store's accounts, origin and currency, read once a minute at most and shared by the callers at
+   * once (StoreValues, the busiest 10,000 stores); `forget` drops them on a settings change.
+   */
+  const stores = new StoreValues<{
+    accounts: Awaited<ReturnType<typeof carriers.accountsOf>>;
+    origin: Address | null;
+    currency: string;
+  }>(60_000, 10_000, now);
 
   function clientFor(tenantId: string, row: CarrierRow, creds: CarrierCredentials) {
     const key = `${tenantId}:${row.carrier}:${row.updatedAt.getTime()}`;
@@ -91,38 +112,50 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
     return client;
   }
 
-  async function storeOf(tenantId: string) {
-    const hit = stores.get(tenantId);
-    if (hit && now() - hit.at < 60_000) return hit;
-    const [accounts, [store]] = await Promise.all([
+  const storeOf = (ctx: TenantContext) => stores.get(ctx.tenantId, () => readStore(ctx));
+
+  async function readStore(ctx: TenantContext) {
+    const tenantId = ctx.tenantId;
+    const [accounts, [store], identity] = await Promise.all([
       carriers.accountsOf(tenantId),
       db
-        .select({ address1: ss.address1, city: ss.city, postalCode: ss.postalCode, countryGeoId: ss.countryGeoId })
+        .select({
+          address1: ss.address1,
+          city: ss.city,
+          stateProvinceGeoId: ss.stateProvinceGeoId,
+          postalCode: ss.postalCode,
+          countryGeoId: ss.countryGeoId,
+        })
         .from(ss)
         .where(eq(ss.tenantId, tenantId))
         .limit(1),
+      storeIdentity(db, ctx),
     ]);
     const country = COUNTRIES.find((c) => c.geoId === store?.countryGeoId);
+    const state = country?.regions.find((r) => r.geoId === store?.stateProvinceGeoId);
     const origin: Address | null = country
       ? {
           countryCode: country.iso2,
+          // ShipFrom StateProvinceCode (UPS) / shipper stateOrProvinceCode (FedEx): US_OR is sent as OR.
+          stateCode: state ? state.geoId.split('_')[1] : undefined,
           postalCode: store?.postalCode ?? undefined,
           city: store?.city ?? undefined,
           addressLine: store?.address1 ?? undefined,
         }
       : null;
-    const entry = { at: now(), accounts, origin };
-    stores.set(tenantId, entry);
-    return entry;
+    return { accounts, origin, currency: identity?.currency ?? 'USD' };
   }
 
   const destinationOf = (d: Destination): Address | null => {
     const country = COUNTRIES.find((c) => c.geoId === d.countryGeoId);
     if (!country) return null;
     const region = d.stateProvinceGeoId && country.regions.some((r) => r.geoId === d.stateProvinceGeoId);
+    // Checked again here: Place order's address went through checkPlace, but a page's query may not have.
+    const postal = d.postalCode ? normalPostalCode(country.geoId, d.postalCode) : '';
     return {
       countryCode: country.iso2,
       ...(region ? { stateCode: d.stateProvinceGeoId?.split('_')[1] } : {}),
+      ...(postal && postalCodeFits(country.geoId, postal) ? { postalCode: postal } : {}),
     };
   };
 
@@ -151,7 +184,7 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
     const contents = createHash('sha256')
       .update(JSON.stringify([cart.lines.map((l) => [l.variantId, l.quantity]), cart.weightGrams]))
       .digest('base64url');
-    const key = `${version}:${contents}:${dest.countryCode}:${dest.stateCode ?? ''}`;
+    const key = `${version}:${contents}:${dest.countryCode}:${dest.stateCode ?? ''}:${dest.postalCode ?? ''}`;
     const hit = kept.get(key);
     if (hit && now() - hit.at < settings.keepMs) return hit.rates;
     if ((resting.get(version) ?? 0) > now()) return [];
@@ -166,7 +199,7 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
         { tenantId: ctx.tenantId, carrier, reason: outcome.reason, detail: outcome.detail },
         'live carrier rates unavailable; checkout lists table rates',
       );
-      resting.set(version, now() + settings.restMs);
+      resting.set(version, now() + (outcome.reason === 'error' ? settings.errorRestMs : settings.restMs));
       return [];
     }
     const offered = new Set(row.services);
@@ -202,19 +235,13 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
       chosen?: string,
     ): Promise<ShippingRate[]> {
       if (cart.lines.length === 0) return [];
-      const { accounts, origin } = await storeOf(ctx.tenantId);
+      const { accounts, origin, currency } = await storeOf(ctx);
       const offering = accounts.filter((a) => a.row.services.length > 0);
       const dest = destinationOf(destination);
       const live =
         offering.length === 0 || !origin || !dest
           ? []
-          : (
-              await Promise.all(
-                offering.map(async (a) =>
-                  ratesOf(ctx, a, origin, cart, dest, (await storeIdentity(db, ctx))?.currency ?? 'USD'),
-                ),
-              )
-            ).flat();
+          : (await Promise.all(offering.map((a) => ratesOf(ctx, a, origin, cart, dest, currency)))).flat();
       const asked = chosen ? LIVE.exec(chosen) : null;
       if (chosen && isLiveRateId(chosen) && !live.some((r) => r.methodId === chosen)) {
         const carrier = (asked?.[1] as Carrier | undefined) ?? null;
@@ -231,7 +258,7 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
     },
 
     forget(tenantId: string) {
-      stores.delete(tenantId);
+      stores.drop(tenantId);
       for (const k of kept.keys()) if (k.startsWith(`${tenantId}:`)) kept.delete(k);
       for (const k of resting.keys()) if (k.startsWith(`${tenantId}:`)) resting.delete(k);
     },

@@ -1,4 +1,4 @@
-import { carrierRequest, type HttpAnswer, isObject, rateWithToken } from './carrier-http';
+import { carrierRequest, type HttpAnswer, isObject, rateWithToken, tokenAnswerOf } from './carrier-http';
 import { createTokenCache, type TokenAnswer } from './oauth-token';
 import {
   type Address,
@@ -45,16 +45,7 @@ export function createUpsClient(creds: CarrierCredentials, opts: ClientOptions):
       },
       timeout(),
     );
-    if ('failed' in answer) return { ok: false, outcome: 'unreachable' };
-    const body = answer.body;
-    if (answer.status === 200 && isObject(body) && typeof body.access_token === 'string') {
-      const expires = Number(body.expires_in);
-      return { ok: true, token: body.access_token, expiresInS: Number.isFinite(expires) && expires > 0 ? expires : 60 };
-    }
-    // 401 (bad client) and 400 (malformed) say the credentials do not work; anything else says nothing.
-    if (answer.status === 401 || answer.status === 400 || answer.status === 403)
-      return { ok: false, outcome: 'refused' };
-    return { ok: false, outcome: 'unreachable' };
+    return tokenAnswerOf(answer);
   }
 
   const tokens = createTokenCache(fetchToken, opts.now);

@@ -7,6 +7,8 @@ export type MethodRow = typeof schema.shippingMethods.$inferSelect;
 export interface Destination {
   countryGeoId: string;
   stateProvinceGeoId?: string | null | undefined;
+  /** Zones do not look at it; carriers' live rates are quoted for it (decision 117). */
+  postalCode?: string | null | undefined;
 }
 /** What a rate depends on: the discounted subtotal and the goods' weight. */
 export type RatedCart = { total: number; weightGrams: number };

@@ -69,6 +69,22 @@ export const detailsPayloadSchema = detailsDraftSchema.superRefine((d, c) => {
   if (country && !COUNTRY_IDS.has(country)) {
     c.addIssue({ code: 'custom', path: ['companyAddress', 'countryGeoId'], message: 'choose a country from the list' });
   }
+  const state = d.companyAddress.stateProvinceGeoId;
+  if (state) {
+    const regions = COUNTRIES.find((x) => x.geoId === country)?.regions ?? [];
+    if (!regions.some((r) => r.geoId === state)) {
+      const name = COUNTRIES.find((x) => x.geoId === country)?.name;
+      c.addIssue({
+        code: 'custom',
+        path: ['companyAddress', 'stateProvinceGeoId'],
+        message: !country
+          ? 'choose the country first'
+          : regions.length === 0
+            ? `${name ?? 'this country'} addresses have no state or region`
+            : `choose a state or region of ${name}`,
+      });
+    }
+  }
 });
 
 /**
@@ -94,6 +110,7 @@ export const detailsKind = defineDraftKind<DetailsDraft>({
         address1: row.address1,
         address2: row.address2,
         city: row.city,
+        stateProvinceGeoId: row.stateProvinceGeoId,
         countryGeoId: row.countryGeoId,
         postalCode: row.postalCode,
       },
@@ -121,6 +138,7 @@ export const detailsKind = defineDraftKind<DetailsDraft>({
         address1: p.companyAddress.address1,
         address2: p.companyAddress.address2,
         city: p.companyAddress.city,
+        stateProvinceGeoId: p.companyAddress.stateProvinceGeoId,
         countryGeoId: p.companyAddress.countryGeoId,
         postalCode: p.companyAddress.postalCode,
         emailAddress: p.emailAddress,

@@ -78,7 +78,7 @@ export function storeSettingsPages(deps: {
           storeName,
           values,
           status,
-          countries: countryChoices().map((c) => ({ geoId: c.geoId, name: c.name })),
+          countries: countryChoices(),
         };
       },
       async saveDetailsDraft(payload) {

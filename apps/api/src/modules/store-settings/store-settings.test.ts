@@ -214,7 +214,14 @@ describe('theme: preview, publish, history, restore', () => {
 const DETAILS = {
   logo: { url: '/media/seed/lighting/logo.svg', headerTitle: 'Lumen', headerDescription: 'Lights for every room' },
   companyName: 'Lumen Lighting Co.',
-  companyAddress: { address1: '1 Main St', address2: null, city: 'Portland', countryGeoId: 'USA', postalCode: '97201' },
+  companyAddress: {
+    address1: '1 Main St',
+    address2: null,
+    city: 'Portland',
+    stateProvinceGeoId: 'US_OR',
+    countryGeoId: 'USA',
+    postalCode: '97201',
+  },
   emailAddress: 'hello@lumen.example',
   companyContact: { countryCode: '1', areaCode: '503', contactNumber: '555-0100' },
   promotionTitle: 'Free shipping this week',
@@ -260,6 +267,8 @@ describe('PUT /api/v1/store/detail/update/{id}', () => {
       companyAddress: { city: 'Portland', countryGeoId: 'USA' },
     });
     expect(seen.logo.url).toBe(`http://${LIGHTING.host}/media/seed/lighting/logo.svg`);
+    // The origin's state is kept (live carrier rates ship from it, decision 117).
+    expect((await liveRow()).stateProvinceGeoId).toBe('US_OR');
     expect(seen.newsLetter.iframe).toContain('https://newsletter.example/form');
     const seo = await get('/assets/seo-meta.config.json', null);
     expect(seo.json()).toContainEqual({
@@ -314,6 +323,22 @@ describe('PUT /api/v1/store/detail/update/{id}', () => {
     ['emailAddress', { emailAddress: 'not-an-email' }],
     ['companyAddress.countryGeoId', { companyAddress: { ...DETAILS.companyAddress, countryGeoId: 'ZZZ' } }],
     ['companyAddress.postalCode', { companyAddress: { ...DETAILS.companyAddress, postalCode: '<b>' } }],
+    [
+      'companyAddress.stateProvinceGeoId',
+      { companyAddress: { ...DETAILS.companyAddress, stateProvinceGeoId: 'CA_ON' } },
+    ],
+    [
+      'companyAddress.stateProvinceGeoId',
+      { companyAddress: { ...DETAILS.companyAddress, countryGeoId: 'FRA', stateProvinceGeoId: 'US_OR' } },
+    ],
+    [
+      'companyAddress.stateProvinceGeoId',
+      { companyAddress: { ...DETAILS.companyAddress, countryGeoId: null, stateProvinceGeoId: 'US_OR' } },
+    ],
+    [
+      'companyAddress.stateProvinceGeoId',
+      { companyAddress: { ...DETAILS.companyAddress, stateProvinceGeoId: 'Oregon' } },
+    ],
     ['companyContact.contactNumber', { companyContact: { ...DETAILS.companyContact, contactNumber: 'call me' } }],
     ['chat.dataWidgetId', { chat: { dataWidgetId: 'https://evil.example/x.js' } }],
     ['newsLetter.iframe', { newsLetter: { iframe: '<script>alert(1)</script>' } }],

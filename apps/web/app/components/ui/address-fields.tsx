@@ -74,6 +74,7 @@ export function AddressFields({
   country,
   onCountryChange,
   onRegionChange,
+  onPostalCodeChange,
 }: {
   countries: Country[];
   initial: Partial<Record<AddressField, string>>;
@@ -81,6 +82,8 @@ export function AddressFields({
   country: string;
   onCountryChange: (geoId: string) => void;
   onRegionChange?: (geoId: string) => void;
+  /** Checkout: carriers' rates depend on the postal code, so it reloads them as one is typed. */
+  onPostalCodeChange?: (code: string) => void;
 }) {
   const regions = countries.find((c) => c.geoId === country)?.regions ?? [];
   return (
@@ -109,6 +112,7 @@ export function AddressFields({
           autoComplete="postal-code"
           defaultValue={initial.postalCode}
           error={e.postalCode}
+          {...(onPostalCodeChange ? { onChange: onPostalCodeChange } : {})}
         />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">

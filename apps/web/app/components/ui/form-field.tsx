@@ -27,6 +27,7 @@ export function Field({
   defaultValue,
   error,
   hint,
+  onChange,
 }: {
   label: string;
   name: string;
@@ -36,6 +37,8 @@ export function Field({
   defaultValue?: string;
   error?: string;
   hint?: string;
+  /** What was typed, as it is typed (the field stays uncontrolled: it posts without JavaScript). */
+  onChange?: (value: string) => void;
 }) {
   const errorId = `${name}-error`;
   const hintId = `${name}-hint`;
@@ -53,6 +56,7 @@ export function Field({
         autoComplete={autoComplete}
         required={required}
         defaultValue={defaultValue}
+        {...(onChange ? { onChange: (ev: { target: { value: string } }) => onChange(ev.target.value) } : {})}
         // biome-ignore lint/a11y/noAutofocus: only on a page that answers a refused post (FocusField).
         autoFocus={autoFocus || undefined}
         aria-invalid={error ? true : undefined}

@@ -218,6 +218,22 @@ export default function StoreDetailsPage({ loaderData: editor, actionData }: Rou
                 ]}
               />
               {text('companyAddress.postalCode', 'Postal code', v.companyAddress.postalCode, { maxLength: 12 })}
+              {/* Every country's regions under its name: works without JavaScript; the server checks the pair. */}
+              <SelectField
+                id={fieldId('companyAddress.stateProvinceGeoId')}
+                name="companyAddress.stateProvinceGeoId"
+                label="State or region"
+                hint="Where parcels ship from: carriers rate from it."
+                className="col-span-2"
+                defaultValue={val('companyAddress.stateProvinceGeoId', v.companyAddress.stateProvinceGeoId)}
+                error={errors['companyAddress.stateProvinceGeoId']}
+                options={[
+                  { value: '', label: 'None' },
+                  ...editor.countries.flatMap((c) =>
+                    c.regions.map((r) => ({ value: r.geoId, label: r.name, group: c.name })),
+                  ),
+                ]}
+              />
             </div>
             <fieldset className="grid grid-cols-2 gap-2 sm:col-span-2 sm:grid-cols-[7rem_7rem_minmax(0,1fr)]">
               <legend className="kit-label">Phone</legend>

@@ -1,5 +1,11 @@
 import type { CheckoutField, CheckoutView, PlaceOrderOutcome } from '@app/contracts';
-import { ADDRESS_FIELDS, formatMoney, orderLineVariantText } from '@app/contracts/client';
+import {
+  ADDRESS_FIELDS,
+  formatMoney,
+  normalPostalCode,
+  orderLineVariantText,
+  postalCodeFits,
+} from '@app/contracts/client';
 import { CircleAlert, Lock, ShoppingBag, Tag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
@@ -15,15 +21,17 @@ import type { Route } from './+types/checkout';
  */
 function checkoutView(context: Route.LoaderArgs['context'], url: URL, typed?: Record<string, string>) {
   const newAddress = typed && (!typed.shipToContactMechId || typed.shipToContactMechId === 'new');
-  const pick = (name: 'countryGeoId' | 'stateProvinceGeoId') =>
-    (newAddress ? typed[name] : undefined) || url.searchParams.get(name) || undefined;
+  const pick = (name: 'countryGeoId' | 'stateProvinceGeoId' | 'postalCode') =>
+    (newAddress ? typed[name]?.trim() : undefined) || url.searchParams.get(name) || undefined;
   const countryGeoId = pick('countryGeoId');
   const stateProvinceGeoId = pick('stateProvinceGeoId');
+  const postalCode = pick('postalCode');
   const shippingMethodId = typed?.shippingMethodId || url.searchParams.get('shippingMethodId') || undefined;
   const email = typed?.email;
   return context.api.checkout({
     ...(countryGeoId ? { countryGeoId } : {}),
     ...(stateProvinceGeoId ? { stateProvinceGeoId } : {}),
+    ...(postalCode ? { postalCode } : {}),
     ...(shippingMethodId ? { shippingMethodId } : {}),
     ...(email ? { email } : {}),
   });
@@ -187,7 +195,7 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
 
   // Rates depend on the destination: a new country or region reloads them, keeping what was typed.
   const destinationChanged = (
-    change: Partial<Record<'countryGeoId' | 'stateProvinceGeoId' | 'shippingMethodId', string | null>>,
+    change: Partial<Record<'countryGeoId' | 'stateProvinceGeoId' | 'postalCode' | 'shippingMethodId', string | null>>,
   ) => {
     // From the last change asked for, not the last one loaded: a region then a method, chosen
     // quickly, must both reach the URL.
@@ -196,8 +204,16 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
       if (value) next.set(name, value);
       else next.delete(name);
     }
+    if (next.toString() === latestParams.current.toString()) return;
     latestParams.current = next;
     setParams(next, { replace: true, preventScrollReset: true });
+  };
+  // Carriers quote by postal code: a complete one of the country's form goes with the destination
+  // (decision 117). Read from the field itself, so a code typed before the page woke up counts too.
+  const postalFor = (countryGeoId: string) => {
+    const typed = (document.getElementById('postalCode') as HTMLInputElement | null)?.value ?? '';
+    const code = normalPostalCode(countryGeoId, typed);
+    return code && postalCodeFits(countryGeoId, code) ? code : null;
   };
   const q = view.quote;
   const removing = navigation.state === 'submitting' && navigation.formData?.has('removePromo');
@@ -288,6 +304,7 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
                           destinationChanged({
                             countryGeoId: a.countryGeoId,
                             stateProvinceGeoId: a.stateProvinceGeoId ?? '',
+                            postalCode: a.postalCode,
                           })
                         }
                         className="mt-1 size-4"
@@ -336,11 +353,15 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
                   initial={{
                     ...newAddress,
                     stateProvinceGeoId: params.get('stateProvinceGeoId') ?? newAddress.stateProvinceGeoId ?? '',
+                    postalCode: newAddress.postalCode ?? params.get('postalCode') ?? '',
                   }}
                   errors={e}
                   country={country}
-                  onCountryChange={(v) => destinationChanged({ countryGeoId: v, stateProvinceGeoId: null })}
-                  onRegionChange={(v) => destinationChanged({ stateProvinceGeoId: v })}
+                  onCountryChange={(v) =>
+                    destinationChanged({ countryGeoId: v, stateProvinceGeoId: null, postalCode: postalFor(v) })
+                  }
+                  onRegionChange={(v) => destinationChanged({ stateProvinceGeoId: v, postalCode: postalFor(country) })}
+                  onPostalCodeChange={() => destinationChanged({ postalCode: postalFor(country) })}
                 />
                 {view.signedIn && (
                   <label className="flex items-center gap-2 text-sm text-slate-700">

@@ -93,6 +93,7 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
             : {
                 countryGeoId: home.countryGeoId,
                 ...(home.stateProvinceGeoId ? { stateProvinceGeoId: home.stateProvinceGeoId } : {}),
+                ...(home.postalCode ? { postalCode: home.postalCode } : {}),
               };
         const dest = lenient(destinationQuerySchema, asked as Record<string, string>);
         const [options, savedCards] = await Promise.all([
@@ -109,7 +110,11 @@ export function checkoutPages(deps: CheckoutPagesDeps): PageModule<CheckoutPages
           paypal: await deps.checkout.payPalOffered(ctx.tenantId),
           stripe: await deps.checkout.stripeOffered(ctx.tenantId),
           testCards: await deps.checkout.testCardsOffered(ctx.tenantId),
-          destination: { countryGeoId: dest.countryGeoId, stateProvinceGeoId: dest.stateProvinceGeoId ?? null },
+          destination: {
+            countryGeoId: dest.countryGeoId,
+            stateProvinceGeoId: dest.stateProvinceGeoId ?? null,
+            postalCode: dest.postalCode ?? null,
+          },
         };
       },
       async placeOrder(input): Promise<PlaceOrderOutcome> {

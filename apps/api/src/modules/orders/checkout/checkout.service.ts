@@ -79,7 +79,7 @@ export function createCheckoutService(db: Db, deps: CheckoutDeps) {
     async options(
       ctx: TenantContext,
       owner: CartOwner,
-      destination: { countryGeoId: string; stateProvinceGeoId?: string | undefined },
+      destination: { countryGeoId: string; stateProvinceGeoId?: string | undefined; postalCode?: string | undefined },
       shippingMethodId?: string,
       customerKey?: string,
     ) {

@@ -1,0 +1,1 @@
+ALTER TABLE "store_settings" ADD COLUMN "state_province_geo_id" text;
