@@ -6197,6 +6197,7 @@ export interface paths {
                                 }[];
                                 refunds: {
                                     amount: number;
+                                    taxAmount: number;
                                     reason: string;
                                     at: string;
                                 }[];
@@ -6455,6 +6456,7 @@ export interface paths {
                                 }[];
                                 refunds: {
                                     amount: number;
+                                    taxAmount: number;
                                     reason: string;
                                     at: string;
                                 }[];
@@ -6776,6 +6778,7 @@ export interface paths {
                                 }[];
                                 refunds: {
                                     amount: number;
+                                    taxAmount: number;
                                     reason: string;
                                     at: string;
                                 }[];
