@@ -176,12 +176,15 @@ test('the owner ships an order with tracking and refunds one unit; the shopper s
   await expect(page.getByTestId('refunded-qty-1')).toHaveText('1 refunded');
   await expect(page.getByTestId('refunded-total')).toHaveText(proposed);
   await expect(page.getByRole('list', { name: 'Refunds' })).toContainText('One shade arrived scratched');
+  // California taxed the order: the refund row says how much of it was tax.
+  await expect(page.getByRole('list', { name: 'Refunds' })).toContainText(/incl\. \$\d+\.\d\d tax/);
   await screenshots(page, 'refunded');
 
   // The shopper's order page and the invoice show the refund.
   await shopper.goto(orderUrl);
   await expect(shopper.getByTestId('order-refund')).toContainText(proposed.replace('$', ''));
   await expect(shopper.getByTestId('order-refund')).toContainText('One shade arrived scratched');
+  await expect(shopper.getByTestId('order-refund')).toContainText(/Including \$\d+\.\d\d tax/);
   await expect(shopper.getByTestId('order-net')).toBeVisible();
   await snap(shopper, 'admin-order-page-shopper-refunded-1280');
   await shopper.setViewportSize({ width: 375, height: 800 });

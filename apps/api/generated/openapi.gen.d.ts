@@ -6199,6 +6199,7 @@ export interface paths {
                                 }[];
                                 refunds: {
                                     amount: number;
+                                    taxAmount: number;
                                     reason: string;
                                     at: string;
                                 }[];
@@ -6457,6 +6458,7 @@ export interface paths {
                                 }[];
                                 refunds: {
                                     amount: number;
+                                    taxAmount: number;
                                     reason: string;
                                     at: string;
                                 }[];
@@ -6778,6 +6780,7 @@ export interface paths {
                                 }[];
                                 refunds: {
                                     amount: number;
+                                    taxAmount: number;
                                     reason: string;
                                     at: string;
                                 }[];
@@ -8733,7 +8736,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish the draft: shoppers see it at once, and it is kept as a new version */
+        /**
+         * Publish the draft: shoppers see it at once, and it is kept as a new version
+         * @description With `seen` (the draft.updatedAt the status answered), a draft saved again since is refused with 409 rather than published unseen.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -8744,7 +8750,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        seen?: string;
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Success */
                 200: {
@@ -21220,6 +21233,197 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shipping/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The unpublished shipping draft's zones (404 while there is none)
+         * @description Shoppers pay by the live zones until the draft is published with POST /api/v1/drafts/shipping/store/publish (DELETE /api/v1/drafts/shipping/store discards it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                zones: {
+                                    zoneId: string;
+                                    name: string;
+                                    countries: string[];
+                                    states: string[];
+                                    restOfWorld: boolean;
+                                    methods: {
+                                        methodId: string;
+                                        zoneId: string;
+                                        name: string;
+                                        description: string;
+                                        /** @enum {string} */
+                                        kind: "flat" | "weight" | "subtotal" | "pickup";
+                                        flatRate: number;
+                                        bands: {
+                                            upTo: number;
+                                            rate: number;
+                                        }[];
+                                        freeAbove: number | null;
+                                        handlingDays: number;
+                                    }[];
+                                }[];
+                                draft: {
+                                    updatedAt: string;
+                                    updatedByName: string | null;
+                                };
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Save every zone and method as a draft that shoppers do not see until it is published
+         * @description The zones as GET zones (or GET draft) answers them, changed: a zoneId or methodId the draft has keeps it, one left out is new, a zone or method not sent is deleted from the draft. The same rules as the direct writes (422 names the field); a publish after a direct change to the live zones is refused (409).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        zones: {
+                            zoneId?: string;
+                            name: string;
+                            /** @default [] */
+                            countries?: string[];
+                            /** @default [] */
+                            states?: string[];
+                            /** @default false */
+                            restOfWorld?: boolean;
+                            methods?: {
+                                methodId?: string;
+                                zoneId?: string;
+                                name: string;
+                                /** @default  */
+                                description?: string;
+                                /** @enum {string} */
+                                kind: "flat" | "weight" | "subtotal" | "pickup";
+                                /** @default 0 */
+                                flatRate?: number;
+                                /** @default [] */
+                                bands?: {
+                                    upTo: number;
+                                    rate: number;
+                                }[];
+                                /** @default null */
+                                freeAbove?: number | null;
+                                /** @default 0 */
+                                handlingDays?: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                zones: {
+                                    zoneId: string;
+                                    name: string;
+                                    countries: string[];
+                                    states: string[];
+                                    restOfWorld: boolean;
+                                    methods: {
+                                        methodId: string;
+                                        zoneId: string;
+                                        name: string;
+                                        description: string;
+                                        /** @enum {string} */
+                                        kind: "flat" | "weight" | "subtotal" | "pickup";
+                                        flatRate: number;
+                                        bands: {
+                                            upTo: number;
+                                            rate: number;
+                                        }[];
+                                        freeAbove: number | null;
+                                        handlingDays: number;
+                                    }[];
+                                }[];
+                                draft: {
+                                    updatedAt: string;
+                                    updatedByName: string | null;
+                                };
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shipping/preview": {
         parameters: {
             query?: never;
@@ -21267,6 +21471,19 @@ export interface paths {
                                     rate: number;
                                     freeAbove: number | null;
                                 }[];
+                                draft: {
+                                    zone: {
+                                        zoneId: string;
+                                        name: string;
+                                    } | null;
+                                    rates: {
+                                        methodId: string;
+                                        name: string;
+                                        description: string;
+                                        rate: number;
+                                        freeAbove: number | null;
+                                    }[];
+                                } | null;
                             };
                             message?: string;
                         };

@@ -160,8 +160,10 @@ export const orderSchema = z.object({
       shippedAt: z.string(),
     }),
   ),
-  /** Money given back (succeeded refunds), oldest first. */
-  refunds: z.array(z.object({ amount: z.number().int(), reason: z.string(), at: z.string() })),
+  /** Money given back (succeeded refunds), oldest first; `taxAmount` is the tax inside `amount` (decision 116). */
+  refunds: z.array(
+    z.object({ amount: z.number().int(), taxAmount: z.number().int(), reason: z.string(), at: z.string() }),
+  ),
   /** The sum of `refunds`. */
   refundedTotal: z.number().int(),
   /** The store's steps the shopper may read besides status changes (shipments, refunds, returns), oldest first. */

@@ -30,6 +30,11 @@ export const draftStatusSchema = z.object({
 });
 export type DraftStatus = z.infer<typeof draftStatusSchema>;
 
+/**
+ * A publish may say which draft it publishes: the `updatedAt` its status showed. A draft saved
+ * again since (another staff member's edit) is refused with 409 rather than published unseen.
+ */
+export const draftPublishInputSchema = z.strictObject({ seen: z.iso.datetime().optional() }).nullish();
 export const draftPublishedSchema = z.object({ version: z.number().int().positive() });
 export const draftRestorePathSchema = draftPathSchema.extend({ version: textInt('version', { min: 1 }) });
 export const previewSwitchSchema = z.strictObject({ on: z.boolean() });

@@ -120,9 +120,29 @@ export const shippingPreviewInputSchema = z.strictObject({
 });
 export type ShippingPreviewInput = z.infer<typeof shippingPreviewInputSchema>;
 
-export const shippingPreviewSchema = z.object({
+const pricedSchema = z.object({
   /** The zone whose methods apply; null when the store does not ship there. */
   zone: z.object({ zoneId: z.string(), name: z.string() }).nullable(),
   rates: z.array(shippingRateSchema),
 });
+export const shippingPreviewSchema = pricedSchema.extend({
+  /** While there is an unpublished draft (decision 120): what the shopper would pay once it is published. */
+  draft: pricedSchema.nullable(),
+});
 export type ShippingPreview = z.infer<typeof shippingPreviewSchema>;
+
+/**
+ * The whole shipping draft at once (decision 120): the zones as the zones GET answers them, changed.
+ * A zone or method with an id the draft has keeps it; one without is new. Nothing goes live until
+ * the draft is published (POST /api/v1/drafts/shipping/store/publish).
+ */
+export const shippingDraftInputSchema = z.strictObject({
+  zones: z.array(shippingZoneInputSchema).max(SHIPPING_LIMITS.zones, `at most ${SHIPPING_LIMITS.zones} zones`),
+});
+export type ShippingDraftInput = z.infer<typeof shippingDraftInputSchema>;
+
+/** The draft's zones, and when and by whom it was last saved. */
+export const shippingDraftViewSchema = shippingSettingsSchema.extend({
+  draft: z.object({ updatedAt: z.string(), updatedByName: z.string().nullable() }),
+});
+export type ShippingDraftView = z.infer<typeof shippingDraftViewSchema>;

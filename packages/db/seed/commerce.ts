@@ -1,4 +1,5 @@
 import type * as schema from '../src/schema/index';
+import { STARTING_TAX_RATES } from '../src/starting-taxes';
 
 /**
  * What each demo store needs to sell: shipping methods, tax rates and promo codes (listed in the
@@ -58,15 +59,8 @@ const shipping = (freeAbove: number): Shipping[] => [
   },
 ];
 
-const taxes: Tax[] = [
-  { countryGeoId: 'USA', regionGeoId: 'US_CA', label: 'CA sales tax', rateBasisPoints: 725 },
-  { countryGeoId: 'USA', regionGeoId: 'US_NY', label: 'NY sales tax', rateBasisPoints: 400 },
-  { countryGeoId: 'USA', regionGeoId: 'US_TX', label: 'TX sales tax', rateBasisPoints: 625 },
-  { countryGeoId: 'USA', regionGeoId: 'US_WA', label: 'WA sales tax', rateBasisPoints: 650 },
-  { countryGeoId: 'USA', regionGeoId: 'US_OR', label: 'No sales tax', rateBasisPoints: 0 },
-  { countryGeoId: 'CAN', regionGeoId: '', label: 'GST', rateBasisPoints: 500, taxShipping: true },
-  { countryGeoId: 'CAN', regionGeoId: 'CA_ON', label: 'HST', rateBasisPoints: 1300, taxShipping: true },
-];
+/** The same rates a store opened by sign-up starts with. */
+const taxes: Tax[] = [...STARTING_TAX_RATES];
 
 const promos = (prefix: string): Promo[] => [
   { code: 'WELCOME10', kind: 'percent', value: 10, description: '10% off your order' },

@@ -4,5 +4,6 @@ export { insertWhere } from './insert-where';
 export { DataDirLockedError } from './lock';
 export { hashPassword, verifyPassword } from './password';
 export * as schema from './schema/index';
+export { STARTING_TAX_RATES } from './starting-taxes';
 export { isDatabaseUnavailable } from './unavailable';
 export { variantOptionsOf, variantOptionsSql } from './variant-options';

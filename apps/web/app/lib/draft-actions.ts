@@ -15,7 +15,7 @@ export async function draftIntent(
 ): Promise<DraftActionResult | null> {
   switch (String(form.get('intent') ?? '')) {
     case 'draft-publish':
-      return api.publishDraft(target.kind, target.key);
+      return api.publishDraft(target.kind, target.key, String(form.get('seen') ?? '') || undefined);
     case 'draft-discard':
       return api.discardDraft(target.kind, target.key);
     case 'draft-restore': {

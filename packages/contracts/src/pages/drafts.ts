@@ -11,7 +11,8 @@ export type DraftActionResult = { ok: true; message: string; status: DraftStatus
  */
 export interface DraftsPages {
   draftStatus(kind: string, key: string): Promise<DraftStatus>;
-  publishDraft(kind: string, key: string): Promise<DraftActionResult>;
+  /** `seen`: the draft's `updatedAt` the publisher looked at; a draft saved since is refused (409). */
+  publishDraft(kind: string, key: string, seen?: string): Promise<DraftActionResult>;
   discardDraft(kind: string, key: string): Promise<DraftActionResult>;
   restoreDraftVersion(kind: string, key: string, version: number): Promise<DraftActionResult>;
   /** Turns this browser's preview of drafts on or off; returns the cookie to set. */

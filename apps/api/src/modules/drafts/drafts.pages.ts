@@ -28,8 +28,8 @@ export function draftsPages(deps: { drafts: DraftsService }): PageModule<DraftsP
         requireAccess(ctx, 'settings');
         return draftStatus(drafts, ctx, kind, key);
       },
-      publishDraft: (kind, key) =>
-        act(kind, key, () => drafts.publish(ctx, drafts.kind(kind), key), 'Published. Shoppers see it now.'),
+      publishDraft: (kind, key, seen) =>
+        act(kind, key, () => drafts.publish(ctx, drafts.kind(kind), key, { seen }), 'Published. Shoppers see it now.'),
       discardDraft: (kind, key) =>
         act(
           kind,

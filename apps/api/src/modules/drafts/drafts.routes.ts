@@ -2,6 +2,7 @@ import {
   dataEnvelope,
   draftPathSchema,
   draftPublishedSchema,
+  draftPublishInputSchema,
   draftRestorePathSchema,
   draftStatusSchema,
   errorEnvelopeSchema,
@@ -47,12 +48,18 @@ export async function draftsRoutes(app: App, { drafts }: { drafts: DraftsService
       schema: {
         tags: ['store'],
         summary: 'Publish the draft: shoppers see it at once, and it is kept as a new version',
+        description:
+          'With `seen` (the draft.updatedAt the status answered), a draft saved again since is refused with 409 ' +
+          'rather than published unseen.',
         params: draftPathSchema,
+        body: draftPublishInputSchema,
         response: { 200: dataEnvelope(draftPublishedSchema), ...changeErrors },
       },
     },
     async (req, reply) => {
-      const published = await drafts.publish(req.ctx, drafts.kind(req.params.kind), req.params.key);
+      const published = await drafts.publish(req.ctx, drafts.kind(req.params.kind), req.params.key, {
+        seen: req.body?.seen,
+      });
       if (!published.ok) return sendRefusal(reply, published);
       return { data: published.value };
     },

@@ -31,6 +31,17 @@ export interface DraftKind<T> {
   applyLive(tx: Tx, ctx: RequestContext, key: string, payload: T): Promise<void>;
   /** What `settings.changed` names after a publish (defaults to the kind), for subscribers. */
   what?: string;
+  /**
+   * What a publish changes, in the owner's words ("Standard in Domestic: $5.00 → $6.95"): kept
+   * with the publish in the audit log, so the log says what changed without a diff of payloads.
+   */
+  describe?(before: T | null, after: T, tx: Tx, ctx: TenantContext): string[] | Promise<string[]>;
+  /**
+   * The draft a restored version becomes, given what is live now: a kind that records in its
+   * payload what the draft was started from (to refuse publishing over a change made meanwhile)
+   * starts the restored draft from the live state of now.
+   */
+  rebase?(tx: Tx | Db, ctx: TenantContext, key: string, payload: T): Promise<T>;
 }
 
 /** Typed identity: a kind's definition, checked against the interface where it is written. */
@@ -55,7 +66,8 @@ export interface DraftVersion {
 
 /**
  * Publishing (decision 088): CONFLICT when there is no draft to publish (published or discarded
- * meanwhile), or when the kind refuses the payload as it stands (a page URL another page took).
+ * meanwhile), when the draft was saved again after the publisher loaded it (`seen`, decision
+ * 120), or when the kind refuses the payload as it stands (a page URL another page took).
  */
 export type PublishRefusal = Refusal<'CONFLICT'>;
 
@@ -249,9 +261,12 @@ export function createDraftsService(db: Db, deps: { audit: AuditService; events:
       ctx: RequestContext,
       kind: DraftKind<unknown>,
       key: string,
+      opts: { seen?: string | undefined } = {},
     ): Promise<Result<{ version: number }, PublishRefusal>> {
       assertMayEdit(ctx);
       checkKey(key);
+      const seen = opts.seen ? Date.parse(opts.seen) : null;
+      if (seen !== null && Number.isNaN(seen)) throw AppError.badRequest('seen: not a date and time.');
       return returnRefusals<Ok<{ version: number }>, PublishRefusal>(() =>
         deps.events.transaction(async (tx) => {
           const [draft] = await tx
@@ -261,6 +276,15 @@ export function createDraftsService(db: Db, deps: { audit: AuditService; events:
             .for('update')
             .limit(1);
           if (!draft) throw new Refused(refuse(409, 'CONFLICT', 'There are no unpublished changes to publish.'));
+          // Two staff members on one draft: what goes live is what the publisher looked at, or nothing.
+          if (seen !== null && draft.updatedAt.getTime() !== seen)
+            throw new Refused(
+              refuse(
+                409,
+                'CONFLICT',
+                `${draft.updatedByName ?? 'Someone'} changed the draft after you opened it. Review the changes, then publish again.`,
+              ),
+            );
           // A draft saved before a schema change is checked again: what goes live is always valid.
           const parsed = kind.payload.safeParse(draft.payload);
           if (!parsed.success) throw validationError(parsed.error);
@@ -297,12 +321,14 @@ export function createDraftsService(db: Db, deps: { audit: AuditService; events:
             publishedByName: by.name,
           });
           await tx.delete(d).where(and(eq(d.tenantId, ctx.tenantId), eq(d.kind, kind.kind), eq(d.key, key)));
+          const summary = kind.describe ? await kind.describe(before, parsed.data, tx, ctx) : undefined;
           await deps.audit.record(tx, ctx, {
             entity: kind.entity,
             entityId: key,
             action: 'publish',
             before: asFields(before),
-            after: asFields(parsed.data),
+            // The sentences sit beside the payload: the log's page shows them as the entry's `summary` field.
+            after: summary ? { ...asFields(parsed.data), summary } : asFields(parsed.data),
           });
           deps.events.emitAfterCommit(tx, 'settings.changed', { tenantId: ctx.tenantId, what: kind.what ?? kind.kind });
           return ok({ version });
@@ -350,7 +376,8 @@ export function createDraftsService(db: Db, deps: { audit: AuditService; events:
           .limit(1);
         if (!row) throw AppError.notFound(`There is no version ${version} to restore.`);
         const before = await readDraft(tx, ctx, kind, key);
-        const saved = await writeDraft(tx, ctx, kind, key, row.payload);
+        const payload = kind.rebase ? await kind.rebase(tx, ctx, key, row.payload) : row.payload;
+        const saved = await writeDraft(tx, ctx, kind, key, payload);
         await deps.audit.record(tx, ctx, {
           entity: kind.entity,
           entityId: key,

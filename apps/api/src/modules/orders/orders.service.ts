@@ -187,7 +187,13 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
         .orderBy(asc(of.createdAt)),
       // Only money that went back: a pending or failed refund is the store's business until it settles.
       db
-        .select({ amount: orf.amount, reason: orf.reason, at: orf.settledAt, createdAt: orf.createdAt })
+        .select({
+          amount: orf.amount,
+          taxAmount: orf.taxAmount,
+          reason: orf.reason,
+          at: orf.settledAt,
+          createdAt: orf.createdAt,
+        })
         .from(orf)
         .where(and(eq(orf.tenantId, ctx.tenantId), eq(orf.orderId, orderId), eq(orf.status, 'succeeded')))
         .orderBy(asc(orf.createdAt)),
@@ -229,7 +235,7 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
       lines: ShownLine[];
       history: (typeof oh.$inferSelect)[];
       shipments?: (typeof of.$inferSelect)[];
-      refunds?: { amount: number; reason: string; at: Date | null; createdAt: Date }[];
+      refunds?: { amount: number; taxAmount: number; reason: string; at: Date | null; createdAt: Date }[];
       events?: { kind: string; message: string; at: Date }[];
       justPlaced?: boolean;
     },
@@ -269,7 +275,12 @@ export function createOrdersService(db: Db, deps: { secret: string; returnsOf: O
         trackingUrl: f.trackingUrl,
         shippedAt: f.createdAt.toISOString(),
       })),
-      refunds: refunds.map((r) => ({ amount: r.amount, reason: r.reason, at: (r.at ?? r.createdAt).toISOString() })),
+      refunds: refunds.map((r) => ({
+        amount: r.amount,
+        taxAmount: r.taxAmount,
+        reason: r.reason,
+        at: (r.at ?? r.createdAt).toISOString(),
+      })),
       refundedTotal: row.refundedAmount,
       events: events.map((e) => ({ kind: e.kind, message: e.message, at: e.at.toISOString() })),
       returns,

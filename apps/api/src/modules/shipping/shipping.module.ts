@@ -13,13 +13,14 @@ declare module '../../lib/module' {
 
 export const shippingModule = defineModule({
   name: 'shipping',
-  needs: ['audit'],
-  create({ db, events }, { audit }) {
+  needs: ['audit', 'drafts'],
+  create({ db, events }, { audit, drafts }) {
     const shippingTables = createShippingTables(db);
-    return { shipping: createShippingService(db, { audit, events, tables: shippingTables }), shippingTables };
+    // The shipping draft kind registers with the drafts service here (decision 120).
+    return { shipping: createShippingService(db, { audit, events, drafts, tables: shippingTables }), shippingTables };
   },
   routes: (app, { shipping }) => app.register(shippingRoutes, { shipping }),
-  pages: ({ shipping }, { db }) => [shippingPages({ db, shipping })],
+  pages: ({ shipping, drafts }, { db }) => [shippingPages({ db, shipping, drafts })],
   events: ({ shippingTables }) => ({
     'settings.changed': ({ tenantId }) => shippingTables.forget(tenantId),
     'events.missed': () => shippingTables.clear(),

@@ -93,3 +93,49 @@ describe('Settings, Shipping without JavaScript', () => {
     expect((await zones()).some((z) => z.zoneId === zoneId)).toBe(false);
   });
 });
+
+describe('Settings, Shipping as a draft (decision 120)', () => {
+  it('starts a draft, saves a change to it that shoppers do not pay, previews both, and publishes it', async () => {
+    expect((await post({ intent: 'startDraft' })).headers.location).toBe(`${PAGE}?done=draft-started`);
+    const page = await t.app.inject({ url: PAGE, headers: { host, cookie: owner.cookie } });
+    expect(page.body).toContain('Draft — not live yet');
+    const [na] = (await zones()).filter((z) => z.name === 'North America');
+    const zoneId = na?.zoneId ?? '';
+    const express = { intent: 'saveMethod', zoneId, methodId: 'EXPRESS', name: 'Express', kind: 'flat' };
+    expect((await post({ ...express, flatRate: '19.00', handlingDays: '0' })).statusCode).toBe(302);
+    const [live] = await t.database.db
+      .select()
+      .from(schema.shippingMethods)
+      .where(and(eq(schema.shippingMethods.tenantId, 'lighting'), eq(schema.shippingMethods.methodId, 'EXPRESS')));
+    expect(live?.flatRate).toBe(2495);
+
+    const preview = await post({
+      intent: 'preview',
+      subtotal: '20.00',
+      weightGrams: '500',
+      countryGeoId: 'USA',
+      stateProvinceGeoId: 'US_NY',
+    });
+    expect(preview.body).toContain('Rates shoppers see now');
+    expect(preview.body).toContain('$24.95');
+    expect(preview.body).toContain('Rates once the draft is published');
+    expect(preview.body).toContain('$19.00');
+
+    // A publish of an older draft than the one saved is refused; the one shown goes live.
+    const stale = await post({ intent: 'draft-publish', seen: '2020-01-01T00:00:00.000Z' });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.body).toContain('changed the draft after you opened it');
+    const shown = await t.app.inject({ url: PAGE, headers: { host, cookie: owner.cookie } });
+    const seen = /name="seen" value="([^"]+)"/.exec(shown.body)?.[1] ?? '';
+    const published = await post({ intent: 'draft-publish', seen });
+    expect(published.headers.location).toBe(`${PAGE}?done=published`);
+    const [after] = await t.database.db
+      .select()
+      .from(schema.shippingMethods)
+      .where(and(eq(schema.shippingMethods.tenantId, 'lighting'), eq(schema.shippingMethods.methodId, 'EXPRESS')));
+    expect(after?.flatRate).toBe(1900);
+    const again = await t.app.inject({ url: PAGE, headers: { host, cookie: owner.cookie } });
+    expect(again.body).not.toContain('Draft — not live yet');
+    expect(again.body).toContain('Start a draft');
+  });
+});

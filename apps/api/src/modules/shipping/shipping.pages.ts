@@ -13,9 +13,11 @@ import { requireAccess } from '../../lib/access';
 import type { PageModule } from '../../lib/page-request';
 import { submitForm } from '../../lib/page-request';
 import { formRefusal } from '../../lib/result';
+import { type DraftsService, draftStatus } from '../drafts/index';
 import { countryChoices } from '../geo/index';
 import { storeIdentity } from '../store/index';
 import type { ShippingService } from './shipping.service';
+import { SHIPPING_DRAFT_KEY } from './shipping-draft';
 
 const FIELDS: readonly ShippingFormField[] = [
   'name',
@@ -64,7 +66,11 @@ const refused = (fieldErrors: Errors): ShippingActionResult => ({
 });
 
 /** Settings, Shipping: its page functions, each checking the settings permission itself. */
-export function shippingPages(deps: { db: Db; shipping: ShippingService }): PageModule<ShippingPages> {
+export function shippingPages(deps: {
+  db: Db;
+  shipping: ShippingService;
+  drafts: DraftsService;
+}): PageModule<ShippingPages> {
   const { shipping } = deps;
   return (page) => {
     const { ctx } = page;
@@ -110,8 +116,13 @@ export function shippingPages(deps: { db: Db; shipping: ShippingService }): Page
     return {
       async shippingSettingsPage() {
         requireAccess(ctx, 'settings');
-        const [settings, currency] = await Promise.all([shipping.list(ctx), currencyOf()]);
-        return { ...settings, countries: countryChoices(), currency };
+        const [live, draft, currency, status] = await Promise.all([
+          shipping.list(ctx),
+          shipping.draft(ctx),
+          currencyOf(),
+          draftStatus(deps.drafts, ctx, 'shipping', SHIPPING_DRAFT_KEY),
+        ]);
+        return { zones: (draft ?? live).zones, countries: countryChoices(), currency, status };
       },
 
       async shippingAction(f) {
@@ -119,7 +130,24 @@ export function shippingPages(deps: { db: Db; shipping: ShippingService }): Page
         return submitForm(FIELDS, async (): Promise<ShippingActionResult> => {
           page.assertFormFromStore();
           const zoneId = f.zoneId ?? '';
+          // While there is a draft, every change goes to it; shoppers see none until it is published.
+          const drafting = ['saveZone', 'deleteZone', 'saveMethod', 'deleteMethod'].includes(f.intent ?? '')
+            ? (await shipping.draft(ctx)) !== null
+            : false;
           switch (f.intent) {
+            case 'startDraft': {
+              await shipping.startDraft(ctx);
+              return { ok: true, message: 'Draft started. Shoppers see your changes only once you publish them.' };
+            }
+            case 'draft-publish': {
+              const r = await shipping.publishDraft(ctx, f.seen || undefined);
+              if (!r.ok) return formRefusal(r, FIELDS);
+              return { ok: true, message: 'Shipping published. Shoppers pay the new rates now.' };
+            }
+            case 'draft-discard': {
+              await shipping.discardDraft(ctx);
+              return { ok: true, message: 'Draft discarded. Shoppers keep paying the live rates.' };
+            }
             case 'saveZone': {
               const parsed = shippingZoneInputSchema.safeParse({
                 name: f.name ?? '',
@@ -128,27 +156,33 @@ export function shippingPages(deps: { db: Db; shipping: ShippingService }): Page
                 restOfWorld: f.restOfWorld === 'on' || f.restOfWorld === 'true',
               });
               if (!parsed.success) return refused(zodErrors(parsed.error));
-              const r = zoneId
-                ? await shipping.updateZone(ctx, zoneId, parsed.data)
-                : await shipping.createZone(ctx, parsed.data);
+              const r = drafting
+                ? await shipping.draftSaveZone(ctx, zoneId || null, parsed.data)
+                : zoneId
+                  ? await shipping.updateZone(ctx, zoneId, parsed.data)
+                  : await shipping.createZone(ctx, parsed.data);
               if (!r.ok) return formRefusal(r, FIELDS);
               return { ok: true, message: `${r.value.name} saved.` };
             }
             case 'deleteZone': {
-              await shipping.deleteZone(ctx, zoneId);
+              if (drafting) await shipping.draftDeleteZone(ctx, zoneId);
+              else await shipping.deleteZone(ctx, zoneId);
               return { ok: true, message: 'Zone deleted.' };
             }
             case 'saveMethod': {
               const parsed = methodFromForm(f, await currencyOf());
               if (!parsed.ok) return refused(parsed.errors);
-              const r = f.methodId
-                ? await shipping.updateMethod(ctx, zoneId, f.methodId, parsed.input)
-                : await shipping.createMethod(ctx, zoneId, parsed.input);
+              const r = drafting
+                ? await shipping.draftSaveMethod(ctx, zoneId, f.methodId || null, parsed.input)
+                : f.methodId
+                  ? await shipping.updateMethod(ctx, zoneId, f.methodId, parsed.input)
+                  : await shipping.createMethod(ctx, zoneId, parsed.input);
               if (!r.ok) return formRefusal(r, FIELDS);
               return { ok: true, message: `${r.value.name} saved.` };
             }
             case 'deleteMethod': {
-              await shipping.deleteMethod(ctx, zoneId, f.methodId ?? '');
+              if (drafting) await shipping.draftDeleteMethod(ctx, zoneId, f.methodId ?? '');
+              else await shipping.deleteMethod(ctx, zoneId, f.methodId ?? '');
               return { ok: true, message: 'Method deleted.' };
             }
             case 'preview': {
@@ -169,7 +203,11 @@ export function shippingPages(deps: { db: Db; shipping: ShippingService }): Page
               const preview = await shipping.preview(ctx, parsed.data);
               return {
                 ok: true,
-                message: preview.zone ? `Rates for ${preview.zone.name}.` : 'No zone ships there.',
+                message: preview.zone
+                  ? `Rates for ${preview.zone.name}.`
+                  : preview.draft?.zone
+                    ? `Rates for ${preview.draft.zone.name} once the draft is published.`
+                    : 'No zone ships there.',
                 preview: { ...preview, currency },
               };
             }

@@ -1,5 +1,7 @@
 import {
   dataEnvelope,
+  shippingDraftInputSchema,
+  shippingDraftViewSchema,
   shippingMethodInputSchema,
   shippingMethodParamsSchema,
   shippingMethodViewSchema,
@@ -13,6 +15,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { AppError } from '../../lib/errors';
 import { sendRefusal } from '../../plugins/errors';
 import type { ShippingService } from './shipping.service';
 
@@ -193,6 +196,52 @@ export async function shippingRoutes(app: App, { shipping }: { shipping: Shippin
     async (req, reply) => {
       reply.headers(noStore);
       return { data: await shipping.deleteMethod(req.ctx, req.params.zoneId, req.params.methodId) };
+    },
+  );
+
+  app.get(
+    `${P}/draft`,
+    {
+      config,
+      schema: {
+        tags: ['shipping'],
+        summary: "The unpublished shipping draft's zones (404 while there is none)",
+        description:
+          'Shoppers pay by the live zones until the draft is published with POST /api/v1/drafts/shipping/store/publish ' +
+          '(DELETE /api/v1/drafts/shipping/store discards it).',
+        response: { 200: dataEnvelope(shippingDraftViewSchema), ...changeErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      const draft = await shipping.draft(req.ctx);
+      if (!draft) throw AppError.notFound('There is no unpublished shipping draft.');
+      return { data: draft };
+    },
+  );
+
+  app.put(
+    `${P}/draft`,
+    {
+      config,
+      schema: {
+        tags: ['shipping'],
+        summary: 'Save every zone and method as a draft that shoppers do not see until it is published',
+        description:
+          'The zones as GET zones (or GET draft) answers them, changed: a zoneId or methodId the draft has keeps ' +
+          'it, one left out is new, a zone or method not sent is deleted from the draft. The same rules as the ' +
+          'direct writes (422 names the field); a publish after a direct change to the live zones is refused (409).',
+        body: shippingDraftInputSchema,
+        response: { 200: dataEnvelope(shippingDraftViewSchema), ...changeErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(noStore);
+      const saved = await shipping.saveDraft(req.ctx, req.body);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      const draft = await shipping.draft(req.ctx);
+      if (!draft) throw AppError.conflict('The draft was published or discarded meanwhile.');
+      return { data: draft };
     },
   );
 

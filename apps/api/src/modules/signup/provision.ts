@@ -11,6 +11,7 @@ import { addStartingShippingMethods } from '../orders/index';
 import { addStarterProducts } from '../products/index';
 import type { StoreLifecycleService } from '../store-lifecycle/index';
 import { openStoreSettings } from '../store-settings/index';
+import { addStartingTaxes } from '../tax/index';
 import { bindStoreHost, type NewStore, openStoreRow, openTenant } from '../tenant/index';
 import { DEMO_CATALOG } from './demo-catalog';
 
@@ -22,6 +23,7 @@ export const PROVISION_STEPS = [
   'settings',
   'catalog',
   'shipping',
+  'taxes',
   'owner',
   'lifecycle',
   'recorded',
@@ -152,6 +154,8 @@ export function createProvisioner(db: Db, deps: ProvisionDeps) {
     await step('catalog');
     await addStartingShippingMethods(tx, t);
     await step('shipping');
+    await addStartingTaxes(tx, t);
+    await step('taxes');
     await openOwnerAccount(tx, { tenantId: t, userId: ids.ownerUserId, ...input.owner }, now);
     await tx.insert(schema.storeSetup).values({ tenantId: t, openedAt: now });
     await step('owner');

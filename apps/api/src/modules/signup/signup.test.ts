@@ -191,6 +191,23 @@ describe('confirming opens the store', () => {
       .from(schema.storeSettings)
       .where(eq(schema.storeSettings.tenantId, opened.tenantId));
     expect(settings?.template).toBe('ONE');
+    // Ready to sell in North America: the starting shipping zone, and the demo stores' tax rates.
+    const zones = await t.database.db
+      .select()
+      .from(schema.shippingZones)
+      .where(eq(schema.shippingZones.tenantId, opened.tenantId));
+    expect(zones.map((z) => z.countries)).toEqual([['USA', 'CAN']]);
+    const rates = await t.database.db
+      .select()
+      .from(schema.taxRates)
+      .where(eq(schema.taxRates.tenantId, opened.tenantId));
+    expect(rates.find((r) => r.regionGeoId === 'US_CA')).toMatchObject({ label: 'CA sales tax', rateBasisPoints: 725 });
+    expect(rates).toHaveLength(7);
+    const [tax] = await t.database.db
+      .select()
+      .from(schema.storeTaxSettings)
+      .where(eq(schema.storeTaxSettings.tenantId, opened.tenantId));
+    expect(tax).toMatchObject({ pricesIncludeTax: false });
     const history = await t.database.db
       .select()
       .from(schema.storeLifecycleHistory)
@@ -267,7 +284,14 @@ describe('confirming opens the store', () => {
         .from(schema.signupRequests)
         .where(eq(schema.signupRequests.email, body.email));
       const { tenantId } = provisionIds(`signup:${request?.signupId}`);
-      for (const table of [schema.tenants, schema.productStores, schema.storeSettings, schema.products, schema.users]) {
+      for (const table of [
+        schema.tenants,
+        schema.productStores,
+        schema.storeSettings,
+        schema.products,
+        schema.users,
+        schema.taxRates,
+      ]) {
         expect(await t.database.db.select().from(table).where(eq(table.tenantId, tenantId)), step).toHaveLength(0);
       }
       expect(

@@ -1,3 +1,4 @@
+export { addStartingTaxes } from './starting-taxes';
 export { taxModule } from './tax.module';
 export { createTaxService, DEFAULT_TAX_SETTINGS, type TaxService } from './tax.service';
 export {

@@ -20,6 +20,8 @@ export function DraftBar({
   previewPath = '/',
   what,
   live = true,
+  storefrontPreview = true,
+  title = 'Unpublished changes',
 }: {
   status: DraftStatus;
   /** The page action's answer to a draft intent, if the last post was one. */
@@ -30,6 +32,10 @@ export function DraftBar({
   what: string;
   /** False for a thing shoppers cannot see yet (a page never published). */
   live?: boolean;
+  /** False where the storefront shows nothing of the draft (shipping, tax: the page previews prices). */
+  storefrontPreview?: boolean;
+  /** The bar's heading while there is a draft. */
+  title?: string;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : '';
@@ -63,7 +69,7 @@ export function DraftBar({
       className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 px-4 py-3"
     >
       <div className="min-w-0 text-sm">
-        <p className="font-semibold text-amber-950">Unpublished changes</p>
+        <p className="font-semibold text-amber-950">{title}</p>
         <p className="text-amber-900">
           Saved {formatDateTime(d.updatedAt)}
           {d.updatedByName ? ` by ${d.updatedByName}` : ''}.{' '}
@@ -83,14 +89,16 @@ export function DraftBar({
       <div className="flex flex-wrap gap-2">
         {/* A document post (not the router's fetch), so the browser honours target and the preview
             opens beside the editor, with or without JavaScript. */}
-        <PostForm action="/manage-store/preview" target="_blank" reloadDocument>
-          <input type="hidden" name="preview" value="on" />
-          <input type="hidden" name="redirectTo" value={previewPath} />
-          <Button type="submit">
-            <Eye aria-hidden className="size-4" />
-            Preview
-          </Button>
-        </PostForm>
+        {storefrontPreview && (
+          <PostForm action="/manage-store/preview" target="_blank" reloadDocument>
+            <input type="hidden" name="preview" value="on" />
+            <input type="hidden" name="redirectTo" value={previewPath} />
+            <Button type="submit">
+              <Eye aria-hidden className="size-4" />
+              Preview
+            </Button>
+          </PostForm>
+        )}
         <ConfirmDialog
           trigger={
             <>
@@ -112,6 +120,8 @@ export function DraftBar({
         </ConfirmDialog>
         <PostForm>
           <input type="hidden" name="intent" value="draft-publish" />
+          {/* The draft this publish means: one saved since by someone else is refused, not published unseen. */}
+          <input type="hidden" name="seen" value={d.updatedAt} />
           <Button type="submit" variant="primary" disabled={busy !== ''}>
             <Upload aria-hidden className="size-4" />
             {busy === 'draft-publish' ? 'Publishing…' : 'Publish'}

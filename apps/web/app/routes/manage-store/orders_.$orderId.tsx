@@ -538,6 +538,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                     </Badge>
                     <span className="text-neutral-600">
                       <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
+                      {r.taxAmount > 0 && ` · incl. ${formatMoney(r.taxAmount, r.currency)} tax`}
                       {r.reason && ` · ${r.reason}`}
                       {r.failure && ` · ${r.failure}`}
                     </span>

@@ -1,8 +1,17 @@
-import type { Country, ShippingActionResult, ShippingMethodView, ShippingZoneView } from '@app/contracts';
+import type {
+  Country,
+  DraftStatus,
+  ShippingActionResult,
+  ShippingMethodView,
+  ShippingPreview,
+  ShippingZoneView,
+} from '@app/contracts';
 import { decimalAmount, formatMoney } from '@app/contracts/client';
 import { Truck } from 'lucide-react';
 import { useEffect, useMemo } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { DraftBar } from '../../components/manage-store/draft-bar';
+import { Badge } from '../../components/ui/badge';
 import { Banner } from '../../components/ui/banner';
 import { Button, ButtonLink } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -16,7 +25,7 @@ import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { SelectField } from '../../components/ui/select-field';
 import { NumberField, TextAreaField, TextField } from '../../components/ui/text-field';
-import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
+import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/settings.shipping';
 
@@ -26,12 +35,18 @@ const DONE: Record<string, string> = {
   'zone-deleted': 'Zone deleted.',
   'method-saved': 'Method saved.',
   'method-deleted': 'Method deleted.',
+  'draft-started': 'Draft started. Shoppers see your changes only once you publish them.',
+  published: 'Shipping published. Shoppers pay the new rates now.',
+  discarded: 'Draft discarded. Shoppers keep paying the live rates.',
 };
 const DONE_OF: Record<string, string> = {
   saveZone: 'zone-saved',
   deleteZone: 'zone-deleted',
   saveMethod: 'method-saved',
   deleteMethod: 'method-deleted',
+  startDraft: 'draft-started',
+  'draft-publish': 'published',
+  'draft-discard': 'discarded',
 };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -124,9 +139,22 @@ export default function ShippingSettingsPage({ loaderData: page, actionData }: R
         </ButtonLink>
       }
     >
-      {failure && failedIntent !== 'saveZone' && failedIntent !== 'saveMethod' && failedIntent !== 'preview' && (
-        <Banner>{failure.message}</Banner>
+      {page.status.draft ? (
+        <DraftBar
+          status={page.status}
+          what="shipping rates"
+          title="Draft — not live yet"
+          storefrontPreview={false}
+          result={failedIntent === 'draft-publish' && failure ? failure : null}
+        />
+      ) : (
+        <LiveBar status={page.status} busy={busy} />
       )}
+      {failure &&
+        failedIntent !== 'saveZone' &&
+        failedIntent !== 'saveMethod' &&
+        failedIntent !== 'preview' &&
+        failedIntent !== 'draft-publish' && <Banner>{failure.message}</Banner>}
       {editZone && !editMethod && (editZone === 'new' || zone) && (
         <ZoneForm
           zone={zone}
@@ -167,6 +195,7 @@ export default function ShippingSettingsPage({ loaderData: page, actionData }: R
       <Preview
         countries={page.countries}
         currency={page.currency}
+        drafting={page.status.draft !== null}
         answer={answer?.values.intent === 'preview' ? answer : undefined}
         busy={busy}
       />
@@ -465,23 +494,90 @@ function MethodForm({
   );
 }
 
+/**
+ * Without a draft, saves go live at once, as Shopify's shipping settings do (decision 120); a draft
+ * gathers several changes, checked with the preview, to publish together.
+ */
+function LiveBar({ status, busy }: { status: DraftStatus; busy: boolean }) {
+  const latest = status.versions[0];
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-neutral-200 bg-white px-4 py-3 text-sm">
+      <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1">
+        <Badge tone="success">Live</Badge>
+        <span className="text-neutral-600">
+          Changes you save here apply at checkout at once.
+          {latest
+            ? ` Last draft published ${formatDateTime(latest.publishedAt)}${latest.publishedByName ? ` by ${latest.publishedByName}` : ''}.`
+            : ''}
+        </span>
+      </div>
+      <PostForm>
+        <input type="hidden" name="intent" value="startDraft" />
+        <Button type="submit" disabled={busy}>
+          Start a draft
+        </Button>
+      </PostForm>
+    </div>
+  );
+}
+
+/** The rates a shopper would see, in a table; the draft's beside the live ones while there is a draft. */
+function RatesTable({
+  label,
+  priced,
+  currency,
+}: {
+  label: string;
+  priced: Pick<ShippingPreview, 'zone' | 'rates'>;
+  currency: string;
+}) {
+  if (priced.rates.length === 0)
+    return <p className="text-sm text-neutral-700">No zone ships there: shoppers cannot check out.</p>;
+  return (
+    <DataTable
+      label={label}
+      rows={priced.rates}
+      rowKey={(r) => r.methodId}
+      minWidth="16rem"
+      focusable
+      columns={[
+        { header: 'Method', rowHeader: true, cell: (r) => r.name },
+        {
+          header: 'Rate',
+          align: 'end',
+          cell: (r) => (r.rate === 0 ? 'Free' : formatMoney(r.rate, currency)),
+        },
+      ]}
+    />
+  );
+}
+
 function Preview({
   countries,
   currency,
   answer,
   busy,
+  drafting,
 }: {
   countries: Country[];
   currency: string;
   answer: Answer | undefined;
   busy: boolean;
+  drafting: boolean;
 }) {
   const result = answer?.result;
   const e = result && !result.ok ? result.fieldErrors : {};
   const preview = result?.ok ? result.preview : undefined;
   const values = answer?.values;
   return (
-    <Card title="What would a shopper pay?" description="The rates checkout lists for a cart and an address.">
+    <Card
+      title="What would a shopper pay?"
+      description={
+        drafting
+          ? 'The rates checkout lists for a cart and an address now, and once the draft is published.'
+          : 'The rates checkout lists for a cart and an address.'
+      }
+    >
       <PostForm className="grid gap-3 sm:grid-cols-2">
         <input type="hidden" name="intent" value="preview" />
         <MoneyField
@@ -523,30 +619,27 @@ function Preview({
       </PostForm>
       {result && (
         <div className="mt-4" role="status">
-          {preview && preview.rates.length > 0 ? (
+          {preview?.draft ? (
+            <div className="grid gap-4 md:grid-cols-2">
+              <section aria-label="Live rates">
+                <h3 className="mb-2 text-sm font-semibold text-neutral-900">
+                  Now{preview.zone ? ` · ${preview.zone.name}` : ''}
+                </h3>
+                <RatesTable label="Rates shoppers see now" priced={preview} currency={currency} />
+              </section>
+              <section aria-label="Draft rates">
+                <h3 className="mb-2 text-sm font-semibold text-neutral-900">
+                  Once published{preview.draft.zone ? ` · ${preview.draft.zone.name}` : ''}
+                </h3>
+                <RatesTable label="Rates once the draft is published" priced={preview.draft} currency={currency} />
+              </section>
+            </div>
+          ) : preview ? (
             <>
-              <p className="mb-2 text-sm text-neutral-700">{result.message}</p>
-              <DataTable
-                label="Rates a shopper would see"
-                rows={preview.rates}
-                rowKey={(r) => r.methodId}
-                minWidth="20rem"
-                focusable
-                columns={[
-                  { header: 'Method', rowHeader: true, cell: (r) => r.name },
-                  {
-                    header: 'Rate',
-                    align: 'end',
-                    cell: (r) => (r.rate === 0 ? 'Free' : formatMoney(r.rate, currency)),
-                  },
-                ]}
-              />
+              {preview.rates.length > 0 && <p className="mb-2 text-sm text-neutral-700">{result.message}</p>}
+              <RatesTable label="Rates a shopper would see" priced={preview} currency={currency} />
             </>
-          ) : (
-            <p className="text-sm text-neutral-700">
-              {result.ok ? 'No zone ships there: shoppers cannot check out.' : null}
-            </p>
-          )}
+          ) : null}
         </div>
       )}
     </Card>

@@ -212,6 +212,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             <dt>
               Refunded {new Date(r.at).toLocaleDateString('en-US', { dateStyle: 'medium' })}
               {r.reason && <span className="block text-xs text-slate-600">{r.reason}</span>}
+              {r.taxAmount > 0 && <span className="block text-xs text-slate-600">Including {m(r.taxAmount)} tax</span>}
             </dt>
             <dd>−{m(r.amount)}</dd>
           </div>

@@ -401,6 +401,9 @@ describe('refund', () => {
     expect(o.status).toBe('paid');
     expect(o.lines[0].refundedQuantity).toBe(1);
     expect(o.payment.refunded).toBe(line.refundPerUnit);
+    // California taxes the order: the refund carries its share of the tax, shown with it below.
+    const refundTax = o.payment.refunds[0].taxAmount as number;
+    expect(refundTax).toBeGreaterThan(0);
     expect(o.timeline.some((e: { kind: string }) => e.kind === 'refund')).toBe(true);
 
     // More than is left: refused, naming the amount; nothing changes.
@@ -430,14 +433,14 @@ describe('refund', () => {
       })
     ).json().data;
     expect(mine.refunds).toEqual([
-      expect.objectContaining({ amount: line.refundPerUnit, reason: 'Arrived scratched' }),
+      expect.objectContaining({ amount: line.refundPerUnit, taxAmount: refundTax, reason: 'Arrived scratched' }),
     ]);
     expect(mine.refundedTotal).toBe(line.refundPerUnit);
     const staffPdf = await call('GET', `${A}/${orderId}/invoice.pdf`);
     expect(staffPdf.statusCode).toBe(200);
     expect(staffPdf.headers['content-type']).toBe('application/pdf');
     const text = (await pdfText(staffPdf.rawPayload)).replace(/\s+/g, ' ');
-    expect(text).toContain('(Arrived scratched) -$');
+    expect(text).toContain(`(Arrived scratched), incl. tax $${(refundTax / 100).toFixed(2)} -$`);
     expect(text).toMatch(/Refunded \d{4}-\d\d-\d\d/);
     expect(text).toContain('Net paid');
     const shopperPdf = await t.app.inject({

@@ -61,7 +61,12 @@ export function invoiceData(order: Order, store: StoreDetails, hostName: string,
       taxMinor: order.tax,
       taxIncluded: order.taxIncluded,
       totalMinor: order.total,
-      refunds: order.refunds.map((r) => ({ at: new Date(r.at), reason: r.reason, amountMinor: r.amount })),
+      refunds: order.refunds.map((r) => ({
+        at: new Date(r.at),
+        reason: r.reason,
+        amountMinor: r.amount,
+        taxMinor: r.taxAmount,
+      })),
     },
   };
 }

@@ -55,7 +55,8 @@ export interface InvoiceData {
     taxIncluded?: boolean;
     totalMinor: number;
     /** Money given back, oldest first: each prints under the total, then what was paid net. */
-    refunds?: { at: Date; reason: string; amountMinor: number }[];
+    /** `taxMinor`: the tax inside the refund (decision 116), printed beside it when there is any. */
+    refunds?: { at: Date; reason: string; amountMinor: number; taxMinor?: number }[];
   };
 }
 
@@ -300,7 +301,9 @@ class InvoiceLayout {
     const heights = rows.map(([label]) => Math.max(18, this.measure(label, { size: 10, width: labelW }) + 6));
     const refunds = order.refunds ?? [];
     const refundRows: [string, string][] = refunds.map((r) => [
-      `Refunded ${r.at.toISOString().slice(0, 10)}${r.reason ? ` (${clip(r.reason, 60)})` : ''}`,
+      `Refunded ${r.at.toISOString().slice(0, 10)}${r.reason ? ` (${clip(r.reason, 60)})` : ''}${
+        r.taxMinor ? `, incl. tax ${this.money(r.taxMinor)}` : ''
+      }`,
       this.money(-r.amountMinor),
     ]);
     const refundHeights = refundRows.map(([label]) =>
