@@ -57,4 +57,5 @@ export const MODULES = {
   tax: () => import('./tax/index').then((m) => m.taxModule),
   stripe: () => import('./payments/stripe/index').then((m) => m.stripeModule),
   'stripe-checkout': () => import('./payments/stripe/webhook/index').then((m) => m.stripeCheckoutModule),
+  domains: () => import('./domains/index').then((m) => m.domainsModule),
 } satisfies ModuleRegistry;
