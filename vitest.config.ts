@@ -61,6 +61,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/operator/operator-api.test.ts',
   ],
   'transactions, row locks, jobs and requests at once': [
+    'apps/api/src/modules/domains/domains.test.ts',
     'apps/api/src/lib/events/event-bus.test.ts',
     'apps/api/src/modules/cart/cart-concurrency.test.ts',
     'apps/api/src/modules/orders/checkout/checkout.test.ts',

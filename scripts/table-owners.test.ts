@@ -100,6 +100,7 @@ const OWNERS: Record<string, string> = {
   paypal_checkouts: 'checkout',
   tax_rates: 'tax',
   store_tax_settings: 'tax',
+  store_domains: 'domains',
   cancel_requests: 'cancel-request',
   cancel_request_history: 'cancel-request',
   return_requests: 'returns',

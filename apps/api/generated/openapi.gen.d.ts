@@ -1807,6 +1807,8 @@ export interface paths {
                             /** @default null */
                             city?: string | null;
                             /** @default null */
+                            stateProvinceGeoId?: string | null;
+                            /** @default null */
                             countryGeoId?: string | null;
                             /** @default null */
                             postalCode?: string | null;
@@ -23055,6 +23057,404 @@ export interface paths {
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
                 410: components["responses"]["StoreClosed"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The store's domains, the DNS records each needs, and its primary host
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                domains: {
+                                    domain: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "verified" | "active" | "failed";
+                                    reason: string;
+                                    isPrimary: boolean;
+                                    records: {
+                                        /** @enum {string} */
+                                        type: "TXT" | "CNAME" | "A";
+                                        name: string;
+                                        value: string;
+                                        purpose: string;
+                                    }[];
+                                    checkedAt: string | null;
+                                    createdAt: string;
+                                }[];
+                                hosts: string[];
+                                primaryHost: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Add a domain: it is pending until its DNS records are found
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. Answers the TXT record and the CNAME (a subdomain) or A record (an apex) to create; a check runs at once. A domain this store has, one that serves a store, or one another store has verified is 409; the platform's own domain is 422.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        domain: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                domain: string;
+                                /** @enum {string} */
+                                state: "pending" | "verified" | "active" | "failed";
+                                reason: string;
+                                isPrimary: boolean;
+                                records: {
+                                    /** @enum {string} */
+                                    type: "TXT" | "CNAME" | "A";
+                                    name: string;
+                                    value: string;
+                                    purpose: string;
+                                }[];
+                                checkedAt: string | null;
+                                createdAt: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the domain in DNS again
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. The domain is pending until the check has run (a job, within seconds). An active domain is 409; another store's or an unknown domain 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    domain: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                domain: string;
+                                /** @enum {string} */
+                                state: "pending" | "verified" | "active" | "failed";
+                                reason: string;
+                                isPrimary: boolean;
+                                records: {
+                                    /** @enum {string} */
+                                    type: "TXT" | "CNAME" | "A";
+                                    name: string;
+                                    value: string;
+                                    purpose: string;
+                                }[];
+                                checkedAt: string | null;
+                                createdAt: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a domain: it stops serving the store
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. The primary domain is 409 (make another host primary first); another store's or an unknown domain 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    domain: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                domain: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/primary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make one of the store's hosts primary: the others answer 301 to it
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. The host must serve the store (its platform subdomain or an active domain), else 422. Canonical links, sitemaps, feeds, mail and PayPal return URLs use it from then on.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        host: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                primaryHost: string;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/tls/ask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The proxy's question before it gets a certificate for a domain
+         * @description Caddy's on-demand TLS `ask` (deploy/Caddyfile): 200 for an active domain of an active store, 404 for any other name. The proxy refuses this path from outside.
+         */
+        get: {
+            parameters: {
+                query: {
+                    domain: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            allowed: true;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
                 503: components["responses"]["Unavailable"];
             };
         };

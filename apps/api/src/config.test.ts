@@ -39,3 +39,20 @@ describe('SECRETS_KEY', () => {
     expect(loadConfig({ PAYPAL_PARTNER_ID: 'PARTNER123', DATA_DIR: dir }).PAYPAL_PARTNER_ID).toBe('PARTNER123');
   });
 });
+
+describe('TRUST_PROXY (decision 121)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cfg-proxy-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('takes true, false, or the proxy addresses whose forwarded host and scheme are believed', () => {
+    expect(loadConfig({ DATA_DIR: dir }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true', DATA_DIR: dir }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1,10.0.0.0/8', DATA_DIR: dir }).TRUST_PROXY).toBe('127.0.0.1,10.0.0.0/8');
+    expect(() => loadConfig({ TRUST_PROXY: 'yes please', DATA_DIR: dir })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('takes the DNS server domains are checked with as an address and port', () => {
+    expect(loadConfig({ DNS_RESOLVER: '127.0.0.1:5353', DATA_DIR: dir }).DNS_RESOLVER).toBe('127.0.0.1:5353');
+    expect(() => loadConfig({ DNS_RESOLVER: 'dns.example.com', DATA_DIR: dir })).toThrow(/DNS_RESOLVER/);
+  });
+});

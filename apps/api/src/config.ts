@@ -55,10 +55,35 @@ const envSchema = z.object({
   WEB_BUILD_DIR: z.string().min(1).default('apps/web/build'),
   /** Seconds to let in-flight requests finish after SIGTERM. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(120).default(10),
+  /**
+   * Whose X-Forwarded-For, -Host and -Proto to believe: false (nobody's, the default), true (any
+   * peer's: only when nothing but the proxy can reach the port), or the proxy's addresses, comma
+   * separated (127.0.0.1,10.0.0.0/8), so the forwarded host and scheme are taken only from the proxy
+   * (deploy/Caddyfile, decision 121).
+   */
   TRUST_PROXY: z
-    .enum(['true', 'false'])
+    .string()
+    .regex(
+      /^(true|false|[0-9a-fA-F:.]+(\/\d{1,3})?(,[0-9a-fA-F:.]+(\/\d{1,3})?)*)$/,
+      'must be true, false or the proxy addresses (127.0.0.1,10.0.0.0/8)',
+    )
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((v): boolean | string => (v === 'true' ? true : v === 'false' ? false : v)),
+  /**
+   * The DNS server the domain checks ask (host:port, 127.0.0.1:5353); unset: the system's resolvers.
+   * Decision 121.
+   */
+  DNS_RESOLVER: z
+    .string()
+    .regex(/^[0-9a-fA-F:.]+:\d{1,5}$|^[0-9a-fA-F:.]+$/, 'must be an address, or address:port')
+    .optional(),
+  /** The host a store's own subdomain (shop.example.com) points at by CNAME. Default shops.{PLATFORM_DOMAIN}. */
+  DOMAIN_CNAME_TARGET: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'must be a lower-case host name')
+    .optional(),
+  /** The IPv4 address a store's apex domain (example.com) points at by A record. */
+  DOMAIN_A_TARGET: z.ipv4().default('192.0.2.10'),
   /** smtp:// or smtps:// server for outgoing mail; unset = .eml files in DATA_DIR/outbox. */
   SMTP_URL: z
     .string()

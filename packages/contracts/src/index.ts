@@ -18,6 +18,7 @@ export * from './contact-inbox';
 export * from './customers';
 export * from './dashboard';
 export * from './display';
+export * from './domains';
 export * from './drafts';
 export * from './envelope';
 export * from './errors';

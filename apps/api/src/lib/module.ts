@@ -58,6 +58,9 @@ export interface BuildOptions {
         | 'STORE_COSTLY_QUEUE'
         | 'STORE_SEARCH_QUEUE'
         | 'UPS_BASE_URL'
+        | 'DNS_RESOLVER'
+        | 'DOMAIN_CNAME_TARGET'
+        | 'DOMAIN_A_TARGET'
         | 'FEDEX_BASE_URL'
       >
     >;

@@ -58,4 +58,5 @@ export const MODULES = {
   stripe: () => import('./payments/stripe/index').then((m) => m.stripeModule),
   'stripe-checkout': () => import('./payments/stripe/webhook/index').then((m) => m.stripeCheckoutModule),
   'store-archive': () => import('./store-archive/index').then((m) => m.storeArchiveModule),
+  domains: () => import('./domains/index').then((m) => m.domainsModule),
 } satisfies ModuleRegistry;

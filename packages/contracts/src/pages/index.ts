@@ -4,6 +4,7 @@ import type { CarrierPages } from '../carriers';
 import type { CatalogAdminPages } from '../catalog-admin';
 import type { ContactInboxPages } from '../contact-inbox';
 import type { DashboardPages } from '../dashboard';
+import type { DomainPages } from '../domains';
 import type { InventoryPages } from '../inventory';
 import type { MarketplacePages } from '../marketplace';
 import type { OrderAdminPages } from '../order-page';
@@ -125,6 +126,9 @@ export interface PageApi
 
 /** The Taxes page (decision 116), merged into PageApi. */
 export interface PageApi extends TaxPages, StoreArchivePages {}
+
+/** The Domains page (decision 121), merged into PageApi. */
+export interface PageApi extends DomainPages {}
 
 /** The former name of PageApi, which the web app's loaders know it by. */
 export type StorefrontApi = PageApi;

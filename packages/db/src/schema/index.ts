@@ -5,6 +5,7 @@ export * from './cart';
 export * from './catalog';
 export * from './content';
 export * from './customers';
+export * from './domains';
 export * from './drafts';
 export * from './jobs';
 export * from './marketplace';

@@ -10,7 +10,18 @@ export {
   standingOf,
   visitorPages,
 } from './private-store';
-export { bindStoreHost, type NewStore, openStoreRow, openTenant, writeLowStockThreshold } from './store-row';
+export {
+  bindDomainHost,
+  bindStoreHost,
+  hostHolder,
+  type NewStore,
+  openStoreRow,
+  openTenant,
+  storeHostsOf,
+  unbindDomainHost,
+  writeCanonicalHost,
+  writeLowStockThreshold,
+} from './store-row';
 export { createStoreVisibilityService, requireOwner, type StoreVisibilityService } from './store-visibility';
 export { tenantModule } from './tenant.module';
 export { tenantRoutes } from './tenant.routes';

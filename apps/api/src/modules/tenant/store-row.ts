@@ -55,3 +55,76 @@ export async function writeLowStockThreshold(tx: Tx, ctx: TenantContext, thresho
   if (old.n !== threshold) await tx.update(ps).set({ lowStockThreshold: threshold }).where(here);
   return old.n;
 }
+
+/**
+ * The domains module's host changes (decision 121), in its transaction: a store's own domain is
+ * bound once its DNS points here, unbound when the owner removes it. The host is the table's key, so
+ * a host another store holds fails the insert; binding it again to the same store changes nothing.
+ */
+export async function bindDomainHost(tx: Tx, ctx: TenantContext, hostName: string): Promise<void> {
+  await tx
+    .insert(schema.storeHosts)
+    .values({ hostName, tenantId: ctx.tenantId, productStoreId: ctx.productStoreId })
+    .onConflictDoNothing({ target: schema.storeHosts.hostName });
+}
+
+/** Removes the store's binding of the host; another store's binding of it stays. */
+export async function unbindDomainHost(tx: Tx, ctx: TenantContext, hostName: string): Promise<void> {
+  await tx
+    .delete(schema.storeHosts)
+    .where(
+      and(
+        eq(schema.storeHosts.hostName, hostName),
+        eq(schema.storeHosts.tenantId, ctx.tenantId),
+        eq(schema.storeHosts.productStoreId, ctx.productStoreId),
+      ),
+    );
+}
+
+/** Whether any store holds the host (a seeded host, a platform subdomain, another store's domain). */
+export async function hostHolder(tx: Tx, hostName: string): Promise<{ tenantId: string } | null> {
+  const [row] = await tx
+    .select({ tenantId: schema.storeHosts.tenantId })
+    .from(schema.storeHosts)
+    .where(eq(schema.storeHosts.hostName, hostName))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The store's hosts, A to Z, and which is canonical (the one links in mail, sitemaps and feeds use). */
+export async function storeHostsOf(tx: Tx, ctx: TenantContext): Promise<{ hosts: string[]; canonical: string | null }> {
+  const hosts = await tx
+    .select({ h: schema.storeHosts.hostName })
+    .from(schema.storeHosts)
+    .where(and(eq(schema.storeHosts.tenantId, ctx.tenantId), eq(schema.storeHosts.productStoreId, ctx.productStoreId)))
+    .orderBy(schema.storeHosts.hostName);
+  const [row] = await tx
+    .select({ c: ps.canonicalHost })
+    .from(ps)
+    .where(and(eq(ps.tenantId, ctx.tenantId), eq(ps.productStoreId, ctx.productStoreId)));
+  return { hosts: hosts.map((h) => h.h), canonical: row?.c ?? null };
+}
+
+/**
+ * Makes the host the store's canonical one (the owner's primary domain): canonical links, sitemaps,
+ * feeds, mail and payment return URLs are built on it. The host must be bound to the store already.
+ * Answers the host before, or null when the host is not the store's.
+ */
+export async function writeCanonicalHost(tx: Tx, ctx: TenantContext, hostName: string): Promise<string | null> {
+  const here = and(eq(ps.tenantId, ctx.tenantId), eq(ps.productStoreId, ctx.productStoreId));
+  const [old] = await tx.select({ c: ps.canonicalHost }).from(ps).where(here).for('update');
+  if (!old) return null;
+  const [bound] = await tx
+    .select({ h: schema.storeHosts.hostName })
+    .from(schema.storeHosts)
+    .where(
+      and(
+        eq(schema.storeHosts.hostName, hostName),
+        eq(schema.storeHosts.tenantId, ctx.tenantId),
+        eq(schema.storeHosts.productStoreId, ctx.productStoreId),
+      ),
+    );
+  if (!bound) return null;
+  if (old.c !== hostName) await tx.update(ps).set({ canonicalHost: hostName }).where(here);
+  return old.c;
+}

@@ -1,0 +1,45 @@
+import { defineModule } from '../../lib/module';
+import { createDnsChecker } from './dns-check';
+import { domainsPages } from './domains.pages';
+import { domainsRoutes } from './domains.routes';
+import { createDomainsService, type DomainsService } from './domains.service';
+import { primaryHostRedirect } from './primary-host-redirect';
+
+declare module '../../lib/module' {
+  interface ModuleServices {
+    /** A store's own domains, their DNS checks and its primary host (decision 121). */
+    domains: { domains: DomainsService };
+  }
+}
+
+export const domainsModule = defineModule({
+  name: 'domains',
+  needs: ['audit', 'jobs', 'store-lifecycle'],
+  create: ({ db, events, config }, { audit, jobs, storeLifecycle }) => {
+    const platformDomain = config.PLATFORM_DOMAIN ?? 'localhost';
+    return {
+      domains: createDomainsService(db, {
+        audit,
+        events,
+        jobs,
+        check: createDnsChecker(config.DNS_RESOLVER),
+        targets: {
+          cname: config.DOMAIN_CNAME_TARGET ?? `shops.${platformDomain}`,
+          a: config.DOMAIN_A_TARGET ?? '192.0.2.10',
+        },
+        platformHost: config.PLATFORM_HOST ?? 'platform.localhost',
+        platformDomain,
+        stateOf: storeLifecycle.stateOf,
+      }),
+    };
+  },
+  async routes(app, { domains }, { linkOrigin }) {
+    await app.register(primaryHostRedirect, { domains, linkOrigin });
+    await app.register(domainsRoutes, { domains });
+  },
+  pages: ({ domains }) => [domainsPages({ domains })],
+  events: ({ domains }) => ({
+    'settings.changed': ({ tenantId }) => domains.forget(tenantId),
+    'events.missed': () => domains.forget(),
+  }),
+});

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsStandIn, type Zone } from '../../test/dns-stand-in';
+import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
+import { auditEntries } from '../../test/owners';
+import { createStaff } from '../../test/staff';
+import type { PlatformActor } from '../store-lifecycle/index';
+
+// Decision 121: an owner adds a domain, creates the records the platform shows at a DNS provider (a
+// local DNS server here, asked through DNS_RESOLVER), and the check job moves it from pending to
+// failed, verified and active; the active domain serves the store, gets a certificate (the proxy's
+// question), can be made primary (the other hosts answer 301, links use it), and no other store can
+// claim it.
+
+const HOST = 'lighting.localhost';
+const GARDEN = 'garden.localhost';
+const DOMAIN = 'shop.bright-lamps.com';
+const APEX = 'bright-lamps.com';
+const CNAME_TARGET = 'shops.localhost';
+const A_TARGET = '203.0.113.7';
+
+let t: TestApp;
+let dns: Awaited<ReturnType<typeof startDnsStandIn>>;
+let zone: Zone;
+let owner: BrowserSession;
+let gardenOwner: BrowserSession;
+let ordersStaff: BrowserSession;
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const call = (
+  method: Method,
+  url: string,
+  who: BrowserSession | Record<string, string>,
+  payload?: unknown,
+  host = HOST,
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { host, origin: `http://${host}`, ...who },
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+
+type Domain = { domain: string; state: string; reason: string; isPrimary: boolean };
+const domainOf = async (name: string, who = owner, host = HOST): Promise<Domain | undefined> => {
+  const res = await call('GET', '/api/v1/domains', who, undefined, host);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.domains.find((d: Domain) => d.domain === name);
+};
+const recheck = async (name: string) => {
+  const res = await call('POST', `/api/v1/domains/${name}/check`, owner);
+  expect(res.statusCode, res.body).toBe(202);
+  expect(res.json().data.state).toBe('pending');
+  await t.services.jobs.drain();
+};
+const ask = (domain: string) =>
+  t.app.inject({ method: 'GET', url: `/internal/tls/ask?domain=${domain}`, headers: { host: '127.0.0.1' } });
+
+beforeAll(async () => {
+  dns = await startDnsStandIn();
+  zone = dns.zone;
+  t = await createTestApp({
+    modules: ['domains', 'sitemap', 'store-lifecycle'],
+    config: { DNS_RESOLVER: dns.address, DOMAIN_CNAME_TARGET: CNAME_TARGET, DOMAIN_A_TARGET: A_TARGET },
+  });
+  owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);
+  gardenOwner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', GARDEN);
+  await createStaff(t.database, 'lighting', 'packer@lighting.test', ['orders']);
+  ordersStaff = await signIn(t.app, 'packer@lighting.test', 'owner-demo-1', HOST);
+});
+afterAll(async () => {
+  await t?.close();
+  await dns?.close();
+});
+
+describe('adding a domain', () => {
+  it('shows the TXT token and the CNAME to create; 401 for a visitor, 403 without the settings permission', async () => {
+    expect((await call('POST', '/api/v1/domains', {}, { domain: DOMAIN })).statusCode).toBe(401);
+    expect((await call('POST', '/api/v1/domains', ordersStaff, { domain: DOMAIN })).statusCode).toBe(403);
+
+    const res = await call('POST', '/api/v1/domains', owner, { domain: ' Shop.Bright-Lamps.com. ' });
+    expect(res.statusCode, res.body).toBe(201);
+    const added = res.json().data;
+    expect(added).toMatchObject({ domain: DOMAIN, state: 'pending', isPrimary: false, reason: '' });
+    expect(added.records).toEqual([
+      expect.objectContaining({
+        type: 'TXT',
+        name: `_storefront-verify.${DOMAIN}`,
+        value: expect.stringMatching(/^storefront-verify=[0-9a-f]{32}$/),
+      }),
+      expect.objectContaining({ type: 'CNAME', name: DOMAIN, value: CNAME_TARGET }),
+    ]);
+    expect(await auditEntries(t.database.db, 'lighting', 'domain')).toBe(1);
+  });
+
+  it('asks an apex domain for an A record instead of a CNAME', async () => {
+    const res = await call('POST', '/api/v1/domains', owner, { domain: APEX });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.records[1]).toMatchObject({ type: 'A', name: APEX, value: A_TARGET });
+  });
+
+  it('refuses what is not a domain, the platform own domain, and a domain twice', async () => {
+    for (const domain of ['https://shop.bright-lamps.com/', 'no-dot', 'a..b.com', 'x'.repeat(254), 42]) {
+      const res = await call('POST', '/api/v1/domains', owner, { domain });
+      expect(res.statusCode, `${domain}: ${res.body}`).toBe(400);
+    }
+    const platform = await call('POST', '/api/v1/domains', owner, { domain: 'lamps.localhost' });
+    expect(platform.statusCode).toBe(422);
+    expect(platform.json().message).toMatch(/platform's own domain/);
+    const twice = await call('POST', '/api/v1/domains', owner, { domain: DOMAIN });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().message).toMatch(/added already/);
+    const seeded = await call('POST', '/api/v1/domains', owner, { domain: 'garden.example.com' });
+    expect(seeded.statusCode, seeded.body).toBe(201);
+  });
+});
+
+describe('the check job', () => {
+  it('fails with the reason when the TXT record is missing; the domain serves nothing', async () => {
+    await t.services.jobs.drain();
+    const d = await domainOf(DOMAIN);
+    expect(d).toMatchObject({ state: 'failed' });
+    expect(d?.reason).toMatch(/TXT record _storefront-verify\.shop\.bright-lamps\.com .* was not found/);
+    expect((await call('GET', '/robots.txt', {}, undefined, DOMAIN)).statusCode).toBe(404);
+    expect((await ask(DOMAIN)).statusCode).toBe(404);
+  });
+
+  it('verifies the domain once the token is there, and says what still points elsewhere', async () => {
+    const res = await call('GET', '/api/v1/domains', owner);
+    const token = res.json().data.domains.find((d: Domain) => d.domain === DOMAIN).records[0].value;
+    zone.txt.set(`_storefront-verify.${DOMAIN}`, [token]);
+    zone.a.set(DOMAIN, ['198.51.100.1']);
+    await recheck(DOMAIN);
+    const d = await domainOf(DOMAIN);
+    expect(d?.state).toBe('verified');
+    expect(d?.reason).toMatch(
+      /does not point at your store yet \(DNS shows A 198\.51\.100\.1\): create a CNAME record to shops\.localhost/,
+    );
+    expect((await ask(DOMAIN)).statusCode).toBe(404);
+  });
+
+  it('keeps another store from claiming a verified domain', async () => {
+    const res = await call('POST', '/api/v1/domains', gardenOwner, { domain: DOMAIN }, GARDEN);
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().message).toMatch(/another store has verified this domain/);
+  });
+
+  it('activates the domain once it points here: it serves the store and may get a certificate', async () => {
+    zone.a.delete(DOMAIN);
+    zone.cname.set(DOMAIN, `${CNAME_TARGET}.`);
+    await recheck(DOMAIN);
+    expect(await domainOf(DOMAIN)).toMatchObject({ state: 'active', reason: '' });
+    // It serves the store; until it is primary, its pages send shoppers to the primary host.
+    const page = await call('GET', '/robots.txt', {}, undefined, DOMAIN);
+    expect(page.statusCode, page.body).toBe(301);
+    expect(page.headers.location).toBe(`http://${HOST}/robots.txt`);
+    const tenant = await call('GET', '/api/fetch/tenant?tenantId=lighting', {}, undefined, DOMAIN);
+    expect(tenant.json().data.productStores[0].hostNames).toContain(DOMAIN);
+    expect((await ask(DOMAIN)).statusCode).toBe(200);
+    expect((await ask('SHOP.bright-lamps.com')).statusCode).toBe(200);
+    expect((await ask('other.bright-lamps.com')).statusCode).toBe(404);
+    // Re-checking an active domain is nothing to do.
+    expect((await call('POST', `/api/v1/domains/${DOMAIN}/check`, owner)).statusCode).toBe(409);
+  });
+
+  it('tells an owner whose DNS does not answer to try again', async () => {
+    zone.failing.add('watts.org');
+    const res = await call('POST', '/api/v1/domains', owner, { domain: 'shop.watts.org' });
+    expect(res.statusCode, res.body).toBe(201);
+    await t.services.jobs.drain();
+    expect(await domainOf('shop.watts.org')).toMatchObject({
+      state: 'failed',
+      reason: expect.stringMatching(/^DNS did not answer \(ESERVFAIL\)\. Check again in a few minutes\.$/),
+    });
+  });
+});
+
+describe('the primary domain', () => {
+  it('makes the others answer 301 and the links use it', async () => {
+    const refused = await call('PUT', '/api/v1/domains/primary', owner, { host: 'garden.localhost' });
+    expect(refused.statusCode).toBe(422);
+    const res = await call('PUT', '/api/v1/domains/primary', owner, { host: DOMAIN });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await domainOf(DOMAIN, owner, HOST)).toMatchObject({ isPrimary: true });
+
+    const moved = await call('GET', '/robots.txt?x=1', {}, undefined, HOST);
+    expect(moved.statusCode).toBe(301);
+    expect(moved.headers.location).toBe(`http://${DOMAIN}/robots.txt?x=1`);
+    // The dashboard and the API stay where they are asked; a form post is not redirected.
+    expect((await call('GET', '/api/v1/domains', owner, undefined, HOST)).statusCode).toBe(200);
+    expect((await call('POST', '/robots.txt', {}, {}, HOST)).statusCode).not.toBe(301);
+
+    const robots = await call('GET', '/robots.txt', {}, undefined, DOMAIN);
+    expect(robots.statusCode).toBe(200);
+    expect(robots.body).toContain(`http://${DOMAIN}/sitemap.xml`);
+    const tenant = await call('GET', '/api/fetch/tenant?tenantId=lighting', {}, undefined, DOMAIN);
+    expect(tenant.json().data.productStores[0].hostName).toBe(DOMAIN);
+  });
+
+  it('cannot be removed; back on the subdomain, the domain redirects there and can then go', async () => {
+    const refused = await call('DELETE', `/api/v1/domains/${DOMAIN}`, owner);
+    expect(refused.statusCode).toBe(409);
+    expect((await call('PUT', '/api/v1/domains/primary', owner, { host: HOST })).statusCode).toBe(200);
+    expect((await call('GET', '/robots.txt', {}, undefined, HOST)).statusCode).toBe(200);
+    const moved = await call('GET', '/', {}, undefined, DOMAIN);
+    expect(moved.statusCode).toBe(301);
+    expect(moved.headers.location).toBe(`http://${HOST}/`);
+
+    // Another store cannot touch it.
+    const theirs = await call('DELETE', `/api/v1/domains/${DOMAIN}`, gardenOwner, undefined, GARDEN);
+    expect(theirs.statusCode).toBe(404);
+
+    expect((await call('DELETE', `/api/v1/domains/${DOMAIN}`, owner)).statusCode).toBe(200);
+    expect(await domainOf(DOMAIN)).toBeUndefined();
+    expect((await call('GET', '/robots.txt', {}, undefined, DOMAIN)).statusCode).toBe(404);
+    expect((await ask(DOMAIN)).statusCode).toBe(404);
+  });
+
+  it('gives no certificate to a domain of a store that is not active', async () => {
+    zone.txt.set(`_storefront-verify.${APEX}`, [
+      (await call('GET', '/api/v1/domains', owner)).json().data.domains.find((d: Domain) => d.domain === APEX)
+        .records[0].value,
+    ]);
+    zone.a.set(APEX, [A_TARGET]);
+    await recheck(APEX);
+    expect(await domainOf(APEX)).toMatchObject({ state: 'active' });
+    expect((await ask(APEX)).statusCode).toBe(200);
+    const operator: PlatformActor = { kind: 'operator', operatorId: 'op-x', email: 'ops@platform.localhost' };
+    const suspended = await t.services.storeLifecycle.transition(operator, 'lighting', 'suspended', 'Domain test.');
+    expect(suspended.ok).toBe(true);
+    expect((await ask(APEX)).statusCode).toBe(404);
+  });
+});

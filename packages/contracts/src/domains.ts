@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import type { FormOutcome } from './storefront';
+
+/** pending, verified (the TXT token is there, the domain does not point here yet), active, failed. */
+export const DOMAIN_STATES = ['pending', 'verified', 'active', 'failed'] as const;
+export type DomainState = (typeof DOMAIN_STATES)[number];
+
+/**
+ * A domain name as the owner types it: lower-cased, without scheme, path, port or trailing dot;
+ * at least two labels of letters, digits and hyphens, 253 characters at most. IDNs are typed in
+ * their punycode form (xn--...), as registrars show them.
+ */
+export const domainNameSchema = z
+  .string({ error: 'domain: enter a domain name, such as shop.example.com' })
+  .trim()
+  .toLowerCase()
+  .transform((v) => v.replace(/\.$/, ''))
+  .pipe(
+    z
+      .string()
+      .min(1, 'domain: enter a domain name, such as shop.example.com')
+      .max(253, 'domain: at most 253 characters')
+      .regex(
+        /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/,
+        'domain: enter a domain name such as shop.example.com, without https:// or a path',
+      ),
+  );
+
+/** POST /api/v1/domains. */
+export const domainInputSchema = z.strictObject({ domain: domainNameSchema });
+export type DomainInput = z.infer<typeof domainInputSchema>;
+
+export const domainParamsSchema = z.strictObject({ domain: domainNameSchema });
+
+/** A DNS record the owner creates at their DNS provider. */
+export const dnsRecordSchema = z.object({
+  type: z.enum(['TXT', 'CNAME', 'A']),
+  /** The full record name (`_storefront-verify.shop.example.com`). */
+  name: z.string(),
+  value: z.string(),
+  /** Why the record is needed, in a sentence. */
+  purpose: z.string(),
+});
+export type DnsRecord = z.infer<typeof dnsRecordSchema>;
+
+export const storeDomainSchema = z.object({
+  domain: z.string(),
+  state: z.enum(DOMAIN_STATES),
+  /** Why the last check did not make it active ('' when it is active or was never checked). */
+  reason: z.string(),
+  isPrimary: z.boolean(),
+  /** The records to create: the TXT token, then the CNAME (a subdomain) or the A record (an apex). */
+  records: z.array(dnsRecordSchema),
+  checkedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type StoreDomain = z.infer<typeof storeDomainSchema>;
+
+/** GET /api/v1/domains: the store's domains, its hosts and its primary (canonical) host. */
+export const domainsOverviewSchema = z.object({
+  domains: z.array(storeDomainSchema),
+  /** Every host that serves the store: the platform's subdomain and its active domains. */
+  hosts: z.array(z.string()),
+  primaryHost: z.string(),
+});
+export type DomainsOverview = z.infer<typeof domainsOverviewSchema>;
+
+/** PUT /api/v1/domains/primary: one of the store's hosts. */
+export const primaryHostInputSchema = z.strictObject({ host: domainNameSchema });
+
+/** GET /internal/tls/ask?domain=: Caddy's on-demand TLS permission question. */
+export const tlsAskQuerySchema = z.object({ domain: z.string().max(253) });
+
+export type DomainFormField = 'domain' | 'host';
+export type DomainFormResult = { ok: true; message: string } | FormOutcome<DomainFormField>;
+
+/** The dashboard's Domains page (decision 121). */
+export interface DomainPages {
+  domainsPage(): Promise<DomainsOverview>;
+  /** One form per intent: add, recheck, remove, primary. */
+  domainAction(form: Record<string, string | string[]>): Promise<DomainFormResult>;
+}

@@ -1,0 +1,57 @@
+// Tables of the domains module (decision 121): a store's own domains and their DNS verification.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  foreignKey,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { productStores } from './tenancy';
+
+/**
+ * pending: added, its records not seen yet; verified: the TXT token proves the owner holds the
+ * domain, but it does not point at the platform yet; active: both records are right, the host is
+ * bound to the store (it serves it and may get a certificate); failed: the last check found the
+ * token missing or the domain taken, with the reason.
+ */
+export const DOMAIN_STATES = ['pending', 'verified', 'active', 'failed'] as const;
+export type DomainState = (typeof DOMAIN_STATES)[number];
+
+/**
+ * A domain a store's owner added. Any store may add a domain that is only pending or failed
+ * elsewhere (anyone can type a name); once one store proves it (verified or active), the partial
+ * unique index keeps every other store from proving it too.
+ */
+export const storeDomains = pgTable(
+  'store_domains',
+  {
+    tenantId: text('tenant_id').notNull(),
+    productStoreId: text('product_store_id').notNull(),
+    /** Lower case, no trailing dot, no port. */
+    domain: text('domain').notNull(),
+    state: text('state', { enum: DOMAIN_STATES }).notNull().default('pending'),
+    /** The value the TXT record must hold; random, per store and domain. */
+    token: text('token').notNull(),
+    /** Why the last check did not make the domain active, in words the owner reads; '' when none. */
+    reason: text('reason').notNull().default(''),
+    /** The store's primary host: the others answer 301 to it; mirrors product_stores.canonical_host. */
+    isPrimary: boolean('is_primary').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.domain] }),
+    foreignKey({
+      columns: [t.tenantId, t.productStoreId],
+      foreignColumns: [productStores.tenantId, productStores.productStoreId],
+    }),
+    uniqueIndex('store_domains_proven_uq').on(t.domain).where(sql`${t.state} in ('verified', 'active')`),
+    index('store_domains_domain_idx').on(t.domain),
+    check('store_domains_primary_ck', sql`NOT ${t.isPrimary} OR ${t.state} = 'active'`),
+  ],
+);
