@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { axeFindings, STORES, signIn, snap } from './helpers';
 
@@ -72,6 +73,11 @@ const LIST_PAGES = [
   '/manage-store/settings/access',
   '/manage-store/settings/access/support',
   '/manage-store/settings/sitemap',
+  '/manage-store/settings/shipping',
+  '/manage-store/settings/carriers',
+  '/manage-store/settings/domains',
+  '/manage-store/settings/export',
+  '/manage-store/settings/tax',
   '/manage-store/payments',
   '/manage-store/payments/issues',
   '/manage-store/payments/settings',
@@ -165,6 +171,17 @@ async function checkPage(page: Page, path: string, shot?: string, base: string =
   }
   return found;
 }
+
+test('every page of the dashboard menu is among the pages axe checks', () => {
+  // Read from the menu's source: a page added to the menu without its check here fails this test.
+  const nav = readFileSync(
+    new URL('../apps/web/app/components/manage-store/dashboard-nav.tsx', import.meta.url),
+    'utf8',
+  );
+  const menu = [...nav.matchAll(/\bto: '(\/manage-store[^']*)'/g)].map((m) => m[1]);
+  expect(menu.length).toBeGreaterThan(20);
+  expect(menu.filter((path) => !LIST_PAGES.includes(path as string))).toEqual([]);
+});
 
 test.describe('axe finds nothing serious or moderate on any dashboard page', () => {
   // Signed in once per worker; each page then opens in a context with the owner's cookie.
