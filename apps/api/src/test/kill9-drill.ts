@@ -158,70 +158,77 @@ export async function kill9Drill(opts: Kill9Options) {
     const books = async (when: string) => {
       const database = await opts.openDb();
       try {
-        const db = database.db;
-        const o = schema.orders;
-        const rows = await db
-          .select({
-            tenantId: o.tenantId,
-            orderId: o.orderId,
-            status: o.status,
-            paymentRef: o.paymentRef,
-            key: o.idempotencyKey,
-          })
-          .from(o)
-          .where(eq(o.email, EMAIL));
-        const lines = rows.length
-          ? await db
-              .select()
-              .from(schema.orderLines)
-              .where(
-                inArray(
-                  schema.orderLines.orderId,
-                  rows.map((r) => r.orderId),
-                ),
-              )
-          : [];
-        const byStatus: Record<string, number> = {};
-        for (const r of rows) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+        // One snapshot for the whole reading. A statement the killed server sent keeps running in
+        // PostgreSQL until it ends (a reservation commits after the kill): read apart, an order
+        // committed between the orders' read and the stock's would count as stock taken by no order.
+        return await database.db.transaction(
+          async (db) => {
+            const o = schema.orders;
+            const rows = await db
+              .select({
+                tenantId: o.tenantId,
+                orderId: o.orderId,
+                status: o.status,
+                paymentRef: o.paymentRef,
+                key: o.idempotencyKey,
+              })
+              .from(o)
+              .where(eq(o.email, EMAIL));
+            const lines = rows.length
+              ? await db
+                  .select()
+                  .from(schema.orderLines)
+                  .where(
+                    inArray(
+                      schema.orderLines.orderId,
+                      rows.map((r) => r.orderId),
+                    ),
+                  )
+              : [];
+            const byStatus: Record<string, number> = {};
+            for (const r of rows) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
 
-        // Every checkout answered 200 exists and is paid, with its payment reference.
-        for (const [key, orderId] of ackedIds) {
-          const row = rows.find((r) => r.key === key);
-          expect(row?.orderId, `acknowledged ${key}`).toBe(orderId);
-          expect(row?.status, `acknowledged ${key}`).toBe('paid');
-          expect(row?.paymentRef, `acknowledged ${key}`).toBeTruthy();
-        }
-        // No order paid without its payment reference; none in a state a crash should not leave.
-        for (const r of rows) {
-          expect(['placed', 'paid', 'cancelled'], JSON.stringify(r)).toContain(r.status);
-          if (r.status === 'paid') expect(r.paymentRef, JSON.stringify(r)).toBeTruthy();
-        }
-        // Stock taken = units on paid orders + units held by orders still placed.
-        const held = new Map<string, number>();
-        for (const l of lines) {
-          const r = rows.find((x) => x.orderId === l.orderId && x.tenantId === l.tenantId);
-          if (r && (r.status === 'paid' || r.status === 'placed')) {
-            const k = `${l.tenantId}/${l.productId}`;
-            held.set(k, (held.get(k) ?? 0) + l.quantity);
-          }
-        }
-        const p = schema.products;
-        const stock: Record<string, { taken: number; onOrders: number }> = {};
-        for (const [k, before] of stockBefore) {
-          const [tenantId, productId] = k.split('/') as [string, string];
-          const [now] = await db
-            .select({ q: p.stockQuantity })
-            .from(p)
-            .where(and(eq(p.tenantId, tenantId), eq(p.productId, productId)));
-          stock[k] = { taken: before - (now?.q ?? 0), onOrders: held.get(k) ?? 0 };
-        }
-        const balanced = Object.values(stock).every((s) => s.taken === s.onOrders);
-        log(
-          `${when}: orders ${JSON.stringify(byStatus)}; acknowledged ${ackedIds.size} all paid with a reference; ` +
-            `stock taken vs units on paid+placed orders ${JSON.stringify(stock)} -> ${balanced ? 'balanced' : 'NOT BALANCED'}`,
+            // Every checkout answered 200 exists and is paid, with its payment reference.
+            for (const [key, orderId] of ackedIds) {
+              const row = rows.find((r) => r.key === key);
+              expect(row?.orderId, `acknowledged ${key}`).toBe(orderId);
+              expect(row?.status, `acknowledged ${key}`).toBe('paid');
+              expect(row?.paymentRef, `acknowledged ${key}`).toBeTruthy();
+            }
+            // No order paid without its payment reference; none in a state a crash should not leave.
+            for (const r of rows) {
+              expect(['placed', 'paid', 'cancelled'], JSON.stringify(r)).toContain(r.status);
+              if (r.status === 'paid') expect(r.paymentRef, JSON.stringify(r)).toBeTruthy();
+            }
+            // Stock taken = units on paid orders + units held by orders still placed.
+            const held = new Map<string, number>();
+            for (const l of lines) {
+              const r = rows.find((x) => x.orderId === l.orderId && x.tenantId === l.tenantId);
+              if (r && (r.status === 'paid' || r.status === 'placed')) {
+                const k = `${l.tenantId}/${l.productId}`;
+                held.set(k, (held.get(k) ?? 0) + l.quantity);
+              }
+            }
+            const p = schema.products;
+            const stock: Record<string, { taken: number; onOrders: number }> = {};
+            for (const [k, before] of stockBefore) {
+              const [tenantId, productId] = k.split('/') as [string, string];
+              const [now] = await db
+                .select({ q: p.stockQuantity })
+                .from(p)
+                .where(and(eq(p.tenantId, tenantId), eq(p.productId, productId)));
+              stock[k] = { taken: before - (now?.q ?? 0), onOrders: held.get(k) ?? 0 };
+            }
+            const balanced = Object.values(stock).every((s) => s.taken === s.onOrders);
+            log(
+              `${when}: orders ${JSON.stringify(byStatus)}; acknowledged ${ackedIds.size} all paid with a reference; ` +
+                `stock taken vs units on paid+placed orders ${JSON.stringify(stock)} -> ${balanced ? 'balanced' : 'NOT BALANCED'}`,
+            );
+            expect(balanced, JSON.stringify(stock)).toBe(true);
+            return rows;
+          },
+          { isolationLevel: 'repeatable read', accessMode: 'read only' },
         );
-        expect(balanced, JSON.stringify(stock)).toBe(true);
-        return rows;
       } finally {
         await database.close();
       }

@@ -127,10 +127,13 @@ describe('POST /public/ecommerce/profile/newUser', () => {
   });
 
   it('both answers take about as long: the password is hashed on both paths', async () => {
+    // CPU time of this process (the app answers in it, the hash runs on its thread pool), not the
+    // clock: what the hash costs, whatever else the machine is doing. A skipped hash shows either way.
     const time = async (email: string) => {
-      const started = performance.now();
+      const started = process.cpuUsage();
       await register({ ...newUser(email), password: 'timing-pass-77' }, { ip: '10.4.0.1' });
-      return performance.now() - started;
+      const used = process.cpuUsage(started);
+      return (used.user + used.system) / 1000;
     };
     const fresh: number[] = [];
     const taken: number[] = [];
@@ -140,7 +143,7 @@ describe('POST /public/ecommerce/profile/newUser', () => {
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1] as number;
     console.log(
-      `sign-up answer, median of 3: new email ${median(fresh).toFixed(0)} ms, taken ${median(taken).toFixed(0)} ms`,
+      `sign-up answer's CPU, median of 3: new email ${median(fresh).toFixed(0)} ms, taken ${median(taken).toFixed(0)} ms`,
     );
     // Loose on a shared machine, tight enough to catch a path that skips the hash (about 10x faster).
     expect(median(taken)).toBeGreaterThan(median(fresh) / 3);
