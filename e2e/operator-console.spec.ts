@@ -158,6 +158,9 @@ test('support access: the owner grants it, the operator works as support, the ow
   page,
   browser,
 }) => {
+  // Two browsers (owner and operator), two sign-ins with a code, and axe on four pages: past the default
+  // half minute when the machine is busy (it ran out at the last click twice).
+  test.setTimeout(60_000);
   const owner = await ownerContext(browser);
   await signIn(owner.page, OWNER, '/manage-store/settings/access');
   const card = owner.page.getByRole('region', { name: 'Platform support' });
