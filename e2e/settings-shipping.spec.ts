@@ -98,6 +98,8 @@ test('the owner sets a zone with weight bands and free-over; shoppers there see 
   await preview.getByLabel('State or province').selectOption('US_OR');
   await preview.getByRole('button', { name: 'Show rates' }).click();
   await expect(preview.getByRole('row', { name: /Ground PNW/ })).toContainText('$5.25');
+  const promise = 'Ships in 1 business day · Arrives in 2–4 business days';
+  await expect(preview.getByRole('row', { name: /Ground PNW/ })).toContainText(promise);
   await expectNoSeriousA11yIssue(page);
   await screenshots(page, 'zone');
 
@@ -108,6 +110,10 @@ test('the owner sets a zone with weight bands and free-over; shoppers there see 
   await expect(light.page.getByRole('radio', { name: /Standard/ })).toHaveCount(0);
   await expect(light.form.locator('label', { has: ground })).toContainText('$5.25');
   await expect(light.form.locator('label', { has: ground })).toContainText('Free when you spend');
+  // The handling days and the owner's estimate, said once (the description is not repeated under it).
+  await expect(light.form.locator('label', { has: ground })).toContainText(promise);
+  await expect(light.form.locator('label', { has: ground })).not.toContainText('2 to 4 business days');
+  await snap(light.page, 'settings-shipping-checkout-choice-1280');
   await ground.check();
   await fillCard(light.form);
   await light.page.getByRole('button', { name: 'Place order' }).click();

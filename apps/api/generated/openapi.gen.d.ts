@@ -5779,6 +5779,7 @@ export interface paths {
                                     description: string;
                                     rate: number;
                                     freeAbove: number | null;
+                                    delivery: string | null;
                                 }[];
                                 quote: {
                                     currency: string;
@@ -5876,6 +5877,7 @@ export interface paths {
                                     description: string;
                                     rate: number;
                                     freeAbove: number | null;
+                                    delivery: string | null;
                                 }[];
                                 quote: {
                                     currency: string;
@@ -21472,6 +21474,7 @@ export interface paths {
                                     description: string;
                                     rate: number;
                                     freeAbove: number | null;
+                                    delivery: string | null;
                                 }[];
                                 draft: {
                                     zone: {
@@ -21484,6 +21487,7 @@ export interface paths {
                                         description: string;
                                         rate: number;
                                         freeAbove: number | null;
+                                        delivery: string | null;
                                     }[];
                                 } | null;
                             };

@@ -39,6 +39,12 @@ export const shippingRateSchema = z.object({
   rate: z.number().int(),
   /** Spend this much more (discounted subtotal) to ship free; null when it never is or already is. */
   freeAbove: z.number().int().nullable(),
+  /**
+   * When it ships and arrives, from the method's handling days and delivery estimate or the
+   * carrier's transit days ("Ships in 2 business days · Arrives in 3–5 business days"; pickup:
+   * "Ready for pickup in 1 business day"); null when the store set neither. `deliveryPromise` writes it.
+   */
+  delivery: z.string().nullable(),
 });
 export type ShippingRate = z.infer<typeof shippingRateSchema>;
 

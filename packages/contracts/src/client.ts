@@ -5,6 +5,7 @@ export * from './analytics-ranges';
 export * from './catalog-options';
 export * from './chat';
 export * from './csrf';
+export * from './delivery-display';
 export * from './display';
 export * from './media-limits';
 export * from './messages';

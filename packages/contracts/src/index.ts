@@ -17,6 +17,7 @@ export * from './contact';
 export * from './contact-inbox';
 export * from './customers';
 export * from './dashboard';
+export * from './delivery-display';
 export * from './display';
 export * from './domains';
 export * from './drafts';

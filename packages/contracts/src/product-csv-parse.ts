@@ -15,6 +15,7 @@ import {
   PRODUCT_CSV_REQUIRED,
   type ProductCsvColumn,
 } from './product-csv';
+import { TAX_CLASSES, type TaxClass } from './tax-display';
 
 /**
  * Reading the product CSV (the format of product-csv.ts, which the export writes): the header, then
@@ -71,6 +72,8 @@ export interface ProductCsvExisting {
   productId: string;
   fields: ProductFields;
   stockQuantity: number;
+  /** Its tax class (decision 116): not a product field, the products domain writes it apart. */
+  taxClass?: TaxClass;
 }
 
 export type ProductCsvRow =
@@ -80,6 +83,8 @@ export type ProductCsvRow =
       fields: ProductFields;
       /** The stock to set, or null to leave it (the column absent or empty). */
       stock: number | null;
+      /** The tax class to set, or null to leave it (the column absent or empty; standard on create). */
+      taxClass: TaxClass | null;
     }
   | { ok: false; sku: string | null; problems: { column: string; message: string }[] };
 
@@ -199,6 +204,17 @@ export function parseProductCsvRow(
     else stock = Number(t);
   }
 
+  let taxClass: TaxClass | null = null;
+  if (has('tax_class') && cell('tax_class') !== '') {
+    const t = cell('tax_class').toLowerCase();
+    if ((TAX_CLASSES as readonly string[]).includes(t)) taxClass = t as TaxClass;
+    else
+      problems.push({
+        column: 'tax_class',
+        message: `"${cell('tax_class')}" is not a tax class: use ${TAX_CLASSES.join(', ')}.`,
+      });
+  }
+
   const parsed = productFieldsSchema.safeParse(input);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -210,7 +226,7 @@ export function parseProductCsvRow(
     }
   }
   if (problems.length || !parsed.success) return { ok: false, sku, problems };
-  return { ok: true, sku: parsed.data.sku, fields: parsed.data, stock };
+  return { ok: true, sku: parsed.data.sku, fields: parsed.data, stock, taxClass };
 }
 
 /** The fields an update would change, by CSV column (for the dry run's "updated" list). */
@@ -219,6 +235,7 @@ export function changedProductCsvColumns(
   next: ProductFields,
   existingCategoryIds: readonly string[] | null,
   stock: number | null,
+  taxClass: TaxClass | null = null,
 ): string[] {
   const out: string[] = [];
   const before = existing.fields as Record<string, unknown>;
@@ -238,6 +255,7 @@ export function changedProductCsvColumns(
     if (x !== y) out.push('categories');
   }
   if (stock !== null && stock !== existing.stockQuantity) out.push('stock');
+  if (taxClass !== null && taxClass !== (existing.taxClass ?? 'standard')) out.push('tax_class');
   return out;
 }
 
@@ -250,6 +268,7 @@ export function productCsvTemplate(currency = 'USD'): string {
       brand: 'Lumen',
       currency,
       featured: 'false',
+      tax_class: 'standard',
       short_description: 'A warm light for reading corners.',
       description: '<p>Solid brass.\nDimmable.</p>',
       sku: 'LAMP-001',

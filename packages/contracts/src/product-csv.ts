@@ -1,5 +1,6 @@
 import { decimalAmount } from './money';
 import type { ProductStatus } from './product-admin';
+import type { TaxClass } from './tax-display';
 
 /**
  * The product CSV: what the export writes and the import reads, so an exported file imports back
@@ -7,7 +8,8 @@ import type { ProductStatus } from './product-admin';
  * on its first row and left blank on the others, then the variant's columns. A single-variant
  * product is one row with the option columns empty. Prices are decimals in the row's currency
  * ("12.50"), categories are ids separated by `|`, pictures are the store's media URLs separated by
- * `|`, `featured` and `enabled` are true or false, the description is HTML. The layout before
+ * `|`, `featured` and `enabled` are true or false, `tax_class` is standard, reduced or exempt
+ * (decision 116), the description is HTML. The layout before
  * variants (no option or variant columns, one row per product matched by `sku`) still imports.
  * Documented for owners on the import page and in docs/.
  */
@@ -25,6 +27,7 @@ export const PRODUCT_CSV_PRODUCT_COLUMNS = [
   'seo_title',
   'seo_description',
   'images',
+  'tax_class',
 ] as const;
 export const PRODUCT_CSV_VARIANT_COLUMNS = [
   'option1_name',
@@ -78,6 +81,8 @@ export interface ProductCsvRecord {
   productId: string;
   /** The product's pictures as media URLs, in order. */
   images?: readonly string[];
+  /** The product's tax class (decision 116); the export always gives it. */
+  taxClass?: TaxClass;
   /** Option names (first row only) and this variant's values, by position. */
   options?: readonly { name: string; value: string }[];
   variantId?: string;
@@ -109,6 +114,7 @@ export function productCsvCells(r: ProductCsvRecord): string[] {
     seo_title: first ? (r.seoTitle ?? '') : '',
     seo_description: first ? (r.seoDescription ?? '') : '',
     images: first ? (r.images ?? []).join(CSV_IMAGE_SEPARATOR) : '',
+    tax_class: first ? (r.taxClass ?? '') : '',
     option1_name: first ? (opt(0)?.name ?? '') : '',
     option1_value: opt(0)?.value ?? '',
     option2_name: first ? (opt(1)?.name ?? '') : '',

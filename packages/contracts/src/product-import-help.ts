@@ -26,6 +26,8 @@ export const PRODUCT_CSV_COLUMN_HELP: Record<ProductCsvColumn, string> = {
     'Written by the export: the rows of a product are matched to it by this id, else by the first row’s variant, else by slug. Empty on a new product.',
   images:
     'The product’s pictures as this store’s media URLs (/media/…), separated by |, as the export writes them. They are changed in the product editor: a different list is refused. Empty leaves them as they are.',
+  tax_class:
+    'standard, reduced or exempt: how checkout taxes the product (Settings, Taxes). On the product’s first row. Empty: standard on create, kept on update.',
   option1_name:
     'The first option’s name (Finish, Size), on the product’s first row only. Empty for a product without options.',
   option1_value: 'This variant’s value of the first option (Brass), on every row of the product.',

@@ -46,6 +46,8 @@ const UPS_DOMESTIC: [code: string, description: string, base: number, perLb: num
   ['13', 'Next Day Air Saver', 3495, 300],
   ['01', 'Next Day Air', 4295, 350],
 ];
+/** Business days in transit the stand-in quotes per UPS service (GuaranteedDelivery.BusinessDaysInTransit). */
+const UPS_DAYS: Record<string, number> = { '12': 3, '02': 2, '13': 1, '01': 1 };
 const UPS_INTERNATIONAL: typeof UPS_DOMESTIC = [
   ['11', 'Standard', 1995, 200],
   ['08', 'Worldwide Expedited', 5495, 400],
@@ -211,6 +213,8 @@ export async function startCarrierStandIn(
           Service: { Code: code, Description: description },
           BillingWeight: { UnitOfMeasurement: { Code: 'LBS' }, Weight: String(Math.max(1, Math.ceil(weight))) },
           TotalCharges: { CurrencyCode: 'USD', MonetaryValue: dollars(standInCents(base, perLb, weight, stateCode)) },
+          // As UPS answers: the services it commits to a day count carry it; Ground carries none.
+          ...(UPS_DAYS[code] ? { GuaranteedDelivery: { BusinessDaysInTransit: String(UPS_DAYS[code]) } } : {}),
         })),
       },
     });

@@ -81,7 +81,7 @@ async function options(cookie: string, state = 'US_CA', postalCode?: string) {
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as {
     cart: { weightGrams: number };
-    shippingMethods: { methodId: string; name: string; rate: number; description: string }[];
+    shippingMethods: { methodId: string; name: string; rate: number; description: string; delivery: string | null }[];
   };
 }
 
@@ -271,6 +271,8 @@ describe('live rates at checkout', () => {
     const live = opts.shippingMethods.filter((m) => m.methodId.startsWith('live:'));
     expect(opts.shippingMethods[0]?.methodId).toBe('STANDARD');
     expect(live.map((m) => m.name)).toEqual(['UPS Ground', 'UPS 2nd Day Air']);
+    // UPS's transit days where it quoted them (2nd Day Air); Ground came without, so nothing extra.
+    expect(live.map((m) => m.delivery)).toEqual([null, 'Arrives in 2 business days']);
     const ground = live[0];
     if (!ground) throw new Error('no UPS Ground');
     expect(ground.rate).toBe(withMarkup(groundCents(opts.cart.weightGrams), 'percent', 10));

@@ -4,6 +4,7 @@ import {
   type Carrier,
   type Cart,
   carrierServiceName,
+  deliveryPromise,
   normalPostalCode,
   postalCodeFits,
   type ShippingRate,
@@ -213,6 +214,10 @@ export function createLiveRates(db: Db, carriers: Pick<CarriersService, 'account
           description: `Live rate from ${CARRIER_NAMES[carrier]}`,
           rate,
           freeAbove: null,
+          // The carrier's transit days when it quoted them; the store's handling days are its table methods'.
+          delivery: s.transitDays
+            ? deliveryPromise({ transitDays: { min: s.transitDays, max: s.transitDays, business: true } })
+            : null,
         };
       })
       .sort((a, b) => a.rate - b.rate);

@@ -28,6 +28,8 @@ export interface QuotedService {
   code: string;
   amount: number;
   currency: string;
+  /** Business days in transit when the carrier says (UPS's GuaranteedDelivery.BusinessDaysInTransit); else absent. */
+  transitDays?: number;
 }
 
 export type RateOutcome =

@@ -94,7 +94,10 @@ export function createUpsClient(creds: CarrierCredentials, opts: ClientOptions):
       const code = r.Service.Code;
       const currency = r.TotalCharges.CurrencyCode;
       if (amount === null || typeof code !== 'string' || typeof currency !== 'string') continue;
-      out.push({ code, amount, currency });
+      // Present for the services UPS commits to a day count ("2"); a missing or odd value says nothing.
+      const days = isObject(r.GuaranteedDelivery) ? r.GuaranteedDelivery.BusinessDaysInTransit : undefined;
+      const transit = typeof days === 'string' && /^\d{1,2}$/.test(days.trim()) ? Number(days) : 0;
+      out.push({ code, amount, currency, ...(transit > 0 ? { transitDays: transit } : {}) });
     }
     return out;
   }

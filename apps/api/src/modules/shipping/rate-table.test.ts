@@ -12,6 +12,7 @@ const method = (over: object) => ({
     { upTo: 10000, rate: 1295 },
   ],
   freeAbove: 9900 as number | null,
+  handlingDays: 0,
   ...over,
 });
 
@@ -64,14 +65,32 @@ describe('shipping rates', () => {
   });
 
   it('local pickup costs nothing and never offers "spend more"', () => {
-    const m = method({ kind: 'pickup', flatRate: 500, bands: null, freeAbove: 100, description: '1 Main St, 9-5' });
+    const m = method({
+      kind: 'pickup',
+      flatRate: 500,
+      bands: null,
+      freeAbove: 100,
+      description: '1 Main St, 9-5',
+      handlingDays: 1,
+    });
     expect(shippingRate(m, { weightGrams: 5000, total: 10 })).toEqual({
       methodId: 'STANDARD',
       name: 'Standard',
       description: '1 Main St, 9-5',
       rate: 0,
       freeAbove: null,
+      delivery: 'Ready for pickup in 1 business day',
     });
+  });
+
+  it('says when it ships and arrives: the handling days, and the description when it is an estimate', () => {
+    const rate = (over: object) => shippingRate(method(over), { weightGrams: 1, total: 1 }).delivery;
+    expect(rate({ handlingDays: 2, description: '3 to 5 business days' })).toBe(
+      'Ships in 2 business days · Arrives in 3–5 business days',
+    );
+    expect(rate({ handlingDays: 2, description: 'Tracked, signed for' })).toBe('Ships in 2 business days');
+    expect(rate({ description: '3 to 5 business days' })).toBe('Arrives in 3–5 business days');
+    expect(rate({})).toBeNull();
   });
 
   it('a weight method without bands charges nothing, as before zones', () => {

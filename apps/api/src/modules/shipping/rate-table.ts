@@ -1,4 +1,4 @@
-import type { ShippingRate } from '@app/contracts';
+import { deliveryPromise, type ShippingRate, transitDaysIn } from '@app/contracts';
 import type { schema } from '@app/db';
 import { COUNTRIES } from '../geo/index';
 
@@ -53,7 +53,10 @@ export function zonesFor<Z extends Pick<ZoneRow, 'countries' | 'states'>>(zones:
  * subtotal reaches `freeAbove`.
  */
 export function shippingRate(
-  m: Pick<MethodRow, 'methodId' | 'name' | 'description' | 'kind' | 'flatRate' | 'bands' | 'freeAbove'>,
+  m: Pick<
+    MethodRow,
+    'methodId' | 'name' | 'description' | 'kind' | 'flatRate' | 'bands' | 'freeAbove' | 'handlingDays'
+  >,
   cart: RatedCart,
 ): ShippingRate {
   let rate = m.kind === 'flat' ? m.flatRate : 0;
@@ -70,5 +73,11 @@ export function shippingRate(
     description: m.description,
     rate: free ? 0 : rate,
     freeAbove: freeAbove !== null && !free ? freeAbove - cart.total : null,
+    // The owner's estimate is the description ("3 to 5 business days"); read it when it is one.
+    delivery: deliveryPromise({
+      pickup: m.kind === 'pickup',
+      handlingDays: m.handlingDays,
+      transitDays: m.kind === 'pickup' ? null : transitDaysIn(m.description),
+    }),
   };
 }

@@ -62,7 +62,7 @@ const WEST = {
       freeAbove: 15000,
       handlingDays: 1,
     },
-    { name: 'Pick up in the shop', description: '12 Harbor Road, weekdays 9 to 5', kind: 'pickup' },
+    { name: 'Pick up in the shop', description: '12 Harbor Road, weekdays 9 to 5', kind: 'pickup', handlingDays: 1 },
   ],
 };
 
@@ -86,7 +86,14 @@ async function options(cookie: string, countryGeoId: string, stateProvinceGeoId?
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as {
-    shippingMethods: { methodId: string; name: string; rate: number; freeAbove: number | null }[];
+    shippingMethods: {
+      methodId: string;
+      name: string;
+      description: string;
+      rate: number;
+      freeAbove: number | null;
+      delivery: string | null;
+    }[];
     quote: { shipping: number };
   };
 }
@@ -291,17 +298,27 @@ describe('the owner sets shipping and checkout follows', () => {
       ['Ground West', productPrice >= 15000 ? 0 : expectedBand],
       ['Pick up in the shop', 0],
     ]);
+    // Each choice says when it ships and arrives, from the handling days and the owner's estimate.
+    expect(ca.shippingMethods.map((m) => [m.delivery, m.description])).toEqual([
+      ['Ships in 1 business day · Arrives in 2–4 business days', '2 to 4 business days'],
+      ['Ready for pickup in 1 business day', '12 Harbor Road, weekdays 9 to 5'],
+    ]);
     const ny = await options(light, 'USA', 'US_NY');
     expect(ny.shippingMethods.map((m) => m.methodId)).toEqual(['STANDARD', 'EXPRESS']);
 
-    const preview = await ok<{ zone: { name: string }; rates: { rate: number }[] }>('POST', `${P}/preview`, {
-      subtotal: 1000,
-      weightGrams: 3000,
-      countryGeoId: 'USA',
-      stateProvinceGeoId: 'US_OR',
-    });
+    const preview = await ok<{ zone: { name: string }; rates: { rate: number; delivery: string | null }[] }>(
+      'POST',
+      `${P}/preview`,
+      {
+        subtotal: 1000,
+        weightGrams: 3000,
+        countryGeoId: 'USA',
+        stateProvinceGeoId: 'US_OR',
+      },
+    );
     expect(preview.zone.name).toBe('West coast');
     expect(preview.rates.map((r) => r.rate)).toEqual([850, 0]);
+    expect(preview.rates[1]?.delivery).toBe('Ready for pickup in 1 business day');
     const freePreview = await ok<{ rates: { rate: number }[] }>('POST', `${P}/preview`, {
       subtotal: 15000,
       weightGrams: 3000,

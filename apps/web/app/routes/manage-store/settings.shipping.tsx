@@ -538,10 +538,12 @@ function RatesTable({
       label={label}
       rows={priced.rates}
       rowKey={(r) => r.methodId}
-      minWidth="16rem"
+      minWidth="24rem"
       focusable
       columns={[
         { header: 'Method', rowHeader: true, cell: (r) => r.name },
+        // What checkout prints under the method, so the owner sees the handling days reach shoppers.
+        { header: 'Delivery', cell: (r) => r.delivery ?? '—' },
         {
           header: 'Rate',
           align: 'end',

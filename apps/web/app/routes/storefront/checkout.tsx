@@ -1,6 +1,7 @@
 import type { CheckoutField, CheckoutView, PlaceOrderOutcome } from '@app/contracts';
 import {
   ADDRESS_FIELDS,
+  descriptionBesideDelivery,
   formatMoney,
   normalPostalCode,
   orderLineVariantText,
@@ -402,7 +403,10 @@ export default function CheckoutPage({ loaderData, actionData: answer }: Route.C
                     />
                     <span>
                       <span className="block font-medium text-slate-900">{m.name}</span>
-                      <span className="block text-sm text-slate-600">{m.description}</span>
+                      {m.delivery && <span className="block text-sm text-slate-700">{m.delivery}</span>}
+                      {descriptionBesideDelivery(m) && (
+                        <span className="block text-sm text-slate-600">{descriptionBesideDelivery(m)}</span>
+                      )}
                       {m.freeAbove !== null && (
                         <span className="block text-sm text-green-800">
                           Free when you spend {formatMoney(m.freeAbove, view.cart.currency)} more

@@ -247,6 +247,88 @@ describe('the products CSV round trip', { timeout: 180_000 }, () => {
     expect(after.stock).toEqual(before.stock);
   });
 
+  // Decision 116's class travels in the file: export → import → export keeps a non-standard class;
+  // a changed cell writes exactly the class (audited), a blank one keeps it, a wrong one names the column.
+  it('the tax class goes out in tax_class and comes back: kept, changed alone, kept when blank, refused when unknown', async () => {
+    const pr = schema.products;
+    const [reduced, exempt] = await t.database.db
+      .select({ productId: pr.productId, sku: pr.sku })
+      .from(pr)
+      .where(eq(pr.tenantId, 'power'))
+      .orderBy(asc(pr.productId))
+      .limit(2);
+    const classOf = async (productId: string | undefined) =>
+      (
+        await t.database.db
+          .select({ c: pr.taxClass })
+          .from(pr)
+          .where(and(eq(pr.tenantId, 'power'), eq(pr.productId, productId as string)))
+      )[0]?.c;
+    for (const [row, taxClass] of [
+      [reduced, 'reduced'],
+      [exempt, 'exempt'],
+    ] as const) {
+      await t.database.db
+        .update(pr)
+        .set({ taxClass })
+        .where(and(eq(pr.tenantId, 'power'), eq(pr.productId, row?.productId as string)));
+    }
+    const csv = await exportCsv('power');
+    const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
+    const rowOf = (productId: string | undefined) =>
+      rows.find((r) => r.product_id === productId) as Record<string, string>;
+    expect(rowOf(reduced?.productId).tax_class).toBe('reduced');
+    expect(rowOf(exempt?.productId).tax_class).toBe('exempt');
+    expect(
+      rows
+        .filter((r) => r.product_id !== '')
+        .every((r) => ['standard', 'reduced', 'exempt'].includes(r.tax_class ?? '')),
+    ).toBe(true);
+
+    // Imported back as exported: nothing written, and the next export is the same file.
+    const before = await catalogOf('power');
+    const back = await importCsv('power', csv);
+    expect(back.planned).toEqual({ created: 0, updated: 0, unchanged: rows.length, refused: 0 });
+    expect(back.applied).toEqual(back.planned);
+    expect(await catalogOf('power')).toEqual(before);
+    expect(await exportCsv('power')).toBe(csv);
+
+    // The reduced product made exempt, the exempt one's cell left blank, a third typed wrong.
+    rowOf(reduced?.productId).tax_class = 'Exempt';
+    rowOf(exempt?.productId).tax_class = '';
+    // A product of one row, so the refusal is that row's alone.
+    const wrong = rows.find(
+      (r, i) =>
+        r.product_id !== '' &&
+        r.product_id !== reduced?.productId &&
+        r.product_id !== exempt?.productId &&
+        (rows[i + 1]?.product_id ?? 'end') !== '',
+    ) as Record<string, string>;
+    wrong.tax_class = 'zero-rated';
+    const header = Object.keys(rows[0] as object);
+    const edited = `\uFEFF${stringify([header, ...rows.map((r) => header.map((h) => r[h]))])}`;
+    const { dry, planned, applied } = await importCsv('power', edited);
+    expect(planned).toEqual({ created: 0, updated: 1, unchanged: rows.length - 2, refused: 1 });
+    expect(applied).toEqual(planned);
+    expect(dry.firstUpdated).toEqual([
+      { row: rows.indexOf(rowOf(reduced?.productId)) + 1, sku: reduced?.sku, changes: ['tax_class'] },
+    ]);
+    expect(dry.firstRefused).toEqual([
+      {
+        row: rows.indexOf(wrong) + 1,
+        sku: wrong.sku,
+        errors: [{ column: 'tax_class', message: '"zero-rated" is not a tax class: use standard, reduced, exempt.' }],
+      },
+    ]);
+    expect(await classOf(reduced?.productId)).toBe('exempt');
+    expect(await classOf(exempt?.productId)).toBe('exempt');
+    const after = await catalogOf('power');
+    // Only the class moved: one audit entry, the product's other columns (and updated_at) as they were.
+    expect(after.audit[0]?.n).toBe(Number(before.audit[0]?.n) + 1);
+    const changed = after.products.filter((p, i) => JSON.stringify(p) !== JSON.stringify(before.products[i]));
+    expect(changed.map((p) => [p.productId, p.taxClass])).toEqual([[reduced?.productId, 'exempt']]);
+  });
+
   // What owners type: ampersands, angle brackets, quotes, commas, line breaks, Greek, Japanese, emoji.
   const awkward = [
     {

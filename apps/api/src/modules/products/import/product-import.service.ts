@@ -1,6 +1,6 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { PRODUCT_CSV_COLUMNS, type ProductFields, type ProductImport } from '@app/contracts';
+import { PRODUCT_CSV_COLUMNS, type ProductFields, type ProductImport, type TaxClass } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -10,7 +10,7 @@ import type { EventBus } from '../../../lib/events/index';
 import { Refused } from '../../../lib/result';
 import type { AuditService } from '../../audit/index';
 import type { Job, JobRunner, JobTools } from '../../jobs/index';
-import { writeProducts } from '../admin/index';
+import { writeProducts, writeProductTaxClass } from '../admin/index';
 import { readVariants, updateVariant, type VariantRow, writeOptions, writeVariantRows } from '../admin/variant-writer';
 import { changeStock, type StockChange } from '../inventory/index';
 import { type DataRow, fileError, newImportId, readGroups, writeLimited } from './csv-file';
@@ -315,6 +315,7 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       productId?: string;
       fields: ProductFields;
       extra: VariantStep | null;
+      taxClass: TaxClass | null;
     }[] = [];
     const variantPlans: ProductPlan[] = [];
     for (const rows of groups) {
@@ -331,7 +332,18 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       moveSlug(facts.slugHolders, rp, existing);
       if (rp.kind === 'refused') out.set(row.row, { kind: 'refused', sku: rp.sku, problems: rp.problems });
       else if (rp.kind === 'unchanged') out.set(row.row, { kind: 'unchanged' });
-      else {
+      else if (rp.kind === 'update' && !plan.extra && rp.changes.every((c) => c === 'tax_class')) {
+        // Only the class changes: the product's other columns are not rewritten (no updated_at, no
+        // product event), as the editor's class change does not; the class alone is audited.
+        if (rp.taxClass) await writeTaxClass(tx, ctx, rp.productId, rp.taxClass);
+        out.set(row.row, {
+          kind: 'applied',
+          productId: rp.productId,
+          created: false,
+          changed: true,
+          stockMoved: false,
+        });
+      } else {
         const productId = rp.kind === 'update' ? rp.productId : undefined;
         writes.push({
           at: row.row,
@@ -341,6 +353,7 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
           productId,
           fields: rp.fields,
           extra: plan.extra,
+          taxClass: rp.taxClass,
         });
       }
     }
@@ -360,6 +373,7 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
         changed: w.changed,
         stockMoved: false,
       });
+      if (row.taxClass) await writeTaxClass(tx, ctx, w.productId, row.taxClass);
       if (row.extra?.kind === 'update') {
         const x = row.extra;
         await updateVariant(tx, ctx, { audit: deps.audit }, w.productId, x.variantId || w.productId, {
@@ -413,6 +427,22 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
   }
 
   /**
+   * A row's tax class, through the writer the product editor's class goes through (decision 116),
+   * audited on the product as the tax module audits the editor's change.
+   */
+  async function writeTaxClass(tx: Tx, ctx: RequestContext, productId: string, taxClass: TaxClass) {
+    const before = await writeProductTaxClass(tx, ctx.tenantId, productId, taxClass);
+    if (before === null || before === taxClass) return;
+    await deps.audit.record(tx, ctx, {
+      entity: 'product',
+      entityId: productId,
+      action: 'update',
+      before: { taxClass: before },
+      after: { taxClass },
+    });
+  }
+
+  /**
    * Writes one product planned variant by variant, through the product writer and the variant
    * writer (which audit, lock the product and make the rollup again): the product's own fields,
    * new options and values, the changed variants, then the new ones (so a value a changed variant
@@ -437,6 +467,7 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       created = w.created;
     }
     if (!productId) throw new Error('a product planned by variants has no id');
+    if (plan.taxClass) await writeTaxClass(tx, ctx, productId, plan.taxClass);
     if (plan.options) await writeOptions(tx, ctx, audit, productId, { options: plan.options });
     const input = (
       s: Extract<VariantStep, { kind: 'update' | 'create' }>,

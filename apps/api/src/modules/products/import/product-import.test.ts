@@ -285,7 +285,7 @@ describe('product CSV import', { timeout: 180_000 }, () => {
     const template = await get(`${BASE}/template.csv`, catalog);
     expect(template.statusCode).toBe(200);
     expect(template.body.split('\r\n')[0]).toBe(
-      'product_id,slug,name,status,brand,currency,categories,featured,short_description,description,seo_title,seo_description,images,option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,variant_id,sku,barcode,list_price,sale_price,stock,weight_grams,enabled,variant_images',
+      'product_id,slug,name,status,brand,currency,categories,featured,short_description,description,seo_title,seo_description,images,tax_class,option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,variant_id,sku,barcode,list_price,sale_price,stock,weight_grams,enabled,variant_images',
     );
     expect(await productsLike('garden', 'PERM')).toHaveLength(0);
   });

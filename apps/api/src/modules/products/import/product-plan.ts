@@ -9,6 +9,7 @@ import {
   parseProductCsvVariant,
   repeatedProductProblems,
   splitImages,
+  type TaxClass,
   variantDisplayName,
   variantTitle,
 } from '@app/contracts';
@@ -101,6 +102,8 @@ export type ProductPlan =
       name: string;
       /** Product fields to write (null: unchanged). */
       fields: ProductFields | null;
+      /** The tax class to write after the product (null: leave it; writeProduct has none). */
+      taxClass: TaxClass | null;
       productChanges: string[];
       firstRow: number;
       /** The options to write (null: unchanged). */
@@ -267,6 +270,7 @@ function planSingle(r: DataRow, existing: ProductFull | null, facts: GroupFacts,
         productId: plan.productId,
         fields: existing?.fields as ProductFields,
         stock: null,
+        taxClass: null,
         changes: own,
       },
       existing,
@@ -290,19 +294,23 @@ function planVariants(
   // The product's own fields from its first row; SKU, prices and weight are its variants' (the rollup writes them).
   const row: RowPlan = planRow(first, existing, facts, currency);
   let fields: ProductFields | null = null;
+  let taxClass: TaxClass | null = null;
   let productChanges: string[] = [];
   if (row.kind === 'refused') {
     for (const x of row.problems)
       if (!['sku', 'list_price', 'sale_price', 'stock', 'weight_grams'].includes(x.column)) refuse(first.row, x);
   } else if (row.kind === 'create' || row.kind === 'update') {
     fields = { ...row.fields };
+    taxClass = row.taxClass;
     if (existing) {
       fields.sku = existing.fields.sku;
       fields.listPrice = existing.fields.listPrice;
       fields.salePrice = existing.fields.salePrice;
       fields.weightGrams = existing.fields.weightGrams;
-      productChanges = changedProductCsvColumns(existing, fields, existing.categoryIds, null);
-      if (!productChanges.length) fields = null;
+      productChanges = changedProductCsvColumns(existing, fields, existing.categoryIds, null, row.taxClass);
+      if (!productChanges.includes('tax_class')) taxClass = null;
+      // Only the class changes: the product's other columns are not rewritten (applyVariants writes the class).
+      if (productChanges.every((c) => c === 'tax_class')) fields = null;
     }
   }
   if (cellOf(first, 'images') !== '') {
@@ -488,6 +496,7 @@ function planVariants(
     productId: existing?.productId ?? null,
     name: fields?.productName ?? existing?.fields.productName ?? cellOf(first, 'name'),
     fields: existing ? fields : (fields ?? null),
+    taxClass,
     productChanges,
     firstRow: first.row,
     options,

@@ -65,4 +65,39 @@ describe('a CSV row planned', () => {
       changes: ['list_price'],
     });
   });
+
+  it('compares the tax class: the same or blank is no change, another is written alone, an unknown one is refused', () => {
+    const created = planRow(
+      row({ sku: 'S-1', name: 'Lamp', list_price: '5', tax_class: 'reduced' }),
+      null,
+      facts,
+      'USD',
+    );
+    expect(created).toMatchObject({ kind: 'create', taxClass: 'reduced' });
+    if (created.kind !== 'create') throw new Error(`expected a create, got ${created.kind}`);
+    const existing = {
+      productId: 'P-9',
+      fields: created.fields,
+      stockQuantity: 0,
+      categoryIds: [],
+      taxClass: 'reduced' as const,
+    };
+    const plan = (taxClass: string) =>
+      planRow(row({ sku: 'S-1', name: 'Lamp', list_price: '5', tax_class: taxClass }), existing, facts, 'USD');
+    expect(plan('reduced')).toMatchObject({ kind: 'unchanged' });
+    expect(plan('')).toMatchObject({ kind: 'unchanged' });
+    expect(plan('EXEMPT')).toMatchObject({ kind: 'update', taxClass: 'exempt', changes: ['tax_class'] });
+    expect(plan('zero')).toEqual({
+      kind: 'refused',
+      sku: 'S-1',
+      problems: [{ column: 'tax_class', message: '"zero" is not a tax class: use standard, reduced, exempt.' }],
+    });
+    // A new product without a class, or standard, is the default: nothing to write after it.
+    expect(
+      planRow(row({ sku: 'S-2', name: 'Lamp', list_price: '5', tax_class: 'standard' }), null, facts, 'USD'),
+    ).toMatchObject({
+      kind: 'create',
+      taxClass: null,
+    });
+  });
 });

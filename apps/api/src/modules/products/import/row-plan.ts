@@ -3,6 +3,7 @@ import {
   type ProductCsvExisting,
   type ProductFields,
   parseProductCsvRow,
+  type TaxClass,
 } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -33,6 +34,7 @@ export const FIELD_COLUMNS = {
   seoTitle: p.seoTitle,
   seoDescription: p.seoDescription,
   stockQuantity: p.stockQuantity,
+  taxClass: p.taxClass,
 };
 export type FieldRow = { [K in keyof typeof FIELD_COLUMNS]: (typeof FIELD_COLUMNS)[K]['_']['data'] | null };
 
@@ -53,7 +55,13 @@ export function existingOf(r: FieldRow, categoryIds: string[]): ProductState {
     seoTitle: r.seoTitle,
     seoDescription: r.seoDescription,
   };
-  return { productId: r.productId as string, fields, stockQuantity: r.stockQuantity ?? 0, categoryIds };
+  return {
+    productId: r.productId as string,
+    fields,
+    stockQuantity: r.stockQuantity ?? 0,
+    categoryIds,
+    taxClass: r.taxClass ?? 'standard',
+  };
 }
 
 /** A product as the plan compares a row with it: its fields, stock and categories. */
@@ -70,13 +78,15 @@ export type Problem = { column: string; message: string };
  */
 export type RowPlan =
   | { kind: 'refused'; sku: string | null; problems: Problem[] }
-  | { kind: 'create'; sku: string; fields: ProductFields; stock: number | null }
+  /** `taxClass`: the class to write after the product (writeProduct has none), or null to leave it. */
+  | { kind: 'create'; sku: string; fields: ProductFields; stock: number | null; taxClass: TaxClass | null }
   | {
       kind: 'update';
       sku: string;
       productId: string;
       fields: ProductFields;
       stock: number | null;
+      taxClass: TaxClass | null;
       /** The CSV columns whose values change. */
       changes: string[];
     }
@@ -127,10 +137,23 @@ export function planRow(r: DataRow, existing: ProductState | null, facts: StoreF
       ],
     };
   }
-  if (!existing) return { kind: 'create', sku: parsed.sku, fields, stock: parsed.stock };
-  const changes = changedProductCsvColumns(existing, fields, existing.categoryIds, parsed.stock);
+  // A new product is standard unless the row says otherwise: nothing to write for standard.
+  if (!existing) {
+    const taxClass = parsed.taxClass === 'standard' ? null : parsed.taxClass;
+    return { kind: 'create', sku: parsed.sku, fields, stock: parsed.stock, taxClass };
+  }
+  const changes = changedProductCsvColumns(existing, fields, existing.categoryIds, parsed.stock, parsed.taxClass);
   if (!changes.length) return { kind: 'unchanged', sku: parsed.sku, productId: existing.productId };
-  return { kind: 'update', sku: parsed.sku, productId: existing.productId, fields, stock: parsed.stock, changes };
+  const taxClass = changes.includes('tax_class') ? parsed.taxClass : null;
+  return {
+    kind: 'update',
+    sku: parsed.sku,
+    productId: existing.productId,
+    fields,
+    stock: parsed.stock,
+    taxClass,
+    changes,
+  };
 }
 
 /** A planned row's slug moved as the writer moves it (the new one taken, the old one freed), for the rows after it. */
@@ -148,6 +171,7 @@ export function stateAfter(plan: RowPlan, before: ProductState | null): ProductS
     productId: plan.kind === 'update' ? plan.productId : (before?.productId ?? `new:${plan.sku}`),
     fields: plan.fields,
     stockQuantity: plan.stock ?? before?.stockQuantity ?? 0,
+    taxClass: plan.taxClass ?? before?.taxClass ?? 'standard',
     categoryIds: plan.fields.categoryIds ? [...new Set(plan.fields.categoryIds)] : (before?.categoryIds ?? []),
   };
 }

@@ -1,4 +1,10 @@
-import { PRODUCT_CSV_COLUMNS, type ProductListFilter, type ProductStatus, productCsvCells } from '@app/contracts';
+import {
+  PRODUCT_CSV_COLUMNS,
+  type ProductListFilter,
+  type ProductStatus,
+  productCsvCells,
+  type TaxClass,
+} from '@app/contracts';
 import { type Db, variantOptionsOf, variantOptionsSql } from '@app/db';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
@@ -44,13 +50,14 @@ export async function* exportProductsCsv(
       description: string | null;
       seo_title: string | null;
       seo_description: string | null;
+      tax_class: TaxClass;
       category_ids: string | null;
       k: string;
     }>(
       await db.execute(sql`
         SELECT p.product_id, p.sku, p.product_name, p.slug, p.status, p.brand_name, p.list_price, p.sale_price,
           p.currency_uom_id, p.stock_quantity, p.weight_grams, p.is_featured, p.short_description, p.description,
-          p.seo_title, p.seo_description, ${k.keyText} AS k,
+          p.seo_title, p.seo_description, p.tax_class, ${k.keyText} AS k,
           (SELECT string_agg(pc.product_category_id, '|') FROM product_categories pc
             WHERE pc.tenant_id = p.tenant_id AND pc.product_id = p.product_id) AS category_ids
         FROM products p WHERE ${k.after ? sql`${base} AND ${k.after}` : base}
@@ -78,6 +85,7 @@ export async function* exportProductsCsv(
         seoDescription: r.seo_description,
         productId: r.product_id,
         images: variants.images.get(r.product_id) ?? [],
+        taxClass: r.tax_class,
       };
       const own = variants.byProduct.get(r.product_id) ?? [];
       const names = variants.options.get(r.product_id) ?? [];
