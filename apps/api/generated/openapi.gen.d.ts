@@ -22309,6 +22309,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tax/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The unpublished tax draft's settings and rates (404 while there is none)
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. Checkout charges by the live settings and rates until the draft is published with POST /api/v1/drafts/tax/store/publish (DELETE /api/v1/drafts/tax/store discards it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                settings: {
+                                    pricesIncludeTax: boolean;
+                                    taxNumber: string;
+                                };
+                                rates: {
+                                    rateId: string;
+                                    countryGeoId: string;
+                                    regionGeoId: string;
+                                    placeName: string;
+                                    label: string;
+                                    rateBasisPoints: number;
+                                    reducedBasisPoints: number | null;
+                                    taxShipping: boolean;
+                                }[];
+                                draft: {
+                                    updatedAt: string;
+                                    updatedByName: string | null;
+                                };
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Save the settings and every rate as a draft that checkout does not use until it is published
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. The settings and rates as GET /api/v1/tax (or GET draft) answers them, changed: a rate not sent is removed from the draft. Places are checked as the add route checks them (400), a place twice is 409. A publish after a direct change to the live settings or rates is refused (409).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        settings: {
+                            pricesIncludeTax: boolean;
+                            taxNumber: string;
+                        };
+                        rates: {
+                            countryGeoId: string;
+                            /** @default  */
+                            regionGeoId?: string;
+                            label: string;
+                            rateBasisPoints: number;
+                            /** @default null */
+                            reducedBasisPoints?: number | null;
+                            /** @default false */
+                            taxShipping?: boolean;
+                            rateId?: string;
+                            placeName?: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                settings: {
+                                    pricesIncludeTax: boolean;
+                                    taxNumber: string;
+                                };
+                                rates: {
+                                    rateId: string;
+                                    countryGeoId: string;
+                                    regionGeoId: string;
+                                    placeName: string;
+                                    label: string;
+                                    rateBasisPoints: number;
+                                    reducedBasisPoints: number | null;
+                                    taxShipping: boolean;
+                                }[];
+                                draft: {
+                                    updatedAt: string;
+                                    updatedByName: string | null;
+                                };
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                410: components["responses"]["StoreClosed"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tax/products/{productId}": {
         parameters: {
             query?: never;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DraftStatus } from './drafts';
 import type { Country, FormOutcome } from './storefront';
 import { TAX_CLASSES } from './tax-display';
 
@@ -85,6 +86,31 @@ export const taxRateIdParamsSchema = z.strictObject({
 export const taxOverviewSchema = z.object({ settings: taxSettingsSchema, rates: z.array(taxRateSchema) });
 export type TaxOverview = z.infer<typeof taxOverviewSchema>;
 
+/**
+ * PUT /api/v1/tax/draft (decision 120): the settings and every rate, as GET /api/v1/tax answers them,
+ * changed. A rate not sent is removed from the draft. Nothing reaches checkout until the draft is
+ * published (POST /api/v1/drafts/tax/store/publish).
+ */
+export const taxDraftInputSchema = z.strictObject({
+  settings: taxSettingsInputSchema,
+  rates: z
+    .array(
+      taxRateInputSchema.extend({
+        // A rate from GET can be sent back as it is: its id and place name are read-only.
+        rateId: z.string().max(40).optional(),
+        placeName: z.string().max(200).optional(),
+      }),
+    )
+    .max(500, 'rates: at most 500'),
+});
+export type TaxDraftInput = z.infer<typeof taxDraftInputSchema>;
+
+/** The draft's settings and rates, and when and by whom it was last saved. */
+export const taxDraftViewSchema = taxOverviewSchema.extend({
+  draft: z.object({ updatedAt: z.string(), updatedByName: z.string().nullable() }),
+});
+export type TaxDraftView = z.infer<typeof taxDraftViewSchema>;
+
 export type TaxFormField =
   | 'pricesIncludeTax'
   | 'taxNumber'
@@ -98,8 +124,12 @@ export type TaxFormResult = { ok: true; message: string } | FormOutcome<TaxFormF
 
 /** The dashboard's Taxes page (decision 116). */
 export interface TaxPages {
-  taxSettingsPage(): Promise<TaxOverview & { countries: Country[] }>;
-  /** One form per intent: settings, add-rate, change-rate, remove-rate. */
+  /** The draft's settings and rates while there is one (`status.draft`), else the live ones. */
+  taxSettingsPage(): Promise<TaxOverview & { countries: Country[]; status: DraftStatus }>;
+  /**
+   * One form per intent: settings, add-rate, change-rate, remove-rate (to the draft while there is
+   * one, else live), startDraft, draft-publish (with `seen`), draft-discard.
+   */
   taxAction(form: Record<string, string | string[]>): Promise<TaxFormResult>;
   /** The product editor's Tax class select (catalog permission); an unknown class is a 400. */
   setProductTaxClass(productId: string, taxClass: string): Promise<void>;

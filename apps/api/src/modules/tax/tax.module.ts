@@ -12,8 +12,9 @@ declare module '../../lib/module' {
 
 export const taxModule = defineModule({
   name: 'tax',
-  needs: ['audit'],
-  create: ({ db, events }, { audit }) => ({ tax: createTaxService(db, { audit, events }) }),
+  needs: ['audit', 'drafts'],
+  // The tax draft kind registers with the drafts service here (decision 120).
+  create: ({ db, events }, { audit, drafts }) => ({ tax: createTaxService(db, { audit, events, drafts }) }),
   routes: (app, { tax }) => app.register(taxRoutes, { tax }),
-  pages: ({ tax }) => [taxPages({ tax })],
+  pages: ({ tax, drafts }) => [taxPages({ tax, drafts })],
 });

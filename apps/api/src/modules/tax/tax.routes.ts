@@ -2,6 +2,8 @@ import {
   dataEnvelope,
   productTaxClassInputSchema,
   productTaxClassParamsSchema,
+  taxDraftInputSchema,
+  taxDraftViewSchema,
   taxOverviewSchema,
   taxRateIdParamsSchema,
   taxRateInputSchema,
@@ -12,6 +14,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { changeErrors } from '../../lib/app-types';
+import { AppError } from '../../lib/errors';
 import { sendRefusal } from '../../plugins/errors';
 import type { TaxService } from './tax.service';
 
@@ -156,6 +159,52 @@ export async function taxRoutes(app: App, { tax }: { tax: TaxService }) {
       if (!gone.ok) return sendRefusal(reply, gone);
       reply.header('cache-control', 'private, no-store');
       return { data: gone.value };
+    },
+  );
+
+  app.get(
+    '/api/v1/tax/draft',
+    {
+      config: { permission: 'settings' },
+      schema: {
+        tags: ['tax'],
+        summary: "The unpublished tax draft's settings and rates (404 while there is none)",
+        description:
+          `${WHO} Checkout charges by the live settings and rates until the draft is published with ` +
+          'POST /api/v1/drafts/tax/store/publish (DELETE /api/v1/drafts/tax/store discards it).',
+        response: { 200: dataEnvelope(taxDraftViewSchema), ...changeErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      const draft = await tax.draft(req.ctx);
+      if (!draft) throw AppError.notFound('There is no unpublished tax draft.');
+      return { data: draft };
+    },
+  );
+
+  app.put(
+    '/api/v1/tax/draft',
+    {
+      config: { permission: 'settings' },
+      schema: {
+        tags: ['tax'],
+        summary: 'Save the settings and every rate as a draft that checkout does not use until it is published',
+        description:
+          `${WHO} The settings and rates as GET /api/v1/tax (or GET draft) answers them, changed: a rate not sent is ` +
+          'removed from the draft. Places are checked as the add route checks them (400), a place twice is 409. ' +
+          'A publish after a direct change to the live settings or rates is refused (409).',
+        body: taxDraftInputSchema,
+        response: { 200: dataEnvelope(taxDraftViewSchema), ...changeErrors },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      const saved = await tax.saveDraft(req.ctx, req.body);
+      if (!saved.ok) return sendRefusal(reply, saved);
+      const draft = await tax.draft(req.ctx);
+      if (!draft) throw AppError.conflict('The draft was published or discarded meanwhile.');
+      return { data: draft };
     },
   );
 

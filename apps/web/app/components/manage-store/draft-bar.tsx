@@ -132,6 +132,33 @@ export function DraftBar({
   );
 }
 
+/**
+ * For settings that apply at once unless a draft is started (shipping, tax: decision 120): saves go
+ * live at once, as Shopify's settings do; a draft gathers several changes to publish together.
+ */
+export function StartDraftBar({ status, busy }: { status: DraftStatus; busy: boolean }) {
+  const latest = status.versions[0];
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-neutral-200 bg-white px-4 py-3 text-sm">
+      <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1">
+        <Badge tone="success">Live</Badge>
+        <span className="text-neutral-600">
+          Changes you save here apply at checkout at once.
+          {latest
+            ? ` Last draft published ${formatDateTime(latest.publishedAt)}${latest.publishedByName ? ` by ${latest.publishedByName}` : ''}.`
+            : ''}
+        </span>
+      </div>
+      <PostForm>
+        <input type="hidden" name="intent" value="startDraft" />
+        <Button type="submit" disabled={busy}>
+          Start a draft
+        </Button>
+      </PostForm>
+    </div>
+  );
+}
+
 /** The published versions, newest first, each restorable as a draft (never straight live). */
 export function VersionHistory({ status }: { status: DraftStatus }) {
   const navigation = useNavigation();

@@ -1,6 +1,5 @@
 import type {
   Country,
-  DraftStatus,
   ShippingActionResult,
   ShippingMethodView,
   ShippingPreview,
@@ -10,8 +9,7 @@ import { decimalAmount, formatMoney } from '@app/contracts/client';
 import { Truck } from 'lucide-react';
 import { useEffect, useMemo } from 'react';
 import { data, Link, redirect, useNavigation, useSearchParams } from 'react-router';
-import { DraftBar } from '../../components/manage-store/draft-bar';
-import { Badge } from '../../components/ui/badge';
+import { DraftBar, StartDraftBar } from '../../components/manage-store/draft-bar';
 import { Banner } from '../../components/ui/banner';
 import { Button, ButtonLink } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -25,7 +23,7 @@ import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { SelectField } from '../../components/ui/select-field';
 import { NumberField, TextAreaField, TextField } from '../../components/ui/text-field';
-import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
+import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/settings.shipping';
 
@@ -148,7 +146,7 @@ export default function ShippingSettingsPage({ loaderData: page, actionData }: R
           result={failedIntent === 'draft-publish' && failure ? failure : null}
         />
       ) : (
-        <LiveBar status={page.status} busy={busy} />
+        <StartDraftBar status={page.status} busy={busy} />
       )}
       {failure &&
         failedIntent !== 'saveZone' &&
@@ -491,33 +489,6 @@ function MethodForm({
         </div>
       </PostForm>
     </Card>
-  );
-}
-
-/**
- * Without a draft, saves go live at once, as Shopify's shipping settings do (decision 120); a draft
- * gathers several changes, checked with the preview, to publish together.
- */
-function LiveBar({ status, busy }: { status: DraftStatus; busy: boolean }) {
-  const latest = status.versions[0];
-  return (
-    <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-neutral-200 bg-white px-4 py-3 text-sm">
-      <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1">
-        <Badge tone="success">Live</Badge>
-        <span className="text-neutral-600">
-          Changes you save here apply at checkout at once.
-          {latest
-            ? ` Last draft published ${formatDateTime(latest.publishedAt)}${latest.publishedByName ? ` by ${latest.publishedByName}` : ''}.`
-            : ''}
-        </span>
-      </div>
-      <PostForm>
-        <input type="hidden" name="intent" value="startDraft" />
-        <Button type="submit" disabled={busy}>
-          Start a draft
-        </Button>
-      </PostForm>
-    </div>
   );
 }
 

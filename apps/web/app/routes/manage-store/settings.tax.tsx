@@ -2,6 +2,7 @@ import type { Country, TaxFormField, TaxFormResult, TaxRate } from '@app/contrac
 import { basisPointsPercent } from '@app/contracts/client';
 import { Pencil, Percent, Plus, Trash2 } from 'lucide-react';
 import { data, Link, useNavigation, useSearchParams } from 'react-router';
+import { DraftBar, StartDraftBar } from '../../components/manage-store/draft-bar';
 import { Banner } from '../../components/ui/banner';
 import { Button, buttonClass } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -28,13 +29,17 @@ const FORM_FIELDS = [
   'rateBasisPoints',
   'reducedBasisPoints',
   'taxShipping',
+  'seen',
 ] as const;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   return dashboardRead(request, () => context.api.taxSettingsPage());
 }
 
-/** One action, switching on the form's intent: settings, add-rate, change-rate, remove-rate. */
+/**
+ * One action, switching on the form's intent: settings, add-rate, change-rate, remove-rate (to the
+ * draft while there is one), startDraft, draft-publish, draft-discard.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const values: Record<string, string> = {};
@@ -73,12 +78,30 @@ export default function TaxesPage({ loaderData: page, actionData }: Route.Compon
   const editing = page.rates.find((r) => r.rateId === params.get('edit')) ?? null;
   // A saved change closes its form; a refused one keeps it open with its messages.
   const editDone = actionData?.intent === 'change-rate' && actionData.result.ok;
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
+  const publishFailed = failureOf(actionData, 'draft-publish');
+  const draftFailed = failureOf(actionData, 'startDraft') ?? failureOf(actionData, 'draft-discard');
   return (
     <AdminPage
       title="Taxes"
       description="How your prices hold tax, the number on your invoices, and what each place pays."
     >
-      <SettingsCard page={page} answer={actionData} />
+      {/* Apply at once stays the default, as Shopify's tax settings; a draft gathers changes (decision 120). */}
+      {page.status.draft ? (
+        <DraftBar
+          status={page.status}
+          what="tax setup"
+          title="Draft — not live yet"
+          storefrontPreview={false}
+          result={publishFailed}
+        />
+      ) : (
+        <StartDraftBar status={page.status} busy={busy} />
+      )}
+      {draftFailed && <Banner>{draftFailed.message}</Banner>}
+      {/* Keyed by what it shows, so a publish or discard puts the form back to the settings in force. */}
+      <SettingsCard key={JSON.stringify(page.settings)} page={page} answer={actionData} />
       <RatesCard rates={page.rates} />
       {editing && !editDone && <EditRate key={editing.rateId} rate={editing} answer={actionData} />}
       <AddRate countries={page.countries} rates={page.rates} answer={actionData} />
