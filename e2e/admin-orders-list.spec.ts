@@ -179,7 +179,7 @@ test('the owner finds an order by email, filters by status, saves a view and exp
 
   // Export the filtered list: a CSV with the three orders and their emails.
   const downloading = page.waitForEvent('download');
-  await page.getByRole('link', { name: 'Export' }).click();
+  await page.getByRole('link', { name: 'Export', exact: true }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = readFileSync((await download.path()) as string, 'utf8');

@@ -82,7 +82,7 @@ test('the owner exports the whole catalog and imports the file back: every row u
   test.setTimeout(60_000);
   await signIn(page, owner, '/manage-store/products');
   const downloading = page.waitForEvent('download');
-  await page.getByRole('link', { name: 'Export' }).click();
+  await page.getByRole('link', { name: 'Export', exact: true }).click();
   const exported = await downloading;
   const csv = readFileSync((await exported.path()) as string);
   // Every product of the store, one row each (quoted newlines inside descriptions stay inside a row).
@@ -225,7 +225,7 @@ test('a price changed in the exported file is one update, and the product page s
   // Exported, only these two rows kept (other specs change the store meanwhile), one price changed.
   await page.goto(`${garden}/manage-store/products`);
   const downloading = page.waitForEvent('download');
-  await page.getByRole('link', { name: 'Export' }).click();
+  await page.getByRole('link', { name: 'Export', exact: true }).click();
   const all: Record<string, string>[] = parse(readFileSync((await (await downloading).path()) as string), {
     bom: true,
     columns: true,

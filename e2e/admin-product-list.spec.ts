@@ -113,7 +113,7 @@ test('the owner searches, filters, changes status and price of chosen products, 
 
   // Export keeps the filters: this run's three products only, in the product CSV format.
   const downloading = page.waitForEvent('download');
-  await page.getByRole('link', { name: 'Export' }).click();
+  await page.getByRole('link', { name: 'Export', exact: true }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^products-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = readFileSync((await download.path()) as string, 'utf8');
