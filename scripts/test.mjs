@@ -1,14 +1,39 @@
 // `npm test`: the whole suite. Unit and integration tests (Vitest, on PGlite and, when
 // TEST_DATABASE_URL is set, on PostgreSQL too), then browser tests in Chromium (Playwright).
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** Runs a stage, says how long it took (the CI note compares stages), and stops at its failure. */
+/**
+ * What a stage cost the machine, on Linux: the CPU seconds of its processes (this process's reaped
+ * children, /proc/self/stat's cutime and cstime) and how busy the machine's cores were meanwhile
+ * (/proc/stat). A stage whose cores were nearly all busy is shortened only by doing less work; one
+ * that left them idle, by doing its work at once.
+ */
+const cpuNow = () => {
+  if (!existsSync('/proc/stat')) return undefined;
+  const own = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  const all = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return {
+    children: (Number(own[13]) + Number(own[14])) / 100,
+    idle: all[3] + all[4],
+    total: all.reduce((a, b) => a + b, 0),
+  };
+};
+
+/** Runs a stage, says how long it took and what it cost (the CI note compares stages), and stops at its failure. */
 const run = (cmd, args, env = {}) => {
   const started = Date.now();
+  const before = cpuNow();
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(`== ${[cmd, ...args].join(' ')}: ${Math.round((Date.now() - started) / 1000)} s`);
+  const after = cpuNow();
+  const cost =
+    before && after
+      ? ` (its processes' CPU ${Math.round(after.children - before.children)} s; cores ${Math.round(
+          (100 * (after.total - before.total - (after.idle - before.idle))) / Math.max(1, after.total - before.total),
+        )}% busy)`
+      : '';
+  console.log(`== ${[cmd, ...args].join(' ')}: ${Math.round((Date.now() - started) / 1000)} s${cost}`);
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
