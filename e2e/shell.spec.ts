@@ -73,6 +73,8 @@ test.describe('server-rendered frame', () => {
   }
 
   test('each store looks like itself on desktop and at 375 px', async ({ page }) => {
+    // Six page loads and six full-page screenshots: on a busy two-core machine that passed 30 s.
+    test.setTimeout(60_000);
     for (const store of STORE_NAMES) {
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(`${STORES[store].url}/`);
