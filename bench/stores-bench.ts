@@ -292,14 +292,14 @@ async function printMemoryReport() {
       usedBytes: number;
       evictions: number;
       caches: { name: string; entries: number; bytes: number; evictions: number }[];
-      process: { rssBytes: number; heapUsedBytes: number; externalBytes: number };
+      process: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number };
     };
   };
   const mb = (n: number) => Number((n / 2 ** 20).toFixed(1));
   console.log(`memory budget: ${mb(data.usedBytes)} of ${mb(data.limitBytes)} MB, ${data.evictions} evictions`);
   const p = data.process;
   console.log(
-    `process: RSS ${mb(p.rssBytes)} MB, JS heap used ${mb(p.heapUsedBytes)} MB, external ${mb(p.externalBytes)} MB`,
+    `process: RSS ${mb(p.rssBytes)} MB, JS heap used ${mb(p.heapUsedBytes)} of ${mb(p.heapTotalBytes)} MB, external ${mb(p.externalBytes)} MB`,
   );
   console.table(
     data.caches.map((c) => ({ cache: c.name, entries: c.entries, MB: mb(c.bytes), evictions: c.evictions })),

@@ -19870,6 +19870,7 @@ export interface paths {
                                 process: {
                                     rssBytes: number;
                                     heapUsedBytes: number;
+                                    heapTotalBytes: number;
                                     externalBytes: number;
                                 };
                             };

@@ -363,9 +363,11 @@ export const platformMemorySchema = z.object({
       evictions: z.number().int(),
     }),
   ),
+  /** RSS beyond the heap in use and external memory is V8's committed heap and native memory. */
   process: z.object({
     rssBytes: z.number().int(),
     heapUsedBytes: z.number().int(),
+    heapTotalBytes: z.number().int(),
     externalBytes: z.number().int(),
   }),
 });

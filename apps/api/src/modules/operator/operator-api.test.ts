@@ -103,6 +103,7 @@ describe("the process's memory kept per store", () => {
     expect(cache('public answers').entries).toBeGreaterThanOrEqual(2);
     expect(cache('host bindings').entries).toBeGreaterThanOrEqual(2);
     expect(m.process.rssBytes).toBeGreaterThan(m.process.heapUsedBytes);
+    expect(m.process.heapTotalBytes).toBeGreaterThanOrEqual(m.process.heapUsedBytes);
   });
 });
 

@@ -380,7 +380,12 @@ export async function operatorRoutes(app: App, opts: OperatorRoutesOptions) {
       return {
         data: {
           ...opts.memory.stats(),
-          process: { rssBytes: m.rss, heapUsedBytes: m.heapUsed, externalBytes: m.external },
+          process: {
+            rssBytes: m.rss,
+            heapUsedBytes: m.heapUsed,
+            heapTotalBytes: m.heapTotal,
+            externalBytes: m.external,
+          },
         },
       };
     },
