@@ -64,7 +64,7 @@ export function compileServer() {
 export async function startServer(
   port: number,
   env: Record<string, string> = {},
-  opts: { dataDir?: string } = {},
+  opts: { dataDir?: string; server?: string } = {},
 ): Promise<ChildProcess> {
   // A data directory of the caller's (filled beforehand) is served as it is; the default is fresh.
   const dataDir = opts.dataDir ?? `.bench/data-${port}`;
@@ -72,8 +72,9 @@ export async function startServer(
   // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in
   // Chrome's DevTools), to see where a row's time goes.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  compileServer();
-  const child = spawn(process.execPath, [...profile, COMPILED_SERVER], {
+  // A server bundle of the caller's (an earlier build, to measure before and after) is run as it is.
+  if (!opts.server) compileServer();
+  const child = spawn(process.execPath, [...profile, opts.server ?? COMPILED_SERVER], {
     env: {
       ...process.env,
       // The production configuration, as a deployment would run it.

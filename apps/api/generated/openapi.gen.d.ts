@@ -19829,6 +19829,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/platform-api/memory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This process's memory kept per store: the budget, each cache's share and evictions
+         * @description The platform's operator API, on the platform's own host only (any other host: 404). A platform operator's console session (the `psid` cookie, with `x-csrf-token` on a change) or an operator token (`Authorization: Bearer opt_...`); anything else is 401, before the body is read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                limitBytes: number;
+                                usedBytes: number;
+                                entries: number;
+                                evictions: number;
+                                caches: {
+                                    name: string;
+                                    entries: number;
+                                    bytes: number;
+                                    evictions: number;
+                                }[];
+                                process: {
+                                    rssBytes: number;
+                                    heapUsedBytes: number;
+                                    heapTotalBytes: number;
+                                    externalBytes: number;
+                                };
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/platform-api/tokens": {
         parameters: {
             query?: never;

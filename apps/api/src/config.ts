@@ -135,6 +135,12 @@ const envSchema = z.object({
    * account stay limited at 10 whatever this says.
    */
   LOGIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
+  /**
+   * What the process keeps in memory per store (search indexes, product pages, public answers,
+   * store values, host bindings), all stores together, stays under this estimate (decision 124):
+   * the entries used least recently go first, whichever cache and store they belong to.
+   */
+  STORE_MEMORY_MB: z.coerce.number().int().min(16).max(65_536).default(192),
   /** Product search indexes of all stores together stay under this (decision 014); least recently used go. */
   SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(16).max(65_536).default(512),
   /** After this long a store's search index is read again: bounds how long other processes' writes go unseen. */

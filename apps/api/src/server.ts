@@ -99,7 +99,8 @@ export async function start() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   // A newcomer's first question after `npm start` is where to look: the log line says only the socket.
-  console.log(startupBanner(await bannerStores(database.db), config));
+  const banner = await bannerStores(database.db);
+  console.log(startupBanner(banner.stores, config, banner.total));
   return app;
 }
 

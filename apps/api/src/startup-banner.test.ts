@@ -17,6 +17,19 @@ describe('the start-up banner', () => {
     expect(text).toContain('http://localhost:3000/dev/mailbox');
   });
 
+  it('names the first stores and counts the rest on a platform of thousands, not a line per store', () => {
+    const many = Array.from({ length: 12 }, (_, i) => ({
+      storeName: `Store ${i + 1}`,
+      hosts: [`s${i + 1}.localhost`],
+    }));
+    const text = startupBanner(many, base, 10_000);
+    expect(text).toContain('Stores: 10,000, the first 10:');
+    expect(text).toContain('http://s10.localhost:3000');
+    expect(text).not.toContain('http://s11.localhost:3000');
+    expect(text).toContain('... and 9,990 more');
+    expect(text.split('\n').length).toBeLessThan(20);
+  });
+
   it("names the SMTP server's host, never its credentials", () => {
     const text = startupBanner(stores, { ...base, SMTP_URL: 'smtps://user:s3cret@smtp.example.com:465' });
     expect(text).toContain('smtp.example.com:465');

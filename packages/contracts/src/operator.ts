@@ -345,6 +345,34 @@ export const platformFiguresSchema = z.object({
 });
 export type PlatformFigures = z.infer<typeof platformFiguresSchema>;
 
+/**
+ * What this process keeps in memory per store (decision 124): the one budget every cache is
+ * charged to (estimates), each cache's share and how many entries the budget took back, and the
+ * process's own figures beside them. Per process: each app process answers for itself.
+ */
+export const platformMemorySchema = z.object({
+  limitBytes: z.number().int(),
+  usedBytes: z.number().int(),
+  entries: z.number().int(),
+  evictions: z.number().int(),
+  caches: z.array(
+    z.object({
+      name: z.string(),
+      entries: z.number().int(),
+      bytes: z.number().int(),
+      evictions: z.number().int(),
+    }),
+  ),
+  /** RSS beyond the heap in use and external memory is V8's committed heap and native memory. */
+  process: z.object({
+    rssBytes: z.number().int(),
+    heapUsedBytes: z.number().int(),
+    heapTotalBytes: z.number().int(),
+    externalBytes: z.number().int(),
+  }),
+});
+export type PlatformMemory = z.infer<typeof platformMemorySchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Operator tokens (scripts)
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config';
 import type { App } from './app-types';
 import type { EventBus, EventHandler, EventName } from './events/index';
+import type { MemoryBudget } from './memory-budget';
 import type { PageModule, PlatformPageModule } from './page-request';
 import type { PublicReadCache } from './public-cache';
 import type { SecretBox } from './secret-box';
@@ -42,6 +43,7 @@ export interface BuildOptions {
         | 'STRIPE_BASE_URL'
         | 'SECRETS_KEY'
         | 'SEARCH_INDEX_MEMORY_MB'
+        | 'STORE_MEMORY_MB'
         | 'SEARCH_INDEX_TTL_SECONDS'
         | 'PUBLIC_CACHE_SECONDS'
         | 'PRODUCT_PAGES_IN_MEMORY'
@@ -90,6 +92,8 @@ export interface Platform {
   events: EventBus;
   /** Public reads cached per store (decision 018); emptied on the events that change them. */
   publicCache: PublicReadCache;
+  /** The one memory budget of everything kept per store (decision 124); caches open accounts on it. */
+  memory: MemoryBudget;
   /** An absolute link to a store's host, as mail and feeds write it. */
   linkOrigin: (host: string) => string;
   /** Signs sessions, confirmation links and order tokens. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { App } from './app-types';
 import { createEventBus } from './events/index';
+import { MemoryBudget } from './memory-budget';
 import type { BuildOptions, Platform } from './module';
 import { PublicReadCache } from './public-cache';
 import { createSecretBox, secretsKeyOf } from './secret-box';
@@ -10,7 +11,9 @@ export function createPlatform(app: App, opts: BuildOptions): Platform {
   const { config, database, ...options } = opts;
   const events = createEventBus({ database, log: app.log });
   app.addHook('onClose', async () => events.close());
-  const publicCache = new PublicReadCache((config.PUBLIC_CACHE_SECONDS ?? 30) * 1000);
+  // Everything kept per store is charged to one budget (decision 124).
+  const memory = new MemoryBudget((config.STORE_MEMORY_MB ?? 192) * 2 ** 20);
+  const publicCache = new PublicReadCache((config.PUBLIC_CACHE_SECONDS ?? 30) * 1000, undefined, { memory });
   // Writers emit; the cached public reads follow, in this process and the others (decision 018).
   for (const name of [
     'catalog.changed',
@@ -41,6 +44,7 @@ export function createPlatform(app: App, opts: BuildOptions): Platform {
     log: app.log,
     events,
     publicCache,
+    memory,
     linkOrigin,
     sessionSecret,
     secretsKey,

@@ -80,3 +80,38 @@ describe('PublicReadCache memory budget', () => {
     expect(computed).toBe(false);
   });
 });
+
+describe('PublicReadCache answers that name their origin', () => {
+  it("keeps one copy for all of a store's hosts and hands each host its own links and ETag", async () => {
+    const cache = new PublicReadCache();
+    let reads = 0;
+    const read = (origin: string) =>
+      cache.get('lighting', 'details', async () => ({ logo: `${origin}/media/logo.svg`, n: ++reads }), origin);
+    const first = await read('http://lighting.localhost:3000');
+    const alias = await read('https://lighting.shop.test');
+    expect(reads).toBe(1);
+    expect(JSON.parse(first.json).logo).toBe('http://lighting.localhost:3000/media/logo.svg');
+    expect(JSON.parse(alias.json).logo).toBe('https://lighting.shop.test/media/logo.svg');
+    expect(alias.etag).not.toBe(first.etag);
+    // The same host again: the same ETag as its first answer, so a revalidation gets its 304.
+    expect((await read('http://lighting.localhost:3000')).etag).toBe(first.etag);
+    expect(cache.stats()).toMatchObject({ stores: 1, answers: 1 });
+  });
+});
+
+describe('PublicReadCache expired answers', () => {
+  it('drops expired answers of every store once a time to live has passed, not when the budget is full', async () => {
+    let now = 0;
+    const cache = new PublicReadCache(30_000, 64 * 2 ** 20, { now: () => now });
+    await cache.get('a', 'home', async () => ({ a: 1 }));
+    await cache.get('b', 'home', async () => ({ b: 1 }));
+    now = 20_000;
+    await cache.get('b', 'search', async () => ({ b: 2 }));
+    now = 31_000; // a's answer and b's first have expired
+    await cache.get('c', 'home', async () => ({ c: 1 }));
+    expect(cache.stats()).toMatchObject({ stores: 2, answers: 2 }); // b's search and c's home
+    now = 61_000;
+    await cache.get('c', 'home', async () => ({ c: 2 }));
+    expect(cache.stats()).toMatchObject({ stores: 1, answers: 1 });
+  });
+});

@@ -26,9 +26,12 @@ export async function catalogRoutes(app: App, { catalog, tenants, cache }: Deps)
   async function sendMain(req: FastifyRequest, reply: FastifyReply, requested?: string) {
     const ctx = req.ctx;
     const id = await storeIdFor(ctx, tenants, requested);
-    const entry = await cache.get(ctx.tenantId, `main:${id}:${ctx.origin}`, async () => ({
-      data: await catalog.mainData(ctx, id),
-    }));
+    const entry = await cache.get(
+      ctx.tenantId,
+      `main:${id}`,
+      async () => ({ data: await catalog.mainData(ctx, id) }),
+      ctx.origin,
+    );
     return sendPublic(req, reply, entry);
   }
 

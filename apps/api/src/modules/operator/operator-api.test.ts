@@ -78,6 +78,35 @@ async function operatorOperations(): Promise<{ method: Method; url: string }[]> 
     }));
 }
 
+describe("the process's memory kept per store", () => {
+  it("shows the budget and each cache's share once stores have been visited (decision 124)", async () => {
+    for (const host of [LIGHTING, GARDEN]) {
+      const main = await t.app.inject({
+        method: 'POST',
+        url: '/skulocity/api/v1/public/ecommerce/main',
+        headers: { host },
+      });
+      expect(main.statusCode).toBe(200);
+      const search = '/skulocity/api/v1/public/ecommerce/product/search?searchText=lamp';
+      expect((await t.app.inject({ url: search, headers: { host } })).statusCode).toBe(200);
+    }
+    const res = await asOperator('GET', '/platform-api/memory');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toContain('no-store');
+    const m = res.json().data;
+    expect(m.limitBytes).toBeGreaterThan(0);
+    expect(m.usedBytes).toBeGreaterThan(0);
+    expect(m.usedBytes).toBeLessThanOrEqual(m.limitBytes);
+    const cache = (name: string) => m.caches.find((c: { name: string }) => c.name === name);
+    // One entry per store visited, at least: the two stores' indexes, answers and host bindings.
+    expect(cache('search indexes').entries).toBeGreaterThanOrEqual(2);
+    expect(cache('public answers').entries).toBeGreaterThanOrEqual(2);
+    expect(cache('host bindings').entries).toBeGreaterThanOrEqual(2);
+    expect(m.process.rssBytes).toBeGreaterThan(m.process.heapUsedBytes);
+    expect(m.process.heapTotalBytes).toBeGreaterThanOrEqual(m.process.heapUsedBytes);
+  });
+});
+
 describe('the walls between the platform and the stores', () => {
   it("refuses a store owner's session and token, and nobody, at every operator operation (401); nothing changes", async () => {
     const ops = await operatorOperations();

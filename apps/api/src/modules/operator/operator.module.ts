@@ -56,7 +56,7 @@ export const operatorModule = defineModule({
   async routes(
     app,
     { operatorAuth, operatorStores, platformAudit, supportAccess, storeArchive, storeLifecycle },
-    { config, db },
+    { config, db, memory },
   ) {
     await app.register(operatorRoutes, {
       auth: operatorAuth,
@@ -64,6 +64,7 @@ export const operatorModule = defineModule({
       audit: platformAudit,
       support: supportAccess,
       config,
+      memory,
     });
     await app.register(supportAccessRoutes, { support: supportAccess });
     if (storeArchive) {

@@ -24,6 +24,7 @@ import {
   platformAuditQuerySchema,
   platformFiguresQuerySchema,
   platformFiguresSchema,
+  platformMemorySchema,
   supportSessionStartSchema,
   supportSessionTicketSchema,
   tenantIdParamsSchema,
@@ -33,6 +34,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
+import type { MemoryBudget } from '../../lib/memory-budget';
 import type { BuildOptions } from '../../lib/module';
 import { sendRefusal } from '../../plugins/errors';
 import type { OperatorAuth, SignedIn } from './operator-auth.service';
@@ -47,6 +49,8 @@ export interface OperatorRoutesOptions {
   audit: PlatformAudit;
   support: SupportAccess;
   config: BuildOptions['config'];
+  /** The process's memory budget, reported read-only (decision 124). */
+  memory: MemoryBudget;
 }
 
 const tags = ['platform operator'];
@@ -356,6 +360,34 @@ export async function operatorRoutes(app: App, opts: OperatorRoutesOptions) {
     async (req, reply) => {
       noStore(reply);
       return { data: await stores.figures(req.query.days) };
+    },
+  );
+
+  app.get(
+    `${P}/memory`,
+    {
+      config: { tenant: false, operator: 'signed-in' },
+      schema: {
+        tags,
+        summary: "This process's memory kept per store: the budget, each cache's share and evictions",
+        description: about,
+        response: { 200: dataEnvelope(platformMemorySchema), ...signedInErrors },
+      },
+    },
+    async (_req, reply) => {
+      noStore(reply);
+      const m = process.memoryUsage();
+      return {
+        data: {
+          ...opts.memory.stats(),
+          process: {
+            rssBytes: m.rss,
+            heapUsedBytes: m.heapUsed,
+            heapTotalBytes: m.heapTotal,
+            externalBytes: m.external,
+          },
+        },
+      };
     },
   );
 

@@ -3,12 +3,13 @@ import { categoryLabel } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
+import type { MemoryBudget } from '../../lib/memory-budget';
 import { StoreValues } from '../../lib/store-generations';
 
 const cat = schema.categories;
 
 /** Category reads over `db`, with the per-store list autocomplete keeps (dropped by `catalog.changed`). */
-export function createCategoryReads(db: Db) {
+export function createCategoryReads(db: Db, opts: { memory?: MemoryBudget; maxStores?: number } = {}) {
   async function categoryRow(ctx: TenantContext, id: string) {
     const [row] = await db
       .select()
@@ -45,7 +46,12 @@ export function createCategoryReads(db: Db) {
    * tools write categories, and their `catalog.changed` names them, which drops the list.
    */
   type CategoryRow = typeof cat.$inferSelect;
-  const categoryLists = new StoreValues<{ row: CategoryRow; text: string[] }[]>(5 * 60_000);
+  const categoryLists = new StoreValues<{ row: CategoryRow; text: string[] }[]>(
+    5 * 60_000,
+    opts.maxStores ?? 1_000,
+    undefined,
+    { memory: opts.memory, name: 'category lists' },
+  );
   /** Up to four categories whose name or description holds the (lower-cased) text, for autocomplete. */
   async function categoriesLike(ctx: TenantContext, lower: string): Promise<CategoryRow[]> {
     const list = await categoryLists.get(ctx.tenantId, async () => {

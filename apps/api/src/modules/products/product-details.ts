@@ -1,6 +1,7 @@
 import type { ProductDetails } from '@app/contracts';
 import type { Db } from '@app/db';
 import { sql } from 'drizzle-orm';
+import { estimateBytes, type MemoryAccount, type MemoryBudget } from '../../lib/memory-budget';
 import { StoreGenerations } from '../../lib/store-generations';
 
 /** A product card's columns as the one statement returns them (snake_case stays in SQL). */
@@ -196,6 +197,8 @@ interface Remembered {
   /** The product and the related products it shows: a change to any of them drops the page. */
   refs: string[];
   expires: number;
+  /** Its estimated size in memory, charged to the process's budget with its store's other pages. */
+  bytes: number;
 }
 
 /**
@@ -213,12 +216,33 @@ export class DetailsMemory {
   private stores = new Map<string, Map<string, Remembered>>();
   private size = 0;
   private generations = new StoreGenerations();
+  /** Each store's pages are one entry of the process's memory budget (decision 124). */
+  private readonly account?: MemoryAccount;
 
   constructor(
     private readonly perStore = 1_000,
     private readonly total = 5_000,
     private readonly ttlMs = 30_000,
-  ) {}
+    memory?: MemoryBudget,
+  ) {
+    this.account = memory?.account('product pages', (tenantId) => this.dropStore(tenantId));
+  }
+
+  private dropStore(tenantId: string) {
+    const store = this.stores.get(tenantId);
+    if (!store) return;
+    this.size -= store.size;
+    this.stores.delete(tenantId);
+    this.account?.release(tenantId);
+  }
+
+  private charge(tenantId: string, store: Map<string, Remembered>, touch: boolean) {
+    if (!this.account) return;
+    let bytes = 0;
+    for (const page of store.values()) bytes += page.bytes;
+    if (touch) this.account.charge(tenantId, bytes);
+    else this.account.resize(tenantId, bytes);
+  }
 
   /** A token to hand back to `set`: a change in between makes `set` keep nothing. */
   generation(tenantId: string): string {
@@ -232,33 +256,36 @@ export class DetailsMemory {
     if (hit.expires <= Date.now() || hit.low !== low) {
       store.delete(key);
       this.size--;
+      this.charge(tenantId, store, false);
       return undefined;
     }
     // Most recently used last, for the store and for the page within it.
     this.stores.delete(tenantId);
     this.stores.set(tenantId, store);
+    this.account?.touch(tenantId);
     store.delete(key);
     store.set(key, hit);
     return hit.details;
   }
 
-  set(tenantId: string, key: string, generation: string, value: Omit<Remembered, 'expires'>) {
+  set(tenantId: string, key: string, generation: string, value: Omit<Remembered, 'expires' | 'bytes'>) {
     if (this.total <= 0 || this.generation(tenantId) !== generation) return;
     const store = this.stores.get(tenantId) ?? new Map<string, Remembered>();
     // Most recently used store last: the eviction below takes stores from the front.
     this.stores.delete(tenantId);
     this.stores.set(tenantId, store);
     if (!store.has(key)) this.size++;
-    store.set(key, { ...value, expires: Date.now() + this.ttlMs });
+    const bytes = this.account ? estimateBytes(value.details) + 64 * value.refs.length + 128 : 0;
+    store.set(key, { ...value, expires: Date.now() + this.ttlMs, bytes });
     while (store.size > this.perStore) {
       store.delete(store.keys().next().value as string);
       this.size--;
     }
-    for (const [other, pages] of this.stores) {
+    for (const other of this.stores.keys()) {
       if (this.size <= this.total || other === tenantId) break;
-      this.stores.delete(other);
-      this.size -= pages.size;
+      this.dropStore(other);
     }
+    this.charge(tenantId, store, true);
   }
 
   /**
@@ -305,8 +332,7 @@ export class DetailsMemory {
     const store = this.stores.get(tenantId);
     if (!store) return;
     if (!productIds) {
-      this.size -= store.size;
-      this.stores.delete(tenantId);
+      this.dropStore(tenantId);
       return;
     }
     const changed = new Set(productIds);
@@ -316,6 +342,7 @@ export class DetailsMemory {
         this.size--;
       }
     }
+    this.charge(tenantId, store, false);
   }
 
   clear() {
@@ -323,6 +350,7 @@ export class DetailsMemory {
     this.misses.clear();
     this.stores.clear();
     this.size = 0;
+    this.account?.releaseAll();
   }
 
   stats() {

@@ -14,8 +14,9 @@ export const productsModule = defineModule({
   name: 'products',
   needs: ['inventory'],
   uses: ['media'],
-  create: ({ db, config }, { thresholds }) => ({
+  create: ({ db, config, memory }, { thresholds }) => ({
     products: createProductsService(db, {
+      memory,
       lowStockThreshold: thresholds.get,
       productPagesInMemory: config.PRODUCT_PAGES_IN_MEMORY ?? 5_000,
       searchIndex: {

@@ -55,9 +55,10 @@ export async function productsRoutes(app: App, { products, cache, storage, gener
     compute: () => Promise<unknown>,
   ): Promise<void> {
     const ctx = req.ctx;
-    // The origin is part of the key: answers carry absolute media URLs of the host that asked.
-    const key = `${name}:${ctx.origin}:${JSON.stringify(req.query)}`;
-    const entry = await cache.get(ctx.tenantId, key, async () => ({ data: await compute() }));
+    // Answers carry absolute media URLs of the host that asked: the cache keeps one copy for all of
+    // the store's hosts and puts the asking origin back (decision 124).
+    const key = `${name}:${JSON.stringify(req.query)}`;
+    const entry = await cache.get(ctx.tenantId, key, async () => ({ data: await compute() }), ctx.origin);
     await sendPublic(req, reply, entry);
   }
 

@@ -13,6 +13,7 @@ import { type Db, schema } from '@app/db';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
+import type { MemoryBudget } from '../../lib/memory-budget';
 import { StoreValues } from '../../lib/store-generations';
 import { absoluteMediaUrl } from '../../lib/urls';
 import { createCategoryReads } from './category-reads';
@@ -66,11 +67,20 @@ export interface ProductsServiceOptions {
   lowStockThreshold?: (ctx: TenantContext) => Promise<number>;
   /** Product pages kept in memory, all stores together (0: none); a fifth of it per store at most. */
   productPagesInMemory?: number;
+  /** The process's memory budget (decision 124): indexes, pages and store values are charged to it. */
+  memory?: MemoryBudget;
 }
+
+/**
+ * Stores whose values are kept at most, with a memory budget: the budget bounds them by size, so
+ * the count is only a backstop. Without one, the old bound of a thousand stores.
+ */
+const keptStores = (memory?: MemoryBudget) => (memory ? 100_000 : 1_000);
 
 export function createProductsService(db: Db, opts: ProductsServiceOptions = {}) {
   const indexes = createSearchIndexes(db, {
     ...opts.searchIndex,
+    memory: opts.memory,
     // A patched index keeps the cards of the products that did not change.
     onPatched(_tenantId, from, to, productIds) {
       const kept = cards.get(from);
@@ -84,10 +94,13 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
 
   /** Product pages kept in memory, dropped by the same events as the cards (see DetailsMemory). */
   const pagesInMemory = opts.productPagesInMemory ?? 5_000;
-  const detailsMemory = new DetailsMemory(Math.ceil(pagesInMemory / 5), pagesInMemory);
+  const detailsMemory = new DetailsMemory(Math.ceil(pagesInMemory / 5), pagesInMemory, undefined, opts.memory);
 
   /** Words a store's catalog knows (names, brands, categories), for typo correction. Cached. */
-  const vocabularies = new StoreValues<Vocabulary>(5 * 60_000);
+  const vocabularies = new StoreValues<Vocabulary>(5 * 60_000, keptStores(opts.memory), undefined, {
+    memory: opts.memory,
+    name: 'search vocabularies',
+  });
 
   function vocabulary(tenantId: string): Promise<Vocabulary> {
     return vocabularies.get(tenantId, async () => {
@@ -254,7 +267,10 @@ export function createProductsService(db: Db, opts: ProductsServiceOptions = {})
     };
   }
 
-  const { categoryRow, breadcrumb, categoriesLike, categoryLists } = createCategoryReads(db);
+  const { categoryRow, breadcrumb, categoriesLike, categoryLists } = createCategoryReads(db, {
+    memory: opts.memory,
+    maxStores: keptStores(opts.memory),
+  });
 
   /** The product's row; one a shopper may not see (draft, archived) only when `preview` says so. */
   async function productRow(ctx: TenantContext, productId: string, preview = false) {

@@ -30,7 +30,8 @@ export function shellPages(deps: ShellPagesDeps): PageModule<ShellPages> {
     let shell: Promise<ShellData> | undefined;
     return {
       shell() {
-        shell ??= page.cached('shell', async (): Promise<ShellData> => {
+        // Per host: the shell names the host itself (and whether it is the development alias).
+        shell ??= page.cached(`shell:${ctx.hostName}:${ctx.viaDevAlias}`, async (): Promise<ShellData> => {
           const id = ctx.productStoreId;
           const [liveStore, main, pages, liveSeo, lookup] = await Promise.all([
             deps.store.details(ctx, id),

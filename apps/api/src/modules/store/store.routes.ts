@@ -53,9 +53,12 @@ export async function storeRoutes(app: App, { store, tenants, cache, preview }: 
       if (ctx.preview && preview) {
         return sendPreview(reply, { data: await preview.details(ctx, await store.details(ctx, id)) });
       }
-      const entry = await cache.get(ctx.tenantId, `details:${id}:${ctx.origin}`, async () => ({
-        data: await store.details(ctx, id),
-      }));
+      const entry = await cache.get(
+        ctx.tenantId,
+        `details:${id}`,
+        async () => ({ data: await store.details(ctx, id) }),
+        ctx.origin,
+      );
       return sendPublic(req, reply, entry);
     },
   );
@@ -115,9 +118,12 @@ export async function storeRoutes(app: App, { store, tenants, cache, preview }: 
     async (req, reply) => {
       const ctx = req.ctx;
       const id = await storeIdFor(ctx, tenants, req.query.productStoreId);
-      const entry = await cache.get(ctx.tenantId, `banners:${id}:${ctx.origin}`, async () => ({
-        data: await store.banners(ctx, id),
-      }));
+      const entry = await cache.get(
+        ctx.tenantId,
+        `banners:${id}`,
+        async () => ({ data: await store.banners(ctx, id) }),
+        ctx.origin,
+      );
       return sendPublic(req, reply, entry);
     },
   );

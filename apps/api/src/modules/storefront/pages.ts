@@ -335,7 +335,8 @@ export async function registerPages(app: App, opts: PagesOptions) {
         async cached(key, compute) {
           // The owner's preview reads drafts: it must neither be served nor fill the shared cache.
           if (ctx.preview) return compute();
-          const entry = await opts.cache.get(ctx.tenantId, `page:${key}:${ctx.origin}`, compute);
+          // One copy for all of the store's hosts: absolute links name the asking origin (decision 124).
+          const entry = await opts.cache.get(ctx.tenantId, `page:${key}`, compute, ctx.origin);
           return JSON.parse(entry.json);
         },
       };

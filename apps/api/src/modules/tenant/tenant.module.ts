@@ -15,8 +15,9 @@ export const tenantModule = defineModule({
   name: 'tenant',
   needs: ['audit'],
   optional: ['cancel-request'],
-  create: ({ db, config, events }, { audit }) => ({
+  create: ({ db, config, events, memory }, { audit }) => ({
     tenants: createTenantService(db, {
+      memory,
       devTenantId: config.DEV_TENANT_ID,
       production: config.NODE_ENV === 'production',
       platformHost: config.PLATFORM_HOST,

@@ -1,6 +1,7 @@
 import type { AccessMode, Tenant, TenantLookup } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { asc, eq } from 'drizzle-orm';
+import { LruValues, type MemoryBudget } from '../../lib/memory-budget';
 
 export const DEV_TENANT_ALIAS = 'development';
 
@@ -28,17 +29,18 @@ export interface HostBinding {
   viaDevAlias: boolean;
 }
 
-interface CacheEntry<T> {
-  value: T;
-  expires: number;
-}
-
 // Host bindings change rarely (a new domain); a short TTL bounds staleness across processes.
 const HOST_TTL_MS = 30_000;
+/**
+ * Hosts (and stores) kept at most, least recently used first out: a store is found by its host on
+ * every request, so at thousands of stores each keeps its binding while used, and hostile Host
+ * headers push out only the least used, never every binding at once (decision 124).
+ */
+const MAX_KEPT = 50_000;
 
 export function createTenantService(
   db: Db,
-  opts: { devTenantId?: string; production?: boolean; platformHost?: string },
+  opts: { devTenantId?: string; production?: boolean; platformHost?: string; memory?: MemoryBudget },
 ) {
   const production = opts.production ?? false;
   // The platform's own host (operator console, sign-up) serves no store, whatever is registered
@@ -46,9 +48,10 @@ export function createTenantService(
   const platformHost = normaliseHost(opts.platformHost ?? 'platform.localhost');
   // In production the alias exists only when configured: no store is served to a host by default.
   const devAlias = (hostName: string) => (!production || Boolean(opts.devTenantId)) && isDevHost(hostName, production);
-  const hostCache = new Map<string, CacheEntry<HostBinding | null>>();
-  const storesCache = new Map<string, CacheEntry<Set<string>>>();
-  const visibilityCache = new Map<string, CacheEntry<AccessMode>>();
+  const kept = { ttlMs: HOST_TTL_MS, maxEntries: MAX_KEPT, memory: opts.memory };
+  const hostCache = new LruValues<HostBinding | null>('host bindings', kept);
+  const storesCache = new LruValues<Set<string>>('store ids', kept);
+  const visibilityCache = new LruValues<AccessMode>('access modes', kept);
 
   async function registeredHost(hostName: string): Promise<HostBinding | null> {
     const rows = await db
@@ -72,9 +75,8 @@ export function createTenantService(
   }
 
   async function accessMode(tenantId: string): Promise<AccessMode> {
-    const now = Date.now();
     const cached = visibilityCache.get(tenantId);
-    if (cached && cached.expires > now) return cached.value;
+    if (cached !== undefined) return cached;
     const [row] = await db
       .select({ accessMode: schema.tenants.accessMode })
       .from(schema.tenants)
@@ -82,8 +84,7 @@ export function createTenantService(
       .limit(1);
     // An unknown tenant has nothing to show; the strictest mode shows nothing by mistake.
     const value = row?.accessMode ?? 'invitation_only';
-    if (visibilityCache.size > 10_000) visibilityCache.clear();
-    visibilityCache.set(tenantId, { value, expires: now + HOST_TTL_MS });
+    visibilityCache.set(tenantId, value);
     return value;
   }
 
@@ -91,14 +92,12 @@ export function createTenantService(
     /** Registered hosts win; then the development alias; otherwise no tenant. */
     async resolveHost(rawHost: string): Promise<HostBinding | null> {
       const hostName = normaliseHost(rawHost);
-      const now = Date.now();
       const cached = hostCache.get(hostName);
-      if (cached && cached.expires > now) return cached.value;
+      if (cached !== undefined) return cached;
       if (hostName === platformHost) return null;
       let value = await registeredHost(hostName);
       if (!value && devAlias(hostName)) value = await devBinding();
-      if (hostCache.size > 10_000) hostCache.clear(); // bounded: hostile Host headers cannot grow it
-      hostCache.set(hostName, { value, expires: now + HOST_TTL_MS });
+      hostCache.set(hostName, value);
       return value;
     },
 
@@ -107,15 +106,14 @@ export function createTenantService(
 
     /** The product stores a tenant owns, to refuse another tenant's productStoreId. */
     async storeIds(tenantId: string): Promise<Set<string>> {
-      const now = Date.now();
       const cached = storesCache.get(tenantId);
-      if (cached && cached.expires > now) return cached.value;
+      if (cached !== undefined) return cached;
       const rows = await db
         .select({ id: schema.productStores.productStoreId })
         .from(schema.productStores)
         .where(eq(schema.productStores.tenantId, tenantId));
       const value = new Set(rows.map((r) => r.id));
-      storesCache.set(tenantId, { value, expires: now + HOST_TTL_MS });
+      storesCache.set(tenantId, value);
       return value;
     },
 

@@ -10,6 +10,24 @@ afterAll(() => t.close());
 const main = (host: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: '/skulocity/api/v1/public/ecommerce/main', headers: { host, ...headers } });
 
+describe("a store's answers on its several hosts", () => {
+  it('are kept once for the store, each host getting links to itself (decision 124)', async () => {
+    t.services.publicCache.clear();
+    const local = await main('lighting.localhost');
+    const alias = await main('lighting.shop.test');
+    expect(local.statusCode).toBe(200);
+    expect(alias.statusCode).toBe(200);
+    // The category pictures are absolute links: each host's answer names that host only.
+    expect(local.body).toContain('http://lighting.localhost');
+    expect(alias.body).toContain('http://lighting.shop.test');
+    expect(alias.body).not.toContain('lighting.localhost');
+    expect(t.services.publicCache.stats()).toMatchObject({ stores: 1, answers: 1 });
+    // A revalidation on the alias is answered 304 with the alias's own ETag.
+    const again = await main('lighting.shop.test', { 'if-none-match': String(alias.headers.etag) });
+    expect(again.statusCode).toBe(304);
+  });
+});
+
 describe('host to tenant', () => {
   it.each(SEEDED_TENANTS)('binds %s hosts (.localhost and .shop.test, any port) to their store', async (tenant) => {
     const { storeId } = SEEDED_HOSTS[tenant];

@@ -4,6 +4,7 @@
  */
 import { type Db, schema } from '@app/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { MemoryBudget } from '../../../lib/memory-budget';
 import { buildTenantIndex, readPatchRows, readVariantRows, shownStock } from './read';
 import type { TenantIndex } from './tenant-index';
 
@@ -16,6 +17,8 @@ export interface SearchIndexOptions {
   budgetBytes?: number;
   /** Above this many products in one change, the index is rebuilt rather than patched. */
   maxPatch?: number;
+  /** The process's memory budget: each loaded index is charged to it and may be evicted by it. */
+  memory?: MemoryBudget;
   /** A patch replaced `from` by `to` (the products service moves its cached cards across). */
   onPatched?: (tenantId: string, from: TenantIndex, to: TenantIndex, productIds: string[]) => void;
 }
@@ -47,6 +50,14 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
   const budget = opts.budgetBytes ?? 512 * 1024 * 1024;
   const maxPatch = opts.maxPatch ?? 500;
   const entries = new Map<string, Entry>();
+  const account = opts.memory?.account('search indexes', (tenantId) => {
+    entries.delete(tenantId);
+  });
+  /** The tenant's index goes (its memory with it); the next search builds it again. */
+  function drop(tenantId: string) {
+    entries.delete(tenantId);
+    account?.release(tenantId);
+  }
   /** How often indexes were built from scratch and patched (tests and benches read them). */
   const counters = { builds: 0, patches: 0 };
   const newEntry = (): Entry => ({
@@ -61,13 +72,14 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
     if (entries.get(tenantId) !== entry) return; // invalidated meanwhile: this one is already old
     entry.index = index;
     entry.staleAt = Date.now() + ttlMs;
+    account?.charge(tenantId, index.bytes);
     let total = 0;
     for (const e of entries.values()) total += e.index?.bytes ?? 0;
     for (const [id, e] of entries) {
       if (total <= budget) break;
       if (id === tenantId || !e.index) continue;
       total -= e.index.bytes;
-      entries.delete(id);
+      drop(id);
     }
   }
 
@@ -88,7 +100,7 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
       },
       (err) => {
         entry.building = undefined;
-        if (!entry.index && entries.get(tenantId) === entry) entries.delete(tenantId);
+        if (!entry.index && entries.get(tenantId) === entry) drop(tenantId);
         // A failed refresh keeps the old index for another TTL rather than retrying on every search.
         entry.staleAt = Date.now() + ttlMs;
         throw err;
@@ -140,17 +152,18 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
         // Stock that changed while this read ran is read again after the swap (stockPending stays).
         const to = from.patched(changes, { read: performance.now() - t0, total: 0 });
         if (!to) {
-          entries.delete(tenantId);
+          drop(tenantId);
           return;
         }
         counters.patches++;
         entry.index = to;
+        account?.resize(tenantId, to.bytes);
         opts.onPatched?.(tenantId, from, to, ids);
       }
     };
     const patch = run()
       .catch(() => {
-        if (entries.get(tenantId) === entry) entries.delete(tenantId);
+        if (entries.get(tenantId) === entry) drop(tenantId);
       })
       .finally(() => {
         entry.catalogPatch = undefined;
@@ -191,7 +204,7 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
 
     /** The tenant's products, prices, categories or names changed: the next search rebuilds. */
     invalidate(tenantId: string) {
-      entries.delete(tenantId);
+      drop(tenantId);
     },
 
     /**
@@ -202,7 +215,7 @@ export function createSearchIndexes(db: Db, opts: SearchIndexOptions = {}) {
       const entry = entries.get(tenantId);
       if (!entry) return; // not loaded: its build reads them
       if (productIds.length > maxPatch) {
-        entries.delete(tenantId);
+        drop(tenantId);
         return;
       }
       if (entry.building) for (const id of productIds) entry.catalogDuringBuild.add(id);
