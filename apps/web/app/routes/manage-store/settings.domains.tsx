@@ -1,7 +1,6 @@
 import type { DomainFormResult, DomainState, StoreDomain } from '@app/contracts';
 import { Globe, RefreshCw, Trash2 } from 'lucide-react';
-import { useEffect } from 'react';
-import { data, useNavigation, useRevalidator } from 'react-router';
+import { data, useNavigation } from 'react-router';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
@@ -9,6 +8,7 @@ import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { DataTable } from '../../components/ui/data-table';
 import { AdminEmptyState } from '../../components/ui/empty-state';
+import { useRevalidateWhileRunning } from '../../components/ui/job-progress';
 import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { SelectField } from '../../components/ui/select-field';
@@ -50,14 +50,7 @@ export default function DomainsPage({ loaderData: page, actionData }: Route.Comp
   useActionToast(actionData?.result);
   // While a check runs (seconds), read the page again every two seconds; without JavaScript, reload.
   const checking = page.domains.some((d) => d.state === 'pending');
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!checking) return;
-    const timer = setTimeout(() => {
-      if (revalidator.state === 'idle') revalidator.revalidate();
-    }, 2000);
-    return () => clearTimeout(timer);
-  }, [checking, revalidator]);
+  useRevalidateWhileRunning(checking, 2000);
   return (
     <AdminPage
       title="Domains"
