@@ -123,6 +123,11 @@ test('the owner connects UPS and picks services; a guest pays a live rate, and c
   await expect(page.getByRole('heading', { level: 1, name: 'Carriers' })).toBeVisible();
   const ups = page.getByRole('region', { name: 'UPS' });
   await expect(ups.getByText('Not connected')).toBeVisible();
+  // Each carrier's boxes carry the names its developer portal gives the credentials.
+  const fedex = page.getByRole('region', { name: 'FedEx' });
+  await expect(fedex.getByLabel('API key')).toBeVisible();
+  await expect(fedex.getByLabel('Secret key')).toBeVisible();
+  await expect(ups.getByLabel('API key')).toHaveCount(0);
   await screenshots(page, 'start');
   await expectNoSeriousA11yIssue(page);
 

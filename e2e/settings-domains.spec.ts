@@ -55,4 +55,18 @@ test('the owner adds a domain, sees the records to create and why it is not conn
       .first(),
   ).toBeVisible();
   await expect(page.getByRole('table', { name: 'Your domains' })).toHaveCount(0);
+
+  // An internationalised name is typed in letters, kept in its ASCII form (shown beneath) and shown in letters.
+  const idn = `laden.bücher-${Date.now().toString(36)}.de`;
+  await add.getByLabel('Domain').fill(idn);
+  await add.getByRole('button', { name: 'Add domain' }).click();
+  const idnRow = page.getByRole('table', { name: 'Your domains' }).getByRole('row', { name: new RegExp(idn) });
+  await expect(idnRow).toContainText(/xn--bcher-/);
+  await expect(page.getByRole('table', { name: `DNS records for ${idn}` })).toContainText(
+    '_storefront-verify.laden.xn--',
+  );
+  await snap(page, 'settings-domains-idn-1280');
+  await idnRow.getByLabel(`Remove ${idn}`).click();
+  await page.getByRole('button', { name: 'Remove domain' }).click();
+  await expect(page.getByRole('table', { name: 'Your domains' })).toHaveCount(0);
 });

@@ -23328,19 +23328,23 @@ export interface paths {
                             data: {
                                 domains: {
                                     domain: string;
+                                    displayName: string;
                                     /** @enum {string} */
                                     state: "pending" | "verified" | "active" | "failed";
                                     reason: string;
                                     isPrimary: boolean;
                                     records: {
                                         /** @enum {string} */
-                                        type: "TXT" | "CNAME" | "A";
+                                        type: "TXT" | "CNAME" | "A" | "AAAA";
                                         name: string;
                                         value: string;
                                         purpose: string;
                                     }[];
                                     checkedAt: string | null;
                                     createdAt: string;
+                                    lapsedAt: string | null;
+                                    disconnectsAt: string | null;
+                                    aliasOf: string | null;
                                 }[];
                                 hosts: string[];
                                 primaryHost: string;
@@ -23370,7 +23374,7 @@ export interface paths {
         put?: never;
         /**
          * Add a domain: it is pending until its DNS records are found
-         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. Answers the TXT record and the CNAME (a subdomain) or A record (an apex) to create; a check runs at once. A domain this store has, one that serves a store, or one another store has verified is 409; the platform's own domain is 422.
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. Answers the TXT record and the CNAME (a subdomain) or A record (an apex; and AAAA when the platform has IPv6) to create; a check runs at once. An apex brings its www host along (listed by GET), proven by the apex's TXT record. A domain this store has, one that serves a store, or one another store has verified is 409; the platform's own domain is 422.
          */
         post: {
             parameters: {
@@ -23396,19 +23400,23 @@ export interface paths {
                         "application/json": {
                             data: {
                                 domain: string;
+                                displayName: string;
                                 /** @enum {string} */
                                 state: "pending" | "verified" | "active" | "failed";
                                 reason: string;
                                 isPrimary: boolean;
                                 records: {
                                     /** @enum {string} */
-                                    type: "TXT" | "CNAME" | "A";
+                                    type: "TXT" | "CNAME" | "A" | "AAAA";
                                     name: string;
                                     value: string;
                                     purpose: string;
                                 }[];
                                 checkedAt: string | null;
                                 createdAt: string;
+                                lapsedAt: string | null;
+                                disconnectsAt: string | null;
+                                aliasOf: string | null;
                             };
                             message?: string;
                         };
@@ -23451,7 +23459,7 @@ export interface paths {
         put?: never;
         /**
          * Check the domain in DNS again
-         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. The domain is pending until the check has run (a job, within seconds). An active domain is 409; another store's or an unknown domain 404.
+         * @description The owner and staff with the settings permission; a visitor gets 401, other staff 403. The domain is pending until the check has run (a job, within seconds); an active domain stays active while it is checked (after fixing a record the daily check found gone). Another store's or an unknown domain 404.
          */
         post: {
             parameters: {
@@ -23473,19 +23481,23 @@ export interface paths {
                         "application/json": {
                             data: {
                                 domain: string;
+                                displayName: string;
                                 /** @enum {string} */
                                 state: "pending" | "verified" | "active" | "failed";
                                 reason: string;
                                 isPrimary: boolean;
                                 records: {
                                     /** @enum {string} */
-                                    type: "TXT" | "CNAME" | "A";
+                                    type: "TXT" | "CNAME" | "A" | "AAAA";
                                     name: string;
                                     value: string;
                                     purpose: string;
                                 }[];
                                 checkedAt: string | null;
                                 createdAt: string;
+                                lapsedAt: string | null;
+                                disconnectsAt: string | null;
+                                aliasOf: string | null;
                             };
                             message?: string;
                         };

@@ -84,6 +84,11 @@ const envSchema = z.object({
     .optional(),
   /** The IPv4 address a store's apex domain (example.com) points at by A record. */
   DOMAIN_A_TARGET: z.ipv4().default('192.0.2.10'),
+  /**
+   * The IPv6 address a store's apex domain points at by AAAA record, beside the A record; unset: no
+   * AAAA record is asked for (and one the domain has must be removed). Decision 125.
+   */
+  DOMAIN_AAAA_TARGET: z.ipv6().optional(),
   /** smtp:// or smtps:// server for outgoing mail; unset = .eml files in DATA_DIR/outbox. */
   SMTP_URL: z
     .string()

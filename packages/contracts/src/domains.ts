@@ -6,15 +6,34 @@ export const DOMAIN_STATES = ['pending', 'verified', 'active', 'failed'] as cons
 export type DomainState = (typeof DOMAIN_STATES)[number];
 
 /**
+ * An internationalised name (bücher.de) in its ASCII form (xn--bcher-kva.de), what DNS, certificates
+ * and the Host header carry: the WHATWG URL parser's domain-to-ASCII (UTS #46), which node:url's
+ * `domainToASCII` is too, and which runs in the browser as well as on the server. Only a name with a
+ * letter outside ASCII is converted, and only when it is nothing but a name (no scheme, path or port:
+ * the parser would drop those silently, and the pattern below must refuse them). A name the parser
+ * refuses stays as typed, and the pattern refuses it.
+ */
+export function domainToAscii(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: every character outside printable ASCII.
+  if (!/[^\x00-\x7f]/.test(name) || /[\s/:?#@[\]\\]/.test(name)) return name;
+  try {
+    return new URL(`http://${name}/`).hostname;
+  } catch {
+    return name;
+  }
+}
+
+/**
  * A domain name as the owner types it: lower-cased, without scheme, path, port or trailing dot;
- * at least two labels of letters, digits and hyphens, 253 characters at most. IDNs are typed in
- * their punycode form (xn--...), as registrars show them.
+ * at least two labels of letters, digits and hyphens, 253 characters at most. An internationalised
+ * name may be typed in letters (bücher.de) or in its punycode form (xn--bcher-kva.de): both are kept
+ * in the ASCII form, so they are one domain.
  */
 export const domainNameSchema = z
   .string({ error: 'domain: enter a domain name, such as shop.example.com' })
   .trim()
   .toLowerCase()
-  .transform((v) => v.replace(/\.$/, ''))
+  .transform((v) => domainToAscii(v.replace(/\.$/, '')))
   .pipe(
     z
       .string()
@@ -34,7 +53,7 @@ export const domainParamsSchema = z.strictObject({ domain: domainNameSchema });
 
 /** A DNS record the owner creates at their DNS provider. */
 export const dnsRecordSchema = z.object({
-  type: z.enum(['TXT', 'CNAME', 'A']),
+  type: z.enum(['TXT', 'CNAME', 'A', 'AAAA']),
   /** The full record name (`_storefront-verify.shop.example.com`). */
   name: z.string(),
   value: z.string(),
@@ -44,7 +63,10 @@ export const dnsRecordSchema = z.object({
 export type DnsRecord = z.infer<typeof dnsRecordSchema>;
 
 export const storeDomainSchema = z.object({
+  /** The ASCII form (punycode for an internationalised name): what DNS and the Host header carry. */
   domain: z.string(),
+  /** The name as people read it (bücher.de); the same as `domain` for an ASCII name. */
+  displayName: z.string(),
   state: z.enum(DOMAIN_STATES),
   /** Why the last check did not make it active ('' when it is active or was never checked). */
   reason: z.string(),
@@ -53,6 +75,14 @@ export const storeDomainSchema = z.object({
   records: z.array(dnsRecordSchema),
   checkedAt: z.string().nullable(),
   createdAt: z.string(),
+  /**
+   * An active domain whose records a later check no longer found: since when, and when it stops
+   * serving the store unless they are fixed (the reason says what to fix). Null while they are right.
+   */
+  lapsedAt: z.string().nullable(),
+  disconnectsAt: z.string().nullable(),
+  /** For a `www.` host added with its apex: the apex (it shares the apex's TXT proof). */
+  aliasOf: z.string().nullable(),
 });
 export type StoreDomain = z.infer<typeof storeDomainSchema>;
 

@@ -63,6 +63,7 @@ export interface BuildOptions {
         | 'DNS_RESOLVER'
         | 'DOMAIN_CNAME_TARGET'
         | 'DOMAIN_A_TARGET'
+        | 'DOMAIN_AAAA_TARGET'
         | 'FEDEX_BASE_URL'
       >
     >;

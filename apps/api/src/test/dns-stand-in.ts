@@ -2,11 +2,12 @@ import dns2 from 'dns2';
 
 const { Packet } = dns2;
 
-/** Records a test sets: by lower-case name, its TXT values, CNAME target and A addresses. */
+/** Records a test sets: by lower-case name, its TXT values, CNAME target, A and AAAA addresses. */
 export interface Zone {
   txt: Map<string, string[]>;
   cname: Map<string, string>;
   a: Map<string, string[]>;
+  aaaa: Map<string, string[]>;
   /** Names whose questions get SERVFAIL: a DNS provider that is down. */
   failing: Set<string>;
 }
@@ -17,7 +18,7 @@ export interface Zone {
  * Names it does not know are NXDOMAIN.
  */
 export async function startDnsStandIn(): Promise<{ address: string; zone: Zone; close(): Promise<void> }> {
-  const zone: Zone = { txt: new Map(), cname: new Map(), a: new Map(), failing: new Set() };
+  const zone: Zone = { txt: new Map(), cname: new Map(), a: new Map(), aaaa: new Map(), failing: new Set() };
   const server = dns2.createServer({
     udp: true,
     handle: (request, send) => {
@@ -33,7 +34,7 @@ export async function startDnsStandIn(): Promise<{ address: string; zone: Zone; 
         return send(response);
       }
       const cname = zone.cname.get(name);
-      const known = zone.txt.has(name) || cname !== undefined || zone.a.has(name);
+      const known = zone.txt.has(name) || cname !== undefined || zone.a.has(name) || zone.aaaa.has(name);
       if (!known) {
         response.header.rcode = 3; // NXDOMAIN
         return send(response);
@@ -44,6 +45,8 @@ export async function startDnsStandIn(): Promise<{ address: string; zone: Zone; 
         answer({ ...base, type: Packet.TYPE.CNAME, domain: cname });
       } else if (question.type === Packet.TYPE.A) {
         for (const address of zone.a.get(name) ?? []) answer({ ...base, type: Packet.TYPE.A, address });
+      } else if (question.type === Packet.TYPE.AAAA) {
+        for (const address of zone.aaaa.get(name) ?? []) answer({ ...base, type: Packet.TYPE.AAAA, address });
       }
       send(response);
     },

@@ -1,6 +1,7 @@
 import type { Db } from '@app/db';
 import { schema } from '@app/db';
 import { and, count, eq } from 'drizzle-orm';
+import { expect } from 'vitest';
 import type { App } from '../lib/app-types';
 import { type BrowserSession, SEEDED_HOSTS, type SeededTenant, signIn } from './harness';
 
@@ -29,6 +30,30 @@ export function ownerCaller(app: () => App, owners: Partial<Record<SeededTenant,
       ...(payload !== undefined ? { payload: payload as object } : {}),
     });
   };
+}
+
+type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+/**
+ * `call` and `ok` for a test that drives one store's owner API on `host`: `call` sends as `session`
+ * (the owner by default, a visitor with null) as the dashboard would; `ok` expects 200 or 201 and
+ * answers the `data`. `app` and `owner` are read at call time: test files sign in in beforeAll.
+ */
+export function storeCaller(app: () => App, host: string, owner: () => BrowserSession) {
+  function call(method: Method, url: string, opts: { body?: unknown; session?: BrowserSession | null } = {}) {
+    return app().inject({
+      method,
+      url,
+      headers: { host, origin: `http://${host}`, ...(opts.session === null ? {} : (opts.session ?? owner())) },
+      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+    });
+  }
+  async function ok<T>(method: Method, url: string, body?: unknown, session: BrowserSession = owner()): Promise<T> {
+    const res = await call(method, url, { body, session });
+    expect([200, 201], `${method} ${url}: ${res.body}`).toContain(res.statusCode);
+    return res.json().data as T;
+  }
+  return { call, ok };
 }
 
 /** The store's audit entries (of one entity, when named): a write that changes nothing adds none. */

@@ -43,6 +43,17 @@ export const storeDomains = pgTable(
     isPrimary: boolean('is_primary').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     checkedAt: timestamp('checked_at', { withTimezone: true }),
+    /**
+     * An active domain whose records a later check no longer found: since when. It keeps serving the
+     * store through a grace period (a typo in DNS must not take a shop down at once), then is
+     * disconnected; null while its records are right.
+     */
+    lapsedAt: timestamp('lapsed_at', { withTimezone: true }),
+    /**
+     * The apex this `www.` host was added with (example.com for www.example.com): it shares the apex's
+     * token, whose TXT record proves both, and needs only its CNAME. Null for a domain the owner added.
+     */
+    aliasOf: text('alias_of'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.domain] }),

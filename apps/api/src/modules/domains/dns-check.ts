@@ -10,10 +10,14 @@ export type DnsFinding =
   | { ok: true; tokenFound: boolean; pointsHere: boolean; seen: string }
   | { ok: false; error: string };
 
-/** Where a store's domain must point: a subdomain by CNAME, an apex by A record (decision 121). */
+/**
+ * Where a store's domain must point: a subdomain by CNAME, an apex by A record (decision 121), and by
+ * AAAA record too when the platform has an IPv6 address (`DOMAIN_AAAA_TARGET`, decision 125).
+ */
 export interface DnsTargets {
   cname: string;
   a: string;
+  aaaa?: string | undefined;
 }
 
 /** Answers that mean "no such record" rather than "DNS did not answer". */
@@ -34,20 +38,37 @@ async function orNone<T>(lookup: Promise<T[]>): Promise<T[]> {
  * next check (only the resolver's own cache, for the record's TTL, can hide it).
  */
 export function createDnsChecker(server?: string) {
-  return async function check(domain: string, token: string, targets: DnsTargets): Promise<DnsFinding> {
+  /** `proofOf`: whose TXT record holds the token (a `www.` alias is proven by its apex's, decision 125). */
+  return async function check(
+    domain: string,
+    token: string,
+    targets: DnsTargets,
+    proofOf: string = domain,
+  ): Promise<DnsFinding> {
     const resolver = new Resolver({ timeout: 3_000, tries: 2 });
     if (server) resolver.setServers([server]);
     try {
-      const [txt, cname, a] = await Promise.all([
-        orNone(resolver.resolveTxt(txtName(domain))),
+      const [txt, cname, a, aaaa] = await Promise.all([
+        orNone(resolver.resolveTxt(txtName(proofOf))),
         orNone(resolver.resolveCname(domain)),
         orNone(resolver.resolve4(domain)),
+        orNone(resolver.resolve6(domain)),
       ]);
       // A TXT record may come in several strings of 255 characters: joined, they are the value.
       const tokenFound = txt.some((parts) => parts.join('') === txtValue(token));
       const cnames = cname.map((c) => c.toLowerCase().replace(/\.$/, ''));
-      const pointsHere = cnames.includes(targets.cname) || a.includes(targets.a);
-      const seen = cnames.length > 0 ? `CNAME ${cnames.join(', ')}` : a.length > 0 ? `A ${a.join(', ')}` : 'no record';
+      // An AAAA record left at an old host sends every IPv6 visitor there: the domain points here
+      // only when each AAAA record it has is the platform's (or, through a CNAME, the target's own).
+      const aaaaHere = aaaa.every((ip) => ip === targets.aaaa);
+      const pointsHere = cnames.includes(targets.cname) || (a.includes(targets.a) && aaaaHere);
+      const seen =
+        cnames.length > 0
+          ? `CNAME ${cnames.join(', ')}`
+          : a.length + aaaa.length > 0
+            ? [a.length ? `A ${a.join(', ')}` : '', aaaa.length ? `AAAA ${aaaa.join(', ')}` : '']
+                .filter(Boolean)
+                .join('; ')
+            : 'no record';
       return { ok: true, tokenFound, pointsHere, seen };
     } catch (err) {
       return { ok: false, error: (err as NodeJS.ErrnoException).code ?? 'an error' };

@@ -26,6 +26,8 @@ export const domainsModule = defineModule({
         targets: {
           cname: config.DOMAIN_CNAME_TARGET ?? `shops.${platformDomain}`,
           a: config.DOMAIN_A_TARGET ?? '192.0.2.10',
+          // In the form DNS answers carry (lower case, zeros compressed), so the check compares like with like.
+          aaaa: config.DOMAIN_AAAA_TARGET && new URL(`http://[${config.DOMAIN_AAAA_TARGET}]/`).hostname.slice(1, -1),
         },
         platformHost: config.PLATFORM_HOST ?? 'platform.localhost',
         platformDomain,

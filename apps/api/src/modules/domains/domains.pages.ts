@@ -36,12 +36,14 @@ export function domainsPages(deps: { domains: DomainsService }): PageModule<Doma
             if (!parsed.success) return fieldFailure(parsed.error, FIELDS);
             const added = await deps.domains.add(ctx, parsed.data);
             if (!added.ok) return formRefusal(added, FIELDS);
-            return { ok: true, message: `${added.value.domain} added. Create its DNS records; we check them now.` };
+            const { domain, alias } = added.value;
+            const names = alias ? `${domain.displayName} and ${alias.displayName}` : domain.displayName;
+            return { ok: true, message: `${names} added. Create the DNS records shown; we check them now.` };
           }
           case 'recheck': {
             const checked = await deps.domains.recheck(ctx, rowDomain(form));
             if (!checked.ok) return formRefusal(checked, FIELDS);
-            return { ok: true, message: `Checking ${checked.value.domain} again.` };
+            return { ok: true, message: `Checking ${checked.value.displayName} again.` };
           }
           case 'remove': {
             const gone = await deps.domains.remove(ctx, rowDomain(form));

@@ -46,7 +46,7 @@ export async function domainsRoutes(app: App, { domains }: { domains: DomainsSer
       schema: {
         tags: ['domains'],
         summary: 'Add a domain: it is pending until its DNS records are found',
-        description: `${WHO} Answers the TXT record and the CNAME (a subdomain) or A record (an apex) to create; a check runs at once. A domain this store has, one that serves a store, or one another store has verified is 409; the platform's own domain is 422.`,
+        description: `${WHO} Answers the TXT record and the CNAME (a subdomain) or A record (an apex; and AAAA when the platform has IPv6) to create; a check runs at once. An apex brings its www host along (listed by GET), proven by the apex's TXT record. A domain this store has, one that serves a store, or one another store has verified is 409; the platform's own domain is 422.`,
         body: domainInputSchema,
         response: { 201: dataEnvelope(storeDomainSchema), ...changeErrors },
       },
@@ -54,7 +54,7 @@ export async function domainsRoutes(app: App, { domains }: { domains: DomainsSer
     async (req, reply) => {
       const added = await domains.add(req.ctx, req.body);
       if (!added.ok) return sendRefusal(reply, added);
-      return reply.code(201).header('cache-control', 'private, no-store').send({ data: added.value });
+      return reply.code(201).header('cache-control', 'private, no-store').send({ data: added.value.domain });
     },
   );
 
@@ -65,7 +65,7 @@ export async function domainsRoutes(app: App, { domains }: { domains: DomainsSer
       schema: {
         tags: ['domains'],
         summary: 'Check the domain in DNS again',
-        description: `${WHO} The domain is pending until the check has run (a job, within seconds). An active domain is 409; another store's or an unknown domain 404.`,
+        description: `${WHO} The domain is pending until the check has run (a job, within seconds); an active domain stays active while it is checked (after fixing a record the daily check found gone). Another store's or an unknown domain 404.`,
         params: domainParamsSchema,
         response: { 202: dataEnvelope(storeDomainSchema), ...changeErrors },
       },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { domainToUnicode } from 'node:url';
 import type { DnsRecord, DomainInput, DomainsOverview, StoreDomain, StoreState } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
@@ -18,12 +19,20 @@ import {
   unbindDomainHost,
   writeCanonicalHost,
 } from '../tenant/index';
-import { type DnsChecker, type DnsTargets, txtName, txtValue } from './dns-check';
+import { type DnsChecker, type DnsFinding, type DnsTargets, txtName, txtValue } from './dns-check';
 
 const sd = schema.storeDomains;
 type DomainRow = typeof sd.$inferSelect;
 
 export const VERIFY_JOB = 'domains.verify';
+/** The daily re-check of every store's active and verified domains (decision 125). */
+export const RECHECK_JOB = 'domains.recheck';
+/**
+ * How long an active domain whose records are gone keeps serving the store (decision 125): three
+ * days, so a typo at the DNS provider or a record changed by mistake is seen by the owner and fixed
+ * before shoppers notice, and a domain that really moved away is let go within days.
+ */
+export const GRACE_MS = 72 * 60 * 60 * 1000;
 /** A store may add this many domains; Shopify's limit is higher, but a handful is what stores use. */
 export const MAX_DOMAINS = 20;
 
@@ -32,7 +41,7 @@ export type DomainRefusal = Refusal<'CONFLICT' | 'NOT_FOUND' | 'VALIDATION_FAILE
 export interface DomainsDeps {
   audit: Pick<AuditService, 'record'>;
   events: Pick<EventBus, 'transaction' | 'emitAfterCommit'>;
-  jobs: Pick<JobRunner, 'enqueue' | 'register' | 'committed'>;
+  jobs: Pick<JobRunner, 'enqueue' | 'register' | 'recurring' | 'committed'>;
   check: DnsChecker;
   targets: DnsTargets;
   /** The platform's own host and domain: never a store's domain (its subdomains get the wildcard). */
@@ -40,6 +49,8 @@ export interface DomainsDeps {
   platformDomain: string;
   /** The store's lifecycle state (decision 099): only an active store's domain gets a certificate. */
   stateOf: (tenantId: string) => Promise<StoreState>;
+  /** When the daily re-check runs ("04:00" UTC by default). */
+  recheckAtUtc?: string;
 }
 
 const here = (ctx: TenantContext) => and(eq(sd.tenantId, ctx.tenantId), eq(sd.productStoreId, ctx.productStoreId));
@@ -47,8 +58,34 @@ const here = (ctx: TenantContext) => and(eq(sd.tenantId, ctx.tenantId), eq(sd.pr
 /** An apex (example.com) cannot have a CNAME next to its other records: it points by A record. */
 const isApex = (domain: string) => domain.split('.').length === 2;
 
-/** The records the owner creates: the TXT token, then the CNAME (a subdomain) or the A record (an apex). */
-export function recordsFor(domain: string, token: string, targets: DnsTargets): DnsRecord[] {
+/** The record that points the domain here, in the words of a reason: "create …". */
+function pointTo(domain: string, targets: DnsTargets) {
+  if (!isApex(domain)) return `a CNAME record to ${targets.cname}`;
+  return targets.aaaa
+    ? `an A record to ${targets.a} and an AAAA record to ${targets.aaaa}, and no other A or AAAA record`
+    : `an A record to ${targets.a}, and no AAAA record`;
+}
+
+/**
+ * The records the owner creates: the TXT token, then the CNAME (a subdomain) or the A record (an
+ * apex, with its AAAA record when the platform has an IPv6 address). A `www.` host added with its apex
+ * needs only its CNAME: the apex's TXT record proves it (decision 125).
+ */
+export function recordsFor(
+  domain: string,
+  token: string,
+  targets: DnsTargets,
+  aliasOf: string | null = null,
+): DnsRecord[] {
+  if (aliasOf)
+    return [
+      {
+        type: 'CNAME',
+        name: domain,
+        value: targets.cname,
+        purpose: `Sends visitors who type ${domain} to your store. The TXT record of ${aliasOf} proves it is yours.`,
+      },
+    ];
   return [
     {
       type: 'TXT',
@@ -56,9 +93,21 @@ export function recordsFor(domain: string, token: string, targets: DnsTargets): 
       value: txtValue(token),
       purpose: 'Proves the domain is yours. Keep it: it is checked again.',
     },
-    isApex(domain)
-      ? { type: 'A', name: domain, value: targets.a, purpose: 'Points the domain at your store.' }
-      : { type: 'CNAME', name: domain, value: targets.cname, purpose: 'Points the domain at your store.' },
+    ...(isApex(domain)
+      ? [
+          { type: 'A' as const, name: domain, value: targets.a, purpose: 'Points the domain at your store.' },
+          ...(targets.aaaa
+            ? [
+                {
+                  type: 'AAAA' as const,
+                  name: domain,
+                  value: targets.aaaa,
+                  purpose: 'Points the domain at your store for visitors on IPv6.',
+                },
+              ]
+            : []),
+        ]
+      : [{ type: 'CNAME' as const, name: domain, value: targets.cname, purpose: 'Points the domain at your store.' }]),
   ];
 }
 
@@ -75,12 +124,16 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
 
   const view = (r: DomainRow): StoreDomain => ({
     domain: r.domain,
+    displayName: domainToUnicode(r.domain) || r.domain,
     state: r.state,
     reason: r.reason,
     isPrimary: r.isPrimary,
-    records: recordsFor(r.domain, r.token, deps.targets),
+    records: recordsFor(r.domain, r.token, deps.targets, r.aliasOf),
     checkedAt: iso(r.checkedAt),
     createdAt: r.createdAt.toISOString(),
+    lapsedAt: iso(r.lapsedAt),
+    disconnectsAt: r.lapsedAt ? new Date(r.lapsedAt.getTime() + GRACE_MS).toISOString() : null,
+    aliasOf: r.aliasOf,
   });
 
   /**
@@ -144,10 +197,12 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
    * lock. The token missing: failed. The token there: verified, and active (bound to the store) once
    * the domain points here too. Another store that proved the domain first wins (the unique index).
    */
-  async function verify(ctx: TenantContext, domain: string): Promise<DomainRow | null> {
+  async function verify(ctx: RequestContext, domain: string): Promise<DomainRow | null> {
     const before = await rowOf(db, ctx, domain);
-    if (!before || before.state === 'active') return before;
-    const finding = await deps.check(domain, before.token, deps.targets);
+    if (!before) return null;
+    const proof = before.aliasOf ?? domain;
+    const finding = await deps.check(domain, before.token, deps.targets, proof);
+    if (before.state === 'active') return confirmActive(ctx, domain, finding);
     const settle = (state: DomainRow['state'], reason: string) =>
       db
         .update(sd)
@@ -161,7 +216,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     if (!finding.tokenFound) {
       const [row] = await settle(
         'failed',
-        `The TXT record ${txtName(domain)} with the value ${txtValue(before.token)} was not found. DNS changes can take up to 48 hours to be seen.`,
+        `The TXT record ${txtName(proof)} with the value ${txtValue(before.token)} was not found. DNS changes can take up to 48 hours to be seen.`,
       );
       return row ?? null;
     }
@@ -182,7 +237,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
           await bindDomainHost(tx, ctx, domain);
           changed(tx, ctx);
         }
-        const target = isApex(domain) ? `an A record to ${deps.targets.a}` : `a CNAME record to ${deps.targets.cname}`;
+        const target = pointTo(domain, deps.targets);
         const [r] = await tx
           .update(sd)
           .set({
@@ -203,9 +258,91 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     }
   }
 
+  /**
+   * A later check of an active domain (decision 125). Records still right: nothing to tell. Records
+   * gone: the owner is told what to fix and the domain keeps serving the store for the grace period
+   * (and keeps its certificate: Caddy's question is still answered yes, and a certificate authority
+   * only issues to whoever the name points at, so that yes never helps anyone else); still gone after
+   * it, the domain stops serving the store (verified while its TXT token stays, failed otherwise), and
+   * a primary domain hands its place back to the store's platform subdomain. A DNS server that does
+   * not answer proves nothing either way: the next check decides.
+   */
+  async function confirmActive(ctx: RequestContext, domain: string, finding: DnsFinding): Promise<DomainRow | null> {
+    return deps.events.transaction(async (tx) => {
+      const row = await rowOf(tx, ctx, domain, true);
+      if (row?.state !== 'active' || !finding.ok) return row;
+      const proof = row.aliasOf ?? domain;
+      const problem = !finding.tokenFound
+        ? `The TXT record ${txtName(proof)} with the value ${txtValue(row.token)} is gone: create it again.`
+        : !finding.pointsHere
+          ? `The domain no longer points at your store (DNS shows ${finding.seen}): create ${pointTo(domain, deps.targets)}.`
+          : null;
+      const now = new Date();
+      const where = and(here(ctx), eq(sd.domain, domain));
+      if (!problem) {
+        const [r] = await tx.update(sd).set({ lapsedAt: null, reason: '', checkedAt: now }).where(where).returning();
+        return r ?? null;
+      }
+      const since = row.lapsedAt ?? now;
+      if (now.getTime() - since.getTime() < GRACE_MS) {
+        const [r] = await tx
+          .update(sd)
+          .set({ lapsedAt: since, reason: problem, checkedAt: now })
+          .where(where)
+          .returning();
+        return r ?? null;
+      }
+      await unbindDomainHost(tx, ctx, domain);
+      if (row.isPrimary) {
+        // Back to a host that is not one of the store's own domains: its platform subdomain.
+        const own = new Set((await tx.select({ d: sd.domain }).from(sd).where(here(ctx))).map((d) => d.d));
+        const { hosts } = await storeHostsOf(tx, ctx);
+        const fallback = hosts.find((h) => !own.has(h)) ?? hosts.find((h) => h !== domain);
+        if (fallback) await writeCanonicalHost(tx, ctx, fallback);
+      }
+      const state = finding.tokenFound ? 'verified' : 'failed';
+      const [r] = await tx
+        .update(sd)
+        .set({
+          state,
+          isPrimary: false,
+          lapsedAt: null,
+          reason: `Disconnected: ${problem} Then press Check again.`,
+          checkedAt: now,
+        })
+        .where(where)
+        .returning();
+      await deps.audit.record(tx, ctx, {
+        entity: 'domain',
+        entityId: domain,
+        action: 'disconnect',
+        before: { state: 'active', isPrimary: row.isPrimary },
+        after: { state, isPrimary: false },
+      });
+      changed(tx, ctx);
+      return r ?? null;
+    });
+  }
+
   deps.jobs.register<{ domain: string }>(VERIFY_JOB, async (job) => {
     await verify(job.ctx, job.payload.domain);
   });
+
+  // Daily, per store: every active and verified domain is checked again, one at a time (a store has
+  // a handful), so a domain whose DNS moved away is noticed and a verified one that now points here
+  // is connected without the owner pressing Check again.
+  deps.jobs.register(RECHECK_JOB, async (job, tools) => {
+    const rows = await db
+      .select({ store: sd.productStoreId, domain: sd.domain })
+      .from(sd)
+      .where(and(eq(sd.tenantId, job.ctx.tenantId), inArray(sd.state, ['active', 'verified'])))
+      .orderBy(asc(sd.domain));
+    for (const r of rows) {
+      if (tools.signal.aborted) return;
+      await verify({ ...job.ctx, productStoreId: r.store }, r.domain);
+    }
+  });
+  deps.jobs.recurring(RECHECK_JOB, { dailyAtUtc: deps.recheckAtUtc ?? '04:00', startupDelayMs: null });
 
   return {
     /** The store's domains, newest last, with its hosts and its primary host. */
@@ -216,14 +353,23 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
       return { domains: rows.map(view), hosts, primaryHost: canonical ?? ctx.hostName };
     },
 
-    /** Adds a domain (pending) and asks the job to check it at once. */
-    async add(ctx: RequestContext, input: DomainInput): Promise<Result<StoreDomain, DomainRefusal>> {
+    /**
+     * Adds a domain (pending) and asks the job to check it at once. An apex (example.com) brings its
+     * `www.` host along as Shopify does (decision 125): proven by the apex's TXT record, pointed by a
+     * CNAME, redirecting to the primary domain like every other host; left out when the store has it
+     * already, it serves a store, another store proved it, or the store is at its limit.
+     */
+    async add(
+      ctx: RequestContext,
+      input: DomainInput,
+    ): Promise<Result<{ domain: StoreDomain; alias: StoreDomain | null }, DomainRefusal>> {
       requireAccess(ctx, 'settings');
       const { domain } = input;
       const why = reserved(domain);
       if (why) return refuseField(422, 'VALIDATION_FAILED', 'domain', why);
-      return returnRefusals<Result<StoreDomain, DomainRefusal>, DomainRefusal>(() =>
-        deps.events.transaction(async (tx): Promise<Result<StoreDomain, DomainRefusal>> => {
+      type Added = Result<{ domain: StoreDomain; alias: StoreDomain | null }, DomainRefusal>;
+      return returnRefusals<Added, DomainRefusal>(() =>
+        deps.events.transaction(async (tx): Promise<Added> => {
           // One store's adds in a row: the count and the duplicate check see each other.
           await tx
             .select({ id: schema.productStores.productStoreId })
@@ -242,43 +388,60 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
             throw new Refused(
               refuseField(422, 'VALIDATION_FAILED', 'domain', `a store can have ${MAX_DOMAINS} domains.`),
             );
-          const holder = await hostHolder(tx, domain);
-          if (holder) throw new Refused(refuseField(409, 'CONFLICT', 'domain', 'this domain already serves a store.'));
-          const [proven] = await tx
-            .select({ t: sd.tenantId })
-            .from(sd)
-            .where(and(eq(sd.domain, domain), inArray(sd.state, ['verified', 'active'])));
-          if (proven)
-            throw new Refused(refuseField(409, 'CONFLICT', 'domain', 'another store has verified this domain.'));
-          const [row] = await tx
-            .insert(sd)
-            .values({
-              tenantId: ctx.tenantId,
-              productStoreId: ctx.productStoreId,
-              domain,
-              token: randomBytes(16).toString('hex'),
-            })
-            .returning();
-          if (!row) throw new Error('store_domains insert returned no row');
-          await deps.audit.record(tx, ctx, {
-            entity: 'domain',
-            entityId: domain,
-            action: 'create',
-            after: { state: 'pending' },
-          });
-          await deps.jobs.enqueue(ctx, { type: VERIFY_JOB, payload: { domain }, key: domain }, { tx });
-          return ok(view(row));
+          const taken = async (name: string) => {
+            if (await hostHolder(tx, name)) return 'this domain already serves a store.';
+            const [proven] = await tx
+              .select({ t: sd.tenantId })
+              .from(sd)
+              .where(and(eq(sd.domain, name), inArray(sd.state, ['verified', 'active'])));
+            return proven ? 'another store has verified this domain.' : null;
+          };
+          const refused = await taken(domain);
+          if (refused) throw new Refused(refuseField(409, 'CONFLICT', 'domain', refused));
+          const token = randomBytes(16).toString('hex');
+          const insert = async (name: string, aliasOf: string | null) => {
+            const [row] = await tx
+              .insert(sd)
+              .values({ tenantId: ctx.tenantId, productStoreId: ctx.productStoreId, domain: name, token, aliasOf })
+              .returning();
+            if (!row) throw new Error('store_domains insert returned no row');
+            await deps.audit.record(tx, ctx, {
+              entity: 'domain',
+              entityId: name,
+              action: 'create',
+              after: { state: 'pending', ...(aliasOf ? { aliasOf } : {}) },
+            });
+            await deps.jobs.enqueue(ctx, { type: VERIFY_JOB, payload: { domain: name }, key: name }, { tx });
+            return view(row);
+          };
+          const added = await insert(domain, null);
+          const www = `www.${domain}`;
+          const withWww =
+            isApex(domain) &&
+            www.length <= 253 &&
+            mine.length + 2 <= MAX_DOMAINS &&
+            !mine.some((r) => r.domain === www) &&
+            !reserved(www) &&
+            !(await taken(www));
+          return ok({ domain: added, alias: withWww ? await insert(www, domain) : null });
         }),
       ).finally(() => deps.jobs.committed());
     },
 
-    /** The re-check button: back to pending and checked again now. An active domain needs none. */
+    /**
+     * The re-check button: back to pending and checked again now. An active domain stays active
+     * while it is checked (it keeps serving the store): the owner presses it after fixing a record
+     * the daily check found gone (decision 125).
+     */
     async recheck(ctx: RequestContext, domain: string): Promise<Result<StoreDomain, DomainRefusal>> {
       requireAccess(ctx, 'settings');
       const result = await deps.events.transaction(async (tx): Promise<Result<StoreDomain, DomainRefusal>> => {
         const row = await rowOf(tx, ctx, domain, true);
         if (!row) return notFound(domain);
-        if (row.state === 'active') return refuse(409, 'CONFLICT', `${domain} is active: it needs no check.`);
+        if (row.state === 'active') {
+          await deps.jobs.enqueue(ctx, { type: VERIFY_JOB, payload: { domain }, key: domain }, { tx });
+          return ok(view(row));
+        }
         const [after] = await tx
           .update(sd)
           .set({ state: 'pending', reason: '' })
@@ -297,19 +460,28 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
       return deps.events.transaction(async (tx): Promise<Result<{ domain: string }, DomainRefusal>> => {
         const row = await rowOf(tx, ctx, domain, true);
         if (!row) return notFound(domain);
-        if (row.isPrimary)
-          return refuse(409, 'CONFLICT', `${domain} is the primary domain: make another host primary first.`);
-        await tx.delete(sd).where(and(here(ctx), eq(sd.domain, domain)));
-        if (row.state === 'active') {
-          await unbindDomainHost(tx, ctx, domain);
-          changed(tx, ctx);
+        // An apex goes with the www host added with it (its TXT record was that host's proof too).
+        const aliases = await tx
+          .select()
+          .from(sd)
+          .where(and(here(ctx), eq(sd.aliasOf, domain)))
+          .for('update');
+        const primary = [row, ...aliases].find((r) => r.isPrimary);
+        if (primary)
+          return refuse(409, 'CONFLICT', `${primary.domain} is the primary domain: make another host primary first.`);
+        for (const gone of [row, ...aliases]) {
+          await tx.delete(sd).where(and(here(ctx), eq(sd.domain, gone.domain)));
+          if (gone.state === 'active') {
+            await unbindDomainHost(tx, ctx, gone.domain);
+            changed(tx, ctx);
+          }
+          await deps.audit.record(tx, ctx, {
+            entity: 'domain',
+            entityId: gone.domain,
+            action: 'delete',
+            before: { state: gone.state },
+          });
         }
-        await deps.audit.record(tx, ctx, {
-          entity: 'domain',
-          entityId: domain,
-          action: 'delete',
-          before: { state: row.state },
-        });
         return ok({ domain });
       });
     },

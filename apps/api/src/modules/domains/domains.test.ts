@@ -1,9 +1,12 @@
+import { schema } from '@app/db';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsStandIn, type Zone } from '../../test/dns-stand-in';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { auditEntries } from '../../test/owners';
 import { createStaff } from '../../test/staff';
 import type { PlatformActor } from '../store-lifecycle/index';
+import { GRACE_MS, RECHECK_JOB } from './domains.service';
 
 // Decision 121: an owner adds a domain, creates the records the platform shows at a DNS provider (a
 // local DNS server here, asked through DNS_RESOLVER), and the check job moves it from pending to
@@ -17,6 +20,7 @@ const DOMAIN = 'shop.bright-lamps.com';
 const APEX = 'bright-lamps.com';
 const CNAME_TARGET = 'shops.localhost';
 const A_TARGET = '203.0.113.7';
+const AAAA_TARGET = '2001:db8::7';
 
 let t: TestApp;
 let dns: Awaited<ReturnType<typeof startDnsStandIn>>;
@@ -40,7 +44,17 @@ const call = (
     ...(payload !== undefined ? { payload: payload as object } : {}),
   });
 
-type Domain = { domain: string; state: string; reason: string; isPrimary: boolean };
+type Domain = {
+  domain: string;
+  displayName: string;
+  state: string;
+  reason: string;
+  isPrimary: boolean;
+  aliasOf: string | null;
+  lapsedAt: string | null;
+  disconnectsAt: string | null;
+  records: { type: string; name: string; value: string }[];
+};
 const domainOf = async (name: string, who = owner, host = HOST): Promise<Domain | undefined> => {
   const res = await call('GET', '/api/v1/domains', who, undefined, host);
   expect(res.statusCode, res.body).toBe(200);
@@ -60,7 +74,13 @@ beforeAll(async () => {
   zone = dns.zone;
   t = await createTestApp({
     modules: ['domains', 'sitemap', 'store-lifecycle'],
-    config: { DNS_RESOLVER: dns.address, DOMAIN_CNAME_TARGET: CNAME_TARGET, DOMAIN_A_TARGET: A_TARGET },
+    config: {
+      DNS_RESOLVER: dns.address,
+      DOMAIN_CNAME_TARGET: CNAME_TARGET,
+      DOMAIN_A_TARGET: A_TARGET,
+      // Written long-hand: the check compares it with DNS answers in their short form.
+      DOMAIN_AAAA_TARGET: '2001:DB8:0:0:0:0:0:7',
+    },
   });
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);
   gardenOwner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', GARDEN);
@@ -92,10 +112,40 @@ describe('adding a domain', () => {
     expect(await auditEntries(t.database.db, 'lighting', 'domain')).toBe(1);
   });
 
-  it('asks an apex domain for an A record instead of a CNAME', async () => {
+  it('asks an apex domain for A and AAAA records instead of a CNAME, and adds its www host with a CNAME', async () => {
     const res = await call('POST', '/api/v1/domains', owner, { domain: APEX });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().data.records[1]).toMatchObject({ type: 'A', name: APEX, value: A_TARGET });
+    expect(res.json().data.records.slice(1)).toEqual([
+      expect.objectContaining({ type: 'A', name: APEX, value: A_TARGET }),
+      expect.objectContaining({ type: 'AAAA', name: APEX, value: AAAA_TARGET }),
+    ]);
+    // www comes along, proven by the apex's TXT record: its only record is the CNAME.
+    const www = await domainOf(`www.${APEX}`);
+    expect(www).toMatchObject({ state: 'pending', aliasOf: APEX, isPrimary: false });
+    expect(www?.records).toEqual([
+      expect.objectContaining({ type: 'CNAME', name: `www.${APEX}`, value: CNAME_TARGET }),
+    ]);
+  });
+
+  it('keeps an internationalised name in its ASCII form and shows it in letters', async () => {
+    const res = await call('POST', '/api/v1/domains', owner, { domain: 'Laden.Bücher-Eck.de' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({
+      domain: 'laden.xn--bcher-eck-q9a.de',
+      displayName: 'laden.bücher-eck.de',
+    });
+    expect(res.json().data.records[0].name).toBe('_storefront-verify.laden.xn--bcher-eck-q9a.de');
+    // Typed either way, it is one domain.
+    const again = await call('POST', '/api/v1/domains', owner, { domain: 'laden.xn--bcher-eck-q9a.de' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().errors).toEqual([expect.stringMatching(/^domain: /)]);
+    // A name no registry takes, or letters around a path: refused, naming the field.
+    for (const domain of ['bü cher.de', 'https://bücher.de/shop']) {
+      const bad = await call('POST', '/api/v1/domains', owner, { domain });
+      expect(bad.statusCode, bad.body).toBe(400);
+      expect(bad.json().errors, bad.body).toEqual([expect.stringMatching(/^body\.domain: /)]);
+    }
+    expect((await call('DELETE', '/api/v1/domains/laden.xn--bcher-eck-q9a.de', owner)).statusCode).toBe(200);
   });
 
   it('refuses what is not a domain, the platform own domain, and a domain twice', async () => {
@@ -158,8 +208,12 @@ describe('the check job', () => {
     expect((await ask(DOMAIN)).statusCode).toBe(200);
     expect((await ask('SHOP.bright-lamps.com')).statusCode).toBe(200);
     expect((await ask('other.bright-lamps.com')).statusCode).toBe(404);
-    // Re-checking an active domain is nothing to do.
-    expect((await call('POST', `/api/v1/domains/${DOMAIN}/check`, owner)).statusCode).toBe(409);
+    // Re-checking an active domain checks it while it stays active.
+    const again = await call('POST', `/api/v1/domains/${DOMAIN}/check`, owner);
+    expect(again.statusCode, again.body).toBe(202);
+    expect(again.json().data.state).toBe('active');
+    await t.services.jobs.drain();
+    expect(await domainOf(DOMAIN)).toMatchObject({ state: 'active', reason: '', lapsedAt: null });
   });
 
   it('tells an owner whose DNS does not answer to try again', async () => {
@@ -215,18 +269,118 @@ describe('the primary domain', () => {
     expect((await ask(DOMAIN)).statusCode).toBe(404);
   });
 
-  it('gives no certificate to a domain of a store that is not active', async () => {
-    zone.txt.set(`_storefront-verify.${APEX}`, [
-      (await call('GET', '/api/v1/domains', owner)).json().data.domains.find((d: Domain) => d.domain === APEX)
-        .records[0].value,
-    ]);
+  it('an apex whose AAAA record points elsewhere is not connected; its www is proven by the apex TXT record', async () => {
+    const token = (await domainOf(APEX))?.records[0]?.value ?? '';
+    zone.txt.set(`_storefront-verify.${APEX}`, [token]);
     zone.a.set(APEX, [A_TARGET]);
+    zone.aaaa.set(APEX, ['2001:db8::99']);
     await recheck(APEX);
+    const stale = await domainOf(APEX);
+    expect(stale?.state).toBe('verified');
+    expect(stale?.reason).toMatch(
+      /DNS shows A 203\.0\.113\.7; AAAA 2001:db8::99\): create an A record to 203\.0\.113\.7 and an AAAA record to 2001:db8::7/,
+    );
+    zone.aaaa.set(APEX, [AAAA_TARGET]);
+    await recheck(APEX);
+    expect(await domainOf(APEX)).toMatchObject({ state: 'active', reason: '' });
+
+    // www's first check found no TXT record at the apex; with it there and the CNAME made, www connects.
+    expect(await domainOf(`www.${APEX}`)).toMatchObject({ state: 'failed' });
+    zone.cname.set(`www.${APEX}`, `${CNAME_TARGET}.`);
+    await recheck(`www.${APEX}`);
+    expect(await domainOf(`www.${APEX}`)).toMatchObject({ state: 'active', reason: '' });
+    const moved = await call('GET', '/robots.txt', {}, undefined, `www.${APEX}`);
+    expect(moved.statusCode).toBe(301);
+    expect(moved.headers.location).toBe(`http://${HOST}/robots.txt`);
+  });
+
+  it('gives no certificate to a domain of a store that is not active', async () => {
     expect(await domainOf(APEX)).toMatchObject({ state: 'active' });
     expect((await ask(APEX)).statusCode).toBe(200);
     const operator: PlatformActor = { kind: 'operator', operatorId: 'op-x', email: 'ops@platform.localhost' };
     const suspended = await t.services.storeLifecycle.transition(operator, 'lighting', 'suspended', 'Domain test.');
     expect(suspended.ok).toBe(true);
     expect((await ask(APEX)).statusCode).toBe(404);
+  });
+});
+
+describe('the daily re-check (decision 125)', () => {
+  const SHOP = 'shop.garden-tools.com';
+  const gardenCall = (method: Method, url: string, payload?: unknown) =>
+    call(method, url, gardenOwner, payload, GARDEN);
+  const gardenDomain = async () => {
+    const res = await gardenCall('GET', '/api/v1/domains');
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as { domains: Domain[]; primaryHost: string };
+  };
+  const runDailyCheck = async () => {
+    await t.database.db
+      .update(schema.jobSchedules)
+      .set({ nextRunAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.jobSchedules.name, RECHECK_JOB));
+    expect(await t.services.jobs.runSchedules()).toBeGreaterThanOrEqual(1);
+    await t.services.jobs.drain();
+  };
+  const shop = async () => (await gardenDomain()).domains.find((d) => d.domain === SHOP);
+
+  it('connects a verified domain once it points here, without the owner asking', async () => {
+    expect((await gardenCall('POST', '/api/v1/domains', { domain: SHOP })).statusCode).toBe(201);
+    await t.services.jobs.drain();
+    // The owner creates the TXT record first and checks again: proven, not pointing here yet.
+    zone.txt.set(`_storefront-verify.${SHOP}`, [(await shop())?.records[0]?.value ?? '']);
+    expect((await gardenCall('POST', `/api/v1/domains/${SHOP}/check`)).statusCode).toBe(202);
+    await t.services.jobs.drain();
+    expect(await shop()).toMatchObject({ state: 'verified' });
+    zone.cname.set(SHOP, `${CNAME_TARGET}.`);
+    await runDailyCheck();
+    expect(await shop()).toMatchObject({ state: 'active', reason: '' });
+    expect((await gardenCall('PUT', '/api/v1/domains/primary', { host: SHOP })).statusCode).toBe(200);
+  });
+
+  it('keeps a domain whose record is gone serving through the grace period, and tells the owner what to fix', async () => {
+    zone.cname.set(SHOP, 'old-host.example.net.');
+    await runDailyCheck();
+    const lapsed = await shop();
+    expect(lapsed).toMatchObject({ state: 'active', isPrimary: true });
+    expect(lapsed?.reason).toBe(
+      `The domain no longer points at your store (DNS shows CNAME old-host.example.net): create a CNAME record to ${CNAME_TARGET}.`,
+    );
+    const since = Date.parse(lapsed?.lapsedAt ?? '');
+    expect(Date.parse(lapsed?.disconnectsAt ?? '') - since).toBe(GRACE_MS);
+    // Still the store's, certificate included.
+    expect((await call('GET', '/robots.txt', {}, undefined, SHOP)).statusCode).toBe(200);
+    expect((await ask(SHOP)).statusCode).toBe(200);
+    // The next day it is still gone: the clock does not start again.
+    await runDailyCheck();
+    expect((await shop())?.lapsedAt).toBe(lapsed?.lapsedAt);
+
+    // The owner fixes it and presses Check again: nothing left to tell.
+    zone.cname.set(SHOP, `${CNAME_TARGET}.`);
+    const res = await gardenCall('POST', `/api/v1/domains/${SHOP}/check`);
+    expect(res.statusCode, res.body).toBe(202);
+    await t.services.jobs.drain();
+    expect(await shop()).toMatchObject({ state: 'active', reason: '', lapsedAt: null, disconnectsAt: null });
+  });
+
+  it('disconnects it once the grace period is over: the platform subdomain is primary again', async () => {
+    zone.cname.delete(SHOP);
+    await runDailyCheck();
+    expect((await shop())?.lapsedAt).not.toBeNull();
+    // Three days pass.
+    await t.database.db
+      .update(schema.storeDomains)
+      .set({ lapsedAt: new Date(Date.now() - GRACE_MS - 60_000) })
+      .where(and(eq(schema.storeDomains.tenantId, 'garden'), eq(schema.storeDomains.domain, SHOP)));
+    await runDailyCheck();
+    const gone = await gardenDomain();
+    const row = gone.domains.find((d) => d.domain === SHOP);
+    // The TXT record is still there: the domain stays the owner's, just not connected.
+    expect(row).toMatchObject({ state: 'verified', isPrimary: false, lapsedAt: null });
+    expect(row?.reason).toMatch(/^Disconnected: The domain no longer points at your store \(DNS shows no record\)/);
+    expect(gone.primaryHost).toBe(GARDEN);
+    expect((await call('GET', '/robots.txt', {}, undefined, SHOP)).statusCode).toBe(404);
+    expect((await ask(SHOP)).statusCode).toBe(404);
+    expect((await call('GET', '/robots.txt', {}, undefined, GARDEN)).statusCode).toBe(200);
+    expect(await auditEntries(t.database.db, 'garden', 'domain')).toBeGreaterThanOrEqual(2);
   });
 });

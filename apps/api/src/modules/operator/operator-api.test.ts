@@ -3,28 +3,22 @@ import { SEED_OPERATOR } from '@app/db/seed';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
+import { PLATFORM, signInOperator } from './operator-session.fixture';
 
 // The operator's API as a console and a script use it, and the walls around it: an operator's
 // session or token opens nothing of a store's, and a store's session opens nothing of the platform's.
 
-const PLATFORM = 'platform.localhost';
 const LIGHTING = SEEDED_HOSTS.lighting.host;
 const GARDEN = SEEDED_HOSTS.garden.host;
 
 let t: TestApp;
-let operator: { cookie: string; csrf: string };
+let operator: Awaited<ReturnType<typeof signInOperator>>;
 let operatorToken: string;
 let owner: BrowserSession;
 let ownerBearer: string;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const asOperator = (method: Method, url: string, payload?: object) =>
-  t.app.inject({
-    method,
-    url,
-    headers: { host: PLATFORM, cookie: operator.cookie, 'x-csrf-token': operator.csrf },
-    ...(payload ? { payload } : {}),
-  });
+const asOperator = (method: Method, url: string, payload?: object) => operator.request(method, url, payload);
 const asOwner = (method: Method, url: string, payload?: object, session = owner, host: string = LIGHTING) =>
   t.app.inject({
     method,
@@ -32,21 +26,11 @@ const asOwner = (method: Method, url: string, payload?: object, session = owner,
     headers: { host, origin: `http://${host}`, ...session },
     ...(payload ? { payload } : {}),
   });
-const act = (tenantId: string, action: string, reason = 'Checked by the trust team.') =>
-  asOperator('POST', `/platform-api/stores/${tenantId}/actions/${action}`, { reason });
+const act = (tenantId: string, action: string, reason?: string) => operator.act(tenantId, action, reason);
 
 beforeAll(async () => {
   t = await createTestApp();
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/platform-api/session',
-    headers: { host: PLATFORM },
-    payload: { email: SEED_OPERATOR.email, password: SEED_OPERATOR.password },
-  });
-  operator = {
-    cookie: String(res.headers['set-cookie']).split(';')[0] as string,
-    csrf: res.json().data.session.csrfToken,
-  };
+  operator = await signInOperator(t);
   const created = await asOperator('POST', '/platform-api/tokens', { name: 'test script' });
   operatorToken = created.json().data.secret;
   owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', LIGHTING);

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import {
   dataEnvelope,
@@ -18,7 +17,7 @@ import type { App } from '../../lib/app-types';
 import { AppError } from '../../lib/errors';
 import type { BuildOptions } from '../../lib/module';
 import { sendRefusal } from '../../plugins/errors';
-import { platformContext, type StoreArchive } from '../store-archive/index';
+import { platformContext, type StoreArchive, sendArchiveFile } from '../store-archive/index';
 import type { StoreLifecycleService } from '../store-lifecycle/index';
 import type { OperatorAuth } from './operator-auth.service';
 import { operatorGuard, operatorOf } from './operator-guard';
@@ -136,13 +135,7 @@ export async function operatorArchiveRoutes(
     async (req, reply) => {
       await exportable(req.params.tenantId);
       const file = await archive.archiveFile(platformContext(req.params.tenantId), req.params.jobId);
-      if (!file) throw AppError.notFound('No finished export of this store has that id.');
-      return reply
-        .header('content-type', STORE_ARCHIVE_CONTENT_TYPE)
-        .header('content-length', String(file.bytes))
-        .header('content-disposition', `attachment; filename="${file.name}"`)
-        .header('cache-control', 'private, no-store')
-        .send(createReadStream(file.path));
+      return sendArchiveFile(reply, file);
     },
   );
 

@@ -1,40 +1,22 @@
-import { SEED_OPERATOR } from '@app/db/seed';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { signInOperator } from './operator-session.fixture';
 
 // The operator's side of a store's archive (decision 122): the export of a store that is closing,
 // the import into an empty store, and the purge that erases a store closed past its retention.
 
-const PLATFORM = 'platform.localhost';
 let t: TestApp;
-let operator: { cookie: string; 'x-csrf-token': string };
-
-const asOperator = (method: 'GET' | 'POST', url: string, payload?: object | Buffer, type?: string) =>
-  t.app.inject({
-    method,
-    url,
-    headers: { host: PLATFORM, ...operator, ...(type ? { 'content-type': type } : {}) },
-    ...(payload ? { payload } : {}),
-  });
-const act = (tenantId: string, action: string) =>
-  asOperator('POST', `/platform-api/stores/${tenantId}/actions/${action}`, { reason: 'The merchant asked.' });
+let operator: Awaited<ReturnType<typeof signInOperator>>;
+const asOperator: typeof operator.request = (...args) => operator.request(...args);
+const act = (tenantId: string, action: string) => operator.act(tenantId, action, 'The merchant asked.');
 
 const rowsOf = async <T>(q: ReturnType<typeof sql>) =>
   ((await t.database.db.execute(q)) as unknown as { rows: T[] }).rows;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/platform-api/session',
-    headers: { host: PLATFORM },
-    payload: { email: SEED_OPERATOR.email, password: SEED_OPERATOR.password },
-  });
-  operator = {
-    cookie: String(res.headers['set-cookie']).split(';')[0] as string,
-    'x-csrf-token': res.json().data.session.csrfToken,
-  };
+  operator = await signInOperator(t);
 });
 afterAll(() => t?.close());
 

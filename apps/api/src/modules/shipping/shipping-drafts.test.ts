@@ -3,6 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stockedProductId } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
+import { storeCaller } from '../../test/owners';
 import { createStaff } from '../../test/staff';
 
 // Shipping as a draft (decision 120): the owner's changes wait in a draft shoppers do not see,
@@ -30,20 +31,11 @@ type Zone = {
 };
 type DraftView = { zones: Zone[]; draft: { updatedAt: string; updatedByName: string | null } };
 
-function call(method: Method, url: string, opts: { body?: unknown; session?: BrowserSession | null } = {}) {
-  return t.app.inject({
-    method,
-    url,
-    headers: { host: HOST, origin: `http://${HOST}`, ...(opts.session === null ? {} : (opts.session ?? owner)) },
-    ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
-  });
-}
-
-async function ok<T>(method: Method, url: string, body?: unknown, session: BrowserSession = owner): Promise<T> {
-  const res = await call(method, url, { body, session });
-  expect([200, 201], `${method} ${url}: ${res.body}`).toContain(res.statusCode);
-  return res.json().data as T;
-}
+const { call, ok } = storeCaller(
+  () => t.app,
+  HOST,
+  () => owner,
+);
 
 /** What checkout lists for a one-item cart going to New York (the North America zone). */
 async function shopperRates() {

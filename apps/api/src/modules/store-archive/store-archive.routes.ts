@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import {
   dataEnvelope,
   errorEnvelopeSchema,
@@ -11,8 +10,8 @@ import type { Db } from '@app/db';
 import { fileAnswer } from '../../lib/api-docs';
 import type { App } from '../../lib/app-types';
 import { changeErrors, tenantErrors } from '../../lib/app-types';
-import { AppError } from '../../lib/errors';
 import type { AuditService } from '../audit/index';
+import { sendArchiveFile } from './archive-download';
 import { requireOwner, startOwnerExport } from './owner-export';
 import type { StoreArchive } from './store-archive.service';
 
@@ -81,13 +80,7 @@ export async function storeArchiveRoutes(
     async (req, reply) => {
       requireOwner(req.ctx);
       const file = await archive.archiveFile(req.ctx, req.params.jobId);
-      if (!file) throw AppError.notFound('No finished export of this store has that id.');
-      return reply
-        .header('content-type', STORE_ARCHIVE_CONTENT_TYPE)
-        .header('content-length', String(file.bytes))
-        .header('content-disposition', `attachment; filename="${file.name}"`)
-        .header('cache-control', 'private, no-store')
-        .send(createReadStream(file.path));
+      return sendArchiveFile(reply, file);
     },
   );
 }

@@ -3,6 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeGuestOrder, stockedProduct } from '../../test/guest-order';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
+import { storeCaller } from '../../test/owners';
 import { createStaff } from '../../test/staff';
 
 // Tax as a draft (decision 120, as shipping): the owner's changes to the settings and rates wait in
@@ -21,20 +22,11 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type Rate = { rateId: string; rateBasisPoints: number } & Record<string, unknown>;
 type Overview = { settings: { pricesIncludeTax: boolean; taxNumber: string }; rates: Rate[] };
 
-function call(method: Method, url: string, opts: { body?: unknown; session?: BrowserSession | null } = {}) {
-  return t.app.inject({
-    method,
-    url,
-    headers: { host: HOST, origin: `http://${HOST}`, ...(opts.session === null ? {} : (opts.session ?? owner)) },
-    ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
-  });
-}
-
-async function ok<T>(method: Method, url: string, body?: unknown, session: BrowserSession = owner): Promise<T> {
-  const res = await call(method, url, { body, session });
-  expect([200, 201], `${method} ${url}: ${res.body}`).toContain(res.statusCode);
-  return res.json().data as T;
-}
+const { call, ok } = storeCaller(
+  () => t.app,
+  HOST,
+  () => owner,
+);
 
 /** The live settings and rates with California's standard rate at `bp`, as a draft body. */
 const withCaliforniaAt = (live: Overview, bp: number, taxNumber = live.settings.taxNumber) => ({

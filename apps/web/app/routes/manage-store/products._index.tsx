@@ -13,7 +13,7 @@ import {
 } from '@app/contracts/client';
 import { Columns3, Download, ImageIcon, Plus, Search, Tag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { data, Form, Link, redirect, useLocation, useNavigation, useRevalidator } from 'react-router';
+import { data, Form, Link, redirect, useLocation, useNavigation } from 'react-router';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
 import { Banner } from '../../components/ui/banner';
 import { Button, ButtonLink, buttonClass } from '../../components/ui/button';
@@ -22,6 +22,7 @@ import { Checkbox } from '../../components/ui/checkbox';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { type Column, DataTable, useRowSelection } from '../../components/ui/data-table';
 import { AdminEmptyState } from '../../components/ui/empty-state';
+import { JobProgress, useRevalidateWhileRunning } from '../../components/ui/job-progress';
 import { AdminPage } from '../../components/ui/page-header';
 import { cursorHref, Pagination } from '../../components/ui/pagination';
 import { PostForm } from '../../components/ui/post-form';
@@ -167,7 +168,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
         </ButtonLink>
       }
     >
-      <JobProgress job={job} />
+      <BulkJobProgress job={job} />
       <Card flush>
         <Form
           method="get"
@@ -586,19 +587,12 @@ function ColumnsMenu({ columns }: { columns: Set<ProductListColumn> }) {
 }
 
 /** A background change's progress, read again every second while it runs (without JavaScript: Refresh). */
-function JobProgress({ job }: { job: ProductBulkJob | null }) {
-  const revalidator = useRevalidator();
+function BulkJobProgress({ job }: { job: ProductBulkJob | null }) {
   const location = useLocation();
   const toast = useToast();
   const active = running(job);
   const announced = useRef<string | null>(null);
-  useEffect(() => {
-    if (!active) return;
-    const timer = setTimeout(() => {
-      if (revalidator.state === 'idle') revalidator.revalidate();
-    }, 1000);
-    return () => clearTimeout(timer);
-  }, [active, revalidator, job]);
+  useRevalidateWhileRunning(active);
   useEffect(() => {
     if (job?.status === 'succeeded' && announced.current !== job.jobId) {
       announced.current = job.jobId;
@@ -606,32 +600,19 @@ function JobProgress({ job }: { job: ProductBulkJob | null }) {
     }
   }, [job, toast]);
   if (!job) return null;
-  const percent = job.total ? Math.round((job.done / job.total) * 100) : 0;
   return (
     <Card title="Bulk change">
       {active ? (
-        <div className="space-y-2" data-testid="bulk-progress">
-          <p role="status" className="text-sm text-neutral-700">
-            {job.status === 'pending' ? 'Waiting to start…' : `Changing products: ${job.done} of ${job.total} done`}
-          </p>
-          <div
-            role="progressbar"
-            aria-label="Bulk change"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            className="h-2 overflow-hidden rounded-full bg-neutral-200"
-          >
-            <div className="h-full bg-neutral-900 transition-all" style={{ width: `${Math.max(percent, 4)}%` }} />
-          </div>
-          <Link
-            to={`${location.pathname}${location.search}`}
-            reloadDocument
-            className="text-sm font-medium text-neutral-700 underline underline-offset-2"
-          >
-            Refresh
-          </Link>
-        </div>
+        <JobProgress
+          label="Bulk change"
+          done={job.done}
+          total={job.total}
+          testId="bulk-progress"
+          refreshTo={`${location.pathname}${location.search}`}
+          reloadDocument
+        >
+          {job.status === 'pending' ? 'Waiting to start…' : `Changing products: ${job.done} of ${job.total} done`}
+        </JobProgress>
       ) : job.status === 'succeeded' ? (
         <p role="status" className="text-sm text-neutral-700" data-testid="bulk-done">
           Done: {job.result?.changed ?? 0} of {job.total} products changed

@@ -7,13 +7,14 @@ import {
   PRODUCT_IMPORT_MAX_BYTES,
 } from '@app/contracts/client';
 import { Download, FileUp, LoaderCircle, Upload } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
-import { data, Link, redirect, useNavigate, useNavigation, useRevalidator, useRouteLoaderData } from 'react-router';
+import { type FormEvent, useState } from 'react';
+import { data, Link, redirect, useNavigate, useNavigation, useRouteLoaderData } from 'react-router';
 import { Banner } from '../../components/ui/banner';
 import { Button, ButtonLink, buttonClass } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { DataTable } from '../../components/ui/data-table';
 import { Field } from '../../components/ui/field';
+import { JobProgress, useRevalidateWhileRunning } from '../../components/ui/job-progress';
 import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
@@ -65,15 +66,8 @@ const n = (x: number) => x.toLocaleString('en-US');
 /** Import products from a CSV file: the format, upload, dry run, run with progress, and the error report. */
 export default function ImportProductsPage({ loaderData, actionData }: Route.ComponentProps) {
   const current = loaderData.current;
-  const revalidator = useRevalidator();
   // While the run goes, read its progress again every second (without JavaScript: the page refreshes itself).
-  useEffect(() => {
-    if (!running(current)) return;
-    const timer = setTimeout(() => {
-      if (revalidator.state === 'idle') revalidator.revalidate();
-    }, 1000);
-    return () => clearTimeout(timer);
-  }, [current, revalidator]);
+  useRevalidateWhileRunning(running(current));
 
   return (
     <AdminPage
@@ -345,37 +339,22 @@ function RowTable({ head, rows, testId }: { head: string[]; rows: string[][]; te
 function Progress({ imp }: { imp: ProductImport }) {
   const total = imp.run.rows;
   const done = imp.run.rowsDone;
-  const percent = total > 0 ? Math.round((done / total) * 100) : 0;
   return (
     <Card title="Importing">
       {/* Without JavaScript the page reads the progress again by itself. */}
       <noscript>
         <meta httpEquiv="refresh" content="2" />
       </noscript>
-      <div className="space-y-2" data-testid="import-progress">
-        <p className="text-sm text-neutral-700" role="status">
-          {imp.status === 'queued' ? 'Waiting to start…' : `Imported ${n(done)} of ${n(total)} rows`}
-        </p>
-        <div
-          role="progressbar"
-          aria-label="Import progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-          className="h-2 overflow-hidden rounded-full bg-neutral-200"
-        >
-          <div className="h-full bg-neutral-900 transition-all" style={{ width: `${Math.max(percent, 3)}%` }} />
-        </div>
-        <p className="text-xs text-neutral-500">
-          You can leave this page; the import goes on.{' '}
-          <Link
-            to={`${PATH}?import=${imp.importId}`}
-            className="font-medium text-neutral-700 underline underline-offset-2"
-          >
-            Refresh
-          </Link>
-        </p>
-      </div>
+      <JobProgress
+        label="Import progress"
+        done={done}
+        total={total}
+        testId="import-progress"
+        hint="You can leave this page; the import goes on."
+        refreshTo={`${PATH}?import=${imp.importId}`}
+      >
+        {imp.status === 'queued' ? 'Waiting to start…' : `Imported ${n(done)} of ${n(total)} rows`}
+      </JobProgress>
     </Card>
   );
 }

@@ -1,4 +1,4 @@
-import type { CarrierAccount, CarrierField, CarrierFormResult } from '@app/contracts';
+import type { Carrier, CarrierAccount, CarrierField, CarrierFormResult } from '@app/contracts';
 import { PackageSearch, Unplug } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { data, useNavigation } from 'react-router';
@@ -54,6 +54,34 @@ export async function action({ context, request }: Route.ActionArgs) {
   });
 }
 
+/**
+ * What each carrier's developer portal calls the credentials, so the owner copies each value into the
+ * box of the same name (UPS: an app's Client ID and Client Secret; FedEx: a project's API Key and
+ * Secret Key). The form, its checks and what is stored are the same for every carrier.
+ */
+interface CarrierLabels {
+  clientId: string;
+  clientSecret: string;
+  accountNumber: string;
+  /** Where the owner finds them, in the sentence "Enter the API credentials of …". */
+  where: string;
+}
+
+const CARRIER_LABELS: Record<Carrier, CarrierLabels> = {
+  ups: {
+    clientId: 'Client ID',
+    clientSecret: 'Client secret',
+    accountNumber: 'Account number',
+    where: 'your UPS developer app (developer.ups.com, Apps)',
+  },
+  fedex: {
+    clientId: 'API key',
+    clientSecret: 'Secret key',
+    accountNumber: 'Account number',
+    where: 'your FedEx developer project (developer.fedex.com, My Projects)',
+  },
+};
+
 /** Live rates from the store's own UPS and FedEx accounts, listed at checkout beside the shipping rates. */
 export default function CarriersPage({ loaderData: page, actionData }: Route.ComponentProps) {
   const answer = actionData as ActionAnswer | undefined;
@@ -64,9 +92,10 @@ export default function CarriersPage({ loaderData: page, actionData }: Route.Com
       description="Show shoppers live UPS and FedEx rates at checkout, from your own carrier accounts. Your shipping rates stay: they are what shoppers see when a carrier is slow or down."
     >
       {page.accounts.map((account) => (
-        <CarrierCard
+        <CarrierAccountCard
           key={`${account.carrier}:${account.updatedAt ?? 'new'}`}
           account={account}
+          labels={CARRIER_LABELS[account.carrier]}
           currency={page.currency}
           answer={answer?.carrier === account.carrier ? answer : undefined}
         />
@@ -75,12 +104,15 @@ export default function CarriersPage({ loaderData: page, actionData }: Route.Com
   );
 }
 
-function CarrierCard({
+/** One carrier's card: connect with its credentials, then its services, markup and box, or disconnect. */
+function CarrierAccountCard({
   account,
+  labels,
   currency,
   answer,
 }: {
   account: CarrierAccount;
+  labels: CarrierLabels;
   currency: string;
   answer: ActionAnswer | undefined;
 }) {
@@ -100,9 +132,15 @@ function CarrierCard({
     >
       {failed && !Object.keys(errors).length && <Banner>{failed.message}</Banner>}
       {account.connected ? (
-        <ConnectedCarrier account={account} currency={currency} errors={errors} values={values ?? null} />
+        <ConnectedCarrier
+          account={account}
+          labels={labels}
+          currency={currency}
+          errors={errors}
+          values={values ?? null}
+        />
       ) : (
-        <ConnectForm account={account} errors={errors} values={values ?? null} answered={answer} />
+        <ConnectForm account={account} labels={labels} errors={errors} values={values ?? null} answered={answer} />
       )}
     </Card>
   );
@@ -110,11 +148,13 @@ function CarrierCard({
 
 function ConnectForm({
   account,
+  labels,
   errors,
   values,
   answered,
 }: {
   account: CarrierAccount;
+  labels: CarrierLabels;
   errors: Partial<Record<CarrierField, string>>;
   values: Record<string, string | string[]> | null;
   answered: unknown;
@@ -137,14 +177,14 @@ function ConnectForm({
       <input type="hidden" name="carrier" value={account.carrier} />
       <input type="hidden" name="intent" value="connect" />
       <p className="text-sm text-neutral-600">
-        Enter the API credentials of your {account.name} developer app and your shipper account number. They are checked
-        with {account.name} when you connect; the secret is stored encrypted and never shown again.
+        Enter the API credentials of {labels.where} and your shipper account number. They are checked with{' '}
+        {account.name} when you connect; the secret is stored encrypted and never shown again.
       </p>
       <div className="grid gap-4 sm:grid-cols-3">
         <TextField
           id={id('clientId')}
           name="clientId"
-          label="Client ID"
+          label={labels.clientId}
           defaultValue={typed('clientId')}
           autoComplete="off"
           spellCheck={false}
@@ -155,7 +195,7 @@ function ConnectForm({
         <TextField
           id={id('clientSecret')}
           name="clientSecret"
-          label="Client secret"
+          label={labels.clientSecret}
           type="password"
           defaultValue=""
           autoComplete="new-password"
@@ -167,7 +207,7 @@ function ConnectForm({
         <TextField
           id={id('accountNumber')}
           name="accountNumber"
-          label="Account number"
+          label={labels.accountNumber}
           defaultValue={typed('accountNumber')}
           autoComplete="off"
           spellCheck={false}
@@ -188,11 +228,13 @@ function ConnectForm({
 
 function ConnectedCarrier({
   account,
+  labels,
   currency,
   errors,
   values,
 }: {
   account: CarrierAccount;
+  labels: CarrierLabels;
   currency: string;
   errors: Partial<Record<CarrierField, string>>;
   values: Record<string, string | string[]> | null;
@@ -208,7 +250,7 @@ function ConnectedCarrier({
   return (
     <div className="space-y-4">
       <p className="text-sm text-neutral-600">
-        Client ID <span className="font-mono">{account.clientId}</span>
+        {labels.clientId} <span className="font-mono">{account.clientId}</span>
         {account.connectedAt ? `, connected ${formatDateTime(account.connectedAt)}` : ''}.
       </p>
       <PostForm className="space-y-4" aria-label={`${account.name} rates`} preventScrollReset>

@@ -1,7 +1,6 @@
 import type { DomainFormResult, DomainState, StoreDomain } from '@app/contracts';
 import { Globe, RefreshCw, Trash2 } from 'lucide-react';
-import { useEffect } from 'react';
-import { data, useNavigation, useRevalidator } from 'react-router';
+import { data, useNavigation } from 'react-router';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
 import { Banner } from '../../components/ui/banner';
 import { Button } from '../../components/ui/button';
@@ -9,11 +8,12 @@ import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { DataTable } from '../../components/ui/data-table';
 import { AdminEmptyState } from '../../components/ui/empty-state';
+import { useRevalidateWhileRunning } from '../../components/ui/job-progress';
 import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { SelectField } from '../../components/ui/select-field';
 import { TextField } from '../../components/ui/text-field';
-import { dashboardMeta, dashboardRead } from '../../lib/dashboard-page';
+import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
 import { useActionToast } from '../../lib/use-action-toast';
 import type { Route } from './+types/settings.domains';
 
@@ -45,28 +45,36 @@ const STATE: Record<DomainState, { label: string; tone: BadgeTone }> = {
   failed: { label: 'Failed', tone: 'critical' },
 };
 
+/** An active domain whose records the daily check no longer finds (decision 125): it still serves, for now. */
+const lapsed = (d: StoreDomain) => d.state === 'active' && d.disconnectsAt !== null;
+
 /** Domains (decision 121): the store's own domains, the DNS records each needs, and its primary host. */
 export default function DomainsPage({ loaderData: page, actionData }: Route.ComponentProps) {
   useActionToast(actionData?.result);
   // While a check runs (seconds), read the page again every two seconds; without JavaScript, reload.
   const checking = page.domains.some((d) => d.state === 'pending');
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!checking) return;
-    const timer = setTimeout(() => {
-      if (revalidator.state === 'idle') revalidator.revalidate();
-    }, 2000);
-    return () => clearTimeout(timer);
-  }, [checking, revalidator]);
+  useRevalidateWhileRunning(checking, 2000);
   return (
     <AdminPage
       title="Domains"
       description="Connect a domain you own: create the records shown at your DNS provider, and we connect it once they are seen."
     >
-      <PrimaryCard hosts={page.hosts} primaryHost={page.primaryHost} answer={actionData} />
+      {page.domains.filter(lapsed).map((d) => (
+        <Banner key={d.domain} tone="warning" testId="domain-lapsed">
+          {d.displayName} no longer points at your store. Fix its DNS records by{' '}
+          {d.disconnectsAt ? formatDateTime(d.disconnectsAt) : ''}, then press Check again, or it stops showing your
+          store.
+        </Banner>
+      ))}
+      <PrimaryCard
+        hosts={page.hosts}
+        primaryHost={page.primaryHost}
+        names={new Map(page.domains.map((d) => [d.domain, d.displayName]))}
+        answer={actionData}
+      />
       <DomainsCard domains={page.domains} />
       {page.domains
-        .filter((d) => d.state !== 'active')
+        .filter((d) => d.state !== 'active' || lapsed(d))
         .map((d) => (
           <RecordsCard key={d.domain} domain={d} />
         ))}
@@ -75,7 +83,18 @@ export default function DomainsPage({ loaderData: page, actionData }: Route.Comp
   );
 }
 
-function PrimaryCard({ hosts, primaryHost, answer }: { hosts: string[]; primaryHost: string; answer: Answer }) {
+function PrimaryCard({
+  hosts,
+  primaryHost,
+  names,
+  answer,
+}: {
+  hosts: string[];
+  primaryHost: string;
+  /** An internationalised domain's readable name, by its ASCII form. */
+  names: Map<string, string>;
+  answer: Answer;
+}) {
   const f = answer && !answer.result.ok && answer.intent === 'primary' ? answer.result : null;
   const navigation = useNavigation();
   const pending = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'primary';
@@ -91,7 +110,7 @@ function PrimaryCard({ hosts, primaryHost, answer }: { hosts: string[]; primaryH
           label="Primary domain"
           name="host"
           defaultValue={primaryHost}
-          options={hosts.map((h) => ({ value: h, label: h }))}
+          options={hosts.map((h) => ({ value: h, label: names.get(h) ?? h }))}
           error={f?.fieldErrors.host}
           hint="Links in emails, your sitemap and payment pages use it too."
         />
@@ -118,12 +137,26 @@ function DomainsCard({ domains }: { domains: StoreDomain[] }) {
           testId={(d) => `domain-${d.domain}`}
           minWidth="40rem"
           columns={[
-            { header: 'Domain', cell: (d) => d.domain, rowHeader: true },
+            {
+              header: 'Domain',
+              rowHeader: true,
+              cell: (d) => (
+                <span className="flex flex-col">
+                  <span>{d.displayName}</span>
+                  {d.displayName !== d.domain && <code className="text-xs text-neutral-500">{d.domain}</code>}
+                  {d.aliasOf && <span className="text-xs text-neutral-500">Added with {d.aliasOf}</span>}
+                </span>
+              ),
+            },
             {
               header: 'Status',
               cell: (d) => (
                 <span className="flex flex-wrap items-center gap-2">
-                  <Badge tone={STATE[d.state].tone}>{STATE[d.state].label}</Badge>
+                  {lapsed(d) ? (
+                    <Badge tone="critical">Records missing</Badge>
+                  ) : (
+                    <Badge tone={STATE[d.state].tone}>{STATE[d.state].label}</Badge>
+                  )}
                   {d.isPrimary && <Badge>Primary</Badge>}
                 </span>
               ),
@@ -133,6 +166,7 @@ function DomainsCard({ domains }: { domains: StoreDomain[] }) {
               cell: (d) => (
                 <span className="text-sm">
                   {d.reason || (d.state === 'active' ? 'Records found.' : d.checkedAt ? '' : 'Not checked yet.')}
+                  {lapsed(d) && d.disconnectsAt ? ` It stays connected until ${formatDateTime(d.disconnectsAt)}.` : ''}
                 </span>
               ),
             },
@@ -141,11 +175,11 @@ function DomainsCard({ domains }: { domains: StoreDomain[] }) {
               align: 'end',
               cell: (d) => (
                 <div className="flex justify-end gap-2">
-                  {d.state !== 'active' && d.state !== 'pending' && (
+                  {d.state !== 'pending' && (
                     <PostForm preventScrollReset>
                       <input type="hidden" name="intent" value="recheck" />
                       <input type="hidden" name="domain" value={d.domain} />
-                      <Button type="submit" variant="secondary" aria-label={`Check ${d.domain} again`}>
+                      <Button type="submit" variant="secondary" aria-label={`Check ${d.displayName} again`}>
                         <RefreshCw aria-hidden className="size-4" />
                         Check again
                       </Button>
@@ -155,8 +189,8 @@ function DomainsCard({ domains }: { domains: StoreDomain[] }) {
                     <ConfirmDialog
                       slim
                       trigger={<Trash2 aria-hidden className="size-4" />}
-                      triggerLabel={`Remove ${d.domain}`}
-                      title={`Remove ${d.domain}?`}
+                      triggerLabel={`Remove ${d.displayName}`}
+                      title={`Remove ${d.displayName}?`}
                       confirm={
                         <PostForm preventScrollReset>
                           <input type="hidden" name="intent" value="remove" />
@@ -170,6 +204,7 @@ function DomainsCard({ domains }: { domains: StoreDomain[] }) {
                       {d.state === 'active'
                         ? 'It stops showing your store at once. Your DNS records stay until you remove them.'
                         : 'You can add it again later; it gets a new verification token.'}
+                      {domains.some((a) => a.aliasOf === d.domain) ? ` www.${d.domain}, added with it, goes too.` : ''}
                     </ConfirmDialog>
                   )}
                 </div>
@@ -185,12 +220,12 @@ function DomainsCard({ domains }: { domains: StoreDomain[] }) {
 function RecordsCard({ domain }: { domain: StoreDomain }) {
   return (
     <Card
-      title={`DNS records for ${domain.domain}`}
+      title={`DNS records for ${domain.displayName}`}
       description="Create these at the company where you manage your domain's DNS. Changes can take up to 48 hours to be seen."
       flush
     >
       <DataTable
-        label={`DNS records for ${domain.domain}`}
+        label={`DNS records for ${domain.displayName}`}
         rows={domain.records}
         rowKey={(r) => `${r.type}-${r.name}`}
         minWidth="40rem"
@@ -223,7 +258,7 @@ function AddCard({ answer }: { answer: Answer }) {
           placeholder="shop.example.com"
           defaultValue={f ? (answer?.values.domain ?? '') : ''}
           error={f?.fieldErrors.domain}
-          hint="A domain you own, such as shop.example.com or example.com."
+          hint="A domain you own, such as shop.example.com, or example.com with its www address."
         />
         <Button type="submit" variant="primary" disabled={pending}>
           {pending ? 'Adding…' : 'Add domain'}

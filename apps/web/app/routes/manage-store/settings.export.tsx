@@ -1,11 +1,11 @@
 import type { StoreExport } from '@app/contracts';
 import { Archive, Download, LoaderCircle } from 'lucide-react';
-import { useEffect } from 'react';
-import { data, Link, useNavigation, useRevalidator } from 'react-router';
+import { data, useNavigation } from 'react-router';
 import { Banner } from '../../components/ui/banner';
 import { Button, buttonClass } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { AdminEmptyState } from '../../components/ui/empty-state';
+import { JobProgress, useRevalidateWhileRunning } from '../../components/ui/job-progress';
 import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
@@ -44,14 +44,7 @@ export default function ExportStorePage({ loaderData: card, actionData }: Route.
   const job = card.latest;
   const running = active(job);
   // While the export runs, read its progress again every second (without JavaScript: the Refresh link).
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!running) return;
-    const timer = setTimeout(() => {
-      if (revalidator.state === 'idle') revalidator.revalidate();
-    }, 1000);
-    return () => clearTimeout(timer);
-  }, [running, revalidator]);
+  useRevalidateWhileRunning(running);
   return (
     <AdminPage
       title="Export store"
@@ -77,7 +70,11 @@ export default function ExportStorePage({ loaderData: card, actionData }: Route.
             payment credentials and carts are never included.
           </AdminEmptyState>
         ) : running ? (
-          <Progress job={job} />
+          <JobProgress label="Store export" done={job.done} total={job.total} refreshTo="." testId="export-progress">
+            {job.status === 'pending'
+              ? 'Waiting to start…'
+              : `Exporting: ${job.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')} records`}
+          </JobProgress>
         ) : job.status === 'succeeded' && job.downloadUrl ? (
           <div className="flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm text-neutral-700" data-testid="export-done">
@@ -98,31 +95,5 @@ export default function ExportStorePage({ loaderData: card, actionData }: Route.
         )}
       </Card>
     </AdminPage>
-  );
-}
-
-function Progress({ job }: { job: StoreExport }) {
-  const percent = job.total > 0 ? Math.min(100, Math.round((job.done / job.total) * 100)) : 0;
-  return (
-    <div className="space-y-2" data-testid="export-progress">
-      <p className="text-sm text-neutral-700" role="status">
-        {job.status === 'pending'
-          ? 'Waiting to start…'
-          : `Exporting: ${job.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')} records`}
-      </p>
-      <div
-        role="progressbar"
-        aria-label="Store export"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        className="h-2 overflow-hidden rounded-full bg-neutral-200"
-      >
-        <div className="h-full bg-neutral-900 transition-all" style={{ width: `${Math.max(percent, 4)}%` }} />
-      </div>
-      <Link to="." className="text-sm font-medium text-neutral-700 underline underline-offset-2">
-        Refresh
-      </Link>
-    </div>
   );
 }

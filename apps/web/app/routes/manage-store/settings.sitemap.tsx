@@ -1,11 +1,11 @@
 import type { SitemapJob, SitemapStore } from '@app/contracts';
 import { ExternalLink, FileSearch, LoaderCircle, RefreshCw } from 'lucide-react';
-import { useEffect } from 'react';
-import { data, Link, useNavigation, useRevalidator } from 'react-router';
+import { data, useNavigation } from 'react-router';
 import { Banner } from '../../components/ui/banner';
 import { Button, buttonClass } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { AdminEmptyState } from '../../components/ui/empty-state';
+import { JobProgress, useRevalidateWhileRunning } from '../../components/ui/job-progress';
 import { AdminPage } from '../../components/ui/page-header';
 import { PostForm } from '../../components/ui/post-form';
 import { dashboardMeta, dashboardRead, formatDateTime } from '../../lib/dashboard-page';
@@ -35,14 +35,7 @@ export default function SearchEnginesPage({ loaderData: status, actionData }: Ro
   useActionToast(result);
   const running = active(status.job);
   // While a generation runs, read its progress again every second (without JavaScript: the Refresh link).
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!running) return;
-    const timer = setTimeout(() => {
-      if (revalidator.state === 'idle') revalidator.revalidate();
-    }, 1000);
-    return () => clearTimeout(timer);
-  }, [running, revalidator]);
+  useRevalidateWhileRunning(running);
   const indexed = status.stores.some((s) => s.indexed);
   return (
     <AdminPage
@@ -102,28 +95,12 @@ function Generation({ job }: { job: SitemapJob | null }) {
   const running = active(job);
   const total = job.progress?.total ?? 0;
   const done = job.progress?.done ?? 0;
-  const percent = total > 0 ? Math.round((done / total) * 100) : 0;
   return (
     <Card title="Last generation">
       {running ? (
-        <div className="space-y-2" data-testid="sitemap-progress">
-          <p className="text-sm text-neutral-700" role="status">
-            {job.status === 'pending' ? 'Waiting to start…' : `Generating: ${done} of ${total} stores done`}
-          </p>
-          <div
-            role="progressbar"
-            aria-label="Sitemap generation"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            className="h-2 overflow-hidden rounded-full bg-neutral-200"
-          >
-            <div className="h-full bg-neutral-900 transition-all" style={{ width: `${Math.max(percent, 4)}%` }} />
-          </div>
-          <Link to="." className="text-sm font-medium text-neutral-700 underline underline-offset-2">
-            Refresh
-          </Link>
-        </div>
+        <JobProgress label="Sitemap generation" done={done} total={total} refreshTo="." testId="sitemap-progress">
+          {job.status === 'pending' ? 'Waiting to start…' : `Generating: ${done} of ${total} stores done`}
+        </JobProgress>
       ) : (
         <p className="text-sm text-neutral-700" data-testid="sitemap-last">
           {job.status === 'succeeded' ? (
