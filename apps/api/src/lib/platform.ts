@@ -4,11 +4,15 @@ import { createEventBus } from './events/index';
 import type { BuildOptions, Platform } from './module';
 import { PublicReadCache } from './public-cache';
 import { createSecretBox, secretsKeyOf } from './secret-box';
+import { createStoreDatabases } from './store-databases';
 
 /** What every module shares: the event bus, the public read cache, links, and the keys. */
 export function createPlatform(app: App, opts: BuildOptions): Platform {
   const { config, database, ...options } = opts;
-  const events = createEventBus({ database, log: app.log });
+  // One database: `stores.db` is `database.db` itself. Several: a router to each store's (decision 123).
+  const stores = createStoreDatabases(database, opts.storeDatabases);
+  // The bus's transactions are the services' too: they go to the store's database.
+  const events = createEventBus({ database: { ...database, db: stores.db }, log: app.log });
   app.addHook('onClose', async () => events.close());
   const publicCache = new PublicReadCache((config.PUBLIC_CACHE_SECONDS ?? 30) * 1000);
   // Writers emit; the cached public reads follow, in this process and the others (decision 018).
@@ -34,8 +38,9 @@ export function createPlatform(app: App, opts: BuildOptions): Platform {
   // production and generates one in DATA_DIR elsewhere. An app built without one (tests) derives one.
   const secretsKey = secretsKeyOf(config.SECRETS_KEY, sessionSecret);
   return {
-    db: database.db,
+    db: stores.db,
     database,
+    stores,
     config,
     options,
     log: app.log,
