@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Database } from '@app/db';
 import type { App } from './app-types';
 import { createEventBus } from './events/index';
 import type { BuildOptions, Platform } from './module';
@@ -11,8 +12,18 @@ export function createPlatform(app: App, opts: BuildOptions): Platform {
   const { config, database, ...options } = opts;
   // One database: `stores.db` is `database.db` itself. Several: a router to each store's (decision 123).
   const stores = createStoreDatabases(database, opts.storeDatabases);
-  // The bus's transactions are the services' too: they go to the store's database.
-  const events = createEventBus({ database: { ...database, db: stores.db }, log: app.log });
+  // The bus's transactions are the services' too: they go to the store's database, and so does the
+  // NOTIFY they send at commit; so every process listens on every database.
+  const others = Object.values(opts.storeDatabases ?? {});
+  const listenAll: Database['listen'] =
+    others.length && database.listen
+      ? async (channel, handlers) => {
+          const all = [database, ...others].filter((d) => d.listen);
+          const listeners = await Promise.all(all.map((d) => d.listen?.(channel, handlers)));
+          return { close: async () => void (await Promise.all(listeners.map((l) => l?.close()))) };
+        }
+      : database.listen;
+  const events = createEventBus({ database: { ...database, db: stores.db, listen: listenAll }, log: app.log });
   app.addHook('onClose', async () => events.close());
   const publicCache = new PublicReadCache((config.PUBLIC_CACHE_SECONDS ?? 30) * 1000);
   // Writers emit; the cached public reads follow, in this process and the others (decision 018).

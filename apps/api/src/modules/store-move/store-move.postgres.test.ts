@@ -1,12 +1,13 @@
 import type { Database } from '@app/db';
 import { SEED_OPERATOR } from '@app/db/seed';
-import { openTestDatabase } from '@app/db/testing';
+import { openSecondHandle, openTestDatabase } from '@app/db/testing';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WRITE_HOLD_MS } from '../../lib/store-databases';
 import { placeGuestOrder, stockedProduct } from '../../test/guest-order';
 import { createTestApp, SEEDED_HOSTS, type TestApp } from '../../test/harness';
 import { setTestStock } from '../../test/stock';
+import { platformContext } from '../store-archive/index';
 
 // Moving a store between two databases of one PostgreSQL server while it sells (decision 123): copy,
 // catch up, hold the store's writes for a moment, switch, clear the old copy. Nothing is lost.
@@ -222,4 +223,47 @@ describe('moving a store to another database', () => {
       await count(t.database, sql`SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'store_move_capture'`),
     ).toBe(0);
   }, 180_000);
+
+  it("tells another process of the switch, carries a moved store's events to it, and runs its jobs there", async () => {
+    // A second app process on the same two databases, started after the move: it reads the placement.
+    const home2 = await openSecondHandle(t.database);
+    const shard2 = await openSecondHandle(shard);
+    const other = await createTestApp({ database: home2, storeDatabases: { shard2 } });
+    try {
+      await other.app.ready();
+      expect(other.services.stores.placementOf('lighting')).toBe('shard2');
+      const heard = new Promise<string>((resolve) =>
+        other.services.events.on('settings.changed', (p) => {
+          if (p.tenantId === 'lighting') resolve(p.what);
+        }),
+      );
+      // A write of the moved store commits on its database, and its event is sent from there.
+      await t.services.stores.within('lighting', () =>
+        t.services.events.transaction(async (tx) =>
+          t.services.events.emitAfterCommit(tx, 'settings.changed', { tenantId: 'lighting', what: 'moved' }),
+        ),
+      );
+      expect(await heard).toBe('moved');
+      // A job of the moved store runs against its new database.
+      t.services.jobs.register('store-move-test.orders', async (job) => {
+        const res = await t.services.db.execute(
+          sql`SELECT count(*)::int AS n FROM orders WHERE tenant_id = ${job.tenantId} AND email = ${EMAIL}`,
+        );
+        return (res as unknown as { rows: Array<{ n: number }> }).rows[0]?.n;
+      });
+      const ctx = platformContext('lighting');
+      const job = await t.services.jobs.enqueue(ctx, { type: 'store-move-test.orders', payload: {} });
+      await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
+      expect((await t.services.jobs.get(ctx, job.id))?.result).toBe(
+        await count(
+          shard,
+          sql`SELECT count(*)::int AS n FROM orders WHERE tenant_id = 'lighting' AND email = ${EMAIL}`,
+        ),
+      );
+      expect((await t.services.jobs.get(ctx, job.id))?.result).toBeGreaterThan(0);
+    } finally {
+      await other.close();
+      await shard2.close();
+    }
+  }, 60_000);
 });

@@ -191,15 +191,18 @@ export function createStoreMove(deps: StoreMoveDeps) {
       }
 
       // 3. Catch up with the changes made meanwhile until what is left is small.
-      let lastId = 0;
       let changesCaughtUp = 0;
       const catchUp = async (): Promise<number> => {
         let total = 0;
         for (;;) {
-          const changes = await rowsOf<{ id: string; table_name: string; key: string }>(
+          // Taken off the list as they are read, not read past an id: ids are handed out when a row is
+          // written but become visible when its transaction commits, so a smaller id can appear after a
+          // larger one was read. A failure later fails the move, which clears the list anyway.
+          const changes = await rowsOf<{ table_name: string; key: string }>(
             source.db,
-            sql`SELECT id::text AS id, table_name, key::text AS key FROM store_move_changes
-                WHERE tenant_id = ${tenantId} AND id > ${lastId} ORDER BY id LIMIT ${CHANGES_PAGE}`,
+            sql`DELETE FROM store_move_changes WHERE tenant_id = ${tenantId} AND id IN (
+                  SELECT id FROM store_move_changes WHERE tenant_id = ${tenantId} ORDER BY id LIMIT ${CHANGES_PAGE})
+                RETURNING table_name, key::text AS key`,
           );
           if (changes.length === 0) return total;
           const keys = new Map<string, Set<string>>();
@@ -219,7 +222,6 @@ export function createStoreMove(deps: StoreMoveDeps) {
               await upsertRows(tx, t, rows, platform);
             });
           }
-          lastId = Number(changes[changes.length - 1]?.id);
           total += changes.length;
           changesCaughtUp += changes.length;
           if (changes.length < CHANGES_PAGE) return total;
