@@ -56,6 +56,10 @@ const OWNERS: Record<string, string> = {
   store_settings: 'store-settings',
   seo_meta: 'store-settings',
   store_lifecycle: 'store-lifecycle',
+  // a store's database (decision 123): its placement, and a move's capture of changed rows
+  store_placements: 'store-move',
+  store_moves_under_way: 'store-move',
+  store_move_changes: 'store-move',
   store_lifecycle_history: 'store-lifecycle',
   signup_requests: 'signup',
   store_setup: 'signup',
@@ -157,11 +161,18 @@ const DYNAMIC_WRITES: Record<string, string[]> = {
 
 /**
  * Files that write every store table the database's catalog lists, whatever its domain, the way a
- * migration does: a store's archive import and its purge (decision 122). They carry no domain's
- * rules: a store's rows go in or out whole, in one transaction. Only these two files, and only
+ * migration does: a store's archive import and its purge (decision 122), its move (decision 123). They
+ * carry no domain's rules: a store's rows go in or out whole. Only these files, and only
  * through the catalog's list (their tables are interpolated, so the finder cannot name them).
  */
-const WHOLE_STORE_WRITERS = ['modules/store-archive/import/import.ts', 'modules/store-archive/purge/purge.ts'];
+const WHOLE_STORE_WRITERS = [
+  'modules/store-archive/import/import.ts',
+  'modules/store-archive/purge/purge.ts',
+  // A store moved to another database (decision 123): copied row for row, and cleared from the target
+  // when the move fails before its switch.
+  'modules/store-move/row-copy.ts',
+  'modules/store-move/store-move.service.ts',
+];
 
 /**
  * Files under apps/api/src that only tests import (fixtures that fill a test's database directly).

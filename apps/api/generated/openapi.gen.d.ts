@@ -20656,6 +20656,157 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/platform-api/stores/{tenantId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts moving a store to another database (a job), or answers the move under way
+         * @description Copies the store to the named database while it keeps selling, catches up with what changed meanwhile, holds the store's writes for at most a few seconds, switches it and clears the old copy (decision 123). 404 for an unknown store; 422 UNKNOWN_DATABASE for a database not configured (`STORE_DATABASES`); 409 ALREADY_THERE, MOVE_UNDER_WAY (another store is moving off the same database) or TARGET_NOT_EMPTY. Recorded in the platform audit log.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tenantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        database: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                jobId: string;
+                                /** @enum {string} */
+                                status: "pending" | "running" | "succeeded" | "failed";
+                                done: number;
+                                total: number;
+                                database: string | null;
+                                writeHoldMs: number | null;
+                                sourceCleared: boolean | null;
+                                startedAt: string | null;
+                                finishedAt: string | null;
+                                error: string | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/stores/{tenantId}/placement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The database a store is on, the deployment's databases, and the store's latest move */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tenantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                database: string;
+                                databases: string[];
+                                latestMove: {
+                                    jobId: string;
+                                    /** @enum {string} */
+                                    status: "pending" | "running" | "succeeded" | "failed";
+                                    done: number;
+                                    total: number;
+                                    database: string | null;
+                                    writeHoldMs: number | null;
+                                    sourceCleared: boolean | null;
+                                    startedAt: string | null;
+                                    finishedAt: string | null;
+                                    error: string | null;
+                                } | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shipping/zones": {
         parameters: {
             query?: never;

@@ -106,6 +106,21 @@ export async function buildAppWithServices(opts: BuildOptions): Promise<{ app: A
     platformPaths: PLATFORM_PATHS,
     stateOf: services.storeLifecycle.stateOf,
   });
+  if (platform.stores.names().length > 1) {
+    // Several databases (decision 123): the rest of the request runs in its store's context, so the
+    // services' queries go to the store's database; a write waits while a move holds the store's writes.
+    await platform.stores.reload();
+    const ended = Symbol('store request ended');
+    type Tracked = { [ended]?: () => void };
+    app.addHook('onRequest', (req, _reply, done) => {
+      if (!req.tenantCtx) return done();
+      const write = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
+      (req as unknown as Tracked)[ended] = platform.stores.enterRequest(req.tenantCtx.tenantId, write, done).ended;
+    });
+    const end = async (req: unknown) => (req as Tracked)[ended]?.();
+    app.addHook('onResponse', end);
+    app.addHook('onRequestAbort', end);
+  }
   // Between tenancy and the request context: a costly route's store slot is taken before the session
   // lookup, so a flooded request waits or is refused before it costs anything more (decision 024).
   const storeQueue = config.STORE_COSTLY_QUEUE ?? 32;

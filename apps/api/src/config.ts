@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseSecretsKey } from './lib/secret-box';
+import { parseStoreDatabases } from './lib/store-databases';
 
 /**
  * The environment, checked once at start. A bad value stops the start with
@@ -16,6 +17,20 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /**
+   * Other PostgreSQL databases stores may be moved to (decision 123): `name=postgres://...` pairs,
+   * comma-separated. Each is migrated at start; the home database (DATABASE_URL) is named `main`.
+   */
+  STORE_DATABASES: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        parseStoreDatabases(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      }
+    }),
   DATA_DIR: z.string().min(1).default('./data'),
   /**
    * The embedded database's shared buffers, MB (PostgreSQL's default is 128): its pages count in

@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { createDrain } from './lib/drain';
 import { requestScope } from './lib/request-scope';
+import { parseStoreDatabases } from './lib/store-databases';
 import { bannerStores, startupBanner } from './startup-banner';
 
 /**
@@ -38,6 +39,17 @@ export async function start() {
   }
 
   await database.migrate();
+  // The other databases stores may live on (decision 123): PostgreSQL only, migrated like the home one.
+  const storeDatabases: Record<string, Database> = {};
+  const urls = parseStoreDatabases(config.STORE_DATABASES);
+  if (Object.keys(urls).length > 0 && !config.DATABASE_URL) {
+    console.error('STORE_DATABASES needs DATABASE_URL: stores are spread over PostgreSQL databases only');
+    process.exit(78); // EX_CONFIG
+  }
+  for (const [name, url] of Object.entries(urls)) {
+    storeDatabases[name] = await openDatabase({ databaseUrl: url });
+    await storeDatabases[name].migrate();
+  }
   const seed = await import('@app/db/seed');
   if (config.SEED_ON_START) {
     // The demo operator's password and TOTP secret are public (README): never in production.
@@ -48,6 +60,7 @@ export async function start() {
   const app = await buildApp({
     config,
     database,
+    storeDatabases,
     generateMedia: seed.renderSeedImage,
     webBuildDir: config.WEB_BUILD_DIR,
   });
@@ -88,6 +101,7 @@ export async function start() {
       app.log.info('every connection answered and closed');
       await app.close();
       await database.close();
+      for (const other of Object.values(storeDatabases)) await other.close();
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');

@@ -58,6 +58,12 @@ export const errorCodes = [
   // variant that cannot be sold.
   'VARIANT_REQUIRED',
   'VARIANT_UNAVAILABLE',
+  // Moving a store between databases (decision 123): a database not configured, the store already
+  // there, another move off the same database, rows of the store already in the target.
+  'UNKNOWN_DATABASE',
+  'ALREADY_THERE',
+  'MOVE_UNDER_WAY',
+  'TARGET_NOT_EMPTY',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

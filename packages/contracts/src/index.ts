@@ -61,6 +61,7 @@ export * from './store';
 export * from './store-access';
 export * from './store-archive';
 export * from './store-lifecycle';
+export * from './store-move';
 export * from './store-settings';
 export * from './storefront';
 export * from './strict-input';

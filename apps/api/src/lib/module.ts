@@ -7,6 +7,7 @@ import type { MemoryBudget } from './memory-budget';
 import type { PageModule, PlatformPageModule } from './page-request';
 import type { PublicReadCache } from './public-cache';
 import type { SecretBox } from './secret-box';
+import type { StoreDatabases } from './store-databases';
 
 /**
  * What each module provides, by module name. Every `modules/<name>/<name>.module.ts` adds its own
@@ -68,6 +69,11 @@ export interface BuildOptions {
       >
     >;
   database: Database;
+  /**
+   * The other PostgreSQL databases stores may live on, by name (`STORE_DATABASES`, decision 123);
+   * opened and migrated by the caller. None: every store is on `database`.
+   */
+  storeDatabases?: Record<string, Database>;
   logger?: FastifyServerOptions['logger'];
   /** The storefront's build (apps/web/build); its pages are served after every API route. */
   webBuildDir?: string;
@@ -84,8 +90,11 @@ export interface BuildOptions {
 
 /** What every module can use without naming it: the database, the settings, the bus and the caches. */
 export interface Platform {
+  /** Queries go to the database of the store the current request or job serves (decision 123). */
   db: Db;
   database: Database;
+  /** Which database holds each store, the write gate a move holds, the router behind `db`. */
+  stores: StoreDatabases;
   config: BuildOptions['config'];
   /** The build's other options (the mailer, payment provider, job timing, ... a test swaps in). */
   options: Omit<BuildOptions, 'config' | 'database'>;

@@ -58,5 +58,6 @@ export const MODULES = {
   stripe: () => import('./payments/stripe/index').then((m) => m.stripeModule),
   'stripe-checkout': () => import('./payments/stripe/webhook/index').then((m) => m.stripeCheckoutModule),
   'store-archive': () => import('./store-archive/index').then((m) => m.storeArchiveModule),
+  'store-move': () => import('./store-move/index').then((m) => m.storeMoveModule),
   domains: () => import('./domains/index').then((m) => m.domainsModule),
 } satisfies ModuleRegistry;

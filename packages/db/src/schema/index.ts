@@ -29,6 +29,7 @@ export * from './staff';
 export * from './store';
 export * from './store-access';
 export * from './store-lifecycle';
+export * from './store-placement';
 export * from './stripe';
 export * from './tax';
 export * from './tenancy';

@@ -42,6 +42,8 @@ export const eventSchemas = {
   'cancel_request.transitioned': z.object({ tenantId: id, from: id, to: id }),
   /** A store's lifecycle state changed (decision 099): every process drops its cached state of the tenant. */
   'store.lifecycle.changed': z.object({ tenantId: id, from: id, to: id }),
+  /** A store switched databases (decision 123): every process reads the placements again. */
+  'store.moved': z.object({ tenantId: id, database: id }),
   /**
    * Events may have been lost (this process's link to the others dropped and came back): whatever
    * is cached from the database must be read afresh. Emitted by the bus; writers do not emit it.

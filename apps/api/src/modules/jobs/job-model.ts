@@ -123,6 +123,11 @@ export interface JobRunnerOptions {
   pruneEveryMs?: number;
   /** Rows deleted per statement when pruning, so claims on the one PGlite connection slip in between. */
   pruneBatch?: number;
+  /**
+   * Runs a handler in its store's context, so the store's queries go to the database holding it
+   * (decision 123); the runner's own statements use the handle it was built with.
+   */
+  inStore?: <T>(tenantId: string, work: () => Promise<T>) => Promise<T>;
 }
 
 export const toView = (r: JobRow): JobView => ({

@@ -17,10 +17,13 @@ declare module '../../lib/module' {
 export const jobsModule = defineModule({
   name: 'jobs',
   needs: [],
-  create({ db, log, linkOrigin, config, options }) {
+  create({ stores, log, linkOrigin, config, options }) {
     const { startupSweepDelayMs: _, ...timing } = options.jobs ?? {};
     return {
-      jobs: createJobRunner(db, {
+      // The jobs table is read on the home database (a store's database holds no runner); each
+      // handler runs in its store's context, so its queries go where the store lives (decision 123).
+      jobs: createJobRunner(stores.home.db, {
+        inStore: (tenantId, work) => stores.within(tenantId, work),
         log,
         linkOrigin: (host) => linkOrigin(host),
         retentionDays: config.JOB_RETENTION_DAYS ?? 7,

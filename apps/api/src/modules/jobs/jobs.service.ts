@@ -240,7 +240,8 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     };
     running.set(row.jobId, abort);
     try {
-      const result = await type.handler(job as never, tools);
+      const run = () => type.handler(job as never, tools);
+      const result = await (opts.inStore ? opts.inStore(row.tenantId, run) : run());
       await finish(row, {
         status: 'succeeded',
         finishedAt: new Date(),

@@ -2,6 +2,7 @@ import { defineModule } from '../../lib/module';
 import { operatorRoutes } from './operator.routes';
 import { operatorArchiveRoutes } from './operator-archive.routes';
 import { createOperatorAuth, type OperatorAuth } from './operator-auth.service';
+import { operatorMoveRoutes } from './operator-move.routes';
 import { createOperatorStores, type OperatorStores } from './operator-stores.service';
 import { createPlatformAudit, type PlatformAudit } from './platform-audit.service';
 import { supportAccessRoutes } from './support-access.routes';
@@ -25,7 +26,7 @@ declare module '../../lib/module' {
 export const operatorModule = defineModule({
   name: 'operator',
   needs: ['audit', 'auth', 'store-lifecycle'],
-  optional: ['cancel-request', 'signup', 'store-archive'],
+  optional: ['cancel-request', 'signup', 'store-archive', 'store-move'],
   create({ db, config, events, sessionSecret, secrets, linkOrigin }, { audit, auth, storeLifecycle }, later) {
     const platformAudit = createPlatformAudit(db);
     const operatorAuth = createOperatorAuth(db, {
@@ -55,7 +56,7 @@ export const operatorModule = defineModule({
   },
   async routes(
     app,
-    { operatorAuth, operatorStores, platformAudit, supportAccess, storeArchive, storeLifecycle },
+    { operatorAuth, operatorStores, platformAudit, supportAccess, storeArchive, storeLifecycle, storeMove },
     { config, db, memory },
   ) {
     await app.register(operatorRoutes, {
@@ -76,6 +77,9 @@ export const operatorModule = defineModule({
         config,
         db,
       });
+    }
+    if (storeMove) {
+      await app.register(operatorMoveRoutes, { move: storeMove, audit: platformAudit, auth: operatorAuth, config, db });
     }
   },
 });

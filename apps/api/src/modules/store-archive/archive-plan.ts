@@ -23,6 +23,9 @@ export const LEFT_OUT: Readonly<Record<string, string>> = {
   support_sessions: "this platform's operators' support sessions",
   signup_requests: "the platform's sign-up record (it holds the sign-up's password hash)",
   operator_store_figures: "the operator console's cached figures, recomputed at will",
+  store_placements: "which of this deployment's databases holds the store (decision 123)",
+  store_moves_under_way: "a move between this deployment's databases (decision 123)",
+  store_move_changes: "a move between this deployment's databases (decision 123)",
   // Secrets and the payment providers' tokens of this deployment.
   carrier_accounts: 'UPS and FedEx credentials sealed under this deployment’s key: reconnected after a move',
   stripe_accounts: 'Stripe keys sealed under this deployment’s key: reconnected after a move',

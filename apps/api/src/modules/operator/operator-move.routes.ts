@@ -1,0 +1,94 @@
+import {
+  dataEnvelope,
+  errorEnvelopeSchema,
+  OPERATOR_API_PREFIX as P,
+  storeMoveRequestSchema,
+  storeMoveSchema,
+  storePlacementSchema,
+  tenantIdParamsSchema,
+} from '@app/contracts';
+import type { App } from '../../lib/app-types';
+import { AppError } from '../../lib/errors';
+import type { BuildOptions } from '../../lib/module';
+import { sendRefusal } from '../../plugins/errors';
+import { platformContext } from '../store-archive/index';
+import type { StoreMoveService } from '../store-move/index';
+import type { OperatorAuth } from './operator-auth.service';
+import { operatorGuard, operatorOf } from './operator-guard';
+import type { PlatformAudit } from './platform-audit.service';
+
+const tags = ['platform operator'];
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
+} as const;
+
+/** The operator moves a store to another of the deployment's databases (decision 123). */
+export async function operatorMoveRoutes(
+  app: App,
+  opts: {
+    move: StoreMoveService;
+    audit: PlatformAudit;
+    auth: OperatorAuth;
+    config: BuildOptions['config'];
+    db: Parameters<PlatformAudit['record']>[0];
+  },
+) {
+  const { move, audit } = opts;
+  app.addHook('onRequest', operatorGuard(opts.auth, opts.config));
+
+  app.post(
+    `${P}/stores/:tenantId/move`,
+    {
+      config: { tenant: false, operator: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'Starts moving a store to another database (a job), or answers the move under way',
+        description:
+          'Copies the store to the named database while it keeps selling, catches up with what changed ' +
+          "meanwhile, holds the store's writes for at most a few seconds, switches it and clears the old " +
+          'copy (decision 123). 404 for an unknown store; 422 UNKNOWN_DATABASE for a database not configured ' +
+          '(`STORE_DATABASES`); 409 ALREADY_THERE, MOVE_UNDER_WAY (another store is moving off the same ' +
+          'database) or TARGET_NOT_EMPTY. Recorded in the platform audit log.',
+        params: tenantIdParamsSchema,
+        body: storeMoveRequestSchema,
+        response: { 200: dataEnvelope(storeMoveSchema), ...errors },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      const started = await move.start(platformContext(req.params.tenantId), req.body.database);
+      if (!started.ok) return sendRefusal(reply, started);
+      await audit.record(opts.db, operatorOf(req), {
+        action: 'store.move',
+        tenantId: req.params.tenantId,
+        reason: null,
+        details: { jobId: started.value.jobId, database: req.body.database },
+      });
+      return { data: started.value };
+    },
+  );
+
+  app.get(
+    `${P}/stores/:tenantId/placement`,
+    {
+      config: { tenant: false, operator: 'signed-in' },
+      schema: {
+        tags,
+        summary: "The database a store is on, the deployment's databases, and the store's latest move",
+        params: tenantIdParamsSchema,
+        response: { 200: dataEnvelope(storePlacementSchema), ...errors },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      const ctx = platformContext(req.params.tenantId);
+      if (!(await move.exists(req.params.tenantId))) throw AppError.notFound('There is no such store.');
+      return { data: { ...move.placement(req.params.tenantId), latestMove: await move.latest(ctx) } };
+    },
+  );
+}

@@ -1,0 +1,269 @@
+import type { Database } from '@app/db';
+import { SEED_OPERATOR } from '@app/db/seed';
+import { openSecondHandle, openTestDatabase } from '@app/db/testing';
+import { type SQL, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_WRITE_HOLD_MS } from '../../lib/store-databases';
+import { placeGuestOrder, stockedProduct } from '../../test/guest-order';
+import { createTestApp, SEEDED_HOSTS, type TestApp } from '../../test/harness';
+import { setTestStock } from '../../test/stock';
+import { platformContext } from '../store-archive/index';
+
+// Moving a store between two databases of one PostgreSQL server while it sells (decision 123): copy,
+// catch up, hold the store's writes for a moment, switch, clear the old copy. Nothing is lost.
+
+const PLATFORM = 'platform.localhost';
+/** Where a move leaves its own trace: its job and the operator's audit entry. */
+const MOVE_RECORDS = ['jobs', 'platform_audit_log'];
+const EMAIL = 'mover@example.com';
+let t: TestApp;
+let shard: Database;
+let operator: { cookie: string; 'x-csrf-token': string };
+
+const rowsOf = async <T>(db: Database, q: SQL) => ((await db.db.execute(q)) as unknown as { rows: T[] }).rows;
+const count = async (db: Database, q: SQL) => (await rowsOf<{ n: number }>(db, q))[0]?.n ?? -1;
+
+const asOperator = (method: 'GET' | 'POST', url: string, payload?: object, headers: object = operator) =>
+  t.app.inject({ method, url, headers: { host: PLATFORM, ...headers }, ...(payload ? { payload } : {}) });
+const placement = async (tenantId: string) =>
+  (await asOperator('GET', `/platform-api/stores/${tenantId}/placement`)).json().data;
+
+/** The store's rows in every table of the database that holds store rows, by table (non-empty only). */
+async function storeRows(db: Database, tenantId: string, except: readonly string[] = []) {
+  const tables = await rowsOf<{ name: string }>(
+    db,
+    sql`SELECT c.relname AS name FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'tenant_id'
+        WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' ORDER BY 1`,
+  );
+  const out: Record<string, number> = {};
+  for (const { name } of tables) {
+    if (except.includes(name)) continue;
+    const n = await count(
+      db,
+      sql`SELECT count(*)::int AS n FROM ${sql.raw(`"${name}"`)} WHERE tenant_id = ${tenantId}`,
+    );
+    if (n > 0) out[name] = n;
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  // The second database: migrated, holding no store.
+  shard = await openTestDatabase();
+  t = await createTestApp({ storeDatabases: { shard2: shard }, storeMove: { sourceGraceMs: 0 } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/platform-api/session',
+    headers: { host: PLATFORM },
+    payload: { email: SEED_OPERATOR.email, password: SEED_OPERATOR.password },
+  });
+  operator = {
+    cookie: String(res.headers['set-cookie']).split(';')[0] as string,
+    'x-csrf-token': res.json().data.session.csrfToken,
+  };
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await shard?.close();
+});
+
+describe('moving a store to another database', () => {
+  it('refuses a move it cannot make, with the error envelope', async () => {
+    const bad = async (tenantId: string, payload: object, status: number, code: string) => {
+      const res = await asOperator('POST', `/platform-api/stores/${tenantId}/move`, payload);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json()).toMatchObject({ error: true, code });
+    };
+    await bad('garden', { database: 'nowhere' }, 422, 'UNKNOWN_DATABASE');
+    await bad('garden', { database: 'main' }, 409, 'ALREADY_THERE');
+    await bad('no-such-store', { database: 'shard2' }, 404, 'TENANT_NOT_FOUND');
+    await bad('garden', { database: 7 }, 400, 'VALIDATION_FAILED');
+    // Not an operator: refused before anything is read.
+    const visitor = await asOperator('POST', '/platform-api/stores/garden/move', { database: 'shard2' }, {});
+    expect(visitor.statusCode).toBe(401);
+    expect(await placement('garden')).toMatchObject({
+      database: 'main',
+      databases: ['main', 'shard2'],
+      latestMove: null,
+    });
+  });
+
+  it('leaves the store where it was when the move fails, and the target without its rows', async () => {
+    const before = await storeRows(t.database, 'garden', MOVE_RECORDS);
+    // The target refuses the store's products: the copy fails half-way.
+    await shard.db.execute(sql.raw(`ALTER TABLE products ADD CONSTRAINT move_fails CHECK (tenant_id <> 'garden')`));
+    try {
+      expect((await asOperator('POST', '/platform-api/stores/garden/move', { database: 'shard2' })).statusCode).toBe(
+        200,
+      );
+      await t.services.jobs.drain({ timeoutMs: 60_000, dueWithinMs: 0 });
+      const after = await placement('garden');
+      expect(after).toMatchObject({ database: 'main', latestMove: { status: 'failed' } });
+      expect(after.latestMove.error).toMatch(/^The store stayed on main: .*move_fails/);
+    } finally {
+      await shard.db.execute(sql.raw('ALTER TABLE products DROP CONSTRAINT move_fails'));
+    }
+    // Every row of the store is where it was (the move's job and audit entry aside), and it still sells.
+    expect(await storeRows(t.database, 'garden', MOVE_RECORDS)).toEqual(before);
+    const { productId } = await stockedProduct(t.database.db, 'garden');
+    const order = await placeGuestOrder(t.app, { host: SEEDED_HOSTS.garden.host, productId });
+    expect(order.statusCode, order.body).toBe(200);
+    // The target holds none of its rows.
+    expect(
+      await storeRows(shard, 'garden', ['tenants', 'store_hosts', 'store_lifecycle', 'store_lifecycle_history']),
+    ).toEqual({});
+    // The capture is gone from the source.
+    expect(
+      await count(t.database, sql`SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'store_move_capture'`),
+    ).toBe(0);
+    expect(await count(t.database, sql`SELECT count(*)::int AS n FROM store_moves_under_way`)).toBe(0);
+  }, 90_000);
+
+  it('moves a store while orders are placed, and loses none', async () => {
+    const T = 'lighting';
+    const host = SEEDED_HOSTS.lighting.host;
+    const { productId } = await stockedProduct(t.database.db, T);
+    await setTestStock(t.database.db, 5_000, { tenantId: T, productId });
+    const gardenBefore = await storeRows(t.database, 'garden');
+    const powerBefore = await storeRows(t.database, 'power');
+
+    // Two shoppers buy one unit at a time, without pause, for the whole move.
+    const acked: string[] = [];
+    const refused: string[] = [];
+    let running = true;
+    const shopper = async () => {
+      while (running) {
+        const res = await placeGuestOrder(t.app, { host, productId, email: EMAIL });
+        if (res.statusCode === 200) acked.push(res.json().data.orderId);
+        else refused.push(`${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    };
+    const shoppers = [shopper(), shopper()];
+    let duringMove = 0;
+    let switched = 0;
+    let after: { database: string; latestMove: { writeHoldMs: number; sourceCleared: boolean; error: string } };
+    try {
+      const until = async (n: number) => {
+        while (acked.length + refused.length < n) await new Promise((r) => setImmediate(r));
+      };
+      await until(4);
+
+      const started = await asOperator('POST', `/platform-api/stores/${T}/move`, { database: 'shard2' });
+      expect(started.statusCode, started.body).toBe(200);
+      expect(started.json().data).toMatchObject({ status: 'pending', database: 'shard2' });
+      duringMove = acked.length;
+      await t.services.jobs.drain({ timeoutMs: 120_000, dueWithinMs: 0 });
+      after = await placement(T);
+      expect(after.latestMove, JSON.stringify(after)).toMatchObject({ status: 'succeeded', database: 'shard2' });
+      expect(after.database).toBe('shard2');
+      // Orders kept coming while it moved, and after.
+      switched = acked.length;
+      await until(switched + refused.length + 4);
+    } finally {
+      running = false;
+      await Promise.all(shoppers);
+    }
+
+    expect(refused).toEqual([]);
+    expect(switched).toBeGreaterThan(duringMove);
+    expect(after.latestMove.writeHoldMs).toBeLessThan(MAX_WRITE_HOLD_MS);
+    expect(after.latestMove).toMatchObject({ sourceCleared: true, error: null });
+
+    // Every acknowledged order is in the new database exactly once, paid, with its line and its stock move.
+    const orders = await rowsOf<{ order_id: string; status: string; lines: number; moves: number }>(
+      shard,
+      sql`SELECT o.order_id, o.status,
+            (SELECT count(*)::int FROM order_lines l WHERE l.tenant_id = o.tenant_id AND l.order_id = o.order_id) AS lines,
+            (SELECT count(*)::int FROM stock_movements m WHERE m.tenant_id = o.tenant_id AND m.order_id = o.order_id
+               AND m.reason = 'SOLD') AS moves
+          FROM orders o WHERE o.tenant_id = ${T} AND o.email = ${EMAIL}`,
+    );
+    expect(orders.map((o) => o.order_id).sort()).toEqual([...acked].sort());
+    for (const o of orders) expect(o, o.order_id).toMatchObject({ status: 'paid', lines: 1, moves: 1 });
+
+    // The books add up on the new database: stock left + units sold = the stock at the start.
+    const [books] = await rowsOf<{ stock: number; sold: number }>(
+      shard,
+      sql`SELECT (SELECT stock_quantity FROM product_variants WHERE tenant_id = ${T} AND variant_id = ${productId}) AS stock,
+                 (SELECT coalesce(sum(l.quantity), 0)::int FROM order_lines l JOIN orders o
+                    ON o.tenant_id = l.tenant_id AND o.order_id = l.order_id
+                  WHERE o.tenant_id = ${T} AND o.email = ${EMAIL}) AS sold`,
+    );
+    expect(Number(books?.stock) + Number(books?.sold)).toBe(5_000);
+    expect(books?.sold).toBe(acked.length);
+
+    // The store answers from the new database; the old one kept only the platform's rows of it.
+    const product = await t.app.inject({
+      method: 'GET',
+      url: `/skulocity/api/v1/public/ecommerce/getproductdetails?productId=${productId}`,
+      headers: { host },
+    });
+    expect(product.statusCode, product.body).toBe(200);
+    const left = await storeRows(t.database, T);
+    expect(
+      Object.keys(left).filter(
+        (n) =>
+          ![
+            'tenants',
+            'store_hosts',
+            'store_lifecycle',
+            'store_lifecycle_history',
+            'platform_audit_log',
+            'jobs',
+            'product_stores',
+            'store_placements',
+          ].includes(n),
+      ),
+    ).toEqual([]);
+    // The other stores did not move and did not change.
+    expect(await storeRows(t.database, 'garden')).toEqual(gardenBefore);
+    expect(await storeRows(t.database, 'power')).toEqual(powerBefore);
+    expect(await storeRows(shard, 'power')).toEqual({});
+    expect(
+      await count(t.database, sql`SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'store_move_capture'`),
+    ).toBe(0);
+  }, 180_000);
+
+  it("tells another process of the switch, carries a moved store's events to it, and runs its jobs there", async () => {
+    // A second app process on the same two databases, started after the move: it reads the placement.
+    const home2 = await openSecondHandle(t.database);
+    const shard2 = await openSecondHandle(shard);
+    const other = await createTestApp({ database: home2, storeDatabases: { shard2 } });
+    try {
+      await other.app.ready();
+      expect(other.services.stores.placementOf('lighting')).toBe('shard2');
+      const heard = new Promise<string>((resolve) =>
+        other.services.events.on('settings.changed', (p) => {
+          if (p.tenantId === 'lighting') resolve(p.what);
+        }),
+      );
+      // A write of the moved store commits on its database, and its event is sent from there.
+      await t.services.stores.within('lighting', () =>
+        t.services.events.transaction(async (tx) =>
+          t.services.events.emitAfterCommit(tx, 'settings.changed', { tenantId: 'lighting', what: 'moved' }),
+        ),
+      );
+      expect(await heard).toBe('moved');
+      // A job of the moved store runs against its new database.
+      t.services.jobs.register('store-move-test.orders', async (job) => {
+        const res = await t.services.db.execute(
+          sql`SELECT count(*)::int AS n FROM orders WHERE tenant_id = ${job.tenantId} AND email = ${EMAIL}`,
+        );
+        return (res as unknown as { rows: Array<{ n: number }> }).rows[0]?.n;
+      });
+      const ctx = platformContext('lighting');
+      const job = await t.services.jobs.enqueue(ctx, { type: 'store-move-test.orders', payload: {} });
+      await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
+      expect((await t.services.jobs.get(ctx, job.id))?.result).toBe(
+        await count(
+          shard,
+          sql`SELECT count(*)::int AS n FROM orders WHERE tenant_id = 'lighting' AND email = ${EMAIL}`,
+        ),
+      );
+      expect((await t.services.jobs.get(ctx, job.id))?.result).toBeGreaterThan(0);
+    } finally {
+      await other.close();
+      await shard2.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * Moving a store to another of the deployment's databases (decision 123): the operator names the
+ * target, a job copies the store, catches up, holds its writes for a moment and switches it.
+ */
+
+export const storeMoveRequestSchema = z
+  .object({
+    /** A name of `STORE_DATABASES`, or `main` for the home database. */
+    database: z.string().trim().min(1).max(31),
+  })
+  .strict();
+export type StoreMoveRequest = z.infer<typeof storeMoveRequestSchema>;
+
+/** The move's job as the operator's API shows it. */
+export const storeMoveSchema = z.object({
+  jobId: z.string(),
+  status: z.enum(['pending', 'running', 'succeeded', 'failed']),
+  /** Steps done of `total`: one per table copied, the catch-up, then the switch and the source cleared. */
+  done: z.number().int(),
+  total: z.number().int(),
+  /** The database the store is moving (or moved) to. */
+  database: z.string().nullable(),
+  /** Once it succeeded: how long the store's writes were held at the switch, in milliseconds. */
+  writeHoldMs: z.number().int().nullable(),
+  /**
+   * Once it succeeded: whether the database it left no longer holds the store's rows; false names why
+   * in `error` (the store runs on its new database all the same; the old rows are cleared by hand).
+   */
+  sourceCleared: z.boolean().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type StoreMove = z.infer<typeof storeMoveSchema>;
+
+/** Where a store is and where it could go, with its latest move. */
+export const storePlacementSchema = z.object({
+  database: z.string(),
+  databases: z.array(z.string()),
+  latestMove: storeMoveSchema.nullable(),
+});
+export type StorePlacement = z.infer<typeof storePlacementSchema>;
