@@ -1,5 +1,5 @@
 /**
- * `npm run bench:stores`: many stores in one production server (issue 35, decision 124). Makes
+ * `npm run bench:stores`: many stores in one production server (decision 124). Makes
  * BENCH_STORES stores (default 1,000) by copying the lighting demo store set-based (its products,
  * categories, catalog, settings, shipping and taxes; each copy its own tenant, product store and
  * host `s<n>.localhost`), starts `dist/server.mjs` on them and visits every store: its home, a

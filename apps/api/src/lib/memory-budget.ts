@@ -1,5 +1,5 @@
 /**
- * One memory budget for everything a process keeps per store (issue 35, decision 124): the search
+ * One memory budget for everything a process keeps per store (decision 124): the search
  * indexes, product pages, public answers, store values and host bindings. Each cache opens an
  * account and charges an estimate of each entry it keeps (usually one entry per store); every use
  * touches the entry. Past the budget, the entries used least recently go first, whichever cache
