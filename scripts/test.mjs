@@ -5,20 +5,17 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /**
- * What a stage cost the machine, on Linux: the CPU seconds of its processes (this process's reaped
- * children, /proc/self/stat's cutime and cstime) and how busy the machine's cores were meanwhile
- * (/proc/stat). A stage whose cores were nearly all busy is shortened only by doing less work; one
- * that left them idle, by doing its work at once.
+ * What a stage cost the machine, on Linux, from /proc/stat: the CPU seconds the machine's cores spent
+ * busy meanwhile, and their share of the cores' time. Counted for the whole machine, not for the
+ * stage's processes: the browser's renderers are not reaped by our process tree, so a per-process sum
+ * misses most of the browser stage. A stage whose cores were nearly all busy is shortened only by doing
+ * less work; one that left them idle, by doing its work at once.
  */
 const cpuNow = () => {
   if (!existsSync('/proc/stat')) return undefined;
-  const own = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  const all = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  return {
-    children: (Number(own[13]) + Number(own[14])) / 100,
-    idle: all[3] + all[4],
-    total: all.reduce((a, b) => a + b, 0),
-  };
+  // user nice system idle iowait irq softirq steal (guest time is already inside user)
+  const all = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  return { idle: all[3] + all[4], total: all.reduce((a, b) => a + b, 0) };
 };
 
 /** Runs a stage, says how long it took and what it cost (the CI note compares stages), and stops at its failure. */
@@ -27,12 +24,13 @@ const run = (cmd, args, env = {}) => {
   const before = cpuNow();
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   const after = cpuNow();
-  const cost =
-    before && after
-      ? ` (its processes' CPU ${Math.round(after.children - before.children)} s; cores ${Math.round(
-          (100 * (after.total - before.total - (after.idle - before.idle))) / Math.max(1, after.total - before.total),
-        )}% busy)`
-      : '';
+  let cost = '';
+  if (before && after) {
+    const total = Math.max(1, after.total - before.total);
+    const busy = total - (after.idle - before.idle);
+    // /proc/stat counts in USER_HZ, 100 per second on Linux.
+    cost = ` (cores ${Math.round((100 * busy) / total)}% busy: ${Math.round(busy / 100)} CPU-s on the machine)`;
+  }
   console.log(`== ${[cmd, ...args].join(' ')}: ${Math.round((Date.now() - started) / 1000)} s${cost}`);
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
