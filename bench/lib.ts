@@ -74,7 +74,9 @@ export async function startServer(
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // A server bundle of the caller's (an earlier build, to measure before and after) is run as it is.
   if (!opts.server) compileServer();
-  const child = spawn(process.execPath, [...profile, opts.server ?? COMPILED_SERVER], {
+  // BENCH_NODE_FLAGS='--max-semi-space-size=4 ...': node and V8 flags for the server, to compare settings.
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...flags, opts.server ?? COMPILED_SERVER], {
     env: {
       ...process.env,
       // The production configuration, as a deployment would run it.

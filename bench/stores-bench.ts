@@ -29,7 +29,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3296);
 const TEMPLATE = 'lighting';
 /** Products per store: the template's first this many (it has 87). */
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 50);
-const DATA_DIR = `.bench/data-stores-${STORES}`;
+const DATA_DIR = `.bench/data-stores-${STORES}-${PORT}`;
 const PG_NAME = 'bench_stores';
 const TOKEN = `opt_${randomBytes(24).toString('base64url')}`;
 
@@ -292,7 +292,13 @@ async function printMemoryReport() {
       usedBytes: number;
       evictions: number;
       caches: { name: string; entries: number; bytes: number; evictions: number }[];
-      process: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number };
+      process: {
+        rssBytes: number;
+        heapUsedBytes: number;
+        heapTotalBytes: number;
+        externalBytes: number;
+        heapSpaces?: { name: string; sizeBytes: number; usedBytes: number }[];
+      };
     };
   };
   const mb = (n: number) => Number((n / 2 ** 20).toFixed(1));
@@ -301,6 +307,8 @@ async function printMemoryReport() {
   console.log(
     `process: RSS ${mb(p.rssBytes)} MB, JS heap used ${mb(p.heapUsedBytes)} of ${mb(p.heapTotalBytes)} MB, external ${mb(p.externalBytes)} MB`,
   );
+  if (p.heapSpaces)
+    console.table(p.heapSpaces.map((h) => ({ space: h.name, committedMB: mb(h.sizeBytes), liveMB: mb(h.usedBytes) })));
   console.table(
     data.caches.map((c) => ({ cache: c.name, entries: c.entries, MB: mb(c.bytes), evictions: c.evictions })),
   );

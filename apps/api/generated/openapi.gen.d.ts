@@ -19872,6 +19872,11 @@ export interface paths {
                                     heapUsedBytes: number;
                                     heapTotalBytes: number;
                                     externalBytes: number;
+                                    heapSpaces: {
+                                        name: string;
+                                        sizeBytes: number;
+                                        usedBytes: number;
+                                    }[];
                                 };
                             };
                             message?: string;

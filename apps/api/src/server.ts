@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { type Database, DataDirLockedError, openDatabase } from '@app/db';
 import { buildApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
@@ -22,6 +23,10 @@ export async function start() {
     }
     throw err;
   }
+
+  // V8 reads this at every full collection, so setting it now, before the stores are served, is in
+  // time (decision 126).
+  if (config.HEAP_GROWTH_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWTH_PERCENT}`);
 
   let database: Database;
   try {

@@ -369,6 +369,8 @@ export const platformMemorySchema = z.object({
     heapUsedBytes: z.number().int(),
     heapTotalBytes: z.number().int(),
     externalBytes: z.number().int(),
+    /** V8's heap by space: committed (`sizeBytes`) against live (`usedBytes`). */
+    heapSpaces: z.array(z.object({ name: z.string(), sizeBytes: z.number().int(), usedBytes: z.number().int() })),
   }),
 });
 export type PlatformMemory = z.infer<typeof platformMemorySchema>;

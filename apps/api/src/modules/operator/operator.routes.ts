@@ -1,3 +1,4 @@
+import { getHeapSpaceStatistics } from 'node:v8';
 import {
   dataEnvelope,
   errorEnvelopeSchema,
@@ -385,6 +386,11 @@ export async function operatorRoutes(app: App, opts: OperatorRoutesOptions) {
             heapUsedBytes: m.heapUsed,
             heapTotalBytes: m.heapTotal,
             externalBytes: m.external,
+            heapSpaces: getHeapSpaceStatistics().map((h) => ({
+              name: h.space_name,
+              sizeBytes: h.space_size,
+              usedBytes: h.space_used_size,
+            })),
           },
         },
       };
