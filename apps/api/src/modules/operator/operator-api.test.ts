@@ -1,3 +1,4 @@
+import type { PlatformMemory } from '@app/contracts';
 import { schema } from '@app/db';
 import { SEED_OPERATOR } from '@app/db/seed';
 import { eq, sql } from 'drizzle-orm';
@@ -77,11 +78,11 @@ describe("the process's memory kept per store", () => {
     const res = await asOperator('GET', '/platform-api/memory');
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('no-store');
-    const m = res.json().data;
+    const m = res.json().data as PlatformMemory;
     expect(m.limitBytes).toBeGreaterThan(0);
     expect(m.usedBytes).toBeGreaterThan(0);
     expect(m.usedBytes).toBeLessThanOrEqual(m.limitBytes);
-    const cache = (name: string) => m.caches.find((c: { name: string }) => c.name === name);
+    const cache = (name: string) => m.caches.find((c) => c.name === name) ?? { entries: 0 };
     // One entry per store visited, at least: the two stores' indexes, answers and host bindings.
     expect(cache('search indexes').entries).toBeGreaterThanOrEqual(2);
     expect(cache('public answers').entries).toBeGreaterThanOrEqual(2);
