@@ -23496,6 +23496,7 @@ export interface paths {
                                     lapsedAt: string | null;
                                     disconnectsAt: string | null;
                                     aliasOf: string | null;
+                                    nextCheckAt: string | null;
                                 }[];
                                 hosts: string[];
                                 primaryHost: string;
@@ -23568,6 +23569,7 @@ export interface paths {
                                 lapsedAt: string | null;
                                 disconnectsAt: string | null;
                                 aliasOf: string | null;
+                                nextCheckAt: string | null;
                             };
                             message?: string;
                         };
@@ -23649,6 +23651,7 @@ export interface paths {
                                 lapsedAt: string | null;
                                 disconnectsAt: string | null;
                                 aliasOf: string | null;
+                                nextCheckAt: string | null;
                             };
                             message?: string;
                         };

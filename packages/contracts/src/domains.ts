@@ -83,6 +83,11 @@ export const storeDomainSchema = z.object({
   disconnectsAt: z.string().nullable(),
   /** For a `www.` host added with its apex: the apex (it shares the apex's TXT proof). */
   aliasOf: z.string().nullable(),
+  /**
+   * When a domain not connected yet is checked again by itself (every 10 minutes for an hour, then
+   * hourly, for 72 hours); null when no such check is due: connected, or the 72 hours are over.
+   */
+  nextCheckAt: z.string().nullable(),
 });
 export type StoreDomain = z.infer<typeof storeDomainSchema>;
 

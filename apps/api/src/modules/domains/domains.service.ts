@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { domainToUnicode } from 'node:url';
 import type { DnsRecord, DomainInput, DomainsOverview, StoreDomain, StoreState } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, ne, or } from 'drizzle-orm';
 import { requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { isUniqueViolation } from '../../lib/errors';
@@ -25,6 +25,8 @@ const sd = schema.storeDomains;
 type DomainRow = typeof sd.$inferSelect;
 
 export const VERIFY_JOB = 'domains.verify';
+/** A domain not connected yet, checked again when its backoff says (`next_check_at`). */
+export const DUE_CHECK_JOB = 'domains.check-due';
 /** The daily re-check of every store's active and verified domains (decision 125). */
 export const RECHECK_JOB = 'domains.recheck';
 /**
@@ -33,6 +35,21 @@ export const RECHECK_JOB = 'domains.recheck';
  * before shoppers notice, and a domain that really moved away is let go within days.
  */
 export const GRACE_MS = 72 * 60 * 60 * 1000;
+/**
+ * How a domain not connected yet is checked again by itself while its DNS propagates, as Shopify
+ * does: every 10 minutes for the first hour, then hourly, until 72 hours after it was added (or after
+ * the owner last pressed Check again). Then a failed one waits for the owner; a verified one (proven,
+ * not pointing here yet) keeps its daily check.
+ */
+export const DUE_CHECKS = { firstHourEveryMs: 10 * 60_000, thenEveryMs: 60 * 60_000, forMs: 72 * 60 * 60_000 };
+
+/** When a domain whose checks started at `from` is checked next after a check at `now`; null: no more. */
+export function nextCheckAfter(from: Date, now: Date): Date | null {
+  const age = now.getTime() - from.getTime();
+  const next = now.getTime() + (age < 60 * 60_000 ? DUE_CHECKS.firstHourEveryMs : DUE_CHECKS.thenEveryMs);
+  return next - from.getTime() <= DUE_CHECKS.forMs ? new Date(next) : null;
+}
+
 /** A store may add this many domains; Shopify's limit is higher, but a handful is what stores use. */
 export const MAX_DOMAINS = 20;
 
@@ -134,6 +151,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     lapsedAt: iso(r.lapsedAt),
     disconnectsAt: r.lapsedAt ? new Date(r.lapsedAt.getTime() + GRACE_MS).toISOString() : null,
     aliasOf: r.aliasOf,
+    nextCheckAt: iso(r.nextCheckAt),
   });
 
   /**
@@ -193,6 +211,26 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     refuse(404, 'NOT_FOUND', `${domain.slice(0, 253)} is not one of this store's domains.`);
 
   /**
+   * Enqueues the check a row's `next_check_at` asks for, in the transaction that set it. Keyed by the
+   * time it is due, so a check that settles the row twice enqueues it once; a job whose time the row
+   * no longer names (the owner pressed Check again, a later check moved it) does nothing when it runs.
+   */
+  async function scheduleCheck(tx: Tx, ctx: TenantContext, row: DomainRow) {
+    if (!row.nextCheckAt) return;
+    const due = row.nextCheckAt.toISOString();
+    await deps.jobs.enqueue(
+      ctx,
+      {
+        type: DUE_CHECK_JOB,
+        payload: { domain: row.domain, due },
+        key: `${row.domain} ${due}`,
+        runAt: row.nextCheckAt,
+      },
+      { tx },
+    );
+  }
+
+  /**
    * The check itself (the job's work; safe to run twice): asks DNS, then settles the row under its
    * lock. The token missing: failed. The token there: verified, and active (bound to the store) once
    * the domain points here too. Another store that proved the domain first wins (the unique index).
@@ -204,11 +242,16 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     const finding = await deps.check(domain, before.token, deps.targets, proof);
     if (before.state === 'active') return confirmActive(ctx, domain, finding);
     const settle = (state: DomainRow['state'], reason: string) =>
-      db
-        .update(sd)
-        .set({ state, reason, checkedAt: new Date() })
-        .where(and(here(ctx), eq(sd.domain, domain), ne(sd.state, 'active')))
-        .returning();
+      deps.events.transaction(async (tx) => {
+        const now = new Date();
+        const rows = await tx
+          .update(sd)
+          .set({ state, reason, checkedAt: now, nextCheckAt: nextCheckAfter(before.checksFrom, now) })
+          .where(and(here(ctx), eq(sd.domain, domain), ne(sd.state, 'active')))
+          .returning();
+        for (const r of rows) await scheduleCheck(tx, ctx, r);
+        return rows;
+      });
     if (!finding.ok) {
       const [row] = await settle('failed', `DNS did not answer (${finding.error}). Check again in a few minutes.`);
       return row ?? null;
@@ -226,11 +269,18 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
         if (!row || row.state === 'active') return row;
         const holder = finding.pointsHere ? await hostHolder(tx, domain) : null;
         if (holder && holder.tenantId !== ctx.tenantId) {
+          const now = new Date();
           const [r] = await tx
             .update(sd)
-            .set({ state: 'failed', reason: 'This domain already serves another store.', checkedAt: new Date() })
+            .set({
+              state: 'failed',
+              reason: 'This domain already serves another store.',
+              checkedAt: now,
+              nextCheckAt: nextCheckAfter(row.checksFrom, now),
+            })
             .where(and(here(ctx), eq(sd.domain, domain)))
             .returning();
+          if (r) await scheduleCheck(tx, ctx, r);
           return r ?? null;
         }
         if (finding.pointsHere) {
@@ -238,6 +288,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
           changed(tx, ctx);
         }
         const target = pointTo(domain, deps.targets);
+        const now = new Date();
         const [r] = await tx
           .update(sd)
           .set({
@@ -245,10 +296,12 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
             reason: finding.pointsHere
               ? ''
               : `The domain is yours, but it does not point at your store yet (DNS shows ${finding.seen}): create ${target}.`,
-            checkedAt: new Date(),
+            checkedAt: now,
+            nextCheckAt: finding.pointsHere ? null : nextCheckAfter(row.checksFrom, now),
           })
           .where(and(here(ctx), eq(sd.domain, domain)))
           .returning();
+        if (r) await scheduleCheck(tx, ctx, r);
         return r ?? null;
       });
     } catch (err) {
@@ -328,6 +381,14 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     await verify(job.ctx, job.payload.domain);
   });
 
+  // A domain not connected yet, checked again on its backoff: only while the row still names this time.
+  deps.jobs.register<{ domain: string; due: string }>(DUE_CHECK_JOB, async (job) => {
+    const row = await rowOf(db, job.ctx, job.payload.domain);
+    if (row?.state === 'active' || row?.nextCheckAt?.toISOString() !== job.payload.due) return { skipped: true };
+    await verify(job.ctx, job.payload.domain);
+    return { checked: true };
+  });
+
   // Daily, per store: every active and verified domain is checked again, one at a time (a store has
   // a handful), so a domain whose DNS moved away is noticed and a verified one that now points here
   // is connected without the owner pressing Check again.
@@ -335,7 +396,13 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     const rows = await db
       .select({ store: sd.productStoreId, domain: sd.domain })
       .from(sd)
-      .where(and(eq(sd.tenantId, job.ctx.tenantId), inArray(sd.state, ['active', 'verified'])))
+      .where(
+        and(
+          eq(sd.tenantId, job.ctx.tenantId),
+          // A check that is overdue too: its job was lost (a restore, a store moved in between).
+          or(inArray(sd.state, ['active', 'verified']), lte(sd.nextCheckAt, new Date())),
+        ),
+      )
       .orderBy(asc(sd.domain));
     for (const r of rows) {
       if (tools.signal.aborted) return;
@@ -442,9 +509,10 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
           await deps.jobs.enqueue(ctx, { type: VERIFY_JOB, payload: { domain }, key: domain }, { tx });
           return ok(view(row));
         }
+        // The owner has just changed something: the backoff starts again from now.
         const [after] = await tx
           .update(sd)
-          .set({ state: 'pending', reason: '' })
+          .set({ state: 'pending', reason: '', checksFrom: new Date(), nextCheckAt: null })
           .where(and(here(ctx), eq(sd.domain, domain)))
           .returning();
         await deps.jobs.enqueue(ctx, { type: VERIFY_JOB, payload: { domain }, key: domain }, { tx });

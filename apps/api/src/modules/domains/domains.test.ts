@@ -1,12 +1,12 @@
 import { schema } from '@app/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsStandIn, type Zone } from '../../test/dns-stand-in';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { auditEntries } from '../../test/owners';
 import { createStaff } from '../../test/staff';
 import type { PlatformActor } from '../store-lifecycle/index';
-import { GRACE_MS, RECHECK_JOB } from './domains.service';
+import { DUE_CHECK_JOB, DUE_CHECKS, GRACE_MS, RECHECK_JOB } from './domains.service';
 
 // Decision 121: an owner adds a domain, creates the records the platform shows at a DNS provider (a
 // local DNS server here, asked through DNS_RESOLVER), and the check job moves it from pending to
@@ -53,6 +53,8 @@ type Domain = {
   aliasOf: string | null;
   lapsedAt: string | null;
   disconnectsAt: string | null;
+  checkedAt: string | null;
+  nextCheckAt: string | null;
   records: { type: string; name: string; value: string }[];
 };
 const domainOf = async (name: string, who = owner, host = HOST): Promise<Domain | undefined> => {
@@ -304,15 +306,15 @@ describe('the primary domain', () => {
   });
 });
 
+const gardenCall = (method: Method, url: string, payload?: unknown) => call(method, url, gardenOwner, payload, GARDEN);
+const gardenDomain = async () => {
+  const res = await gardenCall('GET', '/api/v1/domains');
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { domains: Domain[]; primaryHost: string };
+};
+
 describe('the daily re-check (decision 125)', () => {
   const SHOP = 'shop.garden-tools.com';
-  const gardenCall = (method: Method, url: string, payload?: unknown) =>
-    call(method, url, gardenOwner, payload, GARDEN);
-  const gardenDomain = async () => {
-    const res = await gardenCall('GET', '/api/v1/domains');
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as { domains: Domain[]; primaryHost: string };
-  };
   const runDailyCheck = async () => {
     await t.database.db
       .update(schema.jobSchedules)
@@ -382,5 +384,88 @@ describe('the daily re-check (decision 125)', () => {
     expect((await ask(SHOP)).statusCode).toBe(404);
     expect((await call('GET', '/robots.txt', {}, undefined, GARDEN)).statusCode).toBe(200);
     expect(await auditEntries(t.database.db, 'garden', 'domain')).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('a domain not connected yet is checked again by itself (decision 125, later)', () => {
+  const SEEDS = 'shop.garden-seeds.com';
+  const BULBS = 'shop.garden-bulbs.com';
+  const domainNamed = async (name: string) => (await gardenDomain()).domains.find((d) => d.domain === name);
+  const dueChecksOf = (name: string) =>
+    and(
+      eq(schema.jobs.tenantId, 'garden'),
+      eq(schema.jobs.type, DUE_CHECK_JOB),
+      eq(schema.jobs.status, 'pending'),
+      like(schema.jobs.key, `${name} %`),
+    );
+  const pendingDueChecks = (name: string) => t.database.db.select().from(schema.jobs).where(dueChecksOf(name));
+  /** The time the store's next checks wait for passes. */
+  const runDueChecks = async (name: string) => {
+    await t.database.db
+      .update(schema.jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(dueChecksOf(name));
+    await t.services.jobs.drain();
+  };
+  const waitAfterCheck = (d: Domain | undefined) => Date.parse(d?.nextCheckAt ?? '') - Date.parse(d?.checkedAt ?? '');
+  const startedAgo = (name: string, ms: number) =>
+    t.database.db
+      .update(schema.storeDomains)
+      .set({ checksFrom: new Date(Date.now() - ms) })
+      .where(and(eq(schema.storeDomains.tenantId, 'garden'), eq(schema.storeDomains.domain, name)));
+
+  it('connects a domain added before its records existed, once they do, at the next check', async () => {
+    expect((await gardenCall('POST', '/api/v1/domains', { domain: SEEDS })).statusCode).toBe(201);
+    await t.services.jobs.drain();
+    const failed = await domainNamed(SEEDS);
+    expect(failed).toMatchObject({ state: 'failed' });
+    // Checked again in ten minutes, and the page says when.
+    expect(waitAfterCheck(failed)).toBe(DUE_CHECKS.firstHourEveryMs);
+    expect(await pendingDueChecks(SEEDS)).toHaveLength(1);
+
+    // The owner creates the records at the DNS provider and does nothing else.
+    zone.txt.set(`_storefront-verify.${SEEDS}`, [failed?.records[0]?.value ?? '']);
+    zone.cname.set(SEEDS, `${CNAME_TARGET}.`);
+    await runDueChecks(SEEDS);
+    expect(await domainNamed(SEEDS)).toMatchObject({ state: 'active', reason: '', nextCheckAt: null });
+    expect((await call('GET', '/robots.txt', {}, undefined, SEEDS)).statusCode).toBe(301);
+  });
+
+  it('checks hourly after the first hour, stops after 72 hours, and starts again when the owner presses Check again', async () => {
+    expect((await gardenCall('POST', '/api/v1/domains', { domain: BULBS })).statusCode).toBe(201);
+    await t.services.jobs.drain();
+    await startedAgo(BULBS, 2 * 60 * 60_000);
+    await runDueChecks(BULBS);
+    const hourly = await domainNamed(BULBS);
+    expect(hourly).toMatchObject({ state: 'failed' });
+    expect(waitAfterCheck(hourly)).toBe(DUE_CHECKS.thenEveryMs);
+
+    // The last check of the 72 hours: it stays failed, and nothing is due any more.
+    await startedAgo(BULBS, DUE_CHECKS.forMs - 30 * 60_000);
+    await runDueChecks(BULBS);
+    expect(await domainNamed(BULBS)).toMatchObject({ state: 'failed', nextCheckAt: null });
+    expect(await pendingDueChecks(BULBS)).toEqual([]);
+
+    // The owner presses Check again: checked now, and on the backoff again from now.
+    expect((await gardenCall('POST', `/api/v1/domains/${BULBS}/check`)).statusCode).toBe(202);
+    await t.services.jobs.drain();
+    const again = await domainNamed(BULBS);
+    expect(again).toMatchObject({ state: 'failed' });
+    expect(waitAfterCheck(again)).toBe(DUE_CHECKS.firstHourEveryMs);
+  });
+
+  it('a check the owner has since run in its place does nothing when its time comes', async () => {
+    const before = await domainNamed(BULBS);
+    // Check again moves the next check: the job for the old time finds the row no longer names it.
+    expect((await gardenCall('POST', `/api/v1/domains/${BULBS}/check`)).statusCode).toBe(202);
+    await t.services.jobs.drain();
+    const after = await domainNamed(BULBS);
+    expect(after?.nextCheckAt).not.toBe(before?.nextCheckAt);
+    await runDueChecks(BULBS);
+    const [stale] = await t.database.db
+      .select()
+      .from(schema.jobs)
+      .where(and(eq(schema.jobs.type, DUE_CHECK_JOB), eq(schema.jobs.key, `${BULBS} ${before?.nextCheckAt ?? ''}`)));
+    expect(stale).toMatchObject({ status: 'succeeded', result: { skipped: true } });
   });
 });
