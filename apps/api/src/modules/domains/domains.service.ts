@@ -11,6 +11,7 @@ import { ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefu
 import { StoreValues } from '../../lib/store-generations';
 import type { AuditService } from '../audit/index';
 import type { JobRunner } from '../jobs/index';
+import type { MailQueue } from '../mail/index';
 import {
   bindDomainHost,
   hostHolder,
@@ -20,6 +21,7 @@ import {
   writeCanonicalHost,
 } from '../tenant/index';
 import { type DnsChecker, type DnsFinding, type DnsTargets, txtName, txtValue } from './dns-check';
+import { type DomainEvent, domainMail, ownerOf } from './domain-mail';
 
 const sd = schema.storeDomains;
 type DomainRow = typeof sd.$inferSelect;
@@ -61,6 +63,10 @@ export interface DomainsDeps {
   jobs: Pick<JobRunner, 'enqueue' | 'register' | 'recurring' | 'committed'>;
   check: DnsChecker;
   targets: DnsTargets;
+  /** The owner's mails about their domains: connected, records missing, disconnected. */
+  mailer: Pick<MailQueue, 'send' | 'committed'>;
+  /** scheme://host[:port] of a host, for the link to the Domains page in those mails. */
+  linkOrigin: (host: string) => string;
   /** The platform's own host and domain: never a store's domain (its subdomains get the wildcard). */
   platformHost: string;
   platformDomain: string;
@@ -210,6 +216,25 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
   const notFound = (domain: string): DomainRefusal =>
     refuse(404, 'NOT_FOUND', `${domain.slice(0, 253)} is not one of this store's domains.`);
 
+  /** The store's host that is none of its own domains (its platform subdomain): it always reaches the store. */
+  async function platformHostOf(tx: Tx, ctx: TenantContext, butNot: string) {
+    const own = new Set((await tx.select({ d: sd.domain }).from(sd).where(here(ctx))).map((d) => d.d));
+    const { hosts } = await storeHostsOf(tx, ctx);
+    return hosts.find((h) => !own.has(h)) ?? hosts.find((h) => h !== butNot) ?? null;
+  }
+
+  /**
+   * Mails the owner about one event, in the transaction that made it (so once, and only if it
+   * commits). The link goes through the platform subdomain: the domain the mail is about may not work.
+   */
+  async function tell(tx: Tx, ctx: TenantContext, event: DomainEvent) {
+    const owner = await ownerOf(tx, ctx);
+    if (!owner) return;
+    const host = (await platformHostOf(tx, ctx, event.domain)) ?? ctx.hostName;
+    const page = `${deps.linkOrigin(host)}/manage-store/settings/domains`;
+    await deps.mailer.send(ctx, domainMail(event, owner, page), { tx });
+  }
+
   /**
    * Enqueues the check a row's `next_check_at` asks for, in the transaction that set it. Keyed by the
    * time it is due, so a check that settles the row twice enqueues it once; a job whose time the row
@@ -286,6 +311,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
         if (finding.pointsHere) {
           await bindDomainHost(tx, ctx, domain);
           changed(tx, ctx);
+          await tell(tx, ctx, { kind: 'connected', domain });
         }
         const target = pointTo(domain, deps.targets);
         const now = new Date();
@@ -337,21 +363,33 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
         return r ?? null;
       }
       const since = row.lapsedAt ?? now;
+      const records = recordsFor(domain, row.token, deps.targets, row.aliasOf);
       if (now.getTime() - since.getTime() < GRACE_MS) {
         const [r] = await tx
           .update(sd)
           .set({ lapsedAt: since, reason: problem, checkedAt: now })
           .where(where)
           .returning();
+        // Told once, when the grace period starts; the daily checks after it only keep the page right.
+        if (!row.lapsedAt)
+          await tell(tx, ctx, {
+            kind: 'lapsed',
+            domain,
+            problem,
+            records,
+            disconnectsAt: new Date(since.getTime() + GRACE_MS),
+          });
         return r ?? null;
       }
       await unbindDomainHost(tx, ctx, domain);
+      let primaryNow: string | null = null;
       if (row.isPrimary) {
         // Back to a host that is not one of the store's own domains: its platform subdomain.
-        const own = new Set((await tx.select({ d: sd.domain }).from(sd).where(here(ctx))).map((d) => d.d));
-        const { hosts } = await storeHostsOf(tx, ctx);
-        const fallback = hosts.find((h) => !own.has(h)) ?? hosts.find((h) => h !== domain);
-        if (fallback) await writeCanonicalHost(tx, ctx, fallback);
+        const fallback = await platformHostOf(tx, ctx, domain);
+        if (fallback) {
+          await writeCanonicalHost(tx, ctx, fallback);
+          primaryNow = fallback;
+        }
       }
       const state = finding.tokenFound ? 'verified' : 'failed';
       const [r] = await tx
@@ -373,12 +411,14 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
         after: { state, isPrimary: false },
       });
       changed(tx, ctx);
+      await tell(tx, ctx, { kind: 'disconnected', domain, problem, records, primaryNow });
       return r ?? null;
     });
   }
 
   deps.jobs.register<{ domain: string }>(VERIFY_JOB, async (job) => {
     await verify(job.ctx, job.payload.domain);
+    deps.mailer.committed();
   });
 
   // A domain not connected yet, checked again on its backoff: only while the row still names this time.
@@ -386,6 +426,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     const row = await rowOf(db, job.ctx, job.payload.domain);
     if (row?.state === 'active' || row?.nextCheckAt?.toISOString() !== job.payload.due) return { skipped: true };
     await verify(job.ctx, job.payload.domain);
+    deps.mailer.committed();
     return { checked: true };
   });
 
@@ -408,6 +449,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
       if (tools.signal.aborted) return;
       await verify({ ...job.ctx, productStoreId: r.store }, r.domain);
     }
+    deps.mailer.committed();
   });
   deps.jobs.recurring(RECHECK_JOB, { dailyAtUtc: deps.recheckAtUtc ?? '04:00', startupDelayMs: null });
 

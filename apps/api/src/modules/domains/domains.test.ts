@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsStandIn, type Zone } from '../../test/dns-stand-in';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { auditEntries } from '../../test/owners';
+import { createTestSmtp } from '../../test/smtp';
 import { createStaff } from '../../test/staff';
+import { createMailer } from '../mail/index';
 import type { PlatformActor } from '../store-lifecycle/index';
 import { DUE_CHECK_JOB, DUE_CHECKS, GRACE_MS, RECHECK_JOB } from './domains.service';
 
@@ -23,6 +25,21 @@ const A_TARGET = '203.0.113.7';
 const AAAA_TARGET = '2001:db8::7';
 
 let t: TestApp;
+// The owner's mails about their domains go through the mail queue to a real SMTP server on loopback.
+const smtp = createTestSmtp();
+/** The mails the garden owner got, each as its subject and its body (quoted-printable undone). */
+const gardenMails = () =>
+  smtp.received
+    .filter((m) => m.to.includes('owner@garden.test'))
+    .map((m) => {
+      const split = m.raw.indexOf('\r\n\r\n');
+      const headers = m.raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+      const body = m.raw
+        .slice(split + 4)
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+      return { subject: /^Subject: (.*)$/m.exec(headers)?.[1]?.trim() ?? '', body };
+    });
 let dns: Awaited<ReturnType<typeof startDnsStandIn>>;
 let zone: Zone;
 let owner: BrowserSession;
@@ -74,7 +91,9 @@ const ask = (domain: string) =>
 beforeAll(async () => {
   dns = await startDnsStandIn();
   zone = dns.zone;
+  const smtpUrl = await smtp.listen();
   t = await createTestApp({
+    mailer: createMailer({ smtpUrl, from: 'Platform <no-reply@platform.test>', outboxDir: '' }),
     modules: ['domains', 'sitemap', 'store-lifecycle'],
     config: {
       DNS_RESOLVER: dns.address,
@@ -92,6 +111,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await dns?.close();
+  await smtp.close();
 });
 
 describe('adding a domain', () => {
@@ -326,6 +346,7 @@ describe('the daily re-check (decision 125)', () => {
   const shop = async () => (await gardenDomain()).domains.find((d) => d.domain === SHOP);
 
   it('connects a verified domain once it points here, without the owner asking', async () => {
+    smtp.received.length = 0;
     expect((await gardenCall('POST', '/api/v1/domains', { domain: SHOP })).statusCode).toBe(201);
     await t.services.jobs.drain();
     // The owner creates the TXT record first and checks again: proven, not pointing here yet.
@@ -334,12 +355,19 @@ describe('the daily re-check (decision 125)', () => {
     await t.services.jobs.drain();
     expect(await shop()).toMatchObject({ state: 'verified' });
     zone.cname.set(SHOP, `${CNAME_TARGET}.`);
+    // Proven but not pointing here is nothing to mail about; connected is, once.
+    expect(gardenMails()).toEqual([]);
     await runDailyCheck();
     expect(await shop()).toMatchObject({ state: 'active', reason: '' });
+    const [connected, ...more] = gardenMails();
+    expect(more).toEqual([]);
+    expect(connected?.subject).toMatch(/^shop\.garden-tools\.com is connected to /);
+    expect(connected?.body).toContain(`http://${GARDEN}/manage-store/settings/domains`);
     expect((await gardenCall('PUT', '/api/v1/domains/primary', { host: SHOP })).statusCode).toBe(200);
   });
 
   it('keeps a domain whose record is gone serving through the grace period, and tells the owner what to fix', async () => {
+    smtp.received.length = 0;
     zone.cname.set(SHOP, 'old-host.example.net.');
     await runDailyCheck();
     const lapsed = await shop();
@@ -349,12 +377,28 @@ describe('the daily re-check (decision 125)', () => {
     );
     const since = Date.parse(lapsed?.lapsedAt ?? '');
     expect(Date.parse(lapsed?.disconnectsAt ?? '') - since).toBe(GRACE_MS);
+    // The owner is told by mail: what is wrong, what to create, and the day it stops, with a link
+    // through the platform subdomain (the domain itself may not reach the store).
+    const [warning, ...more] = gardenMails();
+    expect(more).toEqual([]);
+    expect(warning?.subject).toMatch(/^Action needed: shop\.garden-tools\.com will be disconnected from /);
+    expect(warning?.body).toContain(
+      '(DNS shows CNAME old-host.example.net): create a CNAME record to shops.localhost.',
+    );
+    expect(warning?.body).toContain('- CNAME record named shop.garden-tools.com with the value shops.localhost');
+    const disconnects = new Date(since + GRACE_MS);
+    expect(warning?.body).toContain(
+      `until ${new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(disconnects)} UTC`,
+    );
+    expect(warning?.body).toContain(`http://${GARDEN}/manage-store/settings/domains`);
     // Still the store's, certificate included.
     expect((await call('GET', '/robots.txt', {}, undefined, SHOP)).statusCode).toBe(200);
     expect((await ask(SHOP)).statusCode).toBe(200);
     // The next day it is still gone: the clock does not start again.
     await runDailyCheck();
     expect((await shop())?.lapsedAt).toBe(lapsed?.lapsedAt);
+    // ... and no second mail: the owner was told once.
+    expect(gardenMails()).toHaveLength(1);
 
     // The owner fixes it and presses Check again: nothing left to tell.
     zone.cname.set(SHOP, `${CNAME_TARGET}.`);
@@ -365,6 +409,7 @@ describe('the daily re-check (decision 125)', () => {
   });
 
   it('disconnects it once the grace period is over: the platform subdomain is primary again', async () => {
+    smtp.received.length = 0;
     zone.cname.delete(SHOP);
     await runDailyCheck();
     expect((await shop())?.lapsedAt).not.toBeNull();
@@ -384,6 +429,15 @@ describe('the daily re-check (decision 125)', () => {
     expect((await ask(SHOP)).statusCode).toBe(404);
     expect((await call('GET', '/robots.txt', {}, undefined, GARDEN)).statusCode).toBe(200);
     expect(await auditEntries(t.database.db, 'garden', 'domain')).toBeGreaterThanOrEqual(2);
+    // Two mails: the records went missing (again), then it was disconnected.
+    const [warning, disconnected, ...more] = gardenMails();
+    expect(more).toEqual([]);
+    expect(warning?.subject).toMatch(/^Action needed: /);
+    expect(disconnected?.subject).toMatch(/^shop\.garden-tools\.com was disconnected from /);
+    expect(disconnected?.body).toContain('The domain no longer points at your store (DNS shows no record)');
+    expect(disconnected?.body).toContain(`primary domain is ${GARDEN} again`);
+    await runDailyCheck();
+    expect(gardenMails()).toHaveLength(2);
   });
 });
 
@@ -426,8 +480,12 @@ describe('a domain not connected yet is checked again by itself (decision 125, l
     // The owner creates the records at the DNS provider and does nothing else.
     zone.txt.set(`_storefront-verify.${SEEDS}`, [failed?.records[0]?.value ?? '']);
     zone.cname.set(SEEDS, `${CNAME_TARGET}.`);
+    smtp.received.length = 0;
     await runDueChecks(SEEDS);
     expect(await domainNamed(SEEDS)).toMatchObject({ state: 'active', reason: '', nextCheckAt: null });
+    expect(gardenMails().map((m) => m.subject)).toEqual([
+      expect.stringMatching(/^shop\.garden-seeds\.com is connected to /),
+    ]);
     expect((await call('GET', '/robots.txt', {}, undefined, SEEDS)).statusCode).toBe(301);
   });
 
