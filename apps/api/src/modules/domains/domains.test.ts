@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsStandIn, type Zone } from '../../test/dns-stand-in';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { auditEntries } from '../../test/owners';
+import { makeScheduleDue } from '../../test/schedules';
 import { createTestSmtp } from '../../test/smtp';
 import { createStaff } from '../../test/staff';
 import { createMailer } from '../mail/index';
@@ -336,10 +337,7 @@ const gardenDomain = async () => {
 describe('the daily re-check (decision 125)', () => {
   const SHOP = 'shop.garden-tools.com';
   const runDailyCheck = async () => {
-    await t.database.db
-      .update(schema.jobSchedules)
-      .set({ nextRunAt: new Date(Date.now() - 1000) })
-      .where(eq(schema.jobSchedules.name, RECHECK_JOB));
+    await makeScheduleDue(t, RECHECK_JOB);
     expect(await t.services.jobs.runSchedules()).toBeGreaterThanOrEqual(1);
     await t.services.jobs.drain();
   };
