@@ -104,6 +104,19 @@ describe('the owner API', () => {
     expect(await auditEntries(db, 'lighting', 'tax.rate')).toBe(before);
   });
 
+  it('names the field once in a refusal: the answer path names it, the message does not again', async () => {
+    const body = { countryGeoId: 'USA', regionGeoId: 'US_FL', label: 'FL sales tax', rateBasisPoints: 600 };
+    for (const [change, error] of [
+      [{ label: '' }, 'body.label: name the tax'],
+      [{ countryGeoId: 'us' }, 'body.countryGeoId: choose a country'],
+      [{ regionGeoId: 'Florida' }, 'body.regionGeoId: choose a state or region'],
+    ] as const) {
+      const res = await call('POST', '/api/v1/tax/rates', owner, { ...body, ...change });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().errors).toEqual([error]);
+    }
+  });
+
   it('adds, refuses a second rate for the same place, changes and removes a rate; 404 for one it does not have', async () => {
     const body = { countryGeoId: 'USA', regionGeoId: 'US_FL', label: 'FL sales tax', rateBasisPoints: 600 };
     const added = await call('POST', '/api/v1/tax/rates', owner, body);
