@@ -38,6 +38,8 @@ test('the owner adds a domain, sees the records to create and why it is not conn
   const row = page.getByRole('table', { name: 'Your domains' }).getByRole('row', { name: new RegExp(domain) });
   await expect(row.getByText('Failed')).toBeVisible({ timeout: 20_000 });
   await expect(row).toContainText(/was not found|DNS did not answer/);
+  // Checked again by itself while DNS propagates: the owner is told when (decision 125, later).
+  await expect(row).toContainText(/Next check: .+ UTC\./);
   await expect(row.getByRole('button', { name: `Check ${domain} again` })).toBeVisible();
   await expectNoSeriousA11yIssue(page);
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -23501,6 +23501,7 @@ export interface paths {
                                     lapsedAt: string | null;
                                     disconnectsAt: string | null;
                                     aliasOf: string | null;
+                                    nextCheckAt: string | null;
                                 }[];
                                 hosts: string[];
                                 primaryHost: string;
@@ -23573,6 +23574,7 @@ export interface paths {
                                 lapsedAt: string | null;
                                 disconnectsAt: string | null;
                                 aliasOf: string | null;
+                                nextCheckAt: string | null;
                             };
                             message?: string;
                         };
@@ -23654,6 +23656,7 @@ export interface paths {
                                 lapsedAt: string | null;
                                 disconnectsAt: string | null;
                                 aliasOf: string | null;
+                                nextCheckAt: string | null;
                             };
                             message?: string;
                         };

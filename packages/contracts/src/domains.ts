@@ -29,19 +29,23 @@ export function domainToAscii(name: string): string {
  * name may be typed in letters (bücher.de) or in its punycode form (xn--bcher-kva.de): both are kept
  * in the ASCII form, so they are one domain.
  */
+// Messages without the field's name: the API's answer puts the path before them (`body.domain: …`)
+// and the form shows them beside the Domain box.
+const ENTER_A_DOMAIN = 'enter a domain name, such as shop.example.com';
+
 export const domainNameSchema = z
-  .string({ error: 'domain: enter a domain name, such as shop.example.com' })
+  .string({ error: ENTER_A_DOMAIN })
   .trim()
   .toLowerCase()
   .transform((v) => domainToAscii(v.replace(/\.$/, '')))
   .pipe(
     z
       .string()
-      .min(1, 'domain: enter a domain name, such as shop.example.com')
-      .max(253, 'domain: at most 253 characters')
+      .min(1, ENTER_A_DOMAIN)
+      .max(253, 'at most 253 characters')
       .regex(
         /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/,
-        'domain: enter a domain name such as shop.example.com, without https:// or a path',
+        'enter a domain name such as shop.example.com, without https:// or a path',
       ),
   );
 
@@ -83,6 +87,11 @@ export const storeDomainSchema = z.object({
   disconnectsAt: z.string().nullable(),
   /** For a `www.` host added with its apex: the apex (it shares the apex's TXT proof). */
   aliasOf: z.string().nullable(),
+  /**
+   * When a domain not connected yet is checked again by itself (every 10 minutes for an hour, then
+   * hourly, for 72 hours); null when no such check is due: connected, or the 72 hours are over.
+   */
+  nextCheckAt: z.string().nullable(),
 });
 export type StoreDomain = z.infer<typeof storeDomainSchema>;
 

@@ -50,25 +50,26 @@ export const taxRateSchema = z.object({
 export type TaxRate = z.infer<typeof taxRateSchema>;
 
 /** POST /api/v1/tax/rates (and PUT /api/v1/tax/rates/:rateId, where the place cannot change). */
+// Messages without the field's name: the API's answer puts the path before them (`body.label: …`)
+// and the rate form shows them beside the field.
+const CHOOSE_A_COUNTRY = 'choose a country';
+const NAME_THE_TAX = 'name the tax';
+
 export const taxRateInputSchema = z.strictObject({
   countryGeoId: z
-    .string({ error: 'countryGeoId: choose a country' })
+    .string({ error: CHOOSE_A_COUNTRY })
     .trim()
-    .regex(/^[A-Z]{3}$/, 'countryGeoId: choose a country'),
+    .regex(/^[A-Z]{3}$/, CHOOSE_A_COUNTRY),
   regionGeoId: z
     .string()
     .trim()
     .max(20)
-    .regex(/^([A-Z]{2}_[A-Z0-9]{1,4})?$/, 'regionGeoId: choose a state or region')
+    .regex(/^([A-Z]{2}_[A-Z0-9]{1,4})?$/, 'choose a state or region')
     .default(''),
-  label: z
-    .string({ error: 'label: name the tax' })
-    .trim()
-    .min(1, 'label: name the tax')
-    .max(60, 'label: at most 60 characters'),
+  label: z.string({ error: NAME_THE_TAX }).trim().min(1, NAME_THE_TAX).max(60, 'at most 60 characters'),
   rateBasisPoints: basisPoints('rateBasisPoints'),
   reducedBasisPoints: basisPoints('reducedBasisPoints').nullable().default(null),
-  taxShipping: z.boolean({ error: 'taxShipping must be true or false' }).default(false),
+  taxShipping: z.boolean({ error: 'must be true or false' }).default(false),
 });
 export type TaxRateInput = z.infer<typeof taxRateInputSchema>;
 

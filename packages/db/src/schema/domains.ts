@@ -54,6 +54,14 @@ export const storeDomains = pgTable(
      * token, whose TXT record proves both, and needs only its CNAME. Null for a domain the owner added.
      */
     aliasOf: text('alias_of'),
+    /**
+     * A domain not connected yet is checked again by itself on a backoff that starts here (when it was
+     * added, or when the owner last pressed Check again): every 10 minutes for an hour, then hourly,
+     * for 72 hours (decision 125, later).
+     */
+    checksFrom: timestamp('checks_from', { withTimezone: true }).notNull().defaultNow(),
+    /** When that next check is due; null when none is (connected, or the 72 hours are over). */
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.domain] }),

@@ -14,14 +14,16 @@ declare module '../../lib/module' {
 
 export const domainsModule = defineModule({
   name: 'domains',
-  needs: ['audit', 'jobs', 'store-lifecycle'],
-  create: ({ db, events, config }, { audit, jobs, storeLifecycle }) => {
+  needs: ['audit', 'jobs', 'mail', 'store-lifecycle'],
+  create: ({ db, events, config, linkOrigin }, { audit, jobs, mailer, storeLifecycle }) => {
     const platformDomain = config.PLATFORM_DOMAIN ?? 'localhost';
     return {
       domains: createDomainsService(db, {
         audit,
         events,
         jobs,
+        mailer,
+        linkOrigin,
         check: createDnsChecker(config.DNS_RESOLVER),
         targets: {
           cname: config.DOMAIN_CNAME_TARGET ?? `shops.${platformDomain}`,

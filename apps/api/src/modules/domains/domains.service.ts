@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { domainToUnicode } from 'node:url';
 import type { DnsRecord, DomainInput, DomainsOverview, StoreDomain, StoreState } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, ne, or } from 'drizzle-orm';
 import { requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { isUniqueViolation } from '../../lib/errors';
@@ -11,6 +11,7 @@ import { ok, type Refusal, Refused, type Result, refuse, refuseField, returnRefu
 import { StoreValues } from '../../lib/store-generations';
 import type { AuditService } from '../audit/index';
 import type { JobRunner } from '../jobs/index';
+import type { MailQueue } from '../mail/index';
 import {
   bindDomainHost,
   hostHolder,
@@ -20,11 +21,14 @@ import {
   writeCanonicalHost,
 } from '../tenant/index';
 import { type DnsChecker, type DnsFinding, type DnsTargets, txtName, txtValue } from './dns-check';
+import { type DomainEvent, domainMail, ownerOf } from './domain-mail';
 
 const sd = schema.storeDomains;
 type DomainRow = typeof sd.$inferSelect;
 
 export const VERIFY_JOB = 'domains.verify';
+/** A domain not connected yet, checked again when its backoff says (`next_check_at`). */
+export const DUE_CHECK_JOB = 'domains.check-due';
 /** The daily re-check of every store's active and verified domains (decision 125). */
 export const RECHECK_JOB = 'domains.recheck';
 /**
@@ -33,6 +37,21 @@ export const RECHECK_JOB = 'domains.recheck';
  * before shoppers notice, and a domain that really moved away is let go within days.
  */
 export const GRACE_MS = 72 * 60 * 60 * 1000;
+/**
+ * How a domain not connected yet is checked again by itself while its DNS propagates, as Shopify
+ * does: every 10 minutes for the first hour, then hourly, until 72 hours after it was added (or after
+ * the owner last pressed Check again). Then a failed one waits for the owner; a verified one (proven,
+ * not pointing here yet) keeps its daily check.
+ */
+export const DUE_CHECKS = { firstHourEveryMs: 10 * 60_000, thenEveryMs: 60 * 60_000, forMs: 72 * 60 * 60_000 };
+
+/** When a domain whose checks started at `from` is checked next after a check at `now`; null: no more. */
+export function nextCheckAfter(from: Date, now: Date): Date | null {
+  const age = now.getTime() - from.getTime();
+  const next = now.getTime() + (age < 60 * 60_000 ? DUE_CHECKS.firstHourEveryMs : DUE_CHECKS.thenEveryMs);
+  return next - from.getTime() <= DUE_CHECKS.forMs ? new Date(next) : null;
+}
+
 /** A store may add this many domains; Shopify's limit is higher, but a handful is what stores use. */
 export const MAX_DOMAINS = 20;
 
@@ -44,6 +63,10 @@ export interface DomainsDeps {
   jobs: Pick<JobRunner, 'enqueue' | 'register' | 'recurring' | 'committed'>;
   check: DnsChecker;
   targets: DnsTargets;
+  /** The owner's mails about their domains: connected, records missing, disconnected. */
+  mailer: Pick<MailQueue, 'send' | 'committed'>;
+  /** scheme://host[:port] of a host, for the link to the Domains page in those mails. */
+  linkOrigin: (host: string) => string;
   /** The platform's own host and domain: never a store's domain (its subdomains get the wildcard). */
   platformHost: string;
   platformDomain: string;
@@ -134,6 +157,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     lapsedAt: iso(r.lapsedAt),
     disconnectsAt: r.lapsedAt ? new Date(r.lapsedAt.getTime() + GRACE_MS).toISOString() : null,
     aliasOf: r.aliasOf,
+    nextCheckAt: iso(r.nextCheckAt),
   });
 
   /**
@@ -192,6 +216,45 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
   const notFound = (domain: string): DomainRefusal =>
     refuse(404, 'NOT_FOUND', `${domain.slice(0, 253)} is not one of this store's domains.`);
 
+  /** The store's host that is none of its own domains (its platform subdomain): it always reaches the store. */
+  async function platformHostOf(tx: Tx, ctx: TenantContext, butNot: string) {
+    const own = new Set((await tx.select({ d: sd.domain }).from(sd).where(here(ctx))).map((d) => d.d));
+    const { hosts } = await storeHostsOf(tx, ctx);
+    return hosts.find((h) => !own.has(h)) ?? hosts.find((h) => h !== butNot) ?? null;
+  }
+
+  /**
+   * Mails the owner about one event, in the transaction that made it (so once, and only if it
+   * commits). The link goes through the platform subdomain: the domain the mail is about may not work.
+   */
+  async function tell(tx: Tx, ctx: TenantContext, event: DomainEvent) {
+    const owner = await ownerOf(tx, ctx);
+    if (!owner) return;
+    const host = (await platformHostOf(tx, ctx, event.domain)) ?? ctx.hostName;
+    const page = `${deps.linkOrigin(host)}/manage-store/settings/domains`;
+    await deps.mailer.send(ctx, domainMail(event, owner, page), { tx });
+  }
+
+  /**
+   * Enqueues the check a row's `next_check_at` asks for, in the transaction that set it. Keyed by the
+   * time it is due, so a check that settles the row twice enqueues it once; a job whose time the row
+   * no longer names (the owner pressed Check again, a later check moved it) does nothing when it runs.
+   */
+  async function scheduleCheck(tx: Tx, ctx: TenantContext, row: DomainRow) {
+    if (!row.nextCheckAt) return;
+    const due = row.nextCheckAt.toISOString();
+    await deps.jobs.enqueue(
+      ctx,
+      {
+        type: DUE_CHECK_JOB,
+        payload: { domain: row.domain, due },
+        key: `${row.domain} ${due}`,
+        runAt: row.nextCheckAt,
+      },
+      { tx },
+    );
+  }
+
   /**
    * The check itself (the job's work; safe to run twice): asks DNS, then settles the row under its
    * lock. The token missing: failed. The token there: verified, and active (bound to the store) once
@@ -204,11 +267,16 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     const finding = await deps.check(domain, before.token, deps.targets, proof);
     if (before.state === 'active') return confirmActive(ctx, domain, finding);
     const settle = (state: DomainRow['state'], reason: string) =>
-      db
-        .update(sd)
-        .set({ state, reason, checkedAt: new Date() })
-        .where(and(here(ctx), eq(sd.domain, domain), ne(sd.state, 'active')))
-        .returning();
+      deps.events.transaction(async (tx) => {
+        const now = new Date();
+        const rows = await tx
+          .update(sd)
+          .set({ state, reason, checkedAt: now, nextCheckAt: nextCheckAfter(before.checksFrom, now) })
+          .where(and(here(ctx), eq(sd.domain, domain), ne(sd.state, 'active')))
+          .returning();
+        for (const r of rows) await scheduleCheck(tx, ctx, r);
+        return rows;
+      });
     if (!finding.ok) {
       const [row] = await settle('failed', `DNS did not answer (${finding.error}). Check again in a few minutes.`);
       return row ?? null;
@@ -226,18 +294,27 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
         if (!row || row.state === 'active') return row;
         const holder = finding.pointsHere ? await hostHolder(tx, domain) : null;
         if (holder && holder.tenantId !== ctx.tenantId) {
+          const now = new Date();
           const [r] = await tx
             .update(sd)
-            .set({ state: 'failed', reason: 'This domain already serves another store.', checkedAt: new Date() })
+            .set({
+              state: 'failed',
+              reason: 'This domain already serves another store.',
+              checkedAt: now,
+              nextCheckAt: nextCheckAfter(row.checksFrom, now),
+            })
             .where(and(here(ctx), eq(sd.domain, domain)))
             .returning();
+          if (r) await scheduleCheck(tx, ctx, r);
           return r ?? null;
         }
         if (finding.pointsHere) {
           await bindDomainHost(tx, ctx, domain);
           changed(tx, ctx);
+          await tell(tx, ctx, { kind: 'connected', domain });
         }
         const target = pointTo(domain, deps.targets);
+        const now = new Date();
         const [r] = await tx
           .update(sd)
           .set({
@@ -245,10 +322,12 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
             reason: finding.pointsHere
               ? ''
               : `The domain is yours, but it does not point at your store yet (DNS shows ${finding.seen}): create ${target}.`,
-            checkedAt: new Date(),
+            checkedAt: now,
+            nextCheckAt: finding.pointsHere ? null : nextCheckAfter(row.checksFrom, now),
           })
           .where(and(here(ctx), eq(sd.domain, domain)))
           .returning();
+        if (r) await scheduleCheck(tx, ctx, r);
         return r ?? null;
       });
     } catch (err) {
@@ -284,21 +363,33 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
         return r ?? null;
       }
       const since = row.lapsedAt ?? now;
+      const records = recordsFor(domain, row.token, deps.targets, row.aliasOf);
       if (now.getTime() - since.getTime() < GRACE_MS) {
         const [r] = await tx
           .update(sd)
           .set({ lapsedAt: since, reason: problem, checkedAt: now })
           .where(where)
           .returning();
+        // Told once, when the grace period starts; the daily checks after it only keep the page right.
+        if (!row.lapsedAt)
+          await tell(tx, ctx, {
+            kind: 'lapsed',
+            domain,
+            problem,
+            records,
+            disconnectsAt: new Date(since.getTime() + GRACE_MS),
+          });
         return r ?? null;
       }
       await unbindDomainHost(tx, ctx, domain);
+      let primaryNow: string | null = null;
       if (row.isPrimary) {
         // Back to a host that is not one of the store's own domains: its platform subdomain.
-        const own = new Set((await tx.select({ d: sd.domain }).from(sd).where(here(ctx))).map((d) => d.d));
-        const { hosts } = await storeHostsOf(tx, ctx);
-        const fallback = hosts.find((h) => !own.has(h)) ?? hosts.find((h) => h !== domain);
-        if (fallback) await writeCanonicalHost(tx, ctx, fallback);
+        const fallback = await platformHostOf(tx, ctx, domain);
+        if (fallback) {
+          await writeCanonicalHost(tx, ctx, fallback);
+          primaryNow = fallback;
+        }
       }
       const state = finding.tokenFound ? 'verified' : 'failed';
       const [r] = await tx
@@ -320,12 +411,23 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
         after: { state, isPrimary: false },
       });
       changed(tx, ctx);
+      await tell(tx, ctx, { kind: 'disconnected', domain, problem, records, primaryNow });
       return r ?? null;
     });
   }
 
   deps.jobs.register<{ domain: string }>(VERIFY_JOB, async (job) => {
     await verify(job.ctx, job.payload.domain);
+    deps.mailer.committed();
+  });
+
+  // A domain not connected yet, checked again on its backoff: only while the row still names this time.
+  deps.jobs.register<{ domain: string; due: string }>(DUE_CHECK_JOB, async (job) => {
+    const row = await rowOf(db, job.ctx, job.payload.domain);
+    if (row?.state === 'active' || row?.nextCheckAt?.toISOString() !== job.payload.due) return { skipped: true };
+    await verify(job.ctx, job.payload.domain);
+    deps.mailer.committed();
+    return { checked: true };
   });
 
   // Daily, per store: every active and verified domain is checked again, one at a time (a store has
@@ -335,12 +437,19 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
     const rows = await db
       .select({ store: sd.productStoreId, domain: sd.domain })
       .from(sd)
-      .where(and(eq(sd.tenantId, job.ctx.tenantId), inArray(sd.state, ['active', 'verified'])))
+      .where(
+        and(
+          eq(sd.tenantId, job.ctx.tenantId),
+          // A check that is overdue too: its job was lost (a restore, a store moved in between).
+          or(inArray(sd.state, ['active', 'verified']), lte(sd.nextCheckAt, new Date())),
+        ),
+      )
       .orderBy(asc(sd.domain));
     for (const r of rows) {
       if (tools.signal.aborted) return;
       await verify({ ...job.ctx, productStoreId: r.store }, r.domain);
     }
+    deps.mailer.committed();
   });
   deps.jobs.recurring(RECHECK_JOB, { dailyAtUtc: deps.recheckAtUtc ?? '04:00', startupDelayMs: null });
 
@@ -442,9 +551,10 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
           await deps.jobs.enqueue(ctx, { type: VERIFY_JOB, payload: { domain }, key: domain }, { tx });
           return ok(view(row));
         }
+        // The owner has just changed something: the backoff starts again from now.
         const [after] = await tx
           .update(sd)
-          .set({ state: 'pending', reason: '' })
+          .set({ state: 'pending', reason: '', checksFrom: new Date(), nextCheckAt: null })
           .where(and(here(ctx), eq(sd.domain, domain)))
           .returning();
         await deps.jobs.enqueue(ctx, { type: VERIFY_JOB, payload: { domain }, key: domain }, { tx });

@@ -1,12 +1,15 @@
 import { schema } from '@app/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsStandIn, type Zone } from '../../test/dns-stand-in';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
 import { auditEntries } from '../../test/owners';
+import { makeScheduleDue } from '../../test/schedules';
+import { createTestSmtp } from '../../test/smtp';
 import { createStaff } from '../../test/staff';
+import { createMailer } from '../mail/index';
 import type { PlatformActor } from '../store-lifecycle/index';
-import { GRACE_MS, RECHECK_JOB } from './domains.service';
+import { DUE_CHECK_JOB, DUE_CHECKS, GRACE_MS, RECHECK_JOB } from './domains.service';
 
 // Decision 121: an owner adds a domain, creates the records the platform shows at a DNS provider (a
 // local DNS server here, asked through DNS_RESOLVER), and the check job moves it from pending to
@@ -23,6 +26,21 @@ const A_TARGET = '203.0.113.7';
 const AAAA_TARGET = '2001:db8::7';
 
 let t: TestApp;
+// The owner's mails about their domains go through the mail queue to a real SMTP server on loopback.
+const smtp = createTestSmtp();
+/** The mails the garden owner got, each as its subject and its body (quoted-printable undone). */
+const gardenMails = () =>
+  smtp.received
+    .filter((m) => m.to.includes('owner@garden.test'))
+    .map((m) => {
+      const split = m.raw.indexOf('\r\n\r\n');
+      const headers = m.raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+      const body = m.raw
+        .slice(split + 4)
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+      return { subject: /^Subject: (.*)$/m.exec(headers)?.[1]?.trim() ?? '', body };
+    });
 let dns: Awaited<ReturnType<typeof startDnsStandIn>>;
 let zone: Zone;
 let owner: BrowserSession;
@@ -53,6 +71,8 @@ type Domain = {
   aliasOf: string | null;
   lapsedAt: string | null;
   disconnectsAt: string | null;
+  checkedAt: string | null;
+  nextCheckAt: string | null;
   records: { type: string; name: string; value: string }[];
 };
 const domainOf = async (name: string, who = owner, host = HOST): Promise<Domain | undefined> => {
@@ -72,7 +92,9 @@ const ask = (domain: string) =>
 beforeAll(async () => {
   dns = await startDnsStandIn();
   zone = dns.zone;
+  const smtpUrl = await smtp.listen();
   t = await createTestApp({
+    mailer: createMailer({ smtpUrl, from: 'Platform <no-reply@platform.test>', outboxDir: '' }),
     modules: ['domains', 'sitemap', 'store-lifecycle'],
     config: {
       DNS_RESOLVER: dns.address,
@@ -90,6 +112,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await dns?.close();
+  await smtp.close();
 });
 
 describe('adding a domain', () => {
@@ -143,7 +166,8 @@ describe('adding a domain', () => {
     for (const domain of ['bü cher.de', 'https://bücher.de/shop']) {
       const bad = await call('POST', '/api/v1/domains', owner, { domain });
       expect(bad.statusCode, bad.body).toBe(400);
-      expect(bad.json().errors, bad.body).toEqual([expect.stringMatching(/^body\.domain: /)]);
+      // The field is named once, by the answer's path.
+      expect(bad.json().errors, bad.body).toEqual([expect.stringMatching(/^body\.domain: enter a domain name /)]);
     }
     expect((await call('DELETE', '/api/v1/domains/laden.xn--bcher-eck-q9a.de', owner)).statusCode).toBe(200);
   });
@@ -304,26 +328,24 @@ describe('the primary domain', () => {
   });
 });
 
+const gardenCall = (method: Method, url: string, payload?: unknown) => call(method, url, gardenOwner, payload, GARDEN);
+const gardenDomain = async () => {
+  const res = await gardenCall('GET', '/api/v1/domains');
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { domains: Domain[]; primaryHost: string };
+};
+
 describe('the daily re-check (decision 125)', () => {
   const SHOP = 'shop.garden-tools.com';
-  const gardenCall = (method: Method, url: string, payload?: unknown) =>
-    call(method, url, gardenOwner, payload, GARDEN);
-  const gardenDomain = async () => {
-    const res = await gardenCall('GET', '/api/v1/domains');
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as { domains: Domain[]; primaryHost: string };
-  };
   const runDailyCheck = async () => {
-    await t.database.db
-      .update(schema.jobSchedules)
-      .set({ nextRunAt: new Date(Date.now() - 1000) })
-      .where(eq(schema.jobSchedules.name, RECHECK_JOB));
+    await makeScheduleDue(t, RECHECK_JOB);
     expect(await t.services.jobs.runSchedules()).toBeGreaterThanOrEqual(1);
     await t.services.jobs.drain();
   };
   const shop = async () => (await gardenDomain()).domains.find((d) => d.domain === SHOP);
 
   it('connects a verified domain once it points here, without the owner asking', async () => {
+    smtp.received.length = 0;
     expect((await gardenCall('POST', '/api/v1/domains', { domain: SHOP })).statusCode).toBe(201);
     await t.services.jobs.drain();
     // The owner creates the TXT record first and checks again: proven, not pointing here yet.
@@ -332,12 +354,19 @@ describe('the daily re-check (decision 125)', () => {
     await t.services.jobs.drain();
     expect(await shop()).toMatchObject({ state: 'verified' });
     zone.cname.set(SHOP, `${CNAME_TARGET}.`);
+    // Proven but not pointing here is nothing to mail about; connected is, once.
+    expect(gardenMails()).toEqual([]);
     await runDailyCheck();
     expect(await shop()).toMatchObject({ state: 'active', reason: '' });
+    const [connected, ...more] = gardenMails();
+    expect(more).toEqual([]);
+    expect(connected?.subject).toMatch(/^shop\.garden-tools\.com is connected to /);
+    expect(connected?.body).toContain(`http://${GARDEN}/manage-store/settings/domains`);
     expect((await gardenCall('PUT', '/api/v1/domains/primary', { host: SHOP })).statusCode).toBe(200);
   });
 
   it('keeps a domain whose record is gone serving through the grace period, and tells the owner what to fix', async () => {
+    smtp.received.length = 0;
     zone.cname.set(SHOP, 'old-host.example.net.');
     await runDailyCheck();
     const lapsed = await shop();
@@ -347,12 +376,28 @@ describe('the daily re-check (decision 125)', () => {
     );
     const since = Date.parse(lapsed?.lapsedAt ?? '');
     expect(Date.parse(lapsed?.disconnectsAt ?? '') - since).toBe(GRACE_MS);
+    // The owner is told by mail: what is wrong, what to create, and the day it stops, with a link
+    // through the platform subdomain (the domain itself may not reach the store).
+    const [warning, ...more] = gardenMails();
+    expect(more).toEqual([]);
+    expect(warning?.subject).toMatch(/^Action needed: shop\.garden-tools\.com will be disconnected from /);
+    expect(warning?.body).toContain(
+      '(DNS shows CNAME old-host.example.net): create a CNAME record to shops.localhost.',
+    );
+    expect(warning?.body).toContain('- CNAME record named shop.garden-tools.com with the value shops.localhost');
+    const disconnects = new Date(since + GRACE_MS);
+    expect(warning?.body).toContain(
+      `until ${new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(disconnects)} UTC`,
+    );
+    expect(warning?.body).toContain(`http://${GARDEN}/manage-store/settings/domains`);
     // Still the store's, certificate included.
     expect((await call('GET', '/robots.txt', {}, undefined, SHOP)).statusCode).toBe(200);
     expect((await ask(SHOP)).statusCode).toBe(200);
     // The next day it is still gone: the clock does not start again.
     await runDailyCheck();
     expect((await shop())?.lapsedAt).toBe(lapsed?.lapsedAt);
+    // ... and no second mail: the owner was told once.
+    expect(gardenMails()).toHaveLength(1);
 
     // The owner fixes it and presses Check again: nothing left to tell.
     zone.cname.set(SHOP, `${CNAME_TARGET}.`);
@@ -363,6 +408,7 @@ describe('the daily re-check (decision 125)', () => {
   });
 
   it('disconnects it once the grace period is over: the platform subdomain is primary again', async () => {
+    smtp.received.length = 0;
     zone.cname.delete(SHOP);
     await runDailyCheck();
     expect((await shop())?.lapsedAt).not.toBeNull();
@@ -382,5 +428,101 @@ describe('the daily re-check (decision 125)', () => {
     expect((await ask(SHOP)).statusCode).toBe(404);
     expect((await call('GET', '/robots.txt', {}, undefined, GARDEN)).statusCode).toBe(200);
     expect(await auditEntries(t.database.db, 'garden', 'domain')).toBeGreaterThanOrEqual(2);
+    // Two mails: the records went missing (again), then it was disconnected.
+    const [warning, disconnected, ...more] = gardenMails();
+    expect(more).toEqual([]);
+    expect(warning?.subject).toMatch(/^Action needed: /);
+    expect(disconnected?.subject).toMatch(/^shop\.garden-tools\.com was disconnected from /);
+    expect(disconnected?.body).toContain('The domain no longer points at your store (DNS shows no record)');
+    expect(disconnected?.body).toContain(`primary domain is ${GARDEN} again`);
+    await runDailyCheck();
+    expect(gardenMails()).toHaveLength(2);
+  });
+});
+
+describe('a domain not connected yet is checked again by itself (decision 125, later)', () => {
+  const SEEDS = 'shop.garden-seeds.com';
+  const BULBS = 'shop.garden-bulbs.com';
+  const domainNamed = async (name: string) => (await gardenDomain()).domains.find((d) => d.domain === name);
+  const dueChecksOf = (name: string) =>
+    and(
+      eq(schema.jobs.tenantId, 'garden'),
+      eq(schema.jobs.type, DUE_CHECK_JOB),
+      eq(schema.jobs.status, 'pending'),
+      like(schema.jobs.key, `${name} %`),
+    );
+  const pendingDueChecks = (name: string) => t.database.db.select().from(schema.jobs).where(dueChecksOf(name));
+  /** The time the store's next checks wait for passes. */
+  const runDueChecks = async (name: string) => {
+    await t.database.db
+      .update(schema.jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(dueChecksOf(name));
+    await t.services.jobs.drain();
+  };
+  const waitAfterCheck = (d: Domain | undefined) => Date.parse(d?.nextCheckAt ?? '') - Date.parse(d?.checkedAt ?? '');
+  const startedAgo = (name: string, ms: number) =>
+    t.database.db
+      .update(schema.storeDomains)
+      .set({ checksFrom: new Date(Date.now() - ms) })
+      .where(and(eq(schema.storeDomains.tenantId, 'garden'), eq(schema.storeDomains.domain, name)));
+
+  it('connects a domain added before its records existed, once they do, at the next check', async () => {
+    expect((await gardenCall('POST', '/api/v1/domains', { domain: SEEDS })).statusCode).toBe(201);
+    await t.services.jobs.drain();
+    const failed = await domainNamed(SEEDS);
+    expect(failed).toMatchObject({ state: 'failed' });
+    // Checked again in ten minutes, and the page says when.
+    expect(waitAfterCheck(failed)).toBe(DUE_CHECKS.firstHourEveryMs);
+    expect(await pendingDueChecks(SEEDS)).toHaveLength(1);
+
+    // The owner creates the records at the DNS provider and does nothing else.
+    zone.txt.set(`_storefront-verify.${SEEDS}`, [failed?.records[0]?.value ?? '']);
+    zone.cname.set(SEEDS, `${CNAME_TARGET}.`);
+    smtp.received.length = 0;
+    await runDueChecks(SEEDS);
+    expect(await domainNamed(SEEDS)).toMatchObject({ state: 'active', reason: '', nextCheckAt: null });
+    expect(gardenMails().map((m) => m.subject)).toEqual([
+      expect.stringMatching(/^shop\.garden-seeds\.com is connected to /),
+    ]);
+    expect((await call('GET', '/robots.txt', {}, undefined, SEEDS)).statusCode).toBe(301);
+  });
+
+  it('checks hourly after the first hour, stops after 72 hours, and starts again when the owner presses Check again', async () => {
+    expect((await gardenCall('POST', '/api/v1/domains', { domain: BULBS })).statusCode).toBe(201);
+    await t.services.jobs.drain();
+    await startedAgo(BULBS, 2 * 60 * 60_000);
+    await runDueChecks(BULBS);
+    const hourly = await domainNamed(BULBS);
+    expect(hourly).toMatchObject({ state: 'failed' });
+    expect(waitAfterCheck(hourly)).toBe(DUE_CHECKS.thenEveryMs);
+
+    // The last check of the 72 hours: it stays failed, and nothing is due any more.
+    await startedAgo(BULBS, DUE_CHECKS.forMs - 30 * 60_000);
+    await runDueChecks(BULBS);
+    expect(await domainNamed(BULBS)).toMatchObject({ state: 'failed', nextCheckAt: null });
+    expect(await pendingDueChecks(BULBS)).toEqual([]);
+
+    // The owner presses Check again: checked now, and on the backoff again from now.
+    expect((await gardenCall('POST', `/api/v1/domains/${BULBS}/check`)).statusCode).toBe(202);
+    await t.services.jobs.drain();
+    const again = await domainNamed(BULBS);
+    expect(again).toMatchObject({ state: 'failed' });
+    expect(waitAfterCheck(again)).toBe(DUE_CHECKS.firstHourEveryMs);
+  });
+
+  it('a check the owner has since run in its place does nothing when its time comes', async () => {
+    const before = await domainNamed(BULBS);
+    // Check again moves the next check: the job for the old time finds the row no longer names it.
+    expect((await gardenCall('POST', `/api/v1/domains/${BULBS}/check`)).statusCode).toBe(202);
+    await t.services.jobs.drain();
+    const after = await domainNamed(BULBS);
+    expect(after?.nextCheckAt).not.toBe(before?.nextCheckAt);
+    await runDueChecks(BULBS);
+    const [stale] = await t.database.db
+      .select()
+      .from(schema.jobs)
+      .where(and(eq(schema.jobs.type, DUE_CHECK_JOB), eq(schema.jobs.key, `${BULBS} ${before?.nextCheckAt ?? ''}`)));
+    expect(stale).toMatchObject({ status: 'succeeded', result: { skipped: true } });
   });
 });

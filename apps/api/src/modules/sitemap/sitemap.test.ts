@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvents } from '../../lib/events/index';
 import { type BrowserSession, createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
+import { makeScheduleDue } from '../../test/schedules';
 import { createStaff } from '../../test/staff';
 import { SITEMAP_JOB } from './index';
 import { buildSitemapFiles } from './sitemap-xml';
@@ -326,10 +327,7 @@ describe('regeneration after changes', () => {
 
 describe('the nightly rebuild', () => {
   it('builds every public store’s sitemap once its schedule comes due', async () => {
-    await t.database.db
-      .update(schema.jobSchedules)
-      .set({ nextRunAt: new Date(Date.now() - 1000) })
-      .where(eq(schema.jobSchedules.name, SITEMAP_JOB));
+    await makeScheduleDue(t, SITEMAP_JOB);
     expect(await t.services.jobs.runSchedules()).toBeGreaterThanOrEqual(3);
     await t.services.jobs.drain();
     const lighting = await get(LIGHTING, '/sitemap.xml');

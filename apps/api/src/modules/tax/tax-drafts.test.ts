@@ -2,14 +2,13 @@ import { type Db, schema } from '@app/db';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeGuestOrder, stockedProduct } from '../../test/guest-order';
-import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
+import type { BrowserSession, TestApp } from '../../test/harness';
 import { storeCaller } from '../../test/owners';
-import { createStaff } from '../../test/staff';
+import { HOST, taxTestApp } from './tax-test-setup';
 
 // Tax as a draft (decision 120, as shipping): the owner's changes to the settings and rates wait in
 // a draft checkout does not use, and go live together when published, audited in words.
 
-const HOST = 'lighting.localhost';
 const T = '/api/v1/tax';
 const D = '/api/v1/drafts/tax/store';
 let t: TestApp;
@@ -45,13 +44,7 @@ async function expectCaliforniaTaxedAt(bp: number) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  db = t.database.db;
-  owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);
-  await createStaff(t.database, 'lighting', 'tax-drafts@lighting.test', ['settings']);
-  await createStaff(t.database, 'lighting', 'tax-orders@lighting.test', ['orders']);
-  colleague = await signIn(t.app, 'tax-drafts@lighting.test', 'owner-demo-1', HOST);
-  ordersStaff = await signIn(t.app, 'tax-orders@lighting.test', 'owner-demo-1', HOST);
+  ({ t, db, owner, settingsStaff: colleague, ordersStaff } = await taxTestApp());
 });
 afterAll(() => t?.close());
 

@@ -42,7 +42,8 @@ function placeName(countryGeoId: string, regionGeoId: string) {
   return regionGeoId ? `${name}, ${region?.name ?? regionGeoId}` : `${name} (all regions)`;
 }
 
-function rateView(r: RateRow): TaxRate {
+/** A rate as the page shows it: from its row, or from its input for a draft (which has no rows). */
+function rateView(r: TaxRateInput): TaxRate {
   return {
     rateId: rateIdOf(r),
     countryGeoId: r.countryGeoId,
@@ -86,20 +87,6 @@ export interface TaxDeps {
   audit: Pick<AuditService, 'record'>;
   events: Pick<EventBus, 'transaction' | 'emitAfterCommit'>;
   drafts: DraftsService;
-}
-
-/** A rate as the rate row would read it, for a draft (which has no rows). */
-function rateFromInput(input: TaxRateInput): TaxRate {
-  return {
-    rateId: rateIdOf(input),
-    countryGeoId: input.countryGeoId,
-    regionGeoId: input.regionGeoId,
-    placeName: placeName(input.countryGeoId, input.regionGeoId),
-    label: input.label,
-    rateBasisPoints: input.rateBasisPoints,
-    reducedBasisPoints: input.reducedBasisPoints,
-    taxShipping: input.taxShipping,
-  };
 }
 
 const rateColumns = (r: TaxRate) => ({
@@ -295,7 +282,7 @@ export function createTaxService(db: Db, deps: TaxDeps) {
         const list = input.rates.map(({ rateId: _id, placeName: _name, ...r }) => {
           const bad = checkPlace(r);
           if (bad) throw new Refused(bad);
-          const rate = rateFromInput(r);
+          const rate = rateView(r);
           if (seen.has(rate.rateId)) throw new Refused(taken(r));
           seen.add(rate.rateId);
           return rate;
@@ -313,7 +300,7 @@ export function createTaxService(db: Db, deps: TaxDeps) {
       editDraft(ctx, (d) => {
         const bad = checkPlace(input);
         if (bad) throw new Refused(bad);
-        const rate = rateFromInput(input);
+        const rate = rateView(input);
         if (d.rates.some((r) => r.rateId === rate.rateId)) throw new Refused(taken(input));
         return { settings: d.settings, rates: [...d.rates, rate], value: rate };
       }),
@@ -322,7 +309,7 @@ export function createTaxService(db: Db, deps: TaxDeps) {
       editDraft(ctx, (d) => {
         const i = draftRate(d.rates, rateId);
         const was = d.rates[i] as TaxRate;
-        const rate = rateFromInput({ ...input, countryGeoId: was.countryGeoId, regionGeoId: was.regionGeoId });
+        const rate = rateView({ ...input, countryGeoId: was.countryGeoId, regionGeoId: was.regionGeoId });
         return { settings: d.settings, rates: d.rates.map((r, j) => (j === i ? rate : r)), value: rate };
       }),
 
@@ -490,20 +477,13 @@ export function createTaxService(db: Db, deps: TaxDeps) {
 
     /**
      * A product's tax class, from the product editor (catalog permission). Read by checkout for each
-     * quote, so there is nothing to forget; audited on the product.
+     * quote, so there is nothing to forget; a change is audited on the product.
      */
     async setProductClass(ctx: RequestContext, productId: string, taxClass: TaxClass): Promise<void> {
       requireAccess(ctx, 'catalog');
       await deps.events.transaction(async (tx) => {
-        const before = await writeProductTaxClass(tx, ctx.tenantId, productId, taxClass);
+        const before = await writeProductTaxClass(tx, ctx, deps.audit, productId, taxClass);
         if (!before) throw AppError.notFound(`Product ${productId.slice(0, 64)} not found.`);
-        await deps.audit.record(tx, ctx, {
-          entity: 'product',
-          entityId: productId,
-          action: 'update',
-          before: { taxClass: before },
-          after: { taxClass },
-        });
       });
     },
   };

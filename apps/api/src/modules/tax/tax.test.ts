@@ -3,15 +3,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '../../lib/context';
 import { placeGuestOrder, stockedProduct } from '../../test/guest-order';
-import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../test/harness';
+import type { BrowserSession, TestApp } from '../../test/harness';
 import { auditEntries } from '../../test/owners';
-import { createStaff } from '../../test/staff';
+import { HOST, taxTestApp } from './tax-test-setup';
 
 // Decision 116: the owner's tax settings and rates over the API (who may, what is refused, what is
 // audited, GET answers PUT back), and what a shopper then pays: prices with tax inside them, a tax
 // class, and refunds that give the tax back.
 
-const HOST = 'lighting.localhost';
 const ORIGIN = `http://${HOST}`;
 let t: TestApp;
 let db: Db;
@@ -38,13 +37,7 @@ const orderRow = async (orderId: string) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  db = t.database.db;
-  owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', HOST);
-  await createStaff(t.database, 'lighting', 'taxes@lighting.test', ['settings']);
-  await createStaff(t.database, 'lighting', 'packer@lighting.test', ['orders']);
-  settingsStaff = await signIn(t.app, 'taxes@lighting.test', 'owner-demo-1', HOST);
-  ordersStaff = await signIn(t.app, 'packer@lighting.test', 'owner-demo-1', HOST);
+  ({ t, db, owner, settingsStaff, ordersStaff } = await taxTestApp());
 });
 afterAll(async () => t?.close());
 
@@ -109,6 +102,19 @@ describe('the owner API', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().errors[0]).toContain(field);
     expect(await auditEntries(db, 'lighting', 'tax.rate')).toBe(before);
+  });
+
+  it('names the field once in a refusal: the answer path names it, the message does not again', async () => {
+    const body = { countryGeoId: 'USA', regionGeoId: 'US_FL', label: 'FL sales tax', rateBasisPoints: 600 };
+    for (const [change, error] of [
+      [{ label: '' }, 'body.label: name the tax'],
+      [{ countryGeoId: 'us' }, 'body.countryGeoId: choose a country'],
+      [{ regionGeoId: 'Florida' }, 'body.regionGeoId: choose a state or region'],
+    ] as const) {
+      const res = await call('POST', '/api/v1/tax/rates', owner, { ...body, ...change });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().errors).toEqual([error]);
+    }
   });
 
   it('adds, refuses a second rate for the same place, changes and removes a rate; 404 for one it does not have', async () => {

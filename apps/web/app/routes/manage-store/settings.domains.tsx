@@ -48,6 +48,18 @@ const STATE: Record<DomainState, { label: string; tone: BadgeTone }> = {
 /** An active domain whose records the daily check no longer finds (decision 125): it still serves, for now. */
 const lapsed = (d: StoreDomain) => d.state === 'active' && d.disconnectsAt !== null;
 
+/**
+ * When a domain not connected yet is checked again without the owner (decision 125, later): on a
+ * backoff for 72 hours, then daily for a verified one; a failed one then waits for Check again.
+ */
+function nextCheck(d: StoreDomain): string {
+  if (d.state === 'active' || d.state === 'pending') return '';
+  if (d.nextCheckAt) return ` Next check: ${formatDateTime(d.nextCheckAt)}.`;
+  return d.state === 'verified'
+    ? ' Checked again every day.'
+    : ' No more automatic checks: press Check again once the records are in place.';
+}
+
 /** Domains (decision 121): the store's own domains, the DNS records each needs, and its primary host. */
 export default function DomainsPage({ loaderData: page, actionData }: Route.ComponentProps) {
   useActionToast(actionData?.result);
@@ -167,6 +179,7 @@ function DomainsCard({ domains }: { domains: StoreDomain[] }) {
                 <span className="text-sm">
                   {d.reason || (d.state === 'active' ? 'Records found.' : d.checkedAt ? '' : 'Not checked yet.')}
                   {lapsed(d) && d.disconnectsAt ? ` It stays connected until ${formatDateTime(d.disconnectsAt)}.` : ''}
+                  {nextCheck(d)}
                 </span>
               ),
             },

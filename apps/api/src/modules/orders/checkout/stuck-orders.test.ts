@@ -7,6 +7,7 @@ import { guestCardOrder } from '../../../test/guest-order';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { connectStoreToPayPal } from '../../../test/paypal-seller';
 import { type PayPalStandIn, startPayPalStandIn } from '../../../test/paypal-stand-in';
+import { makeScheduleDue } from '../../../test/schedules';
 import { setTestStock } from '../../../test/stock';
 import type { MailMessage } from '../../mail/index';
 import { createTestPaymentProvider, type PaymentProvider, TEST_CARDS } from '../../payments/index';
@@ -359,10 +360,7 @@ describe('the sweep of orders stuck in placed', () => {
   });
 
   it('runs nightly for every store, once however often the schedule is checked', async () => {
-    await t.database.db
-      .update(schema.jobSchedules)
-      .set({ nextRunAt: new Date(Date.now() - 1000) })
-      .where(eq(schema.jobSchedules.name, STUCK_ORDER_SWEEP));
+    await makeScheduleDue(t, STUCK_ORDER_SWEEP);
     const [a, b] = await Promise.all([t.services.jobs.runSchedules(), t.services.jobs.runSchedules()]);
     expect((a ?? 0) + (b ?? 0)).toBe(3);
     await t.services.jobs.drain();

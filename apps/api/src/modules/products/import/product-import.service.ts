@@ -335,7 +335,7 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       else if (rp.kind === 'update' && !plan.extra && rp.changes.every((c) => c === 'tax_class')) {
         // Only the class changes: the product's other columns are not rewritten (no updated_at, no
         // product event), as the editor's class change does not; the class alone is audited.
-        if (rp.taxClass) await writeTaxClass(tx, ctx, rp.productId, rp.taxClass);
+        if (rp.taxClass) await writeProductTaxClass(tx, ctx, deps.audit, rp.productId, rp.taxClass);
         out.set(row.row, {
           kind: 'applied',
           productId: rp.productId,
@@ -373,7 +373,7 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
         changed: w.changed,
         stockMoved: false,
       });
-      if (row.taxClass) await writeTaxClass(tx, ctx, w.productId, row.taxClass);
+      if (row.taxClass) await writeProductTaxClass(tx, ctx, deps.audit, w.productId, row.taxClass);
       if (row.extra?.kind === 'update') {
         const x = row.extra;
         await updateVariant(tx, ctx, { audit: deps.audit }, w.productId, x.variantId || w.productId, {
@@ -427,22 +427,6 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
   }
 
   /**
-   * A row's tax class, through the writer the product editor's class goes through (decision 116),
-   * audited on the product as the tax module audits the editor's change.
-   */
-  async function writeTaxClass(tx: Tx, ctx: RequestContext, productId: string, taxClass: TaxClass) {
-    const before = await writeProductTaxClass(tx, ctx.tenantId, productId, taxClass);
-    if (before === null || before === taxClass) return;
-    await deps.audit.record(tx, ctx, {
-      entity: 'product',
-      entityId: productId,
-      action: 'update',
-      before: { taxClass: before },
-      after: { taxClass },
-    });
-  }
-
-  /**
    * Writes one product planned variant by variant, through the product writer and the variant
    * writer (which audit, lock the product and make the rollup again): the product's own fields,
    * new options and values, the changed variants, then the new ones (so a value a changed variant
@@ -467,7 +451,7 @@ export function createProductImportService(db: Db, deps: ProductImportDeps) {
       created = w.created;
     }
     if (!productId) throw new Error('a product planned by variants has no id');
-    if (plan.taxClass) await writeTaxClass(tx, ctx, productId, plan.taxClass);
+    if (plan.taxClass) await writeProductTaxClass(tx, ctx, deps.audit, productId, plan.taxClass);
     if (plan.options) await writeOptions(tx, ctx, audit, productId, { options: plan.options });
     const input = (
       s: Extract<VariantStep, { kind: 'update' | 'create' }>,
