@@ -128,6 +128,12 @@ export interface JobRunnerOptions {
    * (decision 123); the runner's own statements use the handle it was built with.
    */
   inStore?: <T>(tenantId: string, work: () => Promise<T>) => Promise<T>;
+  /**
+   * Every database holding a `jobs` table to claim from, the runner's own handle first (decision 123:
+   * a job enqueued in a store's transaction is written on the store's database). Read at each claim,
+   * so a database added later is claimed from too. By default the runner's handle alone.
+   */
+  databases?: () => readonly Db[];
 }
 
 export const toView = (r: JobRow): JobView => ({

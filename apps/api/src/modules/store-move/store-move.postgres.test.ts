@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Database } from '@app/db';
 import { SEED_OPERATOR } from '@app/db/seed';
 import { openSecondHandle, openTestDatabase } from '@app/db/testing';
@@ -223,6 +225,25 @@ describe('moving a store to another database', () => {
       await count(t.database, sql`SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'store_move_capture'`),
     ).toBe(0);
   }, 180_000);
+
+  it('sends the receipt of an order placed on the moved store: the job its transaction enqueued runs', async () => {
+    // The receipt's mail job is written in the order's transaction, so on the store's new database.
+    const email = 'receipt-after-move@example.com';
+    const { productId } = await stockedProduct(shard.db, 'lighting');
+    const order = await placeGuestOrder(t.app, { host: SEEDED_HOSTS.lighting.host, productId, email });
+    expect(order.statusCode, order.body).toBe(200);
+    await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
+    const receipts = await rowsOf<{ status: string; attempts: number }>(
+      shard,
+      sql`SELECT status, attempts FROM jobs
+          WHERE tenant_id = 'lighting' AND type = 'mail.send' AND payload->>'to' = ${email}`,
+    );
+    expect(receipts).toEqual([{ status: 'succeeded', attempts: 1 }]);
+    // The shopper has it: the mail left through the outbox.
+    const outbox = join(t.dataDir, 'outbox');
+    const sent = readdirSync(outbox).filter((f) => readFileSync(join(outbox, f), 'utf8').includes(email));
+    expect(sent).toHaveLength(1);
+  }, 60_000);
 
   it("tells another process of the switch, carries a moved store's events to it, and runs its jobs there", async () => {
     // A second app process on the same two databases, started after the move: it reads the placement.

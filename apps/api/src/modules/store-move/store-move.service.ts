@@ -48,7 +48,7 @@ export const NOT_MOVED: Readonly<Record<string, string>> = {
   store_placements: 'the placement itself, in the home database only',
   store_moves_under_way: "the move's own bookkeeping, in the database the store leaves",
   store_move_changes: "the move's own bookkeeping, in the database the store leaves",
-  jobs: 'the job runner claims from the home database',
+  jobs: 'claimed where they were enqueued: the runner claims from every database',
   auth_attempts: 'sign-in throttling, minutes long (and without a primary key to copy by)',
 };
 
