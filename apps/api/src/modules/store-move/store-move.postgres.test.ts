@@ -6,8 +6,9 @@ import { openSecondHandle, openTestDatabase } from '@app/db/testing';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WRITE_HOLD_MS } from '../../lib/store-databases';
+import { startDnsStandIn } from '../../test/dns-stand-in';
 import { placeGuestOrder, stockedProduct } from '../../test/guest-order';
-import { createTestApp, SEEDED_HOSTS, type TestApp } from '../../test/harness';
+import { createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
 import { setTestStock } from '../../test/stock';
 import { platformContext } from '../store-archive/index';
 
@@ -21,6 +22,8 @@ const EMAIL = 'mover@example.com';
 let t: TestApp;
 let shard: Database;
 let operator: { cookie: string; 'x-csrf-token': string };
+let dns: Awaited<ReturnType<typeof startDnsStandIn>>;
+const CNAME_TARGET = 'shops.localhost';
 
 const rowsOf = async <T>(db: Database, q: SQL) => ((await db.db.execute(q)) as unknown as { rows: T[] }).rows;
 const count = async (db: Database, q: SQL) => (await rowsOf<{ n: number }>(db, q))[0]?.n ?? -1;
@@ -52,7 +55,12 @@ async function storeRows(db: Database, tenantId: string, except: readonly string
 beforeAll(async () => {
   // The second database: migrated, holding no store.
   shard = await openTestDatabase();
-  t = await createTestApp({ storeDatabases: { shard2: shard }, storeMove: { sourceGraceMs: 0 } });
+  dns = await startDnsStandIn();
+  t = await createTestApp({
+    storeDatabases: { shard2: shard },
+    storeMove: { sourceGraceMs: 0 },
+    config: { DNS_RESOLVER: dns.address, DOMAIN_CNAME_TARGET: CNAME_TARGET },
+  });
   const res = await t.app.inject({
     method: 'POST',
     url: '/platform-api/session',
@@ -67,6 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await shard?.close();
+  await dns?.close();
 });
 
 describe('moving a store to another database', () => {
@@ -286,5 +295,41 @@ describe('moving a store to another database', () => {
       await other.close();
       await shard2.close();
     }
+  }, 60_000);
+  it("closes a moved store its owner asked to cancel: the request, the approval and the store's state agree", async () => {
+    const host = SEEDED_HOSTS.lighting.host;
+    const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', host);
+    const asked = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/tenant/cancel_request/lighting/initiate',
+      headers: { host, origin: `http://${host}`, ...owner },
+      payload: { cancelRequestReason: 'Moving on.' },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    // The operator sees the request and approves it.
+    const approved = await asOperator('POST', '/platform-api/stores/lighting/actions/approve-cancel', {
+      reason: 'As the owner asked.',
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    // Tenancy reads the store's new state: the shop is closing, and so says every process's read.
+    expect((await t.services.storeLifecycle.lifecycle('lighting')).state).toBe('closing');
+    const shop = await t.app.inject({
+      method: 'GET',
+      url: '/skulocity/api/v1/public/ecommerce/getproductdetails?productId=x',
+      headers: { host },
+    });
+    expect(shop.statusCode, shop.body).toBe(410);
+    // The owner reads the approved request on the dashboard.
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: '/api/tenant/cancel_request/lighting',
+      headers: { host, ...owner },
+    });
+    expect(mine.json().data, mine.body).toMatchObject({ status: 'approved' });
+    // The approval's mail reached the owner.
+    await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
+    const outbox = join(t.dataDir, 'outbox');
+    const mails = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8'));
+    expect(mails.filter((m) => m.includes('owner@lighting.test') && /was approved/.test(m))).toHaveLength(1);
   }, 60_000);
 });

@@ -35,6 +35,11 @@ export const PLATFORM_TABLES: ReadonlySet<string> = new Set([
   'support_sessions',
   'signup_requests',
   'operator_store_figures',
+  // Written on the home database wherever the store lives: its domains (the proxy's certificate
+  // question and tenancy read them before the store is known) and its cancel request (approved in
+  // the transaction that moves its state to closing).
+  'store_domains',
+  'cancel_requests',
 ]);
 
 /**
