@@ -296,6 +296,51 @@ describe('moving a store to another database', () => {
       await shard2.close();
     }
   }, 60_000);
+  it("binds a moved store's own domain where tenancy reads hosts: the domain serves the store", async () => {
+    const host = SEEDED_HOSTS.lighting.host;
+    const domain = 'shop.moved-lamps.com';
+    const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', host);
+    const asOwner = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { host, origin: `http://${host}`, ...owner },
+        ...(payload ? { payload } : {}),
+      });
+    const added = await asOwner('POST', '/api/v1/domains', { domain });
+    expect(added.statusCode, added.body).toBe(201);
+    dns.zone.txt.set(`_storefront-verify.${domain}`, [added.json().data.records[0].value]);
+    dns.zone.cname.set(domain, `${CNAME_TARGET}.`);
+    expect((await asOwner('POST', `/api/v1/domains/${domain}/check`)).statusCode).toBe(202);
+    await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
+    const listed = (await asOwner('GET', '/api/v1/domains')).json().data.domains;
+    expect(listed).toEqual([expect.objectContaining({ domain, state: 'active' })]);
+    // The domain answers as the store, and the proxy may get it a certificate.
+    const tenant = await t.app.inject({
+      method: 'GET',
+      url: '/api/fetch/tenant?tenantId=lighting',
+      headers: { host: domain },
+    });
+    expect(tenant.statusCode, tenant.body).toBe(200);
+    expect(tenant.json().data.productStores[0].hostNames).toContain(domain);
+    const ask = await t.app.inject({
+      method: 'GET',
+      url: `/internal/tls/ask?domain=${domain}`,
+      headers: { host: '127.0.0.1' },
+    });
+    expect(ask.statusCode).toBe(200);
+    // No other store can claim it.
+    const gardenHost = SEEDED_HOSTS.garden.host;
+    const gardenOwner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', gardenHost);
+    const claimed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/domains',
+      headers: { host: gardenHost, origin: `http://${gardenHost}`, ...gardenOwner },
+      payload: { domain },
+    });
+    expect(claimed.statusCode, claimed.body).toBe(409);
+  }, 60_000);
+
   it("closes a moved store its owner asked to cancel: the request, the approval and the store's state agree", async () => {
     const host = SEEDED_HOSTS.lighting.host;
     const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', host);
