@@ -20,6 +20,23 @@ interface Scope {
 }
 const storeScope = new AsyncLocalStorage<Scope>();
 
+/**
+ * Whether `err` (or its cause) is the refusal the database a store leaves gives its writes while the
+ * store switches (SQLSTATE 40001 from the move's capture trigger, migration 0053): a write from a
+ * process that had not held it. Nothing was written; the same write succeeds on the store's new
+ * database a moment later.
+ */
+export function isStoreSwitching(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === '40001' && typeof message === 'string' && message.includes('is switching databases')) return true;
+  }
+  return false;
+}
+
+/** How long to tell a client to wait before sending a write refused during a switch again, seconds. */
+export const STORE_MOVING_RETRY_AFTER_S = 1;
+
 /** How long a store's writes are held at the most while it switches databases. */
 export const MAX_WRITE_HOLD_MS = 5_000;
 

@@ -296,6 +296,39 @@ describe('moving a store to another database', () => {
       await shard2.close();
     }
   }, 60_000);
+  it('answers a write the database refuses mid-switch with 503 STORE_MOVING and Retry-After, and takes it when sent again', async () => {
+    // Another process is switching `power` off main: main's capture refuses the store's writes (as
+    // the trigger does from the switch until the placement is written), and this process did not hold them.
+    const { productId } = await stockedProduct(t.database.db, 'power');
+    const addToCart = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/skulocity/api/v1/public/ecommerce/product/addToCart',
+        headers: { host: SEEDED_HOSTS.power.host },
+        payload: { productId, quantity: 1 },
+      });
+    await t.database.db.execute(
+      sql`INSERT INTO store_moves_under_way (tenant_id, phase, target) VALUES ('power', 'switching', 'shard2')`,
+    );
+    await t.database.db.execute(
+      sql`CREATE TRIGGER store_move_capture AFTER INSERT OR UPDATE OR DELETE ON carts
+          FOR EACH ROW EXECUTE FUNCTION store_move_capture('tenant_id', 'cart_id')`,
+    );
+    try {
+      const refused = await addToCart();
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.json()).toMatchObject({ error: true, code: 'STORE_MOVING' });
+      expect(refused.json().message).toMatch(/try again/);
+    } finally {
+      await t.database.db.execute(sql`DROP TRIGGER store_move_capture ON carts`);
+      await t.database.db.execute(sql`DELETE FROM store_moves_under_way WHERE tenant_id = 'power'`);
+    }
+    // Sent again once the switch is over, the same write is taken.
+    const again = await addToCart();
+    expect(again.statusCode, again.body).toBe(200);
+  });
+
   it("binds a moved store's own domain where tenancy reads hosts: the domain serves the store", async () => {
     const host = SEEDED_HOSTS.lighting.host;
     const domain = 'shop.moved-lamps.com';
