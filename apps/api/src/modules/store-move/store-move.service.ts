@@ -6,7 +6,7 @@ import type { TenantContext } from '../../lib/context';
 import type { EventBus } from '../../lib/events/index';
 import { ok, type Refusal, type Result, refuse } from '../../lib/result';
 import { HOME_DATABASE, MAX_WRITE_HOLD_MS, type StoreDatabases } from '../../lib/store-databases';
-import type { JobRunner, JobView } from '../jobs/index';
+import { type JobRunner, type JobView, jobProgressView } from '../jobs/index';
 import {
   deleteOrder,
   deleteTenantRows,
@@ -317,17 +317,12 @@ export function createStoreMove(deps: StoreMoveDeps) {
   );
 
   const view = (j: JobView, target?: string): StoreMove => {
-    const result = j.status === 'succeeded' ? (j.result as MoveResult | null) : null;
+    const { result, ...progress } = jobProgressView<MoveResult>(j);
     return {
-      jobId: j.id,
-      status: j.status as StoreMove['status'],
-      done: j.progress?.done ?? 0,
-      total: j.progress?.total ?? 0,
+      ...progress,
       database: result?.to ?? target ?? null,
       writeHoldMs: result?.writeHoldMs ?? null,
       sourceCleared: result?.sourceCleared ?? null,
-      startedAt: j.startedAt,
-      finishedAt: j.finishedAt,
       error:
         j.status === 'failed'
           ? (j.error ?? 'The move failed; the store stayed where it was.')
