@@ -64,6 +64,9 @@ export const errorCodes = [
   'ALREADY_THERE',
   'MOVE_UNDER_WAY',
   'TARGET_NOT_EMPTY',
+  // A write of a store in the seconds it switches databases, refused by the database it leaves: 503
+  // with Retry-After, to be sent again.
+  'STORE_MOVING',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Database, Db } from '@app/db';
+import type { Database, Db, Tx } from '@app/db';
 import { sql } from 'drizzle-orm';
 
 /**
@@ -19,6 +19,23 @@ interface Scope {
   tenantId: string;
 }
 const storeScope = new AsyncLocalStorage<Scope>();
+
+/**
+ * Whether `err` (or its cause) is the refusal the database a store leaves gives its writes while the
+ * store switches (SQLSTATE 40001 from the move's capture trigger, migration 0053): a write from a
+ * process that had not held it. Nothing was written; the same write succeeds on the store's new
+ * database a moment later.
+ */
+export function isStoreSwitching(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === '40001' && typeof message === 'string' && message.includes('is switching databases')) return true;
+  }
+  return false;
+}
+
+/** How long to tell a client to wait before sending a write refused during a switch again, seconds. */
+export const STORE_MOVING_RETRY_AFTER_S = 1;
 
 /** How long a store's writes are held at the most while it switches databases. */
 export const MAX_WRITE_HOLD_MS = 5_000;
@@ -44,6 +61,12 @@ export interface StoreDatabases {
   place(tenantId: string, name: string): void;
   /** Runs `fn` with queries going to the store's database. */
   within<T>(tenantId: string, fn: () => T): T;
+  /**
+   * Runs `fn` with the router's queries (and the event bus's transactions) going to the home database,
+   * whatever store the caller serves: for writes of the platform's rows (a store's hosts, domains,
+   * lifecycle, cancel request), which tenancy and the operators read there.
+   */
+  atHome<T>(fn: () => T): T;
   /**
    * Enters a request of the store: a write request waits while the store's writes are held (at most
    * `MAX_WRITE_HOLD_MS`), and is counted until it ends, so a cutover can wait for the ones in flight.
@@ -118,6 +141,7 @@ export function createStoreDatabases(home: Database, extra: Record<string, Datab
       else placements.set(tenantId, name);
     },
     within: (tenantId, fn) => storeScope.run({ tenantId }, fn),
+    atHome: (fn) => storeScope.exit(fn),
     enterRequest(tenantId, write, next) {
       let done = false;
       const handle = {
@@ -187,4 +211,18 @@ export function parseStoreDatabases(value: string | undefined): Record<string, s
     out[name] = url;
   }
   return out;
+}
+
+/**
+ * The event bus (or any object with its `transaction`) whose transactions are opened on the home
+ * database, for a module that writes the platform's rows of a store (decision 123): its
+ * `emitAfterCommit` and the rest are the bus's own.
+ */
+export function homeTransactions<E extends { transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> }>(
+  stores: Pick<StoreDatabases, 'atHome'>,
+  events: E,
+): E {
+  const home = Object.create(events) as E;
+  home.transaction = (work) => stores.atHome(() => events.transaction(work));
+  return home;
 }

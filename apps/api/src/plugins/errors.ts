@@ -6,6 +6,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import FindMyWay from 'find-my-way';
 import { AppError, DATABASE_RETRY_AFTER_S, DATABASE_UNAVAILABLE_MESSAGE } from '../lib/errors';
 import type { Refusal } from '../lib/result';
+import { isStoreSwitching, STORE_MOVING_RETRY_AFTER_S } from '../lib/store-databases';
 
 export function sendError(
   reply: FastifyReply,
@@ -160,6 +161,18 @@ async function errorsPlugin(app: FastifyInstance) {
       req.log.warn({ err }, 'database unavailable');
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
       return sendError(reply, 503, 'UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
+    }
+    if (isStoreSwitching(err)) {
+      // The store is switching databases (decision 123) and this process had not held its write:
+      // nothing was written, and sent again in a moment it goes to the store's new database.
+      req.log.warn({ err }, 'store switching databases: write refused');
+      reply.header('retry-after', String(STORE_MOVING_RETRY_AFTER_S));
+      return sendError(
+        reply,
+        503,
+        'STORE_MOVING',
+        'The store is being moved and takes no changes for a moment. Please try again in a second.',
+      );
     }
     // Anything else is ours: log it whole, tell the caller nothing about internals.
     req.log.error({ err }, 'unhandled error');

@@ -1,4 +1,5 @@
 import { defineModule } from '../../lib/module';
+import { HOME_DATABASE, homeTransactions } from '../../lib/store-databases';
 import { cancelRequestPages } from './cancel-request.pages';
 import { cancelRequestRoutes } from './cancel-request.routes';
 import { type CancelRequestService, CLOSE_STORE_JOB, createCancelRequestService } from './cancel-request.service';
@@ -12,8 +13,20 @@ declare module '../../lib/module' {
 export const cancelRequestModule = defineModule({
   name: 'cancel-request',
   needs: ['mail', 'audit', 'store-lifecycle', 'jobs'],
-  create: ({ db, events }, { audit, mailer, storeLifecycle, jobs }) => {
-    const cancelRequests = createCancelRequestService(db, { events, audit, mailer, storeLifecycle, jobs });
+  create: ({ stores, events }, { audit, mailer, storeLifecycle, jobs }) => {
+    // The request and the store's move to closing are written in one transaction, so both on the home
+    // database, where the store's state is (decision 123); the owner's account is read where the store is.
+    const cancelRequests = createCancelRequestService(stores.home.db, {
+      events: homeTransactions(stores, events),
+      audit,
+      mailer,
+      storeLifecycle,
+      jobs,
+      accountsOf: (tenantId) => {
+        const at = stores.placementOf(tenantId);
+        return at === HOME_DATABASE ? null : (stores.get(at)?.db ?? null);
+      },
+    });
     // Enqueued for the moment a closing store's 30 days end (decision 099). It closes its own store
     // and any other closing store past its date, so a close job that failed for good is made up for
     // by the next one that runs.

@@ -24,6 +24,11 @@ export interface CancelRequestDeps {
   mailer: MailQueue;
   storeLifecycle: StoreLifecycleService;
   jobs: JobRunner;
+  /**
+   * The database holding the store's accounts when it is not the one this service writes to (a store
+   * moved off the home database, decision 123); null when it is.
+   */
+  accountsOf?: (tenantId: string) => Db | null;
 }
 
 function view(tenantId: string, row: CancelRequestRow | undefined, closesAt: string | null = null): CancelRequest {
@@ -135,7 +140,9 @@ export function createCancelRequestService(db: Db, deps: CancelRequestDeps) {
 
   /** Who filed the request (the owner's sign-in email), else the store's owner: the decision's mail goes there. */
   // Read in the caller's transaction: on the embedded database a query outside it waits for it forever.
-  async function ownerEmail(q: Db | Tx, tenantId: string, requestedBy: string | null): Promise<string | null> {
+  // A store on another database keeps its accounts there: read from it (PostgreSQL, so no wait).
+  async function ownerEmail(tx: Db | Tx, tenantId: string, requestedBy: string | null): Promise<string | null> {
+    const q = deps.accountsOf?.(tenantId) ?? tx;
     const u = schema.users;
     if (requestedBy) {
       const [row] = await q

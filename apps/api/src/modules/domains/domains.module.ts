@@ -1,4 +1,5 @@
 import { defineModule } from '../../lib/module';
+import { homeTransactions } from '../../lib/store-databases';
 import { createDnsChecker } from './dns-check';
 import { domainsPages } from './domains.pages';
 import { domainsRoutes } from './domains.routes';
@@ -15,12 +16,14 @@ declare module '../../lib/module' {
 export const domainsModule = defineModule({
   name: 'domains',
   needs: ['audit', 'jobs', 'mail', 'store-lifecycle'],
-  create: ({ db, events, config, linkOrigin }, { audit, jobs, mailer, storeLifecycle }) => {
+  create: ({ stores, events, config, linkOrigin }, { audit, jobs, mailer, storeLifecycle }) => {
     const platformDomain = config.PLATFORM_DOMAIN ?? 'localhost';
     return {
-      domains: createDomainsService(db, {
+      // A store's domains bind its hosts, which tenancy and the proxy's certificate question read on
+      // the home database before the store is known: read and written there (decision 123).
+      domains: createDomainsService(stores.home.db, {
         audit,
-        events,
+        events: homeTransactions(stores, events),
         jobs,
         mailer,
         linkOrigin,

@@ -88,6 +88,34 @@ export interface JobView {
   finishedAt: string | null;
 }
 
+/** The part of a job every progress view shows: where it is, how far, and its result once it succeeded. */
+export interface JobProgressView<R> {
+  jobId: string;
+  status: JobStatus;
+  done: number;
+  total: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** The handler's result, once the job succeeded; null before and after a failure. */
+  result: R | null;
+}
+
+/**
+ * A job as a progress view (a store's export, a store's move): the one mapping from a job to what a
+ * page or the operator's API shows of it; each caller adds the fields of its own result.
+ */
+export function jobProgressView<R>(j: JobView): JobProgressView<R> {
+  return {
+    jobId: j.id,
+    status: j.status,
+    done: j.progress?.done ?? 0,
+    total: j.progress?.total ?? 0,
+    startedAt: j.startedAt,
+    finishedAt: j.finishedAt,
+    result: j.status === 'succeeded' ? ((j.result as R | null) ?? null) : null,
+  };
+}
+
 export class LeaseLostError extends Error {
   constructor(readonly jobId: string) {
     super(`Job ${jobId} was taken over by another worker after its lease ran out.`);
@@ -128,6 +156,12 @@ export interface JobRunnerOptions {
    * (decision 123); the runner's own statements use the handle it was built with.
    */
   inStore?: <T>(tenantId: string, work: () => Promise<T>) => Promise<T>;
+  /**
+   * Every database holding a `jobs` table to claim from, the runner's own handle first (decision 123:
+   * a job enqueued in a store's transaction is written on the store's database). Read at each claim,
+   * so a database added later is claimed from too. By default the runner's handle alone.
+   */
+  databases?: () => readonly Db[];
 }
 
 export const toView = (r: JobRow): JobView => ({

@@ -20,10 +20,13 @@ export const jobsModule = defineModule({
   create({ stores, log, linkOrigin, config, options }) {
     const { startupSweepDelayMs: _, ...timing } = options.jobs ?? {};
     return {
-      // The jobs table is read on the home database (a store's database holds no runner); each
-      // handler runs in its store's context, so its queries go where the store lives (decision 123).
+      // Jobs enqueued without a transaction and the schedules are kept on the home database; a job
+      // enqueued in a store's transaction is on the store's database, so every database is claimed
+      // from. Each handler runs in its store's context, so its queries go where the store lives
+      // (decision 123).
       jobs: createJobRunner(stores.home.db, {
         inStore: (tenantId, work) => stores.within(tenantId, work),
+        databases: () => stores.names().flatMap((name) => stores.get(name)?.db ?? []),
         log,
         linkOrigin: (host) => linkOrigin(host),
         retentionDays: config.JOB_RETENTION_DAYS ?? 7,

@@ -34,6 +34,13 @@ export * from './job-model';
  * under a lease, so two processes never run one job at once, and a job whose process died runs again
  * once its lease has run out. Failures retry with exponential backoff up to the type's maxAttempts.
  * The shapes callers use and the row conversions are in job-model.ts, exported from here (decision 090).
+ *
+ * With stores on several databases (decision 123) every database has its own `jobs` table: a job
+ * enqueued in a store's transaction is written where that transaction runs, the store's database,
+ * so it exists if and only if the write commits. The lanes therefore claim from every database (in
+ * turn, the same lanes: the concurrency is the process's, not per database), and a claimed job's
+ * bookkeeping (lease, result) goes to the database it was claimed from. Jobs enqueued without a
+ * transaction and the daily schedules stay on the runner's own (home) database.
  */
 export function createJobRunner(db: Db, opts: JobRunnerOptions) {
   const log = opts.log;
@@ -48,6 +55,7 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
   const retentionDays = opts.retentionDays ?? 7;
   const pruneEveryMs = opts.pruneEveryMs ?? 60 * 60_000;
   const pruneBatch = Math.max(1, opts.pruneBatch ?? 500);
+  const databases = opts.databases ?? (() => [db]);
 
   const handlers = new Map<
     string,
@@ -66,6 +74,8 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
   let nextPrune = 0;
   /** The type the next claim prefers, in turn (see `claim`). */
   let turn = 0;
+  /** The database the next claim asks first, in turn, so no database's jobs wait behind another's. */
+  let dbTurn = 0;
 
   const wake = () => {
     for (const w of sleepers) w();
@@ -121,24 +131,44 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     return insertJobRow(q, values);
   }
 
-  /** Claims one due job of a type this process can run (see claimStatement for how and why). */
-  async function claim(): Promise<JobRow | null> {
+  /**
+   * Claims one due job of a type this process can run (see claimStatement for how and why), from the
+   * first database in turn that has one. A database that cannot be reached does not keep the others'
+   * jobs waiting: its error is raised only when no other database had a job.
+   */
+  async function claim(): Promise<Claimed | null> {
     const types = [...handlers.keys()];
     if (types.length === 0) return null;
     const preferred = types[turn++ % types.length] as string;
-    const res = await db.execute(claimStatement(types, preferred, workerId, leaseMs));
-    const [row] = rowsOf(res);
-    return row ? rowFromSql(row) : null;
+    const all = databases();
+    const first = dbTurn++;
+    let failure: unknown;
+    for (let i = 0; i < all.length; i++) {
+      const q = all[(first + i) % all.length] as Db;
+      try {
+        const [row] = rowsOf(await q.execute(claimStatement(types, preferred, workerId, leaseMs)));
+        if (row) return { ...rowFromSql(row), db: q };
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+    if (failure) throw failure;
+    return null;
   }
 
-  /** Deletes finished jobs past the retention a batch a statement (pruneStatement); answers how many went. */
+  /**
+   * Deletes finished jobs past the retention a batch a statement (pruneStatement), on every database;
+   * answers how many went.
+   */
   async function prune(): Promise<number> {
     let deleted = 0;
-    for (;;) {
-      const res = await db.execute(pruneStatement(retentionDays, pruneBatch));
-      const n = rowsOf(res).length;
-      deleted += n;
-      if (n < pruneBatch || stopping) break;
+    for (const q of databases()) {
+      for (;;) {
+        const res = await q.execute(pruneStatement(retentionDays, pruneBatch));
+        const n = rowsOf(res).length;
+        deleted += n;
+        if (n < pruneBatch || stopping) break;
+      }
     }
     if (deleted > 0) log.info({ deleted, retentionDays }, 'finished jobs pruned');
     return deleted;
@@ -154,8 +184,8 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
       eq(j.attempts, row.attempts),
     );
 
-  async function renew(row: JobRow, progress?: JobProgress): Promise<boolean> {
-    const done = await db
+  async function renew(row: Claimed, progress?: JobProgress): Promise<boolean> {
+    const done = await row.db
       .update(j)
       .set({
         leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
@@ -167,8 +197,8 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     return done.length > 0;
   }
 
-  async function finish(row: JobRow, set: Partial<typeof j.$inferInsert>) {
-    const done = await db
+  async function finish(row: Claimed, set: Partial<typeof j.$inferInsert>) {
+    const done = await row.db
       .update(j)
       .set({ ...set, lockedBy: null, leaseUntil: null, updatedAt: new Date() })
       .where(ours(row))
@@ -178,7 +208,7 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     }
   }
 
-  async function execute(row: JobRow) {
+  async function execute(row: Claimed) {
     const type = handlers.get(row.type);
     if (!type) return;
     const redacted = (payload: unknown) => (type.redact ? type.redact(payload as never) : payload);
@@ -379,11 +409,23 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     }
   }
 
-  /** The earliest time something this process can run comes due: a pending job, or a lease running out. */
+  /**
+   * The earliest time something this process can run comes due on any database: a pending job, or a
+   * lease running out.
+   */
   async function nextDue(): Promise<Date | null> {
     const types = [...handlers.keys()];
     if (types.length === 0) return null;
-    const res = await db.execute(sql`
+    let earliest: Date | null = null;
+    for (const q of databases()) {
+      const at = await nextDueOn(q, types);
+      if (at && (!earliest || at < earliest)) earliest = at;
+    }
+    return earliest;
+  }
+
+  async function nextDueOn(q: Db, types: string[]): Promise<Date | null> {
+    const res = await q.execute(sql`
       SELECT min(CASE WHEN status = 'pending' THEN run_at ELSE lease_until END) AS at FROM jobs
       WHERE type IN (${sql.join(
         types.map((t) => sql`${t}`),
@@ -453,24 +495,37 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
       if (started) wakeOne();
     },
 
-    /** A job of the context's store; another store's job is not found. */
+    /**
+     * A job of the context's store; another store's job is not found. Looked for on every database:
+     * a job is where it was enqueued, which for a store that moved may be where it used to live.
+     */
     async get(ctx: TenantContext, id: string): Promise<JobView | null> {
-      const [row] = await db
-        .select()
-        .from(j)
-        .where(and(eq(j.tenantId, ctx.tenantId), eq(j.jobId, id)));
-      return row ? toView(row) : null;
+      for (const q of databases()) {
+        const [row] = await q
+          .select()
+          .from(j)
+          .where(and(eq(j.tenantId, ctx.tenantId), eq(j.jobId, id)));
+        if (row) return toView(row);
+      }
+      return null;
     },
 
-    /** The store's newest job of `type` (running, waiting or finished), for a page showing its progress. */
+    /**
+     * The store's newest job of `type` (running, waiting or finished), for a page showing its
+     * progress: the newest of every database's.
+     */
     async latest(ctx: TenantContext, type: string): Promise<JobView | null> {
-      const [row] = await db
-        .select()
-        .from(j)
-        .where(and(eq(j.tenantId, ctx.tenantId), eq(j.type, type)))
-        .orderBy(desc(j.createdAt), desc(j.jobId))
-        .limit(1);
-      return row ? toView(row) : null;
+      let newest: JobRow | null = null;
+      for (const q of databases()) {
+        const [row] = await q
+          .select()
+          .from(j)
+          .where(and(eq(j.tenantId, ctx.tenantId), eq(j.type, type)))
+          .orderBy(desc(j.createdAt), desc(j.jobId))
+          .limit(1);
+        if (row && (!newest || row.createdAt > newest.createdAt)) newest = row as JobRow;
+      }
+      return newest ? toView(newest) : null;
     },
 
     runNext,
@@ -528,3 +583,6 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
 }
 
 export type JobRunner = ReturnType<typeof createJobRunner>;
+
+/** A claimed job and the database it was claimed from, where its lease and result are written. */
+type Claimed = JobRow & { db: Db };

@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemContext, type TenantContext } from '../../lib/context';
-import { createJobRunner, type JobRunner, type JobRunnerOptions, nextDailyRun } from './index';
+import { createJobRunner, type JobRunner, type JobRunnerOptions, jobProgressView, nextDailyRun } from './index';
 
 const store = (tenantId: string, productStoreId: string): TenantContext => ({
   tenantId,
@@ -107,7 +107,10 @@ describe('a job', () => {
 
     const running = r.runNext();
     await halfway.promise;
-    expect(await r.get(LIGHTING, queued.id)).toMatchObject({ status: 'running', progress: { done: 1, total: 2 } });
+    const half = await r.get(LIGHTING, queued.id);
+    expect(half).toMatchObject({ status: 'running', progress: { done: 1, total: 2 } });
+    // What a progress page shows of it (the store's export, the store's move): no result yet.
+    expect(half && jobProgressView(half)).toMatchObject({ status: 'running', done: 1, total: 2, result: null });
     finish.open();
     expect(await running).toBe(true);
 
@@ -117,6 +120,16 @@ describe('a job', () => {
       progress: { done: 2, total: 2, errors: ['row 2: no price'] },
       result: { imported: 1 },
       error: null,
+    });
+    const done = await r.get(LIGHTING, queued.id);
+    expect(done && jobProgressView(done)).toEqual({
+      jobId: queued.id,
+      status: 'succeeded',
+      done: 2,
+      total: 2,
+      startedAt: expect.any(String),
+      finishedAt: expect.any(String),
+      result: { imported: 1 },
     });
     await r.drain();
     expect(runs).toEqual([queued.id]);

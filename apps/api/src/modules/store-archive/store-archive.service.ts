@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import type { EventBus } from '../../lib/events/index';
 import type { Result } from '../../lib/result';
-import type { JobRunner, JobView, Tx } from '../jobs/index';
+import { type JobRunner, type JobView, jobProgressView, type Tx } from '../jobs/index';
 import type { MediaObject, MediaStorage } from '../media/index';
 import { archiveDir, assertSafeTenantId, type ExportResult, exportStore } from './export/export';
 import { type ImportRefusal, type ImportResult, importStore } from './import/import';
@@ -71,14 +71,9 @@ export function createStoreArchive(deps: StoreArchiveDeps) {
   );
 
   const view = (j: JobView, path: (jobId: string) => string): StoreExport => {
-    const result = j.status === 'succeeded' ? (j.result as ExportResult | null) : null;
+    const { result, ...progress } = jobProgressView<ExportResult>(j);
     return {
-      jobId: j.id,
-      status: j.status as StoreExport['status'],
-      done: j.progress?.done ?? 0,
-      total: j.progress?.total ?? 0,
-      startedAt: j.startedAt,
-      finishedAt: j.finishedAt,
+      ...progress,
       bytes: result?.bytes ?? null,
       downloadUrl: result ? path(j.id) : null,
       error: j.status === 'failed' ? 'The export failed; start it again.' : null,

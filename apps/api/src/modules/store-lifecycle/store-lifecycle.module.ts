@@ -1,4 +1,5 @@
 import { defineModule } from '../../lib/module';
+import { homeTransactions } from '../../lib/store-databases';
 import { type LifecyclePages, lifecyclePages } from './lifecycle-page';
 import { storeLifecyclePages } from './store-lifecycle.pages';
 import { createStoreLifecycleService, type StoreLifecycleService } from './store-lifecycle.service';
@@ -16,9 +17,12 @@ declare module '../../lib/module' {
 export const storeLifecycleModule = defineModule({
   name: 'store-lifecycle',
   needs: ['audit'],
-  create: ({ db, events }, { audit }) => ({
-    storeLifecycle: createStoreLifecycleService(db, { events, audit }),
-    lifecyclePage: lifecyclePages(db),
+  // A store's state is the platform's row: read by tenancy before the store is known, so read and
+  // written on the home database wherever the store lives (decision 123). A caller passing its own
+  // `tx` to `transition` must have opened it there too (`homeTransactions`).
+  create: ({ stores, events }, { audit }) => ({
+    storeLifecycle: createStoreLifecycleService(stores.home.db, { events: homeTransactions(stores, events), audit }),
+    lifecyclePage: lifecyclePages(stores.home.db),
   }),
   pages: ({ storeLifecycle }) => [storeLifecyclePages({ storeLifecycle })],
   events: ({ storeLifecycle }) => ({

@@ -1,11 +1,14 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Database } from '@app/db';
 import { SEED_OPERATOR } from '@app/db/seed';
 import { openSecondHandle, openTestDatabase } from '@app/db/testing';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WRITE_HOLD_MS } from '../../lib/store-databases';
+import { startDnsStandIn } from '../../test/dns-stand-in';
 import { placeGuestOrder, stockedProduct } from '../../test/guest-order';
-import { createTestApp, SEEDED_HOSTS, type TestApp } from '../../test/harness';
+import { createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
 import { setTestStock } from '../../test/stock';
 import { platformContext } from '../store-archive/index';
 
@@ -19,6 +22,8 @@ const EMAIL = 'mover@example.com';
 let t: TestApp;
 let shard: Database;
 let operator: { cookie: string; 'x-csrf-token': string };
+let dns: Awaited<ReturnType<typeof startDnsStandIn>>;
+const CNAME_TARGET = 'shops.localhost';
 
 const rowsOf = async <T>(db: Database, q: SQL) => ((await db.db.execute(q)) as unknown as { rows: T[] }).rows;
 const count = async (db: Database, q: SQL) => (await rowsOf<{ n: number }>(db, q))[0]?.n ?? -1;
@@ -50,7 +55,12 @@ async function storeRows(db: Database, tenantId: string, except: readonly string
 beforeAll(async () => {
   // The second database: migrated, holding no store.
   shard = await openTestDatabase();
-  t = await createTestApp({ storeDatabases: { shard2: shard }, storeMove: { sourceGraceMs: 0 } });
+  dns = await startDnsStandIn();
+  t = await createTestApp({
+    storeDatabases: { shard2: shard },
+    storeMove: { sourceGraceMs: 0 },
+    config: { DNS_RESOLVER: dns.address, DOMAIN_CNAME_TARGET: CNAME_TARGET },
+  });
   const res = await t.app.inject({
     method: 'POST',
     url: '/platform-api/session',
@@ -65,6 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await shard?.close();
+  await dns?.close();
 });
 
 describe('moving a store to another database', () => {
@@ -224,6 +235,25 @@ describe('moving a store to another database', () => {
     ).toBe(0);
   }, 180_000);
 
+  it('sends the receipt of an order placed on the moved store: the job its transaction enqueued runs', async () => {
+    // The receipt's mail job is written in the order's transaction, so on the store's new database.
+    const email = 'receipt-after-move@example.com';
+    const { productId } = await stockedProduct(shard.db, 'lighting');
+    const order = await placeGuestOrder(t.app, { host: SEEDED_HOSTS.lighting.host, productId, email });
+    expect(order.statusCode, order.body).toBe(200);
+    await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
+    const receipts = await rowsOf<{ status: string; attempts: number }>(
+      shard,
+      sql`SELECT status, attempts FROM jobs
+          WHERE tenant_id = 'lighting' AND type = 'mail.send' AND payload->>'to' = ${email}`,
+    );
+    expect(receipts).toEqual([{ status: 'succeeded', attempts: 1 }]);
+    // The shopper has it: the mail left through the outbox.
+    const outbox = join(t.dataDir, 'outbox');
+    const sent = readdirSync(outbox).filter((f) => readFileSync(join(outbox, f), 'utf8').includes(email));
+    expect(sent).toHaveLength(1);
+  }, 60_000);
+
   it("tells another process of the switch, carries a moved store's events to it, and runs its jobs there", async () => {
     // A second app process on the same two databases, started after the move: it reads the placement.
     const home2 = await openSecondHandle(t.database);
@@ -265,5 +295,119 @@ describe('moving a store to another database', () => {
       await other.close();
       await shard2.close();
     }
+  }, 60_000);
+  it('answers a write the database refuses mid-switch with 503 STORE_MOVING and Retry-After, and takes it when sent again', async () => {
+    // Another process is switching `power` off main: main's capture refuses the store's writes (as
+    // the trigger does from the switch until the placement is written), and this process did not hold them.
+    const { productId } = await stockedProduct(t.database.db, 'power');
+    const addToCart = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/skulocity/api/v1/public/ecommerce/product/addToCart',
+        headers: { host: SEEDED_HOSTS.power.host },
+        payload: { productId, quantity: 1 },
+      });
+    await t.database.db.execute(
+      sql`INSERT INTO store_moves_under_way (tenant_id, phase, target) VALUES ('power', 'switching', 'shard2')`,
+    );
+    await t.database.db.execute(
+      sql`CREATE TRIGGER store_move_capture AFTER INSERT OR UPDATE OR DELETE ON carts
+          FOR EACH ROW EXECUTE FUNCTION store_move_capture('tenant_id', 'cart_id')`,
+    );
+    try {
+      const refused = await addToCart();
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.json()).toMatchObject({ error: true, code: 'STORE_MOVING' });
+      expect(refused.json().message).toMatch(/try again/);
+    } finally {
+      await t.database.db.execute(sql`DROP TRIGGER store_move_capture ON carts`);
+      await t.database.db.execute(sql`DELETE FROM store_moves_under_way WHERE tenant_id = 'power'`);
+    }
+    // Sent again once the switch is over, the same write is taken.
+    const again = await addToCart();
+    expect(again.statusCode, again.body).toBe(200);
+  });
+
+  it("binds a moved store's own domain where tenancy reads hosts: the domain serves the store", async () => {
+    const host = SEEDED_HOSTS.lighting.host;
+    const domain = 'shop.moved-lamps.com';
+    const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', host);
+    const asOwner = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { host, origin: `http://${host}`, ...owner },
+        ...(payload ? { payload } : {}),
+      });
+    const added = await asOwner('POST', '/api/v1/domains', { domain });
+    expect(added.statusCode, added.body).toBe(201);
+    dns.zone.txt.set(`_storefront-verify.${domain}`, [added.json().data.records[0].value]);
+    dns.zone.cname.set(domain, `${CNAME_TARGET}.`);
+    expect((await asOwner('POST', `/api/v1/domains/${domain}/check`)).statusCode).toBe(202);
+    await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
+    const listed = (await asOwner('GET', '/api/v1/domains')).json().data.domains;
+    expect(listed).toEqual([expect.objectContaining({ domain, state: 'active' })]);
+    // The domain answers as the store, and the proxy may get it a certificate.
+    const tenant = await t.app.inject({
+      method: 'GET',
+      url: '/api/fetch/tenant?tenantId=lighting',
+      headers: { host: domain },
+    });
+    expect(tenant.statusCode, tenant.body).toBe(200);
+    expect(tenant.json().data.productStores[0].hostNames).toContain(domain);
+    const ask = await t.app.inject({
+      method: 'GET',
+      url: `/internal/tls/ask?domain=${domain}`,
+      headers: { host: '127.0.0.1' },
+    });
+    expect(ask.statusCode).toBe(200);
+    // No other store can claim it.
+    const gardenHost = SEEDED_HOSTS.garden.host;
+    const gardenOwner = await signIn(t.app, 'owner@garden.test', 'owner-demo-1', gardenHost);
+    const claimed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/domains',
+      headers: { host: gardenHost, origin: `http://${gardenHost}`, ...gardenOwner },
+      payload: { domain },
+    });
+    expect(claimed.statusCode, claimed.body).toBe(409);
+  }, 60_000);
+
+  it("closes a moved store its owner asked to cancel: the request, the approval and the store's state agree", async () => {
+    const host = SEEDED_HOSTS.lighting.host;
+    const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', host);
+    const asked = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/tenant/cancel_request/lighting/initiate',
+      headers: { host, origin: `http://${host}`, ...owner },
+      payload: { cancelRequestReason: 'Moving on.' },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    // The operator sees the request and approves it.
+    const approved = await asOperator('POST', '/platform-api/stores/lighting/actions/approve-cancel', {
+      reason: 'As the owner asked.',
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    // Tenancy reads the store's new state: the shop is closing, and so says every process's read.
+    expect((await t.services.storeLifecycle.lifecycle('lighting')).state).toBe('closing');
+    const shop = await t.app.inject({
+      method: 'GET',
+      url: '/skulocity/api/v1/public/ecommerce/getproductdetails?productId=x',
+      headers: { host },
+    });
+    expect(shop.statusCode, shop.body).toBe(410);
+    // The owner reads the approved request on the dashboard.
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: '/api/tenant/cancel_request/lighting',
+      headers: { host, ...owner },
+    });
+    expect(mine.json().data, mine.body).toMatchObject({ status: 'approved' });
+    // The approval's mail reached the owner.
+    await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
+    const outbox = join(t.dataDir, 'outbox');
+    const mails = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8'));
+    expect(mails.filter((m) => m.includes('owner@lighting.test') && /was approved/.test(m))).toHaveLength(1);
   }, 60_000);
 });

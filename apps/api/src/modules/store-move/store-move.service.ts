@@ -6,7 +6,7 @@ import type { TenantContext } from '../../lib/context';
 import type { EventBus } from '../../lib/events/index';
 import { ok, type Refusal, type Result, refuse } from '../../lib/result';
 import { HOME_DATABASE, MAX_WRITE_HOLD_MS, type StoreDatabases } from '../../lib/store-databases';
-import type { JobRunner, JobView } from '../jobs/index';
+import { type JobRunner, type JobView, jobProgressView } from '../jobs/index';
 import {
   deleteOrder,
   deleteTenantRows,
@@ -35,6 +35,11 @@ export const PLATFORM_TABLES: ReadonlySet<string> = new Set([
   'support_sessions',
   'signup_requests',
   'operator_store_figures',
+  // Written on the home database wherever the store lives: its domains (the proxy's certificate
+  // question and tenancy read them before the store is known) and its cancel request (approved in
+  // the transaction that moves its state to closing).
+  'store_domains',
+  'cancel_requests',
 ]);
 
 /**
@@ -48,7 +53,7 @@ export const NOT_MOVED: Readonly<Record<string, string>> = {
   store_placements: 'the placement itself, in the home database only',
   store_moves_under_way: "the move's own bookkeeping, in the database the store leaves",
   store_move_changes: "the move's own bookkeeping, in the database the store leaves",
-  jobs: 'the job runner claims from the home database',
+  jobs: 'claimed where they were enqueued: the runner claims from every database',
   auth_attempts: 'sign-in throttling, minutes long (and without a primary key to copy by)',
 };
 
@@ -312,17 +317,12 @@ export function createStoreMove(deps: StoreMoveDeps) {
   );
 
   const view = (j: JobView, target?: string): StoreMove => {
-    const result = j.status === 'succeeded' ? (j.result as MoveResult | null) : null;
+    const { result, ...progress } = jobProgressView<MoveResult>(j);
     return {
-      jobId: j.id,
-      status: j.status as StoreMove['status'],
-      done: j.progress?.done ?? 0,
-      total: j.progress?.total ?? 0,
+      ...progress,
       database: result?.to ?? target ?? null,
       writeHoldMs: result?.writeHoldMs ?? null,
       sourceCleared: result?.sourceCleared ?? null,
-      startedAt: j.startedAt,
-      finishedAt: j.finishedAt,
       error:
         j.status === 'failed'
           ? (j.error ?? 'The move failed; the store stayed where it was.')

@@ -12,6 +12,7 @@ import type { App } from '../../lib/app-types';
 import { AppError, DATABASE_RETRY_AFTER_S, DATABASE_UNAVAILABLE_MESSAGE } from '../../lib/errors';
 import type { PageModule, PageRequest, PlatformPageModule, PlatformPageRequest } from '../../lib/page-request';
 import type { PublicReadCache } from '../../lib/public-cache';
+import { isStoreSwitching } from '../../lib/store-databases';
 import {
   pageInputHasControlCharacter,
   readPageBodies,
@@ -115,7 +116,7 @@ const SYNC_PAGE_FUNCTIONS: Record<SyncPageFunction, true> = { previewing: true }
  */
 export function pageApiForLoaders<T extends object = PageApi>(api: T, onUnavailable: (err: unknown) => void): T {
   const unavailable = (err: unknown): never => {
-    if (!isDatabaseUnavailable(err)) throw err;
+    if (!isDatabaseUnavailable(err) && !isStoreSwitching(err)) throw err;
     onUnavailable(err);
     throw new Response(DATABASE_UNAVAILABLE_MESSAGE, {
       status: 503,
@@ -246,7 +247,7 @@ export async function registerPages(app: App, opts: PagesOptions) {
           return await renderPage(req, reply);
         } catch (err) {
           // The store, the session or the store's settings could not be read: a page, not JSON.
-          if (!isDatabaseUnavailable(err) || reply.sent) throw err;
+          if ((!isDatabaseUnavailable(err) && !isStoreSwitching(err)) || reply.sent) throw err;
           req.log.warn({ err }, 'database unavailable');
           return sendUnavailablePage(req, reply);
         }

@@ -1,4 +1,5 @@
 import { defineModule } from '../../lib/module';
+import { homeTransactions } from '../../lib/store-databases';
 import { createStoreVisibilityService, type StoreVisibilityService } from './store-visibility';
 import { tenantRoutes } from './tenant.routes';
 import { createTenantService, type TenantService } from './tenant.service';
@@ -15,14 +16,17 @@ export const tenantModule = defineModule({
   name: 'tenant',
   needs: ['audit'],
   optional: ['cancel-request'],
-  create: ({ db, config, events, memory }, { audit }) => ({
+  // A store's hosts and its tenants row (its access mode) are the platform's: read by tenancy before
+  // the store is known, so read and written on the home database wherever the store lives (decision 123).
+  create: ({ db, stores, config, events, memory }, { audit }) => ({
     tenants: createTenantService(db, {
       memory,
       devTenantId: config.DEV_TENANT_ID,
       production: config.NODE_ENV === 'production',
       platformHost: config.PLATFORM_HOST,
+      platformDb: stores.home.db,
     }),
-    visibility: createStoreVisibilityService(db, { events, audit }),
+    visibility: createStoreVisibilityService(stores.home.db, { events: homeTransactions(stores, events), audit }),
   }),
   async routes(app, { tenants, visibility, cancelRequests }) {
     await app.register(tenantAccessRoutes, { visibility });

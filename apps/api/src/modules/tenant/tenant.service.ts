@@ -40,8 +40,19 @@ const MAX_KEPT = 50_000;
 
 export function createTenantService(
   db: Db,
-  opts: { devTenantId?: string; production?: boolean; platformHost?: string; memory?: MemoryBudget },
+  opts: {
+    devTenantId?: string;
+    production?: boolean;
+    platformHost?: string;
+    memory?: MemoryBudget;
+    /**
+     * Where the platform's rows of every store are (`tenants`, `store_hosts`): the home database,
+     * whichever database holds the store (decision 123). By default `db`.
+     */
+    platformDb?: Db;
+  },
 ) {
+  const home = opts.platformDb ?? db;
   const production = opts.production ?? false;
   // The platform's own host (operator console, sign-up) serves no store, whatever is registered
   // or aliased: a store route there answers 404 TENANT_NOT_FOUND.
@@ -54,7 +65,7 @@ export function createTenantService(
   const visibilityCache = new LruValues<AccessMode>('access modes', kept);
 
   async function registeredHost(hostName: string): Promise<HostBinding | null> {
-    const rows = await db
+    const rows = await home
       .select({ tenantId: schema.storeHosts.tenantId, productStoreId: schema.storeHosts.productStoreId })
       .from(schema.storeHosts)
       .where(eq(schema.storeHosts.hostName, hostName))
@@ -77,7 +88,7 @@ export function createTenantService(
   async function accessMode(tenantId: string): Promise<AccessMode> {
     const cached = visibilityCache.get(tenantId);
     if (cached !== undefined) return cached;
-    const [row] = await db
+    const [row] = await home
       .select({ accessMode: schema.tenants.accessMode })
       .from(schema.tenants)
       .where(eq(schema.tenants.tenantId, tenantId))
@@ -131,7 +142,7 @@ export function createTenantService(
     async lookupByHostName(rawHost: string): Promise<TenantLookup> {
       const binding = await this.resolveHost(rawHost);
       if (!binding) return { isWs2Public: true, accessMode: 'public', erpUrl: null };
-      const rows = await db
+      const rows = await home
         .select({ accessMode: schema.tenants.accessMode, erpUrl: schema.tenants.erpUrl })
         .from(schema.tenants)
         .where(eq(schema.tenants.tenantId, binding.tenantId))
@@ -147,14 +158,14 @@ export function createTenantService(
     },
 
     async getTenant(tenantId: string): Promise<Tenant | null> {
-      const [t] = await db.select().from(schema.tenants).where(eq(schema.tenants.tenantId, tenantId)).limit(1);
+      const [t] = await home.select().from(schema.tenants).where(eq(schema.tenants.tenantId, tenantId)).limit(1);
       if (!t) return null;
       const stores = await db
         .select()
         .from(schema.productStores)
         .where(eq(schema.productStores.tenantId, tenantId))
         .orderBy(asc(schema.productStores.productStoreId));
-      const hosts = await db
+      const hosts = await home
         .select()
         .from(schema.storeHosts)
         .where(eq(schema.storeHosts.tenantId, tenantId))
