@@ -20667,7 +20667,7 @@ export interface paths {
         put?: never;
         /**
          * Starts moving a store to another database (a job), or answers the move under way
-         * @description Copies the store to the named database while it keeps selling, catches up with what changed meanwhile, holds the store's writes for at most a few seconds, switches it and clears the old copy (decision 123). 404 for an unknown store; 422 UNKNOWN_DATABASE for a database not configured (`STORE_DATABASES`); 409 ALREADY_THERE, MOVE_UNDER_WAY (another store is moving off the same database) or TARGET_NOT_EMPTY. Recorded in the platform audit log.
+         * @description Copies the store to the named database while it keeps selling, catches up with what changed meanwhile, holds the store's writes for at most a few seconds, switches it and clears the old copy (decision 123). 404 for an unknown store; 422 UNKNOWN_DATABASE for a database not configured (`STORE_DATABASES`); 409 ALREADY_THERE, MOVE_UNDER_WAY (another store is moving off the same database) or TARGET_NOT_EMPTY. The reason (required, 1 to 500 characters) is recorded with the move in the platform audit log.
          */
         post: {
             parameters: {
@@ -20682,6 +20682,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         database: string;
+                        reason: string;
                     };
                 };
             };

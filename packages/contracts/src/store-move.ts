@@ -5,10 +5,19 @@ import { z } from 'zod';
  * target, a job copies the store, catches up, holds its writes for a moment and switches it.
  */
 
+/** Why the operator moves the store: kept in the platform's audit log, as for every action on a store. */
+export const STORE_MOVE_REASON_MAX = 500;
+export const storeMoveReasonSchema = z
+  .string({ error: 'Please give a reason.' })
+  .trim()
+  .min(1, 'Please give a reason.')
+  .max(STORE_MOVE_REASON_MAX, `Please keep the reason under ${STORE_MOVE_REASON_MAX} characters.`);
+
 export const storeMoveRequestSchema = z
   .object({
     /** A name of `STORE_DATABASES`, or `main` for the home database. */
-    database: z.string().trim().min(1).max(31),
+    database: z.string({ error: 'Please choose a database.' }).trim().min(1, 'Please choose a database.').max(31),
+    reason: storeMoveReasonSchema,
   })
   .strict();
 export type StoreMoveRequest = z.infer<typeof storeMoveRequestSchema>;

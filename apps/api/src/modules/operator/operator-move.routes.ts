@@ -53,7 +53,8 @@ export async function operatorMoveRoutes(
           "meanwhile, holds the store's writes for at most a few seconds, switches it and clears the old " +
           'copy (decision 123). 404 for an unknown store; 422 UNKNOWN_DATABASE for a database not configured ' +
           '(`STORE_DATABASES`); 409 ALREADY_THERE, MOVE_UNDER_WAY (another store is moving off the same ' +
-          'database) or TARGET_NOT_EMPTY. Recorded in the platform audit log.',
+          'database) or TARGET_NOT_EMPTY. The reason (required, 1 to 500 characters) is recorded with the move in ' +
+          'the platform audit log.',
         params: tenantIdParamsSchema,
         body: storeMoveRequestSchema,
         response: { 200: dataEnvelope(storeMoveSchema), ...errors },
@@ -66,7 +67,7 @@ export async function operatorMoveRoutes(
       await audit.record(opts.db, operatorOf(req), {
         action: 'store.move',
         tenantId: req.params.tenantId,
-        reason: null,
+        reason: req.body.reason,
         details: { jobId: started.value.jobId, database: req.body.database },
       });
       return { data: started.value };
