@@ -20808,6 +20808,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/platform-api/databases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deployment's databases, and how many stores each holds
+         * @description The home database (`main`, `DATABASE_URL`) first, then those `STORE_DATABASES` names, each with the number of stores placed there (purged stores left out). A name stores are placed on that `STORE_DATABASES` no longer lists is shown with `configured: false`. A PGlite deployment has only `main` (decision 123).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                databases: {
+                                    name: string;
+                                    home: boolean;
+                                    configured: boolean;
+                                    stores: number;
+                                }[];
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shipping/zones": {
         parameters: {
             query?: never;

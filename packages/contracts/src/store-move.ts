@@ -51,3 +51,23 @@ export const storePlacementSchema = z.object({
   latestMove: storeMoveSchema.nullable(),
 });
 export type StorePlacement = z.infer<typeof storePlacementSchema>;
+
+/** One of the deployment's databases as the operator sees it, with the stores it holds now. */
+export const platformDatabaseSchema = z.object({
+  /** `main` for the home database (`DATABASE_URL`), else its name in `STORE_DATABASES`. */
+  name: z.string(),
+  /** The home database: the platform's own tables, and every store not placed elsewhere. */
+  home: z.boolean(),
+  /**
+   * Whether this process has the database. False only for a name stores are still placed on that
+   * `STORE_DATABASES` no longer lists: those stores cannot be served until it is listed again.
+   */
+  configured: z.boolean(),
+  /** Stores placed there, purged stores left out. */
+  stores: z.number().int(),
+});
+export type PlatformDatabase = z.infer<typeof platformDatabaseSchema>;
+
+/** GET /platform-api/databases: the home database first, then the others as configured. */
+export const platformDatabasesSchema = z.object({ databases: z.array(platformDatabaseSchema) });
+export type PlatformDatabases = z.infer<typeof platformDatabasesSchema>;

@@ -2,6 +2,7 @@ import {
   dataEnvelope,
   errorEnvelopeSchema,
   OPERATOR_API_PREFIX as P,
+  platformDatabasesSchema,
   storeMoveRequestSchema,
   storeMoveSchema,
   storePlacementSchema,
@@ -15,6 +16,7 @@ import { platformContext } from '../store-archive/index';
 import type { StoreMoveService } from '../store-move/index';
 import type { OperatorAuth } from './operator-auth.service';
 import { operatorGuard, operatorOf } from './operator-guard';
+import type { OperatorMoves } from './operator-moves.service';
 import type { PlatformAudit } from './platform-audit.service';
 
 const tags = ['platform operator'];
@@ -32,13 +34,14 @@ export async function operatorMoveRoutes(
   app: App,
   opts: {
     move: StoreMoveService;
+    moves: OperatorMoves;
     audit: PlatformAudit;
     auth: OperatorAuth;
     config: BuildOptions['config'];
     db: Parameters<PlatformAudit['record']>[0];
   },
 ) {
-  const { move, audit } = opts;
+  const { move, moves, audit } = opts;
   app.addHook('onRequest', operatorGuard(opts.auth, opts.config));
 
   app.post(
@@ -90,6 +93,27 @@ export async function operatorMoveRoutes(
       const ctx = platformContext(req.params.tenantId);
       if (!(await move.exists(req.params.tenantId))) throw AppError.notFound('There is no such store.');
       return { data: { ...move.placement(req.params.tenantId), latestMove: await move.latest(ctx) } };
+    },
+  );
+
+  app.get(
+    `${P}/databases`,
+    {
+      config: { tenant: false, operator: 'signed-in' },
+      schema: {
+        tags,
+        summary: "The deployment's databases, and how many stores each holds",
+        description:
+          'The home database (`main`, `DATABASE_URL`) first, then those `STORE_DATABASES` names, each with the ' +
+          'number of stores placed there (purged stores left out). A name stores are placed on that ' +
+          '`STORE_DATABASES` no longer lists is shown with `configured: false`. A PGlite deployment has only ' +
+          '`main` (decision 123).',
+        response: { 200: dataEnvelope(platformDatabasesSchema), ...errors },
+      },
+    },
+    async (_req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await moves.databases() };
     },
   );
 }

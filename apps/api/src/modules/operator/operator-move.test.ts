@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { signInOperator } from './operator-session.fixture';
@@ -50,5 +51,21 @@ describe("the operator's move request", () => {
     expect(unknown.statusCode).toBe(404);
     // A refusal moved nothing, so the audit log has nothing to say.
     expect(await moveEntries()).toEqual([]);
+  });
+});
+
+describe("the deployment's databases", () => {
+  it('lists the one home database with every store on it, to operators only', async () => {
+    const res = await operator.request('GET', '/platform-api/databases');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toContain('no-store');
+    const rows = (await t.database.db.execute(sql`SELECT count(*)::int AS n FROM tenants`)) as unknown as {
+      rows: Array<{ n: number }>;
+    };
+    const stores = rows.rows[0]?.n ?? 0;
+    expect(stores).toBeGreaterThanOrEqual(3);
+    expect(res.json().data).toEqual({ databases: [{ name: 'main', home: true, configured: true, stores }] });
+    const visitor = await t.app.inject({ url: '/platform-api/databases', headers: { host: 'platform.localhost' } });
+    expect(visitor.statusCode).toBe(401);
   });
 });
