@@ -71,3 +71,11 @@ export type PlatformDatabase = z.infer<typeof platformDatabaseSchema>;
 /** GET /platform-api/databases: the home database first, then the others as configured. */
 export const platformDatabasesSchema = z.object({ databases: z.array(platformDatabaseSchema) });
 export type PlatformDatabases = z.infer<typeof platformDatabasesSchema>;
+
+/** Where a store is, the databases it could go to, and its latest move: the console's store page. */
+export interface StoreWhereabouts {
+  database: string;
+  databases: PlatformDatabase[];
+  latestMove: StoreMove | null;
+}
+export type StoreMoveField = keyof StoreMoveRequest;

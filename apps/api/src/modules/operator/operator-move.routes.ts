@@ -17,7 +17,6 @@ import type { StoreMoveService } from '../store-move/index';
 import type { OperatorAuth } from './operator-auth.service';
 import { operatorGuard, operatorOf } from './operator-guard';
 import type { OperatorMoves } from './operator-moves.service';
-import type { PlatformAudit } from './platform-audit.service';
 
 const tags = ['platform operator'];
 const errors = {
@@ -35,13 +34,11 @@ export async function operatorMoveRoutes(
   opts: {
     move: StoreMoveService;
     moves: OperatorMoves;
-    audit: PlatformAudit;
     auth: OperatorAuth;
     config: BuildOptions['config'];
-    db: Parameters<PlatformAudit['record']>[0];
   },
 ) {
-  const { move, moves, audit } = opts;
+  const { move, moves } = opts;
   app.addHook('onRequest', operatorGuard(opts.auth, opts.config));
 
   app.post(
@@ -65,14 +62,8 @@ export async function operatorMoveRoutes(
     },
     async (req, reply) => {
       reply.header('cache-control', 'private, no-store');
-      const started = await move.start(platformContext(req.params.tenantId), req.body.database);
+      const started = await moves.start(operatorOf(req), req.params.tenantId, req.body);
       if (!started.ok) return sendRefusal(reply, started);
-      await audit.record(opts.db, operatorOf(req), {
-        action: 'store.move',
-        tenantId: req.params.tenantId,
-        reason: req.body.reason,
-        details: { jobId: started.value.jobId, database: req.body.database },
-      });
       return { data: started.value };
     },
   );

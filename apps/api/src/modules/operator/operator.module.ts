@@ -55,7 +55,14 @@ export const operatorModule = defineModule({
       },
       supportGrant: (tenantId) => supportAccess.liveGrant(tenantId),
     });
-    const operatorMoves = createOperatorMoves({ stores });
+    const operatorMoves = createOperatorMoves({
+      stores,
+      db,
+      audit: platformAudit,
+      get move() {
+        return later().storeMove;
+      },
+    });
     return { operatorAuth, operatorMoves, operatorStores, platformAudit, supportAccess };
   },
   async routes(
@@ -95,10 +102,8 @@ export const operatorModule = defineModule({
       await app.register(operatorMoveRoutes, {
         move: storeMove,
         moves: operatorMoves,
-        audit: platformAudit,
         auth: operatorAuth,
         config,
-        db,
       });
     }
   },
