@@ -1,6 +1,5 @@
 import {
   dataEnvelope,
-  errorEnvelopeSchema,
   OPERATOR_API_PREFIX as P,
   platformDatabasesSchema,
   storeMoveRequestSchema,
@@ -17,16 +16,7 @@ import type { StoreMoveService } from '../store-move/index';
 import type { OperatorAuth } from './operator-auth.service';
 import { operatorGuard, operatorOf } from './operator-guard';
 import type { OperatorMoves } from './operator-moves.service';
-
-const tags = ['platform operator'];
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  422: errorEnvelopeSchema,
-} as const;
+import { operatorErrors as errors, noStore, operatorTags as tags } from './operator-route-kit';
 
 /** The operator moves a store to another of the deployment's databases (decision 123). */
 export async function operatorMoveRoutes(
@@ -61,7 +51,7 @@ export async function operatorMoveRoutes(
       },
     },
     async (req, reply) => {
-      reply.header('cache-control', 'private, no-store');
+      noStore(reply);
       const started = await moves.start(operatorOf(req), req.params.tenantId, req.body);
       if (!started.ok) return sendRefusal(reply, started);
       return { data: started.value };
@@ -80,7 +70,7 @@ export async function operatorMoveRoutes(
       },
     },
     async (req, reply) => {
-      reply.header('cache-control', 'private, no-store');
+      noStore(reply);
       const ctx = platformContext(req.params.tenantId);
       if (!(await move.exists(req.params.tenantId))) throw AppError.notFound('There is no such store.');
       return { data: { ...move.placement(req.params.tenantId), latestMove: await move.latest(ctx) } };
@@ -103,7 +93,7 @@ export async function operatorMoveRoutes(
       },
     },
     async (_req, reply) => {
-      reply.header('cache-control', 'private, no-store');
+      noStore(reply);
       return { data: await moves.databases() };
     },
   );
