@@ -116,6 +116,10 @@ test('the operator signs in, finds the store by its host and opens its page', as
   await expect(page.getByRole('heading', { level: 1 })).toContainText(STORE_NAME);
   await expect(page.getByTestId('store-state')).toHaveText('Active');
   storeUrl = page.url();
+  // One database here (PGlite): the page says where the store lives and offers no move.
+  await expect(page.getByRole('term').filter({ hasText: /^Database$/ })).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: /^main$/ })).toBeVisible();
+  await expect(page.getByText('Move store')).toHaveCount(0);
   await look(page, 'operator-store');
 });
 

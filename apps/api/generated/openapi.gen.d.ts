@@ -20672,7 +20672,7 @@ export interface paths {
         put?: never;
         /**
          * Starts moving a store to another database (a job), or answers the move under way
-         * @description Copies the store to the named database while it keeps selling, catches up with what changed meanwhile, holds the store's writes for at most a few seconds, switches it and clears the old copy (decision 123). 404 for an unknown store; 422 UNKNOWN_DATABASE for a database not configured (`STORE_DATABASES`); 409 ALREADY_THERE, MOVE_UNDER_WAY (another store is moving off the same database) or TARGET_NOT_EMPTY. Recorded in the platform audit log.
+         * @description Copies the store to the named database while it keeps selling, catches up with what changed meanwhile, holds the store's writes for at most a few seconds, switches it and clears the old copy (decision 123). 404 for an unknown store; 422 UNKNOWN_DATABASE for a database not configured (`STORE_DATABASES`); 409 ALREADY_THERE, MOVE_UNDER_WAY (another store is moving off the same database) or TARGET_NOT_EMPTY. The reason (required, 1 to 500 characters) is recorded with the move in the platform audit log.
          */
         post: {
             parameters: {
@@ -20687,6 +20687,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         database: string;
+                        reason: string;
                     };
                 };
             };
@@ -20782,6 +20783,70 @@ export interface paths {
                                     finishedAt: string | null;
                                     error: string | null;
                                 } | null;
+                            };
+                            message?: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthenticated"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["StoreReadOnly"];
+                /** @description See the operation */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-api/databases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deployment's databases, and how many stores each holds
+         * @description The home database (`main`, `DATABASE_URL`) first, then those `STORE_DATABASES` names, each with the number of stores placed there (purged stores left out). A name stores are placed on that `STORE_DATABASES` no longer lists is shown with `configured: false`. A PGlite deployment has only `main` (decision 123).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                databases: {
+                                    name: string;
+                                    home: boolean;
+                                    configured: boolean;
+                                    stores: number;
+                                }[];
                             };
                             message?: string;
                         };

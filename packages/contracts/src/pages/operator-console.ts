@@ -12,6 +12,7 @@ import type {
   SupportGrant,
   SupportSessionInfo,
 } from '../operator';
+import type { StoreMove, StoreMoveField, StoreWhereabouts } from '../store-move';
 import type { FormOutcome } from '../storefront';
 
 export type OperatorSignInField = 'email' | 'password';
@@ -65,6 +66,13 @@ export interface OperatorConsolePages {
     action: OperatorStoreAction,
     form: { reason: string },
   ): Promise<Done | FormOutcome<'reason'>>;
+  /** Where the store lives, the deployment's databases and its latest move; null: no such store. */
+  consoleStoreWhereabouts(tenantId: string): Promise<StoreWhereabouts | null>;
+  /** Starts moving the store to another database (a job), with the operator's reason (decision 123). */
+  consoleMoveStore(
+    tenantId: string,
+    form: Record<StoreMoveField, string>,
+  ): Promise<(Done & { move: StoreMove }) | FormOutcome<StoreMoveField>>;
   /** Done: the address on the store's host that signs this browser in as support. */
   consoleStartSupport(
     tenantId: string,

@@ -18,10 +18,13 @@ export const operatorConsoleModule = defineModule({
   name: 'operator-console',
   needs: ['operator'],
   create: () => ({}),
-  platformPages: ({ operatorAuth, operatorStores, platformAudit, supportAccess }) => [
+  // Moving a store needs the store-move module: without it the store page shows no database.
+  optional: ['store-move'],
+  platformPages: ({ operatorAuth, operatorMoves, operatorStores, platformAudit, supportAccess, storeMove }) => [
     consolePages({
       auth: operatorAuth,
       stores: operatorStores,
+      ...(storeMove ? { moves: operatorMoves } : {}),
       audit: platformAudit,
       support: supportAccess,
       createStore: (req, input) => operatorStores.createStore(req, input),

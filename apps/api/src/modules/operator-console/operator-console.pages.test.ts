@@ -195,6 +195,22 @@ describe('a store’s actions from its page', () => {
     expect(await stateOf('lighting')).toBe('active');
   });
 
+  it('shows the one database the store lives on, and offers no move where there is nowhere to go', async () => {
+    const b = await signedInOperator();
+    const page = await open(b, '/operator/stores/lighting');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/<dt[^>]*>Database<\/dt><dd[^>]*>main<\/dd>/);
+    expect(page.body).not.toContain('Move store');
+    // A move posted anyway is refused on the page, in words.
+    const forced = await post(b, '/operator/stores/lighting', {
+      intent: 'move',
+      database: 'main',
+      reason: 'Trying anyway.',
+    });
+    expect(forced.statusCode).toBe(422);
+    expect(forced.body).toContain('There is no store database named main');
+  });
+
   it('answers 404 for a store that does not exist', async () => {
     const b = await signedInOperator();
     expect((await open(b, '/operator/stores/no-such-store')).statusCode).toBe(404);

@@ -15,6 +15,8 @@ import {
   operatorTotpSchema,
   platformAuditQuerySchema,
   platformFiguresQuerySchema,
+  type StoreMoveField,
+  storeMoveRequestSchema,
 } from '@app/contracts';
 import { AppError } from '../../lib/errors';
 import {
@@ -29,6 +31,7 @@ import { cookieValue } from '../auth/index';
 import {
   clearedOperatorSessionCookie,
   type OperatorAuth,
+  type OperatorMoves,
   type OperatorRequest,
   type OperatorStores,
   operatorSessionCookie,
@@ -41,6 +44,8 @@ export interface ConsolePagesDeps {
   stores: OperatorStores;
   audit: PlatformAudit;
   support: SupportAccess;
+  /** Moves between databases (decision 123); absent when a test boots without the store-move module. */
+  moves?: OperatorMoves;
   /** Opens a store for a merchant (the operator's create-store operation: sign-up's provisioning). */
   createStore: (
     req: OperatorRequest,
@@ -50,6 +55,7 @@ export interface ConsolePagesDeps {
 
 const SIGN_IN_FIELDS = ['email', 'password'] as const satisfies readonly OperatorSignInField[];
 const REASON = ['reason'] as const;
+const MOVE_FIELDS = ['database', 'reason'] as const satisfies readonly StoreMoveField[];
 const TOKEN_FIELDS = ['name', 'expiresInDays'] as const satisfies readonly OperatorTokenField[];
 const CREATE_FIELDS = [
   'storeName',
@@ -169,6 +175,27 @@ export function consolePages(deps: ConsolePagesDeps): PlatformPageModule<Operato
           const done = await deps.stores.act(req, tenantId, action, parsed.data.reason);
           if (!done.ok) return formRefusal(done, REASON);
           return { ok: true as const, message: done.value.message };
+        }),
+
+      async consoleStoreWhereabouts(tenantId) {
+        await requireOperator();
+        return deps.moves ? deps.moves.whereabouts(tenantId) : null;
+      },
+
+      consoleMoveStore: (tenantId, form) =>
+        submitForm(MOVE_FIELDS, async () => {
+          page.assertFormFromPlatform();
+          const req = await requireOperator();
+          const parsed = storeMoveRequestSchema.safeParse({ database: form.database, reason: form.reason });
+          if (!parsed.success) return fieldFailure(parsed.error, MOVE_FIELDS);
+          if (!deps.moves) throw new AppError(404, 'NOT_FOUND', 'Stores cannot be moved on this deployment.');
+          const started = await deps.moves.start(req, tenantId, parsed.data);
+          if (!started.ok) return formRefusal(started, MOVE_FIELDS);
+          return {
+            ok: true as const,
+            message: `Moving the store to ${parsed.data.database}.`,
+            move: started.value,
+          };
         }),
 
       consoleStartSupport: (tenantId, form) =>

@@ -9,7 +9,6 @@ import {
   storeImportResultSchema,
   tenantIdParamsSchema,
 } from '@app/contracts';
-import type { FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fileAnswer } from '../../lib/api-docs';
@@ -21,17 +20,8 @@ import { platformContext, type StoreArchive, sendArchiveFile } from '../store-ar
 import type { StoreLifecycleService } from '../store-lifecycle/index';
 import type { OperatorAuth } from './operator-auth.service';
 import { operatorGuard, operatorOf } from './operator-guard';
+import { operatorErrors as errors, noStore, operatorTags as tags } from './operator-route-kit';
 import type { PlatformAudit } from './platform-audit.service';
-
-const tags = ['platform operator'];
-const errors = {
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  422: errorEnvelopeSchema,
-} as const;
-const noStore = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
 
 /** Stores whose data the platform may take out without the owner: those the owner is leaving. */
 const EXPORTABLE = new Set(['closing', 'closed']);

@@ -1,7 +1,7 @@
 import {
   dataEnvelope,
-  errorEnvelopeSchema,
   OPERATOR_API_PREFIX as P,
+  platformDatabasesSchema,
   storeMoveRequestSchema,
   storeMoveSchema,
   storePlacementSchema,
@@ -15,30 +15,20 @@ import { platformContext } from '../store-archive/index';
 import type { StoreMoveService } from '../store-move/index';
 import type { OperatorAuth } from './operator-auth.service';
 import { operatorGuard, operatorOf } from './operator-guard';
-import type { PlatformAudit } from './platform-audit.service';
-
-const tags = ['platform operator'];
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  422: errorEnvelopeSchema,
-} as const;
+import type { OperatorMoves } from './operator-moves.service';
+import { operatorErrors as errors, noStore, operatorTags as tags } from './operator-route-kit';
 
 /** The operator moves a store to another of the deployment's databases (decision 123). */
 export async function operatorMoveRoutes(
   app: App,
   opts: {
     move: StoreMoveService;
-    audit: PlatformAudit;
+    moves: OperatorMoves;
     auth: OperatorAuth;
     config: BuildOptions['config'];
-    db: Parameters<PlatformAudit['record']>[0];
   },
 ) {
-  const { move, audit } = opts;
+  const { move, moves } = opts;
   app.addHook('onRequest', operatorGuard(opts.auth, opts.config));
 
   app.post(
@@ -53,22 +43,17 @@ export async function operatorMoveRoutes(
           "meanwhile, holds the store's writes for at most a few seconds, switches it and clears the old " +
           'copy (decision 123). 404 for an unknown store; 422 UNKNOWN_DATABASE for a database not configured ' +
           '(`STORE_DATABASES`); 409 ALREADY_THERE, MOVE_UNDER_WAY (another store is moving off the same ' +
-          'database) or TARGET_NOT_EMPTY. Recorded in the platform audit log.',
+          'database) or TARGET_NOT_EMPTY. The reason (required, 1 to 500 characters) is recorded with the move in ' +
+          'the platform audit log.',
         params: tenantIdParamsSchema,
         body: storeMoveRequestSchema,
         response: { 200: dataEnvelope(storeMoveSchema), ...errors },
       },
     },
     async (req, reply) => {
-      reply.header('cache-control', 'private, no-store');
-      const started = await move.start(platformContext(req.params.tenantId), req.body.database);
+      noStore(reply);
+      const started = await moves.start(operatorOf(req), req.params.tenantId, req.body);
       if (!started.ok) return sendRefusal(reply, started);
-      await audit.record(opts.db, operatorOf(req), {
-        action: 'store.move',
-        tenantId: req.params.tenantId,
-        reason: null,
-        details: { jobId: started.value.jobId, database: req.body.database },
-      });
       return { data: started.value };
     },
   );
@@ -85,10 +70,31 @@ export async function operatorMoveRoutes(
       },
     },
     async (req, reply) => {
-      reply.header('cache-control', 'private, no-store');
+      noStore(reply);
       const ctx = platformContext(req.params.tenantId);
       if (!(await move.exists(req.params.tenantId))) throw AppError.notFound('There is no such store.');
       return { data: { ...move.placement(req.params.tenantId), latestMove: await move.latest(ctx) } };
+    },
+  );
+
+  app.get(
+    `${P}/databases`,
+    {
+      config: { tenant: false, operator: 'signed-in' },
+      schema: {
+        tags,
+        summary: "The deployment's databases, and how many stores each holds",
+        description:
+          'The home database (`main`, `DATABASE_URL`) first, then those `STORE_DATABASES` names, each with the ' +
+          'number of stores placed there (purged stores left out). A name stores are placed on that ' +
+          '`STORE_DATABASES` no longer lists is shown with `configured: false`. A PGlite deployment has only ' +
+          '`main` (decision 123).',
+        response: { 200: dataEnvelope(platformDatabasesSchema), ...errors },
+      },
+    },
+    async (_req, reply) => {
+      noStore(reply);
+      return { data: await moves.databases() };
     },
   );
 }

@@ -3,6 +3,7 @@ import { operatorRoutes } from './operator.routes';
 import { operatorArchiveRoutes } from './operator-archive.routes';
 import { createOperatorAuth, type OperatorAuth } from './operator-auth.service';
 import { operatorMoveRoutes } from './operator-move.routes';
+import { createOperatorMoves, type OperatorMoves } from './operator-moves.service';
 import { createOperatorStores, type OperatorStores } from './operator-stores.service';
 import { createPlatformAudit, type PlatformAudit } from './platform-audit.service';
 import { supportAccessRoutes } from './support-access.routes';
@@ -16,6 +17,8 @@ declare module '../../lib/module' {
      */
     operator: {
       operatorAuth: OperatorAuth;
+      /** The deployment's databases and the stores on each (decision 123). */
+      operatorMoves: OperatorMoves;
       operatorStores: OperatorStores;
       platformAudit: PlatformAudit;
       supportAccess: SupportAccess;
@@ -27,7 +30,7 @@ export const operatorModule = defineModule({
   name: 'operator',
   needs: ['audit', 'auth', 'store-lifecycle'],
   optional: ['cancel-request', 'signup', 'store-archive', 'store-move'],
-  create({ db, config, events, sessionSecret, secrets, linkOrigin }, { audit, auth, storeLifecycle }, later) {
+  create({ db, config, events, sessionSecret, secrets, linkOrigin, stores }, { audit, auth, storeLifecycle }, later) {
     const platformAudit = createPlatformAudit(db);
     const operatorAuth = createOperatorAuth(db, {
       audit: platformAudit,
@@ -52,11 +55,28 @@ export const operatorModule = defineModule({
       },
       supportGrant: (tenantId) => supportAccess.liveGrant(tenantId),
     });
-    return { operatorAuth, operatorStores, platformAudit, supportAccess };
+    const operatorMoves = createOperatorMoves({
+      stores,
+      db,
+      audit: platformAudit,
+      get move() {
+        return later().storeMove;
+      },
+    });
+    return { operatorAuth, operatorMoves, operatorStores, platformAudit, supportAccess };
   },
   async routes(
     app,
-    { operatorAuth, operatorStores, platformAudit, supportAccess, storeArchive, storeLifecycle, storeMove },
+    {
+      operatorAuth,
+      operatorMoves,
+      operatorStores,
+      platformAudit,
+      supportAccess,
+      storeArchive,
+      storeLifecycle,
+      storeMove,
+    },
     { config, db, memory },
   ) {
     await app.register(operatorRoutes, {
@@ -79,7 +99,12 @@ export const operatorModule = defineModule({
       });
     }
     if (storeMove) {
-      await app.register(operatorMoveRoutes, { move: storeMove, audit: platformAudit, auth: operatorAuth, config, db });
+      await app.register(operatorMoveRoutes, {
+        move: storeMove,
+        moves: operatorMoves,
+        auth: operatorAuth,
+        config,
+      });
     }
   },
 });

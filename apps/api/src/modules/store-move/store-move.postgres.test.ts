@@ -85,12 +85,17 @@ describe('moving a store to another database', () => {
       expect(res.statusCode, res.body).toBe(status);
       expect(res.json()).toMatchObject({ error: true, code });
     };
-    await bad('garden', { database: 'nowhere' }, 422, 'UNKNOWN_DATABASE');
-    await bad('garden', { database: 'main' }, 409, 'ALREADY_THERE');
-    await bad('no-such-store', { database: 'shard2' }, 404, 'TENANT_NOT_FOUND');
-    await bad('garden', { database: 7 }, 400, 'VALIDATION_FAILED');
+    await bad('garden', { database: 'nowhere', reason: 'Balancing the databases.' }, 422, 'UNKNOWN_DATABASE');
+    await bad('garden', { database: 'main', reason: 'Balancing the databases.' }, 409, 'ALREADY_THERE');
+    await bad('no-such-store', { database: 'shard2', reason: 'Balancing the databases.' }, 404, 'TENANT_NOT_FOUND');
+    await bad('garden', { database: 7, reason: 'Balancing the databases.' }, 400, 'VALIDATION_FAILED');
     // Not an operator: refused before anything is read.
-    const visitor = await asOperator('POST', '/platform-api/stores/garden/move', { database: 'shard2' }, {});
+    const visitor = await asOperator(
+      'POST',
+      '/platform-api/stores/garden/move',
+      { database: 'shard2', reason: 'Balancing the databases.' },
+      {},
+    );
     expect(visitor.statusCode).toBe(401);
     expect(await placement('garden')).toMatchObject({
       database: 'main',
@@ -104,9 +109,14 @@ describe('moving a store to another database', () => {
     // The target refuses the store's products: the copy fails half-way.
     await shard.db.execute(sql.raw(`ALTER TABLE products ADD CONSTRAINT move_fails CHECK (tenant_id <> 'garden')`));
     try {
-      expect((await asOperator('POST', '/platform-api/stores/garden/move', { database: 'shard2' })).statusCode).toBe(
-        200,
-      );
+      expect(
+        (
+          await asOperator('POST', '/platform-api/stores/garden/move', {
+            database: 'shard2',
+            reason: 'Balancing the databases.',
+          })
+        ).statusCode,
+      ).toBe(200);
       await t.services.jobs.drain({ timeoutMs: 60_000, dueWithinMs: 0 });
       const after = await placement('garden');
       expect(after).toMatchObject({ database: 'main', latestMove: { status: 'failed' } });
@@ -159,7 +169,10 @@ describe('moving a store to another database', () => {
       };
       await until(4);
 
-      const started = await asOperator('POST', `/platform-api/stores/${T}/move`, { database: 'shard2' });
+      const started = await asOperator('POST', `/platform-api/stores/${T}/move`, {
+        database: 'shard2',
+        reason: 'Balancing the databases.',
+      });
       expect(started.statusCode, started.body).toBe(200);
       expect(started.json().data).toMatchObject({ status: 'pending', database: 'shard2' });
       duringMove = acked.length;

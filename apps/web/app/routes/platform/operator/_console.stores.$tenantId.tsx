@@ -1,4 +1,11 @@
-import type { AuditEntry, OperatorStoreAction, OperatorStoreDetail, StoreStateChange } from '@app/contracts';
+import type {
+  AuditEntry,
+  OperatorStoreAction,
+  OperatorStoreDetail,
+  StoreMove,
+  StoreStateChange,
+  StoreWhereabouts,
+} from '@app/contracts';
 import { CONSOLE_ACTIONS, CONSOLE_STATE_BADGES, formatMoney } from '@app/contracts/client';
 import { ArrowLeft, ExternalLink, LifeBuoy, ScrollText } from 'lucide-react';
 import { useEffect, useRef } from 'react';
@@ -10,9 +17,11 @@ import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { type Column, DataTable } from '../../../components/ui/data-table';
 import { AdminEmptyState } from '../../../components/ui/empty-state';
+import { JobProgress, useRevalidateWhileRunning } from '../../../components/ui/job-progress';
 import { AdminPage } from '../../../components/ui/page-header';
 import { cursorHref, Pagination } from '../../../components/ui/pagination';
 import { PostForm } from '../../../components/ui/post-form';
+import { SelectField } from '../../../components/ui/select-field';
 import { TextAreaField } from '../../../components/ui/text-field';
 import { COUNT, consoleMeta, consoleRead, platformApi } from '../../../lib/console-page';
 import { formatDateTime } from '../../../lib/dashboard-page';
@@ -27,13 +36,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     const tenantId = params.tenantId.slice(0, 64);
     const url = new URL(request.url);
     const cursor = url.searchParams.get('audit')?.slice(0, 200) ?? null;
-    const [store, audit] = await Promise.all([
+    const [store, audit, where] = await Promise.all([
       platform.consoleStore(tenantId),
       platform.consoleStoreAudit(tenantId, cursor).catch(() => null),
+      platform.consoleStoreWhereabouts(tenantId),
     ]);
     if (!store) throw data({ message: 'No such store.' }, { status: 404 });
     // Just opened from Create store (which redirects here).
-    return { store, audit, auditCursor: cursor, created: url.searchParams.has('created') };
+    return { store, audit, where, auditCursor: cursor, created: url.searchParams.has('created') };
   });
 }
 
@@ -45,6 +55,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const intent = String(form.get('intent') ?? '');
     const reason = String(form.get('reason') ?? '').slice(0, 2000);
     const tenantId = params.tenantId.slice(0, 64);
+    if (intent === 'move') {
+      const database = String(form.get('database') ?? '').slice(0, 64);
+      const result = await platform.consoleMoveStore(tenantId, { database, reason });
+      return data({ intent, result, reason, database }, { status: result.ok ? 200 : result.status });
+    }
     if (intent === 'support') {
       const result = await platform.consoleStartSupport(tenantId, { reason });
       return data({ intent, result, reason }, { status: result.ok ? 200 : result.status });
@@ -63,7 +78,7 @@ type Answer = Route.ComponentProps['actionData'];
 
 /** A store as the platform sees it: who, where, its state and why, what happened, and what can be done. */
 export default function StorePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { store, audit, auditCursor, created } = loaderData;
+  const { store, audit, where, auditCursor, created } = loaderData;
   const badge = CONSOLE_STATE_BADGES[store.lifecycle.state];
   const toasted = actionData && actionData.intent !== 'support' && actionData.result.ok ? actionData.result : null;
   useActionToast(toasted as { ok: true; message: string } | null);
@@ -86,6 +101,7 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
       aside={
         <>
           <ActionsCard store={store} answer={actionData} />
+          {where && movable(where).length > 1 && <DatabaseCard store={store} where={where} answer={actionData} />}
           <SupportCard store={store} answer={actionData} />
         </>
       }
@@ -96,7 +112,7 @@ export default function StorePage({ loaderData, actionData }: Route.ComponentPro
         </Banner>
       )}
       {store.lifecycle.state !== 'active' && <StateBanner store={store} />}
-      <Overview store={store} />
+      <Overview store={store} database={where?.database ?? null} />
       {store.cancelRequest && <CancelRequestCard store={store} />}
       <HistoryCard history={store.history} />
       <AuditCard audit={audit} cursor={auditCursor} />
@@ -129,7 +145,7 @@ function Fact({ term, children }: { term: string; children: React.ReactNode }) {
   );
 }
 
-function Overview({ store }: { store: OperatorStoreDetail }) {
+function Overview({ store, database }: { store: OperatorStoreDetail; database: string | null }) {
   const { counts, owner } = store;
   const sales = counts.sales30d.length
     ? counts.sales30d.map((m) => formatMoney(m.amount, m.currency)).join(' + ')
@@ -174,6 +190,7 @@ function Overview({ store }: { store: OperatorStoreDetail }) {
         <Fact term="Sales (30 days)">{sales}</Fact>
         <Fact term="Staff">{COUNT.format(counts.staff)}</Fact>
         <Fact term="Store id">{store.tenantId}</Fact>
+        {database && <Fact term="Database">{database}</Fact>}
       </dl>
     </Card>
   );
@@ -418,6 +435,125 @@ function SupportCard({ store, answer }: { store: OperatorStoreDetail; answer: An
           </details>
         </div>
       )}
+    </Card>
+  );
+}
+
+/** The databases a store can be on: those this deployment has (a stale placement's name is not one). */
+const movable = (where: StoreWhereabouts) => where.databases.filter((d) => d.configured);
+const storesOn = (n: number) => `${COUNT.format(n)} ${n === 1 ? 'store' : 'stores'}`;
+const moving = (m: StoreMove | null) => m?.status === 'pending' || m?.status === 'running';
+
+/** The latest move in words: under way (with its progress), done (the hold, the old copy), or failed. */
+function MoveStatus({ move }: { move: StoreMove }) {
+  const to = move.database ?? 'another database';
+  if (moving(move)) {
+    return (
+      <JobProgress
+        label="Store move"
+        done={move.done}
+        total={move.total}
+        refreshTo="."
+        hint="The store keeps selling; its writes are held for a few seconds at the switch."
+        testId="move-progress"
+      >
+        {move.status === 'pending'
+          ? `Waiting to start the move to ${to}…`
+          : `Moving to ${to}: step ${COUNT.format(move.done)} of ${COUNT.format(move.total)}`}
+      </JobProgress>
+    );
+  }
+  if (move.status === 'failed') {
+    return <Banner tone="critical">{`The last move, to ${to}, failed: ${move.error ?? 'no reason given.'}`}</Banner>;
+  }
+  const when = move.finishedAt ? ` on ${formatDateTime(move.finishedAt)}` : '';
+  const held = move.writeHoldMs === null ? '' : ` Writes were held for ${COUNT.format(move.writeHoldMs)} ms.`;
+  return move.sourceCleared === false ? (
+    <Banner tone="warning">{`Moved to ${to}${when}.${held} The old copy was not cleared: ${move.error ?? 'no reason given.'}`}</Banner>
+  ) : (
+    <Banner tone="success">{`Moved to ${to}${when}.${held} The old copy was cleared.`}</Banner>
+  );
+}
+
+/**
+ * Where the store lives and, on a deployment with more than one database, the move to another one:
+ * the target and a reason behind a confirm that says what happens, then the job's progress, polled
+ * while it runs. A refused move opens again with the refusal in words and what was typed.
+ */
+function DatabaseCard({
+  store,
+  where,
+  answer,
+}: {
+  store: OperatorStoreDetail;
+  where: StoreWhereabouts;
+  answer: Answer;
+}) {
+  const latest = where.latestMove;
+  const running = moving(latest);
+  useRevalidateWhileRunning(running);
+  const pending = usePending('move');
+  const failed = answer?.intent === 'move' && !answer.result.ok ? answer.result : null;
+  // The move's form answers for both of its fields.
+  const failure = failed as (typeof failed & { fieldErrors: { database?: string; reason?: string } }) | null;
+  const targets = movable(where).filter((d) => d.name !== where.database);
+  const typed = answer?.intent === 'move' ? (answer as { database?: string; reason?: string }) : null;
+  const here = where.databases.find((d) => d.name === where.database);
+  return (
+    <Card title="Database">
+      <div className="space-y-3">
+        <p className="text-sm text-[#303030]">
+          Lives on <strong>{where.database}</strong>
+          {here ? `, with ${storesOn(here.stores)} in all.` : '.'}
+        </p>
+        {latest && <MoveStatus move={latest} />}
+        {!running && targets.length > 0 && (
+          <ConfirmDialog
+            trigger="Move store"
+            title={`Move ${store.name} to another database?`}
+            defaultOpen={!!failure}
+            triggerVariant="secondary"
+            testId="action-move"
+            confirm={
+              <PostForm className="space-y-3" aria-label="Move store">
+                <input type="hidden" name="intent" value="move" />
+                {failure && !failure.fieldErrors.reason && !failure.fieldErrors.database && (
+                  <Banner>{failure.message}</Banner>
+                )}
+                <SelectField
+                  label="Move to"
+                  name="database"
+                  id="move-database"
+                  required
+                  defaultValue={failure ? (typed?.database ?? '') : ''}
+                  error={failure?.fieldErrors.database}
+                  options={[
+                    { value: '', label: 'Choose a database…', disabled: true },
+                    ...targets.map((d) => ({ value: d.name, label: `${d.name} (${storesOn(d.stores)})` })),
+                  ]}
+                />
+                <TextAreaField
+                  id="reason-move"
+                  label="Reason"
+                  name="reason"
+                  rows={2}
+                  required
+                  maxLength={500}
+                  defaultValue={failure ? (typed?.reason ?? '') : ''}
+                  error={failure?.fieldErrors.reason}
+                  hint="Kept in the platform’s audit log."
+                />
+                <Button type="submit" variant="primary" disabled={pending}>
+                  {pending ? 'Starting…' : 'Move store'}
+                </Button>
+              </PostForm>
+            }
+          >
+            Its data is copied while it keeps selling. At the switch its changes (orders, edits) are held for a few
+            seconds at most, then go on from the new database; the copy on {where.database} is cleared afterwards.
+          </ConfirmDialog>
+        )}
+      </div>
     </Card>
   );
 }
