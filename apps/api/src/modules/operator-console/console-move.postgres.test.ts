@@ -3,6 +3,7 @@ import type { Database } from '@app/db';
 import { SEED_OPERATOR } from '@app/db/seed';
 import { openTestDatabase } from '@app/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postForm } from '../../test/form-post';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 // The console's store page on a deployment with two databases (decision 123), as a browser without
@@ -33,17 +34,7 @@ async function open(url: string) {
   return res;
 }
 const post = (url: string, fields: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      host: PLATFORM,
-      origin: `http://${PLATFORM}`,
-      cookie: cookieHeader(),
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    payload: new URLSearchParams({ _csrf: csrf, intent: 'move', ...fields }).toString(),
-  });
+  postForm(t.app, PLATFORM, url, cookieHeader(), { _csrf: csrf, intent: 'move', ...fields });
 /** The page's visible text, tags dropped (React separates adjacent text with comments). */
 const text = (html: string) =>
   html

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postForm } from '../../test/form-post';
 import { createTestApp, SEEDED_HOSTS, type TestApp } from '../../test/harness';
 import type { MailMessage } from '../mail/index';
 
@@ -38,17 +39,7 @@ async function formSession() {
 }
 
 const post = (url: string, fields: Record<string, string>, cookie: string) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      host: PLATFORM,
-      origin: `http://${PLATFORM}`,
-      cookie,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    payload: new URLSearchParams(fields).toString(),
-  });
+  postForm(t.app, PLATFORM, url, cookie, fields);
 
 describe('the platform host', () => {
   it('opens on the sign-up, serves no store page, and no store serves its pages', async () => {
