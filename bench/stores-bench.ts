@@ -30,7 +30,7 @@ const TEMPLATE = 'lighting';
 /** Products per store: the template's first this many (it has 87). */
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 50);
 const DATA_DIR = `.bench/data-stores-${STORES}-${PORT}`;
-const PG_NAME = 'bench_stores';
+const PG_NAME = `bench_stores_${PORT}`;
 const TOKEN = `opt_${randomBytes(24).toString('base64url')}`;
 
 /** The tables a store's storefront reads, in an order their foreign keys accept. */
