@@ -1,5 +1,5 @@
 import { type Database, schema } from '@app/db';
-import { and, asc, eq, gt, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { guestCardOrder } from './guest-order';
 import { freePort, type HttpAnswer, http, type Proc, spawnNode, waitReady } from './processes';
@@ -49,6 +49,39 @@ export interface Kill9Options {
   env: Record<string, string>;
   /** Opens the database the server used, in this process, once the server is gone. */
   openDb: () => Promise<Database>;
+}
+
+/**
+ * On PostgreSQL the killed server's sessions outlive it: each backend still runs what had reached
+ * its socket (a COMMIT included) before it sees the connection gone. The books are read once they
+ * have all ended, or an order committed after the reading would be missing from it, yet be found
+ * (still placed) by the retries. PGlite has nothing to wait for: its data died with the process.
+ */
+async function settleKilledSessions(opts: Kill9Options, killedWall: number, log: (msg: string) => void) {
+  const database = await opts.openDb();
+  try {
+    if (database.kind !== 'postgres') return;
+    const t0 = Date.now();
+    const deadline = t0 + 30_000;
+    let first: number | undefined;
+    for (;;) {
+      // Sessions opened before the kill are the killed server's; this reading's own came after.
+      const result = await database.db.execute(
+        sql`SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE backend_type = 'client backend' AND backend_start < to_timestamp(${killedWall / 1000})`,
+      );
+      const n = (result as unknown as { rows: { n: number }[] }).rows[0]?.n;
+      first ??= n;
+      if (n === 0) {
+        log(`${first} sessions of the killed server were still open; all ended after ${Date.now() - t0} ms`);
+        return;
+      }
+      if (Date.now() > deadline) throw new Error(`${n} sessions of the killed server still open after 30 s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await database.close();
+  }
 }
 
 export async function kill9Drill(opts: Kill9Options) {
@@ -140,8 +173,10 @@ export async function kill9Drill(opts: Kill9Options) {
     await new Promise((r) => setTimeout(r, jitter));
     server.child.kill('SIGKILL');
     const killedAt = Date.now() - t0;
+    const killedWall = Date.now();
     await Promise.all(sent);
     await server.exited;
+    await settleKilledSessions(opts, killedWall, log);
 
     const acked = attempts.filter((a) => a.answer?.status === 200);
     const ackedIds = new Map(acked.map((a) => [a.key, JSON.parse(a.answer?.body ?? '{}').data.orderId as string]));
