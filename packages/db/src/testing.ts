@@ -81,8 +81,8 @@ export async function openTestDatabase(opts: { seeded?: boolean; empty?: boolean
 
 /**
  * The buffer pool of a PGlite test database. PGlite's start sets up the whole pool (PostgreSQL's
- * 128 MB unless told), and at 128 MB that was about 600 ms of CPU of each open's 1.1 s, some three
- * hundred opens a run. A test database holds the demo stores, about 20 MB with its indexes: 8 MB
+ * 128 MB unless told), and at 128 MB that was about 600 ms of CPU of each open's 1.1 s, with some
+ * 190 opens a run. A test database holds the demo stores, about 20 MB with its indexes: 8 MB
  * of buffers reads the rest from PGlite's in-memory files, a copy each, with no disk behind them.
  */
 const TEST_SHARED_BUFFERS_MB = 8;
