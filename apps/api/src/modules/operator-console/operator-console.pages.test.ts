@@ -207,8 +207,8 @@ describe('a store’s actions from its page', () => {
       database: 'main',
       reason: 'Trying anyway.',
     });
-    expect(forced.statusCode).toBe(422);
-    expect(forced.body).toContain('There is no store database named main');
+    expect(forced.statusCode).toBe(409);
+    expect(forced.body).toContain('The store is already on main.');
   });
 
   it('answers 404 for a store that does not exist', async () => {

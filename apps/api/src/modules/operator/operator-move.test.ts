@@ -43,10 +43,10 @@ describe("the operator's move request", () => {
     expect(nowhere.statusCode, nowhere.body).toBe(422);
     expect(nowhere.json()).toMatchObject({ code: 'UNKNOWN_DATABASE' });
     expect(nowhere.json().message).toMatch(/no store database named shard2/);
-    // PGlite's one database is no PostgreSQL a store can be moved to or from (decision 123).
+    // PGlite's one database is where every store already is (decision 123).
     const here = await move('garden', { database: ' main ', reason: ' Balancing load. ' });
-    expect(here.statusCode, here.body).toBe(422);
-    expect(here.json()).toMatchObject({ code: 'UNKNOWN_DATABASE' });
+    expect(here.statusCode, here.body).toBe(409);
+    expect(here.json()).toMatchObject({ code: 'ALREADY_THERE', message: 'The store is already on main.' });
     const unknown = await move('no-such-store', { database: 'main', reason: 'Balancing load.' });
     expect(unknown.statusCode).toBe(404);
     // A refusal moved nothing, so the audit log has nothing to say.

@@ -112,7 +112,7 @@ export function createStoreMove(deps: StoreMoveDeps) {
     );
     if (!tenant) return refuse(404, 'TENANT_NOT_FOUND', `There is no store ${tenantId.slice(0, 64)}.`);
     const to = stores.get(target);
-    if (to?.kind !== 'postgres') {
+    if (!to) {
       return refuse(
         422,
         'UNKNOWN_DATABASE',
@@ -121,6 +121,14 @@ export function createStoreMove(deps: StoreMoveDeps) {
     }
     const from = stores.placementOf(tenantId);
     if (from === target) return refuse(409, 'ALREADY_THERE', `The store is already on ${target}.`);
+    if (to.kind !== 'postgres') {
+      // The embedded database is one process's own: no other process could follow the store there.
+      return refuse(
+        422,
+        'UNKNOWN_DATABASE',
+        `${target} is the embedded database; stores move only between PostgreSQL databases.`,
+      );
+    }
     const source = stores.get(from);
     if (source?.kind !== 'postgres') {
       return refuse(422, 'UNKNOWN_DATABASE', `The store's database ${from} is not one this process can move from.`);
