@@ -51,6 +51,13 @@ describe("the operator's move", () => {
     });
     expect(started.statusCode, started.body).toBe(200);
     const { jobId } = started.json().data;
+    // Posted again before it ran (a double click): the same move, and no second entry.
+    const again = await operator.request('POST', '/platform-api/stores/power/move', {
+      database: 'shard2',
+      reason: 'Clicked twice.',
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data.jobId).toBe(jobId);
     await t.services.jobs.drain({ timeoutMs: 60_000, dueWithinMs: 0 });
     const log = (await operator.request('GET', '/platform-api/audit?tenantId=power&action=store.move')).json().data;
     expect(log.entries).toHaveLength(1);

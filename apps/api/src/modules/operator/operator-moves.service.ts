@@ -79,10 +79,14 @@ export function createOperatorMoves(deps: {
       return { database: move.placement(tenantId).database, databases, latestMove };
     },
 
-    /** Starts the move (a job) or answers the one under way; a started move is audited with its reason. */
+    /**
+     * Starts the move (a job) or answers the one under way; a started move is audited with its reason,
+     * once: a repeated POST (a double click, a retry) answers the same job and adds no entry.
+     */
     async start(req: OperatorRequest, tenantId: string, body: StoreMoveRequest) {
       const started = await mover().start(platformContext(tenantId), body.database);
       if (!started.ok) return started;
+      if (await targetOf(tenantId, started.value.jobId)) return started;
       await deps.audit.record(deps.db, req, {
         action: 'store.move',
         tenantId,
