@@ -6,6 +6,24 @@ import type { JobRow, Tx } from './job-model';
 const j = schema.jobs;
 
 /**
+ * Jobs of a suspended store wait (decision 099): nothing of the store runs until it is resumed, and
+ * then everything that came due runs. Mail is the exception: the owner's mail about the suspension
+ * and receipts of orders placed before it still go out. One primary-key probe per candidate row.
+ */
+const RUNNABLE_STORE = sql`(jobs.type = 'mail.send' OR NOT EXISTS (
+      SELECT 1 FROM store_lifecycle sl WHERE sl.tenant_id = jobs.tenant_id AND sl.state = 'suspended'))`;
+
+/**
+ * The rule above for one database. On the home database its own `store_lifecycle` decides. On
+ * another (decision 123) the stores suspended at home are named instead: a store's state is a
+ * platform row, written at home, and the copy a moved store took along is as old as the move.
+ */
+export function runnableStore(suspendedAtHome?: readonly string[]): SQL {
+  if (!suspendedAtHome) return RUNNABLE_STORE;
+  return sql`(jobs.type = 'mail.send' OR NOT (jobs.tenant_id = ANY(${sql.param(suspendedAtHome)}::text[])))`;
+}
+
+/**
  * The statement that claims one due job (or one whose worker's lease ran out) of a type this process can run.
  *
  * Exactly one, whatever the plan: the job is chosen by a subquery in WHERE that refers to nothing
@@ -23,15 +41,13 @@ const j = schema.jobs;
  * due job of any type, so a mail due behind a thousand sweeps (or a sweep behind a newsletter's
  * thousands of mails) waits a few claims, not the whole queue.
  */
-/**
- * Jobs of a suspended store wait (decision 099): nothing of the store runs until it is resumed, and
- * then everything that came due runs. Mail is the exception: the owner's mail about the suspension
- * and receipts of orders placed before it still go out. One primary-key probe per candidate row.
- */
-export const RUNNABLE_STORE = sql`(jobs.type = 'mail.send' OR NOT EXISTS (
-      SELECT 1 FROM store_lifecycle sl WHERE sl.tenant_id = jobs.tenant_id AND sl.state = 'suspended'))`;
-
-export function claimStatement(types: string[], preferred: string, workerId: string, leaseMs: number): SQL {
+export function claimStatement(
+  types: string[],
+  preferred: string,
+  workerId: string,
+  leaseMs: number,
+  runnable: SQL = RUNNABLE_STORE,
+): SQL {
   return sql`
   UPDATE jobs SET
     status = 'running',
@@ -47,7 +63,7 @@ export function claimStatement(types: string[], preferred: string, workerId: str
       sql`, `,
     )})
       AND ((status = 'pending' AND run_at <= now()) OR (status = 'running' AND lease_until < now()))
-      AND ${RUNNABLE_STORE}
+      AND ${runnable}
     ORDER BY type = ${preferred} DESC, run_at
     LIMIT 1
     FOR UPDATE SKIP LOCKED

@@ -24,7 +24,7 @@ import {
   type Tx,
   toView,
 } from './job-model';
-import { claimStatement, insertJobRow, pruneStatement, RUNNABLE_STORE } from './job-statements';
+import { claimStatement, insertJobRow, pruneStatement, runnableStore } from './job-statements';
 
 export * from './job-model';
 
@@ -42,6 +42,11 @@ export * from './job-model';
  * bookkeeping (lease, result) goes to the database it was claimed from. Jobs enqueued without a
  * transaction and the daily schedules stay on the runner's own (home) database.
  */
+/** The stores the home database has suspended, read once for a pass over the databases. */
+interface HomeStates {
+  suspended?: string[];
+}
+
 export function createJobRunner(db: Db, opts: JobRunnerOptions) {
   const log = opts.log;
   const pollMs = opts.pollMs ?? 1000;
@@ -143,10 +148,12 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     const all = databases();
     const first = dbTurn++;
     let failure: unknown;
+    const home: HomeStates = {};
     for (let i = 0; i < all.length; i++) {
       const q = all[(first + i) % all.length] as Db;
       try {
-        const [row] = rowsOf(await q.execute(claimStatement(types, preferred, workerId, leaseMs)));
+        const claimed = claimStatement(types, preferred, workerId, leaseMs, await runnableOn(q, home));
+        const [row] = rowsOf(await q.execute(claimed));
         if (row) return { ...rowFromSql(row), db: q };
       } catch (err) {
         failure ??= err;
@@ -154,6 +161,21 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     }
     if (failure) throw failure;
     return null;
+  }
+
+  /**
+   * Which stores' jobs may run, on database `q` (job-statements.ts, runnableStore): the stores the
+   * home database has suspended wait on every database. `home` keeps the list for one pass.
+   */
+  async function runnableOn(q: Db, home: HomeStates): Promise<SQL> {
+    if (q === db) return runnableStore();
+    home.suspended ??= (
+      await db
+        .select({ tenantId: schema.storeLifecycle.tenantId })
+        .from(schema.storeLifecycle)
+        .where(eq(schema.storeLifecycle.state, 'suspended'))
+    ).map((r) => r.tenantId);
+    return runnableStore(home.suspended);
   }
 
   /**
@@ -417,21 +439,22 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     const types = [...handlers.keys()];
     if (types.length === 0) return null;
     let earliest: Date | null = null;
+    const home: HomeStates = {};
     for (const q of databases()) {
-      const at = await nextDueOn(q, types);
+      const at = await nextDueOn(q, types, await runnableOn(q, home));
       if (at && (!earliest || at < earliest)) earliest = at;
     }
     return earliest;
   }
 
-  async function nextDueOn(q: Db, types: string[]): Promise<Date | null> {
+  async function nextDueOn(q: Db, types: string[], runnable: SQL): Promise<Date | null> {
     const res = await q.execute(sql`
       SELECT min(CASE WHEN status = 'pending' THEN run_at ELSE lease_until END) AS at FROM jobs
       WHERE type IN (${sql.join(
         types.map((t) => sql`${t}`),
         sql`, `,
       )}) AND (status = 'pending' OR (status = 'running' AND locked_by IS DISTINCT FROM ${workerId}))
-        AND ${RUNNABLE_STORE}`);
+        AND ${runnable}`);
     const at = rowsOf(res)[0]?.at;
     return at == null ? null : at instanceof Date ? at : new Date(String(at));
   }

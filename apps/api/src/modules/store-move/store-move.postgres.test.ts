@@ -309,6 +309,36 @@ describe('moving a store to another database', () => {
       await shard2.close();
     }
   }, 60_000);
+  it("holds a moved store's jobs while the operator has it suspended, and runs them once resumed", async () => {
+    const ran: string[] = [];
+    t.services.jobs.register('store-move-test.held', async (job) => {
+      ran.push(job.id);
+      return 'ran';
+    });
+    const ctx = platformContext('lighting');
+    const suspended = await asOperator('POST', '/platform-api/stores/lighting/actions/suspend', {
+      reason: 'Checking the held jobs.',
+    });
+    expect(suspended.statusCode, suspended.body).toBe(200);
+    // Written in the store's transaction, so on its new database, beside the state copy the move took
+    // (which still says active: the state is written at home).
+    const job = await t.services.stores.within('lighting', () =>
+      t.services.events.transaction((tx) =>
+        t.services.jobs.enqueue(ctx, { type: 'store-move-test.held', payload: {} }, { tx }),
+      ),
+    );
+    await t.services.jobs.drain({ timeoutMs: 5_000, dueWithinMs: 0 });
+    expect(ran).toEqual([]);
+    expect((await t.services.jobs.get(ctx, job.id))?.status).toBe('pending');
+    const resumed = await asOperator('POST', '/platform-api/stores/lighting/actions/resume', {
+      reason: 'Checked.',
+    });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
+    expect(ran).toEqual([job.id]);
+    expect((await t.services.jobs.get(ctx, job.id))?.status).toBe('succeeded');
+  }, 60_000);
+
   it('answers a write the database refuses mid-switch with 503 STORE_MOVING and Retry-After, and takes it when sent again', async () => {
     // Another process is switching `power` off main: main's capture refuses the store's writes (as
     // the trigger does from the switch until the placement is written), and this process did not hold them.
