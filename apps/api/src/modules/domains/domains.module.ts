@@ -1,5 +1,6 @@
 import { defineModule } from '../../lib/module';
-import { homeTransactions } from '../../lib/store-databases';
+import { HOME_DATABASE, homeTransactions } from '../../lib/store-databases';
+import { writeCanonicalHostCopy } from '../tenant/index';
 import { createDnsChecker } from './dns-check';
 import { domainsPages } from './domains.pages';
 import { domainsRoutes } from './domains.routes';
@@ -37,6 +38,11 @@ export const domainsModule = defineModule({
         platformHost: config.PLATFORM_HOST ?? 'platform.localhost',
         platformDomain,
         stateOf: storeLifecycle.stateOf,
+        async copyPrimaryHost(ctx, host) {
+          const placed = stores.placementOf(ctx.tenantId);
+          const own = placed === HOME_DATABASE ? undefined : stores.get(placed)?.db;
+          if (own) await writeCanonicalHostCopy(own, ctx, host);
+        },
       }),
     };
   },

@@ -74,6 +74,11 @@ export interface DomainsDeps {
   stateOf: (tenantId: string) => Promise<StoreState>;
   /** When the daily re-check runs ("04:00" UTC by default). */
   recheckAtUtc?: string;
+  /**
+   * A store moved off the home database keeps a copy of its row where it lives (decision 123): the
+   * primary host, once chosen and committed at home, is written there too.
+   */
+  copyPrimaryHost?: (ctx: TenantContext, host: string) => Promise<void>;
 }
 
 const here = (ctx: TenantContext) => and(eq(sd.tenantId, ctx.tenantId), eq(sd.productStoreId, ctx.productStoreId));
@@ -347,7 +352,8 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
    * not answer proves nothing either way: the next check decides.
    */
   async function confirmActive(ctx: RequestContext, domain: string, finding: DnsFinding): Promise<DomainRow | null> {
-    return deps.events.transaction(async (tx) => {
+    let primaryNow: string | null = null;
+    const confirmed = await deps.events.transaction(async (tx) => {
       const row = await rowOf(tx, ctx, domain, true);
       if (row?.state !== 'active' || !finding.ok) return row;
       const proof = row.aliasOf ?? domain;
@@ -382,7 +388,6 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
         return r ?? null;
       }
       await unbindDomainHost(tx, ctx, domain);
-      let primaryNow: string | null = null;
       if (row.isPrimary) {
         // Back to a host that is not one of the store's own domains: its platform subdomain.
         const fallback = await platformHostOf(tx, ctx, domain);
@@ -414,6 +419,8 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
       await tell(tx, ctx, { kind: 'disconnected', domain, problem, records, primaryNow });
       return r ?? null;
     });
+    if (primaryNow) await deps.copyPrimaryHost?.(ctx, primaryNow);
+    return confirmed;
   }
 
   deps.jobs.register<{ domain: string }>(VERIFY_JOB, async (job) => {
@@ -605,7 +612,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
       host: string,
     ): Promise<Result<DomainsOverview['primaryHost'], DomainRefusal>> {
       requireAccess(ctx, 'settings');
-      return deps.events.transaction(async (tx): Promise<Result<string, DomainRefusal>> => {
+      const made = await deps.events.transaction(async (tx): Promise<Result<string, DomainRefusal>> => {
         const before = await writeCanonicalHost(tx, ctx, host);
         if (before === null)
           return refuseField(422, 'VALIDATION_FAILED', 'host', 'choose one of the hosts that serve your store.');
@@ -629,6 +636,8 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
         }
         return ok(host);
       });
+      if (made.ok) await deps.copyPrimaryHost?.(ctx, made.value);
+      return made;
     },
 
     /** The check, run now (the job's work); tests and the job call it. */

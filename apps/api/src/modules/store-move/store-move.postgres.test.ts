@@ -415,6 +415,18 @@ describe('moving a store to another database', () => {
       payload: { domain },
     });
     expect(claimed.statusCode, claimed.body).toBe(409);
+    // Made primary: the choice is written at home, with the hosts, and into the store's own row where
+    // it lives, which its pages, mail and feeds read.
+    const primary = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/domains/primary',
+      headers: { host, origin: `http://${host}`, ...owner },
+      payload: { host: domain },
+    });
+    expect(primary.statusCode, primary.body).toBe(200);
+    const canonical = sql`SELECT canonical_host AS h FROM product_stores WHERE tenant_id = 'lighting'`;
+    expect(await rowsOf(t.database, canonical)).toEqual([{ h: domain }]);
+    expect(await rowsOf(shard, canonical)).toEqual([{ h: domain }]);
   }, 60_000);
 
   it("closes a moved store its owner asked to cancel: the request, the approval and the store's state agree", async () => {

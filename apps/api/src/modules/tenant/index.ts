@@ -20,6 +20,7 @@ export {
   storeHostsOf,
   unbindDomainHost,
   writeCanonicalHost,
+  writeCanonicalHostCopy,
   writeLowStockThreshold,
 } from './store-row';
 export { createStoreVisibilityService, requireOwner, type StoreVisibilityService } from './store-visibility';

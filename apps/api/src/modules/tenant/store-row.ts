@@ -1,4 +1,4 @@
-import { schema, type Tx } from '@app/db';
+import { type Db, schema, type Tx } from '@app/db';
 import { and, eq } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 
@@ -127,4 +127,16 @@ export async function writeCanonicalHost(tx: Tx, ctx: TenantContext, hostName: s
   if (!bound) return null;
   if (old.c !== hostName) await tx.update(ps).set({ canonicalHost: hostName }).where(here);
   return old.c;
+}
+
+/**
+ * The store's own copy of its canonical host, on the database a moved store lives on (decision 123):
+ * the primary host is chosen at home, where the hosts are, and the store's pages, mail and feeds read
+ * its row where the store is. Written after the home transaction has committed.
+ */
+export async function writeCanonicalHostCopy(q: Db, ctx: TenantContext, hostName: string): Promise<void> {
+  await q
+    .update(ps)
+    .set({ canonicalHost: hostName })
+    .where(and(eq(ps.tenantId, ctx.tenantId), eq(ps.productStoreId, ctx.productStoreId)));
 }
