@@ -28,6 +28,11 @@ import { claimStatement, insertJobRow, pruneStatement, runnableStore } from './j
 
 export * from './job-model';
 
+/** The stores the home database has suspended, read once for a pass over the databases. */
+interface HomeStates {
+  suspended?: string[];
+}
+
 /**
  * Database-backed jobs (decision 017). Modules register a handler per job type and enqueue work in a
  * store's context; a worker loop in every app process claims due jobs with `FOR UPDATE SKIP LOCKED`
@@ -42,11 +47,6 @@ export * from './job-model';
  * bookkeeping (lease, result) goes to the database it was claimed from. Jobs enqueued without a
  * transaction and the daily schedules stay on the runner's own (home) database.
  */
-/** The stores the home database has suspended, read once for a pass over the databases. */
-interface HomeStates {
-  suspended?: string[];
-}
-
 export function createJobRunner(db: Db, opts: JobRunnerOptions) {
   const log = opts.log;
   const pollMs = opts.pollMs ?? 1000;
