@@ -213,16 +213,42 @@ export function parseStoreDatabases(value: string | undefined): Record<string, s
   return out;
 }
 
+/** Work queued on a home transaction (`afterHomeCommit`), run once it has committed. */
+const homeCommitWork = new WeakMap<Tx, Array<() => Promise<void>>>();
+
 /**
  * The event bus (or any object with its `transaction`) whose transactions are opened on the home
  * database, for a module that writes the platform's rows of a store (decision 123): its
- * `emitAfterCommit` and the rest are the bus's own.
+ * `emitAfterCommit` and the rest are the bus's own. Work queued with `afterHomeCommit` runs once the
+ * transaction has committed, outside the home scope (nothing runs if it rolled back).
  */
 export function homeTransactions<E extends { transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> }>(
   stores: Pick<StoreDatabases, 'atHome'>,
   events: E,
 ): E {
   const home = Object.create(events) as E;
-  home.transaction = (work) => stores.atHome(() => events.transaction(work));
+  home.transaction = async (work) => {
+    const after: Array<() => Promise<void>> = [];
+    const result = await stores.atHome(() =>
+      events.transaction((tx) => {
+        homeCommitWork.set(tx, after);
+        return work(tx);
+      }),
+    );
+    for (const fn of after) await fn();
+    return result;
+  };
   return home;
+}
+
+/**
+ * Queues `fn` to run once `tx` has committed, when `tx` is a transaction `homeTransactions` opened:
+ * answers false for any other, and the caller does its work in `tx` instead. `fn` must not throw:
+ * the transaction's change stands, and the caller's answer with it.
+ */
+export function afterHomeCommit(tx: Tx, fn: () => Promise<void>): boolean {
+  const queue = homeCommitWork.get(tx);
+  if (!queue) return false;
+  queue.push(fn);
+  return true;
 }

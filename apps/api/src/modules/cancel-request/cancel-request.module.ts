@@ -13,12 +13,12 @@ declare module '../../lib/module' {
 export const cancelRequestModule = defineModule({
   name: 'cancel-request',
   needs: ['mail', 'audit', 'store-lifecycle', 'jobs'],
-  create: ({ stores, events }, { audit, mailer, storeLifecycle, jobs }) => {
+  create: ({ stores, events }, { auditFromHome, mailer, storeLifecycle, jobs }) => {
     // The request and the store's move to closing are written in one transaction, so both on the home
     // database, where the store's state is (decision 123); the owner's account is read where the store is.
     const cancelRequests = createCancelRequestService(stores.home.db, {
       events: homeTransactions(stores, events),
-      audit,
+      audit: auditFromHome,
       mailer,
       storeLifecycle,
       jobs,

@@ -20,7 +20,7 @@ export const CLOSE_STORE_JOB = 'store-lifecycle.close-due';
 
 export interface CancelRequestDeps {
   events: EventBus;
-  audit: AuditService;
+  audit: Pick<AuditService, 'record'>;
   mailer: MailQueue;
   storeLifecycle: StoreLifecycleService;
   jobs: JobRunner;

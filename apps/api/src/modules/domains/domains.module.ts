@@ -17,13 +17,13 @@ declare module '../../lib/module' {
 export const domainsModule = defineModule({
   name: 'domains',
   needs: ['audit', 'jobs', 'mail', 'store-lifecycle'],
-  create: ({ stores, events, config, linkOrigin }, { audit, jobs, mailer, storeLifecycle }) => {
+  create: ({ stores, events, config, linkOrigin }, { auditFromHome, jobs, mailer, storeLifecycle }) => {
     const platformDomain = config.PLATFORM_DOMAIN ?? 'localhost';
     return {
       // A store's domains bind its hosts, which tenancy and the proxy's certificate question read on
       // the home database before the store is known: read and written there (decision 123).
       domains: createDomainsService(stores.home.db, {
-        audit,
+        audit: auditFromHome,
         events: homeTransactions(stores, events),
         jobs,
         mailer,

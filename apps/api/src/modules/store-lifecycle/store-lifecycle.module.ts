@@ -20,8 +20,11 @@ export const storeLifecycleModule = defineModule({
   // A store's state is the platform's row: read by tenancy before the store is known, so read and
   // written on the home database wherever the store lives (decision 123). A caller passing its own
   // `tx` to `transition` must have opened it there too (`homeTransactions`).
-  create: ({ stores, events }, { audit }) => ({
-    storeLifecycle: createStoreLifecycleService(stores.home.db, { events: homeTransactions(stores, events), audit }),
+  create: ({ stores, events }, { auditFromHome }) => ({
+    storeLifecycle: createStoreLifecycleService(stores.home.db, {
+      events: homeTransactions(stores, events),
+      audit: auditFromHome,
+    }),
     lifecyclePage: lifecyclePages(stores.home.db),
   }),
   pages: ({ storeLifecycle }) => [storeLifecyclePages({ storeLifecycle })],

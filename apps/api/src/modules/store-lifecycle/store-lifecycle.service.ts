@@ -20,7 +20,7 @@ export type { PlatformActor } from '@app/contracts';
 
 export interface StoreLifecycleDeps {
   events: EventBus;
-  audit: AuditService;
+  audit: Pick<AuditService, 'record'>;
 }
 
 /** What a successful transition did. */

@@ -427,6 +427,15 @@ describe('moving a store to another database', () => {
     const canonical = sql`SELECT canonical_host AS h FROM product_stores WHERE tenant_id = 'lighting'`;
     expect(await rowsOf(t.database, canonical)).toEqual([{ h: domain }]);
     expect(await rowsOf(shard, canonical)).toEqual([{ h: domain }]);
+    // The owner's activity feed, read where the store lives, tells of every step; the home database,
+    // which the store left, holds none of its audit entries (a move back home finds it empty).
+    const feed = (await asOwner('GET', '/api/v1/audit/fetch?entity=domain')).json().data.entries;
+    expect(feed.map((e: { action: string; entityId: string }) => `${e.action} ${e.entityId}`)).toEqual([
+      `create ${domain}`,
+    ]);
+    const hostEntries = (await asOwner('GET', '/api/v1/audit/fetch?entity=store.host')).json().data.entries;
+    expect(hostEntries).toHaveLength(1);
+    expect(await storeRows(t.database, 'lighting')).not.toHaveProperty('audit_log');
   }, 60_000);
 
   it("closes a moved store its owner asked to cancel: the request, the approval and the store's state agree", async () => {
@@ -459,6 +468,12 @@ describe('moving a store to another database', () => {
       headers: { host, ...owner },
     });
     expect(mine.json().data, mine.body).toMatchObject({ status: 'approved' });
+    // The owner's activity feed tells of the request and the store's new state; the home database
+    // holds none of the store's audit entries.
+    const feed = await t.app.inject({ method: 'GET', url: '/api/v1/audit/fetch', headers: { host, ...owner } });
+    const seen = feed.json().data.entries.map((e: { entity: string; action: string }) => `${e.entity} ${e.action}`);
+    expect(seen).toEqual(expect.arrayContaining(['cancel_request initiate', 'store_lifecycle closing']));
+    expect(await storeRows(t.database, 'lighting')).not.toHaveProperty('audit_log');
     // The approval's mail reached the owner.
     await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
     const outbox = join(t.dataDir, 'outbox');
