@@ -19,6 +19,7 @@ import { and, asc, count, eq, type SQL, sql } from 'drizzle-orm';
 import { systemContext, type TenantContext } from '../../lib/context';
 import { decodeKeysetCursor, encodeKeysetCursor, type KeyType } from '../../lib/keyset-cursor';
 import { ok, type Refusal, type Result, refuse } from '../../lib/result';
+import type { StoreDatabases } from '../../lib/store-databases';
 import type { AuditService } from '../audit/index';
 import type { AuthService } from '../auth/index';
 import type { CancelRequestService } from '../cancel-request/index';
@@ -50,6 +51,8 @@ export type StoreActionRefusal = Refusal<'INVALID_TRANSITION' | 'NOT_FOUND' | 'C
 export interface OperatorStoresDeps {
   audit: PlatformAudit;
   storeAudit: AuditService;
+  /** Reads of a store's own rows go to the database it lives on (decision 123). */
+  stores: Pick<StoreDatabases, 'within'>;
   storeLifecycle: StoreLifecycleService;
   cancelRequests?: CancelRequestService;
   /** Sign-up's provisioning, when that module runs: the operator opens stores for merchants with it. */
@@ -357,7 +360,9 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
     async storeAudit(tenantId: string, query: { cursor?: string; limit: number }) {
       const tenant = await tenantContext(tenantId);
       if (!tenant) return null;
-      return deps.storeAudit.list(systemContext(tenant, 'platform-operator'), query);
+      return deps.stores.within(tenantId, () =>
+        deps.storeAudit.list(systemContext(tenant, 'platform-operator'), query),
+      );
     },
 
     /**

@@ -38,10 +38,11 @@ export const operatorModule = defineModule({
       secret: sessionSecret,
       secrets,
     });
-    const supportAccess = createSupportAccess({ db, events, audit, platformAudit, linkOrigin });
+    const supportAccess = createSupportAccess({ db, events, audit, platformAudit, linkOrigin, stores });
     const operatorStores = createOperatorStores(db, {
       audit: platformAudit,
       storeAudit: audit,
+      stores,
       storeLifecycle,
       auth,
       get cancelRequests() {

@@ -13,6 +13,7 @@ import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
 import { ok, type Refusal, type Result, refuse } from '../../lib/result';
+import type { StoreDatabases } from '../../lib/store-databases';
 import type { AuditService } from '../audit/index';
 import type { OperatorRequest } from './operator-principal';
 import type { PlatformAudit } from './platform-audit.service';
@@ -45,6 +46,12 @@ export interface SupportAccessDeps {
   platformAudit: PlatformAudit;
   /** scheme://host[:port] of a store's canonical host, as links in mail are made. */
   linkOrigin: (host: string) => string;
+  /**
+   * Runs reads and writes of a store's rows on the database it lives on (decision 123). The grants
+   * and sessions are the store's rows, next to the accounts they act as, and move with it; the
+   * operator's requests come from the platform's host, outside any store.
+   */
+  stores: Pick<StoreDatabases, 'within'>;
 }
 
 function toGrant(r: typeof sg.$inferSelect, now = Date.now()): SupportGrant {
@@ -78,12 +85,14 @@ export function createSupportAccess(deps: SupportAccessDeps) {
   }
 
   async function liveGrant(tenantId: string, now = new Date()) {
-    const [row] = await db
-      .select()
-      .from(sg)
-      .where(and(eq(sg.tenantId, tenantId), isNull(sg.revokedAt), gt(sg.expiresAt, now)))
-      .orderBy(desc(sg.expiresAt))
-      .limit(1);
+    const [row] = await deps.stores.within(tenantId, () =>
+      db
+        .select()
+        .from(sg)
+        .where(and(eq(sg.tenantId, tenantId), isNull(sg.revokedAt), gt(sg.expiresAt, now)))
+        .orderBy(desc(sg.expiresAt))
+        .limit(1),
+    );
     return row ?? null;
   }
 
@@ -179,45 +188,55 @@ export function createSupportAccess(deps: SupportAccessDeps) {
       tenantId: string,
       reason: string,
     ): Promise<Result<SupportSessionTicket, Refusal<'NOT_FOUND' | 'FORBIDDEN'>>> {
-      const [store] = await db
-        .select({ host: schema.productStores.canonicalHost })
-        .from(schema.productStores)
-        .where(eq(schema.productStores.tenantId, tenantId))
-        .orderBy(asc(schema.productStores.productStoreId))
-        .limit(1);
-      if (!store) return refuse(404, 'NOT_FOUND', `Store ${tenantId.slice(0, 64)} was not found.`);
-      const grant = await liveGrant(tenantId);
-      if (!grant) {
-        return refuse(403, 'FORBIDDEN', 'The owner has not granted support access, or the grant has ended.');
-      }
-      const [owner] = await db
-        .select({ userId: schema.users.userId })
-        .from(schema.users)
-        .where(and(eq(schema.users.tenantId, tenantId), eq(schema.users.role, 'admin')))
-        .orderBy(asc(schema.users.createdAt), asc(schema.users.userId))
-        .limit(1);
-      if (!owner) return refuse(404, 'NOT_FOUND', 'This store has no owner account to act as.');
+      const found = await deps.stores.within(tenantId, async () => {
+        const [store] = await db
+          .select({ host: schema.productStores.canonicalHost })
+          .from(schema.productStores)
+          .where(eq(schema.productStores.tenantId, tenantId))
+          .orderBy(asc(schema.productStores.productStoreId))
+          .limit(1);
+        if (!store) return refuse(404, 'NOT_FOUND', `Store ${tenantId.slice(0, 64)} was not found.`);
+        const grant = await liveGrant(tenantId);
+        if (!grant) {
+          return refuse(403, 'FORBIDDEN', 'The owner has not granted support access, or the grant has ended.');
+        }
+        const [owner] = await db
+          .select({ userId: schema.users.userId })
+          .from(schema.users)
+          .where(and(eq(schema.users.tenantId, tenantId), eq(schema.users.role, 'admin')))
+          .orderBy(asc(schema.users.createdAt), asc(schema.users.userId))
+          .limit(1);
+        if (!owner) return refuse(404, 'NOT_FOUND', 'This store has no owner account to act as.');
+        return ok({ host: store.host, grant, ownerUserId: owner.userId });
+      });
+      if (!found.ok) return found;
+      const { host, grant, ownerUserId } = found.value;
       const ticket = randomBytes(32).toString('base64url');
-      await db.transaction(async (tx) => {
-        await tx.insert(ss).values({
+      // The session is written where the store lives, the operator's audit entry at home: two
+      // transactions when the store has moved. The session first: should the audit entry then fail,
+      // the ticket is never handed out, so no session opens without its entry.
+      await deps.stores.within(tenantId, () =>
+        db.insert(ss).values({
           ticketHash: sha256(ticket),
           tenantId,
           grantId: grant.grantId,
           operatorId: req.principal.operatorId,
           operatorEmail: req.principal.email,
-          ownerUserId: owner.userId,
+          ownerUserId,
           ticketExpiresAt: new Date(Date.now() + SUPPORT_TICKET_TTL_MS),
           reason,
-        });
-        await deps.platformAudit.record(tx, req, {
+        }),
+      );
+      await db.transaction((tx) =>
+        deps.platformAudit.record(tx, req, {
           action: 'support.open',
           tenantId,
           targetId: grant.grantId,
           reason,
           details: { grantExpiresAt: grant.expiresAt.toISOString() },
-        });
-      });
-      const enterUrl = `${deps.linkOrigin(store.host)}${SUPPORT_ENTER_PATH}?${new URLSearchParams({ ticket })}`;
+        }),
+      );
+      const enterUrl = `${deps.linkOrigin(host)}${SUPPORT_ENTER_PATH}?${new URLSearchParams({ ticket })}`;
       return ok({ enterUrl, expiresAt: grant.expiresAt.toISOString() });
     },
 

@@ -438,6 +438,41 @@ describe('moving a store to another database', () => {
     expect(await storeRows(t.database, 'lighting')).not.toHaveProperty('audit_log');
   }, 60_000);
 
+  it("opens a moved store's dashboard to support under its owner's grant: grant, session and account agree", async () => {
+    const host = SEEDED_HOSTS.lighting.host;
+    const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', host);
+    const granted = await t.app.inject({
+      method: 'POST',
+      url: '/api/tenant/support-access',
+      headers: { host, origin: `http://${host}`, ...owner },
+      payload: { hours: 2 },
+    });
+    expect(granted.statusCode, granted.body).toBe(200);
+    // The operator sees the grant and opens a session; the link signs them in on the store's host.
+    const ticket = await asOperator('POST', '/platform-api/stores/lighting/support-session', { reason: 'Ticket 7' });
+    expect(ticket.statusCode, ticket.body).toBe(200);
+    const enter = new URL(ticket.json().data.enterUrl);
+    const entered = await t.app.inject({ url: `${enter.pathname}${enter.search}`, headers: { host } });
+    expect(entered.statusCode, entered.body).toBe(303);
+    const support = String(entered.headers['set-cookie']).split(';')[0] as string;
+    const feed = await t.app.inject({ url: '/api/v1/audit/fetch', headers: { host, cookie: support } });
+    expect(feed.statusCode, feed.body).toBe(200);
+    // Revoked by the owner, the session stops at its next request.
+    const revoked = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/tenant/support-access',
+      headers: { host, origin: `http://${host}`, ...owner },
+    });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    expect((await t.app.inject({ url: '/api/v1/audit/fetch', headers: { host, cookie: support } })).statusCode).toBe(
+      401,
+    );
+    // The grant and the session are the store's rows, where it lives; the home database has none.
+    const home = await storeRows(t.database, 'lighting');
+    expect(home).not.toHaveProperty('support_grants');
+    expect(home).not.toHaveProperty('support_sessions');
+  }, 60_000);
+
   it("closes a moved store its owner asked to cancel: the request, the approval and the store's state agree", async () => {
     const host = SEEDED_HOSTS.lighting.host;
     const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', host);

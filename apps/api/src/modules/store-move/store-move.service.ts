@@ -22,8 +22,11 @@ export const MOVE_JOB = 'store-move.run';
 /**
  * The platform's own rows of a store (decision 123): the home database reads them before it knows
  * where the store is (its hosts, its state) or keeps them for the platform (the operators' audit
- * log, grants, sign-up). A move copies them to the target only where missing (so the store's own
- * rows there can refer to them), never overwrites, deletes or purges the home database's.
+ * log, sign-up). A move copies them to the target only where missing (so the store's own rows there
+ * can refer to them), never overwrites, deletes or purges the home database's. The owner's support
+ * grants and the sessions under them are not among them: they are read and written where the store
+ * lives, next to the accounts they act as, and move with it (a copy kept at home would bring a
+ * revoked grant back to life on a move back).
  */
 export const PLATFORM_TABLES: ReadonlySet<string> = new Set([
   'tenants',
@@ -31,8 +34,6 @@ export const PLATFORM_TABLES: ReadonlySet<string> = new Set([
   'store_lifecycle',
   'store_lifecycle_history',
   'platform_audit_log',
-  'support_grants',
-  'support_sessions',
   'signup_requests',
   'operator_store_figures',
   // Written on the home database wherever the store lives: its domains (the proxy's certificate
