@@ -143,12 +143,14 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
   }
 
   async function owner(tenantId: string) {
-    const [row] = await db
-      .select()
-      .from(schema.users)
-      .where(and(eq(schema.users.tenantId, tenantId), eq(schema.users.role, 'admin')))
-      .orderBy(asc(schema.users.createdAt), asc(schema.users.userId))
-      .limit(1);
+    const [row] = await deps.stores.within(tenantId, () =>
+      db
+        .select()
+        .from(schema.users)
+        .where(and(eq(schema.users.tenantId, tenantId), eq(schema.users.role, 'admin')))
+        .orderBy(asc(schema.users.createdAt), asc(schema.users.userId))
+        .limit(1),
+    );
     return row ?? null;
   }
 
@@ -270,11 +272,15 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
       if (!tenant) return null;
       const byTenant = <T extends { tenantId: unknown }>(table: T) => eq(table.tenantId as never, tenantId);
       const [stores, hosts, ownerRow, lifecycle, history, cancel, support] = await Promise.all([
-        db
-          .select()
-          .from(schema.productStores)
-          .where(byTenant(schema.productStores))
-          .orderBy(asc(schema.productStores.productStoreId)),
+        // The store's own rows (its row, owner, counts, sales) are read where it lives; its hosts, state
+        // and cancel request are the platform's, at home (decision 123).
+        deps.stores.within(tenantId, () =>
+          db
+            .select()
+            .from(schema.productStores)
+            .where(byTenant(schema.productStores))
+            .orderBy(asc(schema.productStores.productStoreId)),
+        ),
         db.select().from(schema.storeHosts).where(byTenant(schema.storeHosts)).orderBy(asc(schema.storeHosts.hostName)),
         owner(tenantId),
         deps.storeLifecycle.lifecycle(tenantId),
@@ -282,17 +288,18 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
         cancelRequestOf(tenantId),
         deps.supportGrant(tenantId),
       ]);
-      const counted = await rowsOf<{
-        products: number;
-        orders: number;
-        customers: number;
-        staff: number;
-        last_order: string | null;
-        last_audit: string | null;
-        last_session: string | null;
-      }>(
-        db,
-        sql`SELECT
+      const counted = await deps.stores.within(tenantId, () =>
+        rowsOf<{
+          products: number;
+          orders: number;
+          customers: number;
+          staff: number;
+          last_order: string | null;
+          last_audit: string | null;
+          last_session: string | null;
+        }>(
+          db,
+          sql`SELECT
           (SELECT count(*)::int FROM products WHERE tenant_id = ${tenantId}) AS products,
           (SELECT count(*)::int FROM orders WHERE tenant_id = ${tenantId}) AS orders,
           (SELECT count(*)::int FROM users WHERE tenant_id = ${tenantId} AND role = 'shopper') AS customers,
@@ -300,13 +307,16 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
           (SELECT max(placed_at)::text FROM orders WHERE tenant_id = ${tenantId}) AS last_order,
           (SELECT max(created_at)::text FROM audit_log WHERE tenant_id = ${tenantId}) AS last_audit,
           (SELECT max(created_at)::text FROM sessions WHERE tenant_id = ${tenantId}) AS last_session`,
+        ),
       );
-      const sales = await rowsOf<{ currency: string; n: number; s: string }>(
-        db,
-        sql`
-        SELECT currency, count(*)::int AS n, sum(grand_total)::bigint AS s FROM orders
-        WHERE tenant_id = ${tenantId} AND placed_at >= now() - interval '30 days' AND ${PAID}
-        GROUP BY currency ORDER BY currency`,
+      const sales = await deps.stores.within(tenantId, () =>
+        rowsOf<{ currency: string; n: number; s: string }>(
+          db,
+          sql`
+          SELECT currency, count(*)::int AS n, sum(grand_total)::bigint AS s FROM orders
+          WHERE tenant_id = ${tenantId} AND placed_at >= now() - interval '30 days' AND ${PAID}
+          GROUP BY currency ORDER BY currency`,
+        ),
       );
       const c = counted[0];
       const times = [c?.last_order, c?.last_audit, c?.last_session]

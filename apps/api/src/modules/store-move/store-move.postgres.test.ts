@@ -467,6 +467,15 @@ describe('moving a store to another database', () => {
     expect((await t.app.inject({ url: '/api/v1/audit/fetch', headers: { host, cookie: support } })).statusCode).toBe(
       401,
     );
+    // The console's page of the store reads its own rows where it lives: its owner, its counts, the
+    // live grant (revoked now) and its audit log.
+    const detail = (await asOperator('GET', '/platform-api/stores/lighting')).json().data;
+    expect(detail.owner).toMatchObject({ email: 'owner@lighting.test' });
+    expect(detail.counts.orders).toBeGreaterThan(0);
+    const storeLog = (await asOperator('GET', '/platform-api/stores/lighting/audit?limit=50')).json().data.entries;
+    expect(storeLog.map((e: { entity: string; action: string }) => `${e.entity} ${e.action}`)).toEqual(
+      expect.arrayContaining(['support_access grant', 'support_access revoke']),
+    );
     // The grant and the session are the store's rows, where it lives; the home database has none.
     const home = await storeRows(t.database, 'lighting');
     expect(home).not.toHaveProperty('support_grants');
