@@ -19,7 +19,7 @@ import { and, asc, count, eq, type SQL, sql } from 'drizzle-orm';
 import { systemContext, type TenantContext } from '../../lib/context';
 import { decodeKeysetCursor, encodeKeysetCursor, type KeyType } from '../../lib/keyset-cursor';
 import { ok, type Refusal, type Result, refuse } from '../../lib/result';
-import type { StoreDatabases } from '../../lib/store-databases';
+import { HOME_DATABASE, type StoreDatabases } from '../../lib/store-databases';
 import type { AuditService } from '../audit/index';
 import type { AuthService } from '../auth/index';
 import type { CancelRequestService } from '../cancel-request/index';
@@ -52,7 +52,7 @@ export interface OperatorStoresDeps {
   audit: PlatformAudit;
   storeAudit: AuditService;
   /** Reads of a store's own rows go to the database it lives on (decision 123). */
-  stores: Pick<StoreDatabases, 'within'>;
+  stores: Pick<StoreDatabases, 'within' | 'placementOf' | 'names' | 'get'>;
   storeLifecycle: StoreLifecycleService;
   cancelRequests?: CancelRequestService;
   /** Sign-up's provisioning, when that module runs: the operator opens stores for merchants with it. */
@@ -89,9 +89,9 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
   let figuresAt: Date | null = null;
   let refreshing: Promise<void> | null = null;
 
-  /** Recomputes every store's 30-day figures in one statement. */
+  /** Every store's 30-day figures, in one statement when every store is on the home database. */
   async function refreshFigures() {
-    await db.execute(sql`
+    const everyStore = sql`
       INSERT INTO operator_store_figures (tenant_id, orders_30d, sales_30d, currency, computed_at)
       SELECT t.tenant_id, coalesce(o.n, 0), coalesce(o.s, 0), coalesce(ps.currency_uom_id, 'USD'), now()
       FROM tenants t
@@ -105,8 +105,53 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
         GROUP BY tenant_id, currency
       ) o ON o.tenant_id = t.tenant_id AND o.currency = ps.currency_uom_id
       ON CONFLICT (tenant_id) DO UPDATE SET orders_30d = excluded.orders_30d, sales_30d = excluded.sales_30d,
-        currency = excluded.currency, computed_at = excluded.computed_at`);
+        currency = excluded.currency, computed_at = excluded.computed_at`;
+    const elsewhere = await movedStoresFigures();
+    if (!elsewhere.length) await db.execute(everyStore);
+    else {
+      // A moved store's orders are on its own database (decision 123), and the home database may
+      // still hold the copy it left: its figures are summed there and written over the home
+      // statement's, in the same transaction, so no list reads the one without the other.
+      await db.transaction(async (tx) => {
+        await tx.execute(everyStore);
+        await tx.execute(sql`
+          UPDATE operator_store_figures f SET orders_30d = v.n, sales_30d = v.s
+          FROM jsonb_to_recordset(${JSON.stringify(elsewhere)}::jsonb) AS v(tenant_id text, n int, s bigint)
+          WHERE f.tenant_id = v.tenant_id`);
+      });
+    }
     figuresAt = new Date();
+  }
+
+  /** The 30-day figures of the stores living on a database other than home, from each database. */
+  async function movedStoresFigures(): Promise<Array<{ tenant_id: string; n: number; s: string }>> {
+    const names = deps.stores.names().filter((name) => name !== HOME_DATABASE);
+    if (!names.length) return [];
+    const placed = await rowsOf<{ tenant_id: string; database: string }>(
+      db,
+      sql`SELECT tenant_id, database FROM store_placements WHERE database <> ${HOME_DATABASE}`,
+    );
+    const out: Array<{ tenant_id: string; n: number; s: string }> = [];
+    for (const name of names) {
+      const there = placed.filter((p) => p.database === name).map((p) => p.tenant_id);
+      const other = deps.stores.get(name);
+      if (!there.length || !other) continue;
+      const sums = await rowsOf<{ tenant_id: string; n: number; s: string }>(
+        other.db,
+        sql`SELECT o.tenant_id, count(*)::int AS n, sum(o.grand_total)::bigint::text AS s
+            FROM orders o
+            JOIN LATERAL (
+              SELECT currency_uom_id FROM product_stores p WHERE p.tenant_id = o.tenant_id
+              ORDER BY p.product_store_id LIMIT 1
+            ) ps ON ps.currency_uom_id = o.currency
+            WHERE o.tenant_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(there)}::jsonb))
+              AND o.placed_at >= now() - interval '30 days' AND ${PAID}
+            GROUP BY o.tenant_id`,
+      );
+      const byTenant = new Map(sums.map((r) => [r.tenant_id, r]));
+      for (const tenantId of there) out.push(byTenant.get(tenantId) ?? { tenant_id: tenantId, n: 0, s: '0' });
+    }
+    return out;
   }
 
   /**
@@ -247,6 +292,11 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
       );
       const rows = result;
       const page = rows.slice(0, limit);
+      // The owner of a store living on another database is read there (decision 123).
+      for (const r of page) {
+        if (deps.stores.placementOf(r.tenant_id) !== HOME_DATABASE)
+          r.owner_email = (await owner(r.tenant_id))?.email ?? null;
+      }
       const last = page[page.length - 1];
       return {
         stores: page.map(

@@ -472,6 +472,18 @@ describe('moving a store to another database', () => {
     const detail = (await asOperator('GET', '/platform-api/stores/lighting')).json().data;
     expect(detail.owner).toMatchObject({ email: 'owner@lighting.test' });
     expect(detail.counts.orders).toBeGreaterThan(0);
+    // So does the stores list: the owner's email and the 30-day figures, summed where the store lives.
+    await t.services.operatorStores.refreshFigures();
+    const listed = (await asOperator('GET', '/platform-api/stores?q=lighting')).json().data.stores;
+    expect(listed).toEqual([
+      expect.objectContaining({
+        tenantId: 'lighting',
+        ownerEmail: 'owner@lighting.test',
+        orders30d: detail.counts.orders30d,
+        sales30d: expect.objectContaining({ amount: detail.counts.sales30d[0]?.amount ?? 0 }),
+      }),
+    ]);
+    expect(detail.counts.orders30d).toBeGreaterThan(0);
     const storeLog = (await asOperator('GET', '/platform-api/stores/lighting/audit?limit=50')).json().data.entries;
     expect(storeLog.map((e: { entity: string; action: string }) => `${e.entity} ${e.action}`)).toEqual(
       expect.arrayContaining(['support_access grant', 'support_access revoke']),
