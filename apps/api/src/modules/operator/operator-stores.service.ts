@@ -123,19 +123,41 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
     figuresAt = new Date();
   }
 
-  /** The 30-day figures of the stores living on a database other than home, from each database. */
-  async function movedStoresFigures(): Promise<Array<{ tenant_id: string; n: number; s: string }>> {
-    const names = deps.stores.names().filter((name) => name !== HOME_DATABASE);
-    if (!names.length) return [];
+  /** The stores living on a database other than home (by database), from the home database's placements. */
+  async function placedElsewhere(): Promise<Map<string, string[]>> {
+    const byDatabase = new Map<string, string[]>();
+    if (deps.stores.names().length < 2) return byDatabase;
     const placed = await rowsOf<{ tenant_id: string; database: string }>(
       db,
       sql`SELECT tenant_id, database FROM store_placements WHERE database <> ${HOME_DATABASE}`,
     );
-    const out: Array<{ tenant_id: string; n: number; s: string }> = [];
-    for (const name of names) {
-      const there = placed.filter((p) => p.database === name).map((p) => p.tenant_id);
+    for (const p of placed) byDatabase.set(p.database, [...(byDatabase.get(p.database) ?? []), p.tenant_id]);
+    return byDatabase;
+  }
+
+  /** The moved stores whose owner's email matches the search, looked up on each store's database. */
+  async function movedOwnersLike(like: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const [name, there] of await placedElsewhere()) {
       const other = deps.stores.get(name);
-      if (!there.length || !other) continue;
+      if (!other) continue;
+      const rows = await rowsOf<{ tenant_id: string }>(
+        other.db,
+        sql`SELECT DISTINCT tenant_id FROM users
+            WHERE role = 'admin' AND email LIKE ${like}
+              AND tenant_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(there)}::jsonb))`,
+      );
+      found.push(...rows.map((r) => r.tenant_id));
+    }
+    return found;
+  }
+
+  /** The 30-day figures of the stores living on a database other than home, from each database. */
+  async function movedStoresFigures(): Promise<Array<{ tenant_id: string; n: number; s: string }>> {
+    const out: Array<{ tenant_id: string; n: number; s: string }> = [];
+    for (const [name, there] of await placedElsewhere()) {
+      const other = deps.stores.get(name);
+      if (!other) continue;
       const sums = await rowsOf<{ tenant_id: string; n: number; s: string }>(
         other.db,
         sql`SELECT o.tenant_id, count(*)::int AS n, sum(o.grand_total)::bigint::text AS s
@@ -249,11 +271,13 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
       const q = query.q?.trim().toLowerCase();
       if (q) {
         const like = `%${likeEscape(q)}%`;
+        const moved = await movedOwnersLike(like);
         where.push(sql`(
           lower(t.name) LIKE ${like}
           OR lower(t.tenant_id) = ${q}
           OR EXISTS (SELECT 1 FROM store_hosts h WHERE h.tenant_id = t.tenant_id AND h.host_name LIKE ${like})
           OR EXISTS (SELECT 1 FROM users u WHERE u.tenant_id = t.tenant_id AND u.role = 'admin' AND u.email LIKE ${like})
+          ${moved.length ? sql`OR t.tenant_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(moved)}::jsonb))` : sql``}
         )`);
       }
       if (query.cursor) {

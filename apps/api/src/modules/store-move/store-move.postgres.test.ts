@@ -484,6 +484,9 @@ describe('moving a store to another database', () => {
       }),
     ]);
     expect(detail.counts.orders30d).toBeGreaterThan(0);
+    // A search by the owner's email finds it too.
+    const byOwner = (await asOperator('GET', '/platform-api/stores?q=owner%40lighting')).json().data.stores;
+    expect(byOwner.map((s: { tenantId: string }) => s.tenantId)).toEqual(['lighting']);
     const storeLog = (await asOperator('GET', '/platform-api/stores/lighting/audit?limit=50')).json().data.entries;
     expect(storeLog.map((e: { entity: string; action: string }) => `${e.entity} ${e.action}`)).toEqual(
       expect.arrayContaining(['support_access grant', 'support_access revoke']),
