@@ -63,7 +63,12 @@ export async function runOperatorStoresBench(label: string, database: Database) 
   const stores = createOperatorStores(database.db, {
     audit: {} as never,
     storeAudit: {} as never,
-    stores: { within: (_tenantId, fn) => fn(), placementOf: () => 'main', names: () => ['main'], get: () => undefined },
+    stores: {
+      within: (_tenantId, fn) => fn(),
+      placementOf: () => 'main',
+      movedStores: () => new Map(),
+      get: () => undefined,
+    },
     storeLifecycle: {} as never,
     auth: {} as never,
     supportGrant: async () => null,

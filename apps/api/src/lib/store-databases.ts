@@ -55,6 +55,8 @@ export interface StoreDatabases {
   get(name: string): Database | undefined;
   /** The name of the database holding a store. */
   placementOf(tenantId: string): string;
+  /** The stores living on a database other than home, by database (this process's placements). */
+  movedStores(): Map<string, string[]>;
   /** Reads every placement from the home database (at start, and when another process moved a store). */
   reload(): Promise<void>;
   /** Records a store's new database in this process (the caller has written the row). */
@@ -126,6 +128,11 @@ export function createStoreDatabases(home: Database, extra: Record<string, Datab
     names: () => [...byName.keys()],
     get: (name) => byName.get(name),
     placementOf: (tenantId) => placements.get(tenantId) ?? HOME_DATABASE,
+    movedStores() {
+      const byDatabase = new Map<string, string[]>();
+      for (const [tenantId, name] of placements) byDatabase.set(name, [...(byDatabase.get(name) ?? []), tenantId]);
+      return byDatabase;
+    },
     async reload() {
       if (byName.size === 1) return;
       const rows = (

@@ -52,7 +52,7 @@ export interface OperatorStoresDeps {
   audit: PlatformAudit;
   storeAudit: AuditService;
   /** Reads of a store's own rows go to the database it lives on (decision 123). */
-  stores: Pick<StoreDatabases, 'within' | 'placementOf' | 'names' | 'get'>;
+  stores: Pick<StoreDatabases, 'within' | 'placementOf' | 'movedStores' | 'get'>;
   storeLifecycle: StoreLifecycleService;
   cancelRequests?: CancelRequestService;
   /** Sign-up's provisioning, when that module runs: the operator opens stores for merchants with it. */
@@ -123,22 +123,10 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
     figuresAt = new Date();
   }
 
-  /** The stores living on a database other than home (by database), from the home database's placements. */
-  async function placedElsewhere(): Promise<Map<string, string[]>> {
-    const byDatabase = new Map<string, string[]>();
-    if (deps.stores.names().length < 2) return byDatabase;
-    const placed = await rowsOf<{ tenant_id: string; database: string }>(
-      db,
-      sql`SELECT tenant_id, database FROM store_placements WHERE database <> ${HOME_DATABASE}`,
-    );
-    for (const p of placed) byDatabase.set(p.database, [...(byDatabase.get(p.database) ?? []), p.tenant_id]);
-    return byDatabase;
-  }
-
   /** The moved stores whose owner's email matches the search, looked up on each store's database. */
   async function movedOwnersLike(like: string): Promise<string[]> {
     const found: string[] = [];
-    for (const [name, there] of await placedElsewhere()) {
+    for (const [name, there] of deps.stores.movedStores()) {
       const other = deps.stores.get(name);
       if (!other) continue;
       const rows = await rowsOf<{ tenant_id: string }>(
@@ -155,7 +143,7 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
   /** The 30-day figures of the stores living on a database other than home, from each database. */
   async function movedStoresFigures(): Promise<Array<{ tenant_id: string; n: number; s: string }>> {
     const out: Array<{ tenant_id: string; n: number; s: string }> = [];
-    for (const [name, there] of await placedElsewhere()) {
+    for (const [name, there] of deps.stores.movedStores()) {
       const other = deps.stores.get(name);
       if (!other) continue;
       const sums = await rowsOf<{ tenant_id: string; n: number; s: string }>(
