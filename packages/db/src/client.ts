@@ -78,6 +78,13 @@ export interface OpenOptions {
   dataDir?: string;
   poolSize?: number;
   /**
+   * How long taking a PostgreSQL connection may wait before it fails (5 s unless told). The test
+   * suite's global setup waits longer: it builds the PGlite templates on the same event loop, and a
+   * long synchronous PGlite statement holds the loop past an expired timer, so the timeout fires
+   * before the server's reply, already in the socket, is read.
+   */
+  connectTimeoutMs?: number;
+  /**
    * PGlite's shared buffers, MB (PostgreSQL's default is 128). Its pages live in the process's
    * WebAssembly memory, counted in its RSS once touched: a smaller pool keeps an idle server small,
    * and pages past it are read from the data directory through the operating system's file cache.
@@ -97,18 +104,18 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const MIGRATION_LOCK_KEY = 727_001;
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10, opts.connectTimeoutMs);
   return openPglite(opts.dataDir ?? './data', opts.pgliteSharedBuffersMb, opts.pgliteLoadDataDir);
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+async function openPostgres(url: string, max: number, connectTimeoutMs = CONNECT_TIMEOUT_MS): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     idleTimeoutMillis: 30_000,
     // Waiting for a connection (a new one, or a free one of the pool) gives up after this: when the
     // database cannot be reached, requests are refused quickly (503) instead of piling up.
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: connectTimeoutMs,
   });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});

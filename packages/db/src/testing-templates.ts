@@ -88,8 +88,10 @@ async function postgresTemplates(url: string, templates: string[]) {
       templates.push(name);
       const dbUrl = new URL(url);
       dbUrl.pathname = `/${name}`;
-      // Closed before use: PostgreSQL copies a template only while nobody is connected to it.
-      const db = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 2 });
+      // Closed before use: PostgreSQL copies a template only while nobody is connected to it. The
+      // PGlite templates hold this event loop for seconds at a time (see connectTimeoutMs); a
+      // connection that timed out behind them failed the whole run once.
+      const db = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 2, connectTimeoutMs: 120_000 });
       try {
         await db.migrate();
         if (seeded) await seedDatabase(db.db);
