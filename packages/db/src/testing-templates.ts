@@ -8,7 +8,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { seedDatabase } from '../seed/index';
 import { type Db, migrationsFolder, openDatabase } from './client';
-import { adminQuery, SEEDED_DATA_DIR, TEMPLATE_ENV } from './testing';
+import { adminQuery, SEEDED_DATA_DIR, TEMPLATE_ENV, TEST_CONNECT_TIMEOUT_MS } from './testing';
 
 /**
  * Vitest's global setup: builds, once per run, the databases every test starts from (see
@@ -89,9 +89,13 @@ async function postgresTemplates(url: string, templates: string[]) {
       const dbUrl = new URL(url);
       dbUrl.pathname = `/${name}`;
       // Closed before use: PostgreSQL copies a template only while nobody is connected to it. The
-      // PGlite templates hold this event loop for seconds at a time (see connectTimeoutMs); a
-      // connection that timed out behind them failed the whole run once.
-      const db = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 2, connectTimeoutMs: 120_000 });
+      // PGlite templates hold this event loop for up to 3 s a statement: a connection that timed
+      // out behind them at the app's 5 s failed a whole CI run.
+      const db = await openDatabase({
+        databaseUrl: dbUrl.toString(),
+        poolSize: 2,
+        connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+      });
       try {
         await db.migrate();
         if (seeded) await seedDatabase(db.db);

@@ -63,7 +63,11 @@ export async function openTestDatabase(opts: { seeded?: boolean; empty?: boolean
   await adminQuery(url, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const dbUrl = new URL(url);
   dbUrl.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: 4 });
+  const db = await openDatabase({
+    databaseUrl: dbUrl.toString(),
+    poolSize: 4,
+    connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS,
+  });
   if (!template && !empty) {
     await db.migrate();
     if (seeded) await seedDatabase(db.db);
@@ -78,6 +82,15 @@ export async function openTestDatabase(opts: { seeded?: boolean; empty?: boolean
   urls.set(opened, dbUrl.toString());
   return opened;
 }
+
+/**
+ * How long a test's PostgreSQL pool waits for a connection, new or free, instead of the app's 5 s.
+ * On CI's two busy cores a worker's event loop can be held for seconds (a PGlite statement, a module
+ * graph being evaluated), and an expired timer runs before the socket's waiting reply is read: the
+ * run then failed on a timeout no user could meet. No test relies on the 5 s (a stopped database
+ * refuses at once; `isDatabaseUnavailable` is tested on its messages).
+ */
+export const TEST_CONNECT_TIMEOUT_MS = 120_000;
 
 /**
  * The buffer pool of a PGlite test database. PGlite's start sets up the whole pool (PostgreSQL's
@@ -133,7 +146,7 @@ export async function adminQuery(url: string, statement: string): Promise<void> 
 export async function openSecondHandle(database: Database): Promise<Database> {
   const url = urls.get(database);
   if (!url) throw new Error('openSecondHandle needs a PostgreSQL database from openTestDatabase (TEST_DB=postgres)');
-  return openDatabase({ databaseUrl: url, poolSize: 4 });
+  return openDatabase({ databaseUrl: url, poolSize: 4, connectTimeoutMs: TEST_CONNECT_TIMEOUT_MS });
 }
 
 /** The connection URL of a PostgreSQL test database, for a server process started by a test. */
