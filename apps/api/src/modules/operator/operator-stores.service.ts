@@ -140,6 +140,28 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
     return found;
   }
 
+  /** The owners' emails of those of `tenantIds` living on another database: one query per database. */
+  async function ownerEmailsElsewhere(tenantIds: string[]): Promise<Map<string, string>> {
+    const byDatabase = new Map<string, string[]>();
+    for (const tenantId of tenantIds) {
+      const placed = deps.stores.placementOf(tenantId);
+      if (placed !== HOME_DATABASE) byDatabase.set(placed, [...(byDatabase.get(placed) ?? []), tenantId]);
+    }
+    const out = new Map<string, string>();
+    for (const [name, ids] of byDatabase) {
+      const other = deps.stores.get(name);
+      if (!other) continue;
+      const rows = await rowsOf<{ tenant_id: string; email: string }>(
+        other.db,
+        sql`SELECT DISTINCT ON (tenant_id) tenant_id, email FROM users
+            WHERE role = 'admin' AND tenant_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+            ORDER BY tenant_id, created_at, user_id`,
+      );
+      for (const r of rows) out.set(r.tenant_id, r.email);
+    }
+    return out;
+  }
+
   /** The 30-day figures of the stores living on a database other than home, from each database. */
   async function movedStoresFigures(): Promise<Array<{ tenant_id: string; n: number; s: string }>> {
     const out: Array<{ tenant_id: string; n: number; s: string }> = [];
@@ -305,9 +327,10 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
       const rows = result;
       const page = rows.slice(0, limit);
       // The owner of a store living on another database is read there (decision 123).
+      const movedOwners = await ownerEmailsElsewhere(page.map((r) => r.tenant_id));
       for (const r of page) {
         if (deps.stores.placementOf(r.tenant_id) !== HOME_DATABASE)
-          r.owner_email = (await owner(r.tenant_id))?.email ?? null;
+          r.owner_email = movedOwners.get(r.tenant_id) ?? null;
       }
       const last = page[page.length - 1];
       return {
