@@ -79,6 +79,12 @@ export interface DomainsDeps {
    * primary host, once chosen and committed at home, is written there too.
    */
   copyPrimaryHost?: (ctx: TenantContext, host: string) => Promise<void>;
+  /**
+   * Writes a moved store's copy of its primary host again from the home row, if it differs: run by
+   * the daily re-check. A disconnect's copy, written after its commit, may have failed, and that
+   * job's retry finds the domain already disconnected and nothing left to copy.
+   */
+  repairPrimaryHostCopy?: (ctx: TenantContext) => Promise<void>;
 }
 
 const here = (ctx: TenantContext) => and(eq(sd.tenantId, ctx.tenantId), eq(sd.productStoreId, ctx.productStoreId));
@@ -456,6 +462,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
       if (tools.signal.aborted) return;
       await verify({ ...job.ctx, productStoreId: r.store }, r.domain);
     }
+    await deps.repairPrimaryHostCopy?.(job.ctx);
     deps.mailer.committed();
   });
   deps.jobs.recurring(RECHECK_JOB, { dailyAtUtc: deps.recheckAtUtc ?? '04:00', startupDelayMs: null });

@@ -427,6 +427,13 @@ describe('moving a store to another database', () => {
     const canonical = sql`SELECT canonical_host AS h FROM product_stores WHERE tenant_id = 'lighting'`;
     expect(await rowsOf(t.database, canonical)).toEqual([{ h: domain }]);
     expect(await rowsOf(shard, canonical)).toEqual([{ h: domain }]);
+    // A stale copy (as when a disconnect's copy failed after its commit, and its job's retry found the
+    // domain already disconnected) is written again from the home row by the daily re-check.
+    await shard.db.execute(sql`UPDATE product_stores SET canonical_host = ${host} WHERE tenant_id = 'lighting'`);
+    await t.services.jobs.enqueue(platformContext('lighting'), { type: 'domains.recheck', payload: {} });
+    await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
+    expect(await rowsOf(shard, canonical)).toEqual([{ h: domain }]);
+    expect(await rowsOf(t.database, canonical)).toEqual([{ h: domain }]);
     // The owner's activity feed, read where the store lives, tells of every step; the home database,
     // which the store left, holds none of its audit entries (a move back home finds it empty).
     const feed = (await asOwner('GET', '/api/v1/audit/fetch?entity=domain')).json().data.entries;

@@ -13,6 +13,7 @@ export {
 export {
   bindDomainHost,
   bindStoreHost,
+  canonicalHostsOf,
   hostHolder,
   type NewStore,
   openStoreRow,

@@ -1,5 +1,5 @@
 import { type Db, schema, type Tx } from '@app/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 
 const ps = schema.productStores;
@@ -138,5 +138,23 @@ export async function writeCanonicalHostCopy(q: Db, ctx: TenantContext, hostName
   await q
     .update(ps)
     .set({ canonicalHost: hostName })
-    .where(and(eq(ps.tenantId, ctx.tenantId), eq(ps.productStoreId, ctx.productStoreId)));
+    .where(
+      and(
+        eq(ps.tenantId, ctx.tenantId),
+        eq(ps.productStoreId, ctx.productStoreId),
+        // A copy already right is not written again (the daily repair reaches every moved store).
+        sql`${ps.canonicalHost} IS DISTINCT FROM ${hostName}`,
+      ),
+    );
+}
+
+/** The canonical host of each of the store's product stores, as the home database has it. */
+export async function canonicalHostsOf(
+  q: Db,
+  tenantId: string,
+): Promise<Array<{ productStoreId: string; host: string | null }>> {
+  return q
+    .select({ productStoreId: ps.productStoreId, host: ps.canonicalHost })
+    .from(ps)
+    .where(eq(ps.tenantId, tenantId));
 }
