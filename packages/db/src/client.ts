@@ -78,10 +78,10 @@ export interface OpenOptions {
   dataDir?: string;
   poolSize?: number;
   /**
-   * How long taking a PostgreSQL connection may wait before it fails (5 s unless told). The test
-   * suite's global setup waits longer: it builds the PGlite templates on the same event loop, and a
-   * long synchronous PGlite statement holds the loop past an expired timer, so the timeout fires
-   * before the server's reply, already in the socket, is read.
+   * How long taking a PostgreSQL connection may wait before it fails (5 s unless told). Test
+   * databases wait longer (`TEST_CONNECT_TIMEOUT_MS` in testing.ts): a loop held by a long
+   * synchronous stretch (a PGlite statement beside it) runs the expired timer before it reads the
+   * server's reply, already in the socket.
    */
   connectTimeoutMs?: number;
   /**

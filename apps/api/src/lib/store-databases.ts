@@ -55,6 +55,8 @@ export interface StoreDatabases {
   get(name: string): Database | undefined;
   /** The name of the database holding a store. */
   placementOf(tenantId: string): string;
+  /** The database of a store that lives elsewhere than home; undefined for a store at home. */
+  movedTo(tenantId: string): Database | undefined;
   /** The stores living on a database other than home, by database (this process's placements). */
   movedStores(): Map<string, string[]>;
   /** Reads every placement from the home database (at start, and when another process moved a store). */
@@ -128,6 +130,10 @@ export function createStoreDatabases(home: Database, extra: Record<string, Datab
     names: () => [...byName.keys()],
     get: (name) => byName.get(name),
     placementOf: (tenantId) => placements.get(tenantId) ?? HOME_DATABASE,
+    movedTo(tenantId) {
+      const name = placements.get(tenantId);
+      return name === undefined ? undefined : byName.get(name);
+    },
     movedStores() {
       const byDatabase = new Map<string, string[]>();
       for (const [tenantId, name] of placements) byDatabase.set(name, [...(byDatabase.get(name) ?? []), tenantId]);

@@ -1,7 +1,7 @@
 import type { Tx } from '@app/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext } from '../../lib/context';
-import { afterHomeCommit, HOME_DATABASE, type StoreDatabases } from '../../lib/store-databases';
+import { afterHomeCommit, type StoreDatabases } from '../../lib/store-databases';
 import type { AuditRecordInput, AuditService } from './audit.service';
 
 /**
@@ -19,13 +19,12 @@ import type { AuditRecordInput, AuditService } from './audit.service';
  */
 export function auditFromHome(
   audit: Pick<AuditService, 'record'>,
-  stores: Pick<StoreDatabases, 'placementOf' | 'get'>,
+  stores: Pick<StoreDatabases, 'placementOf' | 'movedTo'>,
   log: FastifyBaseLogger,
 ): Pick<AuditService, 'record'> {
   return {
     async record(tx: Tx, ctx: RequestContext, input: AuditRecordInput) {
-      const placed = stores.placementOf(ctx.tenantId);
-      const own = placed === HOME_DATABASE ? undefined : stores.get(placed);
+      const own = stores.movedTo(ctx.tenantId);
       const later =
         own &&
         afterHomeCommit(tx, async () => {
@@ -33,7 +32,13 @@ export function auditFromHome(
             await own.db.transaction((storeTx) => audit.record(storeTx, ctx, input));
           } catch (err) {
             log.error(
-              { err, tenantId: ctx.tenantId, database: placed, entity: input.entity, action: input.action },
+              {
+                err,
+                tenantId: ctx.tenantId,
+                database: stores.placementOf(ctx.tenantId),
+                entity: input.entity,
+                action: input.action,
+              },
               "audit entry of a moved store's home-database change not written",
             );
           }

@@ -1,5 +1,5 @@
 import { defineModule } from '../../lib/module';
-import { HOME_DATABASE, homeTransactions } from '../../lib/store-databases';
+import { homeTransactions } from '../../lib/store-databases';
 import { cancelRequestPages } from './cancel-request.pages';
 import { cancelRequestRoutes } from './cancel-request.routes';
 import { type CancelRequestService, CLOSE_STORE_JOB, createCancelRequestService } from './cancel-request.service';
@@ -22,10 +22,7 @@ export const cancelRequestModule = defineModule({
       mailer,
       storeLifecycle,
       jobs,
-      accountsOf: (tenantId) => {
-        const at = stores.placementOf(tenantId);
-        return at === HOME_DATABASE ? null : (stores.get(at)?.db ?? null);
-      },
+      accountsOf: (tenantId) => stores.movedTo(tenantId)?.db ?? null,
     });
     // Enqueued for the moment a closing store's 30 days end (decision 099). It closes its own store
     // and any other closing store past its date, so a close job that failed for good is made up for

@@ -1,5 +1,5 @@
 import { defineModule } from '../../lib/module';
-import { HOME_DATABASE, homeTransactions } from '../../lib/store-databases';
+import { homeTransactions } from '../../lib/store-databases';
 import { canonicalHostsOf, writeCanonicalHostCopy } from '../tenant/index';
 import { createDnsChecker } from './dns-check';
 import { domainsPages } from './domains.pages';
@@ -19,11 +19,6 @@ export const domainsModule = defineModule({
   needs: ['audit', 'jobs', 'mail', 'store-lifecycle'],
   create: ({ stores, events, config, linkOrigin }, { auditFromHome, jobs, mailer, storeLifecycle }) => {
     const platformDomain = config.PLATFORM_DOMAIN ?? 'localhost';
-    /** The database a moved store lives on; undefined for a store at home. */
-    const ownDatabase = (tenantId: string) => {
-      const placed = stores.placementOf(tenantId);
-      return placed === HOME_DATABASE ? undefined : stores.get(placed)?.db;
-    };
     return {
       // A store's domains bind its hosts, which tenancy and the proxy's certificate question read on
       // the home database before the store is known: read and written there (decision 123).
@@ -44,11 +39,11 @@ export const domainsModule = defineModule({
         platformDomain,
         stateOf: storeLifecycle.stateOf,
         async copyPrimaryHost(ctx, host) {
-          const own = ownDatabase(ctx.tenantId);
+          const own = stores.movedTo(ctx.tenantId)?.db;
           if (own) await writeCanonicalHostCopy(own, ctx, host);
         },
         async repairPrimaryHostCopy(ctx) {
-          const own = ownDatabase(ctx.tenantId);
+          const own = stores.movedTo(ctx.tenantId)?.db;
           if (!own) return;
           for (const s of await canonicalHostsOf(stores.home.db, ctx.tenantId))
             if (s.host) await writeCanonicalHostCopy(own, { ...ctx, productStoreId: s.productStoreId }, s.host);

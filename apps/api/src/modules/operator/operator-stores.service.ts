@@ -142,15 +142,12 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
 
   /** The owners' emails of those of `tenantIds` living on another database: one query per database. */
   async function ownerEmailsElsewhere(tenantIds: string[]): Promise<Map<string, string>> {
-    const byDatabase = new Map<string, string[]>();
-    for (const tenantId of tenantIds) {
-      const placed = deps.stores.placementOf(tenantId);
-      if (placed !== HOME_DATABASE) byDatabase.set(placed, [...(byDatabase.get(placed) ?? []), tenantId]);
-    }
+    const wanted = new Set(tenantIds);
     const out = new Map<string, string>();
-    for (const [name, ids] of byDatabase) {
+    for (const [name, there] of deps.stores.movedStores()) {
+      const ids = there.filter((id) => wanted.has(id));
       const other = deps.stores.get(name);
-      if (!other) continue;
+      if (!ids.length || !other) continue;
       const rows = await rowsOf<{ tenant_id: string; email: string }>(
         other.db,
         sql`SELECT DISTINCT ON (tenant_id) tenant_id, email FROM users
