@@ -378,6 +378,14 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}) {
     const s = m ? sessions.get(m[2]!) : undefined;
     if (!m || !s) return page(res, 404, 'Not found', '<h1>This payment page does not exist.</h1>');
     if (s.status === 'complete') return redirect(res, successUrl(s));
+    if (s.status === 'expired') {
+      return page(
+        res,
+        410,
+        'Session expired',
+        '<h1>This checkout session has expired.</h1><p>Nothing was charged.</p>',
+      );
+    }
     const intent = intents.get(s.payment_intent)!;
     if (m[1] === 'pay') {
       if (req.method === 'GET') return payPage(res, s);
@@ -464,6 +472,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}) {
       let answer: unknown;
       try {
         const sm = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+        const em = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
         const pm = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
         if (req.method === 'GET' && (path === '/v1/account' || path === '/v1/balance')) {
           answer =
@@ -488,6 +497,27 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}) {
               'session',
             );
           }
+          answer = sessionView(s);
+        } else if (req.method === 'POST' && em) {
+          // Stripe expires an open session only; its hosted page then refuses to take payment.
+          const s = sessions.get(decodeURIComponent(em[1]!));
+          if (!s || s.account !== key) {
+            throw new StripeApiError(
+              404,
+              'invalid_request_error',
+              `No such checkout.session: '${em[1]}'`,
+              'resource_missing',
+              'session',
+            );
+          }
+          if (s.status !== 'open') {
+            throw new StripeApiError(
+              400,
+              'invalid_request_error',
+              `Only Checkout Sessions with a status in ["open"] can be expired.`,
+            );
+          }
+          s.status = 'expired';
           answer = sessionView(s);
         } else if (req.method === 'GET' && pm) {
           const i = intents.get(decodeURIComponent(pm[1]!));

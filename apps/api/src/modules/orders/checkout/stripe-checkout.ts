@@ -84,6 +84,26 @@ export function createStripeCheckout(
     return landing(ctx, row.orderId, row.userId);
   }
 
+  /**
+   * Closes a session that is not paid, for good: Stripe is asked to expire it first, so its page can
+   * no longer take the money of an order we are about to release. Stripe expires only an open session:
+   * one it refuses was completed meanwhile (or is paying by a slower method), and is settled instead.
+   * Null when the session is closed here and its order may be released; else where the shopper stands.
+   */
+  async function expireUnpaid(ctx: TenantContext, row: StripeCheckoutRow): Promise<StripeLanding | null> {
+    const acct = await account(ctx.tenantId);
+    if (!acct) throw new Refused(refuse(409, 'CONFLICT', 'Stripe is not available in this store any more.'));
+    const asked = await acct.client.expireCheckoutSession(row.sessionId);
+    if (!asked.ok) {
+      const session = await acct.client.retrieveCheckoutSession(row.sessionId);
+      if (session && session.status !== 'expired') return settle(ctx, row);
+    }
+    if (await stripe()?.sessions.close(ctx.tenantId, row.sessionId, 'cancelled', null)) return null;
+    // Closed by someone else meanwhile (the webhook confirming it, another cancel): as it stands now.
+    const now = await stripe()?.sessions.find(ctx.tenantId, row.sessionId);
+    return now ? settle(ctx, now) : { paid: false, reason: 'cancelled' };
+  }
+
   return {
     /** Whether checkout offers "Pay with card (Stripe)": the store has connected its account. */
     stripeOffered: async (tenantId: string) => Boolean(await account(tenantId)),
@@ -159,19 +179,36 @@ export function createStripeCheckout(
     },
 
     /**
-     * The shopper left Stripe's page without paying: the session is closed here and the reservation
-     * released. Stripe is asked first: a session paid meanwhile confirms the order instead.
+     * The shopper left Stripe's page without paying: the session is expired at Stripe, closed here and
+     * the reservation released. A session paid meanwhile confirms the order instead.
      */
     async stripeCancel(ctx: RequestContext, orderId: string): Promise<Result<StripeLanding, Refusal<'CONFLICT'>>> {
       return returnRefusals<Ok<StripeLanding>, Refusal<'CONFLICT'>>(async () => {
         const row = await own(ctx, (await stripe()?.sessions.ofOrder(ctx.tenantId, orderId)) ?? null);
         const now = await settle(ctx, row);
         if (now.paid || row.status !== 'open') return ok(now);
-        if (await stripe()?.sessions.close(ctx.tenantId, row.sessionId, 'cancelled', null)) {
-          await placing.releaseOrder(ctx, row.orderId);
-        }
+        const still = await expireUnpaid(ctx, row);
+        if (still) return ok(still);
+        await placing.releaseOrder(ctx, row.orderId);
         return ok({ paid: false, reason: 'cancelled' } as const);
       });
+    },
+
+    /**
+     * The sweep of stuck orders asks about an order still placed with Stripe (stuck-orders.ts):
+     * `expired` (the page can take no money now: the order may be cancelled), `paid` (confirmed
+     * now), `unpaid` (Stripe completed it without the money yet: left), `no-session` (it never
+     * reached Stripe), `no-account` (Stripe cannot be asked: cancelling blind could cancel a paid order).
+     */
+    async expireStripeOrder(
+      ctx: TenantContext,
+      orderId: string,
+    ): Promise<'expired' | 'paid' | 'unpaid' | 'no-session' | 'no-account'> {
+      const row = await stripe()?.sessions.ofOrder(ctx.tenantId, orderId);
+      if (!row) return 'no-session';
+      if (!(await account(ctx.tenantId))) return 'no-account';
+      const still = await expireUnpaid(ctx, row);
+      return still === null ? 'expired' : still.paid ? 'paid' : 'unpaid';
     },
 
     /** Stripe's webhook said a session or its payment intent succeeded: settled as on the shopper's return. */

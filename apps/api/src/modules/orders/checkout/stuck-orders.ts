@@ -36,7 +36,7 @@ export interface StuckOrderSweepDeps {
 /** What the sweep did with one order, as the job's result lists it. */
 type Outcome =
   | { orderId: string; action: 'cancelled' }
-  | { orderId: string; action: 'paid'; captureId: string }
+  | { orderId: string; action: 'paid'; captureId?: string }
   | { orderId: string; action: 'left'; why: string };
 
 export interface SweepResult {
@@ -151,7 +151,22 @@ export function registerStuckOrderSweep(db: Db, deps: StuckOrderSweepDeps) {
     return { orderId: order.orderId, action: 'paid', captureId };
   }
 
+  /**
+   * A Stripe order: its session is expired at Stripe before the order is cancelled, so the hosted
+   * page a shopper kept open cannot take money for an order whose stock is back on sale.
+   */
+  async function settleStripe(ctx: RequestContext, orderId: string): Promise<Outcome> {
+    const became = await deps.checkout.expireStripeOrder(ctx, orderId);
+    if (became === 'paid') return { orderId, action: 'paid' };
+    if (became === 'unpaid') return { orderId, action: 'left', why: 'Stripe has the payment under way' };
+    if (became === 'no-account') {
+      return { orderId, action: 'left', why: "The store's Stripe account is not connected: Stripe cannot be asked" };
+    }
+    return cancel(ctx, orderId);
+  }
+
   async function settle(ctx: RequestContext, order: typeof o.$inferSelect): Promise<Outcome> {
+    if (order.paymentProvider === 'stripe') return settleStripe(ctx, order.orderId);
     if (order.paymentProvider !== 'paypal') return cancel(ctx, order.orderId);
     // A PayPal order is placed under the key `paypal:<PayPal order id>` (createPayPalOrder).
     const paypalOrderId = order.idempotencyKey.startsWith('paypal:') ? order.idempotencyKey.slice(7) : '';

@@ -180,6 +180,23 @@ export function createStripeClient(config: StripeClientConfig) {
       return json as unknown as CheckoutSession;
     },
 
+    /**
+     * POST /v1/checkout/sessions/:id/expire: the hosted page stops taking payment. Stripe expires only
+     * an open session and answers 400 for one that is complete or already expired: `not_open`, for
+     * the caller to ask what it became.
+     */
+    async expireCheckoutSession(sessionId: string): Promise<{ ok: true } | { ok: false; reason: 'not_open' }> {
+      const { status, json } = await call(
+        'POST',
+        `/v1/checkout/sessions/${encodeURIComponent(sessionId)}/expire`,
+        {},
+        `expire:${sessionId}`,
+      );
+      if (status === 200) return { ok: true };
+      if (status === 400 || status === 404) return { ok: false, reason: 'not_open' };
+      throw broken(status, errorOf(json));
+    },
+
     /** POST /v1/refunds of part or all of a payment intent, our refund's id as the Idempotency-Key. */
     async createRefund(
       input: { paymentIntent: string; amountMinor: number; orderId: string },

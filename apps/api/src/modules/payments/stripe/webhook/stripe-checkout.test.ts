@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { schema } from '@app/db';
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { systemContext } from '../../../../lib/context';
 import { type BrowserSession, createTestApp, signIn, type TestApp } from '../../../../test/harness';
 import { setTestStock } from '../../../../test/stock';
 import { type StripeStandIn, startStripeStandIn } from '../../../../test/stripe-stand-in';
+import { STUCK_ORDER_SWEEP, type SweepResult } from '../../../orders/index';
 import { signStripePayload } from '../stripe-client';
 
 // Checkout through a store's own Stripe account against the stand-in: the order reserved, paid on
@@ -175,6 +177,37 @@ describe('paying on Stripe’s page', () => {
     expect(await stock()).toBe(20);
   });
 
+  it('after leaving, Stripe’s page takes no more money: the session is expired at Stripe before the stock goes back', async () => {
+    const cookie = await addToCart();
+    const { url, orderId } = (await start(cookie)).json().data;
+    expect((await post('stripeCancel', cookie, { orderId })).json().data).toEqual({ paid: false, reason: 'cancelled' });
+    expect(stripe.requests.some((r) => r.path === `/v1/checkout/sessions/${sessionIdOf(url)}/expire`)).toBe(true);
+    expect(stripe.session(sessionIdOf(url))?.status).toBe('expired');
+    // The shopper goes back in the browser's history and tries to pay on the page they left.
+    const paying = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'card=4242424242424242',
+      redirect: 'manual',
+    });
+    expect(paying.status).toBe(410);
+    expect(stripe.session(sessionIdOf(url))?.payment_status).toBe('unpaid');
+  });
+
+  it('paid in another tab while “back to the store” asks Stripe to expire the page: the shopper gets the paid order', async () => {
+    const cookie = await addToCart();
+    const { url, orderId } = (await start(cookie)).json().data;
+    stripe.fault({ path: /\/expire$/, times: 1, hangMs: 200 });
+    const cancelling = post('stripeCancel', cookie, { orderId });
+    // The payment lands while the expire is on its way: Stripe will not expire a complete session.
+    await vi.waitUntil(() => stripe.requests.some((r) => r.path.endsWith('/expire')));
+    stripe.pay(sessionIdOf(url));
+    const res = await cancelling;
+    expect(res.json().data).toMatchObject({ paid: true, orderId });
+    expect((await order(orderId))?.status).toBe('paid');
+    expect(await stock()).toBe(18);
+  });
+
   it('Stripe down when the session is made: a 502, and the reservation is released', async () => {
     const cookie = await addToCart();
     stripe.fault({ path: /^\/v1\/checkout\/sessions$/, times: 2, status: 500 });
@@ -296,6 +329,49 @@ describe('Stripe’s webhook', () => {
         .from(schema.stripeWebhookEvents)
         .where(eq(schema.stripeWebhookEvents.eventId, 'evt_forged')),
     ).toEqual([]);
+  });
+});
+
+describe('the sweep of stuck orders, for an order paid through Stripe', () => {
+  /** Time passes: the order was placed an hour ago, and the lighting store's sweep runs. */
+  async function sweepAfterAnHour(orderId: string) {
+    await t.database.db
+      .update(schema.orders)
+      .set({ placedAt: new Date(Date.now() - 60 * 60_000) })
+      .where(eq(schema.orders.orderId, orderId));
+    const ctx = systemContext(
+      {
+        tenantId: 'lighting',
+        productStoreId: '9000',
+        hostName: LIGHTING,
+        viaDevAlias: false,
+        origin: `http://${LIGHTING}`,
+      },
+      'test',
+    );
+    const job = await t.services.jobs.enqueue(ctx, { type: STUCK_ORDER_SWEEP, payload: {} });
+    await t.services.jobs.drain();
+    const done = await t.services.jobs.get(ctx, job.id);
+    expect(done?.status).toBe('succeeded');
+    return done?.result as SweepResult;
+  }
+
+  it('an order paid at Stripe whose shopper and webhook never came back is confirmed, not cancelled', async () => {
+    const cookie = await addToCart();
+    const { url, orderId } = (await start(cookie)).json().data;
+    stripe.pay(sessionIdOf(url));
+    expect(await sweepAfterAnHour(orderId)).toEqual({ cancelled: [], paid: [orderId], left: [] });
+    expect(await order(orderId)).toMatchObject({ status: 'paid', paymentLabel: 'Card (Stripe)' });
+    expect(await stock()).toBe(18);
+  });
+
+  it('an abandoned session is expired at Stripe before its order is cancelled and its stock goes back', async () => {
+    const cookie = await addToCart();
+    const { url, orderId } = (await start(cookie)).json().data;
+    expect(await sweepAfterAnHour(orderId)).toEqual({ cancelled: [orderId], paid: [], left: [] });
+    expect(stripe.session(sessionIdOf(url))?.status).toBe('expired');
+    expect((await order(orderId))?.status).toBe('cancelled');
+    expect(await stock()).toBe(20);
   });
 });
 
