@@ -31,6 +31,18 @@ export function requireAccess(
   if (refusal) throw refusal;
 }
 
+/**
+ * What a platform operator in the store as support (decision 101) may not do, though the session acts
+ * with the owner's permissions: anything that would outlast the owner's grant or take the store from
+ * its owner. That covers its staff, where its payments are paid out (Stripe keys, the PayPal account)
+ * and asking to close it. A 403 that names the action.
+ */
+export function refuseSupport(ctx: RequestContext, what: string) {
+  if (ctx.actor.kind === 'staff' && ctx.actor.support) {
+    throw AppError.forbidden(`Platform support cannot ${what}: only the owner can.`);
+  }
+}
+
 /** The signed-in account of the request, or a 401 (a shopper's own pages and calls). */
 export function requireSignedIn(ctx: RequestContext) {
   const user = signedInUser(ctx);

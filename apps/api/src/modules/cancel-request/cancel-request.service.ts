@@ -1,7 +1,7 @@
 import type { CancelRequest, CancelRequestState, CancelRequestStatus } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
-import { requireAccess } from '../../lib/access';
+import { refuseSupport, requireAccess } from '../../lib/access';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
@@ -255,6 +255,8 @@ export function createCancelRequestService(db: Db, deps: CancelRequestDeps) {
     reason?: string,
   ): Promise<Result<CancelRequest, CancelRequestRefusal>> {
     const owner = requireOwner(ctx);
+    // Support may help the owner withdraw a request, never file one.
+    if (to === 'requested') refuseSupport(ctx, 'ask to cancel the store');
     assertOwnTenant(ctx, id);
     const [store] = await db
       .select({ name: schema.productStores.storeName })

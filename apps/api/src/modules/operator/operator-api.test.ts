@@ -508,6 +508,21 @@ describe('support access', () => {
       support,
     );
     expect(invite.statusCode, invite.body).toBe(403);
+    // Nor take the store from its owner: ask to close it, or change where its payments are paid out.
+    const ownerOnly: [Method, string, object | undefined][] = [
+      ['PATCH', '/api/tenant/cancel_request/lighting/initiate', { cancelRequestReason: 'Closing it for the owner.' }],
+      ['PUT', '/skulocity/api/v1/admin/stripe', { secretKey: 'sk_test_support000000001', webhookSecret: 'whsec_supportendpoint0001' }],
+      ['DELETE', '/skulocity/api/v1/admin/stripe', undefined],
+      ['POST', '/api/paypal/seller/connect', {}],
+      ['POST', '/api/paypal/seller/disconnect', {}],
+      ['POST', '/skulocity/api/v1/admin/updatePaypalConfig', { configId: 'PP_CONFIG' }],
+    ];
+    for (const [method, url, body] of ownerOnly) {
+      const res = await asOwner(method, url, body, support);
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(403);
+      expect(res.json().message, url).toMatch(/^Platform support cannot /);
+    }
+    expect((await asOwner('GET', '/api/tenant/cancel_request/lighting')).json().data.status).not.toBe('requested');
     const saved = await asOwner(
       'PUT',
       '/api/v1/store/detail/update/9000',

@@ -11,7 +11,7 @@ import {
 } from '@app/contracts';
 import { type Db, hashPassword, schema } from '@app/db';
 import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
-import { requireAccess } from '../../lib/access';
+import { refuseSupport, requireAccess } from '../../lib/access';
 import { type RequestContext, signedInUser, type TenantContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
@@ -64,9 +64,7 @@ const permissionsOf = (p: string[]) => STAFF_PERMISSIONS.filter((x) => p.include
  */
 function ownerNotSupport(ctx: RequestContext, what: string) {
   const checked = requireOwner(ctx, what);
-  if (ctx.actor.kind === 'staff' && ctx.actor.support) {
-    throw AppError.forbidden(`Platform support cannot ${what}: only the owner can.`);
-  }
+  refuseSupport(ctx, what);
   return checked;
 }
 

@@ -1,7 +1,7 @@
 import { PAYPAL_CONFIG_ID, type PaypalConfig, type PaypalConfigUpdate, type SellerStatus } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
 import { and, eq } from 'drizzle-orm';
-import { requireAccess } from '../../../lib/access';
+import { refuseSupport, requireAccess } from '../../../lib/access';
 import type { RequestContext } from '../../../lib/context';
 import { AppError } from '../../../lib/errors';
 import type { EventBus } from '../../../lib/events/index';
@@ -179,6 +179,7 @@ export function createPaypalConfigService(db: Db, deps: PaypalConfigDeps) {
      */
     async update(ctx: RequestContext, input: PaypalConfigUpdate): Promise<Result<PaypalConfig, PaypalConfigRefusal>> {
       requireAccess(ctx, 'payments');
+      refuseSupport(ctx, "change the store's PayPal account");
       const current = await readRow(ctx.tenantId);
       // A store without settings that is sent its defaults (its read written back) gets no row.
       if (

@@ -1,6 +1,7 @@
 import { SELLER_REASONS, type SellerReason, type SellerState, type SellerStatus } from '@app/contracts';
 import { type Db, schema } from '@app/db';
 import { and, count, eq } from 'drizzle-orm';
+import { refuseSupport } from '../../../lib/access';
 import type { RequestContext } from '../../../lib/context';
 import type { EventBus } from '../../../lib/events/index';
 import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '../../../lib/result';
@@ -223,6 +224,7 @@ export function createSellerOnboarding(db: Db, deps: SellerOnboardingDeps): Sell
     state,
 
     async connect(ctx) {
+      refuseSupport(ctx, "change the store's PayPal account");
       const p = partner();
       if (!p) return unavailable();
       const { api } = p;
@@ -290,6 +292,7 @@ export function createSellerOnboarding(db: Db, deps: SellerOnboardingDeps): Sell
     },
 
     async disconnect(ctx) {
+      refuseSupport(ctx, "change the store's PayPal account");
       const current = await row(ctx.tenantId);
       const status = (current?.status ?? 'not_started') as SellerStatus;
       if (status === 'not_started' || status === 'disconnected') {

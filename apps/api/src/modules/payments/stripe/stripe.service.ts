@@ -1,6 +1,7 @@
 import type { StripeAccountView, StripeConnect } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
 import { and, eq } from 'drizzle-orm';
+import { refuseSupport } from '../../../lib/access';
 import type { RequestContext } from '../../../lib/context';
 import type { EventBus } from '../../../lib/events/index';
 import { ok, type Refusal, type Result, refuseField } from '../../../lib/result';
@@ -100,6 +101,7 @@ export function createStripeService(db: Db, deps: StripeServiceDeps) {
      * refuses is a 422 naming secretKey and nothing is saved; Stripe unreachable throws 502.
      */
     async connect(ctx: RequestContext, input: StripeConnect): Promise<Result<StripeAccountView, StripeConnectRefusal>> {
+      refuseSupport(ctx, "change the store's Stripe account");
       const checked = await clientFor(input.secretKey).retrieveAccount();
       if (!checked.ok) {
         return refuseField(
@@ -143,6 +145,7 @@ export function createStripeService(db: Db, deps: StripeServiceDeps) {
 
     /** Forgets the keys: checkout stops offering Stripe. Orders already paid keep their payment references. */
     async disconnect(ctx: RequestContext): Promise<StripeAccountView> {
+      refuseSupport(ctx, "change the store's Stripe account");
       await deps.events.transaction(async (tx) => {
         const [gone] = await tx.delete(sa).where(eq(sa.tenantId, ctx.tenantId)).returning();
         if (!gone) return;
