@@ -220,7 +220,9 @@ export function createSignupService(db: Db, deps: SignupDeps) {
 
     /**
      * The mail's link: opens the store (once; a second click finds the store the first opened) and
-     * answers a fresh one-time link that signs the owner in on the store's host.
+     * answers a fresh one-time link that signs the owner in on the store's host, until the owner has
+     * signed in through one. After that the mail's link only leads to the store's login page: a mail
+     * read later, or by someone else, is not a way into the owner's account for the rest of its day.
      */
     async confirm(token: string): Promise<Result<SignupConfirmed, ConfirmRefusal>> {
       const [row] = await db
@@ -259,6 +261,9 @@ export function createSignupService(db: Db, deps: SignupDeps) {
         }
         return opened;
       }
+      const origin = deps.linkOrigin(opened.value.host);
+      const store = { tenantId: opened.value.tenantId, host: opened.value.host, storeUrl: `${origin}/` };
+      if (row.handoffUsedAt) return ok({ ...store, signInUrl: `${origin}/auth/login` });
       const handoff = randomBytes(32).toString('base64url');
       await db
         .update(sr)
@@ -268,13 +273,7 @@ export function createSignupService(db: Db, deps: SignupDeps) {
           handoffUsedAt: null,
         })
         .where(eq(sr.signupId, row.signupId));
-      const origin = deps.linkOrigin(opened.value.host);
-      return ok({
-        tenantId: opened.value.tenantId,
-        host: opened.value.host,
-        storeUrl: `${origin}/`,
-        signInUrl: `${origin}/api/signup/sign-in?token=${handoff}`,
-      });
+      return ok({ ...store, signInUrl: `${origin}/api/signup/sign-in?token=${handoff}` });
     },
 
     /**

@@ -237,6 +237,12 @@ describe('confirming opens the store', () => {
       headers: { host, cookie },
     });
     expect(me.statusCode).toBe(200);
+    // Once the owner has signed in through it, the mail's link leads to the store's login page only.
+    const later = (await confirm(token)).json().data;
+    expect(later).toMatchObject({
+      tenantId: opened.tenantId,
+      signInUrl: `${new URL(opened.storeUrl).origin}/auth/login`,
+    });
     // The owner can also sign in with the password chosen at sign-up.
     await signIn(t.app, body.email, body.password, host);
   });
