@@ -40,6 +40,14 @@ export const SIGN_IN_API_ROUTES: ReadonlySet<string> = new Set([
 /** Writes a read-only dashboard still allows: signing in and out. */
 const SESSION_WRITES: ReadonlySet<string> = new Set([`${BASE}/login`, `${BASE}/logout`]);
 
+/**
+ * The one change the owner may still start while the dashboard only reads: the whole-store export,
+ * which the closing store's banner offers (decision 122). It changes nothing of the store's data.
+ * The API route, and the dashboard page whose only form starts it.
+ */
+const EXPORT_API_ROUTES: ReadonlySet<string> = new Set(['/api/v1/store/archive/exports']);
+const EXPORT_PAGES: ReadonlySet<string> = new Set(['/manage-store/settings/export']);
+
 /** Pages a store that is not open still shows to anyone: signing in, out, and a forgotten password. */
 const SIGN_IN_PAGES = ['/auth', '/auth/login', '/auth/logout', '/auth/forgot-password', '/auth/reset-password'];
 
@@ -87,7 +95,7 @@ export function apiRefusal(ctx: RequestContext, method: string, routeUrl: string
   if (state === 'active') return null;
   if (state === 'closed' || state === 'purged') return closedRefusal(state);
   if (isStaffActor(ctx)) {
-    if (READS.has(method) || SESSION_WRITES.has(routeUrl)) return null;
+    if (READS.has(method) || SESSION_WRITES.has(routeUrl) || EXPORT_API_ROUTES.has(routeUrl)) return null;
     return readOnlyRefusal(state);
   }
   if (SIGN_IN_API_ROUTES.has(routeUrl)) return null;
@@ -127,7 +135,8 @@ export function lifecyclePageKind(ctx: RequestContext, rawPath: string): Lifecyc
 
 /** The refusal of a dashboard form post while the dashboard is read-only, or null. */
 export function dashboardFormRefusal(ctx: RequestContext, rawPath: string): AppError | null {
-  if (!isStaffActor(ctx) || !isDashboard(normalPath(rawPath))) return null;
+  const path = normalPath(rawPath);
+  if (!isStaffActor(ctx) || !isDashboard(path) || EXPORT_PAGES.has(path)) return null;
   return readOnlyRefusal(stateOf(ctx));
 }
 

@@ -324,6 +324,23 @@ describe('a cancel request decided by the platform', () => {
     expect(exported.statusCode).toBe(200);
     expect(exported.headers['content-type']).toContain('text/csv');
     expect((await ownerWrite()).json()).toMatchObject({ code: 'STORE_READ_ONLY' });
+    // The whole-store export the closing banner offers starts, through the API and the dashboard's form.
+    const archive = await api('/api/v1/store/archive/exports', owner, 'POST', {});
+    expect(archive.statusCode, archive.body).toBe(200);
+    expect(archive.json().data.jobId).toBeTruthy();
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/manage-store/settings/export',
+      headers: {
+        host: GARDEN,
+        origin: `http://${GARDEN}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: owner.cookie,
+      },
+      payload: new URLSearchParams({ _csrf: owner['x-csrf-token'] }).toString(),
+    });
+    // 202: the export under way answered; a read-only refusal would be a 409.
+    expect(form.statusCode, form.body.slice(0, 300)).toBe(202);
     const dash = await page('/manage-store', owner);
     expect(dash.statusCode).toBe(200);
     expect(dash.body).toContain('Your store is closing');
