@@ -1,6 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import type { DnsRecord } from '@app/contracts';
-import { schema, type Tx } from '@app/db';
+import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, eq } from 'drizzle-orm';
 import type { TenantContext } from '../../lib/context';
 import type { MailMessage } from '../mail/index';
@@ -21,7 +21,7 @@ const recordLines = (records: DnsRecord[]) =>
   records.map((r) => `- ${r.type} record named ${r.name} with the value ${r.value}`).join('\n');
 
 /** The owner's address and the store's name, read in the caller's transaction. */
-export async function ownerOf(tx: Tx, ctx: TenantContext) {
+export async function ownerOf(tx: Tx | Db, ctx: TenantContext) {
   const u = schema.users;
   const ps = schema.productStores;
   const [owner] = await tx

@@ -28,6 +28,7 @@ export const domainsModule = defineModule({
         jobs,
         mailer,
         linkOrigin,
+        accountsOf: (tenantId) => stores.movedTo(tenantId)?.db ?? null,
         check: createDnsChecker(config.DNS_RESOLVER),
         targets: {
           cname: config.DOMAIN_CNAME_TARGET ?? `shops.${platformDomain}`,

@@ -63,6 +63,11 @@ export interface DomainsDeps {
   jobs: Pick<JobRunner, 'enqueue' | 'register' | 'recurring' | 'committed'>;
   check: DnsChecker;
   targets: DnsTargets;
+  /**
+   * Where a moved store's accounts live (decision 123): the owner the domain mails go to is read
+   * there, not in the home transaction, whose copy of the accounts a move clears. Null: at home.
+   */
+  accountsOf?: (tenantId: string) => Db | null;
   /** The owner's mails about their domains: connected, records missing, disconnected. */
   mailer: Pick<MailQueue, 'send' | 'committed'>;
   /** scheme://host[:port] of a host, for the link to the Domains page in those mails. */
@@ -239,7 +244,7 @@ export function createDomainsService(db: Db, deps: DomainsDeps) {
    * commits). The link goes through the platform subdomain: the domain the mail is about may not work.
    */
   async function tell(tx: Tx, ctx: TenantContext, event: DomainEvent) {
-    const owner = await ownerOf(tx, ctx);
+    const owner = await ownerOf(deps.accountsOf?.(ctx.tenantId) ?? tx, ctx);
     if (!owner) return;
     const host = (await platformHostOf(tx, ctx, event.domain)) ?? ctx.hostName;
     const page = `${deps.linkOrigin(host)}/manage-store/settings/domains`;

@@ -10,6 +10,8 @@ import { startDnsStandIn } from '../../test/dns-stand-in';
 import { placeGuestOrder, stockedProduct } from '../../test/guest-order';
 import { createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
 import { setTestStock } from '../../test/stock';
+import { type StripeStandIn, startStripeStandIn } from '../../test/stripe-stand-in';
+import { signStripePayload } from '../payments/stripe/index';
 import { platformContext } from '../store-archive/index';
 
 // Moving a store between two databases of one PostgreSQL server while it sells (decision 123): copy,
@@ -23,6 +25,9 @@ let t: TestApp;
 let shard: Database;
 let operator: { cookie: string; 'x-csrf-token': string };
 let dns: Awaited<ReturnType<typeof startDnsStandIn>>;
+let stripe: StripeStandIn;
+const STRIPE_KEY = 'sk_test_movedstore000000001';
+const STRIPE_WHSEC = 'whsec_movedstoreendpoint';
 const CNAME_TARGET = 'shops.localhost';
 
 const rowsOf = async <T>(db: Database, q: SQL) => ((await db.db.execute(q)) as unknown as { rows: T[] }).rows;
@@ -56,10 +61,14 @@ beforeAll(async () => {
   // The second database: migrated, holding no store.
   shard = await openTestDatabase();
   dns = await startDnsStandIn();
+  stripe = await startStripeStandIn({
+    accounts: [{ secretKey: STRIPE_KEY, webhookSecret: STRIPE_WHSEC }],
+    webhooks: false,
+  });
   t = await createTestApp({
     storeDatabases: { shard2: shard },
     storeMove: { sourceGraceMs: 0 },
-    config: { DNS_RESOLVER: dns.address, DOMAIN_CNAME_TARGET: CNAME_TARGET },
+    config: { DNS_RESOLVER: dns.address, DOMAIN_CNAME_TARGET: CNAME_TARGET, STRIPE_BASE_URL: stripe.url },
   });
   const res = await t.app.inject({
     method: 'POST',
@@ -76,6 +85,7 @@ afterAll(async () => {
   await t?.close();
   await shard?.close();
   await dns?.close();
+  await stripe?.close();
 });
 
 describe('moving a store to another database', () => {
@@ -372,6 +382,72 @@ describe('moving a store to another database', () => {
     expect(again.statusCode, again.body).toBe(200);
   });
 
+  it("confirms a moved store's Stripe order by Stripe's webhook, and keeps its access mode's entry in its own feed", async () => {
+    const host = SEEDED_HOSTS.lighting.host;
+    const owner = await signIn(t.app, 'owner@lighting.test', 'owner-demo-1', host);
+    const as = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, headers: object = owner) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { host, origin: `http://${host}`, ...headers },
+        ...(payload ? { payload } : {}),
+      });
+    const B = '/skulocity/api/v1';
+    expect(
+      (await as('PUT', `${B}/admin/stripe`, { secretKey: STRIPE_KEY, webhookSecret: STRIPE_WHSEC })).statusCode,
+    ).toBe(200);
+    const { productId } = await stockedProduct(shard.db, 'lighting');
+    const added = await as('POST', `${B}/public/ecommerce/product/addToCart`, { productId, quantity: 1 }, {});
+    const cookie = String([added.headers['set-cookie']].flat()[0]).split(';')[0] as string;
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `${B}/public/ecommerce/createStripeSession`,
+      headers: { host, cookie, 'idempotency-key': 'moved-stripe-order-1' },
+      payload: {
+        email: EMAIL,
+        shippingMethodId: 'STANDARD',
+        shipTo: {
+          toName: 'Mo Ved',
+          address1: '1 Market Street',
+          city: 'San Francisco',
+          postalCode: '94105',
+          countryGeoId: 'USA',
+          stateProvinceGeoId: 'US_CA',
+        },
+      },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const { url, orderId } = started.json().data;
+    const sessionId = String(url).split('/').at(-1) as string;
+    // The shopper pays and never comes back: Stripe's webhook is the store's only news of it.
+    stripe.pay(sessionId);
+    const body = JSON.stringify({
+      id: 'evt_moved_store_1',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: { id: sessionId, object: 'checkout.session' } },
+    });
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      headers: { host, 'content-type': 'application/json', 'stripe-signature': signStripePayload(body, STRIPE_WHSEC) },
+      payload: body,
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
+    expect(hook.json()).toEqual({ eventId: 'evt_moved_store_1', outcome: 'paid' });
+    expect(await rowsOf(shard, sql`SELECT status FROM orders WHERE order_id = ${orderId}`)).toEqual([
+      { status: 'paid' },
+    ]);
+
+    // The owner makes the store private and public again: both in the store's feed, none at home.
+    for (const path of ['/api/tenant/add/constraints', '/api/tenant/remove/constraints']) {
+      expect((await as('POST', path, { tenantId: 'lighting' })).statusCode).toBe(200);
+    }
+    const feed = (await as('GET', '/api/v1/audit/fetch?entity=tenant')).json().data.entries;
+    expect(feed.length).toBeGreaterThanOrEqual(2);
+    expect(await storeRows(t.database, 'lighting')).not.toHaveProperty('audit_log');
+  }, 60_000);
+
   it("binds a moved store's own domain where tenancy reads hosts: the domain serves the store", async () => {
     const host = SEEDED_HOSTS.lighting.host;
     const domain = 'shop.moved-lamps.com';
@@ -391,6 +467,12 @@ describe('moving a store to another database', () => {
     await t.services.jobs.drain({ timeoutMs: 30_000, dueWithinMs: 0 });
     const listed = (await asOwner('GET', '/api/v1/domains')).json().data.domains;
     expect(listed).toEqual([expect.objectContaining({ domain, state: 'active' })]);
+    // The owner is told, though their account is on the store's database and not at home.
+    const outbox = join(t.dataDir, 'outbox');
+    const told = readdirSync(outbox)
+      .map((f) => readFileSync(join(outbox, f), 'utf8'))
+      .filter((m) => m.includes('owner@lighting.test') && m.includes(domain));
+    expect(told.length).toBeGreaterThan(0);
     // The domain answers as the store, and the proxy may get it a certificate.
     const tenant = await t.app.inject({
       method: 'GET',

@@ -18,7 +18,7 @@ export const tenantModule = defineModule({
   optional: ['cancel-request'],
   // A store's hosts and its tenants row (its access mode) are the platform's: read by tenancy before
   // the store is known, so read and written on the home database wherever the store lives (decision 123).
-  create: ({ db, stores, config, events, memory }, { audit }) => ({
+  create: ({ db, stores, config, events, memory }, { auditFromHome }) => ({
     tenants: createTenantService(db, {
       memory,
       devTenantId: config.DEV_TENANT_ID,
@@ -26,7 +26,11 @@ export const tenantModule = defineModule({
       platformHost: config.PLATFORM_HOST,
       platformDb: stores.home.db,
     }),
-    visibility: createStoreVisibilityService(stores.home.db, { events: homeTransactions(stores, events), audit }),
+    // The access mode's audit entry goes to the store's own log, where its activity feed reads it.
+    visibility: createStoreVisibilityService(stores.home.db, {
+      events: homeTransactions(stores, events),
+      audit: auditFromHome,
+    }),
   }),
   async routes(app, { tenants, visibility, cancelRequests }) {
     await app.register(tenantAccessRoutes, { visibility });

@@ -13,7 +13,7 @@ export const paypalWebhooksModule = defineModule({
   name: 'paypal-webhooks',
   // After checkout and orders: a capture PayPal reports marks an order paid through them.
   needs: ['payments', 'paypal-seller', 'orders', 'checkout'],
-  create({ db, log, linkOrigin, events, config }, deps) {
+  create({ db, log, linkOrigin, events, config, stores }, deps) {
     const { paymentAccounts, sellerOnboarding, orders, checkout, paymentIssues } = deps;
     const paypalWebhooks = createPayPalWebhookService(db, {
       paymentAccounts,
@@ -26,6 +26,12 @@ export const paypalWebhooksModule = defineModule({
       log,
       linkOrigin,
       onboarding: () => sellerOnboarding,
+      inStore: (tenantId, work) => stores.within(tenantId, work),
+      movedDatabases: () =>
+        [...stores.movedStores().keys()].flatMap((name) => {
+          const moved = stores.get(name);
+          return moved ? [moved.db] : [];
+        }),
     });
     return { paypalWebhooks };
   },

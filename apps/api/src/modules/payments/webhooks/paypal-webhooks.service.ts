@@ -71,6 +71,13 @@ export interface PayPalWebhookDeps {
   /** The seller onboarding service, once built (it lands in its own module); read on each event. */
   onboarding: () => SellerOnboardingConfirmer | undefined;
   /**
+   * Runs the event's effects in the store's context, so its queries and transaction reach the
+   * database the store lives on (decision 123). Absent: one database.
+   */
+  inStore?: <T>(tenantId: string, work: () => Promise<T>) => Promise<T>;
+  /** The databases stores were moved to, searched for a seller after the home database. */
+  movedDatabases?: () => Db[];
+  /**
    * A placed order younger than this is still in its own checkout, which captures and confirms it:
    * the webhook asks PayPal to come back later rather than race it (checkout's in-doubt time).
    */
@@ -86,6 +93,7 @@ export interface PayPalWebhookDeps {
 export function createPayPalWebhookService(db: Db, deps: PayPalWebhookDeps) {
   const grace = deps.checkoutGraceMs ?? 2 * 60_000;
   const log = deps.log;
+  const inStore = deps.inStore ?? (<T>(_tenantId: string, work: () => Promise<T>) => work());
 
   /** Whether a certificate URL may be handed to PayPal's verify call at all. */
   function certUrlAllowed(certUrl: string): boolean {
@@ -187,15 +195,23 @@ export function createPayPalWebhookService(db: Db, deps: PayPalWebhookDeps) {
 
   /** The store of a seller PayPal names, connected or on its way. */
   async function sellerStore(by: { merchantId?: string | undefined; trackingId?: string | undefined }) {
+    for (const q of [db, ...(deps.movedDatabases?.() ?? [])]) {
+      const found = await sellerStoreIn(q, by);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  async function sellerStoreIn(q: Db, by: { merchantId?: string | undefined; trackingId?: string | undefined }) {
     if (by.trackingId) {
-      const [row] = await db
+      const [row] = await q
         .select({ tenantId: sellers.tenantId })
         .from(sellers)
         .where(eq(sellers.trackingId, by.trackingId));
       if (row) return row.tenantId;
     }
     if (by.merchantId) {
-      const [row] = await db
+      const [row] = await q
         .select({ tenantId: sellers.tenantId })
         .from(sellers)
         .where(and(eq(sellers.merchantId, by.merchantId), ne(sellers.status, 'disconnected')));
@@ -286,111 +302,114 @@ export function createPayPalWebhookService(db: Db, deps: PayPalWebhookDeps) {
       log.warn({ eventId: event.id, captureId: capture.id }, 'PayPal capture of no store of this platform');
       return once(event, transmissionTime, async () => ignored(null, 'no store of this platform'));
     }
-    const paypalOrderId =
-      capture.supplementary_data?.related_ids?.order_id ?? linkedId(capture.links, 'up', '/v2/checkout/orders/');
-    const currency = capture.amount.currency_code;
-    const amount = paypalAmountMinor(capture.amount.value, currency) ?? null;
-    const shown = amount === null ? `${capture.amount.value} ${currency}` : formatMoney(amount, currency);
-    const base = { paypalOrderId: paypalOrderId ?? null, captureId: capture.id, amount, currency };
+    // The store's rows (its orders, its seller) are on the database it lives on (decision 123).
+    return inStore(ctx.tenantId, async () => {
+      const paypalOrderId =
+        capture.supplementary_data?.related_ids?.order_id ?? linkedId(capture.links, 'up', '/v2/checkout/orders/');
+      const currency = capture.amount.currency_code;
+      const amount = paypalAmountMinor(capture.amount.value, currency) ?? null;
+      const shown = amount === null ? `${capture.amount.value} ${currency}` : formatMoney(amount, currency);
+      const base = { paypalOrderId: paypalOrderId ?? null, captureId: capture.id, amount, currency };
 
-    return once(event, transmissionTime, async (tx): Promise<Applied> => {
-      const order = await orderOf(tx, ctx.tenantId, paypalOrderId, capture.id);
-      const flag = async (issue: NewPaymentIssue, detail: string): Promise<Applied> => {
-        await deps.issues.raise(tx, ctx, issue);
-        return { tenantId: ctx.tenantId, outcome: 'flagged', detail };
-      };
-      const fresh = order && order.status === 'placed' && Date.now() - order.placedAt.getTime() < grace;
+      return once(event, transmissionTime, async (tx): Promise<Applied> => {
+        const order = await orderOf(tx, ctx.tenantId, paypalOrderId, capture.id);
+        const flag = async (issue: NewPaymentIssue, detail: string): Promise<Applied> => {
+          await deps.issues.raise(tx, ctx, issue);
+          return { tenantId: ctx.tenantId, outcome: 'flagged', detail };
+        };
+        const fresh = order && order.status === 'placed' && Date.now() - order.placedAt.getTime() < grace;
 
-      if (event.event_type !== 'PAYMENT.CAPTURE.COMPLETED') {
-        // Denied or reversed: no money, or money taken back. Only an order of ours needs a word.
-        if (!order) return ignored(ctx.tenantId, 'no order: nothing to show');
-        if (fresh) throw retryLater('The order is still in its checkout; try again later.');
-        const reversed = event.event_type === 'PAYMENT.CAPTURE.REVERSED';
-        const message = reversed
-          ? `PayPal took back the payment of ${shown} for order ${order.orderId} (a reversal or chargeback). Check before you ship.`
-          : `PayPal denied the payment of ${shown} for order ${order.orderId}. Check before you ship.`;
-        await recordOrderEvent(tx, ctx, order.orderId, {
-          kind: 'payment',
-          message,
-          data: { captureId: capture.id, eventType: event.event_type },
-        });
-        return flag({ ...base, kind: 'capture_denied', orderId: order.orderId, message }, 'capture denied');
-      }
+        if (event.event_type !== 'PAYMENT.CAPTURE.COMPLETED') {
+          // Denied or reversed: no money, or money taken back. Only an order of ours needs a word.
+          if (!order) return ignored(ctx.tenantId, 'no order: nothing to show');
+          if (fresh) throw retryLater('The order is still in its checkout; try again later.');
+          const reversed = event.event_type === 'PAYMENT.CAPTURE.REVERSED';
+          const message = reversed
+            ? `PayPal took back the payment of ${shown} for order ${order.orderId} (a reversal or chargeback). Check before you ship.`
+            : `PayPal denied the payment of ${shown} for order ${order.orderId}. Check before you ship.`;
+          await recordOrderEvent(tx, ctx, order.orderId, {
+            kind: 'payment',
+            message,
+            data: { captureId: capture.id, eventType: event.event_type },
+          });
+          return flag({ ...base, kind: 'capture_denied', orderId: order.orderId, message }, 'capture denied');
+        }
 
-      if (!order) {
-        // Money at PayPal with no order here (the shopper never came back, the order was removed):
-        // the owner must see it. The checkout it started from is flagged, not left to expire.
-        const flagged = paypalOrderId ? await flagPayPalCheckout(tx, ctx, paypalOrderId) : false;
+        if (!order) {
+          // Money at PayPal with no order here (the shopper never came back, the order was removed):
+          // the owner must see it. The checkout it started from is flagged, not left to expire.
+          const flagged = paypalOrderId ? await flagPayPalCheckout(tx, ctx, paypalOrderId) : false;
+          return flag(
+            {
+              ...base,
+              kind: 'capture_without_order',
+              message: `PayPal took ${shown} but there is no order for it${flagged ? ' (the shopper did not come back from PayPal)' : ''}. Refund it in PayPal or contact the buyer.`,
+            },
+            'capture without order',
+          );
+        }
+        if (order.status === 'placed') {
+          if (amount !== order.grandTotal || currency !== order.currency) {
+            return flag(
+              {
+                ...base,
+                kind: 'amount_mismatch',
+                orderId: order.orderId,
+                message: `PayPal took ${shown} for order ${order.orderId}, whose total is ${formatMoney(order.grandTotal, order.currency)}. Settle the difference in PayPal.`,
+              },
+              'amount differs from the order',
+            );
+          }
+          if (fresh) throw retryLater('The order is still in its checkout; try again later.');
+          const paid = await markPaidByPayPal(tx, ctx, {
+            orderId: order.orderId,
+            paypalOrderId: paypalOrderId ?? '',
+            captureId: capture.id,
+            amountMinor: amount,
+            reason: `PayPal reported the payment (webhook PAYMENT.CAPTURE.COMPLETED, capture ${capture.id})`,
+          });
+          if (!paid) return ignored(ctx.tenantId, 'order no longer placed');
+          deps.events.emitAfterCommit(tx, 'order.transitioned', {
+            tenantId: ctx.tenantId,
+            orderId: order.orderId,
+            from: 'placed',
+            to: 'paid',
+          });
+          return {
+            tenantId: ctx.tenantId,
+            outcome: 'applied',
+            detail: `order ${order.orderId} paid`,
+            after: () => mailPaidReceipt(deps, ctx, order),
+          };
+        }
+        if (order.paymentRef === capture.id) {
+          if (order.capturedAmount !== amount) {
+            return flag(
+              {
+                ...base,
+                kind: 'amount_mismatch',
+                orderId: order.orderId,
+                message: `PayPal reports ${shown} for order ${order.orderId}, which recorded ${formatMoney(order.capturedAmount, order.currency)}.`,
+              },
+              'amount differs from the order',
+            );
+          }
+          return { tenantId: ctx.tenantId, outcome: 'applied', detail: `order ${order.orderId} already paid` };
+        }
+        // The order was cancelled before the money came, or was paid by another capture.
         return flag(
           {
             ...base,
             kind: 'capture_without_order',
-            message: `PayPal took ${shown} but there is no order for it${flagged ? ' (the shopper did not come back from PayPal)' : ''}. Refund it in PayPal or contact the buyer.`,
+            orderId: order.orderId,
+            message:
+              order.status === 'cancelled'
+                ? `PayPal took ${shown} for order ${order.orderId}, which had been cancelled. Refund it in PayPal or contact the buyer.`
+                : `PayPal took a second payment of ${shown} for order ${order.orderId}. Refund it in PayPal.`,
           },
-          'capture without order',
+          'capture without a live order',
         );
-      }
-      if (order.status === 'placed') {
-        if (amount !== order.grandTotal || currency !== order.currency) {
-          return flag(
-            {
-              ...base,
-              kind: 'amount_mismatch',
-              orderId: order.orderId,
-              message: `PayPal took ${shown} for order ${order.orderId}, whose total is ${formatMoney(order.grandTotal, order.currency)}. Settle the difference in PayPal.`,
-            },
-            'amount differs from the order',
-          );
-        }
-        if (fresh) throw retryLater('The order is still in its checkout; try again later.');
-        const paid = await markPaidByPayPal(tx, ctx, {
-          orderId: order.orderId,
-          paypalOrderId: paypalOrderId ?? '',
-          captureId: capture.id,
-          amountMinor: amount,
-          reason: `PayPal reported the payment (webhook PAYMENT.CAPTURE.COMPLETED, capture ${capture.id})`,
-        });
-        if (!paid) return ignored(ctx.tenantId, 'order no longer placed');
-        deps.events.emitAfterCommit(tx, 'order.transitioned', {
-          tenantId: ctx.tenantId,
-          orderId: order.orderId,
-          from: 'placed',
-          to: 'paid',
-        });
-        return {
-          tenantId: ctx.tenantId,
-          outcome: 'applied',
-          detail: `order ${order.orderId} paid`,
-          after: () => mailPaidReceipt(deps, ctx, order),
-        };
-      }
-      if (order.paymentRef === capture.id) {
-        if (order.capturedAmount !== amount) {
-          return flag(
-            {
-              ...base,
-              kind: 'amount_mismatch',
-              orderId: order.orderId,
-              message: `PayPal reports ${shown} for order ${order.orderId}, which recorded ${formatMoney(order.capturedAmount, order.currency)}.`,
-            },
-            'amount differs from the order',
-          );
-        }
-        return { tenantId: ctx.tenantId, outcome: 'applied', detail: `order ${order.orderId} already paid` };
-      }
-      // The order was cancelled before the money came, or was paid by another capture.
-      return flag(
-        {
-          ...base,
-          kind: 'capture_without_order',
-          orderId: order.orderId,
-          message:
-            order.status === 'cancelled'
-              ? `PayPal took ${shown} for order ${order.orderId}, which had been cancelled. Refund it in PayPal or contact the buyer.`
-              : `PayPal took a second payment of ${shown} for order ${order.orderId}. Refund it in PayPal.`,
-        },
-        'capture without a live order',
-      );
+      });
     });
   }
 
@@ -407,46 +426,49 @@ export function createPayPalWebhookService(db: Db, deps: PayPalWebhookDeps) {
       log.warn({ eventId: event.id, refundId: refund.id }, 'PayPal refund of no store of this platform');
       return once(event, transmissionTime, async () => ignored(null, 'no store of this platform'));
     }
-    const currency = refund.amount.currency_code;
-    const amount = paypalAmountMinor(refund.amount.value, currency) ?? null;
-    const shown = amount === null ? `${refund.amount.value} ${currency}` : formatMoney(amount, currency);
-    return once(event, transmissionTime, async (tx): Promise<Applied> => {
-      const order = await orderOf(tx, ctx.tenantId, undefined, captureId);
-      if (order) {
-        // Ours when the refunds module made it: settled with PayPal's id, or still being asked
-        // (PayPal's event can come before its answer to the refund call).
-        const known = await tx
-          .select({ providerRef: refunds.providerRef, status: refunds.status, amount: refunds.amount })
-          .from(refunds)
-          .where(and(eq(refunds.tenantId, ctx.tenantId), eq(refunds.orderId, order.orderId)));
-        if (
-          known.some((k) => k.providerRef === refund.id) ||
-          known.some((k) => k.status === 'pending' && k.providerRef === null && k.amount === amount)
-        ) {
-          return { tenantId: ctx.tenantId, outcome: 'applied', detail: `refund of order ${order.orderId} known` };
+    // The store's rows (its orders, its seller) are on the database it lives on (decision 123).
+    return inStore(ctx.tenantId, async () => {
+      const currency = refund.amount.currency_code;
+      const amount = paypalAmountMinor(refund.amount.value, currency) ?? null;
+      const shown = amount === null ? `${refund.amount.value} ${currency}` : formatMoney(amount, currency);
+      return once(event, transmissionTime, async (tx): Promise<Applied> => {
+        const order = await orderOf(tx, ctx.tenantId, undefined, captureId);
+        if (order) {
+          // Ours when the refunds module made it: settled with PayPal's id, or still being asked
+          // (PayPal's event can come before its answer to the refund call).
+          const known = await tx
+            .select({ providerRef: refunds.providerRef, status: refunds.status, amount: refunds.amount })
+            .from(refunds)
+            .where(and(eq(refunds.tenantId, ctx.tenantId), eq(refunds.orderId, order.orderId)));
+          if (
+            known.some((k) => k.providerRef === refund.id) ||
+            known.some((k) => k.status === 'pending' && k.providerRef === null && k.amount === amount)
+          ) {
+            return { tenantId: ctx.tenantId, outcome: 'applied', detail: `refund of order ${order.orderId} known` };
+          }
         }
-      }
-      // Made at PayPal directly: the store's books (refunded amount) are the refunds module's; the
-      // owner is told, and records it there if it should count.
-      const message = order
-        ? `A refund of ${shown} for order ${order.orderId} was made in PayPal, not in the store. The order does not show it as refunded.`
-        : `A refund of ${shown} was made in PayPal for a payment with no order here.`;
-      if (order) {
-        await recordOrderEvent(tx, ctx, order.orderId, {
-          kind: 'refund',
+        // Made at PayPal directly: the store's books (refunded amount) are the refunds module's; the
+        // owner is told, and records it there if it should count.
+        const message = order
+          ? `A refund of ${shown} for order ${order.orderId} was made in PayPal, not in the store. The order does not show it as refunded.`
+          : `A refund of ${shown} was made in PayPal for a payment with no order here.`;
+        if (order) {
+          await recordOrderEvent(tx, ctx, order.orderId, {
+            kind: 'refund',
+            message,
+            data: { refundId: refund.id, captureId },
+          });
+        }
+        await deps.issues.raise(tx, ctx, {
+          kind: 'refund_unknown',
+          captureId,
+          orderId: order?.orderId ?? null,
+          amount,
+          currency,
           message,
-          data: { refundId: refund.id, captureId },
         });
-      }
-      await deps.issues.raise(tx, ctx, {
-        kind: 'refund_unknown',
-        captureId,
-        orderId: order?.orderId ?? null,
-        amount,
-        currency,
-        message,
+        return { tenantId: ctx.tenantId, outcome: 'flagged', detail: 'refund made outside the store' };
       });
-      return { tenantId: ctx.tenantId, outcome: 'flagged', detail: 'refund made outside the store' };
     });
   }
 
@@ -459,24 +481,27 @@ export function createPayPalWebhookService(db: Db, deps: PayPalWebhookDeps) {
       log.warn({ eventId: event.id, merchantId: r.data.merchant_id }, 'PayPal onboarding of no store of this platform');
       return once(event, transmissionTime, async () => ignored(null, 'no store started this sign-up'));
     }
-    const onboarding = deps.onboarding();
-    if (!onboarding) throw retryLater('Seller onboarding is not available yet; try again later.');
-    const [seen] = await db.select({ id: we.eventId }).from(we).where(eq(we.eventId, event.id));
-    if (seen) return 'duplicate' as const;
-    // The event is a hint, as the return URL is: the onboarding service asks PayPal's
-    // merchant-integrations before it connects anything, so running it twice does no harm.
-    const confirmed = await onboarding.confirm(ctx, {
-      merchantId: r.data.merchant_id,
-      actor: { kind: 'paypal', id: event.id },
+    // The store's rows (its orders, its seller) are on the database it lives on (decision 123).
+    return inStore(ctx.tenantId, async () => {
+      const onboarding = deps.onboarding();
+      if (!onboarding) throw retryLater('Seller onboarding is not available yet; try again later.');
+      const [seen] = await db.select({ id: we.eventId }).from(we).where(eq(we.eventId, event.id));
+      if (seen) return 'duplicate' as const;
+      // The event is a hint, as the return URL is: the onboarding service asks PayPal's
+      // merchant-integrations before it connects anything, so running it twice does no harm.
+      const confirmed = await onboarding.confirm(ctx, {
+        merchantId: r.data.merchant_id,
+        actor: { kind: 'paypal', id: event.id },
+      });
+      // Refused (no partner set-up, the seller's state moved meanwhile): the event is not recorded and
+      // PayPal is answered with the refusal's status, so it delivers the event again later.
+      if (!confirmed.ok) throw new AppError(confirmed.status, confirmed.code, confirmed.message);
+      return once(event, transmissionTime, async () => ({
+        tenantId: ctx.tenantId,
+        outcome: 'applied',
+        detail: 'seller status checked with PayPal',
+      }));
     });
-    // Refused (no partner set-up, the seller's state moved meanwhile): the event is not recorded and
-    // PayPal is answered with the refusal's status, so it delivers the event again later.
-    if (!confirmed.ok) throw new AppError(confirmed.status, confirmed.code, confirmed.message);
-    return once(event, transmissionTime, async () => ({
-      tenantId: ctx.tenantId,
-      outcome: 'applied',
-      detail: 'seller status checked with PayPal',
-    }));
   }
 
   async function onConsentRevoked(event: Envelope, requestId: string, transmissionTime: Date) {
@@ -489,24 +514,27 @@ export function createPayPalWebhookService(db: Db, deps: PayPalWebhookDeps) {
       log.warn({ eventId: event.id, merchantId }, 'PayPal consent revoked by a seller of no store here');
       return once(event, transmissionTime, async () => ignored(null, 'no store has this seller'));
     }
-    return once(event, transmissionTime, async (tx): Promise<Applied> => {
-      const [seller] = await tx
-        .select({ status: sellers.status, merchantId: sellers.merchantId })
-        .from(sellers)
-        .where(eq(sellers.tenantId, ctx.tenantId))
-        .for('update');
-      if (!seller || seller.merchantId !== merchantId || seller.status === 'disconnected') {
-        return ignored(ctx.tenantId, 'seller not connected');
-      }
-      const moved = await transitionSeller(tx, ctx, 'action_needed', {
-        reasons: ['CONSENT_REVOKED'],
-        actor: { kind: 'paypal', id: event.id },
-        note: 'PayPal: the seller withdrew the permissions (MERCHANT.PARTNER-CONSENT.REVOKED)',
+    // The store's rows (its orders, its seller) are on the database it lives on (decision 123).
+    return inStore(ctx.tenantId, async () => {
+      return once(event, transmissionTime, async (tx): Promise<Applied> => {
+        const [seller] = await tx
+          .select({ status: sellers.status, merchantId: sellers.merchantId })
+          .from(sellers)
+          .where(eq(sellers.tenantId, ctx.tenantId))
+          .for('update');
+        if (!seller || seller.merchantId !== merchantId || seller.status === 'disconnected') {
+          return ignored(ctx.tenantId, 'seller not connected');
+        }
+        const moved = await transitionSeller(tx, ctx, 'action_needed', {
+          reasons: ['CONSENT_REVOKED'],
+          actor: { kind: 'paypal', id: event.id },
+          note: 'PayPal: the seller withdrew the permissions (MERCHANT.PARTNER-CONSENT.REVOKED)',
+        });
+        if (!moved.ok) return ignored(ctx.tenantId, moved.message);
+        // Checkout stops offering PayPal at once, in every process.
+        deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
+        return { tenantId: ctx.tenantId, outcome: 'applied', detail: 'seller needs to connect again' };
       });
-      if (!moved.ok) return ignored(ctx.tenantId, moved.message);
-      // Checkout stops offering PayPal at once, in every process.
-      deps.events.emitAfterCommit(tx, 'payments.changed', { tenantId: ctx.tenantId });
-      return { tenantId: ctx.tenantId, outcome: 'applied', detail: 'seller needs to connect again' };
     });
   }
 

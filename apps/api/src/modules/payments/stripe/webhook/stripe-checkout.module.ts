@@ -15,8 +15,14 @@ export const stripeCheckoutModule = defineModule({
   name: 'stripe-checkout',
   // After checkout: a paid session confirms its order through it.
   needs: ['stripe', 'checkout', 'tenant'],
-  create: ({ log }, { stripe, checkout, tenants }) => ({
-    stripeWebhooks: createStripeWebhookService({ stripe, checkout, tenants, log }),
+  create: ({ log, stores }, { stripe, checkout, tenants }) => ({
+    stripeWebhooks: createStripeWebhookService({
+      stripe,
+      checkout,
+      tenants,
+      log,
+      inStore: (tenantId, work) => stores.within(tenantId, work),
+    }),
   }),
   async routes(app, { stripeWebhooks, checkout }) {
     await app.register(stripeWebhookRoutes, { webhooks: stripeWebhooks });
