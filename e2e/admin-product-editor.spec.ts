@@ -214,6 +214,23 @@ test('Enter in a text box saves the product, pictures and all', async ({ page })
   await expect(page.getByLabel('Alt text (main picture)')).toHaveValue('The light from the front');
 });
 
+test('a description opens as the paragraphs shoppers see, and an edit keeps them', async ({ page }) => {
+  // A demo product: its description is three paragraphs of plain text, split at blank lines.
+  await signIn(page, owner, '/manage-store/products/LGT-1023');
+  await hydrated(page);
+  const editor = page.getByRole('textbox', { name: 'Page content' });
+  await expect(editor.locator('p')).toHaveCount(3);
+  await editor.locator('p').last().click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' Dimmable with any trailing-edge dimmer.');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Product saved.' })).toBeVisible();
+  await page.goto(`${lighting}/x/LGT-1023`);
+  const description = page.getByTestId('description');
+  await expect(description.locator('p')).toHaveCount(3);
+  await expect(description.locator('p').last()).toContainText('Dimmable with any trailing-edge dimmer.');
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

@@ -30,6 +30,24 @@ export const STOCK_REASON_LABELS: Record<StockReason, string> = {
   RELEASED: 'Order cancelled',
 };
 
+/** A description holding one of these is an HTML document (the editor's); without, it is paragraphs of text. */
+const BLOCK_TAG = /<(p|div|h[1-6]|ul|ol|table|blockquote|pre|figure|section|article|hr)[\s/>]/i;
+
+/**
+ * A product description as HTML paragraphs, as the product page reads it (decision 074): one written
+ * as HTML as it is; one without block tags (the demo catalog's, a spreadsheet's) split at blank lines.
+ * The editor opens it the same way, so the owner edits the paragraphs shoppers see.
+ */
+export function descriptionParagraphs(description: string): string {
+  if (BLOCK_TAG.test(description)) return description;
+  return description
+    .split(/\r?\n\s*\r?\n/)
+    .map((para) => para.trim())
+    .filter(Boolean)
+    .map((para) => `<p>${para}</p>`)
+    .join('\n');
+}
+
 /** Stock a product may hold; a number past this is a typo, not a warehouse. */
 export const MAX_STOCK = 10_000_000;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -1,3 +1,4 @@
+import { descriptionParagraphs } from '@app/contracts';
 import sanitizeHtml from 'sanitize-html';
 
 /** An image in a page: the store's own media (a path under /media/) or any https address. */
@@ -137,9 +138,6 @@ export function storedOwnerHtml(html: string): string {
   return clean === reserializeHtml(html) ? html : clean;
 }
 
-/** A description holding one of these is an HTML document (the editor's); without, it is paragraphs of text. */
-const BLOCK_TAG = /<(p|div|h[1-6]|ul|ol|table|blockquote|pre|figure|section|article|hr)[\s/>]/i;
-
 /**
  * A product description as the product page shows it (decision 074): stored as the owner wrote it,
  * it is read as HTML (`&amp;` is an ampersand, `<p>` a paragraph) and sanitised here, when it is
@@ -149,15 +147,7 @@ const BLOCK_TAG = /<(p|div|h[1-6]|ul|ol|table|blockquote|pre|figure|section|arti
 export function productDescriptionHtml(description: string | null): string | null {
   const text = description?.trim();
   if (!text) return null;
-  const html = BLOCK_TAG.test(text)
-    ? text
-    : text
-        .split(/\r?\n\s*\r?\n/)
-        .map((para) => para.trim())
-        .filter(Boolean)
-        .map((para) => `<p>${para}</p>`)
-        .join('\n');
-  return sanitizeCmsHtml(html) || null;
+  return sanitizeCmsHtml(descriptionParagraphs(text)) || null;
 }
 
 /**

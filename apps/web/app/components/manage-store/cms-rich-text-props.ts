@@ -9,6 +9,11 @@ export interface CmsRichTextProps {
   defaultValue: string;
   error?: string;
   /**
+   * A product description: text without block tags opens as the paragraphs the product page shows
+   * (descriptionParagraphs), not as one run of words. The form posts the value unchanged until edited.
+   */
+  paragraphsFromText?: boolean;
+  /**
    * MEDIA LIBRARY HOOK: when the media library exists (branch `media`: GET /api/v1/media and
    * components/manage-store/media-field.tsx), pass a chooser here. It resolves to the chosen image's
    * same-store /media/ path (or null when the owner cancels); the image panel then shows

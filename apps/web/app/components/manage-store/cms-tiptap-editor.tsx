@@ -1,3 +1,4 @@
+import { descriptionParagraphs } from '@app/contracts';
 import Image from '@tiptap/extension-image';
 import { TableKit } from '@tiptap/extension-table';
 import { type Editor, EditorContent, useEditor, useEditorState } from '@tiptap/react';
@@ -33,6 +34,7 @@ export default function CmsTiptapEditor({
   defaultValue,
   chooseFromLibrary,
   errorId,
+  paragraphsFromText,
 }: CmsRichTextProps & { errorId?: string }) {
   const [html, setHtml] = useState(defaultValue);
   const editor = useEditor({
@@ -45,7 +47,7 @@ export default function CmsTiptapEditor({
       Image,
       TableKit.configure({ table: { resizable: false } }),
     ],
-    content: defaultValue,
+    content: paragraphsFromText ? descriptionParagraphs(defaultValue) : defaultValue,
     editorProps: {
       attributes: {
         id: name,

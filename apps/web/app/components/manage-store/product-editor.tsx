@@ -122,6 +122,7 @@ export function ProductEditor({
                 <CmsRichText
                   name="description"
                   label="Description"
+                  paragraphsFromText
                   defaultValue={str(values, 'description')}
                   error={errors.description}
                 />

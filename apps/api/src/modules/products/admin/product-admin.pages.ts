@@ -38,9 +38,14 @@ const FIELD_LABELS: Record<string, string> = {
   weightGrams: 'Weight',
 };
 
+/**
+ * A field of the posted form. A browser sends every line break of a form as CRLF, whatever the text
+ * held: read as LF, so a form saved unchanged writes what was there (and the activity feed records
+ * no edit nobody made). The API and a spreadsheet's import store line breaks as sent.
+ */
 const one = (form: ProductEditorForm, name: string): string => {
   const v = form[name];
-  return (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim();
+  return (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim().replace(/\r\n?/g, '\n');
 };
 const many = (form: ProductEditorForm, name: string): string[] => {
   const v = form[name];

@@ -424,12 +424,14 @@ describe('the editor form', () => {
         optionName: ['Shade', ''],
         optionChoices: ['Linen\nGlass +12.50\nPaper -2', ''],
         relatedSkus: 'R-1',
+        // As a browser posts any form's line breaks, whatever the text held.
+        description: 'The lamp.\r\n\r\nBrass and linen.',
       },
       new Map([['R-1', 'PR1']]),
     );
     if (!r.ok) throw new Error(JSON.stringify(r.fieldErrors));
     expect(r.payload).toMatchObject({
-      fields: { listPrice: 129950, salePrice: null, status: 'DRAFT' },
+      fields: { listPrice: 129950, salePrice: null, status: 'DRAFT', description: 'The lamp.\n\nBrass and linen.' },
       images: [{ mediaId: 'b'.repeat(32), altText: 'B' }],
       features: [{ label: 'Finish', value: 'Brass' }],
       options: [
