@@ -4,16 +4,17 @@ import { z } from 'zod';
  * Saved cards (/ecommerce/profile/createCreditCard and editCreditCard). The number and the
  * security code go to the payment provider to be tokenised and are never stored or echoed back.
  */
+// Worded for the shopper at checkout and on their saved cards, where these messages show by the field.
 const month = z
-  .number({ error: 'expMonth must be a number' })
-  .int('expMonth must be a whole number')
-  .min(1, 'expMonth is 1 to 12')
-  .max(12, 'expMonth is 1 to 12');
+  .number({ error: 'Please enter the expiry month as a number, 1 to 12.' })
+  .int('Please enter the expiry month as a number, 1 to 12.')
+  .min(1, 'Please enter an expiry month from 1 to 12.')
+  .max(12, 'Please enter an expiry month from 1 to 12.');
 const year = z
-  .number({ error: 'expYear must be a number' })
-  .int('expYear must be a whole number')
-  .min(2000, 'expYear is a four-digit year')
-  .max(2100, 'expYear is a four-digit year');
+  .number({ error: 'Please enter the expiry year with four digits, like 2030.' })
+  .int('Please enter the expiry year with four digits, like 2030.')
+  .min(2000, 'Please enter the expiry year with four digits, like 2030.')
+  .max(2100, 'Please enter the expiry year with four digits, like 2030.');
 
 export const cardCreateSchema = z.strictObject({
   cardNumber: z

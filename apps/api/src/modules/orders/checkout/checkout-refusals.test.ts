@@ -179,6 +179,18 @@ describe('a refusal at Place order names where it belongs', () => {
     });
   });
 
+  it('an expiry typed wrong: by the month and the year, in words a shopper reads', async () => {
+    const pages = await guestWith();
+    const refused = await pages.placeOrder({ ...form('expiry@example.com'), expMonth: '13', expYear: '29' });
+    expect(refused).toMatchObject({
+      ok: false,
+      fieldErrors: {
+        expMonth: 'Please enter an expiry month from 1 to 12.',
+        expYear: 'Please enter the expiry year with four digits, like 2030.',
+      },
+    });
+  });
+
   it('stock gone since the cart was filled: by the lines of the summary', async () => {
     const pages = await guestWith();
     await setTestStock(t.database.db, 0, { productId: product.productId });
