@@ -67,8 +67,11 @@ test('a shopper returns one line of a delivered order, then reviews its product;
   await expect(requests.first().getByTestId('return-status')).toHaveText('Requested');
   await expect(requests.first()).toContainText(`1 × ${line.productName}`);
   await expect(requests.first()).toContainText('Arrived damaged');
-  // One of the two is still returnable.
+  // One of the two is still returnable, and the form starts afresh: the request just made is not
+  // still filled in, one press away from a second one.
   await expect(form).toContainText(`1 of ${line.quantity} left to return`);
+  await expect(form.getByLabel(new RegExp(line.productName))).toHaveValue('0');
+  await expect(form.getByLabel(/Anything we should know/)).toHaveValue('');
   await snap(page, 'order-returns');
   await page.setViewportSize({ width: 375, height: 812 });
   await snap(page, 'order-returns-375');

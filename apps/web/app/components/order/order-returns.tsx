@@ -241,7 +241,8 @@ export function OrderReturns({
             Choose what to send back. We will email you once the store has approved it; please do not send anything
             before then.
           </p>
-          <ReturnForm order={order} accessKey={accessKey} failure={failure} />
+          {/* A new form after each request made (its fields are the browser's): not the last one again. */}
+          <ReturnForm key={order.returns.length} order={order} accessKey={accessKey} failure={failure} />
         </div>
       ) : waiting ? (
         <p className="text-sm text-slate-600">You can request a return once the order has been delivered.</p>
