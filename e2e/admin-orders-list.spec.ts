@@ -134,6 +134,9 @@ test('the owner finds an order by email, filters by status, saves a view and exp
   );
   // Newest first: the last order placed is on the first page.
   await expect(table(page).getByRole('link', { name: ids[2] as string })).toBeVisible();
+  // Every column fits the card at 1280 px: the Total is never behind a sideways scroll.
+  const fits = await page.locator('.kit-table-wrap').evaluate((w) => w.scrollWidth <= w.clientWidth);
+  expect(fits, 'the orders table fits its card').toBe(true);
   await screenshots(page, 'all');
 
   // Search by the second order's email: that order only, linked to its page.

@@ -371,7 +371,7 @@ const ORDER_COLUMNS: Column<OrderListRow>[] = [
             {r.orderId}
           </Link>
           {r.status === 'cancelled' && (
-            <span className="ml-1 hidden text-xs text-neutral-500 sm:inline">Cancelled</span>
+            <span className="hidden text-xs text-neutral-500 sm:block">Cancelled</span>
           )}
           <span className="block text-xs text-neutral-500 md:hidden">{DATE.format(new Date(r.placedAt))}</span>
           <span className="mt-0.5 flex flex-wrap gap-1 sm:hidden">
@@ -390,19 +390,20 @@ const ORDER_COLUMNS: Column<OrderListRow>[] = [
       const date = new Date(r.placedAt);
       return (
         <time dateTime={r.placedAt}>
-          {DATE.format(date)} <span className="text-neutral-500">{TIME.format(date)}</span>
+          {DATE.format(date)} <span className="block text-xs text-neutral-500">{TIME.format(date)}</span>
         </time>
       );
     },
   },
   {
     header: 'Customer',
-    className: 'max-w-[7rem] sm:max-w-[14rem]',
+    // The width is capped on a block inside the cell: a table cell's own max-width does not hold, and a
+    // long name or line pushed the Total out of the card at 1280 px.
     cell: (r) => (
-      <>
+      <div className="max-w-[7rem] sm:max-w-[12rem]">
         <span className="block truncate text-neutral-900">{r.customerName || r.email}</span>
         <span className="block truncate text-xs text-neutral-500">{r.email}</span>
-      </>
+      </div>
     ),
   },
   { header: 'Payment', className: 'hidden sm:table-cell', cell: paymentBadge },
@@ -421,12 +422,12 @@ const ORDER_COLUMNS: Column<OrderListRow>[] = [
   {
     header: 'Items',
     align: 'end',
-    className: 'hidden max-w-[16rem] tabular-nums text-neutral-700 sm:table-cell',
+    className: 'hidden tabular-nums text-neutral-700 sm:table-cell',
     // The units, then what they are: the first lines with their variants, so a glance tells Brass from Black.
     cell: (r) => (
       <>
         {r.items}
-        <span className="block text-left text-xs text-neutral-500" data-testid="order-row-lines">
+        <span className="block max-w-[12rem] text-left text-xs text-neutral-500" data-testid="order-row-lines">
           {r.lines.map((l, i) => (
             <span key={i} className="block truncate">
               {l.quantity} × {l.productName}

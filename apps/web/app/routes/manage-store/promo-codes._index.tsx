@@ -121,9 +121,11 @@ export default function PromoCodesPage({ loaderData: page }: Route.ComponentProp
               {
                 header: 'Code',
                 cell: (c) => (
+                  // Whole on one line (a code broken mid-word reads as two); a very long one ends in "…".
                   <Link
                     to={href(c.code)}
-                    className="font-mono font-medium break-all text-neutral-900 underline-offset-2 hover:underline"
+                    title={c.code}
+                    className="block max-w-[10rem] truncate font-mono font-medium text-neutral-900 underline-offset-2 hover:underline"
                   >
                     {c.code}
                   </Link>
