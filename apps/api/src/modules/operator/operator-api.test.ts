@@ -511,7 +511,11 @@ describe('support access', () => {
     // Nor take the store from its owner: ask to close it, or change where its payments are paid out.
     const ownerOnly: [Method, string, object | undefined][] = [
       ['PATCH', '/api/tenant/cancel_request/lighting/initiate', { cancelRequestReason: 'Closing it for the owner.' }],
-      ['PUT', '/skulocity/api/v1/admin/stripe', { secretKey: 'sk_test_support000000001', webhookSecret: 'whsec_supportendpoint0001' }],
+      [
+        'PUT',
+        '/skulocity/api/v1/admin/stripe',
+        { secretKey: 'sk_test_support000000001', webhookSecret: 'whsec_supportendpoint0001' },
+      ],
       ['DELETE', '/skulocity/api/v1/admin/stripe', undefined],
       ['POST', '/api/paypal/seller/connect', {}],
       ['POST', '/api/paypal/seller/disconnect', {}],

@@ -94,4 +94,18 @@ describe("the operator's store archive", () => {
     const [still] = await rowsOf<{ n: number }>(sql`SELECT count(*)::int AS n FROM orders WHERE tenant_id = ${id}`);
     expect(still?.n).toBe(8);
   });
+
+  it('finishes a purge that stopped after the state moved: asked again, the rows go', async () => {
+    // The state reached purged, but the erasing that follows it never ran (the process stopped between).
+    const operatorActor = { kind: 'operator' as const, operatorId: 'op-1', email: 'operator@platform.localhost' };
+    for (const to of ['closed', 'purged'] as const) {
+      const moved = await t.services.storeLifecycle.transition(operatorActor, 'power', to, 'Half-done purge.');
+      expect(moved.ok).toBe(true);
+    }
+    const orders = sql`SELECT count(*)::int AS n FROM orders WHERE tenant_id = 'power'`;
+    expect((await rowsOf<{ n: number }>(orders))[0]?.n).toBeGreaterThan(0);
+    const again = await act('power', 'purge');
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await rowsOf<{ n: number }>(orders))[0]?.n).toBe(0);
+  });
 });

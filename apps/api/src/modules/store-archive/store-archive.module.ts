@@ -13,7 +13,7 @@ declare module '../../lib/module' {
 export const storeArchiveModule = defineModule({
   name: 'store-archive',
   needs: ['jobs', 'media', 'audit'],
-  create({ db, config, events, log, options }, { jobs, storage }) {
+  create({ db, config, events, log, options, stores }, { jobs, storage }) {
     return {
       storeArchive: createStoreArchive({
         db,
@@ -23,6 +23,7 @@ export const storeArchiveModule = defineModule({
         jobs,
         events,
         log,
+        movedTo: (tenantId) => stores.movedTo(tenantId),
       }),
     };
   },

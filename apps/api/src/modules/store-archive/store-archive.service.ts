@@ -5,7 +5,7 @@ import type { Db } from '@app/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import type { EventBus } from '../../lib/events/index';
-import type { Result } from '../../lib/result';
+import { type Result, refuse } from '../../lib/result';
 import { type JobRunner, type JobView, jobProgressView, type Tx } from '../jobs/index';
 import type { MediaObject, MediaStorage } from '../media/index';
 import { archiveDir, assertSafeTenantId, type ExportResult, exportStore } from './export/export';
@@ -28,6 +28,11 @@ export interface StoreArchiveDeps {
   log: FastifyBaseLogger;
   /** Where the download is served, for the job's view (the owner's route or the operator's). */
   downloadPath?: (tenantId: string, jobId: string) => string;
+  /**
+   * The database a store moved off the home one lives on (decision 123), undefined at home. The
+   * operator's routes run outside any store's context, so `db` is the home database there.
+   */
+  movedTo?: (tenantId: string) => { db: Db } | undefined;
 }
 
 export interface PurgeResult {
@@ -131,6 +136,15 @@ export function createStoreArchive(deps: StoreArchiveDeps) {
 
     /** Imports an archive into an empty store (the operator's), then drops what was cached of it. */
     async importArchive(tenantId: string, input: NodeJS.ReadableStream): Promise<Result<ImportResult, ImportRefusal>> {
+      // Its rows would be split between two databases (its platform rows stay at home): refused, with
+      // the way round it, rather than written where the store does not read them.
+      if (deps.movedTo?.(tenantId)) {
+        return refuse(
+          409,
+          'CONFLICT',
+          'This store lives on another database than the platform’s own. Move it back home, import, then move it again.',
+        );
+      }
       const done = await importStore(
         { db, dataDir: deps.dataDir, storage: deps.storage, tables, maxBytes: IMPORT_MAX_BYTES },
         tenantId,
@@ -149,7 +163,16 @@ export function createStoreArchive(deps: StoreArchiveDeps) {
     async purgeStore(tenantId: string): Promise<PurgeResult> {
       assertSafeTenantId(tenantId);
       const order = deleteOrder(await tables(), new Set());
-      const deleted = await db.transaction((tx) => deleteTenantRows(tx, tenantId, order));
+      const deleted: Record<string, number> = {};
+      const count = (rows: Record<string, number>) => {
+        for (const [table, n] of Object.entries(rows)) deleted[table] = (deleted[table] ?? 0) + n;
+      };
+      // A moved store's rows first, on the database it lives on; then the home database's: its
+      // platform rows, and its placement, which points at the other.
+      // The platform's audit log stays on both, as everywhere: it refuses deletes (decision 101).
+      const elsewhere = deps.movedTo?.(tenantId);
+      if (elsewhere) count(await elsewhere.db.transaction((tx) => deleteTenantRows(tx, tenantId, order)));
+      count(await db.transaction((tx) => deleteTenantRows(tx, tenantId, order)));
       await removeTenantFiles(deps.dataDir, tenantId);
       await forget(tenantId);
       deps.log.info({ tenantId, deleted }, 'store purged');

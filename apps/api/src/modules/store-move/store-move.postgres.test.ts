@@ -628,4 +628,31 @@ describe('moving a store to another database', () => {
     const mails = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8'));
     expect(mails.filter((m) => m.includes('owner@lighting.test') && /was approved/.test(m))).toHaveLength(1);
   }, 60_000);
+
+  it('refuses an archive import into a moved store, and purges a moved store on both databases', async () => {
+    // An import would write the store's rows at home, where it does not read them: refused, with the way round.
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: '/platform-api/stores/lighting/archive/import',
+      headers: { host: PLATFORM, ...operator, 'content-type': 'application/gzip' },
+      payload: Buffer.from('never read'),
+    });
+    expect(imported.statusCode, imported.body).toBe(409);
+    expect(imported.json().message).toContain('Move it back home');
+    // Closed (the test above left it closing), past the retention, then purged: nothing of it is left
+    // on the database it lives on, nor at home, but the platform's record of what operators did.
+    expect(
+      (await asOperator('POST', '/platform-api/stores/lighting/actions/close', { reason: 'Closing now.' })).statusCode,
+    ).toBe(200);
+    await t.database.db.execute(
+      sql`UPDATE store_lifecycle SET updated_at = now() - interval '31 days' WHERE tenant_id = 'lighting'`,
+    );
+    t.services.storeLifecycle.invalidate('lighting');
+    const purged = await asOperator('POST', '/platform-api/stores/lighting/actions/purge', {
+      reason: 'Retention over.',
+    });
+    expect(purged.statusCode, purged.body).toBe(200);
+    expect(await storeRows(shard, 'lighting', ['platform_audit_log', 'jobs'])).toEqual({});
+    expect(await storeRows(t.database, 'lighting', ['platform_audit_log', 'jobs'])).toEqual({});
+  }, 60_000);
 });
