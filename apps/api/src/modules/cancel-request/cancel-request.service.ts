@@ -9,7 +9,14 @@ import { ok, type Refusal, Refused, type Result, refuse, returnRefusals } from '
 import type { AuditService } from '../audit/index';
 import type { JobRunner } from '../jobs/index';
 import type { MailQueue } from '../mail/index';
-import { auditActorName, type PlatformActor, type StoreLifecycleService } from '../store-lifecycle/index';
+import {
+  auditActorName,
+  type PlatformActor,
+  type StoreLifecycleService,
+  type StoreTransition,
+  type StoreTransitionRefusal,
+  type TransitionOptions,
+} from '../store-lifecycle/index';
 import { CANCEL_STATUS_LABELS, canTransitionCancelRequest } from './cancel-request-state';
 import { type CancelRequestRow, transitionCancelRequest } from './cancel-request-transition';
 
@@ -384,6 +391,35 @@ export function createCancelRequestService(db: Db, deps: CancelRequestDeps) {
       );
       // Refused: another process closed it first (or the platform reopened it); nothing to do.
       return closed.ok;
+    },
+
+    /**
+     * The operator closes the store now, before an approved request's date: the request closes in the
+     * same transaction (the close job then finds the store closed and does nothing, so the request
+     * stayed `approved` for ever on a closed store). A store without an approved request just closes.
+     */
+    async closeStoreNow(
+      actor: PlatformActor,
+      tenantId: string,
+      reason: string,
+      opts: Omit<TransitionOptions, 'tx'> = {},
+    ): Promise<Result<StoreTransition, StoreTransitionRefusal>> {
+      const target = await platformContext(tenantId, actor, opts.requestId);
+      return returnRefusals<Result<StoreTransition, StoreTransitionRefusal>, StoreTransitionRefusal>(async () =>
+        deps.events.transaction(async (tx) => {
+          const moved = await deps.storeLifecycle.transition(actor, tenantId, 'closed', reason, { ...opts, tx });
+          if (!moved.ok) throw new Refused(moved);
+          const request = target && (await transitionCancelRequest(tx, target.ctx, 'closed', { from: 'approved' }));
+          if (request?.ok) {
+            deps.events.emitAfterCommit(tx, 'cancel_request.transitioned', {
+              tenantId,
+              from: 'approved',
+              to: 'closed',
+            });
+          }
+          return moved;
+        }),
+      );
     },
 
     initiate: (ctx: RequestContext, id: string, reason: string) => change(ctx, id, 'requested', reason),

@@ -322,6 +322,10 @@ describe("a store's page and the actions on it", () => {
     expect(approved.json().data.lifecycle.state).toBe('closing');
     const closed = await act('garden', 'close', 'Export done early.');
     expect(closed.json().data.lifecycle.state).toBe('closed');
+    // The request closes with the store, as on its date: not left approved on a closed store.
+    expect((await asOperator('GET', '/platform-api/stores/garden')).json().data.cancelRequest).toMatchObject({
+      status: 'closed',
+    });
     const purge = await act('garden', 'purge', 'Retention over?');
     expect(purge.statusCode).toBe(409);
     expect(purge.json().message).toContain('30 days');

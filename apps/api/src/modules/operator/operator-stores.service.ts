@@ -502,9 +502,12 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
           // A purge that stopped half-way (the state moved, the erasing failed) is finished by asking
           // again: erasing is idempotent, and the state has nowhere further to go.
           const again = action === 'purge' && current.state === 'purged' && Boolean(deps.storeArchive);
+          const expect = { ...opts, expect: current.state };
           const done = again
             ? ok({ at: current.since ? new Date(current.since) : new Date() })
-            : await deps.storeLifecycle.transition(actor, tenantId, to, reason, { ...opts, expect: current.state });
+            : action === 'close' && deps.cancelRequests
+              ? await deps.cancelRequests.closeStoreNow(actor, tenantId, reason, expect)
+              : await deps.storeLifecycle.transition(actor, tenantId, to, reason, expect);
           if (!done.ok) return done;
           message = `The store is now ${to}.`;
           if (action === 'purge' && deps.storeArchive) {
