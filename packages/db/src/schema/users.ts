@@ -58,6 +58,9 @@ export const users = pgTable(
     index('users_name_trgm_idx').using('gin', sql`lower(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
     // The owner's list of accounts waiting or declined: a handful among a store's customers.
     index('users_access_requests_idx').on(t.tenantId, t.createdAt).where(sql`${t.accessStatus} <> 'approved'`),
+    // Self-serve sign-up asks which stores an email already owns, across every store: without it, a
+    // scan of every account of the platform on each public sign-up.
+    index('users_owner_email_idx').on(t.email).where(sql`${t.role} = 'admin'`),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.tenantId] }),
   ],
 );
