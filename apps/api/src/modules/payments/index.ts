@@ -20,5 +20,6 @@ export {
   type StripeAccount,
   type StripeCheckoutRow,
   type StripeService,
+  signStripePayload,
   stripeModule,
 } from './stripe/index';

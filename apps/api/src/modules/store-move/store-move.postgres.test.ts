@@ -11,7 +11,7 @@ import { placeGuestOrder, stockedProduct } from '../../test/guest-order';
 import { createTestApp, SEEDED_HOSTS, signIn, type TestApp } from '../../test/harness';
 import { setTestStock } from '../../test/stock';
 import { type StripeStandIn, startStripeStandIn } from '../../test/stripe-stand-in';
-import { signStripePayload } from '../payments/stripe/index';
+import { signStripePayload } from '../payments/index';
 import { platformContext } from '../store-archive/index';
 
 // Moving a store between two databases of one PostgreSQL server while it sells (decision 123): copy,

@@ -370,9 +370,7 @@ const ORDER_COLUMNS: Column<OrderListRow>[] = [
           <Link to={orderHref(r.orderId)} className="font-semibold text-neutral-900 hover:underline">
             {r.orderId}
           </Link>
-          {r.status === 'cancelled' && (
-            <span className="hidden text-xs text-neutral-500 sm:block">Cancelled</span>
-          )}
+          {r.status === 'cancelled' && <span className="hidden text-xs text-neutral-500 sm:block">Cancelled</span>}
           <span className="block text-xs text-neutral-500 md:hidden">{DATE.format(new Date(r.placedAt))}</span>
           <span className="mt-0.5 flex flex-wrap gap-1 sm:hidden">
             {paymentBadge(r)}
