@@ -428,6 +428,21 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}) {
     return payPage(res, s, intent.last_payment_error.message);
   }
 
+  /** The account's session the path names, or Stripe's 404 for a session it does not have. */
+  function sessionOf(key: string, id: string): Session {
+    const s = sessions.get(decodeURIComponent(id));
+    if (!s || s.account !== key) {
+      throw new StripeApiError(
+        404,
+        'invalid_request_error',
+        `No such checkout.session: '${id}'`,
+        'resource_missing',
+        'session',
+      );
+    }
+    return s;
+  }
+
   async function api(req: IncomingMessage, res: ServerResponse, path: string, raw: string) {
     const body = req.method === 'POST' ? parseForm(raw) : {};
     const entry: StripeStandInRequest = {
@@ -487,29 +502,10 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}) {
         } else if (req.method === 'POST' && path === '/v1/checkout/sessions') {
           answer = createSession(key, body);
         } else if (req.method === 'GET' && sm) {
-          const s = sessions.get(decodeURIComponent(sm[1]!));
-          if (!s || s.account !== key) {
-            throw new StripeApiError(
-              404,
-              'invalid_request_error',
-              `No such checkout.session: '${sm[1]}'`,
-              'resource_missing',
-              'session',
-            );
-          }
-          answer = sessionView(s);
+          answer = sessionView(sessionOf(key, sm[1]!));
         } else if (req.method === 'POST' && em) {
           // Stripe expires an open session only; its hosted page then refuses to take payment.
-          const s = sessions.get(decodeURIComponent(em[1]!));
-          if (!s || s.account !== key) {
-            throw new StripeApiError(
-              404,
-              'invalid_request_error',
-              `No such checkout.session: '${em[1]}'`,
-              'resource_missing',
-              'session',
-            );
-          }
+          const s = sessionOf(key, em[1]!);
           if (s.status !== 'open') {
             throw new StripeApiError(
               400,
