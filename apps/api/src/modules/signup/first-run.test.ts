@@ -69,6 +69,11 @@ describe('first-run checklist', () => {
       .where(eq(schema.storeSettings.tenantId, owner.tenantId));
     await t.services.firstRun.goLive(owner);
     expect(await ticks(owner)).toEqual({ product: true, look: true, payments: false, live: true });
+    // The store's own Stripe keys are a way to be paid, with or without the platform's PayPal.
+    await t.database.db
+      .insert(schema.stripeAccounts)
+      .values({ tenantId: owner.tenantId, secretKeySealed: 'sealed', keyHint: 'sk_test_…1234' });
+    expect((await ticks(owner)).payments).toBe(true);
     const [tenant] = await t.database.db
       .select()
       .from(schema.tenants)

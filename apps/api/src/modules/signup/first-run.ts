@@ -7,7 +7,7 @@ import type { StoreVisibilityService } from '../tenant/index';
 /**
  * The first-run checklist of a store that sign-up opened (decision 103). Every tick is read from the
  * store's real state: a product of the owner's own (not the demo catalog's), the look changed since
- * the store opened, PayPal connected or the store's own PayPal app, the store open to visitors.
+ * the store opened, Stripe or PayPal connected (or the store's own PayPal app), the store open to visitors.
  * Stores sign-up did not open (the seeded ones) have no store_setup row and show no checklist.
  */
 export function createFirstRun(db: Db, deps: { visibility: StoreVisibilityService }) {
@@ -21,7 +21,7 @@ export function createFirstRun(db: Db, deps: { visibility: StoreVisibilityServic
         .where(eq(schema.storeSetup.tenantId, ctx.tenantId))
         .limit(1);
       if (!setup || setup.checklistDismissedAt) return null;
-      const [[products], [settings], [paypal], [ownApp], [tenant], [store]] = await Promise.all([
+      const [[products], [settings], [paypal], [ownApp], [stripe], [tenant], [store]] = await Promise.all([
         db
           .select({ n: count() })
           .from(schema.products)
@@ -47,6 +47,9 @@ export function createFirstRun(db: Db, deps: { visibility: StoreVisibilityServic
           .where(
             and(eq(schema.paymentConfigs.tenantId, ctx.tenantId), or(isNotNull(schema.paymentConfigs.ownClientId))),
           ),
+        // The store's own Stripe keys need nothing of the platform: the way to be paid when the
+        // platform has no PayPal partner account set up.
+        db.select({ n: count() }).from(schema.stripeAccounts).where(eq(schema.stripeAccounts.tenantId, ctx.tenantId)),
         db
           .select({ accessMode: schema.tenants.accessMode })
           .from(schema.tenants)
@@ -85,8 +88,9 @@ export function createFirstRun(db: Db, deps: { visibility: StoreVisibilityServic
         {
           id: 'payments',
           title: 'Set up payments and shipping',
-          description: 'Connect PayPal to be paid. Standard and Express shipping to the US and Canada are set up.',
-          done: (paypal?.n ?? 0) + (ownApp?.n ?? 0) > 0,
+          description:
+            'Connect Stripe or PayPal to be paid. Standard and Express shipping to the US and Canada are set up.',
+          done: (paypal?.n ?? 0) + (ownApp?.n ?? 0) + (stripe?.n ?? 0) > 0,
           href: '/manage-store/payments',
           linkLabel: 'Open payments',
         },
