@@ -132,6 +132,8 @@ test('a refused save brings the blank option and feature rows back as they were,
   const featureRows = await features.count();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByTestId('error-listPrice')).toHaveText(/more than 2 decimals/);
+  // The owner is taken to the field at fault, wherever it is on the page.
+  await expect(page.getByLabel('Price', { exact: true })).toBeFocused();
   // The box's own check says it at once; the save bar says the server refused the save. Typing
   // before that answer arrives is lost when the form is redrawn with the refused values (a known
   // fault of the editor, on its list), so the test waits for it as a careful owner would.

@@ -98,6 +98,7 @@ export function ProductEditor({
           busy={busy === 'save'}
           disabled={busy !== ''}
           message={failed ? 'Not saved: see the fields marked.' : product ? undefined : 'New product'}
+          failure={failed}
           discard={product ? undefined : '/manage-store/products'}
         />
         {failed && <Banner>{failed.message}</Banner>}

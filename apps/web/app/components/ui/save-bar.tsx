@@ -12,7 +12,7 @@
  * something else (a row's Remove) and that has no SaveBar starts with <DefaultSubmit> instead.
  */
 import './kit.css';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from './button';
 
@@ -24,6 +24,7 @@ export function SaveBar({
   value = 'save',
   discard,
   disabled = false,
+  failure,
   children,
 }: {
   busy?: boolean;
@@ -36,12 +37,25 @@ export function SaveBar({
   /** Where Discard goes (the saved page); no Discard when absent. */
   discard?: string;
   disabled?: boolean;
+  /**
+   * The refused save's answer, when the last save was refused: each new one takes the owner to the
+   * first field marked in the form (focused, scrolled to the middle of the screen), however far down
+   * the page it is.
+   */
+  failure?: object | null;
   /** Controls that belong to the save (a reason for a batch of stock counts), before the buttons. */
   children?: ReactNode;
 }) {
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!failure) return;
+    const first = bar.current?.closest('form')?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    first?.focus({ preventScroll: true });
+    first?.scrollIntoView({ block: 'center' });
+  }, [failure]);
   return (
     // biome-ignore lint/a11y/useSemanticElements: a region, not a <section>: it has no heading of its own.
-    <div role="region" aria-label="Save bar" className="kit-save-bar">
+    <div ref={bar} role="region" aria-label="Save bar" className="kit-save-bar">
       <span aria-live="polite" className="kit-save-bar__message">
         {busy ? 'Saving…' : message}
       </span>
