@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { page, parseForm, payForm, redirect } from './stripe-stand-in-pages';
 
 /**
  * A local stand-in for Stripe's API v1 (decision 118), for tests and the offline demo: what the app
@@ -90,16 +91,6 @@ function signature(body: string, secret: string, t = Math.floor(Date.now() / 100
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
-/** Stripe's form encoding back to flat keys (`line_items[0][price_data][currency]`). */
-function parseForm(raw: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(raw)) out[k] = v;
-  return out;
-}
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 class StripeApiError extends Error {
   constructor(
     readonly status: number,
@@ -130,23 +121,6 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}) {
     if (entry) entry.status = status;
     res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
     res.end(JSON.stringify(body));
-  }
-
-  function page(res: ServerResponse, status: number, title: string, main: string) {
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
-        '<style>body{font-family:system-ui,sans-serif;margin:0;background:#f6f9fc;color:#1a1f36}main{max-width:26rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:8px;box-shadow:0 2px 8px #0001}' +
-        'label{display:block;margin:.75rem 0 .25rem;font-weight:600}input{font:inherit;width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #8792a2;border-radius:4px}' +
-        'button{font:inherit;margin-top:1rem;padding:.6rem 1.2rem;border:0;border-radius:4px;background:#4b3fd6;color:#fff;cursor:pointer}' +
-        '.alt{background:#fff;color:#4b3fd6;border:1px solid #4b3fd6}.err{color:#b3093c;font-weight:600}a{color:#4b3fd6}</style>' +
-        `</head><body><main>${main}</main></body></html>`,
-    );
-  }
-
-  function redirect(res: ServerResponse, location: string) {
-    res.writeHead(303, { location });
-    res.end();
   }
 
   function accountOf(req: IncomingMessage): string {
@@ -365,11 +339,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}) {
       res,
       200,
       'Pay with card',
-      `<h1>Pay ${escapeHtml(amount)}</h1><p>Stripe stand-in (test mode)</p>` +
-        (error ? `<p class="err" role="alert">${escapeHtml(error)}</p>` : '') +
-        `<form method="post" action="/pay/${s.id}"><label for="card">Card number</label><input id="card" name="card" autocomplete="cc-number" inputmode="numeric" required>` +
-        '<label for="exp">Expiry (MM / YY)</label><input id="exp" name="exp" value="12 / 34"><label for="cvc">CVC</label><input id="cvc" name="cvc" value="123">' +
-        `<button type="submit">Pay</button></form><p><a href="${escapeHtml(s.cancel_url.replace('{CHECKOUT_SESSION_ID}', s.id))}">Back to the store</a></p>`,
+      payForm({ sessionId: s.id, amount, cancelUrl: s.cancel_url.replace('{CHECKOUT_SESSION_ID}', s.id), error }),
     );
   }
 
