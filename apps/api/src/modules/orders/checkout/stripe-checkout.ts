@@ -185,8 +185,9 @@ export function createStripeCheckout(
     async stripeCancel(ctx: RequestContext, orderId: string): Promise<Result<StripeLanding, Refusal<'CONFLICT'>>> {
       return returnRefusals<Ok<StripeLanding>, Refusal<'CONFLICT'>>(async () => {
         const row = await own(ctx, (await stripe()?.sessions.ofOrder(ctx.tenantId, orderId)) ?? null);
-        const now = await settle(ctx, row);
-        if (now.paid || row.status !== 'open') return ok(now);
+        if (row.status !== 'open') return ok(await settle(ctx, row));
+        // Not asked first whether it is paid: Stripe refuses to expire a completed session, and
+        // expireUnpaid then settles it.
         const still = await expireUnpaid(ctx, row);
         if (still) return ok(still);
         await placing.releaseOrder(ctx, row.orderId);
