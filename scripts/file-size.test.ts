@@ -20,7 +20,6 @@ const OVER: Record<string, string> = {
   'apps/api/src/modules/products/import/product-plan.ts': "a spreadsheet's rows planned as writes",
   'apps/api/src/modules/operator/operator-stores.service.ts': "the console's list, page, figures and actions",
   'apps/api/src/modules/jobs/jobs.service.ts': 'the queue, its lanes, schedules and retries',
-  'apps/api/src/modules/store-move/store-move.postgres.test.ts': 'one move, then everything a moved store does',
   'apps/api/src/modules/operator/operator-api.test.ts': "the console's routes as every caller",
 };
 

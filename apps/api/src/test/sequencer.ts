@@ -27,7 +27,9 @@ export const SLOW_FILES: Record<string, Record<string, number>> = {
     'apps/api/src/plugins/costly-routes.test.ts': 6,
   },
   postgres: {
+    'apps/api/src/modules/store-move/store-move.postgres.test.ts': 48,
     'apps/api/src/sweep/sweep.test.ts': 39,
+    'apps/api/src/modules/store-move/moved-store.postgres.test.ts': 30,
     'apps/api/src/modules/products/search-index/oracle.test.ts': 25,
     'apps/api/src/kill9.postgres.test.ts': 13,
     'apps/api/src/db-outage.postgres.test.ts': 13,
