@@ -1,9 +1,11 @@
-import type { ConfigPrice, ProductDetails, ProductVariant } from '@app/contracts';
-import { formatMoney, GENERIC_ERROR_MESSAGE } from '@app/contracts/client';
+import type { CartActionOutcome, ConfigPrice, ProductDetails, ProductVariant } from '@app/contracts';
+import { CSRF_FIELD, formatMoney, GENERIC_ERROR_MESSAGE } from '@app/contracts/client';
 import { Loader2, Minus, Plus, ShoppingBag } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useFetcher, useNavigate, useRouteLoaderData } from 'react-router';
+import type { loadFrameData } from '../../lib/frame-data';
 import { useValueChangedBeforeHydration } from '../../lib/use-value-before-hydration';
-import { PostForm } from '../ui/post-form';
+import { useToast } from '../ui/toast';
 import { Price } from './price';
 
 const CONFIG_PRICE_URL = '/skulocity/api/v1/crmsfa/orders/getConfigDetailsEvent';
@@ -30,10 +32,34 @@ function deltaOf(options: ProductDetails['configOptions'], selections: Selection
 }
 
 /**
+ * The cart's answer to Add to cart, with JavaScript: taken, the shopper goes to the cart and is told;
+ * refused (more than the stock, a choice no longer sold), the shopper stays on the product with the
+ * reason under the button, as Shopify's product form does, instead of landing on a cart that does not
+ * hold what they asked for. Without JavaScript the form posts to /cart, which shows either answer.
+ */
+function useAddToCart() {
+  const fetcher = useFetcher<{ result: CartActionOutcome }>();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const answer = fetcher.data?.result;
+  const handled = useRef<CartActionOutcome | undefined>(undefined);
+  useEffect(() => {
+    if (!answer?.ok || handled.current === answer) return;
+    handled.current = answer;
+    toast('success', answer.message);
+    navigate('/cart');
+  }, [answer, navigate, toast]);
+  const refusal =
+    answer && !answer.ok ? (answer.fieldErrors.quantity ?? answer.fieldErrors.selections ?? answer.message) : null;
+  return { fetcher, refusal, adding: fetcher.state === 'submitting' };
+}
+
+/**
  * Price, options, quantity and Add to cart. One form posting to /cart: without JavaScript the option
  * radios and the quantity field are what it sends (productId, variantId, quantity,
  * selections[optionId]). With JavaScript, a changed option is priced by the server
- * (getConfigDetailsEvent); the last good price stays on screen while the new one loads.
+ * (getConfigDetailsEvent); the last good price stays on screen while the new one loads, and the form
+ * posts in place (useAddToCart).
  *
  * `variant`: the variant chosen (decision 112): its price, and Add to cart only when it can be bought.
  * `picker`: the variant picker, inside the form so that its values are what the form sends.
@@ -59,6 +85,8 @@ export function PurchaseForm({
   const [pricing, setPricing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const inflight = useRef<AbortController | null>(null);
+  const root = useRouteLoaderData<typeof loadFrameData>('root');
+  const { fetcher, refusal, adding } = useAddToCart();
 
   useEffect(() => () => inflight.current?.abort(), []);
 
@@ -108,7 +136,8 @@ export function PurchaseForm({
   const buyable = variant ? variant.available : product.inStock;
 
   return (
-    <PostForm action="/cart" className="space-y-6" data-testid="add-to-cart-form">
+    <fetcher.Form method="post" action="/cart" className="space-y-6" data-testid="add-to-cart-form">
+      <input type="hidden" name={CSRF_FIELD} value={root?.csrfToken ?? ''} />
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={product.productId} />
       {/* The cart takes the product's id until it takes variants (then this one wins). */}
@@ -221,13 +250,28 @@ export function PurchaseForm({
         <button
           type="submit"
           disabled={!buyable}
+          aria-disabled={adding || undefined}
+          onClick={(e) => {
+            // A second press while the first is on its way would add twice.
+            if (adding) e.preventDefault();
+          }}
           className="flex h-12 min-w-[10rem] flex-1 items-center justify-center gap-2 rounded-md bg-action px-6 text-base font-semibold text-white hover:opacity-90 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-700"
           data-testid="add-to-cart"
         >
-          {buyable && <ShoppingBag aria-hidden className="size-5" />}
+          {buyable && !adding && <ShoppingBag aria-hidden className="size-5" />}
+          {buyable && adding && <Loader2 aria-hidden className="size-5 animate-spin" />}
           {buyable ? 'Add to cart' : 'Sold out'}
         </button>
       </div>
-    </PostForm>
+      {refusal && (
+        <p
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+          data-testid="add-to-cart-error"
+        >
+          {refusal}
+        </p>
+      )}
+    </fetcher.Form>
   );
 }

@@ -1,6 +1,7 @@
 import type { CartAction, CartActionOutcome, CartLine } from '@app/contracts';
 import { formatMoney, orderLineVariantText } from '@app/contracts/client';
 import { Lock, ShoppingBag, Tag, Trash2, X } from 'lucide-react';
+import { useState } from 'react';
 import { data, Link, useNavigation } from 'react-router';
 import { Price } from '../../components/product/price';
 import { FormAlert, submitClass } from '../../components/ui/form-field';
@@ -70,6 +71,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
   const result = actionData?.result;
   const failure = result && !result.ok ? result : null;
   useActionToast(result);
+  const round = useAnswerRound(result);
 
   if (cart.lines.length === 0) {
     return (
@@ -102,7 +104,7 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
         <section aria-label="Items in your cart">
           <ul className="divide-y divide-slate-200 border-y border-slate-200" data-testid="cart-lines">
             {cart.lines.map((line) => (
-              <CartLineRow key={line.lineId} line={line} currency={cart.currency} />
+              <CartLineRow key={line.lineId} line={line} currency={cart.currency} round={round} />
             ))}
           </ul>
           <div className="mt-4 flex items-center justify-between">
@@ -159,7 +161,18 @@ export default function CartPage({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-function CartLineRow({ line, currency }: { line: CartLine; currency: string }) {
+/**
+ * Counts the cart's answers. A quantity box is drawn afresh from its line after each one, so a refused
+ * quantity (more than is left, say) goes back to what the cart holds instead of staying in the box
+ * beside a total that does not match it; the refusal is said above the lines.
+ */
+function useAnswerRound(answer: unknown) {
+  const [seen, setSeen] = useState({ answer, round: 0 });
+  if (seen.answer !== answer) setSeen({ answer, round: seen.round + 1 });
+  return seen.answer === answer ? seen.round : seen.round + 1;
+}
+
+function CartLineRow({ line, currency, round }: { line: CartLine; currency: string; round: number }) {
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formData?.get('lineId') === line.lineId;
   const max = Math.max(1, Math.min(99, line.stockQuantity));
@@ -213,7 +226,7 @@ function CartLineRow({ line, currency }: { line: CartLine; currency: string }) {
               max={max}
               step={1}
               defaultValue={line.quantity}
-              key={line.quantity}
+              key={`${line.quantity}:${round}`}
               className="h-10 w-16 rounded-md border border-slate-300 text-center text-sm"
               data-testid="line-quantity"
             />
