@@ -1,39 +1,18 @@
-import {
-  canTransitionStore,
-  OPERATOR_STORE_ACTIONS,
-  type OperatorActionResult,
-  type OperatorCreateStore,
-  type OperatorCreateStoreResult,
-  type OperatorStoreAction,
-  type OperatorStoreDetail,
-  type OperatorStorePage,
-  type OperatorStoreQuery,
-  type OperatorStoreRow,
-  type PlatformFigures,
-  PURGE_RETENTION_DAYS,
-  STORE_STATES,
-  type StoreState,
+import type {
+  OperatorStoreDetail,
+  OperatorStorePage,
+  OperatorStoreQuery,
+  OperatorStoreRow,
+  StoreState,
 } from '@app/contracts';
 import { type Db, schema } from '@app/db';
-import { and, asc, count, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { systemContext, type TenantContext } from '../../lib/context';
 import { decodeKeysetCursor, encodeKeysetCursor, type KeyType } from '../../lib/keyset-cursor';
-import { ok, type Refusal, type Result, refuse } from '../../lib/result';
 import { HOME_DATABASE, type StoreDatabases } from '../../lib/store-databases';
 import type { AuditService } from '../audit/index';
-import type { AuthService } from '../auth/index';
-import type { CancelRequestService } from '../cancel-request/index';
-import type { Provisioner } from '../signup/index';
-import type { StoreArchive } from '../store-archive/index';
-import type { StoreLifecycleService } from '../store-lifecycle/index';
-import { lifecycleActor, type OperatorRequest } from './operator-principal';
-import type { PlatformAudit } from './platform-audit.service';
-
-/** The 30-day figures the list sorts by are recomputed when older than this. */
-export const STORE_FIGURES_MAX_AGE_MS = 5 * 60_000;
-
-/** Orders that count as sales: paid ones (every status but placed and cancelled), as the dashboard counts. */
-const PAID = sql`status NOT IN ('placed', 'cancelled')`;
+import { allowedActions, createStoreActions, purgeAllowedFrom, type StoreActionsDeps } from './operator-store-actions';
+import { createStoreFigures, PAID, platformFigures, rowsOf } from './operator-store-figures';
 
 const SORT_KEYS: Record<OperatorStoreQuery['sort'], { expr: SQL; type: KeyType }> = {
   created: { expr: sql`t.created_at`, type: 'timestamptz' },
@@ -41,28 +20,13 @@ const SORT_KEYS: Record<OperatorStoreQuery['sort'], { expr: SQL; type: KeyType }
   sales30d: { expr: sql`coalesce(f.sales_30d, 0)`, type: 'bigint' },
 };
 
-/** The rows of a raw query (PGlite and node-postgres both answer `{ rows }`). */
-const rowsOf = async <T>(db: Db, q: SQL): Promise<T[]> => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
-
 const likeEscape = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export type StoreActionRefusal = Refusal<'INVALID_TRANSITION' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED'>;
-
-export interface OperatorStoresDeps {
-  audit: PlatformAudit;
+/** What the console's service needs: the actions' (operator-store-actions.ts), and the reads'. */
+export interface OperatorStoresDeps extends StoreActionsDeps {
   storeAudit: AuditService;
   /** Reads of a store's own rows go to the database it lives on (decision 123). */
   stores: Pick<StoreDatabases, 'within' | 'placementOf' | 'movedStores' | 'get'>;
-  storeLifecycle: StoreLifecycleService;
-  cancelRequests?: CancelRequestService;
-  /** Sign-up's provisioning, when that module runs: the operator opens stores for merchants with it. */
-  provisionStore?: Provisioner['provisionStore'];
-  auth: AuthService;
-  /**
-   * The store's archive, when that module runs: a purge erases the store's rows, files and caches
-   * everywhere (decision 122), not only its state.
-   */
-  storeArchive?: StoreArchive;
   /** The owner's live support grant, for the store's page. */
   supportGrant(tenantId: string): Promise<OperatorStoreDetail['supportAccess']>;
 }
@@ -83,45 +47,11 @@ interface ListRow extends Record<string, unknown> {
 /**
  * What the console reads and does across stores (decision 101): the stores list, a store's page,
  * the actions on a store (each through its owner: the lifecycle's transition, the cancel request's
- * decision, the owner's account mail), and the platform's figures.
+ * decision, the owner's account mail), and the platform's figures. The list and the page are here;
+ * the figures are in operator-store-figures.ts, the actions in operator-store-actions.ts.
  */
 export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
-  let figuresAt: Date | null = null;
-  let refreshing: Promise<void> | null = null;
-
-  /** Every store's 30-day figures, in one statement when every store is on the home database. */
-  async function refreshFigures() {
-    const everyStore = sql`
-      INSERT INTO operator_store_figures (tenant_id, orders_30d, sales_30d, currency, computed_at)
-      SELECT t.tenant_id, coalesce(o.n, 0), coalesce(o.s, 0), coalesce(ps.currency_uom_id, 'USD'), now()
-      FROM tenants t
-      LEFT JOIN LATERAL (
-        SELECT currency_uom_id FROM product_stores p WHERE p.tenant_id = t.tenant_id
-        ORDER BY p.product_store_id LIMIT 1
-      ) ps ON true
-      LEFT JOIN (
-        SELECT tenant_id, currency, count(*)::int AS n, sum(grand_total)::bigint AS s
-        FROM orders WHERE placed_at >= now() - interval '30 days' AND ${PAID}
-        GROUP BY tenant_id, currency
-      ) o ON o.tenant_id = t.tenant_id AND o.currency = ps.currency_uom_id
-      ON CONFLICT (tenant_id) DO UPDATE SET orders_30d = excluded.orders_30d, sales_30d = excluded.sales_30d,
-        currency = excluded.currency, computed_at = excluded.computed_at`;
-    const elsewhere = await movedStoresFigures();
-    if (!elsewhere.length) await db.execute(everyStore);
-    else {
-      // A moved store's orders are on its own database (decision 123), and the home database may
-      // still hold the copy it left: its figures are summed there and written over the home
-      // statement's, in the same transaction, so no list reads the one without the other.
-      await db.transaction(async (tx) => {
-        await tx.execute(everyStore);
-        await tx.execute(sql`
-          UPDATE operator_store_figures f SET orders_30d = v.n, sales_30d = v.s
-          FROM jsonb_to_recordset(${JSON.stringify(elsewhere)}::jsonb) AS v(tenant_id text, n int, s bigint)
-          WHERE f.tenant_id = v.tenant_id`);
-      });
-    }
-    figuresAt = new Date();
-  }
+  const storeFigures = createStoreFigures(db, deps.stores);
 
   /** The moved stores whose owner's email matches the search, looked up on each store's database. */
   async function movedOwnersLike(like: string): Promise<string[]> {
@@ -159,52 +89,6 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
     return out;
   }
 
-  /** The 30-day figures of the stores living on a database other than home, from each database. */
-  async function movedStoresFigures(): Promise<Array<{ tenant_id: string; n: number; s: string }>> {
-    const out: Array<{ tenant_id: string; n: number; s: string }> = [];
-    for (const [name, there] of deps.stores.movedStores()) {
-      const other = deps.stores.get(name);
-      if (!other) continue;
-      const sums = await rowsOf<{ tenant_id: string; n: number; s: string }>(
-        other.db,
-        sql`SELECT o.tenant_id, count(*)::int AS n, sum(o.grand_total)::bigint::text AS s
-            FROM orders o
-            JOIN LATERAL (
-              SELECT currency_uom_id FROM product_stores p WHERE p.tenant_id = o.tenant_id
-              ORDER BY p.product_store_id LIMIT 1
-            ) ps ON ps.currency_uom_id = o.currency
-            WHERE o.tenant_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(there)}::jsonb))
-              AND o.placed_at >= now() - interval '30 days' AND ${PAID}
-            GROUP BY o.tenant_id`,
-      );
-      const byTenant = new Map(sums.map((r) => [r.tenant_id, r]));
-      for (const tenantId of there) out.push(byTenant.get(tenantId) ?? { tenant_id: tenantId, n: 0, s: '0' });
-    }
-    return out;
-  }
-
-  /**
-   * The 30-day figures as of at most 5 minutes ago, give or take one refresh: once some exist (this
-   * process's, or another's in the table) a stale set is answered while a refresh runs behind it, so
-   * no operator waits for the sum of every store's orders; only the very first list waits for it.
-   */
-  async function freshFigures() {
-    if (!figuresAt) {
-      const [row] = await rowsOf<{ at: string | null }>(
-        db,
-        sql`SELECT max(computed_at)::text AS at FROM operator_store_figures`,
-      );
-      if (row?.at) figuresAt = new Date(row.at);
-    }
-    if (figuresAt && Date.now() - figuresAt.getTime() < STORE_FIGURES_MAX_AGE_MS) return;
-    const stale = figuresAt !== null;
-    refreshing ??= refreshFigures().finally(() => {
-      refreshing = null;
-    });
-    if (!stale) await refreshing;
-    else refreshing.catch(() => {}); // a failed refresh is retried by the next list
-  }
-
   async function tenantContext(tenantId: string): Promise<TenantContext | null> {
     const [store] = await db
       .select({ productStoreId: schema.productStores.productStoreId, host: schema.productStores.canonicalHost })
@@ -228,50 +112,18 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
     return row ?? null;
   }
 
-  /** Which actions the store's state (and its cancel request) allow now. */
-  function allowedActions(
-    state: StoreState,
-    since: string | null,
-    cancelRequested: boolean,
-    hasOwner: boolean,
-  ): OperatorStoreAction[] {
-    return OPERATOR_STORE_ACTIONS.filter((a) => {
-      switch (a) {
-        case 'suspend':
-          return canTransitionStore(state, 'suspended');
-        case 'resume':
-          return state === 'suspended';
-        case 'approve-cancel':
-        case 'decline-cancel':
-          return cancelRequested && (state === 'active' || state === 'suspended');
-        case 'close':
-          return canTransitionStore(state, 'closed');
-        case 'purge':
-          return state === 'closed' && purgeAllowedFrom(state, since) !== null && purgeDue(since);
-        case 'resend-invitation':
-          return hasOwner && (state === 'active' || state === 'provisioning' || state === 'suspended');
-      }
-      return false;
-    });
-  }
-
-  function purgeAllowedFrom(state: StoreState, since: string | null): string | null {
-    if (state !== 'closed' || !since) return null;
-    return new Date(new Date(since).getTime() + PURGE_RETENTION_DAYS * 86_400_000).toISOString();
-  }
-  const purgeDue = (since: string | null) =>
-    since !== null && new Date(since).getTime() + PURGE_RETENTION_DAYS * 86_400_000 <= Date.now();
-
   async function cancelRequestOf(tenantId: string) {
     const [row] = await db.select().from(schema.cancelRequests).where(eq(schema.cancelRequests.tenantId, tenantId));
     return row ?? null;
   }
 
+  const actions = createStoreActions(db, deps, { owner, tenantContext });
+
   return {
-    refreshFigures,
+    refreshFigures: storeFigures.refresh,
 
     async list(query: OperatorStoreQuery): Promise<OperatorStorePage> {
-      await freshFigures();
+      await storeFigures.fresh();
       const { expr, type } = SORT_KEYS[query.sort];
       const where = [sql`true`];
       if (query.state) where.push(sql`coalesce(l.state, 'active') = ${query.state}`);
@@ -345,7 +197,7 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
         ),
         nextCursor:
           rows.length > limit && last ? encodeKeysetCursor([query.sort], last.sort_key, last.tenant_id) : null,
-        figuresAt: figuresAt?.toISOString() ?? null,
+        figuresAt: storeFigures.at()?.toISOString() ?? null,
       };
     },
 
@@ -457,206 +309,11 @@ export function createOperatorStores(db: Db, deps: OperatorStoresDeps) {
       );
     },
 
-    /**
-     * One action on a store, with the operator's reason: recorded in the store's lifecycle history
-     * (state changes) and in the platform's audit log (every action).
-     */
-    async act(
-      req: OperatorRequest,
-      tenantId: string,
-      action: OperatorStoreAction,
-      reason: string,
-    ): Promise<Result<OperatorActionResult, StoreActionRefusal>> {
-      const actor = lifecycleActor(req.principal);
-      const opts = { requestId: req.requestId };
-      const current = await deps.storeLifecycle.lifecycle(tenantId);
-      const [tenant] = await db
-        .select({ id: schema.tenants.tenantId })
-        .from(schema.tenants)
-        .where(eq(schema.tenants.tenantId, tenantId));
-      if (!tenant) return refuse(404, 'NOT_FOUND', `Store ${tenantId.slice(0, 64)} was not found.`);
-      let message: string;
-      switch (action) {
-        case 'suspend':
-        case 'resume':
-        case 'close':
-        case 'purge': {
-          const to: StoreState =
-            action === 'suspend'
-              ? 'suspended'
-              : action === 'resume'
-                ? 'active'
-                : action === 'close'
-                  ? 'closed'
-                  : 'purged';
-          if (action === 'resume' && current.state !== 'suspended') {
-            return refuse(409, 'INVALID_TRANSITION', `The store is ${current.state}; only a suspended store resumes.`);
-          }
-          if (action === 'purge' && current.state === 'closed' && !purgeDue(current.since)) {
-            return refuse(
-              409,
-              'INVALID_TRANSITION',
-              `A closed store is kept ${PURGE_RETENTION_DAYS} days before it can be purged (from ${purgeAllowedFrom(current.state, current.since)}).`,
-            );
-          }
-          // A purge that stopped half-way (the state moved, the erasing failed) is finished by asking
-          // again: erasing is idempotent, and the state has nowhere further to go.
-          const again = action === 'purge' && current.state === 'purged' && Boolean(deps.storeArchive);
-          const expect = { ...opts, expect: current.state };
-          const done = again
-            ? ok({ at: current.since ? new Date(current.since) : new Date() })
-            : action === 'close' && deps.cancelRequests
-              ? await deps.cancelRequests.closeStoreNow(actor, tenantId, reason, expect)
-              : await deps.storeLifecycle.transition(actor, tenantId, to, reason, expect);
-          if (!done.ok) return done;
-          message = `The store is now ${to}.`;
-          if (action === 'purge' && deps.storeArchive) {
-            // The state first (the store stops answering at once), then every row, file and cache.
-            const purged = await deps.storeArchive.purgeStore(tenantId);
-            const rows = Object.values(purged.deleted).reduce((a, b) => a + b, 0);
-            await deps.audit.record(db, req, {
-              action: 'store.purge',
-              tenantId,
-              reason,
-              details: { from: current.state, rowsDeleted: rows },
-            });
-            return ok({
-              action,
-              lifecycle: { tenantId, state: 'purged', since: done.value.at.toISOString(), closesAt: null },
-              message: `The store is purged: ${rows} rows, its files and its caches are erased.`,
-            });
-          }
-          break;
-        }
-        case 'approve-cancel': {
-          if (!deps.cancelRequests) return refuse(409, 'CONFLICT', 'Cancel requests are not available here.');
-          const done = await deps.cancelRequests.approveCancelRequest(actor, tenantId, reason, opts);
-          if (!done.ok) return done;
-          message = `The cancel request is approved; the store closes on ${done.value.closesAt.slice(0, 10)}.`;
-          break;
-        }
-        case 'decline-cancel': {
-          if (!deps.cancelRequests) return refuse(409, 'CONFLICT', 'Cancel requests are not available here.');
-          const done = await deps.cancelRequests.declineCancelRequest(actor, tenantId, reason, opts);
-          if (!done.ok) return done;
-          message = 'The cancel request is declined; the owner has been told why.';
-          break;
-        }
-        case 'resend-invitation': {
-          const ownerRow = await owner(tenantId);
-          const ctx = await tenantContext(tenantId);
-          if (!ownerRow || !ctx) return refuse(404, 'NOT_FOUND', 'This store has no owner account to invite.');
-          if (!['active', 'provisioning', 'suspended'].includes(current.state)) {
-            return refuse(409, 'INVALID_TRANSITION', `The store is ${current.state}; its owner cannot be invited.`);
-          }
-          // Not confirmed yet: a fresh confirmation link. Confirmed: a link to choose a password.
-          const sent = ownerRow.emailConfirmedAt
-            ? await deps.auth.forgotPassword(ctx, ownerRow.email, { ip: req.ip })
-            : await deps.auth.resendConfirmation(ctx, ownerRow.email, { ip: req.ip });
-          if (!sent.ok) return sent;
-          message = `A new invitation was mailed to ${ownerRow.email}.`;
-          break;
-        }
-      }
-      await deps.audit.record(db, req, {
-        action: `store.${action}`,
-        tenantId,
-        reason,
-        details: { from: current.state },
-      });
-      return ok({ action, lifecycle: await deps.storeLifecycle.lifecycle(tenantId), message });
-    },
-
-    /**
-     * Opens a store for a merchant through sign-up's provisioning (one transaction, no half store),
-     * then mails its owner a link to choose a password. The subdomain names the request: a retry
-     * of the same one answers the store the first opened.
-     */
-    async createStore(
-      req: OperatorRequest,
-      input: OperatorCreateStore,
-    ): Promise<Result<OperatorCreateStoreResult, Refusal>> {
-      if (!deps.provisionStore) return refuse(409, 'CONFLICT', 'Opening stores is not available on this server.');
-      const made = await deps.provisionStore({
-        storeName: input.storeName,
-        subdomain: input.subdomain,
-        owner: {
-          email: input.ownerEmail,
-          passwordHash: null,
-          ...(input.ownerFirstName ? { firstName: input.ownerFirstName } : {}),
-        },
-        template: input.template,
-        starter: input.content,
-        actor: lifecycleActor(req.principal),
-        reason: input.reason,
-        idempotencyKey: `operator:${input.subdomain}`,
-      });
-      if (!made.ok) return made;
-      const store = made.value;
-      let invitationSent = false;
-      if (store.created) {
-        const ctx = await tenantContext(store.tenantId);
-        const sent = ctx ? await deps.auth.forgotPassword(ctx, input.ownerEmail, { ip: req.ip }) : null;
-        invitationSent = Boolean(sent?.ok);
-        await deps.audit.record(db, req, {
-          action: 'store.create',
-          tenantId: store.tenantId,
-          reason: input.reason,
-          details: { host: store.host, ownerEmail: input.ownerEmail, template: input.template, content: input.content },
-        });
-      }
-      return ok({ tenantId: store.tenantId, host: store.host, invitationSent });
-    },
+    act: actions.act,
+    createStore: actions.createStore,
 
     /** Stores by state, and per UTC day: sign-ups (stores created), paid orders and their sales. */
-    async figures(days: number): Promise<PlatformFigures> {
-      const byState = await rowsOf<{ state: string; n: number }>(
-        db,
-        sql`
-        SELECT coalesce(l.state, 'active') AS state, count(*)::int AS n
-        FROM tenants t LEFT JOIN store_lifecycle l ON l.tenant_id = t.tenant_id GROUP BY 1`,
-      );
-      const storesByState = Object.fromEntries(STORE_STATES.map((s) => [s, 0])) as Record<StoreState, number>;
-      for (const r of byState) storesByState[r.state as StoreState] = Number(r.n);
-      // Midnight UTC of the range's first day, whatever the database session's time zone.
-      const from = sql`(((now() AT TIME ZONE 'UTC')::date - ${days - 1}::int)::timestamp AT TIME ZONE 'UTC')`;
-      const signups = await rowsOf<{ day: string; n: number }>(
-        db,
-        sql`
-        SELECT (created_at AT TIME ZONE 'UTC')::date::text AS day, count(*)::int AS n FROM tenants
-        WHERE created_at >= ${from} GROUP BY 1`,
-      );
-      const orders = await rowsOf<{ day: string; currency: string; n: number; s: string }>(
-        db,
-        sql`
-        SELECT (placed_at AT TIME ZONE 'UTC')::date::text AS day, currency, count(*)::int AS n,
-          sum(grand_total)::bigint AS s
-        FROM orders WHERE placed_at >= ${from} AND ${PAID} GROUP BY 1, 2 ORDER BY 1, 2`,
-      );
-      const today = new Date();
-      const perDay: PlatformFigures['perDay'] = [];
-      const index = new Map<string, PlatformFigures['perDay'][number]>();
-      for (let i = days - 1; i >= 0; i--) {
-        const day = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - i))
-          .toISOString()
-          .slice(0, 10);
-        const entry = { day, signups: 0, orders: 0, sales: [] as { amount: number; currency: string }[] };
-        perDay.push(entry);
-        index.set(day, entry);
-      }
-      for (const r of signups) {
-        const e = index.get(r.day);
-        if (e) e.signups = Number(r.n);
-      }
-      for (const r of orders) {
-        const e = index.get(r.day);
-        if (!e) continue;
-        e.orders += Number(r.n);
-        e.sales.push({ amount: Number(r.s), currency: r.currency });
-      }
-      const total = await db.select({ n: count() }).from(schema.tenants);
-      return { days, storesByState, totalStores: total[0]?.n ?? 0, perDay };
-    },
+    figures: (days: number) => platformFigures(db, days),
   };
 }
 
