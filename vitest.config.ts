@@ -59,6 +59,7 @@ export const ON_POSTGRES: Record<string, string[]> = {
     'apps/api/src/modules/catalog/admin/catalog-admin-categories.test.ts',
     'apps/api/src/modules/promotions/promotions.test.ts',
     'apps/api/src/modules/operator/operator-api.test.ts',
+    'apps/api/src/modules/operator/operator-api-access.test.ts',
   ],
   'transactions, row locks, jobs and requests at once': [
     'apps/api/src/modules/domains/domains.test.ts',
