@@ -1,21 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Db, insertWhere, schema } from '@app/db';
-import { and, asc, desc, eq, lte, type SQL, sql } from 'drizzle-orm';
-import { type RequestContext, systemContext, type TenantContext } from '../../lib/context';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { RequestContext, TenantContext } from '../../lib/context';
+import { type Claimed, createJobExecution, type RegisteredType } from './job-execution';
 import {
   type EnqueueInput,
-  type Job,
   type JobHandler,
-  type JobProgress,
   type JobRow,
   type JobRunnerOptions,
-  type JobTools,
   type JobView,
   j,
   jobContext,
-  js,
-  LeaseLostError,
   nextDailyRun,
   type RecurringOptions,
   type RegisterOptions,
@@ -24,6 +20,7 @@ import {
   type Tx,
   toView,
 } from './job-model';
+import { createJobSchedules } from './job-schedules';
 import { claimStatement, insertJobRow, pruneStatement, runnableStore } from './job-statements';
 
 export * from './job-model';
@@ -39,6 +36,8 @@ interface HomeStates {
  * under a lease, so two processes never run one job at once, and a job whose process died runs again
  * once its lease has run out. Failures retry with exponential backoff up to the type's maxAttempts.
  * The shapes callers use and the row conversions are in job-model.ts, exported from here (decision 090).
+ * Running a claimed job (its lease, its outcome, its retries) is in job-execution.ts, the daily
+ * schedules in job-schedules.ts.
  *
  * With stores on several databases (decision 123) every database has its own `jobs` table: a job
  * enqueued in a store's transaction is written where that transaction runs, the store's database,
@@ -62,10 +61,7 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
   const pruneBatch = Math.max(1, opts.pruneBatch ?? 500);
   const databases = opts.databases ?? (() => [db]);
 
-  const handlers = new Map<
-    string,
-    { handler: JobHandler<never>; maxAttempts: number; redact?: (p: never) => unknown }
-  >();
+  const handlers = new Map<string, RegisteredType>();
   const schedules = new Map<string, RecurringOptions>();
   /** Jobs this process is running, so stop() can ask them to stop. */
   const running = new Map<string, AbortController>();
@@ -108,12 +104,6 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
       sleepers.add(done);
     });
 
-  function backoff(attempt: number): number {
-    const base = Math.min(retryMaxMs, retryBaseMs * 2 ** (attempt - 1));
-    // A little jitter, so jobs that failed together (an SMTP outage) do not all retry in one burst.
-    return Math.round(base * (0.8 + Math.random() * 0.4));
-  }
-
   /** The row a job is written as. */
   function jobRow(ctx: TenantContext | RequestContext, input: EnqueueInput): typeof j.$inferInsert {
     const type = handlers.get(input.type);
@@ -135,6 +125,26 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     const values = jobRow(ctx, input);
     return insertJobRow(q, values);
   }
+
+  const { execute } = createJobExecution({
+    log,
+    workerId,
+    leaseMs,
+    retryBaseMs,
+    retryMaxMs,
+    ...(opts.inStore ? { inStore: opts.inStore } : {}),
+    handlers,
+    running,
+    stopping: () => stopping,
+  });
+  const { runSchedules, initSchedules } = createJobSchedules({
+    db,
+    log,
+    linkOrigin: opts.linkOrigin,
+    schedules,
+    insertJob,
+    wake,
+  });
 
   /**
    * Claims one due job of a type this process can run (see claimStatement for how and why), from the
@@ -196,137 +206,6 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
     return deleted;
   }
 
-  /** Only the claim that is still ours (same worker, same attempt, still running) may write the job. */
-  const ours = (row: JobRow) =>
-    and(
-      eq(j.tenantId, row.tenantId),
-      eq(j.jobId, row.jobId),
-      eq(j.status, 'running'),
-      eq(j.lockedBy, workerId),
-      eq(j.attempts, row.attempts),
-    );
-
-  async function renew(row: Claimed, progress?: JobProgress): Promise<boolean> {
-    const done = await row.db
-      .update(j)
-      .set({
-        leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
-        updatedAt: new Date(),
-        ...(progress ? { progress } : {}),
-      })
-      .where(ours(row))
-      .returning({ id: j.jobId });
-    return done.length > 0;
-  }
-
-  async function finish(row: Claimed, set: Partial<typeof j.$inferInsert>) {
-    const done = await row.db
-      .update(j)
-      .set({ ...set, lockedBy: null, leaseUntil: null, updatedAt: new Date() })
-      .where(ours(row))
-      .returning({ id: j.jobId });
-    if (done.length === 0) {
-      log.warn({ jobId: row.jobId, type: row.type }, 'job finished after another worker took it over; result dropped');
-    }
-  }
-
-  async function execute(row: Claimed) {
-    const type = handlers.get(row.type);
-    if (!type) return;
-    const redacted = (payload: unknown) => (type.redact ? type.redact(payload as never) : payload);
-    if (row.attempts > row.maxAttempts) {
-      // Its workers kept dying (or being killed) while running it: do not try a poison job forever.
-      await finish(row, {
-        status: 'failed',
-        finishedAt: new Date(),
-        payload: redacted(row.payload),
-        lastError: row.lastError ?? `The worker running it stopped ${row.maxAttempts} times (lease expired).`,
-      });
-      log.error({ jobId: row.jobId, type: row.type }, 'job failed: its workers kept stopping');
-      return;
-    }
-    const abort = new AbortController();
-    let leaseLost = false;
-    const heartbeat = setInterval(
-      () =>
-        void renew(row)
-          .then((ok) => {
-            if (!ok && !leaseLost) {
-              leaseLost = true;
-              abort.abort(new LeaseLostError(row.jobId));
-            }
-          })
-          .catch((err: unknown) => log.warn({ err, jobId: row.jobId }, 'job lease renewal failed')),
-      Math.max(10, Math.floor(leaseMs / 3)),
-    );
-    heartbeat.unref();
-    const job: Job = {
-      id: row.jobId,
-      tenantId: row.tenantId,
-      type: row.type,
-      key: row.key,
-      payload: row.payload,
-      attempt: row.attempts,
-      maxAttempts: row.maxAttempts,
-      ctx: systemContext(
-        {
-          tenantId: row.tenantId,
-          productStoreId: row.context.productStoreId,
-          hostName: row.context.hostName,
-          origin: row.context.origin,
-          viaDevAlias: row.context.viaDevAlias,
-        },
-        `job:${row.type}`,
-        row.jobId,
-      ),
-    };
-    const tools: JobTools = {
-      signal: abort.signal,
-      async progress(p) {
-        if (!(await renew(row, p))) {
-          leaseLost = true;
-          abort.abort(new LeaseLostError(row.jobId));
-          throw new LeaseLostError(row.jobId);
-        }
-      },
-    };
-    running.set(row.jobId, abort);
-    try {
-      const run = () => type.handler(job as never, tools);
-      const result = await (opts.inStore ? opts.inStore(row.tenantId, run) : run());
-      await finish(row, {
-        status: 'succeeded',
-        finishedAt: new Date(),
-        result: result ?? null,
-        payload: redacted(row.payload),
-        lastError: null,
-      });
-    } catch (err) {
-      const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-      if (leaseLost) {
-        log.warn({ jobId: row.jobId, type: row.type }, 'job stopped: another worker took it over');
-      } else if (stopping && abort.signal.aborted) {
-        // Shutdown is not the job's fault: it goes back to the queue without using up an attempt.
-        await finish(row, { status: 'pending', attempts: row.attempts - 1, runAt: new Date(), lastError: message });
-      } else if (row.attempts >= row.maxAttempts) {
-        await finish(row, {
-          status: 'failed',
-          finishedAt: new Date(),
-          payload: redacted(row.payload),
-          lastError: message,
-        });
-        log.error({ err, jobId: row.jobId, type: row.type, attempts: row.attempts }, 'job failed');
-      } else {
-        const delay = backoff(row.attempts);
-        await finish(row, { status: 'pending', runAt: new Date(Date.now() + delay), lastError: message });
-        log.warn({ err, jobId: row.jobId, type: row.type, attempt: row.attempts, retryInMs: delay }, 'job will retry');
-      }
-    } finally {
-      clearInterval(heartbeat);
-      running.delete(row.jobId);
-    }
-  }
-
   /** Claims and runs one due job; false when none was due. */
   async function runNext(): Promise<boolean> {
     if (stopping) return false;
@@ -343,71 +222,6 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
       return await work;
     } finally {
       busy.delete(work);
-    }
-  }
-
-  /**
-   * Enqueues one job per store for each recurring schedule that is due. The `UPDATE ... WHERE
-   * next_run_at <= now()` that moves the schedule on is what only one process can win.
-   */
-  async function runSchedules(now = new Date()): Promise<number> {
-    let enqueued = 0;
-    for (const [name, s] of schedules) {
-      enqueued += await db.transaction(async (tx) => {
-        const won = await tx
-          .update(js)
-          .set({ nextRunAt: nextDailyRun(s.dailyAtUtc, now), lastRunAt: sql`now()`, updatedAt: sql`now()` })
-          .where(and(eq(js.name, name), lte(js.nextRunAt, sql`now()`)))
-          .returning({ name: js.name });
-        if (won.length === 0) return 0;
-        const stores = await tx
-          .selectDistinctOn([schema.productStores.tenantId], {
-            tenantId: schema.productStores.tenantId,
-            productStoreId: schema.productStores.productStoreId,
-            host: schema.productStores.canonicalHost,
-          })
-          .from(schema.productStores)
-          .orderBy(asc(schema.productStores.tenantId), asc(schema.productStores.productStoreId));
-        for (const store of stores) {
-          const ctx = systemContext(
-            {
-              tenantId: store.tenantId,
-              productStoreId: store.productStoreId,
-              hostName: store.host,
-              origin: opts.linkOrigin(store.host),
-              viaDevAlias: false,
-            },
-            `schedule:${name}`,
-          );
-          // The key keeps a run that is still going from being doubled by the next one.
-          await insertJob(tx, ctx, { type: name, payload: s.payload ?? {}, key: name });
-        }
-        log.info({ schedule: name, stores: stores.length }, 'recurring job enqueued');
-        return stores.length;
-      });
-    }
-    if (enqueued > 0) wake();
-    return enqueued;
-  }
-
-  /**
-   * Makes sure each schedule has a row, and pulls the next run forward to "shortly after start",
-   * unless a process ran it within the last minute: processes that start one after another (a rolling
-   * deploy, or a slow machine) then still give one run, whichever of them gets to the schedule first.
-   */
-  async function initSchedules() {
-    for (const [name, s] of schedules) {
-      const nightly = nextDailyRun(s.dailyAtUtc, new Date());
-      const first =
-        s.startupDelayMs === null ? nightly : new Date(Math.min(nightly.getTime(), Date.now() + s.startupDelayMs));
-      await db
-        .insert(js)
-        .values({ name, nextRunAt: first })
-        .onConflictDoUpdate({
-          target: js.name,
-          set: { nextRunAt: sql`least(${js.nextRunAt}, excluded.next_run_at)`, updatedAt: sql`now()` },
-          setWhere: sql`${js.lastRunAt} IS NULL OR ${js.lastRunAt} < now() - interval '60 seconds'`,
-        });
     }
   }
 
@@ -606,6 +420,3 @@ export function createJobRunner(db: Db, opts: JobRunnerOptions) {
 }
 
 export type JobRunner = ReturnType<typeof createJobRunner>;
-
-/** A claimed job and the database it was claimed from, where its lease and result are written. */
-type Claimed = JobRow & { db: Db };
