@@ -16,9 +16,6 @@ const OVER: Record<string, string> = {
     "variants' writes: options, choices, the grid, stock and prices per variant",
   'apps/api/src/modules/shipping/shipping.service.ts': 'zones, methods, rates and the quote',
   'apps/api/src/modules/domains/domains.service.ts': 'adding, checking, re-checking and the primary host',
-  'apps/api/src/modules/operator/operator-stores.service.ts': "the console's list, page, figures and actions",
-  'apps/api/src/modules/jobs/jobs.service.ts': 'the queue, its lanes, schedules and retries',
-  'apps/api/src/modules/operator/operator-api.test.ts': "the console's routes as every caller",
 };
 
 const root = join(import.meta.dirname, '..');
