@@ -39,7 +39,7 @@ import {
 } from './editor-view';
 import { writeProduct } from './product-writer';
 import { type VariantGridInput, writeVariantGrid } from './variant-grid';
-import { readVariants } from './variant-writer';
+import { readVariants } from './variant-view';
 
 const p = schema.products;
 const pi = schema.productImages;

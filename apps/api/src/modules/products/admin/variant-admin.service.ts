@@ -12,14 +12,9 @@ import type { EventBus } from '../../../lib/events/index';
 import { ok, type Result, returnRefusals } from '../../../lib/result';
 import { isPlainObject, takeReadOnly } from '../../../lib/write-back';
 import type { AuditService } from '../../audit/index';
-import {
-  addVariant,
-  readVariants,
-  removeVariant,
-  updateVariant,
-  variantOfProduct,
-  writeOptions,
-} from './variant-writer';
+import { writeOptions } from './option-writer';
+import { readVariants } from './variant-view';
+import { addVariant, removeVariant, updateVariant, variantOfProduct } from './variant-writer';
 
 /** What a variant's read answers and a write does not take: accepted back when unchanged. */
 const VARIANT_READ_ONLY = ['productId', 'title', 'removed'] as const;

@@ -10,14 +10,9 @@ import type { Tx } from '@app/db';
 import type { RequestContext } from '../../../lib/context';
 import { Refused, refuseField } from '../../../lib/result';
 import type { AuditService } from '../../audit/index';
-import {
-  readVariants,
-  removeVariant,
-  type VariantRow,
-  VariantRowRefused,
-  writeOptions,
-  writeVariantRows,
-} from './variant-writer';
+import { writeOptions } from './option-writer';
+import { readVariants } from './variant-view';
+import { removeVariant, type VariantRow, VariantRowRefused, writeVariantRows } from './variant-writer';
 
 /**
  * The editor's variant grid saved with the product (decision 112): options, then every row, then the
