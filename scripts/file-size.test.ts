@@ -12,8 +12,6 @@ import { describe, expect, it } from 'vitest';
 const LIMIT = 600;
 
 const OVER: Record<string, string> = {
-  'apps/api/src/modules/products/admin/variant-writer.ts':
-    "variants' writes: options, choices, the grid, stock and prices per variant",
   'apps/api/src/modules/shipping/shipping.service.ts': 'zones, methods, rates and the quote',
   'apps/api/src/modules/domains/domains.service.ts': 'adding, checking, re-checking and the primary host',
 };
