@@ -9,7 +9,7 @@ import { createTestSmtp } from '../../test/smtp';
 import { createStaff } from '../../test/staff';
 import { createMailer } from '../mail/index';
 import type { PlatformActor } from '../store-lifecycle/index';
-import { DUE_CHECK_JOB, DUE_CHECKS, GRACE_MS, RECHECK_JOB } from './domains.service';
+import { DUE_CHECK_JOB, DUE_CHECKS, GRACE_MS, RECHECK_JOB } from './domain-checks';
 
 // Decision 121: an owner adds a domain, creates the records the platform shows at a DNS provider (a
 // local DNS server here, asked through DNS_RESOLVER), and the check job moves it from pending to
