@@ -5,16 +5,11 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * No file of the API (`apps/api/src`) is longer than 600 lines: past that, a file holds more than one
- * thing a newcomer looks for, and its helpers hide in a closure. The files listed below grew past it
- * with later features, unseen, because nothing checked. This test checks. THE GOAL IS THAT `OVER` IS EMPTY: a file listed that fits again
- * fails the test until its entry is deleted, and a file not listed that grows past the limit fails it.
+ * thing a newcomer looks for, and its helpers hide in a closure. Nine files once grew past it with
+ * later features, unseen, because nothing checked; they were split, and this test keeps the rule.
+ * A file that grows past it is split by what a newcomer would look for, not cut at line 600.
  */
 const LIMIT = 600;
-
-const OVER: Record<string, string> = {
-  'apps/api/src/modules/shipping/shipping.service.ts': 'zones, methods, rates and the quote',
-  'apps/api/src/modules/domains/domains.service.ts': 'adding, checking, re-checking and the primary host',
-};
 
 const root = join(import.meta.dirname, '..');
 
@@ -31,13 +26,12 @@ function apiFiles(): { path: string; lines: number }[] {
 describe('the size of the API files', () => {
   const files = apiFiles();
 
-  it(`keeps every file at ${LIMIT} lines at most, but those listed`, () => {
-    const tooLong = files.filter((f) => f.lines > LIMIT && !(f.path in OVER));
+  it(`keeps every file at ${LIMIT} lines at most`, () => {
+    const tooLong = files.filter((f) => f.lines > LIMIT);
     expect(tooLong.map((f) => `${f.path}: ${f.lines} lines`)).toEqual([]);
   });
 
-  it('lists only files that are still too long (delete an entry once its file fits)', () => {
-    const fits = Object.keys(OVER).filter((path) => (files.find((f) => f.path === path)?.lines ?? 0) <= LIMIT);
-    expect(fits).toEqual([]);
+  it('reads the files it checks (a rule over no files would pass for nothing)', () => {
+    expect(files.length).toBeGreaterThan(300);
   });
 });
