@@ -248,8 +248,18 @@ test('the platform audit log, figures and tokens', async ({ page }) => {
   await operatorSignIn(page);
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
-  await expect(page.getByRole('table', { name: 'Platform audit log' })).toContainText('store.suspend');
+  const log = page.getByRole('table', { name: 'Platform audit log' });
+  // Each action in words, with its code under it for scripts.
+  await expect(log).toContainText('Suspended a store');
+  await expect(log).toContainText('store.suspend');
   await look(page, 'operator-audit');
+  // The filter offers the actions by their words.
+  await page.getByRole('combobox', { name: 'Action' }).selectOption({ label: 'Suspended a store' });
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page).toHaveURL(/action=store\.suspend/);
+  const shown = log.getByRole('row').filter({ has: page.getByRole('cell') });
+  await expect(shown.first()).toContainText('Suspended a store');
+  expect(await shown.filter({ hasNotText: 'Suspended a store' }).count()).toBe(0);
 
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Figures' }).click();
   await expect(page.getByRole('heading', { name: 'Figures', level: 1 })).toBeVisible();

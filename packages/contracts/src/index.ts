@@ -30,6 +30,7 @@ export * from './moderation-display';
 export * from './money';
 export * from './newsletter';
 export * from './operator';
+export * from './operator-display';
 export * from './order-admin';
 export * from './order-display';
 export * from './order-list';

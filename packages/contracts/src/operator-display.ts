@@ -78,3 +78,37 @@ export const CONSOLE_ACTIONS: Readonly<
 
 /** The durations the owner may grant support access for, in hours. */
 export const SUPPORT_HOUR_CHOICES = [1, 4, 24, 72] as const;
+
+/**
+ * Every action the platform's audit log records, with what the console says for it. The log keeps the
+ * code (scripts filter on it); people read the words. The API's recorder takes only these codes, so a
+ * new action cannot reach the log without its words.
+ */
+export const PLATFORM_AUDIT_ACTION_LABELS = {
+  'store.create': 'Opened a store',
+  'store.suspend': 'Suspended a store',
+  'store.resume': 'Resumed a store',
+  'store.approve-cancel': 'Approved a cancel request',
+  'store.decline-cancel': 'Declined a cancel request',
+  'store.close': 'Closed a store',
+  'store.purge': 'Purged a store',
+  'store.resend-invitation': "Resent the owner's invitation",
+  'store.export': 'Exported a store',
+  'store.import': 'Imported a store',
+  'store.move': 'Moved a store to another database',
+  'support.open': 'Opened a support session',
+  'operator.create': 'Added an operator',
+  'operator.sign-in': 'Signed in',
+  'operator.sign-in-failed': 'Failed to sign in',
+  'operator.sign-out': 'Signed out',
+  'operator.totp-reset': 'Reset two-step sign-in',
+  'operator.disable': 'Disabled an operator',
+  'operator.enable': 'Enabled an operator',
+  'token.create': 'Created an API token',
+  'token.revoke': 'Revoked an API token',
+} as const satisfies Record<`store.${Action}`, string> & Record<string, string>;
+export type PlatformAuditAction = keyof typeof PLATFORM_AUDIT_ACTION_LABELS;
+
+/** The words for an action code; an older code the list no longer has is shown as it is. */
+export const platformAuditActionLabel = (action: string): string =>
+  (PLATFORM_AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;

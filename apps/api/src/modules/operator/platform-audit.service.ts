@@ -1,4 +1,4 @@
-import type { PlatformAuditEntry, PlatformAuditPage, PlatformAuditQuery } from '@app/contracts';
+import type { PlatformAuditAction, PlatformAuditEntry, PlatformAuditPage, PlatformAuditQuery } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { AppError } from '../../lib/errors';
@@ -8,8 +8,8 @@ import type { OperatorRequest } from './operator-principal';
 const pal = schema.platformAuditLog;
 
 export interface PlatformAuditInput {
-  /** `store.suspend`, `operator.sign-in`, `token.create`, `support.open`, ... */
-  action: string;
+  /** `store.suspend`, `operator.sign-in`, `token.create`, `support.open`, ...: one of the contracts' list. */
+  action: PlatformAuditAction;
   tenantId?: string | null;
   targetId?: string | null;
   reason?: string | null;

@@ -1,4 +1,5 @@
 import type { PlatformAuditEntry } from '@app/contracts';
+import { PLATFORM_AUDIT_ACTION_LABELS, platformAuditActionLabel } from '@app/contracts/client';
 import { ScrollText } from 'lucide-react';
 import { Form, Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
@@ -7,6 +8,7 @@ import { type Column, DataTable } from '../../../components/ui/data-table';
 import { AdminEmptyState } from '../../../components/ui/empty-state';
 import { AdminPage } from '../../../components/ui/page-header';
 import { cursorHref, Pagination } from '../../../components/ui/pagination';
+import { SelectField, type SelectOption } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { consoleMeta, consoleRead, platformApi } from '../../../lib/console-page';
 import { formatDateTime } from '../../../lib/dashboard-page';
@@ -41,7 +43,16 @@ const who = (e: PlatformAuditEntry) =>
 const COLUMNS: Column<PlatformAuditEntry>[] = [
   { header: 'When', cell: (e) => formatDateTime(e.at), className: 'whitespace-nowrap' },
   { header: 'Who', cell: (e) => <span className="break-all">{who(e)}</span> },
-  { header: 'Action', cell: (e) => <code className="text-xs">{e.action}</code> },
+  {
+    header: 'Action',
+    // The words, and under them the code that scripts and the filter's address use.
+    cell: (e) => (
+      <>
+        <span className="block">{platformAuditActionLabel(e.action)}</span>
+        <code className="text-xs text-[#616161]">{e.action}</code>
+      </>
+    ),
+  },
   {
     header: 'Store',
     cell: (e) =>
@@ -54,6 +65,20 @@ const COLUMNS: Column<PlatformAuditEntry>[] = [
       ),
   },
   { header: 'Reason', cell: (e) => <span className="whitespace-pre-wrap">{e.reason ?? '—'}</span> },
+];
+
+/** The filter's choices: every action the log records, by its words, grouped by what it acts on. */
+const GROUPS: Record<string, string> = {
+  store: 'Stores',
+  support: 'Stores',
+  operator: 'Operators',
+  token: 'API tokens',
+};
+const ACTION_OPTIONS: SelectOption[] = [
+  { value: '', label: 'Any action' },
+  ...Object.entries(PLATFORM_AUDIT_ACTION_LABELS)
+    .map(([value, label]) => ({ value, label, group: GROUPS[value.split('.')[0] ?? ''] ?? 'Other' }))
+    .sort((a, b) => a.group.localeCompare(b.group) || a.label.localeCompare(b.label)),
 ];
 
 /** Everything operators and their tokens did on the platform, newest first; never changed. */
@@ -74,13 +99,13 @@ export default function PlatformAuditPage({ loaderData }: Route.ComponentProps) 
           role="search"
           aria-label="Filter the audit log"
         >
-          <TextField
+          <SelectField
             id="audit-action"
-            className="flex-[1_1_10rem]"
+            className="flex-[1_1_12rem]"
             label="Action"
             name="action"
             defaultValue={query.action ?? ''}
-            placeholder="store.suspend"
+            options={ACTION_OPTIONS}
           />
           <TextField
             id="audit-tenant"
