@@ -5,8 +5,8 @@
  * domain's DNS propagates, and daily for every active and verified domain. Separate from the
  * service, whose owner-facing writes only enqueue these checks.
  */
-import type { Db, Tx } from '@app/db';
-import { and, asc, eq, inArray, lte, ne, or } from 'drizzle-orm';
+import { type Db, schema, type Tx } from '@app/db';
+import { and, asc, eq, inArray, lte, ne, or, sql } from 'drizzle-orm';
 import type { RequestContext, TenantContext } from '../../lib/context';
 import { isUniqueViolation } from '../../lib/errors';
 import type { EventBus } from '../../lib/events/index';
@@ -74,6 +74,8 @@ export interface DomainChecksDeps {
    * job's retry finds the domain already disconnected and nothing left to copy.
    */
   repairPrimaryHostCopy?: (ctx: TenantContext) => Promise<void>;
+  /** The stores living off the home database: the re-check runs in them, for that copy, domain or not. */
+  movedStores?: () => string[];
 }
 
 /** The store's host that is none of its own domains (its platform subdomain): it always reaches the store. */
@@ -321,7 +323,17 @@ export function createDomainChecks(db: Db, deps: DomainChecksDeps) {
     await deps.repairPrimaryHostCopy?.(job.ctx);
     deps.mailer.committed();
   });
-  deps.jobs.recurring(RECHECK_JOB, { dailyAtUtc: deps.recheckAtUtc ?? '04:00', startupDelayMs: null });
+  deps.jobs.recurring(RECHECK_JOB, {
+    dailyAtUtc: deps.recheckAtUtc ?? '04:00',
+    startupDelayMs: null,
+    // A store with no domain of its own (most of them) has nothing to re-check: no job for it. A
+    // moved store gets one anyway, for its primary host's copy.
+    stores: () => {
+      const hasDomain = sql`EXISTS (SELECT 1 FROM ${sd} WHERE ${sd.tenantId} = ${schema.productStores.tenantId})`;
+      const moved = deps.movedStores?.() ?? [];
+      return moved.length ? sql`(${hasDomain} OR ${inArray(schema.productStores.tenantId, moved)})` : hasDomain;
+    },
+  });
 
   return { verify };
 }

@@ -1,5 +1,5 @@
 import { defineModule } from '../../lib/module';
-import { homeTransactions } from '../../lib/store-databases';
+import { HOME_DATABASE, homeTransactions } from '../../lib/store-databases';
 import { canonicalHostsOf, writeCanonicalHostCopy } from '../tenant/index';
 import { createDnsChecker } from './dns-check';
 import { domainsPages } from './domains.pages';
@@ -43,6 +43,8 @@ export const domainsModule = defineModule({
           const own = stores.movedTo(ctx.tenantId)?.db;
           if (own) await writeCanonicalHostCopy(own, ctx, host);
         },
+        movedStores: () =>
+          [...stores.movedStores()].flatMap(([database, tenantIds]) => (database === HOME_DATABASE ? [] : tenantIds)),
         async repairPrimaryHostCopy(ctx) {
           const own = stores.movedTo(ctx.tenantId)?.db;
           if (!own) return;

@@ -438,6 +438,25 @@ describe('the daily re-check (decision 125)', () => {
     await runDailyCheck();
     expect(gardenMails()).toHaveLength(2);
   });
+
+  it('enqueues a re-check only in the stores that have a domain of their own', async () => {
+    await makeScheduleDue(t, RECHECK_JOB);
+    await t.services.jobs.runSchedules();
+    const jobs = await t.database.db
+      .selectDistinct({ tenantId: schema.jobs.tenantId })
+      .from(schema.jobs)
+      // Pending: this run's, or (the job key keeps one per store) a suspended store's held one.
+      .where(and(eq(schema.jobs.type, RECHECK_JOB), eq(schema.jobs.status, 'pending')));
+    const withDomains = await t.database.db
+      .selectDistinct({ tenantId: schema.storeDomains.tenantId })
+      .from(schema.storeDomains);
+    const tenants = (rows: { tenantId: string }[]) => rows.map((r) => r.tenantId).sort();
+    // The seed's stores but one have a domain by now; power, with none, gets no daily job.
+    expect(tenants(withDomains)).not.toContain('power');
+    expect(tenants(jobs)).toEqual(tenants(withDomains));
+    expect(tenants(jobs).length).toBeGreaterThan(0);
+    await t.services.jobs.drain();
+  });
 });
 
 describe('a domain not connected yet is checked again by itself (decision 125, later)', () => {

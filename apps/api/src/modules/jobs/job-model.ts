@@ -1,4 +1,5 @@
 import { type Db, schema } from '@app/db';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext, TenantContext } from '../../lib/context';
 
@@ -55,6 +56,13 @@ export interface RecurringOptions {
   /** Also run this long after a process starts (null: only on the schedule). */
   startupDelayMs: number | null;
   payload?: unknown;
+  /**
+   * Only the stores for which this condition holds, a condition on `product_stores` (read at home when
+   * the schedule runs). Without it every store gets the job. A schedule that has nothing to do in most
+   * stores (the domains' re-check: most stores have no domain of their own) names the ones it serves,
+   * so that thousands of stores do not mean thousands of empty jobs every day.
+   */
+  stores?: () => SQL;
 }
 
 export interface EnqueueInput<P = unknown> {

@@ -50,6 +50,7 @@ export function createJobSchedules({ db, log, linkOrigin, schedules, insertJob, 
             host: schema.productStores.canonicalHost,
           })
           .from(schema.productStores)
+          .where(s.stores?.())
           .orderBy(asc(schema.productStores.tenantId), asc(schema.productStores.productStoreId));
         for (const store of stores) {
           const ctx = systemContext(
