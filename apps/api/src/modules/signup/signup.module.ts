@@ -29,7 +29,7 @@ declare module '../../lib/module' {
 export const signupModule = defineModule({
   name: 'signup',
   needs: ['mail', 'store-lifecycle', 'tenant'],
-  create({ db, events, config, options, log, linkOrigin }, { transport, storeLifecycle, visibility }) {
+  create({ db, events, config, options, log, linkOrigin, stores }, { transport, storeLifecycle, visibility }) {
     const platformDomain = platformDomainOf(config);
     const provisioner = createProvisioner(db, {
       events,
@@ -45,6 +45,7 @@ export const signupModule = defineModule({
       platformDomain,
       platformHost: platformHostOf(config),
       linkOrigin,
+      stores,
     });
     return {
       signup,

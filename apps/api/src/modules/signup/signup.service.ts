@@ -12,12 +12,13 @@ import {
   subdomainProblem,
 } from '@app/contracts';
 import { type Db, hashPassword, schema } from '@app/db';
-import { and, count, eq, gt, isNotNull, isNull, lt, ne } from 'drizzle-orm';
+import { and, count, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TenantContext } from '../../lib/context';
 import { KeyedLimiter } from '../../lib/keyed-limiter';
 import { fieldFailure } from '../../lib/page-request';
 import { ok, type Refusal, type Result, refuse, refuseField } from '../../lib/result';
+import type { StoreDatabases } from '../../lib/store-databases';
 import { hashToken, openSession } from '../auth/index';
 import type { Mailer } from '../mail/index';
 import type { Provisioner } from './provision';
@@ -44,6 +45,8 @@ export interface SignupDeps {
   /** An absolute link to a host, as mail writes it (scheme and port of the configuration). */
   linkOrigin: (host: string) => string;
   platformHost: string;
+  /** The databases stores were moved to (decision 123), whose owners' accounts live there. */
+  stores: Pick<StoreDatabases, 'movedStores' | 'get'>;
 }
 
 export type SignupOutcome =
@@ -94,15 +97,41 @@ export function createSignupService(db: Db, deps: SignupDeps) {
     return row?.n ?? 0;
   }
 
-  /** The stores this email already owns (their hosts): the mail says so, the page never does. */
-  async function storesOwnedBy(email: string): Promise<string[]> {
-    const rows = await db
+  /**
+   * The hosts of the stores on `on` this email owns (by the owners' email index), only those of
+   * `tenantIds` when given: a database other than home answers for the stores moved to it alone.
+   */
+  async function ownedOn(on: Db, email: string, tenantIds?: string[]): Promise<string[]> {
+    const rows = await on
       .select({ host: schema.productStores.canonicalHost })
       .from(schema.users)
       .innerJoin(schema.productStores, eq(schema.productStores.tenantId, schema.users.tenantId))
-      .where(and(eq(schema.users.email, email), eq(schema.users.role, 'admin')))
+      .where(
+        and(
+          eq(schema.users.email, email),
+          eq(schema.users.role, 'admin'),
+          tenantIds
+            ? sql`${schema.users.tenantId} IN (SELECT jsonb_array_elements_text(${JSON.stringify(tenantIds)}::jsonb))`
+            : undefined,
+        ),
+      )
       .limit(10);
     return rows.map((r) => r.host);
+  }
+
+  /**
+   * The stores this email already owns (their hosts): the mail says so, the page never does. A
+   * moved store's accounts live on its new database (decision 123): each database holding moved
+   * stores is asked too, once, for those stores only; with none moved, only the home database is.
+   */
+  async function storesOwnedBy(email: string): Promise<string[]> {
+    const lookups = [ownedOn(db, email)];
+    for (const [name, there] of deps.stores.movedStores()) {
+      const other = deps.stores.get(name);
+      if (other) lookups.push(ownedOn(other.db, email, there));
+    }
+    // A store whose old copy is not cleared yet may answer from both databases: its host once.
+    return [...new Set((await Promise.all(lookups)).flat())].slice(0, 10);
   }
 
   async function mailConfirmation(
