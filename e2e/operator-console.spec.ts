@@ -28,6 +28,8 @@ async function operatorSignIn(page: Page) {
   await page.goto(`${PLATFORM}/operator`);
   await expect(page).toHaveURL(`${PLATFORM}/operator/sign-in`);
   await expect(page.getByRole('heading', { name: 'Operator console', level: 1 })).toBeVisible();
+  // Signing in is a public page of the platform, in its header and footer.
+  await expect(page.getByRole('navigation', { name: 'Platform' })).toBeVisible();
   await page.getByLabel('Email').fill(OPERATOR.email);
   await page.getByLabel('Password').fill(OPERATOR.password);
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -39,6 +41,10 @@ async function operatorSignIn(page: Page) {
     await page.getByRole('button', { name: 'Verify and sign in' }).click();
   }
   await expect(stores).toBeVisible();
+  // Signed in, the console's own bar and menu are the frame: no public header or footer around them.
+  await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Platform' })).toHaveCount(0);
+  await expect(page.getByRole('contentinfo')).toHaveCount(0);
 }
 
 /** Both widths: a screenshot of each, and axe clean at each. */

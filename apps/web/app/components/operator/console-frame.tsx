@@ -21,8 +21,9 @@ export function currentConsoleItem(pathname: string) {
 }
 
 /**
- * The operator console inside the platform's frame (whose header, main and footer are the page's
- * landmarks): a bar naming the signed-in operator with Sign out, the console's menu, the page.
+ * The operator console's frame, the whole page once signed in (the platform's public header and
+ * footer are left out, routes/platform/frame.tsx): a bar naming the signed-in operator with Sign out,
+ * the console's menu, the page, all in the page's main landmark.
  * Neutral greys of the dashboard (decision 085). The menu has four entries, so on a phone it is a
  * row of links rather than a disclosure: nothing to open, and it works before the app has started.
  */
@@ -30,7 +31,7 @@ export function ConsoleFrame({ email, children }: { email: string; children: Rea
   const { pathname } = useLocation();
   const current = currentConsoleItem(pathname);
   return (
-    <div className="bg-[#f1f1f1] text-[#171717]">
+    <div className="flex min-h-screen flex-col bg-[#f1f1f1] text-[#171717]">
       <div className="flex flex-wrap items-center gap-3 bg-[#1a1a1a] px-3 py-2 text-white md:px-4">
         <p className="flex min-w-0 flex-1 items-center gap-2 text-sm font-semibold">
           <span aria-hidden className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-[#303030]">
@@ -54,7 +55,7 @@ export function ConsoleFrame({ email, children }: { email: string; children: Rea
           </button>
         </PostForm>
       </div>
-      <div className="md:flex">
+      <div className="md:flex md:flex-1">
         <nav
           aria-label="Console"
           className="border-b border-[#e3e3e3] bg-[#ebebeb] px-3 py-2 md:w-56 md:shrink-0 md:border-b-0 md:py-4"

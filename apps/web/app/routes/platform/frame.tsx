@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { data, isRouteErrorResponse, Link, Outlet, useRouteError } from 'react-router';
+import { data, isRouteErrorResponse, Link, Outlet, useMatches, useRouteError } from 'react-router';
 import type { StartApp } from '../../lib/paint-first';
 import type { Route } from './+types/frame';
 
@@ -24,27 +24,47 @@ export function shouldRevalidate({ formMethod }: { formMethod?: string }) {
   return Boolean(formMethod);
 }
 
+/** A layout below that draws the whole page's chrome itself (the operator console, signed in). */
+export interface PlatformHandle {
+  platformFrame?: 'own';
+}
+
 export default function PlatformFrame({ loaderData }: Route.ComponentProps) {
+  const own = useMatches().some((m) => (m.handle as PlatformHandle | undefined)?.platformFrame === 'own');
   return (
-    <PlatformChrome platformName={loaderData.platformName}>
+    <PlatformChrome platformName={loaderData.platformName} bare={own}>
       <Outlet />
     </PlatformChrome>
   );
 }
 
 /**
- * Header, page, footer. The operator console (routes/platform/operator) draws its own frame inside
- * this one's page area when it needs a menu.
+ * Header, page, footer: the public pages' frame (sign-up, the console's sign-in). `bare`: only the
+ * skip link and the page area, for the signed-in console, whose own bar and menu are its frame, as
+ * Shopify's admin is not drawn inside its marketing site's header and footer.
  */
-export function PlatformChrome({ platformName, children }: { platformName: string; children: ReactNode }) {
+export function PlatformChrome({
+  platformName,
+  children,
+  bare = false,
+}: {
+  platformName: string;
+  children: ReactNode;
+  bare?: boolean;
+}) {
+  if (bare) {
+    return (
+      <>
+        <SkipLink />
+        <main id="main" className="flex-1 bg-[#f1f1f1]">
+          {children}
+        </main>
+      </>
+    );
+  }
   return (
     <>
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-[200] focus:rounded focus:bg-white focus:px-4 focus:py-2"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
           <Link to="/signup" className="text-lg font-bold text-slate-900">
@@ -89,5 +109,16 @@ export function ErrorBoundary() {
         {status === 404 ? 'We could not find that page' : 'Something went wrong, please try again.'}
       </h1>
     </div>
+  );
+}
+
+function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-[200] focus:rounded focus:bg-white focus:px-4 focus:py-2"
+    >
+      Skip to content
+    </a>
   );
 }

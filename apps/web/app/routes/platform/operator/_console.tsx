@@ -1,7 +1,11 @@
 import { Outlet, redirect, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { ConsoleFrame } from '../../../components/operator/console-frame';
 import { consoleSignInUrl, platformApi } from '../../../lib/console-page';
+import type { PlatformHandle } from '../frame';
 import type { Route } from './+types/_console';
+
+/** The console's bar and menu are the whole frame: not inside the public pages' header and footer. */
+export const handle = { platformFrame: 'own' } satisfies PlatformHandle;
 
 /**
  * Every console page but the sign-in: an operator's session is needed (a browser without one goes
