@@ -84,6 +84,7 @@ test('the owner drafts, previews, publishes and restores a theme; shoppers see o
   await owner.getByRole('button', { name: 'Save draft' }).click();
   await expect(owner.getByTestId('error-themeColors.primary')).toContainText('0 to 255');
   await expect(owner.getByLabel('Brand', { exact: true })).toHaveValue('300, 0, 0');
+  await expect(owner.getByLabel('Brand', { exact: true })).toBeFocused();
 
   // A light action colour gets a contrast warning as it is typed (a warning: Save stays enabled).
   const action = owner.getByLabel('Primary action', { exact: true });
@@ -163,6 +164,8 @@ test('the owner edits company name and promotion title; shoppers see them once p
   await owner.getByLabel('Company name').fill('Fernwood Growers Cooperative');
   await owner.getByRole('button', { name: 'Save draft' }).click();
   await expect(owner.getByTestId('error-emailAddress')).toContainText('valid email');
+  // The refused field is where the owner is taken, however far down the long form it is.
+  await expect(owner.getByLabel('Email address')).toBeFocused();
   await expect(owner.getByLabel('Company name')).toHaveValue('Fernwood Growers Cooperative');
 
   await owner.getByLabel('Email address').fill('grow@fernwood-garden.test');

@@ -13,7 +13,7 @@
  */
 import './kit.css';
 import { type ReactNode, useEffect, useRef } from 'react';
-import { Link } from 'react-router';
+import { Link, useActionData } from 'react-router';
 import { buttonClass } from './button';
 
 export function SaveBar({
@@ -40,19 +40,23 @@ export function SaveBar({
   /**
    * The refused save's answer, when the last save was refused: each new one takes the owner to the
    * first field marked in the form (focused, scrolled to the middle of the screen), however far down
-   * the page it is.
+   * the page it is. By default the route's action answer: a form that posts to its page's action
+   * needs to pass nothing (a fetcher's form passes its own).
    */
   failure?: object | null;
   /** Controls that belong to the save (a reason for a batch of stock counts), before the buttons. */
   children?: ReactNode;
 }) {
   const bar = useRef<HTMLDivElement>(null);
+  const routeAnswer = useActionData();
+  const answer = failure === undefined ? routeAnswer : failure;
   useEffect(() => {
-    if (!failure) return;
+    // A saved answer leaves no field marked in this form, so only a refusal moves the focus.
+    if (!answer) return;
     const first = bar.current?.closest('form')?.querySelector<HTMLElement>('[aria-invalid="true"]');
     first?.focus({ preventScroll: true });
     first?.scrollIntoView({ block: 'center' });
-  }, [failure]);
+  }, [answer]);
   return (
     // biome-ignore lint/a11y/useSemanticElements: a region, not a <section>: it has no heading of its own.
     <div ref={bar} role="region" aria-label="Save bar" className="kit-save-bar">
