@@ -52,6 +52,9 @@ test('a merchant signs up, confirms, lands in the new store and sells a product 
   await page.getByRole('button', { name: 'Create my store' }).click();
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
   await expect(page.getByTestId('signup-sent')).toContainText('We have sent you an email');
+  // The page says where the mail went, so a mistyped address shows here.
+  await expect(page.getByTestId('signup-sent-to')).toContainText(`We sent it to ${email}.`);
+  await expect(page.getByRole('link', { name: 'Wrong address? Start again' })).toHaveAttribute('href', '/signup');
   await expectNoSeriousA11yIssue(page);
   await shots(page, 'sent');
 

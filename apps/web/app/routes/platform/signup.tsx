@@ -1,7 +1,7 @@
 import { SIGNUP_HONEYPOT_FIELD, SUBDOMAIN_MESSAGES, subdomainProblem, suggestSubdomain } from '@app/contracts/client';
 import { CircleCheck } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { data, useNavigation } from 'react-router';
+import { data, Link, useNavigation } from 'react-router';
 import { Field, FormAlert, submitClass } from '../../components/ui/form-field';
 import { PostForm } from '../../components/ui/post-form';
 import type { Route } from './+types/signup';
@@ -107,6 +107,18 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
             <CircleCheck aria-hidden className="size-6 shrink-0 text-emerald-700" />
             <p>{result.message}</p>
           </div>
+          {/* Where it went, so a typo is seen here rather than after a wait for a mail that never comes. */}
+          {values?.email && (
+            <p className="mt-4 text-slate-700" data-testid="signup-sent-to">
+              We sent it to <strong className="break-all text-slate-900">{values.email}</strong>. It can take a minute;
+              look in your spam folder too.
+            </p>
+          )}
+          <p className="mt-6 text-sm">
+            <Link to="/signup" reloadDocument className="font-medium text-blue-700 hover:underline">
+              Wrong address? Start again
+            </Link>
+          </p>
         </div>
       </section>
     );
