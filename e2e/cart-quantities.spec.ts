@@ -5,7 +5,9 @@ import { hydrated, ownerApi, STORES, signIn, snap } from './helpers';
  * Asking for more than the store has. On the product page the shopper is told why, stays where they
  * were, and the cart is untouched; in the cart, a quantity the store refuses goes back to what the
  * cart holds instead of staying in the box beside a total that does not match it.
- * A product of its own on the power store, which no other spec touches.
+ * A product of its own on the power store, which no other spec touches. It has no picture, and the
+ * looks spec checks that no seeded product shows the placeholder: so this spec runs with those that
+ * change stores, after the others (playwright.config.ts, CHANGES_STORES).
  */
 
 const power = STORES.power.url;

@@ -36,10 +36,12 @@ export const STRIPE_TEST_ACCOUNT = { secretKey: 'sk_test_e2estore00004242', webh
 
 /**
  * Specs that change a seeded store's look, content, catalog or checkout (theme, details, pages,
- * banners, the owner's catalog tools: `admin-*.spec.ts`; a carrier account, a Stripe account) for a
- * while: they run after the others, so no shell, storefront or checkout test meets a half-changed store.
+ * banners, the owner's catalog tools: `admin-*.spec.ts`; a carrier account, a Stripe account; a product
+ * without a picture, added by cart-quantities) for a while: they run after the others, so no shell,
+ * storefront or checkout test meets a half-changed store.
  */
-const CHANGES_STORES = /(settings-[a-z-]+|banners|admin-[a-z-]+|carrier-rates|stripe-checkout)\.spec\.ts$/;
+const CHANGES_STORES =
+  /(settings-[a-z-]+|banners|admin-[a-z-]+|carrier-rates|stripe-checkout|cart-quantities)\.spec\.ts$/;
 // Specs that close a seeded store (its access mode) for a while: access.spec.ts, access-modes.spec.ts.
 const STORE_ACCESS = /access(-modes)?\.spec\.ts$/;
 
