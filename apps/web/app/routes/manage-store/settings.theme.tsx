@@ -183,7 +183,9 @@ function ThemeForm({
               defaultValue={value('theme', v.theme)}
               error={errors.theme}
               maxLength={40}
-              hint={`The platform's theme is ${editor.defaults.theme}.`}
+              // The stored name is an identifier in capitals (the platform's is THEME_FASHION): say what
+              // it is for and that shoppers never see it, rather than show the code unexplained.
+              hint={`A name for your theme, for your own use: shoppers never see it. Capital letters, digits and underscores, like the platform's ${editor.defaults.theme}.`}
             />
           </Card>
         </div>
