@@ -57,36 +57,57 @@ export async function readVariants(
     .from(vi)
     .where(and(eq(vi.tenantId, tenantId), eq(vi.productId, productId)))
     .orderBy(asc(vi.position));
+  return variantsViewOf(productId, { options, values, variants, images });
+}
+
+/**
+ * A product's options, values and variants as the API shows them, from their rows in order. One
+ * shape for the single read above and the import's read of a whole batch (import/product-facts.ts),
+ * which passes the rows of many products: each list is narrowed to this product here.
+ */
+export function variantsViewOf(
+  productId: string,
+  rows: {
+    options: readonly (typeof po.$inferSelect)[];
+    values: readonly (typeof pv.$inferSelect)[];
+    variants: readonly (typeof vr.$inferSelect)[];
+    images: readonly (typeof vi.$inferSelect)[];
+  },
+): ProductVariantsView {
   return {
     productId,
-    options: options.map((o) => ({
-      optionId: o.optionId,
-      name: o.name,
-      position: o.position,
-      values: values
-        .filter((v) => v.optionId === o.optionId)
-        .map((v) => ({
-          valueId: v.valueId,
-          label: v.label,
-          swatchColor: v.swatchColor,
-          swatchMediaId: v.swatchMediaId,
-        })),
-    })),
-    variants: variants.map((v) => ({
-      variantId: v.variantId,
-      productId: v.productId,
-      title: v.title,
-      valueIds: OPTION_COLUMNS.map((c) => v[c]).filter((x): x is string => !!x),
-      sku: v.sku,
-      barcode: v.barcode,
-      listPrice: v.listPrice,
-      salePrice: v.salePrice,
-      weightGrams: v.weightGrams,
-      stock: v.stockQuantity,
-      enabled: v.enabled,
-      removed: v.removedAt !== null,
-      imageIds: images.filter((i) => i.variantId === v.variantId).map((i) => i.mediaId),
-    })),
+    options: rows.options
+      .filter((o) => o.productId === productId)
+      .map((o) => ({
+        optionId: o.optionId,
+        name: o.name,
+        position: o.position,
+        values: rows.values
+          .filter((v) => v.productId === productId && v.optionId === o.optionId)
+          .map((v) => ({
+            valueId: v.valueId,
+            label: v.label,
+            swatchColor: v.swatchColor,
+            swatchMediaId: v.swatchMediaId,
+          })),
+      })),
+    variants: rows.variants
+      .filter((v) => v.productId === productId)
+      .map((v) => ({
+        variantId: v.variantId,
+        productId: v.productId,
+        title: v.title,
+        valueIds: OPTION_COLUMNS.map((c) => v[c]).filter((x): x is string => !!x),
+        sku: v.sku,
+        barcode: v.barcode,
+        listPrice: v.listPrice,
+        salePrice: v.salePrice,
+        weightGrams: v.weightGrams,
+        stock: v.stockQuantity,
+        enabled: v.enabled,
+        removed: v.removedAt !== null,
+        imageIds: rows.images.filter((i) => i.variantId === v.variantId).map((i) => i.mediaId),
+      })),
   };
 }
 

@@ -8,6 +8,7 @@
 import { type ProductVariantsView, variantDisplayName } from '@app/contracts';
 import { type Db, schema, type Tx } from '@app/db';
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { variantsViewOf } from '../admin/variant-view';
 import type { DataRow } from './csv-file';
 import { c, existingOf, FIELD_COLUMNS, type ProductState, p, pc, type StoreFacts } from './row-plan';
 
@@ -145,41 +146,8 @@ export async function readGroupFacts(
       r,
       links.filter((l) => l.productId === id).map((l) => l.id),
     );
-    const view: ProductVariantsView = {
-      productId: id,
-      options: options
-        .filter((o) => o.productId === id)
-        .map((o) => ({
-          optionId: o.optionId,
-          name: o.name,
-          position: o.position,
-          values: values
-            .filter((v) => v.productId === id && v.optionId === o.optionId)
-            .map((v) => ({
-              valueId: v.valueId,
-              label: v.label,
-              swatchColor: v.swatchColor,
-              swatchMediaId: v.swatchMediaId,
-            })),
-        })),
-      variants: variants
-        .filter((v) => v.productId === id)
-        .map((v) => ({
-          variantId: v.variantId,
-          productId: id,
-          title: v.title,
-          valueIds: [v.option1ValueId, v.option2ValueId, v.option3ValueId].filter((x): x is string => !!x),
-          sku: v.sku,
-          barcode: v.barcode,
-          listPrice: v.listPrice,
-          salePrice: v.salePrice,
-          weightGrams: v.weightGrams,
-          stock: v.stockQuantity,
-          enabled: v.enabled,
-          removed: false,
-          imageIds: vimages.filter((i) => i.variantId === v.variantId).map((i) => i.mediaId),
-        })),
-    };
+    // Only live variants were read, so none of them is `removed`.
+    const view = variantsViewOf(id, { options, values, variants, images: vimages });
     byId.set(id, {
       ...state,
       view,
