@@ -410,6 +410,36 @@ test.describe('search', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(first.productName);
   });
 
+  test('a late answer keeps the suggestion the shopper arrowed to, so Enter still opens it', async ({ page }) => {
+    const ac = await apiJson<{ data: { products: Summary[] } }>(null, 'lighting', `${API}/product/autocomplete?q=pend`);
+    const first = ac.data.products[0]!;
+    // A slow network: the answer for "pend" comes well after the one for "pen".
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/product\/autocomplete\?q=pend$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    await hydrated(page);
+    const box = page.getByRole('combobox', { name: 'Search products' }).first();
+    const listbox = page.getByRole('listbox', { name: 'Search suggestions' });
+    await box.pressSequentially('pen');
+    await expect(listbox.getByRole('option').first()).toContainText(first.productName);
+    const late = page.waitForResponse(/\/product\/autocomplete\?q=pend$/);
+    await box.press('d');
+    await box.press('ArrowDown');
+    await expect(listbox.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+    release();
+    await late;
+    await expect(listbox.getByRole('option').first()).toContainText(first.productName);
+    await expect(listbox.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+    await box.press('Enter');
+    await expect(page).toHaveURL(`${STORES.lighting.url}/${first.slug}/${first.productId}`);
+  });
+
   test('autocomplete: Escape closes; Enter with nothing highlighted opens the results page', async ({ page }) => {
     await page.goto('/');
     await hydrated(page);

@@ -91,6 +91,9 @@ export function SearchBox({ variant }: { variant: 'desktop' | 'mobile' }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const inflight = useRef<AbortController | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
+  // What the shopper sees highlighted, for an answer that lands after the arrows moved (below).
+  const shownList = useRef({ items, active });
+  shownList.current = { items, active };
 
   const cancel = useCallback(() => {
     clearTimeout(timer.current);
@@ -148,8 +151,12 @@ export function SearchBox({ variant }: { variant: 'desktop' | 'mobile' }) {
         if (!res.ok) throw new Error(`autocomplete ${res.status}`);
         const next = suggestionsOf((await res.json()) as AutocompleteAnswer);
         if (controller.signal.aborted) return;
+        // An answer can land after the shopper arrowed into the list an earlier answer drew (typing
+        // "pen", then "d" on a slow network): the suggestion they picked stays picked if it is
+        // still offered, so Enter opens what they see highlighted, not a search they did not ask for.
+        const picked = shownList.current.items[shownList.current.active]?.key;
         setItems(next);
-        setActive(-1);
+        setActive(picked ? next.findIndex((x) => x.key === picked) : -1);
         setOpen(next.length > 0);
       } catch {
         // Suggestions are a convenience: on failure the box simply behaves as a plain search box.
