@@ -143,7 +143,8 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
                 header: 'Orders',
                 cell: (r) => r.orderCount.toLocaleString('en-US'),
                 align: 'end',
-                className: 'tabular-nums',
+                // On a phone the count folds into the customer's cell, so the amount spent fits whole.
+                className: 'hidden tabular-nums sm:table-cell',
               },
               {
                 header: 'Amount spent',
@@ -179,9 +180,12 @@ function CustomerCell({ row: r }: { row: CustomerRow }) {
         {r.name || r.email}
       </Link>
       <span className="block truncate text-xs text-neutral-600">{r.email}</span>
-      {/* On a phone the type column folds into the customer's cell. */}
-      <span className="mt-0.5 block sm:hidden">
+      {/* On a phone the type and order count columns fold into the customer's cell. */}
+      <span className="mt-0.5 flex items-center gap-2 sm:hidden">
         <TypeBadge type={r.type} />
+        <span className="text-xs text-neutral-600">
+          {r.orderCount.toLocaleString('en-US')} order{r.orderCount === 1 ? '' : 's'}
+        </span>
       </span>
     </>
   );

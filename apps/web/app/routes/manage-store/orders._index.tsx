@@ -358,7 +358,11 @@ const paymentBadge = (r: OrderListRow) => (
   <Badge tone={PAYMENT_TONE[r.paymentStatus]}>{PAYMENT_STATUS_LABELS[r.paymentStatus]}</Badge>
 );
 
-/** The list's columns; on a phone the date and badges fold in under the order (four columns fit 375 px). */
+/**
+ * The list's columns. On a phone the customer, the date and the badges fold in under the order, and
+ * the total stays in its own column beside it (as Shopify's app lists orders): two columns fit 375 px
+ * whole, where three pushed the total out of the card.
+ */
 const ORDER_COLUMNS: Column<OrderListRow>[] = [
   {
     header: 'Order',
@@ -371,6 +375,9 @@ const ORDER_COLUMNS: Column<OrderListRow>[] = [
             {r.orderId}
           </Link>
           {r.status === 'cancelled' && <span className="hidden text-xs text-neutral-500 sm:block">Cancelled</span>}
+          <span className="block max-w-[12rem] truncate text-xs text-neutral-700 sm:hidden">
+            {r.customerName || r.email}
+          </span>
           <span className="block text-xs text-neutral-500 md:hidden">{DATE.format(new Date(r.placedAt))}</span>
           <span className="mt-0.5 flex flex-wrap gap-1 sm:hidden">
             {paymentBadge(r)}
@@ -395,10 +402,11 @@ const ORDER_COLUMNS: Column<OrderListRow>[] = [
   },
   {
     header: 'Customer',
+    className: 'hidden sm:table-cell',
     // The width is capped on a block inside the cell: a table cell's own max-width does not hold, and a
     // long name or line pushed the Total out of the card at 1280 px.
     cell: (r) => (
-      <div className="max-w-[7rem] sm:max-w-[12rem]">
+      <div className="max-w-[12rem]">
         <span className="block truncate text-neutral-900">{r.customerName || r.email}</span>
         <span className="block truncate text-xs text-neutral-500">{r.email}</span>
       </div>

@@ -121,14 +121,24 @@ export default function PromoCodesPage({ loaderData: page }: Route.ComponentProp
               {
                 header: 'Code',
                 cell: (c) => (
-                  // Whole on one line (a code broken mid-word reads as two); a very long one ends in "…".
-                  <Link
-                    to={href(c.code)}
-                    title={c.code}
-                    className="block max-w-[10rem] truncate font-mono font-medium text-neutral-900 underline-offset-2 hover:underline"
-                  >
-                    {c.code}
-                  </Link>
+                  <>
+                    {/* Whole on one line (a code broken mid-word reads as two); a very long one ends in "…". */}
+                    <Link
+                      to={href(c.code)}
+                      title={c.code}
+                      className="block max-w-[10rem] truncate font-mono font-medium text-neutral-900 underline-offset-2 hover:underline"
+                    >
+                      {c.code}
+                    </Link>
+                    {/* On a phone the status and the uses fold in under the code: the table fits 375 px whole. */}
+                    <span className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 sm:hidden">
+                      <PromoStatusBadge status={c.status} label={labels[c.status]} />
+                      <span className="text-xs text-neutral-600">
+                        Used {c.timesUsed}
+                        {c.usageLimit !== null && ` of ${c.usageLimit}`}
+                      </span>
+                    </span>
+                  </>
                 ),
               },
               {
@@ -141,11 +151,15 @@ export default function PromoCodesPage({ loaderData: page }: Route.ComponentProp
                   </>
                 ),
               },
-              { header: 'Status', cell: (c) => <PromoStatusBadge status={c.status} label={labels[c.status]} /> },
+              {
+                header: 'Status',
+                className: 'hidden sm:table-cell',
+                cell: (c) => <PromoStatusBadge status={c.status} label={labels[c.status]} />,
+              },
               {
                 header: 'Used',
                 align: 'end',
-                className: 'tabular-nums',
+                className: 'hidden tabular-nums sm:table-cell',
                 cell: (c) => (
                   <>
                     {c.timesUsed}

@@ -1,0 +1,40 @@
+import { expect, test } from '@playwright/test';
+import { STORES, signIn, snap } from './helpers';
+
+/**
+ * The owner's busiest lists on a phone: each fits 375 px whole, with what a row is for (an order's
+ * total, a customer's amount spent, a code's discount) in view and no sideways scrolling. What does
+ * not fit folds in under the row's name. Read-only.
+ */
+const LISTS = [
+  { path: '/manage-store/orders', table: 'Orders', money: /\$\d/, folded: /@|\w \w/ },
+  { path: '/manage-store/customers', table: 'Customers', money: /\$\d/, folded: /\d+ orders?/ },
+  { path: '/manage-store/promo-codes', table: 'Promo codes, newest first', money: /off/, folded: /Used \d+/ },
+] as const;
+
+test('at 375 px the orders, customers and promo code lists fit whole, with the folded details under each name', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signIn(page, { base: STORES.lighting.url, email: 'owner@lighting.test' }, '/manage-store');
+  for (const list of LISTS) {
+    await page.goto(`${STORES.lighting.url}${list.path}`);
+    const table = page.getByRole('table', { name: list.table });
+    const rows = table.getByRole('row');
+    // The header row and at least one order, customer or code.
+    expect(await rows.count(), `rows on ${list.path}`).toBeGreaterThan(1);
+    const wrap = table.locator('xpath=ancestor::div[contains(@class, "kit-table-wrap")][1]');
+    const { scroll, client } = await wrap.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(scroll, `the table on ${list.path} scrolls sideways`).toBeLessThanOrEqual(client);
+    const first = rows.nth(1);
+    const cells = first.getByRole('cell');
+    // The last visible cell carries the money (or the discount) and is inside the screen.
+    const last = cells.last();
+    await expect(last).toBeVisible();
+    await expect(last).toHaveText(list.money);
+    const box = await last.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0), `the last cell on ${list.path}`).toBeLessThanOrEqual(375);
+    await expect(first).toContainText(list.folded);
+    await snap(page, `manage-store-lists-phone-${list.path.split('/').pop()}-375`);
+  }
+});
