@@ -3,16 +3,17 @@ import { STORES, signIn, snap } from './helpers';
 
 /**
  * The owner's busiest lists on a phone: each fits 375 px whole, with what a row is for (an order's
- * total, a customer's amount spent, a code's discount) in view and no sideways scrolling. What does
- * not fit folds in under the row's name. Read-only.
+ * total, a customer's amount spent, a code's discount, a product's count to type) in view and no
+ * sideways scrolling. What does not fit folds in under the row's name. Read-only.
  */
 const LISTS = [
   { path: '/manage-store/orders', table: 'Orders', money: /\$\d/, folded: /@|\w \w/ },
   { path: '/manage-store/customers', table: 'Customers', money: /\$\d/, folded: /\d+ orders?/ },
   { path: '/manage-store/promo-codes', table: 'Promo codes, newest first', money: /off/, folded: /Used \d+/ },
+  { path: '/manage-store/inventory', table: 'Products and their stock', money: null, folded: /in stock|left|Out of stock/ },
 ] as const;
 
-test('at 375 px the orders, customers and promo code lists fit whole, with the folded details under each name', async ({
+test('at 375 px the orders, customers, promo code and inventory lists fit whole, with the folded details under each name', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 375, height: 800 });
@@ -28,13 +29,16 @@ test('at 375 px the orders, customers and promo code lists fit whole, with the f
     expect(scroll, `the table on ${list.path} scrolls sideways`).toBeLessThanOrEqual(client);
     const first = rows.nth(1);
     const cells = first.getByRole('cell');
-    // The last visible cell carries the money (or the discount) and is inside the screen.
+    // The last visible cell carries the money (the discount; on inventory the count's box) and is
+    // inside the screen.
     const last = cells.last();
     await expect(last).toBeVisible();
-    await expect(last).toHaveText(list.money);
+    if (list.money) await expect(last).toHaveText(list.money);
+    else await expect(last.getByRole('textbox')).toBeVisible();
     const box = await last.boundingBox();
     expect((box?.x ?? 0) + (box?.width ?? 0), `the last cell on ${list.path}`).toBeLessThanOrEqual(375);
     await expect(first).toContainText(list.folded);
+    if (!list.money) await expect(first.getByRole('link', { name: /^Stock history of / })).toBeVisible();
     await snap(page, `manage-store-lists-phone-${list.path.split('/').pop()}-375`);
   }
 });

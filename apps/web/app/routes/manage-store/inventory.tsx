@@ -216,7 +216,9 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
               rows={page.items}
               rowKey={(i) => i.variantId ?? i.productId}
               testId={(i) => `stock-row-${i.variantId ?? i.productId}`}
-              minWidth="30rem"
+              // On a phone the stock level and the history link fold in under the name, so the count
+              // to type is beside it, not a sideways scroll away.
+              minWidth="0"
               columns={[
                 {
                   header: 'Product',
@@ -238,12 +240,16 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
                           className="size-9 shrink-0 rounded-md border border-neutral-200 bg-neutral-50"
                         />
                       )}
-                      <span className="min-w-0">
+                      <span className="min-w-0 max-w-[11rem] sm:max-w-none">
                         <span className="block truncate font-medium">{rowName(item)}</span>
                         <span className="block text-xs text-neutral-600">
                           SKU {item.sku}
                           {item.status !== 'ACTIVE' && ` · ${item.status === 'DRAFT' ? 'Draft' : 'Archived'}`}
                           {!item.enabled && ' · Variant disabled'}
+                        </span>
+                        <span className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 sm:hidden">
+                          <StockLevel stock={item.stock} threshold={page.lowStockThreshold} />
+                          <HistoryLink item={item} />
                         </span>
                       </span>
                     </span>
@@ -251,11 +257,12 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
                 },
                 {
                   header: 'Stock',
+                  className: 'hidden sm:table-cell',
                   cell: (item) => <StockLevel stock={item.stock} threshold={page.lowStockThreshold} />,
                 },
                 {
                   header: 'On hand',
-                  className: 'w-32',
+                  className: 'w-24 sm:w-32',
                   cell: (item) => {
                     const key = item.variantId ?? item.productId;
                     const mine = refused?.rows[key];
@@ -278,16 +285,8 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
                 {
                   header: <span className="sr-only">History</span>,
                   align: 'end',
-                  cell: (item) => (
-                    <Link
-                      to={historyHref(item)}
-                      className="inline-flex items-center gap-1 text-sm font-medium underline-offset-2 hover:underline"
-                      aria-label={`Stock history of ${rowName(item)}`}
-                    >
-                      <History aria-hidden className="size-4" />
-                      History
-                    </Link>
-                  ),
+                  className: 'hidden sm:table-cell',
+                  cell: (item) => <HistoryLink item={item} />,
                 },
               ]}
             />
@@ -300,6 +299,19 @@ export default function InventoryPage({ loaderData: page, actionData }: Route.Co
       </Card>
       <Threshold threshold={page.lowStockThreshold} answer={actionData} />
     </AdminPage>
+  );
+}
+
+function HistoryLink({ item }: { item: Parameters<typeof historyHref>[0] & Parameters<typeof rowName>[0] }) {
+  return (
+    <Link
+      to={historyHref(item)}
+      className="inline-flex items-center gap-1 text-sm font-medium underline-offset-2 hover:underline"
+      aria-label={`Stock history of ${rowName(item)}`}
+    >
+      <History aria-hidden className="size-4" />
+      History
+    </Link>
   );
 }
 
