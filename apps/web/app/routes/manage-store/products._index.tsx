@@ -417,6 +417,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
             label="Products"
             rows={page.rows}
             rowKey={(r) => r.productId}
+            minWidth="0"
             columns={productColumns(show, page.lowStockThreshold)}
             selection={{ ...selection, name: 'productId', form: 'bulk', rowLabel: (r) => r.name }}
           />
@@ -457,8 +458,25 @@ function Select({
   );
 }
 
-/** The table's columns: the product's name always, the others as the staff member chose. */
+/**
+ * The table's columns: the product's name always, the others as the staff member chose. On a phone
+ * the chosen status, price and stock fold in under the name (as Shopify's app lists products) and
+ * the other columns wait for a wider screen: the rows fit 375 px whole.
+ */
 function productColumns(show: Set<ProductListColumn>, low: number): Column<ProductListRow>[] {
+  const phoneOnly = (r: ProductListRow) =>
+    (show.has('status') || show.has('price') || show.has('stock')) && (
+      <span className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-neutral-700 sm:hidden">
+        {show.has('status') && statusBadge(r)}
+        {show.has('price') && <span className="tabular-nums">{priceText(r)}</span>}
+        {show.has('stock') && (
+          <span className={stockTone(r, low)}>
+            {r.stock === 0 ? 'Out of stock' : `${r.stock.toLocaleString('en-US')} in stock`}
+            {r.variantCount !== undefined && ` for ${r.variantCount} variants`}
+          </span>
+        )}
+      </span>
+    );
   const cols: (Column<ProductListRow> | false)[] = [
     show.has('image') && {
       header: <span className="sr-only">Picture</span>,
@@ -482,59 +500,52 @@ function productColumns(show: Set<ProductListColumn>, low: number): Column<Produ
     {
       header: 'Product',
       rowHeader: true,
-      className: 'max-w-[16rem]',
+      className: 'max-w-[14rem] sm:max-w-[16rem]',
       cell: (r) => (
-        <Link
-          to={`/manage-store/products/${encodeURIComponent(r.productId)}`}
-          className="block truncate font-medium hover:underline"
-        >
-          {r.name}
-        </Link>
+        <>
+          <Link
+            to={`/manage-store/products/${encodeURIComponent(r.productId)}`}
+            className="block truncate font-medium hover:underline"
+          >
+            {r.name}
+          </Link>
+          {phoneOnly(r)}
+        </>
       ),
     },
     show.has('status') && {
       header: 'Status',
-      cell: (r) => <Badge tone={STATUS_TONE[r.status]}>{PRODUCT_STATUS_LABELS[r.status]}</Badge>,
+      className: 'hidden sm:table-cell',
+      cell: statusBadge,
     },
     show.has('sku') && {
       header: 'SKU',
-      className: 'max-w-[9rem] truncate font-mono text-xs text-neutral-600',
+      className: 'hidden max-w-[9rem] truncate font-mono text-xs text-neutral-600 sm:table-cell',
       cell: (r) => r.sku,
     },
-    show.has('brand') && { header: 'Brand', className: 'max-w-[8rem] truncate', cell: (r) => r.brand ?? '—' },
+    show.has('brand') && {
+      header: 'Brand',
+      className: 'hidden max-w-[8rem] truncate sm:table-cell',
+      cell: (r) => r.brand ?? '—',
+    },
     show.has('categories') && {
       header: 'Categories',
-      className: 'max-w-[10rem] truncate',
+      className: 'hidden max-w-[10rem] truncate sm:table-cell',
       cell: (r) =>
         `${r.categories.join(', ') || '—'}${r.categoryCount > r.categories.length ? ` +${r.categoryCount - r.categories.length}` : ''}`,
     },
     show.has('price') && {
       header: 'Price',
       align: 'end',
-      className: 'tabular-nums whitespace-nowrap',
-      cell: (r) =>
-        // Variants at different prices: the range, cheapest (sale price if any) to dearest.
-        r.priceMax !== undefined ? (
-          `${formatMoney(r.salePrice ?? r.listPrice, r.currency)} – ${formatMoney(r.priceMax, r.currency)}`
-        ) : r.salePrice != null ? (
-          <>
-            {formatMoney(r.salePrice, r.currency)}{' '}
-            <s className="text-xs text-neutral-600">{formatMoney(r.listPrice, r.currency)}</s>
-          </>
-        ) : (
-          formatMoney(r.listPrice, r.currency)
-        ),
+      className: 'hidden tabular-nums whitespace-nowrap sm:table-cell',
+      cell: priceText,
     },
     show.has('stock') && {
       header: 'Stock',
       align: 'end',
-      className: 'tabular-nums',
+      className: 'hidden tabular-nums sm:table-cell',
       cell: (r) => (
-        <span
-          className={
-            r.stock === 0 ? 'font-medium text-red-700' : r.stock <= low ? 'font-medium text-amber-800' : undefined
-          }
-        >
+        <span className={stockTone(r, low)}>
           {r.stock === 0 ? 'Out' : r.stock.toLocaleString('en-US')}
           {r.variantCount !== undefined && (
             <span className="block text-xs font-normal text-neutral-600">{r.variantCount} variants</span>
@@ -544,12 +555,32 @@ function productColumns(show: Set<ProductListColumn>, low: number): Column<Produ
     },
     show.has('updated') && {
       header: 'Updated',
-      className: 'whitespace-nowrap text-xs text-neutral-600',
+      className: 'hidden whitespace-nowrap text-xs text-neutral-600 sm:table-cell',
       cell: (r) => <time dateTime={r.updatedAt}>{formatDateTime(r.updatedAt)}</time>,
     },
   ];
   return cols.filter((c): c is Column<ProductListRow> => Boolean(c));
 }
+
+const statusBadge = (r: ProductListRow) => (
+  <Badge tone={STATUS_TONE[r.status]}>{PRODUCT_STATUS_LABELS[r.status]}</Badge>
+);
+
+/** Variants at different prices: the range, cheapest (sale price if any) to dearest. */
+const priceText = (r: ProductListRow) =>
+  r.priceMax !== undefined ? (
+    `${formatMoney(r.salePrice ?? r.listPrice, r.currency)} – ${formatMoney(r.priceMax, r.currency)}`
+  ) : r.salePrice != null ? (
+    <>
+      {formatMoney(r.salePrice, r.currency)}{' '}
+      <s className="text-xs text-neutral-600">{formatMoney(r.listPrice, r.currency)}</s>
+    </>
+  ) : (
+    formatMoney(r.listPrice, r.currency)
+  );
+
+const stockTone = (r: ProductListRow, low: number) =>
+  r.stock === 0 ? 'font-medium text-red-700' : r.stock <= low ? 'font-medium text-amber-800' : undefined;
 
 /** The columns to show, as a small menu (a native disclosure: keyboard and no-JavaScript friendly). */
 function ColumnsMenu({ columns }: { columns: Set<ProductListColumn> }) {
