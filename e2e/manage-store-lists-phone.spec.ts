@@ -3,13 +3,21 @@ import { STORES, signIn, snap } from './helpers';
 
 /**
  * The owner's busiest lists on a phone: each fits 375 px whole, with what a row is for (an order's
- * total, a customer's amount spent, a code's discount, a product's price and stock, a count to type) in view and no
+ * total, a customer's amount spent, a code's discount, a return's status, a product's price and stock, a count to type) in view and no
  * sideways scrolling. What does not fit folds in under the row's name. Read-only.
  */
 const LISTS = [
   { path: '/manage-store/orders', table: 'Orders', money: /\$\d/, folded: /@|\w \w/ },
   { path: '/manage-store/customers', table: 'Customers', money: /\$\d/, folded: /\d+ orders?/ },
   { path: '/manage-store/promo-codes', table: 'Promo codes, newest first', money: /off/, folded: /Used \d+/ },
+  // The garden store's demo data holds a return request; the lighting store's does not.
+  {
+    path: '/manage-store/returns',
+    table: 'Return requests, newest first',
+    money: /\w/,
+    folded: /Order /,
+    store: 'garden',
+  },
   { path: '/manage-store/products', table: 'Products', money: /\$\d/, folded: /in stock|Out of stock/ },
   {
     path: '/manage-store/inventory',
@@ -19,16 +27,19 @@ const LISTS = [
   },
 ] as const;
 
-test('at 375 px the orders, customers, promo code, product and inventory lists fit whole, with the folded details under each name', async ({
+test('at 375 px the orders, customers, promo code, return, product and inventory lists fit whole, with the folded details under each name', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 375, height: 800 });
-  await signIn(page, { base: STORES.lighting.url, email: 'owner@lighting.test' }, '/manage-store');
+  for (const store of ['lighting', 'garden'] as const) {
+    await signIn(page, { base: STORES[store].url, email: `owner@${store}.test` }, '/manage-store');
+  }
   for (const list of LISTS) {
-    await page.goto(`${STORES.lighting.url}${list.path}`);
+    const store = 'store' in list ? list.store : 'lighting';
+    await page.goto(`${STORES[store].url}${list.path}`);
     const table = page.getByRole('table', { name: list.table });
     const rows = table.getByRole('row');
-    // The header row and at least one order, customer or code.
+    // The header row and at least one row.
     expect(await rows.count(), `rows on ${list.path}`).toBeGreaterThan(1);
     const wrap = table.locator('xpath=ancestor::div[contains(@class, "kit-table-wrap")][1]');
     const { scroll, client } = await wrap.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));

@@ -124,9 +124,14 @@ export default function ReturnsPage({ loaderData: page }: Route.ComponentProps) 
                     >
                       {r.returnId}
                     </Link>
-                    {/* On a phone the order and date fold in under the request's number. */}
+                    {/* On a phone the customer, the order and the date fold in under the request's
+                        number, so its status stays in view beside it. */}
+                    <span className="block max-w-[12rem] truncate text-xs text-neutral-700 sm:hidden">
+                      {r.customer.name ?? r.customer.email}
+                    </span>
+                    <span className="block text-xs text-neutral-500 sm:hidden">Order {r.orderId}</span>
                     <span className="block text-xs text-neutral-500 sm:hidden">
-                      Order {r.orderId} · <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
+                      <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
                     </span>
                   </>
                 ),
@@ -134,7 +139,7 @@ export default function ReturnsPage({ loaderData: page }: Route.ComponentProps) 
               { header: 'Order', className: 'hidden whitespace-nowrap sm:table-cell', cell: (r) => r.orderId },
               {
                 header: 'Customer',
-                className: 'max-w-48 truncate',
+                className: 'hidden max-w-48 truncate sm:table-cell',
                 cell: (r) => <span title={r.customer.email}>{r.customer.name ?? r.customer.email}</span>,
               },
               { header: 'Items', align: 'end', className: 'hidden tabular-nums sm:table-cell', cell: (r) => r.items },
