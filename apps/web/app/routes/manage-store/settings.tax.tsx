@@ -161,17 +161,37 @@ function RatesCard({ rates }: { rates: TaxRate[] }) {
           rows={rates}
           rowKey={(r) => r.rateId}
           testId={(r) => `tax-rate-${r.rateId}`}
-          minWidth="40rem"
+          // On a phone the name, the reduced rate and shipping fold in under the place, and Edit is its
+          // icon: the standard rate and the actions stay in view beside the place.
+          minWidth="0"
           columns={[
-            { header: 'Place', cell: (r) => r.placeName, rowHeader: true },
-            { header: 'Name', cell: (r) => r.label },
+            {
+              header: 'Place',
+              rowHeader: true,
+              cell: (r) => (
+                <>
+                  {r.placeName}
+                  <span className="block text-xs text-neutral-600 sm:hidden">
+                    {r.label} · reduced{' '}
+                    {r.reducedBasisPoints === null ? 'as standard' : percentText(r.reducedBasisPoints)} · shipping{' '}
+                    {r.taxShipping ? 'taxed' : 'not taxed'}
+                  </span>
+                </>
+              ),
+            },
+            { header: 'Name', cell: (r) => r.label, className: 'hidden sm:table-cell' },
             { header: 'Standard', cell: (r) => percentText(r.rateBasisPoints), align: 'end' },
             {
               header: 'Reduced',
               cell: (r) => (r.reducedBasisPoints === null ? 'As standard' : percentText(r.reducedBasisPoints)),
               align: 'end',
+              className: 'hidden sm:table-cell',
             },
-            { header: 'Shipping', cell: (r) => (r.taxShipping ? 'Taxed' : 'Not taxed') },
+            {
+              header: 'Shipping',
+              cell: (r) => (r.taxShipping ? 'Taxed' : 'Not taxed'),
+              className: 'hidden sm:table-cell',
+            },
             {
               header: <span className="sr-only">Actions</span>,
               align: 'end',
@@ -184,7 +204,7 @@ function RatesCard({ rates }: { rates: TaxRate[] }) {
                     aria-label={`Edit the rate for ${r.placeName}`}
                   >
                     <Pencil aria-hidden className="size-4" />
-                    Edit
+                    <span className="hidden sm:inline">Edit</span>
                   </Link>
                   <ConfirmDialog
                     slim
