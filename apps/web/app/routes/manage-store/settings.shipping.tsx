@@ -95,6 +95,18 @@ function bandsSummary(m: ShippingMethodView, currency: string) {
   return m.bands.map((b) => `up to ${unit(b.upTo)}: ${formatMoney(b.rate, currency)}`).join('; ');
 }
 
+/** A method's rate, its kind and its bands: in the Rate column, and under the method on a phone. */
+function MethodRate({ method: m, currency }: { method: ShippingMethodView; currency: string }) {
+  const bands = bandsSummary(m, currency);
+  return (
+    <div>
+      <div>{rateSummary(m, currency)}</div>
+      <div className="text-xs text-neutral-600">{KIND_LABELS[m.kind]}</div>
+      {bands && <div className="text-xs text-neutral-600">{bands}</div>}
+    </div>
+  );
+}
+
 /** "6.95" per band line, as the method form reads them back. */
 const bandsText = (m: ShippingMethodView | undefined, currency: string) =>
   (m?.bands ?? []).map((b) => `${b.upTo} ${decimalAmount(b.rate, currency)}`).join('\n');
@@ -253,7 +265,9 @@ function ZoneCard({ zone, countries, currency }: { zone: ShippingZoneView; count
           label={`Methods of ${zone.name}`}
           rows={zone.methods}
           rowKey={(m) => m.methodId}
-          minWidth="40rem"
+          // On a phone the rate, the free-from amount and the handling fold in under the method, so its
+          // Edit and Delete stay in view beside it.
+          minWidth="0"
           columns={[
             {
               header: 'Method',
@@ -262,30 +276,32 @@ function ZoneCard({ zone, countries, currency }: { zone: ShippingZoneView; count
                 <div>
                   <div className="font-medium text-neutral-900">{m.name}</div>
                   <div className="text-xs text-neutral-600">{m.description}</div>
+                  <div className="mt-1 sm:hidden">
+                    <MethodRate method={m} currency={currency} />
+                    <div className="text-xs text-neutral-600">
+                      {m.freeAbove !== null && `Free from ${formatMoney(m.freeAbove, currency)} · `}
+                      Handling {m.handlingDays === 0 ? 'same day' : `${m.handlingDays} d`}
+                    </div>
+                  </div>
                 </div>
               ),
             },
             {
               header: 'Rate',
-              cell: (m) => (
-                <div>
-                  <div>{rateSummary(m, currency)}</div>
-                  <div className="text-xs text-neutral-600">{KIND_LABELS[m.kind]}</div>
-                  {bandsSummary(m, currency) && (
-                    <div className="text-xs text-neutral-600">{bandsSummary(m, currency)}</div>
-                  )}
-                </div>
-              ),
+              className: 'hidden sm:table-cell',
+              cell: (m) => <MethodRate method={m} currency={currency} />,
             },
             {
               header: 'Free from',
               cell: (m) => (m.freeAbove === null ? '—' : formatMoney(m.freeAbove, currency)),
               align: 'end',
+              className: 'hidden sm:table-cell',
             },
             {
               header: 'Handling',
               cell: (m) => (m.handlingDays === 0 ? 'Same day' : `${m.handlingDays} d`),
               align: 'end',
+              className: 'hidden sm:table-cell',
             },
             {
               header: <span className="sr-only">Actions</span>,
