@@ -9,6 +9,11 @@
  *
  * Selection checkboxes are real inputs (`name`, `form`): without JavaScript the ticked rows post with
  * the bulk form; with it the header box selects the page. Put a Pagination under the table.
+ *
+ * On a phone (below `sm`) a list fits 375 px whole rather than scrolling sideways: keep beside the
+ * row's name the one column the row is for (a total, a status, a count's box, its actions), give the
+ * other columns `hidden sm:table-cell`, and repeat what they say under the name in an `sm:hidden` line,
+ * as the orders, products and inventory lists do. `manage-store-lists-phone.spec.ts` checks each list.
  */
 import './kit.css';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
