@@ -30,6 +30,15 @@ async function previewHonolulu(page: Page) {
   return preview;
 }
 
+/**
+ * A save lands on the page with `?done=…` (its toast), which the page then drops with a second,
+ * replacing navigation. A link clicked before that one has committed can be overtaken by it (a CI run
+ * lost the click on "Add zone" this way): wait for the address to settle first.
+ */
+async function settled(page: Page) {
+  await expect(page).not.toHaveURL(/[?&]done=/);
+}
+
 test('the owner drafts a zone, previews what Honolulu would pay against the live rates, and publishes it', async ({
   page,
 }) => {
@@ -43,6 +52,7 @@ test('the owner drafts a zone, previews what Honolulu would pay against the live
   const bar = page.getByRole('region', { name: 'Unpublished changes' });
   await expect(bar).toContainText('Draft — not live yet');
   await expect(bar).toContainText('Shoppers still see the published shipping rates.');
+  await settled(page);
 
   // The zone and its method go to the draft.
   await page.getByRole('link', { name: 'Add zone' }).first().click();
@@ -52,6 +62,7 @@ test('the owner drafts a zone, previews what Honolulu would pay against the live
   await zoneForm.getByLabel('Only these states or provinces (optional)').fill('US_HI');
   await zoneForm.getByRole('button', { name: 'Save zone' }).click();
   await expect(page.getByText('Zone saved.').first()).toBeVisible();
+  await settled(page);
   const card = page.getByRole('region', { name: zoneName });
   await card.getByRole('link', { name: `Add method to ${zoneName}` }).click();
   const methodForm = page.locator('#method-form');
